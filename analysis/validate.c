@@ -1,0 +1,189 @@
+/* validate.c — the built-in validation checks (see validate.h).
+ *
+ * Daly's expected wall time. For exponential failures of the job MTBF M, a segment of tau of compute plus a
+ * checkpoint delta, restart R (failures possible during it) and downtime D (none then) costs on average
+ *   (M + D) e^{R/M} (e^{(tau + delta)/M} - 1)
+ * (Daly, FGCS 2006, eq. 20 with downtime). Regimes cover Daly's own example, checkpoints that cost a
+ * sizeable fraction of M, intervals longer than M, restart from scratch, and a high failure rate.
+ *
+ * Stationary renewal. For a renewal process in equilibrium, the expected number of failures in [0, T) is
+ * exactly T / mean for any law: with `start = stationary`, n Weibull or log-normal nodes must fail n T / mean
+ * times on average. This checks the failure source the simulator replays, for the non-exponential laws.
+ *
+ * All simulated checks share one generated platform (SimGrid loads one per process): 100 nodes. */
+#include "validate.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fm.h"
+#include "interval.h"
+#include "progress.h"
+#include "scenario.h"
+#include "sim.h"
+#include "source.h"
+#include "stats.h"
+#include "units.h"
+
+#define FL_VALIDATE_LEVEL 0.999
+
+typedef struct fl_daly_regime {
+  const char *name;
+  const char *what;
+  const char *strategy, *interval;
+  const char *job_mtbf, *work, *delta, *restart, *downtime;
+} fl_daly_regime;
+
+static const fl_daly_regime fl_daly_regimes[] = {
+  {"daly-example", "M=24h d=5min R=5min, Daly tau", "checkpoint", "daly", "24h", "10d", "5min", "5min", "0s"},
+  {"delta-quarter-M", "M=2h d=30min R=10min D=2min", "checkpoint", "daly", "2h", "48h", "30min", "10min", "2min"},
+  {"delta-half-M", "M=1h d=30min R=30min D=5min", "checkpoint", "daly", "1h", "24h", "30min", "30min", "5min"},
+  {"tau-twice-M", "M=30min tau=1h d=1min R=1min", "checkpoint", "1h", "30min", "12h", "1min", "1min", "0s"},
+  {"young-high-rate", "M=10min d=30s R=30s, Young tau", "checkpoint", "young", "10min", "10h", "30s", "30s", "0s"},
+  {"from-scratch", "M=10h W=5h R=10min, no checkpoint", "none", "daly", "10h", "5h", "0s", "10min", "0s"},
+};
+
+#define FL_VALIDATE_NODES 100
+
+static void fl_row_finish(fl_validate_row *row, const double *x, size_t n)
+{
+  fl_stats_ci(x, n, FL_VALIDATE_LEVEL, &row->mean, &row->half);
+  row->rel_err = (row->mean - row->analytic) / row->analytic;
+  row->pass = isfinite(row->half) && fabs(row->mean - row->analytic) <= row->half;
+}
+
+static fl_err fl_validate_daly(const fl_daly_regime *rg, const fl_validate_opts *opt, fl_progress *prog,
+                               fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  char text[1024];
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  double *x = NULL, job_mtbf, node_mtbf;
+  fl_sim_result res;
+
+  FL_TRY(fl_units_duration(rg->job_mtbf, 0, &job_mtbf));
+  node_mtbf = job_mtbf * FL_VALIDATE_NODES;
+  snprintf(text, sizeof text,
+           "[run]\nname = validate-%s\nseed = %" PRIu64 "\nevents = none\n"
+           "[platform]\nnodes = %d\n"
+           "[failures]\nmodel = exponential\nnode_mtbf = %.17g\nrepair = 0s\n"
+           "[app]\nkind = bsp\nnodes = %d\nwork = %s\n"
+           "[strategy]\nkind = %s\ninterval = %s\ncheckpoint_cost = %s\nrestart_cost = %s\ndowntime = %s\n",
+           rg->name, opt->seed, FL_VALIDATE_NODES, node_mtbf, FL_VALIDATE_NODES, rg->work, rg->strategy,
+           rg->interval, rg->delta, rg->restart, rg->downtime);
+  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
+  FL_TRY(fl_sim_create(sc, &sim));
+  FL_ALLOC(x, opt->replicas);
+  for (long r = 0; r < opt->replicas; r++) {
+    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
+    FL_CHECK(strcmp(res.status, "completed") == 0, FL_ERR_INTERNAL, "validate %s: replica %ld ended '%s'", rg->name,
+             r, res.status);
+    x[r] = res.makespan_s;
+    if (prog)
+      fl_progress_update(prog, 0, "validate %s: replica %ld/%ld", rg->name, r + 1, opt->replicas);
+  }
+  memset(row, 0, sizeof *row);
+  snprintf(row->name, sizeof row->name, "daly:%s", rg->name);
+  snprintf(row->what, sizeof row->what, "E[makespan] %s", rg->what);
+  row->analytic = fl_sim_expected_makespan(sim);
+  fl_row_finish(row, x, (size_t)opt->replicas);
+done:
+  free(x);
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
+/* Failures of n stationary renewal nodes in [0, T): mean n T / mean. */
+static fl_err fl_validate_renewal(const char *model, const char *param, const fl_validate_opts *opt,
+                                  fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  char text[512];
+  fl_scenario *sc = NULL;
+  fl_fm *fm = NULL;
+  fl_fsrc *src = NULL;
+  double *x = NULL;
+  const long nodes = 1000;
+  const double mean = 86400.0, horizon = 10.0 * 86400.0;
+
+  snprintf(text, sizeof text, "[failures]\nmodel = %s\nnode_mtbf = %.17g\n%s\nrepair = 0s\nstart = stationary\n", model,
+           mean, param);
+  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
+  FL_TRY(fl_fm_create(sc, &fm));
+  FL_ALLOC(x, opt->replicas);
+  for (long r = 0; r < opt->replicas; r++) {
+    fl_fsrc_config cfg = {.fm = fm, .nodes = nodes, .repair_s = 0.0, .start_fresh = 0, .seed = opt->seed,
+                          .replica = (uint64_t)r};
+    double t;
+    long node, count = 0;
+    fl_fsrc_kind kind;
+    FL_TRY(fl_fsrc_create(&cfg, &src));
+    while (fl_fsrc_peek(src) < horizon && fl_fsrc_next(src, &t, &node, &kind))
+      count += kind == FL_FSRC_FAILURE;
+    fl_fsrc_destroy(&src);
+    x[r] = (double)count;
+  }
+  memset(row, 0, sizeof *row);
+  snprintf(row->name, sizeof row->name, "renewal:%s", model);
+  snprintf(row->what, sizeof row->what, "failures of %ld stationary %s nodes in 10 MTBF (%s)", nodes, model, param);
+  row->analytic = (double)nodes * horizon / mean;
+  fl_row_finish(row, x, (size_t)opt->replicas);
+done:
+  free(x);
+  fl_fsrc_destroy(&src);
+  fl_fm_destroy(&fm);
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
+static void fl_validate_print(const fl_validate_row *row, FILE *out)
+{
+  fprintf(out, "%-24s %-52s %14.6g %14.6g %12.4g %+9.3f%%  %s\n", row->name, row->what, row->analytic, row->mean,
+          row->half, 100.0 * row->rel_err, row->pass ? "pass" : "FAIL");
+}
+
+fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_validate_row *rows, int max_rows,
+                       int *nrows)
+{
+  fl_err rc = FL_OK;
+  fl_progress prog;
+  fl_validate_row row;
+  int n = 0;
+  static const char *const renewal[][2] = {
+    {"weibull", "shape = 0.7"}, {"weibull", "shape = 2.5"}, {"lognormal", "sigma = 1.5"}, {"exponential", "shape = 1"},
+  };
+
+  *failed = 0;
+  fl_progress_init(&prog, stderr, opt->quiet);
+  fprintf(out, "%-24s %-52s %14s %14s %12s %10s  %s\n", "check", "quantity", "analytic", "simulated", "CI99.9 +-",
+          "rel.err", "result");
+  for (size_t i = 0; i < sizeof fl_daly_regimes / sizeof fl_daly_regimes[0]; i++) {
+    if (opt->only && !strstr(fl_daly_regimes[i].name, opt->only) && !strstr("daly", opt->only))
+      continue;
+    FL_TRY(fl_validate_daly(&fl_daly_regimes[i], opt, &prog, &row));
+    fl_progress_done(&prog);
+    fl_validate_print(&row, out);
+    *failed += !row.pass;
+    if (rows && n < max_rows)
+      rows[n++] = row;
+  }
+  for (size_t i = 0; i < sizeof renewal / sizeof renewal[0]; i++) {
+    if (opt->only && !strstr("renewal", opt->only) && !strstr(renewal[i][0], opt->only))
+      continue;
+    FL_TRY(fl_validate_renewal(renewal[i][0], renewal[i][1], opt, &row));
+    fl_validate_print(&row, out);
+    *failed += !row.pass;
+    if (rows && n < max_rows)
+      rows[n++] = row;
+  }
+  fprintf(out, "%d check%s failed\n", *failed, *failed == 1 ? "" : "s");
+done:
+  fl_progress_done(&prog);
+  if (nrows)
+    *nrows = n;
+  return rc;
+}

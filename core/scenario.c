@@ -1,0 +1,629 @@
+/* scenario.c — scenario files (libinih) and --set overrides, through one key table.
+ *
+ * The table below is the schema: section, key, type, default, documentation. Parsing a file, applying an
+ * override and applying a default all go through fl_scenario_assign, so a value means the same wherever it
+ * comes from. inih is driven through ini_parse_stream with a reader over the file's text that counts lines:
+ * Debian's inih is built without INI_HANDLER_LINENO, and every message must name its line. */
+#include "scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "units.h"
+
+typedef enum fl_ktype {
+  FL_K_STR,       /* non-empty string */
+  FL_K_ENUM_INT,  /* one of choices; stores the index in an int */
+  FL_K_SEED,      /* integer in [0, 2^63) */
+  FL_K_COUNT,     /* integer in [0, LONG_MAX] stored in a long */
+  FL_K_DURATION,  /* seconds */
+  FL_K_DURATION_NEVER,
+  FL_K_SPEED,     /* flop/s */
+  FL_K_REAL,      /* plain number */
+  FL_K_INTERVAL,  /* young | daly | duration */
+} fl_ktype;
+
+enum { FL_K_POS = 1u, FL_K_NONNEG = 2u, FL_K_OPTIONAL = 4u /* empty text unsets a string */ };
+
+typedef struct fl_key {
+  const char *section;
+  const char *key;
+  fl_ktype type;
+  size_t offset;
+  unsigned flags;
+  const char *def;
+  const char *const *choices;
+  const char *doc;
+} fl_key;
+
+static const char *const fl_events_choices[] = {"none", "all", NULL};
+static const char *const fl_start_choices[] = {"stationary", "fresh", NULL};
+
+#define FL_OFF(field) offsetof(fl_scenario, field)
+static const fl_key fl_keys[] = {
+  {"run", "name", FL_K_STR, FL_OFF(name), FL_K_OPTIONAL, "", NULL,
+   "label stored with every result row; default: the file's base name"},
+  {"run", "seed", FL_K_SEED, FL_OFF(seed), 0, "1", NULL,
+   "master seed; replica r draws from streams derived from (seed, r, stream)"},
+  {"run", "replicas", FL_K_COUNT, FL_OFF(replicas), FL_K_POS, "10", NULL, "Monte Carlo repetitions"},
+  {"run", "db", FL_K_STR, FL_OFF(db), 0, "results.sqlite", NULL,
+   "results database, relative to the working directory"},
+  {"run", "events", FL_K_ENUM_INT, FL_OFF(events_all), 0, "all", fl_events_choices,
+   "all: log every failure, repair, checkpoint, interruption, restart; none: one row per replica only"},
+  {"run", "max_time", FL_K_DURATION, FL_OFF(max_time_s), FL_K_POS, "100y", NULL,
+   "simulated-time guard: a replica still running then ends with status 'timeout'"},
+  {"platform", "file", FL_K_STR, FL_OFF(platform_file), FL_K_OPTIONAL, "", NULL,
+   "SimGrid platform XML, relative to the scenario file; exclusive with nodes"},
+  {"platform", "nodes", FL_K_COUNT, FL_OFF(platform_nodes), 0, "0", NULL,
+   "generate this many identical hosts in memory; 0 = as many as app.nodes"},
+  {"platform", "node_speed", FL_K_SPEED, FL_OFF(node_speed), FL_K_POS, "1Gf", NULL,
+   "speed of generated hosts"},
+  {"platform", "controller", FL_K_STR, FL_OFF(controller), 0, "controller", NULL,
+   "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
+   "use the host of that name or else their first host by name"},
+  {"failures", "model", FL_K_STR, FL_OFF(model), 0, "exponential", NULL,
+   "none | exponential | weibull | lognormal | trace"},
+  {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
+   "mean time between failures of ONE node; the job's MTBF is node_mtbf / app.nodes"},
+  {"failures", "shape", FL_K_REAL, FL_OFF(shape), FL_K_POS, "0.7", NULL, "Weibull shape k (k < 1: infant mortality)"},
+  {"failures", "sigma", FL_K_REAL, FL_OFF(sigma), FL_K_POS, "1.0", NULL,
+   "log-normal: standard deviation of ln(time to failure)"},
+  {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
+   "failure trace CSV (time, node, downtime), relative to the scenario file; model = trace"},
+  {"failures", "repair", FL_K_DURATION_NEVER, FL_OFF(repair_s), FL_K_NONNEG, "0s", NULL,
+   "time a failed node stays down before it can serve again (as a spare); never = it stays down"},
+  {"failures", "start", FL_K_ENUM_INT, FL_OFF(start_fresh), 0, "stationary", fl_start_choices,
+   "stationary: nodes have run for long when the job starts (equilibrium renewal); fresh: all new at t=0"},
+  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp"},
+  {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
+   "ranks of the job, one per node; 0 = every host; hosts beyond are spares"},
+  {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "failure-free compute time of the job"},
+  {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
+   "none (restart from scratch) | checkpoint (coordinated checkpoint/restart)"},
+  {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
+   "young | daly | a duration: compute time between checkpoints"},
+  {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
+   "time to write one coordinated checkpoint (delta)"},
+  {"strategy", "restart_cost", FL_K_DURATION, FL_OFF(restart_cost_s), FL_K_NONNEG, "5min", NULL,
+   "time to read the last checkpoint back (R); failures during it restart it"},
+  {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
+   "time between an interruption and the restart (D); failures during it do not interrupt"},
+};
+#undef FL_OFF
+#define FL_NKEYS ((int)(sizeof fl_keys / sizeof fl_keys[0]))
+
+typedef struct fl_scenario_origin {
+  int line;   /* > 0: line in the file; 0: default; -1: --set */
+  char *raw;  /* the text the value was parsed from */
+} fl_scenario_origin;
+
+static const char *fl_scenario_label(const fl_scenario *sc) { return sc->path ? sc->path : "<scenario>"; }
+
+static int fl_key_find(const char *section, const char *key)
+{
+  for (int i = 0; i < FL_NKEYS; i++)
+    if (strcmp(fl_keys[i].section, section) == 0 && strcmp(fl_keys[i].key, key) == 0)
+      return i;
+  return -1;
+}
+
+static int fl_section_known(const char *section)
+{
+  for (int i = 0; i < FL_NKEYS; i++)
+    if (strcmp(fl_keys[i].section, section) == 0)
+      return 1;
+  return 0;
+}
+
+static char *fl_strdup(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+/* Message prefix naming where a value came from. */
+static void fl_origin_prefix(const fl_scenario *sc, int k, char *buf, size_t size)
+{
+  const fl_scenario_origin *o = &sc->origin[k];
+  const fl_key *key = &fl_keys[k];
+  if (o->line > 0)
+    snprintf(buf, size, "%s:%d: [%s] %s = '%s'", fl_scenario_label(sc), o->line, key->section, key->key, o->raw);
+  else if (o->line < 0)
+    snprintf(buf, size, "--set %s.%s=%s", key->section, key->key, o->raw);
+  else
+    snprintf(buf, size, "%s: [%s] %s = '%s' (default)", fl_scenario_label(sc), key->section, key->key, o->raw);
+}
+
+fl_err fl_scenario_fail(const fl_scenario *sc, const char *section, const char *key, const char *fmt, ...)
+{
+  char prefix[640], reason[512];
+  va_list ap;
+  int k = fl_key_find(section, key);
+
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  if (k < 0)
+    return fl_err_set(FL_ERR_INPUT, "%s: [%s] %s: %s", fl_scenario_label(sc), section, key, reason);
+  fl_origin_prefix(sc, k, prefix, sizeof prefix);
+  return fl_err_set(FL_ERR_INPUT, "%s: %s", prefix, reason);
+}
+
+/* Parse `raw` for key k into sc; `line` is recorded as its origin. Reports with the origin prefix. */
+static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int line)
+{
+  fl_err rc = FL_OK;
+  const fl_key *key = &fl_keys[k];
+  char *field = (char *)sc + key->offset;
+  char *copy = fl_strdup(raw);
+  double v = 0.0;
+
+  FL_CHECK(copy != NULL, FL_ERR_NOMEM, "out of memory");
+  free(sc->origin[k].raw);
+  sc->origin[k].raw = copy;
+  sc->origin[k].line = line;
+
+  switch (key->type) {
+  case FL_K_STR: {
+    char **dst = (char **)(void *)field;
+    const char *p = raw;
+    while (isspace((unsigned char)*p))
+      p++;
+    if (*p == '\0' && !(key->flags & FL_K_OPTIONAL))
+      return fl_scenario_fail(sc, key->section, key->key, "must not be empty");
+    free(*dst);
+    *dst = (*p == '\0') ? NULL : fl_strdup(p);
+    FL_CHECK(*p == '\0' || *dst != NULL, FL_ERR_NOMEM, "out of memory");
+    break;
+  }
+  case FL_K_ENUM_INT: {
+    int found = -1;
+    char known[256] = "";
+    for (int i = 0; key->choices[i]; i++) {
+      if (strcmp(key->choices[i], raw) == 0)
+        found = i;
+      strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+      strncat(known, key->choices[i], sizeof known - strlen(known) - 1);
+    }
+    if (found < 0)
+      return fl_scenario_fail(sc, key->section, key->key, "unknown value (known: %s)", known);
+    *(int *)(void *)field = found;
+    break;
+  }
+  case FL_K_SEED:
+  case FL_K_COUNT: {
+    if (fl_units_number(raw, 1, &v) != FL_OK)
+      return fl_scenario_fail(sc, key->section, key->key, "not a whole number");
+    if (v < 0)
+      return fl_scenario_fail(sc, key->section, key->key, "must not be negative");
+    if (key->type == FL_K_SEED) {
+      if (v >= 9223372036854775808.0)
+        return fl_scenario_fail(sc, key->section, key->key, "must be below 2^63");
+      *(uint64_t *)(void *)field = (uint64_t)v;
+    } else {
+      if (v > (double)LONG_MAX)
+        return fl_scenario_fail(sc, key->section, key->key, "too large");
+      if ((key->flags & FL_K_POS) && v <= 0)
+        return fl_scenario_fail(sc, key->section, key->key, "must be at least 1");
+      *(long *)(void *)field = (long)v;
+    }
+    break;
+  }
+  case FL_K_DURATION:
+  case FL_K_DURATION_NEVER:
+  case FL_K_SPEED:
+  case FL_K_REAL: {
+    fl_err prc = key->type == FL_K_SPEED  ? fl_units_speed(raw, &v)
+                 : key->type == FL_K_REAL ? fl_units_number(raw, 0, &v)
+                                          : fl_units_duration(raw, key->type == FL_K_DURATION_NEVER, &v);
+    if (prc != FL_OK)
+      return fl_scenario_fail(sc, key->section, key->key, "%s", fl_err_msg());
+    if ((key->flags & FL_K_POS) && !(v > 0))
+      return fl_scenario_fail(sc, key->section, key->key, "must be positive");
+    if ((key->flags & FL_K_NONNEG) && v < 0)
+      return fl_scenario_fail(sc, key->section, key->key, "must not be negative");
+    *(double *)(void *)field = v;
+    break;
+  }
+  case FL_K_INTERVAL: {
+    const char *p = raw;
+    while (isspace((unsigned char)*p))
+      p++;
+    if (strcmp(p, "young") == 0) {
+      sc->interval_kind = FL_INTERVAL_YOUNG;
+    } else if (strcmp(p, "daly") == 0) {
+      sc->interval_kind = FL_INTERVAL_DALY;
+    } else {
+      if (fl_units_duration(raw, 0, &v) != FL_OK)
+        return fl_scenario_fail(sc, key->section, key->key, "expected young, daly or a duration (e.g. 600s, 11min)");
+      if (!(v > 0))
+        return fl_scenario_fail(sc, key->section, key->key, "must be positive");
+      sc->interval_kind = FL_INTERVAL_FIXED;
+      sc->interval_s = v;
+    }
+    break;
+  }
+  }
+done:
+  return rc;
+}
+
+/* ---- file parsing ---- */
+
+typedef struct fl_parse {
+  fl_scenario *sc;
+  const char *cursor; /* next unread character of sc->text */
+  int line;           /* line number of the text last handed to inih */
+  int too_long;       /* first line longer than inih's buffer, or 0 */
+  fl_err rc;          /* first handler error */
+  int rc_line;
+  char msg[1024];
+} fl_parse;
+
+static char *fl_parse_reader(char *str, int num, void *stream)
+{
+  fl_parse *p = stream;
+  int n = 0;
+  if (*p->cursor == '\0')
+    return NULL;
+  p->line++;
+  while (p->cursor[n] && p->cursor[n] != '\n')
+    n++;
+  if (n >= num - 1) {
+    if (!p->too_long)
+      p->too_long = p->line;
+    n = num - 2;
+    memcpy(str, p->cursor, (size_t)n);
+    str[n] = '\0';
+  } else {
+    memcpy(str, p->cursor, (size_t)n);
+    str[n] = '\0';
+  }
+  while (*p->cursor && *p->cursor != '\n')
+    p->cursor++;
+  if (*p->cursor == '\n')
+    p->cursor++;
+  return str;
+}
+
+static int fl_parse_handler(void *user, const char *section, const char *name, const char *value)
+{
+  fl_parse *p = user;
+  fl_scenario *sc = p->sc;
+  int k;
+  fl_err rc;
+
+  if (p->rc != FL_OK)
+    return 1; /* report the first error only */
+  if (!fl_section_known(section)) {
+    p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy)",
+                       fl_scenario_label(sc), p->line, section);
+    goto fail;
+  }
+  k = fl_key_find(section, name);
+  if (k < 0) {
+    char known[512] = "";
+    for (int i = 0; i < FL_NKEYS; i++) {
+      if (strcmp(fl_keys[i].section, section) != 0)
+        continue;
+      strncat(known, known[0] ? ", " : "", sizeof known - strlen(known) - 1);
+      strncat(known, fl_keys[i].key, sizeof known - strlen(known) - 1);
+    }
+    p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: [%s] %s = '%s': unknown key (known in [%s]: %s)", fl_scenario_label(sc),
+                       p->line, section, name, value, section, known);
+    goto fail;
+  }
+  if (sc->origin[k].line > 0) {
+    p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: [%s] %s = '%s': given twice (first at line %d)", fl_scenario_label(sc),
+                       p->line, section, name, value, sc->origin[k].line);
+    goto fail;
+  }
+  rc = fl_scenario_assign(sc, k, value, p->line);
+  if (rc != FL_OK) {
+    p->rc = rc;
+    goto fail;
+  }
+  return 1;
+fail:
+  p->rc_line = p->line;
+  snprintf(p->msg, sizeof p->msg, "%s", fl_err_msg());
+  return 0;
+}
+
+static fl_err fl_scenario_new(const char *path, const char *dir, fl_scenario **out)
+{
+  fl_err rc = FL_OK;
+  fl_scenario *sc = NULL;
+
+  FL_ALLOC(sc, 1);
+  FL_ALLOC(sc->origin, FL_NKEYS);
+  sc->path = path ? fl_strdup(path) : NULL;
+  sc->dir = fl_strdup(dir ? dir : ".");
+  sc->overrides = fl_strdup("");
+  FL_CHECK(sc->dir && sc->overrides && (!path || sc->path), FL_ERR_NOMEM, "out of memory");
+  for (int k = 0; k < FL_NKEYS; k++)
+    FL_TRY(fl_scenario_assign(sc, k, fl_keys[k].def, 0));
+  *out = sc;
+  sc = NULL;
+done:
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
+/* Parse sc->text over the defaults. */
+static fl_err fl_scenario_parse_text(fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  fl_parse p;
+  int bad_line;
+
+  memset(&p, 0, sizeof p);
+  p.sc = sc;
+  p.cursor = sc->text;
+  bad_line = ini_parse_stream(fl_parse_reader, &p, fl_parse_handler, &p);
+  if (p.too_long && (bad_line == 0 || p.too_long <= bad_line) && (p.rc == FL_OK || p.too_long <= p.rc_line))
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: line too long (at most %d characters)", fl_scenario_label(sc), p.too_long,
+                      INI_MAX_LINE - 2);
+  if (p.rc != FL_OK && (bad_line <= 0 || p.rc_line <= bad_line))
+    return fl_err_set(p.rc, "%s", p.msg);
+  if (bad_line > 0)
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: malformed line (expected [section], key = value, or a ; or # comment)",
+                      fl_scenario_label(sc), bad_line);
+  FL_CHECK(bad_line == 0, FL_ERR_IO, "%s: cannot parse (inih error %d)", fl_scenario_label(sc), bad_line);
+  if (sc->origin[fl_key_find("run", "name")].line == 0 || sc->name == NULL) {
+    /* default name: base name of the file, without .ini */
+    const char *base = sc->path ? strrchr(sc->path, '/') : NULL;
+    char buf[256];
+    size_t n;
+    base = base ? base + 1 : (sc->path ? sc->path : "scenario");
+    snprintf(buf, sizeof buf, "%s", base);
+    n = strlen(buf);
+    if (n > 4 && strcmp(buf + n - 4, ".ini") == 0)
+      buf[n - 4] = '\0';
+    free(sc->name);
+    sc->name = fl_strdup(buf);
+    FL_CHECK(sc->name != NULL, FL_ERR_NOMEM, "out of memory");
+  }
+done:
+  return rc;
+}
+
+fl_err fl_scenario_from_text(const char *text, const char *label, const char *dir, fl_scenario **out)
+{
+  fl_err rc = FL_OK;
+  fl_scenario *sc = NULL;
+
+  *out = NULL;
+  FL_TRY(fl_scenario_new(label, dir, &sc));
+  sc->text = fl_strdup(text);
+  FL_CHECK(sc->text != NULL, FL_ERR_NOMEM, "out of memory");
+  FL_TRY(fl_scenario_parse_text(sc));
+  *out = sc;
+  sc = NULL;
+done:
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
+fl_err fl_scenario_load(const char *path, fl_scenario **out)
+{
+  fl_err rc = FL_OK;
+  FILE *f = NULL;
+  char *text = NULL, *dir = NULL;
+  long size;
+  const char *slash;
+
+  *out = NULL;
+  f = fopen(path, "rb");
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: cannot open scenario: %s", path, strerror(errno));
+  FL_CHECK(fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0, FL_ERR_INPUT,
+           "%s: cannot read scenario: %s", path, strerror(errno));
+  FL_CHECK(size <= (1L << 24), FL_ERR_INPUT, "%s: scenario file larger than 16 MiB", path);
+  FL_ALLOC(text, size + 1);
+  FL_CHECK(fread(text, 1, (size_t)size, f) == (size_t)size, FL_ERR_INPUT, "%s: cannot read scenario", path);
+  text[size] = '\0';
+  FL_CHECK(strlen(text) == (size_t)size, FL_ERR_INPUT, "%s: scenario file contains a NUL byte", path);
+  slash = strrchr(path, '/');
+  if (slash) {
+    FL_ALLOC(dir, slash - path + 2);
+    memcpy(dir, path, (size_t)(slash - path) + (slash == path ? 1 : 0));
+  }
+  FL_TRY(fl_scenario_from_text(text, path, dir ? dir : ".", out));
+done:
+  if (f)
+    fclose(f);
+  free(text);
+  free(dir);
+  return rc;
+}
+
+fl_err fl_scenario_set(fl_scenario *sc, const char *assignment)
+{
+  fl_err rc = FL_OK;
+  char section[64], key[64];
+  const char *dot = strchr(assignment, '.');
+  const char *eq = strchr(assignment, '=');
+  int k;
+  size_t n;
+  char *grown;
+
+  FL_CHECK(dot && eq && dot < eq && (size_t)(dot - assignment) < sizeof section &&
+               (size_t)(eq - dot - 1) < sizeof key,
+           FL_ERR_INPUT, "--set %s: expected section.key=value (e.g. failures.node_mtbf=1y)", assignment);
+  memcpy(section, assignment, (size_t)(dot - assignment));
+  section[dot - assignment] = '\0';
+  memcpy(key, dot + 1, (size_t)(eq - dot - 1));
+  key[eq - dot - 1] = '\0';
+  k = fl_key_find(section, key);
+  FL_CHECK(k >= 0, FL_ERR_INPUT, "--set %s: unknown key '%s.%s' (see 'faultline keys')", assignment, section, key);
+  FL_TRY(fl_scenario_assign(sc, k, eq + 1, -1));
+  n = strlen(sc->overrides);
+  grown = realloc(sc->overrides, n + strlen(assignment) + 2);
+  FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
+  sc->overrides = grown;
+  snprintf(sc->overrides + n, strlen(assignment) + 2, "%s\n", assignment);
+done:
+  return rc;
+}
+
+fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out)
+{
+  fl_err rc = FL_OK;
+  fl_scenario *sc = NULL;
+  char *dir = NULL, *list = NULL, *line, *save = NULL;
+  const char *slash = path ? strrchr(path, '/') : NULL;
+
+  *out = NULL;
+  if (slash) {
+    FL_ALLOC(dir, slash - path + 2);
+    memcpy(dir, path, (size_t)(slash - path) + (slash == path ? 1 : 0));
+  }
+  FL_TRY(fl_scenario_from_text(text, path, dir ? dir : ".", &sc));
+  list = fl_strdup(overrides ? overrides : "");
+  FL_CHECK(list != NULL, FL_ERR_NOMEM, "out of memory");
+  for (line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+    FL_TRY(fl_scenario_set(sc, line));
+  *out = sc;
+  sc = NULL;
+done:
+  fl_scenario_destroy(&sc);
+  free(dir);
+  free(list);
+  return rc;
+}
+
+char *fl_scenario_resolve(const fl_scenario *sc, const char *rel)
+{
+  size_t n;
+  char *out;
+  if (!rel)
+    return NULL;
+  if (rel[0] == '/' || !sc->dir || strcmp(sc->dir, ".") == 0)
+    return fl_strdup(rel);
+  n = strlen(sc->dir) + strlen(rel) + 2;
+  out = malloc(n);
+  if (out)
+    snprintf(out, n, "%s/%s", sc->dir, rel);
+  return out;
+}
+
+fl_err fl_scenario_check(const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  char *file = NULL;
+  struct stat st;
+
+  if (sc->platform_file) {
+    if (sc->origin[fl_key_find("platform", "nodes")].line != 0 && sc->platform_nodes > 0)
+      return fl_scenario_fail(sc, "platform", "nodes", "give either [platform] file or nodes, not both");
+    file = fl_scenario_resolve(sc, sc->platform_file);
+    FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
+      rc = fl_scenario_fail(sc, "platform", "file", "platform file '%s' not found", file);
+      goto done;
+    }
+  } else if (sc->platform_nodes > 0 && sc->app_nodes > sc->platform_nodes) {
+    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but the platform has only %ld hosts",
+                          sc->app_nodes, sc->platform_nodes);
+    goto done;
+  } else if (sc->platform_nodes == 0 && sc->app_nodes == 0) {
+    rc = fl_scenario_fail(sc, "platform", "nodes", "give [platform] file or nodes, or [app] nodes");
+    goto done;
+  }
+  if (strcmp(sc->model, "trace") == 0 && !sc->trace) {
+    rc = fl_scenario_fail(sc, "failures", "trace", "model = trace needs a trace file");
+    goto done;
+  }
+  if (sc->trace && strcmp(sc->model, "trace") != 0) {
+    rc = fl_scenario_fail(sc, "failures", "trace", "a trace is given but model is '%s' (set model = trace)", sc->model);
+    goto done;
+  }
+done:
+  free(file);
+  return rc;
+}
+
+void fl_scenario_destroy(fl_scenario **psc)
+{
+  fl_scenario *sc = psc ? *psc : NULL;
+  if (!sc)
+    return;
+  if (sc->origin)
+    for (int k = 0; k < FL_NKEYS; k++)
+      free(sc->origin[k].raw);
+  free(sc->origin);
+  free(sc->path);
+  free(sc->dir);
+  free(sc->text);
+  free(sc->overrides);
+  free(sc->name);
+  free(sc->db);
+  free(sc->platform_file);
+  free(sc->controller);
+  free(sc->model);
+  free(sc->trace);
+  free(sc->app);
+  free(sc->strategy);
+  free(sc);
+  *psc = NULL;
+}
+
+static const char *fl_ktype_name(fl_ktype t)
+{
+  switch (t) {
+  case FL_K_STR: return "text";
+  case FL_K_ENUM_INT: return "choice";
+  case FL_K_SEED: return "integer";
+  case FL_K_COUNT: return "integer";
+  case FL_K_DURATION: return "duration";
+  case FL_K_DURATION_NEVER: return "duration|never";
+  case FL_K_SPEED: return "speed";
+  case FL_K_REAL: return "number";
+  case FL_K_INTERVAL: return "young|daly|duration";
+  }
+  return "?";
+}
+
+int fl_scenario_key_count(void) { return FL_NKEYS; }
+
+const fl_scenario_keyinfo *fl_scenario_key_at(int i)
+{
+  static _Thread_local fl_scenario_keyinfo info;
+  if (i < 0 || i >= FL_NKEYS)
+    return NULL;
+  info.section = fl_keys[i].section;
+  info.key = fl_keys[i].key;
+  info.type = fl_ktype_name(fl_keys[i].type);
+  info.def = fl_keys[i].def;
+  info.doc = fl_keys[i].doc;
+  return &info;
+}
+
+void fl_scenario_print(const fl_scenario *sc, FILE *f)
+{
+  const char *section = "";
+  for (int k = 0; k < FL_NKEYS; k++) {
+    const fl_scenario_origin *o = &sc->origin[k];
+    if (strcmp(section, fl_keys[k].section) != 0) {
+      section = fl_keys[k].section;
+      fprintf(f, "%s[%s]\n", k ? "\n" : "", section);
+    }
+    fprintf(f, "%s = %s", fl_keys[k].key, o->raw);
+    if (o->line == 0)
+      fprintf(f, "   ; default");
+    else if (o->line < 0)
+      fprintf(f, "   ; --set");
+    fputc('\n', f);
+  }
+}

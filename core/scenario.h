@@ -1,0 +1,102 @@
+/* scenario.h — a scenario: what to simulate or run, read from an INI file (libinih) plus --set overrides.
+ *
+ * Every key lives in one table (scenario.c) with its type, default and documentation; defaults go through the
+ * same parser as user text. Each key remembers where its value came from (file line, --set, default), so a
+ * check made later, across keys, still reports "file:line: [section] key = 'value': reason".
+ * docs/scenarios.md documents the same table; a test keeps the two in step. */
+#ifndef FL_SCENARIO_H
+#define FL_SCENARIO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fl_err.h"
+
+typedef enum fl_interval_kind {
+  FL_INTERVAL_FIXED = 0, /* interval_s as given */
+  FL_INTERVAL_YOUNG,     /* sqrt(2 delta M) */
+  FL_INTERVAL_DALY,      /* Daly 2006, higher order */
+} fl_interval_kind;
+
+typedef struct fl_scenario {
+  /* provenance */
+  char *path;      /* file the scenario came from, or NULL for a scenario built from text */
+  char *dir;       /* directory against which relative paths in the file resolve ("." when no file) */
+  char *text;      /* the file's text, verbatim */
+  char *overrides; /* the --set assignments applied, one "section.key=value" per line, in order ("" if none) */
+
+  /* [run] */
+  char *name;          /* defaults to the file's base name without .ini */
+  uint64_t seed;       /* < 2^63, so it round-trips through SQLite */
+  long replicas;       /* Monte Carlo repetitions, >= 1 */
+  char *db;            /* results database path (relative to the working directory) */
+  int events_all;      /* 1: log every event; 0: runs only */
+  double max_time_s;   /* simulated-time guard per replica: a run longer than this ends with status 'timeout' */
+
+  /* [platform] */
+  char *platform_file; /* SimGrid platform XML, resolved against dir; NULL when generated */
+  long platform_nodes; /* hosts to generate when no file; 0 = as many as the job needs */
+  double node_speed;   /* flop/s of generated hosts */
+  char *controller;    /* host that runs the simulation's own actors; never fails */
+
+  /* [failures] */
+  char *model;         /* "none", "exponential", "weibull", "lognormal", "trace" */
+  double node_mtbf_s;  /* mean time between failures of ONE node, seconds */
+  double shape;        /* Weibull shape k */
+  double sigma;        /* log-normal sigma of ln(time to failure) */
+  char *trace;         /* failure trace CSV, resolved against dir */
+  double repair_s;     /* time a failed node stays down; INFINITY = never */
+  int start_fresh;     /* 1: every node is new at t=0; 0: stationary (the machine has been running for long) */
+
+  /* [app] */
+  char *app;           /* "bsp" */
+  long app_nodes;      /* ranks of the job; 0 = every host of the platform */
+  double work_s;       /* failure-free compute time, seconds */
+
+  /* [strategy] */
+  char *strategy;      /* "none", "checkpoint" */
+  fl_interval_kind interval_kind;
+  double interval_s;   /* when interval_kind == FL_INTERVAL_FIXED */
+  double checkpoint_cost_s;
+  double restart_cost_s;
+  double downtime_s;
+
+  /* where each key's value came from, indexed like the key table (private to scenario.c) */
+  struct fl_scenario_origin *origin;
+} fl_scenario;
+
+/* Read `path` and apply its keys over the defaults. Caller owns *out (fl_scenario_destroy). Errors name
+ * file, line, key and value. */
+fl_err fl_scenario_load(const char *path, fl_scenario **out);
+/* Same from text; `label` names it in error messages, `dir` resolves its relative paths (NULL = "."). */
+fl_err fl_scenario_from_text(const char *text, const char *label, const char *dir, fl_scenario **out);
+/* Apply one override "section.key=value" (as given to --set); appends it to sc->overrides. */
+fl_err fl_scenario_set(fl_scenario *sc, const char *assignment);
+/* Checks across keys (platform file exists, enough hosts for the ranks, model parameters). Call after the
+ * last fl_scenario_set, before anything is written. */
+fl_err fl_scenario_check(const fl_scenario *sc);
+/* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */
+fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out);
+void fl_scenario_destroy(fl_scenario **sc);
+
+/* Raise FL_ERR_INPUT naming where `section.key` got its value: "file:line: [s] k = 'v': <reason>". */
+fl_err fl_scenario_fail(const fl_scenario *sc, const char *section, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Resolve `rel` against sc->dir into a new string (caller frees). Absolute paths are returned as they are. */
+char *fl_scenario_resolve(const fl_scenario *sc, const char *rel);
+
+/* The key table, for docs, --help and tests. */
+typedef struct fl_scenario_keyinfo {
+  const char *section;
+  const char *key;
+  const char *type;   /* "duration", "integer", ... */
+  const char *def;    /* default as text ("" = unset) */
+  const char *doc;
+} fl_scenario_keyinfo;
+int fl_scenario_key_count(void);
+const fl_scenario_keyinfo *fl_scenario_key_at(int i);
+/* Print the resolved scenario as INI (what will actually run). */
+void fl_scenario_print(const fl_scenario *sc, FILE *f);
+
+#endif

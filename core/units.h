@@ -1,0 +1,30 @@
+/* units.h — the one place where human units are read and written: "90s", "15min", "24h", "5y", "4GiB", "1Gf".
+ *
+ * A value is a decimal number, optional blanks, then an optional unit; no unit means the base unit (seconds,
+ * bytes, flop/s). Years are Julian years (365.25 d), so 5y / 1e6 nodes = 157.8 s, the seed's "3 mins".
+ * On bad text these return FL_ERR_INPUT with a message saying what was expected (the caller adds where). */
+#ifndef FL_UNITS_H
+#define FL_UNITS_H
+
+#include <stddef.h>
+
+#include "fl_err.h"
+
+#define FL_SECONDS_PER_YEAR (365.25 * 86400.0)
+
+/* Duration in seconds: s, ms, min, h, d, w, y (and long forms). Negative values are accepted here; ranges are
+ * the caller's to check. With allow_never, "never" / "inf" / "infinity" give INFINITY. */
+fl_err fl_units_duration(const char *text, int allow_never, double *seconds);
+/* Size in bytes: B, kB/KB, MB, GB, TB, PB (powers of 1000), KiB, MiB, GiB, TiB, PiB (powers of 1024). */
+fl_err fl_units_bytes(const char *text, double *bytes);
+/* Speed in flop/s, SimGrid's spelling: f, kf, Mf, Gf, Tf, Pf, Ef (also "flops"). */
+fl_err fl_units_speed(const char *text, double *flops);
+/* Plain number, no unit; with integral, it must be a whole number. */
+fl_err fl_units_number(const char *text, int integral, double *value);
+
+/* Write `seconds` with the unit that reads best ("90s", "11.3min", "24h", "5y", "never"). Returns buf. */
+char *fl_units_format_duration(double seconds, char *buf, size_t size);
+/* Write `bytes` with binary prefixes ("4GiB"). Returns buf. */
+char *fl_units_format_bytes(double bytes, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,62 @@
+/* fm.c — the failure-model registry and dispatch (see fm.h). */
+#include "fm_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const fl_fm_ops *const fl_fm_registry[] = {
+  &fl_fm_none_ops, &fl_fm_exponential_ops, &fl_fm_weibull_ops, &fl_fm_lognormal_ops, &fl_fm_trace_ops,
+};
+#define FL_FM_NREG ((int)(sizeof fl_fm_registry / sizeof fl_fm_registry[0]))
+
+int fl_fm_registry_count(void) { return FL_FM_NREG; }
+const char *fl_fm_registry_name(int i) { return (i >= 0 && i < FL_FM_NREG) ? fl_fm_registry[i]->name : NULL; }
+
+fl_err fl_fm_create(const fl_scenario *sc, fl_fm **out)
+{
+  fl_err rc = FL_OK;
+  fl_fm *fm = NULL;
+  const fl_fm_ops *ops = NULL;
+  char known[256] = "";
+
+  *out = NULL;
+  for (int i = 0; i < FL_FM_NREG; i++) {
+    if (strcmp(fl_fm_registry[i]->name, sc->model) == 0)
+      ops = fl_fm_registry[i];
+    strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+    strncat(known, fl_fm_registry[i]->name, sizeof known - strlen(known) - 1);
+  }
+  if (!ops)
+    return fl_scenario_fail(sc, "failures", "model", "unknown failure model '%s' (known: %s)", sc->model, known);
+  FL_ALLOC(fm, 1);
+  fm->ops = ops;
+  fm->mean_s = sc->node_mtbf_s;
+  FL_TRY(ops->setup(fm, sc));
+  *out = fm;
+  fm = NULL;
+done:
+  fl_fm_destroy(&fm);
+  return rc;
+}
+
+void fl_fm_destroy(fl_fm **pfm)
+{
+  fl_fm *fm = pfm ? *pfm : NULL;
+  if (!fm)
+    return;
+  for (size_t i = 0; i < fm->ntrace; i++)
+    free(fm->trace[i].host);
+  free(fm->trace);
+  free(fm);
+  *pfm = NULL;
+}
+
+const char *fl_fm_name(const fl_fm *fm) { return fm->ops->name; }
+int fl_fm_is_renewal(const fl_fm *fm) { return fm->ops->draw != NULL; }
+double fl_fm_draw(const fl_fm *fm, gsl_rng *r) { return fm->ops->draw(fm, r); }
+double fl_fm_draw_residual(const fl_fm *fm, gsl_rng *r) { return fm->ops->draw_residual(fm, r); }
+double fl_fm_mean(const fl_fm *fm) { return fm->ops->mean(fm); }
+double fl_fm_variance(const fl_fm *fm) { return fm->ops->variance(fm); }
+size_t fl_fm_trace_count(const fl_fm *fm) { return fm->ntrace; }
+const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i) { return i < fm->ntrace ? &fm->trace[i] : NULL; }

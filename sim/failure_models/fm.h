@@ -1,0 +1,53 @@
+/* fm.h — failure models: how long a node lives between failures.
+ *
+ * A model is an ops table (fm_impl.h) registered under its type string ("exponential", "weibull",
+ * "lognormal", "none", "trace"). Renewal models draw a node's time to failure afresh after each repair;
+ * `trace` replays recorded failures instead. Every node is its own renewal process, exact for any law:
+ * fl_fsrc (source.h) keeps one pending event per node in a heap, O(log n) per event, O(n) memory.
+ * All distributions come from GSL. */
+#ifndef FL_FM_H
+#define FL_FM_H
+
+#include <gsl/gsl_rng.h>
+#include <stddef.h>
+
+#include "fl_err.h"
+#include "scenario.h"
+
+typedef struct fl_fm fl_fm;
+
+/* One recorded failure of a trace file. */
+typedef struct fl_fm_trace_rec {
+  double t_s;        /* when the node fails, seconds from the job's start */
+  long node;         /* node index, or -1 when the trace names a host (see host) */
+  char *host;        /* host name, or NULL */
+  double downtime_s; /* how long it stays down; NAN = [failures] repair; INFINITY = never */
+  int line;          /* line in the trace file, for messages */
+} fl_fm_trace_rec;
+
+/* Build the model named by sc->model from the scenario's parameters. Unknown names and bad parameters are
+ * FL_ERR_INPUT naming the scenario key; a malformed trace line names the trace file and line. */
+fl_err fl_fm_create(const fl_scenario *sc, fl_fm **out);
+void fl_fm_destroy(fl_fm **fm);
+
+const char *fl_fm_name(const fl_fm *fm);
+/* 1 for renewal models (draws), 0 for none and trace. */
+int fl_fm_is_renewal(const fl_fm *fm);
+/* Time to failure of a node that was just (re)started. Renewal models only. */
+double fl_fm_draw(const fl_fm *fm, gsl_rng *r);
+/* Time to first failure of a node observed at a random moment of a long life: the stationary forward
+ * recurrence time (density (1 - F(t)) / mean), sampled exactly as U * L with L length-biased. */
+double fl_fm_draw_residual(const fl_fm *fm, gsl_rng *r);
+/* Mean and variance of the time to failure (INFINITY for none; NAN for trace). */
+double fl_fm_mean(const fl_fm *fm);
+double fl_fm_variance(const fl_fm *fm);
+
+/* Trace records, sorted by time (trace model only; 0 otherwise). */
+size_t fl_fm_trace_count(const fl_fm *fm);
+const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i);
+
+/* The registry, for --help and conformance tests. */
+int fl_fm_registry_count(void);
+const char *fl_fm_registry_name(int i);
+
+#endif

@@ -1,0 +1,202 @@
+/* source.c — per-node renewal timelines in one min-heap (see source.h). Ties are broken by node then kind so the
+ * order of simultaneous events never depends on the heap's history. */
+#include "source.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "rng.h"
+
+typedef struct fl_fsrc_ev {
+  double t;
+  int32_t node;
+  int32_t aux; /* FL_AUX_RENEWAL, FL_AUX_REPAIR, or the index of a trace record */
+} fl_fsrc_ev;
+
+enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2 };
+
+struct fl_fsrc {
+  fl_fsrc_config cfg;
+  gsl_rng *rng;
+  fl_fsrc_ev *heap;
+  size_t n, cap;
+  unsigned char *down; /* per node */
+  long pending_repairs; /* down nodes whose repair is scheduled */
+};
+
+static int fl_ev_less(const fl_fsrc_ev *a, const fl_fsrc_ev *b)
+{
+  if (a->t != b->t)
+    return a->t < b->t;
+  if (a->node != b->node)
+    return a->node < b->node;
+  return a->aux < b->aux;
+}
+
+static void fl_heap_down(fl_fsrc_ev *h, size_t n, size_t i)
+{
+  fl_fsrc_ev x = h[i];
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n)
+      break;
+    if (c + 1 < n && fl_ev_less(&h[c + 1], &h[c]))
+      c++;
+    if (!fl_ev_less(&h[c], &x))
+      break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = x;
+}
+
+static void fl_heap_up(fl_fsrc_ev *h, size_t i)
+{
+  fl_fsrc_ev x = h[i];
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!fl_ev_less(&x, &h[p]))
+      break;
+    h[i] = h[p];
+    i = p;
+  }
+  h[i] = x;
+}
+
+static fl_err fl_fsrc_push(fl_fsrc *s, double t, long node, int32_t aux)
+{
+  if (s->n == s->cap) {
+    size_t nc = s->cap ? 2 * s->cap : 64;
+    fl_fsrc_ev *g = realloc(s->heap, nc * sizeof *g);
+    if (!g)
+      return fl_err_set(FL_ERR_NOMEM, "out of memory growing the failure heap");
+    s->heap = g;
+    s->cap = nc;
+  }
+  s->heap[s->n] = (fl_fsrc_ev){t, (int32_t)node, aux};
+  fl_heap_up(s->heap, s->n++);
+  return FL_OK;
+}
+
+fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
+{
+  fl_err rc = FL_OK;
+  fl_fsrc *s = NULL;
+  size_t ntrace = fl_fm_trace_count(cfg->fm);
+
+  *out = NULL;
+  FL_CHECK(cfg->nodes > 0 && cfg->nodes <= INT32_MAX, FL_ERR_INTERNAL, "bad node count %ld", cfg->nodes);
+  FL_ALLOC(s, 1);
+  s->cfg = *cfg;
+  FL_ALLOC(s->down, cfg->nodes);
+  FL_TRY(fl_rng_create(cfg->seed, cfg->replica, FL_STREAM_FAILURES, &s->rng));
+  if (fl_fm_is_renewal(cfg->fm)) {
+    s->cap = (size_t)cfg->nodes;
+    FL_ALLOC(s->heap, s->cap);
+    for (long i = 0; i < cfg->nodes; i++) {
+      double t = cfg->start_fresh ? fl_fm_draw(cfg->fm, s->rng) : fl_fm_draw_residual(cfg->fm, s->rng);
+      s->heap[i] = (fl_fsrc_ev){t, (int32_t)i, FL_AUX_RENEWAL};
+    }
+    s->n = (size_t)cfg->nodes;
+    for (size_t i = s->n / 2; i-- > 0;)
+      fl_heap_down(s->heap, s->n, i);
+  } else if (ntrace > 0) {
+    FL_CHECK(cfg->trace_node != NULL, FL_ERR_INTERNAL, "trace nodes not resolved");
+    /* A repair is pushed only after its failure is popped, so the heap never holds more than ntrace events:
+     * reserve them now and pushes during the replay never allocate. */
+    s->cap = ntrace;
+    FL_ALLOC(s->heap, s->cap);
+    for (size_t i = 0; i < ntrace; i++)
+      FL_TRY(fl_fsrc_push(s, fl_fm_trace_at(cfg->fm, i)->t_s, cfg->trace_node[i], (int32_t)i));
+  }
+  *out = s;
+  s = NULL;
+done:
+  fl_fsrc_destroy(&s);
+  return rc;
+}
+
+void fl_fsrc_destroy(fl_fsrc **ps)
+{
+  fl_fsrc *s = ps ? *ps : NULL;
+  if (!s)
+    return;
+  if (s->rng)
+    gsl_rng_free(s->rng);
+  free(s->heap);
+  free(s->down);
+  free(s);
+  *ps = NULL;
+}
+
+double fl_fsrc_peek(const fl_fsrc *s) { return s->n ? s->heap[0].t : INFINITY; }
+
+int fl_fsrc_node_up(const fl_fsrc *s, long node) { return !s->down[node]; }
+long fl_fsrc_pending_repairs(const fl_fsrc *s) { return s->pending_repairs; }
+
+static fl_fsrc_ev fl_fsrc_pop(fl_fsrc *s)
+{
+  fl_fsrc_ev top = s->heap[0];
+  s->heap[0] = s->heap[--s->n];
+  if (s->n)
+    fl_heap_down(s->heap, s->n, 0);
+  return top;
+}
+
+int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
+{
+  while (s->n) {
+    fl_fsrc_ev ev;
+    /* Renewal: replace the top in place (one sift instead of pop + push). */
+    if (s->heap[0].aux == FL_AUX_RENEWAL) {
+      ev = s->heap[0];
+      s->down[ev.node] = 1;
+      if (isfinite(s->cfg.repair_s)) {
+        s->pending_repairs++;
+        s->heap[0].t = ev.t + s->cfg.repair_s;
+        s->heap[0].aux = FL_AUX_REPAIR;
+        fl_heap_down(s->heap, s->n, 0);
+      } else {
+        (void)fl_fsrc_pop(s);
+      }
+      *t_s = ev.t;
+      *node = ev.node;
+      *kind = FL_FSRC_FAILURE;
+      return 1;
+    }
+    if (s->heap[0].aux == FL_AUX_REPAIR) {
+      ev = s->heap[0];
+      s->down[ev.node] = 0;
+      s->pending_repairs--;
+      if (fl_fm_is_renewal(s->cfg.fm)) {
+        s->heap[0].t = ev.t + fl_fm_draw(s->cfg.fm, s->rng);
+        s->heap[0].aux = FL_AUX_RENEWAL;
+        fl_heap_down(s->heap, s->n, 0);
+      } else {
+        (void)fl_fsrc_pop(s);
+      }
+      *t_s = ev.t;
+      *node = ev.node;
+      *kind = FL_FSRC_REPAIR;
+      return 1;
+    }
+    /* trace record */
+    ev = fl_fsrc_pop(s);
+    if (s->down[ev.node])
+      continue;
+    {
+      const fl_fm_trace_rec *rec = fl_fm_trace_at(s->cfg.fm, (size_t)ev.aux);
+      double dt = isnan(rec->downtime_s) ? s->cfg.repair_s : rec->downtime_s;
+      s->down[ev.node] = 1;
+      if (isfinite(dt)) {
+        (void)fl_fsrc_push(s, ev.t + dt, ev.node, FL_AUX_REPAIR); /* cannot allocate: see fl_fsrc_create */
+        s->pending_repairs++;
+      }
+    }
+    *t_s = ev.t;
+    *node = ev.node;
+    *kind = FL_FSRC_FAILURE;
+    return 1;
+  }
+  return 0;
+}

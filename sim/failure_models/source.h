@@ -1,0 +1,41 @@
+/* source.h — the failure/repair timeline of a platform's nodes for one replica, independent of any job.
+ *
+ * Renewal models: every node is its own renewal process. The source holds exactly one pending event per node
+ * (its next failure, or its repair while down) in a binary heap: O(n) to start (one draw per node, heapify),
+ * O(log n) per event, 16 bytes per node. Trace: the recorded failures, plus their repairs.
+ * The events depend only on (model, nodes, repair, seed, replica): two strategies simulated with the same
+ * seed see the same failures. */
+#ifndef FL_FSRC_H
+#define FL_FSRC_H
+
+#include <stdint.h>
+
+#include "fm.h"
+
+typedef enum fl_fsrc_kind { FL_FSRC_FAILURE = 0, FL_FSRC_REPAIR = 1 } fl_fsrc_kind;
+
+typedef struct fl_fsrc fl_fsrc;
+
+typedef struct fl_fsrc_config {
+  const fl_fm *fm;
+  long nodes;             /* nodes that can fail */
+  double repair_s;        /* downtime after a failure; INFINITY = never repaired */
+  int start_fresh;        /* 1: all nodes new at t=0; 0: stationary start */
+  uint64_t seed, replica; /* stream FL_STREAM_FAILURES of this replica */
+  const long *trace_node; /* trace model: node index of each trace record (resolved by the caller) */
+} fl_fsrc_config;
+
+fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out);
+void fl_fsrc_destroy(fl_fsrc **src);
+
+/* Time of the next event, INFINITY when none is left. */
+double fl_fsrc_peek(const fl_fsrc *src);
+/* Take the next event; returns 0 when none is left. A trace failure of a node that is already down is
+ * dropped (it cannot fail twice). */
+int fl_fsrc_next(fl_fsrc *src, double *t_s, long *node, fl_fsrc_kind *kind);
+/* 1 if `node` is up. */
+int fl_fsrc_node_up(const fl_fsrc *src, long node);
+/* Down nodes that will come back (0 with repair = never: a job short of nodes then cannot go on). */
+long fl_fsrc_pending_repairs(const fl_fsrc *src);
+
+#endif

@@ -1,0 +1,178 @@
+/* platform.c — SimGrid initialisation and platform loading (see platform.h).
+ *
+ * SimGrid is a process-wide engine: it is initialised once and loads one platform. That single loaded
+ * platform is the only process-level state in faultline, kept here and nowhere else. */
+#include "platform.h"
+
+#include <errno.h>
+#include <simgrid/version.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct fl_platform {
+  char *describe;      /* what was loaded, to refuse a different second request */
+  long nnodes;
+  int generated;
+  sg_host_t controller;
+  sg_host_t *hosts;    /* node -> host: filled for file platforms; lazily for generated ones */
+  const char **names;  /* file platforms: node names, sorted (for lookups by name) */
+};
+
+static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
+
+fl_err fl_platform_write_xml(FILE *f, long nodes, double speed)
+{
+  fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+             "<platform version=\"4.1\">\n<zone id=\"faultline\" routing=\"None\">\n"
+             "<host id=\"controller\" speed=\"%.17gf\"/>\n",
+          speed);
+  for (long i = 0; i < nodes; i++)
+    fprintf(f, "<host id=\"node-%ld\" speed=\"%.17gf\"/>\n", i, speed);
+  fputs("</zone>\n</platform>\n", f);
+  if (ferror(f))
+    return fl_err_set(FL_ERR_IO, "cannot write platform XML: %s", strerror(errno));
+  return FL_OK;
+}
+
+static void fl_simgrid_init(long hosts)
+{
+  /* cpu/optim:TI is the cheapest CPU model to set up for many hosts; at a million hosts, SimGrid's own
+   * teardown takes seconds, so skip it (the process exits right after). */
+  char a0[] = "faultline", a1[] = "--cfg=cpu/optim:TI", a2[] = "--log=root.thresh:warning",
+       a3[] = "--cfg=debug/clean-atexit:0";
+  char *argv[] = {a0, a1, a2, a3, NULL};
+  int argc = hosts >= 100000 ? 4 : 3;
+  simgrid_init(&argc, argv);
+}
+
+static int fl_cmp_str(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
+{
+  fl_err rc = FL_OK;
+  fl_platform *pf = NULL;
+  char *file = NULL, tmpl[4096];
+  char describe[4200];
+  FILE *f = NULL;
+  int fd = -1, tmp_made = 0;
+  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : sc->app_nodes;
+
+  *out = NULL;
+  if (sc->platform_file) {
+    file = fl_scenario_resolve(sc, sc->platform_file);
+    FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
+    snprintf(describe, sizeof describe, "file:%s:controller=%s", file, sc->controller);
+  } else {
+    snprintf(describe, sizeof describe, "generated:%ld:%.17g", gen_nodes, sc->node_speed);
+  }
+  if (fl_the_platform) {
+    FL_CHECK(strcmp(fl_the_platform->describe, describe) == 0, FL_ERR_SIM,
+             "SimGrid loads one platform per process: '%s' is loaded, '%s' asked for", fl_the_platform->describe,
+             describe);
+    *out = fl_the_platform;
+    goto done;
+  }
+  FL_ALLOC(pf, 1);
+  FL_ALLOC(pf->describe, strlen(describe) + 1);
+  strcpy(pf->describe, describe);
+
+  if (!file) {
+    const char *dir = getenv("TMPDIR");
+    snprintf(tmpl, sizeof tmpl, "%s/faultline-platform-XXXXXX.xml", dir && *dir ? dir : "/tmp");
+    fd = mkstemps(tmpl, 4);
+    FL_CHECK(fd >= 0, FL_ERR_IO, "cannot create a temporary platform file %s: %s", tmpl, strerror(errno));
+    tmp_made = 1;
+    f = fdopen(fd, "w");
+    FL_CHECK(f != NULL, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
+    fd = -1;
+    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    FL_TRY(fl_platform_write_xml(f, gen_nodes, sc->node_speed));
+    FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
+    f = NULL;
+    fl_simgrid_init(gen_nodes);
+    simgrid_load_platform(tmpl);
+    pf->generated = 1;
+    pf->nnodes = gen_nodes;
+    pf->controller = sg_host_by_name("controller");
+    FL_ALLOC(pf->hosts, gen_nodes);
+  } else {
+    sg_host_t *all;
+    size_t count, k = 0;
+    fl_simgrid_init(0);
+    simgrid_load_platform(file);
+    count = sg_host_count();
+    all = sg_host_list(); /* sorted by name */
+    pf->controller = sg_host_by_name(sc->controller);
+    if (!pf->controller && count > 0)
+      pf->controller = all[0]; /* no host of that name: the first host by name serves */
+    FL_CHECK(count >= 2, FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node",
+             file, count, count == 1 ? "" : "s");
+    pf->nnodes = (long)count - 1;
+    FL_ALLOC(pf->hosts, pf->nnodes);
+    FL_ALLOC(pf->names, pf->nnodes);
+    for (size_t i = 0; i < count; i++) {
+      if (all[i] == pf->controller)
+        continue;
+      pf->hosts[k] = all[i];
+      pf->names[k] = sg_host_get_name(all[i]);
+      k++;
+    }
+    free(all);
+  }
+  FL_CHECK(pf->controller != NULL, FL_ERR_SIM, "the platform has no controller host");
+  fl_the_platform = pf;
+  *out = pf;
+  pf = NULL;
+done:
+  if (f)
+    fclose(f);
+  if (fd >= 0)
+    close(fd);
+  if (tmp_made)
+    unlink(tmpl);
+  if (pf) {
+    free(pf->describe);
+    free(pf->hosts);
+    free(pf->names);
+    free(pf);
+  }
+  free(file);
+  return rc;
+}
+
+long fl_platform_nodes(const fl_platform *pf) { return pf->nnodes; }
+const char *fl_platform_describe(const fl_platform *pf) { return pf->describe; }
+sg_host_t fl_platform_controller(const fl_platform *pf) { return pf->controller; }
+
+sg_host_t fl_platform_host(fl_platform *pf, long node)
+{
+  if (!pf->hosts[node]) {
+    char name[32];
+    snprintf(name, sizeof name, "node-%ld", node);
+    pf->hosts[node] = sg_host_by_name(name);
+  }
+  return pf->hosts[node];
+}
+
+long fl_platform_node_of(const fl_platform *pf, const char *name)
+{
+  if (pf->generated) {
+    char *end = NULL;
+    long i;
+    if (strncmp(name, "node-", 5) != 0)
+      return -1;
+    errno = 0;
+    i = strtol(name + 5, &end, 10);
+    return (errno == 0 && *end == '\0' && i >= 0 && i < pf->nnodes && name[5] != '\0') ? i : -1;
+  }
+  /* names[] is in host-list order, which is sorted by name */
+  {
+    const char *key = name;
+    const char **hit = bsearch(&key, pf->names, (size_t)pf->nnodes, sizeof *pf->names, fl_cmp_str);
+    return hit ? (long)(hit - pf->names) : -1;
+  }
+}

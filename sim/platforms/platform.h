@@ -1,0 +1,36 @@
+/* platform.h — the SimGrid platform of a process: loaded once (SimGrid allows one per process), from a
+ * scenario's XML file or generated in memory from a node count.
+ *
+ * Generated platforms are plain hosts in a `routing="None"` zone, the cheapest layout SimGrid loads (about
+ * 1 GB and 3 s for a million hosts): `controller` plus node-0 .. node-(n-1). Their host handles are looked up
+ * lazily by name, only for nodes that fail, because sg_host_list() sorts a million names per call.
+ * File platforms: every host but the controller is a node, ordered by host name. */
+#ifndef FL_PLATFORM_H
+#define FL_PLATFORM_H
+
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <stdio.h>
+
+#include "fl_err.h"
+#include "scenario.h"
+
+typedef struct fl_platform fl_platform;
+
+/* Initialise SimGrid (first call only) and load the platform `sc` describes. A second call with the same
+ * description returns the same platform; with another it fails (FL_ERR_SIM). Owned by the process: never
+ * destroyed. */
+fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out);
+
+long fl_platform_nodes(const fl_platform *pf);
+const char *fl_platform_describe(const fl_platform *pf); /* "generated:1000000" or the file's path */
+sg_host_t fl_platform_host(fl_platform *pf, long node);
+sg_host_t fl_platform_controller(const fl_platform *pf);
+/* Node index of host `name`, or -1. */
+long fl_platform_node_of(const fl_platform *pf, const char *name);
+
+/* Write the XML of a generated platform of `nodes` hosts of `speed` flop/s (the same bytes fl_platform_get
+ * loads). */
+fl_err fl_platform_write_xml(FILE *f, long nodes, double speed);
+
+#endif

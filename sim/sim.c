@@ -1,0 +1,431 @@
+/* sim.c — engine glue: the scenario's job on the platform, the failure injector actor, the wait primitives
+ * strategies are written with, and the node mapping of the job (ranks on nodes, spares, ranks waiting for a
+ * node). See sim.h for the model. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interval.h"
+#include "units.h"
+#include "sim_impl.h"
+
+static const fl_strategy_ops *const fl_strategies[] = {&fl_strategy_none_ops, &fl_strategy_checkpoint_ops};
+#define FL_NSTRATEGIES ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
+static const char *const fl_apps[] = {"bsp"};
+#define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
+
+int fl_sim_strategy_count(void) { return FL_NSTRATEGIES; }
+const char *fl_sim_strategy_name(int i) { return (i >= 0 && i < FL_NSTRATEGIES) ? fl_strategies[i]->name : NULL; }
+
+/* ---- set-up ---- */
+
+static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
+{
+  char known[256] = "";
+  for (int i = 0; i < FL_NSTRATEGIES; i++) {
+    if (strcmp(fl_strategies[i]->name, sc->strategy) == 0)
+      sim->strategy = fl_strategies[i];
+    strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+    strncat(known, fl_strategies[i]->name, sizeof known - strlen(known) - 1);
+  }
+  if (!sim->strategy)
+    return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' (known: %s)", sc->strategy, known);
+  known[0] = '\0';
+  for (int i = 0; i < FL_NAPPS; i++) {
+    if (strcmp(fl_apps[i], sc->app) == 0)
+      sim->app = fl_apps[i];
+    strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+    strncat(known, fl_apps[i], sizeof known - strlen(known) - 1);
+  }
+  if (!sim->app)
+    return fl_scenario_fail(sc, "app", "kind", "unknown application '%s' (known: %s)", sc->app, known);
+  return FL_OK;
+}
+
+fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
+{
+  fl_err rc = FL_OK;
+  fl_sim *sim = NULL;
+
+  *out = NULL;
+  FL_ALLOC(sim, 1);
+  FL_TRY(fl_scenario_check(sc));
+  FL_TRY(fl_sim_pick(sc, sim));
+  FL_TRY(fl_fm_create(sc, &sim->fm));
+  /* everything about the input that needs no platform is checked: now load it */
+  FL_TRY(fl_platform_get(sc, &sim->pf));
+  sim->nodes = fl_platform_nodes(sim->pf);
+  sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
+  if (sim->ranks > sim->nodes) {
+    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but platform '%s' has only %ld nodes",
+                          sim->ranks, fl_platform_describe(sim->pf), sim->nodes);
+    goto done;
+  }
+  FL_CHECK(sim->nodes <= INT32_MAX - 1, FL_ERR_INPUT, "at most %d nodes", INT32_MAX - 1);
+
+  if (fl_fm_trace_count(sim->fm) > 0 || strcmp(fl_fm_name(sim->fm), "trace") == 0) {
+    size_t n = fl_fm_trace_count(sim->fm);
+    double span = 0.0;
+    FL_ALLOC(sim->trace_node, n);
+    for (size_t i = 0; i < n; i++) {
+      const fl_fm_trace_rec *r = fl_fm_trace_at(sim->fm, i);
+      long node = r->host ? fl_platform_node_of(sim->pf, r->host) : r->node;
+      char *path = fl_scenario_resolve(sc, sc->trace);
+      if (node < 0 || node >= sim->nodes) {
+        char what[64];
+        if (r->host)
+          snprintf(what, sizeof what, "%s", r->host);
+        else
+          snprintf(what, sizeof what, "%ld", r->node);
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: node '%s': no such node on platform '%s' (%ld nodes, 0-based)",
+                        path ? path : sc->trace, r->line, what, fl_platform_describe(sim->pf), sim->nodes);
+        free(path);
+        goto done;
+      }
+      free(path);
+      sim->trace_node[i] = node;
+      span = r->t_s;
+    }
+    /* node MTBF seen in the trace: node-time observed over failures */
+    sim->node_mtbf_s = n > 0 && span > 0 ? (double)sim->nodes * span / (double)n : INFINITY;
+  } else {
+    sim->node_mtbf_s = fl_fm_mean(sim->fm);
+  }
+
+  sim->work_s = sc->work_s;
+  sim->delta_s = sim->strategy->checkpoints ? sc->checkpoint_cost_s : 0.0;
+  sim->restart_s = sc->restart_cost_s;
+  sim->downtime_s = sc->downtime_s;
+  sim->repair_s = sc->repair_s;
+  sim->max_time_s = sc->max_time_s;
+  sim->start_fresh = sc->start_fresh;
+  sim->seed = sc->seed;
+  sim->scenario_name = sc->name;
+  sim->model_name = fl_fm_name(sim->fm);
+  if (sim->strategy->checkpoints) {
+    FL_TRY(fl_pol_interval(sc, fl_sim_job_mtbf(sim), &sim->tau_s));
+    sim->interval_rule = fl_pol_interval_name(sc->interval_kind);
+  } else {
+    sim->tau_s = INFINITY;
+    sim->interval_rule = NULL;
+  }
+
+  FL_ALLOC(sim->rank_node, sim->ranks);
+  FL_ALLOC(sim->node_rank, sim->nodes);
+  FL_ALLOC(sim->spare, sim->nodes);
+  FL_ALLOC(sim->spare_pos, sim->nodes);
+  FL_ALLOC(sim->missing, sim->ranks);
+  *out = sim;
+  sim = NULL;
+done:
+  fl_sim_destroy(&sim);
+  return rc;
+}
+
+void fl_sim_destroy(fl_sim **psim)
+{
+  fl_sim *sim = psim ? *psim : NULL;
+  if (!sim)
+    return;
+  fl_fm_destroy(&sim->fm);
+  free(sim->trace_node);
+  free(sim->rank_node);
+  free(sim->node_rank);
+  free(sim->spare);
+  free(sim->spare_pos);
+  free(sim->missing);
+  free(sim);
+  *psim = NULL;
+}
+
+void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas)
+{
+  sim->progress = p;
+  sim->progress_replicas = replicas;
+}
+
+double fl_sim_node_mtbf(const fl_sim *sim) { return sim->node_mtbf_s; }
+double fl_sim_job_mtbf(const fl_sim *sim) { return sim->node_mtbf_s / (double)sim->ranks; }
+double fl_sim_interval(const fl_sim *sim) { return sim->tau_s; }
+long fl_sim_platform_nodes(const fl_sim *sim) { return sim->nodes; }
+long fl_sim_ranks(const fl_sim *sim) { return sim->ranks; }
+
+double fl_sim_expected_makespan(const fl_sim *sim)
+{
+  return fl_pol_expected_walltime(sim->work_s, sim->strategy->checkpoints ? sim->tau_s : sim->work_s, sim->delta_s,
+                                  sim->restart_s, sim->downtime_s, fl_sim_job_mtbf(sim));
+}
+
+/* ---- the job's node mapping ---- */
+
+static void fl_job_reset(fl_sim *sim)
+{
+  for (long n = 0; n < sim->nodes; n++) {
+    sim->node_rank[n] = n < sim->ranks ? (int32_t)n : -1;
+    sim->spare_pos[n] = -1;
+  }
+  for (long r = 0; r < sim->ranks; r++)
+    sim->rank_node[r] = (int32_t)r;
+  sim->nspare = 0;
+  for (long n = sim->ranks; n < sim->nodes; n++) {
+    sim->spare_pos[n] = (int32_t)sim->nspare;
+    sim->spare[sim->nspare++] = (int32_t)n;
+  }
+  sim->nmissing = 0;
+}
+
+static void fl_spare_remove(fl_sim *sim, long node)
+{
+  int32_t pos = sim->spare_pos[node], last = sim->spare[--sim->nspare];
+  sim->spare[pos] = last;
+  sim->spare_pos[last] = pos;
+  sim->spare_pos[node] = -1;
+}
+
+static void fl_spare_push(fl_sim *sim, long node)
+{
+  sim->spare_pos[node] = (int32_t)sim->nspare;
+  sim->spare[sim->nspare++] = (int32_t)node;
+}
+
+static int fl_phase_interruptible(fl_phase p)
+{
+  return p == FL_PHASE_COMPUTE || p == FL_PHASE_CHECKPOINT || p == FL_PHASE_RESTART;
+}
+
+static void fl_job_on_failure(fl_replica *rep, long node, double t)
+{
+  fl_sim *sim = rep->sim;
+  int32_t r = sim->node_rank[node];
+  rep->res->platform_failures++;
+  if (r < 0) {
+    if (sim->spare_pos[node] >= 0)
+      fl_spare_remove(sim, node);
+    fl_evlog_add(rep->log, t, "failure", node, "spare");
+    return;
+  }
+  rep->res->failures++;
+  sim->node_rank[node] = -1;
+  if (sim->nspare > 0) {
+    /* take the most recently freed spare: O(1), and deterministic */
+    int32_t s = sim->spare[sim->nspare - 1];
+    fl_spare_remove(sim, s);
+    sim->rank_node[r] = s;
+    sim->node_rank[s] = r;
+    fl_evlog_add(rep->log, t, "failure", node, "rank %d moves to node %d", r, s);
+  } else {
+    sim->rank_node[r] = -1;
+    sim->missing[sim->nmissing++] = r;
+    fl_evlog_add(rep->log, t, "failure", node, "rank %d waits for a node", r);
+  }
+  if (fl_phase_interruptible(rep->phase) && !rep->interrupt_pending) {
+    rep->interrupt_pending = 1;
+    sg_sem_release(rep->sem);
+  }
+}
+
+static void fl_job_on_repair(fl_replica *rep, long node, double t)
+{
+  fl_sim *sim = rep->sim;
+  if (sim->nmissing > 0) {
+    int32_t r = sim->missing[--sim->nmissing];
+    sim->rank_node[r] = (int32_t)node;
+    sim->node_rank[node] = r;
+    fl_evlog_add(rep->log, t, "repair", node, "takes rank %d", r);
+    if (sim->nmissing == 0 && rep->phase == FL_PHASE_WAIT_NODES && !rep->interrupt_pending) {
+      rep->interrupt_pending = 1;
+      sg_sem_release(rep->sem);
+    }
+  } else {
+    fl_spare_push(sim, node);
+    fl_evlog_add(rep->log, t, "repair", node, "spare");
+  }
+}
+
+/* ---- actors ---- */
+
+double fl_rep_now(const fl_replica *rep) { return simgrid_get_clock() - rep->t0; }
+
+int fl_rep_timed_out(const fl_replica *rep) { return fl_rep_now(rep) >= rep->sim->max_time_s; }
+
+int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
+{
+  int timed_out;
+  if (dur <= 0)
+    return 0;
+  rep->phase = phase;
+  timed_out = sg_sem_acquire_timeout(rep->sem, dur);
+  rep->phase = FL_PHASE_IDLE;
+  if (rep->interrupt_pending) {
+    /* a failure at the very date the wait ended counts: take the token it released */
+    if (timed_out)
+      sg_sem_acquire(rep->sem);
+    rep->interrupt_pending = 0;
+    return 1;
+  }
+  return 0;
+}
+
+void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase)
+{
+  rep->phase = phase;
+  sg_actor_sleep_for(dur);
+  rep->phase = FL_PHASE_IDLE;
+}
+
+int fl_rep_wait_nodes(fl_replica *rep)
+{
+  fl_sim *sim = rep->sim;
+  double t_wait = fl_rep_now(rep);
+  while (sim->nmissing > 0) {
+    double left = sim->max_time_s - fl_rep_now(rep);
+    if (fl_fsrc_pending_repairs(rep->src) == 0 || left <= 0) {
+      rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
+      return 1;
+    }
+    rep->phase = FL_PHASE_WAIT_NODES;
+    (void)sg_sem_acquire_timeout(rep->sem, left);
+    rep->phase = FL_PHASE_IDLE;
+    if (rep->interrupt_pending) {
+      rep->interrupt_pending = 0;
+    }
+  }
+  rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
+  return 0;
+}
+
+void fl_rep_progress(fl_replica *rep, double done_work_s)
+{
+  fl_sim *sim = rep->sim;
+  char a[32], b[32];
+  if (!sim->progress || !sim->progress->out)
+    return;
+  fl_progress_update(sim->progress, 0, "replica %ld/%ld  simulated %s / ~%s expected  (work %.0f%%)",
+                     rep->replica + 1, sim->progress_replicas,
+                     fl_units_format_duration(fl_rep_now(rep), a, sizeof a),
+                     fl_units_format_duration(fl_sim_expected_makespan(sim), b, sizeof b),
+                     100.0 * done_work_s / sim->work_s);
+}
+
+static void fl_injector_main(int argc, char **argv)
+{
+  fl_replica *rep = sg_actor_self_get_data();
+  (void)argc;
+  (void)argv;
+  for (;;) {
+    double t;
+    long node;
+    fl_fsrc_kind kind;
+    double next = fl_fsrc_peek(rep->src);
+    if (!isfinite(next))
+      return;
+    if (next > fl_rep_now(rep))
+      sg_actor_sleep_until(rep->t0 + next);
+    if (!fl_fsrc_next(rep->src, &t, &node, &kind))
+      return;
+    if (kind == FL_FSRC_FAILURE) {
+      sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
+      fl_job_on_failure(rep, node, t);
+    } else {
+      sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
+      fl_job_on_repair(rep, node, t);
+    }
+  }
+}
+
+static void fl_coordinator_main(int argc, char **argv)
+{
+  fl_replica *rep = sg_actor_self_get_data();
+  (void)argc;
+  (void)argv;
+  rep->sim->strategy->coordinator(rep);
+  rep->res->makespan_s = fl_rep_now(rep);
+}
+
+fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)
+{
+  fl_err rc = FL_OK;
+  fl_replica rep;
+  fl_fsrc_config cfg;
+  sg_actor_t inj, coord;
+  double wall0 = fl_wall_seconds();
+
+  memset(&rep, 0, sizeof rep);
+  memset(res, 0, sizeof *res);
+  res->status = "running";
+  res->makespan_s = NAN;
+  rep.sim = sim;
+  rep.replica = replica;
+  rep.log = log;
+  rep.res = res;
+  if (log)
+    fl_evlog_clear(log);
+  cfg = (fl_fsrc_config){.fm = sim->fm, .nodes = sim->nodes, .repair_s = sim->repair_s,
+                         .start_fresh = sim->start_fresh, .seed = sim->seed, .replica = (uint64_t)replica,
+                         .trace_node = sim->trace_node};
+  FL_TRY(fl_fsrc_create(&cfg, &rep.src));
+  fl_job_reset(sim);
+  rep.sem = sg_sem_init(0);
+  rep.t0 = simgrid_get_clock();
+
+  inj = sg_actor_init("injector", fl_platform_controller(sim->pf));
+  sg_actor_set_data(inj, &rep);
+  sg_actor_start(inj, fl_injector_main, 0, NULL);
+  sg_actor_daemonize(inj); /* ends with the coordinator */
+  coord = sg_actor_init("coordinator", fl_platform_controller(sim->pf));
+  sg_actor_set_data(coord, &rep);
+  sg_actor_start(coord, fl_coordinator_main, 0, NULL);
+  simgrid_run();
+  FL_TRY(rep.rc);
+  FL_CHECK(strcmp(res->status, "running") != 0, FL_ERR_INTERNAL, "replica %ld: the coordinator did not finish",
+           replica);
+
+  /* hosts still down come back for the next replica */
+  for (long n = 0; n < sim->nodes; n++)
+    if (!fl_fsrc_node_up(rep.src, n))
+      sg_host_turn_on(fl_platform_host(sim->pf, n));
+  res->wall_s = fl_wall_seconds() - wall0;
+done:
+  if (rep.sem)
+    sg_sem_destroy(rep.sem);
+  fl_fsrc_destroy(&rep.src);
+  return rc;
+}
+
+void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res,
+                     fl_db_run *row)
+{
+  memset(row, 0, sizeof *row);
+  row->scenario = sc->name;
+  row->scenario_path = sc->path;
+  row->scenario_text = sc->text;
+  row->overrides = sc->overrides;
+  row->mode = "sim";
+  row->app = sim->app;
+  row->strategy = sim->strategy->name;
+  row->failure_model = sim->model_name;
+  row->interval_rule = sim->interval_rule;
+  row->status = res->status;
+  row->seed = sim->seed;
+  row->replica = replica;
+  row->nodes = sim->ranks;
+  row->platform_nodes = sim->nodes;
+  row->node_mtbf_s = sim->node_mtbf_s;
+  row->repair_s = sim->repair_s;
+  row->interval_s = sim->tau_s;
+  row->checkpoint_cost_s = sim->strategy->checkpoints ? sim->delta_s : NAN;
+  row->restart_cost_s = sim->restart_s;
+  row->downtime_s = sim->downtime_s;
+  row->work_s = sim->work_s;
+  row->makespan_s = res->makespan_s;
+  row->failures = res->failures;
+  row->platform_failures = res->platform_failures;
+  row->interruptions = res->interruptions;
+  row->checkpoints = res->checkpoints;
+  row->lost_work_s = res->lost_work_s;
+  row->checkpoint_time_s = res->checkpoint_time_s;
+  row->restart_time_s = res->restart_time_s;
+  row->downtime_total_s = res->downtime_total_s;
+  row->wait_nodes_s = res->wait_nodes_s;
+  row->wall_s = res->wall_s;
+}

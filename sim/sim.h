@@ -1,0 +1,61 @@
+/* sim.h — the simulator: a scenario's job on a SimGrid platform under a failure model, one replica at a time.
+ *
+ * SimGrid gives simulated time, the platform and host on/off state. Two actors run on the controller host:
+ * a failure injector, which replays the replica's failure timeline (fl_fsrc) by turning hosts off and on, and
+ * a coordinator, the strategy's state machine (compute, checkpoint, downtime, restart), which waits on a
+ * semaphore with the time left in its phase so that a failure of a job node interrupts it. Per-node state is
+ * in flat arrays; cost is O(failures + phases) per replica, plus O(nodes) to draw the first failures.
+ * Replicas run one after another in one engine: each starts at the clock's current date. */
+#ifndef FL_SIM_H
+#define FL_SIM_H
+
+#include "db.h"
+#include "fl_err.h"
+#include "progress.h"
+#include "scenario.h"
+
+typedef struct fl_sim fl_sim;
+
+typedef struct fl_sim_result {
+  const char *status;      /* "completed", "failed" (no node left to run on), "timeout" (run.max_time) */
+  double makespan_s;
+  long failures;           /* failures of nodes that held a rank */
+  long platform_failures;  /* all node failures while the job ran */
+  long interruptions;      /* failures that stopped the job (during compute, checkpoint or restart) */
+  long checkpoints;        /* committed */
+  double lost_work_s;      /* compute and checkpoint time thrown away by interruptions */
+  double checkpoint_time_s;/* committed checkpoints */
+  double restart_time_s;   /* restarts, including interrupted ones */
+  double downtime_total_s;
+  double wait_nodes_s;     /* waiting for a repaired node when no spare was left */
+  double wall_s;           /* host time to simulate the replica */
+} fl_sim_result;
+
+/* Set up the scenario's job on its platform (loading SimGrid and the platform on first use). Checks every
+ * name and value first: the caller may rely on fl_sim_create failing before anything else is done. */
+fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out);
+void fl_sim_destroy(fl_sim **sim);
+
+/* Show progress of replicas on `p` (may be NULL). */
+void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas);
+
+/* Simulate replica `replica` (its random streams come from (seed, replica)). Events go to `log` if enabled. */
+fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log);
+
+/* What the replica rows record. */
+double fl_sim_job_mtbf(const fl_sim *sim);  /* node MTBF / ranks (INFINITY without failures) */
+double fl_sim_node_mtbf(const fl_sim *sim);
+double fl_sim_interval(const fl_sim *sim);  /* compute time between checkpoints; INFINITY for strategy none */
+long fl_sim_platform_nodes(const fl_sim *sim);
+long fl_sim_ranks(const fl_sim *sim);
+/* Daly's expected makespan for this job under exponential failures of the job MTBF (progress display). */
+double fl_sim_expected_makespan(const fl_sim *sim);
+/* Fill the scenario-derived columns of a runs row (strings borrowed from sim and sc). */
+void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res,
+                     fl_db_run *row);
+
+/* Registries, for --help and conformance tests. */
+int fl_sim_strategy_count(void);
+const char *fl_sim_strategy_name(int i);
+
+#endif

@@ -1,0 +1,87 @@
+/* sim_impl.h — what the simulator's parts share (private to sim/): the job's node mapping, the replica
+ * context the two actors see, and the strategy ops table. A strategy is a coordinator function run as the
+ * SimGrid actor that drives the job; adding one is one file and one line in the registry of sim.c. */
+#ifndef FL_SIM_IMPL_H
+#define FL_SIM_IMPL_H
+
+#include <simgrid/actor.h>
+#include <simgrid/semaphore.h>
+#include <stdint.h>
+
+#include "fm.h"
+#include "platform.h"
+#include "sim.h"
+#include "source.h"
+
+typedef struct fl_replica fl_replica;
+
+typedef struct fl_strategy_ops {
+  const char *name;
+  int checkpoints;                      /* writes checkpoints (needs an interval) */
+  void (*coordinator)(fl_replica *rep); /* runs in the coordinator actor until the job ends */
+} fl_strategy_ops;
+
+extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops;
+
+/* Phases of the coordinator; the injector interrupts only the interruptible ones. */
+typedef enum fl_phase {
+  FL_PHASE_IDLE = 0,
+  FL_PHASE_COMPUTE,
+  FL_PHASE_CHECKPOINT,
+  FL_PHASE_RESTART,
+  FL_PHASE_DOWNTIME,  /* not interruptible */
+  FL_PHASE_WAIT_NODES /* woken by a repair that completes the allocation */
+} fl_phase;
+
+struct fl_sim {
+  const fl_strategy_ops *strategy;
+  fl_platform *pf;
+  fl_fm *fm;
+  long *trace_node;   /* trace model: node of each record */
+  long nodes;         /* platform nodes */
+  long ranks;
+  double node_mtbf_s; /* as the model gives it, or estimated from the trace */
+  double tau_s;       /* INFINITY without checkpoints */
+  double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s;
+  int start_fresh;
+  uint64_t seed;
+  const char *app, *scenario_name, *model_name, *interval_rule;
+  /* per-node arrays, reused by every replica */
+  int32_t *rank_node;  /* rank -> node, -1 while it waits for one */
+  int32_t *node_rank;  /* node -> rank, -1 if none */
+  int32_t *spare;      /* live nodes without a rank */
+  int32_t *spare_pos;  /* node -> index in spare[], -1 if not a spare */
+  int32_t *missing;    /* ranks without a node */
+  long nspare, nmissing;
+  fl_progress *progress;
+  long progress_replicas;
+};
+
+struct fl_replica {
+  fl_sim *sim;
+  long replica;
+  fl_fsrc *src;
+  fl_evlog *log;
+  fl_sim_result *res;
+  sg_sem_t sem;          /* released by the injector to interrupt or wake the coordinator */
+  double t0;             /* simulated date the replica started */
+  fl_phase phase;
+  int interrupt_pending; /* set with the release; consumed by the coordinator */
+  fl_err rc;             /* an error inside an actor, reported after the run */
+};
+
+/* Replica-relative simulated time. */
+double fl_rep_now(const fl_replica *rep);
+/* Wait `dur` seconds in `phase`. Returns 1 if a failure of a job node interrupted the wait. */
+int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase);
+/* Sleep `dur` seconds uninterruptibly (downtime). */
+void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase);
+/* Block until every rank has a node. Returns 0 when the job can go on, 1 when it never can (no spare, no
+ * repair to come) or run.max_time passes. */
+int fl_rep_wait_nodes(fl_replica *rep);
+/* 1 once run.max_time is reached. */
+int fl_rep_timed_out(const fl_replica *rep);
+/* Show progress. */
+void fl_rep_progress(fl_replica *rep, double done_work_s);
+
+#endif

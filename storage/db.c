@@ -1,0 +1,325 @@
+/* db.c — results database (see db.h). The schema is created with IF NOT EXISTS so many studies can append to
+ * one file; a `run_summary` view derives waste, so no derived figure is ever stored twice. */
+#include "db.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fl_config.h"
+
+struct fl_db {
+  sqlite3 *h;
+  char *path;
+  sqlite3_stmt *ins_run, *ins_ev;
+};
+
+static const char fl_db_schema[] =
+  "CREATE TABLE IF NOT EXISTS runs (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),\n"
+  "  faultline_version TEXT NOT NULL,\n"
+  "  scenario TEXT NOT NULL,\n"
+  "  scenario_path TEXT,\n"
+  "  scenario_text TEXT NOT NULL,\n"
+  "  overrides TEXT NOT NULL,\n"
+  "  mode TEXT NOT NULL CHECK (mode IN ('sim', 'real')),\n"
+  "  app TEXT NOT NULL,\n"
+  "  strategy TEXT NOT NULL,\n"
+  "  failure_model TEXT NOT NULL,\n"
+  "  seed INTEGER NOT NULL,\n"
+  "  replica INTEGER NOT NULL,\n"
+  "  nodes INTEGER NOT NULL,\n"
+  "  platform_nodes INTEGER NOT NULL,\n"
+  "  node_mtbf_s REAL,\n"
+  "  repair_s REAL,\n"
+  "  interval_rule TEXT,\n"
+  "  interval_s REAL,\n"
+  "  checkpoint_cost_s REAL,\n"
+  "  restart_cost_s REAL,\n"
+  "  downtime_s REAL,\n"
+  "  work_s REAL NOT NULL,\n"
+  "  makespan_s REAL,\n"
+  "  failures INTEGER,\n"
+  "  platform_failures INTEGER,\n"
+  "  interruptions INTEGER,\n"
+  "  checkpoints INTEGER,\n"
+  "  lost_work_s REAL,\n"
+  "  checkpoint_time_s REAL,\n"
+  "  restart_time_s REAL,\n"
+  "  downtime_total_s REAL,\n"
+  "  wait_nodes_s REAL,\n"
+  "  status TEXT NOT NULL,\n"
+  "  wall_s REAL\n"
+  ");\n"
+  "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
+  "CREATE TABLE IF NOT EXISTS events (\n"
+  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+  "  t_s REAL NOT NULL,\n"
+  "  kind TEXT NOT NULL,\n"
+  "  node INTEGER,\n"
+  "  detail TEXT\n"
+  ");\n"
+  "CREATE INDEX IF NOT EXISTS events_by_run ON events(run_id, t_s);\n"
+  "CREATE VIEW IF NOT EXISTS run_summary AS\n"
+  "  SELECT id, scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, seed, replica, status,\n"
+  "         work_s, makespan_s, 1.0 - work_s / makespan_s AS waste, failures, interruptions, checkpoints\n"
+  "  FROM runs;\n";
+
+static const char fl_db_ins_run_sql[] =
+  "INSERT INTO runs (faultline_version, scenario, scenario_path, scenario_text, overrides, mode, app, strategy,"
+  " failure_model, seed, replica, nodes, platform_nodes, node_mtbf_s, repair_s, interval_rule, interval_s,"
+  " checkpoint_cost_s, restart_cost_s, downtime_s, work_s, makespan_s, failures, platform_failures,"
+  " interruptions, checkpoints, lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s,"
+  " status, wall_s) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
+
+static fl_err fl_db_fail(fl_db *db, const char *what)
+{
+  return fl_err_set(FL_ERR_DB, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->h));
+}
+
+static fl_err fl_db_exec(fl_db *db, const char *sql, const char *what)
+{
+  char *msg = NULL;
+  if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    fl_err rc = fl_err_set(FL_ERR_DB, "%s: %s: %s", db->path, what, msg ? msg : sqlite3_errmsg(db->h));
+    sqlite3_free(msg);
+    return rc;
+  }
+  return FL_OK;
+}
+
+static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
+{
+  fl_err rc = FL_OK;
+  fl_db *db = NULL;
+  sqlite3_stmt *st = NULL;
+  int version = 0;
+
+  *out = NULL;
+  FL_ALLOC(db, 1);
+  FL_ALLOC(db->path, strlen(path) + 1);
+  strcpy(db->path, path);
+  if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+    rc = fl_err_set(FL_ERR_DB, "%s: cannot open results database: %s", path,
+                    db->h ? sqlite3_errmsg(db->h) : "out of memory");
+    goto done;
+  }
+  sqlite3_busy_timeout(db->h, 10000);
+  FL_CHECK(sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK, FL_ERR_DB,
+           "%s: not a SQLite database? %s", path, sqlite3_errmsg(db->h));
+  if (sqlite3_step(st) == SQLITE_ROW)
+    version = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_CHECK(version <= FL_DB_SCHEMA_VERSION, FL_ERR_DB,
+           "%s: results schema version %d is newer than this faultline's (%d)", path, version, FL_DB_SCHEMA_VERSION);
+  if (flags & SQLITE_OPEN_READWRITE) {
+    char pragma[64];
+    FL_TRY(fl_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                      "setting up the journal"));
+    FL_TRY(fl_db_exec(db, "BEGIN IMMEDIATE", "creating the schema"));
+    rc = fl_db_exec(db, fl_db_schema, "creating the schema");
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", FL_DB_SCHEMA_VERSION);
+    if (rc == FL_OK)
+      rc = fl_db_exec(db, pragma, "setting the schema version");
+    if (rc != FL_OK) {
+      sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+      goto done;
+    }
+    FL_TRY(fl_db_exec(db, "COMMIT", "creating the schema"));
+    if (sqlite3_prepare_v2(db->h, fl_db_ins_run_sql, -1, &db->ins_run, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK) {
+      rc = fl_db_fail(db, "preparing statements");
+      goto done;
+    }
+  } else {
+    FL_CHECK(version >= 1, FL_ERR_DB, "%s: not a faultline results database (no schema)", path);
+  }
+  *out = db;
+  db = NULL;
+done:
+  fl_db_close(&db);
+  return rc;
+}
+
+fl_err fl_db_open(const char *path, fl_db **out)
+{
+  return fl_db_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, out);
+}
+
+fl_err fl_db_open_readonly(const char *path, fl_db **out) { return fl_db_open_flags(path, SQLITE_OPEN_READONLY, out); }
+
+void fl_db_close(fl_db **pdb)
+{
+  fl_db *db = pdb ? *pdb : NULL;
+  if (!db)
+    return;
+  sqlite3_finalize(db->ins_run);
+  sqlite3_finalize(db->ins_ev);
+  if (db->h)
+    sqlite3_close(db->h);
+  free(db->path);
+  free(db);
+  *pdb = NULL;
+}
+
+sqlite3 *fl_db_sqlite(fl_db *db) { return db->h; }
+const char *fl_db_path(const fl_db *db) { return db->path; }
+
+static void fl_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+  if (s)
+    sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(st, i);
+}
+
+static void fl_bind_real(sqlite3_stmt *st, int i, double v)
+{
+  if (isfinite(v))
+    sqlite3_bind_double(st, i, v);
+  else
+    sqlite3_bind_null(st, i); /* NAN: not applicable; INFINITY: never */
+}
+
+static void fl_bind_count(sqlite3_stmt *st, int i, long v)
+{
+  if (v >= 0)
+    sqlite3_bind_int64(st, i, v);
+  else
+    sqlite3_bind_null(st, i);
+}
+
+fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, int64_t *id)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = db->ins_run;
+  int i = 1, began = 0;
+  int64_t run_id;
+
+  FL_CHECK(st != NULL, FL_ERR_DB, "%s: opened read-only", db->path);
+  FL_CHECK(!(events && events->oom), FL_ERR_NOMEM, "out of memory logging events; the replica is not written");
+  FL_TRY(fl_db_exec(db, "BEGIN IMMEDIATE", "starting a transaction"));
+  began = 1;
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  fl_bind_text(st, i++, FL_VERSION);
+  fl_bind_text(st, i++, r->scenario);
+  fl_bind_text(st, i++, r->scenario_path);
+  fl_bind_text(st, i++, r->scenario_text ? r->scenario_text : "");
+  fl_bind_text(st, i++, r->overrides ? r->overrides : "");
+  fl_bind_text(st, i++, r->mode);
+  fl_bind_text(st, i++, r->app);
+  fl_bind_text(st, i++, r->strategy);
+  fl_bind_text(st, i++, r->failure_model);
+  sqlite3_bind_int64(st, i++, (sqlite3_int64)r->seed);
+  sqlite3_bind_int64(st, i++, r->replica);
+  sqlite3_bind_int64(st, i++, r->nodes);
+  sqlite3_bind_int64(st, i++, r->platform_nodes);
+  fl_bind_real(st, i++, r->node_mtbf_s);
+  fl_bind_real(st, i++, r->repair_s);
+  fl_bind_text(st, i++, r->interval_rule);
+  fl_bind_real(st, i++, r->interval_s);
+  fl_bind_real(st, i++, r->checkpoint_cost_s);
+  fl_bind_real(st, i++, r->restart_cost_s);
+  fl_bind_real(st, i++, r->downtime_s);
+  fl_bind_real(st, i++, r->work_s);
+  fl_bind_real(st, i++, r->makespan_s);
+  fl_bind_count(st, i++, r->failures);
+  fl_bind_count(st, i++, r->platform_failures);
+  fl_bind_count(st, i++, r->interruptions);
+  fl_bind_count(st, i++, r->checkpoints);
+  fl_bind_real(st, i++, r->lost_work_s);
+  fl_bind_real(st, i++, r->checkpoint_time_s);
+  fl_bind_real(st, i++, r->restart_time_s);
+  fl_bind_real(st, i++, r->downtime_total_s);
+  fl_bind_real(st, i++, r->wait_nodes_s);
+  fl_bind_text(st, i++, r->status);
+  fl_bind_real(st, i++, r->wall_s);
+  if (sqlite3_step(st) != SQLITE_DONE) {
+    rc = fl_db_fail(db, "inserting a run");
+    goto done;
+  }
+  run_id = sqlite3_last_insert_rowid(db->h);
+  if (events && events->enabled) {
+    sqlite3_stmt *ev = db->ins_ev;
+    for (size_t k = 0; k < events->n; k++) {
+      const fl_evlog_entry *e = &events->v[k];
+      sqlite3_reset(ev);
+      sqlite3_bind_int64(ev, 1, run_id);
+      sqlite3_bind_double(ev, 2, e->t_s);
+      sqlite3_bind_text(ev, 3, e->kind, -1, SQLITE_STATIC);
+      if (e->node >= 0)
+        sqlite3_bind_int64(ev, 4, e->node);
+      else
+        sqlite3_bind_null(ev, 4);
+      if (e->detail[0])
+        sqlite3_bind_text(ev, 5, e->detail, -1, SQLITE_TRANSIENT);
+      else
+        sqlite3_bind_null(ev, 5);
+      if (sqlite3_step(ev) != SQLITE_DONE) {
+        rc = fl_db_fail(db, "inserting events");
+        goto done;
+      }
+    }
+  }
+  FL_TRY(fl_db_exec(db, "COMMIT", "committing a run"));
+  began = 0;
+  if (id)
+    *id = run_id;
+done:
+  if (began)
+    sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+  return rc;
+}
+
+void fl_evlog_init(fl_evlog *log, int enabled)
+{
+  memset(log, 0, sizeof *log);
+  log->enabled = enabled;
+}
+
+void fl_evlog_clear(fl_evlog *log)
+{
+  log->n = 0;
+  log->oom = 0;
+}
+
+void fl_evlog_free(fl_evlog *log)
+{
+  free(log->v);
+  memset(log, 0, sizeof *log);
+}
+
+void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const char *fmt, ...)
+{
+  fl_evlog_entry *e;
+  va_list ap;
+  if (!log || !log->enabled || log->oom)
+    return;
+  if (log->n == log->cap) {
+    size_t nc = log->cap ? 2 * log->cap : 256;
+    fl_evlog_entry *g = realloc(log->v, nc * sizeof *g);
+    if (!g) {
+      log->oom = 1;
+      return;
+    }
+    log->v = g;
+    log->cap = nc;
+  }
+  e = &log->v[log->n++];
+  e->t_s = t_s;
+  e->kind = kind;
+  e->node = node;
+  e->detail[0] = '\0';
+  if (fmt) {
+    va_start(ap, fmt);
+    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    va_end(ap);
+  }
+}

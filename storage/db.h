@@ -1,0 +1,69 @@
+/* db.h — the results database: one SQLite file per study, a `runs` row per simulated or real replica and an
+ * optional `events` stream. Schema in docs/results.md and db.c; PRAGMA user_version is its version.
+ *
+ * A replica's row and its events are written in one transaction: a run that fails leaves nothing behind.
+ * WAL journal, synchronous=NORMAL: a commit costs no fsync, a crash loses at most the last commits, never
+ * consistency. */
+#ifndef FL_DB_H
+#define FL_DB_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fl_err.h"
+
+#define FL_DB_SCHEMA_VERSION 1
+
+typedef struct fl_db fl_db;
+
+/* Values of one `runs` row. Strings are borrowed for the call. NAN doubles and negative counts are NULL. */
+typedef struct fl_db_run {
+  const char *scenario, *scenario_path, *scenario_text, *overrides;
+  const char *mode;          /* "sim" | "real" */
+  const char *app, *strategy, *failure_model, *interval_rule, *status;
+  uint64_t seed;
+  long replica, nodes, platform_nodes;
+  double node_mtbf_s, repair_s, interval_s, checkpoint_cost_s, restart_cost_s, downtime_s;
+  double work_s, makespan_s;
+  long failures, platform_failures, interruptions, checkpoints;
+  double lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s;
+  double wall_s;
+} fl_db_run;
+
+/* A buffer of timed events for one replica, filled by the simulator or the runtime. */
+typedef struct fl_evlog_entry {
+  double t_s;
+  const char *kind; /* static string: "failure", "repair", "checkpoint", "interruption", "restart", ... */
+  long node;        /* -1: none */
+  char detail[56];
+} fl_evlog_entry;
+
+typedef struct fl_evlog {
+  int enabled;
+  fl_evlog_entry *v;
+  size_t n, cap;
+  int oom; /* an append failed for want of memory */
+} fl_evlog;
+
+void fl_evlog_init(fl_evlog *log, int enabled);
+void fl_evlog_clear(fl_evlog *log);
+void fl_evlog_free(fl_evlog *log);
+/* Append (a no-op when disabled). On allocation failure sets log->oom; the writer then refuses the replica. */
+void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Open or create `path`, creating or checking the schema. Refuses a file of a newer schema. */
+fl_err fl_db_open(const char *path, fl_db **out);
+/* Open an existing database read-only (report). */
+fl_err fl_db_open_readonly(const char *path, fl_db **out);
+void fl_db_close(fl_db **db);
+
+/* Insert one run and its events in a single transaction; *id gets the run's id. */
+fl_err fl_db_insert_run(fl_db *db, const fl_db_run *run, const fl_evlog *events, int64_t *id);
+
+/* The connection, borrowed, for queries (report, tests). */
+sqlite3 *fl_db_sqlite(fl_db *db);
+const char *fl_db_path(const fl_db *db);
+
+#endif
