@@ -1,0 +1,72 @@
+/* fl_test.c — see fl_test.h. */
+#include "fl_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fl_config.h"
+
+static char fl_test_dir[256];
+
+static void fl_test_cleanup(void)
+{
+  const char *keep = getenv("FL_TEST_KEEP");
+  char cmd[512];
+  if (fl_test_dir[0] && !(keep && strcmp(keep, "1") == 0)) {
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fl_test_dir);
+    if (system(cmd) != 0)
+      fprintf(stderr, "warning: could not remove %s\n", fl_test_dir);
+  }
+}
+
+const char *fl_test_tmpdir(void)
+{
+  if (!fl_test_dir[0]) {
+    const char *base = getenv("TMPDIR");
+    snprintf(fl_test_dir, sizeof fl_test_dir, "%s/fl-test-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(fl_test_dir)) {
+      perror("mkdtemp");
+      exit(2);
+    }
+    atexit(fl_test_cleanup);
+  }
+  return fl_test_dir;
+}
+
+const char *fl_test_tmp(const char *name)
+{
+  static char buf[8][512];
+  static int slot;
+  char *b = buf[slot++ % 8];
+  snprintf(b, 512, "%s/%s", fl_test_tmpdir(), name);
+  return b;
+}
+
+const char *fl_test_src(const char *rel)
+{
+  static char buf[8][1024];
+  static int slot;
+  char *b = buf[slot++ % 8];
+  snprintf(b, 1024, "%s/%s", FL_SOURCE_DIR, rel);
+  return b;
+}
+
+int fl_test_run(CU_SuiteInfo *suites)
+{
+  unsigned failed_tests, failures;
+  if (CU_initialize_registry() != CUE_SUCCESS)
+    return 2;
+  if (CU_register_suites(suites) != CUE_SUCCESS) {
+    fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
+    CU_cleanup_registry();
+    return 2;
+  }
+  CU_basic_set_mode(CU_BRM_VERBOSE);
+  CU_basic_run_tests();
+  failed_tests = CU_get_number_of_tests_failed();
+  failures = CU_get_number_of_failures();
+  CU_cleanup_registry();
+  return (failed_tests || failures) ? 1 : 0;
+}
