@@ -23,12 +23,32 @@ static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: 
 
 fl_err fl_platform_write_xml(FILE *f, long nodes, double speed)
 {
+  char spd[64], line[160], suffix[96];
+  size_t pre, len, nsuffix;
+
+  /* A million lines: format the constant parts once and the index by hand (fprintf costs 3x more). */
+  snprintf(spd, sizeof spd, "%.17gf", speed);
   fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
              "<platform version=\"4.1\">\n<zone id=\"faultline\" routing=\"None\">\n"
-             "<host id=\"controller\" speed=\"%.17gf\"/>\n",
-          speed);
-  for (long i = 0; i < nodes; i++)
-    fprintf(f, "<host id=\"node-%ld\" speed=\"%.17gf\"/>\n", i, speed);
+             "<host id=\"controller\" speed=\"%s\"/>\n",
+          spd);
+  pre = (size_t)snprintf(line, sizeof line, "<host id=\"node-");
+  nsuffix = (size_t)snprintf(suffix, sizeof suffix, "\" speed=\"%s\"/>\n", spd);
+  for (long i = 0; i < nodes; i++) {
+    char digits[24];
+    int nd = 0;
+    long v = i;
+    do {
+      digits[nd++] = (char)('0' + v % 10);
+      v /= 10;
+    } while (v);
+    len = pre;
+    while (nd)
+      line[len++] = digits[--nd];
+    memcpy(line + len, suffix, nsuffix);
+    len += nsuffix;
+    fwrite(line, 1, len, f);
+  }
   fputs("</zone>\n</platform>\n", f);
   if (ferror(f))
     return fl_err_set(FL_ERR_IO, "cannot write platform XML: %s", strerror(errno));
