@@ -283,7 +283,9 @@ static int fl_cmd_keys(int argc, char **argv)
     return fl_usage_error("keys", "takes no argument ('%s')", argv[1]);
   for (int i = 0; i < fl_scenario_key_count(); i++) {
     const fl_scenario_keyinfo *k = fl_scenario_key_at(i);
-    printf("%s.%-16s %-20s default %-14s %s\n", k->section, k->key, k->type, k->def[0] ? k->def : "(unset)", k->doc);
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", k->section, k->key);
+    printf("%-26s %-20s default %-14s %s\n", name, k->type, k->def[0] ? k->def : "(unset)", k->doc);
   }
   return 0;
 }

@@ -85,6 +85,61 @@ static fl_err fl_units_lookup(const char *text, const fl_unit *table, const char
   return fl_err_set(FL_ERR_INPUT, "'%s': unknown %s unit '%s' (e.g. %s)", text, what, unit, examples);
 }
 
+/* A duration may chain terms of decreasing units: "1h30min", "2d 12h". Each term is a number and a unit. */
+static fl_err fl_units_compound_duration(const char *text, const char *examples, double *out)
+{
+  const char *p = text;
+  double total = 0.0, last_factor = INFINITY;
+  int terms = 0;
+  char term[64];
+
+  while (*p) {
+    size_t n = 0;
+    double v;
+    while (isspace((unsigned char)*p))
+      p++;
+    if (!*p)
+      break;
+    /* a term: number characters, blanks, letters */
+    while (p[n] && (isdigit((unsigned char)p[n]) || p[n] == '.' || p[n] == '+' || p[n] == '-' ||
+                    ((p[n] == 'e' || p[n] == 'E') && n > 0 && isdigit((unsigned char)p[n - 1]) &&
+                     (isdigit((unsigned char)p[n + 1]) || p[n + 1] == '-' || p[n + 1] == '+'))))
+      n++;
+    while (p[n] == ' ')
+      n++;
+    while (isalpha((unsigned char)p[n]))
+      n++;
+    if (n == 0 || n >= sizeof term)
+      return fl_err_set(FL_ERR_INPUT, "'%s' is not a duration (e.g. %s)", text, examples);
+    memcpy(term, p, n);
+    term[n] = '\0';
+    if (fl_units_lookup(term, fl_duration_units, "duration", examples, &v) != FL_OK)
+      return fl_err_set(FL_ERR_INPUT, "'%s' is not a duration (e.g. %s)", text, examples);
+    {
+      /* units must decrease: "30min1h" is refused */
+      double factor = 1.0;
+      char unit[24];
+      double dummy;
+      if (fl_units_split(term, &dummy, unit, sizeof unit) == FL_OK)
+        for (const fl_unit *u = fl_duration_units; u->name; u++)
+          if (strcmp(u->name, unit) == 0)
+            factor = u->factor;
+      if (terms > 0 && (factor >= last_factor || v < 0 || unit[0] == '\0'))
+        return fl_err_set(FL_ERR_INPUT, "'%s' is not a duration (e.g. %s)", text, examples);
+      last_factor = factor;
+    }
+    total += v;
+    terms++;
+    p += n;
+    if (terms == 1 && *p && !isalpha((unsigned char)term[n - 1]))
+      return fl_err_set(FL_ERR_INPUT, "'%s' is not a duration (e.g. %s)", text, examples); /* "3 4h" */
+  }
+  if (terms == 0)
+    return fl_err_set(FL_ERR_INPUT, "'%s' is not a duration (e.g. %s)", text, examples);
+  *out = total;
+  return FL_OK;
+}
+
 fl_err fl_units_duration(const char *text, int allow_never, double *seconds)
 {
   if (allow_never && text) {
@@ -101,8 +156,10 @@ fl_err fl_units_duration(const char *text, int allow_never, double *seconds)
       }
     }
   }
-  return fl_units_lookup(text, fl_duration_units, "duration", allow_never ? "90s, 15min, 24h, 5y, never" : "90s, 15min, 24h, 5y",
-                         seconds);
+  if (!text)
+    return fl_err_set(FL_ERR_INPUT, "empty value");
+  return fl_units_compound_duration(text, allow_never ? "90s, 15min, 1h30min, 5y, never" : "90s, 15min, 1h30min, 5y",
+                                    seconds);
 }
 
 fl_err fl_units_bytes(const char *text, double *bytes)

@@ -55,8 +55,11 @@ static fl_err fl_trace_parse_line(const char *file, int lineno, char *line, fl_f
   if (n < 2 || n > 3)
     return fl_err_set(FL_ERR_INPUT, "%s:%d: expected 'time, node[, downtime]', got %d field%s", file, lineno, n,
                       n == 1 ? "" : "s");
-  if (fl_units_duration(fields[0], 0, &v) != FL_OK)
-    return fl_err_set(FL_ERR_INPUT, "%s:%d: time '%s': %s", file, lineno, fields[0], fl_err_msg());
+  if (fl_units_duration(fields[0], 0, &v) != FL_OK) {
+    char why[256];
+    snprintf(why, sizeof why, "%s", fl_err_msg()); /* fl_err_set writes over fl_err_msg() */
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: time '%s': %s", file, lineno, fields[0], why);
+  }
   if (v < 0)
     return fl_err_set(FL_ERR_INPUT, "%s:%d: time '%s': must not be negative", file, lineno, fields[0]);
   rec->t_s = v;

@@ -4,6 +4,7 @@
  * platform is the only process-level state in faultline, kept here and nowhere else. */
 #include "platform.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <simgrid/version.h>
 #include <stdlib.h>
@@ -55,20 +56,66 @@ fl_err fl_platform_write_xml(FILE *f, long nodes, double speed)
   return FL_OK;
 }
 
-static void fl_simgrid_init(long hosts)
+static void fl_simgrid_init(long hosts, int generated)
 {
-  /* cpu/optim:TI is the cheapest CPU model to set up for many hosts; at a million hosts, SimGrid's own
+  /* cpu/optim:TI is the cheapest CPU model to set up for many hosts, but handles single-core hosts only: it
+   * serves our generated platforms; a user's file keeps SimGrid's default. At a million hosts SimGrid's own
    * teardown takes seconds, so skip it (the process exits right after). */
-  char a0[] = "faultline", a1[] = "--cfg=cpu/optim:TI", a2[] = "--log=root.thresh:warning",
+  char a0[] = "faultline", a1[] = "--log=root.thresh:warning", a2[] = "--cfg=cpu/optim:TI",
        a3[] = "--cfg=debug/clean-atexit:0";
-  char *argv[] = {a0, a1, a2, a3, NULL};
-  int argc = hosts >= 100000 ? 4 : 3;
+  char *argv[] = {a0, a1, NULL, NULL, NULL};
+  int argc = 2;
+  if (generated)
+    argv[argc++] = a2;
+  if (hosts >= 100000)
+    argv[argc++] = a3;
   simgrid_init(&argc, argv);
 }
 
-static int fl_cmp_str(const void *a, const void *b)
+/* Natural order of host names: digit runs compare as numbers, so cn-2 comes before cn-10 and node indexes
+ * read as users expect. */
+static int fl_natcmp(const char *a, const char *b)
 {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
+  while (*a && *b) {
+    if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+      const char *ea = a, *eb = b;
+      size_t la, lb;
+      while (*a == '0' && isdigit((unsigned char)a[1]))
+        a++;
+      while (*b == '0' && isdigit((unsigned char)b[1]))
+        b++;
+      for (ea = a; isdigit((unsigned char)*ea); ea++)
+        ;
+      for (eb = b; isdigit((unsigned char)*eb); eb++)
+        ;
+      la = (size_t)(ea - a);
+      lb = (size_t)(eb - b);
+      if (la != lb)
+        return la < lb ? -1 : 1;
+      for (; a < ea; a++, b++)
+        if (*a != *b)
+          return *a < *b ? -1 : 1;
+      continue;
+    }
+    if (*a != *b)
+      return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+    a++;
+    b++;
+  }
+  return *a ? 1 : *b ? -1 : 0;
+}
+
+static int fl_cmp_host(const void *a, const void *b)
+{
+  int c = fl_natcmp(sg_host_get_name(*(const sg_host_t *)a), sg_host_get_name(*(const sg_host_t *)b));
+  return c ? c : strcmp(sg_host_get_name(*(const sg_host_t *)a), sg_host_get_name(*(const sg_host_t *)b));
+}
+
+static int fl_cmp_name(const void *key, const void *elem)
+{
+  const char *k = *(const char *const *)key, *e = *(const char *const *)elem;
+  int c = fl_natcmp(k, e);
+  return c ? c : strcmp(k, e);
 }
 
 fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
@@ -113,7 +160,7 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
     FL_TRY(fl_platform_write_xml(f, gen_nodes, sc->node_speed));
     FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
     f = NULL;
-    fl_simgrid_init(gen_nodes);
+    fl_simgrid_init(gen_nodes, 1);
     simgrid_load_platform(tmpl);
     pf->generated = 1;
     pf->nnodes = gen_nodes;
@@ -122,10 +169,11 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
   } else {
     sg_host_t *all;
     size_t count, k = 0;
-    fl_simgrid_init(0);
+    fl_simgrid_init(0, 0);
     simgrid_load_platform(file);
     count = sg_host_count();
-    all = sg_host_list(); /* sorted by name */
+    all = sg_host_list();
+    qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
     pf->controller = sg_host_by_name(sc->controller);
     if (!pf->controller && count > 0)
       pf->controller = all[0]; /* no host of that name: the first host by name serves */
@@ -189,10 +237,10 @@ long fl_platform_node_of(const fl_platform *pf, const char *name)
     i = strtol(name + 5, &end, 10);
     return (errno == 0 && *end == '\0' && i >= 0 && i < pf->nnodes && name[5] != '\0') ? i : -1;
   }
-  /* names[] is in host-list order, which is sorted by name */
+  /* names[] is in natural order */
   {
     const char *key = name;
-    const char **hit = bsearch(&key, pf->names, (size_t)pf->nnodes, sizeof *pf->names, fl_cmp_str);
+    const char **hit = bsearch(&key, pf->names, (size_t)pf->nnodes, sizeof *pf->names, fl_cmp_name);
     return hit ? (long)(hit - pf->names) : -1;
   }
 }

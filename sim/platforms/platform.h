@@ -4,7 +4,8 @@
  * Generated platforms are plain hosts in a `routing="None"` zone, the cheapest layout SimGrid loads (about
  * 1 GB and 3 s for a million hosts): `controller` plus node-0 .. node-(n-1). Their host handles are looked up
  * lazily by name, only for nodes that fail, because sg_host_list() sorts a million names per call.
- * File platforms: every host but the controller is a node, ordered by host name. */
+ * File platforms: every host but the controller is a node, in natural order of host names (cn-2 before
+ * cn-10). */
 #ifndef FL_PLATFORM_H
 #define FL_PLATFORM_H
 

@@ -1,0 +1,65 @@
+/* test_interval.c — checkpoint interval rules and Daly's expected wall time. */
+#include <math.h>
+
+#include "fl_test.h"
+#include "interval.h"
+
+static void test_young(void)
+{
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_young(300.0, 86400.0), sqrt(2.0 * 300.0 * 86400.0), 1e-9);
+}
+
+/* Daly 2006, section 6: M = 24 h, delta = 5 min gives tau_opt = 116.7 min (Young: 120 min). */
+static void test_daly_example(void)
+{
+  double tau = fl_pol_interval_daly(300.0, 86400.0);
+  CU_ASSERT_DOUBLE_EQUAL(tau / 60.0, 116.7, 0.05);
+  CU_ASSERT(tau < fl_pol_interval_young(300.0, 86400.0));
+}
+
+static void test_daly_large_delta(void)
+{
+  /* delta >= 2M: checkpoint every M */
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_daly(7200.0, 3600.0), 3600.0, 0.0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_daly(9000.0, 3600.0), 3600.0, 0.0);
+  /* just below the switch the formula holds and stays positive */
+  CU_ASSERT(fl_pol_interval_daly(7199.0, 3600.0) > 0.0);
+}
+
+static void test_walltime_no_failures(void)
+{
+  /* infinite MTBF: work plus one checkpoint per segment, the last one included */
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_expected_walltime(3600.0, 600.0, 60.0, 60.0, 0.0, INFINITY), 3600.0 + 6 * 60.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_expected_walltime(3700.0, 600.0, 60.0, 60.0, 0.0, INFINITY), 3700.0 + 7 * 60.0, 1e-9);
+}
+
+static void test_walltime_formula(void)
+{
+  /* T_w = M e^{R/M} (e^{(tau+delta)/M} - 1) T_s / tau, Daly's eq. 20 */
+  double M = 86400.0, tau = 7000.0, d = 300.0, R = 600.0, Ts = 10.0 * tau;
+  double expect = M * exp(R / M) * (exp((tau + d) / M) - 1.0) * Ts / tau;
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_expected_walltime(Ts, tau, d, R, 0.0, M), expect, 1e-6 * expect);
+  /* downtime D multiplies by (M + D) / M */
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_expected_walltime(Ts, tau, d, R, 120.0, M), expect * (M + 120.0) / M, 1e-6 * expect);
+  /* the large-M limit is the failure-free time */
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_expected_walltime(Ts, tau, d, R, 0.0, 1e15), Ts + 10 * d, 1e-3);
+}
+
+static void test_walltime_from_scratch(void)
+{
+  /* one segment: (M + D) e^{R/M} (e^{W/M} - 1) */
+  double M = 36000.0, W = 18000.0, R = 600.0;
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_expected_walltime(W, INFINITY, 0.0, R, 0.0, M), M * exp(R / M) * expm1(W / M), 1e-6);
+}
+
+static CU_TestInfo interval_tests[] = {
+  {"Young", test_young},
+  {"Daly's example: M=24h, delta=5min -> 116.7min", test_daly_example},
+  {"Daly with delta >= 2M", test_daly_large_delta},
+  {"expected wall time without failures", test_walltime_no_failures},
+  {"expected wall time: Daly eq. 20", test_walltime_formula},
+  {"expected wall time from scratch", test_walltime_from_scratch},
+  CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"interval", NULL, NULL, NULL, NULL, interval_tests}, CU_SUITE_INFO_NULL};
+FL_TEST_MAIN(suites)

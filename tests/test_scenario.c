@@ -1,0 +1,201 @@
+/* test_scenario.c — scenario files, overrides, and the errors a user sees for bad input. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fl_test.h"
+#include "scenario.h"
+#include "units.h"
+
+static const char *write_file(const char *name, const char *text)
+{
+  const char *path = fl_test_tmp(name);
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+/* Load text that must fail; returns the message. */
+static const char *load_fail(const char *name, const char *text)
+{
+  fl_scenario *sc = NULL;
+  const char *path = write_file(name, text);
+  fl_err rc = fl_scenario_load(path, &sc);
+  CU_ASSERT_EQUAL(rc, FL_ERR_INPUT);
+  CU_ASSERT_PTR_NULL(sc);
+  fl_scenario_destroy(&sc);
+  return fl_err_msg();
+}
+
+static void test_defaults_and_values(void)
+{
+  fl_scenario *sc = NULL;
+  const char *path = write_file("ok.ini", "; comment\n[run]\nseed = 7\nreplicas = 400\n\n[failures]\n"
+                                          "model = weibull\nshape = 0.5\nnode_mtbf = 1y\nrepair = never\n"
+                                          "[app]\nnodes = 64\nwork = 12h\n[strategy]\ninterval = 600s\n");
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_load(path, &sc), FL_OK);
+  CU_ASSERT_STRING_EQUAL(sc->name, "ok"); /* base name without .ini */
+  CU_ASSERT_EQUAL(sc->seed, 7u);
+  CU_ASSERT_EQUAL(sc->replicas, 400);
+  CU_ASSERT_STRING_EQUAL(sc->model, "weibull");
+  CU_ASSERT_DOUBLE_EQUAL(sc->shape, 0.5, 0.0);
+  CU_ASSERT_DOUBLE_EQUAL(sc->node_mtbf_s, FL_SECONDS_PER_YEAR, 1e-6);
+  CU_ASSERT(isinf(sc->repair_s));
+  CU_ASSERT_EQUAL(sc->app_nodes, 64);
+  CU_ASSERT_DOUBLE_EQUAL(sc->work_s, 43200.0, 0.0);
+  CU_ASSERT_EQUAL(sc->interval_kind, FL_INTERVAL_FIXED);
+  CU_ASSERT_DOUBLE_EQUAL(sc->interval_s, 600.0, 0.0);
+  /* defaults */
+  CU_ASSERT_STRING_EQUAL(sc->db, "results.sqlite");
+  CU_ASSERT_STRING_EQUAL(sc->strategy, "checkpoint");
+  CU_ASSERT_DOUBLE_EQUAL(sc->checkpoint_cost_s, 300.0, 0.0);
+  CU_ASSERT_EQUAL(sc->events_all, 1);
+  CU_ASSERT_EQUAL(sc->start_fresh, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(sc->text, "model = weibull"));
+  CU_ASSERT_EQUAL(fl_scenario_check(sc), FL_OK);
+  fl_scenario_destroy(&sc);
+  CU_ASSERT_PTR_NULL(sc);
+  fl_scenario_destroy(&sc); /* NULL is a no-op */
+}
+
+static void test_overrides(void)
+{
+  fl_scenario *sc = NULL, *again = NULL;
+  const char *path = write_file("ov.ini", "[app]\nnodes = 10\n[failures]\nnode_mtbf = 5y\n");
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_load(path, &sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "failures.node_mtbf=1y"), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "strategy.interval=young"), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "run.replicas=3"), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(sc->node_mtbf_s, FL_SECONDS_PER_YEAR, 1e-6);
+  CU_ASSERT_EQUAL(sc->interval_kind, FL_INTERVAL_YOUNG);
+  CU_ASSERT_STRING_EQUAL(sc->overrides, "failures.node_mtbf=1y\nstrategy.interval=young\nrun.replicas=3\n");
+  /* replay: stored text + overrides give the same values */
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_replay(sc->text, sc->overrides, sc->path, &again), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(again->node_mtbf_s, sc->node_mtbf_s, 0.0);
+  CU_ASSERT_EQUAL(again->replicas, 3);
+  CU_ASSERT_EQUAL(again->interval_kind, FL_INTERVAL_YOUNG);
+  CU_ASSERT_STRING_EQUAL(again->name, sc->name);
+  fl_scenario_destroy(&again);
+
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "failures.node_mtbf=-1y"), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "--set failures.node_mtbf=-1y"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "positive"));
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "failures.mtbf=1y"), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "unknown key 'failures.mtbf'"));
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "nonsense"), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "section.key=value"));
+  fl_scenario_destroy(&sc);
+}
+
+/* Every message names file, line, key and value. */
+static void test_errors_name_file_line_key_value(void)
+{
+  const char *m;
+  m = load_fail("neg.ini", "[run]\nseed = 1\n[failures]\nnode_mtbf = -5y\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "neg.ini:4: [failures] node_mtbf = '-5y'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "positive"));
+
+  m = load_fail("unit.ini", "[strategy]\ncheckpoint_cost = 5 parsecs\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "unit.ini:2: [strategy] checkpoint_cost = '5 parsecs'"));
+
+  m = load_fail("key.ini", "[failures]\nmtbf = 5y\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "key.ini:2: [failures] mtbf = '5y': unknown key"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "node_mtbf")); /* lists the known keys */
+
+  m = load_fail("section.ini", "[failure]\nmodel = weibull\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "section.ini:2: unknown section [failure]"));
+
+  m = load_fail("twice.ini", "[run]\nseed = 1\nseed = 2\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "twice.ini:3: [run] seed = '2': given twice (first at line 2)"));
+
+  m = load_fail("malformed.ini", "[run]\nseed 1\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "malformed.ini:2: malformed line"));
+
+  m = load_fail("events.ini", "[run]\nevents = some\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "events.ini:2: [run] events = 'some': unknown value (known: none, all)"));
+
+  m = load_fail("interval.ini", "[strategy]\ninterval = dally\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "interval.ini:2: [strategy] interval = 'dally'"));
+
+  m = load_fail("replicas.ini", "[run]\nreplicas = 0\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "replicas.ini:2: [run] replicas = '0': must be at least 1"));
+
+  {
+    char text[400];
+    memset(text, 0, sizeof text);
+    strcpy(text, "[run]\nname = ");
+    memset(text + strlen(text), 'x', 250);
+    strcat(text, "\n");
+    m = load_fail("long.ini", text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, "long.ini:2: line too long"));
+  }
+  {
+    fl_scenario *sc = NULL;
+    CU_ASSERT_EQUAL(fl_scenario_load(fl_test_tmp("does-not-exist.ini"), &sc), FL_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "does-not-exist.ini: cannot open scenario"));
+  }
+}
+
+static void test_checks_across_keys(void)
+{
+  fl_scenario *sc = NULL;
+  const char *path = write_file("few.ini", "[platform]\nnodes = 8\n[app]\nnodes = 16\n");
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_load(path, &sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_check(sc), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "few.ini:4: [app] nodes = '16'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "only 8 hosts"));
+  fl_scenario_destroy(&sc);
+
+  path = write_file("nofile.ini", "[platform]\nfile = no-such-platform.xml\n");
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_load(path, &sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_check(sc), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "nofile.ini:2: [platform] file = 'no-such-platform.xml'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "not found"));
+  fl_scenario_destroy(&sc);
+
+  path = write_file("both.ini", "[platform]\nfile = both.ini\nnodes = 4\n");
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_load(path, &sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_check(sc), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "not both"));
+  fl_scenario_destroy(&sc);
+
+  path = write_file("trace.ini", "[app]\nnodes = 4\n[failures]\nmodel = trace\n");
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_load(path, &sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_check(sc), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "needs a trace file"));
+  fl_scenario_destroy(&sc);
+}
+
+/* docs/scenarios.md documents every key of the table. */
+static void test_docs_cover_every_key(void)
+{
+  FILE *f = fopen(fl_test_src("docs/scenarios.md"), "r");
+  static char doc[1 << 16];
+  size_t n;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  n = fread(doc, 1, sizeof doc - 1, f);
+  doc[n] = '\0';
+  fclose(f);
+  for (int i = 0; i < fl_scenario_key_count(); i++) {
+    const fl_scenario_keyinfo *k = fl_scenario_key_at(i);
+    char needle[96];
+    snprintf(needle, sizeof needle, "`%s.%s`", k->section, k->key);
+    if (!strstr(doc, needle))
+      fprintf(stderr, "docs/scenarios.md lacks %s\n", needle);
+    CU_ASSERT_PTR_NOT_NULL(strstr(doc, needle));
+  }
+}
+
+static CU_TestInfo scenario_tests[] = {
+  {"values and defaults", test_defaults_and_values},
+  {"--set overrides and replay", test_overrides},
+  {"errors name file, line, key, value", test_errors_name_file_line_key_value},
+  {"checks across keys", test_checks_across_keys},
+  {"docs/scenarios.md covers every key", test_docs_cover_every_key},
+  CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"scenario", NULL, NULL, NULL, NULL, scenario_tests}, CU_SUITE_INFO_NULL};
+FL_TEST_MAIN(suites)

@@ -1,0 +1,249 @@
+/* test_sim.c — the simulator on SimGrid: exact timelines from traces, the accounting of every second of a
+ * makespan, reproducibility, common random numbers, running out of nodes, and agreement with Daly's T_w.
+ * SimGrid loads one platform per process: every scenario here uses the same generated 64 nodes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fl_test.h"
+#include "interval.h"
+#include "scenario.h"
+#include "sim.h"
+
+#define PLATFORM "[platform]\nnodes = 64\n"
+
+static fl_sim *make_sim(const char *text, fl_scenario **psc)
+{
+  char full[2048];
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  snprintf(full, sizeof full, PLATFORM "%s", text);
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text(full, "<test>", fl_test_tmpdir(), &sc), FL_OK);
+  if (fl_sim_create(sc, &sim) != FL_OK)
+    fprintf(stderr, "fl_sim_create: %s\n", fl_err_msg());
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+  if (psc)
+    *psc = sc;
+  else
+    fl_scenario_destroy(&sc);
+  return sim;
+}
+
+static void write_trace(const char *name, const char *text)
+{
+  FILE *f = fopen(fl_test_tmp(name), "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+static double accounted(const fl_sim_result *r, double work)
+{
+  return work + r->checkpoint_time_s + r->lost_work_s + r->restart_time_s + r->downtime_total_s + r->wait_nodes_s;
+}
+
+static void test_no_failures(void)
+{
+  fl_sim_result r;
+  fl_sim *sim = make_sim("[failures]\nmodel = none\n[app]\nnodes = 64\nwork = 1000s\n"
+                         "[strategy]\ninterval = 300s\ncheckpoint_cost = 10s\n", NULL);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "completed");
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1000.0 + 4 * 10.0, 1e-9); /* segments 300, 300, 300, 100 */
+  CU_ASSERT_EQUAL(r.checkpoints, 4);
+  CU_ASSERT_EQUAL(r.failures, 0);
+  CU_ASSERT_EQUAL(r.interruptions, 0);
+  fl_sim_destroy(&sim);
+
+  sim = make_sim("[failures]\nmodel = none\n[app]\nnodes = 10\nwork = 1000s\n[strategy]\nkind = none\n", NULL);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1000.0, 1e-9);
+  CU_ASSERT_EQUAL(r.checkpoints, 0);
+  CU_ASSERT(isinf(fl_sim_interval(sim)));
+  fl_sim_destroy(&sim);
+}
+
+/* A trace gives a timeline we can work out by hand:
+ *   segments of 100 s + 10 s checkpoint; committed 200 s of work at t = 220.
+ *   t=250: node 3 (rank 3) fails while computing: 30 s lost; downtime 5 -> 255; rank 3 -> spare 63; restart 20.
+ *   t=265: node 10 (rank 10) fails during the restart: 10 s of restart lost; downtime -> 270; restart -> 290.
+ *   t=400: node 60, a spare, fails: logged, nothing interrupted.
+ *   from 290: 8 segments of 110 s -> 1170. */
+static void test_trace_timeline(void)
+{
+  fl_sim_result r;
+  fl_evlog log;
+  fl_sim *sim;
+  long kinds[5] = {0};
+  const char *names[5] = {"failure", "interruption", "restart", "checkpoint", "repair"};
+  write_trace("timeline.csv", "250, 3\n265, node-10\n400, 60\n");
+  sim = make_sim("[failures]\nmodel = trace\ntrace = timeline.csv\nrepair = never\n"
+                 "[app]\nnodes = 60\nwork = 1000s\n"
+                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n", NULL);
+  fl_evlog_init(&log, 1);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "completed");
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1170.0, 1e-9);
+  CU_ASSERT_EQUAL(r.interruptions, 2);
+  CU_ASSERT_EQUAL(r.failures, 2);
+  CU_ASSERT_EQUAL(r.platform_failures, 3);
+  CU_ASSERT_EQUAL(r.checkpoints, 10);
+  CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, 30.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r.restart_time_s, 30.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r.downtime_total_s, 10.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(accounted(&r, 1000.0), r.makespan_s, 1e-9);
+  for (size_t i = 0; i < log.n; i++)
+    for (int k = 0; k < 5; k++)
+      if (strcmp(log.v[i].kind, names[k]) == 0)
+        kinds[k]++;
+  CU_ASSERT_EQUAL(kinds[0], 3);
+  CU_ASSERT_EQUAL(kinds[1], 2);
+  CU_ASSERT_EQUAL(kinds[2], 1);
+  CU_ASSERT_EQUAL(kinds[3], 10);
+  CU_ASSERT_EQUAL(kinds[4], 0);
+  CU_ASSERT_DOUBLE_EQUAL(log.v[0].t_s, 110.0, 1e-9); /* first event: the first checkpoint */
+  /* replaying the trace again gives the same result */
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 1, &r, NULL), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1170.0, 1e-9);
+  fl_evlog_free(&log);
+  fl_sim_destroy(&sim);
+}
+
+/* No spare: the rank waits for its node's repair; with repair = never the job cannot go on. */
+static void test_out_of_nodes(void)
+{
+  fl_sim_result r;
+  fl_sim *sim;
+  write_trace("one.csv", "250, 3\n");
+  sim = make_sim("[failures]\nmodel = trace\ntrace = one.csv\nrepair = 50s\n[app]\nnodes = 64\nwork = 1000s\n"
+                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n", NULL);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "completed");
+  CU_ASSERT_DOUBLE_EQUAL(r.wait_nodes_s, 45.0, 1e-9); /* downtime ends at 255, repair at 300 */
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1200.0, 1e-9);
+  fl_sim_destroy(&sim);
+
+  sim = make_sim("[failures]\nmodel = trace\ntrace = one.csv\nrepair = never\n[app]\nnodes = 64\nwork = 1000s\n"
+                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n", NULL);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "failed");
+  fl_sim_destroy(&sim);
+}
+
+static void test_timeout(void)
+{
+  fl_sim_result r;
+  /* M = 10 s per job, 1000 s segments: practically never completes */
+  fl_sim *sim = make_sim("[run]\nmax_time = 2h\n[failures]\nnode_mtbf = 640s\n[app]\nnodes = 64\nwork = 5000s\n"
+                         "[strategy]\nkind = none\nrestart_cost = 1s\n", NULL);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "timeout");
+  CU_ASSERT(r.makespan_s >= 7200.0 && r.makespan_s < 7200.0 + 6000.0);
+  fl_sim_destroy(&sim);
+}
+
+/* Random failures, spares and repairs: every second of the makespan is accounted for, replicas are
+ * reproducible, and they differ from one another. */
+static void test_accounting_and_reproducibility(void)
+{
+  fl_sim_result r, again, other;
+  fl_sim *sim = make_sim("[run]\nseed = 9\n[failures]\nmodel = weibull\nshape = 0.7\nnode_mtbf = 2d\nrepair = 1h\n"
+                         "[app]\nnodes = 56\nwork = 24h\n"
+                         "[strategy]\ninterval = young\ncheckpoint_cost = 2min\nrestart_cost = 3min\ndowntime = 1min\n",
+                         NULL);
+  for (long k = 0; k < 20; k++) {
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, k, &r, NULL), FL_OK);
+    CU_ASSERT_STRING_EQUAL(r.status, "completed");
+    CU_ASSERT(r.interruptions >= r.failures - (r.failures > 0 ? r.failures : 0));
+    CU_ASSERT_DOUBLE_EQUAL(accounted(&r, 86400.0), r.makespan_s, 1e-6 * r.makespan_s);
+  }
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 3, &r, NULL), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 3, &again, NULL), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 4, &other, NULL), FL_OK);
+  CU_ASSERT(r.makespan_s == again.makespan_s);
+  CU_ASSERT_EQUAL(r.platform_failures, again.platform_failures);
+  CU_ASSERT(r.makespan_s != other.makespan_s || r.platform_failures != other.platform_failures);
+  CU_ASSERT(r.failures > 0);
+  fl_sim_destroy(&sim);
+}
+
+/* Two strategies, same seed: the same failures (common random numbers). */
+static void test_common_random_numbers(void)
+{
+  fl_evlog a, b;
+  fl_sim_result ra, rb;
+  fl_sim *s1 = make_sim("[run]\nseed = 5\n[failures]\nnode_mtbf = 1d\n[app]\nnodes = 64\nwork = 12h\n"
+                        "[strategy]\nkind = checkpoint\n", NULL);
+  fl_sim *s2 = make_sim("[run]\nseed = 5\n[failures]\nnode_mtbf = 1d\n[app]\nnodes = 64\nwork = 12h\n"
+                        "[strategy]\nkind = none\n[run]\nmax_time = 2d\n", NULL);
+  size_t fa = 0, fb = 0, n = 0;
+  fl_evlog_init(&a, 1);
+  fl_evlog_init(&b, 1);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(s1, 2, &ra, &a), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(s2, 2, &rb, &b), FL_OK);
+  while (fa < a.n && fb < b.n) {
+    while (fa < a.n && strcmp(a.v[fa].kind, "failure") != 0)
+      fa++;
+    while (fb < b.n && strcmp(b.v[fb].kind, "failure") != 0)
+      fb++;
+    if (fa == a.n || fb == b.n)
+      break;
+    CU_ASSERT_DOUBLE_EQUAL(a.v[fa].t_s, b.v[fb].t_s, 1e-9);
+    CU_ASSERT_EQUAL(a.v[fa].node, b.v[fb].node);
+    fa++;
+    fb++;
+    n++;
+  }
+  CU_ASSERT(n >= 5);
+  fl_evlog_free(&a);
+  fl_evlog_free(&b);
+  fl_sim_destroy(&s1);
+  fl_sim_destroy(&s2);
+}
+
+/* The simulator against Daly's expected wall time, within the 99 % confidence interval of the mean. */
+static void check_daly(const char *text, long replicas)
+{
+  fl_sim_result r;
+  fl_sim *sim = make_sim(text, NULL);
+  double *x = malloc((size_t)replicas * sizeof *x), mean = 0, var = 0, expect, half;
+  for (long k = 0; k < replicas; k++) {
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, k, &r, NULL), FL_OK);
+    x[k] = r.makespan_s;
+    mean += x[k];
+  }
+  mean /= (double)replicas;
+  for (long k = 0; k < replicas; k++)
+    var += (x[k] - mean) * (x[k] - mean);
+  var /= (double)(replicas - 1);
+  half = 2.59 * sqrt(var / (double)replicas); /* t(0.995, ~400) */
+  expect = fl_sim_expected_makespan(sim);
+  fprintf(stderr, "    Daly T_w %.1f s, simulated %.1f +- %.1f s (99%% CI)\n", expect, mean, half);
+  CU_ASSERT(fabs(mean - expect) <= half);
+  CU_ASSERT(half < 0.02 * expect); /* and the interval is tight enough to mean something */
+  free(x);
+  fl_sim_destroy(&sim);
+}
+
+static void test_daly_walltime(void)
+{
+  /* M = 1 h: delta a twelfth of M, failures during restart */
+  check_daly("[run]\nseed = 1\n[failures]\nnode_mtbf = 64h\n[app]\nnodes = 64\nwork = 24h\n"
+             "[strategy]\ninterval = daly\ncheckpoint_cost = 5min\nrestart_cost = 2min\ndowntime = 1min\n", 400);
+  /* delta half of M */
+  check_daly("[run]\nseed = 2\n[failures]\nnode_mtbf = 64h\n[app]\nnodes = 64\nwork = 24h\n"
+             "[strategy]\ninterval = daly\ncheckpoint_cost = 30min\nrestart_cost = 10min\n", 400);
+}
+
+static CU_TestInfo sim_tests[] = {
+  {"no failures: work plus checkpoints", test_no_failures},
+  {"a trace's timeline, by hand", test_trace_timeline},
+  {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
+  {"max_time ends a replica as timeout", test_timeout},
+  {"accounting and reproducibility", test_accounting_and_reproducibility},
+  {"common random numbers across strategies", test_common_random_numbers},
+  {"Daly's T_w within the CI", test_daly_walltime},
+  CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"sim", NULL, NULL, NULL, NULL, sim_tests}, CU_SUITE_INFO_NULL};
+FL_TEST_MAIN(suites)
