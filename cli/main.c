@@ -31,6 +31,7 @@ typedef struct fl_cmd {
 static int fl_cmd_simulate(int argc, char **argv);
 static int fl_cmd_report(int argc, char **argv);
 static int fl_cmd_validate(int argc, char **argv);
+static int fl_cmd_rerun(int argc, char **argv);
 static int fl_cmd_keys(int argc, char **argv);
 static int fl_cmd_platform(int argc, char **argv);
 static int fl_cmd_version(int argc, char **argv);
@@ -44,6 +45,9 @@ static const fl_cmd fl_cmds[] = {
    "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
   {"validate", "[--replicas N] [--seed S] [--only NAME] [--quiet]",
    "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
+  {"rerun", "DB RUN_ID",
+   "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
+   fl_cmd_rerun},
   {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
   {"platform", "--nodes N [--speed 1Gf] [-o FILE]", "write the SimGrid XML of a generated platform", fl_cmd_platform},
   {"version", "", "print the version and the optional backends built in", fl_cmd_version},
@@ -272,6 +276,63 @@ done:
   if (rc != FL_OK)
     return fl_report_error(rc);
   return failed ? 1 : 0;
+}
+
+/* ---- rerun ---- */
+
+static int fl_cmd_rerun(int argc, char **argv)
+{
+  fl_err rc = FL_OK;
+  fl_db *db = NULL;
+  sqlite3_stmt *st = NULL;
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  fl_sim_result res;
+  double id = 0, stored_makespan;
+  long replica, stored_failures, stored_interruptions;
+  char stored_status[32];
+  int same = 0;
+
+  if (argc != 3 || fl_units_number(argv[2], 1, &id) != FL_OK || id < 1)
+    return fl_usage_error("rerun", "%s", "expected a database and a run id");
+  if (access(argv[1], F_OK) != 0)
+    return fl_report_error(fl_err_set(FL_ERR_INPUT, "%s: no such results database", argv[1]));
+  FL_TRY(fl_db_open_readonly(argv[1], &db));
+  FL_CHECK(sqlite3_prepare_v2(fl_db_sqlite(db),
+                              "SELECT scenario_text, overrides, scenario_path, replica, makespan_s, failures,"
+                              " interruptions, status, mode FROM runs WHERE id = ?",
+                              -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_DB, "%s: %s", argv[1], sqlite3_errmsg(fl_db_sqlite(db)));
+  sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
+  FL_CHECK(sqlite3_step(st) == SQLITE_ROW, FL_ERR_INPUT, "%s: no run with id %.0f", argv[1], id);
+  FL_CHECK(strcmp((const char *)sqlite3_column_text(st, 8), "sim") == 0, FL_ERR_INPUT,
+           "%s: run %.0f is a real run; only simulated runs can be re-simulated", argv[1], id);
+  replica = (long)sqlite3_column_int64(st, 3);
+  stored_makespan = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4);
+  stored_failures = (long)sqlite3_column_int64(st, 5);
+  stored_interruptions = (long)sqlite3_column_int64(st, 6);
+  snprintf(stored_status, sizeof stored_status, "%s", (const char *)sqlite3_column_text(st, 7));
+  FL_TRY(fl_scenario_replay((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+                            (const char *)sqlite3_column_text(st, 2), &sc));
+  FL_TRY(fl_sim_create(sc, &sim));
+  FL_TRY(fl_sim_run_replica(sim, replica, &res, NULL));
+  same = strcmp(res.status, stored_status) == 0 && res.failures == stored_failures &&
+         res.interruptions == stored_interruptions &&
+         (res.makespan_s == stored_makespan || (isnan(res.makespan_s) && isnan(stored_makespan)));
+  printf("run %.0f (scenario %s, seed %" PRIu64 ", replica %ld)\n", id, sc->name, sc->seed, replica);
+  printf("  stored:       status %-9s makespan %.17g s, failures %ld, interruptions %ld\n", stored_status,
+         stored_makespan, stored_failures, stored_interruptions);
+  printf("  re-simulated: status %-9s makespan %.17g s, failures %ld, interruptions %ld\n", res.status,
+         res.makespan_s, res.failures, res.interruptions);
+  printf("  %s\n", same ? "identical" : "DIFFERENT");
+done:
+  sqlite3_finalize(st);
+  fl_db_close(&db);
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+  if (rc != FL_OK)
+    return fl_report_error(rc);
+  return same ? 0 : 1;
 }
 
 /* ---- keys, platform, version, help ---- */

@@ -4,6 +4,7 @@
  * override and applying a default all go through fl_scenario_assign, so a value means the same wherever it
  * comes from. inih is driven through ini_parse_stream with a reader over the file's text that counts lines:
  * Debian's inih is built without INI_HANDLER_LINENO, and every message must name its line. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "scenario.h"
 
 #include <ctype.h>
@@ -440,6 +441,7 @@ fl_err fl_scenario_load(const char *path, fl_scenario **out)
     memcpy(dir, path, (size_t)(slash - path) + (slash == path ? 1 : 0));
   }
   FL_TRY(fl_scenario_from_text(text, path, dir ? dir : ".", out));
+  (*out)->abs_path = realpath(path, NULL);
 done:
   if (f)
     fclose(f);
@@ -564,6 +566,7 @@ void fl_scenario_destroy(fl_scenario **psc)
       free(sc->origin[k].raw);
   free(sc->origin);
   free(sc->path);
+  free(sc->abs_path);
   free(sc->dir);
   free(sc->text);
   free(sc->overrides);

@@ -20,7 +20,8 @@ typedef enum fl_interval_kind {
 
 typedef struct fl_scenario {
   /* provenance */
-  char *path;      /* file the scenario came from, or NULL for a scenario built from text */
+  char *path;      /* file the scenario came from, as given, or NULL for a scenario built from text */
+  char *abs_path;  /* the same, absolute (what result rows store, so a row re-runs from anywhere), or NULL */
   char *dir;       /* directory against which relative paths in the file resolve ("." when no file) */
   char *text;      /* the file's text, verbatim */
   char *overrides; /* the --set assignments applied, one "section.key=value" per line, in order ("" if none) */

@@ -220,6 +220,7 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t)
   }
   if (fl_phase_interruptible(rep->phase) && !rep->interrupt_pending) {
     rep->interrupt_pending = 1;
+    rep->wake_t = t;
     sg_sem_release(rep->sem);
   }
 }
@@ -234,6 +235,7 @@ static void fl_job_on_repair(fl_replica *rep, long node, double t)
     fl_evlog_add(rep->log, t, "repair", node, "takes rank %d", r);
     if (sim->nmissing == 0 && rep->phase == FL_PHASE_WAIT_NODES && !rep->interrupt_pending) {
       rep->interrupt_pending = 1;
+      rep->wake_t = t;
       sg_sem_release(rep->sem);
     }
   } else {
@@ -244,7 +246,7 @@ static void fl_job_on_repair(fl_replica *rep, long node, double t)
 
 /* ---- actors ---- */
 
-double fl_rep_now(const fl_replica *rep) { return simgrid_get_clock() - rep->t0; }
+double fl_rep_now(const fl_replica *rep) { return rep->now; }
 
 int fl_rep_timed_out(const fl_replica *rep) { return fl_rep_now(rep) >= rep->sim->max_time_s; }
 
@@ -261,8 +263,10 @@ int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
     if (timed_out)
       sg_sem_acquire(rep->sem);
     rep->interrupt_pending = 0;
+    rep->now = rep->wake_t;
     return 1;
   }
+  rep->now += dur;
   return 0;
 }
 
@@ -271,12 +275,14 @@ void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase)
   rep->phase = phase;
   sg_actor_sleep_for(dur);
   rep->phase = FL_PHASE_IDLE;
+  rep->now += dur;
 }
 
 int fl_rep_wait_nodes(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   double t_wait = fl_rep_now(rep);
+  int timed_out;
   while (sim->nmissing > 0) {
     double left = sim->max_time_s - fl_rep_now(rep);
     if (fl_fsrc_pending_repairs(rep->src) == 0 || left <= 0) {
@@ -284,10 +290,15 @@ int fl_rep_wait_nodes(fl_replica *rep)
       return 1;
     }
     rep->phase = FL_PHASE_WAIT_NODES;
-    (void)sg_sem_acquire_timeout(rep->sem, left);
+    timed_out = sg_sem_acquire_timeout(rep->sem, left);
     rep->phase = FL_PHASE_IDLE;
     if (rep->interrupt_pending) {
+      if (timed_out)
+        sg_sem_acquire(rep->sem); /* released at the date the timeout fired */
       rep->interrupt_pending = 0;
+      rep->now = rep->wake_t;
+    } else if (timed_out) {
+      rep->now = sim->max_time_s;
     }
   }
   rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
@@ -319,7 +330,7 @@ static void fl_injector_main(int argc, char **argv)
     double next = fl_fsrc_peek(rep->src);
     if (!isfinite(next))
       return;
-    if (next > fl_rep_now(rep))
+    if (rep->t0 + next > simgrid_get_clock())
       sg_actor_sleep_until(rep->t0 + next);
     if (!fl_fsrc_next(rep->src, &t, &node, &kind))
       return;
@@ -367,6 +378,7 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   fl_job_reset(sim);
   rep.sem = sg_sem_init(0);
   rep.t0 = simgrid_get_clock();
+  rep.now = 0.0;
 
   inj = sg_actor_init("injector", fl_platform_controller(sim->pf));
   sg_actor_set_data(inj, &rep);
@@ -397,7 +409,7 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
 {
   memset(row, 0, sizeof *row);
   row->scenario = sc->name;
-  row->scenario_path = sc->path;
+  row->scenario_path = sc->abs_path ? sc->abs_path : sc->path;
   row->scenario_text = sc->text;
   row->overrides = sc->overrides;
   row->mode = "sim";

@@ -65,6 +65,9 @@ struct fl_replica {
   fl_sim_result *res;
   sg_sem_t sem;          /* released by the injector to interrupt or wake the coordinator */
   double t0;             /* simulated date the replica started */
+  double now;            /* replica-relative time, kept exactly: sums of phase durations and failure dates, so a
+                          * replica gives the same figures wherever it falls on SimGrid's clock */
+  double wake_t;         /* replica-relative date of the event that released the semaphore */
   fl_phase phase;
   int interrupt_pending; /* set with the release; consumed by the coordinator */
   fl_err rc;             /* an error inside an actor, reported after the run */
