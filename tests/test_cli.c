@@ -1,0 +1,169 @@
+/* test_cli.c — the faultline command as a user meets it: bad input exits 2 with one line naming file, line, key
+ * and value and writes nothing; a simulation writes one row per replica; report, rerun and validate work. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fl_test.h"
+
+static char out_text[1 << 16], err_text[1 << 14];
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+  FILE *f = fopen(path, "r");
+  size_t n = 0;
+  buf[0] = '\0';
+  if (!f)
+    return;
+  n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+/* Run `faultline ARGS` in the test directory; returns its exit status. */
+static int faultline(const char *args)
+{
+  char cmd[4096];
+  const char *bin = getenv("FAULTLINE");
+  int st;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >out.txt 2>err.txt </dev/null", fl_test_tmpdir(), bin, args);
+  st = system(cmd);
+  slurp(fl_test_tmp("out.txt"), out_text, sizeof out_text);
+  slurp(fl_test_tmp("err.txt"), err_text, sizeof err_text);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void write_file(const char *name, const char *text)
+{
+  FILE *f = fopen(fl_test_tmp(name), "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int exists(const char *name)
+{
+  struct stat st;
+  return stat(fl_test_tmp(name), &st) == 0;
+}
+
+static int lines(const char *s)
+{
+  int n = 0;
+  for (; *s; s++)
+    n += *s == '\n';
+  return n;
+}
+
+#define GOOD "[run]\nreplicas = 3\n[platform]\nnodes = 40\n[failures]\nnode_mtbf = 20d\n[app]\nnodes = 32\nwork = 12h\n"
+
+/* Each bad input: exit 2, one line on stderr that contains `want`, no database file. */
+static void expect_bad(const char *ini, const char *args, const char *want)
+{
+  char cmdline[1024];
+  int rc;
+  write_file("bad.ini", ini);
+  unlink(fl_test_tmp("bad.sqlite"));
+  snprintf(cmdline, sizeof cmdline, "simulate bad.ini --db bad.sqlite %s", args);
+  rc = faultline(cmdline);
+  CU_ASSERT_EQUAL(rc, 2);
+  CU_ASSERT_EQUAL(lines(err_text), 1);
+  if (!strstr(err_text, want))
+    fprintf(stderr, "\n    stderr '%s' lacks '%s'\n", err_text, want);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, want));
+  CU_ASSERT_FALSE(exists("bad.sqlite"));
+  CU_ASSERT_FALSE(exists("bad.sqlite-wal"));
+}
+
+static void test_bad_input(void)
+{
+  expect_bad("[failures]\nmodel = weibul\n[app]\nnodes = 4\n", "", "bad.ini:2: [failures] model = 'weibul': unknown");
+  expect_bad("[app]\nnodes = 4\n[failures]\nnode_mtbf = -5y\n", "", "bad.ini:4: [failures] node_mtbf = '-5y'");
+  expect_bad("[platform]\nfile = nowhere.xml\n", "", "bad.ini:2: [platform] file = 'nowhere.xml'");
+  expect_bad("[platform]\nnodes = 10\n[app]\nnodes = 20\n", "", "bad.ini:4: [app] nodes = '20'");
+  expect_bad(GOOD, "--set failures.mtbf=1y", "--set failures.mtbf=1y: unknown key");
+  expect_bad(GOOD, "--set failures.node_mtbf=0s", "--set failures.node_mtbf=0s: must be positive");
+  expect_bad(GOOD, "--replicas 0", "--set run.replicas=0: must be at least 1");
+  write_file("broken.csv", "3600, 1, 5min\n7200; 2\n");
+  expect_bad("[app]\nnodes = 4\n[failures]\nmodel = trace\ntrace = broken.csv\n", "",
+             "broken.csv:2: expected 'time, node[, downtime]'");
+  write_file("far.csv", "3600, 99\n");
+  expect_bad("[app]\nnodes = 4\n[failures]\nmodel = trace\ntrace = far.csv\n", "",
+             "far.csv:1: node '99': no such node");
+  expect_bad("[strategy]\nkind = magic\n[app]\nnodes = 4\n", "", "bad.ini:2: [strategy] kind = 'magic'");
+  CU_ASSERT_EQUAL(faultline("simulate"), 2);
+  CU_ASSERT_EQUAL(faultline("simulate nothere.ini"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "nothere.ini: cannot open scenario"));
+  CU_ASSERT_EQUAL(faultline("frobnicate"), 2);
+  CU_ASSERT_EQUAL(faultline("report nothere.sqlite"), 2);
+}
+
+static void test_simulate_report_rerun(void)
+{
+  write_file("good.ini", GOOD);
+  unlink(fl_test_tmp("good.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate good.ini --db good.sqlite --quiet"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "good"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "checkpoint"));
+  CU_ASSERT_EQUAL(faultline("report good.sqlite --csv"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "good,sim,checkpoint,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, ",3,0,0,")); /* 3 completed replicas */
+  /* again, appended, with an override: a second group */
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate good.ini --db good.sqlite --quiet --set strategy.kind=none --replicas 2"), 0);
+  CU_ASSERT_EQUAL(faultline("report good.sqlite"), 0);
+  CU_ASSERT_EQUAL(lines(out_text), 3); /* header + 2 groups */
+  CU_ASSERT_EQUAL(faultline("rerun good.sqlite 2"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
+  CU_ASSERT_EQUAL(faultline("rerun good.sqlite 5"), 0); /* a row with an override */
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
+  CU_ASSERT_EQUAL(faultline("rerun good.sqlite 77"), 2);
+}
+
+static void test_shipped_scenarios(void)
+{
+  char args[2048];
+  /* the trace replay on a cluster platform file is deterministic */
+  snprintf(args, sizeof args, "simulate '%s' --db trace.sqlite --quiet", fl_test_src("scenarios/trace-replay.ini"));
+  CU_ASSERT_EQUAL_FATAL(faultline(args), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "trace-replay"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 6 ")); /* 6 failures of job nodes in the trace */
+  snprintf(args, sizeof args, "simulate '%s' --db quick.sqlite --quiet --replicas 5",
+           fl_test_src("scenarios/quickstart.ini"));
+  CU_ASSERT_EQUAL(faultline(args), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "quickstart"));
+}
+
+static void test_validate(void)
+{
+  CU_ASSERT_EQUAL(faultline("validate --only daly-example --replicas 300 --quiet"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "daly:daly-example"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "pass"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "0 checks failed"));
+  CU_ASSERT_EQUAL(faultline("validate --replicas 1"), 2);
+}
+
+static void test_help(void)
+{
+  CU_ASSERT_EQUAL(faultline("help"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "simulate"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "validate"));
+  CU_ASSERT_EQUAL(faultline("help simulate"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "weibull"));
+  CU_ASSERT_EQUAL(faultline("keys"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "failures.node_mtbf"));
+}
+
+static CU_TestInfo cli_tests[] = {
+  {"bad input: exit 2, one line, nothing written", test_bad_input},
+  {"simulate, report, rerun", test_simulate_report_rerun},
+  {"shipped scenarios", test_shipped_scenarios},
+  {"validate", test_validate},
+  {"help and keys", test_help},
+  CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"cli", NULL, NULL, NULL, NULL, cli_tests}, CU_SUITE_INFO_NULL};
+FL_TEST_MAIN(suites)

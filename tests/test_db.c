@@ -1,0 +1,197 @@
+/* test_db.c — the results database: schema, atomic replica rows, refusals, and the report's statistics. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "fl_test.h"
+#include "report.h"
+#include "stats.h"
+
+static fl_db_run sample_row(long replica, double makespan)
+{
+  fl_db_run r;
+  memset(&r, 0, sizeof r);
+  r.scenario = "unit";
+  r.scenario_path = "/x/unit.ini";
+  r.scenario_text = "[run]\nseed = 3\n";
+  r.overrides = "run.replicas=3\n";
+  r.mode = "sim";
+  r.app = "bsp";
+  r.strategy = "checkpoint";
+  r.failure_model = "exponential";
+  r.interval_rule = "daly";
+  r.status = "completed";
+  r.seed = 3;
+  r.replica = replica;
+  r.nodes = 100;
+  r.platform_nodes = 110;
+  r.node_mtbf_s = 1e6;
+  r.repair_s = INFINITY; /* never: stored as NULL */
+  r.interval_s = 600;
+  r.checkpoint_cost_s = 60;
+  r.restart_cost_s = 60;
+  r.downtime_s = 0;
+  r.work_s = 80.0;
+  r.makespan_s = makespan;
+  r.failures = replica;
+  r.platform_failures = replica + 1;
+  r.interruptions = replica;
+  r.checkpoints = 4;
+  r.lost_work_s = NAN; /* NULL */
+  return r;
+}
+
+static long count(fl_db *db, const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  long n = -1;
+  CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(fl_db_sqlite(db), sql, -1, &st, NULL), SQLITE_OK);
+  if (sqlite3_step(st) == SQLITE_ROW)
+    n = (long)sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return n;
+}
+
+static void test_schema_and_rows(void)
+{
+  fl_db *db = NULL;
+  fl_evlog log;
+  fl_db_run row = sample_row(0, 100.0);
+  int64_t id = 0;
+  const char *path = fl_test_tmp("a.sqlite");
+
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(path, &db), FL_OK);
+  CU_ASSERT_EQUAL(count(db, "PRAGMA user_version"), FL_DB_SCHEMA_VERSION);
+  fl_evlog_init(&log, 1);
+  fl_evlog_add(&log, 10.0, "failure", 7, "rank %d moves to node %d", 7, 105);
+  fl_evlog_add(&log, 12.0, "interruption", -1, "lost %gs", 2.0);
+  CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, &log, &id), FL_OK);
+  CU_ASSERT_EQUAL(id, 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE run_id = 1"), 2);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE node IS NULL AND kind = 'interruption'"), 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs WHERE repair_s IS NULL AND lost_work_s IS NULL"), 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs WHERE scenario_text LIKE '%seed = 3%' AND seed = 3"), 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT CAST(ROUND(waste * 1000) AS INTEGER) FROM run_summary"), 200); /* 1 - 80/100 */
+  fl_evlog_free(&log);
+  fl_db_close(&db);
+  CU_ASSERT_PTR_NULL(db);
+
+  /* re-open appends */
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(path, &db), FL_OK);
+  row = sample_row(1, 110.0);
+  CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, &id), FL_OK);
+  CU_ASSERT_EQUAL(id, 2);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 2);
+  fl_db_close(&db);
+}
+
+/* A replica whose events could not all be kept is refused whole: no row, no events. */
+static void test_no_half_written_rows(void)
+{
+  fl_db *db = NULL;
+  fl_evlog log;
+  fl_db_run row = sample_row(0, 100.0);
+  int64_t id = 0;
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("b.sqlite"), &db), FL_OK);
+  fl_evlog_init(&log, 1);
+  fl_evlog_add(&log, 1.0, "failure", 1, NULL);
+  log.oom = 1;
+  CU_ASSERT_NOT_EQUAL(fl_db_insert_run(db, &row, &log, &id), FL_OK);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 0);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events"), 0);
+  /* a row the schema refuses (mode must be sim or real) rolls back its events too */
+  log.oom = 0;
+  row.mode = "dream";
+  CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, &log, &id), FL_ERR_DB);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 0);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events"), 0);
+  /* and the connection is still usable */
+  row.mode = "sim";
+  CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, &log, &id), FL_OK);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events"), 1);
+  fl_evlog_free(&log);
+  fl_db_close(&db);
+}
+
+static void test_refusals(void)
+{
+  fl_db *db = NULL;
+  FILE *f;
+  const char *junk = fl_test_tmp("junk.sqlite"), *newer = fl_test_tmp("newer.sqlite");
+  f = fopen(junk, "w");
+  fputs("this is not a database, it is a text file of more than a few bytes, long enough for sqlite", f);
+  fclose(f);
+  CU_ASSERT_EQUAL(fl_db_open(junk, &db), FL_ERR_DB);
+  CU_ASSERT_PTR_NULL(db);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "junk.sqlite"));
+
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(newer, &db), FL_OK);
+  sqlite3_exec(fl_db_sqlite(db), "PRAGMA user_version = 99", NULL, NULL, NULL);
+  fl_db_close(&db);
+  CU_ASSERT_EQUAL(fl_db_open(newer, &db), FL_ERR_DB);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "newer than this faultline"));
+
+  CU_ASSERT_EQUAL(fl_db_open_readonly(fl_test_tmp("absent.sqlite"), &db), FL_ERR_DB);
+  CU_ASSERT_PTR_NULL(db);
+}
+
+static void test_stats(void)
+{
+  double x[] = {100.0, 110.0, 120.0}, m, h;
+  fl_stats_ci(x, 3, 0.95, &m, &h);
+  CU_ASSERT_DOUBLE_EQUAL(m, 110.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(h, 4.302652729911275 * 10.0 / sqrt(3.0), 1e-9); /* t(0.975, 2) s / sqrt(n) */
+  fl_stats_ci(x, 1, 0.95, &m, &h);
+  CU_ASSERT(isnan(h));
+}
+
+/* The report groups rows and prints mean and CI; checked through its CSV form. */
+static void test_report(void)
+{
+  fl_db *db = NULL;
+  fl_report_opts ro = {.csv = 1};
+  char buf[4096];
+  FILE *out;
+  size_t n;
+  double makespans[] = {100.0, 110.0, 120.0};
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("r.sqlite"), &db), FL_OK);
+  for (int i = 0; i < 3; i++) {
+    fl_db_run row = sample_row(i, makespans[i]);
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
+  }
+  {
+    fl_db_run other = sample_row(0, 500.0);
+    other.strategy = "none";
+    other.interval_s = NAN;
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
+    other.status = "timeout";
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
+  }
+  out = fmemopen(buf, sizeof buf, "w");
+  CU_ASSERT_EQUAL(fl_report_print(fl_db_sqlite(db), &ro, out), FL_OK);
+  n = (size_t)ftell(out);
+  fclose(out);
+  buf[n < sizeof buf ? n : sizeof buf - 1] = '\0';
+  /* checkpoint: 3 runs, makespan 110 +- 24.84, waste mean (0.2 + 0.2727 + 0.3333)/3, failures 1 */
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,sim,checkpoint,10min daly,100,11.6d,exponential,3,0,0,110,24.8413771"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",0.268686869,"));
+  /* none: one completed, one timeout, separate group */
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,sim,none,-,100,11.6d,exponential,1,0,1,500,"));
+  if (!strstr(buf, "24.8413771"))
+    fprintf(stderr, "%s", buf);
+  fl_db_close(&db);
+}
+
+static CU_TestInfo db_tests[] = {
+  {"schema, rows, events, view", test_schema_and_rows},
+  {"no half-written rows", test_no_half_written_rows},
+  {"refusals", test_refusals},
+  {"confidence intervals", test_stats},
+  {"report groups and summarises", test_report},
+  CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"db", NULL, NULL, NULL, NULL, db_tests}, CU_SUITE_INFO_NULL};
+FL_TEST_MAIN(suites)
