@@ -128,8 +128,9 @@ static fl_err fl_validate_renewal(const char *model, const char *param, const fl
     x[r] = (double)count;
   }
   memset(row, 0, sizeof *row);
-  snprintf(row->name, sizeof row->name, "renewal:%s", model);
-  snprintf(row->what, sizeof row->what, "failures of %ld stationary %s nodes in 10 MTBF (%s)", nodes, model, param);
+  snprintf(row->name, sizeof row->name, "renewal:%s%s%s", model, param[0] ? ":" : "", param[0] ? strchr(param, '=') + 2 : "");
+  snprintf(row->what, sizeof row->what, "failures: %ld stationary nodes, 10 MTBF%s%s", nodes, param[0] ? ", " : "",
+           param);
   row->analytic = (double)nodes * horizon / mean;
   fl_row_finish(row, x, (size_t)opt->replicas);
 done:
@@ -154,7 +155,7 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
   fl_validate_row row;
   int n = 0;
   static const char *const renewal[][2] = {
-    {"weibull", "shape = 0.7"}, {"weibull", "shape = 2.5"}, {"lognormal", "sigma = 1.5"}, {"exponential", "shape = 1"},
+    {"weibull", "shape = 0.7"}, {"weibull", "shape = 2.5"}, {"lognormal", "sigma = 1.5"}, {"exponential", ""},
   };
 
   *failed = 0;

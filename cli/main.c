@@ -43,7 +43,7 @@ static const fl_cmd fl_cmds[] = {
    "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
   {"report", "DB [--scenario NAME] [--csv]",
    "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
-  {"validate", "[--replicas N] [--seed S] [--only NAME] [--quiet]",
+  {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--quiet]",
    "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
   {"rerun", "DB RUN_ID",
    "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
@@ -264,7 +264,7 @@ done:
 static int fl_cmd_validate(int argc, char **argv)
 {
   fl_err rc = FL_OK;
-  fl_validate_opts vo = {.replicas = 400, .seed = 1, .only = NULL, .quiet = 0};
+  fl_validate_opts vo = {.replicas = 1000, .seed = 1, .only = NULL, .quiet = 0};
   int failed = 0;
 
   for (int i = 1; i < argc; i++) {
