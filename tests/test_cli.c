@@ -95,6 +95,18 @@ static void test_bad_input(void)
   expect_bad("[app]\nnodes = 4\n[failures]\nmodel = trace\ntrace = far.csv\n", "",
              "far.csv:1: node '99': no such node");
   expect_bad("[strategy]\nkind = magic\n[app]\nnodes = 4\n", "", "bad.ini:2: [strategy] kind = 'magic'");
+  /* a platform file SimGrid cannot parse: its reason, on our one line */
+  write_file("badplat.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                            "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"None\">\n"
+                            "<host id=\"a\" speed=\"1Gf\"/>\n<host id=\"b\" speed=\"fast\"/>\n</zone>\n</platform>\n");
+  expect_bad("[platform]\nfile = badplat.xml\n[app]\nnodes = 1\n", "",
+             "bad.ini:2: [platform] file = 'badplat.xml': Parse error at badplat.xml:6");
+  {
+    char ini[1024];
+    snprintf(ini, sizeof ini, "[platform]\nfile = %s\n[app]\nnodes = 40\n",
+             fl_test_src("sim/platforms/small-cluster.xml"));
+    expect_bad(ini, "", "bad.ini:4: [app] nodes = '40': the job needs 40 ranks but platform");
+  }
   CU_ASSERT_EQUAL(faultline("simulate"), 2);
   CU_ASSERT_EQUAL(faultline("simulate nothere.ini"), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "nothere.ini: cannot open scenario"));

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <simgrid/version.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,85 @@ struct fl_platform {
 };
 
 static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
+
+/* A platform file SimGrid cannot parse makes it log the reason and abort the process. While a user's file
+ * loads, stderr goes to a temporary file and SIGABRT to this handler, which turns SimGrid's reason into the
+ * one-line bad-input message and exit status 2. Signal-handler state must be static; only async-signal-safe
+ * calls (lseek, read, write, _exit) are made from the handler. */
+static struct {
+  int capture_fd, stderr_fd;
+  char prefix[1024];
+  char text[8192];
+} fl_load_guard = {-1, -1, "", ""};
+
+static void fl_load_abort_handler(int sig)
+{
+  ssize_t n;
+  const char *p, *reason = "SimGrid aborted while loading it";
+  size_t rlen = strlen(reason);
+  (void)sig;
+  if (lseek(fl_load_guard.capture_fd, 0, SEEK_SET) == 0 &&
+      (n = read(fl_load_guard.capture_fd, fl_load_guard.text, sizeof fl_load_guard.text - 1)) > 0) {
+    fl_load_guard.text[n] = '\0';
+    for (p = fl_load_guard.text; *p; p++) {
+      if ((p[0] == 'E' && strncmp(p, "ERROR] ", 7) == 0) || (p[0] == 'C' && strncmp(p, "CRITICAL] ", 10) == 0)) {
+        const char *e;
+        p = strchr(p, ']') + 2;
+        for (e = p; *e && *e != '\n'; e++)
+          ;
+        reason = p;
+        rlen = (size_t)(e - p);
+        break;
+      }
+    }
+  }
+  if (write(fl_load_guard.stderr_fd, fl_load_guard.prefix, strlen(fl_load_guard.prefix)) < 0 ||
+      write(fl_load_guard.stderr_fd, reason, rlen) < 0 || write(fl_load_guard.stderr_fd, "\n", 1) < 0)
+    _exit(2);
+  _exit(2);
+}
+
+/* Load a user's platform file, turning SimGrid's abort on a bad file into FL_ERR_INPUT-style exit 2. */
+static fl_err fl_load_user_platform(const fl_scenario *sc, const char *file)
+{
+  struct sigaction sa, old;
+  char tmpl[] = "/tmp/faultline-load-XXXXXX";
+  int fd;
+  ssize_t n;
+
+  (void)fl_scenario_fail(sc, "platform", "file", "%s", "");
+  snprintf(fl_load_guard.prefix, sizeof fl_load_guard.prefix, "faultline: %s", fl_err_msg());
+  fl_err_clear();
+  fd = mkstemp(tmpl);
+  if (fd < 0) { /* no capture possible: load unguarded */
+    simgrid_load_platform(file);
+    return FL_OK;
+  }
+  unlink(tmpl);
+  fflush(stderr);
+  fl_load_guard.capture_fd = fd;
+  fl_load_guard.stderr_fd = dup(STDERR_FILENO);
+  dup2(fd, STDERR_FILENO);
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = fl_load_abort_handler;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGABRT, &sa, &old);
+
+  simgrid_load_platform(file);
+
+  sigaction(SIGABRT, &old, NULL);
+  fflush(stderr);
+  dup2(fl_load_guard.stderr_fd, STDERR_FILENO);
+  close(fl_load_guard.stderr_fd);
+  /* pass on what SimGrid said while loading (warnings) */
+  if (lseek(fd, 0, SEEK_SET) == 0)
+    while ((n = read(fd, fl_load_guard.text, sizeof fl_load_guard.text)) > 0)
+      if (write(STDERR_FILENO, fl_load_guard.text, (size_t)n) < 0)
+        break;
+  close(fd);
+  fl_load_guard.capture_fd = fl_load_guard.stderr_fd = -1;
+  return FL_OK;
+}
 
 fl_err fl_platform_write_xml(FILE *f, long nodes, double speed)
 {
@@ -170,7 +250,7 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
     sg_host_t *all;
     size_t count, k = 0;
     fl_simgrid_init(0, 0);
-    simgrid_load_platform(file);
+    FL_TRY(fl_load_user_platform(sc, file));
     count = sg_host_count();
     all = sg_host_list();
     qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
