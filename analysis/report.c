@@ -77,6 +77,12 @@ static void fl_group_print(const fl_group *g, int csv, FILE *out)
             im, ih);
     return;
   }
+  if (g->n == 0) {
+    snprintf(runs, sizeof runs, "0 (+%zu failed, %zu timeout)", g->failed, g->timeout);
+    fprintf(out, "%-18s %-4s %-10s %-16s %8ld %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", g->scenario, g->mode,
+            g->strategy, g->interval, g->nodes, g->mtbf, g->model, runs, "-", "-", "-", "-");
+    return;
+  }
   fl_fmt_ci_duration(mm, mh, ms, sizeof ms);
   if (isnan(wm))
     snprintf(ws, sizeof ws, "-");

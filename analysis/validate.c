@@ -10,7 +10,11 @@
  * exactly T / mean for any law: with `start = stationary`, n Weibull or log-normal nodes must fail n T / mean
  * times on average. This checks the failure source the simulator replays, for the non-exponential laws.
  *
- * All simulated checks share one generated platform (SimGrid loads one per process): 100 nodes. */
+ * Process replication. b duplicated ranks on 2b nodes, no repair, no spare: the number of failures until every
+ * copy of some rank is dead has mean 4^b / C(2b, b) (b = 1000: 56.06), not the birthday approximation.
+ *
+ * All simulated checks share one generated platform (SimGrid loads one per process): 2000 nodes, of which the
+ * Daly regimes use 100 (the rest are spares, which exponential failures make irrelevant). */
 #include "validate.h"
 
 #include <inttypes.h>
@@ -21,6 +25,7 @@
 #include "fm.h"
 #include "interval.h"
 #include "progress.h"
+#include "replication.h"
 #include "scenario.h"
 #include "sim.h"
 #include "source.h"
@@ -46,6 +51,7 @@ static const fl_daly_regime fl_daly_regimes[] = {
 };
 
 #define FL_VALIDATE_NODES 100
+#define FL_VALIDATE_PLATFORM 2000 /* one platform per process: large enough for 1000 duplicated ranks */
 
 static void fl_row_finish(fl_validate_row *row, const double *x, size_t n)
 {
@@ -72,7 +78,7 @@ static fl_err fl_validate_daly(const fl_daly_regime *rg, const fl_validate_opts 
            "[failures]\nmodel = exponential\nnode_mtbf = %.17g\nrepair = 0s\n"
            "[app]\nkind = bsp\nnodes = %d\nwork = %s\n"
            "[strategy]\nkind = %s\ninterval = %s\ncheckpoint_cost = %s\nrestart_cost = %s\ndowntime = %s\n",
-           rg->name, opt->seed, FL_VALIDATE_NODES, node_mtbf, FL_VALIDATE_NODES, rg->work, rg->strategy,
+           rg->name, opt->seed, FL_VALIDATE_PLATFORM, node_mtbf, FL_VALIDATE_NODES, rg->work, rg->strategy,
            rg->interval, rg->delta, rg->restart, rg->downtime);
   FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
   FL_TRY(fl_sim_create(sc, &sim));
@@ -97,6 +103,46 @@ done:
   return rc;
 }
 
+/* Failures to interruption of b duplicated ranks. */
+static fl_err fl_validate_mnfti(long b, const fl_validate_opts *opt, fl_progress *prog, fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  char text[1024];
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  double *x = NULL;
+  fl_sim_result res;
+
+  snprintf(text, sizeof text,
+           "[run]\nname = validate-mnfti\nseed = %" PRIu64 "\nevents = none\nmax_time = 1000y\n"
+           "[platform]\nnodes = %d\n[failures]\nmodel = exponential\nnode_mtbf = 1y\nrepair = never\n"
+           "[app]\nkind = bsp\nnodes = %ld\nwork = 100y\n"
+           "[strategy]\nkind = replication\ndegree = 2\ninterval = never\nrestart_cost = 0s\n",
+           opt->seed, FL_VALIDATE_PLATFORM, b);
+  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
+  FL_TRY(fl_sim_create(sc, &sim));
+  FL_ALLOC(x, opt->replicas);
+  for (long r = 0; r < opt->replicas; r++) {
+    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
+    /* 2b nodes, no spare, no repair: the first interruption ends the run, so failures = failures to it */
+    FL_CHECK(res.interruptions == 1 && strcmp(res.status, "failed") == 0, FL_ERR_INTERNAL,
+             "validate mnfti: replica %ld ended '%s' after %ld interruptions", r, res.status, res.interruptions);
+    x[r] = (double)res.failures;
+    if (prog)
+      fl_progress_update(prog, 0, "validate mnfti: replica %ld/%ld", r + 1, opt->replicas);
+  }
+  memset(row, 0, sizeof *row);
+  snprintf(row->name, sizeof row->name, "replication:mnfti");
+  snprintf(row->what, sizeof row->what, "failures to interruption, %ld duplicated ranks", b);
+  FL_TRY(fl_pol_mnfti(2, b, &row->analytic));
+  fl_row_finish(row, x, (size_t)opt->replicas);
+done:
+  free(x);
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
 /* Failures of n stationary renewal nodes in [0, T): mean n T / mean. */
 static fl_err fl_validate_renewal(const char *model, const char *param, const fl_validate_opts *opt,
                                   fl_validate_row *row)
@@ -107,7 +153,7 @@ static fl_err fl_validate_renewal(const char *model, const char *param, const fl
   fl_fm *fm = NULL;
   fl_fsrc *src = NULL;
   double *x = NULL;
-  const long nodes = 1000;
+  const long nodes = 200;
   const double mean = 86400.0, horizon = 10.0 * 86400.0;
 
   snprintf(text, sizeof text, "[failures]\nmodel = %s\nnode_mtbf = %.17g\n%s\nrepair = 0s\nstart = stationary\n", model,
@@ -116,7 +162,7 @@ static fl_err fl_validate_renewal(const char *model, const char *param, const fl
   FL_TRY(fl_fm_create(sc, &fm));
   FL_ALLOC(x, opt->replicas);
   for (long r = 0; r < opt->replicas; r++) {
-    fl_fsrc_config cfg = {.fm = fm, .nodes = nodes, .repair_s = 0.0, .start_fresh = 0, .seed = opt->seed,
+    fl_fsrc_config cfg = {.fm = fm, .nodes = nodes, .repair_s = 0.0, .start = FL_START_STATIONARY, .seed = opt->seed,
                           .replica = (uint64_t)r};
     double t;
     long node, count = 0;
@@ -166,6 +212,14 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
     if (opt->only && !strstr(fl_daly_regimes[i].name, opt->only) && !strstr("daly", opt->only))
       continue;
     FL_TRY(fl_validate_daly(&fl_daly_regimes[i], opt, &prog, &row));
+    fl_progress_done(&prog);
+    fl_validate_print(&row, out);
+    *failed += !row.pass;
+    if (rows && n < max_rows)
+      rows[n++] = row;
+  }
+  if (!opt->only || strstr("replication:mnfti", opt->only)) {
+    FL_TRY(fl_validate_mnfti(1000, opt, &prog, &row));
     fl_progress_done(&prog);
     fl_validate_print(&row, out);
     *failed += !row.pass;

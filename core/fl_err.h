@@ -54,7 +54,7 @@ void fl_err_push_frame(const char *file, int line);
 
 /* Allocation that raises FL_ERR_NOMEM. */
 #define FL_ALLOC(ptr, n)                                                                                      \
-  FL_CHECK(((ptr) = calloc((size_t)(n) ? (size_t)(n) : 1u, sizeof *(ptr))) != NULL, FL_ERR_NOMEM,             \
+  FL_CHECK(((ptr) = calloc((size_t)(n) > 0u ? (size_t)(n) : 1u, sizeof *(ptr))) != NULL, FL_ERR_NOMEM,        \
            "out of memory allocating %zu x %zu bytes", (size_t)(n), sizeof *(ptr))
 
 #endif

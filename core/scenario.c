@@ -29,7 +29,8 @@ typedef enum fl_ktype {
   FL_K_DURATION_NEVER,
   FL_K_SPEED,     /* flop/s */
   FL_K_REAL,      /* plain number */
-  FL_K_INTERVAL,  /* young | daly | duration */
+  FL_K_INTERVAL,  /* young | daly | never | duration */
+  FL_K_GRID,      /* ROWSxCOLS into grid_rows, grid_cols */
 } fl_ktype;
 
 enum { FL_K_POS = 1u, FL_K_NONNEG = 2u, FL_K_OPTIONAL = 4u /* empty text unsets a string */ };
@@ -46,7 +47,8 @@ typedef struct fl_key {
 } fl_key;
 
 static const char *const fl_events_choices[] = {"none", "all", NULL};
-static const char *const fl_start_choices[] = {"stationary", "fresh", NULL};
+static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
+static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_keys[] = {
@@ -81,22 +83,45 @@ static const fl_key fl_keys[] = {
    "failure trace CSV (time, node, downtime), relative to the scenario file; model = trace"},
   {"failures", "repair", FL_K_DURATION_NEVER, FL_OFF(repair_s), FL_K_NONNEG, "0s", NULL,
    "time a failed node stays down before it can serve again (as a spare); never = it stays down"},
-  {"failures", "start", FL_K_ENUM_INT, FL_OFF(start_fresh), 0, "stationary", fl_start_choices,
-   "stationary: nodes have run for long when the job starts (equilibrium renewal); fresh: all new at t=0"},
-  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp"},
+  {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,
+   "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
+   "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
+  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp | gridworld"},
   {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
-   "ranks of the job, one per node; 0 = every host; hosts beyond are spares"},
-  {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "failure-free compute time of the job"},
+   "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
+  {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "bsp: failure-free compute time of the job"},
+  {"app", "grid", FL_K_GRID, 0, 0, "10x10", NULL, "gridworld: rows x cols states, one task per state"},
+  {"app", "iterations", FL_K_COUNT, FL_OFF(iterations), FL_K_POS, "100", NULL,
+   "gridworld: at most this many value-iteration sweeps"},
+  {"app", "tolerance", FL_K_REAL, FL_OFF(tolerance), FL_K_POS, "0.001", NULL,
+   "gridworld: converged when no value changes by more than this"},
+  {"app", "discount", FL_K_REAL, FL_OFF(discount), FL_K_POS, "0.95", NULL, "gridworld: discount factor delta (< 1)"},
+  {"app", "move_prob", FL_K_REAL, FL_OFF(move_prob), FL_K_POS, "0.8", NULL,
+   "gridworld: probability p of moving in the intended direction (else uniform among the other three)"},
+  {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
+   "gridworld: simulated time of one task's update in one sweep"},
   {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
-   "none (restart from scratch) | checkpoint (coordinated checkpoint/restart)"},
+   "none | checkpoint | replication (bsp: process replication; gridworld: re-execute failed tasks) | "
+   "substitution | hybrid (gridworld)"},
   {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
-   "young | daly | a duration: compute time between checkpoints"},
+   "young | daly | never | a duration: compute time between checkpoints"},
   {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
    "time to write one coordinated checkpoint (delta)"},
   {"strategy", "restart_cost", FL_K_DURATION, FL_OFF(restart_cost_s), FL_K_NONNEG, "5min", NULL,
    "time to read the last checkpoint back (R); failures during it restart it"},
   {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
    "time between an interruption and the restart (D); failures during it do not interrupt"},
+  {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
+   "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
+  {"policy", "kind", FL_K_STR, FL_OFF(policy), 0, "greedy", NULL,
+   "greedy | exact | mip: who decides replicate vs substitute (strategy hybrid)"},
+  {"policy", "error_budget", FL_K_REAL, FL_OFF(error_budget), FL_K_NONNEG, "10", NULL,
+   "epsilon: substitution error allowed per iteration (sum of w_i over substituted tasks)"},
+  {"policy", "time_limit", FL_K_DURATION, FL_OFF(time_limit_s), FL_K_POS, "1s", NULL, "mip: solver time limit"},
+  {"policy", "mip_gap", FL_K_REAL, FL_OFF(mip_gap), FL_K_NONNEG, "0.01", NULL,
+   "mip: relative gap at which the solver may stop"},
+  {"policy", "weights", FL_K_ENUM_INT, FL_OFF(weights_empirical), 0, "bound", fl_weights_choices,
+   "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
 };
 #undef FL_OFF
 #define FL_NKEYS ((int)(sizeof fl_keys / sizeof fl_keys[0]))
@@ -241,18 +266,31 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
     const char *p = raw;
     while (isspace((unsigned char)*p))
       p++;
-    if (strcmp(p, "young") == 0) {
+    if (strcmp(p, "never") == 0) {
+      sc->interval_kind = FL_INTERVAL_NEVER;
+    } else if (strcmp(p, "young") == 0) {
       sc->interval_kind = FL_INTERVAL_YOUNG;
     } else if (strcmp(p, "daly") == 0) {
       sc->interval_kind = FL_INTERVAL_DALY;
     } else {
       if (fl_units_duration(raw, 0, &v) != FL_OK)
-        return fl_scenario_fail(sc, key->section, key->key, "expected young, daly or a duration (e.g. 600s, 11min)");
+        return fl_scenario_fail(sc, key->section, key->key,
+                                "expected young, daly, never or a duration (e.g. 600s, 11min)");
       if (!(v > 0))
         return fl_scenario_fail(sc, key->section, key->key, "must be positive");
       sc->interval_kind = FL_INTERVAL_FIXED;
       sc->interval_s = v;
     }
+    break;
+  }
+  case FL_K_GRID: {
+    long r = 0, c = 0;
+    char x = 0, tail = 0;
+    if (sscanf(raw, " %ld %c %ld %c", &r, &x, &c, &tail) != 3 || (x != 'x' && x != 'X') || r < 1 || c < 1 ||
+        r > 100000 || c > 100000)
+      return fl_scenario_fail(sc, key->section, key->key, "expected ROWSxCOLS, e.g. 10x10 (each 1 to 100000)");
+    sc->grid_rows = r;
+    sc->grid_cols = c;
     break;
   }
   }
@@ -308,7 +346,8 @@ static int fl_parse_handler(void *user, const char *section, const char *name, c
   if (p->rc != FL_OK)
     return 1; /* report the first error only */
   if (!fl_section_known(section)) {
-    p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy)",
+    p->rc = fl_err_set(FL_ERR_INPUT,
+                       "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy, policy)",
                        fl_scenario_label(sc), p->line, section);
     goto fail;
   }
@@ -520,6 +559,13 @@ char *fl_scenario_resolve(const fl_scenario *sc, const char *rel)
   return out;
 }
 
+long fl_scenario_job_slots(const fl_scenario *sc)
+{
+  if (strcmp(sc->app, "gridworld") == 0)
+    return sc->grid_rows * sc->grid_cols;
+  return sc->app_nodes * (strcmp(sc->strategy, "replication") == 0 ? sc->degree : 1);
+}
+
 fl_err fl_scenario_check(const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
@@ -535,14 +581,27 @@ fl_err fl_scenario_check(const fl_scenario *sc)
       rc = fl_scenario_fail(sc, "platform", "file", "platform file '%s' not found", file);
       goto done;
     }
-  } else if (sc->platform_nodes > 0 && sc->app_nodes > sc->platform_nodes) {
-    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but the platform has only %ld hosts",
-                          sc->app_nodes, sc->platform_nodes);
+  } else if (sc->platform_nodes > 0 && fl_scenario_job_slots(sc) > sc->platform_nodes) {
+    if (strcmp(sc->app, "gridworld") == 0)
+      rc = fl_scenario_fail(sc, "app", "grid", "%ld tasks need as many nodes but the platform has only %ld hosts",
+                            fl_scenario_job_slots(sc), sc->platform_nodes);
+    else if (fl_scenario_job_slots(sc) != sc->app_nodes)
+      rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks x %ld copies but the platform has only %ld hosts",
+                            sc->app_nodes, sc->degree, sc->platform_nodes);
+    else
+      rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but the platform has only %ld hosts",
+                            sc->app_nodes, sc->platform_nodes);
     goto done;
-  } else if (sc->platform_nodes == 0 && sc->app_nodes == 0) {
+  } else if (sc->platform_nodes == 0 && fl_scenario_job_slots(sc) == 0) {
     rc = fl_scenario_fail(sc, "platform", "nodes", "give [platform] file or nodes, or [app] nodes");
     goto done;
   }
+  if (!(sc->discount < 1.0))
+    return fl_scenario_fail(sc, "app", "discount", "must be below 1");
+  if (!(sc->move_prob <= 1.0))
+    return fl_scenario_fail(sc, "app", "move_prob", "is a probability: at most 1");
+  if (strcmp(sc->strategy, "replication") == 0 && strcmp(sc->app, "bsp") == 0 && (sc->degree < 2 || sc->degree > 3))
+    return fl_scenario_fail(sc, "strategy", "degree", "process replication takes 2 or 3 copies");
   if (strcmp(sc->model, "trace") == 0 && !sc->trace) {
     rc = fl_scenario_fail(sc, "failures", "trace", "model = trace needs a trace file");
     goto done;
@@ -578,6 +637,7 @@ void fl_scenario_destroy(fl_scenario **psc)
   free(sc->trace);
   free(sc->app);
   free(sc->strategy);
+  free(sc->policy);
   free(sc);
   *psc = NULL;
 }
@@ -593,7 +653,8 @@ static const char *fl_ktype_name(fl_ktype t)
   case FL_K_DURATION_NEVER: return "duration|never";
   case FL_K_SPEED: return "speed";
   case FL_K_REAL: return "number";
-  case FL_K_INTERVAL: return "young|daly|duration";
+  case FL_K_INTERVAL: return "young|daly|never|duration";
+  case FL_K_GRID: return "ROWSxCOLS";
   }
   return "?";
 }

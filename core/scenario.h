@@ -16,7 +16,15 @@ typedef enum fl_interval_kind {
   FL_INTERVAL_FIXED = 0, /* interval_s as given */
   FL_INTERVAL_YOUNG,     /* sqrt(2 delta M) */
   FL_INTERVAL_DALY,      /* Daly 2006, higher order */
+  FL_INTERVAL_NEVER,     /* no checkpoint: an interruption restarts from scratch */
 } fl_interval_kind;
+
+typedef enum fl_start {
+  FL_START_STATIONARY = 0, /* every node up at t=0, first failure after its stationary residual life */
+  FL_START_FRESH,          /* every node new at t=0 */
+  FL_START_STEADY,         /* alternating renewal in equilibrium: a node is down at t=0 with probability
+                            * repair / (mtbf + repair) */
+} fl_start;
 
 typedef struct fl_scenario {
   /* provenance */
@@ -47,12 +55,18 @@ typedef struct fl_scenario {
   double sigma;        /* log-normal sigma of ln(time to failure) */
   char *trace;         /* failure trace CSV, resolved against dir */
   double repair_s;     /* time a failed node stays down; INFINITY = never */
-  int start_fresh;     /* 1: every node is new at t=0; 0: stationary (the machine has been running for long) */
+  int start;           /* fl_start */
 
   /* [app] */
-  char *app;           /* "bsp" */
-  long app_nodes;      /* ranks of the job; 0 = every host of the platform */
-  double work_s;       /* failure-free compute time, seconds */
+  char *app;           /* "bsp", "gridworld" */
+  long app_nodes;      /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
+  double work_s;       /* bsp: failure-free compute time, seconds */
+  long grid_rows, grid_cols; /* gridworld: n x m states */
+  long iterations;     /* gridworld: at most this many value-iteration sweeps */
+  double tolerance;    /* gridworld: converged when no value changes by more than this */
+  double discount;     /* gridworld: delta */
+  double move_prob;    /* gridworld: p, probability of moving in the intended direction */
+  double task_time_s;  /* gridworld: time of one task's update */
 
   /* [strategy] */
   char *strategy;      /* "none", "checkpoint" */
@@ -61,6 +75,14 @@ typedef struct fl_scenario {
   double checkpoint_cost_s;
   double restart_cost_s;
   double downtime_s;
+  long degree;         /* replication: copies of each rank (2 or 3) */
+
+  /* [policy] */
+  char *policy;        /* "greedy", "exact", "mip" */
+  double error_budget; /* epsilon, per iteration */
+  double time_limit_s; /* solver time limit (mip) */
+  double mip_gap;
+  int weights_empirical; /* 0: the seed's bound; 1: observed differences */
 
   /* where each key's value came from, indexed like the key table (private to scenario.c) */
   struct fl_scenario_origin *origin;
@@ -79,6 +101,9 @@ fl_err fl_scenario_check(const fl_scenario *sc);
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */
 fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out);
 void fl_scenario_destroy(fl_scenario **sc);
+
+/* Nodes the job occupies: bsp ranks (times the copies under process replication), or grid-world states. */
+long fl_scenario_job_slots(const fl_scenario *sc);
 
 /* Raise FL_ERR_INPUT naming where `section.key` got its value: "file:line: [s] k = 'v': <reason>". */
 fl_err fl_scenario_fail(const fl_scenario *sc, const char *section, const char *key, const char *fmt, ...)

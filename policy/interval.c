@@ -22,6 +22,7 @@ const char *fl_pol_interval_name(fl_interval_kind kind)
   case FL_INTERVAL_YOUNG: return "young";
   case FL_INTERVAL_DALY: return "daly";
   case FL_INTERVAL_FIXED: return "fixed";
+  case FL_INTERVAL_NEVER: return "never";
   }
   return "?";
 }
@@ -31,6 +32,10 @@ fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s)
   double tau;
   if (sc->interval_kind == FL_INTERVAL_FIXED) {
     *tau_s = sc->interval_s;
+    return FL_OK;
+  }
+  if (sc->interval_kind == FL_INTERVAL_NEVER) {
+    *tau_s = INFINITY;
     return FL_OK;
   }
   if (!isfinite(job_mtbf_s) || job_mtbf_s <= 0)

@@ -16,8 +16,8 @@
 double fl_pol_interval_young(double delta_s, double mtbf_s);
 double fl_pol_interval_daly(double delta_s, double mtbf_s);
 
-/* The interval a scenario asks for, given the job MTBF it will see. Errors (FL_ERR_INPUT) when the rule
- * cannot apply (Young or Daly with no failures: an infinite MTBF). */
+/* The interval a scenario asks for, given the job MTBF it will see (INFINITY for `never`). Errors
+ * (FL_ERR_INPUT) when the rule cannot apply (Young or Daly with no failures: an infinite MTBF). */
 fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s);
 /* Name of the rule ("young", "daly", "fixed"). */
 const char *fl_pol_interval_name(fl_interval_kind kind);

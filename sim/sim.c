@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "interval.h"
+#include "replication.h"
 #include "units.h"
 #include "sim_impl.h"
 
-static const fl_strategy_ops *const fl_strategies[] = {&fl_strategy_none_ops, &fl_strategy_checkpoint_ops};
+static const fl_strategy_ops *const fl_strategies[] = {&fl_strategy_none_ops, &fl_strategy_checkpoint_ops,
+                                                       &fl_strategy_replication_ops};
 #define FL_NSTRATEGIES ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
 static const char *const fl_apps[] = {"bsp"};
 #define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
@@ -22,15 +24,6 @@ const char *fl_sim_strategy_name(int i) { return (i >= 0 && i < FL_NSTRATEGIES) 
 static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
 {
   char known[256] = "";
-  for (int i = 0; i < FL_NSTRATEGIES; i++) {
-    if (strcmp(fl_strategies[i]->name, sc->strategy) == 0)
-      sim->strategy = fl_strategies[i];
-    strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-    strncat(known, fl_strategies[i]->name, sizeof known - strlen(known) - 1);
-  }
-  if (!sim->strategy)
-    return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' (known: %s)", sc->strategy, known);
-  known[0] = '\0';
   for (int i = 0; i < FL_NAPPS; i++) {
     if (strcmp(fl_apps[i], sc->app) == 0)
       sim->app = fl_apps[i];
@@ -39,6 +32,18 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
   }
   if (!sim->app)
     return fl_scenario_fail(sc, "app", "kind", "unknown application '%s' (known: %s)", sc->app, known);
+  known[0] = '\0';
+  for (int i = 0; i < FL_NSTRATEGIES; i++) {
+    if (strcmp(fl_strategies[i]->app, sim->app) != 0)
+      continue;
+    if (strcmp(fl_strategies[i]->name, sc->strategy) == 0)
+      sim->strategy = fl_strategies[i];
+    strncat(known, known[0] ? ", " : "", sizeof known - strlen(known) - 1);
+    strncat(known, fl_strategies[i]->name, sizeof known - strlen(known) - 1);
+  }
+  if (!sim->strategy)
+    return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' for app %s (known: %s)", sc->strategy,
+                            sim->app, known);
   return FL_OK;
 }
 
@@ -55,10 +60,13 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   /* everything about the input that needs no platform is checked: now load it */
   FL_TRY(fl_platform_get(sc, &sim->pf));
   sim->nodes = fl_platform_nodes(sim->pf);
-  sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
-  if (sim->ranks > sim->nodes) {
-    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but platform '%s' has only %ld nodes",
-                          sim->ranks, fl_platform_describe(sim->pf), sim->nodes);
+  sim->degree = sim->strategy->replicated ? sc->degree : 1;
+  sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
+  sim->slots = sim->ranks * sim->degree;
+  if (sim->slots > sim->nodes || sim->ranks < 1) {
+    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks%s but platform '%s' has only %ld nodes",
+                          sim->ranks, sim->degree > 1 ? (sim->degree == 2 ? " x 2 copies" : " x 3 copies") : "",
+                          fl_platform_describe(sim->pf), sim->nodes);
     goto done;
   }
   FL_CHECK(sim->nodes <= INT32_MAX - 1, FL_ERR_INPUT, "at most %d nodes", INT32_MAX - 1);
@@ -93,28 +101,34 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   }
 
   sim->work_s = sc->work_s;
+  FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
   sim->delta_s = sim->strategy->checkpoints ? sc->checkpoint_cost_s : 0.0;
   sim->restart_s = sc->restart_cost_s;
   sim->downtime_s = sc->downtime_s;
   sim->repair_s = sc->repair_s;
   sim->max_time_s = sc->max_time_s;
-  sim->start_fresh = sc->start_fresh;
+  sim->start = sc->start;
   sim->seed = sc->seed;
   sim->scenario_name = sc->name;
   sim->model_name = fl_fm_name(sim->fm);
   if (sim->strategy->checkpoints) {
     FL_TRY(fl_pol_interval(sc, fl_sim_job_mtbf(sim), &sim->tau_s));
     sim->interval_rule = fl_pol_interval_name(sc->interval_kind);
+    if (!isfinite(sim->tau_s)) {
+      sim->delta_s = 0.0;
+      sim->interval_rule = NULL;
+    }
   } else {
     sim->tau_s = INFINITY;
     sim->interval_rule = NULL;
   }
 
-  FL_ALLOC(sim->rank_node, sim->ranks);
-  FL_ALLOC(sim->node_rank, sim->nodes);
+  FL_ALLOC(sim->slot_node, sim->slots);
+  FL_ALLOC(sim->node_slot, sim->nodes);
+  FL_ALLOC(sim->alive, sim->ranks);
   FL_ALLOC(sim->spare, sim->nodes);
   FL_ALLOC(sim->spare_pos, sim->nodes);
-  FL_ALLOC(sim->missing, sim->ranks);
+  FL_ALLOC(sim->missing, sim->slots);
   *out = sim;
   sim = NULL;
 done:
@@ -129,8 +143,10 @@ void fl_sim_destroy(fl_sim **psim)
     return;
   fl_fm_destroy(&sim->fm);
   free(sim->trace_node);
-  free(sim->rank_node);
-  free(sim->node_rank);
+  free(sim->slot_node);
+  free(sim->node_slot);
+  free(sim->alive);
+  free(sim->task_failed);
   free(sim->spare);
   free(sim->spare_pos);
   free(sim->missing);
@@ -145,14 +161,18 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas)
 }
 
 double fl_sim_node_mtbf(const fl_sim *sim) { return sim->node_mtbf_s; }
-double fl_sim_job_mtbf(const fl_sim *sim) { return sim->node_mtbf_s / (double)sim->ranks; }
+double fl_sim_job_mtbf(const fl_sim *sim)
+{
+  /* time to interruption: with replication, MNFTI failures of the slots' nodes */
+  return sim->mnfti * sim->node_mtbf_s / (double)sim->slots;
+}
 double fl_sim_interval(const fl_sim *sim) { return sim->tau_s; }
 long fl_sim_platform_nodes(const fl_sim *sim) { return sim->nodes; }
 long fl_sim_ranks(const fl_sim *sim) { return sim->ranks; }
 
 double fl_sim_expected_makespan(const fl_sim *sim)
 {
-  return fl_pol_expected_walltime(sim->work_s, sim->strategy->checkpoints ? sim->tau_s : sim->work_s, sim->delta_s,
+  return fl_pol_expected_walltime(sim->work_s, isfinite(sim->tau_s) ? sim->tau_s : sim->work_s, sim->delta_s,
                                   sim->restart_s, sim->downtime_s, fl_sim_job_mtbf(sim));
 }
 
@@ -161,13 +181,15 @@ double fl_sim_expected_makespan(const fl_sim *sim)
 static void fl_job_reset(fl_sim *sim)
 {
   for (long n = 0; n < sim->nodes; n++) {
-    sim->node_rank[n] = n < sim->ranks ? (int32_t)n : -1;
+    sim->node_slot[n] = n < sim->slots ? (int32_t)n : -1;
     sim->spare_pos[n] = -1;
   }
+  for (long q = 0; q < sim->slots; q++)
+    sim->slot_node[q] = (int32_t)q;
   for (long r = 0; r < sim->ranks; r++)
-    sim->rank_node[r] = (int32_t)r;
+    sim->alive[r] = (unsigned char)sim->degree;
   sim->nspare = 0;
-  for (long n = sim->ranks; n < sim->nodes; n++) {
+  for (long n = sim->slots; n < sim->nodes; n++) {
     sim->spare_pos[n] = (int32_t)sim->nspare;
     sim->spare[sim->nspare++] = (int32_t)n;
   }
@@ -188,56 +210,95 @@ static void fl_spare_push(fl_sim *sim, long node)
   sim->spare[sim->nspare++] = (int32_t)node;
 }
 
+long fl_sim_take_spare(fl_sim *sim)
+{
+  int32_t s;
+  if (sim->nspare == 0)
+    return -1;
+  s = sim->spare[sim->nspare - 1]; /* the most recently freed: O(1), and deterministic */
+  fl_spare_remove(sim, s);
+  return s;
+}
+
+void fl_sim_place(fl_sim *sim, long slot, long node)
+{
+  sim->slot_node[slot] = (int32_t)node;
+  sim->node_slot[node] = (int32_t)slot;
+  sim->alive[slot / sim->degree]++;
+}
+
 static int fl_phase_interruptible(fl_phase p)
 {
   return p == FL_PHASE_COMPUTE || p == FL_PHASE_CHECKPOINT || p == FL_PHASE_RESTART;
 }
 
-static void fl_job_on_failure(fl_replica *rep, long node, double t)
+static void fl_rep_wake(fl_replica *rep, double t)
 {
-  fl_sim *sim = rep->sim;
-  int32_t r = sim->node_rank[node];
-  rep->res->platform_failures++;
-  if (r < 0) {
-    if (sim->spare_pos[node] >= 0)
-      fl_spare_remove(sim, node);
-    fl_evlog_add(rep->log, t, "failure", node, "spare");
-    return;
-  }
-  rep->res->failures++;
-  sim->node_rank[node] = -1;
-  if (sim->nspare > 0) {
-    /* take the most recently freed spare: O(1), and deterministic */
-    int32_t s = sim->spare[sim->nspare - 1];
-    fl_spare_remove(sim, s);
-    sim->rank_node[r] = s;
-    sim->node_rank[s] = r;
-    fl_evlog_add(rep->log, t, "failure", node, "rank %d moves to node %d", r, s);
-  } else {
-    sim->rank_node[r] = -1;
-    sim->missing[sim->nmissing++] = r;
-    fl_evlog_add(rep->log, t, "failure", node, "rank %d waits for a node", r);
-  }
-  if (fl_phase_interruptible(rep->phase) && !rep->interrupt_pending) {
+  if (!rep->interrupt_pending) {
     rep->interrupt_pending = 1;
     rep->wake_t = t;
     sg_sem_release(rep->sem);
   }
 }
 
+/* A node failed. Without replication its rank moves to a spare at once (the job restarts from its checkpoint
+ * anyway), or waits for a node. With replication the dead copy stays dead until the next restart, and the job
+ * stops only when every copy of a rank is dead. Tasks of a task-parallel app lose their host and are dealt with
+ * by the strategy at the end of the sweep. */
+static void fl_job_on_failure(fl_replica *rep, long node, double t)
+{
+  fl_sim *sim = rep->sim;
+  int32_t q = sim->node_slot[node];
+  long r;
+  rep->res->platform_failures++;
+  if (q < 0) {
+    if (sim->spare_pos[node] >= 0)
+      fl_spare_remove(sim, node);
+    fl_evlog_add(rep->log, t, "failure", node, "spare");
+    return;
+  }
+  r = q / sim->degree;
+  rep->res->failures++;
+  sim->node_slot[node] = -1;
+  sim->slot_node[q] = -1;
+  sim->alive[r]--;
+  if (sim->task_failed)
+    sim->task_failed[q] = 1;
+  if (sim->degree == 1 && !sim->task_failed && sim->nspare > 0) {
+    long s = fl_sim_take_spare(sim);
+    fl_sim_place(sim, q, s);
+    fl_evlog_add(rep->log, t, "failure", node, "rank %ld moves to node %ld", r, s);
+  } else {
+    sim->missing[sim->nmissing++] = q;
+    if (sim->task_failed)
+      fl_evlog_add(rep->log, t, "failure", node, "task %ld loses its host", r);
+    else if (sim->degree == 1)
+      fl_evlog_add(rep->log, t, "failure", node, "rank %ld waits for a node", r);
+    else
+      fl_evlog_add(rep->log, t, "failure", node, "copy %ld of rank %ld, %d left", q % sim->degree, r,
+                   (int)sim->alive[r]);
+  }
+  if (sim->task_failed)
+    return;
+  if (fl_phase_interruptible(rep->phase) && (sim->degree == 1 || sim->alive[r] == 0))
+    fl_rep_wake(rep, t);
+}
+
+/* A node is back: it takes a slot waiting for a node (ranks of an unreplicated job at any time; dead copies and
+ * hostless tasks only while the job recovers, or for tasks at once), else it becomes a spare. */
 static void fl_job_on_repair(fl_replica *rep, long node, double t)
 {
   fl_sim *sim = rep->sim;
-  if (sim->nmissing > 0) {
-    int32_t r = sim->missing[--sim->nmissing];
-    sim->rank_node[r] = (int32_t)node;
-    sim->node_rank[node] = r;
-    fl_evlog_add(rep->log, t, "repair", node, "takes rank %d", r);
-    if (sim->nmissing == 0 && rep->phase == FL_PHASE_WAIT_NODES && !rep->interrupt_pending) {
-      rep->interrupt_pending = 1;
-      rep->wake_t = t;
-      sg_sem_release(rep->sem);
-    }
+  int recovering = rep->phase == FL_PHASE_DOWNTIME || rep->phase == FL_PHASE_WAIT_NODES;
+  if (sim->nmissing > 0 && (sim->degree == 1 || recovering)) {
+    int32_t q = sim->missing[--sim->nmissing];
+    fl_sim_place(sim, q, node);
+    if (sim->task_failed)
+      fl_evlog_add(rep->log, t, "repair", node, "hosts task %d", q);
+    else
+      fl_evlog_add(rep->log, t, "repair", node, "takes rank %ld", (long)(q / sim->degree));
+    if (sim->nmissing == 0 && rep->phase == FL_PHASE_WAIT_NODES)
+      fl_rep_wake(rep, t);
   } else {
     fl_spare_push(sim, node);
     fl_evlog_add(rep->log, t, "repair", node, "spare");
@@ -283,6 +344,10 @@ int fl_rep_wait_nodes(fl_replica *rep)
   fl_sim *sim = rep->sim;
   double t_wait = fl_rep_now(rep);
   int timed_out;
+  while (sim->nmissing > 0 && sim->nspare > 0) {
+    int32_t q = sim->missing[--sim->nmissing];
+    fl_sim_place(sim, q, fl_sim_take_spare(sim));
+  }
   while (sim->nmissing > 0) {
     double left = sim->max_time_s - fl_rep_now(rep);
     if (fl_fsrc_pending_repairs(rep->src) == 0 || left <= 0) {
@@ -372,7 +437,7 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   if (log)
     fl_evlog_clear(log);
   cfg = (fl_fsrc_config){.fm = sim->fm, .nodes = sim->nodes, .repair_s = sim->repair_s,
-                         .start_fresh = sim->start_fresh, .seed = sim->seed, .replica = (uint64_t)replica,
+                         .start = sim->start, .seed = sim->seed, .replica = (uint64_t)replica,
                          .trace_node = sim->trace_node};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
   fl_job_reset(sim);

@@ -17,11 +17,13 @@ typedef struct fl_replica fl_replica;
 
 typedef struct fl_strategy_ops {
   const char *name;
+  const char *app;                      /* the application kind it drives */
   int checkpoints;                      /* writes checkpoints (needs an interval) */
+  int replicated;                       /* runs [strategy] degree copies of every rank */
   void (*coordinator)(fl_replica *rep); /* runs in the coordinator actor until the job ends */
 } fl_strategy_ops;
 
-extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops;
+extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops, fl_strategy_replication_ops;
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {
@@ -41,17 +43,22 @@ struct fl_sim {
   long nodes;         /* platform nodes */
   long ranks;
   double node_mtbf_s; /* as the model gives it, or estimated from the trace */
+  double mnfti;       /* failures of job nodes to interruption: 1 without replication */
   double tau_s;       /* INFINITY without checkpoints */
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s;
-  int start_fresh;
+  int start;
   uint64_t seed;
   const char *app, *scenario_name, *model_name, *interval_rule;
-  /* per-node arrays, reused by every replica */
-  int32_t *rank_node;  /* rank -> node, -1 while it waits for one */
-  int32_t *node_rank;  /* node -> rank, -1 if none */
-  int32_t *spare;      /* live nodes without a rank */
+  /* The job's placement: a slot is one copy of one rank (slot = rank * degree + copy; degree 1 without
+   * replication) or one task. Per-slot and per-node arrays, reused by every replica. */
+  long degree, slots;
+  int32_t *slot_node;  /* slot -> node, -1 while it has none */
+  int32_t *node_slot;  /* node -> slot, -1 if none */
+  unsigned char *alive;/* rank -> live copies */
+  unsigned char *task_failed; /* task-parallel apps: slot lost its host during the current sweep (else NULL) */
+  int32_t *spare;      /* live nodes without a slot */
   int32_t *spare_pos;  /* node -> index in spare[], -1 if not a spare */
-  int32_t *missing;    /* ranks without a node */
+  int32_t *missing;    /* slots without a node */
   long nspare, nmissing;
   fl_progress *progress;
   long progress_replicas;
@@ -86,5 +93,8 @@ int fl_rep_wait_nodes(fl_replica *rep);
 int fl_rep_timed_out(const fl_replica *rep);
 /* Show progress. */
 void fl_rep_progress(fl_replica *rep, double done_work_s);
+/* Take a live spare node (-1 if none); put slot on node. */
+long fl_sim_take_spare(fl_sim *sim);
+void fl_sim_place(fl_sim *sim, long slot, long node);
 
 #endif

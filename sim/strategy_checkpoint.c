@@ -37,7 +37,8 @@ static int fl_recover(fl_replica *rep, double t_lost_from)
       continue;
     }
     res->restart_time_s += sim->restart_s;
-    fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from %s", sim->strategy->checkpoints ? "checkpoint" : "scratch");
+    fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from %s",
+                 sim->strategy->checkpoints && isfinite(sim->tau_s) ? "checkpoint" : "scratch");
     return 0;
   }
 }
@@ -47,8 +48,12 @@ static void fl_coordinator_segments(fl_replica *rep)
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
   double committed = 0.0;
-  int ckpt = sim->strategy->checkpoints;
+  int ckpt = sim->strategy->checkpoints && isfinite(sim->tau_s);
 
+  if (fl_rep_wait_nodes(rep)) { /* nodes down at the start (failures.start = steady) */
+    res->status = "failed";
+    return;
+  }
   while (committed < sim->work_s) {
     double seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
     double t_seg = fl_rep_now(rep);
@@ -75,8 +80,14 @@ static void fl_coordinator_segments(fl_replica *rep)
 }
 
 const fl_strategy_ops fl_strategy_none_ops = {
-  .name = "none", .checkpoints = 0, .coordinator = fl_coordinator_segments,
+  .name = "none", .app = "bsp", .checkpoints = 0, .coordinator = fl_coordinator_segments,
 };
 const fl_strategy_ops fl_strategy_checkpoint_ops = {
-  .name = "checkpoint", .checkpoints = 1, .coordinator = fl_coordinator_segments,
+  .name = "checkpoint", .app = "bsp", .checkpoints = 1, .coordinator = fl_coordinator_segments,
+};
+/* Process replication (Ferreira et al., SC'11): `degree` copies of every rank run in lock step on distinct
+ * nodes; the job stops only when all copies of one rank are dead, then restarts (from its last checkpoint when
+ * an interval is set, else from scratch) with every dead copy replaced. */
+const fl_strategy_ops fl_strategy_replication_ops = {
+  .name = "replication", .app = "bsp", .checkpoints = 1, .replicated = 1, .coordinator = fl_coordinator_segments,
 };

@@ -230,7 +230,7 @@ static void test_trace_errors(void)
 static void test_source_renewal(void)
 {
   fl_fm *fm = make_fm("[failures]\nmodel = weibull\nshape = 0.7\nnode_mtbf = 1000s\n");
-  fl_fsrc_config cfg = {.fm = fm, .nodes = 50, .repair_s = 10.0, .start_fresh = 1, .seed = 3, .replica = 0};
+  fl_fsrc_config cfg = {.fm = fm, .nodes = 50, .repair_s = 10.0, .start = FL_START_FRESH, .seed = 3, .replica = 0};
   fl_fsrc *src = NULL, *again = NULL;
   double t, last = 0, t2;
   long node, node2, failures = 0, repairs = 0;
@@ -263,7 +263,7 @@ static void test_source_renewal(void)
 static void test_source_never_repaired(void)
 {
   fl_fm *fm = make_fm("[failures]\nmodel = exponential\nnode_mtbf = 100s\n");
-  fl_fsrc_config cfg = {.fm = fm, .nodes = 20, .repair_s = INFINITY, .start_fresh = 0, .seed = 5, .replica = 2};
+  fl_fsrc_config cfg = {.fm = fm, .nodes = 20, .repair_s = INFINITY, .start = FL_START_STATIONARY, .seed = 5, .replica = 2};
   fl_fsrc *src = NULL;
   double t;
   long node, n = 0;

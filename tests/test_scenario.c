@@ -53,7 +53,7 @@ static void test_defaults_and_values(void)
   CU_ASSERT_STRING_EQUAL(sc->strategy, "checkpoint");
   CU_ASSERT_DOUBLE_EQUAL(sc->checkpoint_cost_s, 300.0, 0.0);
   CU_ASSERT_EQUAL(sc->events_all, 1);
-  CU_ASSERT_EQUAL(sc->start_fresh, 0);
+  CU_ASSERT_EQUAL(sc->start, FL_START_STATIONARY);
   CU_ASSERT_PTR_NOT_NULL(strstr(sc->text, "model = weibull"));
   CU_ASSERT_EQUAL(fl_scenario_check(sc), FL_OK);
   fl_scenario_destroy(&sc);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "rng.h"
+#include "scenario.h"
 
 typedef struct fl_fsrc_ev {
   double t;
@@ -13,7 +14,7 @@ typedef struct fl_fsrc_ev {
   int32_t aux; /* FL_AUX_RENEWAL, FL_AUX_REPAIR, or the index of a trace record */
 } fl_fsrc_ev;
 
-enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2 };
+enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2, FL_AUX_DOWN_AT_START = -3 };
 
 struct fl_fsrc {
   fl_fsrc_config cfg;
@@ -93,8 +94,17 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
   if (fl_fm_is_renewal(cfg->fm)) {
     s->cap = (size_t)cfg->nodes;
     FL_ALLOC(s->heap, s->cap);
+    /* steady: an alternating renewal process (up ~ the law, down = repair) in equilibrium is down with
+     * probability R / (M + R); an up node's first failure comes after the residual life */
+    double p_down = (cfg->start == FL_START_STEADY && isfinite(cfg->repair_s) && cfg->repair_s > 0)
+                      ? cfg->repair_s / (fl_fm_mean(cfg->fm) + cfg->repair_s)
+                      : 0.0;
     for (long i = 0; i < cfg->nodes; i++) {
-      double t = cfg->start_fresh ? fl_fm_draw(cfg->fm, s->rng) : fl_fm_draw_residual(cfg->fm, s->rng);
+      if (p_down > 0 && gsl_rng_uniform(s->rng) < p_down) {
+        s->heap[i] = (fl_fsrc_ev){0.0, (int32_t)i, FL_AUX_DOWN_AT_START};
+        continue;
+      }
+      double t = cfg->start == FL_START_FRESH ? fl_fm_draw(cfg->fm, s->rng) : fl_fm_draw_residual(cfg->fm, s->rng);
       s->heap[i] = (fl_fsrc_ev){t, (int32_t)i, FL_AUX_RENEWAL};
     }
     s->n = (size_t)cfg->nodes;
@@ -147,13 +157,15 @@ int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
 {
   while (s->n) {
     fl_fsrc_ev ev;
-    /* Renewal: replace the top in place (one sift instead of pop + push). */
-    if (s->heap[0].aux == FL_AUX_RENEWAL) {
+    /* Renewal: replace the top in place (one sift instead of pop + push). A node down at the start of a
+     * steady run is repaired after the residual of its repair time, uniform on (0, R). */
+    if (s->heap[0].aux == FL_AUX_RENEWAL || s->heap[0].aux == FL_AUX_DOWN_AT_START) {
+      int at_start = s->heap[0].aux == FL_AUX_DOWN_AT_START;
       ev = s->heap[0];
       s->down[ev.node] = 1;
       if (isfinite(s->cfg.repair_s)) {
         s->pending_repairs++;
-        s->heap[0].t = ev.t + s->cfg.repair_s;
+        s->heap[0].t = ev.t + (at_start ? gsl_rng_uniform_pos(s->rng) : 1.0) * s->cfg.repair_s;
         s->heap[0].aux = FL_AUX_REPAIR;
         fl_heap_down(s->heap, s->n, 0);
       } else {

@@ -20,7 +20,7 @@ typedef struct fl_fsrc_config {
   const fl_fm *fm;
   long nodes;             /* nodes that can fail */
   double repair_s;        /* downtime after a failure; INFINITY = never repaired */
-  int start_fresh;        /* 1: all nodes new at t=0; 0: stationary start */
+  int start;              /* fl_start: stationary, fresh, or steady (a node may be down at t=0) */
   uint64_t seed, replica; /* stream FL_STREAM_FAILURES of this replica */
   const long *trace_node; /* trace model: node index of each trace record (resolved by the caller) */
 } fl_fsrc_config;

@@ -206,7 +206,7 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
   char describe[4200];
   FILE *f = NULL;
   int fd = -1, tmp_made = 0;
-  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : sc->app_nodes;
+  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
 
   *out = NULL;
   if (sc->platform_file) {
