@@ -161,6 +161,15 @@ static void gen_dense(tinst *x, uint64_t seed, long n, long dep, long cand, doub
 }
 #endif
 
+/* Weights on a grid of quarters: ties everywhere (equal costs, equal savings), which the random doubles above
+ * never produce. */
+static void quantize(tinst *x)
+{
+  for (long q = 0; q < x->nterms; q++)
+    if (isfinite(x->tw[q]))
+      x->tw[q] = floor(x->tw[q] * 4.0) / 4.0;
+}
+
 /* A decision with its buffers. */
 typedef struct tdec {
   fl_pol_decision d;
@@ -417,6 +426,8 @@ static void test_full_exact_brute(void)
     int mode = (int)(seed % 3);
     long best;
     gen_full(&x, seed, (long)(seed % 6) + 1, 2, 3, mode, 0.2 + 0.6 * (double)(seed % 5) / 4.0);
+    if (seed % 2)
+      quantize(&x);
     best = brute_full(&x);
     CU_ASSERT_EQUAL_FATAL(solve("greedy", &x, &g), FL_OK);
     CU_ASSERT_EQUAL_FATAL(solve("exact", &x, &e), FL_OK);
@@ -443,6 +454,8 @@ static void test_full_greedy_gap_exists(void)
     tinst x;
     tdec g, e;
     gen_full(&x, seed * 31, 20, 3, 3, 2, 0.5);
+    if (seed % 2)
+      quantize(&x);
     CU_ASSERT_EQUAL_FATAL(solve("greedy", &x, &g), FL_OK);
     CU_ASSERT_EQUAL_FATAL(solve("exact", &x, &e), FL_OK);
     better += e.d.nsubstituted > g.d.nsubstituted;
@@ -710,6 +723,8 @@ static void test_mip_full_agree(void)
     tdec g, e, m;
     int mode = (int)(seed % 3);
     gen_full(&x, seed * 101, (long)(seed % 30) + 1, 3, 3, mode, 0.1 + 0.8 * (double)(seed % 5) / 4.0);
+    if (seed % 4 == 1)
+      quantize(&x);
     CU_ASSERT_EQUAL_FATAL(solve("greedy", &x, &g), FL_OK);
     CU_ASSERT_EQUAL_FATAL(solve("exact", &x, &e), FL_OK);
     CU_ASSERT_EQUAL_FATAL(solve("mip", &x, &m), FL_OK);
@@ -738,6 +753,8 @@ static void test_mip_full_brute(void)
     tinst x;
     tdec m;
     gen_full(&x, seed * 7, (long)(seed % 6) + 1, 2, 3, (int)(seed % 3), 0.5);
+    if (seed % 2)
+      quantize(&x);
     CU_ASSERT_EQUAL_FATAL(solve("mip", &x, &m), FL_OK);
     CU_ASSERT_EQUAL(m.d.nsubstituted, brute_full(&x));
     CU_ASSERT(check_full(&x, &m.d));
@@ -776,8 +793,8 @@ static void test_mip_time_limit_fallback(void)
   CU_ASSERT_EQUAL_FATAL(solve("greedy", &x, &g), FL_OK);
   CU_ASSERT_EQUAL_FATAL(solve("mip", &x, &m), FL_OK);
   CU_ASSERT_STRING_EQUAL(m.d.solver, "mip (greedy fallback)");
-  CU_ASSERT(m.d.time_s >= 0.09);       /* GLPK really ran into its limit (not a refusal up front) */
-  CU_ASSERT(m.d.time_s <= 0.1 + 1.0);  /* and the limit was honoured (slack for a loaded machine) */
+  CU_ASSERT(m.d.time_s >= 0.09); /* GLPK really ran into its limit (not a refusal up front) */
+  CU_ASSERT(m.d.time_s <= 0.35); /* and stopped there, not after its 0.6 s LP (slack for a loaded machine) */
   CU_ASSERT_EQUAL(m.d.nsubstituted, g.d.nsubstituted);
   CU_ASSERT(memcmp(m.d.substitute, g.d.substitute, (size_t)x.n) == 0);
   CU_ASSERT(check_full(&x, &m.d));
