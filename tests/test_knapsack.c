@@ -593,6 +593,29 @@ static void test_full_edges(void)
   }
 }
 
+/* Equal savings: one failed task, three dependents, each served without crossing for 1.0 or crossing for 0.5.
+ * With two crossings allowed, the only assignment within a budget of 2.0 crosses exactly two of the three. */
+static void test_full_equal_savings(void)
+{
+  long ti[] = {0, 0, 0, 0, 0, 0}, tj[] = {10, 11, 10, 11, 10, 11}, tk[] = {1, 1, 2, 2, 3, 3};
+  double tw[] = {1.0, 0.5, 1.0, 0.5, 1.0, 0.5};
+  unsigned char cr[] = {0, 1, 0, 1, 0, 1};
+  long failed[] = {99};
+  fl_pol_full f = {.nterms = 6, .term_i = ti, .term_j = tj, .term_k = tk, .term_w = tw, .crosses = cr,
+                   .max_cross = 2, .failed_task = failed};
+  fl_pol_instance in = {.nfailed = 1, .budget = 2.0, .full = &f};
+  for (int r = 0; r < fl_pol_solver_count(); r++) {
+    unsigned char sub[1];
+    long z[6];
+    fl_pol_decision d = {.substitute = sub, .substitute_by = z};
+    CU_ASSERT_EQUAL_FATAL(fl_pol_solve(fl_pol_solver_name(r), &in, &d), FL_OK);
+    CU_ASSERT_EQUAL(d.nsubstituted, 1);
+    CU_ASSERT_EQUAL(z[1] + z[3] + z[5], 2);
+    CU_ASSERT_EQUAL(z[0] + z[2] + z[4], 1);
+    CU_ASSERT_DOUBLE_EQUAL(d.error, 2.0, 1e-12);
+  }
+}
+
 static void expect_input_error(const char *kind, const fl_pol_instance *in, const char *needle)
 {
   long nt = in->full && in->full->nterms > 0 ? in->full->nterms : 1;
@@ -855,6 +878,7 @@ static CU_TestInfo knapsack_tests[] = {
   {"seed's simplified weights never beat the full optimum", test_simplified_is_conservative},
   {"budget 0, infinite weights, nothing failed", test_edge_inputs},
   {"full: no dependents, uncovered dependent, failed substitute, crossing", test_full_edges},
+  {"full: equal savings under a crossing limit", test_full_equal_savings},
   {"bad inputs are FL_ERR_INPUT with a message", test_bad_inputs},
   {"registry conformance: every solver", test_registry_conformance},
   CU_TEST_INFO_NULL,
