@@ -30,7 +30,24 @@ typedef struct fl_pol_full {
   const unsigned char *crosses; /* 1 if j and k sit on different processors; NULL = none cross */
   long max_cross;               /* limit on crossing substitutions; < 0: no limit */
   const long *ndependents;      /* |D_i| per failed task (each dependent k needs one substitute) */
+  /* Added with the solvers (issue 3). Task id of each failed task (nfailed entries), so that terms whose
+   * substitute j is itself failed are refused (the seed's "no failed substitutes": such z_ijk are 0).
+   * NULL: the caller guarantees that no term_j is a failed task. */
+  const long *failed_task;
 } fl_pol_full;
+
+/* How the solvers read an instance (contract of fl_pol_solve):
+ * - Simplified (full == NULL): `weight` has nfailed entries, each >= 0 or INFINITY (never substituted); a NaN or
+ *   negative weight is FL_ERR_INPUT. The error spent is sum_i w_i v_i.
+ * - Full (full != NULL): the costs come from the terms alone and `weight` is not read (it may be NULL). D_i is the
+ *   set of distinct term_k among the terms of i; ndependents (NULL: that set's size) may say there are more
+ *   dependents, and then the extra ones have no candidate substitute and i can only be replicated. A term with
+ *   w = INFINITY, or whose j is a failed task, is never used; a NaN or negative w, an i out of range, or
+ *   ndependents[i] smaller than the distinct dependents of i is FL_ERR_INPUT. A failed task with no dependent is
+ *   substituted for free. The crossing limit is active when crosses != NULL and max_cross >= 0.
+ * - budget: >= 0 (INFINITY allowed), NaN or negative is FL_ERR_INPUT. Costs are compared with the budget with a
+ *   relative tolerance of 1e-9 (all solvers alike), so that sums taken in a different order agree.
+ * - nfailed == 0: the trivial answer (nothing substituted, bound 0, gap 0), from every solver. */
 
 typedef struct fl_pol_instance {
   long nfailed;          /* |I| */
@@ -38,7 +55,7 @@ typedef struct fl_pol_instance {
   double budget;         /* epsilon >= 0 */
   const fl_pol_full *full; /* NULL: solve the simplified knapsack */
   double time_limit_s;   /* for "mip": GLPK's limit; <= 0: none */
-  double mip_gap;        /* for "mip": relative gap at which GLPK may stop */
+  double mip_gap;        /* for "mip": relative gap at which GLPK may stop (>= 0; 0: prove optimality) */
 } fl_pol_instance;
 
 typedef struct fl_pol_decision {
@@ -52,9 +69,22 @@ typedef struct fl_pol_decision {
   double time_s;             /* wall time spent */
 } fl_pol_decision;
 
-/* Decide with the solver named `kind`. Unknown kinds are FL_ERR_INPUT listing the known ones. */
+/* Decide with the solver named `kind`. Unknown kinds are FL_ERR_INPUT listing the known ones. `out` is
+ * overwritten (substitute[] and substitute_by[] first zeroed); `out->solver` points to a static string.
+ * An instance where nothing can be substituted (budget 0 with positive weights, all weights INFINITY) is a
+ * result (nsubstituted = 0), not an error.
+ *   "greedy": increasing cost until the budget is saturated; O(n) radix sort, any size. Optimal for the
+ *             simplified problem and for the full one without an active crossing limit (see docs/policy.md).
+ *   "exact":  optimal; with an active crossing limit a branch and bound that refuses (FL_ERR_INPUT) more than
+ *             FL_POL_EXACT_MAX_FAILED failed tasks or more than FL_POL_EXACT_MAX_NODES nodes.
+ *   "mip":    GLPK (only when built with GLPK), greedy answer as incumbent and fallback. */
 fl_err fl_pol_solve(const char *kind, const fl_pol_instance *in, fl_pol_decision *out);
 
+#define FL_POL_EXACT_MAX_FAILED 40L
+#define FL_POL_EXACT_MAX_NODES 10000000L
+
+/* The registry: solver names in registry order ("greedy", "exact", then "mip" when GLPK is built in);
+ * fl_pol_solver_name returns NULL out of range. */
 int fl_pol_solver_count(void);
 const char *fl_pol_solver_name(int i);
 
