@@ -1,6 +1,7 @@
-/* report.c — group runs and summarise them (see report.h). Rows come ordered by the group key, so one pass
- * with a growing buffer per group is enough; statistics are computed here (GSL), not in SQL, to get Student-t
- * intervals. */
+/* report.c — group runs and summarise them (see report.h). Rows come ordered by the group key, so one pass with
+ * a growing buffer per metric is enough; statistics are computed here (GSL), not in SQL, to get Student-t
+ * intervals. Job-level runs (bsp) and task-level runs (gridworld) have their own tables: the figures a user
+ * compares differ (waste and interruptions; resilience and numerical error). */
 #include "report.h"
 
 #include <math.h>
@@ -10,51 +11,40 @@
 #include "stats.h"
 #include "units.h"
 
+enum { FL_M_MAKESPAN, FL_M_WASTE, FL_M_FAILURES, FL_M_INTERRUPTIONS, FL_M_RESILIENCE, FL_M_ELINF, FL_M_EL1,
+       FL_M_REPLICATED, FL_M_SUBSTITUTED, FL_NMETRICS };
+
 typedef struct fl_group {
-  char key[512];
-  char scenario[128], mode[8], strategy[32], interval[32], model[32], mtbf[32];
+  char key[640];
+  char scenario[128], mode[8], strategy[32], interval[32], model[32], mtbf[32], policy[64], weights[16];
   long nodes;
   size_t n, cap, failed, timeout;
-  double *makespan, *waste, *failures, *interruptions;
+  double *m[FL_NMETRICS];
 } fl_group;
 
-static int fl_group_push(fl_group *g, double makespan, double waste, double failures, double interruptions)
+static int fl_group_push(fl_group *g, const double *values)
 {
   if (g->n == g->cap) {
     size_t nc = g->cap ? 2 * g->cap : 64;
-    double *a = realloc(g->makespan, nc * sizeof *a), *b, *c, *d;
-    if (!a)
-      return -1;
-    g->makespan = a;
-    if (!(b = realloc(g->waste, nc * sizeof *b)))
-      return -1;
-    g->waste = b;
-    if (!(c = realloc(g->failures, nc * sizeof *c)))
-      return -1;
-    g->failures = c;
-    if (!(d = realloc(g->interruptions, nc * sizeof *d)))
-      return -1;
-    g->interruptions = d;
+    for (int k = 0; k < FL_NMETRICS; k++) {
+      double *a = realloc(g->m[k], nc * sizeof *a);
+      if (!a)
+        return -1;
+      g->m[k] = a;
+    }
     g->cap = nc;
   }
-  g->makespan[g->n] = makespan;
-  g->waste[g->n] = waste;
-  g->failures[g->n] = failures;
-  g->interruptions[g->n] = interruptions;
+  for (int k = 0; k < FL_NMETRICS; k++)
+    g->m[k][g->n] = values[k];
   g->n++;
   return 0;
 }
 
-static void fl_group_reset(fl_group *g)
-{
-  g->n = 0;
-  g->failed = 0;
-  g->timeout = 0;
-}
-
-static void fl_fmt_ci_duration(double m, double h, char *buf, size_t size)
+static void fl_fmt_ci_duration(const fl_group *g, int k, char *buf, size_t size)
 {
   char a[32], b[32];
+  double m, h;
+  fl_stats_ci(g->m[k], g->n, 0.95, &m, &h);
   if (isnan(m))
     snprintf(buf, size, "-");
   else if (isnan(h))
@@ -63,42 +53,88 @@ static void fl_fmt_ci_duration(double m, double h, char *buf, size_t size)
     snprintf(buf, size, "%s ± %s", fl_units_format_duration(m, a, sizeof a), fl_units_format_duration(h, b, sizeof b));
 }
 
-static void fl_group_print(const fl_group *g, int csv, FILE *out)
+/* "mean ± half" with printf format `num` for each, scaled by `scale` (100 for percentages). */
+static void fl_fmt_ci(const fl_group *g, int k, double scale, const char *num, char *buf, size_t size)
 {
-  double mm, mh, wm, wh, fm, fh, im, ih;
-  char ms[64], ws[64], fs[64], is[64], runs[48];
-  fl_stats_ci(g->makespan, g->n, 0.95, &mm, &mh);
-  fl_stats_ci(g->waste, g->n, 0.95, &wm, &wh);
-  fl_stats_ci(g->failures, g->n, 0.95, &fm, &fh);
-  fl_stats_ci(g->interruptions, g->n, 0.95, &im, &ih);
-  if (csv) {
-    fprintf(out, "%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", g->scenario, g->mode,
-            g->strategy, g->interval, g->nodes, g->mtbf, g->model, g->n, g->failed, g->timeout, mm, mh, wm, wh, fm, fh,
-            im, ih);
+  double m, h;
+  char f[32];
+  fl_stats_ci(g->m[k], g->n, 0.95, &m, &h);
+  if (isnan(m)) {
+    snprintf(buf, size, "-");
     return;
   }
-  if (g->n == 0) {
-    snprintf(runs, sizeof runs, "0 (+%zu failed, %zu timeout)", g->failed, g->timeout);
-    fprintf(out, "%-18s %-4s %-10s %-16s %8ld %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", g->scenario, g->mode,
-            g->strategy, g->interval, g->nodes, g->mtbf, g->model, runs, "-", "-", "-", "-");
+  if (isnan(h)) {
+    snprintf(buf, size, num, scale * m);
     return;
   }
-  fl_fmt_ci_duration(mm, mh, ms, sizeof ms);
-  if (isnan(wm))
-    snprintf(ws, sizeof ws, "-");
-  else
-    snprintf(ws, sizeof ws, isnan(wh) ? "%.2f%%" : "%.2f%% ± %.2f", 100.0 * wm, 100.0 * wh);
-  snprintf(fs, sizeof fs, isnan(fh) ? "%.4g" : "%.4g ± %.2g", fm, fh);
-  snprintf(is, sizeof is, isnan(ih) ? "%.4g" : "%.4g ± %.2g", im, ih);
-  if (g->failed || g->timeout)
-    snprintf(runs, sizeof runs, "%zu (+%zu failed, %zu timeout)", g->n, g->failed, g->timeout);
-  else
-    snprintf(runs, sizeof runs, "%zu", g->n);
-  fprintf(out, "%-18s %-4s %-10s %-16s %8ld %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", g->scenario, g->mode,
-          g->strategy, g->interval, g->nodes, g->mtbf, g->model, runs, ms, ws, fs, is);
+  snprintf(f, sizeof f, "%s ± %s", num, num);
+  snprintf(buf, size, f, scale * m, scale * h);
 }
 
-fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out)
+static void fl_group_runs(const fl_group *g, char *buf, size_t size)
+{
+  if (g->failed || g->timeout)
+    snprintf(buf, size, "%zu (+%zu failed, %zu timeout)", g->n, g->failed, g->timeout);
+  else
+    snprintf(buf, size, "%zu", g->n);
+}
+
+static void fl_group_print(const fl_group *g, int tasks, int csv, FILE *out)
+{
+  double mean[FL_NMETRICS], half[FL_NMETRICS];
+  char c[FL_NMETRICS][64], runs[64];
+  for (int k = 0; k < FL_NMETRICS; k++)
+    fl_stats_ci(g->m[k], g->n, 0.95, &mean[k], &half[k]);
+  if (csv && !tasks) {
+    fprintf(out, "%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", g->scenario, g->mode,
+            g->strategy, g->interval, g->nodes, g->mtbf, g->model, g->n, g->failed, g->timeout, mean[FL_M_MAKESPAN],
+            half[FL_M_MAKESPAN], mean[FL_M_WASTE], half[FL_M_WASTE], mean[FL_M_FAILURES], half[FL_M_FAILURES],
+            mean[FL_M_INTERRUPTIONS], half[FL_M_INTERRUPTIONS]);
+    return;
+  }
+  if (csv) {
+    fprintf(out, "%s,%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu", g->scenario, g->mode, g->strategy, g->weights, g->policy,
+            g->nodes, g->mtbf, g->model, g->n, g->failed, g->timeout);
+    for (int k = FL_M_MAKESPAN; k < FL_NMETRICS; k++)
+      if (k == FL_M_MAKESPAN || k >= FL_M_RESILIENCE)
+        fprintf(out, ",%.9g,%.9g", mean[k], half[k]);
+    fputc('\n', out);
+    return;
+  }
+  fl_group_runs(g, runs, sizeof runs);
+  fl_fmt_ci_duration(g, FL_M_MAKESPAN, c[FL_M_MAKESPAN], sizeof c[0]);
+  if (!tasks) {
+    fl_fmt_ci(g, FL_M_WASTE, 100.0, "%.2f%%", c[FL_M_WASTE], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_FAILURES, 1.0, "%.4g", c[FL_M_FAILURES], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_INTERRUPTIONS, 1.0, "%.4g", c[FL_M_INTERRUPTIONS], sizeof c[0]);
+    fprintf(out, "%-18s %-4s %-11s %-16s %8ld %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", g->scenario, g->mode,
+            g->strategy, g->interval, g->nodes, g->mtbf, g->model, runs, c[FL_M_MAKESPAN], c[FL_M_WASTE],
+            c[FL_M_FAILURES], c[FL_M_INTERRUPTIONS]);
+    return;
+  }
+  fl_fmt_ci(g, FL_M_RESILIENCE, 100.0, "%.1f%%", c[FL_M_RESILIENCE], sizeof c[0]);
+  fl_fmt_ci(g, FL_M_ELINF, 1.0, "%.3g", c[FL_M_ELINF], sizeof c[0]);
+  fl_fmt_ci(g, FL_M_EL1, 1.0, "%.3g", c[FL_M_EL1], sizeof c[0]);
+  fl_fmt_ci(g, FL_M_REPLICATED, 1.0, "%.3g", c[FL_M_REPLICATED], sizeof c[0]);
+  fl_fmt_ci(g, FL_M_SUBSTITUTED, 1.0, "%.3g", c[FL_M_SUBSTITUTED], sizeof c[0]);
+  fprintf(out, "%-14s %-12s %-9s %-16s %7ld %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", g->scenario, g->strategy,
+          g->weights, g->policy, g->nodes, runs, c[FL_M_MAKESPAN], c[FL_M_RESILIENCE], c[FL_M_ELINF], c[FL_M_EL1],
+          c[FL_M_REPLICATED], c[FL_M_SUBSTITUTED]);
+}
+
+static double fl_col(sqlite3_stmt *st, int i)
+{
+  return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static const char *fl_text(sqlite3_stmt *st, int i)
+{
+  const char *t = (const char *)sqlite3_column_text(st, i);
+  return t ? t : "";
+}
+
+/* One table: job-level runs (tasks = 0) or task-level runs (tasks = 1). */
+static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks, FILE *out, int *rows_out)
 {
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
@@ -106,10 +142,12 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out)
   int have = 0, rows = 0;
   const char *sql =
     "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
-    "       makespan_s, work_s, failures, interruptions"
+    "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
+    "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
     "  FROM runs"
-    " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3)"
-    " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, id";
+    " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3) AND (app = 'gridworld') = ?4"
+    " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
+    "          error_budget, id";
 
   memset(&g, 0, sizeof g);
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -120,18 +158,12 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out)
     sqlite3_bind_text(st, 1, opt->scenario, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, opt->min_id);
   sqlite3_bind_int64(st, 3, opt->max_id);
-  if (opt->csv)
-    fprintf(out, "scenario,mode,strategy,interval,nodes,node_mtbf,failure_model,runs,failed,timeout,makespan_s,"
-                 "makespan_ci95,waste,waste_ci95,failures,failures_ci95,interruptions,interruptions_ci95\n");
-  else
-    fprintf(out, "%-18s %-4s %-10s %-16s %8s %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", "scenario", "mode",
-            "strategy", "interval", "nodes", "node-MTBF", "model", "runs", "makespan (95% CI)", "waste (95% CI)",
-            "failures", "interruptions");
+  sqlite3_bind_int(st, 4, tasks);
   for (;;) {
     int step = sqlite3_step(st);
-    char key[512], interval[32], mtbf[32], tmp[32];
-    const char *scen, *mode, *strat, *rule, *model, *status;
-    double tau, mtbf_s, makespan, work;
+    char key[640], interval[32], mtbf[32], tmp[32], policy[64];
+    const char *rule, *status;
+    double tau, mtbf_s, makespan, work, iters, v[FL_NMETRICS];
     long nodes;
     if (step == SQLITE_DONE)
       break;
@@ -139,18 +171,32 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out)
       rc = fl_err_set(FL_ERR_DB, "report query: %s", sqlite3_errmsg(db));
       goto done;
     }
-    rows++;
-    scen = (const char *)sqlite3_column_text(st, 0);
-    mode = (const char *)sqlite3_column_text(st, 1);
-    strat = (const char *)sqlite3_column_text(st, 2);
+    if (rows++ == 0 && !opt->csv) {
+      if (!tasks)
+        fprintf(out, "%-18s %-4s %-11s %-16s %8s %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", "scenario", "mode",
+                "strategy", "interval", "nodes", "node-MTBF", "model", "runs", "makespan (95% CI)", "waste (95% CI)",
+                "failures", "interruptions");
+      else
+        fprintf(out, "%-14s %-12s %-9s %-16s %7s %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", "scenario", "strategy",
+                "weights", "policy (budget)", "tasks", "runs", "time (95% CI)", "resilience", "error Linf",
+                "error L1", "replicated", "substituted");
+    } else if (rows == 1 && opt->csv) {
+      if (!tasks)
+        fprintf(out, "scenario,mode,strategy,interval,nodes,node_mtbf,failure_model,runs,failed,timeout,makespan_s,"
+                     "makespan_ci95,waste,waste_ci95,failures,failures_ci95,interruptions,interruptions_ci95\n");
+      else
+        fprintf(out, "scenario,mode,strategy,weights,policy,tasks,node_mtbf,failure_model,runs,failed,timeout,"
+                     "makespan_s,makespan_ci95,resilience,resilience_ci95,error_linf,error_linf_ci95,error_l1,"
+                     "error_l1_ci95,replicated,replicated_ci95,substituted,substituted_ci95\n");
+    }
     rule = (const char *)sqlite3_column_text(st, 3);
-    tau = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4);
+    tau = fl_col(st, 4);
     nodes = (long)sqlite3_column_int64(st, 5);
-    mtbf_s = sqlite3_column_type(st, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 6);
-    model = (const char *)sqlite3_column_text(st, 7);
-    status = (const char *)sqlite3_column_text(st, 8);
-    makespan = sqlite3_column_type(st, 9) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 9);
+    mtbf_s = fl_col(st, 6);
+    status = fl_text(st, 8);
+    makespan = fl_col(st, 9);
     work = sqlite3_column_double(st, 10);
+    iters = fl_col(st, 16);
     if (isnan(tau))
       snprintf(interval, sizeof interval, "-");
     else
@@ -160,43 +206,71 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out)
       snprintf(mtbf, sizeof mtbf, "-");
     else
       fl_units_format_duration(mtbf_s, mtbf, sizeof mtbf);
-    snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s", scen ? scen : "", mode ? mode : "", strat ? strat : "",
-             tau, nodes, mtbf_s, model ? model : "");
+    if (sqlite3_column_type(st, 13) == SQLITE_NULL)
+      snprintf(policy, sizeof policy, "-");
+    else
+      snprintf(policy, sizeof policy, "%s (%.4g)", fl_text(st, 13), fl_col(st, 15));
+    snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2),
+             tau, nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy);
     if (!have || strcmp(key, g.key) != 0) {
       if (have)
-        fl_group_print(&g, opt->csv, out);
-      fl_group_reset(&g);
+        fl_group_print(&g, tasks, opt->csv, out);
+      g.n = g.failed = g.timeout = 0;
       have = 1;
       snprintf(g.key, sizeof g.key, "%s", key);
-      snprintf(g.scenario, sizeof g.scenario, "%s", scen ? scen : "");
-      snprintf(g.mode, sizeof g.mode, "%s", mode ? mode : "");
-      snprintf(g.strategy, sizeof g.strategy, "%s", strat ? strat : "");
+      snprintf(g.scenario, sizeof g.scenario, "%s", fl_text(st, 0));
+      snprintf(g.mode, sizeof g.mode, "%s", fl_text(st, 1));
+      snprintf(g.strategy, sizeof g.strategy, "%s", fl_text(st, 2));
       snprintf(g.interval, sizeof g.interval, "%s", interval);
-      snprintf(g.model, sizeof g.model, "%s", model ? model : "");
+      snprintf(g.model, sizeof g.model, "%s", fl_text(st, 7));
       snprintf(g.mtbf, sizeof g.mtbf, "%s", mtbf);
+      snprintf(g.weights, sizeof g.weights, "%s", sqlite3_column_type(st, 14) == SQLITE_NULL ? "-" : fl_text(st, 14));
+      snprintf(g.policy, sizeof g.policy, "%s", policy);
       g.nodes = nodes;
     }
-    if (status && strcmp(status, "completed") == 0 && makespan > 0) {
-      if (fl_group_push(&g, makespan, 1.0 - work / makespan, (double)sqlite3_column_int64(st, 11),
-                        (double)sqlite3_column_int64(st, 12)) != 0) {
+    if (strcmp(status, "completed") == 0 && makespan > 0) {
+      v[FL_M_MAKESPAN] = makespan;
+      v[FL_M_WASTE] = 1.0 - work / makespan;
+      v[FL_M_FAILURES] = fl_col(st, 11);
+      v[FL_M_INTERRUPTIONS] = fl_col(st, 12);
+      v[FL_M_RESILIENCE] = iters > 0 ? fl_col(st, 17) / iters : NAN;
+      v[FL_M_ELINF] = fl_col(st, 18);
+      v[FL_M_EL1] = fl_col(st, 19);
+      v[FL_M_REPLICATED] = iters > 0 ? fl_col(st, 20) / iters : NAN;
+      v[FL_M_SUBSTITUTED] = iters > 0 ? fl_col(st, 21) / iters : NAN;
+      if (fl_group_push(&g, v) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
-    } else if (status && strcmp(status, "timeout") == 0) {
+    } else if (strcmp(status, "timeout") == 0) {
       g.timeout++;
     } else {
       g.failed++;
     }
   }
   if (have)
-    fl_group_print(&g, opt->csv, out);
-  if (rows == 0 && !opt->csv)
+    fl_group_print(&g, tasks, opt->csv, out);
+done:
+  *rows_out = rows;
+  sqlite3_finalize(st);
+  for (int k = 0; k < FL_NMETRICS; k++)
+    free(g.m[k]);
+  return rc;
+}
+
+fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out)
+{
+  fl_err rc = FL_OK;
+  int job_rows = 0, task_rows = 0;
+  FL_TRY(fl_report_table(db, opt, 0, out, &job_rows));
+  if (job_rows && !opt->csv)
+    fputc('\n', out);
+  FL_TRY(fl_report_table(db, opt, 1, out, &task_rows));
+  if (task_rows && !opt->csv)
+    fprintf(out, "(resilience: share of sweeps in which every task got a value; error: final values against the "
+                 "failure-free run; replicated, substituted: tasks per sweep)\n\n");
+  if (job_rows + task_rows == 0 && !opt->csv)
     fprintf(out, "(no runs match)\n");
 done:
-  sqlite3_finalize(st);
-  free(g.makespan);
-  free(g.waste);
-  free(g.failures);
-  free(g.interruptions);
   return rc;
 }

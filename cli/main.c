@@ -38,8 +38,8 @@ static int fl_cmd_version(int argc, char **argv);
 static int fl_cmd_help(int argc, char **argv);
 
 static const fl_cmd fl_cmds[] = {
-  {"simulate", "SCENARIO.ini [--set section.key=value]... [--replicas N] [--seed S] [--db FILE] [--events all|none]"
-               " [--quiet] [--print]",
+  {"simulate", "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
+               " [--db FILE] [--events all|none] [--quiet] [--print]",
    "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
   {"report", "DB [--scenario NAME] [--csv]",
    "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
@@ -89,20 +89,80 @@ static const char *fl_flag_value(int argc, char **argv, int *i, const char *flag
 
 /* ---- simulate ---- */
 
+#define FL_MAX_SWEEP_DIMS 8
+#define FL_MAX_COMBOS 4096
+
+typedef struct fl_sweep_dim {
+  char key[128];      /* "section.key" */
+  char *values[64];   /* borrowed from the sweep text copy */
+  int nvalues;
+} fl_sweep_dim;
+
+/* Parse "section.key=v1,v2 section.key=w1" terms into dims (appended). `text` is modified and must outlive dims. */
+static fl_err fl_sweep_parse(char *text, const char *origin, fl_sweep_dim *dims, int *ndims)
+{
+  fl_err rc = FL_OK;
+  char *save = NULL, *term;
+  for (term = strtok_r(text, " \t", &save); term; term = strtok_r(NULL, " \t", &save)) {
+    char *eq = strchr(term, '='), *vsave = NULL, *v;
+    fl_sweep_dim *d;
+    FL_CHECK(eq && eq > term && strchr(term, '.') && strchr(term, '.') < eq && (size_t)(eq - term) < sizeof d->key,
+             FL_ERR_INPUT, "%s: sweep term '%s': expected section.key=v1,v2,...", origin, term);
+    FL_CHECK(*ndims < FL_MAX_SWEEP_DIMS, FL_ERR_INPUT, "%s: at most %d swept keys", origin, FL_MAX_SWEEP_DIMS);
+    d = &dims[(*ndims)++];
+    memcpy(d->key, term, (size_t)(eq - term));
+    d->key[eq - term] = '\0';
+    d->nvalues = 0;
+    for (v = strtok_r(eq + 1, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
+      FL_CHECK(d->nvalues < 64, FL_ERR_INPUT, "%s: sweep of %s: at most 64 values", origin, d->key);
+      d->values[d->nvalues++] = v;
+    }
+    FL_CHECK(d->nvalues > 0, FL_ERR_INPUT, "%s: sweep term '%s' has no value", origin, term);
+  }
+done:
+  return rc;
+}
+
+typedef struct fl_sim_job {
+  fl_scenario *sc;
+  fl_sim *sim;
+} fl_sim_job;
+
+static void fl_print_job_header(const fl_sim_job *job)
+{
+  char a[32], b[32], c[32];
+  const fl_scenario *sc = job->sc;
+  fprintf(stderr, "faultline: %s: %s %s, %ld %s on %ld nodes, %s failures, node MTBF %s", sc->name, sc->app,
+          sc->strategy, fl_sim_ranks(job->sim), strcmp(sc->app, "gridworld") == 0 ? "tasks" : "ranks",
+          fl_sim_platform_nodes(job->sim), sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
+  if (strcmp(sc->app, "gridworld") != 0)
+    fprintf(stderr, " (job MTBF %s)", fl_units_format_duration(fl_sim_job_mtbf(job->sim), b, sizeof b));
+  if (isfinite(fl_sim_interval(job->sim)))
+    fprintf(stderr, ", interval %s", fl_units_format_duration(fl_sim_interval(job->sim), c, sizeof c));
+  if (sc->overrides[0]) {
+    fprintf(stderr, " [");
+    for (const char *p = sc->overrides; *p; p++)
+      fputc(*p == '\n' ? (p[1] ? ' ' : ']') : *p, stderr);
+  }
+  fprintf(stderr, "; %ld replica%s -> %s\n", sc->replicas, sc->replicas == 1 ? "" : "s", sc->db);
+}
+
 static int fl_cmd_simulate(int argc, char **argv)
 {
   fl_err rc = FL_OK;
-  fl_scenario *sc = NULL;
-  fl_sim *sim = NULL;
+  fl_scenario *base = NULL;
+  fl_sim_job *jobs = NULL;
   fl_db *db = NULL;
   fl_evlog log;
   fl_progress prog;
   const char *path = NULL;
-  char **sets = NULL;
-  int nsets = 0, quiet = 0, print = 0, big = 0;
+  char **sets = NULL, *sweep_text = NULL;
+  fl_sweep_dim dims[FL_MAX_SWEEP_DIMS];
+  int nsets = 0, nsweeps = 0, ndims = 0, quiet = 0, print = 0, big = 0;
+  long ncombos = 1, njobs = 0;
   int64_t first_id = 0, last_id = 0;
-  double wall0 = fl_wall_seconds(), sum_makespan = 0.0;
-  long completed = 0;
+  double wall0 = fl_wall_seconds();
+  size_t sweep_len = 1;
 
   fl_evlog_init(&log, 0);
   sets = calloc((size_t)argc + 1, sizeof *sets);
@@ -113,6 +173,10 @@ static int fl_cmd_simulate(int argc, char **argv)
     char buf[512];
     if ((v = fl_flag_value(argc, argv, &i, "--set"))) {
       sets[nsets++] = strdup(v);
+    } else if ((v = fl_flag_value(argc, argv, &i, "--sweep"))) {
+      snprintf(buf, sizeof buf, "\x01%s", v); /* marked: a sweep term, not an override */
+      sets[nsets++] = strdup(buf);
+      nsweeps++;
     } else if ((v = fl_flag_value(argc, argv, &i, "--replicas"))) {
       snprintf(buf, sizeof buf, "run.replicas=%s", v);
       sets[nsets++] = strdup(buf);
@@ -146,76 +210,121 @@ static int fl_cmd_simulate(int argc, char **argv)
     fl_usage_error("simulate", "%s", "no scenario file given");
     goto out;
   }
-
-  /* Everything the user gave is checked before the database is touched. */
-  FL_TRY(fl_scenario_load(path, &sc));
-  for (int i = 0; i < nsets; i++) {
+  for (int i = 0; i < nsets; i++)
     FL_CHECK(sets[i] != NULL, FL_ERR_NOMEM, "out of memory");
-    FL_TRY(fl_scenario_set(sc, sets[i]));
+
+  /* Everything the user gave is checked before the database is touched: every combination of the sweep is
+   * parsed and set up first. */
+  FL_TRY(fl_scenario_load(path, &base));
+  for (int i = 0; i < nsets; i++)
+    if (sets[i][0] != '\x01')
+      FL_TRY(fl_scenario_set(base, sets[i]));
+  if (base->sweep)
+    sweep_len += strlen(base->sweep) + 1;
+  for (int i = 0; i < nsets; i++)
+    if (sets[i][0] == '\x01')
+      sweep_len += strlen(sets[i]) + 1;
+  FL_ALLOC(sweep_text, sweep_len);
+  if (base->sweep)
+    strcat(strcat(sweep_text, base->sweep), " ");
+  for (int i = 0; i < nsets; i++)
+    if (sets[i][0] == '\x01')
+      strcat(strcat(sweep_text, sets[i] + 1), " ");
+  FL_TRY(fl_sweep_parse(sweep_text, base->sweep && !nsweeps ? path : "--sweep", dims, &ndims));
+  for (int d = 0; d < ndims; d++) {
+    ncombos *= dims[d].nvalues;
+    FL_CHECK(ncombos <= FL_MAX_COMBOS, FL_ERR_INPUT, "the sweep has more than %d combinations", FL_MAX_COMBOS);
   }
-  FL_TRY(fl_sim_create(sc, &sim));
+  FL_ALLOC(jobs, ncombos);
+  for (long c = 0; c < ncombos; c++) {
+    long k = c;
+    FL_TRY(fl_scenario_load(path, &jobs[c].sc));
+    njobs++;
+    for (int i = 0; i < nsets; i++)
+      if (sets[i][0] != '\x01')
+        FL_TRY(fl_scenario_set(jobs[c].sc, sets[i]));
+    for (int d = ndims - 1; d >= 0; d--) {
+      char assign[512];
+      snprintf(assign, sizeof assign, "%s=%s", dims[d].key, dims[d].values[k % dims[d].nvalues]);
+      k /= dims[d].nvalues;
+      FL_TRY(fl_scenario_set(jobs[c].sc, assign));
+    }
+    FL_CHECK(strcmp(jobs[c].sc->db, jobs[0].sc->db) == 0, FL_ERR_INPUT,
+             "--sweep: every combination writes to one database (run.db cannot be swept)");
+    FL_TRY(fl_sim_create(jobs[c].sc, &jobs[c].sim));
+  }
   if (print) {
-    fl_scenario_print(sc, stdout);
+    for (long c = 0; c < ncombos; c++) {
+      if (ncombos > 1)
+        printf("; combination %ld of %ld\n", c + 1, ncombos);
+      fl_scenario_print(jobs[c].sc, stdout);
+    }
     goto done;
   }
-  FL_TRY(fl_db_open(sc->db, &db));
-  fl_evlog_init(&log, sc->events_all);
+
+  FL_TRY(fl_db_open(jobs[0].sc->db, &db));
   fl_progress_init(&prog, stderr, quiet);
-  fl_sim_set_progress(sim, &prog, sc->replicas);
-  if (!quiet) {
-    char a[32], b[32], c[32];
-    fprintf(stderr, "faultline: %s: %ld ranks on %ld nodes, %s failures, node MTBF %s (job MTBF %s), strategy %s",
-            sc->name, fl_sim_ranks(sim), fl_sim_platform_nodes(sim), sc->model,
-            fl_units_format_duration(fl_sim_node_mtbf(sim), a, sizeof a),
-            fl_units_format_duration(fl_sim_job_mtbf(sim), b, sizeof b), sc->strategy);
-    if (isfinite(fl_sim_interval(sim)))
-      fprintf(stderr, ", interval %s", fl_units_format_duration(fl_sim_interval(sim), c, sizeof c));
-    fprintf(stderr, "; %ld replica%s -> %s\n", sc->replicas, sc->replicas == 1 ? "" : "s", sc->db);
-  }
-  for (long r = 0; r < sc->replicas; r++) {
-    fl_sim_result res;
-    fl_db_run row;
-    int64_t id;
-    FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
-    fl_sim_fill_row(sim, sc, r, &res, &row);
-    FL_TRY(fl_db_insert_run(db, &row, &log, &id));
-    if (strcmp(res.status, "completed") == 0) {
-      sum_makespan += res.makespan_s;
-      completed++;
+  for (long c = 0; c < ncombos; c++) {
+    fl_scenario *sc = jobs[c].sc;
+    fl_sim *sim = jobs[c].sim;
+    double sum_makespan = 0.0;
+    long completed = 0;
+    fl_evlog_free(&log);
+    fl_evlog_init(&log, sc->events_all);
+    fl_sim_set_progress(sim, &prog, sc->replicas);
+    if (!quiet)
+      fl_print_job_header(&jobs[c]);
+    for (long r = 0; r < sc->replicas; r++) {
+      fl_sim_result res;
+      fl_db_run row;
+      int64_t id;
+      FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
+      fl_sim_fill_row(sim, sc, r, &res, &row);
+      FL_TRY(fl_db_insert_run(db, &row, &log, &id));
+      if (strcmp(res.status, "completed") == 0) {
+        sum_makespan += res.makespan_s;
+        completed++;
+      }
+      if (!first_id)
+        first_id = id;
+      last_id = id;
     }
-    if (!first_id)
-      first_id = id;
-    last_id = id;
+    fl_progress_done(&prog);
+    if (strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && sc->repair_s == 0.0 &&
+        strcmp(sc->strategy, "replication") != 0) {
+      /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate */
+      char a[32];
+      double expect = fl_sim_expected_makespan(sim);
+      printf("Daly's expected makespan for exponential failures (job MTBF %s): %.7g s; simulated mean %.7g s "
+             "over %ld completed (%+.3f%%)\n",
+             fl_units_format_duration(fl_sim_job_mtbf(sim), a, sizeof a), expect,
+             completed ? sum_makespan / (double)completed : NAN, completed,
+             completed ? 100.0 * (sum_makespan / (double)completed - expect) / expect : NAN);
+    }
   }
-  fl_progress_done(&prog);
   {
     fl_report_opts ro = {.scenario = NULL, .min_id = first_id, .max_id = last_id, .csv = 0};
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
-  if (strcmp(sc->model, "exponential") == 0 && sc->repair_s == 0.0) {
-    /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate */
-    char a[32];
-    double expect = fl_sim_expected_makespan(sim);
-    printf("Daly's expected makespan for exponential failures (job MTBF %s): %.7g s; simulated mean %.7g s "
-           "over %ld completed (%+.3f%%)\n",
-           fl_units_format_duration(fl_sim_job_mtbf(sim), a, sizeof a), expect,
-           completed ? sum_makespan / (double)completed : NAN, completed,
-           completed ? 100.0 * (sum_makespan / (double)completed - expect) / expect : NAN);
-  }
   if (!quiet)
-    fprintf(stderr, "faultline: %ld replica%s in %.2f s; rows %" PRId64 "..%" PRId64 " of %s\n", sc->replicas,
-            sc->replicas == 1 ? "" : "s", fl_wall_seconds() - wall0, first_id, last_id, sc->db);
+    fprintf(stderr, "faultline: %ld run%s in %.2f s; rows %" PRId64 "..%" PRId64 " of %s\n", last_id - first_id + 1,
+            last_id == first_id ? "" : "s", fl_wall_seconds() - wall0, first_id, last_id, jobs[0].sc->db);
 done:
   if (rc != FL_OK)
     rc = fl_report_error(rc);
 out:
   /* SimGrid's own teardown of a large platform takes seconds at exit; everything of ours is closed below, so a
    * large run leaves without it */
-  big = sim && fl_sim_platform_nodes(sim) >= 100000;
+  big = njobs > 0 && jobs[0].sim && fl_sim_platform_nodes(jobs[0].sim) >= 100000;
   fl_evlog_free(&log);
   fl_db_close(&db);
-  fl_sim_destroy(&sim);
-  fl_scenario_destroy(&sc);
+  for (long c = 0; c < njobs; c++) {
+    fl_sim_destroy(&jobs[c].sim);
+    fl_scenario_destroy(&jobs[c].sc);
+  }
+  free(jobs);
+  fl_scenario_destroy(&base);
+  free(sweep_text);
   for (int i = 0; i < nsets; i++)
     free(sets[i]);
   free(sets);

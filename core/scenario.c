@@ -61,6 +61,8 @@ static const fl_key fl_keys[] = {
    "results database, relative to the working directory"},
   {"run", "events", FL_K_ENUM_INT, FL_OFF(events_all), 0, "all", fl_events_choices,
    "all: log every failure, repair, checkpoint, interruption, restart; none: one row per replica only"},
+  {"run", "sweep", FL_K_STR, FL_OFF(sweep), FL_K_OPTIONAL, "", NULL,
+   "run the scenario once per combination: blank-separated section.key=v1,v2,... terms"},
   {"run", "max_time", FL_K_DURATION, FL_OFF(max_time_s), FL_K_POS, "100y", NULL,
    "simulated-time guard: a replica still running then ends with status 'timeout'"},
   {"platform", "file", FL_K_STR, FL_OFF(platform_file), FL_K_OPTIONAL, "", NULL,
@@ -631,6 +633,7 @@ void fl_scenario_destroy(fl_scenario **psc)
   free(sc->overrides);
   free(sc->name);
   free(sc->db);
+  free(sc->sweep);
   free(sc->platform_file);
   free(sc->controller);
   free(sc->model);

@@ -6,14 +6,17 @@
 #include <string.h>
 
 #include "interval.h"
+#include "knapsack.h"
 #include "replication.h"
 #include "units.h"
 #include "sim_impl.h"
 
-static const fl_strategy_ops *const fl_strategies[] = {&fl_strategy_none_ops, &fl_strategy_checkpoint_ops,
-                                                       &fl_strategy_replication_ops};
+static const fl_strategy_ops *const fl_strategies[] = {
+  &fl_strategy_none_ops,           &fl_strategy_checkpoint_ops,      &fl_strategy_replication_ops,
+  &fl_strategy_gw_replication_ops, &fl_strategy_gw_substitution_ops, &fl_strategy_gw_hybrid_ops,
+};
 #define FL_NSTRATEGIES ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
-static const char *const fl_apps[] = {"bsp"};
+static const char *const fl_apps[] = {"bsp", "gridworld"};
 #define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
 
 int fl_sim_strategy_count(void) { return FL_NSTRATEGIES; }
@@ -47,6 +50,8 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
   return FL_OK;
 }
 
+static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc);
+
 fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 {
   fl_err rc = FL_OK;
@@ -62,6 +67,14 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->nodes = fl_platform_nodes(sim->pf);
   sim->degree = sim->strategy->replicated ? sc->degree : 1;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
+  if (strcmp(sim->app, "gridworld") == 0) {
+    if (sc->app_nodes != 0 && sc->app_nodes != sc->grid_rows * sc->grid_cols) {
+      rc = fl_scenario_fail(sc, "app", "nodes", "a grid world has one task per state: 0 or %ld",
+                            sc->grid_rows * sc->grid_cols);
+      goto done;
+    }
+    sim->ranks = sc->grid_rows * sc->grid_cols;
+  }
   sim->slots = sim->ranks * sim->degree;
   if (sim->slots > sim->nodes || sim->ranks < 1) {
     rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks%s but platform '%s' has only %ld nodes",
@@ -109,7 +122,6 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->max_time_s = sc->max_time_s;
   sim->start = sc->start;
   sim->seed = sc->seed;
-  sim->scenario_name = sc->name;
   sim->model_name = fl_fm_name(sim->fm);
   if (sim->strategy->checkpoints) {
     FL_TRY(fl_pol_interval(sc, fl_sim_job_mtbf(sim), &sim->tau_s));
@@ -123,16 +135,62 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->interval_rule = NULL;
   }
 
+  if (strcmp(sim->app, "gridworld") == 0)
+    FL_TRY(fl_sim_setup_gridworld(sim, sc));
   FL_ALLOC(sim->slot_node, sim->slots);
   FL_ALLOC(sim->node_slot, sim->nodes);
   FL_ALLOC(sim->alive, sim->ranks);
   FL_ALLOC(sim->spare, sim->nodes);
   FL_ALLOC(sim->spare_pos, sim->nodes);
   FL_ALLOC(sim->missing, sim->slots);
+  FL_ALLOC(sim->missing_pos, sim->slots);
   *out = sim;
   sim = NULL;
 done:
   fl_sim_destroy(&sim);
+  return rc;
+}
+
+/* The grid world's model, its failure-free reference run, and the per-sweep arrays. */
+static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  long ref_iterations = 0;
+  const long n = sc->grid_rows * sc->grid_cols;
+
+  FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &sim->gw));
+  FL_ALLOC(sim->gw_v, n);
+  FL_ALLOC(sim->gw_vnext, n);
+  FL_ALLOC(sim->gw_ref, n);
+  FL_ALLOC(sim->gw_own, n);
+  FL_ALLOC(sim->gw_failed, n);
+  FL_ALLOC(sim->gw_rerun, n);
+  FL_ALLOC(sim->gw_weight, n);
+  FL_ALLOC(sim->gw_decision, n);
+  FL_ALLOC(sim->task_failed, n);
+  FL_CHECK(fl_gw_solve(sim->gw, sc->tolerance, sc->iterations, sim->gw_ref, &ref_iterations) >= 0, FL_ERR_NOMEM,
+           "out of memory solving the grid world");
+  sim->max_sweeps = sc->iterations;
+  sim->tolerance = sc->tolerance;
+  sim->task_time_s = sc->task_time_s;
+  sim->weights_empirical = sc->weights_empirical;
+  snprintf(sim->policy, sizeof sim->policy, "%s", sc->policy);
+  sim->error_budget = sc->error_budget;
+  sim->policy_time_limit_s = sc->time_limit_s;
+  sim->policy_mip_gap = sc->mip_gap;
+  sim->work_s = (double)ref_iterations * sc->task_time_s; /* the failure-free run's time */
+  if (sim->strategy->task_mode == 2) {
+    /* check the policy name now, before anything is written */
+    fl_pol_instance in = {.nfailed = 0, .weight = sim->gw_weight, .budget = sc->error_budget};
+    fl_pol_decision d = {.substitute = sim->gw_decision};
+    if (fl_pol_solve(sc->policy, &in, &d) != FL_OK) {
+      char why[512];
+      snprintf(why, sizeof why, "%s", fl_err_msg());
+      rc = fl_scenario_fail(sc, "policy", "kind", "%s", why);
+      goto done;
+    }
+  }
+done:
   return rc;
 }
 
@@ -150,6 +208,16 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->spare);
   free(sim->spare_pos);
   free(sim->missing);
+  free(sim->missing_pos);
+  fl_gw_destroy(&sim->gw);
+  free(sim->gw_v);
+  free(sim->gw_vnext);
+  free(sim->gw_ref);
+  free(sim->gw_own);
+  free(sim->gw_failed);
+  free(sim->gw_rerun);
+  free(sim->gw_weight);
+  free(sim->gw_decision);
   free(sim);
   *psim = NULL;
 }
@@ -172,6 +240,8 @@ long fl_sim_ranks(const fl_sim *sim) { return sim->ranks; }
 
 double fl_sim_expected_makespan(const fl_sim *sim)
 {
+  if (sim->gw)
+    return sim->work_s;
   return fl_pol_expected_walltime(sim->work_s, isfinite(sim->tau_s) ? sim->tau_s : sim->work_s, sim->delta_s,
                                   sim->restart_s, sim->downtime_s, fl_sim_job_mtbf(sim));
 }
@@ -184,8 +254,10 @@ static void fl_job_reset(fl_sim *sim)
     sim->node_slot[n] = n < sim->slots ? (int32_t)n : -1;
     sim->spare_pos[n] = -1;
   }
-  for (long q = 0; q < sim->slots; q++)
+  for (long q = 0; q < sim->slots; q++) {
     sim->slot_node[q] = (int32_t)q;
+    sim->missing_pos[q] = -1;
+  }
   for (long r = 0; r < sim->ranks; r++)
     sim->alive[r] = (unsigned char)sim->degree;
   sim->nspare = 0;
@@ -225,6 +297,30 @@ void fl_sim_place(fl_sim *sim, long slot, long node)
   sim->slot_node[slot] = (int32_t)node;
   sim->node_slot[node] = (int32_t)slot;
   sim->alive[slot / sim->degree]++;
+}
+
+void fl_sim_missing_push(fl_sim *sim, long slot)
+{
+  sim->missing_pos[slot] = (int32_t)sim->nmissing;
+  sim->missing[sim->nmissing++] = (int32_t)slot;
+}
+
+long fl_sim_missing_pop(fl_sim *sim)
+{
+  int32_t q = sim->missing[--sim->nmissing];
+  sim->missing_pos[q] = -1;
+  return q;
+}
+
+void fl_sim_missing_remove(fl_sim *sim, long slot)
+{
+  int32_t pos = sim->missing_pos[slot], last;
+  if (pos < 0)
+    return;
+  last = sim->missing[--sim->nmissing];
+  sim->missing[pos] = last;
+  sim->missing_pos[last] = pos;
+  sim->missing_pos[slot] = -1;
 }
 
 static int fl_phase_interruptible(fl_phase p)
@@ -269,7 +365,7 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t)
     fl_sim_place(sim, q, s);
     fl_evlog_add(rep->log, t, "failure", node, "rank %ld moves to node %ld", r, s);
   } else {
-    sim->missing[sim->nmissing++] = q;
+    fl_sim_missing_push(sim, q);
     if (sim->task_failed)
       fl_evlog_add(rep->log, t, "failure", node, "task %ld loses its host", r);
     else if (sim->degree == 1)
@@ -291,10 +387,10 @@ static void fl_job_on_repair(fl_replica *rep, long node, double t)
   fl_sim *sim = rep->sim;
   int recovering = rep->phase == FL_PHASE_DOWNTIME || rep->phase == FL_PHASE_WAIT_NODES;
   if (sim->nmissing > 0 && (sim->degree == 1 || recovering)) {
-    int32_t q = sim->missing[--sim->nmissing];
+    long q = fl_sim_missing_pop(sim);
     fl_sim_place(sim, q, node);
     if (sim->task_failed)
-      fl_evlog_add(rep->log, t, "repair", node, "hosts task %d", q);
+      fl_evlog_add(rep->log, t, "repair", node, "hosts task %ld", q);
     else
       fl_evlog_add(rep->log, t, "repair", node, "takes rank %ld", (long)(q / sim->degree));
     if (sim->nmissing == 0 && rep->phase == FL_PHASE_WAIT_NODES)
@@ -345,7 +441,7 @@ int fl_rep_wait_nodes(fl_replica *rep)
   double t_wait = fl_rep_now(rep);
   int timed_out;
   while (sim->nmissing > 0 && sim->nspare > 0) {
-    int32_t q = sim->missing[--sim->nmissing];
+    long q = fl_sim_missing_pop(sim);
     fl_sim_place(sim, q, fl_sim_take_spare(sim));
   }
   while (sim->nmissing > 0) {
@@ -430,6 +526,9 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   memset(res, 0, sizeof *res);
   res->status = "running";
   res->makespan_s = NAN;
+  res->iterations = res->converged_at = res->complete_iterations = -1;
+  res->tasks_replicated = res->tasks_substituted = res->tasks_stale = -1;
+  res->error_linf = res->error_l1 = res->policy_time_s = res->policy_gap = NAN;
   rep.sim = sim;
   rep.replica = replica;
   rep.log = log;
@@ -505,4 +604,24 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->downtime_total_s = res->downtime_total_s;
   row->wait_nodes_s = res->wait_nodes_s;
   row->wall_s = res->wall_s;
+  row->policy = sim->gw && strcmp(sim->strategy->name, "hybrid") == 0 ? sc->policy : NULL;
+  row->weights = sim->gw && strcmp(sim->strategy->name, "replication") != 0 ? (sc->weights_empirical ? "empirical" : "bound") : NULL;
+  row->error_budget = row->policy ? sc->error_budget : NAN;
+  row->iterations = res->iterations;
+  row->converged_at = res->converged_at;
+  row->complete_iterations = res->complete_iterations;
+  row->error_linf = res->error_linf;
+  row->error_l1 = res->error_l1;
+  row->tasks_replicated = res->tasks_replicated;
+  row->tasks_substituted = res->tasks_substituted;
+  row->tasks_stale = res->tasks_stale;
+  row->policy_solver = res->policy_solver;
+  row->policy_time_s = res->policy_time_s;
+  row->policy_gap = res->policy_gap;
+  if (sim->gw) {
+    row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
+    row->checkpoint_cost_s = NAN;
+    row->restart_cost_s = NAN;
+    row->downtime_s = NAN;
+  }
 }

@@ -29,6 +29,15 @@ typedef struct fl_sim_result {
   double downtime_total_s;
   double wait_nodes_s;     /* waiting for a repaired node when no spare was left */
   double wall_s;           /* host time to simulate the replica */
+  /* task-parallel applications (gridworld); -1 / NAN otherwise */
+  long iterations;         /* sweeps done */
+  long converged_at;       /* sweep at which no value changed by more than the tolerance; -1: did not converge */
+  long complete_iterations;/* sweeps in which every task got a value (computed, re-executed or substituted) */
+  double error_linf, error_l1; /* final values against the failure-free run's */
+  long tasks_replicated, tasks_substituted, tasks_stale; /* failed task-sweeps by outcome */
+  const char *policy_solver;   /* what decided (hybrid), or NULL */
+  double policy_time_s;        /* host time spent deciding */
+  double policy_gap;           /* worst gap reported by the solver (NAN if unknown) */
 } fl_sim_result;
 
 /* Set up the scenario's job on its platform (loading SimGrid and the platform on first use). Checks every

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "fm.h"
+#include "gridworld.h"
 #include "platform.h"
 #include "sim.h"
 #include "source.h"
@@ -20,10 +21,13 @@ typedef struct fl_strategy_ops {
   const char *app;                      /* the application kind it drives */
   int checkpoints;                      /* writes checkpoints (needs an interval) */
   int replicated;                       /* runs [strategy] degree copies of every rank */
+  int task_mode;                        /* task-parallel apps: replicate, substitute or let the policy decide */
   void (*coordinator)(fl_replica *rep); /* runs in the coordinator actor until the job ends */
 } fl_strategy_ops;
 
 extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops, fl_strategy_replication_ops;
+extern const fl_strategy_ops fl_strategy_gw_replication_ops, fl_strategy_gw_substitution_ops,
+    fl_strategy_gw_hybrid_ops;
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {
@@ -48,7 +52,7 @@ struct fl_sim {
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s;
   int start;
   uint64_t seed;
-  const char *app, *scenario_name, *model_name, *interval_rule;
+  const char *app, *model_name, *interval_rule; /* static strings */
   /* The job's placement: a slot is one copy of one rank (slot = rank * degree + copy; degree 1 without
    * replication) or one task. Per-slot and per-node arrays, reused by every replica. */
   long degree, slots;
@@ -59,7 +63,20 @@ struct fl_sim {
   int32_t *spare;      /* live nodes without a slot */
   int32_t *spare_pos;  /* node -> index in spare[], -1 if not a spare */
   int32_t *missing;    /* slots without a node */
+  int32_t *missing_pos;/* slot -> index in missing[], -1 if it has a node */
   long nspare, nmissing;
+  /* grid world (app = gridworld) */
+  fl_gw *gw;
+  double *gw_v, *gw_vnext, *gw_ref; /* values: current, next sweep, the failure-free run's final */
+  double *gw_own;                   /* the last value each task computed itself (empirical weights) */
+  long *gw_failed, *gw_rerun;       /* failed tasks of a sweep; those re-executed */
+  double *gw_weight;                /* w_i of the failed tasks (hybrid) */
+  unsigned char *gw_decision;       /* 1: substitute, 0: replicate, per failed task */
+  long max_sweeps;
+  double tolerance, task_time_s;
+  int weights_empirical;
+  char policy[32];                  /* copied: the scenario may go before the simulator */
+  double error_budget, policy_time_limit_s, policy_mip_gap;
   fl_progress *progress;
   long progress_replicas;
 };
@@ -96,5 +113,9 @@ void fl_rep_progress(fl_replica *rep, double done_work_s);
 /* Take a live spare node (-1 if none); put slot on node. */
 long fl_sim_take_spare(fl_sim *sim);
 void fl_sim_place(fl_sim *sim, long slot, long node);
+/* The list of slots waiting for a node: O(1) push, pop and removal. */
+void fl_sim_missing_push(fl_sim *sim, long slot);
+long fl_sim_missing_pop(fl_sim *sim);
+void fl_sim_missing_remove(fl_sim *sim, long slot);
 
 #endif

@@ -52,7 +52,21 @@ static const char fl_db_schema[] =
   "  downtime_total_s REAL,\n"
   "  wait_nodes_s REAL,\n"
   "  status TEXT NOT NULL,\n"
-  "  wall_s REAL\n"
+  "  wall_s REAL,\n"
+  "  policy TEXT,\n"
+  "  weights TEXT,\n"
+  "  error_budget REAL,\n"
+  "  iterations INTEGER,\n"
+  "  converged_at INTEGER,\n"
+  "  complete_iterations INTEGER,\n"
+  "  error_linf REAL,\n"
+  "  error_l1 REAL,\n"
+  "  tasks_replicated INTEGER,\n"
+  "  tasks_substituted INTEGER,\n"
+  "  tasks_stale INTEGER,\n"
+  "  policy_solver TEXT,\n"
+  "  policy_time_s REAL,\n"
+  "  policy_gap REAL\n"
   ");\n"
   "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
   "CREATE TABLE IF NOT EXISTS events (\n"
@@ -65,7 +79,8 @@ static const char fl_db_schema[] =
   "CREATE INDEX IF NOT EXISTS events_by_run ON events(run_id, t_s);\n"
   "CREATE VIEW IF NOT EXISTS run_summary AS\n"
   "  SELECT id, scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, seed, replica, status,\n"
-  "         work_s, makespan_s, 1.0 - work_s / makespan_s AS waste, failures, interruptions, checkpoints\n"
+  "         work_s, makespan_s, 1.0 - work_s / makespan_s AS waste, failures, interruptions, checkpoints,\n"
+  "         CAST(complete_iterations AS REAL) / iterations AS resilience, error_linf, error_l1\n"
   "  FROM runs;\n";
 
 static const char fl_db_ins_run_sql[] =
@@ -73,7 +88,9 @@ static const char fl_db_ins_run_sql[] =
   " failure_model, seed, replica, nodes, platform_nodes, node_mtbf_s, repair_s, interval_rule, interval_s,"
   " checkpoint_cost_s, restart_cost_s, downtime_s, work_s, makespan_s, failures, platform_failures,"
   " interruptions, checkpoints, lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s,"
-  " status, wall_s) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
+  " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap)"
+  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
 
@@ -241,6 +258,20 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_real(st, i++, r->wait_nodes_s);
   fl_bind_text(st, i++, r->status);
   fl_bind_real(st, i++, r->wall_s);
+  fl_bind_text(st, i++, r->policy);
+  fl_bind_text(st, i++, r->weights);
+  fl_bind_real(st, i++, r->error_budget);
+  fl_bind_count(st, i++, r->iterations);
+  fl_bind_count(st, i++, r->converged_at);
+  fl_bind_count(st, i++, r->complete_iterations);
+  fl_bind_real(st, i++, r->error_linf);
+  fl_bind_real(st, i++, r->error_l1);
+  fl_bind_count(st, i++, r->tasks_replicated);
+  fl_bind_count(st, i++, r->tasks_substituted);
+  fl_bind_count(st, i++, r->tasks_stale);
+  fl_bind_text(st, i++, r->policy_solver);
+  fl_bind_real(st, i++, r->policy_time_s);
+  fl_bind_real(st, i++, r->policy_gap);
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;

@@ -29,6 +29,14 @@ typedef struct fl_db_run {
   long failures, platform_failures, interruptions, checkpoints;
   double lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s;
   double wall_s;
+  /* task-parallel applications; -1 / NAN / NULL where they do not apply */
+  const char *policy, *weights;
+  double error_budget;
+  long iterations, converged_at, complete_iterations;
+  double error_linf, error_l1;
+  long tasks_replicated, tasks_substituted, tasks_stale;
+  const char *policy_solver;
+  double policy_time_s, policy_gap;
 } fl_db_run;
 
 /* A buffer of timed events for one replica, filled by the simulator or the runtime. */

@@ -59,6 +59,14 @@ static int lines(const char *s)
   return n;
 }
 
+static int count_lines_with(const char *text, const char *needle)
+{
+  int n = 0;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+    n++;
+  return n;
+}
+
 #define GOOD "[run]\nreplicas = 3\n[platform]\nnodes = 40\n[failures]\nnode_mtbf = 20d\n[app]\nnodes = 32\nwork = 12h\n"
 
 /* Each bad input: exit 2, one line on stderr that contains `want`, no database file. */
@@ -127,7 +135,7 @@ static void test_simulate_report_rerun(void)
   /* again, appended, with an override: a second group */
   CU_ASSERT_EQUAL_FATAL(faultline("simulate good.ini --db good.sqlite --quiet --set strategy.kind=none --replicas 2"), 0);
   CU_ASSERT_EQUAL(faultline("report good.sqlite"), 0);
-  CU_ASSERT_EQUAL(lines(out_text), 3); /* header + 2 groups */
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "good "), 2); /* 2 groups */
   CU_ASSERT_EQUAL(faultline("rerun good.sqlite 2"), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
   CU_ASSERT_EQUAL(faultline("rerun good.sqlite 5"), 0); /* a row with an override */
@@ -147,6 +155,21 @@ static void test_shipped_scenarios(void)
            fl_test_src("scenarios/quickstart.ini"));
   CU_ASSERT_EQUAL(faultline(args), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "quickstart"));
+  /* the grid-world experiment sweeps 3 strategies x 2 weightings: 5 groups (replication ignores weights) */
+  snprintf(args, sizeof args, "simulate '%s' --db das.sqlite --quiet --replicas 2", fl_test_src("scenarios/das-10x10.ini"));
+  CU_ASSERT_EQUAL(faultline(args), 0);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "das-10x10 "), 5);
+  CU_ASSERT_EQUAL(faultline("report das.sqlite --csv"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "das-10x10,sim,hybrid,empirical,greedy (50),100,"));
+  CU_ASSERT_EQUAL(faultline("rerun das.sqlite 12"), 0); /* a row of a swept combination re-runs too */
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
+  /* a sweep term that is not section.key=values */
+  write_file("good.ini", GOOD);
+  CU_ASSERT_EQUAL(faultline("simulate good.ini --db s.sqlite --sweep strategy"), 2);
+  CU_ASSERT_FALSE(exists("s.sqlite"));
+  CU_ASSERT_EQUAL(faultline("simulate good.ini --db s.sqlite --sweep strategy.kind=checkpoint,teleport"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--set strategy.kind=teleport: ")); /* every combination is checked first */
+  CU_ASSERT_FALSE(exists("s.sqlite"));
 }
 
 static void test_validate(void)

@@ -1,0 +1,189 @@
+/* strategy_gridworld.c — the grid world's task-level strategies: re-execute failed tasks (replication), let a
+ * neighbour's value stand in (substitution), or let the policy choose under an error budget (hybrid).
+ *
+ * Each sweep takes task_time of simulated time. A task fails in a sweep when its host fails during it or it has
+ * no host at its start (its node is down and no one gave it another). At the end of the sweep the failed tasks'
+ * values are missing and the strategy decides, per task:
+ *   replicate:  re-run it on a live spare (or its repaired node) — one more task_time for the sweep; no spare,
+ *               or the new host failing during the re-run, leaves the task's old value (stale);
+ *   substitute: take the new value of its best live neighbour j (least w_ij) — no time, some error; with no live
+ *               neighbour the old value stays (stale).
+ * A sweep is complete when no task is stale. Hybrid builds the knapsack of the seed: w_i = N_i min_j w_ij with
+ * N_i the tasks that depend on i (its neighbours and itself), and asks fl_pol_solve which tasks to substitute
+ * within the error budget; the others are re-executed. The values are really computed (fl_gw_sweep); the
+ * error is measured against the failure-free run of the same sweeps. */
+#include <math.h>
+#include <string.h>
+
+#include "knapsack.h"
+#include "sim_impl.h"
+
+enum { FL_TASKS_REPLICATE = 0, FL_TASKS_SUBSTITUTE = 1, FL_TASKS_HYBRID = 2 };
+
+/* Best live substitute of failed task s: the non-failed neighbour with the least weight; -1 if none. Empirical
+ * weights compare the neighbour's current value with the last value task s computed itself (a substituted task
+ * produces no data of its own: comparing its borrowed value would make every later substitution look free). */
+static long fl_best_substitute(const fl_sim *sim, const double *v, long s, double *w_out)
+{
+  long nb[4], best = -1;
+  double bw = INFINITY, bound = fl_gw_bound(sim->gw);
+  int k = fl_gw_neighbours(sim->gw, s, nb);
+  for (int i = 0; i < k; i++) {
+    double w;
+    if (sim->task_failed[nb[i]])
+      continue;
+    w = sim->weights_empirical ? fabs(sim->gw_own[s] - v[nb[i]]) : bound;
+    if (w < bw) {
+      bw = w;
+      best = nb[i];
+    }
+  }
+  if (w_out)
+    *w_out = best >= 0 ? (double)(k + 1) * bw : INFINITY; /* N_i = neighbours + itself */
+  return best;
+}
+
+static void fl_coordinator_gridworld(fl_replica *rep)
+{
+  fl_sim *sim = rep->sim;
+  fl_sim_result *res = rep->res;
+  const fl_gw *gw = sim->gw;
+  const long n = gw->n;
+  const int mode = sim->strategy->task_mode;
+  double *v = sim->gw_v, *vnext = sim->gw_vnext;
+  long *failed = sim->gw_failed, *rerun = sim->gw_rerun;
+
+  res->iterations = 0;
+  res->converged_at = -1;
+  res->complete_iterations = 0;
+  res->tasks_replicated = res->tasks_substituted = res->tasks_stale = 0;
+  if (mode == FL_TASKS_HYBRID) {
+    res->policy_time_s = 0.0;
+    res->policy_gap = NAN;
+  }
+  memcpy(v, gw->reward, (size_t)n * sizeof *v);
+  memcpy(sim->gw_own, gw->reward, (size_t)n * sizeof *v);
+
+  for (long it = 0; it < sim->max_sweeps; it++) {
+    long nf = 0, nrerun = 0, stale = 0;
+    double change = 0.0;
+
+    if (fl_rep_timed_out(rep)) {
+      res->status = "timeout";
+      return;
+    }
+    fl_rep_progress(rep, (double)it * sim->task_time_s);
+    memset(sim->task_failed, 0, (size_t)n);
+    fl_rep_wait(rep, sim->task_time_s, FL_PHASE_COMPUTE); /* failures mark tasks; they never stop the sweep */
+    (void)fl_gw_sweep(gw, v, vnext, 0, n);
+    for (long s = 0; s < n; s++) {
+      if (sim->slot_node[s] < 0)
+        sim->task_failed[s] = 1; /* no host during the sweep */
+      if (sim->task_failed[s])
+        failed[nf++] = s;
+    }
+
+    /* decide */
+    if (mode == FL_TASKS_HYBRID && nf > 0) {
+      fl_pol_instance in = {.nfailed = nf, .weight = sim->gw_weight, .budget = sim->error_budget, .full = NULL,
+                            .time_limit_s = sim->policy_time_limit_s, .mip_gap = sim->policy_mip_gap};
+      fl_pol_decision d = {.substitute = sim->gw_decision};
+      for (long f = 0; f < nf; f++)
+        (void)fl_best_substitute(sim, v, failed[f], &sim->gw_weight[f]);
+      if (fl_pol_solve(sim->policy, &in, &d) != FL_OK) {
+        rep->rc = FL_ERR_INTERNAL; /* fl_err holds the solver's message */
+        res->status = "failed";
+        return;
+      }
+      res->policy_time_s += d.time_s;
+      if (!isnan(d.gap) && !(d.gap <= res->policy_gap))
+        res->policy_gap = d.gap;
+      if (!res->policy_solver || strstr(d.solver, "fallback"))
+        res->policy_solver = d.solver;
+    } else {
+      memset(sim->gw_decision, mode == FL_TASKS_SUBSTITUTE, (size_t)(nf > 0 ? nf : 1));
+    }
+
+    for (long f = 0; f < nf; f++) {
+      long s = failed[f];
+      if (sim->gw_decision[f]) {
+        long j = fl_best_substitute(sim, v, s, NULL);
+        if (j < 0) {
+          vnext[s] = v[s];
+          stale++;
+          fl_evlog_add(rep->log, fl_rep_now(rep), "stale", -1, "task %ld, sweep %ld: no live neighbour", s, it + 1);
+        } else {
+          vnext[s] = vnext[j];
+          res->tasks_substituted++;
+          fl_evlog_add(rep->log, fl_rep_now(rep), "substitution", -1, "task %ld by task %ld, sweep %ld", s, j, it + 1);
+        }
+        continue;
+      }
+      if (sim->slot_node[s] < 0) {
+        long node = fl_sim_take_spare(sim);
+        if (node < 0) {
+          vnext[s] = v[s];
+          stale++;
+          fl_evlog_add(rep->log, fl_rep_now(rep), "stale", -1, "task %ld, sweep %ld: no spare", s, it + 1);
+          continue;
+        }
+        fl_sim_missing_remove(sim, s); /* it was waiting for a node */
+        fl_sim_place(sim, s, node);
+      }
+      rerun[nrerun++] = s;
+    }
+    if (nrerun > 0) {
+      /* re-execute on the new hosts, all at once: one more task_time */
+      for (long f = 0; f < nrerun; f++)
+        sim->task_failed[rerun[f]] = 0;
+      fl_rep_wait(rep, sim->task_time_s, FL_PHASE_COMPUTE);
+      for (long f = 0; f < nrerun; f++) {
+        long s = rerun[f];
+        if (sim->task_failed[s]) {
+          vnext[s] = v[s];
+          stale++;
+          fl_evlog_add(rep->log, fl_rep_now(rep), "stale", -1, "task %ld, sweep %ld: re-run lost", s, it + 1);
+        } else {
+          res->tasks_replicated++;
+          fl_evlog_add(rep->log, fl_rep_now(rep), "replication", sim->slot_node[s], "task %ld, sweep %ld", s, it + 1);
+        }
+      }
+    }
+    for (long s = 0; s < n; s++)
+      if (!sim->task_failed[s])
+        sim->gw_own[s] = vnext[s]; /* computed by the task itself (in the sweep or its re-run) */
+    res->tasks_stale += stale;
+    res->complete_iterations += stale == 0;
+    for (long s = 0; s < n; s++)
+      change = fmax(change, fabs(vnext[s] - v[s]));
+    {
+      double *t = v;
+      v = vnext;
+      vnext = t;
+    }
+    res->iterations = it + 1;
+    if (change <= sim->tolerance) {
+      res->converged_at = it + 1;
+      break;
+    }
+  }
+  res->error_linf = 0.0;
+  res->error_l1 = 0.0;
+  for (long s = 0; s < n; s++) {
+    double e = fabs(v[s] - sim->gw_ref[s]);
+    res->error_linf = fmax(res->error_linf, e);
+    res->error_l1 += e;
+  }
+  res->status = "completed";
+}
+
+const fl_strategy_ops fl_strategy_gw_replication_ops = {
+  .name = "replication", .app = "gridworld", .task_mode = FL_TASKS_REPLICATE, .coordinator = fl_coordinator_gridworld,
+};
+const fl_strategy_ops fl_strategy_gw_substitution_ops = {
+  .name = "substitution", .app = "gridworld", .task_mode = FL_TASKS_SUBSTITUTE,
+  .coordinator = fl_coordinator_gridworld,
+};
+const fl_strategy_ops fl_strategy_gw_hybrid_ops = {
+  .name = "hybrid", .app = "gridworld", .task_mode = FL_TASKS_HYBRID, .coordinator = fl_coordinator_gridworld,
+};
