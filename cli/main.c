@@ -98,7 +98,8 @@ typedef struct fl_sweep_dim {
   int nvalues;
 } fl_sweep_dim;
 
-/* Parse "section.key=v1,v2 section.key=w1" terms into dims (appended). `text` is modified and must outlive dims. */
+/* Parse "section.key=v1,v2 section.key=w1" terms into dims: a new key is appended, a key already swept gets the
+ * new values (so --sweep replaces the file's term for that key). `text` is modified and must outlive dims. */
 static fl_err fl_sweep_parse(char *text, const char *origin, fl_sweep_dim *dims, int *ndims)
 {
   fl_err rc = FL_OK;
@@ -108,10 +109,16 @@ static fl_err fl_sweep_parse(char *text, const char *origin, fl_sweep_dim *dims,
     fl_sweep_dim *d;
     FL_CHECK(eq && eq > term && strchr(term, '.') && strchr(term, '.') < eq && (size_t)(eq - term) < sizeof d->key,
              FL_ERR_INPUT, "%s: sweep term '%s': expected section.key=v1,v2,...", origin, term);
-    FL_CHECK(*ndims < FL_MAX_SWEEP_DIMS, FL_ERR_INPUT, "%s: at most %d swept keys", origin, FL_MAX_SWEEP_DIMS);
-    d = &dims[(*ndims)++];
-    memcpy(d->key, term, (size_t)(eq - term));
-    d->key[eq - term] = '\0';
+    d = NULL;
+    for (int k = 0; k < *ndims; k++)
+      if (strlen(dims[k].key) == (size_t)(eq - term) && strncmp(dims[k].key, term, (size_t)(eq - term)) == 0)
+        d = &dims[k];
+    if (!d) {
+      FL_CHECK(*ndims < FL_MAX_SWEEP_DIMS, FL_ERR_INPUT, "%s: at most %d swept keys", origin, FL_MAX_SWEEP_DIMS);
+      d = &dims[(*ndims)++];
+      memcpy(d->key, term, (size_t)(eq - term));
+      d->key[eq - term] = '\0';
+    }
     d->nvalues = 0;
     for (v = strtok_r(eq + 1, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
       FL_CHECK(d->nvalues < 64, FL_ERR_INPUT, "%s: sweep of %s: at most 64 values", origin, d->key);
@@ -121,6 +128,15 @@ static fl_err fl_sweep_parse(char *text, const char *origin, fl_sweep_dim *dims,
   }
 done:
   return rc;
+}
+
+/* Combination c takes value (c / stride(d)) % nvalues of dim d: the last dim varies fastest. */
+static long fl_sweep_stride(const fl_sweep_dim *dims, int ndims, int d)
+{
+  long stride = 1;
+  for (int e = d + 1; e < ndims; e++)
+    stride *= dims[e].nvalues;
+  return stride;
 }
 
 typedef struct fl_sim_job {
@@ -160,6 +176,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   fl_sweep_dim dims[FL_MAX_SWEEP_DIMS];
   int nsets = 0, nsweeps = 0, ndims = 0, quiet = 0, print = 0, big = 0;
   long ncombos = 1, njobs = 0;
+  int *effective = NULL;
   int64_t first_id = 0, last_id = 0;
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
@@ -236,8 +253,9 @@ static int fl_cmd_simulate(int argc, char **argv)
     FL_CHECK(ncombos <= FL_MAX_COMBOS, FL_ERR_INPUT, "the sweep has more than %d combinations", FL_MAX_COMBOS);
   }
   FL_ALLOC(jobs, ncombos);
+  FL_ALLOC(effective, ncombos * FL_MAX_SWEEP_DIMS);
   for (long c = 0; c < ncombos; c++) {
-    long k = c;
+    long k = c, same = -1;
     FL_TRY(fl_scenario_load(path, &jobs[c].sc));
     njobs++;
     for (int i = 0; i < nsets; i++)
@@ -252,6 +270,23 @@ static int fl_cmd_simulate(int argc, char **argv)
     FL_CHECK(strcmp(jobs[c].sc->db, jobs[0].sc->db) == 0, FL_ERR_INPUT,
              "--sweep: every combination writes to one database (run.db cannot be swept)");
     FL_TRY(fl_sim_create(jobs[c].sc, &jobs[c].sim));
+    /* a combination that differs from an earlier one only in keys this simulation ignores would repeat its
+     * replicas exactly (same seed): skip it */
+    for (int d = 0; d < ndims; d++) {
+      effective[c * FL_MAX_SWEEP_DIMS + d] =
+        fl_sim_uses_key(jobs[c].sim, dims[d].key) ? (int)((c / fl_sweep_stride(dims, ndims, d)) % dims[d].nvalues) : -1;
+    }
+    for (long e = 0; e < c && same < 0; e++) {
+      if (!jobs[e].sim)
+        continue;
+      same = e;
+      for (int d = 0; d < ndims; d++)
+        if (effective[c * FL_MAX_SWEEP_DIMS + d] != effective[e * FL_MAX_SWEEP_DIMS + d] ||
+            strcmp(jobs[c].sc->strategy, jobs[e].sc->strategy) != 0)
+          same = -1;
+    }
+    if (same >= 0)
+      fl_sim_destroy(&jobs[c].sim);
   }
   if (print) {
     for (long c = 0; c < ncombos; c++) {
@@ -269,6 +304,8 @@ static int fl_cmd_simulate(int argc, char **argv)
     fl_sim *sim = jobs[c].sim;
     double sum_makespan = 0.0;
     long completed = 0;
+    if (!sim)
+      continue; /* the same runs as an earlier combination */
     fl_evlog_free(&log);
     fl_evlog_init(&log, sc->events_all);
     fl_sim_set_progress(sim, &prog, sc->replicas);
@@ -315,7 +352,8 @@ done:
 out:
   /* SimGrid's own teardown of a large platform takes seconds at exit; everything of ours is closed below, so a
    * large run leaves without it */
-  big = njobs > 0 && jobs[0].sim && fl_sim_platform_nodes(jobs[0].sim) >= 100000;
+  for (long c = 0; c < njobs && !big; c++)
+    big = jobs[c].sim && fl_sim_platform_nodes(jobs[c].sim) >= 100000;
   fl_evlog_free(&log);
   fl_db_close(&db);
   for (long c = 0; c < njobs; c++) {
@@ -323,6 +361,7 @@ out:
     fl_scenario_destroy(&jobs[c].sc);
   }
   free(jobs);
+  free(effective);
   fl_scenario_destroy(&base);
   free(sweep_text);
   for (int i = 0; i < nsets; i++)

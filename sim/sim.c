@@ -228,6 +228,17 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas)
   sim->progress_replicas = replicas;
 }
 
+int fl_sim_uses_key(const fl_sim *sim, const char *k)
+{
+  if (strncmp(k, "policy.", 7) == 0)
+    return sim->gw && (sim->strategy->task_mode == 2 || (sim->strategy->task_mode == 1 && strcmp(k, "policy.weights") == 0));
+  if (strcmp(k, "strategy.degree") == 0)
+    return sim->strategy->replicated;
+  if (strncmp(k, "strategy.", 9) == 0 && strcmp(k, "strategy.kind") != 0)
+    return !sim->gw;
+  return 1;
+}
+
 double fl_sim_node_mtbf(const fl_sim *sim) { return sim->node_mtbf_s; }
 double fl_sim_job_mtbf(const fl_sim *sim)
 {

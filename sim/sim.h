@@ -63,6 +63,10 @@ double fl_sim_expected_makespan(const fl_sim *sim);
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res,
                      fl_db_run *row);
 
+/* 0 if the scenario key `section.key` has no effect on this simulation (policy keys without a policy, the
+ * degree without replication): a sweep skips combinations that differ only in such keys. */
+int fl_sim_uses_key(const fl_sim *sim, const char *section_dot_key);
+
 /* Registries, for --help and conformance tests. */
 int fl_sim_strategy_count(void);
 const char *fl_sim_strategy_name(int i);
