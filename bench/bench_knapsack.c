@@ -79,6 +79,7 @@ static double timed_solve(const char *kind, const fl_pol_instance *in, fl_pol_de
   return median(t, rounds);
 }
 
+#if FL_HAVE_GLPK
 /* The full formulation, dense: `dep` dependents per failed task, `cand` candidates each, half crossing; the
  * crossing limit a fraction of all terms; budget half the cheapest total. */
 typedef struct full_inst {
@@ -126,6 +127,7 @@ static void full_free(full_inst *x)
   free(x->cr);
   free(x->nd);
 }
+#endif
 
 int main(int argc, char **argv)
 {
