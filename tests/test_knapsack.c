@@ -817,7 +817,7 @@ static void test_mip_time_limit_fallback(void)
   CU_ASSERT_EQUAL_FATAL(solve("mip", &x, &m), FL_OK);
   CU_ASSERT_STRING_EQUAL(m.d.solver, "mip (greedy fallback)");
   CU_ASSERT(m.d.time_s >= 0.09); /* GLPK really ran into its limit (not a refusal up front) */
-  CU_ASSERT(m.d.time_s <= 0.35); /* and stopped there, not after its 0.6 s LP (slack for a loaded machine) */
+  CU_ASSERT(m.d.time_s <= 0.5); /* and stopped there, not after its 0.6 s LP (slack for a loaded machine) */
   CU_ASSERT_EQUAL(m.d.nsubstituted, g.d.nsubstituted);
   CU_ASSERT(memcmp(m.d.substitute, g.d.substitute, (size_t)x.n) == 0);
   CU_ASSERT(check_full(&x, &m.d));
