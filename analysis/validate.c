@@ -60,15 +60,43 @@ static void fl_row_finish(fl_validate_row *row, const double *x, size_t n)
   row->pass = isfinite(row->half) && fabs(row->mean - row->analytic) <= row->half;
 }
 
+typedef enum fl_metric { FL_METRIC_MAKESPAN, FL_METRIC_FAILURES } fl_metric;
+
+/* Simulate opt->replicas replicas of the scenario `text` into x[]; each must end with `status` (and, when
+ * `interruptions` >= 0, after that many interruptions). *daly gets Daly's expectation for the scenario. */
+static fl_err fl_validate_simulate(const char *text, const char *label, const char *status, long interruptions,
+                                   fl_metric metric, const fl_validate_opts *opt, fl_progress *prog, double *x,
+                                   double *daly)
+{
+  fl_err rc = FL_OK;
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  fl_sim_result res;
+
+  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
+  FL_TRY(fl_sim_create(sc, &sim));
+  for (long r = 0; r < opt->replicas; r++) {
+    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
+    FL_CHECK(strcmp(res.status, status) == 0 && (interruptions < 0 || res.interruptions == interruptions),
+             FL_ERR_INTERNAL, "validate %s: replica %ld ended '%s' after %ld interruptions", label, r, res.status,
+             res.interruptions);
+    x[r] = metric == FL_METRIC_MAKESPAN ? res.makespan_s : (double)res.failures;
+    if (prog)
+      fl_progress_update(prog, 0, "validate %s: replica %ld/%ld", label, r + 1, opt->replicas);
+  }
+  *daly = fl_sim_expected_makespan(sim);
+done:
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
 static fl_err fl_validate_daly(const fl_daly_regime *rg, const fl_validate_opts *opt, fl_progress *prog,
                                fl_validate_row *row)
 {
   fl_err rc = FL_OK;
   char text[1024];
-  fl_scenario *sc = NULL;
-  fl_sim *sim = NULL;
   double *x = NULL, job_mtbf, node_mtbf;
-  fl_sim_result res;
 
   FL_TRY(fl_units_duration(rg->job_mtbf, 0, &job_mtbf));
   node_mtbf = job_mtbf * FL_VALIDATE_NODES;
@@ -80,38 +108,24 @@ static fl_err fl_validate_daly(const fl_daly_regime *rg, const fl_validate_opts 
            "[strategy]\nkind = %s\ninterval = %s\ncheckpoint_cost = %s\nrestart_cost = %s\ndowntime = %s\n",
            rg->name, opt->seed, FL_VALIDATE_PLATFORM, node_mtbf, FL_VALIDATE_NODES, rg->work, rg->strategy,
            rg->interval, rg->delta, rg->restart, rg->downtime);
-  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
-  FL_TRY(fl_sim_create(sc, &sim));
   FL_ALLOC(x, opt->replicas);
-  for (long r = 0; r < opt->replicas; r++) {
-    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
-    FL_CHECK(strcmp(res.status, "completed") == 0, FL_ERR_INTERNAL, "validate %s: replica %ld ended '%s'", rg->name,
-             r, res.status);
-    x[r] = res.makespan_s;
-    if (prog)
-      fl_progress_update(prog, 0, "validate %s: replica %ld/%ld", rg->name, r + 1, opt->replicas);
-  }
   memset(row, 0, sizeof *row);
+  FL_TRY(fl_validate_simulate(text, rg->name, "completed", -1, FL_METRIC_MAKESPAN, opt, prog, x, &row->analytic));
   snprintf(row->name, sizeof row->name, "daly:%s", rg->name);
   snprintf(row->what, sizeof row->what, "E[makespan] %s", rg->what);
-  row->analytic = fl_sim_expected_makespan(sim);
   fl_row_finish(row, x, (size_t)opt->replicas);
 done:
   free(x);
-  fl_sim_destroy(&sim);
-  fl_scenario_destroy(&sc);
   return rc;
 }
 
-/* Failures to interruption of b duplicated ranks. */
+/* Failures to interruption of b duplicated ranks: 2b nodes, no spare, no repair, so the first interruption ends
+ * the run ('failed': no node for the dead rank) and its failure count is the failures to interruption. */
 static fl_err fl_validate_mnfti(long b, const fl_validate_opts *opt, fl_progress *prog, fl_validate_row *row)
 {
   fl_err rc = FL_OK;
   char text[1024];
-  fl_scenario *sc = NULL;
-  fl_sim *sim = NULL;
-  double *x = NULL;
-  fl_sim_result res;
+  double *x = NULL, unused;
 
   snprintf(text, sizeof text,
            "[run]\nname = validate-mnfti\nseed = %" PRIu64 "\nevents = none\nmax_time = 1000y\n"
@@ -119,27 +133,15 @@ static fl_err fl_validate_mnfti(long b, const fl_validate_opts *opt, fl_progress
            "[app]\nkind = bsp\nnodes = %ld\nwork = 100y\n"
            "[strategy]\nkind = replication\ndegree = 2\ninterval = never\nrestart_cost = 0s\n",
            opt->seed, FL_VALIDATE_PLATFORM, b);
-  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
-  FL_TRY(fl_sim_create(sc, &sim));
   FL_ALLOC(x, opt->replicas);
-  for (long r = 0; r < opt->replicas; r++) {
-    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
-    /* 2b nodes, no spare, no repair: the first interruption ends the run, so failures = failures to it */
-    FL_CHECK(res.interruptions == 1 && strcmp(res.status, "failed") == 0, FL_ERR_INTERNAL,
-             "validate mnfti: replica %ld ended '%s' after %ld interruptions", r, res.status, res.interruptions);
-    x[r] = (double)res.failures;
-    if (prog)
-      fl_progress_update(prog, 0, "validate mnfti: replica %ld/%ld", r + 1, opt->replicas);
-  }
   memset(row, 0, sizeof *row);
+  FL_TRY(fl_validate_simulate(text, "mnfti", "failed", 1, FL_METRIC_FAILURES, opt, prog, x, &unused));
   snprintf(row->name, sizeof row->name, "replication:mnfti");
   snprintf(row->what, sizeof row->what, "failures to interruption, %ld duplicated ranks", b);
   FL_TRY(fl_pol_mnfti(2, b, &row->analytic));
   fl_row_finish(row, x, (size_t)opt->replicas);
 done:
   free(x);
-  fl_sim_destroy(&sim);
-  fl_scenario_destroy(&sc);
   return rc;
 }
 
