@@ -198,7 +198,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     work = sqlite3_column_double(st, 10);
     iters = fl_col(st, 16);
     if (isnan(tau))
-      snprintf(interval, sizeof interval, "-");
+      snprintf(interval, sizeof interval, "%s", rule ? rule : "-");
     else
       snprintf(interval, sizeof interval, "%s%s%s", fl_units_format_duration(tau, tmp, sizeof tmp),
                rule && strcmp(rule, "fixed") != 0 ? " " : "", rule && strcmp(rule, "fixed") != 0 ? rule : "");

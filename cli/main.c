@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "db.h"
@@ -32,6 +34,7 @@ static int fl_cmd_simulate(int argc, char **argv);
 static int fl_cmd_report(int argc, char **argv);
 static int fl_cmd_validate(int argc, char **argv);
 static int fl_cmd_rerun(int argc, char **argv);
+static int fl_cmd_run(int argc, char **argv);
 static int fl_cmd_keys(int argc, char **argv);
 static int fl_cmd_platform(int argc, char **argv);
 static int fl_cmd_version(int argc, char **argv);
@@ -45,6 +48,8 @@ static const fl_cmd fl_cmds[] = {
    "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
   {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--quiet]",
    "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
+  {"run", "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER]... [--db FILE] [--out DIR]",
+   "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery)", fl_cmd_run},
   {"rerun", "DB RUN_ID",
    "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
    fl_cmd_rerun},
@@ -439,6 +444,236 @@ done:
   if (rc != FL_OK)
     return fl_report_error(rc);
   return failed ? 1 : 0;
+}
+
+/* ---- run (real mode) ---- */
+
+/* One outcome line of faultline-mpi (DIR/rank-W.txt). */
+typedef struct fl_outcome {
+  int rank, role;
+  char status[16], message[256];
+  long iterations, commits;
+  double error, detect_s, recover_s;
+  int recoveries;
+} fl_outcome;
+
+static int fl_read_outcome(const char *path, fl_outcome *o)
+{
+  FILE *f = fopen(path, "r");
+  char line[2048], *msg;
+  int ok;
+  if (!f)
+    return -1;
+  ok = fgets(line, sizeof line, f) != NULL;
+  fclose(f);
+  if (!ok)
+    return -1;
+  memset(o, 0, sizeof *o);
+  if (sscanf(line, "rank %d role %d status %15s iterations %ld", &o->rank, &o->role, o->status, &o->iterations) != 4)
+    return -1;
+  if ((msg = strstr(line, " error ")))
+    o->error = strtod(msg + 7, NULL);
+  if ((msg = strstr(line, " recoveries ")))
+    o->recoveries = atoi(msg + 12);
+  if ((msg = strstr(line, " commits ")))
+    o->commits = atol(msg + 9);
+  if ((msg = strstr(line, " message "))) {
+    snprintf(o->message, sizeof o->message, "%s", msg + 9);
+    o->message[strcspn(o->message, "\n")] = '\0';
+  }
+  return 0;
+}
+
+static int fl_cmd_run(int argc, char **argv)
+{
+  fl_err rc = FL_OK;
+  fl_scenario *sc = NULL;
+  const char *path = NULL, *out = NULL;
+  char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200];
+  int margc = 0, np = 0, quiet = 0, status = 0, code = 1;
+  long spares = -1;
+  pid_t pid;
+  ssize_t len;
+
+  margv = calloc((size_t)argc * 2 + 40, sizeof *margv);
+  if (!margv)
+    return fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+  /* the scenario is checked here first, so bad input is one line and nothing runs */
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if ((v = fl_flag_value(argc, argv, &i, "--np"))) {
+      np = atoi(v);
+      if (np < 1)
+        return fl_usage_error("run", "--np '%s': at least 1 rank", v);
+    } else if ((v = fl_flag_value(argc, argv, &i, "--spares"))) {
+      spares = atol(v);
+      if (spares < 0)
+        return fl_usage_error("run", "--spares '%s': 0 or more", v);
+    } else if ((v = fl_flag_value(argc, argv, &i, "--set")) || (v = fl_flag_value(argc, argv, &i, "--kill")) ||
+               (v = fl_flag_value(argc, argv, &i, "--db"))) {
+      margv[margc++] = argv[i - 1];
+      margv[margc++] = argv[i];
+    } else if ((v = fl_flag_value(argc, argv, &i, "--out"))) {
+      out = v;
+    } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+      quiet = 1;
+    } else if (argv[i][0] == '-') {
+      return fl_usage_error("run", "unknown option or missing value '%s'", argv[i]);
+    } else if (!path) {
+      path = argv[i];
+    } else {
+      return fl_usage_error("run", "one scenario at a time ('%s' is extra)", argv[i]);
+    }
+  }
+  if (!path || np < 1) {
+    free(margv);
+    return fl_usage_error("run", "%s", "give a scenario and --np N");
+  }
+  FL_TRY(fl_scenario_load(path, &sc));
+  for (int k = 0; k < margc; k += 2) {
+    if (strcmp(margv[k], "--set") == 0)
+      FL_TRY(fl_scenario_set(sc, margv[k + 1]));
+    if (strcmp(margv[k], "--db") == 0) {
+      snprintf(buf, sizeof buf, "run.db=%s", margv[k + 1]);
+      FL_TRY(fl_scenario_set(sc, buf));
+    }
+  }
+  if (spares < 0)
+    spares = sc->spares;
+  if (strcmp(sc->app, "cg") != 0) {
+    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kind 'cg' (bsp and gridworld: faultline simulate)");
+    goto done;
+  }
+  if (sc->grid_rows != sc->grid_cols || np > sc->grid_rows) {
+    rc = fl_scenario_fail(sc, "app", "grid", "cg needs a square grid with at least --np %d rows", np);
+    goto done;
+  }
+  /* faultline-mpi sits next to this binary */
+  len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
+  exe[len] = '\0';
+  *strrchr(exe, '/') = '\0';
+  snprintf(mpi, sizeof mpi, "%s/faultline-mpi", exe);
+  FL_CHECK(access(mpi, X_OK) == 0, FL_ERR_INPUT,
+           "%s not found: this faultline was built without MPI (install libopenmpi-dev and rebuild)", mpi);
+  if (out) {
+    snprintf(outdir, sizeof outdir, "%s", out);
+    FL_CHECK(mkdir(outdir, 0777) == 0 || errno == EEXIST, FL_ERR_IO, "%s: %s", outdir, strerror(errno));
+  } else {
+    const char *t = getenv("TMPDIR");
+    snprintf(outdir, sizeof outdir, "%s/faultline-run-XXXXXX", t && *t ? t : "/tmp");
+    FL_CHECK(mkdtemp(outdir) != NULL, FL_ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+  }
+
+  {
+    /* mpirun ... faultline-mpi SCENARIO --spares S --out DIR [forwarded flags] */
+    char *cmd[128];
+    int c = 0;
+    char npbuf[32], sparebuf[32];
+    const char *extra = getenv("FAULTLINE_MPIRUN_ARGS");
+    char *extra_copy = extra ? strdup(extra) : NULL, *save = NULL, *tok;
+    snprintf(npbuf, sizeof npbuf, "%ld", (long)np + spares);
+    snprintf(sparebuf, sizeof sparebuf, "%ld", spares);
+    cmd[c++] = "mpirun";
+    if (geteuid() == 0)
+      cmd[c++] = "--allow-run-as-root";
+    cmd[c++] = "--oversubscribe";
+    cmd[c++] = "--enable-recovery"; /* survivors live on when a rank dies */
+    cmd[c++] = "--mca";
+    cmd[c++] = "btl";
+    cmd[c++] = "self,vader";
+    cmd[c++] = "--mca";
+    cmd[c++] = "mpi_yield_when_idle";
+    cmd[c++] = "1";
+    for (tok = extra_copy ? strtok_r(extra_copy, " ", &save) : NULL; tok && c < 100; tok = strtok_r(NULL, " ", &save))
+      cmd[c++] = tok;
+    cmd[c++] = "-np";
+    cmd[c++] = npbuf;
+    cmd[c++] = mpi;
+    cmd[c++] = (char *)path;
+    cmd[c++] = "--spares";
+    cmd[c++] = sparebuf;
+    cmd[c++] = "--out";
+    cmd[c++] = outdir;
+    for (int k = 0; k < margc && c < 126; k++)
+      cmd[c++] = margv[k];
+    cmd[c] = NULL;
+    if (!quiet)
+      fprintf(stderr, "faultline: %s: cg %ldx%ld on %d ranks + %ld spare%s, buddy checkpoints every %ld iterations\n",
+              sc->name, sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s", sc->checkpoint_every);
+    fflush(NULL);
+    {
+      /* mpirun's stderr goes through a filter: Open MPI's runtime prints a "PMIX ERROR: BAD-PARAM" line for
+       * every process that dies, which is the expected event here, not an error */
+      int fds[2];
+      FILE *from;
+      char line[2048];
+      FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
+      pid = fork();
+      if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[1]);
+        execvp("mpirun", cmd);
+        fprintf(stderr, "faultline: cannot run mpirun: %s\n", strerror(errno));
+        _exit(127);
+      }
+      close(fds[1]);
+      free(extra_copy);
+      FL_CHECK(pid > 0, FL_ERR_IO, "fork: %s", strerror(errno));
+      from = fdopen(fds[0], "r");
+      while (from && fgets(line, sizeof line, from))
+        if (!strstr(line, "PMIX ERROR: BAD-PARAM"))
+          fputs(line, stderr);
+      if (from)
+        fclose(from);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    }
+  }
+
+  /* mpirun exits 0 even when ranks die: each rank's outcome says what happened */
+  {
+    fl_outcome o, role0;
+    int have0 = 0, lost = 0, completed = 0, files = 0;
+    char msg[256] = "";
+    for (int w = 0; w < np + spares; w++) {
+      snprintf(buf, sizeof buf, "%s/rank-%d.txt", outdir, w);
+      if (fl_read_outcome(buf, &o) != 0)
+        continue;
+      files++;
+      if (strcmp(o.status, "lost") == 0 && !lost) {
+        lost = 1;
+        snprintf(msg, sizeof msg, "%s", o.message);
+      }
+      completed += strcmp(o.status, "completed") == 0;
+      if (o.role == 0) {
+        role0 = o;
+        have0 = 1;
+      }
+    }
+    if (lost) {
+      fprintf(stderr, "faultline: %s: the job stopped: %s\n", sc->name, msg);
+      code = 3;
+    } else if (have0 && strcmp(role0.status, "completed") == 0) {
+      if (!quiet)
+        printf("%s: converged in %ld iterations, max error %.3g; %d recover%s; %ld checkpoints; %d of %ld processes "
+               "ended (the others died); row in %s\n",
+               sc->name, role0.iterations, role0.error, role0.recoveries, role0.recoveries == 1 ? "y" : "ies",
+               role0.commits, files, (long)np + spares, sc->db);
+      code = completed >= np ? 0 : 1;
+    } else {
+      fprintf(stderr, "faultline: %s: the run did not complete (mpirun status %d; outcomes in %s)\n", sc->name,
+              WIFEXITED(status) ? WEXITSTATUS(status) : -1, outdir);
+      code = 1;
+    }
+  }
+done:
+  fl_scenario_destroy(&sc);
+  free(margv);
+  if (rc != FL_OK)
+    return fl_report_error(rc);
+  return code;
 }
 
 /* ---- rerun ---- */

@@ -49,6 +49,7 @@ typedef struct fl_key {
 static const char *const fl_events_choices[] = {"none", "all", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
+static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_keys[] = {
@@ -88,7 +89,7 @@ static const fl_key fl_keys[] = {
   {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,
    "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
    "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
-  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp | gridworld"},
+  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp | gridworld | cg (real mode)"},
   {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
    "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
   {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "bsp: failure-free compute time of the job"},
@@ -122,6 +123,17 @@ static const fl_key fl_keys[] = {
   {"policy", "time_limit", FL_K_DURATION, FL_OFF(time_limit_s), FL_K_POS, "1s", NULL, "mip: solver time limit"},
   {"policy", "mip_gap", FL_K_REAL, FL_OFF(mip_gap), FL_K_NONNEG, "0.01", NULL,
    "mip: relative gap at which the solver may stop"},
+  {"mpi", "spares", FL_K_COUNT, FL_OFF(spares), 0, "1", NULL, "real mode: spare ranks that take a failed rank's role"},
+  {"mpi", "checkpoint_every", FL_K_COUNT, FL_OFF(checkpoint_every), 0, "10", NULL,
+   "real mode: in-memory buddy checkpoint every this many iterations (0: never)"},
+  {"mpi", "mirror", FL_K_ENUM_INT, FL_OFF(mirror_pair), 0, "ring", fl_mirror_choices,
+   "real mode: where a rank's checkpoint is mirrored: ring (the next role) or pair (0-1, 2-3, ...)"},
+  {"mpi", "timeout", FL_K_DURATION, FL_OFF(mpi_timeout_s), FL_K_POS, "1s", NULL,
+   "real mode: a peer silent this long is suspected dead (detection time)"},
+  {"mpi", "time_scale", FL_K_REAL, FL_OFF(time_scale), FL_K_NONNEG, "0", NULL,
+   "real mode: simulated seconds per real second for failures drawn from [failures] (0: none drawn)"},
+  {"mpi", "kill", FL_K_STR, FL_OFF(kill), FL_K_OPTIONAL, "", NULL,
+   "real mode: explicit failures, blank-separated RANK@ITER: that process kills itself (SIGKILL) at that iteration"},
   {"policy", "weights", FL_K_ENUM_INT, FL_OFF(weights_empirical), 0, "bound", fl_weights_choices,
    "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
 };
@@ -349,7 +361,7 @@ static int fl_parse_handler(void *user, const char *section, const char *name, c
     return 1; /* report the first error only */
   if (!fl_section_known(section)) {
     p->rc = fl_err_set(FL_ERR_INPUT,
-                       "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy, policy)",
+                       "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy, policy, mpi)",
                        fl_scenario_label(sc), p->line, section);
     goto fail;
   }
@@ -641,6 +653,7 @@ void fl_scenario_destroy(fl_scenario **psc)
   free(sc->app);
   free(sc->strategy);
   free(sc->policy);
+  free(sc->kill);
   free(sc);
   *psc = NULL;
 }

@@ -85,6 +85,14 @@ typedef struct fl_scenario {
   double mip_gap;
   int weights_empirical; /* 0: the seed's bound; 1: observed differences */
 
+  /* [mpi] — real mode (faultline run / faultline-mpi) */
+  long spares;             /* spare ranks beyond the active ones */
+  long checkpoint_every;   /* in-memory buddy checkpoint every this many iterations; 0 = never */
+  int mirror_pair;         /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
+  double mpi_timeout_s;    /* a peer silent this long is suspected dead */
+  double time_scale;       /* simulated seconds per real second for failures drawn from [failures]; 0 = none */
+  char *kill;              /* explicit failures: "RANK@ITER ..." (world ranks, iterations), or NULL */
+
   /* where each key's value came from, indexed like the key table (private to scenario.c) */
   struct fl_scenario_origin *origin;
 } fl_scenario;

@@ -629,6 +629,7 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->policy_solver = res->policy_solver;
   row->policy_time_s = res->policy_time_s;
   row->policy_gap = res->policy_gap;
+  row->detect_time_s = row->recovery_time_s = row->checkpoint_bytes = row->commit_time_s = NAN;
   if (sim->gw) {
     row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
     row->checkpoint_cost_s = NAN;

@@ -66,7 +66,11 @@ static const char fl_db_schema[] =
   "  tasks_stale INTEGER,\n"
   "  policy_solver TEXT,\n"
   "  policy_time_s REAL,\n"
-  "  policy_gap REAL\n"
+  "  policy_gap REAL,\n"
+  "  detect_time_s REAL,\n"
+  "  recovery_time_s REAL,\n"
+  "  checkpoint_bytes REAL,\n"
+  "  commit_time_s REAL\n"
   ");\n"
   "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
   "CREATE TABLE IF NOT EXISTS events (\n"
@@ -89,8 +93,9 @@ static const char fl_db_ins_run_sql[] =
   " checkpoint_cost_s, restart_cost_s, downtime_s, work_s, makespan_s, failures, platform_failures,"
   " interruptions, checkpoints, lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s,"
   " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
-  " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap)"
-  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
+  " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s)"
+  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
 
@@ -272,6 +277,10 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_text(st, i++, r->policy_solver);
   fl_bind_real(st, i++, r->policy_time_s);
   fl_bind_real(st, i++, r->policy_gap);
+  fl_bind_real(st, i++, r->detect_time_s);
+  fl_bind_real(st, i++, r->recovery_time_s);
+  fl_bind_real(st, i++, r->checkpoint_bytes);
+  fl_bind_real(st, i++, r->commit_time_s);
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;

@@ -37,6 +37,8 @@ typedef struct fl_db_run {
   long tasks_replicated, tasks_substituted, tasks_stale;
   const char *policy_solver;
   double policy_time_s, policy_gap;
+  /* real mode */
+  double detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s;
 } fl_db_run;
 
 /* A buffer of timed events for one replica, filled by the simulator or the runtime. */

@@ -1,0 +1,326 @@
+/* cg_mpi.c — distributed, recoverable CG (see cg_mpi.h).
+ *
+ * State of a role: x, r, d on its rows, and the scalars rz = r.z, rr = r.r, k. Iteration k -> k+1:
+ *   halo(d); q = A d; alpha = rz / (d.q); x += alpha d; r -= alpha q; z = r / diag;
+ *   (rz', rr) = (r.z, r.r); d = z + (rz'/rz) d
+ * A checkpoint at iteration k holds exactly that state, so restarting from it replays iteration k+1 onwards
+ * unchanged. Sums are fl_rt_sum's (in role order), never MPI's reduction algorithms. */
+#include "cg_mpi.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "diffusion.h"
+#include "imc.h"
+
+typedef struct fl_cgm {
+  fl_rt *rt;
+  const fl_cgm_config *cfg;
+  fl_diff p;
+  long n, row0, nrows, maxrows;
+  double *x, *r, *dh, *q, *b; /* dh: d with a halo row above and below */
+  double rz, rr, bnorm2;
+  long k;
+  fl_imc *imc;
+  size_t ckbytes;
+  unsigned char *ckbuf;
+  double *halo_in;            /* receive buffer of the current epoch (abandoned with it on failure) */
+} fl_cgm;
+
+enum { FL_TAG_HALO_UP = 11, FL_TAG_HALO_DOWN = 12 };
+
+static void fl_cgm_rows(const fl_cgm *s, int role, long *row0, long *nrows)
+{
+  long n = s->n, N = s->rt->nroles;
+  *row0 = (long)role * n / N;
+  *nrows = (long)(role + 1) * n / N - *row0;
+}
+
+static void fl_cgm_set_role(fl_cgm *s)
+{
+  fl_cgm_rows(s, s->rt->role, &s->row0, &s->nrows);
+  fl_diff_rhs(&s->p, s->row0, s->nrows, s->b);
+}
+
+/* d's halo rows from the neighbouring roles (zero at the domain's edges). */
+static int fl_cgm_halo(fl_cgm *s)
+{
+  fl_rt *rt = s->rt;
+  const long n = s->n;
+  MPI_Request req[4];
+  int nreq = 0, role = rt->role, rc;
+  double *top = s->halo_in, *bottom = s->halo_in + n;
+  if (role > 0) {
+    MPI_Irecv(top, (int)n, MPI_DOUBLE, role - 1, FL_TAG_HALO_DOWN, rt->comm, &req[nreq++]);
+    MPI_Isend(s->dh + n, (int)n, MPI_DOUBLE, role - 1, FL_TAG_HALO_UP, rt->comm, &req[nreq++]);
+  }
+  if (role + 1 < rt->nroles) {
+    MPI_Irecv(bottom, (int)n, MPI_DOUBLE, role + 1, FL_TAG_HALO_UP, rt->comm, &req[nreq++]);
+    MPI_Isend(s->dh + s->nrows * n, (int)n, MPI_DOUBLE, role + 1, FL_TAG_HALO_DOWN, rt->comm, &req[nreq++]);
+  }
+  rc = nreq ? fl_rt_wait(rt, req, nreq) : FL_RT_OK;
+  if (rc != FL_RT_OK) {
+    fl_rt_adopt(rt, s->halo_in); /* its receives may still land */
+    s->halo_in = malloc((size_t)(2 * n) * sizeof *s->halo_in);
+    return s->halo_in ? rc : FL_RT_LOST;
+  }
+  if (role > 0)
+    memcpy(s->dh, top, (size_t)n * sizeof *top);
+  else
+    memset(s->dh, 0, (size_t)n * sizeof *top);
+  if (role + 1 < rt->nroles)
+    memcpy(s->dh + (s->nrows + 1) * n, bottom, (size_t)n * sizeof *bottom);
+  else
+    memset(s->dh + (s->nrows + 1) * n, 0, (size_t)n * sizeof *bottom);
+  return FL_RT_OK;
+}
+
+static int fl_cgm_init_state(fl_cgm *s)
+{
+  const long m = s->nrows * s->n;
+  const double dinv = 1.0 / fl_diff_diagonal(&s->p);
+  double sums[3] = {0, 0, 0};
+  int rc;
+  for (long i = 0; i < m; i++) {
+    s->x[i] = 0.0;
+    s->r[i] = s->b[i];
+    s->dh[s->n + i] = dinv * s->r[i];
+    sums[0] += s->r[i] * s->dh[s->n + i];
+    sums[1] += s->r[i] * s->r[i];
+    sums[2] += s->b[i] * s->b[i];
+  }
+  if ((rc = fl_rt_sum(s->rt, sums, 3)) != FL_RT_OK)
+    return rc;
+  s->rz = sums[0];
+  s->rr = sums[1];
+  s->bnorm2 = sums[2];
+  s->k = 0;
+  return FL_RT_OK;
+}
+
+static int fl_cgm_step(fl_cgm *s)
+{
+  const long n = s->n, m = s->nrows * n;
+  const double dinv = 1.0 / fl_diff_diagonal(&s->p);
+  double dq = 0.0, alpha, sums[2] = {0, 0}, beta;
+  int rc;
+  if ((rc = fl_cgm_halo(s)) != FL_RT_OK)
+    return rc;
+  fl_diff_apply(&s->p, s->nrows, s->dh, s->q);
+  for (long i = 0; i < m; i++)
+    dq += s->dh[n + i] * s->q[i];
+  if ((rc = fl_rt_sum(s->rt, &dq, 1)) != FL_RT_OK)
+    return rc;
+  alpha = s->rz / dq;
+  for (long i = 0; i < m; i++) {
+    double z;
+    s->x[i] += alpha * s->dh[n + i];
+    s->r[i] -= alpha * s->q[i];
+    z = dinv * s->r[i];
+    sums[0] += s->r[i] * z;
+    sums[1] += s->r[i] * s->r[i];
+  }
+  if ((rc = fl_rt_sum(s->rt, sums, 2)) != FL_RT_OK)
+    return rc;
+  beta = sums[0] / s->rz;
+  for (long i = 0; i < m; i++)
+    s->dh[n + i] = dinv * s->r[i] + beta * s->dh[n + i];
+  s->rz = sums[0];
+  s->rr = sums[1];
+  s->k++;
+  return FL_RT_OK;
+}
+
+/* The checkpoint: k, rz, rr, ||b||^2, then x, r, d on my rows (a fixed size: the largest block). */
+static void fl_cgm_pack(const fl_cgm *s)
+{
+  const size_t v = (size_t)(s->maxrows * s->n) * sizeof(double);
+  double head[4] = {(double)s->k, s->rz, s->rr, s->bnorm2};
+  memset(s->ckbuf, 0, s->ckbytes);
+  memcpy(s->ckbuf, head, sizeof head);
+  memcpy(s->ckbuf + sizeof head, s->x, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(s->ckbuf + sizeof head + v, s->r, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(s->ckbuf + sizeof head + 2 * v, s->dh + s->n, (size_t)(s->nrows * s->n) * sizeof(double));
+}
+
+static void fl_cgm_unpack(fl_cgm *s)
+{
+  const size_t v = (size_t)(s->maxrows * s->n) * sizeof(double);
+  double head[4];
+  memcpy(head, s->ckbuf, sizeof head);
+  s->k = (long)head[0];
+  s->rz = head[1];
+  s->rr = head[2];
+  s->bnorm2 = head[3];
+  memcpy(s->x, s->ckbuf + sizeof head, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(s->r, s->ckbuf + sizeof head + v, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(s->dh + s->n, s->ckbuf + sizeof head + 2 * v, (size_t)(s->nrows * s->n) * sizeof(double));
+}
+
+static int fl_cgm_checkpoint(fl_cgm *s)
+{
+  int rc;
+  fl_cgm_pack(s);
+  if ((rc = fl_imc_start(s->imc, s->ckbuf, s->k)) != FL_RT_OK)
+    return rc;
+  return fl_imc_commit(s->imc);
+}
+
+static void fl_cgm_maybe_die(const fl_cgm *s, double t_start)
+{
+  const fl_cgm_config *c = s->cfg;
+  for (int i = 0; i < c->nkill; i++)
+    if (c->kill_rank[i] == s->rt->wrank && c->kill_iter[i] == s->k)
+      kill(getpid(), SIGKILL);
+  if (c->fail_at_s >= 0 && fl_rt_now() - t_start >= c->fail_at_s)
+    kill(getpid(), SIGKILL);
+}
+
+void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
+{
+  fl_cgm s;
+  const double t_start = fl_rt_now();
+  double t_compute = 0.0;
+  int rc = FL_RT_OK, need_init = 1;
+  long v = (long)(cfg->n / rt->nroles + 1) * cfg->n;
+
+  memset(&s, 0, sizeof s);
+  memset(res, 0, sizeof *res);
+  res->status = "idle";
+  s.rt = rt;
+  s.cfg = cfg;
+  s.n = cfg->n;
+  s.maxrows = cfg->n / rt->nroles + 1;
+  fl_diff_init(&s.p, cfg->n);
+  s.x = calloc((size_t)v, sizeof *s.x);
+  s.r = calloc((size_t)v, sizeof *s.r);
+  s.q = calloc((size_t)v, sizeof *s.q);
+  s.b = calloc((size_t)v, sizeof *s.b);
+  s.dh = calloc((size_t)(v + 2 * cfg->n), sizeof *s.dh);
+  s.halo_in = calloc((size_t)(2 * cfg->n), sizeof *s.halo_in);
+  s.ckbytes = 4 * sizeof(double) + 3 * (size_t)v * sizeof(double);
+  s.ckbuf = malloc(s.ckbytes);
+  s.imc = fl_imc_create(rt, s.ckbytes, 0);
+  if (!s.x || !s.r || !s.q || !s.b || !s.dh || !s.halo_in || !s.ckbuf || !s.imc) {
+    res->status = "lost";
+    snprintf(res->message, sizeof res->message, "out of memory");
+    goto done;
+  }
+
+  for (;;) {
+    if (rt->role < 0) {
+      rc = fl_rt_spare_wait(rt);
+      if (rc == FL_RT_DONE)
+        goto done;
+    } else {
+      if (need_init) {
+        fl_cgm_set_role(&s);
+        rc = fl_cgm_init_state(&s);
+        if (rc == FL_RT_OK && cfg->checkpoint_every > 0)
+          rc = fl_cgm_checkpoint(&s);
+        need_init = rc != FL_RT_OK;
+      }
+      while (rc == FL_RT_OK) {
+        double t0;
+        if (s.rr <= cfg->tol * cfg->tol * s.bnorm2 || s.k >= cfg->maxit)
+          break;
+        fl_cgm_maybe_die(&s, t_start);
+        t0 = fl_rt_now();
+        rc = fl_cgm_step(&s);
+        t_compute += fl_rt_now() - t0;
+        if (rc == FL_RT_OK && cfg->checkpoint_every > 0 && s.k % cfg->checkpoint_every == 0)
+          rc = fl_cgm_checkpoint(&s);
+      }
+      if (rc == FL_RT_OK)
+        break; /* the solve ended */
+    }
+    /* a failure: agree, promote, restore */
+    {
+      long versions[2];
+      fl_imc_versions(s.imc, versions);
+      if (cfg->checkpoint_every <= 0) {
+        versions[0] = versions[1] = -1;
+      }
+      rc = fl_rt_recover(rt, versions);
+      if (rc == FL_RT_LOST) {
+        res->status = "lost";
+        snprintf(res->message, sizeof res->message, "%s", rt->lost_msg);
+        goto done;
+      }
+      if (rc != FL_RT_OK) {
+        res->status = "dead";
+        snprintf(res->message, sizeof res->message, "declared dead by the other ranks");
+        goto done;
+      }
+      if (rt->role < 0)
+        continue; /* still a spare */
+      if (rt->agreed_version < 0 && rt->ndead == 0) {
+        need_init = 1; /* a false alarm before any checkpoint: every role is alive, start over */
+        continue;
+      }
+      if (rt->promoted) {
+        fl_cgm_set_role(&s);
+        memset(s.dh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.dh);
+      }
+      rc = fl_imc_restore(s.imc, s.ckbuf);
+      if (rc == FL_RT_LOST) {
+        res->status = "lost";
+        snprintf(res->message, sizeof res->message, "checkpoint version %ld not found", rt->agreed_version);
+        goto done;
+      }
+      if (rc != FL_RT_OK)
+        continue; /* another failure during the restore: recover again */
+      fl_cgm_unpack(&s);
+      need_init = 0;
+      /* rebuild the mirrors (a promoted spare holds none yet) */
+      rc = fl_imc_start(s.imc, s.ckbuf, s.k);
+      if (rc == FL_RT_OK)
+        rc = fl_imc_commit(s.imc);
+      if (rc != FL_RT_OK)
+        continue;
+    }
+  }
+
+  /* the solve ended on every active role: the error against the exact solution, then the outcome */
+  {
+    double *u = malloc((size_t)(s.nrows * s.n) * sizeof *u), err = 0.0;
+    if (u) {
+      fl_diff_exact(&s.p, s.row0, s.nrows, u);
+      for (long i = 0; i < s.nrows * s.n; i++)
+        err = fmax(err, fabs(s.x[i] - u[i]));
+      free(u);
+    }
+    double m[3] = {err, rt->recoveries ? rt->detect_s / rt->recoveries : 0.0,
+                   rt->recoveries ? rt->recover_s / rt->recoveries : 0.0};
+    if (fl_rt_max(rt, m, 3) != FL_RT_OK)
+      m[0] = m[1] = m[2] = NAN; /* a failure after the end: the figures are not known, the solution is */
+    res->error_linf = m[0];
+    res->detect_s = m[1];  /* the slowest role's: what the job waited */
+    res->recover_s = m[2];
+  }
+  res->status = s.rr <= cfg->tol * cfg->tol * s.bnorm2 ? "completed" : "maxit";
+  res->iterations = s.k;
+  res->residual = sqrt(s.rr / s.bnorm2);
+  res->checksum = (unsigned long long)XXH64(s.x, (size_t)(s.nrows * s.n) * sizeof *s.x, 0);
+  res->row0 = s.row0;
+  res->nrows = s.nrows;
+done:
+  res->commits = s.imc ? fl_imc_commits(s.imc) : 0;
+  res->ckpt_bytes = s.imc ? fl_imc_bytes(s.imc) : 0;
+  res->commit_s = s.imc ? fl_imc_commit_s(s.imc) : 0;
+  res->compute_s = t_compute;
+  res->wall_s = fl_rt_now() - t_start;
+  fl_imc_destroy(&s.imc);
+  free(s.x);
+  free(s.r);
+  free(s.q);
+  free(s.b);
+  free(s.dh);
+  free(s.halo_in);
+  free(s.ckbuf);
+}

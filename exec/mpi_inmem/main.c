@@ -1,0 +1,232 @@
+/* main.c — faultline-mpi: a scenario run for real on MPI ranks, with in-memory buddy checkpoints and real
+ * fail-stop recovery onto spare ranks. Launched by `faultline run` (mpirun with --enable-recovery) or by the
+ * user's mpirun/srun. SimGrid is not linked here (it exports MPI_* symbols of its own: DESIGN.md).
+ *
+ * usage: faultline-mpi SCENARIO.ini [--spares S] [--set section.key=value]... [--kill RANK@ITER]...
+ *                      [--db FILE] [--out DIR]
+ * The first (size - spares) world ranks are active; the others wait as spares. Each process that ends writes
+ * DIR/rank-W.txt (its outcome, one line); the rank that holds role 0 at the end writes the run's row (mode real)
+ * to the results database. Exit status: 0 solved, 2 bad input, 3 data lost (a rank and its checkpoint mirror
+ * died, or no spare left), 1 otherwise. */
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cg_mpi.h"
+#include "db.h"
+#include "fl_config.h"
+#include "fm.h"
+#include "rng.h"
+#include "rt.h"
+#include "scenario.h"
+#include "units.h"
+
+#define FL_MAX_KILLS 64
+
+static int fl_parse_kills(const char *text, long *rank, long *iter, int *n)
+{
+  char buf[1024], *save = NULL, *tok;
+  snprintf(buf, sizeof buf, "%s", text ? text : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    char *at = strchr(tok, '@'), *end = NULL;
+    if (!at || *n >= FL_MAX_KILLS)
+      return -1;
+    *at = '\0';
+    rank[*n] = strtol(tok, &end, 10);
+    if (*end || rank[*n] < 0)
+      return -1;
+    iter[*n] = strtol(at + 1, &end, 10);
+    if (*end || iter[*n] < 0)
+      return -1;
+    (*n)++;
+  }
+  return 0;
+}
+
+static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_result *res)
+{
+  char path[4096];
+  FILE *f;
+  if (!dir)
+    return;
+  snprintf(path, sizeof path, "%s/rank-%d.txt", dir, rt->wrank);
+  f = fopen(path, "w");
+  if (!f)
+    return;
+  fprintf(f,
+          "rank %d role %d status %s iterations %ld checksum %016llx error %.17g residual %.3e rows %ld+%ld "
+          "recoveries %d failures %d detect_s %.4f recover_s %.4f commits %ld ckpt_bytes %.0f commit_s %.4f "
+          "wall_s %.4f message %s\n",
+          rt->wrank, rt->role, res->status, res->iterations, res->checksum, res->error_linf, res->residual, res->row0,
+          res->nrows, rt->recoveries, rt->failures, rt->detect_s, rt->recover_s, res->commits, res->ckpt_bytes,
+          res->commit_s, res->wall_s, res->message[0] ? res->message : "-");
+  fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+  fl_scenario *sc = NULL;
+  fl_rt rt;
+  fl_cgm_config cfg;
+  fl_cgm_result res;
+  long kill_rank[FL_MAX_KILLS], kill_iter[FL_MAX_KILLS];
+  const char *path = NULL, *out_dir = NULL;
+  char *err = NULL;
+  int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0;
+  fl_err rc = FL_OK;
+
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+  memset(&cfg, 0, sizeof cfg);
+
+  /* every rank reads the same input and so fails the same way; rank 0 speaks */
+  for (int i = 1; i < argc && rc == FL_OK; i++) {
+    char buf[512];
+    if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+      if (!sc)
+        break;
+      rc = fl_scenario_set(sc, argv[++i]);
+    } else if (strcmp(argv[i], "--spares") == 0 && i + 1 < argc && sc) {
+      snprintf(buf, sizeof buf, "mpi.spares=%s", argv[++i]);
+      rc = fl_scenario_set(sc, buf);
+    } else if (strcmp(argv[i], "--kill") == 0 && i + 1 < argc && sc) {
+      snprintf(buf, sizeof buf, "mpi.kill=%s%s%s", sc->kill ? sc->kill : "", sc->kill ? " " : "", argv[++i]);
+      rc = fl_scenario_set(sc, buf);
+    } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc && sc) {
+      snprintf(buf, sizeof buf, "run.db=%s", argv[++i]);
+      rc = fl_scenario_set(sc, buf);
+    } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+      out_dir = argv[++i];
+    } else if (!path && argv[i][0] != '-') {
+      path = argv[i];
+      rc = fl_scenario_load(path, &sc);
+    } else {
+      rc = fl_err_set(FL_ERR_INPUT, "faultline-mpi: unknown or misplaced argument '%s' (scenario first)", argv[i]);
+    }
+  }
+  if (rc == FL_OK && !sc)
+    rc = fl_err_set(FL_ERR_INPUT, "usage: faultline-mpi SCENARIO.ini [--spares S] [--set k=v]... [--kill R@I]... "
+                                  "[--db FILE] [--out DIR]");
+  if (rc == FL_OK && strcmp(sc->app, "cg") != 0)
+    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kind 'cg' (the grid world and bsp run in the "
+                                             "simulator: faultline simulate)");
+  if (rc == FL_OK && sc->grid_rows != sc->grid_cols)
+    rc = fl_scenario_fail(sc, "app", "grid", "cg needs a square grid");
+  if (rc == FL_OK && (sc->spares >= wsize || wsize - sc->spares > sc->grid_rows))
+    rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave %ld active ranks of %d processes for a %ld-row grid",
+                          sc->spares, (long)wsize - sc->spares, wsize, sc->grid_rows);
+  if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, &nkill) != 0)
+    rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER terms, e.g. 1@40 3@90");
+  cfg.fail_at_s = -1;
+  if (rc == FL_OK && sc->time_scale > 0 && wrank < wsize - sc->spares) {
+    fl_fm *fm = NULL;
+    rc = fl_fm_create(sc, &fm);
+    if (rc == FL_OK && fl_fm_is_renewal(fm)) {
+      gsl_rng *r = NULL;
+      rc = fl_rng_create(sc->seed, 1000000u + (uint64_t)wrank, FL_STREAM_FAILURES, &r);
+      if (rc == FL_OK) {
+        cfg.fail_at_s = fl_fm_draw_residual(fm, r) / sc->time_scale;
+        gsl_rng_free(r);
+      }
+    }
+    fl_fm_destroy(&fm);
+  }
+  if (rc != FL_OK) {
+    if (wrank == 0)
+      fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
+    code = rc == FL_ERR_INPUT ? 2 : 1;
+    goto done;
+  }
+
+  if (fl_rt_init(&rt, wsize - (int)sc->spares, sc->mirror_pair ? FL_RT_MIRROR_PAIR : FL_RT_MIRROR_RING,
+                 sc->mpi_timeout_s) != 0) {
+    fprintf(stderr, "faultline-mpi: rank %d: cannot set up the runtime\n", wrank);
+    code = 1;
+    goto done;
+  }
+  have_rt = 1;
+  cfg.n = sc->grid_rows;
+  cfg.tol = sc->tolerance;
+  cfg.maxit = sc->iterations;
+  cfg.checkpoint_every = sc->checkpoint_every;
+  cfg.kill_rank = kill_rank;
+  cfg.kill_iter = kill_iter;
+  cfg.nkill = nkill;
+  fl_cgm_run(&rt, &cfg, &res);
+  fl_write_outcome(out_dir, &rt, &res);
+
+  if (strcmp(res.status, "lost") == 0) {
+    int first_alive = 0;
+    while (first_alive < wsize && !rt.alive[first_alive])
+      first_alive++;
+    if (rt.wrank == first_alive) /* the survivors agree on why: one of them says it */
+      fprintf(stderr, "faultline-mpi: %s; the job stops\n", res.message);
+    code = 3;
+  } else if (strcmp(res.status, "dead") == 0) {
+    code = 1;
+  } else if (rt.role == 0) {
+    fl_db *db = NULL;
+    fl_db_run row;
+    char every[48];
+    fl_rt_release_spares(&rt);
+    memset(&row, 0, sizeof row);
+    snprintf(every, sizeof every, "%ld iterations", sc->checkpoint_every);
+    row.scenario = sc->name;
+    row.scenario_path = sc->abs_path ? sc->abs_path : sc->path;
+    row.scenario_text = sc->text;
+    row.overrides = sc->overrides;
+    row.mode = "real";
+    row.app = "cg";
+    row.strategy = sc->checkpoint_every > 0 ? "buddy" : "none";
+    row.failure_model = sc->time_scale > 0 ? sc->model : (nkill ? "kill" : "none");
+    row.interval_rule = sc->checkpoint_every > 0 ? every : NULL;
+    row.status = res.status;
+    row.seed = sc->seed;
+    row.replica = 0;
+    row.nodes = rt.nroles;
+    row.platform_nodes = wsize;
+    row.node_mtbf_s = sc->time_scale > 0 ? sc->node_mtbf_s / sc->time_scale : NAN;
+    row.repair_s = NAN;
+    row.interval_s = NAN;
+    row.checkpoint_cost_s = row.restart_cost_s = row.downtime_s = NAN;
+    row.makespan_s = res.wall_s;
+    row.work_s = res.wall_s - res.commit_s - rt.recover_s;
+    row.failures = rt.failures;
+    row.platform_failures = rt.failures;
+    row.interruptions = rt.recoveries;
+    row.checkpoints = res.commits;
+    row.lost_work_s = row.checkpoint_time_s = row.restart_time_s = row.downtime_total_s = row.wait_nodes_s = NAN;
+    row.checkpoint_time_s = res.commit_s;
+    row.wall_s = res.wall_s;
+    row.error_budget = NAN;
+    row.iterations = res.iterations;
+    row.converged_at = strcmp(res.status, "completed") == 0 ? res.iterations : -1;
+    row.complete_iterations = -1;
+    row.error_linf = res.error_linf;
+    row.error_l1 = NAN;
+    row.tasks_replicated = row.tasks_substituted = row.tasks_stale = -1;
+    row.policy_time_s = row.policy_gap = NAN;
+    row.detect_time_s = rt.recoveries ? res.detect_s : NAN;
+    row.recovery_time_s = rt.recoveries ? res.recover_s : NAN;
+    row.checkpoint_bytes = res.ckpt_bytes * rt.nroles;
+    row.commit_time_s = res.commits ? res.commit_s / (double)res.commits : NAN;
+    if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK) {
+      fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
+      code = 1;
+    }
+    fl_db_close(&db);
+  }
+done:
+  free(err);
+  fl_scenario_destroy(&sc);
+  if (have_rt)
+    fl_rt_finalize(&rt);
+  fflush(NULL);
+  /* no MPI_Finalize: it is collective and may wait for dead ranks; mpirun --enable-recovery accepts the exit */
+  _exit(code);
+}

@@ -1,0 +1,463 @@
+/* rt.c — the fault-tolerant runtime (see rt.h for the protocol). */
+#define _DEFAULT_SOURCE /* usleep */
+#include "rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { FL_TAG_ALIVE = 101, FL_TAG_VIEW = 102, FL_TAG_DONE = 103 };
+
+/* A VIEW message: epoch, my two committed versions, then one byte per world rank (who I heard). */
+#define FL_VIEW_HEADER 3
+
+double fl_rt_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void fl_rt_nap(int spins)
+{
+  /* oversubscribed ranks must leave the cores to one another while they poll */
+  if (spins > 50)
+    usleep(spins > 2000 ? 1000 : 50);
+}
+
+int fl_rt_init(fl_rt *rt, int nroles, int mirror, double timeout_s)
+{
+  memset(rt, 0, sizeof *rt);
+  MPI_Comm_dup(MPI_COMM_WORLD, &rt->world);
+  MPI_Comm_rank(rt->world, &rt->wrank);
+  MPI_Comm_size(rt->world, &rt->wsize);
+  if (nroles < 1 || nroles > rt->wsize)
+    return -1;
+  rt->nroles = nroles;
+  rt->mirror = mirror;
+  rt->timeout_s = timeout_s;
+  rt->role = rt->wrank < nroles ? rt->wrank : -1;
+  rt->role_holder = calloc((size_t)nroles, sizeof *rt->role_holder);
+  rt->alive = calloc((size_t)rt->wsize, 1);
+  rt->announced = calloc((size_t)rt->wsize, sizeof *rt->announced);
+  rt->dead_roles = calloc((size_t)nroles, sizeof *rt->dead_roles);
+  if (!rt->role_holder || !rt->alive || !rt->dead_roles || !rt->announced)
+    return -1;
+  for (int r = 0; r < nroles; r++)
+    rt->role_holder[r] = r;
+  memset(rt->alive, 1, (size_t)rt->wsize);
+  rt->agreed_version = -1;
+  /* the initial active communicator (a WORLD collective, before anything can fail) */
+  MPI_Comm_split(rt->world, rt->role >= 0 ? 0 : MPI_UNDEFINED, rt->role, &rt->comm);
+  return 0;
+}
+
+void fl_rt_adopt(fl_rt *rt, void *ptr)
+{
+  if (rt->nkept == rt->capkept) {
+    size_t nc = rt->capkept ? 2 * rt->capkept : 64;
+    void **g = realloc(rt->kept, nc * sizeof *g);
+    if (!g)
+      return; /* leak rather than free memory an abandoned request may write */
+    rt->kept = g;
+    rt->capkept = nc;
+  }
+  rt->kept[rt->nkept++] = ptr;
+}
+
+/* A copy of `bytes` for a send that may never complete; owned by rt until finalize. */
+static void *fl_rt_keep(fl_rt *rt, const void *data, size_t bytes)
+{
+  void *copy = malloc(bytes);
+  if (copy) {
+    memcpy(copy, data, bytes);
+    fl_rt_adopt(rt, copy);
+  }
+  return copy;
+}
+
+void fl_rt_finalize(fl_rt *rt)
+{
+  for (size_t k = 0; k < rt->nkept; k++)
+    free(rt->kept[k]);
+  free(rt->kept);
+  free(rt->role_holder);
+  free(rt->alive);
+  free(rt->announced);
+  free(rt->dead_roles);
+}
+
+int fl_rt_mirror_holder(const fl_rt *rt, int r)
+{
+  if (rt->mirror == FL_RT_MIRROR_PAIR)
+    return (r ^ 1) < rt->nroles ? (r ^ 1) : 0;
+  return (r + 1) % rt->nroles;
+}
+
+int fl_rt_mirror_source(const fl_rt *rt, int r)
+{
+  if (rt->mirror == FL_RT_MIRROR_PAIR) {
+    /* with an odd count, role 0 also holds the last role's mirror; it reports that one */
+    if (r == 0 && (rt->nroles % 2) == 1)
+      return rt->nroles - 1;
+    return (r ^ 1) < rt->nroles ? (r ^ 1) : r;
+  }
+  return (r + rt->nroles - 1) % rt->nroles;
+}
+
+/* Is another rank announcing a recovery newer than ours? */
+static int fl_rt_recovery_announced(fl_rt *rt)
+{
+  int flag = 0;
+  MPI_Status st;
+  MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_ALIVE, rt->world, &flag, &st);
+  if (flag) {
+    int e = 0;
+    MPI_Recv(&e, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_ALIVE, rt->world, MPI_STATUS_IGNORE);
+    if (e > rt->announced[st.MPI_SOURCE])
+      rt->announced[st.MPI_SOURCE] = e; /* the recovery's first phase counts it */
+    if (e > rt->epoch) {
+      if (e > rt->pending_epoch)
+        rt->pending_epoch = e;
+      return 1;
+    }
+  }
+  return rt->pending_epoch > rt->epoch;
+}
+
+int fl_rt_wait(fl_rt *rt, MPI_Request *reqs, int n)
+{
+  double t0 = fl_rt_now();
+  int done = 0, spins = 0;
+  for (;;) {
+    MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+    if (done)
+      return FL_RT_OK;
+    if (fl_rt_recovery_announced(rt) || fl_rt_now() - t0 > rt->timeout_s) {
+      rt->t_wait_start = t0;
+      rt->t_suspect = fl_rt_now();
+      return FL_RT_FAILED;
+    }
+    fl_rt_nap(++spins);
+  }
+}
+
+static int fl_rt_allgather(fl_rt *rt, const double *mine, int n, double *all)
+{
+  MPI_Request req;
+  MPI_Iallgather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, rt->comm, &req);
+  return fl_rt_wait(rt, &req, 1);
+}
+
+int fl_rt_sum(fl_rt *rt, double *vals, int n)
+{
+  double *all = malloc((size_t)(n * rt->nroles) * sizeof *all);
+  int rc;
+  if (!all)
+    return FL_RT_LOST;
+  rc = fl_rt_allgather(rt, vals, n, all);
+  if (rc == FL_RT_OK)
+    for (int k = 0; k < n; k++) {
+      double s = 0.0;
+      for (int r = 0; r < rt->nroles; r++) /* role order: the same sums whoever holds the roles */
+        s += all[r * n + k];
+      vals[k] = s;
+    }
+  if (rc == FL_RT_OK)
+    free(all);
+  else
+    fl_rt_adopt(rt, all); /* its abandoned request may still write into it */
+  return rc;
+}
+
+int fl_rt_max(fl_rt *rt, double *vals, int n)
+{
+  double *all = malloc((size_t)(n * rt->nroles) * sizeof *all);
+  int rc;
+  if (!all)
+    return FL_RT_LOST;
+  rc = fl_rt_allgather(rt, vals, n, all);
+  if (rc == FL_RT_OK) {
+    for (int k = 0; k < n; k++) {
+      double m = all[k];
+      for (int r = 1; r < rt->nroles; r++)
+        m = all[r * n + k] > m ? all[r * n + k] : m;
+      vals[k] = m;
+    }
+    free(all);
+  } else {
+    fl_rt_adopt(rt, all);
+  }
+  return rc;
+}
+
+/* Phase 1 of a recovery round: announce epoch e to every rank believed alive and collect who answers. Ranks
+ * that announce a newer epoch make us jump to it (*e updated, returns 1 to restart the round). */
+static int fl_rt_collect_alive(fl_rt *rt, int *e, unsigned char *heard)
+{
+  double deadline;
+  int spins = 0, nheard = 1, expect = 0;
+  MPI_Request req;
+  for (int w = 0; w < rt->wsize; w++) {
+    heard[w] = rt->alive[w] && rt->announced[w] == *e && w != rt->wrank;
+    nheard += heard[w];
+  }
+  heard[rt->wrank] = 1;
+  int *announce = fl_rt_keep(rt, e, sizeof *e);
+  if (!announce)
+    return 0;
+  for (int w = 0; w < rt->wsize; w++)
+    if (w != rt->wrank && rt->alive[w]) {
+      MPI_Isend(announce, 1, MPI_INT, w, FL_TAG_ALIVE, rt->world, &req);
+      MPI_Request_free(&req); /* to a dead rank it may never complete: the buffer is kept */
+      expect++;
+    }
+  deadline = fl_rt_now() + rt->timeout_s;
+  while (nheard <= expect && fl_rt_now() < deadline) {
+    int flag = 0, got;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_ALIVE, rt->world, &flag, &st);
+    if (!flag) {
+      fl_rt_nap(++spins);
+      continue;
+    }
+    MPI_Recv(&got, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_ALIVE, rt->world, MPI_STATUS_IGNORE);
+    if (got > rt->announced[st.MPI_SOURCE])
+      rt->announced[st.MPI_SOURCE] = got;
+    if (got > *e) {
+      *e = got;
+      return 1;
+    }
+    if (got == *e && rt->alive[st.MPI_SOURCE] && !heard[st.MPI_SOURCE]) {
+      heard[st.MPI_SOURCE] = 1;
+      nheard++;
+    }
+  }
+  return 0;
+}
+
+/* Phase 2: exchange views; agreed when every rank in my view sent a view equal to mine. Fills versions[]. */
+static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, const long my_versions[2],
+                                long *versions, int *agreed)
+{
+  const int len = FL_VIEW_HEADER + rt->wsize;
+  long *msg = calloc((size_t)len, sizeof *msg), *in = calloc((size_t)len, sizeof *in);
+  unsigned char *got = calloc((size_t)rt->wsize, 1);
+  int spins = 0, missing = 0;
+  double deadline;
+  MPI_Request req;
+  if (!msg || !in || !got) {
+    free(msg);
+    free(in);
+    free(got);
+    return -1;
+  }
+  long *sent;
+  msg[0] = e;
+  msg[1] = my_versions[0];
+  msg[2] = my_versions[1];
+  for (int w = 0; w < rt->wsize; w++)
+    msg[FL_VIEW_HEADER + w] = heard[w];
+  sent = fl_rt_keep(rt, msg, (size_t)len * sizeof *msg);
+  for (int w = 0; w < rt->wsize && sent; w++)
+    if (w != rt->wrank && heard[w]) {
+      MPI_Isend(sent, len, MPI_LONG, w, FL_TAG_VIEW, rt->world, &req);
+      MPI_Request_free(&req);
+      missing++;
+    }
+  versions[2 * rt->wrank] = my_versions[0];
+  versions[2 * rt->wrank + 1] = my_versions[1];
+  *agreed = 1;
+  deadline = fl_rt_now() + rt->timeout_s;
+  while (missing > 0 && fl_rt_now() < deadline) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_VIEW, rt->world, &flag, &st);
+    if (!flag) {
+      /* a newer announcement means this round is over */
+      if (fl_rt_recovery_announced(rt) && rt->pending_epoch > e) {
+        *agreed = 0;
+        break;
+      }
+      fl_rt_nap(++spins);
+      continue;
+    }
+    MPI_Recv(in, len, MPI_LONG, st.MPI_SOURCE, FL_TAG_VIEW, rt->world, MPI_STATUS_IGNORE);
+    if (in[0] != e || !heard[st.MPI_SOURCE] || got[st.MPI_SOURCE])
+      continue; /* stale, or from a rank we already count as dead */
+    got[st.MPI_SOURCE] = 1;
+    missing--;
+    versions[2 * st.MPI_SOURCE] = in[1];
+    versions[2 * st.MPI_SOURCE + 1] = in[2];
+    if (memcmp(msg + FL_VIEW_HEADER, in + FL_VIEW_HEADER, (size_t)rt->wsize * sizeof *msg) != 0)
+      *agreed = 0;
+  }
+  if (missing > 0)
+    *agreed = 0;
+  free(msg);
+  free(in);
+  free(got);
+  return 0;
+}
+
+int fl_rt_recover(fl_rt *rt, const long my_versions[2])
+{
+  unsigned char *heard = malloc((size_t)rt->wsize);
+  long *versions = malloc((size_t)(2 * rt->wsize) * sizeof *versions);
+  int e = (rt->pending_epoch > rt->epoch ? rt->pending_epoch : rt->epoch + 1), agreed = 0, rc = FL_RT_OK;
+  int *holder = NULL, was_role = rt->role;
+  double t_start = rt->t_suspect > 0 ? rt->t_suspect : fl_rt_now();
+
+  if (!heard || !versions) {
+    rc = FL_RT_LOST;
+    snprintf(rt->lost_msg, sizeof rt->lost_msg, "out of memory in recovery");
+    goto done;
+  }
+  while (!agreed) {
+    if (fl_rt_collect_alive(rt, &e, heard))
+      continue;
+    if (fl_rt_exchange_views(rt, e, heard, my_versions, versions, &agreed) != 0) {
+      rc = FL_RT_LOST;
+      goto done;
+    }
+    if (!agreed) {
+      /* someone saw something else: shrink to what I heard and try the next epoch */
+      for (int w = 0; w < rt->wsize; w++)
+        rt->alive[w] = rt->alive[w] && heard[w];
+      e = (rt->pending_epoch > e ? rt->pending_epoch : e + 1);
+    }
+  }
+  /* agreed: heard[] is everyone's view */
+  for (int w = 0; w < rt->wsize; w++) {
+    if (rt->alive[w] && !heard[w])
+      rt->failures++;
+    rt->alive[w] = heard[w];
+  }
+  rt->epoch = e;
+  rt->pending_epoch = e;
+
+  /* the version to restore: the newest that every surviving active rank has committed */
+  {
+    long v = -1;
+    int first = 1;
+    for (int r = 0; r < rt->nroles; r++) {
+      int w = rt->role_holder[r];
+      if (!rt->alive[w])
+        continue;
+      if (first || versions[2 * w] < v)
+        v = versions[2 * w];
+      first = 0;
+    }
+    rt->agreed_version = v;
+  }
+  /* dead roles, their mirrors, spares */
+  rt->ndead = 0;
+  rt->promoted = 0;
+  holder = malloc((size_t)rt->nroles * sizeof *holder);
+  memcpy(holder, rt->role_holder, (size_t)rt->nroles * sizeof *holder);
+  for (int r = 0; r < rt->nroles; r++)
+    if (!rt->alive[holder[r]])
+      rt->dead_roles[rt->ndead++] = r;
+  for (int k = 0; k < rt->ndead; k++) {
+    int r = rt->dead_roles[k], m = fl_rt_mirror_holder(rt, r);
+    if (!rt->alive[rt->role_holder[m]] || m == r) {
+      rc = FL_RT_LOST;
+      snprintf(rt->lost_msg, sizeof rt->lost_msg,
+               "data lost: role %d (rank %d) and role %d holding its checkpoint mirror (rank %d) both died before a "
+               "new commit",
+               r, rt->role_holder[r], m, rt->role_holder[m]);
+      goto done;
+    }
+    if (rt->agreed_version < 0) {
+      rc = FL_RT_LOST;
+      snprintf(rt->lost_msg, sizeof rt->lost_msg,
+               "data lost: role %d (rank %d) died before the first checkpoint commit", r, rt->role_holder[r]);
+      goto done;
+    }
+  }
+  {
+    int next_spare = 0;
+    for (int k = 0; k < rt->ndead; k++) {
+      int w = -1;
+      for (int c = next_spare; c < rt->wsize; c++) {
+        int is_holder = 0;
+        for (int r = 0; r < rt->nroles; r++)
+          is_holder |= holder[r] == c;
+        if (rt->alive[c] && !is_holder) {
+          w = c;
+          next_spare = c + 1;
+          break;
+        }
+      }
+      if (w < 0) {
+        rc = FL_RT_LOST;
+        snprintf(rt->lost_msg, sizeof rt->lost_msg, "no spare left for role %d (rank %d died)", rt->dead_roles[k],
+                 rt->role_holder[rt->dead_roles[k]]);
+        goto done;
+      }
+      holder[rt->dead_roles[k]] = w;
+    }
+  }
+  memcpy(rt->role_holder, holder, (size_t)rt->nroles * sizeof *holder);
+  rt->role = -1;
+  for (int r = 0; r < rt->nroles; r++)
+    if (holder[r] == rt->wrank)
+      rt->role = r;
+  rt->promoted = was_role < 0 && rt->role >= 0;
+  /* the new active communicator, built by its members alone */
+  rt->comm = MPI_COMM_NULL; /* the old one is abandoned with its pending requests */
+  if (rt->role >= 0) {
+    MPI_Group wg, g;
+    MPI_Comm_group(rt->world, &wg);
+    MPI_Group_incl(wg, rt->nroles, rt->role_holder, &g);
+    MPI_Comm_create_group(rt->world, g, 1000 + e, &rt->comm);
+    MPI_Group_free(&g);
+    MPI_Group_free(&wg);
+  }
+  rt->recoveries++;
+  rt->detect_s += (rt->t_suspect > 0 ? rt->t_suspect - rt->t_wait_start : 0.0);
+  rt->recover_s += fl_rt_now() - t_start;
+done:
+  free(heard);
+  free(versions);
+  free(holder);
+  rt->t_suspect = 0;
+  return rc;
+}
+
+int fl_rt_spare_wait(fl_rt *rt)
+{
+  int spins = 0;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_DONE, rt->world, &flag, &st);
+    if (flag) {
+      int x;
+      MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_DONE, rt->world, MPI_STATUS_IGNORE);
+      return FL_RT_DONE;
+    }
+    if (fl_rt_recovery_announced(rt)) {
+      rt->t_wait_start = rt->t_suspect = fl_rt_now();
+      return FL_RT_FAILED;
+    }
+    usleep(spins++ < 100 ? 100 : 2000);
+  }
+}
+
+void fl_rt_release_spares(fl_rt *rt)
+{
+  static const int x = 0;
+  for (int w = 0; w < rt->wsize; w++) {
+    int is_holder = 0;
+    for (int r = 0; r < rt->nroles; r++)
+      is_holder |= rt->role_holder[r] == w;
+    if (!is_holder && rt->alive[w]) {
+      MPI_Request req;
+      MPI_Isend((void *)&x, 1, MPI_INT, w, FL_TAG_DONE, rt->world, &req);
+      MPI_Request_free(&req);
+    }
+  }
+}

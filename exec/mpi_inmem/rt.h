@@ -1,0 +1,87 @@
+/* rt.h — faultline-mpi's fault-tolerant runtime: roles, spares, failure detection, agreement, recovery.
+ *
+ * Open MPI here has no ULFM: a dead peer is never reported, and any blocking operation or WORLD collective
+ * involving it hangs. So (PLATFORM-NOTES.md, GPI CP seed):
+ *   - the job runs under `mpirun --enable-recovery`, which keeps survivors alive when a process dies;
+ *   - every wait is a poll of non-blocking requests with a deadline (fl_rt_wait): a peer silent for `timeout`
+ *     is suspected; no WORLD collective is used after start-up;
+ *   - the active ranks work on `comm`, a communicator of the current roles in role order; control traffic
+ *     (ALIVE, VIEW, DONE) goes point to point on a private duplicate of WORLD that spares poll too;
+ *   - recovery: every survivor announces itself (ALIVE, epoch e), collects who answered within the timeout,
+ *     then exchanges views (VIEW: who it heard, its committed checkpoint versions) until all views agree; the
+ *     dead roles go to the lowest alive spares, `comm` is rebuilt with MPI_Comm_create_group over the new role
+ *     holders, and the application restores the agreed version (fl_imc_restore);
+ *   - a dead role whose checkpoint mirror died with it (buddy and rank before a new commit), or with no spare
+ *     left, is unrecoverable: every survivor reports FL_RT_LOST and the job stops with a clear error.
+ * Reductions are deterministic (all-gather, then a sum in role order) so a recovered run computes bit for bit
+ * what the failure-free run computes. */
+#ifndef FL_RT_H
+#define FL_RT_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+enum { FL_RT_OK = 0, FL_RT_FAILED = 1, FL_RT_LOST = 2, FL_RT_DONE = 3 };
+enum { FL_RT_MIRROR_RING = 0, FL_RT_MIRROR_PAIR = 1 };
+
+typedef struct fl_rt {
+  MPI_Comm world;        /* private duplicate of MPI_COMM_WORLD: control messages, point to point only */
+  MPI_Comm comm;         /* the active roles, in role order; MPI_COMM_NULL on an idle spare */
+  int wrank, wsize;
+  int nroles;            /* active ranks */
+  int role;              /* my role, -1 while a spare */
+  int *role_holder;      /* role -> world rank */
+  unsigned char *alive;  /* world rank -> believed alive */
+  int *announced;        /* world rank -> newest recovery epoch it announced to me (its ALIVE) */
+  int epoch;             /* recoveries agreed so far */
+  int pending_epoch;     /* an ALIVE of a newer epoch was seen: recovery must join it */
+  int mirror;            /* FL_RT_MIRROR_RING or _PAIR */
+  double timeout_s;
+  /* the agreement of the last recovery */
+  long agreed_version;   /* checkpoint version every survivor can restore (-1: none) */
+  int *dead_roles;       /* roles that lost their process in the last recovery */
+  int ndead;
+  int promoted;          /* I was a spare and took a role in the last recovery */
+  /* statistics */
+  double t_wait_start;   /* when the wait that timed out began */
+  double t_suspect;      /* when a failure was first suspected */
+  int failures;          /* processes found dead */
+  int recoveries;
+  double detect_s, recover_s; /* summed over recoveries */
+  char lost_msg[256];    /* why the job cannot go on */
+  /* buffers of control messages sent to peers that may be dead (their sends may never complete): freed at
+   * finalize, never reused */
+  void **kept;
+  size_t nkept, capkept;
+} fl_rt;
+
+double fl_rt_now(void);
+/* Memory an abandoned request may still touch: rt frees it at finalize. */
+void fl_rt_adopt(fl_rt *rt, void *ptr);
+/* Set up after MPI_Init: the first `nroles` world ranks are active, the others spares. */
+int fl_rt_init(fl_rt *rt, int nroles, int mirror, double timeout_s);
+void fl_rt_finalize(fl_rt *rt);
+
+/* Poll requests until all complete (FL_RT_OK), or a peer is suspected: the deadline passes, or another rank
+ * announces a recovery (FL_RT_FAILED). Requests left pending are abandoned with their epoch. */
+int fl_rt_wait(fl_rt *rt, MPI_Request *reqs, int n);
+/* Deterministic sum over the active roles of n doubles (in/out), in role order. */
+int fl_rt_sum(fl_rt *rt, double *vals, int n);
+/* Maximum over the active roles of n doubles (in/out). */
+int fl_rt_max(fl_rt *rt, double *vals, int n);
+
+/* The role that holds role r's checkpoint mirror, and the role whose mirror role r holds. */
+int fl_rt_mirror_holder(const fl_rt *rt, int r);
+int fl_rt_mirror_source(const fl_rt *rt, int r);
+
+/* Agree on the survivors, promote spares, rebuild comm. `versions` are my committed checkpoint versions (the
+ * newest first, -1 when none; two of them), used to agree on the version to restore. Returns FL_RT_OK (roles
+ * updated, rt->agreed_version set), FL_RT_LOST (rt->lost_msg says why) or FL_RT_FAILED (I was declared dead). */
+int fl_rt_recover(fl_rt *rt, const long versions[2]);
+
+/* Spare loop: wait for a recovery that needs me (FL_RT_FAILED: call fl_rt_recover) or for the end (FL_RT_DONE). */
+int fl_rt_spare_wait(fl_rt *rt);
+/* Role 0 at the end: tell every alive spare to leave. */
+void fl_rt_release_spares(fl_rt *rt);
+
+#endif
