@@ -166,6 +166,7 @@ static void test_report(void)
     fl_db_run other = sample_row(0, 500.0);
     other.strategy = "none";
     other.interval_s = NAN;
+    other.interval_rule = NULL;
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
     other.status = "timeout";
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);

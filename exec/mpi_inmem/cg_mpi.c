@@ -136,16 +136,17 @@ static int fl_cgm_step(fl_cgm *s)
   return FL_RT_OK;
 }
 
-/* The checkpoint: k, rz, rr, ||b||^2, then x, r, d on my rows (a fixed size: the largest block). */
-static void fl_cgm_pack(const fl_cgm *s)
+/* The checkpoint: k, rz, rr, ||b||^2, then x, r, d on my rows (a fixed size: the largest block). Packed straight
+ * into the checkpoint's buffer. */
+static void fl_cgm_pack(const fl_cgm *s, unsigned char *ckbuf)
 {
   const size_t v = (size_t)(s->maxrows * s->n) * sizeof(double);
   double head[4] = {(double)s->k, s->rz, s->rr, s->bnorm2};
-  memset(s->ckbuf, 0, s->ckbytes);
-  memcpy(s->ckbuf, head, sizeof head);
-  memcpy(s->ckbuf + sizeof head, s->x, (size_t)(s->nrows * s->n) * sizeof(double));
-  memcpy(s->ckbuf + sizeof head + v, s->r, (size_t)(s->nrows * s->n) * sizeof(double));
-  memcpy(s->ckbuf + sizeof head + 2 * v, s->dh + s->n, (size_t)(s->nrows * s->n) * sizeof(double));
+  memset(ckbuf, 0, s->ckbytes);
+  memcpy(ckbuf, head, sizeof head);
+  memcpy(ckbuf + sizeof head, s->x, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(ckbuf + sizeof head + v, s->r, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(ckbuf + sizeof head + 2 * v, s->dh + s->n, (size_t)(s->nrows * s->n) * sizeof(double));
 }
 
 static void fl_cgm_unpack(fl_cgm *s)
@@ -165,8 +166,8 @@ static void fl_cgm_unpack(fl_cgm *s)
 static int fl_cgm_checkpoint(fl_cgm *s)
 {
   int rc;
-  fl_cgm_pack(s);
-  if ((rc = fl_imc_start(s->imc, s->ckbuf, s->k)) != FL_RT_OK)
+  fl_cgm_pack(s, fl_imc_buffer(s->imc));
+  if ((rc = fl_imc_start(s->imc, s->k)) != FL_RT_OK)
     return rc;
   return fl_imc_commit(s->imc);
 }
@@ -278,7 +279,7 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
       fl_cgm_unpack(&s);
       need_init = 0;
       /* rebuild the mirrors (a promoted spare holds none yet) */
-      rc = fl_imc_start(s.imc, s.ckbuf, s.k);
+      rc = fl_imc_start_copy(s.imc, s.ckbuf, s.k);
       if (rc == FL_RT_OK)
         rc = fl_imc_commit(s.imc);
       if (rc != FL_RT_OK)

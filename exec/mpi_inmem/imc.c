@@ -81,22 +81,29 @@ static void fl_imc_abandon(fl_imc *m)
   m->pending = -1;
 }
 
-int fl_imc_start(fl_imc *m, const void *data, long version)
+void *fl_imc_buffer(fl_imc *m) { return m->snap[fl_imc_free_slot(m)]; }
+
+int fl_imc_start_copy(fl_imc *m, const void *data, long version)
+{
+  memcpy(fl_imc_buffer(m), data, m->bytes);
+  return fl_imc_start(m, version);
+}
+
+int fl_imc_start(fl_imc *m, long version)
 {
   fl_rt *rt = m->rt;
   int k = fl_imc_free_slot(m), holder = fl_rt_mirror_holder(rt, rt->role), source = fl_rt_mirror_source(rt, rt->role);
   if (!m->snap[k] || !m->mirror[k])
     return FL_RT_LOST;
-  memcpy(m->snap[k], data, m->bytes);
   m->version[k] = version;
   m->pending = k;
   m->nreq = 0;
+  if (source != rt->role)
+    MPI_Irecv(m->mirror[k], (int)m->bytes, MPI_BYTE, source, 200 + m->id, rt->comm, &m->req[m->nreq++]);
   if (holder != rt->role) {
     MPI_Isend(m->snap[k], (int)m->bytes, MPI_BYTE, holder, 200 + m->id, rt->comm, &m->req[m->nreq++]);
     m->bytes_sent += (double)m->bytes;
   }
-  if (source != rt->role)
-    MPI_Irecv(m->mirror[k], (int)m->bytes, MPI_BYTE, source, 200 + m->id, rt->comm, &m->req[m->nreq++]);
   return FL_RT_OK;
 }
 

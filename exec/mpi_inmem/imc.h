@@ -1,8 +1,9 @@
 /* imc.h — in-memory buddy checkpoints over MPI, the GPI CP protocol (seed 004) in C.
  *
- * A description protects `bytes` of application state. `start(v)` copies the state into a local snapshot and
- * sends it, non-blocking, to the role that mirrors it (ring: the next role; pair: the partner), while receiving
- * the snapshot it mirrors; it returns at once, so computation overlaps the transfer. `commit` completes the
+ * A description protects `bytes` of application state. As in GPI CP, the application writes the state into the
+ * checkpoint's own buffer (fl_imc_buffer: the local snapshot, no extra copy), then `start(v)` sends it,
+ * non-blocking, to the role that mirrors it (ring: the next role; pair: the partner) and receives the snapshot
+ * it mirrors; it returns at once, so computation overlaps the transfer. `commit` completes the
  * transfers and agrees, with a deadline, that version v is complete on every active role; only then does v
  * replace the committed version. Three slots per buffer (committed, previous, in flight) keep the previous
  * version while a new one is written, so a failure during a commit still finds a version every survivor has.
@@ -21,7 +22,11 @@ typedef struct fl_imc fl_imc;
 fl_imc *fl_imc_create(fl_rt *rt, size_t bytes, int id);
 void fl_imc_destroy(fl_imc **imc);
 
-int fl_imc_start(fl_imc *imc, const void *data, long version);
+/* The buffer the next start sends (bytes long): fill it, then start. */
+void *fl_imc_buffer(fl_imc *imc);
+int fl_imc_start(fl_imc *imc, long version);
+/* Copy data into fl_imc_buffer, then start. */
+int fl_imc_start_copy(fl_imc *imc, const void *data, long version);
 int fl_imc_commit(fl_imc *imc);
 /* My committed versions, newest first (-1 where none). */
 void fl_imc_versions(const fl_imc *imc, long versions[2]);

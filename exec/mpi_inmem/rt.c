@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,9 +23,12 @@ double fl_rt_now(void)
 
 static void fl_rt_nap(int spins)
 {
-  /* oversubscribed ranks must leave the cores to one another while they poll */
-  if (spins > 50)
-    usleep(spins > 2000 ? 1000 : 50);
+  /* oversubscribed ranks must leave the cores to one another while they poll: yield first (free when a core
+   * is idle), sleep only when the wait drags on */
+  if (spins < 20000)
+    sched_yield();
+  else
+    usleep(spins > 40000 ? 1000 : 50);
 }
 
 int fl_rt_init(fl_rt *rt, int nroles, int mirror, double timeout_s)

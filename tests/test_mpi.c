@@ -1,0 +1,177 @@
+/* test_mpi.c — real mode on real processes: faultline run (mpirun --enable-recovery, oversubscribed on this
+ * machine) with 4 active ranks and spares. mpirun exits 0 even when ranks die, so every check reads each
+ * rank's own outcome file. Skipped (77) when faultline was built without MPI. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fl_config.h"
+#include "fl_test.h"
+
+#define NP 4
+
+typedef struct outcome {
+  int present, role;
+  char status[16];
+  long iterations;
+  char checksum[32];
+} outcome;
+
+static char err_text[1 << 14];
+
+static int run(const char *extra, const char *outdir)
+{
+  char cmd[4096];
+  const char *bin = getenv("FAULTLINE");
+  int st;
+  FILE *f;
+  size_t n;
+  snprintf(cmd, sizeof cmd,
+           "rm -rf '%s' && '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet "
+           "--set app.grid=64x64 --set mpi.checkpoint_every=5 %s >/dev/null 2>'%s/err.txt'",
+           outdir, bin, fl_test_src("scenarios/cg-buddy.ini"), NP, outdir, fl_test_tmpdir(), extra, fl_test_tmpdir());
+  st = system(cmd);
+  f = fopen(fl_test_tmp("err.txt"), "r");
+  n = f ? fread(err_text, 1, sizeof err_text - 1, f) : 0;
+  err_text[n] = '\0';
+  if (f)
+    fclose(f);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Outcomes by role (index) from the rank files in outdir; returns how many rank files there were. */
+static int read_outcomes(const char *outdir, int nproc, outcome *by_role)
+{
+  int files = 0;
+  memset(by_role, 0, NP * sizeof *by_role);
+  for (int w = 0; w < nproc; w++) {
+    char path[4096], line[2048];
+    FILE *f;
+    outcome o;
+    snprintf(path, sizeof path, "%s/rank-%d.txt", outdir, w);
+    if (!(f = fopen(path, "r")))
+      continue;
+    files++;
+    memset(&o, 0, sizeof o);
+    if (fgets(line, sizeof line, f) &&
+        sscanf(line, "rank %*d role %d status %15s iterations %ld checksum %31s", &o.role, o.status, &o.iterations,
+               o.checksum) == 4 &&
+        o.role >= 0 && o.role < NP) {
+      o.present = 1;
+      by_role[o.role] = o;
+    }
+    fclose(f);
+  }
+  return files;
+}
+
+static outcome reference[NP];
+
+static void test_failure_free(void)
+{
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/free", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(run("", dir), 0);
+  CU_ASSERT_EQUAL(read_outcomes(dir, NP + 1, reference), NP + 1); /* 4 roles and the idle spare */
+  for (int r = 0; r < NP; r++) {
+    CU_ASSERT(reference[r].present);
+    CU_ASSERT_STRING_EQUAL(reference[r].status, "completed");
+    CU_ASSERT_EQUAL(reference[r].iterations, reference[0].iterations);
+  }
+  CU_ASSERT(reference[0].iterations > 50);
+}
+
+/* A rank killed (SIGKILL) at a random iteration: the spare takes its role; every role ends with the
+ * failure-free iteration count and a bitwise-identical part of the solution. */
+static void check_recovery(const char *label, const char *kills, int spares, int expect_files)
+{
+  char dir[512], extra[256];
+  outcome got[NP];
+  int files;
+  snprintf(dir, sizeof dir, "%s/%s", fl_test_tmpdir(), label);
+  snprintf(extra, sizeof extra, "--spares %d %s", spares, kills);
+  CU_ASSERT_EQUAL(run(extra, dir), 0);
+  files = read_outcomes(dir, NP + spares, got);
+  CU_ASSERT_EQUAL(files, expect_files);
+  for (int r = 0; r < NP; r++) {
+    CU_ASSERT(got[r].present);
+    CU_ASSERT_STRING_EQUAL(got[r].status, "completed");
+    CU_ASSERT_EQUAL(got[r].iterations, reference[r].iterations);
+    CU_ASSERT_STRING_EQUAL(got[r].checksum, reference[r].checksum);
+    if (strcmp(got[r].checksum, reference[r].checksum) != 0)
+      fprintf(stderr, "\n    %s: role %d checksum %s, failure-free %s\n", label, r, got[r].checksum,
+              reference[r].checksum);
+  }
+}
+
+static void test_kill_random(void)
+{
+  unsigned seed = (unsigned)getpid();
+  CU_ASSERT_FATAL(reference[0].iterations > 2);
+  for (int trial = 0; trial < 3; trial++) {
+    char kills[64], label[32];
+    int rank = (int)(rand_r(&seed) % NP);
+    long iter = 1 + (long)(rand_r(&seed) % (unsigned)(reference[0].iterations - 1));
+    snprintf(kills, sizeof kills, "--kill %d@%ld", rank, iter);
+    snprintf(label, sizeof label, "kill-%d-%ld", rank, iter);
+    fprintf(stderr, "\n    trial %d: kill rank %d at iteration %ld", trial, rank, iter);
+    check_recovery(label, kills, 1, NP); /* the dead rank wrote nothing; the spare now holds its role */
+  }
+}
+
+static void test_two_failures_two_spares(void)
+{
+  /* roles 0 and 2 are not each other's mirrors on the ring: both come back */
+  check_recovery("two", "--kill 0@20 --kill 2@20", 2, NP);
+}
+
+static void test_pair_mirror(void)
+{
+  check_recovery("pair", "--set mpi.mirror=pair --kill 3@33", 1, NP);
+}
+
+/* A rank and the rank holding its mirror die before a new commit: the data is gone; the job must say so and
+ * stop, never continue with wrong data. */
+static void test_buddy_and_rank(void)
+{
+  char dir[512];
+  outcome got[NP];
+  snprintf(dir, sizeof dir, "%s/lost", fl_test_tmpdir());
+  CU_ASSERT_EQUAL(run("--spares 2 --kill 1@12 --kill 2@12", dir), 3);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "data lost: role 1"));
+  read_outcomes(dir, NP + 2, got);
+  for (int r = 0; r < NP; r++)
+    CU_ASSERT(!got[r].present || strcmp(got[r].status, "completed") != 0);
+}
+
+static void test_bad_input(void)
+{
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/bad", fl_test_tmpdir());
+  CU_ASSERT_EQUAL(run("--set mpi.mirror=star", dir), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--set mpi.mirror=star: unknown value"));
+  CU_ASSERT_EQUAL(run("--set app.kind=gridworld", dir), 2);
+}
+
+static CU_TestInfo mpi_tests[] = {
+  {"failure-free run", test_failure_free},
+  {"a rank killed at a random iteration recovers bit for bit", test_kill_random},
+  {"two failures, two spares", test_two_failures_two_spares},
+  {"pair mirror", test_pair_mirror},
+  {"rank and buddy lost: clear error", test_buddy_and_rank},
+  {"bad input", test_bad_input},
+  CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"mpi", NULL, NULL, NULL, NULL, mpi_tests}, CU_SUITE_INFO_NULL};
+
+int main(void)
+{
+  if (!FL_HAVE_MPI) {
+    fprintf(stderr, "faultline was built without MPI: skipped\n");
+    return FL_TEST_SKIP;
+  }
+  return fl_test_run(suites);
+}
