@@ -1,0 +1,676 @@
+/* ckpt.c — the checkpoint API (see ckpt.h): registration, the split-phase writer, restore, verify, retention,
+ * and the guard and region patterns.
+ *
+ * Split phase (GPI CP's start/commit): start runs the tolerance rules and copies every registered array into
+ * the library's own buffers (objects are serialized there), so the application may change its data as soon as
+ * start returns; a background thread then encodes, checksums and writes each payload and the manifest into the
+ * store's invisible transaction. commit joins the thread and publishes: that one atomic step is the commit
+ * point. The cost of the overlap is memory: one snapshot of every array (plus the encoded payload for lossy
+ * codecs), reused from one checkpoint to the next.
+ *
+ * Restore is all or nothing: payloads are read, checked against the manifest's XXH3-64 and decoded into the
+ * same library buffers, and only when every one succeeded are the application's arrays overwritten. */
+#include "ckpt.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store_impl.h"
+
+typedef struct fl_ckpt_slot {
+  fl_ckpt_entry_info info;  /* label, shape, codec, object type; params, sizes and hash of the last write */
+  void *data;               /* the application's array or object, borrowed */
+  fl_ckpt_codec_cfg cfg;    /* cfg.name is not kept: info.codec is the codec */
+  const fl_ckpt_type *otype; /* objects only */
+  fl_ckpt_buf snap;         /* raw snapshot for lossy codecs; decode target on restore */
+  fl_ckpt_buf payload;      /* what the store holds */
+} fl_ckpt_slot;
+
+struct fl_ckpt {
+  fl_ckpt_store *store;
+  int keep;
+  fl_ckpt_slot *slots;
+  size_t nslots, capslots;
+  /* the checkpoint in flight */
+  int in_flight;
+  long version;
+  fl_ckpt_txn *txn;
+  pthread_t thread;
+  fl_err job_rc;
+  char job_msg[1024];
+  char created[32];
+  fl_ckpt_buf manifest;
+  /* fl_ckpt_region */
+  int region_init;
+  long region_resume;
+};
+
+static int fl_ckpt_slot_encoded(const fl_ckpt_slot *s) { return !s->otype && strcmp(s->info.codec, "none") != 0; }
+
+/* Copy of the current error message, for re-raising it with more context. */
+static void fl_ckpt_msg_copy(char *buf, size_t size) { snprintf(buf, size, "%s", fl_err_msg()); }
+
+/* ---- lifecycle ---- */
+
+fl_err fl_ckpt_create(const fl_ckpt_opts *o, fl_ckpt **out)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt *ck = NULL;
+
+  *out = NULL;
+  FL_CHECK(o != NULL, FL_ERR_INPUT, "fl_ckpt_create: no options");
+  FL_CHECK(o->keep >= 0, FL_ERR_INPUT, "checkpoint retention keep=%d (expected >= 1, or 0 to keep every version)",
+           o->keep);
+  FL_ALLOC(ck, 1);
+  ck->keep = o->keep;
+  ck->version = -1;
+  FL_TRY(fl_ckpt_store_open(o->store, o->path, o->read_only, &ck->store));
+  *out = ck;
+  ck = NULL;
+done:
+  fl_ckpt_destroy(&ck);
+  return rc;
+}
+
+void fl_ckpt_destroy(fl_ckpt **pck)
+{
+  fl_ckpt *ck = pck ? *pck : NULL;
+  if (!ck)
+    return;
+  if (ck->in_flight) {
+    pthread_join(ck->thread, NULL);
+    ck->store->ops->abort(ck->txn);
+  }
+  for (size_t i = 0; i < ck->nslots; i++) {
+    fl_ckpt_buf_free(&ck->slots[i].snap);
+    fl_ckpt_buf_free(&ck->slots[i].payload);
+  }
+  free(ck->slots);
+  fl_ckpt_buf_free(&ck->manifest);
+  fl_ckpt_store_close(&ck->store);
+  free(ck);
+  *pck = NULL;
+}
+
+const char *fl_ckpt_store_type(const fl_ckpt *ck) { return ck->store->ops->name; }
+const char *fl_ckpt_path(const fl_ckpt *ck) { return ck->store->path ? ck->store->path : "memory"; }
+long fl_ckpt_in_flight(const fl_ckpt *ck) { return ck->in_flight ? ck->version : -1; }
+
+/* ---- registration ---- */
+
+static fl_ckpt_slot *fl_ckpt_find(fl_ckpt *ck, const char *label)
+{
+  for (size_t i = 0; i < ck->nslots; i++)
+    if (strcmp(ck->slots[i].info.label, label) == 0)
+      return &ck->slots[i];
+  return NULL;
+}
+
+static fl_err fl_ckpt_new_slot(fl_ckpt *ck, const char *label, fl_ckpt_slot **out)
+{
+  fl_err rc = FL_OK;
+  FL_CHECK(!ck->in_flight, FL_ERR_INPUT, "cannot register '%s' while checkpoint %ld is in flight", label,
+           ck->version);
+  FL_TRY(fl_ckpt_label_check(label));
+  FL_CHECK(!fl_ckpt_find(ck, label), FL_ERR_INPUT, "checkpoint label '%s' is already registered", label);
+  if (ck->nslots == ck->capslots) {
+    size_t nc = ck->capslots ? 2 * ck->capslots : 8;
+    fl_ckpt_slot *g = realloc(ck->slots, nc * sizeof *g);
+    FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory registering '%s'", label);
+    ck->slots = g;
+    ck->capslots = nc;
+  }
+  *out = &ck->slots[ck->nslots];
+  memset(*out, 0, sizeof **out);
+  snprintf((*out)->info.label, sizeof (*out)->info.label, "%s", label);
+done:
+  return rc;
+}
+
+fl_err fl_ckpt_register(fl_ckpt *ck, const fl_ckpt_array *a)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_slot *s;
+  const char *codec = a->codec.name ? a->codec.name : "none";
+
+  FL_CHECK(a->label != NULL, FL_ERR_INPUT, "fl_ckpt_register: array without a label");
+  FL_CHECK(a->data != NULL, FL_ERR_INPUT, "array '%s': no data (NULL)", a->label);
+  FL_CHECK(strlen(codec) < sizeof s->info.codec, FL_ERR_INPUT, "array '%s': codec name '%s' too long", a->label,
+           codec);
+  FL_TRY(fl_ckpt_codec_check(&a->codec, &a->shape, a->label));
+  FL_TRY(fl_ckpt_new_slot(ck, a->label, &s));
+  s->info.shape = a->shape;
+  snprintf(s->info.codec, sizeof s->info.codec, "%s", codec);
+  s->info.raw_bytes = fl_ckpt_shape_bytes(&a->shape);
+  s->data = a->data;
+  s->cfg = a->codec;
+  s->cfg.name = NULL;
+  ck->nslots++;
+done:
+  return rc;
+}
+
+fl_err fl_ckpt_register_object(fl_ckpt *ck, const char *label, const fl_ckpt_type *t, void *obj)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_slot *s;
+
+  FL_CHECK(label != NULL && obj != NULL && t != NULL, FL_ERR_INPUT, "object '%s': no type or no object",
+           label ? label : "?");
+  FL_TRY(fl_ckpt_type_check(t));
+  FL_CHECK(strlen(t->name) < sizeof s->info.object_type, FL_ERR_INPUT, "object '%s': type name '%s' too long",
+           label, t->name);
+  FL_TRY(fl_ckpt_new_slot(ck, label, &s));
+  snprintf(s->info.codec, sizeof s->info.codec, "none");
+  snprintf(s->info.object_type, sizeof s->info.object_type, "%s", t->name);
+  s->info.object_version = t->version;
+  s->data = obj;
+  s->otype = t;
+  ck->nslots++;
+done:
+  return rc;
+}
+
+/* ---- writing ---- */
+
+static void *fl_ckpt_writer(void *arg)
+{
+  fl_ckpt *ck = arg;
+  fl_err rc = FL_OK;
+  fl_ckpt_manifest m = {0};
+  const fl_ckpt_store_ops *ops = ck->store->ops;
+
+  fl_err_clear();
+  FL_ALLOC(m.entries, ck->nslots);
+  for (size_t i = 0; i < ck->nslots; i++) {
+    fl_ckpt_slot *s = &ck->slots[i];
+    if (fl_ckpt_slot_encoded(s))
+      FL_TRY(fl_ckpt_codec_encode(s->info.codec, &s->info.params, &s->info.shape, s->snap.data, &s->payload));
+    s->info.stored_bytes = s->payload.size;
+    s->info.hash = fl_ckpt_hash(s->payload.data, s->payload.size);
+    FL_TRY(ops->put(ck->txn, &s->info, s->payload.data));
+    m.entries[i] = s->info;
+  }
+  m.version = ck->version;
+  m.nentries = ck->nslots;
+  snprintf(m.store, sizeof m.store, "%s", ops->name);
+  snprintf(m.created, sizeof m.created, "%s", ck->created);
+  FL_TRY(fl_ckpt_manifest_format(&m, &ck->manifest));
+  FL_TRY(ops->prepare(ck->txn, ck->manifest.data, ck->manifest.size));
+done:
+  free(m.entries);
+  ck->job_rc = rc;
+  if (rc != FL_OK)
+    fl_ckpt_msg_copy(ck->job_msg, sizeof ck->job_msg);
+  return NULL;
+}
+
+fl_err fl_ckpt_start(fl_ckpt *ck, long version)
+{
+  fl_err rc = FL_OK;
+  long latest;
+  time_t now = time(NULL);
+  struct tm tm;
+
+  FL_CHECK(!ck->store->read_only, FL_ERR_INPUT, "%s: opened read-only; cannot write checkpoint %ld",
+           fl_ckpt_path(ck), version);
+  FL_CHECK(!ck->in_flight, FL_ERR_INPUT, "checkpoint %ld is still in flight; commit it before starting %ld",
+           ck->version, version);
+  FL_CHECK(version >= 0 && version <= FL_CKPT_VERSION_MAX, FL_ERR_INPUT,
+           "checkpoint version %ld out of range (0..%ld)", version, FL_CKPT_VERSION_MAX);
+  FL_TRY(fl_ckpt_latest(ck, &latest));
+  FL_CHECK(version > latest, FL_ERR_INPUT,
+           "%s: checkpoint version %ld is not newer than the latest committed version %ld", fl_ckpt_path(ck),
+           version, latest);
+  for (size_t i = 0; i < ck->nslots; i++) {
+    fl_ckpt_slot *s = &ck->slots[i];
+    if (s->otype) {
+      FL_TRY(fl_ckpt_serialize(s->otype, s->data, &s->payload));
+      s->info.shape = (fl_ckpt_shape){FL_CKPT_U8, 1, {s->payload.size}};
+      s->info.raw_bytes = s->payload.size;
+    } else {
+      fl_ckpt_rule_args ra = {s->info.label, version, &s->info.shape, s->data};
+      fl_ckpt_codec_cfg cfg = s->cfg;
+      fl_ckpt_buf *to = fl_ckpt_slot_encoded(s) ? &s->snap : &s->payload;
+      cfg.name = s->info.codec;
+      FL_TRY(fl_ckpt_codec_resolve(&cfg, &ra, &s->info.params));
+      FL_TRY(fl_ckpt_buf_reserve(to, s->info.raw_bytes));
+      memcpy(to->data, s->data, s->info.raw_bytes);
+      to->size = s->info.raw_bytes;
+    }
+  }
+  gmtime_r(&now, &tm);
+  strftime(ck->created, sizeof ck->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  FL_TRY(ck->store->ops->begin(ck->store, version, &ck->txn));
+  ck->version = version;
+  ck->job_rc = FL_OK;
+  ck->job_msg[0] = '\0';
+  if (pthread_create(&ck->thread, NULL, fl_ckpt_writer, ck) != 0) {
+    ck->store->ops->abort(ck->txn);
+    ck->txn = NULL;
+    rc = fl_err_set(FL_ERR_IO, "cannot start the checkpoint writer thread for version %ld", version);
+    goto done;
+  }
+  ck->in_flight = 1;
+done:
+  return rc;
+}
+
+/* Drop the oldest versions beyond ck->keep. Runs after a commit, so the newest is durable already. */
+static fl_err fl_ckpt_retain(fl_ckpt *ck)
+{
+  fl_err rc = FL_OK;
+  long *v = NULL;
+  size_t n = 0;
+  if (ck->keep <= 0)
+    return FL_OK;
+  FL_TRY(ck->store->ops->list(ck->store, &v, &n));
+  for (size_t i = 0; i + (size_t)ck->keep < n; i++)
+    FL_TRY(ck->store->ops->drop(ck->store, v[i]));
+done:
+  free(v);
+  return rc;
+}
+
+fl_err fl_ckpt_commit(fl_ckpt *ck)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_txn *txn = ck->txn;
+  char msg[1024];
+
+  FL_CHECK(ck->in_flight, FL_ERR_INPUT, "%s: no checkpoint in flight to commit", fl_ckpt_path(ck));
+  pthread_join(ck->thread, NULL);
+  ck->in_flight = 0;
+  ck->txn = NULL;
+  if (ck->job_rc != FL_OK) {
+    ck->store->ops->abort(txn);
+    rc = fl_err_set(ck->job_rc, "checkpoint %ld not written: %s", ck->version, ck->job_msg);
+    goto done;
+  }
+  FL_TRY(ck->store->ops->publish(txn));
+  if (fl_ckpt_retain(ck) != FL_OK) {
+    fl_ckpt_msg_copy(msg, sizeof msg);
+    rc = fl_err_set(FL_ERR_IO, "checkpoint %ld is committed, but removing older versions failed: %s", ck->version,
+                    msg);
+  }
+done:
+  return rc;
+}
+
+fl_err fl_ckpt_write(fl_ckpt *ck, long version)
+{
+  fl_err rc = FL_OK;
+  FL_TRY(fl_ckpt_start(ck, version));
+  FL_TRY(fl_ckpt_commit(ck));
+done:
+  return rc;
+}
+
+/* ---- reading ---- */
+
+fl_err fl_ckpt_versions(fl_ckpt *ck, long **versions, size_t *n) { return ck->store->ops->list(ck->store, versions, n); }
+
+fl_err fl_ckpt_latest(fl_ckpt *ck, long *version)
+{
+  fl_err rc = FL_OK;
+  long *v = NULL;
+  size_t n = 0;
+  *version = -1;
+  FL_TRY(ck->store->ops->list(ck->store, &v, &n));
+  if (n)
+    *version = v[n - 1];
+done:
+  free(v);
+  return rc;
+}
+
+/* Committed `version` exists (FL_ERR_INPUT naming what there is otherwise). */
+static fl_err fl_ckpt_need_version(fl_ckpt *ck, long version)
+{
+  fl_err rc = FL_OK;
+  long *v = NULL;
+  size_t n = 0, i;
+  FL_TRY(ck->store->ops->list(ck->store, &v, &n));
+  for (i = 0; i < n && v[i] != version; i++)
+    ;
+  FL_CHECK(i < n, FL_ERR_INPUT, "%s: no committed checkpoint version %ld (%zu version%s%s)", fl_ckpt_path(ck),
+           version, n, n == 1 ? "" : "s", n ? ", see 'faultline ckpt ls'" : "");
+done:
+  free(v);
+  return rc;
+}
+
+static fl_err fl_ckpt_load_manifest(fl_ckpt *ck, long version, fl_ckpt_manifest *m)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_buf b = {0};
+  char where[4200];
+  ck->store->ops->where(ck->store, version, "MANIFEST", where, sizeof where);
+  FL_TRY(ck->store->ops->read_manifest(ck->store, version, &b));
+  FL_TRY(fl_ckpt_manifest_parse(b.data, b.size, where, m));
+  FL_CHECK(m->version == version, FL_ERR_IO, "%s: manifest of version %ld found under version %ld", where,
+           m->version, version);
+done:
+  fl_ckpt_buf_free(&b);
+  return rc;
+}
+
+fl_err fl_ckpt_manifest_load(fl_ckpt *ck, long version, fl_ckpt_manifest **out)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_manifest *m = NULL;
+  *out = NULL;
+  FL_TRY(fl_ckpt_need_version(ck, version));
+  FL_ALLOC(m, 1);
+  FL_TRY(fl_ckpt_load_manifest(ck, version, m));
+  *out = m;
+  m = NULL;
+done:
+  fl_ckpt_manifest_destroy(&m);
+  return rc;
+}
+
+void fl_ckpt_manifest_destroy(fl_ckpt_manifest **pm)
+{
+  if (!pm || !*pm)
+    return;
+  fl_ckpt_manifest_clear(*pm);
+  free(*pm);
+  *pm = NULL;
+}
+
+/* Read entry e's payload into out and check its size and checksum (FL_ERR_IO naming where it lives). */
+static fl_err fl_ckpt_read_payload(fl_ckpt *ck, long version, const fl_ckpt_entry_info *e, fl_ckpt_buf *out)
+{
+  fl_err rc = FL_OK;
+  char where[4200], msg[1024];
+  uint64_t h;
+  ck->store->ops->where(ck->store, version, e->label, where, sizeof where);
+  rc = ck->store->ops->read(ck->store, version, e, out);
+  if (rc != FL_OK) {
+    fl_ckpt_msg_copy(msg, sizeof msg);
+    rc = fl_err_set(rc, "checkpoint %ld, '%s': %s", version, e->label, msg);
+    goto done;
+  }
+  FL_CHECK(out->size == e->stored_bytes, FL_ERR_IO, "%s: corrupt: %zu bytes, the manifest says %" PRIu64, where,
+           out->size, e->stored_bytes);
+  h = fl_ckpt_hash(out->data, out->size);
+  FL_CHECK(h == e->hash, FL_ERR_IO, "%s: corrupt: checksum %016" PRIx64 ", the manifest says %016" PRIx64, where, h,
+           e->hash);
+done:
+  return rc;
+}
+
+/* Decode a checked payload of entry e into out (raw bytes of an array; an object's record is kept as is). */
+static fl_err fl_ckpt_decode(fl_ckpt *ck, long version, const fl_ckpt_entry_info *e, const fl_ckpt_buf *payload,
+                             void *raw)
+{
+  fl_err rc;
+  char where[4200], msg[1024];
+  if (e->object_type[0]) {
+    rc = fl_ckpt_record_info(payload->data, payload->size, NULL, 0, NULL);
+    if (rc == FL_OK)
+      memcpy(raw, payload->data, payload->size);
+  } else {
+    rc = fl_ckpt_codec_decode(e->codec, &e->shape, payload->data, payload->size, raw);
+  }
+  if (rc != FL_OK) {
+    ck->store->ops->where(ck->store, version, e->label, where, sizeof where);
+    fl_ckpt_msg_copy(msg, sizeof msg);
+    rc = fl_err_set(rc, "%s: %s", where, msg);
+  }
+  return rc;
+}
+
+/* Is the manifest entry what slot s expects? FL_ERR_INPUT saying what differs. */
+static fl_err fl_ckpt_match(fl_ckpt *ck, long version, const fl_ckpt_slot *s, const fl_ckpt_entry_info *e)
+{
+  fl_err rc = FL_OK;
+  char a[128], b[128];
+  FL_CHECK(e != NULL, FL_ERR_INPUT, "%s: checkpoint version %ld has no entry '%s'", fl_ckpt_path(ck), version,
+           s->info.label);
+  if (s->otype) {
+    FL_CHECK(strcmp(e->object_type, s->otype->name) == 0, FL_ERR_INPUT,
+             "%s: checkpoint version %ld: '%s' holds %s%s, registered as an object of type '%s'", fl_ckpt_path(ck),
+             version, s->info.label, e->object_type[0] ? "an object of type " : "an array", e->object_type,
+             s->otype->name);
+  } else {
+    FL_CHECK(!e->object_type[0] && e->shape.dtype == s->info.shape.dtype && e->shape.ndims == s->info.shape.ndims &&
+                 memcmp(e->shape.dims, s->info.shape.dims, (size_t)e->shape.ndims * sizeof e->shape.dims[0]) == 0,
+             FL_ERR_INPUT, "%s: checkpoint version %ld: '%s' holds %s %s%s, registered as %s %s", fl_ckpt_path(ck),
+             version, s->info.label, fl_ckpt_dtype_name(e->shape.dtype), fl_ckpt_shape_format(&e->shape, a, sizeof a),
+             e->object_type[0] ? " (an object)" : "", fl_ckpt_dtype_name(s->info.shape.dtype),
+             fl_ckpt_shape_format(&s->info.shape, b, sizeof b));
+  }
+done:
+  return rc;
+}
+
+/* Restore the registered slots (all, or the one labelled `only`) from `version`, all or nothing. */
+static fl_err fl_ckpt_restore_version(fl_ckpt *ck, long version, const char *only)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_manifest m = {0};
+
+  FL_TRY(fl_ckpt_load_manifest(ck, version, &m));
+  for (size_t i = 0; i < ck->nslots; i++) {
+    fl_ckpt_slot *s = &ck->slots[i];
+    const fl_ckpt_entry_info *e;
+    if (only && strcmp(only, s->info.label) != 0)
+      continue;
+    e = fl_ckpt_manifest_find(&m, s->info.label);
+    FL_TRY(fl_ckpt_match(ck, version, s, e));
+    FL_TRY(fl_ckpt_read_payload(ck, version, e, &s->payload));
+    if (s->otype) {
+      /* Deserialize into a copy: fields newer than the record keep the object's current values. */
+      FL_TRY(fl_ckpt_buf_reserve(&s->snap, s->otype->size));
+      memcpy(s->snap.data, s->data, s->otype->size);
+      rc = fl_ckpt_deserialize(s->otype, s->payload.data, s->payload.size, s->snap.data);
+      if (rc != FL_OK) {
+        char where[4200], msg[1024];
+        ck->store->ops->where(ck->store, version, e->label, where, sizeof where);
+        fl_ckpt_msg_copy(msg, sizeof msg);
+        rc = fl_err_set(rc, "%s: %s", where, msg);
+        goto done;
+      }
+    } else {
+      FL_TRY(fl_ckpt_buf_reserve(&s->snap, s->info.raw_bytes));
+      FL_TRY(fl_ckpt_decode(ck, version, e, &s->payload, s->snap.data));
+    }
+  }
+  /* Everything checked and decoded: now, and only now, overwrite the application's data. */
+  for (size_t i = 0; i < ck->nslots; i++) {
+    fl_ckpt_slot *s = &ck->slots[i];
+    if (only && strcmp(only, s->info.label) != 0)
+      continue;
+    memcpy(s->data, s->snap.data, s->otype ? s->otype->size : s->info.raw_bytes);
+  }
+done:
+  fl_ckpt_manifest_clear(&m);
+  return rc;
+}
+
+static fl_err fl_ckpt_restore_any(fl_ckpt *ck, const char *only, long version, long *restored)
+{
+  fl_err rc = FL_OK;
+  long *v = NULL;
+  size_t n = 0;
+  char first[1024] = "";
+
+  if (restored)
+    *restored = -1;
+  FL_CHECK(!ck->in_flight, FL_ERR_INPUT, "checkpoint %ld is in flight; commit it before restoring", ck->version);
+  FL_CHECK(version >= 0 || version == FL_CKPT_LATEST || version == FL_CKPT_LATEST_VALID, FL_ERR_INPUT,
+           "checkpoint version %ld out of range", version);
+  FL_TRY(ck->store->ops->list(ck->store, &v, &n));
+  FL_CHECK(n > 0, FL_ERR_INPUT, "%s: no committed checkpoint to restore from", fl_ckpt_path(ck));
+  if (version >= 0) {
+    FL_TRY(fl_ckpt_need_version(ck, version));
+  } else if (version == FL_CKPT_LATEST) {
+    version = v[n - 1];
+  } else {
+    /* Newest first; a corrupt version (FL_ERR_IO) makes way for the one before it. */
+    for (size_t i = n; i-- > 0;) {
+      rc = fl_ckpt_restore_version(ck, v[i], only);
+      if (rc == FL_OK) {
+        if (restored)
+          *restored = v[i];
+        goto done;
+      }
+      if (rc != FL_ERR_IO)
+        goto done;
+      if (!first[0])
+        fl_ckpt_msg_copy(first, sizeof first);
+    }
+    rc = fl_err_set(FL_ERR_IO, "%s: none of the %zu versions is intact; the newest: %s", fl_ckpt_path(ck), n, first);
+    goto done;
+  }
+  FL_TRY(fl_ckpt_restore_version(ck, version, only));
+  if (restored)
+    *restored = version;
+done:
+  free(v);
+  return rc;
+}
+
+fl_err fl_ckpt_restore_all(fl_ckpt *ck, long version, long *restored)
+{
+  return fl_ckpt_restore_any(ck, NULL, version, restored);
+}
+
+fl_err fl_ckpt_restore(fl_ckpt *ck, const char *label, long version)
+{
+  fl_err rc = FL_OK;
+  FL_CHECK(label && fl_ckpt_find(ck, label), FL_ERR_INPUT, "%s: '%s' is not a registered label", fl_ckpt_path(ck),
+           label ? label : "(null)");
+  FL_TRY(fl_ckpt_restore_any(ck, label, version, NULL));
+done:
+  return rc;
+}
+
+fl_err fl_ckpt_verify(fl_ckpt *ck, long version, int *ok, char *why, size_t whysize)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_manifest m = {0};
+  fl_ckpt_buf payload = {0};
+  unsigned char *raw = NULL;
+
+  *ok = 0;
+  if (why && whysize)
+    why[0] = '\0';
+  FL_TRY(fl_ckpt_need_version(ck, version));
+  rc = fl_ckpt_load_manifest(ck, version, &m);
+  for (size_t i = 0; rc == FL_OK && i < m.nentries; i++) {
+    const fl_ckpt_entry_info *e = &m.entries[i];
+    rc = fl_ckpt_read_payload(ck, version, e, &payload);
+    if (rc == FL_OK) {
+      free(raw);
+      raw = malloc(e->raw_bytes ? e->raw_bytes : 1);
+      FL_CHECK(raw != NULL, FL_ERR_NOMEM, "out of memory verifying '%s' (%" PRIu64 " bytes)", e->label, e->raw_bytes);
+      rc = fl_ckpt_decode(ck, version, e, &payload, raw);
+    }
+  }
+  if (rc == FL_ERR_IO) { /* corruption (or an unreadable file): a finding, not a failure of verify */
+    if (why && whysize)
+      snprintf(why, whysize, "%s", fl_err_msg());
+    rc = FL_OK;
+    goto done;
+  }
+  FL_TRY(rc);
+  *ok = 1;
+done:
+  free(raw);
+  fl_ckpt_buf_free(&payload);
+  fl_ckpt_manifest_clear(&m);
+  return rc;
+}
+
+fl_err fl_ckpt_read_entry(fl_ckpt *ck, long version, const char *label, void **data, fl_ckpt_entry_info *info)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_manifest m = {0};
+  fl_ckpt_buf payload = {0};
+  const fl_ckpt_entry_info *e;
+  unsigned char *raw = NULL;
+
+  *data = NULL;
+  FL_TRY(fl_ckpt_need_version(ck, version));
+  FL_TRY(fl_ckpt_load_manifest(ck, version, &m));
+  e = fl_ckpt_manifest_find(&m, label);
+  FL_CHECK(e != NULL, FL_ERR_INPUT, "%s: checkpoint version %ld has no entry '%s'", fl_ckpt_path(ck), version, label);
+  FL_TRY(fl_ckpt_read_payload(ck, version, e, &payload));
+  FL_ALLOC(raw, e->raw_bytes);
+  FL_TRY(fl_ckpt_decode(ck, version, e, &payload, raw));
+  if (info)
+    *info = *e;
+  *data = raw;
+  raw = NULL;
+done:
+  free(raw);
+  fl_ckpt_buf_free(&payload);
+  fl_ckpt_manifest_clear(&m);
+  return rc;
+}
+
+/* ---- guard and region ---- */
+
+fl_err fl_ckpt_guard(fl_ckpt *ck, long version, fl_ckpt_check_fn check, void *user, fl_ckpt_guard_outcome *outcome,
+                     long *restored)
+{
+  fl_err rc = FL_OK;
+  long latest;
+
+  FL_CHECK(check != NULL, FL_ERR_INPUT, "fl_ckpt_guard: no consistency check");
+  if (restored)
+    *restored = -1;
+  if (check(user)) {
+    FL_TRY(fl_ckpt_write(ck, version));
+    *outcome = FL_CKPT_SAVED;
+    goto done;
+  }
+  FL_TRY(fl_ckpt_latest(ck, &latest));
+  if (latest < 0) {
+    *outcome = FL_CKPT_UNRECOVERABLE;
+    goto done;
+  }
+  rc = fl_ckpt_restore_all(ck, FL_CKPT_LATEST_VALID, restored);
+  if (rc == FL_ERR_IO) { /* every version corrupt: nothing to roll back to, a result like "none" */
+    fl_err_clear();
+    rc = FL_OK;
+    *outcome = FL_CKPT_UNRECOVERABLE;
+    goto done;
+  }
+  FL_TRY(rc);
+  *outcome = FL_CKPT_ROLLED_BACK;
+done:
+  return rc;
+}
+
+fl_err fl_ckpt_region(fl_ckpt *ck, long iter, fl_err (*body)(void *user), void *user, int *skipped)
+{
+  fl_err rc = FL_OK;
+  int skip = 1;
+
+  FL_CHECK(body != NULL, FL_ERR_INPUT, "fl_ckpt_region: no body");
+  if (!ck->region_init) {
+    FL_TRY(fl_ckpt_latest(ck, &ck->region_resume));
+    ck->region_init = 1;
+  }
+  if (iter < ck->region_resume) {
+    /* Done before the restart; its results are in the checkpoint of region_resume. */
+  } else if (iter == ck->region_resume) {
+    FL_TRY(fl_ckpt_restore_all(ck, iter, NULL));
+  } else {
+    skip = 0;
+    FL_TRY(body(user));
+    FL_TRY(fl_ckpt_write(ck, iter));
+  }
+done:
+  if (skipped)
+    *skipped = skip;
+  return rc;
+}

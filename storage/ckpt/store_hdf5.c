@@ -1,0 +1,288 @@
+/* store_hdf5.c — the "hdf5" store: the Kokkos report's HDF5 memory space. Each version is one HDF5 file,
+ * DIR/vNNN/arrays.h5, next to the MANIFEST, under the version-directory protocol of vdir.c (an HDF5 file that
+ * is modified in place is not crash-safe, so a version is never modified: a new file per version).
+ *
+ * An array saved with codec "none" is a dataset /LABEL of its own type and shape, so any HDF5 tool (h5dump,
+ * h5py) reads it as it is. Other codecs and serialized objects are 1-D u8 datasets holding the payload, whose
+ * checksum the MANIFEST carries like in the file store. Each dataset has a string attribute faultline_codec.
+ * Files are written with the 1.8+ format (superblock v2): HDF5 then checksums its own metadata, so damage to it
+ * is reported by the library rather than misread. One process-wide mutex serialises our HDF5 calls, as the
+ * library is not re-entrant in every build (Debian's serial build happens to be thread-safe); the automatic
+ * error printing is switched off around them and the innermost HDF5 message goes into our error instead. */
+#include <hdf5.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_impl.h"
+
+#define FL_H5_FILE "arrays.h5"
+
+static pthread_mutex_t fl_h5_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct fl_h5_guard {
+  H5E_auto2_t func;
+  void *data;
+} fl_h5_guard;
+
+static void fl_h5_enter(fl_h5_guard *g)
+{
+  pthread_mutex_lock(&fl_h5_mutex);
+  H5Eget_auto2(H5E_DEFAULT, &g->func, &g->data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static void fl_h5_leave(fl_h5_guard *g)
+{
+  H5Eclear2(H5E_DEFAULT);
+  H5Eset_auto2(H5E_DEFAULT, g->func, g->data);
+  pthread_mutex_unlock(&fl_h5_mutex);
+}
+
+static herr_t fl_h5_walk(unsigned n, const H5E_error2_t *e, void *data)
+{
+  if (n == 0)
+    snprintf(data, 256, "%s%s%s", e->func_name ? e->func_name : "", e->func_name ? ": " : "",
+             e->desc ? e->desc : "?");
+  return 0;
+}
+
+/* FL_ERR_IO naming the path, what we did, and HDF5's innermost message. */
+static fl_err fl_h5_fail(const char *path, const char *what)
+{
+  char msg[256] = "no detail";
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, fl_h5_walk, msg);
+  return fl_err_set(FL_ERR_IO, "%s: HDF5 %s failed (%s)", path, what, msg);
+}
+
+static hid_t fl_h5_type(fl_ckpt_dtype d)
+{
+  switch (d) {
+  case FL_CKPT_U8: return H5T_NATIVE_UINT8;
+  case FL_CKPT_I32: return H5T_NATIVE_INT32;
+  case FL_CKPT_I64: return H5T_NATIVE_INT64;
+  case FL_CKPT_F32: return H5T_NATIVE_FLOAT;
+  case FL_CKPT_F64: return H5T_NATIVE_DOUBLE;
+  }
+  return H5T_NATIVE_UINT8;
+}
+
+/* A dataset holds the array itself (codec "none", any array) or a payload of bytes. */
+static int fl_h5_typed(const fl_ckpt_entry_info *e) { return strcmp(e->codec, "none") == 0 && !e->object_type[0]; }
+
+static fl_err fl_h5_begin(fl_ckpt_store *s, long version, fl_ckpt_txn **out)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_txn *t = NULL;
+  hid_t *file = NULL, fapl = H5I_INVALID_HID;
+  char path[4096];
+  fl_h5_guard g;
+
+  FL_ALLOC(t, 1);
+  FL_ALLOC(file, 1);
+  *file = H5I_INVALID_HID;
+  t->store = s;
+  t->version = version;
+  t->vdir.fd = -1;
+  t->impl = file;
+  FL_TRY(fl_vdir_begin(s, version, &t->vdir));
+  fl_vdir_txn_path(&t->vdir, FL_H5_FILE, path, sizeof path);
+  fl_h5_enter(&g);
+  if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 || H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0 ||
+      (*file = H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, fapl)) < 0)
+    rc = fl_h5_fail(path, "file creation");
+  if (fapl >= 0)
+    H5Pclose(fapl);
+  fl_h5_leave(&g);
+  FL_TRY(rc);
+  *out = t;
+  t = NULL;
+done:
+  if (t) {
+    if (t->vdir.fd >= 0)
+      fl_vdir_abort(&t->vdir);
+    free(t->impl);
+    free(t);
+  }
+  return rc;
+}
+
+static fl_err fl_h5_attr(hid_t obj, const char *name, const char *value)
+{
+  hid_t st = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR), a = H5I_INVALID_HID;
+  herr_t ok = -1;
+  if (st >= 0 && sp >= 0 && H5Tset_size(st, strlen(value) + 1) >= 0 &&
+      (a = H5Acreate2(obj, name, st, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0)
+    ok = H5Awrite(a, st, value);
+  if (a >= 0)
+    H5Aclose(a);
+  if (sp >= 0)
+    H5Sclose(sp);
+  if (st >= 0)
+    H5Tclose(st);
+  return ok >= 0 ? FL_OK : FL_ERR_IO;
+}
+
+static fl_err fl_h5_put(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void *payload)
+{
+  fl_err rc = FL_OK;
+  hid_t file = *(hid_t *)t->impl, space = H5I_INVALID_HID, ds = H5I_INVALID_HID, type;
+  hsize_t dims[FL_CKPT_MAX_DIMS];
+  int nd;
+  char path[4096];
+  fl_h5_guard g;
+
+  if (fl_h5_typed(e)) {
+    nd = e->shape.ndims;
+    for (int i = 0; i < nd; i++)
+      dims[i] = e->shape.dims[i];
+    type = fl_h5_type(e->shape.dtype);
+  } else {
+    nd = 1;
+    dims[0] = e->stored_bytes;
+    type = H5T_NATIVE_UINT8;
+  }
+  fl_vdir_txn_path(&t->vdir, FL_H5_FILE, path, sizeof path);
+  fl_h5_enter(&g);
+  if ((space = H5Screate_simple(nd, dims, NULL)) < 0 ||
+      (ds = H5Dcreate2(file, e->label, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+      H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, payload) < 0 ||
+      fl_h5_attr(ds, "faultline_codec", e->codec) != FL_OK ||
+      (e->object_type[0] && fl_h5_attr(ds, "faultline_object", e->object_type) != FL_OK)) {
+    char what[128];
+    snprintf(what, sizeof what, "writing dataset '%s'", e->label);
+    rc = fl_h5_fail(path, what);
+  }
+  if (ds >= 0)
+    H5Dclose(ds);
+  if (space >= 0)
+    H5Sclose(space);
+  fl_h5_leave(&g);
+  return rc;
+}
+
+/* Close the HDF5 file (flushing it), fsync it, then write the manifest. */
+static fl_err fl_h5_prepare(fl_ckpt_txn *t, const void *manifest, size_t n)
+{
+  fl_err rc = FL_OK;
+  hid_t *file = t->impl;
+  char path[4096];
+  fl_h5_guard g;
+
+  fl_vdir_txn_path(&t->vdir, FL_H5_FILE, path, sizeof path);
+  fl_h5_enter(&g);
+  if (H5Fclose(*file) < 0)
+    rc = fl_h5_fail(path, "closing the file");
+  *file = H5I_INVALID_HID;
+  fl_h5_leave(&g);
+  FL_TRY(rc);
+  FL_TRY(fl_vdir_sync(&t->vdir, FL_H5_FILE));
+  FL_TRY(fl_vdir_prepare(&t->vdir, manifest, n));
+done:
+  return rc;
+}
+
+static void fl_h5_close_txn_file(fl_ckpt_txn *t)
+{
+  hid_t *file = t->impl;
+  if (file && *file >= 0) {
+    fl_h5_guard g;
+    fl_h5_enter(&g);
+    H5Fclose(*file);
+    fl_h5_leave(&g);
+    *file = H5I_INVALID_HID;
+  }
+}
+
+static fl_err fl_h5_publish(fl_ckpt_txn *t)
+{
+  fl_err rc;
+  fl_h5_close_txn_file(t);
+  rc = fl_vdir_publish(&t->vdir);
+  free(t->impl);
+  free(t);
+  return rc;
+}
+
+static void fl_h5_abort(fl_ckpt_txn *t)
+{
+  if (!t)
+    return;
+  fl_h5_close_txn_file(t);
+  fl_vdir_abort(&t->vdir);
+  free(t->impl);
+  free(t);
+}
+
+static fl_err fl_h5_read(fl_ckpt_store *s, long version, const fl_ckpt_entry_info *e, fl_ckpt_buf *out)
+{
+  fl_err rc = FL_OK;
+  hid_t file = H5I_INVALID_HID, ds = H5I_INVALID_HID, space = H5I_INVALID_HID, ftype = H5I_INVALID_HID;
+  hid_t type = fl_h5_typed(e) ? fl_h5_type(e->shape.dtype) : H5T_NATIVE_UINT8;
+  size_t esize = fl_h5_typed(e) ? fl_ckpt_dtype_size(e->shape.dtype) : 1;
+  hssize_t npoints;
+  char path[4096], what[160];
+  fl_h5_guard g;
+
+  fl_vdir_path(s, version, FL_H5_FILE, path, sizeof path);
+  FL_TRY(fl_ckpt_buf_reserve(out, e->stored_bytes + 1));
+  fl_h5_enter(&g);
+  snprintf(what, sizeof what, "opening the file");
+  if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+    goto h5fail;
+  snprintf(what, sizeof what, "opening dataset '%s'", e->label);
+  if ((ds = H5Dopen2(file, e->label, H5P_DEFAULT)) < 0 || (space = H5Dget_space(ds)) < 0 ||
+      (ftype = H5Dget_type(ds)) < 0 || (npoints = H5Sget_simple_extent_npoints(space)) < 0)
+    goto h5fail;
+  if ((uint64_t)npoints * esize != e->stored_bytes || H5Tget_size(ftype) != esize ||
+      H5Tget_class(ftype) != H5Tget_class(type)) {
+    rc = fl_err_set(FL_ERR_IO, "%s: dataset '%s' has %lld elements of %zu bytes, the manifest says %llu bytes of %s",
+                    path, e->label, (long long)npoints, H5Tget_size(ftype), (unsigned long long)e->stored_bytes,
+                    fl_h5_typed(e) ? fl_ckpt_dtype_name(e->shape.dtype) : "u8");
+    goto out;
+  }
+  snprintf(what, sizeof what, "reading dataset '%s'", e->label);
+  if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->data) < 0)
+    goto h5fail;
+  out->size = e->stored_bytes;
+  goto out;
+h5fail:
+  rc = fl_h5_fail(path, what);
+out:
+  if (ftype >= 0)
+    H5Tclose(ftype);
+  if (space >= 0)
+    H5Sclose(space);
+  if (ds >= 0)
+    H5Dclose(ds);
+  if (file >= 0)
+    H5Fclose(file);
+  fl_h5_leave(&g);
+done:
+  return rc;
+}
+
+static void fl_h5_where(const fl_ckpt_store *s, long version, const char *label, char *buf, size_t size)
+{
+  char path[4096];
+  fl_vdir_path(s, version, FL_H5_FILE, path, sizeof path);
+  snprintf(buf, size, "%s:/%s", path, label);
+}
+
+const fl_ckpt_store_ops fl_ckpt_store_hdf5_ops = {
+  .name = "hdf5",
+  .on_disk = 1,
+  .open = fl_vdir_open,
+  .close = fl_vdir_close,
+  .begin = fl_h5_begin,
+  .put = fl_h5_put,
+  .prepare = fl_h5_prepare,
+  .publish = fl_h5_publish,
+  .abort = fl_h5_abort,
+  .list = fl_vdir_list,
+  .read_manifest = fl_vdir_read_manifest,
+  .read = fl_h5_read,
+  .drop = fl_vdir_drop,
+  .where = fl_h5_where,
+};
