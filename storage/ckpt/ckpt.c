@@ -349,7 +349,8 @@ static fl_err fl_ckpt_load_manifest(fl_ckpt *ck, long version, fl_ckpt_manifest 
   fl_err rc = FL_OK;
   fl_ckpt_buf b = {0};
   char where[4200];
-  ck->store->ops->where(ck->store, version, "MANIFEST", where, sizeof where);
+  ck->store->ops->where(ck->store, version, NULL, where, sizeof where);
+  strncat(where, "/MANIFEST", sizeof where - strlen(where) - 1);
   FL_TRY(ck->store->ops->read_manifest(ck->store, version, &b));
   FL_TRY(fl_ckpt_manifest_parse(b.data, b.size, where, m));
   FL_CHECK(m->version == version, FL_ERR_IO, "%s: manifest of version %ld found under version %ld", where,

@@ -61,8 +61,9 @@ static fl_err fl_file_read(fl_ckpt_store *s, long version, const fl_ckpt_entry_i
 static void fl_file_where(const fl_ckpt_store *s, long version, const char *label, char *buf, size_t size)
 {
   char name[FL_CKPT_LABEL_MAX + 8];
-  fl_file_name(label, name, sizeof name);
-  fl_vdir_path(s, version, name, buf, size);
+  if (label)
+    fl_file_name(label, name, sizeof name);
+  fl_vdir_path(s, version, label ? name : NULL, buf, size);
 }
 
 const fl_ckpt_store_ops fl_ckpt_store_file_ops = {

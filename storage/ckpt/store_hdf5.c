@@ -266,6 +266,10 @@ done:
 static void fl_h5_where(const fl_ckpt_store *s, long version, const char *label, char *buf, size_t size)
 {
   char path[4096];
+  if (!label) {
+    fl_vdir_path(s, version, NULL, buf, size);
+    return;
+  }
   fl_vdir_path(s, version, FL_H5_FILE, path, sizeof path);
   snprintf(buf, size, "%s:/%s", path, label);
 }

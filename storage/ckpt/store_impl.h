@@ -29,7 +29,8 @@ typedef struct fl_ckpt_store_ops {
   /* The stored payload of entry e into out (out->size set). */
   fl_err (*read)(fl_ckpt_store *s, long version, const fl_ckpt_entry_info *e, fl_ckpt_buf *out);
   fl_err (*drop)(fl_ckpt_store *s, long version);
-  /* Where entry `label` of `version` lives, for messages ("ckpt/v000000000007/u.bin"). */
+  /* Where entry `label` of `version` lives, for messages ("ckpt/v000000000007/u.bin"); with label NULL, the
+   * version itself ("ckpt/v000000000007"). */
   void (*where)(const fl_ckpt_store *s, long version, const char *label, char *buf, size_t size);
 } fl_ckpt_store_ops;
 
