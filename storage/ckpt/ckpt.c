@@ -182,6 +182,7 @@ static void *fl_ckpt_writer(void *arg)
   fl_ckpt *ck = arg;
   fl_err rc = FL_OK;
   fl_ckpt_manifest m = {0};
+  fl_ckpt_file_info files[4];
   const fl_ckpt_store_ops *ops = ck->store->ops;
 
   fl_err_clear();
@@ -195,6 +196,10 @@ static void *fl_ckpt_writer(void *arg)
     FL_TRY(ops->put(ck->txn, &s->info, s->payload.data));
     m.entries[i] = s->info;
   }
+  if (ops->seal) {
+    FL_TRY(ops->seal(ck->txn, files, sizeof files / sizeof files[0], &m.nfiles));
+    m.files = files;
+  }
   m.version = ck->version;
   m.nentries = ck->nslots;
   snprintf(m.store, sizeof m.store, "%s", ops->name);
@@ -202,7 +207,7 @@ static void *fl_ckpt_writer(void *arg)
   FL_TRY(fl_ckpt_manifest_format(&m, &ck->manifest));
   FL_TRY(ops->prepare(ck->txn, ck->manifest.data, ck->manifest.size));
 done:
-  free(m.entries);
+  free(m.entries); /* m.files is on the stack */
   ck->job_rc = rc;
   if (rc != FL_OK)
     fl_ckpt_msg_copy(ck->job_msg, sizeof ck->job_msg);
@@ -360,6 +365,27 @@ done:
   return rc;
 }
 
+/* The whole files the manifest lists (the HDF5 store's) have their recorded size and checksum: checked before
+ * anything reads inside them. */
+static fl_err fl_ckpt_check_files(fl_ckpt *ck, long version, const fl_ckpt_manifest *m)
+{
+  fl_err rc = FL_OK;
+  char where[4200];
+  for (size_t i = 0; i < m->nfiles; i++) {
+    const fl_ckpt_file_info *f = &m->files[i];
+    uint64_t bytes = 0, hash = 0;
+    FL_CHECK(ck->store->ops->on_disk, FL_ERR_IO, "%s: manifest lists a file '%s'", fl_ckpt_path(ck), f->name);
+    fl_vdir_path(ck->store, version, f->name, where, sizeof where);
+    FL_TRY(fl_vdir_hash(ck->store, version, f->name, &bytes, &hash));
+    FL_CHECK(bytes == f->bytes, FL_ERR_IO, "%s: corrupt: %" PRIu64 " bytes, the manifest says %" PRIu64, where, bytes,
+             f->bytes);
+    FL_CHECK(hash == f->hash, FL_ERR_IO, "%s: corrupt: checksum %016" PRIx64 ", the manifest says %016" PRIx64,
+             where, hash, f->hash);
+  }
+done:
+  return rc;
+}
+
 fl_err fl_ckpt_manifest_load(fl_ckpt *ck, long version, fl_ckpt_manifest **out)
 {
   fl_err rc = FL_OK;
@@ -458,6 +484,7 @@ static fl_err fl_ckpt_restore_version(fl_ckpt *ck, long version, const char *onl
   fl_ckpt_manifest m = {0};
 
   FL_TRY(fl_ckpt_load_manifest(ck, version, &m));
+  FL_TRY(fl_ckpt_check_files(ck, version, &m));
   for (size_t i = 0; i < ck->nslots; i++) {
     fl_ckpt_slot *s = &ck->slots[i];
     const fl_ckpt_entry_info *e;
@@ -565,6 +592,8 @@ fl_err fl_ckpt_verify(fl_ckpt *ck, long version, int *ok, char *why, size_t whys
     why[0] = '\0';
   FL_TRY(fl_ckpt_need_version(ck, version));
   rc = fl_ckpt_load_manifest(ck, version, &m);
+  if (rc == FL_OK)
+    rc = fl_ckpt_check_files(ck, version, &m);
   for (size_t i = 0; rc == FL_OK && i < m.nentries; i++) {
     const fl_ckpt_entry_info *e = &m.entries[i];
     rc = fl_ckpt_read_payload(ck, version, e, &payload);
@@ -601,6 +630,7 @@ fl_err fl_ckpt_read_entry(fl_ckpt *ck, long version, const char *label, void **d
   *data = NULL;
   FL_TRY(fl_ckpt_need_version(ck, version));
   FL_TRY(fl_ckpt_load_manifest(ck, version, &m));
+  FL_TRY(fl_ckpt_check_files(ck, version, &m));
   e = fl_ckpt_manifest_find(&m, label);
   FL_CHECK(e != NULL, FL_ERR_INPUT, "%s: checkpoint version %ld has no entry '%s'", fl_ckpt_path(ck), version, label);
   FL_TRY(fl_ckpt_read_payload(ck, version, e, &payload));

@@ -69,12 +69,22 @@ typedef struct fl_ckpt_entry_info {
   uint64_t hash;         /* XXH3-64 of the payload */
 } fl_ckpt_entry_info;
 
+/* A whole file of a version that a store checksums as a file (the HDF5 store's arrays.h5), so that a damaged
+ * one is refused before any library parses it. */
+typedef struct fl_ckpt_file_info {
+  char name[64];
+  uint64_t bytes;
+  uint64_t hash; /* XXH3-64 of the file */
+} fl_ckpt_file_info;
+
 typedef struct fl_ckpt_manifest {
   long version;
   char store[16];
   char created[32]; /* UTC, ISO 8601 */
   size_t nentries;
   fl_ckpt_entry_info *entries;
+  size_t nfiles;
+  fl_ckpt_file_info *files;
 } fl_ckpt_manifest;
 
 /* The store registry, in a fixed order ("file", "hdf5" when built with HDF5, "memory"). */

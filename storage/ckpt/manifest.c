@@ -9,6 +9,7 @@
  *   entries 2
  *   entry label=u dtype=f64 dims=128x128 codec=zfp tol=1e-06 raw=131072 stored=18432 xxh3=9f0c...
  *   entry label=state dtype=u8 dims=96 codec=none object=cg_state:2 raw=96 stored=96 xxh3=...
+ *   file name=arrays.h5 bytes=6664 xxh3=...      (stores that checksum whole files: hdf5)
  *   xxh3 0123456789abcdef
  *
  * Text, so `cat` and `faultline ckpt dump` show it as it is; checksummed, so a flipped bit in it is caught
@@ -74,6 +75,9 @@ fl_err fl_ckpt_manifest_format(const fl_ckpt_manifest *m, fl_ckpt_buf *out)
     FL_TRY(fl_mf_append(out, " raw=%" PRIu64 " stored=%" PRIu64 " xxh3=%016" PRIx64 "\n", e->raw_bytes,
                         e->stored_bytes, e->hash));
   }
+  for (size_t i = 0; i < m->nfiles; i++)
+    FL_TRY(fl_mf_append(out, "file name=%s bytes=%" PRIu64 " xxh3=%016" PRIx64 "\n", m->files[i].name,
+                        m->files[i].bytes, m->files[i].hash));
   FL_TRY(fl_mf_append(out, "xxh3 %016" PRIx64 "\n", fl_ckpt_hash(out->data, out->size)));
 done:
   return rc;
@@ -82,6 +86,7 @@ done:
 void fl_ckpt_manifest_clear(fl_ckpt_manifest *m)
 {
   free(m->entries);
+  free(m->files);
   memset(m, 0, sizeof *m);
 }
 
@@ -195,6 +200,34 @@ done:
   return rc;
 }
 
+/* "name=arrays.h5 bytes=6664 xxh3=..." */
+static fl_err fl_mf_file(char *line, const char *where, int lineno, fl_ckpt_file_info *f)
+{
+  fl_err rc = FL_OK;
+  char *save = NULL, *tok;
+  unsigned have = 0;
+  memset(f, 0, sizeof *f);
+  for (tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    char *val = strchr(tok, '=');
+    FL_CHECK(val != NULL, FL_ERR_IO, "%s: line %d: '%s' is not key=value", where, lineno, tok);
+    *val++ = '\0';
+    if (strcmp(tok, "name") == 0 && *val && !strchr(val, '/') && strlen(val) < sizeof f->name) {
+      snprintf(f->name, sizeof f->name, "%s", val);
+      have |= 1;
+    } else if (strcmp(tok, "bytes") == 0 && fl_mf_u64(val, 10, &f->bytes)) {
+      have |= 2;
+    } else if (strcmp(tok, "xxh3") == 0 && strlen(val) == 16 && fl_mf_u64(val, 16, &f->hash)) {
+      have |= 4;
+    } else {
+      rc = fl_err_set(FL_ERR_IO, "%s: line %d: bad file key '%s=%s'", where, lineno, tok, val);
+      goto done;
+    }
+  }
+  FL_CHECK(have == 7, FL_ERR_IO, "%s: line %d: file line lacks one of name, bytes, xxh3", where, lineno);
+done:
+  return rc;
+}
+
 fl_err fl_ckpt_manifest_parse(const void *text, size_t n, const char *where, fl_ckpt_manifest *m)
 {
   fl_err rc = FL_OK;
@@ -256,6 +289,14 @@ fl_err fl_ckpt_manifest_parse(const void *text, size_t n, const char *where, fl_
         FL_CHECK(strcmp(m->entries[j].label, m->entries[k].label) != 0, FL_ERR_IO, "%s: line %d: label '%s' twice",
                  where, lineno, m->entries[k].label);
       k++;
+    } else if (strcmp(line, "file") == 0) {
+      fl_ckpt_file_info *g;
+      FL_CHECK(m->nfiles < 64, FL_ERR_IO, "%s: line %d: too many file lines", where, lineno);
+      g = realloc(m->files, (m->nfiles + 1) * sizeof *g);
+      FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory reading %s", where);
+      m->files = g;
+      FL_TRY(fl_mf_file(arg, where, lineno, &m->files[m->nfiles]));
+      m->nfiles++;
     } else {
       rc = fl_err_set(FL_ERR_IO, "%s: line %d: unknown key '%s'", where, lineno, line);
       goto done;

@@ -21,6 +21,9 @@ typedef struct fl_ckpt_store_ops {
   void (*close)(fl_ckpt_store *s);
   fl_err (*begin)(fl_ckpt_store *s, long version, fl_ckpt_txn **t);
   fl_err (*put)(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void *payload);
+  /* Optional, after the last put: finish the store's own files, durable, and describe those that must be
+   * checksummed as whole files (at most `max`) for the manifest. */
+  fl_err (*seal)(fl_ckpt_txn *t, fl_ckpt_file_info *files, size_t max, size_t *n);
   fl_err (*prepare)(fl_ckpt_txn *t, const void *manifest, size_t n);
   fl_err (*publish)(fl_ckpt_txn *t); /* consumes t, also on failure */
   void (*abort)(fl_ckpt_txn *t);     /* consumes t; NULL-safe */
@@ -95,6 +98,10 @@ void fl_vdir_abort(fl_vdir_txn *t);
 fl_err fl_vdir_list(fl_ckpt_store *s, long **versions, size_t *n);
 fl_err fl_vdir_read(fl_ckpt_store *s, long version, const char *name, fl_ckpt_buf *out);
 fl_err fl_vdir_read_manifest(fl_ckpt_store *s, long version, fl_ckpt_buf *out);
+/* Size and XXH3-64 of file `name` of a committed version (streamed: constant memory); in a transaction's
+ * directory with fl_vdir_txn_hash. */
+fl_err fl_vdir_hash(fl_ckpt_store *s, long version, const char *name, uint64_t *bytes, uint64_t *hash);
+fl_err fl_vdir_txn_hash(fl_vdir_txn *t, const char *name, uint64_t *bytes, uint64_t *hash);
 fl_err fl_vdir_drop(fl_ckpt_store *s, long version);
 /* path/vNNN/name into buf. */
 void fl_vdir_path(const fl_ckpt_store *s, long version, const char *name, char *buf, size_t size);

@@ -17,6 +17,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "store_impl.h"
 
@@ -436,6 +437,57 @@ fl_err fl_vdir_read(fl_ckpt_store *s, long version, const char *name, fl_ckpt_bu
   snprintf(rel, sizeof rel, "v%0*ld/%s", FL_VDIR_DIGITS, version, name);
   fl_vdir_path(s, version, name, path, sizeof path);
   return fl_vdir_slurp(s->root_fd, rel, path, out);
+}
+
+/* Stream file `rel` (under parent) through XXH3-64. */
+static fl_err fl_vdir_hash_at(int parent, const char *rel, const char *path, uint64_t *bytes, uint64_t *hash)
+{
+  fl_err rc = FL_OK;
+  XXH3_state_t *st = XXH3_createState();
+  unsigned char *buf = malloc(1 << 20);
+  uint64_t total = 0;
+  int fd = -1;
+
+  FL_CHECK(st && buf, FL_ERR_NOMEM, "out of memory hashing %s", path);
+  fd = openat(parent, rel, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    rc = errno == ENOENT ? fl_err_set(FL_ERR_IO, "%s: missing", path) : fl_vdir_errno(path, "open");
+    goto done;
+  }
+  XXH3_64bits_reset(st);
+  for (;;) {
+    ssize_t k = read(fd, buf, 1 << 20);
+    if (k < 0 && errno == EINTR)
+      continue;
+    FL_CHECK(k >= 0, FL_ERR_IO, "%s: read: %s", path, strerror(errno));
+    if (k == 0)
+      break;
+    XXH3_64bits_update(st, buf, (size_t)k);
+    total += (uint64_t)k;
+  }
+  *bytes = total;
+  *hash = (uint64_t)XXH3_64bits_digest(st);
+done:
+  if (fd >= 0)
+    close(fd);
+  free(buf);
+  XXH3_freeState(st);
+  return rc;
+}
+
+fl_err fl_vdir_hash(fl_ckpt_store *s, long version, const char *name, uint64_t *bytes, uint64_t *hash)
+{
+  char rel[128], path[4096];
+  snprintf(rel, sizeof rel, "v%0*ld/%s", FL_VDIR_DIGITS, version, name);
+  fl_vdir_path(s, version, name, path, sizeof path);
+  return fl_vdir_hash_at(s->root_fd, rel, path, bytes, hash);
+}
+
+fl_err fl_vdir_txn_hash(fl_vdir_txn *t, const char *name, uint64_t *bytes, uint64_t *hash)
+{
+  char path[4096];
+  fl_vdir_txn_path(t, name, path, sizeof path);
+  return fl_vdir_hash_at(t->fd, name, path, bytes, hash);
 }
 
 fl_err fl_vdir_read_manifest(fl_ckpt_store *s, long version, fl_ckpt_buf *out)
