@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ckpt_cli.h"
 #include "db.h"
 #include "fl_config.h"
 #include "fm.h"
@@ -46,6 +47,7 @@ static const fl_cmd fl_cmds[] = {
    "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
   {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
   {"platform", "--nodes N [--speed 1Gf] [-o FILE]", "write the SimGrid XML of a generated platform", fl_cmd_platform},
+  {"ckpt", "ls|verify|dump DIR [--version N] [--label L] [--values K]", "list, verify or dump a checkpoint directory", fl_ckpt_cli_main},
   {"version", "", "print the version and the optional backends built in", fl_cmd_version},
   {"help", "[COMMAND]", "this help", fl_cmd_help},
 };

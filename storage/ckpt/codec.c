@@ -103,7 +103,7 @@ char *fl_ckpt_codec_params_format(const char *name, const fl_ckpt_codec_params *
 {
   const fl_ckpt_codec_ops *c = fl_ckpt_codec_find(name);
   if (c && c->param == 't')
-    snprintf(buf, size, "tol=%.17g", p->tol);
+    snprintf(buf, size, "tol=%.9g", p->tol);
   else if (c && c->param == 'l')
     snprintf(buf, size, "levels=%d", p->levels);
   else
