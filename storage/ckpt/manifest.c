@@ -113,6 +113,26 @@ static int fl_mf_u64(const char *s, int base, uint64_t *v)
   return 1;
 }
 
+/* Exactly 16 lowercase hex digits: the one spelling we write, so a flipped bit cannot give another spelling
+ * of the same number (a flip of bit 5 turns 'a' into 'A'). */
+static int fl_mf_hex16(const char *s, uint64_t *v)
+{
+  uint64_t x = 0;
+  for (int i = 0; i < 16; i++) {
+    char c = s[i];
+    if (c >= '0' && c <= '9')
+      x = x << 4 | (uint64_t)(c - '0');
+    else if (c >= 'a' && c <= 'f')
+      x = x << 4 | (uint64_t)(c - 'a' + 10);
+    else
+      return 0;
+  }
+  if (s[16] != '\0')
+    return 0;
+  *v = x;
+  return 1;
+}
+
 static int fl_mf_dims(const char *s, fl_ckpt_shape *sh)
 {
   sh->ndims = 0;
@@ -183,8 +203,7 @@ static fl_err fl_mf_entry(char *line, const char *where, int lineno, fl_ckpt_ent
       FL_CHECK(fl_mf_u64(val, 10, &e->stored_bytes), FL_ERR_IO, "%s: line %d: bad stored '%s'", where, lineno, val);
       have |= 32;
     } else if (strcmp(tok, "xxh3") == 0) {
-      FL_CHECK(strlen(val) == 16 && fl_mf_u64(val, 16, &e->hash), FL_ERR_IO, "%s: line %d: bad xxh3 '%s'", where,
-               lineno, val);
+      FL_CHECK(fl_mf_hex16(val, &e->hash), FL_ERR_IO, "%s: line %d: bad xxh3 '%s'", where, lineno, val);
       have |= 64;
     } else {
       rc = fl_err_set(FL_ERR_IO, "%s: line %d: unknown key '%s' (written by a newer faultline?)", where, lineno, tok);
@@ -216,7 +235,7 @@ static fl_err fl_mf_file(char *line, const char *where, int lineno, fl_ckpt_file
       have |= 1;
     } else if (strcmp(tok, "bytes") == 0 && fl_mf_u64(val, 10, &f->bytes)) {
       have |= 2;
-    } else if (strcmp(tok, "xxh3") == 0 && strlen(val) == 16 && fl_mf_u64(val, 16, &f->hash)) {
+    } else if (strcmp(tok, "xxh3") == 0 && fl_mf_hex16(val, &f->hash)) {
       have |= 4;
     } else {
       rc = fl_err_set(FL_ERR_IO, "%s: line %d: bad file key '%s=%s'", where, lineno, tok, val);
@@ -246,8 +265,8 @@ fl_err fl_ckpt_manifest_parse(const void *text, size_t n, const char *where, fl_
            "%s: corrupt manifest (not a text file ending in a newline)", where);
   copy[n - 1] = '\0';
   last = strrchr(copy, '\n');
-  FL_CHECK(last && strncmp(last + 1, "xxh3 ", 5) == 0 && strlen(last + 6) == 16 && fl_mf_u64(last + 6, 16, &want),
-           FL_ERR_IO, "%s: corrupt manifest (no checksum line)", where);
+  FL_CHECK(last && strncmp(last + 1, "xxh3 ", 5) == 0 && fl_mf_hex16(last + 6, &want), FL_ERR_IO,
+           "%s: corrupt manifest (no checksum line)", where);
   body = (size_t)(last + 1 - copy);
   got = fl_ckpt_hash(text, body);
   FL_CHECK(got == want, FL_ERR_IO, "%s: corrupt manifest: checksum %016" PRIx64 ", recorded %016" PRIx64, where, got,
