@@ -6,7 +6,9 @@
  * start returns; a background thread then encodes, checksums and writes each payload and the manifest into the
  * store's invisible transaction. commit joins the thread and publishes: that one atomic step is the commit
  * point. The cost of the overlap is memory: one snapshot of every array (plus the encoded payload for lossy
- * codecs), reused from one checkpoint to the next.
+ * codecs), reused from one checkpoint to the next. fl_ckpt_write, which returns only after the commit, needs
+ * no snapshot: the arrays cannot change meanwhile, so the writer reads (and writes out) the application's own
+ * memory, and a synchronous checkpoint costs no copy.
  *
  * Restore is all or nothing: payloads are read, checked against the manifest's XXH3-64 and decoded into the
  * same library buffers, and only when every one succeeded are the application's arrays overwritten. */
@@ -26,8 +28,9 @@ typedef struct fl_ckpt_slot {
   void *data;               /* the application's array or object, borrowed */
   fl_ckpt_codec_cfg cfg;    /* cfg.name is not kept: info.codec is the codec */
   const fl_ckpt_type *otype; /* objects only */
-  fl_ckpt_buf snap;         /* raw snapshot for lossy codecs; decode target on restore */
-  fl_ckpt_buf payload;      /* what the store holds */
+  fl_ckpt_buf snap;         /* snapshot of the array (split phase); decode target on restore */
+  fl_ckpt_buf payload;      /* encoded payload, or an object's record */
+  const void *src;          /* what this checkpoint encodes or writes: snap.data, or data itself */
 } fl_ckpt_slot;
 
 struct fl_ckpt {
@@ -189,11 +192,18 @@ static void *fl_ckpt_writer(void *arg)
   FL_ALLOC(m.entries, ck->nslots);
   for (size_t i = 0; i < ck->nslots; i++) {
     fl_ckpt_slot *s = &ck->slots[i];
-    if (fl_ckpt_slot_encoded(s))
-      FL_TRY(fl_ckpt_codec_encode(s->info.codec, &s->info.params, &s->info.shape, s->snap.data, &s->payload));
-    s->info.stored_bytes = s->payload.size;
-    s->info.hash = fl_ckpt_hash(s->payload.data, s->payload.size);
-    FL_TRY(ops->put(ck->txn, &s->info, s->payload.data));
+    const void *out = s->src;
+    if (fl_ckpt_slot_encoded(s)) {
+      FL_TRY(fl_ckpt_codec_encode(s->info.codec, &s->info.params, &s->info.shape, s->src, &s->payload));
+      out = s->payload.data;
+      s->info.stored_bytes = s->payload.size;
+    } else if (s->otype) {
+      s->info.stored_bytes = s->payload.size;
+    } else {
+      s->info.stored_bytes = s->info.raw_bytes;
+    }
+    s->info.hash = fl_ckpt_hash(out, s->info.stored_bytes);
+    FL_TRY(ops->put(ck->txn, &s->info, out));
     m.entries[i] = s->info;
   }
   if (ops->seal) {
@@ -214,7 +224,8 @@ done:
   return NULL;
 }
 
-fl_err fl_ckpt_start(fl_ckpt *ck, long version)
+/* Start checkpoint `version`; with snapshot = 0 the caller promises not to touch its arrays until the commit. */
+static fl_err fl_ckpt_begin(fl_ckpt *ck, long version, int snapshot)
 {
   fl_err rc = FL_OK;
   long latest;
@@ -237,15 +248,18 @@ fl_err fl_ckpt_start(fl_ckpt *ck, long version)
       FL_TRY(fl_ckpt_serialize(s->otype, s->data, &s->payload));
       s->info.shape = (fl_ckpt_shape){FL_CKPT_U8, 1, {s->payload.size}};
       s->info.raw_bytes = s->payload.size;
+      s->src = s->payload.data;
     } else {
       fl_ckpt_rule_args ra = {s->info.label, version, &s->info.shape, s->data};
       fl_ckpt_codec_cfg cfg = s->cfg;
-      fl_ckpt_buf *to = fl_ckpt_slot_encoded(s) ? &s->snap : &s->payload;
       cfg.name = s->info.codec;
       FL_TRY(fl_ckpt_codec_resolve(&cfg, &ra, &s->info.params));
-      FL_TRY(fl_ckpt_buf_reserve(to, s->info.raw_bytes));
-      memcpy(to->data, s->data, s->info.raw_bytes);
-      to->size = s->info.raw_bytes;
+      s->src = s->data;
+      if (snapshot) {
+        FL_TRY(fl_ckpt_buf_reserve(&s->snap, s->info.raw_bytes));
+        memcpy(s->snap.data, s->data, s->info.raw_bytes);
+        s->src = s->snap.data;
+      }
     }
   }
   gmtime_r(&now, &tm);
@@ -264,6 +278,8 @@ fl_err fl_ckpt_start(fl_ckpt *ck, long version)
 done:
   return rc;
 }
+
+fl_err fl_ckpt_start(fl_ckpt *ck, long version) { return fl_ckpt_begin(ck, version, 1); }
 
 /* Drop the oldest versions beyond ck->keep. Runs after a commit, so the newest is durable already. */
 static fl_err fl_ckpt_retain(fl_ckpt *ck)
@@ -309,7 +325,7 @@ done:
 fl_err fl_ckpt_write(fl_ckpt *ck, long version)
 {
   fl_err rc = FL_OK;
-  FL_TRY(fl_ckpt_start(ck, version));
+  FL_TRY(fl_ckpt_begin(ck, version, 0));
   FL_TRY(fl_ckpt_commit(ck));
 done:
   return rc;
