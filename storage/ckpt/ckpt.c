@@ -202,8 +202,7 @@ static void *fl_ckpt_writer(void *arg)
     } else {
       s->info.stored_bytes = s->info.raw_bytes;
     }
-    s->info.hash = fl_ckpt_hash(out, s->info.stored_bytes);
-    FL_TRY(ops->put(ck->txn, &s->info, out));
+    FL_TRY(ops->put(ck->txn, &s->info, out)); /* sets info.hash */
     m.entries[i] = s->info;
   }
   if (ops->seal) {

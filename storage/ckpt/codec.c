@@ -1,6 +1,7 @@
 /* codec.c — the codec registry and dispatch (see ckpt_codec.h), and the relative-residual tolerance rule. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec_impl.h"
@@ -102,8 +103,12 @@ fl_err fl_ckpt_codec_decode(const char *name, const fl_ckpt_shape *s, const void
 char *fl_ckpt_codec_params_format(const char *name, const fl_ckpt_codec_params *p, char *buf, size_t size)
 {
   const fl_ckpt_codec_ops *c = fl_ckpt_codec_find(name);
-  if (c && c->param == 't')
-    snprintf(buf, size, "tol=%.9g", p->tol);
+  if (c && c->param == 't') {
+    /* The shortest spelling that reads back as the same double. */
+    snprintf(buf, size, "tol=%.15g", p->tol);
+    if (strtod(buf + 4, NULL) != p->tol)
+      snprintf(buf, size, "tol=%.17g", p->tol);
+  }
   else if (c && c->param == 'l')
     snprintf(buf, size, "levels=%d", p->levels);
   else

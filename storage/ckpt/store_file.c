@@ -24,11 +24,11 @@ done:
   return rc;
 }
 
-static fl_err fl_file_put(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void *payload)
+static fl_err fl_file_put(fl_ckpt_txn *t, fl_ckpt_entry_info *e, const void *payload)
 {
   char name[FL_CKPT_LABEL_MAX + 8];
   fl_file_name(e->label, name, sizeof name);
-  return fl_vdir_write(&t->vdir, name, payload, e->stored_bytes);
+  return fl_vdir_write(&t->vdir, name, payload, e->stored_bytes, &e->hash);
 }
 
 static fl_err fl_file_prepare(fl_ckpt_txn *t, const void *manifest, size_t n)

@@ -125,7 +125,7 @@ static fl_err fl_h5_attr(hid_t obj, const char *name, const char *value)
   return ok >= 0 ? FL_OK : FL_ERR_IO;
 }
 
-static fl_err fl_h5_put(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void *payload)
+static fl_err fl_h5_put(fl_ckpt_txn *t, fl_ckpt_entry_info *e, const void *payload)
 {
   fl_err rc = FL_OK;
   hid_t file = *(hid_t *)t->impl, space = H5I_INVALID_HID, ds = H5I_INVALID_HID, type;
@@ -144,6 +144,7 @@ static fl_err fl_h5_put(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void 
     dims[0] = e->stored_bytes;
     type = H5T_NATIVE_UINT8;
   }
+  e->hash = fl_ckpt_hash(payload, e->stored_bytes);
   fl_vdir_txn_path(&t->vdir, FL_H5_FILE, path, sizeof path);
   fl_h5_enter(&g);
   if ((space = H5Screate_simple(nd, dims, NULL)) < 0 ||

@@ -20,7 +20,9 @@ typedef struct fl_ckpt_store_ops {
   fl_err (*open)(fl_ckpt_store *s);
   void (*close)(fl_ckpt_store *s);
   fl_err (*begin)(fl_ckpt_store *s, long version, fl_ckpt_txn **t);
-  fl_err (*put)(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void *payload);
+  /* Write e->stored_bytes of payload for entry e and set e->hash to their XXH3-64 (a store that writes in
+   * pieces hashes each piece while it is in cache, saving a pass over memory). */
+  fl_err (*put)(fl_ckpt_txn *t, fl_ckpt_entry_info *e, const void *payload);
   /* Optional, after the last put: finish the store's own files, durable, and describe those that must be
    * checksummed as whole files (at most `max`) for the manifest. */
   fl_err (*seal)(fl_ckpt_txn *t, fl_ckpt_file_info *files, size_t max, size_t *n);
@@ -86,8 +88,9 @@ void fl_vdir_close(fl_ckpt_store *s);
 /* Read the store type recorded in path/FORMAT into name. */
 fl_err fl_vdir_format(const char *path, char *name, size_t size);
 fl_err fl_vdir_begin(fl_ckpt_store *s, long version, fl_vdir_txn *t);
-/* Write a new file `name` in the transaction's directory, fsync'd. */
-fl_err fl_vdir_write(fl_vdir_txn *t, const char *name, const void *data, size_t n);
+/* Write a new file `name` in the transaction's directory, fsync'd; *hash (unless NULL) gets the XXH3-64 of
+ * data, computed piece by piece as it is written. */
+fl_err fl_vdir_write(fl_vdir_txn *t, const char *name, const void *data, size_t n, uint64_t *hash);
 /* fsync an existing file of the transaction's directory. */
 fl_err fl_vdir_sync(fl_vdir_txn *t, const char *name);
 /* Path of `name` inside the transaction's directory. */

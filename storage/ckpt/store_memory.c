@@ -93,7 +93,7 @@ done:
   return rc;
 }
 
-static fl_err fl_mem_put(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void *payload)
+static fl_err fl_mem_put(fl_ckpt_txn *t, fl_ckpt_entry_info *e, const void *payload)
 {
   fl_err rc = FL_OK;
   fl_mem_version *v = t->impl;
@@ -111,6 +111,7 @@ static fl_err fl_mem_put(fl_ckpt_txn *t, const fl_ckpt_entry_info *e, const void
   FL_TRY(fl_ckpt_buf_reserve(&x->payload, e->stored_bytes));
   memcpy(x->payload.data, payload, e->stored_bytes);
   x->payload.size = e->stored_bytes;
+  e->hash = fl_ckpt_hash(x->payload.data, e->stored_bytes);
   v->n++;
 done:
   return rc;

@@ -66,18 +66,24 @@ void fl_vdir_txn_path(const fl_vdir_txn *t, const char *name, char *buf, size_t 
   snprintf(buf, size, "%s/.tmp-v%0*ld/%s", t->store->path, FL_VDIR_DIGITS, t->version, name);
 }
 
-static fl_err fl_vdir_write_all(int fd, const void *data, size_t n, const char *path)
+/* Write all of data to fd; with st, hash each piece just before writing it (it is then in cache for both). */
+static fl_err fl_vdir_write_all(int fd, const void *data, size_t n, const char *path, XXH3_state_t *st)
 {
   const unsigned char *p = data;
   while (n > 0) {
-    ssize_t k = write(fd, p, n);
-    if (k < 0) {
-      if (errno == EINTR)
+    size_t piece = n < (256u << 10) ? n : (256u << 10);
+    if (st)
+      XXH3_64bits_update(st, p, piece);
+    n -= piece;
+    while (piece > 0) {
+      ssize_t k = write(fd, p, piece);
+      if (k < 0 && errno == EINTR)
         continue;
-      return fl_vdir_errno(path, "write");
+      if (k < 0)
+        return fl_vdir_errno(path, "write");
+      p += k;
+      piece -= (size_t)k;
     }
-    p += k;
-    n -= (size_t)k;
   }
   return FL_OK;
 }
@@ -198,7 +204,7 @@ static fl_err fl_vdir_write_format(fl_ckpt_store *s)
   fd = openat(s->root_fd, ".tmp-FORMAT", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
     return fl_vdir_errno(s->path, "cannot create FORMAT");
-  rc = fl_vdir_write_all(fd, text, (size_t)n, s->path);
+  rc = fl_vdir_write_all(fd, text, (size_t)n, s->path, NULL);
   if (rc == FL_OK && fsync(fd) != 0)
     rc = fl_vdir_errno(s->path, "fsync FORMAT");
   close(fd);
@@ -312,21 +318,34 @@ done:
   return rc;
 }
 
-fl_err fl_vdir_write(fl_vdir_txn *t, const char *name, const void *data, size_t n)
+fl_err fl_vdir_write(fl_vdir_txn *t, const char *name, const void *data, size_t n, uint64_t *hash)
 {
   fl_err rc = FL_OK;
   char path[4096];
+  XXH3_state_t *st = NULL;
   int fd;
 
   fl_vdir_txn_path(t, name, path, sizeof path);
+  if (hash) {
+    st = XXH3_createState();
+    if (!st)
+      return fl_err_set(FL_ERR_NOMEM, "out of memory writing %s", path);
+    XXH3_64bits_reset(st);
+  }
   fd = openat(t->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return fl_vdir_errno(path, "cannot create");
-  rc = fl_vdir_write_all(fd, data, n, path);
+  if (fd < 0) {
+    rc = fl_vdir_errno(path, "cannot create");
+    goto done;
+  }
+  rc = fl_vdir_write_all(fd, data, n, path, st);
   if (rc == FL_OK && fsync(fd) != 0)
     rc = fl_vdir_errno(path, "fsync");
   if (close(fd) != 0 && rc == FL_OK)
     rc = fl_vdir_errno(path, "close");
+  if (rc == FL_OK && hash)
+    *hash = (uint64_t)XXH3_64bits_digest(st);
+done:
+  XXH3_freeState(st);
   return rc;
 }
 
@@ -350,7 +369,7 @@ fl_err fl_vdir_prepare(fl_vdir_txn *t, const void *manifest, size_t n)
 {
   fl_err rc = FL_OK;
   char path[4096];
-  FL_TRY(fl_vdir_write(t, FL_VDIR_MANIFEST, manifest, n));
+  FL_TRY(fl_vdir_write(t, FL_VDIR_MANIFEST, manifest, n, NULL));
   fl_vdir_txn_path(t, "", path, sizeof path);
   FL_CHECK(fsync(t->fd) == 0, FL_ERR_IO, "%s: fsync: %s", path, strerror(errno));
 done:
