@@ -59,6 +59,8 @@ static void fl_ckpt_msg_copy(char *buf, size_t size) { snprintf(buf, size, "%s",
 
 /* ---- lifecycle ---- */
 
+static fl_err fl_ckpt_retain(fl_ckpt *ck);
+
 fl_err fl_ckpt_create(const fl_ckpt_opts *o, fl_ckpt **out)
 {
   fl_err rc = FL_OK;
@@ -72,6 +74,8 @@ fl_err fl_ckpt_create(const fl_ckpt_opts *o, fl_ckpt **out)
   ck->keep = o->keep;
   ck->version = -1;
   FL_TRY(fl_ckpt_store_open(o->store, o->path, o->read_only, &ck->store));
+  if (!o->read_only) /* a writer killed between a commit and its retention left one version too many */
+    FL_TRY(fl_ckpt_retain(ck));
   *out = ck;
   ck = NULL;
 done:

@@ -93,8 +93,9 @@ const char *fl_ckpt_store_name(int i);
 
 /* Open or create a checkpoint directory. A writable open creates `path` if it is absent, refuses a non-empty
  * directory that is not a faultline checkpoint directory and one written by another store type, takes the
- * directory's lock (FL_ERR_IO when another writer holds it), and removes what a crashed writer left behind
- * (temporary and half-deleted versions). Unknown store names are FL_ERR_INPUT listing the known ones. */
+ * directory's lock (FL_ERR_IO when another writer holds it), removes what a crashed writer left behind
+ * (temporary and half-deleted versions) and applies retention (a writer killed between a commit and its
+ * retention leaves a version too many). Unknown store names are FL_ERR_INPUT listing the known ones. */
 fl_err fl_ckpt_create(const fl_ckpt_opts *opts, fl_ckpt **out);
 /* Waits for a checkpoint in flight and discards it uncommitted (commit first to keep it). NULL-safe. */
 void fl_ckpt_destroy(fl_ckpt **ck);

@@ -216,7 +216,8 @@ done:
   return rc;
 }
 
-/* 1 when the directory has no entries besides . and .. */
+/* 1 when the directory has no entries besides . and .. and what a writer that died in its first open left
+ * (LOCK, .tmp-FORMAT). */
 static fl_err fl_vdir_is_empty(fl_ckpt_store *s, int *empty)
 {
   DIR *d;
@@ -229,7 +230,8 @@ static fl_err fl_vdir_is_empty(fl_ckpt_store *s, int *empty)
   }
   *empty = 1;
   while ((e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && strcmp(e->d_name, FL_VDIR_LOCK_FILE) != 0 &&
+        strcmp(e->d_name, ".tmp-FORMAT") != 0)
       *empty = 0;
   closedir(d);
   return FL_OK;
@@ -440,7 +442,8 @@ fl_err fl_vdir_list(fl_ckpt_store *s, long **versions, size_t *n)
     }
     v[k++] = x;
   }
-  qsort(v, k, sizeof *v, fl_vdir_cmp);
+  if (k > 1)
+    qsort(v, k, sizeof *v, fl_vdir_cmp);
   *versions = v;
   *n = k;
   v = NULL;
