@@ -43,7 +43,9 @@ typedef struct fl_ckpt_store_ops {
 typedef struct fl_vdir_txn {
   fl_ckpt_store *store;
   long version;
-  int fd; /* the open temporary directory */
+  int fd;          /* the open temporary directory */
+  char **unsynced; /* files written and not yet fsync'd (prepare does it) */
+  size_t nunsynced, capunsynced;
 } fl_vdir_txn;
 
 /* One version being written. */
@@ -88,13 +90,14 @@ void fl_vdir_close(fl_ckpt_store *s);
 /* Read the store type recorded in path/FORMAT into name. */
 fl_err fl_vdir_format(const char *path, char *name, size_t size);
 fl_err fl_vdir_begin(fl_ckpt_store *s, long version, fl_vdir_txn *t);
-/* Write a new file `name` in the transaction's directory, fsync'd; *hash (unless NULL) gets the XXH3-64 of
- * data, computed piece by piece as it is written. */
+/* Write a new file `name` in the transaction's directory; *hash (unless NULL) gets the XXH3-64 of data,
+ * computed piece by piece as it is written. Durable after fl_vdir_prepare (which fsyncs it). */
 fl_err fl_vdir_write(fl_vdir_txn *t, const char *name, const void *data, size_t n, uint64_t *hash);
 /* fsync an existing file of the transaction's directory. */
 fl_err fl_vdir_sync(fl_vdir_txn *t, const char *name);
 /* Path of `name` inside the transaction's directory. */
 void fl_vdir_txn_path(const fl_vdir_txn *t, const char *name, char *buf, size_t size);
+/* Write the MANIFEST, fsync every file written and the directory: the version is durable, still invisible. */
 fl_err fl_vdir_prepare(fl_vdir_txn *t, const void *manifest, size_t n);
 fl_err fl_vdir_publish(fl_vdir_txn *t);
 void fl_vdir_abort(fl_vdir_txn *t);
