@@ -196,15 +196,12 @@ static void *fl_ckpt_writer(void *arg)
   FL_ALLOC(m.entries, ck->nslots);
   for (size_t i = 0; i < ck->nslots; i++) {
     fl_ckpt_slot *s = &ck->slots[i];
-    const void *out = s->src;
-    if (fl_ckpt_slot_encoded(s)) {
+    const void *out = s->src; /* the bytes themselves (codec none; an object's record) ... */
+    s->info.stored_bytes = s->info.raw_bytes;
+    if (fl_ckpt_slot_encoded(s)) { /* ... or their encoding */
       FL_TRY(fl_ckpt_codec_encode(s->info.codec, &s->info.params, &s->info.shape, s->src, &s->payload));
       out = s->payload.data;
       s->info.stored_bytes = s->payload.size;
-    } else if (s->otype) {
-      s->info.stored_bytes = s->payload.size;
-    } else {
-      s->info.stored_bytes = s->info.raw_bytes;
     }
     FL_TRY(ops->put(ck->txn, &s->info, out)); /* sets info.hash */
     m.entries[i] = s->info;

@@ -244,35 +244,30 @@ static fl_err fl_h5_read(fl_ckpt_store *s, long version, const fl_ckpt_entry_inf
   hid_t file = H5I_INVALID_HID, ds = H5I_INVALID_HID, space = H5I_INVALID_HID, ftype = H5I_INVALID_HID;
   hid_t type = fl_h5_typed(e) ? fl_h5_type(e->shape.dtype) : H5T_NATIVE_UINT8;
   size_t esize = fl_h5_typed(e) ? fl_ckpt_dtype_size(e->shape.dtype) : 1;
-  hssize_t npoints;
+  hssize_t npoints = -1;
   char path[4096], what[160];
   fl_h5_guard g;
 
   fl_vdir_path(s, version, FL_H5_FILE, path, sizeof path);
   FL_TRY(fl_ckpt_buf_reserve(out, e->stored_bytes + 1));
-  fl_h5_enter(&g);
-  snprintf(what, sizeof what, "opening the file");
-  if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
-    goto h5fail;
   snprintf(what, sizeof what, "opening dataset '%s'", e->label);
-  if ((ds = H5Dopen2(file, e->label, H5P_DEFAULT)) < 0 || (space = H5Dget_space(ds)) < 0 ||
-      (ftype = H5Dget_type(ds)) < 0 || (npoints = H5Sget_simple_extent_npoints(space)) < 0)
-    goto h5fail;
-  if ((uint64_t)npoints * esize != e->stored_bytes || H5Tget_size(ftype) != esize ||
-      H5Tget_class(ftype) != H5Tget_class(type)) {
+  fl_h5_enter(&g);
+  if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
+    rc = fl_h5_fail(path, "opening the file");
+  } else if ((ds = H5Dopen2(file, e->label, H5P_DEFAULT)) < 0 || (space = H5Dget_space(ds)) < 0 ||
+             (ftype = H5Dget_type(ds)) < 0 || (npoints = H5Sget_simple_extent_npoints(space)) < 0) {
+    rc = fl_h5_fail(path, what);
+  } else if ((uint64_t)npoints * esize != e->stored_bytes || H5Tget_size(ftype) != esize ||
+             H5Tget_class(ftype) != H5Tget_class(type)) {
     rc = fl_err_set(FL_ERR_IO, "%s: dataset '%s' has %lld elements of %zu bytes, the manifest says %llu bytes of %s",
                     path, e->label, (long long)npoints, H5Tget_size(ftype), (unsigned long long)e->stored_bytes,
                     fl_h5_typed(e) ? fl_ckpt_dtype_name(e->shape.dtype) : "u8");
-    goto out;
+  } else if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->data) < 0) {
+    snprintf(what, sizeof what, "reading dataset '%s'", e->label);
+    rc = fl_h5_fail(path, what);
+  } else {
+    out->size = e->stored_bytes;
   }
-  snprintf(what, sizeof what, "reading dataset '%s'", e->label);
-  if (H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out->data) < 0)
-    goto h5fail;
-  out->size = e->stored_bytes;
-  goto out;
-h5fail:
-  rc = fl_h5_fail(path, what);
-out:
   if (ftype >= 0)
     H5Tclose(ftype);
   if (space >= 0)
