@@ -74,6 +74,16 @@ static int app_is(const app *a, int seed)
 
 static int on_disk(const char *store) { return strcmp(store, "memory") != 0; }
 
+/* Warnings of the fl_ckpt objects opened by app_open: counted, the last one kept. */
+static int nwarnings;
+static char last_warning[2048];
+static void capture_warning(void *user, const char *msg)
+{
+  (void)user;
+  nwarnings++;
+  snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
 /* A fresh directory name for this store and test. */
 static const char *dir_for(const char *store, const char *test)
 {
@@ -87,7 +97,9 @@ static const char *dir_for(const char *store, const char *test)
 static fl_err app_open(app *a, const char *store, const char *dir, int keep)
 {
   fl_err rc = FL_OK;
-  FL_TRY(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = on_disk(store) ? dir : NULL, .keep = keep}, &a->ck));
+  FL_TRY(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = on_disk(store) ? dir : NULL, .keep = keep,
+                                        .warn = capture_warning},
+                        &a->ck));
   FL_TRY(fl_ckpt_register(a->ck, &(fl_ckpt_array){.label = "u", .shape = {FL_CKPT_F64, 2, {32, 24}}, .data = a->u}));
   FL_TRY(fl_ckpt_register(a->ck, &(fl_ckpt_array){.label = "idx", .shape = {FL_CKPT_I32, 1, {NI}}, .data = a->idx}));
   FL_TRY(fl_ckpt_register(a->ck, &(fl_ckpt_array){.label = "smooth", .shape = {FL_CKPT_F64, 2, {NS, NS}},
@@ -324,6 +336,20 @@ static int check_flag(void *user)
   return consistent_flag;
 }
 
+/* A per-array consistency check, in the report's spirit: u holds no negative value. */
+static int u_nonneg_calls;
+static int u_nonneg(void *user, const fl_ckpt_check_args *c)
+{
+  const double *u = c->data;
+  (void)user;
+  u_nonneg_calls++;
+  CU_ASSERT_STRING_EQUAL(c->label, "u");
+  for (size_t i = 0; i < c->shape->dims[0] * c->shape->dims[1]; i++)
+    if (u[i] < 0)
+      return 0;
+  return 1;
+}
+
 /* Figure 1-2: save when the check passes, roll back when it fails. */
 static void t_guard(const char *store)
 {
@@ -347,6 +373,46 @@ static void t_guard(const char *store)
   CU_ASSERT_EQUAL(r, 1);
   CU_ASSERT(app_is(&a, 4));
   CU_ASSERT_EQUAL(count_versions(a.ck), 1);
+  /* The same through a per-array check: a negative value in u refuses the save. */
+  CU_ASSERT_EQUAL(fl_ckpt_set_check(a.ck, "u", u_nonneg, NULL), FL_OK);
+  CU_ASSERT_EQUAL(fl_ckpt_set_check(a.ck, "nope", u_nonneg, NULL), FL_ERR_INPUT);
+  a.u[7] = -1;
+  CU_ASSERT_EQUAL(fl_ckpt_guard(a.ck, 2, NULL, NULL, &out, &r), FL_OK);
+  CU_ASSERT(out == FL_CKPT_ROLLED_BACK && r == 1 && app_is(&a, 4));
+  CU_ASSERT_EQUAL(count_versions(a.ck), 1);
+  fl_ckpt_destroy(&a.ck);
+}
+
+/* The per-array check refuses a checkpoint (nothing written, the label named) and, on restore, makes
+ * FL_CKPT_LATEST fall back past a version whose data fails it. */
+static void t_check(const char *store)
+{
+  app a;
+  long r;
+  memset(&a, 0, sizeof a);
+  CU_ASSERT_EQUAL_FATAL(app_open(&a, store, dir_for(store, "check"), 0), FL_OK);
+  app_fill(&a, 1);
+  CU_ASSERT_EQUAL(fl_ckpt_write(a.ck, 1), FL_OK);
+  app_fill(&a, 2);
+  a.u[5] = -2.0; /* fine for now: no check yet */
+  CU_ASSERT_EQUAL(fl_ckpt_write(a.ck, 2), FL_OK);
+  CU_ASSERT_EQUAL(fl_ckpt_set_check(a.ck, "u", u_nonneg, NULL), FL_OK);
+  u_nonneg_calls = 0;
+  CU_ASSERT_EQUAL(fl_ckpt_write(a.ck, 3), FL_ERR_INPUT); /* refused */
+  CU_ASSERT(strstr(fl_err_msg(), "checkpoint 3 refused: 'u' fails its consistency check") != NULL);
+  CU_ASSERT_EQUAL(fl_ckpt_start(a.ck, 3), FL_ERR_INPUT);
+  CU_ASSERT_EQUAL(fl_ckpt_in_flight(a.ck), -1);
+  CU_ASSERT_EQUAL(count_versions(a.ck), 2);
+  CU_ASSERT_EQUAL(u_nonneg_calls, 2);
+  /* Restore: version 2 holds the negative value: skipped, version 1 restored. */
+  app_fill(&a, 7);
+  nwarnings = 0;
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, &r), FL_OK);
+  CU_ASSERT_EQUAL(r, 1);
+  CU_ASSERT(app_is(&a, 1));
+  CU_ASSERT(nwarnings == 1 && strstr(last_warning, "skipping checkpoint version 2") &&
+            strstr(last_warning, "restored 'u' fails its consistency check"));
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, 1, &r), FL_OK);
   fl_ckpt_destroy(&a.ck);
 }
 
@@ -386,7 +452,7 @@ static void t_region(const char *store)
   app_fill(&a, 1);
   CU_ASSERT_EQUAL_FATAL(app_open(&a, store, dir_for(store, "region"), 2), FL_OK);
   for (rr.iter = 0; rr.iter <= 5; rr.iter++) {
-    CU_ASSERT_EQUAL(fl_ckpt_region(a.ck, rr.iter, region_body, &rr, &skipped), FL_OK);
+    CU_ASSERT_EQUAL(fl_ckpt_region(a.ck, "solve", rr.iter, region_body, &rr, &skipped), FL_OK);
     CU_ASSERT_EQUAL(skipped, 0);
   }
   fl_ckpt_destroy(&a.ck); /* the "crash" */
@@ -395,13 +461,52 @@ static void t_region(const char *store)
   rr.bodies = 0;
   CU_ASSERT_EQUAL_FATAL(app_open(&a, store, dir_for(store, "region"), 2), FL_OK);
   for (rr.iter = 0; rr.iter < 10; rr.iter++) {
-    CU_ASSERT_EQUAL(fl_ckpt_region(a.ck, rr.iter, region_body, &rr, &skipped), FL_OK);
+    CU_ASSERT_EQUAL(fl_ckpt_region(a.ck, "solve", rr.iter, region_body, &rr, &skipped), FL_OK);
     CU_ASSERT_EQUAL(skipped, rr.iter <= 5);
   }
+  CU_ASSERT_EQUAL(fl_ckpt_region(a.ck, "other", 10, region_body, &rr, &skipped), FL_ERR_INPUT);
+  CU_ASSERT(strstr(fl_err_msg(), "runs region 'solve'") != NULL);
   CU_ASSERT_EQUAL(rr.bodies, 4);
   CU_ASSERT(memcmp(a.u, ref.u, sizeof a.u) == 0);
   CU_ASSERT(memcmp(a.idx, ref.idx, sizeof a.idx) == 0);
   CU_ASSERT_EQUAL(a.st.iter, 9);
+  fl_ckpt_destroy(&a.ck);
+}
+
+/* A restart whose newest region version is damaged resumes from the one before (with a warning, the damaged
+ * one set aside) and recomputes from there, writing that version number again. */
+static void t_region_damaged(const char *store)
+{
+  static app a, ref;
+  region_run rr = {&a, 0, 0}, rref = {&ref, 0, 0};
+  char path[1024];
+  int skipped;
+  if (!on_disk(store))
+    return;
+  memset(&a, 0, sizeof a);
+  memset(&ref, 0, sizeof ref);
+  app_fill(&ref, 1);
+  for (rref.iter = 0; rref.iter < 10; rref.iter++)
+    region_body(&rref);
+  app_fill(&a, 1);
+  CU_ASSERT_EQUAL_FATAL(app_open(&a, store, dir_for(store, "region-damaged"), 0), FL_OK);
+  for (rr.iter = 0; rr.iter <= 5; rr.iter++)
+    CU_ASSERT_EQUAL(fl_ckpt_region(a.ck, "solve", rr.iter, region_body, &rr, &skipped), FL_OK);
+  fl_ckpt_destroy(&a.ck);
+  snprintf(path, sizeof path, "%s/v000000000005/MANIFEST", dir_for(store, "region-damaged"));
+  flip_byte(path, 30);
+  memset(&a, 0, sizeof a);
+  app_fill(&a, 1);
+  rr.bodies = 0;
+  nwarnings = 0;
+  CU_ASSERT_EQUAL_FATAL(app_open(&a, store, dir_for(store, "region-damaged"), 0), FL_OK);
+  for (rr.iter = 0; rr.iter < 10; rr.iter++) {
+    CU_ASSERT_EQUAL(fl_ckpt_region(a.ck, "solve", rr.iter, region_body, &rr, &skipped), FL_OK);
+    CU_ASSERT_EQUAL(skipped, rr.iter <= 4);
+  }
+  CU_ASSERT_EQUAL(rr.bodies, 5);
+  CU_ASSERT(nwarnings == 1 && strstr(last_warning, "skipping checkpoint version 5"));
+  CU_ASSERT(memcmp(a.u, ref.u, sizeof a.u) == 0 && memcmp(a.idx, ref.idx, sizeof a.idx) == 0);
   fl_ckpt_destroy(&a.ck);
 }
 
@@ -416,16 +521,21 @@ FOR_EACH_STORE(t_split_phase)
 FOR_EACH_STORE(t_versions_and_retention)
 FOR_EACH_STORE(t_mismatch)
 FOR_EACH_STORE(t_guard)
+FOR_EACH_STORE(t_check)
 FOR_EACH_STORE(t_region)
+FOR_EACH_STORE(t_region_damaged)
 
 /* ---- on-disk behaviour (file, hdf5) ---- */
 
+/* A corrupt newest version: restoring it by number fails naming the file; FL_CKPT_LATEST skips it with a
+ * warning naming it, sets it aside (.bad-v...) and restores the one before; the application can then write
+ * that version number again. */
 static void t_corrupt_manifest_fallback(const char *store)
 {
   app a;
   char path[1024], why[512];
   long r;
-  int ok = 1;
+  int ok = 1, nv, other;
   if (!on_disk(store))
     return;
   memset(&a, 0, sizeof a);
@@ -437,15 +547,25 @@ static void t_corrupt_manifest_fallback(const char *store)
   snprintf(path, sizeof path, "%s/v000000000002/MANIFEST", dir_for(store, "corrupt"));
   flip_byte(path, 40);
   app_fill(&a, 3);
-  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, &r), FL_ERR_IO);
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, 2, &r), FL_ERR_IO);
   CU_ASSERT(strstr(fl_err_msg(), "v000000000002/MANIFEST") && strstr(fl_err_msg(), "corrupt manifest"));
   CU_ASSERT(app_is(&a, 3)); /* untouched */
   CU_ASSERT_EQUAL(fl_ckpt_verify(a.ck, 2, &ok, why, sizeof why), FL_OK);
   CU_ASSERT_EQUAL(ok, 0);
   CU_ASSERT(strstr(why, "MANIFEST") != NULL);
-  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST_VALID, &r), FL_OK);
+  nwarnings = 0;
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, &r), FL_OK);
   CU_ASSERT_EQUAL(r, 1);
   CU_ASSERT(app_is(&a, 1));
+  CU_ASSERT_EQUAL(nwarnings, 1);
+  CU_ASSERT(strstr(last_warning, "skipping checkpoint version 2 (") && strstr(last_warning, "corrupt manifest") &&
+            strstr(last_warning, "moved to ") && strstr(last_warning, ".bad-v000000000002"));
+  scan_dir(dir_for(store, "corrupt"), &nv, &other);
+  CU_ASSERT(nv == 1 && other == 1); /* v1 and the set-aside .bad-v2, kept */
+  app_fill(&a, 4);
+  CU_ASSERT_EQUAL(fl_ckpt_write(a.ck, 2), FL_OK); /* the number is free again */
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, &r), FL_OK);
+  CU_ASSERT(r == 2 && app_is(&a, 4));
   fl_ckpt_destroy(&a.ck);
 }
 
@@ -598,9 +718,11 @@ static void t_corrupt_payload_all_or_nothing(const char *store)
   CU_ASSERT(app_is(&a, 3));
   CU_ASSERT_EQUAL(fl_ckpt_restore(a.ck, "u", 2), FL_OK); /* the intact ones still restore one by one */
   CU_ASSERT_EQUAL(a.u[0], 2000.0);
-  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST_VALID, &r), FL_OK);
+  nwarnings = 0;
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, &r), FL_OK);
   CU_ASSERT_EQUAL(r, 1);
   CU_ASSERT(app_is(&a, 1));
+  CU_ASSERT(nwarnings == 1 && strstr(last_warning, "state.bin: corrupt: checksum"));
   /* A truncated file, a missing file. */
   snprintf(path, sizeof path, "%s/v000000000001/u.bin", dir_for(store, "payload"));
   CU_ASSERT_FATAL(truncate(path, 100) == 0);
@@ -609,8 +731,9 @@ static void t_corrupt_payload_all_or_nothing(const char *store)
   CU_ASSERT_FATAL(unlink(path) == 0);
   CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, 1, &r), FL_ERR_IO);
   CU_ASSERT(strstr(fl_err_msg(), "u.bin: missing") != NULL);
-  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST_VALID, &r), FL_ERR_IO);
-  CU_ASSERT(strstr(fl_err_msg(), "none of the 2 versions is intact") != NULL);
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, &r), FL_ERR_IO);
+  CU_ASSERT(strstr(fl_err_msg(), "none of the 1 versions is intact") != NULL); /* v2 was set aside above */
+  CU_ASSERT_EQUAL(count_versions(a.ck), 0);
   fl_ckpt_destroy(&a.ck);
 }
 
@@ -735,7 +858,9 @@ static CU_TestInfo conformance_tests[] = {
   {"versions grow; retention keeps the newest K", test_t_versions_and_retention},
   {"entries must match what is registered", test_t_mismatch},
   {"guard: save or roll back", test_t_guard},
+  {"per-array check: refuse to save, fall back on restore", test_t_check},
   {"region: restart skips finished iterations", test_t_region},
+  {"region: a damaged newest version is resumed from the one before", test_t_region_damaged},
   CU_TEST_INFO_NULL,
 };
 

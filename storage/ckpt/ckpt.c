@@ -10,8 +10,10 @@
  * no snapshot: the arrays cannot change meanwhile, so the writer reads (and writes out) the application's own
  * memory, and a synchronous checkpoint costs no copy.
  *
- * Restore is all or nothing: payloads are read, checked against the manifest's XXH3-64 and decoded into the
- * same library buffers, and only when every one succeeded are the application's arrays overwritten. */
+ * Restore is all or nothing: payloads are read, checked against the manifest's XXH3-64, decoded into the same
+ * library buffers and passed through the user's consistency checks, and only when every one succeeded are the
+ * application's arrays overwritten. FL_CKPT_LATEST walks back from the newest version past those that fail
+ * (corrupt, torn, refused by a check), warning about each. */
 #include "ckpt.h"
 
 #include <inttypes.h>
@@ -31,11 +33,16 @@ typedef struct fl_ckpt_slot {
   fl_ckpt_buf snap;         /* snapshot of the array (split phase); decode target on restore */
   fl_ckpt_buf payload;      /* encoded payload, or an object's record */
   const void *src;          /* what this checkpoint encodes or writes: snap.data, or data itself */
+  fl_ckpt_check_fn check;   /* user consistency check, or NULL */
+  void *check_user;
 } fl_ckpt_slot;
 
 struct fl_ckpt {
   fl_ckpt_store *store;
   int keep;
+  fl_ckpt_warn_fn warn;
+  void *warn_user;
+  int refused; /* the last start was refused by a consistency check */
   fl_ckpt_slot *slots;
   size_t nslots, capslots;
   /* the checkpoint in flight */
@@ -46,9 +53,10 @@ struct fl_ckpt {
   fl_err job_rc;
   char job_msg[1024];
   char created[32];
+  char writing_region[FL_CKPT_LABEL_MAX + 1]; /* region label of the checkpoint in flight, "" for none */
   fl_ckpt_buf manifest;
   /* fl_ckpt_region */
-  int region_init;
+  char region[FL_CKPT_LABEL_MAX + 1];
   long region_resume;
 };
 
@@ -73,6 +81,8 @@ fl_err fl_ckpt_create(const fl_ckpt_opts *o, fl_ckpt **out)
   FL_ALLOC(ck, 1);
   ck->keep = o->keep;
   ck->version = -1;
+  ck->warn = o->warn;
+  ck->warn_user = o->warn_user;
   FL_TRY(fl_ckpt_store_open(o->store, o->path, o->read_only, &ck->store));
   if (!o->read_only) /* a writer killed between a commit and its retention left one version too many */
     FL_TRY(fl_ckpt_retain(ck));
@@ -182,6 +192,38 @@ done:
   return rc;
 }
 
+fl_err fl_ckpt_set_check(fl_ckpt *ck, const char *label, fl_ckpt_check_fn check, void *user)
+{
+  fl_ckpt_slot *s = label ? fl_ckpt_find(ck, label) : NULL;
+  if (!s)
+    return fl_err_set(FL_ERR_INPUT, "%s: '%s' is not a registered label", fl_ckpt_path(ck), label ? label : "(null)");
+  s->check = check;
+  s->check_user = user;
+  return FL_OK;
+}
+
+static void fl_ckpt_warn(fl_ckpt *ck, const char *msg)
+{
+  if (ck->warn)
+    ck->warn(ck->warn_user, msg);
+  else
+    fprintf(stderr, "faultline: warning: %s\n", msg);
+}
+
+/* Run slot s's check on data (the slot's array, or its struct): 1 when consistent or unchecked. */
+static int fl_ckpt_slot_ok(const fl_ckpt_slot *s, long version, const void *data, int restoring)
+{
+  fl_ckpt_shape obj;
+  fl_ckpt_check_args a = {s->info.label, version, &s->info.shape, data, restoring};
+  if (!s->check)
+    return 1;
+  if (s->otype) {
+    obj = (fl_ckpt_shape){FL_CKPT_U8, 1, {s->otype->size}};
+    a.shape = &obj;
+  }
+  return s->check(s->check_user, &a) != 0;
+}
+
 /* ---- writing ---- */
 
 static void *fl_ckpt_writer(void *arg)
@@ -214,6 +256,7 @@ static void *fl_ckpt_writer(void *arg)
   m.nentries = ck->nslots;
   snprintf(m.store, sizeof m.store, "%s", ops->name);
   snprintf(m.created, sizeof m.created, "%s", ck->created);
+  snprintf(m.region, sizeof m.region, "%s", ck->writing_region);
   FL_TRY(fl_ckpt_manifest_format(&m, &ck->manifest));
   FL_TRY(ops->prepare(ck->txn, ck->manifest.data, ck->manifest.size));
 done:
@@ -224,8 +267,9 @@ done:
   return NULL;
 }
 
-/* Start checkpoint `version`; with snapshot = 0 the caller promises not to touch its arrays until the commit. */
-static fl_err fl_ckpt_begin(fl_ckpt *ck, long version, int snapshot)
+/* Start checkpoint `version` (of region `region`, NULL for none); with snapshot = 0 the caller promises not to
+ * touch its arrays until the commit. */
+static fl_err fl_ckpt_begin(fl_ckpt *ck, long version, int snapshot, const char *region)
 {
   fl_err rc = FL_OK;
   long latest;
@@ -242,6 +286,16 @@ static fl_err fl_ckpt_begin(fl_ckpt *ck, long version, int snapshot)
   FL_CHECK(version > latest, FL_ERR_INPUT,
            "%s: checkpoint version %ld is not newer than the latest committed version %ld", fl_ckpt_path(ck),
            version, latest);
+  ck->refused = 0;
+  for (size_t i = 0; i < ck->nslots; i++) {
+    if (!fl_ckpt_slot_ok(&ck->slots[i], version, ck->slots[i].data, 0)) {
+      ck->refused = 1;
+      rc = fl_err_set(FL_ERR_INPUT, "%s: checkpoint %ld refused: '%s' fails its consistency check", fl_ckpt_path(ck),
+                      version, ck->slots[i].info.label);
+      goto done;
+    }
+  }
+  snprintf(ck->writing_region, sizeof ck->writing_region, "%s", region ? region : "");
   for (size_t i = 0; i < ck->nslots; i++) {
     fl_ckpt_slot *s = &ck->slots[i];
     if (s->otype) {
@@ -279,7 +333,7 @@ done:
   return rc;
 }
 
-fl_err fl_ckpt_start(fl_ckpt *ck, long version) { return fl_ckpt_begin(ck, version, 1); }
+fl_err fl_ckpt_start(fl_ckpt *ck, long version) { return fl_ckpt_begin(ck, version, 1, NULL); }
 
 /* Drop the oldest versions beyond ck->keep. Runs after a commit, so the newest is durable already. */
 static fl_err fl_ckpt_retain(fl_ckpt *ck)
@@ -325,7 +379,7 @@ done:
 fl_err fl_ckpt_write(fl_ckpt *ck, long version)
 {
   fl_err rc = FL_OK;
-  FL_TRY(fl_ckpt_begin(ck, version, 0));
+  FL_TRY(fl_ckpt_begin(ck, version, 0, NULL));
   FL_TRY(fl_ckpt_commit(ck));
 done:
   return rc;
@@ -493,12 +547,15 @@ done:
   return rc;
 }
 
-/* Restore the registered slots (all, or the one labelled `only`) from `version`, all or nothing. */
-static fl_err fl_ckpt_restore_version(fl_ckpt *ck, long version, const char *only)
+/* Restore the registered slots (all, or the one labelled `only`) from `version`, all or nothing. *skippable
+ * says whether a failure makes FL_CKPT_LATEST try the version before: the version is damaged (FL_ERR_IO) or
+ * its data fails a consistency check, as opposed to not matching what is registered. */
+static fl_err fl_ckpt_restore_version(fl_ckpt *ck, long version, const char *only, int *skippable)
 {
   fl_err rc = FL_OK;
   fl_ckpt_manifest m = {0};
 
+  *skippable = 0;
   FL_TRY(fl_ckpt_load_manifest(ck, version, &m));
   FL_TRY(fl_ckpt_check_files(ck, version, &m));
   for (size_t i = 0; i < ck->nslots; i++) {
@@ -525,6 +582,12 @@ static fl_err fl_ckpt_restore_version(fl_ckpt *ck, long version, const char *onl
       FL_TRY(fl_ckpt_buf_reserve(&s->snap, s->info.raw_bytes));
       FL_TRY(fl_ckpt_decode(ck, version, e, &s->payload, s->snap.data));
     }
+    if (!fl_ckpt_slot_ok(s, version, s->snap.data, 1)) {
+      *skippable = 1;
+      rc = fl_err_set(FL_ERR_INPUT, "%s: checkpoint %ld: restored '%s' fails its consistency check", fl_ckpt_path(ck),
+                      version, s->info.label);
+      goto done;
+    }
   }
   /* Everything checked and decoded: now, and only now, overwrite the application's data. */
   for (size_t i = 0; i < ck->nslots; i++) {
@@ -534,8 +597,27 @@ static fl_err fl_ckpt_restore_version(fl_ckpt *ck, long version, const char *onl
     memcpy(s->data, s->snap.data, s->otype ? s->otype->size : s->info.raw_bytes);
   }
 done:
+  if (rc == FL_ERR_IO)
+    *skippable = 1;
   fl_ckpt_manifest_clear(&m);
   return rc;
+}
+
+/* Warn that `version` is skipped (why), and in a writable context set it aside so that it neither shadows the
+ * older versions nor blocks its number: the application will write it again. */
+static void fl_ckpt_skip(fl_ckpt *ck, long version, const char *why, int more)
+{
+  char warning[2048], reason[1024], where[1100] = "";
+  snprintf(reason, sizeof reason, "%s", why);
+  if (!ck->store->read_only) {
+    if (ck->store->ops->set_aside(ck->store, version, where, sizeof where) != FL_OK) {
+      snprintf(where, sizeof where, "not set aside: %s", fl_err_msg());
+      fl_err_clear();
+    }
+  }
+  snprintf(warning, sizeof warning, "%s: skipping checkpoint version %ld (%s)%s%s%s", fl_ckpt_path(ck), version,
+           reason, where[0] ? "; moved to " : "", where, more ? "; trying the one before" : "");
+  fl_ckpt_warn(ck, warning);
 }
 
 static fl_err fl_ckpt_restore_any(fl_ckpt *ck, const char *only, long version, long *restored)
@@ -543,39 +625,37 @@ static fl_err fl_ckpt_restore_any(fl_ckpt *ck, const char *only, long version, l
   fl_err rc = FL_OK;
   long *v = NULL;
   size_t n = 0;
+  int skippable = 0;
   char first[1024] = "";
 
   if (restored)
     *restored = -1;
   FL_CHECK(!ck->in_flight, FL_ERR_INPUT, "checkpoint %ld is in flight; commit it before restoring", ck->version);
-  FL_CHECK(version >= 0 || version == FL_CKPT_LATEST || version == FL_CKPT_LATEST_VALID, FL_ERR_INPUT,
-           "checkpoint version %ld out of range", version);
+  FL_CHECK(version >= 0 || version == FL_CKPT_LATEST, FL_ERR_INPUT, "checkpoint version %ld out of range", version);
   FL_TRY(ck->store->ops->list(ck->store, &v, &n));
   FL_CHECK(n > 0, FL_ERR_INPUT, "%s: no committed checkpoint to restore from", fl_ckpt_path(ck));
   if (version >= 0) {
     FL_TRY(fl_ckpt_need_version(ck, version));
-  } else if (version == FL_CKPT_LATEST) {
-    version = v[n - 1];
-  } else {
-    /* Newest first; a corrupt version (FL_ERR_IO) makes way for the one before it. */
-    for (size_t i = n; i-- > 0;) {
-      rc = fl_ckpt_restore_version(ck, v[i], only);
-      if (rc == FL_OK) {
-        if (restored)
-          *restored = v[i];
-        goto done;
-      }
-      if (rc != FL_ERR_IO)
-        goto done;
-      if (!first[0])
-        fl_ckpt_msg_copy(first, sizeof first);
-    }
-    rc = fl_err_set(FL_ERR_IO, "%s: none of the %zu versions is intact; the newest: %s", fl_ckpt_path(ck), n, first);
+    FL_TRY(fl_ckpt_restore_version(ck, version, only, &skippable));
+    if (restored)
+      *restored = version;
     goto done;
   }
-  FL_TRY(fl_ckpt_restore_version(ck, version, only));
-  if (restored)
-    *restored = version;
+  /* Newest first; a damaged or refused version makes way for the one before it, with a warning. */
+  for (size_t i = n; i-- > 0;) {
+    rc = fl_ckpt_restore_version(ck, v[i], only, &skippable);
+    if (rc == FL_OK) {
+      if (restored)
+        *restored = v[i];
+      goto done;
+    }
+    if (!skippable)
+      goto done;
+    if (!first[0])
+      fl_ckpt_msg_copy(first, sizeof first);
+    fl_ckpt_skip(ck, v[i], fl_err_msg(), i > 0);
+  }
+  rc = fl_err_set(FL_ERR_IO, "%s: none of the %zu versions is intact; the newest: %s", fl_ckpt_path(ck), n, first);
 done:
   free(v);
   return rc;
@@ -665,27 +745,32 @@ done:
 
 /* ---- guard and region ---- */
 
-fl_err fl_ckpt_guard(fl_ckpt *ck, long version, fl_ckpt_check_fn check, void *user, fl_ckpt_guard_outcome *outcome,
+fl_err fl_ckpt_guard(fl_ckpt *ck, long version, int (*check)(void *user), void *user, fl_ckpt_guard_outcome *outcome,
                      long *restored)
 {
   fl_err rc = FL_OK;
   long latest;
 
-  FL_CHECK(check != NULL, FL_ERR_INPUT, "fl_ckpt_guard: no consistency check");
   if (restored)
     *restored = -1;
-  if (check(user)) {
-    FL_TRY(fl_ckpt_write(ck, version));
-    *outcome = FL_CKPT_SAVED;
-    goto done;
+  if (!check || check(user)) {
+    rc = fl_ckpt_write(ck, version);
+    if (rc == FL_OK) {
+      *outcome = FL_CKPT_SAVED;
+      goto done;
+    }
+    if (!ck->refused) /* refused by a per-array check: roll back below; any other failure is an error */
+      goto done;
+    fl_err_clear();
+    rc = FL_OK;
   }
   FL_TRY(fl_ckpt_latest(ck, &latest));
   if (latest < 0) {
     *outcome = FL_CKPT_UNRECOVERABLE;
     goto done;
   }
-  rc = fl_ckpt_restore_all(ck, FL_CKPT_LATEST_VALID, restored);
-  if (rc == FL_ERR_IO) { /* every version corrupt: nothing to roll back to, a result like "none" */
+  rc = fl_ckpt_restore_all(ck, FL_CKPT_LATEST, restored);
+  if (rc == FL_ERR_IO) { /* no good version left: nothing to roll back to, a result like "none" */
     fl_err_clear();
     rc = FL_OK;
     *outcome = FL_CKPT_UNRECOVERABLE;
@@ -697,24 +782,61 @@ done:
   return rc;
 }
 
-fl_err fl_ckpt_region(fl_ckpt *ck, long iter, fl_err (*body)(void *user), void *user, int *skipped)
+/* The newest version written by region `label` that verifies completely, or -1; damaged ones are skipped with a
+ * warning (checked now, because the iterations before the resume point will be skipped). */
+static fl_err fl_ckpt_region_resume(fl_ckpt *ck, const char *label, long *resume)
+{
+  fl_err rc = FL_OK;
+  long *v = NULL;
+  size_t n = 0;
+  char why[1024];
+  *resume = -1;
+  FL_TRY(ck->store->ops->list(ck->store, &v, &n));
+  for (size_t i = n; i-- > 0 && *resume < 0;) {
+    fl_ckpt_manifest m = {0};
+    int ok = 0, mine;
+    if (fl_ckpt_load_manifest(ck, v[i], &m) != FL_OK) {
+      fl_ckpt_skip(ck, v[i], fl_err_msg(), 0);
+      continue;
+    }
+    mine = strcmp(m.region, label) == 0;
+    fl_ckpt_manifest_clear(&m);
+    if (!mine)
+      continue;
+    FL_TRY(fl_ckpt_verify(ck, v[i], &ok, why, sizeof why));
+    if (ok)
+      *resume = v[i];
+    else
+      fl_ckpt_skip(ck, v[i], why, 0);
+  }
+done:
+  free(v);
+  return rc;
+}
+
+fl_err fl_ckpt_region(fl_ckpt *ck, const char *label, long iter, fl_err (*fn)(void *arg), void *arg, int *skipped)
 {
   fl_err rc = FL_OK;
   int skip = 1;
 
-  FL_CHECK(body != NULL, FL_ERR_INPUT, "fl_ckpt_region: no body");
-  if (!ck->region_init) {
-    FL_TRY(fl_ckpt_latest(ck, &ck->region_resume));
-    ck->region_init = 1;
+  FL_CHECK(fn != NULL, FL_ERR_INPUT, "fl_ckpt_region: no function");
+  FL_TRY(fl_ckpt_label_check(label));
+  if (!ck->region[0]) {
+    FL_TRY(fl_ckpt_region_resume(ck, label, &ck->region_resume));
+    snprintf(ck->region, sizeof ck->region, "%s", label);
   }
+  FL_CHECK(strcmp(ck->region, label) == 0, FL_ERR_INPUT,
+           "%s: this fl_ckpt runs region '%s'; region '%s' needs its own (another directory)", fl_ckpt_path(ck),
+           ck->region, label);
   if (iter < ck->region_resume) {
     /* Done before the restart; its results are in the checkpoint of region_resume. */
   } else if (iter == ck->region_resume) {
     FL_TRY(fl_ckpt_restore_all(ck, iter, NULL));
   } else {
     skip = 0;
-    FL_TRY(body(user));
-    FL_TRY(fl_ckpt_write(ck, iter));
+    FL_TRY(fn(arg));
+    FL_TRY(fl_ckpt_begin(ck, iter, 0, label));
+    FL_TRY(fl_ckpt_commit(ck));
   }
 done:
   if (skipped)

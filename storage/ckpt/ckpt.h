@@ -3,8 +3,9 @@
  *
  * The model is the Kokkos resilience report's (SAND2019-3616 1.1-1.2): the application registers its arrays
  * once, by a unique label; a checkpoint saves all of them together as one version; a restart restores all
- * of them (or one) from the newest version. A user consistency check decides between saving and rolling back
- * (fl_ckpt_guard), and an automatic region skips work that a checkpoint already holds (fl_ckpt_region). From
+ * of them (or one) from the newest complete version. A user consistency check per array refuses to save data
+ * that fails it and makes a restore fall back to an older version (fl_ckpt_guard turns that into save-or-roll-
+ * back), and an automatic region skips work that a checkpoint already holds (fl_ckpt_region). From
  * GPI CP (the 004 seed) comes the split phase: fl_ckpt_start snapshots the arrays and writes in a background
  * thread while the computation goes on; fl_ckpt_commit waits and makes the version durable and visible.
  *
@@ -37,15 +38,19 @@
 
 typedef struct fl_ckpt fl_ckpt;
 
-#define FL_CKPT_LATEST (-1L)       /* restore: the newest committed version */
-#define FL_CKPT_LATEST_VALID (-2L) /* restore: the newest version that passes verification (skips corrupt ones) */
+#define FL_CKPT_LATEST (-1L) /* restore: the newest complete version (corrupt ones skipped with a warning) */
 #define FL_CKPT_VERSION_MAX 999999999999L
+
+/* Where warnings go (a version skipped by a restore): msg is one line, borrowed for the call. */
+typedef void (*fl_ckpt_warn_fn)(void *user, const char *msg);
 
 typedef struct fl_ckpt_opts {
   const char *store; /* "file" | "hdf5" | "memory"; NULL with read_only: taken from the directory */
   const char *path;  /* checkpoint directory; created if absent (not its parents). Unused by "memory". */
   int keep;          /* retention: after each commit keep the newest `keep` versions (>= 1); 0 keeps all */
   int read_only;     /* list, verify, restore an existing directory: no lock, no clean-up, no writes */
+  fl_ckpt_warn_fn warn; /* NULL: "faultline: warning: ..." on stderr */
+  void *warn_user;
 } fl_ckpt_opts;
 
 /* A registered array: data is borrowed and must stay valid (and keep its shape) until fl_ckpt_destroy. */
@@ -81,6 +86,7 @@ typedef struct fl_ckpt_manifest {
   long version;
   char store[16];
   char created[32]; /* UTC, ISO 8601 */
+  char region[FL_CKPT_LABEL_MAX + 1]; /* the fl_ckpt_region that wrote it, "" for none */
   size_t nentries;
   fl_ckpt_entry_info *entries;
   size_t nfiles;
@@ -109,9 +115,26 @@ fl_err fl_ckpt_register(fl_ckpt *ck, const fl_ckpt_array *a);
  * serialized record and restored through fl_ckpt_deserialize, so older records read into newer types. */
 fl_err fl_ckpt_register_object(fl_ckpt *ck, const char *label, const fl_ckpt_type *t, void *obj);
 
-/* Begin checkpoint `version` (0..FL_CKPT_VERSION_MAX, newer than every committed version): run the tolerance
- * rules, snapshot every registered array and object (a memcpy; they may change as soon as this returns), then
- * encode and write in a background thread. One checkpoint in flight at a time. */
+/* A user consistency check (the report's consistency_check(), per array): nonzero when the data is fit.
+ * Runs in fl_ckpt_start / fl_ckpt_write on the data about to be saved (restoring = 0) and in every restore on
+ * the data just decoded, before it is handed over (restoring = 1). For an object, data is the struct. */
+typedef struct fl_ckpt_check_args {
+  const char *label;
+  long version;
+  const fl_ckpt_shape *shape; /* u8[size] for an object */
+  const void *data;
+  int restoring;
+} fl_ckpt_check_args;
+typedef int (*fl_ckpt_check_fn)(void *user, const fl_ckpt_check_args *a);
+
+/* Attach a check to a registered label (NULL removes it); user is borrowed. */
+fl_err fl_ckpt_set_check(fl_ckpt *ck, const char *label, fl_ckpt_check_fn check, void *user);
+
+/* Begin checkpoint `version` (0..FL_CKPT_VERSION_MAX, newer than every committed version): run the
+ * consistency checks and the tolerance rules, snapshot every registered array and object (a memcpy; they may
+ * change as soon as this returns), then encode and write in a background thread. One checkpoint in flight at a
+ * time. Data that fails its check is refused: FL_ERR_INPUT naming the label, nothing written (see
+ * fl_ckpt_guard for the save-or-roll-back pattern). */
 fl_err fl_ckpt_start(fl_ckpt *ck, long version);
 /* Wait for the checkpoint in flight; on success make it durable and visible, then apply retention. A failed
  * write leaves no trace and the previous versions intact. FL_ERR_INPUT when nothing is in flight. */
@@ -126,11 +149,14 @@ fl_err fl_ckpt_versions(fl_ckpt *ck, long **versions, size_t *n);
 /* The newest committed version, or -1 when there is none. */
 fl_err fl_ckpt_latest(fl_ckpt *ck, long *version);
 
-/* Restore every registered array and object from `version` (a number, FL_CKPT_LATEST or FL_CKPT_LATEST_VALID);
- * *restored (may be NULL) gets the version used. All or nothing: every payload is read, checked and decoded
- * before any registered array is overwritten. A version holding no entry for a registered label, or one of
- * another shape, is FL_ERR_INPUT; a corrupt one FL_ERR_IO naming the file and label. Entries that are not
- * registered are ignored. */
+/* Restore every registered array and object from `version` (a number, or FL_CKPT_LATEST); *restored (may be
+ * NULL) gets the version used. All or nothing: every payload is read, checked against its checksum, decoded and
+ * passed through its consistency check before any registered array is overwritten. With FL_CKPT_LATEST, a
+ * version that is corrupt, torn or fails a check is skipped with a warning naming it and the one before is
+ * tried; FL_ERR_IO when none is left. With a number, that version or an error: FL_ERR_IO naming the file and
+ * label when corrupt, FL_ERR_INPUT when a check fails. A version holding no entry for a registered label, or
+ * one of another shape, is FL_ERR_INPUT (no fallback: an older version would not do better). Entries that are
+ * not registered are ignored. */
 fl_err fl_ckpt_restore_all(fl_ckpt *ck, long version, long *restored);
 /* The same for one registered label. */
 fl_err fl_ckpt_restore(fl_ckpt *ck, const char *label, long version);
@@ -150,24 +176,25 @@ fl_err fl_ckpt_read_entry(fl_ckpt *ck, long version, const char *label, void **d
 
 /* ---- the two patterns of the Kokkos report ---- */
 
-/* A user consistency check: nonzero when the application's data is fit to be saved. */
-typedef int (*fl_ckpt_check_fn)(void *user);
-
 typedef enum fl_ckpt_guard_outcome {
   FL_CKPT_SAVED = 1,      /* consistent: checkpoint `version` written and committed */
-  FL_CKPT_ROLLED_BACK,    /* inconsistent: every registered array restored from the newest valid version */
-  FL_CKPT_UNRECOVERABLE,  /* inconsistent, and no valid version to roll back to */
+  FL_CKPT_ROLLED_BACK,    /* inconsistent: every registered array restored from the newest good version */
+  FL_CKPT_UNRECOVERABLE,  /* inconsistent, and no good version to roll back to */
 } fl_ckpt_guard_outcome;
 
-/* Figure 1-2 of the report: check; save if consistent, else roll back. The inconsistency is a result (*outcome),
- * not an error. *restored (may be NULL) gets the version rolled back to, or -1. */
-fl_err fl_ckpt_guard(fl_ckpt *ck, long version, fl_ckpt_check_fn check, void *user, fl_ckpt_guard_outcome *outcome,
+/* Figure 1-2 of the report: check; save if consistent, else roll back. The data is inconsistent when `check`
+ * (may be NULL) returns 0 or a per-array check refuses it. The inconsistency is a result (*outcome), not an
+ * error. *restored (may be NULL) gets the version rolled back to, or -1. */
+fl_err fl_ckpt_guard(fl_ckpt *ck, long version, int (*check)(void *user), void *user, fl_ckpt_guard_outcome *outcome,
                      long *restored);
 
-/* Figure 1-3 (automatic checkpointing): call once per iteration `iter` (increasing). On the first call the
- * newest committed version R is looked up. Iterations before R are skipped; iteration R restores every
- * registered array and is skipped; later iterations run body(user) and then checkpoint version `iter`.
- * *skipped (may be NULL) says whether body ran. */
-fl_err fl_ckpt_region(fl_ckpt *ck, long iter, fl_err (*body)(void *user), void *user, int *skipped);
+/* Figure 1-3 (automatic checkpointing, Kokkos::checkpoint("label", iter, fn)): call once per iteration `iter`
+ * (increasing) of the region named `label`. Its versions are the iterations, marked with the label in their
+ * manifests. On the first call the newest complete version R of this region is looked up. Iterations before R
+ * are skipped (their effect is in R, and retention may have removed them); iteration R restores every
+ * registered array and is skipped; later iterations run fn(arg) and then checkpoint version `iter`. In C the
+ * arrays fn touches cannot be discovered: the region saves and restores the arrays registered in ck.
+ * *skipped (may be NULL) says whether fn was skipped. One region label per fl_ckpt. */
+fl_err fl_ckpt_region(fl_ckpt *ck, const char *label, long iter, fl_err (*fn)(void *arg), void *arg, int *skipped);
 
 #endif

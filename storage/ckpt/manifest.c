@@ -5,6 +5,7 @@
  *   store file
  *   version 42
  *   created 2026-11-22T10:00:00Z
+ *   region solve                                   (versions written by fl_ckpt_region("solve", ...))
  *   byteorder little
  *   entries 2
  *   entry label=u dtype=f64 dims=128x128 codec=zfp tol=1e-06 raw=131072 stored=18432 xxh3=9f0c...
@@ -61,8 +62,11 @@ fl_err fl_ckpt_manifest_format(const fl_ckpt_manifest *m, fl_ckpt_buf *out)
   char dims[128], params[64];
   out->size = 0;
   FL_TRY(fl_ckpt_buf_reserve(out, 512 + 256 * m->nentries));
-  FL_TRY(fl_mf_append(out, "%s\nstore %s\nversion %ld\ncreated %s\nbyteorder %s\nentries %zu\n", FL_MF_MAGIC,
-                      m->store, m->version, m->created, fl_mf_byte_order(), m->nentries));
+  FL_TRY(fl_mf_append(out, "%s\nstore %s\nversion %ld\ncreated %s\n", FL_MF_MAGIC, m->store, m->version,
+                      m->created));
+  if (m->region[0])
+    FL_TRY(fl_mf_append(out, "region %s\n", m->region));
+  FL_TRY(fl_mf_append(out, "byteorder %s\nentries %zu\n", fl_mf_byte_order(), m->nentries));
   for (size_t i = 0; i < m->nentries; i++) {
     const fl_ckpt_entry_info *e = &m->entries[i];
     fl_ckpt_codec_params_format(e->codec, &e->params, params, sizeof params);
@@ -292,6 +296,9 @@ fl_err fl_ckpt_manifest_parse(const void *text, size_t n, const char *where, fl_
       have_version = 1;
     } else if (strcmp(line, "created") == 0) {
       snprintf(m->created, sizeof m->created, "%s", arg);
+    } else if (strcmp(line, "region") == 0) {
+      FL_CHECK(fl_ckpt_label_check(arg) == FL_OK, FL_ERR_IO, "%s: line %d: bad region '%s'", where, lineno, arg);
+      snprintf(m->region, sizeof m->region, "%s", arg);
     } else if (strcmp(line, "byteorder") == 0) {
       FL_CHECK(strcmp(arg, fl_mf_byte_order()) == 0, FL_ERR_INPUT,
                "%s: written on a %s-endian machine, this one is %s-endian", where, arg, fl_mf_byte_order());

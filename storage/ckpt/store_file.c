@@ -80,5 +80,6 @@ const fl_ckpt_store_ops fl_ckpt_store_file_ops = {
   .read_manifest = fl_vdir_read_manifest,
   .read = fl_file_read,
   .drop = fl_vdir_drop,
+  .set_aside = fl_vdir_set_aside,
   .where = fl_file_where,
 };

@@ -307,5 +307,6 @@ const fl_ckpt_store_ops fl_ckpt_store_hdf5_ops = {
   .read_manifest = fl_vdir_read_manifest,
   .read = fl_h5_read,
   .drop = fl_vdir_drop,
+  .set_aside = fl_vdir_set_aside,
   .where = fl_h5_where,
 };

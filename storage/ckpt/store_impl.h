@@ -34,6 +34,8 @@ typedef struct fl_ckpt_store_ops {
   /* The stored payload of entry e into out (out->size set). */
   fl_err (*read)(fl_ckpt_store *s, long version, const fl_ckpt_entry_info *e, fl_ckpt_buf *out);
   fl_err (*drop)(fl_ckpt_store *s, long version);
+  /* Take a damaged version out of the committed ones without destroying it (on disk: renamed .bad-vNNN). */
+  fl_err (*set_aside)(fl_ckpt_store *s, long version, char *where, size_t size);
   /* Where entry `label` of `version` lives, for messages ("ckpt/v000000000007/u.bin"); with label NULL, the
    * version itself ("ckpt/v000000000007"). */
   void (*where)(const fl_ckpt_store *s, long version, const char *label, char *buf, size_t size);
@@ -84,7 +86,8 @@ const fl_ckpt_entry_info *fl_ckpt_manifest_find(const fl_ckpt_manifest *m, const
  * path/LOCK             flock'd by the one writer
  * path/v000000000042/   a committed version: payload files + MANIFEST (written last)
  * path/.tmp-v.../       a version being written (removed by the next writer's open if its writer died)
- * path/.del-v.../       a version being removed by retention (idem) */
+ * path/.del-v.../       a version being removed by retention (idem)
+ * path/.bad-v.../       a damaged version set aside by a restore that skipped it (kept, never read) */
 fl_err fl_vdir_open(fl_ckpt_store *s);
 void fl_vdir_close(fl_ckpt_store *s);
 /* Read the store type recorded in path/FORMAT into name. */
@@ -109,6 +112,7 @@ fl_err fl_vdir_read_manifest(fl_ckpt_store *s, long version, fl_ckpt_buf *out);
 fl_err fl_vdir_hash(fl_ckpt_store *s, long version, const char *name, uint64_t *bytes, uint64_t *hash);
 fl_err fl_vdir_txn_hash(fl_vdir_txn *t, const char *name, uint64_t *bytes, uint64_t *hash);
 fl_err fl_vdir_drop(fl_ckpt_store *s, long version);
+fl_err fl_vdir_set_aside(fl_ckpt_store *s, long version, char *where, size_t size);
 /* path/vNNN/name into buf. */
 void fl_vdir_path(const fl_ckpt_store *s, long version, const char *name, char *buf, size_t size);
 

@@ -219,6 +219,12 @@ static fl_err fl_mem_drop(fl_ckpt_store *s, long version)
   return FL_OK;
 }
 
+static fl_err fl_mem_set_aside(fl_ckpt_store *s, long version, char *where, size_t size)
+{
+  snprintf(where, size, "nowhere (the memory store drops it)");
+  return fl_mem_drop(s, version);
+}
+
 static void fl_mem_where(const fl_ckpt_store *s, long version, const char *label, char *buf, size_t size)
 {
   (void)s;
@@ -239,5 +245,6 @@ const fl_ckpt_store_ops fl_ckpt_store_memory_ops = {
   .read_manifest = fl_mem_read_manifest,
   .read = fl_mem_read,
   .drop = fl_mem_drop,
+  .set_aside = fl_mem_set_aside,
   .where = fl_mem_where,
 };

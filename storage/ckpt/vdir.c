@@ -553,6 +553,23 @@ fl_err fl_vdir_read_manifest(fl_ckpt_store *s, long version, fl_ckpt_buf *out)
   return fl_vdir_read(s, version, FL_VDIR_MANIFEST, out);
 }
 
+fl_err fl_vdir_set_aside(fl_ckpt_store *s, long version, char *where, size_t size)
+{
+  fl_err rc = FL_OK;
+  char fin[64], bad[96];
+  struct stat st;
+  fl_vdir_name(fin, sizeof fin, "", version);
+  fl_vdir_name(bad, sizeof bad, ".bad-", version);
+  for (int k = 1; fstatat(s->root_fd, bad, &st, AT_SYMLINK_NOFOLLOW) == 0 && k < 1000; k++) /* set aside before */
+    snprintf(bad, sizeof bad, ".bad-v%0*ld.%d", FL_VDIR_DIGITS, version, k);
+  FL_CHECK(renameat(s->root_fd, fin, s->root_fd, bad) == 0, FL_ERR_IO, "%s: cannot set %s aside: %s", s->path, fin,
+           strerror(errno));
+  FL_CHECK(fsync(s->root_fd) == 0, FL_ERR_IO, "%s: fsync: %s", s->path, strerror(errno));
+  snprintf(where, size, "%s/%s", s->path, bad);
+done:
+  return rc;
+}
+
 fl_err fl_vdir_drop(fl_ckpt_store *s, long version)
 {
   fl_err rc = FL_OK;
