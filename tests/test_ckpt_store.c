@@ -837,6 +837,51 @@ static void test_object_versions(void)
   fl_ckpt_destroy(&ck);
 }
 
+/* A struct holding arrays and nested structs, through every store. */
+typedef struct stage {
+  int32_t id;
+  double coef[4];
+} stage;
+static const fl_ckpt_field stage_fields[] = {FL_CKPT_FIELD(stage, id), FL_CKPT_FIELD(stage, coef)};
+static const fl_ckpt_type stage_type = FL_CKPT_TYPE(stage, "stage", 1, stage_fields);
+typedef struct pipeline {
+  int64_t step;
+  stage stages[3];
+  stage current;
+} pipeline;
+static const fl_ckpt_field pipeline_fields[] = {
+  FL_CKPT_FIELD(pipeline, step),
+  FL_CKPT_FIELD_STRUCT(pipeline, stages, &stage_type),
+  FL_CKPT_FIELD_STRUCT(pipeline, current, &stage_type),
+};
+static const fl_ckpt_type pipeline_type = FL_CKPT_TYPE(pipeline, "pipeline", 1, pipeline_fields);
+
+static void test_nested_object_stores(void)
+{
+  for (int i = 0; i < fl_ckpt_store_count(); i++) {
+    const char *store = fl_ckpt_store_name(i);
+    fl_ckpt *ck = NULL;
+    pipeline p, q;
+    memset(&p, 0, sizeof p);
+    p.step = 17;
+    for (int k = 0; k < 3; k++) {
+      p.stages[k].id = k;
+      for (int j = 0; j < 4; j++)
+        p.stages[k].coef[j] = k + 0.25 * j;
+    }
+    p.current = p.stages[1];
+    q = p;
+    CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir_for(store, "nested")}, &ck),
+                          FL_OK);
+    CU_ASSERT_EQUAL(fl_ckpt_register_object(ck, "pipe", &pipeline_type, &p), FL_OK);
+    CU_ASSERT_EQUAL(fl_ckpt_write(ck, 1), FL_OK);
+    memset(&p, 0, sizeof p);
+    CU_ASSERT_EQUAL(fl_ckpt_restore_all(ck, FL_CKPT_LATEST, NULL), FL_OK);
+    CU_ASSERT(memcmp(&p, &q, sizeof p) == 0);
+    fl_ckpt_destroy(&ck);
+  }
+}
+
 static void test_bad_options(void)
 {
   fl_ckpt *ck = NULL;
@@ -876,6 +921,7 @@ static CU_TestInfo disk_tests[] = {
 
 static CU_TestInfo misc_tests[] = {
   {"objects across type versions", test_object_versions},
+  {"a struct with nested structs, every store", test_nested_object_stores},
   {"bad options", test_bad_options},
   CU_TEST_INFO_NULL,
 };
