@@ -1,6 +1,9 @@
 /* test_ckpt_hdf5.c — what the "hdf5" store adds: its files are plain HDF5 that other tools read (an array saved
- * with codec "none" is a dataset of its own type and shape), and damage inside them, to data or to HDF5's own
- * metadata, is reported rather than restored. Skipped (77) without HDF5. */
+ * with codec "none" is a dataset of its own type and shape, with codec, dtype, dims, iteration and xxh3
+ * attributes; with hdf5_zfp_filter, a "zfp" array is a float dataset compressed by the H5Z-ZFP plugin), and
+ * damage inside them, to data or to HDF5's own metadata, is reported rather than restored. Skipped (77)
+ * without HDF5. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,15 +80,42 @@ static void test_plain_hdf5(void)
   CU_ASSERT(H5Tget_class(t) == H5T_FLOAT && H5Tget_size(t) == 8);
   CU_ASSERT(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
   CU_ASSERT(memcmp(back, u, sizeof u) == 0);
-  read_attr(d, "faultline_codec", codec, sizeof codec);
+  read_attr(d, "codec", codec, sizeof codec);
   CU_ASSERT_STRING_EQUAL(codec, "none");
+  read_attr(d, "dtype", codec, sizeof codec);
+  CU_ASSERT_STRING_EQUAL(codec, "f64");
+  {
+    uint64_t adims[2] = {0, 0};
+    int64_t it = -1;
+    char hash[32];
+    fl_ckpt *ro = NULL;
+    fl_ckpt_manifest *m = NULL;
+    hid_t a = H5Aopen(d, "dims", H5P_DEFAULT);
+    CU_ASSERT(a >= 0 && H5Aread(a, H5T_NATIVE_UINT64, adims) >= 0);
+    H5Aclose(a);
+    CU_ASSERT(adims[0] == NY && adims[1] == NX);
+    a = H5Aopen(d, "iteration", H5P_DEFAULT);
+    CU_ASSERT(a >= 0 && H5Aread(a, H5T_NATIVE_INT64, &it) >= 0);
+    H5Aclose(a);
+    CU_ASSERT_EQUAL(it, 1);
+    read_attr(d, "xxh3", hash, sizeof hash);
+    CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.path = dir, .read_only = 1}, &ro), FL_OK);
+    CU_ASSERT_EQUAL_FATAL(fl_ckpt_manifest_load(ro, 1, &m), FL_OK);
+    {
+      char want[32];
+      snprintf(want, sizeof want, "%016llx", (unsigned long long)m->entries[0].hash);
+      CU_ASSERT_STRING_EQUAL(hash, want);
+    }
+    fl_ckpt_manifest_destroy(&m);
+    fl_ckpt_destroy(&ro);
+  }
   H5Tclose(t);
   H5Sclose(s);
   H5Dclose(d);
   d = H5Dopen2(f, "z", H5P_DEFAULT); /* an encoded payload: bytes, the codec named */
   t = H5Dget_type(d);
   CU_ASSERT(H5Tget_class(t) == H5T_INTEGER && H5Tget_size(t) == 1);
-  read_attr(d, "faultline_codec", codec, sizeof codec);
+  read_attr(d, "codec", codec, sizeof codec);
   CU_ASSERT_STRING_EQUAL(codec, "multigrid");
   H5Tclose(t);
   H5Dclose(d);
@@ -150,9 +180,68 @@ static void test_damage(void)
   fl_ckpt_destroy(&ck);
 }
 
+/* hdf5_zfp_filter: a "zfp" array becomes a float dataset of its shape behind filter 32013, which a plain HDF5
+ * reader with the plugin decodes within the tolerance; the checkpoint restores and verifies the same way. */
+static void test_zfp_filter(void)
+{
+#if FL_HAVE_ZFP
+  const char *dir = fl_test_tmp("zfpfilter");
+  char path[600];
+  static double x[60][70], back[60][70], orig[60][70];
+  fl_ckpt *ck = NULL;
+  fl_ckpt_manifest *m = NULL;
+  hid_t f, d, dcpl;
+  double err = 0;
+  int ok = 0;
+  for (int i = 0; i < 60; i++)
+    for (int j = 0; j < 70; j++)
+      orig[i][j] = x[i][j] = sin(0.05 * i) * cos(0.07 * j);
+  CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = "file", .path = dir, .hdf5_zfp_filter = 1}, &ck),
+                  FL_ERR_INPUT);
+  CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = "hdf5", .path = dir, .hdf5_zfp_filter = 1}, &ck),
+                        FL_OK);
+  CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){"x", {FL_CKPT_F64, 2, {60, 70}}, x,
+                                                         {.name = "zfp", .tol = 1e-5}}),
+                  FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_ckpt_write(ck, 1), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_ckpt_manifest_load(ck, 1, &m), FL_OK);
+  CU_ASSERT_STRING_EQUAL(m->entries[0].filter, "h5z-zfp");
+  fl_ckpt_manifest_destroy(&m);
+  memset(x, 0, sizeof x);
+  CU_ASSERT_EQUAL(fl_ckpt_restore_all(ck, 1, NULL), FL_OK);
+  for (int i = 0; i < 60; i++)
+    for (int j = 0; j < 70; j++)
+      err = fmax(err, fabs(x[i][j] - orig[i][j]));
+  CU_ASSERT(err <= 1e-5 && err > 0);
+  CU_ASSERT_EQUAL(fl_ckpt_verify(ck, 1, &ok, NULL, 0), FL_OK);
+  CU_ASSERT(ok);
+  fl_ckpt_destroy(&ck);
+  /* Plain HDF5: the dataset is f64 60x70 behind the ZFP filter, decoded by the plugin. */
+  snprintf(path, sizeof path, "%s/v000000000001/arrays.h5", dir);
+  f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  d = H5Dopen2(f, "x", H5P_DEFAULT);
+  dcpl = H5Dget_create_plist(d);
+  CU_ASSERT(H5Pget_nfilters(dcpl) == 1);
+  {
+    unsigned flags, cd[8];
+    size_t ncd = 8;
+    char name[64];
+    CU_ASSERT(H5Pget_filter2(dcpl, 0, &flags, &ncd, cd, sizeof name, name, NULL) == 32013);
+  }
+  CU_ASSERT(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, back) >= 0);
+  CU_ASSERT(memcmp(back, x, sizeof x) == 0);
+  H5Pclose(dcpl);
+  H5Dclose(d);
+  H5Fclose(f);
+#else
+  CU_PASS("no ZFP in this build: the filter option is not exercised");
+#endif
+}
+
 static CU_TestInfo hdf5_tests[] = {
   {"files read with the plain HDF5 API", test_plain_hdf5},
   {"damage to data and to metadata is reported", test_damage},
+  {"zfp through the HDF5 ZFP filter", test_zfp_filter},
   CU_TEST_INFO_NULL,
 };
 

@@ -83,7 +83,7 @@ fl_err fl_ckpt_create(const fl_ckpt_opts *o, fl_ckpt **out)
   ck->version = -1;
   ck->warn = o->warn;
   ck->warn_user = o->warn_user;
-  FL_TRY(fl_ckpt_store_open(o->store, o->path, o->read_only, &ck->store));
+  FL_TRY(fl_ckpt_store_open(o, &ck->store));
   if (!o->read_only) /* a writer killed between a commit and its retention left one version too many */
     FL_TRY(fl_ckpt_retain(ck));
   *out = ck;
@@ -238,9 +238,10 @@ static void *fl_ckpt_writer(void *arg)
   FL_ALLOC(m.entries, ck->nslots);
   for (size_t i = 0; i < ck->nslots; i++) {
     fl_ckpt_slot *s = &ck->slots[i];
-    const void *out = s->src; /* the bytes themselves (codec none; an object's record) ... */
+    const void *out = s->src; /* the bytes themselves (codec none; an object's record; a store's codec) ... */
     s->info.stored_bytes = s->info.raw_bytes;
-    if (fl_ckpt_slot_encoded(s)) { /* ... or their encoding */
+    s->info.filter[0] = '\0';
+    if (fl_ckpt_slot_encoded(s) && !(ops->native && ops->native(ck->store, s->info.codec))) { /* ... or encoded */
       FL_TRY(fl_ckpt_codec_encode(s->info.codec, &s->info.params, &s->info.shape, s->src, &s->payload));
       out = s->payload.data;
       s->info.stored_bytes = s->payload.size;
@@ -510,6 +511,11 @@ static fl_err fl_ckpt_decode(fl_ckpt *ck, long version, const fl_ckpt_entry_info
   char where[4200], msg[1024];
   if (e->object_type[0]) {
     rc = fl_ckpt_record_info(payload->data, payload->size, NULL, 0, NULL);
+    if (rc == FL_OK)
+      memcpy(raw, payload->data, payload->size);
+  } else if (e->filter[0]) { /* decoded by the store (HDF5 filter) */
+    rc = payload->size == e->raw_bytes ? FL_OK
+                                       : fl_err_set(FL_ERR_IO, "%zu bytes, expected %" PRIu64, payload->size, e->raw_bytes);
     if (rc == FL_OK)
       memcpy(raw, payload->data, payload->size);
   } else {

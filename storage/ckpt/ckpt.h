@@ -51,6 +51,9 @@ typedef struct fl_ckpt_opts {
   int read_only;     /* list, verify, restore an existing directory: no lock, no clean-up, no writes */
   fl_ckpt_warn_fn warn; /* NULL: "faultline: warning: ..." on stderr */
   void *warn_user;
+  int hdf5_zfp_filter; /* "hdf5" store: write "zfp"/"zfp-adaptive" arrays through the H5Z-ZFP filter (plugin
+                        * 32013), as float datasets any HDF5 reader with the plugin decodes; FL_ERR_INPUT at
+                        * create when the plugin cannot be loaded */
 } fl_ckpt_opts;
 
 /* A registered array: data is borrowed and must stay valid (and keep its shape) until fl_ckpt_destroy. */
@@ -69,6 +72,7 @@ typedef struct fl_ckpt_entry_info {
   fl_ckpt_codec_params params; /* what the codec used: tol (zfp*), levels (multigrid) */
   char object_type[64];       /* the type tag of a serialized object, "" for an array */
   uint32_t object_version;
+  char filter[16];       /* "h5z-zfp": the store applied the codec itself; the payload is the decoded array */
   uint64_t raw_bytes;    /* the array's size in memory */
   uint64_t stored_bytes; /* the payload's size */
   uint64_t hash;         /* XXH3-64 of the payload */

@@ -76,6 +76,8 @@ fl_err fl_ckpt_manifest_format(const fl_ckpt_manifest *m, fl_ckpt_buf *out)
       FL_TRY(fl_mf_append(out, " %s", params));
     if (e->object_type[0])
       FL_TRY(fl_mf_append(out, " object=%s:%" PRIu32, e->object_type, e->object_version));
+    if (e->filter[0])
+      FL_TRY(fl_mf_append(out, " filter=%s", e->filter));
     FL_TRY(fl_mf_append(out, " raw=%" PRIu64 " stored=%" PRIu64 " xxh3=%016" PRIx64 "\n", e->raw_bytes,
                         e->stored_bytes, e->hash));
   }
@@ -200,6 +202,9 @@ static fl_err fl_mf_entry(char *line, const char *where, int lineno, fl_ckpt_ent
                FL_ERR_IO, "%s: line %d: bad object '%s' (expected TYPE:VERSION)", where, lineno, val);
       snprintf(e->object_type, sizeof e->object_type, "%.*s", (int)(colon - val), val);
       e->object_version = (uint32_t)x;
+    } else if (strcmp(tok, "filter") == 0) {
+      FL_CHECK(strcmp(val, "h5z-zfp") == 0, FL_ERR_IO, "%s: line %d: unknown filter '%s'", where, lineno, val);
+      snprintf(e->filter, sizeof e->filter, "%s", val);
     } else if (strcmp(tok, "raw") == 0) {
       FL_CHECK(fl_mf_u64(val, 10, &e->raw_bytes), FL_ERR_IO, "%s: line %d: bad raw '%s'", where, lineno, val);
       have |= 16;

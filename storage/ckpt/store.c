@@ -16,9 +16,11 @@ static const fl_ckpt_store_ops *const fl_ckpt_stores[] = {
 int fl_ckpt_store_count(void) { return FL_CKPT_NSTORES; }
 const char *fl_ckpt_store_name(int i) { return (i >= 0 && i < FL_CKPT_NSTORES) ? fl_ckpt_stores[i]->name : NULL; }
 
-fl_err fl_ckpt_store_open(const char *name, const char *path, int read_only, fl_ckpt_store **out)
+fl_err fl_ckpt_store_open(const fl_ckpt_opts *o, fl_ckpt_store **out)
 {
   fl_err rc = FL_OK;
+  const char *name = o->store, *path = o->path;
+  int read_only = o->read_only;
   fl_ckpt_store *s = NULL;
   const fl_ckpt_store_ops *ops = NULL;
   char detected[64], known[128] = "";
@@ -42,6 +44,9 @@ fl_err fl_ckpt_store_open(const char *name, const char *path, int read_only, fl_
   s->ops = ops;
   s->read_only = read_only;
   s->root_fd = s->lock_fd = -1;
+  s->zfp_filter = o->hdf5_zfp_filter;
+  FL_CHECK(!o->hdf5_zfp_filter || strcmp(ops->name, "hdf5") == 0, FL_ERR_INPUT,
+           "hdf5_zfp_filter is an option of the 'hdf5' store, not of '%s'", ops->name);
   if (path) {
     FL_ALLOC(s->path, strlen(path) + 1);
     strcpy(s->path, path);

@@ -4,8 +4,13 @@
  *
  * An array saved with codec "none" is a dataset /LABEL of its own type and shape, so any HDF5 tool (h5dump,
  * h5py) reads it as it is. Other codecs and serialized objects are 1-D u8 datasets holding the payload, whose
- * checksum the MANIFEST carries like in the file store. Each dataset has a string attribute faultline_codec.
- * The MANIFEST also carries the XXH3-64 of arrays.h5 as a whole, checked before HDF5 opens it.
+ * checksum the MANIFEST carries like in the file store. With opts.hdf5_zfp_filter, "zfp"/"zfp-adaptive" arrays
+ * are instead float datasets of their own shape compressed by the H5Z-ZFP filter (plugin 32013, accuracy mode:
+ * cd_values[0] = 3, the tolerance in cd_values[2..3]; chunks of at most 64 MiB); their checksum is that of the
+ * values HDF5 reads back (written, then read once through the filter). Each dataset carries attributes codec,
+ * dtype, dims, iteration (the version) and xxh3 (its payload's checksum, as in the manifest), plus object for
+ * serialized structs. The MANIFEST also carries the XXH3-64 of arrays.h5 as a whole, checked before HDF5 opens
+ * it.
  * Files are written with the 1.8+ format (superblock v2): HDF5 then checksums its own metadata, so damage to it
  * is reported by the library rather than misread. One process-wide mutex serialises our HDF5 calls, as the
  * library is not re-entrant in every build (Debian's serial build happens to be thread-safe); the automatic
@@ -13,6 +18,7 @@
 #define _GNU_SOURCE /* sync_file_range on Linux */
 #include <fcntl.h>
 #include <hdf5.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +27,8 @@
 #include "store_impl.h"
 
 #define FL_H5_FILE "arrays.h5"
+#define FL_H5Z_ZFP 32013
+#define FL_H5Z_ZFP_CHUNK (64u << 20)
 
 static pthread_mutex_t fl_h5_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -71,8 +79,34 @@ static hid_t fl_h5_type(fl_ckpt_dtype d)
   return H5T_NATIVE_UINT8;
 }
 
-/* A dataset holds the array itself (codec "none", any array) or a payload of bytes. */
-static int fl_h5_typed(const fl_ckpt_entry_info *e) { return strcmp(e->codec, "none") == 0 && !e->object_type[0]; }
+/* A dataset holds the array itself (codec "none", or the ZFP filter) or a payload of bytes. */
+static int fl_h5_typed(const fl_ckpt_entry_info *e)
+{
+  return (strcmp(e->codec, "none") == 0 && !e->object_type[0]) || e->filter[0];
+}
+
+static int fl_h5_native(const fl_ckpt_store *s, const char *codec)
+{
+  return s->zfp_filter && (strcmp(codec, "zfp") == 0 || strcmp(codec, "zfp-adaptive") == 0);
+}
+
+static fl_err fl_h5_open(fl_ckpt_store *s)
+{
+  fl_err rc = FL_OK;
+  FL_TRY(fl_vdir_open(s));
+  if (s->zfp_filter) {
+    fl_h5_guard g;
+    htri_t avail;
+    fl_h5_enter(&g);
+    avail = H5Zfilter_avail(FL_H5Z_ZFP);
+    fl_h5_leave(&g);
+    FL_CHECK(avail > 0, FL_ERR_INPUT,
+             "%s: the HDF5 ZFP filter (id %d) cannot be loaded: install its plugin (Debian: "
+             "hdf5-filter-plugin-zfp-serial) or set HDF5_PLUGIN_PATH", s->path, FL_H5Z_ZFP);
+  }
+done:
+  return rc;
+}
 
 static fl_err fl_h5_begin(fl_ckpt_store *s, long version, fl_ckpt_txn **out)
 {
@@ -127,15 +161,88 @@ static fl_err fl_h5_attr(hid_t obj, const char *name, const char *value)
   return ok >= 0 ? FL_OK : FL_ERR_IO;
 }
 
+/* A numeric attribute: a scalar (n = 0) or a 1-D array of n values of type `type`. */
+static fl_err fl_h5_attr_num(hid_t obj, const char *name, hid_t type, const void *v, hsize_t n)
+{
+  hid_t sp = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL), a = H5I_INVALID_HID;
+  herr_t ok = -1;
+  if (sp >= 0 && (a = H5Acreate2(obj, name, type, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0)
+    ok = H5Awrite(a, type, v);
+  if (a >= 0)
+    H5Aclose(a);
+  if (sp >= 0)
+    H5Sclose(sp);
+  return ok >= 0 ? FL_OK : FL_ERR_IO;
+}
+
+/* The attributes every dataset carries. */
+static fl_err fl_h5_describe(hid_t ds, const fl_ckpt_entry_info *e, long version)
+{
+  uint64_t dims[FL_CKPT_MAX_DIMS];
+  int64_t it = version;
+  char hash[17];
+  for (int i = 0; i < e->shape.ndims; i++)
+    dims[i] = e->shape.dims[i];
+  snprintf(hash, sizeof hash, "%016" PRIx64, e->hash);
+  if (fl_h5_attr(ds, "codec", e->codec) != FL_OK || fl_h5_attr(ds, "dtype", fl_ckpt_dtype_name(e->shape.dtype)) != FL_OK ||
+      fl_h5_attr_num(ds, "dims", H5T_NATIVE_UINT64, dims, (hsize_t)e->shape.ndims) != FL_OK ||
+      fl_h5_attr_num(ds, "iteration", H5T_NATIVE_INT64, &it, 0) != FL_OK || fl_h5_attr(ds, "xxh3", hash) != FL_OK ||
+      (e->object_type[0] && fl_h5_attr(ds, "object", e->object_type) != FL_OK))
+    return FL_ERR_IO;
+  return FL_OK;
+}
+
+/* A dataset creation property list for the H5Z-ZFP filter in accuracy mode, chunks of at most 64 MiB. */
+static hid_t fl_h5_zfp_dcpl(const fl_ckpt_entry_info *e, const hsize_t *dims, int nd)
+{
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  hsize_t chunk[FL_CKPT_MAX_DIMS];
+  unsigned int cd[4] = {3, 0, 0, 0};
+  double tol = e->params.tol;
+  size_t bytes = fl_ckpt_dtype_size(e->shape.dtype);
+  for (int i = 0; i < nd; i++) {
+    chunk[i] = dims[i];
+    bytes *= (size_t)dims[i];
+  }
+  while (bytes > FL_H5Z_ZFP_CHUNK && chunk[0] > 1) {
+    bytes = bytes / (size_t)chunk[0] * (size_t)((chunk[0] + 1) / 2);
+    chunk[0] = (chunk[0] + 1) / 2;
+  }
+  memcpy(&cd[2], &tol, sizeof tol);
+  if (dcpl >= 0 && (H5Pset_chunk(dcpl, nd, chunk) < 0 || H5Pset_filter(dcpl, FL_H5Z_ZFP, H5Z_FLAG_MANDATORY, 4, cd) < 0)) {
+    H5Pclose(dcpl);
+    dcpl = H5I_INVALID_HID;
+  }
+  return dcpl;
+}
+
+/* Close dataset *ds (its chunks go through the filter into the file) and open it again without a chunk cache,
+ * so that reading it decodes what was stored (a read before would be served from the cache, unfiltered). */
+static herr_t fl_h5_read_back(hid_t file, hid_t *ds, const char *label, hid_t type, void *back)
+{
+  hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+  herr_t r = -1;
+  H5Dclose(*ds);
+  *ds = H5I_INVALID_HID;
+  if (dapl >= 0 && H5Pset_chunk_cache(dapl, 0, 0, 1.0) >= 0 && (*ds = H5Dopen2(file, label, dapl)) >= 0)
+    r = H5Dread(*ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, back);
+  if (dapl >= 0)
+    H5Pclose(dapl);
+  return r;
+}
+
 static fl_err fl_h5_put(fl_ckpt_txn *t, fl_ckpt_entry_info *e, const void *payload)
 {
   fl_err rc = FL_OK;
-  hid_t file = *(hid_t *)t->impl, space = H5I_INVALID_HID, ds = H5I_INVALID_HID, type;
+  hid_t file = *(hid_t *)t->impl, space = H5I_INVALID_HID, ds = H5I_INVALID_HID, dcpl = H5P_DEFAULT, type;
   hsize_t dims[FL_CKPT_MAX_DIMS];
-  int nd;
-  char path[4096];
+  int nd, filtered = fl_h5_native(t->store, e->codec);
+  unsigned char *back = NULL;
+  char path[4096], what[128];
   fl_h5_guard g;
 
+  if (filtered)
+    snprintf(e->filter, sizeof e->filter, "h5z-zfp");
   if (fl_h5_typed(e)) {
     nd = e->shape.ndims;
     for (int i = 0; i < nd; i++)
@@ -146,22 +253,34 @@ static fl_err fl_h5_put(fl_ckpt_txn *t, fl_ckpt_entry_info *e, const void *paylo
     dims[0] = e->stored_bytes;
     type = H5T_NATIVE_UINT8;
   }
-  e->hash = fl_ckpt_hash(payload, e->stored_bytes);
+  if (filtered)
+    FL_ALLOC(back, e->stored_bytes);
+  else
+    e->hash = fl_ckpt_hash(payload, e->stored_bytes);
   fl_vdir_txn_path(&t->vdir, FL_H5_FILE, path, sizeof path);
+  snprintf(what, sizeof what, "writing dataset '%s'", e->label);
   fl_h5_enter(&g);
-  if ((space = H5Screate_simple(nd, dims, NULL)) < 0 ||
-      (ds = H5Dcreate2(file, e->label, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
-      H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, payload) < 0 ||
-      fl_h5_attr(ds, "faultline_codec", e->codec) != FL_OK ||
-      (e->object_type[0] && fl_h5_attr(ds, "faultline_object", e->object_type) != FL_OK)) {
-    char what[128];
-    snprintf(what, sizeof what, "writing dataset '%s'", e->label);
+  if ((filtered && (dcpl = fl_h5_zfp_dcpl(e, dims, nd)) < 0) || (space = H5Screate_simple(nd, dims, NULL)) < 0 ||
+      (ds = H5Dcreate2(file, e->label, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0 ||
+      H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, payload) < 0) {
     rc = fl_h5_fail(path, what);
+  } else if (filtered && fl_h5_read_back(file, &ds, e->label, type, back) < 0) {
+    snprintf(what, sizeof what, "reading back dataset '%s' through the ZFP filter", e->label);
+    rc = fl_h5_fail(path, what);
+  } else {
+    if (filtered) /* what a reader will get: the values decoded by the filter */
+      e->hash = fl_ckpt_hash(back, e->stored_bytes);
+    if (fl_h5_describe(ds, e, t->version) != FL_OK) {
+      snprintf(what, sizeof what, "writing the attributes of dataset '%s'", e->label);
+      rc = fl_h5_fail(path, what);
+    }
   }
   if (ds >= 0)
     H5Dclose(ds);
   if (space >= 0)
     H5Sclose(space);
+  if (dcpl != H5P_DEFAULT && dcpl >= 0)
+    H5Pclose(dcpl);
 #ifdef __linux__
   { /* Start writeback of what HDF5 wrote so far (large datasets go straight to the file): the disk works
      * while the next dataset is written, and the fsync at seal finds little left. A hint only. */
@@ -171,6 +290,8 @@ static fl_err fl_h5_put(fl_ckpt_txn *t, fl_ckpt_entry_info *e, const void *paylo
   }
 #endif
   fl_h5_leave(&g);
+done:
+  free(back);
   return rc;
 }
 
@@ -295,7 +416,7 @@ static void fl_h5_where(const fl_ckpt_store *s, long version, const char *label,
 const fl_ckpt_store_ops fl_ckpt_store_hdf5_ops = {
   .name = "hdf5",
   .on_disk = 1,
-  .open = fl_vdir_open,
+  .open = fl_h5_open,
   .close = fl_vdir_close,
   .begin = fl_h5_begin,
   .put = fl_h5_put,
@@ -308,5 +429,6 @@ const fl_ckpt_store_ops fl_ckpt_store_hdf5_ops = {
   .read = fl_h5_read,
   .drop = fl_vdir_drop,
   .set_aside = fl_vdir_set_aside,
+  .native = fl_h5_native,
   .where = fl_h5_where,
 };

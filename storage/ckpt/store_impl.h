@@ -36,6 +36,9 @@ typedef struct fl_ckpt_store_ops {
   fl_err (*drop)(fl_ckpt_store *s, long version);
   /* Take a damaged version out of the committed ones without destroying it (on disk: renamed .bad-vNNN). */
   fl_err (*set_aside)(fl_ckpt_store *s, long version, char *where, size_t size);
+  /* Optional: 1 when the store applies codec `codec` itself (put then gets the raw array, sets e->filter and
+   * stored_bytes = raw_bytes, and read returns the decoded array). */
+  int (*native)(const fl_ckpt_store *s, const char *codec);
   /* Where entry `label` of `version` lives, for messages ("ckpt/v000000000007/u.bin"); with label NULL, the
    * version itself ("ckpt/v000000000007"). */
   void (*where)(const fl_ckpt_store *s, long version, const char *label, char *buf, size_t size);
@@ -64,13 +67,14 @@ struct fl_ckpt_store {
   int read_only;
   int root_fd;   /* on-disk stores: the open directory */
   int lock_fd;   /* on-disk writers: the flock'd LOCK file */
+  int zfp_filter; /* hdf5: opts.hdf5_zfp_filter */
   void *impl;    /* the store's own state */
 };
 
 /* ---- registry and lifecycle (store.c); the registry's names are public (ckpt.h) ---- */
-/* Create the store object for type `name` over `path` and open it (see fl_ckpt_create). With name NULL and
+/* Create the store object for o->store over o->path and open it (see fl_ckpt_create). With no store name and
  * read_only, the type comes from the directory's FORMAT file. */
-fl_err fl_ckpt_store_open(const char *name, const char *path, int read_only, fl_ckpt_store **out);
+fl_err fl_ckpt_store_open(const fl_ckpt_opts *o, fl_ckpt_store **out);
 void fl_ckpt_store_close(fl_ckpt_store **s);
 
 /* ---- manifest (manifest.c) ---- */
