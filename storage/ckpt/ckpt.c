@@ -749,6 +749,135 @@ done:
   return rc;
 }
 
+/* ---- export and import ----
+ * Blob: "FLCX" | u32 format 1 | u64 manifest length | manifest | payloads in manifest order | u64 XXH3-64 of all
+ * before. */
+
+#define FL_CX_MAGIC "FLCX"
+
+fl_err fl_ckpt_export(fl_ckpt *ck, long version, fl_ckpt_buf *out)
+{
+  fl_err rc = FL_OK;
+  fl_ckpt_manifest m = {0};
+  fl_ckpt_buf payload = {0}, text = {0};
+  size_t total;
+  uint32_t format = 1;
+  uint64_t mlen, h;
+
+  FL_TRY(fl_ckpt_need_version(ck, version));
+  FL_TRY(fl_ckpt_load_manifest(ck, version, &m));
+  FL_TRY(fl_ckpt_check_files(ck, version, &m));
+  for (size_t i = 0; i < m.nentries; i++) { /* a filtered entry's payload is its decoded array: plain "none" */
+    fl_ckpt_entry_info *e = &m.entries[i];
+    if (e->filter[0]) {
+      snprintf(e->codec, sizeof e->codec, "none");
+      e->filter[0] = '\0';
+      memset(&e->params, 0, sizeof e->params);
+    }
+  }
+  m.nfiles = 0; /* whole-file checksums belong to the source store */
+  FL_TRY(fl_ckpt_manifest_format(&m, &text));
+  total = 4 + 4 + 8 + text.size + 8;
+  for (size_t i = 0; i < m.nentries; i++)
+    total += m.entries[i].stored_bytes;
+  FL_TRY(fl_ckpt_buf_reserve(out, total));
+  out->size = 0;
+  mlen = text.size;
+  memcpy(out->data, FL_CX_MAGIC, 4);
+  memcpy(out->data + 4, &format, 4);
+  memcpy(out->data + 8, &mlen, 8);
+  memcpy(out->data + 16, text.data, text.size);
+  out->size = 16 + text.size;
+  for (size_t i = 0; i < m.nentries; i++) {
+    FL_TRY(fl_ckpt_read_payload(ck, version, &m.entries[i], &payload));
+    memcpy(out->data + out->size, payload.data, payload.size);
+    out->size += payload.size;
+  }
+  h = fl_ckpt_hash(out->data, out->size);
+  memcpy(out->data + out->size, &h, 8);
+  out->size += 8;
+done:
+  fl_ckpt_buf_free(&payload);
+  fl_ckpt_buf_free(&text);
+  fl_ckpt_manifest_clear(&m);
+  return rc;
+}
+
+fl_err fl_ckpt_import(fl_ckpt *ck, const void *blob, size_t n, long *version)
+{
+  fl_err rc = FL_OK;
+  const unsigned char *b = blob, *p;
+  fl_ckpt_manifest m = {0};
+  fl_ckpt_txn *txn = NULL;
+  fl_ckpt_file_info files[4];
+  const fl_ckpt_store_ops *ops = ck->store->ops;
+  uint64_t mlen, want, sum = 0;
+  uint32_t format;
+  long latest;
+
+  FL_CHECK(!ck->store->read_only && !ck->in_flight, FL_ERR_INPUT, "%s: cannot import (read-only, or a checkpoint "
+           "in flight)", fl_ckpt_path(ck));
+  FL_CHECK(n >= 24 && memcmp(b, FL_CX_MAGIC, 4) == 0, FL_ERR_IO, "not an exported checkpoint (%zu bytes)", n);
+  memcpy(&want, b + n - 8, 8);
+  FL_CHECK(fl_ckpt_hash(b, n - 8) == want, FL_ERR_IO, "exported checkpoint is corrupt (checksum)");
+  memcpy(&format, b + 4, 4);
+  memcpy(&mlen, b + 8, 8);
+  FL_CHECK(format == 1, FL_ERR_INPUT, "exported checkpoint format %u (this program reads 1)", format);
+  FL_CHECK(mlen <= n - 24, FL_ERR_IO, "exported checkpoint is malformed (manifest of %llu bytes)",
+           (unsigned long long)mlen);
+  FL_TRY(fl_ckpt_manifest_parse(b + 16, (size_t)mlen, "exported checkpoint", &m));
+  FL_CHECK(m.nfiles == 0, FL_ERR_IO, "exported checkpoint is malformed (file lines)");
+  for (size_t i = 0; i < m.nentries; i++) {
+    FL_CHECK(m.entries[i].stored_bytes <= n, FL_ERR_IO, "exported checkpoint is malformed");
+    sum += m.entries[i].stored_bytes;
+  }
+  FL_CHECK(sum == n - 24 - mlen, FL_ERR_IO, "exported checkpoint is malformed (%llu payload bytes, %llu announced)",
+           (unsigned long long)(n - 24 - mlen), (unsigned long long)sum);
+  p = b + 16 + mlen;
+  for (size_t i = 0; i < m.nentries; i++) {
+    const fl_ckpt_entry_info *e = &m.entries[i];
+    FL_CHECK(fl_ckpt_hash(p, e->stored_bytes) == e->hash, FL_ERR_IO, "exported checkpoint: '%s' is corrupt", e->label);
+    FL_CHECK(!e->object_type[0] || strcmp(e->codec, "none") == 0, FL_ERR_IO, "exported checkpoint is malformed");
+    p += e->stored_bytes;
+  }
+  FL_TRY(fl_ckpt_latest(ck, &latest));
+  FL_CHECK(m.version > latest, FL_ERR_INPUT,
+           "%s: imported version %ld is not newer than the latest committed version %ld", fl_ckpt_path(ck), m.version,
+           latest);
+  FL_TRY(ops->begin(ck->store, m.version, &txn));
+  p = b + 16 + mlen;
+  for (size_t i = 0; i < m.nentries; i++) {
+    fl_ckpt_entry_info *e = &m.entries[i];
+    uint64_t h = e->hash;
+    FL_CHECK(!(ops->native && ops->native(ck->store, e->codec)), FL_ERR_INPUT,
+             "'%s' is a %s payload; this store encodes '%s' itself: import into a store without that option",
+             e->label, e->codec, e->codec);
+    FL_TRY(ops->put(txn, e, p));
+    FL_CHECK(e->hash == h, FL_ERR_IO, "'%s' changed on its way into %s", e->label, fl_ckpt_path(ck));
+    p += e->stored_bytes;
+  }
+  if (ops->seal) {
+    FL_TRY(ops->seal(txn, files, sizeof files / sizeof files[0], &m.nfiles));
+    m.files = files;
+  }
+  snprintf(m.store, sizeof m.store, "%s", ops->name); /* created: when the checkpoint was taken, kept */
+  FL_TRY(fl_ckpt_manifest_format(&m, &ck->manifest));
+  FL_TRY(ops->prepare(txn, ck->manifest.data, ck->manifest.size));
+  rc = ops->publish(txn);
+  txn = NULL;
+  FL_TRY(rc);
+  if (version)
+    *version = m.version;
+  FL_TRY(fl_ckpt_retain(ck));
+done:
+  if (txn)
+    ops->abort(txn);
+  if (m.files == files)
+    m.files = NULL; /* on the stack */
+  fl_ckpt_manifest_clear(&m);
+  return rc;
+}
+
 /* ---- guard and region ---- */
 
 fl_err fl_ckpt_guard(fl_ckpt *ck, long version, int (*check)(void *user), void *user, fl_ckpt_guard_outcome *outcome,

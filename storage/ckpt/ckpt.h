@@ -178,6 +178,18 @@ fl_err fl_ckpt_verify(fl_ckpt *ck, long version, int *ok, char *why, size_t whys
  * *info (may be NULL) gets the manifest entry. For tools that read what nobody registered. */
 fl_err fl_ckpt_read_entry(fl_ckpt *ck, long version, const char *label, void **data, fl_ckpt_entry_info *info);
 
+/* ---- moving versions between stores (buddy checkpoints) ---- */
+
+/* Pack committed `version` (its manifest and every payload, checked first) into one self-checking buffer: what
+ * an in-memory ("memory" store) buddy checkpoint sends to its partner process, or what copies a version from
+ * one store to another. Entries the HDF5 store encoded through its ZFP filter travel as their decoded values
+ * (codec "none"). */
+fl_err fl_ckpt_export(fl_ckpt *ck, long version, fl_ckpt_buf *out);
+/* Commit a version exported elsewhere into ck's store, through the same protocol as a write (invisible until
+ * complete, then retention); every checksum is checked first. *version (may be NULL) gets its number, which
+ * must be newer than every committed version. A damaged buffer is FL_ERR_IO. */
+fl_err fl_ckpt_import(fl_ckpt *ck, const void *blob, size_t n, long *version);
+
 /* ---- the two patterns of the Kokkos report ---- */
 
 typedef enum fl_ckpt_guard_outcome {
