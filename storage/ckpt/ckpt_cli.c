@@ -188,8 +188,8 @@ static int fl_ckpt_cli_dump(fl_ckpt *ck, long version, const char *label, long v
   }
   FL_TRY(fl_ckpt_manifest_load(ck, version, &m));
   if (!label) {
-    printf("%s version %ld: store %s, created %s, %zu entr%s\n", fl_ckpt_path(ck), m->version, m->store, m->created,
-           m->nentries, m->nentries == 1 ? "y" : "ies");
+    printf("%s version %ld: store %s, created %s%s%s, %zu entr%s\n", fl_ckpt_path(ck), m->version, m->store,
+           m->created, m->region[0] ? ", region " : "", m->region, m->nentries, m->nentries == 1 ? "y" : "ies");
     for (size_t k = 0; k < m->nentries; k++) {
       const fl_ckpt_entry_info *e = &m->entries[k];
       fl_ckpt_codec_params_format(e->codec, &e->params, params, sizeof params);
@@ -197,9 +197,9 @@ static int fl_ckpt_cli_dump(fl_ckpt *ck, long version, const char *label, long v
         printf("  %-16s object %s v%" PRIu32 " (%" PRIu64 "-byte record)", e->label, e->object_type, e->object_version,
                e->raw_bytes);
       else
-        printf("  %-16s %s %s codec %s %s raw %" PRIu64 " stored %" PRIu64, e->label,
+        printf("  %-16s %s %s codec %s %s%s%s raw %" PRIu64 " stored %" PRIu64, e->label,
                fl_ckpt_dtype_name(e->shape.dtype), fl_ckpt_shape_format(&e->shape, dims, sizeof dims), e->codec,
-               params, e->raw_bytes, e->stored_bytes);
+               params, e->filter[0] ? " via " : "", e->filter, e->raw_bytes, e->stored_bytes);
       printf(" xxh3 %016" PRIx64 "\n", e->hash);
     }
     for (size_t k = 0; k < m->nfiles; k++)
