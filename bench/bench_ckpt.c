@@ -5,7 +5,8 @@
  *   2. hdf5 store write bandwidth  vs  the file store                                    (target >= 0.7x);
  *   3. zfp codec encode throughput vs  libzfp called directly, same field and tolerance  (target >= 0.9x).
  * Variants alternate within each round and the median of the rounds is reported, so drifts of the machine
- * (page cache, the disk's mood) hit baseline and candidate alike. Every store write is a full checkpoint:
+ * (page cache, the disk's mood) hit baseline and candidate alike; for the ZFP comparison, which is CPU-bound
+ * and where noise only ever adds time, the best of the rounds. Every store write is a full checkpoint:
  * snapshot, background write, fsync of every file and directory, rename, retention of the previous version;
  * the plain baseline writes one file, fsyncs it and deletes the previous one, which is the least any durable
  * checkpoint must do.
@@ -41,6 +42,14 @@ static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
+}
+
+static double best(const double *v, int n)
+{
+  double m = v[0];
+  for (int i = 1; i < n; i++)
+    m = v[i] < m ? v[i] : m;
+  return m;
 }
 
 static double median(double *v, int n)
@@ -259,9 +268,9 @@ int main(int argc, char **argv)
     if (dsize != out.size || memcmp(dbuf, out.data, dsize) != 0)
       printf("warning: the codec's stream differs from libzfp's\n");
     {
-      double c = median(tc, rounds), d = median(td, rounds), mb = (double)(zn * sizeof *x) / 1e6;
-      printf("%-28s %8.0f MB/s  vs %-26s %8.0f MB/s  ratio %.2f (target >= 0.9)\n", "zfp codec encode (tol 1e-6)",
-             mb / c, "libzfp direct", mb / d, d / c);
+      double c = best(tc, rounds), d = best(td, rounds), mb = (double)(zn * sizeof *x) / 1e6;
+      printf("%-28s %8.0f MB/s  vs %-26s %8.0f MB/s  ratio %.2f (target >= 0.9; best of %d)\n",
+             "zfp codec encode (tol 1e-6)", mb / c, "libzfp direct", mb / d, d / c, rounds);
       printf("  (%.1fx compression on %zu smooth doubles; identical streams: %s)\n",
              (double)(zn * sizeof *x) / (double)out.size, zn,
              dsize == out.size && !memcmp(dbuf, out.data, dsize) ? "yes" : "no");
