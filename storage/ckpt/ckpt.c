@@ -1,11 +1,11 @@
 /* ckpt.c — the checkpoint API (see ckpt.h): registration, the split-phase writer, restore, verify, retention,
  * and the guard and region patterns.
  *
- * Split phase (GPI CP's start/commit): start runs the tolerance rules and copies every registered array into
- * the library's own buffers (objects are serialized there), so the application may change its data as soon as
- * start returns; a background thread then encodes, checksums and writes each payload and the manifest into the
- * store's invisible transaction. commit joins the thread and publishes: that one atomic step is the commit
- * point. The cost of the overlap is memory: one snapshot of every array (plus the encoded payload for lossy
+ * Split phase (GPI CP's start/commit): start runs the consistency checks and tolerance rules and copies every
+ * registered array into the library's own buffers (objects are serialized there), so the application may change
+ * its data as soon as start returns; a background thread then encodes, checksums and writes each payload and
+ * the manifest into the store's invisible transaction. commit joins the thread and publishes: that one atomic
+ * step is the commit point. The cost of the overlap is memory: one snapshot of every array (plus the encoded payload for lossy
  * codecs), reused from one checkpoint to the next. fl_ckpt_write, which returns only after the commit, needs
  * no snapshot: the arrays cannot change meanwhile, so the writer reads (and writes out) the application's own
  * memory, and a synchronous checkpoint costs no copy.
