@@ -13,6 +13,9 @@
  *
  *   bench_ckpt [--mib N] [--rounds R] [--dir DIR]      (defaults: 128 MiB, 9 rounds, $TMPDIR or /tmp) */
 #define _GNU_SOURCE /* sync_file_range */
+#include "ckpt.h"
+#include "fl_config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -21,9 +24,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "ckpt.h"
-#include "fl_config.h"
 
 #if FL_HAVE_ZFP
 #include <zfp.h>
@@ -230,8 +230,8 @@ int main(int argc, char **argv)
     double tk = median(kicked, rounds);
     printf("%-28s %8.0f MB/s  vs %-26s %8.0f MB/s  ratio %.2f (target >= 0.8)\n", "file store write", bytes / tf / 1e6,
            "plain write + fsync", bytes / tp / 1e6, tp / tf);
-    printf("%-28s %8.0f MB/s  vs %-26s %8.0f MB/s  ratio %.2f (for reference)\n", "file store write",
-           bytes / tf / 1e6, "plain + early writeback", bytes / tk / 1e6, tk / tf);
+    printf("%-28s %8.0f MB/s  vs %-26s %8.0f MB/s  ratio %.2f (for reference)\n", "file store write", bytes / tf / 1e6,
+           "plain + early writeback", bytes / tk / 1e6, tk / tf);
     if (have_h5) {
       double th = median(h5, rounds);
       printf("%-28s %8.0f MB/s  vs %-26s %8.0f MB/s  ratio %.2f (target >= 0.7)\n", "hdf5 store write",

@@ -7,16 +7,16 @@
  * again. (Verify and restore must also agree, and a restore that succeeded would have to be bit-identical.)
  * The entries mix element types, codecs (none, multigrid, zfp and zfp-adaptive when built) and an object, so
  * flips in compressed payloads are caught too, before any decoder sees them. FL_FLIP_SEED sets the flips. */
+#include "ckpt.h"
+#include "fl_config.h"
+#include "fl_test.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-#include "ckpt.h"
-#include "fl_config.h"
-#include "fl_test.h"
 
 #ifndef FL_FLIP_STORE
 #define FL_FLIP_STORE "file"
@@ -87,16 +87,14 @@ static fl_ckpt *open_ckpt(const char *dir)
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = FL_FLIP_STORE, .path = dir}, &ck), FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"f", {FL_CKPT_F64, 1, {256}}, a.f, {0}}), FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"i", {FL_CKPT_I32, 2, {20, 15}}, a.i, {0}}), FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"bytes", {FL_CKPT_U8, 1, {1000}}, a.bytes, {0}}),
-                        FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"g", {FL_CKPT_F64, 2, {17, 17}}, a.g,
-                                                               {.name = "multigrid", .levels = 1}}),
-                        FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"bytes", {FL_CKPT_U8, 1, {1000}}, a.bytes, {0}}), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_ckpt_register(ck, &(fl_ckpt_array){"g", {FL_CKPT_F64, 2, {17, 17}}, a.g, {.name = "multigrid", .levels = 1}}),
+      FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"z", {FL_CKPT_F64, 1, {500}}, a.z, zc}), FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"za", {FL_CKPT_F64, 1, {400}}, a.za, zac}), FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"l", {FL_CKPT_I64, 1, {100}}, a.l, {0}}), FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"f32", {FL_CKPT_F32, 3, {5, 6, 7}}, a.f32, {0}}),
-                        FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){"f32", {FL_CKPT_F32, 3, {5, 6, 7}}, a.f32, {0}}), FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_register_object(ck, "state", &flip_state_type, &a.st), FL_OK);
   return ck;
 }
@@ -129,8 +127,8 @@ static void flip_bit(const char *path, long byte, int bit)
 
 static void test_flips(void)
 {
-  static const char *file_names[] = {"f.bin", "i.bin", "bytes.bin", "g.bin", "z.bin", "za.bin", "l.bin",
-                                     "f32.bin", "state.bin", "MANIFEST"};
+  static const char *file_names[] = {"f.bin",  "i.bin", "bytes.bin", "g.bin",     "z.bin",
+                                     "za.bin", "l.bin", "f32.bin",   "state.bin", "MANIFEST"};
   static const char *h5_names[] = {"arrays.h5", "MANIFEST"};
   int is_file = strcmp(FL_FLIP_STORE, "file") == 0;
   const char **names = is_file ? file_names : h5_names;
@@ -197,13 +195,13 @@ static void test_flips(void)
 }
 
 static CU_TestInfo flip_tests[] = {
-  {"one flipped bit in each of 1,000 files", test_flips},
-  CU_TEST_INFO_NULL,
+    {"one flipped bit in each of 1,000 files", test_flips},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"ckpt bit flips (" FL_FLIP_STORE ")", NULL, NULL, NULL, NULL, flip_tests},
-  CU_SUITE_INFO_NULL,
+    {"ckpt bit flips (" FL_FLIP_STORE ")", NULL, NULL, NULL, NULL, flip_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 #if FL_HAVE_HDF5 || !defined(FL_FLIP_NEEDS_HDF5)

@@ -1,12 +1,12 @@
 /* test_ckpt_cli.c — `faultline ckpt ls|verify|dump`: what it prints and its exit status (0 ok, 1 a corrupt
  * version, 2 bad input), on a directory written through the API. Runs the built binary ($FAULTLINE). */
+#include "ckpt.h"
+#include "fl_test.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-#include "ckpt.h"
-#include "fl_test.h"
 
 static char out[16384];
 
@@ -44,9 +44,9 @@ static const char *make_dir(const char *store, const char *name)
   static st s;
   snprintf(dir, sizeof dir, "%s", fl_test_tmp(name));
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir}, &ck), FL_OK);
-  CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){"u", {FL_CKPT_F64, 2, {8, 8}}, u,
-                                                         {.name = "multigrid", .levels = 1}}),
-                  FL_OK);
+  CU_ASSERT_EQUAL(
+      fl_ckpt_register(ck, &(fl_ckpt_array){"u", {FL_CKPT_F64, 2, {8, 8}}, u, {.name = "multigrid", .levels = 1}}),
+      FL_OK);
   CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){"k", {FL_CKPT_I32, 1, {5}}, k, {0}}), FL_OK);
   CU_ASSERT_EQUAL(fl_ckpt_register_object(ck, "clock", &st_type, &s), FL_OK);
   for (int v = 1; v <= 3; v++) {
@@ -112,9 +112,16 @@ static void test_bad_input_is_2(void)
 {
   char args[1024];
   const char *dir = make_dir("file", "bad");
-  static const char *bad[] = {"ckpt", "ckpt frob DIR", "ckpt ls", "ckpt verify DIR --version x",
-                              "ckpt verify DIR --version 15", "ckpt dump DIR --label nope", "ckpt ls DIR --version 1",
-                              "ckpt ls DIR extra", "ckpt verify DIR --bogus", "ckpt ls /no/such/dir"};
+  static const char *bad[] = {"ckpt",
+                              "ckpt frob DIR",
+                              "ckpt ls",
+                              "ckpt verify DIR --version x",
+                              "ckpt verify DIR --version 15",
+                              "ckpt dump DIR --label nope",
+                              "ckpt ls DIR --version 1",
+                              "ckpt ls DIR extra",
+                              "ckpt verify DIR --bogus",
+                              "ckpt ls /no/such/dir"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     const char *d = strstr(bad[i], "DIR");
     if (d)
@@ -135,15 +142,15 @@ static void test_bad_input_is_2(void)
 }
 
 static CU_TestInfo cli_tests[] = {
-  {"ls, verify, dump", test_ls_verify_dump},
-  {"a corrupt version exits 1", test_corrupt_is_1},
-  {"bad input exits 2 with one line", test_bad_input_is_2},
-  CU_TEST_INFO_NULL,
+    {"ls, verify, dump", test_ls_verify_dump},
+    {"a corrupt version exits 1", test_corrupt_is_1},
+    {"bad input exits 2 with one line", test_bad_input_is_2},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"faultline ckpt", NULL, NULL, NULL, NULL, cli_tests},
-  CU_SUITE_INFO_NULL,
+    {"faultline ckpt", NULL, NULL, NULL, NULL, cli_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 FL_TEST_MAIN(suites)

@@ -1,12 +1,12 @@
 /* test_ckpt_codec.c — the codec registry (every registered codec, round trip on every shape it accepts), the
  * "none" codec, and the "multigrid" codec's accuracy and compression. ZFP has its own suite (test_ckpt_zfp.c). */
+#include "ckpt_codec.h"
+#include "fl_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "ckpt_codec.h"
-#include "fl_test.h"
 
 #define PI 3.14159265358979323846
 
@@ -55,7 +55,10 @@ static double roundtrip(const char *name, const fl_ckpt_codec_params *p, const f
 static void test_registry_conformance(void)
 {
   static const fl_ckpt_shape shapes[] = {
-    {FL_CKPT_F64, 1, {1000}}, {FL_CKPT_F64, 2, {40, 37}}, {FL_CKPT_F64, 3, {12, 9, 16}}, {FL_CKPT_F64, 1, {1}},
+      {FL_CKPT_F64, 1, {1000}},
+      {FL_CKPT_F64, 2, {40, 37}},
+      {FL_CKPT_F64, 3, {12, 9, 16}},
+      {FL_CKPT_F64, 1, {1}},
   };
   CU_ASSERT(fl_ckpt_codec_count() >= 2);
   CU_ASSERT(fl_ckpt_codec_known("none"));
@@ -139,7 +142,10 @@ static void test_none_exact(void)
 static void test_multigrid_exact_on_linear(void)
 {
   static const fl_ckpt_shape shapes[] = {
-    {FL_CKPT_F64, 1, {100}}, {FL_CKPT_F64, 2, {33, 20}}, {FL_CKPT_F64, 3, {9, 14, 7}}, {FL_CKPT_F64, 2, {2, 3}},
+      {FL_CKPT_F64, 1, {100}},
+      {FL_CKPT_F64, 2, {33, 20}},
+      {FL_CKPT_F64, 3, {9, 14, 7}},
+      {FL_CKPT_F64, 2, {2, 3}},
   };
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
     const fl_ckpt_shape *s = &shapes[k];
@@ -164,7 +170,9 @@ static void test_multigrid_exact_on_linear(void)
 static void test_multigrid_accuracy(void)
 {
   static const fl_ckpt_shape shapes[] = {
-    {FL_CKPT_F64, 1, {4097}}, {FL_CKPT_F64, 2, {257, 257}}, {FL_CKPT_F64, 3, {65, 65, 65}},
+      {FL_CKPT_F64, 1, {4097}},
+      {FL_CKPT_F64, 2, {257, 257}},
+      {FL_CKPT_F64, 3, {65, 65, 65}},
   };
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
     const fl_ckpt_shape *s = &shapes[k];
@@ -177,8 +185,9 @@ static void test_multigrid_accuracy(void)
       double ratio, err = roundtrip("multigrid", &p, s, a, &ratio);
       double per_level = pow(2.0, (double)s->ndims);
       printf("\n    multigrid %dD %zu^%d, %d level%s: max error %.2e (field in [1,2]), compression %5.1fx "
-             "(2^%d = %.0f)", s->ndims, s->dims[0], s->ndims, levels, levels > 1 ? "s" : " ", err, ratio,
-             s->ndims * levels, pow(per_level, levels));
+             "(2^%d = %.0f)",
+             s->ndims, s->dims[0], s->ndims, levels, levels > 1 ? "s" : " ", err, ratio, s->ndims * levels,
+             pow(per_level, levels));
       CU_ASSERT(err < 1e-2 * pow(4.0, levels - 1));
       if (levels > 1)
         CU_ASSERT(err > 2.5 * prev && err < 6.0 * prev); /* more levels, more error, O(h^2) */
@@ -221,18 +230,18 @@ static void test_multigrid_f32(void)
 }
 
 static CU_TestInfo codec_tests[] = {
-  {"registry conformance (round trip, shape check)", test_registry_conformance},
-  {"unknown codec and bad parameters", test_unknown_and_bad_input},
-  {"none is bit-exact", test_none_exact},
-  {"multigrid is exact on linear fields", test_multigrid_exact_on_linear},
-  {"multigrid error and compression per level", test_multigrid_accuracy},
-  {"multigrid f32", test_multigrid_f32},
-  CU_TEST_INFO_NULL,
+    {"registry conformance (round trip, shape check)", test_registry_conformance},
+    {"unknown codec and bad parameters", test_unknown_and_bad_input},
+    {"none is bit-exact", test_none_exact},
+    {"multigrid is exact on linear fields", test_multigrid_exact_on_linear},
+    {"multigrid error and compression per level", test_multigrid_accuracy},
+    {"multigrid f32", test_multigrid_f32},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"ckpt codecs", NULL, NULL, NULL, NULL, codec_tests},
-  CU_SUITE_INFO_NULL,
+    {"ckpt codecs", NULL, NULL, NULL, NULL, codec_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 FL_TEST_MAIN(suites)

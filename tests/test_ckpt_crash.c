@@ -6,6 +6,10 @@
  *
  * Built twice: FL_CRASH_STORE is "file" (test_ckpt_crash) or "hdf5" (test_ckpt_crash_hdf5, skipped without
  * HDF5). FL_CRASH_SEED sets the random delays (printed). */
+#include "ckpt.h"
+#include "fl_config.h"
+#include "fl_test.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -16,10 +20,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "ckpt.h"
-#include "fl_config.h"
-#include "fl_test.h"
 
 #ifndef FL_CRASH_STORE
 #define FL_CRASH_STORE "file"
@@ -68,9 +68,9 @@ static int is_version(long v)
 static fl_err open_ckpt(const char *dir, int read_only, fl_ckpt **ck)
 {
   fl_err rc = FL_OK;
-  FL_TRY(fl_ckpt_create(&(fl_ckpt_opts){.store = read_only ? NULL : FL_CRASH_STORE, .path = dir, .keep = KEEP,
-                                        .read_only = read_only},
-                        ck));
+  FL_TRY(fl_ckpt_create(
+      &(fl_ckpt_opts){.store = read_only ? NULL : FL_CRASH_STORE, .path = dir, .keep = KEEP, .read_only = read_only},
+      ck));
   FL_TRY(fl_ckpt_register(*ck, &(fl_ckpt_array){.label = "a", .shape = {FL_CKPT_F64, 1, {NA}}, .data = a}));
   FL_TRY(fl_ckpt_register(*ck, &(fl_ckpt_array){.label = "b", .shape = {FL_CKPT_I64, 2, {7, NB / 7}}, .data = b}));
   FL_TRY(fl_ckpt_register_object(*ck, "state", &crash_state_type, &st));
@@ -225,21 +225,21 @@ static void test_kill9(void)
     if (restored > reported)
       reported = restored;
   }
-  printf("\n    %d kills, %d left a torn write behind, %d fell between commit and report; final version %ld\n",
-         kills, torn, after_commit, restored);
+  printf("\n    %d kills, %d left a torn write behind, %d fell between commit and report; final version %ld\n", kills,
+         torn, after_commit, restored);
   CU_ASSERT_EQUAL(restored, NVERSIONS);
   CU_ASSERT(kills >= 10);
   CU_ASSERT(torn >= 1);
 }
 
 static CU_TestInfo crash_tests[] = {
-  {"kill -9 during 200 checkpoint writes", test_kill9},
-  CU_TEST_INFO_NULL,
+    {"kill -9 during 200 checkpoint writes", test_kill9},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"ckpt crash (" FL_CRASH_STORE ")", NULL, NULL, NULL, NULL, crash_tests},
-  CU_SUITE_INFO_NULL,
+    {"ckpt crash (" FL_CRASH_STORE ")", NULL, NULL, NULL, NULL, crash_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 #if FL_HAVE_HDF5 || !defined(FL_CRASH_NEEDS_HDF5)

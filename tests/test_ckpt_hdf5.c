@@ -3,14 +3,14 @@
  * attributes; with hdf5_zfp_filter, a "zfp" array is a float dataset compressed by the H5Z-ZFP plugin), and
  * damage inside them, to data or to HDF5's own metadata, is reported rather than restored. Skipped (77)
  * without HDF5. */
+#include "ckpt.h"
+#include "fl_config.h"
+#include "fl_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "ckpt.h"
-#include "fl_config.h"
-#include "fl_test.h"
 
 #if FL_HAVE_HDF5
 #include <hdf5.h>
@@ -25,14 +25,14 @@ static fl_ckpt *open_store(const char *dir)
 {
   fl_ckpt *ck = NULL;
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = "hdf5", .path = dir}, &ck), FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "u", .shape = {FL_CKPT_F64, 2, {NY, NX}},
-                                                               .data = u}),
-                        FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "idx", .shape = {FL_CKPT_I32, 1, {10}},
-                                                               .data = idx}),
-                        FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "z", .shape = {FL_CKPT_F64, 1, {4096}},
-                                                               .data = z, .codec = {.name = "multigrid", .levels = 2}}),
+  CU_ASSERT_EQUAL_FATAL(
+      fl_ckpt_register(ck, &(fl_ckpt_array){.label = "u", .shape = {FL_CKPT_F64, 2, {NY, NX}}, .data = u}), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_ckpt_register(ck, &(fl_ckpt_array){.label = "idx", .shape = {FL_CKPT_I32, 1, {10}}, .data = idx}), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "z",
+                                                              .shape = {FL_CKPT_F64, 1, {4096}},
+                                                              .data = z,
+                                                              .codec = {.name = "multigrid", .levels = 2}}),
                         FL_OK);
   return ck;
 }
@@ -200,9 +200,8 @@ static void test_zfp_filter(void)
                   FL_ERR_INPUT);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = "hdf5", .path = dir, .hdf5_zfp_filter = 1}, &ck),
                         FL_OK);
-  CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){"x", {FL_CKPT_F64, 2, {60, 70}}, x,
-                                                         {.name = "zfp", .tol = 1e-5}}),
-                  FL_OK);
+  CU_ASSERT_EQUAL(
+      fl_ckpt_register(ck, &(fl_ckpt_array){"x", {FL_CKPT_F64, 2, {60, 70}}, x, {.name = "zfp", .tol = 1e-5}}), FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_write(ck, 1), FL_OK);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_manifest_load(ck, 1, &m), FL_OK);
   CU_ASSERT_STRING_EQUAL(m->entries[0].filter, "h5z-zfp");
@@ -239,15 +238,15 @@ static void test_zfp_filter(void)
 }
 
 static CU_TestInfo hdf5_tests[] = {
-  {"files read with the plain HDF5 API", test_plain_hdf5},
-  {"damage to data and to metadata is reported", test_damage},
-  {"zfp through the HDF5 ZFP filter", test_zfp_filter},
-  CU_TEST_INFO_NULL,
+    {"files read with the plain HDF5 API", test_plain_hdf5},
+    {"damage to data and to metadata is reported", test_damage},
+    {"zfp through the HDF5 ZFP filter", test_zfp_filter},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"ckpt hdf5 store", NULL, NULL, NULL, NULL, hdf5_tests},
-  CU_SUITE_INFO_NULL,
+    {"ckpt hdf5 store", NULL, NULL, NULL, NULL, hdf5_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 FL_TEST_MAIN(suites)

@@ -1,12 +1,12 @@
 /* test_ckpt_serial.c — serialized records of C structs: round trip (flat, nested, walker-described), the
  * serializer checker, reading older and refusing newer or incompatible records (nested ones included),
  * polymorphic loading by type tag, and corruption. */
+#include "ckpt_serial.h"
+#include "fl_test.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "ckpt_serial.h"
-#include "fl_test.h"
 
 typedef struct particle {
   int64_t id;
@@ -17,8 +17,8 @@ typedef struct particle {
 } particle;
 
 static const fl_ckpt_field particle_fields[] = {
-  FL_CKPT_FIELD(particle, id), FL_CKPT_FIELD(particle, pos), FL_CKPT_FIELD(particle, charge),
-  FL_CKPT_FIELD(particle, flags), FL_CKPT_FIELD(particle, kind),
+    FL_CKPT_FIELD(particle, id),    FL_CKPT_FIELD(particle, pos),  FL_CKPT_FIELD(particle, charge),
+    FL_CKPT_FIELD(particle, flags), FL_CKPT_FIELD(particle, kind),
 };
 static const fl_ckpt_type particle_type = FL_CKPT_TYPE(particle, "particle", 1, particle_fields);
 
@@ -65,8 +65,8 @@ static void test_checker(void)
   static const fl_ckpt_field missing_end[] = {FL_CKPT_FIELD(three, a), FL_CKPT_FIELD(three, b)};
   static const fl_ckpt_field dup[] = {FL_CKPT_FIELD(three, a), FL_CKPT_FIELD(three, b), FL_CKPT_FIELD(three, c),
                                       FL_CKPT_FIELD(three, c)};
-  static const fl_ckpt_field overlap[] = {{"a", FL_CKPT_F64, 0, 16, 1, NULL}, FL_CKPT_FIELD(three, b),
-                                          FL_CKPT_FIELD(three, c)};
+  static const fl_ckpt_field overlap[] = {
+      {"a", FL_CKPT_F64, 0, 16, 1, NULL}, FL_CKPT_FIELD(three, b), FL_CKPT_FIELD(three, c)};
   static const fl_ckpt_field future[] = {FL_CKPT_FIELD(three, a), FL_CKPT_FIELD(three, b),
                                          FL_CKPT_FIELD_SINCE(three, c, 3)};
   static const fl_ckpt_field shuffled[] = {FL_CKPT_FIELD(three, c), FL_CKPT_FIELD(three, a), FL_CKPT_FIELD(three, b)};
@@ -222,8 +222,10 @@ typedef struct body {
   float mass;
 } body;
 static const fl_ckpt_field body_fields[] = {
-  FL_CKPT_FIELD(body, id), FL_CKPT_FIELD_STRUCT(body, pos, &vec3_type), FL_CKPT_FIELD_STRUCT(body, trail, &vec3_type),
-  FL_CKPT_FIELD(body, mass),
+    FL_CKPT_FIELD(body, id),
+    FL_CKPT_FIELD_STRUCT(body, pos, &vec3_type),
+    FL_CKPT_FIELD_STRUCT(body, trail, &vec3_type),
+    FL_CKPT_FIELD(body, mass),
 };
 static const fl_ckpt_type body_type = FL_CKPT_TYPE(body, "body", 1, body_fields);
 
@@ -281,8 +283,9 @@ static void test_nested(void)
   rewind(f);
   CU_ASSERT(fread(text, 1, sizeof text - 1, f) > 0);
   fclose(f);
-  CU_ASSERT(strstr(text, "body v1: id i64[1] = 42; pos struct[1] = {vec3 v1: x f64[3] = 0.5 1.5 ...}; trail "
-                         "struct[4] = {vec3 v1: x f64[3] = 0 1 ...} {vec3 v1: x f64[3] = 10 11 ...} ...; mass") != NULL);
+  CU_ASSERT(strstr(text,
+                   "body v1: id i64[1] = 42; pos struct[1] = {vec3 v1: x f64[3] = 0.5 1.5 ...}; trail "
+                   "struct[4] = {vec3 v1: x f64[3] = 0 1 ...} {vec3 v1: x f64[3] = 10 11 ...} ...; mass") != NULL);
   fl_ckpt_buf_free(&r1);
   fl_ckpt_buf_free(&r2);
 }
@@ -433,21 +436,21 @@ static void test_walker_versions(void)
 }
 
 static CU_TestInfo serial_tests[] = {
-  {"round trip, info, print", test_roundtrip},
-  {"serializer checker", test_checker},
-  {"older records read, newer and incompatible refused", test_versions},
-  {"polymorphic load by type tag", test_polymorphic},
-  {"nested structs: table and walker", test_nested},
-  {"nested records: newer or foreign refused, older read", test_nested_versions},
-  {"the checker runs walkers", test_checker_walkers},
-  {"a walker reads older layouts", test_walker_versions},
-  {"every flipped bit and truncation refused", test_corruption},
-  CU_TEST_INFO_NULL,
+    {"round trip, info, print", test_roundtrip},
+    {"serializer checker", test_checker},
+    {"older records read, newer and incompatible refused", test_versions},
+    {"polymorphic load by type tag", test_polymorphic},
+    {"nested structs: table and walker", test_nested},
+    {"nested records: newer or foreign refused, older read", test_nested_versions},
+    {"the checker runs walkers", test_checker_walkers},
+    {"a walker reads older layouts", test_walker_versions},
+    {"every flipped bit and truncation refused", test_corruption},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"ckpt serialization", NULL, NULL, NULL, NULL, serial_tests},
-  CU_SUITE_INFO_NULL,
+    {"ckpt serialization", NULL, NULL, NULL, NULL, serial_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 FL_TEST_MAIN(suites)

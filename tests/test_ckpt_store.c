@@ -2,6 +2,9 @@
  * restore, split-phase overlap, retention, version rules, all-or-nothing restore, corruption found and fallen
  * back from, one writer per directory, a dead writer's leftovers, a failing background write, and the guard
  * and region patterns of the Kokkos report. */
+#include "ckpt.h"
+#include "fl_test.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,9 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ckpt.h"
-#include "fl_test.h"
-
 /* ---- a small application state: two exact arrays, one multigrid-compressed field, one struct ---- */
 
 typedef struct solver_state {
@@ -27,9 +27,9 @@ typedef struct solver_state {
 } solver_state;
 
 static const fl_ckpt_field solver_state_fields[] = {
-  FL_CKPT_FIELD(solver_state, iter),
-  FL_CKPT_FIELD(solver_state, residual),
-  FL_CKPT_FIELD(solver_state, x),
+    FL_CKPT_FIELD(solver_state, iter),
+    FL_CKPT_FIELD(solver_state, residual),
+    FL_CKPT_FIELD(solver_state, x),
 };
 static const fl_ckpt_type solver_state_type = FL_CKPT_TYPE(solver_state, "solver_state", 1, solver_state_fields);
 
@@ -72,7 +72,10 @@ static int app_is(const app *a, int seed)
          memcmp(&a->st, &want.st, sizeof a->st) == 0 && err < 0.03;
 }
 
-static int on_disk(const char *store) { return strcmp(store, "memory") != 0; }
+static int on_disk(const char *store)
+{
+  return strcmp(store, "memory") != 0;
+}
 
 /* Warnings of the fl_ckpt objects opened by app_open: counted, the last one kept. */
 static int nwarnings;
@@ -97,13 +100,15 @@ static const char *dir_for(const char *store, const char *test)
 static fl_err app_open(app *a, const char *store, const char *dir, int keep)
 {
   fl_err rc = FL_OK;
-  FL_TRY(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = on_disk(store) ? dir : NULL, .keep = keep,
-                                        .warn = capture_warning},
-                        &a->ck));
+  FL_TRY(fl_ckpt_create(
+      &(fl_ckpt_opts){.store = store, .path = on_disk(store) ? dir : NULL, .keep = keep, .warn = capture_warning},
+      &a->ck));
   FL_TRY(fl_ckpt_register(a->ck, &(fl_ckpt_array){.label = "u", .shape = {FL_CKPT_F64, 2, {32, 24}}, .data = a->u}));
   FL_TRY(fl_ckpt_register(a->ck, &(fl_ckpt_array){.label = "idx", .shape = {FL_CKPT_I32, 1, {NI}}, .data = a->idx}));
-  FL_TRY(fl_ckpt_register(a->ck, &(fl_ckpt_array){.label = "smooth", .shape = {FL_CKPT_F64, 2, {NS, NS}},
-                                                  .data = a->smooth, .codec = {.name = "multigrid", .levels = 1}}));
+  FL_TRY(fl_ckpt_register(a->ck, &(fl_ckpt_array){.label = "smooth",
+                                                  .shape = {FL_CKPT_F64, 2, {NS, NS}},
+                                                  .data = a->smooth,
+                                                  .codec = {.name = "multigrid", .levels = 1}}));
   FL_TRY(fl_ckpt_register_object(a->ck, "state", &solver_state_type, &a->st));
 done:
   return rc;
@@ -195,7 +200,7 @@ static void t_roundtrip(const char *store)
   fl_ckpt_destroy(&a.ck);
   CU_ASSERT_PTR_NULL(a.ck);
   fl_ckpt_destroy(&a.ck); /* NULL-safe */
-  if (on_disk(store)) { /* and it is still there for the next process */
+  if (on_disk(store)) {   /* and it is still there for the next process */
     memset(&a, 0, sizeof a);
     CU_ASSERT_EQUAL_FATAL(app_open(&a, store, dir_for(store, "roundtrip"), 0), FL_OK);
     CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, &r), FL_OK);
@@ -216,9 +221,9 @@ static void t_split_phase(const char *store)
   CU_ASSERT_EQUAL(fl_ckpt_in_flight(a.ck), 1);
   app_fill(&a, 6); /* the computation goes on */
   CU_ASSERT_EQUAL(fl_ckpt_start(a.ck, 2), FL_ERR_INPUT);
-  CU_ASSERT_EQUAL(fl_ckpt_register(a.ck, &(fl_ckpt_array){.label = "late", .shape = {FL_CKPT_U8, 1, {1}},
-                                                          .data = a.idx}),
-                  FL_ERR_INPUT);
+  CU_ASSERT_EQUAL(
+      fl_ckpt_register(a.ck, &(fl_ckpt_array){.label = "late", .shape = {FL_CKPT_U8, 1, {1}}, .data = a.idx}),
+      FL_ERR_INPUT);
   CU_ASSERT_EQUAL(fl_ckpt_restore_all(a.ck, FL_CKPT_LATEST, NULL), FL_ERR_INPUT);
   CU_ASSERT_EQUAL(fl_ckpt_commit(a.ck), FL_OK);
   CU_ASSERT_EQUAL(fl_ckpt_in_flight(a.ck), -1);
@@ -296,9 +301,10 @@ static void t_mismatch(const char *store)
                           FL_OK);
   }
   /* Same labels, other shapes. */
-  CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = on_disk(store) ? "u" : "u2",
-                                                         .shape = {FL_CKPT_F64, 2, {24, 32}}, .data = a.u}),
-                  FL_OK);
+  CU_ASSERT_EQUAL(
+      fl_ckpt_register(
+          ck, &(fl_ckpt_array){.label = on_disk(store) ? "u" : "u2", .shape = {FL_CKPT_F64, 2, {24, 32}}, .data = a.u}),
+      FL_OK);
   if (on_disk(store)) {
     CU_ASSERT_EQUAL(fl_ckpt_restore_all(ck, 1, NULL), FL_ERR_INPUT);
     CU_ASSERT(strstr(fl_err_msg(), "'u' holds f64 32x24, registered as f64 24x32") != NULL);
@@ -310,8 +316,9 @@ static void t_mismatch(const char *store)
   /* Registration errors name the label and the value. */
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir_for(store, "mismatch2")}, &ck),
                         FL_OK);
-  CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "a b", .shape = {FL_CKPT_F64, 1, {10}}, .data = other}),
-                  FL_ERR_INPUT);
+  CU_ASSERT_EQUAL(
+      fl_ckpt_register(ck, &(fl_ckpt_array){.label = "a b", .shape = {FL_CKPT_F64, 1, {10}}, .data = other}),
+      FL_ERR_INPUT);
   CU_ASSERT(strstr(fl_err_msg(), "'a b'") != NULL);
   CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = ".x", .shape = {FL_CKPT_F64, 1, {10}}, .data = other}),
                   FL_ERR_INPUT);
@@ -322,9 +329,11 @@ static void t_mismatch(const char *store)
   CU_ASSERT(strstr(fl_err_msg(), "'x' is already registered") != NULL);
   CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "y", .shape = {FL_CKPT_F64, 1, {10}}, .data = NULL}),
                   FL_ERR_INPUT);
-  CU_ASSERT_EQUAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "z", .shape = {FL_CKPT_F64, 1, {10}}, .data = other,
-                                                         .codec = {.name = "gzip"}}),
-                  FL_ERR_INPUT);
+  CU_ASSERT_EQUAL(
+      fl_ckpt_register(
+          ck,
+          &(fl_ckpt_array){.label = "z", .shape = {FL_CKPT_F64, 1, {10}}, .data = other, .codec = {.name = "gzip"}}),
+      FL_ERR_INPUT);
   CU_ASSERT(strstr(fl_err_msg(), "unknown codec 'gzip'") != NULL);
   fl_ckpt_destroy(&ck);
 }
@@ -366,7 +375,7 @@ static void t_guard(const char *store)
   app_fill(&a, 4);
   CU_ASSERT_EQUAL(fl_ckpt_guard(a.ck, 1, check_flag, NULL, &out, &r), FL_OK);
   CU_ASSERT_EQUAL(out, FL_CKPT_SAVED);
-  app_fill(&a, 99); /* a fault corrupts the state... */
+  app_fill(&a, 99);    /* a fault corrupts the state... */
   consistent_flag = 0; /* ...and the check notices */
   CU_ASSERT_EQUAL(fl_ckpt_guard(a.ck, 2, check_flag, NULL, &out, &r), FL_OK);
   CU_ASSERT_EQUAL(out, FL_CKPT_ROLLED_BACK);
@@ -513,7 +522,10 @@ static void t_region_damaged(const char *store)
 /* Every store x every codec x every element type the codec takes: write, restore, compare (bit-exact for
  * "none", within tol for zfp, within the measured multigrid error on this smooth field). The HDF5 store runs
  * twice when ZFP is built: with and without its ZFP filter. */
-static double matrix_value(int i, int j) { return 50.0 + 40.0 * sin(0.05 * i) * cos(0.04 * j); }
+static double matrix_value(int i, int j)
+{
+  return 50.0 + 40.0 * sin(0.05 * i) * cos(0.04 * j);
+}
 
 static void t_matrix(const char *store)
 {
@@ -551,11 +563,12 @@ static void t_matrix(const char *store)
             }
           }
         memcpy(orig, data, sizeof data);
-        snprintf(dir, sizeof dir, "%s-%d-%s-%s", dir_for(store, "matrix"), filter, codec, fl_ckpt_dtype_name(dtypes[d]));
-        CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = on_disk(store) ? dir : NULL,
-                                                             .hdf5_zfp_filter = filter},
-                                             &ck),
-                              FL_OK);
+        snprintf(dir, sizeof dir, "%s-%d-%s-%s", dir_for(store, "matrix"), filter, codec,
+                 fl_ckpt_dtype_name(dtypes[d]));
+        CU_ASSERT_EQUAL_FATAL(
+            fl_ckpt_create(
+                &(fl_ckpt_opts){.store = store, .path = on_disk(store) ? dir : NULL, .hdf5_zfp_filter = filter}, &ck),
+            FL_OK);
         CU_ASSERT_EQUAL(fl_ckpt_register(ck, &arr), FL_OK);
         CU_ASSERT_EQUAL(fl_ckpt_write(ck, 1), FL_OK);
         memset(data, 0, sizeof data);
@@ -582,11 +595,11 @@ static void t_matrix(const char *store)
                               (5 + 2 * (fl_ckpt_codec_count() - 1)));
 }
 
-#define FOR_EACH_STORE(fn)                                                                                   \
-  static void test_##fn(void)                                                                                \
-  {                                                                                                          \
-    for (int i = 0; i < fl_ckpt_store_count(); i++)                                                          \
-      fn(fl_ckpt_store_name(i));                                                                             \
+#define FOR_EACH_STORE(fn)                                                                                             \
+  static void test_##fn(void)                                                                                          \
+  {                                                                                                                    \
+    for (int i = 0; i < fl_ckpt_store_count(); i++)                                                                    \
+      fn(fl_ckpt_store_name(i));                                                                                       \
   }
 FOR_EACH_STORE(t_roundtrip)
 FOR_EACH_STORE(t_matrix)
@@ -662,8 +675,7 @@ static void t_one_writer(const char *store)
   CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir}, &w2), FL_OK);
   fl_ckpt_destroy(&w2);
   /* Another store type's directory is refused, so is a foreign non-empty directory. */
-  CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = strcmp(store, "file") ? "file" : "memory", .path = dir},
-                                 &w2),
+  CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = strcmp(store, "file") ? "file" : "memory", .path = dir}, &w2),
                   strcmp(store, "file") ? FL_ERR_INPUT : FL_OK);
   fl_ckpt_destroy(&w2);
   {
@@ -876,10 +888,10 @@ typedef struct solver_state2 {
 } solver_state2;
 
 static const fl_ckpt_field solver_state2_fields[] = {
-  FL_CKPT_FIELD(solver_state2, iter),
-  FL_CKPT_FIELD(solver_state2, residual),
-  FL_CKPT_FIELD(solver_state2, x),
-  FL_CKPT_FIELD_SINCE(solver_state2, restarts, 2),
+    FL_CKPT_FIELD(solver_state2, iter),
+    FL_CKPT_FIELD(solver_state2, residual),
+    FL_CKPT_FIELD(solver_state2, x),
+    FL_CKPT_FIELD_SINCE(solver_state2, restarts, 2),
 };
 static const fl_ckpt_type solver_state2_type = FL_CKPT_TYPE(solver_state2, "solver_state", 2, solver_state2_fields);
 
@@ -923,9 +935,9 @@ typedef struct pipeline {
   stage current;
 } pipeline;
 static const fl_ckpt_field pipeline_fields[] = {
-  FL_CKPT_FIELD(pipeline, step),
-  FL_CKPT_FIELD_STRUCT(pipeline, stages, &stage_type),
-  FL_CKPT_FIELD_STRUCT(pipeline, current, &stage_type),
+    FL_CKPT_FIELD(pipeline, step),
+    FL_CKPT_FIELD_STRUCT(pipeline, stages, &stage_type),
+    FL_CKPT_FIELD_STRUCT(pipeline, current, &stage_type),
 };
 static const fl_ckpt_type pipeline_type = FL_CKPT_TYPE(pipeline, "pipeline", 1, pipeline_fields);
 
@@ -1013,41 +1025,41 @@ static void test_bad_options(void)
 }
 
 static CU_TestInfo conformance_tests[] = {
-  {"save and restore (all, one, older, latest; reopen)", test_t_roundtrip},
-  {"every codec x element type round-trips", test_t_matrix},
-  {"split phase: start snapshots, commit publishes", test_t_split_phase},
-  {"versions grow; retention keeps the newest K", test_t_versions_and_retention},
-  {"entries must match what is registered", test_t_mismatch},
-  {"guard: save or roll back", test_t_guard},
-  {"per-array check: refuse to save, fall back on restore", test_t_check},
-  {"region: restart skips finished iterations", test_t_region},
-  {"region: a damaged newest version is resumed from the one before", test_t_region_damaged},
-  CU_TEST_INFO_NULL,
+    {"save and restore (all, one, older, latest; reopen)", test_t_roundtrip},
+    {"every codec x element type round-trips", test_t_matrix},
+    {"split phase: start snapshots, commit publishes", test_t_split_phase},
+    {"versions grow; retention keeps the newest K", test_t_versions_and_retention},
+    {"entries must match what is registered", test_t_mismatch},
+    {"guard: save or roll back", test_t_guard},
+    {"per-array check: refuse to save, fall back on restore", test_t_check},
+    {"region: restart skips finished iterations", test_t_region},
+    {"region: a damaged newest version is resumed from the one before", test_t_region_damaged},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_TestInfo disk_tests[] = {
-  {"corrupt manifest: found, fallen back from", test_t_corrupt_manifest_fallback},
-  {"every bit of a manifest is covered", test_t_manifest_every_bit},
-  {"one writer per directory; foreign directories refused", test_t_one_writer},
-  {"a dead writer's leftovers are cleared", test_t_leftovers},
-  {"a failing background write leaves no trace", test_t_failed_write},
-  {"corrupt payload: all-or-nothing restore", test_t_corrupt_payload_all_or_nothing},
-  CU_TEST_INFO_NULL,
+    {"corrupt manifest: found, fallen back from", test_t_corrupt_manifest_fallback},
+    {"every bit of a manifest is covered", test_t_manifest_every_bit},
+    {"one writer per directory; foreign directories refused", test_t_one_writer},
+    {"a dead writer's leftovers are cleared", test_t_leftovers},
+    {"a failing background write leaves no trace", test_t_failed_write},
+    {"corrupt payload: all-or-nothing restore", test_t_corrupt_payload_all_or_nothing},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_TestInfo misc_tests[] = {
-  {"objects across type versions", test_object_versions},
-  {"a struct with nested structs, every store", test_nested_object_stores},
-  {"export from memory, import into every store", test_export_import},
-  {"bad options", test_bad_options},
-  CU_TEST_INFO_NULL,
+    {"objects across type versions", test_object_versions},
+    {"a struct with nested structs, every store", test_nested_object_stores},
+    {"export from memory, import into every store", test_export_import},
+    {"bad options", test_bad_options},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"ckpt conformance (every store)", NULL, NULL, NULL, NULL, conformance_tests},
-  {"ckpt on disk", NULL, NULL, NULL, NULL, disk_tests},
-  {"ckpt objects and options", NULL, NULL, NULL, NULL, misc_tests},
-  CU_SUITE_INFO_NULL,
+    {"ckpt conformance (every store)", NULL, NULL, NULL, NULL, conformance_tests},
+    {"ckpt on disk", NULL, NULL, NULL, NULL, disk_tests},
+    {"ckpt objects and options", NULL, NULL, NULL, NULL, misc_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 FL_TEST_MAIN(suites)

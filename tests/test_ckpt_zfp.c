@@ -1,14 +1,14 @@
 /* test_ckpt_zfp.c — the "zfp" and "zfp-adaptive" codecs: ZFP's pointwise bound holds on every shape and type,
  * compression grows with the tolerance, and the adaptive rule sets the tolerance per checkpoint (the seed's
  * eb = ||r|| / ||b|| * tol, which must then bound ||x~ - x||_2 / ||x||_2). Skipped (77) without ZFP. */
+#include "ckpt.h"
+#include "fl_config.h"
+#include "fl_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "ckpt.h"
-#include "fl_config.h"
-#include "fl_test.h"
 
 #define PI 3.14159265358979323846
 
@@ -142,10 +142,13 @@ static void test_rule_per_checkpoint(void)
   rule_log log = {0};
   CU_ASSERT_FATAL(x && orig);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = "memory"}, &ck), FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "x", .shape = {FL_CKPT_F64, 1, {n}}, .data = x,
-                                                          .codec = {.name = "zfp-adaptive", .rule = logging_rule,
-                                                                    .rule_user = &log}}),
-                        FL_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_ckpt_register(ck,
+                       &(fl_ckpt_array){.label = "x",
+                                        .shape = {FL_CKPT_F64, 1, {n}},
+                                        .data = x,
+                                        .codec = {.name = "zfp-adaptive", .rule = logging_rule, .rule_user = &log}}),
+      FL_OK);
   for (long v = 0; v < 3; v++) {
     fl_ckpt_manifest *m = NULL;
     double err = 0;
@@ -187,10 +190,13 @@ static void test_relres_rule(void)
     norm += x[i] * x[i];
   norm = sqrt(norm);
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = "memory"}, &ck), FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_ckpt_register(ck, &(fl_ckpt_array){.label = "x", .shape = {FL_CKPT_F64, 1, {n}}, .data = x,
-                                                          .codec = {.name = "zfp-adaptive",
-                                                                    .rule = fl_ckpt_rule_relres, .rule_user = &rr}}),
-                        FL_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_ckpt_register(
+          ck, &(fl_ckpt_array){.label = "x",
+                               .shape = {FL_CKPT_F64, 1, {n}},
+                               .data = x,
+                               .codec = {.name = "zfp-adaptive", .rule = fl_ckpt_rule_relres, .rule_user = &rr}}),
+      FL_OK);
   for (long v = 0; v < 3; v++) {
     fl_ckpt_manifest *m = NULL;
     double err2 = 0, eb;
@@ -226,17 +232,17 @@ static void test_relres_rule(void)
 }
 
 static CU_TestInfo zfp_tests[] = {
-  {"pointwise bound, f32/f64, 1-4 dims", test_bound_all_shapes},
-  {"compression grows with the tolerance", test_ratio_grows_with_tol},
-  {"bad parameters", test_bad_parameters},
-  {"adaptive: rule called per checkpoint", test_rule_per_checkpoint},
-  {"adaptive: relative-residual rule bounds the error", test_relres_rule},
-  CU_TEST_INFO_NULL,
+    {"pointwise bound, f32/f64, 1-4 dims", test_bound_all_shapes},
+    {"compression grows with the tolerance", test_ratio_grows_with_tol},
+    {"bad parameters", test_bad_parameters},
+    {"adaptive: rule called per checkpoint", test_rule_per_checkpoint},
+    {"adaptive: relative-residual rule bounds the error", test_relres_rule},
+    CU_TEST_INFO_NULL,
 };
 
 static CU_SuiteInfo suites[] = {
-  {"ckpt zfp", NULL, NULL, NULL, NULL, zfp_tests},
-  CU_SUITE_INFO_NULL,
+    {"ckpt zfp", NULL, NULL, NULL, NULL, zfp_tests},
+    CU_SUITE_INFO_NULL,
 };
 
 #if FL_HAVE_ZFP

@@ -11,7 +11,7 @@ static const struct {
   fl_ckpt_dtype d;
   const char *name;
 } fl_ckpt_dtypes[] = {
-  {FL_CKPT_U8, "u8"}, {FL_CKPT_I32, "i32"}, {FL_CKPT_I64, "i64"}, {FL_CKPT_F32, "f32"}, {FL_CKPT_F64, "f64"},
+    {FL_CKPT_U8, "u8"}, {FL_CKPT_I32, "i32"}, {FL_CKPT_I64, "i64"}, {FL_CKPT_F32, "f32"}, {FL_CKPT_F64, "f64"},
 };
 #define FL_CKPT_NDTYPES (sizeof fl_ckpt_dtypes / sizeof fl_ckpt_dtypes[0])
 
@@ -33,7 +33,10 @@ fl_err fl_ckpt_dtype_parse(const char *name, fl_ckpt_dtype *out)
   return fl_err_set(FL_ERR_INPUT, "unknown element type '%s' (known: u8, i32, i64, f32, f64)", name);
 }
 
-size_t fl_ckpt_dtype_size(fl_ckpt_dtype d) { return FL_CKPT_DTYPE_SIZE(d); }
+size_t fl_ckpt_dtype_size(fl_ckpt_dtype d)
+{
+  return FL_CKPT_DTYPE_SIZE(d);
+}
 
 size_t fl_ckpt_shape_count(const fl_ckpt_shape *s)
 {
@@ -43,7 +46,10 @@ size_t fl_ckpt_shape_count(const fl_ckpt_shape *s)
   return n;
 }
 
-size_t fl_ckpt_shape_bytes(const fl_ckpt_shape *s) { return fl_ckpt_shape_count(s) * fl_ckpt_dtype_size(s->dtype); }
+size_t fl_ckpt_shape_bytes(const fl_ckpt_shape *s)
+{
+  return fl_ckpt_shape_count(s) * fl_ckpt_dtype_size(s->dtype);
+}
 
 fl_err fl_ckpt_shape_check(const fl_ckpt_shape *s, const char *label)
 {
@@ -51,8 +57,7 @@ fl_err fl_ckpt_shape_check(const fl_ckpt_shape *s, const char *label)
   if (fl_ckpt_dtype_size(s->dtype) == 0)
     return fl_err_set(FL_ERR_INPUT, "array '%s': invalid element type %d", label, (int)s->dtype);
   if (s->ndims < 1 || s->ndims > FL_CKPT_MAX_DIMS)
-    return fl_err_set(FL_ERR_INPUT, "array '%s': %d dimensions (expected 1..%d)", label, s->ndims,
-                      FL_CKPT_MAX_DIMS);
+    return fl_err_set(FL_ERR_INPUT, "array '%s': %d dimensions (expected 1..%d)", label, s->ndims, FL_CKPT_MAX_DIMS);
   n = fl_ckpt_dtype_size(s->dtype);
   for (int i = 0; i < s->ndims; i++) {
     if (s->dims[i] == 0)
@@ -118,4 +123,7 @@ void fl_ckpt_buf_free(fl_ckpt_buf *b)
   b->size = b->cap = 0;
 }
 
-uint64_t fl_ckpt_hash(const void *p, size_t n) { return (uint64_t)XXH3_64bits(p, n); }
+uint64_t fl_ckpt_hash(const void *p, size_t n)
+{
+  return (uint64_t)XXH3_64bits(p, n);
+}

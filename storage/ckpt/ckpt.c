@@ -5,8 +5,8 @@
  * registered array into the library's own buffers (objects are serialized there), so the application may change
  * its data as soon as start returns; a background thread then encodes, checksums and writes each payload and
  * the manifest into the store's invisible transaction. commit joins the thread and publishes: that one atomic
- * step is the commit point. The cost of the overlap is memory: one snapshot of every array (plus the encoded payload for lossy
- * codecs), reused from one checkpoint to the next. fl_ckpt_write, which returns only after the commit, needs
+ * step is the commit point. The cost of the overlap is memory: one snapshot of every array (plus the encoded payload
+ * for lossy codecs), reused from one checkpoint to the next. fl_ckpt_write, which returns only after the commit, needs
  * no snapshot: the arrays cannot change meanwhile, so the writer reads (and writes out) the application's own
  * memory, and a synchronous checkpoint costs no copy.
  *
@@ -16,6 +16,8 @@
  * (corrupt, torn, refused by a check), warning about each. */
 #include "ckpt.h"
 
+#include "store_impl.h"
+
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -23,17 +25,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "store_impl.h"
-
 typedef struct fl_ckpt_slot {
-  fl_ckpt_entry_info info;  /* label, shape, codec, object type; params, sizes and hash of the last write */
-  void *data;               /* the application's array or object, borrowed */
-  fl_ckpt_codec_cfg cfg;    /* cfg.name is not kept: info.codec is the codec */
+  fl_ckpt_entry_info info;   /* label, shape, codec, object type; params, sizes and hash of the last write */
+  void *data;                /* the application's array or object, borrowed */
+  fl_ckpt_codec_cfg cfg;     /* cfg.name is not kept: info.codec is the codec */
   const fl_ckpt_type *otype; /* objects only */
-  fl_ckpt_buf snap;         /* snapshot of the array (split phase); decode target on restore */
-  fl_ckpt_buf payload;      /* encoded payload, or an object's record */
-  const void *src;          /* what this checkpoint encodes or writes: snap.data, or data itself */
-  fl_ckpt_check_fn check;   /* user consistency check, or NULL */
+  fl_ckpt_buf snap;          /* snapshot of the array (split phase); decode target on restore */
+  fl_ckpt_buf payload;       /* encoded payload, or an object's record */
+  const void *src;           /* what this checkpoint encodes or writes: snap.data, or data itself */
+  fl_ckpt_check_fn check;    /* user consistency check, or NULL */
   void *check_user;
 } fl_ckpt_slot;
 
@@ -60,10 +60,16 @@ struct fl_ckpt {
   long region_resume;
 };
 
-static int fl_ckpt_slot_encoded(const fl_ckpt_slot *s) { return !s->otype && strcmp(s->info.codec, "none") != 0; }
+static int fl_ckpt_slot_encoded(const fl_ckpt_slot *s)
+{
+  return !s->otype && strcmp(s->info.codec, "none") != 0;
+}
 
 /* Copy of the current error message, for re-raising it with more context. */
-static void fl_ckpt_msg_copy(char *buf, size_t size) { snprintf(buf, size, "%s", fl_err_msg()); }
+static void fl_ckpt_msg_copy(char *buf, size_t size)
+{
+  snprintf(buf, size, "%s", fl_err_msg());
+}
 
 /* ---- lifecycle ---- */
 
@@ -113,9 +119,18 @@ void fl_ckpt_destroy(fl_ckpt **pck)
   *pck = NULL;
 }
 
-const char *fl_ckpt_store_type(const fl_ckpt *ck) { return ck->store->ops->name; }
-const char *fl_ckpt_path(const fl_ckpt *ck) { return ck->store->path ? ck->store->path : "memory"; }
-long fl_ckpt_in_flight(const fl_ckpt *ck) { return ck->in_flight ? ck->version : -1; }
+const char *fl_ckpt_store_type(const fl_ckpt *ck)
+{
+  return ck->store->ops->name;
+}
+const char *fl_ckpt_path(const fl_ckpt *ck)
+{
+  return ck->store->path ? ck->store->path : "memory";
+}
+long fl_ckpt_in_flight(const fl_ckpt *ck)
+{
+  return ck->in_flight ? ck->version : -1;
+}
 
 /* ---- registration ---- */
 
@@ -130,8 +145,7 @@ static fl_ckpt_slot *fl_ckpt_find(fl_ckpt *ck, const char *label)
 static fl_err fl_ckpt_new_slot(fl_ckpt *ck, const char *label, fl_ckpt_slot **out)
 {
   fl_err rc = FL_OK;
-  FL_CHECK(!ck->in_flight, FL_ERR_INPUT, "cannot register '%s' while checkpoint %ld is in flight", label,
-           ck->version);
+  FL_CHECK(!ck->in_flight, FL_ERR_INPUT, "cannot register '%s' while checkpoint %ld is in flight", label, ck->version);
   FL_TRY(fl_ckpt_label_check(label));
   FL_CHECK(!fl_ckpt_find(ck, label), FL_ERR_INPUT, "checkpoint label '%s' is already registered", label);
   if (ck->nslots == ck->capslots) {
@@ -143,7 +157,7 @@ static fl_err fl_ckpt_new_slot(fl_ckpt *ck, const char *label, fl_ckpt_slot **ou
   }
   *out = &ck->slots[ck->nslots];
   memset(*out, 0, sizeof **out);
-  snprintf((*out)->info.label, sizeof (*out)->info.label, "%s", label);
+  snprintf((*out)->info.label, sizeof(*out)->info.label, "%s", label);
 done:
   return rc;
 }
@@ -156,8 +170,7 @@ fl_err fl_ckpt_register(fl_ckpt *ck, const fl_ckpt_array *a)
 
   FL_CHECK(a->label != NULL, FL_ERR_INPUT, "fl_ckpt_register: array without a label");
   FL_CHECK(a->data != NULL, FL_ERR_INPUT, "array '%s': no data (NULL)", a->label);
-  FL_CHECK(strlen(codec) < sizeof s->info.codec, FL_ERR_INPUT, "array '%s': codec name '%s' too long", a->label,
-           codec);
+  FL_CHECK(strlen(codec) < sizeof s->info.codec, FL_ERR_INPUT, "array '%s': codec name '%s' too long", a->label, codec);
   FL_TRY(fl_ckpt_codec_check(&a->codec, &a->shape, a->label));
   FL_TRY(fl_ckpt_new_slot(ck, a->label, &s));
   s->info.shape = a->shape;
@@ -179,8 +192,8 @@ fl_err fl_ckpt_register_object(fl_ckpt *ck, const char *label, const fl_ckpt_typ
   FL_CHECK(label != NULL && obj != NULL && t != NULL, FL_ERR_INPUT, "object '%s': no type or no object",
            label ? label : "?");
   FL_TRY(fl_ckpt_type_check(t));
-  FL_CHECK(strlen(t->name) < sizeof s->info.object_type, FL_ERR_INPUT, "object '%s': type name '%s' too long",
-           label, t->name);
+  FL_CHECK(strlen(t->name) < sizeof s->info.object_type, FL_ERR_INPUT, "object '%s': type name '%s' too long", label,
+           t->name);
   FL_TRY(fl_ckpt_new_slot(ck, label, &s));
   snprintf(s->info.codec, sizeof s->info.codec, "none");
   snprintf(s->info.object_type, sizeof s->info.object_type, "%s", t->name);
@@ -277,16 +290,16 @@ static fl_err fl_ckpt_begin(fl_ckpt *ck, long version, int snapshot, const char 
   time_t now = time(NULL);
   struct tm tm;
 
-  FL_CHECK(!ck->store->read_only, FL_ERR_INPUT, "%s: opened read-only; cannot write checkpoint %ld",
-           fl_ckpt_path(ck), version);
+  FL_CHECK(!ck->store->read_only, FL_ERR_INPUT, "%s: opened read-only; cannot write checkpoint %ld", fl_ckpt_path(ck),
+           version);
   FL_CHECK(!ck->in_flight, FL_ERR_INPUT, "checkpoint %ld is still in flight; commit it before starting %ld",
            ck->version, version);
-  FL_CHECK(version >= 0 && version <= FL_CKPT_VERSION_MAX, FL_ERR_INPUT,
-           "checkpoint version %ld out of range (0..%ld)", version, FL_CKPT_VERSION_MAX);
+  FL_CHECK(version >= 0 && version <= FL_CKPT_VERSION_MAX, FL_ERR_INPUT, "checkpoint version %ld out of range (0..%ld)",
+           version, FL_CKPT_VERSION_MAX);
   FL_TRY(fl_ckpt_latest(ck, &latest));
   FL_CHECK(version > latest, FL_ERR_INPUT,
-           "%s: checkpoint version %ld is not newer than the latest committed version %ld", fl_ckpt_path(ck),
-           version, latest);
+           "%s: checkpoint version %ld is not newer than the latest committed version %ld", fl_ckpt_path(ck), version,
+           latest);
   ck->refused = 0;
   for (size_t i = 0; i < ck->nslots; i++) {
     if (!fl_ckpt_slot_ok(&ck->slots[i], version, ck->slots[i].data, 0)) {
@@ -334,7 +347,10 @@ done:
   return rc;
 }
 
-fl_err fl_ckpt_start(fl_ckpt *ck, long version) { return fl_ckpt_begin(ck, version, 1, NULL); }
+fl_err fl_ckpt_start(fl_ckpt *ck, long version)
+{
+  return fl_ckpt_begin(ck, version, 1, NULL);
+}
 
 /* Drop the oldest versions beyond ck->keep. Runs after a commit, so the newest is durable already. */
 static fl_err fl_ckpt_retain(fl_ckpt *ck)
@@ -370,8 +386,7 @@ fl_err fl_ckpt_commit(fl_ckpt *ck)
   FL_TRY(ck->store->ops->publish(txn));
   if (fl_ckpt_retain(ck) != FL_OK) {
     fl_ckpt_msg_copy(msg, sizeof msg);
-    rc = fl_err_set(FL_ERR_IO, "checkpoint %ld is committed, but removing older versions failed: %s", ck->version,
-                    msg);
+    rc = fl_err_set(FL_ERR_IO, "checkpoint %ld is committed, but removing older versions failed: %s", ck->version, msg);
   }
 done:
   return rc;
@@ -388,7 +403,10 @@ done:
 
 /* ---- reading ---- */
 
-fl_err fl_ckpt_versions(fl_ckpt *ck, long **versions, size_t *n) { return ck->store->ops->list(ck->store, versions, n); }
+fl_err fl_ckpt_versions(fl_ckpt *ck, long **versions, size_t *n)
+{
+  return ck->store->ops->list(ck->store, versions, n);
+}
 
 fl_err fl_ckpt_latest(fl_ckpt *ck, long *version)
 {
@@ -413,8 +431,8 @@ static fl_err fl_ckpt_need_version(fl_ckpt *ck, long version)
   FL_TRY(ck->store->ops->list(ck->store, &v, &n));
   for (i = 0; i < n && v[i] != version; i++)
     ;
-  FL_CHECK(i < n, FL_ERR_INPUT, "%s: no committed checkpoint version %ld (%zu version%s%s)", fl_ckpt_path(ck),
-           version, n, n == 1 ? "" : "s", n ? ", see 'faultline ckpt ls'" : "");
+  FL_CHECK(i < n, FL_ERR_INPUT, "%s: no committed checkpoint version %ld (%zu version%s%s)", fl_ckpt_path(ck), version,
+           n, n == 1 ? "" : "s", n ? ", see 'faultline ckpt ls'" : "");
 done:
   free(v);
   return rc;
@@ -429,8 +447,8 @@ static fl_err fl_ckpt_load_manifest(fl_ckpt *ck, long version, fl_ckpt_manifest 
   strncat(where, "/MANIFEST", sizeof where - strlen(where) - 1);
   FL_TRY(ck->store->ops->read_manifest(ck->store, version, &b));
   FL_TRY(fl_ckpt_manifest_parse(b.data, b.size, where, m));
-  FL_CHECK(m->version == version, FL_ERR_IO, "%s: manifest of version %ld found under version %ld", where,
-           m->version, version);
+  FL_CHECK(m->version == version, FL_ERR_IO, "%s: manifest of version %ld found under version %ld", where, m->version,
+           version);
 done:
   fl_ckpt_buf_free(&b);
   return rc;
@@ -450,8 +468,8 @@ static fl_err fl_ckpt_check_files(fl_ckpt *ck, long version, const fl_ckpt_manif
     FL_TRY(fl_vdir_hash(ck->store, version, f->name, &bytes, &hash));
     FL_CHECK(bytes == f->bytes, FL_ERR_IO, "%s: corrupt: %" PRIu64 " bytes, the manifest says %" PRIu64, where, bytes,
              f->bytes);
-    FL_CHECK(hash == f->hash, FL_ERR_IO, "%s: corrupt: checksum %016" PRIx64 ", the manifest says %016" PRIx64,
-             where, hash, f->hash);
+    FL_CHECK(hash == f->hash, FL_ERR_IO, "%s: corrupt: checksum %016" PRIx64 ", the manifest says %016" PRIx64, where,
+             hash, f->hash);
   }
 done:
   return rc;
@@ -514,8 +532,9 @@ static fl_err fl_ckpt_decode(fl_ckpt *ck, long version, const fl_ckpt_entry_info
     if (rc == FL_OK)
       memcpy(raw, payload->data, payload->size);
   } else if (e->filter[0]) { /* decoded by the store (HDF5 filter) */
-    rc = payload->size == e->raw_bytes ? FL_OK
-                                       : fl_err_set(FL_ERR_IO, "%zu bytes, expected %" PRIu64, payload->size, e->raw_bytes);
+    rc = payload->size == e->raw_bytes
+             ? FL_OK
+             : fl_err_set(FL_ERR_IO, "%zu bytes, expected %" PRIu64, payload->size, e->raw_bytes);
     if (rc == FL_OK)
       memcpy(raw, payload->data, payload->size);
   } else {
@@ -621,8 +640,8 @@ static void fl_ckpt_skip(fl_ckpt *ck, long version, const char *why, int more)
       fl_err_clear();
     }
   }
-  snprintf(warning, sizeof warning, "%s: skipping checkpoint version %ld (%s)%s%s%s", fl_ckpt_path(ck), version,
-           reason, where[0] ? "; moved to " : "", where, more ? "; trying the one before" : "");
+  snprintf(warning, sizeof warning, "%s: skipping checkpoint version %ld (%s)%s%s%s", fl_ckpt_path(ck), version, reason,
+           where[0] ? "; moved to " : "", where, more ? "; trying the one before" : "");
   fl_ckpt_warn(ck, warning);
 }
 
@@ -815,8 +834,10 @@ fl_err fl_ckpt_import(fl_ckpt *ck, const void *blob, size_t n, long *version)
   uint32_t format;
   long latest;
 
-  FL_CHECK(!ck->store->read_only && !ck->in_flight, FL_ERR_INPUT, "%s: cannot import (read-only, or a checkpoint "
-           "in flight)", fl_ckpt_path(ck));
+  FL_CHECK(!ck->store->read_only && !ck->in_flight, FL_ERR_INPUT,
+           "%s: cannot import (read-only, or a checkpoint "
+           "in flight)",
+           fl_ckpt_path(ck));
   FL_CHECK(n >= 24 && memcmp(b, FL_CX_MAGIC, 4) == 0, FL_ERR_IO, "not an exported checkpoint (%zu bytes)", n);
   memcpy(&want, b + n - 8, 8);
   FL_CHECK(fl_ckpt_hash(b, n - 8) == want, FL_ERR_IO, "exported checkpoint is corrupt (checksum)");
@@ -850,8 +871,8 @@ fl_err fl_ckpt_import(fl_ckpt *ck, const void *blob, size_t n, long *version)
     fl_ckpt_entry_info *e = &m.entries[i];
     uint64_t h = e->hash;
     FL_CHECK(!(ops->native && ops->native(ck->store, e->codec)), FL_ERR_INPUT,
-             "'%s' is a %s payload; this store encodes '%s' itself: import into a store without that option",
-             e->label, e->codec, e->codec);
+             "'%s' is a %s payload; this store encodes '%s' itself: import into a store without that option", e->label,
+             e->codec, e->codec);
     FL_TRY(ops->put(txn, e, p));
     FL_CHECK(e->hash == h, FL_ERR_IO, "'%s' changed on its way into %s", e->label, fl_ckpt_path(ck));
     p += e->stored_bytes;

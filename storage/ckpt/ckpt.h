@@ -29,12 +29,12 @@
 #ifndef FL_CKPT_H
 #define FL_CKPT_H
 
-#include <stddef.h>
-#include <stdint.h>
-
 #include "ckpt_base.h"
 #include "ckpt_codec.h"
 #include "ckpt_serial.h"
+
+#include <stddef.h>
+#include <stdint.h>
 
 typedef struct fl_ckpt fl_ckpt;
 
@@ -45,10 +45,10 @@ typedef struct fl_ckpt fl_ckpt;
 typedef void (*fl_ckpt_warn_fn)(void *user, const char *msg);
 
 typedef struct fl_ckpt_opts {
-  const char *store; /* "file" | "hdf5" | "memory"; NULL with read_only: taken from the directory */
-  const char *path;  /* checkpoint directory; created if absent (not its parents). Unused by "memory". */
-  int keep;          /* retention: after each commit keep the newest `keep` versions (>= 1); 0 keeps all */
-  int read_only;     /* list, verify, restore an existing directory: no lock, no clean-up, no writes */
+  const char *store;    /* "file" | "hdf5" | "memory"; NULL with read_only: taken from the directory */
+  const char *path;     /* checkpoint directory; created if absent (not its parents). Unused by "memory". */
+  int keep;             /* retention: after each commit keep the newest `keep` versions (>= 1); 0 keeps all */
+  int read_only;        /* list, verify, restore an existing directory: no lock, no clean-up, no writes */
   fl_ckpt_warn_fn warn; /* NULL: "faultline: warning: ..." on stderr */
   void *warn_user;
   int hdf5_zfp_filter; /* "hdf5" store: write "zfp"/"zfp-adaptive" arrays through the H5Z-ZFP filter (plugin
@@ -67,10 +67,10 @@ typedef struct fl_ckpt_array {
 /* What a manifest says about one saved array or object (read-only view for listings and tools). */
 typedef struct fl_ckpt_entry_info {
   char label[FL_CKPT_LABEL_MAX + 1];
-  fl_ckpt_shape shape;        /* of the array; u8[n] for an object's record */
+  fl_ckpt_shape shape; /* of the array; u8[n] for an object's record */
   char codec[32];
   fl_ckpt_codec_params params; /* what the codec used: tol (zfp*), levels (multigrid) */
-  char object_type[64];       /* the type tag of a serialized object, "" for an array */
+  char object_type[64];        /* the type tag of a serialized object, "" for an array */
   uint32_t object_version;
   char filter[16];       /* "h5z-zfp": the store applied the codec itself; the payload is the decoded array */
   uint64_t raw_bytes;    /* the array's size in memory */
@@ -89,7 +89,7 @@ typedef struct fl_ckpt_file_info {
 typedef struct fl_ckpt_manifest {
   long version;
   char store[16];
-  char created[32]; /* UTC, ISO 8601 */
+  char created[32];                   /* UTC, ISO 8601 */
   char region[FL_CKPT_LABEL_MAX + 1]; /* the fl_ckpt_region that wrote it, "" for none */
   size_t nentries;
   fl_ckpt_entry_info *entries;
@@ -193,9 +193,9 @@ fl_err fl_ckpt_import(fl_ckpt *ck, const void *blob, size_t n, long *version);
 /* ---- the two patterns of the Kokkos report ---- */
 
 typedef enum fl_ckpt_guard_outcome {
-  FL_CKPT_SAVED = 1,      /* consistent: checkpoint `version` written and committed */
-  FL_CKPT_ROLLED_BACK,    /* inconsistent: every registered array restored from the newest good version */
-  FL_CKPT_UNRECOVERABLE,  /* inconsistent, and no good version to roll back to */
+  FL_CKPT_SAVED = 1,     /* consistent: checkpoint `version` written and committed */
+  FL_CKPT_ROLLED_BACK,   /* inconsistent: every registered array restored from the newest good version */
+  FL_CKPT_UNRECOVERABLE, /* inconsistent, and no good version to roll back to */
 } fl_ckpt_guard_outcome;
 
 /* Figure 1-2 of the report: check; save if consistent, else roll back. The data is inconsistent when `check`

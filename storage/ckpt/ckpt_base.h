@@ -6,10 +6,10 @@
 #ifndef FL_CKPT_BASE_H
 #define FL_CKPT_BASE_H
 
+#include "fl_err.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-#include "fl_err.h"
 
 #define FL_CKPT_MAX_DIMS 4
 #define FL_CKPT_LABEL_MAX 63 /* characters, [A-Za-z0-9_.-], not starting with '.' */
@@ -23,21 +23,23 @@ typedef enum fl_ckpt_dtype {
 } fl_ckpt_dtype;
 
 /* Element size of a dtype as a constant expression (usable in static initializers); 0 for an invalid one. */
-#define FL_CKPT_DTYPE_SIZE(d)                                                                                 \
-  ((d) == FL_CKPT_U8 ? 1u : ((d) == FL_CKPT_I32 || (d) == FL_CKPT_F32) ? 4u                                   \
-                        : ((d) == FL_CKPT_I64 || (d) == FL_CKPT_F64) ? 8u : 0u)
+#define FL_CKPT_DTYPE_SIZE(d)                                                                                          \
+  ((d) == FL_CKPT_U8                            ? 1u                                                                   \
+   : ((d) == FL_CKPT_I32 || (d) == FL_CKPT_F32) ? 4u                                                                   \
+   : ((d) == FL_CKPT_I64 || (d) == FL_CKPT_F64) ? 8u                                                                   \
+                                                : 0u)
 
 /* The dtype of an lvalue, chosen by the compiler: a member of any other type does not compile. Arrays decay to
  * pointers in _Generic, hence the pointer cases (a `double x[4]` member is 4 x f64). */
-#define FL_CKPT_DTYPE_OF(lv)                                                                                  \
+#define FL_CKPT_DTYPE_OF(lv)                                                                                           \
   _Generic((lv), uint8_t: FL_CKPT_U8, uint8_t *: FL_CKPT_U8, int32_t: FL_CKPT_I32, int32_t *: FL_CKPT_I32,    \
            int64_t: FL_CKPT_I64, int64_t *: FL_CKPT_I64, float: FL_CKPT_F32, float *: FL_CKPT_F32,            \
            double: FL_CKPT_F64, double *: FL_CKPT_F64)
 
 typedef struct fl_ckpt_shape {
   fl_ckpt_dtype dtype;
-  int ndims;                       /* 1..FL_CKPT_MAX_DIMS */
-  size_t dims[FL_CKPT_MAX_DIMS];   /* each >= 1; entries past ndims are ignored */
+  int ndims;                     /* 1..FL_CKPT_MAX_DIMS */
+  size_t dims[FL_CKPT_MAX_DIMS]; /* each >= 1; entries past ndims are ignored */
 } fl_ckpt_shape;
 
 /* A growable byte buffer; {0} is an empty one. Owned by whoever holds the struct. */

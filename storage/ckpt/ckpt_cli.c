@@ -7,13 +7,13 @@
  *                               a version's manifest; with --label, the entry's first K values (default 8) */
 #include "ckpt_cli.h"
 
+#include "ckpt.h"
+#include "units.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "ckpt.h"
-#include "units.h"
 
 static const char fl_ckpt_cli_usage[] = "ls|verify|dump DIR [--version N] [--label L] [--values K]";
 
@@ -163,10 +163,26 @@ static void fl_ckpt_cli_values(const fl_ckpt_entry_info *e, const unsigned char 
     const unsigned char *q = p + i * es;
     switch (e->shape.dtype) {
     case FL_CKPT_U8: printf(" %u", (unsigned)*q); break;
-    case FL_CKPT_I32: { int32_t x; memcpy(&x, q, 4); printf(" %" PRId32, x); } break;
-    case FL_CKPT_I64: { int64_t x; memcpy(&x, q, 8); printf(" %" PRId64, x); } break;
-    case FL_CKPT_F32: { float x; memcpy(&x, q, 4); printf(" %.9g", (double)x); } break;
-    case FL_CKPT_F64: { double x; memcpy(&x, q, 8); printf(" %.17g", x); } break;
+    case FL_CKPT_I32: {
+      int32_t x;
+      memcpy(&x, q, 4);
+      printf(" %" PRId32, x);
+    } break;
+    case FL_CKPT_I64: {
+      int64_t x;
+      memcpy(&x, q, 8);
+      printf(" %" PRId64, x);
+    } break;
+    case FL_CKPT_F32: {
+      float x;
+      memcpy(&x, q, 4);
+      printf(" %.9g", (double)x);
+    } break;
+    case FL_CKPT_F64: {
+      double x;
+      memcpy(&x, q, 8);
+      printf(" %.17g", x);
+    } break;
     }
   }
   if ((long)n > max)
@@ -188,8 +204,8 @@ static int fl_ckpt_cli_dump(fl_ckpt *ck, long version, const char *label, long v
   }
   FL_TRY(fl_ckpt_manifest_load(ck, version, &m));
   if (!label) {
-    printf("%s version %ld: store %s, created %s%s%s, %zu entr%s\n", fl_ckpt_path(ck), m->version, m->store,
-           m->created, m->region[0] ? ", region " : "", m->region, m->nentries, m->nentries == 1 ? "y" : "ies");
+    printf("%s version %ld: store %s, created %s%s%s, %zu entr%s\n", fl_ckpt_path(ck), m->version, m->store, m->created,
+           m->region[0] ? ", region " : "", m->region, m->nentries, m->nentries == 1 ? "y" : "ies");
     for (size_t k = 0; k < m->nentries; k++) {
       const fl_ckpt_entry_info *e = &m->entries[k];
       fl_ckpt_codec_params_format(e->codec, &e->params, params, sizeof params);
@@ -198,8 +214,8 @@ static int fl_ckpt_cli_dump(fl_ckpt *ck, long version, const char *label, long v
                e->raw_bytes);
       else
         printf("  %-16s %s %s codec %s %s%s%s raw %" PRIu64 " stored %" PRIu64, e->label,
-               fl_ckpt_dtype_name(e->shape.dtype), fl_ckpt_shape_format(&e->shape, dims, sizeof dims), e->codec,
-               params, e->filter[0] ? " via " : "", e->filter, e->raw_bytes, e->stored_bytes);
+               fl_ckpt_dtype_name(e->shape.dtype), fl_ckpt_shape_format(&e->shape, dims, sizeof dims), e->codec, params,
+               e->filter[0] ? " via " : "", e->filter, e->raw_bytes, e->stored_bytes);
       printf(" xxh3 %016" PRIx64 "\n", e->hash);
     }
     for (size_t k = 0; k < m->nfiles; k++)

@@ -29,17 +29,17 @@ typedef fl_err (*fl_ckpt_tol_rule)(void *user, const fl_ckpt_rule_args *a, doubl
 
 /* How an array is encoded. Zero-initialised means "none". */
 typedef struct fl_ckpt_codec_cfg {
-  const char *name;       /* registry type string; NULL = "none". Borrowed for the call that takes the cfg. */
-  double tol;             /* "zfp": absolute pointwise error tolerance, > 0 */
-  int levels;             /* "multigrid": coarsening levels, 1..3 */
-  fl_ckpt_tol_rule rule;  /* "zfp-adaptive": required */
-  void *rule_user;        /* handed to rule, borrowed */
+  const char *name;      /* registry type string; NULL = "none". Borrowed for the call that takes the cfg. */
+  double tol;            /* "zfp": absolute pointwise error tolerance, > 0 */
+  int levels;            /* "multigrid": coarsening levels, 1..3 */
+  fl_ckpt_tol_rule rule; /* "zfp-adaptive": required */
+  void *rule_user;       /* handed to rule, borrowed */
 } fl_ckpt_codec_cfg;
 
 /* The parameters one encode actually uses (the rule already applied). */
 typedef struct fl_ckpt_codec_params {
-  double tol;  /* zfp, zfp-adaptive */
-  int levels;  /* multigrid */
+  double tol; /* zfp, zfp-adaptive */
+  int levels; /* multigrid */
 } fl_ckpt_codec_params;
 
 /* Ready-made rule for "zfp-adaptive": the seed's eb = ||r|| / ||b|| * tol, a relative 2-norm bound. ZFP bounds
@@ -71,8 +71,8 @@ fl_err fl_ckpt_codec_check(const fl_ckpt_codec_cfg *cfg, const fl_ckpt_shape *s,
 fl_err fl_ckpt_codec_resolve(const fl_ckpt_codec_cfg *cfg, const fl_ckpt_rule_args *a, fl_ckpt_codec_params *p);
 
 /* Encode `raw` (shape s) into out (out->size set; out keeps its capacity for the next call). */
-fl_err fl_ckpt_codec_encode(const char *name, const fl_ckpt_codec_params *p, const fl_ckpt_shape *s,
-                            const void *raw, fl_ckpt_buf *out);
+fl_err fl_ckpt_codec_encode(const char *name, const fl_ckpt_codec_params *p, const fl_ckpt_shape *s, const void *raw,
+                            fl_ckpt_buf *out);
 /* Decode a payload into `raw` (fl_ckpt_shape_bytes(s) bytes). A payload whose header disagrees with s, or that
  * is truncated, is FL_ERR_IO. */
 fl_err fl_ckpt_codec_decode(const char *name, const fl_ckpt_shape *s, const void *payload, size_t n, void *raw);

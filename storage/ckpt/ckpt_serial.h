@@ -27,11 +27,11 @@
 #ifndef FL_CKPT_SERIAL_H
 #define FL_CKPT_SERIAL_H
 
+#include "ckpt_base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-#include "ckpt_base.h"
 
 #define FL_CKPT_STRUCT ((fl_ckpt_dtype)0) /* the "element type" of a nested struct field */
 
@@ -63,18 +63,27 @@ struct fl_ckpt_type {
   size_t align;                /* _Alignof(T) */
   const fl_ckpt_field *fields; /* a field table (borrowed, static) ... */
   size_t nfields;
-  fl_ckpt_walk_fn walk;        /* ... or a walker (fields NULL) */
+  fl_ckpt_walk_fn walk; /* ... or a walker (fields NULL) */
 };
 
-#define FL_CKPT_FIELD_SINCE(T, m, v)                                                                          \
-  { #m, FL_CKPT_DTYPE_OF(((T *)0)->m), offsetof(T, m), sizeof(((T *)0)->m), (v), NULL }
+#define FL_CKPT_FIELD_SINCE(T, m, v)                                                                                   \
+  {                                                                                                                    \
+#m, FL_CKPT_DTYPE_OF(((T *)0)->m), offsetof(T, m), sizeof(((T *)0)->m), (v), NULL                                  \
+  }
 #define FL_CKPT_FIELD(T, m) FL_CKPT_FIELD_SINCE(T, m, 1)
-#define FL_CKPT_FIELD_STRUCT_SINCE(T, m, subtype, v)                                                          \
-  { #m, FL_CKPT_STRUCT, offsetof(T, m), sizeof(((T *)0)->m), (v), (subtype) }
+#define FL_CKPT_FIELD_STRUCT_SINCE(T, m, subtype, v)                                                                   \
+  {                                                                                                                    \
+#m, FL_CKPT_STRUCT, offsetof(T, m), sizeof(((T *)0)->m), (v), (subtype)                                            \
+  }
 #define FL_CKPT_FIELD_STRUCT(T, m, subtype) FL_CKPT_FIELD_STRUCT_SINCE(T, m, subtype, 1)
-#define FL_CKPT_TYPE(T, tag, ver, fieldtable)                                                                 \
-  { (tag), (ver), sizeof(T), _Alignof(T), (fieldtable), sizeof(fieldtable) / sizeof((fieldtable)[0]), NULL }
-#define FL_CKPT_TYPE_WALK(T, tag, ver, walkfn) { (tag), (ver), sizeof(T), _Alignof(T), NULL, 0, (walkfn) }
+#define FL_CKPT_TYPE(T, tag, ver, fieldtable)                                                                          \
+  {                                                                                                                    \
+    (tag), (ver), sizeof(T), _Alignof(T), (fieldtable), sizeof(fieldtable) / sizeof((fieldtable)[0]), NULL             \
+  }
+#define FL_CKPT_TYPE_WALK(T, tag, ver, walkfn)                                                                         \
+  {                                                                                                                    \
+    (tag), (ver), sizeof(T), _Alignof(T), NULL, 0, (walkfn)                                                            \
+  }
 
 /* Check a type description and its serializer (see the header comment), nested types included: FL_ERR_INPUT
  * naming the type, the field and the bytes. */

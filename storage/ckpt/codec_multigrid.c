@@ -11,11 +11,11 @@
  *
  * Payload: "FLMG", format 1, levels, ndims, dtype, the fine dims (u64 each, little-endian host order), then the
  * coarse values in the array's element type (f32 stays f32). Arithmetic is in double. */
+#include "codec_impl.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "codec_impl.h"
 
 #define FL_MG_MAGIC "FLMG"
 #define FL_MG_FORMAT 1
@@ -23,7 +23,10 @@
 #define FL_MG_HEADER(nd) (8 + 8 * (size_t)(nd))
 
 /* Points left on an axis of n >= 1 after one restriction: fine indices 0, 2, 4, ... (n = 1 and 2 stay). */
-static size_t fl_mg_coarse_n(size_t n) { return n <= 2 ? n : (n + 1) / 2; }
+static size_t fl_mg_coarse_n(size_t n)
+{
+  return n <= 2 ? n : (n + 1) / 2;
+}
 
 /* Shape after `levels` restrictions. */
 static void fl_mg_coarse_shape(const fl_ckpt_shape *fine, int levels, fl_ckpt_shape *c)
@@ -120,8 +123,7 @@ static void fl_mg_store(const fl_ckpt_shape *s, const double *in, size_t n, void
   }
 }
 
-static fl_err fl_mg_encode(const fl_ckpt_codec_params *p, const fl_ckpt_shape *s, const void *raw,
-                           fl_ckpt_buf *out)
+static fl_err fl_mg_encode(const fl_ckpt_codec_params *p, const fl_ckpt_shape *s, const void *raw, fl_ckpt_buf *out)
 {
   fl_err rc = FL_OK;
   double *a = NULL, *b = NULL;
@@ -178,8 +180,8 @@ static fl_err fl_mg_decode(const fl_ckpt_shape *s, const void *payload, size_t n
            "codec 'multigrid': the payload is not a multigrid payload (format %d)", FL_MG_FORMAT);
   levels = h[5];
   FL_CHECK(levels >= 1 && levels <= FL_MG_MAX_LEVELS && h[6] == s->ndims && h[7] == s->dtype, FL_ERR_IO,
-           "codec 'multigrid': payload header (levels %d, %d dims, %s) does not match the array (%d dims, %s)",
-           levels, h[6], fl_ckpt_dtype_name((fl_ckpt_dtype)h[7]), s->ndims, fl_ckpt_dtype_name(s->dtype));
+           "codec 'multigrid': payload header (levels %d, %d dims, %s) does not match the array (%d dims, %s)", levels,
+           h[6], fl_ckpt_dtype_name((fl_ckpt_dtype)h[7]), s->ndims, fl_ckpt_dtype_name(s->dtype));
   FL_CHECK(n >= hdr, FL_ERR_IO, "codec 'multigrid': truncated payload (%zu bytes)", n);
   for (int i = 0; i < s->ndims; i++) {
     uint64_t v;
@@ -188,8 +190,8 @@ static fl_err fl_mg_decode(const fl_ckpt_shape *s, const void *payload, size_t n
              (unsigned long long)v, s->dims[i]);
   }
   fl_mg_coarse_shape(s, levels, &c);
-  FL_CHECK(n == hdr + fl_ckpt_shape_bytes(&c), FL_ERR_IO, "codec 'multigrid': payload is %zu bytes, expected %zu",
-           n, hdr + fl_ckpt_shape_bytes(&c));
+  FL_CHECK(n == hdr + fl_ckpt_shape_bytes(&c), FL_ERR_IO, "codec 'multigrid': payload is %zu bytes, expected %zu", n,
+           hdr + fl_ckpt_shape_bytes(&c));
   for (int ax = 0; ax < s->ndims; ax++)
     dims[0][ax] = s->dims[ax];
   for (int l = 1; l <= levels; l++)
@@ -218,10 +220,10 @@ done:
 }
 
 const fl_ckpt_codec_ops fl_ckpt_codec_multigrid_ops = {
-  .name = "multigrid",
-  .lossy = 1,
-  .check = fl_mg_check,
-  .encode = fl_mg_encode,
-  .decode = fl_mg_decode,
-  .param = 'l',
+    .name = "multigrid",
+    .lossy = 1,
+    .check = fl_mg_check,
+    .encode = fl_mg_encode,
+    .decode = fl_mg_decode,
+    .param = 'l',
 };

@@ -1,7 +1,7 @@
 /* codec_none.c — the identity codec: the payload is the array's bytes. Lossless for every element type. */
-#include <string.h>
-
 #include "codec_impl.h"
+
+#include <string.h>
 
 static fl_err fl_none_check(const fl_ckpt_codec_cfg *cfg, const fl_ckpt_shape *s, const char *label)
 {
@@ -11,8 +11,7 @@ static fl_err fl_none_check(const fl_ckpt_codec_cfg *cfg, const fl_ckpt_shape *s
   return FL_OK;
 }
 
-static fl_err fl_none_encode(const fl_ckpt_codec_params *p, const fl_ckpt_shape *s, const void *raw,
-                             fl_ckpt_buf *out)
+static fl_err fl_none_encode(const fl_ckpt_codec_params *p, const fl_ckpt_shape *s, const void *raw, fl_ckpt_buf *out)
 {
   fl_err rc = FL_OK;
   size_t n = fl_ckpt_shape_bytes(s);
@@ -34,10 +33,10 @@ static fl_err fl_none_decode(const fl_ckpt_shape *s, const void *payload, size_t
 }
 
 const fl_ckpt_codec_ops fl_ckpt_codec_none_ops = {
-  .name = "none",
-  .lossy = 0,
-  .check = fl_none_check,
-  .encode = fl_none_encode,
-  .decode = fl_none_decode,
-  .param = 0,
+    .name = "none",
+    .lossy = 0,
+    .check = fl_none_check,
+    .encode = fl_none_encode,
+    .decode = fl_none_decode,
+    .param = 0,
 };

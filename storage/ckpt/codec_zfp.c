@@ -5,13 +5,13 @@
  * with its full header (magic, field type and size, mode), so decoding reads the tolerance from the payload and
  * checks the shape. Arrays are C-ordered, ZFP's x is the fastest axis: nx = dims[ndims - 1]. Serial execution:
  * on 2 cores zfp_exec_omp is slower (PLATFORM-NOTES). */
+#include "codec_impl.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zfp.h>
-
-#include "codec_impl.h"
 
 /* A zfp_field over `data` for shape s (NULL on allocation failure). ZFP takes a non-const pointer for both
  * directions; compression only reads it. */
@@ -31,8 +31,8 @@ static fl_err fl_zfp_check(const fl_ckpt_codec_cfg *cfg, const fl_ckpt_shape *s,
 {
   fl_err rc = FL_OK;
   FL_TRY(fl_ckpt_codec_need_float("zfp", s, 4, label));
-  FL_CHECK(cfg->tol > 0 && isfinite(cfg->tol), FL_ERR_INPUT,
-           "array '%s': codec 'zfp' needs a tolerance > 0, got %g", label, cfg->tol);
+  FL_CHECK(cfg->tol > 0 && isfinite(cfg->tol), FL_ERR_INPUT, "array '%s': codec 'zfp' needs a tolerance > 0, got %g",
+           label, cfg->tol);
 done:
   return rc;
 }
@@ -47,8 +47,7 @@ done:
   return rc;
 }
 
-static fl_err fl_zfp_adaptive_resolve(const fl_ckpt_codec_cfg *cfg, const fl_ckpt_rule_args *a,
-                                      fl_ckpt_codec_params *p)
+static fl_err fl_zfp_adaptive_resolve(const fl_ckpt_codec_cfg *cfg, const fl_ckpt_rule_args *a, fl_ckpt_codec_params *p)
 {
   fl_err rc = FL_OK;
   double tol = NAN;
@@ -61,8 +60,7 @@ done:
   return rc;
 }
 
-static fl_err fl_zfp_encode(const fl_ckpt_codec_params *p, const fl_ckpt_shape *s, const void *raw,
-                            fl_ckpt_buf *out)
+static fl_err fl_zfp_encode(const fl_ckpt_codec_params *p, const fl_ckpt_shape *s, const void *raw, fl_ckpt_buf *out)
 {
   fl_err rc = FL_OK;
   zfp_field *f = NULL;
@@ -140,20 +138,20 @@ done:
 }
 
 const fl_ckpt_codec_ops fl_ckpt_codec_zfp_ops = {
-  .name = "zfp",
-  .lossy = 1,
-  .check = fl_zfp_check,
-  .encode = fl_zfp_encode,
-  .decode = fl_zfp_decode,
-  .param = 't',
+    .name = "zfp",
+    .lossy = 1,
+    .check = fl_zfp_check,
+    .encode = fl_zfp_encode,
+    .decode = fl_zfp_decode,
+    .param = 't',
 };
 
 const fl_ckpt_codec_ops fl_ckpt_codec_zfp_adaptive_ops = {
-  .name = "zfp-adaptive",
-  .lossy = 1,
-  .check = fl_zfp_adaptive_check,
-  .resolve = fl_zfp_adaptive_resolve,
-  .encode = fl_zfp_encode,
-  .decode = fl_zfp_decode,
-  .param = 't',
+    .name = "zfp-adaptive",
+    .lossy = 1,
+    .check = fl_zfp_adaptive_check,
+    .resolve = fl_zfp_adaptive_resolve,
+    .encode = fl_zfp_encode,
+    .decode = fl_zfp_decode,
+    .param = 't',
 };

@@ -15,14 +15,14 @@
  *
  * Text, so `cat` and `faultline ckpt dump` show it as it is; checksummed, so a flipped bit in it is caught
  * before anything it says is believed. Payloads are in the writer's byte order, recorded on `byteorder`. */
+#include "store_impl.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "store_impl.h"
 
 #define FL_MF_MAGIC "faultline-checkpoint 1"
 
@@ -62,8 +62,7 @@ fl_err fl_ckpt_manifest_format(const fl_ckpt_manifest *m, fl_ckpt_buf *out)
   char dims[128], params[64];
   out->size = 0;
   FL_TRY(fl_ckpt_buf_reserve(out, 512 + 256 * m->nentries));
-  FL_TRY(fl_mf_append(out, "%s\nstore %s\nversion %ld\ncreated %s\n", FL_MF_MAGIC, m->store, m->version,
-                      m->created));
+  FL_TRY(fl_mf_append(out, "%s\nstore %s\nversion %ld\ncreated %s\n", FL_MF_MAGIC, m->store, m->version, m->created));
   if (m->region[0])
     FL_TRY(fl_mf_append(out, "region %s\n", m->region));
   FL_TRY(fl_mf_append(out, "byteorder %s\nentries %zu\n", fl_mf_byte_order(), m->nentries));
@@ -78,8 +77,8 @@ fl_err fl_ckpt_manifest_format(const fl_ckpt_manifest *m, fl_ckpt_buf *out)
       FL_TRY(fl_mf_append(out, " object=%s:%" PRIu32, e->object_type, e->object_version));
     if (e->filter[0])
       FL_TRY(fl_mf_append(out, " filter=%s", e->filter));
-    FL_TRY(fl_mf_append(out, " raw=%" PRIu64 " stored=%" PRIu64 " xxh3=%016" PRIx64 "\n", e->raw_bytes,
-                        e->stored_bytes, e->hash));
+    FL_TRY(fl_mf_append(out, " raw=%" PRIu64 " stored=%" PRIu64 " xxh3=%016" PRIx64 "\n", e->raw_bytes, e->stored_bytes,
+                        e->hash));
   }
   for (size_t i = 0; i < m->nfiles; i++)
     FL_TRY(fl_mf_append(out, "file name=%s bytes=%" PRIu64 " xxh3=%016" PRIx64 "\n", m->files[i].name,
@@ -177,8 +176,8 @@ static fl_err fl_mf_entry(char *line, const char *where, int lineno, fl_ckpt_ent
       snprintf(e->label, sizeof e->label, "%s", val);
       have |= 1;
     } else if (strcmp(tok, "dtype") == 0) {
-      FL_CHECK(fl_ckpt_dtype_parse(val, &e->shape.dtype) == FL_OK, FL_ERR_IO, "%s: line %d: bad dtype '%s'",
-               where, lineno, val);
+      FL_CHECK(fl_ckpt_dtype_parse(val, &e->shape.dtype) == FL_OK, FL_ERR_IO, "%s: line %d: bad dtype '%s'", where,
+               lineno, val);
       have |= 2;
     } else if (strcmp(tok, "dims") == 0) {
       FL_CHECK(fl_mf_dims(val, &e->shape), FL_ERR_IO, "%s: line %d: bad dims '%s'", where, lineno, val);
@@ -285,8 +284,8 @@ fl_err fl_ckpt_manifest_parse(const void *text, size_t n, const char *where, fl_
     char *arg = strchr(line, ' ');
     lineno++;
     if (lineno == 1) {
-      FL_CHECK(strcmp(line, FL_MF_MAGIC) == 0, FL_ERR_INPUT,
-               "%s: manifest format '%s' (this faultline reads '%s')", where, line, FL_MF_MAGIC);
+      FL_CHECK(strcmp(line, FL_MF_MAGIC) == 0, FL_ERR_INPUT, "%s: manifest format '%s' (this faultline reads '%s')",
+               where, line, FL_MF_MAGIC);
       continue;
     }
     FL_CHECK(arg != NULL, FL_ERR_IO, "%s: line %d: '%s' has no value", where, lineno, line);
@@ -309,8 +308,8 @@ fl_err fl_ckpt_manifest_parse(const void *text, size_t n, const char *where, fl_
                "%s: written on a %s-endian machine, this one is %s-endian", where, arg, fl_mf_byte_order());
     } else if (strcmp(line, "entries") == 0) {
       uint64_t v;
-      FL_CHECK(fl_mf_u64(arg, 10, &v) && v < 1000000 && !m->entries, FL_ERR_IO, "%s: line %d: bad entries '%s'",
-               where, lineno, arg);
+      FL_CHECK(fl_mf_u64(arg, 10, &v) && v < 1000000 && !m->entries, FL_ERR_IO, "%s: line %d: bad entries '%s'", where,
+               lineno, arg);
       nentries = (size_t)v;
       FL_ALLOC(m->entries, nentries);
     } else if (strcmp(line, "entry") == 0) {

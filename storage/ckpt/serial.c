@@ -83,8 +83,14 @@ static size_t fl_sr_dtype_align(fl_ckpt_dtype d)
   return 1;
 }
 
-static size_t fl_sr_align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
-static int fl_sr_is(const char *s, size_t n, const char *z) { return strlen(z) == n && memcmp(s, z, n) == 0; }
+static size_t fl_sr_align_up(size_t x, size_t a)
+{
+  return (x + a - 1) / a * a;
+}
+static int fl_sr_is(const char *s, size_t n, const char *z)
+{
+  return strlen(z) == n && memcmp(s, z, n) == 0;
+}
 
 static unsigned char *fl_sr_put(unsigned char *p, const void *v, size_t n)
 {
@@ -99,7 +105,10 @@ static fl_err fl_sr_type_check(const fl_ckpt_type *t, int depth);
 
 /* ---- the walkers' calls ---- */
 
-uint32_t fl_ckpt_ser_version(const fl_ckpt_ser *s) { return s->version; }
+uint32_t fl_ckpt_ser_version(const fl_ckpt_ser *s)
+{
+  return s->version;
+}
 
 static fl_err fl_sr_name_ok(const fl_ckpt_ser *s, const char *name)
 {
@@ -115,7 +124,8 @@ static fl_err fl_sr_record(fl_ckpt_ser *s, const char *name, const void *p, size
   if (q < s->base || q > s->base + s->type->size || size > (size_t)(s->base + s->type->size - q))
     return fl_err_set(FL_ERR_INPUT,
                       "type '%s': field '%s' is not inside the object (a pointer member? pointed-to data is not "
-                      "serialized)", s->type->name, name);
+                      "serialized)",
+                      s->type->name, name);
   for (size_t i = 0; i < s->nranges; i++)
     if (strcmp(s->ranges[i].name, name) == 0)
       return fl_err_set(FL_ERR_INPUT, "type '%s': field '%s' visited twice", s->type->name, name);
@@ -144,8 +154,7 @@ static fl_err fl_sr_find(fl_ckpt_ser *s, const char *name, fl_sr_field **out)
       return FL_OK;
     }
   }
-  return fl_err_set(FL_ERR_INPUT, "record of type '%s' v%" PRIu32 " lacks field '%s'", s->type->name, s->version,
-                    name);
+  return fl_err_set(FL_ERR_INPUT, "record of type '%s' v%" PRIu32 " lacks field '%s'", s->type->name, s->version, name);
 }
 
 static void fl_sr_field_head(fl_ckpt_ser *s, const char *name, fl_ckpt_dtype dtype, size_t count)
@@ -168,8 +177,8 @@ fl_err fl_ckpt_ser_field(fl_ckpt_ser *s, const char *name, fl_ckpt_dtype dtype, 
   FL_TRY(fl_sr_name_ok(s, name));
   FL_CHECK(es > 0, FL_ERR_INPUT, "type '%s': field '%s' has element type %d (nested structs: fl_ckpt_ser_struct)",
            s->type->name, name, (int)dtype);
-  FL_CHECK(count >= 1 && count <= SIZE_MAX / es, FL_ERR_INPUT, "type '%s': field '%s' has %zu elements",
-           s->type->name, name, count);
+  FL_CHECK(count >= 1 && count <= SIZE_MAX / es, FL_ERR_INPUT, "type '%s': field '%s' has %zu elements", s->type->name,
+           name, count);
   s->nvisited++;
   switch (s->mode) {
   case FL_SR_SIZE: s->size += FL_SR_FHEAD + strlen(name) + count * es; break;
@@ -182,8 +191,8 @@ fl_err fl_ckpt_ser_field(fl_ckpt_ser *s, const char *name, fl_ckpt_dtype dtype, 
     FL_TRY(fl_sr_find(s, name, &f));
     FL_CHECK(f->dtype == dtype && f->count == count, FL_ERR_INPUT,
              "record of type '%s': field '%s' is %s[%" PRIu64 "], this program has %s[%zu]", s->type->name, name,
-             f->dtype == FL_CKPT_STRUCT ? "struct" : fl_ckpt_dtype_name(f->dtype), f->count,
-             fl_ckpt_dtype_name(dtype), count);
+             f->dtype == FL_CKPT_STRUCT ? "struct" : fl_ckpt_dtype_name(f->dtype), f->count, fl_ckpt_dtype_name(dtype),
+             count);
     memcpy(p, f->data, count * es);
     break;
   }
@@ -229,8 +238,8 @@ fl_err fl_ckpt_ser_struct(fl_ckpt_ser *s, const char *name, const fl_ckpt_type *
   fl_sr_field *f;
 
   FL_TRY(fl_sr_name_ok(s, name));
-  FL_CHECK(t != NULL && t->name && t->size > 0, FL_ERR_INPUT, "type '%s': field '%s' has no struct type",
-           s->type->name, name);
+  FL_CHECK(t != NULL && t->name && t->size > 0, FL_ERR_INPUT, "type '%s': field '%s' has no struct type", s->type->name,
+           name);
   FL_CHECK(count >= 1 && count <= SIZE_MAX / t->size, FL_ERR_INPUT, "type '%s': field '%s' has %zu elements",
            s->type->name, name, count);
   FL_CHECK(s->depth < FL_SR_MAX_DEPTH, FL_ERR_INPUT, "type '%s': structs nested more than %d deep (a cycle?)",
@@ -258,8 +267,8 @@ fl_err fl_ckpt_ser_struct(fl_ckpt_ser *s, const char *name, const fl_ckpt_type *
     const unsigned char *q;
     FL_TRY(fl_sr_find(s, name, &f));
     FL_CHECK(f->dtype == FL_CKPT_STRUCT && f->count == count, FL_ERR_INPUT,
-             "record of type '%s': field '%s' is %s[%" PRIu64 "], this program has struct %s[%zu]", s->type->name,
-             name, f->dtype == FL_CKPT_STRUCT ? "struct" : fl_ckpt_dtype_name(f->dtype), f->count, t->name, count);
+             "record of type '%s': field '%s' is %s[%" PRIu64 "], this program has struct %s[%zu]", s->type->name, name,
+             f->dtype == FL_CKPT_STRUCT ? "struct" : fl_ckpt_dtype_name(f->dtype), f->count, t->name, count);
     q = f->data;
     for (size_t k = 0; k < count; k++) {
       fl_sr_body b = {0};
@@ -295,8 +304,9 @@ static fl_err fl_sr_walk(fl_ckpt_ser *s, const fl_ckpt_type *t, void *obj)
       FL_TRY(fl_ckpt_ser_struct(s, f->name, f->type, base + f->offset, f->size / f->type->size));
     } else {
       size_t es = fl_ckpt_dtype_size(f->dtype);
-      FL_CHECK(es > 0 && f->size % es == 0, FL_ERR_INPUT, "type '%s': field '%s' is %zu bytes, not a whole number of %s",
-               t->name, f->name ? f->name : "?", f->size, fl_ckpt_dtype_name(f->dtype));
+      FL_CHECK(es > 0 && f->size % es == 0, FL_ERR_INPUT,
+               "type '%s': field '%s' is %zu bytes, not a whole number of %s", t->name, f->name ? f->name : "?",
+               f->size, fl_ckpt_dtype_name(f->dtype));
       FL_TRY(fl_ckpt_ser_field(s, f->name, f->dtype, base + f->offset, f->size / es));
     }
   }
@@ -306,7 +316,10 @@ done:
 
 /* ---- the checker ---- */
 
-fl_err fl_ckpt_type_check(const fl_ckpt_type *t) { return fl_sr_type_check(t, 0); }
+fl_err fl_ckpt_type_check(const fl_ckpt_type *t)
+{
+  return fl_sr_type_check(t, 0);
+}
 
 static fl_err fl_sr_type_check(const fl_ckpt_type *t, int depth)
 {
@@ -318,8 +331,8 @@ static fl_err fl_sr_type_check(const fl_ckpt_type *t, int depth)
   FL_CHECK(t && t->name && t->name[0] && strlen(t->name) <= FL_SR_MAX_NAME, FL_ERR_INPUT,
            "serializable type: empty or over-long type name");
   FL_CHECK(t->version >= 1, FL_ERR_INPUT, "type '%s': version %" PRIu32 " (expected >= 1)", tn, t->version);
-  FL_CHECK(t->size > 0 && t->align > 0 && (t->align & (t->align - 1)) == 0 && t->size % t->align == 0,
-           FL_ERR_INPUT, "type '%s': size %zu / alignment %zu are not those of a C type", tn, t->size, t->align);
+  FL_CHECK(t->size > 0 && t->align > 0 && (t->align & (t->align - 1)) == 0 && t->size % t->align == 0, FL_ERR_INPUT,
+           "type '%s': size %zu / alignment %zu are not those of a C type", tn, t->size, t->align);
   FL_CHECK(!t->walk != !t->fields, FL_ERR_INPUT, "type '%s': give a field table or a walker (exactly one)", tn);
   FL_CHECK(t->walk || (t->nfields >= 1 && t->nfields <= 65535), FL_ERR_INPUT,
            "type '%s': %zu fields (expected 1..65535)", tn, t->nfields);
@@ -349,12 +362,14 @@ static fl_err fl_sr_type_check(const fl_ckpt_type *t, int depth)
              end);
     FL_CHECK(r->off == fl_sr_align_up(end, r->align), FL_ERR_INPUT,
              "type '%s': bytes %zu..%zu before field '%s' are not covered by any field: a member missing from the "
-             "serializer?", tn, end, r->off, r->name);
+             "serializer?",
+             tn, end, r->off, r->name);
     end = r->off + r->size;
   }
   FL_CHECK(fl_sr_align_up(end, t->align) == t->size, FL_ERR_INPUT,
            "type '%s': bytes %zu..%zu at the end of the struct are not covered by any field: a member missing from "
-           "the serializer?", tn, end, t->size);
+           "the serializer?",
+           tn, end, t->size);
 done:
   free(c.base);
   free(c.ranges);
@@ -494,8 +509,8 @@ static fl_err fl_sr_unpack_body(const fl_ckpt_type *t, const fl_sr_body *b, int 
 {
   fl_err rc = FL_OK;
   fl_ckpt_ser c = {.mode = FL_SR_UNPACK, .type = t, .base = obj, .depth = depth};
-  FL_CHECK(fl_sr_is(b->tag, b->taglen, t->name), FL_ERR_INPUT, "record of type '%.*s', expected '%s'",
-           (int)b->taglen, b->tag, t->name);
+  FL_CHECK(fl_sr_is(b->tag, b->taglen, t->name), FL_ERR_INPUT, "record of type '%.*s', expected '%s'", (int)b->taglen,
+           b->tag, t->name);
   FL_CHECK(b->version <= t->version, FL_ERR_INPUT,
            "record of type '%s' version %" PRIu32 " is newer than this program's (version %" PRIu32 ")", t->name,
            b->version, t->version);
@@ -505,7 +520,8 @@ static fl_err fl_sr_unpack_body(const fl_ckpt_type *t, const fl_sr_body *b, int 
   for (uint32_t i = 0; i < b->nfields; i++)
     FL_CHECK(b->fields[i].used, FL_ERR_INPUT,
              "record of type '%s' v%" PRIu32 " has a field '%.*s' that this program's version %" PRIu32
-             " does not read", t->name, b->version, (int)b->fields[i].namelen, b->fields[i].name, t->version);
+             " does not read",
+             t->name, b->version, (int)b->fields[i].namelen, b->fields[i].name, t->version);
 done:
   return rc;
 }
@@ -576,10 +592,26 @@ static void fl_sr_print_value(fl_ckpt_dtype d, const unsigned char *p, FILE *out
 {
   switch (d) {
   case FL_CKPT_U8: fprintf(out, " %u", (unsigned)*p); break;
-  case FL_CKPT_I32: { int32_t v; memcpy(&v, p, 4); fprintf(out, " %" PRId32, v); } break;
-  case FL_CKPT_I64: { int64_t v; memcpy(&v, p, 8); fprintf(out, " %" PRId64, v); } break;
-  case FL_CKPT_F32: { float v; memcpy(&v, p, 4); fprintf(out, " %.9g", (double)v); } break;
-  case FL_CKPT_F64: { double v; memcpy(&v, p, 8); fprintf(out, " %.17g", v); } break;
+  case FL_CKPT_I32: {
+    int32_t v;
+    memcpy(&v, p, 4);
+    fprintf(out, " %" PRId32, v);
+  } break;
+  case FL_CKPT_I64: {
+    int64_t v;
+    memcpy(&v, p, 8);
+    fprintf(out, " %" PRId64, v);
+  } break;
+  case FL_CKPT_F32: {
+    float v;
+    memcpy(&v, p, 4);
+    fprintf(out, " %.9g", (double)v);
+  } break;
+  case FL_CKPT_F64: {
+    double v;
+    memcpy(&v, p, 8);
+    fprintf(out, " %.17g", v);
+  } break;
   }
 }
 

@@ -1,20 +1,26 @@
 /* store.c — the checkpoint store registry and how a store is opened (see store_impl.h). */
+#include "store_impl.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "store_impl.h"
-
 static const fl_ckpt_store_ops *const fl_ckpt_stores[] = {
-  &fl_ckpt_store_file_ops,
+    &fl_ckpt_store_file_ops,
 #if FL_HAVE_HDF5
-  &fl_ckpt_store_hdf5_ops,
+    &fl_ckpt_store_hdf5_ops,
 #endif
-  &fl_ckpt_store_memory_ops,
+    &fl_ckpt_store_memory_ops,
 };
 #define FL_CKPT_NSTORES ((int)(sizeof fl_ckpt_stores / sizeof fl_ckpt_stores[0]))
 
-int fl_ckpt_store_count(void) { return FL_CKPT_NSTORES; }
-const char *fl_ckpt_store_name(int i) { return (i >= 0 && i < FL_CKPT_NSTORES) ? fl_ckpt_stores[i]->name : NULL; }
+int fl_ckpt_store_count(void)
+{
+  return FL_CKPT_NSTORES;
+}
+const char *fl_ckpt_store_name(int i)
+{
+  return (i >= 0 && i < FL_CKPT_NSTORES) ? fl_ckpt_stores[i]->name : NULL;
+}
 
 fl_err fl_ckpt_store_open(const fl_ckpt_opts *o, fl_ckpt_store **out)
 {

@@ -1,12 +1,15 @@
 /* store_file.c — the "file" store: the Kokkos report's file-system memory space. Each array or object of a
  * version is one file, DIR/vNNN/LABEL.bin, holding exactly its payload (no header: the MANIFEST describes it and
  * carries its checksum). Versions follow the version-directory protocol of vdir.c. */
+#include "store_impl.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "store_impl.h"
-
-static void fl_file_name(const char *label, char *buf, size_t size) { snprintf(buf, size, "%s.bin", label); }
+static void fl_file_name(const char *label, char *buf, size_t size)
+{
+  snprintf(buf, size, "%s.bin", label);
+}
 
 static fl_err fl_file_begin(fl_ckpt_store *s, long version, fl_ckpt_txn **out)
 {
@@ -67,19 +70,19 @@ static void fl_file_where(const fl_ckpt_store *s, long version, const char *labe
 }
 
 const fl_ckpt_store_ops fl_ckpt_store_file_ops = {
-  .name = "file",
-  .on_disk = 1,
-  .open = fl_vdir_open,
-  .close = fl_vdir_close,
-  .begin = fl_file_begin,
-  .put = fl_file_put,
-  .prepare = fl_file_prepare,
-  .publish = fl_file_publish,
-  .abort = fl_file_abort,
-  .list = fl_vdir_list,
-  .read_manifest = fl_vdir_read_manifest,
-  .read = fl_file_read,
-  .drop = fl_vdir_drop,
-  .set_aside = fl_vdir_set_aside,
-  .where = fl_file_where,
+    .name = "file",
+    .on_disk = 1,
+    .open = fl_vdir_open,
+    .close = fl_vdir_close,
+    .begin = fl_file_begin,
+    .put = fl_file_put,
+    .prepare = fl_file_prepare,
+    .publish = fl_file_publish,
+    .abort = fl_file_abort,
+    .list = fl_vdir_list,
+    .read_manifest = fl_vdir_read_manifest,
+    .read = fl_file_read,
+    .drop = fl_vdir_drop,
+    .set_aside = fl_vdir_set_aside,
+    .where = fl_file_where,
 };

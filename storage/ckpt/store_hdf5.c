@@ -16,6 +16,8 @@
  * library is not re-entrant in every build (Debian's serial build happens to be thread-safe); the automatic
  * error printing is switched off around them and the innermost HDF5 message goes into our error instead. */
 #define _GNU_SOURCE /* sync_file_range on Linux */
+#include "store_impl.h"
+
 #include <fcntl.h>
 #include <hdf5.h>
 #include <inttypes.h>
@@ -23,8 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "store_impl.h"
 
 #define FL_H5_FILE "arrays.h5"
 #define FL_H5Z_ZFP 32013
@@ -54,8 +54,7 @@ static void fl_h5_leave(fl_h5_guard *g)
 static herr_t fl_h5_walk(unsigned n, const H5E_error2_t *e, void *data)
 {
   if (n == 0)
-    snprintf(data, 256, "%s%s%s", e->func_name ? e->func_name : "", e->func_name ? ": " : "",
-             e->desc ? e->desc : "?");
+    snprintf(data, 256, "%s%s%s", e->func_name ? e->func_name : "", e->func_name ? ": " : "", e->desc ? e->desc : "?");
   return 0;
 }
 
@@ -102,7 +101,8 @@ static fl_err fl_h5_open(fl_ckpt_store *s)
     fl_h5_leave(&g);
     FL_CHECK(avail > 0, FL_ERR_INPUT,
              "%s: the HDF5 ZFP filter (id %d) cannot be loaded: install its plugin (Debian: "
-             "hdf5-filter-plugin-zfp-serial) or set HDF5_PLUGIN_PATH", s->path, FL_H5Z_ZFP);
+             "hdf5-filter-plugin-zfp-serial) or set HDF5_PLUGIN_PATH",
+             s->path, FL_H5Z_ZFP);
   }
 done:
   return rc;
@@ -184,7 +184,8 @@ static fl_err fl_h5_describe(hid_t ds, const fl_ckpt_entry_info *e, long version
   for (int i = 0; i < e->shape.ndims; i++)
     dims[i] = e->shape.dims[i];
   snprintf(hash, sizeof hash, "%016" PRIx64, e->hash);
-  if (fl_h5_attr(ds, "codec", e->codec) != FL_OK || fl_h5_attr(ds, "dtype", fl_ckpt_dtype_name(e->shape.dtype)) != FL_OK ||
+  if (fl_h5_attr(ds, "codec", e->codec) != FL_OK ||
+      fl_h5_attr(ds, "dtype", fl_ckpt_dtype_name(e->shape.dtype)) != FL_OK ||
       fl_h5_attr_num(ds, "dims", H5T_NATIVE_UINT64, dims, (hsize_t)e->shape.ndims) != FL_OK ||
       fl_h5_attr_num(ds, "iteration", H5T_NATIVE_INT64, &it, 0) != FL_OK || fl_h5_attr(ds, "xxh3", hash) != FL_OK ||
       (e->object_type[0] && fl_h5_attr(ds, "object", e->object_type) != FL_OK))
@@ -209,7 +210,8 @@ static hid_t fl_h5_zfp_dcpl(const fl_ckpt_entry_info *e, const hsize_t *dims, in
     chunk[0] = (chunk[0] + 1) / 2;
   }
   memcpy(&cd[2], &tol, sizeof tol);
-  if (dcpl >= 0 && (H5Pset_chunk(dcpl, nd, chunk) < 0 || H5Pset_filter(dcpl, FL_H5Z_ZFP, H5Z_FLAG_MANDATORY, 4, cd) < 0)) {
+  if (dcpl >= 0 &&
+      (H5Pset_chunk(dcpl, nd, chunk) < 0 || H5Pset_filter(dcpl, FL_H5Z_ZFP, H5Z_FLAG_MANDATORY, 4, cd) < 0)) {
     H5Pclose(dcpl);
     dcpl = H5I_INVALID_HID;
   }
@@ -414,21 +416,21 @@ static void fl_h5_where(const fl_ckpt_store *s, long version, const char *label,
 }
 
 const fl_ckpt_store_ops fl_ckpt_store_hdf5_ops = {
-  .name = "hdf5",
-  .on_disk = 1,
-  .open = fl_h5_open,
-  .close = fl_vdir_close,
-  .begin = fl_h5_begin,
-  .put = fl_h5_put,
-  .seal = fl_h5_seal,
-  .prepare = fl_h5_prepare,
-  .publish = fl_h5_publish,
-  .abort = fl_h5_abort,
-  .list = fl_vdir_list,
-  .read_manifest = fl_vdir_read_manifest,
-  .read = fl_h5_read,
-  .drop = fl_vdir_drop,
-  .set_aside = fl_vdir_set_aside,
-  .native = fl_h5_native,
-  .where = fl_h5_where,
+    .name = "hdf5",
+    .on_disk = 1,
+    .open = fl_h5_open,
+    .close = fl_vdir_close,
+    .begin = fl_h5_begin,
+    .put = fl_h5_put,
+    .seal = fl_h5_seal,
+    .prepare = fl_h5_prepare,
+    .publish = fl_h5_publish,
+    .abort = fl_h5_abort,
+    .list = fl_vdir_list,
+    .read_manifest = fl_vdir_read_manifest,
+    .read = fl_h5_read,
+    .drop = fl_vdir_drop,
+    .set_aside = fl_vdir_set_aside,
+    .native = fl_h5_native,
+    .where = fl_h5_where,
 };

@@ -63,12 +63,12 @@ struct fl_ckpt_txn {
 
 struct fl_ckpt_store {
   const fl_ckpt_store_ops *ops;
-  char *path;    /* NULL for memory */
+  char *path; /* NULL for memory */
   int read_only;
-  int root_fd;   /* on-disk stores: the open directory */
-  int lock_fd;   /* on-disk writers: the flock'd LOCK file */
+  int root_fd;    /* on-disk stores: the open directory */
+  int lock_fd;    /* on-disk writers: the flock'd LOCK file */
   int zfp_filter; /* hdf5: opts.hdf5_zfp_filter */
-  void *impl;    /* the store's own state */
+  void *impl;     /* the store's own state */
 };
 
 /* ---- registry and lifecycle (store.c); the registry's names are public (ckpt.h) ---- */

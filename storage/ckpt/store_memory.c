@@ -2,11 +2,11 @@
  * rollback after a failed consistency check without touching a file system, and for tests. It keeps the same
  * contract as the on-disk stores (a version is visible only once published; retention; checksums), so the
  * conformance suite runs on it too; it is not durable and survives no crash. */
+#include "store_impl.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "store_impl.h"
 
 typedef struct fl_mem_entry {
   char label[FL_CKPT_LABEL_MAX + 1];
@@ -232,19 +232,19 @@ static void fl_mem_where(const fl_ckpt_store *s, long version, const char *label
 }
 
 const fl_ckpt_store_ops fl_ckpt_store_memory_ops = {
-  .name = "memory",
-  .on_disk = 0,
-  .open = fl_mem_open,
-  .close = fl_mem_close,
-  .begin = fl_mem_begin,
-  .put = fl_mem_put,
-  .prepare = fl_mem_prepare,
-  .publish = fl_mem_publish,
-  .abort = fl_mem_abort,
-  .list = fl_mem_list,
-  .read_manifest = fl_mem_read_manifest,
-  .read = fl_mem_read,
-  .drop = fl_mem_drop,
-  .set_aside = fl_mem_set_aside,
-  .where = fl_mem_where,
+    .name = "memory",
+    .on_disk = 0,
+    .open = fl_mem_open,
+    .close = fl_mem_close,
+    .begin = fl_mem_begin,
+    .put = fl_mem_put,
+    .prepare = fl_mem_prepare,
+    .publish = fl_mem_publish,
+    .abort = fl_mem_abort,
+    .list = fl_mem_list,
+    .read_manifest = fl_mem_read_manifest,
+    .read = fl_mem_read,
+    .drop = fl_mem_drop,
+    .set_aside = fl_mem_set_aside,
+    .where = fl_mem_where,
 };

@@ -12,6 +12,8 @@
  * as it is written (sync_file_range, which waits for nothing and makes nothing durable by itself), so the disk
  * works on one file while we write the next and the fsyncs find little left to do. */
 #define _GNU_SOURCE /* flock; sync_file_range on Linux */
+#include "store_impl.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +24,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
-
-#include "store_impl.h"
 
 #define FL_VDIR_FORMAT_FILE "FORMAT"
 #define FL_VDIR_LOCK_FILE "LOCK"
@@ -127,8 +127,8 @@ static fl_err fl_vdir_rmtree(int parent, const char *name, const char *root)
     n++;
   }
   for (size_t i = 0; i < n; i++)
-    FL_CHECK(unlinkat(dirfd(d), names[i], 0) == 0 || errno == ENOENT, FL_ERR_IO, "%s/%s/%s: cannot remove: %s",
-             root, name, names[i], strerror(errno));
+    FL_CHECK(unlinkat(dirfd(d), names[i], 0) == 0 || errno == ENOENT, FL_ERR_IO, "%s/%s/%s: cannot remove: %s", root,
+             name, names[i], strerror(errno));
   FL_CHECK(unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT, FL_ERR_IO, "%s/%s: cannot remove: %s", root,
            name, strerror(errno));
 done:
@@ -180,9 +180,8 @@ fl_err fl_vdir_format(const char *path, char *name, size_t size)
 
   snprintf(where, sizeof where, "%s/%s", path, FL_VDIR_FORMAT_FILE);
   if (fd < 0)
-    return errno == ENOENT || errno == ENOTDIR
-               ? fl_err_set(FL_ERR_INPUT, "%s: no such checkpoint directory", path)
-               : fl_vdir_errno(path, "open");
+    return errno == ENOENT || errno == ENOTDIR ? fl_err_set(FL_ERR_INPUT, "%s: no such checkpoint directory", path)
+                                               : fl_vdir_errno(path, "open");
   rc = fl_vdir_slurp(fd, FL_VDIR_FORMAT_FILE, where, &b);
   if (rc != FL_OK) {
     rc = fl_err_set(FL_ERR_INPUT, "%s: not a faultline checkpoint directory (no readable FORMAT file)", path);
@@ -272,9 +271,8 @@ fl_err fl_vdir_open(fl_ckpt_store *s)
   s->lock_fd = openat(s->root_fd, FL_VDIR_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   FL_CHECK(s->lock_fd >= 0, FL_ERR_IO, "%s/%s: %s", s->path, FL_VDIR_LOCK_FILE, strerror(errno));
   if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    rc = errno == EWOULDBLOCK
-             ? fl_err_set(FL_ERR_IO, "%s: another writer has this checkpoint directory open", s->path)
-             : fl_vdir_errno(s->path, "cannot lock");
+    rc = errno == EWOULDBLOCK ? fl_err_set(FL_ERR_IO, "%s: another writer has this checkpoint directory open", s->path)
+                              : fl_vdir_errno(s->path, "cannot lock");
     goto done;
   }
   if (!have_format)
