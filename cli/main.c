@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ckpt_cli.h"
 #include "db.h"
 #include "fl_config.h"
 #include "fm.h"
@@ -55,6 +56,7 @@ static const fl_cmd fl_cmds[] = {
    fl_cmd_rerun},
   {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
   {"platform", "--nodes N [--speed 1Gf] [-o FILE]", "write the SimGrid XML of a generated platform", fl_cmd_platform},
+  {"ckpt", "ls|verify|dump DIR [--version N] [--label L] [--values K]", "list, verify or dump a checkpoint directory", fl_ckpt_cli_main},
   {"version", "", "print the version and the optional backends built in", fl_cmd_version},
   {"help", "[COMMAND]", "this help", fl_cmd_help},
 };
