@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ckpt_cli.h"
+#include "args.h"
 #include "db.h"
 #include "fl_config.h"
 #include "fm.h"
@@ -79,19 +80,6 @@ static int fl_usage_error(const char *cmd, const char *fmt, const char *arg)
   fprintf(stderr, fmt, arg);
   fprintf(stderr, " (see 'faultline help %s')\n", cmd);
   return 2;
-}
-
-/* "--flag value" or "--flag=value": returns the value and advances *i, or NULL. */
-static const char *fl_flag_value(int argc, char **argv, int *i, const char *flag)
-{
-  size_t n = strlen(flag);
-  if (strncmp(argv[*i], flag, n) != 0)
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (argv[*i][n] == '\0' && *i + 1 < argc)
-    return argv[++*i];
-  return NULL;
 }
 
 /* ---- simulate ---- */
@@ -195,22 +183,22 @@ static int fl_cmd_simulate(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *v;
     char buf[512];
-    if ((v = fl_flag_value(argc, argv, &i, "--set"))) {
+    if ((v = fl_args_value(argc, argv, &i, "--set"))) {
       sets[nsets++] = strdup(v);
-    } else if ((v = fl_flag_value(argc, argv, &i, "--sweep"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--sweep"))) {
       snprintf(buf, sizeof buf, "\x01%s", v); /* marked: a sweep term, not an override */
       sets[nsets++] = strdup(buf);
       nsweeps++;
-    } else if ((v = fl_flag_value(argc, argv, &i, "--replicas"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--replicas"))) {
       snprintf(buf, sizeof buf, "run.replicas=%s", v);
       sets[nsets++] = strdup(buf);
-    } else if ((v = fl_flag_value(argc, argv, &i, "--seed"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--seed"))) {
       snprintf(buf, sizeof buf, "run.seed=%s", v);
       sets[nsets++] = strdup(buf);
-    } else if ((v = fl_flag_value(argc, argv, &i, "--db"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--db"))) {
       snprintf(buf, sizeof buf, "run.db=%s", v);
       sets[nsets++] = strdup(buf);
-    } else if ((v = fl_flag_value(argc, argv, &i, "--events"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--events"))) {
       snprintf(buf, sizeof buf, "run.events=%s", v);
       sets[nsets++] = strdup(buf);
     } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
@@ -392,7 +380,7 @@ static int fl_cmd_report(int argc, char **argv)
 
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = fl_flag_value(argc, argv, &i, "--scenario")))
+    if ((v = fl_args_value(argc, argv, &i, "--scenario")))
       ro.scenario = v;
     else if (strcmp(argv[i], "--csv") == 0)
       ro.csv = 1;
@@ -425,15 +413,15 @@ static int fl_cmd_validate(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *v;
     double x;
-    if ((v = fl_flag_value(argc, argv, &i, "--replicas"))) {
+    if ((v = fl_args_value(argc, argv, &i, "--replicas"))) {
       if (fl_units_number(v, 1, &x) != FL_OK || x < 2 || x > 1e7)
         return fl_usage_error("validate", "--replicas '%s': expected a whole number >= 2", v);
       vo.replicas = (long)x;
-    } else if ((v = fl_flag_value(argc, argv, &i, "--seed"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--seed"))) {
       if (fl_units_number(v, 1, &x) != FL_OK || x < 0)
         return fl_usage_error("validate", "--seed '%s': expected a whole number >= 0", v);
       vo.seed = (uint64_t)x;
-    } else if ((v = fl_flag_value(argc, argv, &i, "--only"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--only"))) {
       vo.only = v;
     } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
       vo.quiet = 1;
@@ -503,19 +491,19 @@ static int fl_cmd_run(int argc, char **argv)
   /* the scenario is checked here first, so bad input is one line and nothing runs */
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = fl_flag_value(argc, argv, &i, "--np"))) {
+    if ((v = fl_args_value(argc, argv, &i, "--np"))) {
       np = atoi(v);
       if (np < 1)
         return fl_usage_error("run", "--np '%s': at least 1 rank", v);
-    } else if ((v = fl_flag_value(argc, argv, &i, "--spares"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--spares"))) {
       spares = atol(v);
       if (spares < 0)
         return fl_usage_error("run", "--spares '%s': 0 or more", v);
-    } else if ((v = fl_flag_value(argc, argv, &i, "--set")) || (v = fl_flag_value(argc, argv, &i, "--kill")) ||
-               (v = fl_flag_value(argc, argv, &i, "--db"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--set")) || (v = fl_args_value(argc, argv, &i, "--kill")) ||
+               (v = fl_args_value(argc, argv, &i, "--db"))) {
       margv[margc++] = argv[i - 1];
       margv[margc++] = argv[i];
-    } else if ((v = fl_flag_value(argc, argv, &i, "--out"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--out"))) {
       out = v;
     } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
       quiet = 1;
@@ -760,13 +748,13 @@ static int fl_cmd_platform(int argc, char **argv)
 
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = fl_flag_value(argc, argv, &i, "--nodes"))) {
+    if ((v = fl_args_value(argc, argv, &i, "--nodes"))) {
       if (fl_units_number(v, 1, &nodes) != FL_OK || nodes < 1 || nodes > 2e9)
         return fl_usage_error("platform", "--nodes '%s': expected a whole number >= 1", v);
-    } else if ((v = fl_flag_value(argc, argv, &i, "--speed"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--speed"))) {
       if (fl_units_speed(v, &speed) != FL_OK || !(speed > 0))
         return fl_usage_error("platform", "--speed '%s': expected a speed such as 1Gf", v);
-    } else if ((v = fl_flag_value(argc, argv, &i, "-o"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "-o"))) {
       out = v;
     } else {
       return fl_usage_error("platform", "unknown argument '%s'", argv[i]);

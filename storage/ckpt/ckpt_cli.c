@@ -5,6 +5,7 @@
  *   verify DIR [--version N]    check every checksum and that every payload decodes; 1 if any is corrupt
  *   dump DIR [--version N] [--label L] [--values K]
  *                               a version's manifest; with --label, the entry's first K values (default 8) */
+#include "args.h"
 #include "ckpt_cli.h"
 
 #include "ckpt.h"
@@ -37,18 +38,6 @@ typedef struct fl_ckpt_cli_args {
   long values;
 } fl_ckpt_cli_args;
 
-/* "--flag value" or "--flag=value": the value (advancing *i), or NULL. */
-static const char *fl_ckpt_cli_flag(int argc, char **argv, int *i, const char *flag)
-{
-  size_t n = strlen(flag);
-  if (strncmp(argv[*i], flag, n) != 0)
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (argv[*i][n] == '\0' && *i + 1 < argc)
-    return argv[++*i];
-  return NULL;
-}
 
 static int fl_ckpt_cli_parse(int argc, char **argv, fl_ckpt_cli_args *a)
 {
@@ -63,15 +52,15 @@ static int fl_ckpt_cli_parse(int argc, char **argv, fl_ckpt_cli_args *a)
   for (int i = 2; i < argc; i++) {
     const char *val;
     double x;
-    if ((val = fl_ckpt_cli_flag(argc, argv, &i, "--version"))) {
+    if ((val = fl_args_value(argc, argv, &i, "--version"))) {
       if (fl_units_number(val, 1, &x) != FL_OK || x < 0 || x > (double)FL_CKPT_VERSION_MAX)
         return fl_ckpt_cli_bad("--version '%s': expected a whole number >= 0", val);
       a->version = (long)x;
-    } else if ((val = fl_ckpt_cli_flag(argc, argv, &i, "--values"))) {
+    } else if ((val = fl_args_value(argc, argv, &i, "--values"))) {
       if (fl_units_number(val, 1, &x) != FL_OK || x < 0 || x > 1e9)
         return fl_ckpt_cli_bad("--values '%s': expected a whole number >= 0", val);
       a->values = (long)x;
-    } else if ((val = fl_ckpt_cli_flag(argc, argv, &i, "--label"))) {
+    } else if ((val = fl_args_value(argc, argv, &i, "--label"))) {
       a->label = val;
     } else if (argv[i][0] == '-') {
       return fl_ckpt_cli_bad("unknown option or missing value '%s'", argv[i]);
