@@ -147,6 +147,20 @@ static void test_buddy_and_rank(void)
     CU_ASSERT(!got[r].present || strcmp(got[r].status, "completed") != 0);
 }
 
+/* Failures drawn from [failures] kill processes for real: with a node MTBF of 1 ms at time scale 1 the active
+ * processes die within their first iterations (each after its own draw, from its own stream), a role and its
+ * mirror among them, so the data is lost and the job must say so. */
+static void test_model_failures(void)
+{
+  char dir[512];
+  outcome got[NP];
+  snprintf(dir, sizeof dir, "%s/model", fl_test_tmpdir());
+  CU_ASSERT_EQUAL(run("--spares 2 --set failures.model=exponential --set failures.node_mtbf=1ms "
+                      "--set mpi.time_scale=1", dir), 3);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "data lost"));
+  CU_ASSERT(read_outcomes(dir, NP + 2, got) <= NP); /* at least two processes died for real */
+}
+
 static void test_bad_input(void)
 {
   char dir[512];
@@ -162,6 +176,7 @@ static CU_TestInfo mpi_tests[] = {
   {"two failures, two spares", test_two_failures_two_spares},
   {"pair mirror", test_pair_mirror},
   {"rank and buddy lost: clear error", test_buddy_and_rank},
+  {"failures drawn from the model kill processes", test_model_failures},
   {"bad input", test_bad_input},
   CU_TEST_INFO_NULL,
 };
