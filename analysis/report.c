@@ -117,9 +117,9 @@ static void fl_group_print(const fl_group *g, int tasks, int csv, FILE *out)
   fl_fmt_ci(g, FL_M_EL1, 1.0, "%.3g", c[FL_M_EL1], sizeof c[0]);
   fl_fmt_ci(g, FL_M_REPLICATED, 1.0, "%.3g", c[FL_M_REPLICATED], sizeof c[0]);
   fl_fmt_ci(g, FL_M_SUBSTITUTED, 1.0, "%.3g", c[FL_M_SUBSTITUTED], sizeof c[0]);
-  fprintf(out, "%-14s %-12s %-9s %-16s %7ld %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", g->scenario, g->strategy,
-          g->weights, g->policy, g->nodes, runs, c[FL_M_MAKESPAN], c[FL_M_RESILIENCE], c[FL_M_ELINF], c[FL_M_EL1],
-          c[FL_M_REPLICATED], c[FL_M_SUBSTITUTED]);
+  fprintf(out, "%-14s %-4s %-12s %-9s %-16s %7ld %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", g->scenario, g->mode,
+          g->strategy, g->weights, g->policy, g->nodes, runs, c[FL_M_MAKESPAN], c[FL_M_RESILIENCE], c[FL_M_ELINF],
+          c[FL_M_EL1], c[FL_M_REPLICATED], c[FL_M_SUBSTITUTED]);
 }
 
 static double fl_col(sqlite3_stmt *st, int i)
@@ -177,8 +177,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
                 "strategy", "interval", "nodes", "node-MTBF", "model", "runs", "makespan (95% CI)", "waste (95% CI)",
                 "failures", "interruptions");
       else
-        fprintf(out, "%-14s %-12s %-9s %-16s %7s %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", "scenario", "strategy",
-                "weights", "policy (budget)", "tasks", "runs", "time (95% CI)", "resilience", "error Linf",
+        fprintf(out, "%-14s %-4s %-12s %-9s %-16s %7s %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", "scenario", "mode",
+                "strategy", "weights", "policy (budget)", "tasks", "runs", "time (95% CI)", "resilience", "error Linf",
                 "error L1", "replicated", "substituted");
     } else if (rows == 1 && opt->csv) {
       if (!tasks)

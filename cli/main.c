@@ -530,12 +530,13 @@ static int fl_cmd_run(int argc, char **argv)
   }
   if (spares < 0)
     spares = sc->spares;
-  if (strcmp(sc->app, "cg") != 0) {
-    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kind 'cg' (bsp and gridworld: faultline simulate)");
+  if (strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0) {
+    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds cg and gridworld (bsp: faultline simulate)");
     goto done;
   }
-  if (sc->grid_rows != sc->grid_cols || np > sc->grid_rows) {
-    rc = fl_scenario_fail(sc, "app", "grid", "cg needs a square grid with at least --np %d rows", np);
+  if ((strcmp(sc->app, "cg") == 0 && sc->grid_rows != sc->grid_cols) || np > sc->grid_rows) {
+    rc = fl_scenario_fail(sc, "app", "grid", "%s needs a%s grid with at least --np %d rows", sc->app,
+                          strcmp(sc->app, "cg") == 0 ? " square" : "", np);
     goto done;
   }
   /* faultline-mpi sits next to this binary */
@@ -589,8 +590,9 @@ static int fl_cmd_run(int argc, char **argv)
       cmd[c++] = margv[k];
     cmd[c] = NULL;
     if (!quiet)
-      fprintf(stderr, "faultline: %s: cg %ldx%ld on %d ranks + %ld spare%s, buddy checkpoints every %ld iterations\n",
-              sc->name, sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s", sc->checkpoint_every);
+      fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s, buddy checkpoints every %ld iterations\n",
+              sc->name, sc->app, sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s",
+              sc->checkpoint_every);
     fflush(NULL);
     {
       /* mpirun's stderr goes through a filter: Open MPI's runtime prints a "PMIX ERROR: BAD-PARAM" line for
@@ -647,8 +649,8 @@ static int fl_cmd_run(int argc, char **argv)
       code = 3;
     } else if (have0 && strcmp(role0.status, "completed") == 0) {
       if (!quiet)
-        printf("%s: converged in %ld iterations, max error %.3g; %d recover%s; %ld checkpoints; %d of %ld processes "
-               "ended (the others died); row in %s\n",
+        printf("%s: ended after %ld iterations, max error %.3g; %d recover%s; %ld checkpoints; %d of %ld processes "
+               "ended by themselves; row in %s\n",
                sc->name, role0.iterations, role0.error, role0.recoveries, role0.recoveries == 1 ? "y" : "ies",
                role0.commits, files, (long)np + spares, sc->db);
       code = completed >= np ? 0 : 1;

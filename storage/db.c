@@ -115,6 +115,49 @@ static fl_err fl_db_exec(fl_db *db, const char *sql, const char *what)
   return FL_OK;
 }
 
+/* Files written by an earlier faultline lack the columns added since: add each nullable column of the schema's
+ * runs table that the file does not have (ALTER TABLE ADD COLUMN), so old studies stay usable. */
+static fl_err fl_db_add_missing_columns(fl_db *db)
+{
+  fl_err rc = FL_OK;
+  const char *p = strstr(fl_db_schema, "CREATE TABLE IF NOT EXISTS runs (\n"), *end;
+  sqlite3_stmt *st = NULL;
+  char have[4096] = " ";
+
+  FL_CHECK(p != NULL, FL_ERR_INTERNAL, "schema without a runs table");
+  end = strstr(p, "\n);");
+  FL_CHECK(sqlite3_prepare_v2(db->h, "SELECT name FROM pragma_table_info('runs')", -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_DB, "%s: %s", db->path, sqlite3_errmsg(db->h));
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    strncat(have, (const char *)sqlite3_column_text(st, 0), sizeof have - strlen(have) - 2);
+    strcat(have, " ");
+  }
+  for (p = strchr(p, '\n') + 1; p && p < end; p = strchr(p, '\n') + 1) {
+    char name[64], decl[192], sql[320], key[70];
+    int n = 0;
+    if (sscanf(p, " %63s %n", name, &n) != 1)
+      break;
+    {
+      const char *eol = strchr(p, '\n');
+      size_t len = (size_t)(eol - (p + n));
+      if (len >= sizeof decl)
+        len = sizeof decl - 1;
+      memcpy(decl, p + n, len);
+      decl[len] = '\0';
+      if (len && decl[len - 1] == ',')
+        decl[len - 1] = '\0';
+    }
+    snprintf(key, sizeof key, " %s ", name);
+    if (strstr(have, key) || strstr(decl, "NOT NULL") || strstr(decl, "PRIMARY"))
+      continue;
+    snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", name, decl);
+    FL_TRY(fl_db_exec(db, sql, "adding a column to an older results file"));
+  }
+done:
+  sqlite3_finalize(st);
+  return rc;
+}
+
 static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
 {
   fl_err rc = FL_OK;
@@ -146,6 +189,8 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
                       "setting up the journal"));
     FL_TRY(fl_db_exec(db, "BEGIN IMMEDIATE", "creating the schema"));
     rc = fl_db_exec(db, fl_db_schema, "creating the schema");
+    if (rc == FL_OK)
+      rc = fl_db_add_missing_columns(db);
     snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", FL_DB_SCHEMA_VERSION);
     if (rc == FL_OK)
       rc = fl_db_exec(db, pragma, "setting the schema version");

@@ -304,7 +304,8 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
     res->detect_s = m[1];  /* the slowest role's: what the job waited */
     res->recover_s = m[2];
   }
-  res->status = s.rr <= cfg->tol * cfg->tol * s.bnorm2 ? "completed" : "maxit";
+  res->converged = s.rr <= cfg->tol * cfg->tol * s.bnorm2;
+  res->status = res->converged ? "completed" : "maxit";
   res->iterations = s.k;
   res->residual = sqrt(s.rr / s.bnorm2);
   res->checksum = (unsigned long long)XXH64(s.x, (size_t)(s.nrows * s.n) * sizeof *s.x, 0);

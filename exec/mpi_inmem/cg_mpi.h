@@ -20,6 +20,7 @@ typedef struct fl_cgm_config {
 typedef struct fl_cgm_result {
   const char *status;    /* "completed", "maxit", "lost", "dead", "idle" (a spare never promoted) */
   long iterations;
+  int converged;         /* reached the tolerance */
   double error_linf;     /* ||u - u_exact||_inf over the whole grid */
   double residual;       /* ||r|| / ||b|| */
   unsigned long long checksum; /* xxh64 of my rows of x */

@@ -2,6 +2,9 @@
  * fail-stop recovery onto spare ranks. Launched by `faultline run` (mpirun with --enable-recovery) or by the
  * user's mpirun/srun. SimGrid is not linked here (it exports MPI_* symbols of its own: DESIGN.md).
  *
+ * Applications: the seed's CG solve (app.kind = cg) and the grid world's value iteration (app.kind = gridworld),
+ * both distributed by rows.
+ *
  * usage: faultline-mpi SCENARIO.ini [--spares S] [--set section.key=value]... [--kill RANK@ITER]...
  *                      [--db FILE] [--out DIR]
  * The first (size - spares) world ranks are active; the others wait as spares. Each process that ends writes
@@ -20,6 +23,7 @@
 #include "db.h"
 #include "fl_config.h"
 #include "fm.h"
+#include "gw_mpi.h"
 #include "rng.h"
 #include "rt.h"
 #include "scenario.h"
@@ -67,6 +71,43 @@ static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_resu
   fclose(f);
 }
 
+/* The grid world through the generic driver; its outcome in the CG result's shape. Returns -1 on set-up failure. */
+static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const long *kill_rank, const long *kill_iter, int nkill,
+                            double fail_at_s, fl_cgm_result *res)
+{
+  fl_gw *gw = NULL;
+  fl_gwm *g = NULL;
+  fl_driver_config dc = {.checkpoint_every = sc->checkpoint_every, .kill_rank = kill_rank, .kill_iter = kill_iter,
+                         .nkill = nkill, .fail_at_s = fail_at_s};
+  fl_driver_result dr;
+  memset(res, 0, sizeof *res);
+  if (fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &gw) != FL_OK ||
+      !(g = fl_gwm_create(rt, gw, sc->tolerance, sc->iterations))) {
+    fl_gw_destroy(&gw);
+    return -1;
+  }
+  fl_driver_run(rt, &fl_gwm_ops, g, &dc, &dr);
+  res->status = dr.status;
+  snprintf(res->message, sizeof res->message, "%s", dr.message);
+  if (strcmp(dr.status, "ended") == 0) {
+    int converged = 0;
+    if (fl_gwm_finish(g, &res->iterations, &converged, &res->checksum, &res->error_linf, &res->row0, &res->nrows) !=
+        FL_RT_OK)
+      res->error_linf = NAN;
+    res->converged = converged;
+    res->status = "completed"; /* the grid world runs its sweeps, converged or not (as in the simulator) */
+  }
+  res->commits = dr.commits;
+  res->ckpt_bytes = dr.ckpt_bytes;
+  res->commit_s = dr.commit_s;
+  res->wall_s = dr.wall_s;
+  res->detect_s = rt->recoveries ? rt->detect_s / rt->recoveries : 0.0;
+  res->recover_s = rt->recoveries ? rt->recover_s / rt->recoveries : 0.0;
+  fl_gwm_destroy(&g);
+  fl_gw_destroy(&gw);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   fl_scenario *sc = NULL;
@@ -112,10 +153,10 @@ int main(int argc, char **argv)
   if (rc == FL_OK && !sc)
     rc = fl_err_set(FL_ERR_INPUT, "usage: faultline-mpi SCENARIO.ini [--spares S] [--set k=v]... [--kill R@I]... "
                                   "[--db FILE] [--out DIR]");
-  if (rc == FL_OK && strcmp(sc->app, "cg") != 0)
-    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kind 'cg' (the grid world and bsp run in the "
-                                             "simulator: faultline simulate)");
-  if (rc == FL_OK && sc->grid_rows != sc->grid_cols)
+  if (rc == FL_OK && strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0)
+    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds cg and gridworld (bsp runs in the simulator: "
+                                             "faultline simulate)");
+  if (rc == FL_OK && strcmp(sc->app, "cg") == 0 && sc->grid_rows != sc->grid_cols)
     rc = fl_scenario_fail(sc, "app", "grid", "cg needs a square grid");
   if (rc == FL_OK && (sc->spares >= wsize || wsize - sc->spares > sc->grid_rows))
     rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave %ld active ranks of %d processes for a %ld-row grid",
@@ -150,14 +191,20 @@ int main(int argc, char **argv)
     goto done;
   }
   have_rt = 1;
-  cfg.n = sc->grid_rows;
-  cfg.tol = sc->tolerance;
-  cfg.maxit = sc->iterations;
-  cfg.checkpoint_every = sc->checkpoint_every;
-  cfg.kill_rank = kill_rank;
-  cfg.kill_iter = kill_iter;
-  cfg.nkill = nkill;
-  fl_cgm_run(&rt, &cfg, &res);
+  if (strcmp(sc->app, "cg") == 0) {
+    cfg.n = sc->grid_rows;
+    cfg.tol = sc->tolerance;
+    cfg.maxit = sc->iterations;
+    cfg.checkpoint_every = sc->checkpoint_every;
+    cfg.kill_rank = kill_rank;
+    cfg.kill_iter = kill_iter;
+    cfg.nkill = nkill;
+    fl_cgm_run(&rt, &cfg, &res);
+  } else if (fl_run_gridworld(&rt, sc, kill_rank, kill_iter, nkill, cfg.fail_at_s, &res) != 0) {
+    fprintf(stderr, "faultline-mpi: rank %d: out of memory\n", wrank);
+    code = 1;
+    goto done;
+  }
   fl_write_outcome(out_dir, &rt, &res);
 
   if (strcmp(res.status, "lost") == 0) {
@@ -181,7 +228,7 @@ int main(int argc, char **argv)
     row.scenario_text = sc->text;
     row.overrides = sc->overrides;
     row.mode = "real";
-    row.app = "cg";
+    row.app = sc->app;
     row.strategy = sc->checkpoint_every > 0 ? "buddy" : "none";
     row.failure_model = sc->time_scale > 0 ? sc->model : (nkill ? "kill" : "none");
     row.interval_rule = sc->checkpoint_every > 0 ? every : NULL;
@@ -205,7 +252,7 @@ int main(int argc, char **argv)
     row.wall_s = res.wall_s;
     row.error_budget = NAN;
     row.iterations = res.iterations;
-    row.converged_at = strcmp(res.status, "completed") == 0 ? res.iterations : -1;
+    row.converged_at = res.converged ? res.iterations : -1;
     row.complete_iterations = -1;
     row.error_linf = res.error_linf;
     row.error_l1 = NAN;
