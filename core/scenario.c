@@ -89,7 +89,7 @@ static const fl_key fl_keys[] = {
   {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,
    "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
    "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
-  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp | gridworld | cg (real mode)"},
+  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp | gridworld | cg (cg: real mode only; bsp: simulator only)"},
   {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
    "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
   {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "bsp: failure-free compute time of the job"},
