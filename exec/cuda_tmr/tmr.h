@@ -39,7 +39,7 @@ typedef struct fl_tmr fl_tmr;
 
 typedef enum fl_tmr_vote_mode {
   FL_TMR_VOTE_BITWISE = 0,   /* replicas agree iff their 64-bit patterns are equal */
-  FL_TMR_VOTE_TOLERANCE = 1, /* ... or |x - y| <= max(abs_tol, rel_tol * max(|x|, |y|)); NaN agrees only bitwise */
+  FL_TMR_VOTE_TOLERANCE = 1, /* ... or |x - y| <= max(abs_tol, rel_tol * max(|x|, |y|)), x and y finite */
 } fl_tmr_vote_mode;
 
 typedef enum fl_tmr_concurrency {

@@ -3,7 +3,7 @@
  *
  * Two replicas agree when their bit patterns are equal, or (tolerance vote) when
  *     |x - y| <= max(abs_tol, rel_tol * max(|x|, |y|)),
- * which is false for any NaN: a NaN agrees only with the very same NaN. With 3 replicas:
+ * for finite x and y: a NaN or an infinity agrees only with the very same bits. With 3 replicas:
  *   - all equal bitwise: nothing to do (the common case, tested first, cheaply);
  *   - replica 0 agrees with another: the output keeps replica 0's value (benign when every pair agrees, corrected
  *     otherwise); replica 0's copy is the caller's output, so nothing is written;
@@ -54,8 +54,8 @@ FL_TMR_HD static inline int fl_tmr_agree(double x, double y, const fl_tmr_vote_p
   double d, m;
   if (fl_tmr_bits(x) == fl_tmr_bits(y))
     return 1;
-  if (!v->tolerance)
-    return 0;
+  if (!v->tolerance || !isfinite(x) || !isfinite(y))
+    return 0; /* rel_tol * inf would let an infinity agree with anything */
   d = fabs(x - y);
   m = fmax(fabs(x), fabs(y));
   return d <= fmax(v->abs_tol, v->rel_tol * m); /* false when d is NaN */
