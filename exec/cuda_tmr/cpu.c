@@ -12,13 +12,17 @@
  * pinned to distinct cores: these are not pinned (docs/tmr.md, limits). */
 #include "tmr_impl.h"
 
+#include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FL_TMR_CPU_THREADS 3
 #define FL_TMR_CPU_MIN_WORK (1L << 17) /* operations per replica below which threads cost more than they save */
+#define FL_TMR_CPU_MIN_INTENSITY 4     /* operations per output element below which a kernel is bandwidth-bound */
+#define FL_TMR_CPU_CHUNK 8192L         /* output elements per chunk in turn: 3 x 64 KiB, well inside L2 */
 
 typedef struct fl_tmr_cpu {
   /* the pool: part 0 runs on the caller, parts 1 .. FL_TMR_CPU_THREADS-1 on workers */
@@ -90,15 +94,10 @@ done:
   return rc;
 }
 
-/* Run fn(cpu, part) for every part: concurrently on the pool, or in turn on this thread. */
-static fl_err fl_tmr_cpu_parts(fl_tmr_cpu *cpu, void (*fn)(fl_tmr_cpu *, int), int concurrent)
+/* Run fn(cpu, part) for every part at once: part 0 on this thread, the others on the pool. */
+static fl_err fl_tmr_cpu_parts(fl_tmr_cpu *cpu, void (*fn)(fl_tmr_cpu *, int))
 {
   fl_err rc = FL_OK;
-  if (!concurrent) {
-    for (int p = 0; p < FL_TMR_CPU_THREADS; p++)
-      fn(cpu, p);
-    goto done;
-  }
   FL_TRY(fl_tmr_cpu_start(cpu));
   pthread_mutex_lock(&cpu->mu);
   cpu->fn = fn;
@@ -117,20 +116,33 @@ done:
 
 /* ---- the kernels, CPU versions ---- */
 
-static void fl_tmr_cpu_kernel(const fl_tmr_task *task, const double *const *in, double *const *out)
+/* A task's iteration space is items: rows for the matvec (fl_diff_apply works on row blocks), elements or states
+ * otherwise; item i writes output-0 elements [i w, (i + 1) w). A second output is a reduction over the items (the
+ * grid world's max change): the range's share is returned, and fmax-ed by the caller. */
+static long fl_tmr_cpu_items(const fl_tmr_task *t)
+{
+  return t->kernel == FL_TMR_DIFFUSION ? t->nrows : t->out_n[0];
+}
+static long fl_tmr_cpu_width(const fl_tmr_task *t)
+{
+  return t->kernel == FL_TMR_DIFFUSION ? t->diff->n : 1;
+}
+
+static double fl_tmr_cpu_kernel_range(const fl_tmr_task *task, const double *const *in, double *const *out, long first,
+                                      long last)
 {
   switch (task->kernel) {
   case FL_TMR_AXPY: {
     const double a = task->a, *x = in[0], *y = in[1];
     double *o = out[0];
-    for (long i = 0; i < task->out_n[0]; i++)
+    for (long i = first; i < last; i++)
       o[i] = a * x[i] + y[i];
     break;
   }
   case FL_TMR_CHAIN: {
     const double a = task->a, *x = in[0];
     double *o = out[0];
-    for (long i = 0; i < task->out_n[0]; i++) {
+    for (long i = first; i < last; i++) {
       double t = x[i];
       for (long k = 0; k < task->steps; k++)
         t = a * t + x[i];
@@ -138,17 +150,25 @@ static void fl_tmr_cpu_kernel(const fl_tmr_task *task, const double *const *in, 
     }
     break;
   }
-  case FL_TMR_DIFFUSION: fl_diff_apply(task->diff, task->nrows, in[0], out[0]); break;
-  case FL_TMR_GRIDWORLD: {
-    fl_gw g = *task->gw;
-    double change;
-    g.reward = (double *)in[1]; /* read only: the sweep never writes it */
-    change = fl_gw_sweep(&g, in[0], out[0], 0, g.n);
-    if (task->nout > 1)
-      out[1][0] = change;
+  case FL_TMR_DIFFUSION: {
+    const long n = task->diff->n;
+    fl_diff_apply(task->diff, last - first, in[0] + first * n, out[0] + first * n);
     break;
   }
+  case FL_TMR_GRIDWORLD: {
+    fl_gw g = *task->gw;
+    g.reward = (double *)in[1]; /* read only: the sweep never writes it */
+    return fl_gw_sweep(&g, in[0], out[0], first, last);
   }
+  }
+  return 0.0;
+}
+
+static void fl_tmr_cpu_kernel(const fl_tmr_task *task, const double *const *in, double *const *out)
+{
+  double change = fl_tmr_cpu_kernel_range(task, in, out, 0, fl_tmr_cpu_items(task));
+  if (task->nout > 1)
+    out[1][0] = change;
 }
 
 static void fl_tmr_cpu_replica_part(fl_tmr_cpu *cpu, int part)
@@ -157,7 +177,7 @@ static void fl_tmr_cpu_replica_part(fl_tmr_cpu *cpu, int part)
     fl_tmr_cpu_kernel(cpu->task, cpu->rin[part], cpu->rout[part]);
 }
 
-/* Part p votes the p-th third of every output (all of it when run in turn: see fl_tmr_cpu_attempt). */
+/* Part p votes the p-th third of every output. */
 static void fl_tmr_cpu_vote_part(fl_tmr_cpu *cpu, int part)
 {
   const fl_tmr_task *task = cpu->task;
@@ -165,7 +185,7 @@ static void fl_tmr_cpu_vote_part(fl_tmr_cpu *cpu, int part)
   for (int k = 0; k < task->nout; k++) {
     long n = task->out_n[k], first = n * part / FL_TMR_CPU_THREADS, last = n * (part + 1) / FL_TMR_CPU_THREADS;
     fl_tmr_tally *t = &cpu->part_tally[part][k];
-    memset(t, 0, sizeof *t);
+    memset(t, 0, offsetof(fl_tmr_tally, positions));
     fl_tmr_vote_range(cpu->rout[0][k], cpu->rout[1][k], three ? cpu->rout[2][k] : NULL, first, last, k,
                       &cpu->exec->vote, t);
   }
@@ -182,6 +202,45 @@ static fl_err fl_tmr_cpu_grow(double **buf, long *cap, long n)
   }
 done:
   return rc;
+}
+
+/* Flip the output faults of replica r that fall in [first, last) of output `array`. */
+static void fl_tmr_cpu_flip_outputs(fl_tmr_cpu *cpu, const fl_tmr_exec *exec, int r, int array, long first, long last)
+{
+  for (long f = 0; f < exec->nfaults; f++) {
+    const fl_tmr_rfault *ft = &exec->faults[f];
+    if (ft->target == FL_TMR_OUTPUT && ft->replica == r && ft->array == array && ft->element >= first &&
+        ft->element < last)
+      fl_tmr_flip(&cpu->rout[r][array][ft->element], ft->bit);
+  }
+}
+
+/* In turn: cache-sized chunks of items, each computed by every replica in turn, faulted, and voted while it is
+ * still in cache. The replicas stay independent computations into their own memory; only the schedule is blocked,
+ * which spares a bandwidth-bound kernel two of its three trips to memory. */
+static void fl_tmr_cpu_in_turn(fl_tmr_cpu *cpu, const fl_tmr_task *task, const fl_tmr_exec *exec, fl_tmr_tally *tally)
+{
+  const int nrep = exec->vote.replicas;
+  const long items = fl_tmr_cpu_items(task), w = fl_tmr_cpu_width(task);
+  const long chunk = FL_TMR_CPU_CHUNK / w > 0 ? FL_TMR_CPU_CHUNK / w : 1;
+  double change[3] = {0.0, 0.0, 0.0};
+  for (long c0 = 0; c0 < items; c0 += chunk) {
+    long c1 = c0 + chunk < items ? c0 + chunk : items;
+    for (int r = 0; r < nrep; r++) {
+      change[r] = fmax(change[r], fl_tmr_cpu_kernel_range(task, cpu->rin[r], cpu->rout[r], c0, c1));
+      fl_tmr_cpu_flip_outputs(cpu, exec, r, 0, c0 * w, c1 * w);
+    }
+    fl_tmr_vote_range(cpu->rout[0][0], cpu->rout[1][0], nrep == 3 ? cpu->rout[2][0] : NULL, c0 * w, c1 * w, 0,
+                      &exec->vote, tally);
+  }
+  for (int k = 1; k < task->nout; k++) {
+    for (int r = 0; r < nrep; r++) {
+      cpu->rout[r][k][0] = change[r];
+      fl_tmr_cpu_flip_outputs(cpu, exec, r, k, 0, task->out_n[k]);
+    }
+    fl_tmr_vote_range(cpu->rout[0][k], cpu->rout[1][k], nrep == 3 ? cpu->rout[2][k] : NULL, 0, task->out_n[k], k,
+                      &exec->vote, tally);
+  }
 }
 
 static fl_err fl_tmr_cpu_attempt(void *state, const fl_tmr_task *task, const fl_tmr_exec *exec, fl_tmr_tally *tally)
@@ -217,13 +276,16 @@ static fl_err fl_tmr_cpu_attempt(void *state, const fl_tmr_task *task, const fl_
     }
     fl_tmr_flip(&cpu->priv[r][k][ft->element], ft->bit);
   }
-  FL_TRY(fl_tmr_cpu_parts(cpu, fl_tmr_cpu_replica_part, exec->concurrent));
-  for (long f = 0; f < exec->nfaults; f++) {
-    const fl_tmr_rfault *ft = &exec->faults[f];
-    if (ft->target == FL_TMR_OUTPUT)
-      fl_tmr_flip(&cpu->rout[ft->replica][ft->array][ft->element], ft->bit);
+  if (!exec->concurrent) {
+    fl_tmr_cpu_in_turn(cpu, task, exec, tally);
+    goto done;
   }
-  FL_TRY(fl_tmr_cpu_parts(cpu, fl_tmr_cpu_vote_part, exec->concurrent));
+  /* concurrent: replica r on thread r over the whole task, then each thread votes a third of every output */
+  FL_TRY(fl_tmr_cpu_parts(cpu, fl_tmr_cpu_replica_part));
+  for (int r = 0; r < nrep; r++)
+    for (int k = 0; k < task->nout; k++)
+      fl_tmr_cpu_flip_outputs(cpu, exec, r, k, 0, task->out_n[k]);
+  FL_TRY(fl_tmr_cpu_parts(cpu, fl_tmr_cpu_vote_part));
   for (int k = 0; k < task->nout; k++)
     for (int p = 0; p < FL_TMR_CPU_THREADS; p++)
       fl_tmr_tally_merge(tally, &cpu->part_tally[p][k]);
@@ -245,10 +307,12 @@ static fl_err fl_tmr_cpu_nothing(void *state, const fl_tmr_task *task)
   return FL_OK;
 }
 
+/* Threads pay off for a task big enough to cover their wake-up and heavy enough per element to be bound by
+ * compute; a bandwidth-bound kernel (AXPY) does better in turn, chunked, with its inputs read from cache. */
 static int fl_tmr_cpu_auto(void *state, const fl_tmr_task *task)
 {
   (void)state;
-  return task->work >= FL_TMR_CPU_MIN_WORK;
+  return task->work >= FL_TMR_CPU_MIN_WORK && task->work >= FL_TMR_CPU_MIN_INTENSITY * task->out_n[0];
 }
 
 static int fl_tmr_cpu_probe(char *why, size_t len)

@@ -12,6 +12,7 @@
 #include <gsl/gsl_randist.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ struct fl_tmr {
   long nqueue, cap_queue;
   fl_tmr_rfault *resolved, *active; /* the queue drawn; the subset of one attempt */
   long cap_resolved;
+  fl_tmr_tally tally; /* of the attempt in flight */
 };
 
 /* "auto" tries them in this order. */
@@ -389,7 +391,7 @@ fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res)
   memset(res, 0, sizeof *res);
   FL_TRY(fl_tmr_check_task(task));
   FL_TRY(fl_tmr_resolve(t, task));
-  FL_ALLOC(tally, 1);
+  tally = &t->tally;
   exec.vote.replicas = t->cfg.replicas;
   exec.vote.tolerance = t->cfg.vote == FL_TMR_VOTE_TOLERANCE;
   exec.vote.abs_tol = t->cfg.abs_tol;
@@ -416,7 +418,7 @@ fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res)
       }
     }
     res->nfaults += exec.nfaults;
-    memset(tally, 0, sizeof *tally);
+    memset(tally, 0, offsetof(fl_tmr_tally, positions)); /* the positions are written before they are read */
     FL_TRY(t->ops->attempt(t->state, task, &exec, tally));
     res->attempts = attempt + 1;
     if (tally->nomajority == 0 || attempt >= t->cfg.max_retries)
@@ -442,7 +444,6 @@ done:
     t->nqueue = 0;
   if (res)
     res->time_s = fl_tmr_now() - t0;
-  free(tally);
   return rc;
 }
 

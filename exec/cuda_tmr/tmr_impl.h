@@ -50,7 +50,7 @@ typedef struct fl_tmr_backend_ops {
   int (*auto_concurrent)(void *state, const fl_tmr_task *task);
   /* Prepare buffers and make the inputs visible to the replicas (a GPU copies them once per run). */
   fl_err (*begin)(void *state, const fl_tmr_task *task);
-  /* The replicas with exec's faults, then the vote; tally is zeroed by the caller. */
+  /* The replicas with exec's faults, then the vote; the caller zeroes tally's counters (not its positions). */
   fl_err (*attempt)(void *state, const fl_tmr_task *task, const fl_tmr_exec *exec, fl_tmr_tally *tally);
   /* Hand the voted outputs over to task->out (a GPU copies them back). */
   fl_err (*finish)(void *state, const fl_tmr_task *task);
