@@ -228,6 +228,101 @@ static void test_input_flips_corrected(void)
   fl_tmr_destroy(&t);
 }
 
+/* Larger tasks: the in-turn schedule works in chunks of 8,192 output elements (FL_TMR_CPU_CHUNK); faults at and
+ * around chunk boundaries, a matvec input flip whose rows straddle two chunks, the grid world's change (reduced
+ * over chunks), all against the apps/ functions called directly. */
+static void test_chunk_boundaries(void)
+{
+  const long nx = 20000, side = 150, grid = 200;
+  double *x = malloc((size_t)(grid + 2) * grid * sizeof *x), *y = malloc((size_t)nx * sizeof *y);
+  double *out = malloc((size_t)grid * grid * sizeof *out), *ref = malloc((size_t)grid * grid * sizeof *ref);
+  double change = 0, ref_change = 0;
+  fl_diff diff;
+  fl_gw *gw = NULL;
+  CU_ASSERT_FATAL(x && y && out && ref);
+  CU_ASSERT_EQUAL_FATAL(fl_gw_create(side, side, 0.9, 0.8, 11, &gw), FL_OK);
+  for (long i = 0; i < (grid + 2) * grid; i++)
+    x[i] = sin(0.01 * (double)i) + 1.25;
+  for (long i = 0; i < nx; i++)
+    y[i] = cos(0.02 * (double)i);
+  fl_diff_init(&diff, grid);
+  for (int conc = 0; conc < 2; conc++) {
+    fl_tmr *t = make(3, conc ? FL_TMR_CONCURRENT : FL_TMR_IN_TURN, 0, 1);
+    for (int k = 0; k < 3; k++) {
+      fl_tmr_task task;
+      long n, bad = 0;
+      fl_tmr_result res;
+      const long at[] = {0, 8191, 8192, 16383, 16384, -1};
+      if (k == 0) {
+        task = fl_tmr_task_axpy(nx, -1.5, x, y, out);
+        for (long i = 0; i < nx; i++)
+          ref[i] = -1.5 * x[i] + y[i];
+      } else if (k == 1) {
+        task = fl_tmr_task_diffusion(&diff, grid, x, out);
+        fl_diff_apply(&diff, grid, x, ref);
+      } else {
+        task = fl_tmr_task_gridworld(gw, x, out, &change);
+        ref_change = fl_gw_sweep(gw, x, ref, 0, gw->n);
+      }
+      n = task.out_n[0];
+      /* clean */
+      CU_ASSERT_EQUAL(fl_tmr_run(t, &task, &res), FL_OK);
+      CU_ASSERT_EQUAL(res.status, FL_TMR_CLEAN);
+      CU_ASSERT_EQUAL(memcmp(out, ref, (size_t)n * sizeof *out), 0);
+      if (k == 2)
+        CU_ASSERT(same_bits(change, ref_change));
+      /* one flip per boundary element, rotating over the replicas: all corrected, listed in index order */
+      for (int j = 0; j < 6; j++) {
+        fl_tmr_fault f = fault_at(j % 3, 0, at[j] < 0 ? n - 1 : at[j], 3 + 9 * j, 0);
+        fl_tmr_inject(t, &f);
+      }
+      CU_ASSERT_EQUAL(fl_tmr_run(t, &task, &res), FL_OK);
+      CU_ASSERT_EQUAL(res.status, FL_TMR_CORRECTED);
+      CU_ASSERT_EQUAL(res.corrected, 6);
+      CU_ASSERT_EQUAL(res.npositions, 6);
+      for (int j = 0; j < 6 && j < res.npositions; j++)
+        bad += res.positions[j].index != (at[j] < 0 ? n - 1 : at[j]) || res.positions[j].outvoted != j % 3;
+      CU_ASSERT_EQUAL(bad, 0);
+      CU_ASSERT_EQUAL(memcmp(out, ref, (size_t)n * sizeof *out), 0);
+      /* two replicas on a boundary element */
+      {
+        fl_tmr_fault a = fault_at(0, 0, 8192, 1, 0), b = fault_at(1, 0, 8192, 2, 0);
+        fl_tmr_inject(t, &a);
+        fl_tmr_inject(t, &b);
+        CU_ASSERT_EQUAL(fl_tmr_run(t, &task, &res), FL_OK);
+        CU_ASSERT_EQUAL(res.status, FL_TMR_UNCORRECTABLE);
+        CU_ASSERT(isnan(out[8192]));
+        out[8192] = ref[8192];
+        CU_ASSERT_EQUAL(memcmp(out, ref, (size_t)n * sizeof *out), 0);
+      }
+      if (k == 1) {
+        /* x_halo row 41 is read by output rows 39, 40 and 41, across the boundary of the 40-row chunks */
+        fl_tmr_fault f = {.replica = 2, .target = FL_TMR_INPUT, .array = 0, .element = 41 * grid + 7, .bit = 55};
+        fl_tmr_inject(t, &f);
+        CU_ASSERT_EQUAL(fl_tmr_run(t, &task, &res), FL_OK);
+        CU_ASSERT_EQUAL(res.status, FL_TMR_CORRECTED);
+        CU_ASSERT_EQUAL(res.outvoted[2], 5); /* the point itself, two neighbours in its row, one above, one below */
+        CU_ASSERT_EQUAL(memcmp(out, ref, (size_t)n * sizeof *out), 0);
+      }
+      if (k == 2) {
+        /* the change output, a reduction over the chunks */
+        fl_tmr_fault f = fault_at(1, 1, 0, 62, 0);
+        fl_tmr_inject(t, &f);
+        CU_ASSERT_EQUAL(fl_tmr_run(t, &task, &res), FL_OK);
+        CU_ASSERT_EQUAL(res.status, FL_TMR_CORRECTED);
+        CU_ASSERT(res.npositions == 1 && res.positions[0].array == 1);
+        CU_ASSERT(same_bits(change, ref_change));
+      }
+    }
+    fl_tmr_destroy(&t);
+  }
+  fl_gw_destroy(&gw);
+  free(x);
+  free(y);
+  free(out);
+  free(ref);
+}
+
 /* ---- the second criterion: two corrupted replicas on one element, uncorrectable every time ---- */
 
 static void test_two_replicas_uncorrectable(void)
@@ -728,6 +823,7 @@ static CU_TestInfo tmr_tests[] = {
     {"fault-free runs equal the apps/ kernels, in turn and on threads", test_clean_runs_match_apps},
     {"1,000 random single-replica output flips: all corrected, output == fault-free", test_single_flips_corrected},
     {"input flips spread within one replica and are all outvoted", test_input_flips_corrected},
+    {"chunk boundaries of the in-turn schedule, a straddling input flip, a reduced output", test_chunk_boundaries},
     {"two replicas corrupted on one element: uncorrectable in every trial, NaN, listed",
      test_two_replicas_uncorrectable},
     {"two identical corruptions outvote the good replica (the limit of TMR)", test_identical_corruption_outvotes},
