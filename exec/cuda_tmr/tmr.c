@@ -12,6 +12,7 @@
 #include <gsl/gsl_randist.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ struct fl_tmr {
   fl_tmr_config cfg;
   const fl_tmr_backend_ops *ops;
   void *state;
-  char reason[384];
+  char reason[640];
   gsl_rng *rng;
   fl_tmr_fault *queue; /* faults for the next run */
   long nqueue, cap_queue;
@@ -62,6 +63,19 @@ int fl_tmr_backend_available(const char *name, char *why, size_t why_len)
     return 0;
   }
   return ops->probe(why, why_len);
+}
+
+/* Append to a NUL-terminated buffer, truncating quietly: these are log and message texts. */
+static void fl_tmr_catf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fl_tmr_catf(char *buf, size_t size, const char *fmt, ...)
+{
+  size_t used = strlen(buf);
+  va_list ap;
+  if (used + 1 >= size)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, size - used, fmt, ap);
+  va_end(ap);
 }
 
 fl_tmr_config fl_tmr_config_default(void)
@@ -131,25 +145,23 @@ fl_err fl_tmr_create(const fl_tmr_config *cfg, fl_tmr **out)
       why[0] = '\0';
       if (fl_tmr_registry[i]->probe(why, sizeof why)) {
         t->ops = fl_tmr_registry[i];
-        snprintf(t->reason, sizeof t->reason, "%s (auto: %s%s%s)", t->ops->name, skipped, skipped[0] ? "; " : "", why);
+        fl_tmr_catf(t->reason, sizeof t->reason, "%s (auto: %s%s%s)", t->ops->name, skipped, skipped[0] ? "; " : "",
+                    why);
       } else {
-        size_t used = strlen(skipped);
-        snprintf(skipped + used, sizeof skipped - used, "%s%s unavailable: %s", used ? "; " : "",
-                 fl_tmr_registry[i]->name, why);
+        fl_tmr_catf(skipped, sizeof skipped, "%s%s unavailable: %s", skipped[0] ? "; " : "", fl_tmr_registry[i]->name,
+                    why);
       }
     }
     FL_CHECK(t->ops != NULL, FL_ERR_INTERNAL, "tmr: no backend can run here (%s)", skipped);
   } else {
     char known[128] = "auto";
-    for (int i = 0; i < FL_TMR_NREG; i++) {
-      strncat(known, ", ", sizeof known - strlen(known) - 1);
-      strncat(known, fl_tmr_registry[i]->name, sizeof known - strlen(known) - 1);
-    }
+    for (int i = 0; i < FL_TMR_NREG; i++)
+      fl_tmr_catf(known, sizeof known, ", %s", fl_tmr_registry[i]->name);
     t->ops = fl_tmr_find(name);
     FL_CHECK(t->ops != NULL, FL_ERR_INPUT, "unknown TMR backend '%s' (known: %s)", name, known);
     why[0] = '\0';
     FL_CHECK(t->ops->probe(why, sizeof why), FL_ERR_INPUT, "TMR backend '%s' cannot run here: %s", name, why);
-    snprintf(t->reason, sizeof t->reason, "%s (%s)", t->ops->name, why);
+    fl_tmr_catf(t->reason, sizeof t->reason, "%s (%s)", t->ops->name, why);
   }
   FL_TRY(fl_rng_create(cfg->seed, 0, FL_STREAM_FAILURES, &t->rng));
   FL_TRY(t->ops->create(&t->cfg, &t->state));
