@@ -139,17 +139,23 @@ fl_err fl_tmr_create(const fl_tmr_config *cfg, fl_tmr **out)
   t->cfg = *cfg;
   if (t->cfg.replicas == 0)
     t->cfg.replicas = 3;
+  FL_TRY(fl_rng_create(cfg->seed, 0, FL_STREAM_FAILURES, &t->rng));
   name = cfg->backend ? cfg->backend : "auto";
   if (strcmp(name, "auto") == 0) {
+    /* the first backend that probes and starts: a device that answers the probe but then refuses (out of memory,
+     * busy) sends auto on to the CPU too */
     for (int i = 0; i < FL_TMR_NREG && !t->ops; i++) {
+      const fl_tmr_backend_ops *ops = fl_tmr_registry[i];
       why[0] = '\0';
-      if (fl_tmr_registry[i]->probe(why, sizeof why)) {
-        t->ops = fl_tmr_registry[i];
-        fl_tmr_catf(t->reason, sizeof t->reason, "%s (auto: %s%s%s)", t->ops->name, skipped, skipped[0] ? "; " : "",
-                    why);
+      if (!ops->probe(why, sizeof why)) {
+        fl_tmr_catf(skipped, sizeof skipped, "%s%s unavailable: %s", skipped[0] ? "; " : "", ops->name, why);
+      } else if (ops->create(&t->cfg, &t->state) != FL_OK) {
+        fl_tmr_catf(skipped, sizeof skipped, "%s%s failed to start: %s", skipped[0] ? "; " : "", ops->name,
+                    fl_err_msg());
+        fl_err_clear();
       } else {
-        fl_tmr_catf(skipped, sizeof skipped, "%s%s unavailable: %s", skipped[0] ? "; " : "", fl_tmr_registry[i]->name,
-                    why);
+        t->ops = ops;
+        fl_tmr_catf(t->reason, sizeof t->reason, "%s (auto: %s%s%s)", ops->name, skipped, skipped[0] ? "; " : "", why);
       }
     }
     FL_CHECK(t->ops != NULL, FL_ERR_INTERNAL, "tmr: no backend can run here (%s)", skipped);
@@ -161,10 +167,9 @@ fl_err fl_tmr_create(const fl_tmr_config *cfg, fl_tmr **out)
     FL_CHECK(t->ops != NULL, FL_ERR_INPUT, "unknown TMR backend '%s' (known: %s)", name, known);
     why[0] = '\0';
     FL_CHECK(t->ops->probe(why, sizeof why), FL_ERR_INPUT, "TMR backend '%s' cannot run here: %s", name, why);
+    FL_TRY(t->ops->create(&t->cfg, &t->state));
     fl_tmr_catf(t->reason, sizeof t->reason, "%s (%s)", t->ops->name, why);
   }
-  FL_TRY(fl_rng_create(cfg->seed, 0, FL_STREAM_FAILURES, &t->rng));
-  FL_TRY(t->ops->create(&t->cfg, &t->state));
   if (cfg->log)
     fprintf(cfg->log, "faultline: tmr backend %s\n", t->reason);
   *out = t;

@@ -187,7 +187,8 @@ typedef struct fl_tmr_result {
 } fl_tmr_result;
 
 /* Run `task` protected: the replicas, the queued faults, the vote, retries. The queue is emptied (also on
- * failure). res is overwritten. Returns FL_OK whatever the vote found: read res->status. */
+ * failure). res is overwritten. Returns FL_OK whatever the vote found: read res->status. On an error return
+ * (bad task or fault: before anything ran; a device failure) the outputs hold nothing the caller may use. */
 fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res);
 /* Run `task` once, unprotected, on the same backend: the baseline TMR's overhead is measured against. Queued
  * faults stay queued. *time_s (may be NULL) gets its wall time. */
