@@ -61,9 +61,10 @@ typedef struct fl_tmr_backend_ops {
 extern const fl_tmr_backend_ops fl_tmr_cpu_ops;
 extern const fl_tmr_backend_ops fl_tmr_cuda_ops;
 
-/* Host vote of one output array over [first, last): r0 is replica 0's copy, patched in place (it is the caller's
- * output); r2 is NULL in dual mode. Adds to tally; positions are appended in index order while there is room. */
-void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long first, long last, int array,
+/* Host vote of n elements of one output array: r0[k], r1[k], r2[k] are element base + k of replicas 0, 1, 2 (r2 is
+ * NULL in dual mode). r0 is replica 0's copy, the caller's output, patched in place. Adds to tally; positions are
+ * appended in index order while there is room. */
+void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long n, long base, int array,
                        const fl_tmr_vote_params *v, fl_tmr_tally *tally);
 /* Add `part` to `sum`, its positions after sum's (so that ranges merged in order stay in index order). */
 void fl_tmr_tally_merge(fl_tmr_tally *sum, const fl_tmr_tally *part);

@@ -25,8 +25,8 @@ static void fl_tmr_note(fl_tmr_tally *t, int array, long i, int outvoted, double
   }
 }
 
-static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, long first, long last, int array,
-                             const fl_tmr_vote_params *v, fl_tmr_tally *t)
+static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, long first, long last, long base,
+                             int array, const fl_tmr_vote_params *v, fl_tmr_tally *t)
 {
   for (long i = first; i < last; i++) {
     double a = r0[i], b = r1[i], c = r2 ? r2[i] : NAN, value;
@@ -38,11 +38,11 @@ static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, lon
       t->corrected++;
       if (outvoted >= 0)
         t->outvoted[outvoted]++;
-      fl_tmr_note(t, array, i, outvoted, a, b, c);
+      fl_tmr_note(t, array, base + i, outvoted, a, b, c);
       break;
     default:
       t->nomajority++;
-      fl_tmr_note(t, array, i, -1, a, b, c);
+      fl_tmr_note(t, array, base + i, -1, a, b, c);
       break;
     }
     if (fl_tmr_bits(value) != fl_tmr_bits(a))
@@ -50,11 +50,11 @@ static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, lon
   }
 }
 
-void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long first, long last, int array,
+void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long n, long base, int array,
                        const fl_tmr_vote_params *v, fl_tmr_tally *tally)
 {
-  for (long b0 = first; b0 < last; b0 += FL_TMR_VOTE_BLOCK) {
-    long b1 = b0 + FL_TMR_VOTE_BLOCK < last ? b0 + FL_TMR_VOTE_BLOCK : last;
+  for (long b0 = 0; b0 < n; b0 += FL_TMR_VOTE_BLOCK) {
+    long b1 = b0 + FL_TMR_VOTE_BLOCK < n ? b0 + FL_TMR_VOTE_BLOCK : n;
     uint64_t diff = 0;
     if (r2) {
       for (long i = b0; i < b1; i++) {
@@ -66,7 +66,7 @@ void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long firs
         diff |= fl_tmr_bits(r0[i]) ^ fl_tmr_bits(r1[i]);
     }
     if (diff)
-      fl_tmr_vote_slow(r0, r1, r2, b0, b1, array, v, tally);
+      fl_tmr_vote_slow(r0, r1, r2, b0, b1, base, array, v, tally);
   }
 }
 
