@@ -43,8 +43,8 @@ typedef enum fl_tmr_vote_mode {
 } fl_tmr_vote_mode;
 
 typedef enum fl_tmr_concurrency {
-  FL_TMR_AUTO = -1,      /* concurrent when the task is large enough to pay for it (CPU), always (CUDA) */
-  FL_TMR_IN_TURN = 0,    /* one replica after the other */
+  FL_TMR_AUTO = -1,      /* CUDA: streams; CPU: threads for large compute-bound tasks, else in turn */
+  FL_TMR_IN_TURN = 0,    /* one replica after the other (CPU: chunk by chunk, each chunk voted in cache) */
   FL_TMR_CONCURRENT = 1, /* replicas at once: one CUDA stream or one thread each */
 } fl_tmr_concurrency;
 
