@@ -22,6 +22,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "tmr_cmd.h"
 #include "units.h"
 #include "validate.h"
 
@@ -58,6 +59,7 @@ static const fl_cmd fl_cmds[] = {
   {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
   {"platform", "--nodes N [--speed 1Gf] [-o FILE]", "write the SimGrid XML of a generated platform", fl_cmd_platform},
   {"ckpt", "ls|verify|dump DIR [--version N] [--label L] [--values K]", "list, verify or dump a checkpoint directory", fl_ckpt_cli_main},
+  {"tmr", FL_TMR_CMD_ARGS, FL_TMR_CMD_SUMMARY, fl_tmr_cmd},
   {"version", "", "print the version and the optional backends built in", fl_cmd_version},
   {"help", "[COMMAND]", "this help", fl_cmd_help},
 };

@@ -1,0 +1,30 @@
+/* cuda_impl.h — the C interface of the CUDA side of the "cuda" TMR backend (cuda_impl.cu, built by nvcc only
+ * when CMake found CUDA). cuda.c wraps these in the backend's ops table; see tmr_impl.h for what each step does. */
+#ifndef FL_TMR_CUDA_IMPL_H
+#define FL_TMR_CUDA_IMPL_H
+
+#include "tmr_impl.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fl_tmr_cuda fl_tmr_cuda;
+
+/* 1 if a device answers and runs this build's kernels (sm_90 code or its PTX); why gets the device or the reason.
+ * Without a driver cudaGetDeviceCount fails (35 on the project's machines) and leaves the count at 0. */
+int fl_tmr_cuda_probe(char *why, size_t len);
+fl_err fl_tmr_cuda_create(fl_tmr_cuda **out);
+void fl_tmr_cuda_destroy(fl_tmr_cuda **c);
+fl_err fl_tmr_cuda_begin(fl_tmr_cuda *c, const fl_tmr_task *task);
+fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_task *task, const fl_tmr_exec *exec, fl_tmr_tally *tally);
+fl_err fl_tmr_cuda_finish(fl_tmr_cuda *c, const fl_tmr_task *task);
+fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_task *task);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

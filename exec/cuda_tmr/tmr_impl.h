@@ -1,0 +1,82 @@
+/* tmr_impl.h — what the TMR front end (tmr.c) and its backends (cpu.c, cuda.c + cuda_impl.cu) share.
+ *
+ * The front end owns everything that must be the same on every backend: checking the task, drawing and checking
+ * the faults, the retry loop, the result. A backend does one attempt at a time: run the replicas of a task with
+ * the faults of that attempt applied, vote, and leave the voted output where finish() will hand it over.
+ * Included by C and by CUDA C++ (nvcc): plain structs only. */
+#ifndef FL_TMR_IMPL_H
+#define FL_TMR_IMPL_H
+
+#include "tmr.h"
+#include "vote.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A fault resolved against a task: every field drawn and checked. */
+typedef struct fl_tmr_rfault {
+  int replica, array, bit, persistent;
+  fl_tmr_target target;
+  long element;
+} fl_tmr_rfault;
+
+/* One attempt: what to run and what to inject. */
+typedef struct fl_tmr_exec {
+  fl_tmr_vote_params vote; /* vote.replicas: 2 or 3 */
+  int concurrent;          /* resolved: 0 or 1 */
+  const fl_tmr_rfault *faults;
+  long nfaults;
+} fl_tmr_exec;
+
+/* What a vote found, over a range or an attempt. */
+typedef struct fl_tmr_tally {
+  long benign, corrected, nomajority; /* nomajority: uncorrectable (TMR) or detected (dual) */
+  long outvoted[3];
+  long npositions; /* listed, <= FL_TMR_MAX_POSITIONS */
+  long ntotal;     /* corrected + nomajority: how many could have been listed */
+  fl_tmr_mismatch positions[FL_TMR_MAX_POSITIONS];
+} fl_tmr_tally;
+
+typedef struct fl_tmr_backend_ops {
+  const char *name;
+  /* 1 if the backend can run here; why (len > 0) gets a one-line reason either way. */
+  int (*probe)(char *why, size_t len);
+  fl_err (*create)(const fl_tmr_config *cfg, void **state);
+  void (*destroy)(void **state);
+  /* Whether a task of this size runs its replicas concurrently under FL_TMR_AUTO. */
+  int (*auto_concurrent)(void *state, const fl_tmr_task *task);
+  /* Prepare buffers and make the inputs visible to the replicas (a GPU copies them once per run). */
+  fl_err (*begin)(void *state, const fl_tmr_task *task);
+  /* The replicas with exec's faults, then the vote; the caller zeroes tally's counters (not its positions). */
+  fl_err (*attempt)(void *state, const fl_tmr_task *task, const fl_tmr_exec *exec, fl_tmr_tally *tally);
+  /* Hand the voted outputs over to task->out (a GPU copies them back). */
+  fl_err (*finish)(void *state, const fl_tmr_task *task);
+  /* One unprotected execution: inputs to outputs. */
+  fl_err (*plain)(void *state, const fl_tmr_task *task);
+} fl_tmr_backend_ops;
+
+extern const fl_tmr_backend_ops fl_tmr_cpu_ops;
+extern const fl_tmr_backend_ops fl_tmr_cuda_ops;
+
+/* Host vote of n elements of one output array: r0[k], r1[k], r2[k] are element base + k of replicas 0, 1, 2 (r2 is
+ * NULL in dual mode). r0 is replica 0's copy, the caller's output, patched in place. Adds to tally; positions are
+ * appended in index order while there is room. */
+void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long n, long base, int array,
+                       const fl_tmr_vote_params *v, fl_tmr_tally *tally);
+/* Add `part` to `sum`, its positions after sum's (so that ranges merged in order stay in index order). */
+void fl_tmr_tally_merge(fl_tmr_tally *sum, const fl_tmr_tally *part);
+
+/* Flip bit `bit` of *x. */
+void fl_tmr_flip(double *x, int bit);
+
+/* Monotonic wall clock, seconds. */
+double fl_tmr_now(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

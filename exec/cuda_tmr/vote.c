@@ -1,0 +1,96 @@
+/* vote.c — the host vote over a range of elements, and the small helpers every backend uses.
+ *
+ * Faults are rare, so the vote is built for the case where the replicas agree: blocks of elements are first
+ * checked bitwise with a loop the compiler vectorises (XOR of the patterns, OR-reduced), and only a block with a
+ * difference is voted element by element with fl_tmr_vote_elem (vote.h, the code the GPU runs too). Replica 0's
+ * copy is the caller's output: an element is written only when replica 0 loses the vote or there is no majority. */
+#include "tmr_impl.h"
+
+#include <string.h>
+#include <time.h>
+
+#define FL_TMR_VOTE_BLOCK 256
+
+static void fl_tmr_note(fl_tmr_tally *t, int array, long i, int outvoted, double a, double b, double c)
+{
+  t->ntotal++;
+  if (t->npositions < FL_TMR_MAX_POSITIONS) {
+    fl_tmr_mismatch *m = &t->positions[t->npositions++];
+    m->array = array;
+    m->index = i;
+    m->outvoted = outvoted;
+    m->value[0] = a;
+    m->value[1] = b;
+    m->value[2] = c;
+  }
+}
+
+static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, long first, long last, long base,
+                             int array, const fl_tmr_vote_params *v, fl_tmr_tally *t)
+{
+  for (long i = first; i < last; i++) {
+    double a = r0[i], b = r1[i], c = r2 ? r2[i] : NAN, value;
+    int outvoted, k = fl_tmr_vote_elem(a, b, c, v, &value, &outvoted);
+    switch (k) {
+    case FL_TMR_V_EQUAL: break;
+    case FL_TMR_V_BENIGN: t->benign++; break;
+    case FL_TMR_V_CORRECTED:
+      t->corrected++;
+      if (outvoted >= 0)
+        t->outvoted[outvoted]++;
+      fl_tmr_note(t, array, base + i, outvoted, a, b, c);
+      break;
+    default:
+      t->nomajority++;
+      fl_tmr_note(t, array, base + i, -1, a, b, c);
+      break;
+    }
+    if (fl_tmr_bits(value) != fl_tmr_bits(a))
+      r0[i] = value;
+  }
+}
+
+void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long n, long base, int array,
+                       const fl_tmr_vote_params *v, fl_tmr_tally *tally)
+{
+  for (long b0 = 0; b0 < n; b0 += FL_TMR_VOTE_BLOCK) {
+    long b1 = b0 + FL_TMR_VOTE_BLOCK < n ? b0 + FL_TMR_VOTE_BLOCK : n;
+    uint64_t diff = 0;
+    if (r2) {
+      for (long i = b0; i < b1; i++) {
+        uint64_t a = fl_tmr_bits(r0[i]);
+        diff |= (a ^ fl_tmr_bits(r1[i])) | (a ^ fl_tmr_bits(r2[i]));
+      }
+    } else {
+      for (long i = b0; i < b1; i++)
+        diff |= fl_tmr_bits(r0[i]) ^ fl_tmr_bits(r1[i]);
+    }
+    if (diff)
+      fl_tmr_vote_slow(r0, r1, r2, b0, b1, base, array, v, tally);
+  }
+}
+
+void fl_tmr_tally_merge(fl_tmr_tally *sum, const fl_tmr_tally *part)
+{
+  sum->benign += part->benign;
+  sum->corrected += part->corrected;
+  sum->nomajority += part->nomajority;
+  for (int r = 0; r < 3; r++)
+    sum->outvoted[r] += part->outvoted[r];
+  sum->ntotal += part->ntotal;
+  for (long k = 0; k < part->npositions && sum->npositions < FL_TMR_MAX_POSITIONS; k++)
+    sum->positions[sum->npositions++] = part->positions[k];
+}
+
+void fl_tmr_flip(double *x, int bit)
+{
+  uint64_t u = fl_tmr_bits(*x) ^ ((uint64_t)1 << bit);
+  memcpy(x, &u, sizeof u);
+}
+
+double fl_tmr_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
