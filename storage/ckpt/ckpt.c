@@ -632,7 +632,7 @@ done:
  * older versions nor blocks its number: the application will write it again. */
 static void fl_ckpt_skip(fl_ckpt *ck, long version, const char *why, int more)
 {
-  char warning[2048], reason[1024], where[1100] = "";
+  char warning[4608], reason[1024], where[1100] = ""; /* room for every part: no truncation */
   snprintf(reason, sizeof reason, "%s", why);
   if (!ck->store->read_only) {
     if (ck->store->ops->set_aside(ck->store, version, where, sizeof where) != FL_OK) {
