@@ -136,6 +136,27 @@ static const fl_key fl_keys[] = {
    "real mode: explicit failures, blank-separated RANK@ITER: that process kills itself (SIGKILL) at that iteration"},
   {"policy", "weights", FL_K_ENUM_INT, FL_OFF(weights_empirical), 0, "bound", fl_weights_choices,
    "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
+  {"recovery", "mode", FL_K_STR, FL_OFF(recovery_mode), FL_K_OPTIONAL, "", NULL,
+   "real mode, lossy CG: global | local | improved (a blank-separated list sweeps them); unset: the exact-replay "
+   "buddy checkpoints of [mpi]"},
+  {"recovery", "codec", FL_K_STR, FL_OFF(recovery_codec), 0, "none", NULL,
+   "lossy CG: checkpoint codec none | zero | multigrid | zfp | zfp-adaptive, or a list of NAME[:TOL] terms to sweep"},
+  {"recovery", "tolerance", FL_K_REAL, FL_OFF(recovery_tol), FL_K_POS, "1e-3", NULL,
+   "lossy CG: zfp's absolute pointwise bound, or zfp-adaptive's factor tol in eb = ||r||/||b|| * tol"},
+  {"recovery", "levels", FL_K_COUNT, FL_OFF(recovery_levels), FL_K_POS, "2", NULL,
+   "lossy CG: multigrid coarsening levels (1-3)"},
+  {"recovery", "interval", FL_K_COUNT, FL_OFF(recovery_interval), 0, "0", NULL,
+   "lossy CG: checkpoint every this many iterations (0: mpi.checkpoint_every)"},
+  {"recovery", "lose", FL_K_STR, FL_OFF(lose), FL_K_OPTIONAL, "", NULL,
+   "lossy CG: injected data losses, blank-separated ROLE@ITER: that role's vectors and memory are wiped after ITER "
+   "iterations (the process lives)"},
+  {"recovery", "sweep_roles", FL_K_STR, FL_OFF(sweep_roles), FL_K_OPTIONAL, "", NULL,
+   "lossy CG study: roles that lose their data, one run each (with sweep_at)"},
+  {"recovery", "sweep_at", FL_K_STR, FL_OFF(sweep_at), FL_K_OPTIONAL, "", NULL,
+   "lossy CG study: loss iterations as fractions of the failure-free count (e.g. 0.09 0.35 0.65 0.95); with "
+   "sweep_roles, one run per mode x codec x role x fraction, after a failure-free run per codec"},
+  {"recovery", "repeat", FL_K_COUNT, FL_OFF(recovery_repeat), FL_K_POS, "1", NULL,
+   "lossy CG study: failure-free solves per codec (timings: the best is kept), plus as many without checkpoints"},
 };
 #undef FL_OFF
 #define FL_NKEYS ((int)(sizeof fl_keys / sizeof fl_keys[0]))
@@ -361,7 +382,8 @@ static int fl_parse_handler(void *user, const char *section, const char *name, c
     return 1; /* report the first error only */
   if (!fl_section_known(section)) {
     p->rc = fl_err_set(FL_ERR_INPUT,
-                       "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy, policy, mpi)",
+                       "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy, policy, mpi, "
+                       "recovery)",
                        fl_scenario_label(sc), p->line, section);
     goto fail;
   }

@@ -93,6 +93,17 @@ typedef struct fl_scenario {
   double time_scale;       /* simulated seconds per real second for failures drawn from [failures]; 0 = none */
   char *kill;              /* explicit failures: "RANK@ITER ..." (world ranks, iterations), or NULL */
 
+  /* [recovery] — real mode, lossy CG (exec/mpi_inmem/lossy_cg.h) */
+  char *recovery_mode;     /* "global" | "local" | "improved" (or a list), NULL: not the lossy mode */
+  char *recovery_codec;    /* codec, or a list of NAME[:TOL] */
+  double recovery_tol;     /* zfp bound / zfp-adaptive tol */
+  long recovery_levels;    /* multigrid levels */
+  long recovery_interval;  /* checkpoint every; 0 = checkpoint_every */
+  char *lose;              /* injected losses "ROLE@ITER ...", or NULL */
+  char *sweep_roles;       /* study: roles, or NULL */
+  char *sweep_at;          /* study: fractions of the failure-free iterations, or NULL */
+  long recovery_repeat;    /* study: failure-free solves per codec */
+
   /* where each key's value came from, indexed like the key table (private to scenario.c) */
   struct fl_scenario_origin *origin;
 } fl_scenario;
