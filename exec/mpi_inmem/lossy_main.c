@@ -201,7 +201,7 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_cod
   row.checkpoint_bytes = sums[0];
   row.commit_time_s = res->commits ? res->commit_s / (double)res->commits : NAN;
   row.recovery_mode = mode;
-  row.codec = cs ? cs->label : NULL;
+  row.codec = cs ? cs->label : "off"; /* off: the baseline without checkpoints */
   row.lost_role = lost_role;
   row.lost_at = lost_at;
   row.aux_iterations = strcmp(mode ? mode : "", "improved") == 0 ? res->aux_iterations : -1;
