@@ -237,11 +237,11 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
       char head[64];
       /* zfp-adaptive:TOL is the seed's aSZ_TOL; abbreviated to fit a column */
       if (strncmp(codecs[c], "zfp-adaptive:", 13) == 0)
-        snprintf(head, sizeof head, "azfp:%s", codecs[c] + 13);
+        snprintf(head, sizeof head, "azfp:%.50s", codecs[c] + 13);
       else if (strncmp(codecs[c], "multigrid:", 10) == 0)
-        snprintf(head, sizeof head, "mg:%s", codecs[c] + 10);
+        snprintf(head, sizeof head, "mg:%.50s", codecs[c] + 10);
       else
-        snprintf(head, sizeof head, "%s", codecs[c]);
+        snprintf(head, sizeof head, "%.60s", codecs[c]);
       fprintf(out, " %12.12s", head);
     }
     fputc('\n', out);
