@@ -118,6 +118,9 @@ fl_err fl_scenario_set(fl_scenario *sc, const char *assignment);
 /* Checks across keys (platform file exists, enough hosts for the ranks, model parameters). Call after the
  * last fl_scenario_set, before anything is written. */
 fl_err fl_scenario_check(const fl_scenario *sc);
+/* The [recovery] keys (lossy CG, real mode) when recovery.mode is set: lists, ROLE@ITER terms, sweeps, and no
+ * real deaths (`kills` given on the command line, or mpi.kill) with a sweep. FL_OK when recovery.mode is unset. */
+fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills);
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */
 fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out);
 void fl_scenario_destroy(fl_scenario **sc);

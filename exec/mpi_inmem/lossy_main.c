@@ -130,15 +130,10 @@ static fl_err fl_lossy_plan_make(const fl_scenario *sc, fl_lossy_plan *pl)
 fl_err fl_lossy_check(const fl_scenario *sc, int nkill)
 {
   fl_lossy_plan pl;
-  fl_err rc = fl_lossy_plan_make(sc, &pl);
+  fl_err rc = fl_scenario_check_recovery(sc, nkill); /* also what faultline run checks before it starts */
   if (rc != FL_OK)
     return rc;
-  if ((nkill > 0 || sc->time_scale > 0) && (pl.nat > 0 || pl.nmodes * pl.ncodecs > 1))
-    return fl_scenario_fail(sc, "recovery", pl.nat ? "sweep_at" : "mode",
-                            "real process deaths (mpi.kill, mpi.time_scale) need a single mode and codec, no sweep");
-  if (sc->time_scale > 0)
-    return fl_scenario_fail(sc, "mpi", "time_scale", "the lossy CG mode takes explicit failures only (mpi.kill)");
-  return FL_OK;
+  return fl_lossy_plan_make(sc, &pl); /* and the codecs this build has */
 }
 
 typedef struct fl_lossy_ctx {
