@@ -14,7 +14,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$B/faultline" run scenarios/lossy-cg.ini --np 4 --quiet --db "$tmp/b.sqlite" --set app.grid="${GRID}x${GRID}" \
   --set app.iterations=100000 --set recovery.mode=global --set recovery.interval="$INTERVAL" \
-  --set recovery.repeat="$REPEAT" --set recovery.sweep_roles=0 --set recovery.sweep_at=0.5 >/dev/null
+  --set recovery.repeat="$REPEAT" --set recovery.sweep_roles=0 --set recovery.sweep_at=0.5 \
+  --set "recovery.codec=none zero multigrid zfp:1e-7 zfp:1e-3 zfp-adaptive:1e-2 zfp-adaptive:1e-1 zfp-adaptive:1e0 zfp-adaptive:1e1" \
+  >/dev/null
 echo "CG ${GRID}x${GRID} on 4 ranks (oversubscribed on $(nproc) cores), checkpoint every $INTERVAL iteration(s);" \
      "fastest of $REPEAT failure-free solves per codec"
 sqlite3 -separator ' ' "$tmp/b.sqlite" "SELECT MIN(makespan_s) FROM runs WHERE codec = 'off'" | \

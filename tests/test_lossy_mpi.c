@@ -1,14 +1,14 @@
 /* test_lossy_mpi.c — the lossy-CG mode on real processes (faultline run, 4 active ranks): compressed buddy
  * checkpoints, injected data losses and a real death, global / local / improved recovery. Every check reads the
  * "solve" lines of each rank's outcome file (exec/mpi_inmem/lossy_main.c). Skipped (77) without MPI. */
+#include "fl_config.h"
+#include "fl_test.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-#include "fl_config.h"
-#include "fl_test.h"
 
 #define NP 4
 #define TOL 1e-8
@@ -208,8 +208,8 @@ static void test_adaptive_bound_shrinks(void)
     CU_ASSERT_DOUBLE_EQUAL(s[0].eb_first, 0.1, 1e-12);
     CU_ASSERT(s[0].eb_last < s[0].eb_first * 1e-6); /* converged to 1e-8: ||r||/||b|| fell below ~1e-7 */
     CU_ASSERT(s[0].eb_last > 0);
-    CU_ASSERT(s[0].x_bytes < s[0].raw_bytes);     /* still compressed */
-    CU_ASSERT(s[1].x_bytes < s[0].x_bytes);       /* multigrid, 2 levels, is smaller */
+    CU_ASSERT(s[0].x_bytes < s[0].raw_bytes); /* still compressed */
+    CU_ASSERT(s[1].x_bytes < s[0].x_bytes);   /* multigrid, 2 levels, is smaller */
     CU_ASSERT(isnan(s[1].eb_first));
   }
 }
@@ -262,8 +262,7 @@ static void test_study_report(void)
            "rm -f '%s/study.sqlite' && '%s' run '%s' --np %d --quiet --db '%s/study.sqlite' --set app.grid=32x32 "
            "--set 'recovery.codec=zero zfp-adaptive:0.1' --set 'recovery.sweep_roles=0 3' "
            "--set 'recovery.sweep_at=0.2 0.8' >/dev/null 2>&1 && '%s' report '%s/study.sqlite'",
-           fl_test_tmpdir(), bin, fl_test_src("scenarios/lossy-cg.ini"), NP, fl_test_tmpdir(), bin,
-           fl_test_tmpdir());
+           fl_test_tmpdir(), bin, fl_test_src("scenarios/lossy-cg.ini"), NP, fl_test_tmpdir(), bin, fl_test_tmpdir());
   p = popen(cmd, "r");
   CU_ASSERT_PTR_NOT_NULL_FATAL(p);
   while (fgets(line, sizeof line, p)) {
@@ -282,14 +281,14 @@ static void test_study_report(void)
 }
 
 static CU_TestInfo lossy_tests[] = {
-  {"failure-free lossy-mode solve", test_failure_free},
-  {"codec none + global rollback replays exactly", test_none_global_exact},
-  {"every mode and codec converges after a loss; improved reaches its target", test_modes_codecs_converge},
-  {"the adaptive bound shrinks as the residual falls", test_adaptive_bound_shrinks},
-  {"a real death: spare promoted, improved recovery", test_real_death_improved},
-  {"bad [recovery] input", test_bad_input},
-  {"the study and its report table", test_study_report},
-  CU_TEST_INFO_NULL,
+    {"failure-free lossy-mode solve", test_failure_free},
+    {"codec none + global rollback replays exactly", test_none_global_exact},
+    {"every mode and codec converges after a loss; improved reaches its target", test_modes_codecs_converge},
+    {"the adaptive bound shrinks as the residual falls", test_adaptive_bound_shrinks},
+    {"a real death: spare promoted, improved recovery", test_real_death_improved},
+    {"bad [recovery] input", test_bad_input},
+    {"the study and its report table", test_study_report},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"lossy_mpi", NULL, NULL, NULL, NULL, lossy_tests}, CU_SUITE_INFO_NULL};
 

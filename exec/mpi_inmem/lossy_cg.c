@@ -9,6 +9,10 @@
  * header's `len` bytes go to the buddy (fl_imc_start_n). */
 #include "lossy_cg.h"
 
+#include "ckpt_codec.h"
+#include "diffusion.h"
+#include "imc.h"
+
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -17,10 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <xxhash.h>
-
-#include "ckpt_codec.h"
-#include "diffusion.h"
-#include "imc.h"
 
 typedef struct fl_lcg_head {
   uint64_t len;     /* header + payload bytes */
@@ -68,7 +68,10 @@ const char *fl_lcg_mode_name(int mode)
   return mode == FL_LCG_GLOBAL ? "global" : mode == FL_LCG_LOCAL ? "local" : mode == FL_LCG_IMPROVED ? "improved" : "?";
 }
 
-static double *fl_lcg_x(const fl_lcg *s) { return s->xh + s->n; }
+static double *fl_lcg_x(const fl_lcg *s)
+{
+  return s->xh + s->n;
+}
 
 static void fl_lcg_set_role(fl_lcg *s)
 {
@@ -317,13 +320,15 @@ static long fl_lcg_aux_solve(fl_lcg *s, double target, long maxit, double *reach
 }
 
 /* Recovery after `lost` roles lost their data. Each lost role holds its checkpoint (from its buddy) in ckbuf;
- * each other role has its own committed snapshot. `have_ckpt`: a checkpoint exists (not codec zero). */
-static int fl_lcg_recover(fl_lcg *s, const unsigned char *lost, int have_ckpt)
+ * each other role has its own committed snapshot, or, after a real death (`restored`), the agreed version in
+ * ckbuf (fl_imc_restore: it may be the previous commit if one was in flight). `have_ckpt`: a checkpoint exists
+ * (not codec zero). */
+static int fl_lcg_recover(fl_lcg *s, const unsigned char *lost, int have_ckpt, int restored)
 {
   fl_rt *rt = s->rt;
   const long m = s->nrows * s->n;
   const int i_lost = lost[rt->role], mode = s->cfg->mode;
-  const unsigned char *mine = i_lost ? s->ckbuf : fl_imc_committed_snapshot(s->imc);
+  const unsigned char *mine = i_lost || restored ? s->ckbuf : fl_imc_committed_snapshot(s->imc);
   double e = (double)s->exec;
   long aux = 0;
   int rc;
@@ -413,7 +418,7 @@ static int fl_lcg_inject(fl_lcg *s, const unsigned char *lost)
     if (rc != FL_RT_OK)
       return rc;
   }
-  if ((rc = fl_lcg_recover(s, lost, have_ckpt)) != FL_RT_OK)
+  if ((rc = fl_lcg_recover(s, lost, have_ckpt, 0)) != FL_RT_OK)
     return rc;
   return have_ckpt ? fl_lcg_checkpoint(s) : FL_RT_OK; /* the lost mirrors exist again */
 }
@@ -563,7 +568,7 @@ void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res)
         lost[rt->dead_roles[d]] = 1;
       {
         double t0 = fl_rt_now();
-        rc = fl_lcg_recover(&s, lost, have_ckpt);
+        rc = fl_lcg_recover(&s, lost, have_ckpt, 1);
         if (rc == FL_RT_OK && have_ckpt)
           rc = fl_lcg_checkpoint(&s);
         res->recover_s += fl_rt_now() - t0;

@@ -20,14 +20,14 @@
 enum { FL_LCG_GLOBAL = 0, FL_LCG_LOCAL = 1, FL_LCG_IMPROVED = 2 };
 
 typedef struct fl_lcg_config {
-  long n;          /* grid points per direction */
-  double tol;      /* relative residual of the solve */
-  long maxit;      /* iterations executed, at most */
-  long interval;   /* checkpoint every this many iterations (0: no checkpoint at all, the baseline) */
-  int mode;        /* FL_LCG_* */
-  const char *codec; /* none | zero | multigrid | zfp | zfp-adaptive */
-  double codec_tol;  /* zfp: absolute bound; zfp-adaptive: tol_aSZ */
-  int levels;        /* multigrid */
+  long n;                            /* grid points per direction */
+  double tol;                        /* relative residual of the solve */
+  long maxit;                        /* iterations executed, at most */
+  long interval;                     /* checkpoint every this many iterations (0: no checkpoint at all, the baseline) */
+  int mode;                          /* FL_LCG_* */
+  const char *codec;                 /* none | zero | multigrid | zfp | zfp-adaptive */
+  double codec_tol;                  /* zfp: absolute bound; zfp-adaptive: tol_aSZ */
+  int levels;                        /* multigrid */
   const long *lose_role, *lose_iter; /* injected losses: role lose_role[i] loses its data after lose_iter[i] */
   int nlose;
   const long *kill_rank, *kill_iter; /* real deaths: world rank dies before that iteration */
@@ -35,22 +35,22 @@ typedef struct fl_lcg_config {
 } fl_lcg_config;
 
 typedef struct fl_lcg_result {
-  const char *status;  /* "completed", "maxit", "lost", "dead", "idle" */
-  long iterations;     /* CG iterations executed, all of them (redone ones included) */
-  long final_k;        /* the CG iteration counter at the end (== iterations unless a "none" rollback replayed) */
-  double error_linf;   /* ||u - u_exact||_inf over the grid */
-  double residual;     /* true ||b - A x|| / ||b|| at the end */
+  const char *status; /* "completed", "maxit", "lost", "dead", "idle" */
+  long iterations;    /* CG iterations executed, all of them (redone ones included) */
+  long final_k;       /* the CG iteration counter at the end (== iterations unless a "none" rollback replayed) */
+  double error_linf;  /* ||u - u_exact||_inf over the grid */
+  double residual;    /* true ||b - A x|| / ||b|| at the end */
   unsigned long long checksum; /* xxh64 of my rows of x */
   long row0, nrows;
   long commits;
-  double ckpt_bytes;   /* payload bytes I sent to my buddy, all commits */
-  double raw_bytes;    /* the same checkpoints of x uncompressed (8 bytes a value) */
-  double x_bytes;      /* compressed bytes of x alone (the ratio's denominator) */
+  double ckpt_bytes; /* payload bytes I sent to my buddy, all commits */
+  double raw_bytes;  /* the same checkpoints of x uncompressed (8 bytes a value) */
+  double x_bytes;    /* compressed bytes of x alone (the ratio's denominator) */
   double commit_s, encode_s, solve_s, wall_s;
   int losses, recoveries;
   long aux_iterations; /* improved: auxiliary-solve iterations, summed over losses (max over the lost roles) */
   double aux_target, aux_reached; /* the last auxiliary solve: target and reached absolute residual norms */
-  int aux_met;         /* 1 when every auxiliary solve reached its target (-1: none ran) */
+  int aux_met;                    /* 1 when every auxiliary solve reached its target (-1: none ran) */
   double eb_first, eb_last; /* zfp-adaptive: the relative bound of the first and last checkpoint (NAN otherwise) */
   double detect_s, recover_s;
   char message[256];

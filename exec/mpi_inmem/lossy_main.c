@@ -1,14 +1,14 @@
 /* lossy_main.c — faultline-mpi's lossy-CG mode (see lossy_main.h). */
 #include "lossy_main.h"
 
+#include "ckpt_codec.h"
+#include "db.h"
+#include "lossy_cg.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "ckpt_codec.h"
-#include "db.h"
-#include "lossy_cg.h"
 
 #define FL_LOSSY_MAX 32
 
@@ -80,9 +80,9 @@ static fl_err fl_lossy_plan_make(const fl_scenario *sc, fl_lossy_plan *pl)
     return fl_scenario_fail(sc, "recovery", "mode", "expected global, local or improved");
   snprintf(buf, sizeof buf, "%s", sc->recovery_codec ? sc->recovery_codec : "none");
   for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-    int prc = pl->ncodecs < FL_LOSSY_MAX ? fl_codec_parse(tok, sc->recovery_tol, sc->recovery_levels,
-                                                          &pl->codecs[pl->ncodecs])
-                                         : -1;
+    int prc = pl->ncodecs < FL_LOSSY_MAX
+                  ? fl_codec_parse(tok, sc->recovery_tol, sc->recovery_levels, &pl->codecs[pl->ncodecs])
+                  : -1;
     if (prc == -2)
       return fl_scenario_fail(sc, "recovery", "codec", "codec '%s' is not in this build (ZFP missing?)", tok);
     if (prc != 0)
@@ -368,10 +368,9 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *k
               "rank %d role %d status %s iterations %ld checksum %016llx error %.17g residual %.3e rows %ld+%ld "
               "recoveries %d failures %d detect_s %.4f recover_s %.4f commits %ld ckpt_bytes %.0f commit_s %.4f "
               "wall_s %.4f solves %d message %s\n",
-              rt->wrank, rt->role, final_status, c.total_iterations, res.checksum, c.last_error, res.residual,
-              res.row0, res.nrows, rt->recoveries + res.recoveries, rt->failures + res.losses, rt->detect_s,
-              rt->recover_s, c.total_commits, res.ckpt_bytes, res.commit_s, res.wall_s, c.solves,
-              lost_msg[0] ? lost_msg : "-");
+              rt->wrank, rt->role, final_status, c.total_iterations, res.checksum, c.last_error, res.residual, res.row0,
+              res.nrows, rt->recoveries + res.recoveries, rt->failures + res.losses, rt->detect_s, rt->recover_s,
+              c.total_commits, res.ckpt_bytes, res.commit_s, res.wall_s, c.solves, lost_msg[0] ? lost_msg : "-");
       if ((in = fopen(spath, "r"))) {
         while (fgets(line, sizeof line, in))
           fputs(line, f);
