@@ -239,6 +239,25 @@ static void test_real_death_improved(void)
   CU_ASSERT(found);
 }
 
+/* A real death with codec none and global rollback: the promoted spare gets the full state from the buddy and
+ * every role replays to the failure-free solution, bit for bit. */
+static void test_real_death_none_replays(void)
+{
+  char dir[512];
+  solve s[MAXSOLVES];
+  snprintf(dir, sizeof dir, "%s/kill-none", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(run("--spares 1 --set recovery.mode=global --set recovery.codec=none "
+                            "--set recovery.interval=5 --kill 1@63",
+                            dir),
+                        0);
+  for (int r = 0; r < NP; r++) {
+    CU_ASSERT_EQUAL_FATAL(read_solves(dir, NP + 1, r, s), 1);
+    CU_ASSERT_STRING_EQUAL(s[0].status, "completed");
+    CU_ASSERT_EQUAL(s[0].final_k, ref[r].iterations);
+    CU_ASSERT_STRING_EQUAL(s[0].checksum, ref[r].checksum);
+  }
+}
+
 static void test_bad_input(void)
 {
   char dir[512];
@@ -286,6 +305,7 @@ static CU_TestInfo lossy_tests[] = {
     {"every mode and codec converges after a loss; improved reaches its target", test_modes_codecs_converge},
     {"the adaptive bound shrinks as the residual falls", test_adaptive_bound_shrinks},
     {"a real death: spare promoted, improved recovery", test_real_death_improved},
+  {"a real death: codec none, global rollback replays exactly", test_real_death_none_replays},
     {"bad [recovery] input", test_bad_input},
     {"the study and its report table", test_study_report},
     CU_TEST_INFO_NULL,

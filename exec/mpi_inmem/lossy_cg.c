@@ -28,6 +28,7 @@ typedef struct fl_lcg_head {
   uint64_t xlen;    /* bytes of the encoded x */
   double local_def; /* ||r|| on my rows at backup time */
   double rz, rr;    /* codec none: the scalars of the state */
+  double bnorm2;    /* ||b||^2 (a promoted spare has not computed it) */
   double eb;        /* zfp-adaptive: the relative bound used */
 } fl_lcg_head;
 
@@ -200,6 +201,7 @@ static int fl_lcg_checkpoint(fl_lcg *s)
   h.local_def = fl_lcg_local_norm(s->r, m);
   h.rz = s->rz;
   h.rr = s->rr;
+  h.bnorm2 = s->bnorm2;
   h.eb = NAN;
   if (s->none) {
     memcpy(buf + sizeof h, fl_lcg_x(s), raw);
@@ -274,6 +276,7 @@ static void fl_lcg_unpack_full(fl_lcg *s, const unsigned char *payload)
   s->k = (long)h.k;
   s->rz = h.rz;
   s->rr = h.rr;
+  s->bnorm2 = h.bnorm2;
 }
 
 /* The auxiliary problem on my rows F with the halo rows (J \ F) fixed: A_FF y = b_F - A_FJ x_J, Jacobi-PCG from
@@ -337,6 +340,14 @@ static int fl_lcg_recover(fl_lcg *s, const unsigned char *lost, int have_ckpt, i
   if ((rc = fl_rt_max(rt, &e, 1)) != FL_RT_OK) /* a promoted spare does not know how far the others got */
     return rc;
   s->exec = (long)e;
+  {
+    double bb = 0.0; /* nor ||b|| (the auxiliary target's floor needs it) */
+    for (long i = 0; i < m; i++)
+      bb += s->b[i] * s->b[i];
+    if ((rc = fl_rt_sum(rt, &bb, 1)) != FL_RT_OK)
+      return rc;
+    s->bnorm2 = bb;
+  }
   if (mode == FL_LCG_GLOBAL && s->none && have_ckpt) {
     fl_lcg_unpack_full(s, mine); /* the failure-free run's state at the checkpoint: it replays exactly */
     return FL_RT_OK;
