@@ -541,6 +541,12 @@ static int fl_cmd_run(int argc, char **argv)
                           strcmp(sc->app, "cg") == 0 ? " square" : "", np);
     goto done;
   }
+  {
+    int kills = 0;
+    for (int k = 0; k < margc; k += 2)
+      kills += strcmp(margv[k], "--kill") == 0;
+    FL_TRY(fl_scenario_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
+  }
   /* faultline-mpi sits next to this binary */
   len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));

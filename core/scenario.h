@@ -93,6 +93,17 @@ typedef struct fl_scenario {
   double time_scale;       /* simulated seconds per real second for failures drawn from [failures]; 0 = none */
   char *kill;              /* explicit failures: "RANK@ITER ..." (world ranks, iterations), or NULL */
 
+  /* [recovery] — real mode, lossy CG (exec/mpi_inmem/lossy_cg.h) */
+  char *recovery_mode;     /* "global" | "local" | "improved" (or a list), NULL: not the lossy mode */
+  char *recovery_codec;    /* codec, or a list of NAME[:TOL] */
+  double recovery_tol;     /* zfp bound / zfp-adaptive tol */
+  long recovery_levels;    /* multigrid levels */
+  long recovery_interval;  /* checkpoint every; 0 = checkpoint_every */
+  char *lose;              /* injected losses "ROLE@ITER ...", or NULL */
+  char *sweep_roles;       /* study: roles, or NULL */
+  char *sweep_at;          /* study: fractions of the failure-free iterations, or NULL */
+  long recovery_repeat;    /* study: failure-free solves per codec */
+
   /* where each key's value came from, indexed like the key table (private to scenario.c) */
   struct fl_scenario_origin *origin;
 } fl_scenario;
@@ -107,6 +118,9 @@ fl_err fl_scenario_set(fl_scenario *sc, const char *assignment);
 /* Checks across keys (platform file exists, enough hosts for the ranks, model parameters). Call after the
  * last fl_scenario_set, before anything is written. */
 fl_err fl_scenario_check(const fl_scenario *sc);
+/* The [recovery] keys (lossy CG, real mode) when recovery.mode is set: lists, ROLE@ITER terms, sweeps, and no
+ * real deaths (`kills` given on the command line, or mpi.kill) with a sweep. FL_OK when recovery.mode is unset. */
+fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills);
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */
 fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out);
 void fl_scenario_destroy(fl_scenario **sc);

@@ -630,6 +630,9 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->policy_time_s = res->policy_time_s;
   row->policy_gap = res->policy_gap;
   row->detect_time_s = row->recovery_time_s = row->checkpoint_bytes = row->commit_time_s = NAN;
+  row->recovery_mode = row->codec = NULL;
+  row->lost_role = row->lost_at = row->aux_iterations = -1;
+  row->compression_ratio = row->raw_checkpoint_bytes = NAN;
   if (sim->gw) {
     row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
     row->checkpoint_cost_s = NAN;

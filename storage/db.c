@@ -70,7 +70,14 @@ static const char fl_db_schema[] =
   "  detect_time_s REAL,\n"
   "  recovery_time_s REAL,\n"
   "  checkpoint_bytes REAL,\n"
-  "  commit_time_s REAL\n"
+  "  commit_time_s REAL,\n"
+  "  recovery_mode TEXT,\n"
+  "  codec TEXT,\n"
+  "  lost_role INTEGER,\n"
+  "  lost_at INTEGER,\n"
+  "  aux_iterations INTEGER,\n"
+  "  compression_ratio REAL,\n"
+  "  raw_checkpoint_bytes REAL\n"
   ");\n"
   "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
   "CREATE TABLE IF NOT EXISTS events (\n"
@@ -94,8 +101,16 @@ static const char fl_db_ins_run_sql[] =
   " interruptions, checkpoints, lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s,"
   " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
   " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
-  " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s)"
-  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
+  " aux_iterations, compression_ratio, raw_checkpoint_bytes)"
+  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+  "?,?,?,?,?,?,?)";
+
+/* Columns added after schema version 1 first shipped: a database created before gets them on open. */
+static const char *const fl_db_added_columns[][2] = {
+  {"recovery_mode", "TEXT"}, {"codec", "TEXT"}, {"lost_role", "INTEGER"}, {"lost_at", "INTEGER"},
+  {"aux_iterations", "INTEGER"}, {"compression_ratio", "REAL"}, {"raw_checkpoint_bytes", "REAL"},
+};
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
 
@@ -194,6 +209,20 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
     snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", FL_DB_SCHEMA_VERSION);
     if (rc == FL_OK)
       rc = fl_db_exec(db, pragma, "setting the schema version");
+    for (size_t c = 0; rc == FL_OK && c < sizeof fl_db_added_columns / sizeof fl_db_added_columns[0]; c++) {
+      char sql[160];
+      int have = 0;
+      snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('runs') WHERE name = '%s'", fl_db_added_columns[c][0]);
+      if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        have = 1;
+      sqlite3_finalize(st);
+      st = NULL;
+      if (!have) {
+        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", fl_db_added_columns[c][0],
+                 fl_db_added_columns[c][1]);
+        rc = fl_db_exec(db, sql, "adding a column");
+      }
+    }
     if (rc != FL_OK) {
       sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
       goto done;
@@ -326,6 +355,13 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_real(st, i++, r->recovery_time_s);
   fl_bind_real(st, i++, r->checkpoint_bytes);
   fl_bind_real(st, i++, r->commit_time_s);
+  fl_bind_text(st, i++, r->recovery_mode);
+  fl_bind_text(st, i++, r->codec);
+  fl_bind_count(st, i++, r->lost_role);
+  fl_bind_count(st, i++, r->lost_at);
+  fl_bind_count(st, i++, r->aux_iterations);
+  fl_bind_real(st, i++, r->compression_ratio);
+  fl_bind_real(st, i++, r->raw_checkpoint_bytes);
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;

@@ -39,6 +39,10 @@ typedef struct fl_db_run {
   double policy_time_s, policy_gap;
   /* real mode */
   double detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s;
+  /* real mode, lossy CG (NULL / -1 / NAN otherwise) */
+  const char *recovery_mode, *codec; /* "global" | "local" | "improved"; "zfp-adaptive:0.1", ... */
+  long lost_role, lost_at, aux_iterations;
+  double compression_ratio, raw_checkpoint_bytes; /* uncompressed / stored bytes of x; bytes without a codec */
 } fl_db_run;
 
 /* A buffer of timed events for one replica, filled by the simulator or the runtime. */

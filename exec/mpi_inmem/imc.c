@@ -89,7 +89,9 @@ int fl_imc_start_copy(fl_imc *m, const void *data, long version)
   return fl_imc_start(m, version);
 }
 
-int fl_imc_start(fl_imc *m, long version)
+int fl_imc_start(fl_imc *m, long version) { return fl_imc_start_n(m, version, m->bytes); }
+
+int fl_imc_start_n(fl_imc *m, long version, size_t n)
 {
   fl_rt *rt = m->rt;
   int k = fl_imc_free_slot(m), holder = fl_rt_mirror_holder(rt, rt->role), source = fl_rt_mirror_source(rt, rt->role);
@@ -101,8 +103,10 @@ int fl_imc_start(fl_imc *m, long version)
   if (source != rt->role)
     MPI_Irecv(m->mirror[k], (int)m->bytes, MPI_BYTE, source, 200 + m->id, rt->comm, &m->req[m->nreq++]);
   if (holder != rt->role) {
-    MPI_Isend(m->snap[k], (int)m->bytes, MPI_BYTE, holder, 200 + m->id, rt->comm, &m->req[m->nreq++]);
-    m->bytes_sent += (double)m->bytes;
+    if (n > m->bytes)
+      n = m->bytes;
+    MPI_Isend(m->snap[k], (int)n, MPI_BYTE, holder, 200 + m->id, rt->comm, &m->req[m->nreq++]);
+    m->bytes_sent += (double)n;
   }
   return FL_RT_OK;
 }
@@ -177,6 +181,9 @@ int fl_imc_restore(fl_imc *m, void *data)
   /* a promoted spare's own slots hold nothing yet; the caller checkpoints the restored state again */
   return FL_RT_OK;
 }
+
+const void *fl_imc_committed_snapshot(const fl_imc *m) { return m->committed >= 0 ? m->snap[m->committed] : NULL; }
+const void *fl_imc_committed_mirror(const fl_imc *m) { return m->committed >= 0 ? m->mirror[m->committed] : NULL; }
 
 long fl_imc_commits(const fl_imc *m) { return m->commits; }
 double fl_imc_bytes(const fl_imc *m) { return m->bytes_sent; }

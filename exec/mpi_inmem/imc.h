@@ -28,6 +28,12 @@ int fl_imc_start(fl_imc *imc, long version);
 /* Copy data into fl_imc_buffer, then start. */
 int fl_imc_start_copy(fl_imc *imc, const void *data, long version);
 int fl_imc_commit(fl_imc *imc);
+/* As fl_imc_start, sending only the first `n` bytes of the buffer (n <= bytes; compressed checkpoints). The
+ * mirror receives at most `bytes`; the payload must say its own length. */
+int fl_imc_start_n(fl_imc *imc, long version, size_t n);
+/* The committed version's local snapshot and the mirror I hold of my source role (NULL when none). */
+const void *fl_imc_committed_snapshot(const fl_imc *imc);
+const void *fl_imc_committed_mirror(const fl_imc *imc);
 /* My committed versions, newest first (-1 where none). */
 void fl_imc_versions(const fl_imc *imc, long versions[2]);
 /* After a successful fl_rt_recover: the agreed version into data. FL_RT_LOST if it is not here (never with the

@@ -24,6 +24,7 @@
 #include "fl_config.h"
 #include "fm.h"
 #include "gw_mpi.h"
+#include "lossy_main.h"
 #include "rng.h"
 #include "rt.h"
 #include "scenario.h"
@@ -163,6 +164,8 @@ int main(int argc, char **argv)
                           sc->spares, (long)wsize - sc->spares, wsize, sc->grid_rows);
   if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, &nkill) != 0)
     rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER terms, e.g. 1@40 3@90");
+  if (rc == FL_OK && sc->recovery_mode)
+    rc = fl_lossy_check(sc, nkill);
   cfg.fail_at_s = -1;
   if (rc == FL_OK && sc->time_scale > 0 && wrank < wsize - sc->spares) {
     fl_fm *fm = NULL;
@@ -191,6 +194,10 @@ int main(int argc, char **argv)
     goto done;
   }
   have_rt = 1;
+  if (sc->recovery_mode) { /* the lossy-CG mode: compressed checkpoints, global / local / improved recovery */
+    code = fl_lossy_main(sc, &rt, out_dir, kill_rank, kill_iter, nkill);
+    goto done;
+  }
   if (strcmp(sc->app, "cg") == 0) {
     cfg.n = sc->grid_rows;
     cfg.tol = sc->tolerance;
@@ -201,7 +208,8 @@ int main(int argc, char **argv)
     cfg.nkill = nkill;
     fl_cgm_run(&rt, &cfg, &res);
   } else if (fl_run_gridworld(&rt, sc, kill_rank, kill_iter, nkill, cfg.fail_at_s, &res) != 0) {
-    fprintf(stderr, "faultline-mpi: rank %d: out of memory\n", wrank);
+    fprintf(stderr, "faultline-mpi: rank %d: out of memory
+", wrank);
     code = 1;
     goto done;
   }
@@ -262,6 +270,9 @@ int main(int argc, char **argv)
     row.recovery_time_s = rt.recoveries ? res.recover_s : NAN;
     row.checkpoint_bytes = res.ckpt_bytes * rt.nroles;
     row.commit_time_s = res.commits ? res.commit_s / (double)res.commits : NAN;
+    row.recovery_mode = row.codec = NULL;
+    row.lost_role = row.lost_at = row.aux_iterations = -1;
+    row.compression_ratio = row.raw_checkpoint_bytes = NAN;
     if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK) {
       fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
       code = 1;

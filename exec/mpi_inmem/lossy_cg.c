@@ -1,0 +1,643 @@
+/* lossy_cg.c — CG with compressed buddy checkpoints and global / local / improved recovery (see lossy_cg.h).
+ *
+ * State of a role: x (with a halo row above and below, for A x after a restart and for the auxiliary problem),
+ * r, d (with halos), the scalars rz = r.z, rr = r.r, the CG counter k and the executed iterations. Iteration:
+ * exactly cg_mpi.c's (halo(d); q = A d; alpha; x, r update; z = r / diag; beta; d), and sums are fl_rt_sum's.
+ *
+ * A checkpoint is a header (below) and a payload: codec "none" the raw x, r, d (a full state: a rollback
+ * replays); every other codec x alone, through fl_ckpt_codec_encode on the 2-D block (nrows x n). Only the
+ * header's `len` bytes go to the buddy (fl_imc_start_n). */
+#include "lossy_cg.h"
+
+#include "ckpt_codec.h"
+#include "diffusion.h"
+#include "imc.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+typedef struct fl_lcg_head {
+  uint64_t len;     /* header + payload bytes */
+  int64_t k;        /* CG iteration of the backup */
+  uint64_t xlen;    /* bytes of the encoded x */
+  double local_def; /* ||r|| on my rows at backup time */
+  double rz, rr;    /* codec none: the scalars of the state */
+  double bnorm2;    /* ||b||^2 (a promoted spare has not computed it) */
+  double eb;        /* zfp-adaptive: the relative bound used */
+} fl_lcg_head;
+
+typedef struct fl_lcg {
+  fl_rt *rt;
+  const fl_lcg_config *cfg;
+  fl_diff p;
+  long n, row0, nrows, maxrows;
+  double *xh, *r, *dh, *q, *b, *ph, *tmp; /* xh, dh, ph: with halo rows */
+  double rz, rr, bnorm2;
+  long k, exec;
+  int zero, none, lossy_ckpt; /* codec zero / none / a codec that compresses */
+  fl_imc *imc;
+  size_t ckbytes;
+  unsigned char *ckbuf;
+  fl_ckpt_buf enc;
+  fl_ckpt_relres relres;
+  double *halo_in;
+  unsigned char *fired; /* injected losses done */
+  fl_lcg_result *res;
+} fl_lcg;
+
+enum { FL_TAG_LHALO_UP = 21, FL_TAG_LHALO_DOWN = 22, FL_TAG_LFETCH = 23 };
+
+int fl_lcg_mode_parse(const char *s)
+{
+  if (strcmp(s, "global") == 0)
+    return FL_LCG_GLOBAL;
+  if (strcmp(s, "local") == 0)
+    return FL_LCG_LOCAL;
+  if (strcmp(s, "improved") == 0)
+    return FL_LCG_IMPROVED;
+  return -1;
+}
+
+const char *fl_lcg_mode_name(int mode)
+{
+  return mode == FL_LCG_GLOBAL ? "global" : mode == FL_LCG_LOCAL ? "local" : mode == FL_LCG_IMPROVED ? "improved" : "?";
+}
+
+static double *fl_lcg_x(const fl_lcg *s)
+{
+  return s->xh + s->n;
+}
+
+static void fl_lcg_set_role(fl_lcg *s)
+{
+  long n = s->n, N = s->rt->nroles, role = s->rt->role;
+  s->row0 = role * n / N;
+  s->nrows = (role + 1) * n / N - s->row0;
+  fl_diff_rhs(&s->p, s->row0, s->nrows, s->b);
+}
+
+/* The halo rows of vh (nrows + 2 rows) from the neighbouring roles (zero at the domain's edges). */
+static int fl_lcg_halo(fl_lcg *s, double *vh)
+{
+  fl_rt *rt = s->rt;
+  const long n = s->n;
+  MPI_Request req[4];
+  int nreq = 0, role = rt->role, rc;
+  double *top = s->halo_in, *bottom = s->halo_in + n;
+  if (role > 0) {
+    MPI_Irecv(top, (int)n, MPI_DOUBLE, role - 1, FL_TAG_LHALO_DOWN, rt->comm, &req[nreq++]);
+    MPI_Isend(vh + n, (int)n, MPI_DOUBLE, role - 1, FL_TAG_LHALO_UP, rt->comm, &req[nreq++]);
+  }
+  if (role + 1 < rt->nroles) {
+    MPI_Irecv(bottom, (int)n, MPI_DOUBLE, role + 1, FL_TAG_LHALO_UP, rt->comm, &req[nreq++]);
+    MPI_Isend(vh + s->nrows * n, (int)n, MPI_DOUBLE, role + 1, FL_TAG_LHALO_DOWN, rt->comm, &req[nreq++]);
+  }
+  rc = nreq ? fl_rt_wait(rt, req, nreq) : FL_RT_OK;
+  if (rc != FL_RT_OK) {
+    fl_rt_adopt(rt, s->halo_in);
+    s->halo_in = malloc((size_t)(2 * n) * sizeof *s->halo_in);
+    return s->halo_in ? rc : FL_RT_LOST;
+  }
+  if (role > 0)
+    memcpy(vh, top, (size_t)n * sizeof *top);
+  else
+    memset(vh, 0, (size_t)n * sizeof *top);
+  if (role + 1 < rt->nroles)
+    memcpy(vh + (s->nrows + 1) * n, bottom, (size_t)n * sizeof *bottom);
+  else
+    memset(vh + (s->nrows + 1) * n, 0, (size_t)n * sizeof *bottom);
+  return FL_RT_OK;
+}
+
+/* CG (re)start from the current x: r = b - A x, d = z = r / diag, rz, rr (and ||b||^2). */
+static int fl_lcg_restart(fl_lcg *s)
+{
+  const long n = s->n, m = s->nrows * n;
+  const double dinv = 1.0 / fl_diff_diagonal(&s->p);
+  double sums[3] = {0, 0, 0};
+  int rc;
+  if ((rc = fl_lcg_halo(s, s->xh)) != FL_RT_OK)
+    return rc;
+  fl_diff_apply(&s->p, s->nrows, s->xh, s->q);
+  for (long i = 0; i < m; i++) {
+    s->r[i] = s->b[i] - s->q[i];
+    s->dh[n + i] = dinv * s->r[i];
+    sums[0] += s->r[i] * s->dh[n + i];
+    sums[1] += s->r[i] * s->r[i];
+    sums[2] += s->b[i] * s->b[i];
+  }
+  if ((rc = fl_rt_sum(s->rt, sums, 3)) != FL_RT_OK)
+    return rc;
+  s->rz = sums[0];
+  s->rr = sums[1];
+  s->bnorm2 = sums[2];
+  return FL_RT_OK;
+}
+
+static int fl_lcg_step(fl_lcg *s)
+{
+  const long n = s->n, m = s->nrows * n;
+  const double dinv = 1.0 / fl_diff_diagonal(&s->p);
+  double dq = 0.0, alpha, sums[2] = {0, 0}, beta, *x = fl_lcg_x(s);
+  int rc;
+  if ((rc = fl_lcg_halo(s, s->dh)) != FL_RT_OK)
+    return rc;
+  fl_diff_apply(&s->p, s->nrows, s->dh, s->q);
+  for (long i = 0; i < m; i++)
+    dq += s->dh[n + i] * s->q[i];
+  if ((rc = fl_rt_sum(s->rt, &dq, 1)) != FL_RT_OK)
+    return rc;
+  alpha = s->rz / dq;
+  for (long i = 0; i < m; i++) {
+    double z;
+    x[i] += alpha * s->dh[n + i];
+    s->r[i] -= alpha * s->q[i];
+    z = dinv * s->r[i];
+    sums[0] += s->r[i] * z;
+    sums[1] += s->r[i] * s->r[i];
+  }
+  if ((rc = fl_rt_sum(s->rt, sums, 2)) != FL_RT_OK)
+    return rc;
+  beta = sums[0] / s->rz;
+  for (long i = 0; i < m; i++)
+    s->dh[n + i] = dinv * s->r[i] + beta * s->dh[n + i];
+  s->rz = sums[0];
+  s->rr = sums[1];
+  s->k++;
+  s->exec++;
+  return FL_RT_OK;
+}
+
+static fl_ckpt_shape fl_lcg_shape(const fl_lcg *s)
+{
+  fl_ckpt_shape sh = {FL_CKPT_F64, 2, {(size_t)s->nrows, (size_t)s->n, 0, 0}};
+  return sh;
+}
+
+static double fl_lcg_local_norm(const double *v, long m)
+{
+  double sum = 0.0;
+  for (long i = 0; i < m; i++)
+    sum += v[i] * v[i];
+  return sqrt(sum);
+}
+
+/* Build the checkpoint in the imc buffer, send it to the buddy, commit. */
+static int fl_lcg_checkpoint(fl_lcg *s)
+{
+  const long m = s->nrows * s->n;
+  const size_t raw = (size_t)m * sizeof(double);
+  unsigned char *buf = fl_imc_buffer(s->imc);
+  fl_lcg_head h;
+  int rc;
+  memset(&h, 0, sizeof h);
+  h.k = s->k;
+  h.local_def = fl_lcg_local_norm(s->r, m);
+  h.rz = s->rz;
+  h.rr = s->rr;
+  h.bnorm2 = s->bnorm2;
+  h.eb = NAN;
+  if (s->none) {
+    memcpy(buf + sizeof h, fl_lcg_x(s), raw);
+    memcpy(buf + sizeof h + raw, s->r, raw);
+    memcpy(buf + sizeof h + 2 * raw, s->dh + s->n, raw);
+    h.xlen = raw;
+    h.len = sizeof h + 3 * raw;
+  } else {
+    fl_ckpt_codec_cfg cc = {.name = s->cfg->codec, .tol = s->cfg->codec_tol, .levels = s->cfg->levels};
+    fl_ckpt_codec_params par;
+    fl_ckpt_shape sh = fl_lcg_shape(s);
+    fl_ckpt_rule_args ra = {.label = "x", .version = s->k, .shape = &sh, .data = fl_lcg_x(s)};
+    double t0 = fl_rt_now();
+    if (strcmp(s->cfg->codec, "zfp-adaptive") == 0) {
+      cc.rule = fl_ckpt_rule_relres;
+      cc.rule_user = &s->relres;
+      s->relres.r_norm = sqrt(s->rr);
+      s->relres.b_norm = sqrt(s->bnorm2);
+      s->relres.tol = s->cfg->codec_tol;
+    }
+    if (fl_ckpt_codec_resolve(&cc, &ra, &par) != FL_OK ||
+        fl_ckpt_codec_encode(s->cfg->codec, &par, &sh, fl_lcg_x(s), &s->enc) != FL_OK ||
+        sizeof h + s->enc.size > s->ckbytes) {
+      snprintf(s->res->message, sizeof s->res->message, "checkpoint encode failed: %s", fl_err_msg());
+      return FL_RT_LOST;
+    }
+    s->res->encode_s += fl_rt_now() - t0;
+    if (cc.rule) {
+      h.eb = s->relres.eb;
+      if (!isfinite(s->res->eb_first))
+        s->res->eb_first = h.eb;
+      s->res->eb_last = h.eb;
+    }
+    memcpy(buf + sizeof h, s->enc.data, s->enc.size);
+    h.xlen = s->enc.size;
+    h.len = sizeof h + s->enc.size;
+  }
+  memcpy(buf, &h, sizeof h);
+  s->res->raw_bytes += (double)raw;
+  s->res->x_bytes += (double)h.xlen;
+  if ((rc = fl_imc_start_n(s->imc, s->k, (size_t)h.len)) != FL_RT_OK)
+    return rc;
+  return fl_imc_commit(s->imc);
+}
+
+/* x := the checkpoint's x (decoded). */
+static int fl_lcg_decode(fl_lcg *s, const unsigned char *payload)
+{
+  fl_lcg_head h;
+  fl_ckpt_shape sh = fl_lcg_shape(s);
+  memcpy(&h, payload, sizeof h);
+  if (s->none) {
+    memcpy(fl_lcg_x(s), payload + sizeof h, (size_t)(s->nrows * s->n) * sizeof(double));
+    return FL_RT_OK;
+  }
+  if (fl_ckpt_codec_decode(s->cfg->codec, &sh, payload + sizeof h, (size_t)h.xlen, fl_lcg_x(s)) != FL_OK) {
+    snprintf(s->res->message, sizeof s->res->message, "checkpoint decode failed: %s", fl_err_msg());
+    return FL_RT_LOST;
+  }
+  return FL_RT_OK;
+}
+
+/* The full state of a "none" checkpoint (global rollback: an exact replay). */
+static void fl_lcg_unpack_full(fl_lcg *s, const unsigned char *payload)
+{
+  const size_t raw = (size_t)(s->nrows * s->n) * sizeof(double);
+  fl_lcg_head h;
+  memcpy(&h, payload, sizeof h);
+  memcpy(fl_lcg_x(s), payload + sizeof h, raw);
+  memcpy(s->r, payload + sizeof h + raw, raw);
+  memcpy(s->dh + s->n, payload + sizeof h + 2 * raw, raw);
+  s->k = (long)h.k;
+  s->rz = h.rz;
+  s->rr = h.rr;
+  s->bnorm2 = h.bnorm2;
+}
+
+/* The auxiliary problem on my rows F with the halo rows (J \ F) fixed: A_FF y = b_F - A_FJ x_J, Jacobi-PCG from
+ * the current x, until ||b - A x||_F <= target. Returns the iterations; *reached the final residual norm. */
+static long fl_lcg_aux_solve(fl_lcg *s, double target, long maxit, double *reached)
+{
+  const long n = s->n, m = s->nrows * n;
+  const double dinv = 1.0 / fl_diff_diagonal(&s->p);
+  double *x = fl_lcg_x(s), *r = s->tmp, *q = s->q, rz = 0.0, norm;
+  long it = 0;
+  fl_diff_apply(&s->p, s->nrows, s->xh, q); /* with the neighbours' rows as they are */
+  for (long i = 0; i < m; i++)
+    r[i] = s->b[i] - q[i];
+  norm = fl_lcg_local_norm(r, m);
+  memset(s->ph, 0, (size_t)(m + 2 * n) * sizeof *s->ph); /* zero halo rows: the operator is A(F, F) */
+  for (long i = 0; i < m; i++) {
+    s->ph[n + i] = dinv * r[i];
+    rz += r[i] * s->ph[n + i];
+  }
+  while (norm > target && it < maxit) {
+    double pq = 0.0, alpha, rz2 = 0.0, beta;
+    fl_diff_apply(&s->p, s->nrows, s->ph, q);
+    for (long i = 0; i < m; i++)
+      pq += s->ph[n + i] * q[i];
+    alpha = rz / pq;
+    for (long i = 0; i < m; i++) {
+      x[i] += alpha * s->ph[n + i];
+      r[i] -= alpha * q[i];
+      rz2 += r[i] * dinv * r[i];
+    }
+    it++;
+    norm = fl_lcg_local_norm(r, m);
+    beta = rz2 / rz;
+    rz = rz2;
+    for (long i = 0; i < m; i++)
+      s->ph[n + i] = dinv * r[i] + beta * s->ph[n + i];
+  }
+  /* the true local defect, not the recursive one */
+  fl_diff_apply(&s->p, s->nrows, s->xh, q);
+  for (long i = 0; i < m; i++)
+    r[i] = s->b[i] - q[i];
+  *reached = fl_lcg_local_norm(r, m);
+  return it;
+}
+
+/* Recovery after `lost` roles lost their data. Each lost role holds its checkpoint (from its buddy) in ckbuf;
+ * each other role has its own committed snapshot, or, after a real death (`restored`), the agreed version in
+ * ckbuf (fl_imc_restore: it may be the previous commit if one was in flight). `have_ckpt`: a checkpoint exists
+ * (not codec zero). */
+static int fl_lcg_recover(fl_lcg *s, const unsigned char *lost, int have_ckpt, int restored)
+{
+  fl_rt *rt = s->rt;
+  const long m = s->nrows * s->n;
+  const int i_lost = lost[rt->role], mode = s->cfg->mode;
+  const unsigned char *mine = i_lost || restored ? s->ckbuf : fl_imc_committed_snapshot(s->imc);
+  double e = (double)s->exec;
+  long aux = 0;
+  int rc;
+
+  s->res->losses++;
+  if ((rc = fl_rt_max(rt, &e, 1)) != FL_RT_OK) /* a promoted spare does not know how far the others got */
+    return rc;
+  s->exec = (long)e;
+  {
+    double bb = 0.0; /* nor ||b|| (the auxiliary target's floor needs it) */
+    for (long i = 0; i < m; i++)
+      bb += s->b[i] * s->b[i];
+    if ((rc = fl_rt_sum(rt, &bb, 1)) != FL_RT_OK)
+      return rc;
+    s->bnorm2 = bb;
+  }
+  if (mode == FL_LCG_GLOBAL && s->none && have_ckpt) {
+    fl_lcg_unpack_full(s, mine); /* the failure-free run's state at the checkpoint: it replays exactly */
+    return FL_RT_OK;
+  }
+  s->k = s->exec;
+  if (mode == FL_LCG_GLOBAL || i_lost) {
+    if (!have_ckpt)
+      memset(fl_lcg_x(s), 0, (size_t)m * sizeof(double));
+    else if ((rc = fl_lcg_decode(s, mine)) != FL_RT_OK)
+      return rc;
+  }
+  if (mode == FL_LCG_IMPROVED) {
+    double a[1] = {0};
+    if ((rc = fl_lcg_halo(s, s->xh)) != FL_RT_OK)
+      return rc;
+    if (i_lost) {
+      const long interval = s->cfg->interval > 0 ? s->cfg->interval : 1;
+      double def0, target, floor, reached;
+      long backup_k = 0, age;
+      if (have_ckpt) {
+        fl_lcg_head h;
+        memcpy(&h, mine, sizeof h);
+        backup_k = (long)h.k;
+        def0 = h.local_def;
+      } else {
+        def0 = fl_lcg_local_norm(s->b, m); /* "backup" = x0 = 0 at iteration 0: its defect is b */
+      }
+      age = (s->exec - backup_k + interval - 1) / interval; /* checkpoint intervals begun since the backup */
+      target = def0 * pow(10.0, -(double)(age + 1));
+      floor = 0.1 * s->cfg->tol * sqrt(s->bnorm2);
+      if (target < floor)
+        target = floor;
+      aux = fl_lcg_aux_solve(s, target, 50 * s->n, &reached);
+      s->res->aux_target = target;
+      s->res->aux_reached = reached;
+      if (reached <= target) {
+        if (s->res->aux_met < 0)
+          s->res->aux_met = 1;
+      } else {
+        s->res->aux_met = 0;
+      }
+    }
+    a[0] = (double)aux;
+    if ((rc = fl_rt_max(rt, a, 1)) != FL_RT_OK)
+      return rc;
+    s->res->aux_iterations += (long)a[0];
+  }
+  return fl_lcg_restart(s);
+}
+
+/* Injected loss: the lost roles' vectors and memory (own snapshot, mirrors held) are gone; each gets its
+ * checkpoint from its buddy's mirror. */
+static int fl_lcg_inject(fl_lcg *s, const unsigned char *lost)
+{
+  fl_rt *rt = s->rt;
+  const long m = s->nrows * s->n;
+  const int have_ckpt = !s->zero && s->cfg->interval > 0;
+  MPI_Request req[64];
+  int nreq = 0, rc;
+  if (lost[rt->role]) {
+    for (long i = 0; i < m; i++)
+      fl_lcg_x(s)[i] = s->r[i] = s->dh[s->n + i] = NAN; /* nothing may use them */
+  }
+  if (have_ckpt) {
+    if (lost[rt->role])
+      MPI_Irecv(s->ckbuf, (int)s->ckbytes, MPI_BYTE, fl_rt_mirror_holder(rt, rt->role), FL_TAG_LFETCH, rt->comm,
+                &req[nreq++]);
+    for (int r = 0; r < rt->nroles && nreq < 64; r++) {
+      if (lost[r] && fl_rt_mirror_holder(rt, r) == rt->role && r != rt->role) {
+        const unsigned char *mir = fl_imc_committed_mirror(s->imc);
+        fl_lcg_head h;
+        if (!mir)
+          return FL_RT_LOST;
+        memcpy(&h, mir, sizeof h);
+        MPI_Isend(mir, (int)h.len, MPI_BYTE, r, FL_TAG_LFETCH, rt->comm, &req[nreq++]);
+      }
+    }
+    rc = nreq ? fl_rt_wait(rt, req, nreq) : FL_RT_OK;
+    if (rc != FL_RT_OK)
+      return rc;
+  }
+  if ((rc = fl_lcg_recover(s, lost, have_ckpt, 0)) != FL_RT_OK)
+    return rc;
+  return have_ckpt ? fl_lcg_checkpoint(s) : FL_RT_OK; /* the lost mirrors exist again */
+}
+
+static void fl_lcg_maybe_die(const fl_lcg *s)
+{
+  const fl_lcg_config *c = s->cfg;
+  for (int i = 0; i < c->nkill; i++)
+    if (c->kill_rank[i] == s->rt->wrank && c->kill_iter[i] == s->exec)
+      kill(getpid(), SIGKILL);
+}
+
+void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res)
+{
+  fl_lcg s;
+  const double t_start = fl_rt_now();
+  int rc = FL_RT_OK, need_init = 1;
+  const long v = (cfg->n / rt->nroles + 1) * cfg->n;
+  unsigned char *lost = NULL;
+
+  memset(&s, 0, sizeof s);
+  memset(res, 0, sizeof *res);
+  res->status = "idle";
+  res->aux_met = -1;
+  res->eb_first = res->eb_last = res->aux_target = res->aux_reached = NAN;
+  s.rt = rt;
+  s.cfg = cfg;
+  s.res = res;
+  s.n = cfg->n;
+  s.maxrows = cfg->n / rt->nroles + 1;
+  s.zero = strcmp(cfg->codec, "zero") == 0;
+  s.none = strcmp(cfg->codec, "none") == 0;
+  fl_diff_init(&s.p, cfg->n);
+  s.xh = calloc((size_t)(v + 2 * cfg->n), sizeof *s.xh);
+  s.r = calloc((size_t)v, sizeof *s.r);
+  s.q = calloc((size_t)v, sizeof *s.q);
+  s.b = calloc((size_t)v, sizeof *s.b);
+  s.tmp = calloc((size_t)v, sizeof *s.tmp);
+  s.dh = calloc((size_t)(v + 2 * cfg->n), sizeof *s.dh);
+  s.ph = calloc((size_t)(v + 2 * cfg->n), sizeof *s.ph);
+  s.halo_in = calloc((size_t)(2 * cfg->n), sizeof *s.halo_in);
+  s.fired = calloc((size_t)cfg->nlose + 1, 1);
+  lost = calloc((size_t)rt->wsize + 1, 1);
+  /* a compressed x never needs more than raw plus the codec's headers; "none" holds x, r, d */
+  s.ckbytes = sizeof(fl_lcg_head) + 3 * (size_t)v * sizeof(double) + 65536;
+  s.ckbuf = malloc(s.ckbytes);
+  s.imc = fl_imc_create(rt, s.ckbytes, 1);
+  if (!s.xh || !s.r || !s.q || !s.b || !s.tmp || !s.dh || !s.ph || !s.halo_in || !s.fired || !lost || !s.ckbuf ||
+      !s.imc) {
+    res->status = "lost";
+    snprintf(res->message, sizeof res->message, "out of memory");
+    goto done;
+  }
+
+  for (;;) {
+    if (rt->role < 0) {
+      rc = fl_rt_spare_wait(rt);
+      if (rc == FL_RT_DONE)
+        goto done;
+    } else {
+      if (need_init) {
+        fl_lcg_set_role(&s);
+        memset(s.xh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.xh);
+        s.k = s.exec = 0;
+        rc = fl_lcg_restart(&s);
+        if (rc == FL_RT_OK && cfg->interval > 0 && !s.zero)
+          rc = fl_lcg_checkpoint(&s);
+        need_init = rc != FL_RT_OK;
+      }
+      while (rc == FL_RT_OK) {
+        int any = 0;
+        double t0;
+        if (s.rr <= cfg->tol * cfg->tol * s.bnorm2 || s.exec >= cfg->maxit)
+          break;
+        memset(lost, 0, (size_t)rt->wsize + 1);
+        for (int i = 0; i < cfg->nlose; i++)
+          if (!s.fired[i] && cfg->lose_iter[i] == s.exec && cfg->lose_role[i] < rt->nroles) {
+            s.fired[i] = 1;
+            lost[cfg->lose_role[i]] = 1;
+            any = 1;
+          }
+        if (any) {
+          t0 = fl_rt_now();
+          rc = fl_lcg_inject(&s, lost);
+          res->recover_s += fl_rt_now() - t0;
+          res->recoveries++;
+          continue;
+        }
+        fl_lcg_maybe_die(&s);
+        t0 = fl_rt_now();
+        rc = fl_lcg_step(&s);
+        res->solve_s += fl_rt_now() - t0;
+        if (rc == FL_RT_OK && cfg->interval > 0 && !s.zero && s.k % cfg->interval == 0)
+          rc = fl_lcg_checkpoint(&s);
+      }
+      if (rc == FL_RT_OK)
+        break;
+      if (rc == FL_RT_LOST) {
+        res->status = "lost";
+        goto done;
+      }
+    }
+    /* a real failure: agree, promote, restore the compressed checkpoints, recover as configured */
+    {
+      long versions[2];
+      const int have_ckpt = cfg->interval > 0 && !s.zero;
+      fl_imc_versions(s.imc, versions);
+      if (!have_ckpt) {
+        versions[0] = 0; /* nothing to restore: the recovery starts from zeros */
+        versions[1] = -1;
+      }
+      rc = fl_rt_recover(rt, versions);
+      if (rc == FL_RT_LOST) {
+        res->status = "lost";
+        snprintf(res->message, sizeof res->message, "%s", rt->lost_msg);
+        goto done;
+      }
+      if (rc != FL_RT_OK) {
+        res->status = "dead";
+        snprintf(res->message, sizeof res->message, "declared dead by the other ranks");
+        goto done;
+      }
+      if (rt->role < 0)
+        continue;
+      if (rt->ndead == 0 && (rt->agreed_version < 0 || !have_ckpt)) {
+        need_init = 1;
+        continue;
+      }
+      if (rt->promoted) {
+        fl_lcg_set_role(&s);
+        memset(s.xh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.xh);
+        memset(s.dh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.dh);
+        s.k = s.exec = 0;
+      }
+      if (have_ckpt) {
+        rc = fl_imc_restore(s.imc, s.ckbuf); /* survivors: their own snapshot; promoted: the buddy's mirror */
+        if (rc == FL_RT_LOST) {
+          res->status = "lost";
+          snprintf(res->message, sizeof res->message, "checkpoint version %ld not found", rt->agreed_version);
+          goto done;
+        }
+        if (rc != FL_RT_OK)
+          continue;
+      }
+      memset(lost, 0, (size_t)rt->wsize + 1);
+      for (int d = 0; d < rt->ndead; d++)
+        lost[rt->dead_roles[d]] = 1;
+      {
+        double t0 = fl_rt_now();
+        rc = fl_lcg_recover(&s, lost, have_ckpt, 1);
+        if (rc == FL_RT_OK && have_ckpt)
+          rc = fl_lcg_checkpoint(&s);
+        res->recover_s += fl_rt_now() - t0;
+      }
+      if (rc == FL_RT_LOST) {
+        res->status = "lost";
+        goto done;
+      }
+      need_init = 0;
+    }
+  }
+
+  /* the end, on every active role: true residual, error against the exact solution, the outcome */
+  {
+    const long m = s.nrows * s.n;
+    double *u = malloc((size_t)m * sizeof *u), err = 0.0, rr = 0.0, mx[1];
+    int ok = fl_lcg_halo(&s, s.xh) == FL_RT_OK;
+    if (ok) {
+      fl_diff_apply(&s.p, s.nrows, s.xh, s.q);
+      for (long i = 0; i < m; i++)
+        rr += (s.b[i] - s.q[i]) * (s.b[i] - s.q[i]);
+      ok = fl_rt_sum(rt, &rr, 1) == FL_RT_OK;
+    }
+    if (u) {
+      fl_diff_exact(&s.p, s.row0, s.nrows, u);
+      for (long i = 0; i < m; i++)
+        err = fmax(err, fabs(fl_lcg_x(&s)[i] - u[i]));
+      free(u);
+    }
+    mx[0] = err;
+    if (!ok || fl_rt_max(rt, mx, 1) != FL_RT_OK)
+      mx[0] = rr = NAN;
+    res->error_linf = mx[0];
+    res->residual = sqrt(rr / s.bnorm2);
+  }
+  res->status = s.rr <= cfg->tol * cfg->tol * s.bnorm2 ? "completed" : "maxit";
+  res->iterations = s.exec;
+  res->final_k = s.k;
+  res->checksum = (unsigned long long)XXH64(fl_lcg_x(&s), (size_t)(s.nrows * s.n) * sizeof(double), 0);
+  res->row0 = s.row0;
+  res->nrows = s.nrows;
+  res->detect_s = rt->recoveries ? rt->detect_s / rt->recoveries : NAN;
+done:
+  res->commits = s.imc ? fl_imc_commits(s.imc) : 0;
+  res->ckpt_bytes = s.imc ? fl_imc_bytes(s.imc) : 0;
+  res->commit_s = s.imc ? fl_imc_commit_s(s.imc) : 0;
+  res->wall_s = fl_rt_now() - t_start;
+  fl_imc_destroy(&s.imc);
+  fl_ckpt_buf_free(&s.enc);
+  free(s.xh);
+  free(s.r);
+  free(s.q);
+  free(s.b);
+  free(s.tmp);
+  free(s.dh);
+  free(s.ph);
+  free(s.halo_in);
+  free(s.fired);
+  free(lost);
+  free(s.ckbuf);
+}

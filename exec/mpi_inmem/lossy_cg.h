@@ -1,0 +1,67 @@
+/* lossy_cg.h — the seed's CG solve (cg_mpi.h's problem and distribution) with *compressed* in-memory buddy
+ * checkpoints and the three recoveries of Altenbernd & Goettsche (seed 001) after a rank's data is lost:
+ *   global    every role rolls back to its (decompressed) checkpoint;
+ *   local     only the lost roles re-initialise their rows from the decompressed checkpoint, the others keep x;
+ *   improved  as local, then each lost role solves the auxiliary problem A(J,J) x~(J) = b(J) on F (its rows),
+ *             x~ = x on J \ F (the halo rows of its neighbours), from the checkpoint, with Jacobi-PCG, down to
+ *             local_def_norm_at_backup * 10^-(age + 1) (see docs/lossy-cg.md for "age").
+ * After a recovery CG restarts from the repaired x (r = b - A x, d = z); the iteration count goes on.
+ * Exception: codec "none" checkpoints the full CG state (x, r, d, scalars) losslessly, so a global rollback
+ * replays the very iterations of the failure-free run (iteration counter rolled back, solution bitwise equal).
+ * Codecs (storage/ckpt): "none", "zero" (no checkpoint: lost data := 0), "multigrid" (levels), "zfp" (absolute
+ * pointwise bound), "zfp-adaptive" (eb = ||r||/||b|| * tol through fl_ckpt_rule_relres).
+ * Losses are injected (a role's vectors and its own snapshot wiped at a chosen iteration, the process lives) or
+ * real (SIGKILL; the runtime promotes a spare, which gets the compressed checkpoint from the buddy). */
+#ifndef FL_LOSSY_CG_H
+#define FL_LOSSY_CG_H
+
+#include "rt.h"
+
+enum { FL_LCG_GLOBAL = 0, FL_LCG_LOCAL = 1, FL_LCG_IMPROVED = 2 };
+
+typedef struct fl_lcg_config {
+  long n;                            /* grid points per direction */
+  double tol;                        /* relative residual of the solve */
+  long maxit;                        /* iterations executed, at most */
+  long interval;                     /* checkpoint every this many iterations (0: no checkpoint at all, the baseline) */
+  int mode;                          /* FL_LCG_* */
+  const char *codec;                 /* none | zero | multigrid | zfp | zfp-adaptive */
+  double codec_tol;                  /* zfp: absolute bound; zfp-adaptive: tol_aSZ */
+  int levels;                        /* multigrid */
+  const long *lose_role, *lose_iter; /* injected losses: role lose_role[i] loses its data after lose_iter[i] */
+  int nlose;
+  const long *kill_rank, *kill_iter; /* real deaths: world rank dies before that iteration */
+  int nkill;
+} fl_lcg_config;
+
+typedef struct fl_lcg_result {
+  const char *status; /* "completed", "maxit", "lost", "dead", "idle" */
+  long iterations;    /* CG iterations executed, all of them (redone ones included) */
+  long final_k;       /* the CG iteration counter at the end (== iterations unless a "none" rollback replayed) */
+  double error_linf;  /* ||u - u_exact||_inf over the grid */
+  double residual;    /* true ||b - A x|| / ||b|| at the end */
+  unsigned long long checksum; /* xxh64 of my rows of x */
+  long row0, nrows;
+  long commits;
+  double ckpt_bytes; /* payload bytes I sent to my buddy, all commits */
+  double raw_bytes;  /* the same checkpoints of x uncompressed (8 bytes a value) */
+  double x_bytes;    /* compressed bytes of x alone (the ratio's denominator) */
+  double commit_s, encode_s, solve_s, wall_s;
+  int losses, recoveries;
+  long aux_iterations; /* improved: auxiliary-solve iterations, summed over losses (max over the lost roles) */
+  double aux_target, aux_reached; /* the last auxiliary solve: target and reached absolute residual norms */
+  int aux_met;                    /* 1 when every auxiliary solve reached its target (-1: none ran) */
+  double eb_first, eb_last; /* zfp-adaptive: the relative bound of the first and last checkpoint (NAN otherwise) */
+  double detect_s, recover_s;
+  char message[256];
+} fl_lcg_result;
+
+/* Run on this process (active or spare) until the solve ends. Several solves may run one after another on the
+ * same rt (a sweep) as long as no process dies. */
+void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res);
+
+/* Parse "global" / "local" / "improved"; -1 otherwise. */
+int fl_lcg_mode_parse(const char *s);
+const char *fl_lcg_mode_name(int mode);
+
+#endif

@@ -1,0 +1,391 @@
+/* lossy_main.c — faultline-mpi's lossy-CG mode (see lossy_main.h). */
+#include "lossy_main.h"
+
+#include "ckpt_codec.h"
+#include "db.h"
+#include "lossy_cg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FL_LOSSY_MAX 32
+
+typedef struct fl_codec_spec {
+  char name[32];
+  double tol;
+  char label[64];
+} fl_codec_spec;
+
+typedef struct fl_lossy_plan {
+  int modes[3], nmodes;
+  fl_codec_spec codecs[FL_LOSSY_MAX];
+  int ncodecs;
+  long roles[FL_LOSSY_MAX];
+  int nroles;
+  double at[FL_LOSSY_MAX];
+  int nat;
+  long lose_role[FL_LOSSY_MAX], lose_iter[FL_LOSSY_MAX];
+  int nlose;
+  long interval;
+} fl_lossy_plan;
+
+static int fl_codec_parse(const char *tok, double def_tol, long levels, fl_codec_spec *c)
+{
+  const char *colon = strchr(tok, ':');
+  size_t n = colon ? (size_t)(colon - tok) : strlen(tok);
+  char *end = NULL;
+  if (n == 0 || n >= sizeof c->name)
+    return -1;
+  memcpy(c->name, tok, n);
+  c->name[n] = '\0';
+  c->tol = def_tol;
+  if (colon) {
+    c->tol = strtod(colon + 1, &end);
+    if (*end || !(c->tol > 0))
+      return -1;
+  }
+  if (strcmp(c->name, "zero") != 0 && strcmp(c->name, "none") != 0 && strcmp(c->name, "multigrid") != 0 &&
+      strcmp(c->name, "zfp") != 0 && strcmp(c->name, "zfp-adaptive") != 0)
+    return -1;
+  if (strcmp(c->name, "zero") != 0 && !fl_ckpt_codec_known(c->name))
+    return -2;
+  {
+    char name[sizeof c->name];
+    memcpy(name, c->name, sizeof name);
+    if (strncmp(name, "zfp", 3) == 0)
+      snprintf(c->label, sizeof c->label, "%s:%g", name, c->tol);
+    else if (strcmp(name, "multigrid") == 0)
+      snprintf(c->label, sizeof c->label, "multigrid:%ld", levels);
+    else
+      snprintf(c->label, sizeof c->label, "%s", name);
+  }
+  return 0;
+}
+
+static fl_err fl_lossy_plan_make(const fl_scenario *sc, fl_lossy_plan *pl)
+{
+  char buf[1024], *save = NULL, *tok;
+  memset(pl, 0, sizeof *pl);
+  pl->interval = sc->recovery_interval > 0 ? sc->recovery_interval : sc->checkpoint_every;
+  snprintf(buf, sizeof buf, "%s", sc->recovery_mode ? sc->recovery_mode : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    int m = fl_lcg_mode_parse(tok);
+    if (m < 0 || pl->nmodes >= 3)
+      return fl_scenario_fail(sc, "recovery", "mode", "expected global, local or improved (a list sweeps them)");
+    pl->modes[pl->nmodes++] = m;
+  }
+  if (pl->nmodes == 0)
+    return fl_scenario_fail(sc, "recovery", "mode", "expected global, local or improved");
+  snprintf(buf, sizeof buf, "%s", sc->recovery_codec ? sc->recovery_codec : "none");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    int prc = pl->ncodecs < FL_LOSSY_MAX
+                  ? fl_codec_parse(tok, sc->recovery_tol, sc->recovery_levels, &pl->codecs[pl->ncodecs])
+                  : -1;
+    if (prc == -2)
+      return fl_scenario_fail(sc, "recovery", "codec", "codec '%s' is not in this build (ZFP missing?)", tok);
+    if (prc != 0)
+      return fl_scenario_fail(sc, "recovery", "codec",
+                              "'%s': expected none, zero, multigrid, zfp or zfp-adaptive, optionally NAME:TOL", tok);
+    pl->ncodecs++;
+  }
+  if (sc->recovery_levels < 1 || sc->recovery_levels > 3)
+    return fl_scenario_fail(sc, "recovery", "levels", "multigrid levels are 1 to 3");
+  snprintf(buf, sizeof buf, "%s", sc->lose ? sc->lose : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    char *at = strchr(tok, '@'), *end = NULL;
+    if (!at || pl->nlose >= FL_LOSSY_MAX)
+      return fl_scenario_fail(sc, "recovery", "lose", "expected blank-separated ROLE@ITER terms, e.g. 1@40");
+    *at = '\0';
+    pl->lose_role[pl->nlose] = strtol(tok, &end, 10);
+    if (*end || pl->lose_role[pl->nlose] < 0)
+      return fl_scenario_fail(sc, "recovery", "lose", "expected blank-separated ROLE@ITER terms, e.g. 1@40");
+    pl->lose_iter[pl->nlose] = strtol(at + 1, &end, 10);
+    if (*end || pl->lose_iter[pl->nlose] < 0)
+      return fl_scenario_fail(sc, "recovery", "lose", "expected blank-separated ROLE@ITER terms, e.g. 1@40");
+    pl->nlose++;
+  }
+  snprintf(buf, sizeof buf, "%s", sc->sweep_roles ? sc->sweep_roles : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    char *end = NULL;
+    if (pl->nroles >= FL_LOSSY_MAX || (pl->roles[pl->nroles] = strtol(tok, &end, 10)) < 0 || *end)
+      return fl_scenario_fail(sc, "recovery", "sweep_roles", "expected blank-separated roles, e.g. 0 1 3");
+    pl->nroles++;
+  }
+  snprintf(buf, sizeof buf, "%s", sc->sweep_at ? sc->sweep_at : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    char *end = NULL;
+    if (pl->nat >= FL_LOSSY_MAX || !((pl->at[pl->nat] = strtod(tok, &end)) > 0) || *end || pl->at[pl->nat] >= 1)
+      return fl_scenario_fail(sc, "recovery", "sweep_at",
+                              "expected fractions of the failure-free iteration count in (0, 1), e.g. 0.35");
+    pl->nat++;
+  }
+  if ((pl->nroles > 0) != (pl->nat > 0))
+    return fl_scenario_fail(sc, "recovery", pl->nat ? "sweep_roles" : "sweep_at",
+                            "sweep_roles and sweep_at go together");
+  return FL_OK;
+}
+
+fl_err fl_lossy_check(const fl_scenario *sc, int nkill)
+{
+  fl_lossy_plan pl;
+  fl_err rc = fl_scenario_check_recovery(sc, nkill); /* also what faultline run checks before it starts */
+  if (rc != FL_OK)
+    return rc;
+  return fl_lossy_plan_make(sc, &pl); /* and the codecs this build has */
+}
+
+typedef struct fl_lossy_ctx {
+  fl_scenario *sc;
+  fl_rt *rt;
+  FILE *out;
+  fl_db *db;
+  int nkill, lost, failed, solves, stop; /* stop: lost, or a spare whose job is over */
+  long total_iterations, total_commits;
+  double last_error;
+} fl_lossy_ctx;
+
+static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_codec_spec *cs, const char *mode,
+                         long lost_role, long lost_at, const fl_lcg_result *res, double best_wall)
+{
+  fl_scenario *sc = c->sc;
+  fl_db_run row;
+  char every[48], label[160];
+  double sums[3] = {res->ckpt_bytes, res->raw_bytes, res->x_bytes};
+  /* checkpoint bytes of every role: a sum over the roles (every role takes part) */
+  if (fl_rt_sum(c->rt, sums, 3) != FL_RT_OK || c->rt->role != 0 || !c->db)
+    return;
+  memset(&row, 0, sizeof row);
+  snprintf(every, sizeof every, "%ld iterations", cfg->interval);
+  snprintf(label, sizeof label, "%s", sc->name);
+  row.scenario = label;
+  row.scenario_path = sc->abs_path ? sc->abs_path : sc->path;
+  row.scenario_text = sc->text;
+  row.overrides = sc->overrides;
+  row.mode = "real";
+  row.app = "cg";
+  row.strategy = cfg->interval > 0 && cs && strcmp(cs->name, "zero") != 0 ? "buddy" : "none";
+  row.failure_model = c->nkill ? "kill" : lost_role >= 0 ? "lose" : "none";
+  row.interval_rule = cfg->interval > 0 ? every : NULL;
+  row.status = res->status;
+  row.seed = sc->seed;
+  row.nodes = c->rt->nroles;
+  row.platform_nodes = c->rt->wsize;
+  row.node_mtbf_s = row.repair_s = row.interval_s = NAN;
+  row.checkpoint_cost_s = row.restart_cost_s = row.downtime_s = NAN;
+  row.makespan_s = isfinite(best_wall) ? best_wall : res->wall_s;
+  row.work_s = res->solve_s;
+  row.failures = c->rt->failures + res->losses;
+  row.platform_failures = row.failures;
+  row.interruptions = res->recoveries + c->rt->recoveries;
+  row.checkpoints = res->commits;
+  row.lost_work_s = row.restart_time_s = row.downtime_total_s = row.wait_nodes_s = NAN;
+  row.checkpoint_time_s = res->commit_s;
+  row.wall_s = res->wall_s;
+  row.error_budget = NAN;
+  row.iterations = res->iterations;
+  row.converged_at = strcmp(res->status, "completed") == 0 ? res->iterations : -1;
+  row.complete_iterations = res->final_k;
+  row.error_linf = res->error_linf;
+  row.error_l1 = NAN;
+  row.tasks_replicated = row.tasks_substituted = row.tasks_stale = -1;
+  row.policy_time_s = row.policy_gap = NAN;
+  row.detect_time_s = c->rt->recoveries ? res->detect_s : NAN;
+  row.recovery_time_s = res->recoveries + c->rt->recoveries ? res->recover_s : NAN;
+  row.checkpoint_bytes = sums[0];
+  row.commit_time_s = res->commits ? res->commit_s / (double)res->commits : NAN;
+  row.recovery_mode = mode;
+  row.codec = cs ? cs->label : "off"; /* off: the baseline without checkpoints */
+  row.lost_role = lost_role;
+  row.lost_at = lost_at;
+  row.aux_iterations = strcmp(mode ? mode : "", "improved") == 0 ? res->aux_iterations : -1;
+  row.compression_ratio = sums[2] > 0 ? sums[1] / sums[2] : NAN;
+  row.raw_checkpoint_bytes = sums[1];
+  if (fl_db_insert_run(c->db, &row, NULL, NULL) != FL_OK) {
+    fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
+    c->failed = 1;
+  }
+}
+
+static void fl_lossy_line(fl_lossy_ctx *c, const char *mode, const fl_codec_spec *cs, long lost_role, long lost_at,
+                          const fl_lcg_result *res)
+{
+  if (!c->out)
+    return;
+  fprintf(c->out,
+          "solve mode %s codec %s lost_role %ld lost_at %ld status %s iterations %ld final_k %ld checksum %016llx "
+          "error %.17g residual %.6e aux %ld aux_target %.6e aux_reached %.6e aux_met %d eb_first %.6e eb_last "
+          "%.6e ckpt_bytes %.0f raw_bytes %.0f x_bytes %.0f commits %ld encode_s %.6f wall_s %.6f\n",
+          mode ? mode : "-", cs ? cs->label : "off", lost_role, lost_at, res->status, res->iterations, res->final_k,
+          res->checksum, res->error_linf, res->residual, res->aux_iterations, res->aux_target, res->aux_reached,
+          res->aux_met, res->eb_first, res->eb_last, res->ckpt_bytes, res->raw_bytes, res->x_bytes, res->commits,
+          res->encode_s, res->wall_s);
+}
+
+/* One solve; every active process runs it. */
+static void fl_lossy_solve(fl_lossy_ctx *c, fl_lcg_config *cfg, fl_lcg_result *res)
+{
+  fl_lcg_run(c->rt, cfg, res);
+  c->solves++;
+  if (strcmp(res->status, "lost") == 0 || strcmp(res->status, "dead") == 0)
+    c->lost = 1;
+  c->stop = c->lost || strcmp(res->status, "idle") == 0;
+  c->total_iterations = res->iterations;
+  c->total_commits += res->commits;
+  c->last_error = res->error_linf;
+}
+
+int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *kill_rank, const long *kill_iter,
+                  int nkill)
+{
+  fl_lossy_plan pl;
+  fl_lossy_ctx c;
+  fl_lcg_config cfg;
+  fl_lcg_result res;
+  char path[4096];
+  int code = 0;
+  const char *final_status = "completed";
+  char lost_msg[256] = "";
+
+  memset(&c, 0, sizeof c);
+  c.sc = sc;
+  c.rt = rt;
+  c.nkill = nkill;
+  if (fl_lossy_plan_make(sc, &pl) != FL_OK)
+    return 2; /* checked before: not reached */
+  if (out_dir) {
+    snprintf(path, sizeof path, "%s/rank-%d.txt.solves", out_dir, rt->wrank);
+    c.out = fopen(path, "w");
+  }
+  if (rt->role == 0 && fl_db_open(sc->db, &c.db) != FL_OK) {
+    fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
+    code = 1;
+  }
+  memset(&cfg, 0, sizeof cfg);
+  cfg.n = sc->grid_rows;
+  cfg.tol = sc->tolerance;
+  cfg.maxit = sc->iterations;
+  cfg.interval = pl.interval;
+  cfg.levels = (int)sc->recovery_levels;
+  cfg.kill_rank = kill_rank;
+  cfg.kill_iter = kill_iter;
+  cfg.nkill = nkill;
+
+  if (pl.nat > 0) {
+    /* the study: a baseline without checkpoints, a failure-free run per codec, then every combination */
+    long ff = 0;
+    for (int a = -1; a < pl.ncodecs && !c.stop; a++) {
+      double best = INFINITY;
+      fl_lcg_result keep;
+      memset(&keep, 0, sizeof keep);
+      cfg.mode = FL_LCG_GLOBAL;
+      cfg.codec = a < 0 ? "none" : pl.codecs[a].name;
+      cfg.codec_tol = a < 0 ? 1.0 : pl.codecs[a].tol;
+      cfg.interval = a < 0 ? 0 : pl.interval;
+      cfg.nlose = 0;
+      for (long rep = 0; rep < sc->recovery_repeat && !c.stop; rep++) {
+        double w[1];
+        fl_lossy_solve(&c, &cfg, &res);
+        w[0] = res.wall_s;
+        if (c.stop)
+          break;
+        if (fl_rt_max(rt, w, 1) == FL_RT_OK && w[0] < best) { /* the slowest role's wall time, best repeat */
+          best = w[0];
+          keep = res;
+        }
+      }
+      if (c.stop)
+        break;
+      if (a < 0)
+        ff = keep.iterations;
+      fl_lossy_line(&c, NULL, a < 0 ? NULL : &pl.codecs[a], -1, -1, &keep);
+      fl_lossy_row(&c, &cfg, a < 0 ? NULL : &pl.codecs[a], NULL, -1, -1, &keep, best);
+    }
+    cfg.interval = pl.interval;
+    for (int m = 0; m < pl.nmodes && !c.stop; m++)
+      for (int a = 0; a < pl.ncodecs && !c.stop; a++)
+        for (int t = 0; t < pl.nat && !c.stop; t++)
+          for (int r = 0; r < pl.nroles && !c.stop; r++) {
+            long role = pl.roles[r], iter = lround(pl.at[t] * (double)ff);
+            if (role >= rt->nroles)
+              continue;
+            cfg.mode = pl.modes[m];
+            cfg.codec = pl.codecs[a].name;
+            cfg.codec_tol = pl.codecs[a].tol;
+            cfg.lose_role = &role;
+            cfg.lose_iter = &iter;
+            cfg.nlose = 1;
+            fl_lossy_solve(&c, &cfg, &res);
+            if (c.stop)
+              break;
+            fl_lossy_line(&c, fl_lcg_mode_name(cfg.mode), &pl.codecs[a], role, iter, &res);
+            fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lcg_mode_name(cfg.mode), role, iter, &res, NAN);
+          }
+  } else {
+    for (int m = 0; m < pl.nmodes && !c.stop; m++)
+      for (int a = 0; a < pl.ncodecs && !c.stop; a++) {
+        cfg.mode = pl.modes[m];
+        cfg.codec = pl.codecs[a].name;
+        cfg.codec_tol = pl.codecs[a].tol;
+        cfg.lose_role = pl.lose_role;
+        cfg.lose_iter = pl.lose_iter;
+        cfg.nlose = pl.nlose;
+        fl_lossy_solve(&c, &cfg, &res);
+        if (c.stop)
+          break; /* lost, or a spare never promoted: the job is over */
+        fl_lossy_line(&c, fl_lcg_mode_name(cfg.mode), &pl.codecs[a], pl.nlose ? pl.lose_role[0] : -1,
+                      pl.nlose ? pl.lose_iter[0] : -1, &res);
+        fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lcg_mode_name(cfg.mode), pl.nlose ? pl.lose_role[0] : -1,
+                     pl.nlose ? pl.lose_iter[0] : -1, &res, NAN);
+        if (strcmp(res.status, "completed") != 0 && strcmp(res.status, "maxit") != 0)
+          final_status = res.status;
+      }
+  }
+  if (c.lost) {
+    final_status = res.status;
+    snprintf(lost_msg, sizeof lost_msg, "%s", res.message[0] ? res.message : rt->lost_msg);
+    code = strcmp(res.status, "lost") == 0 ? 3 : 1;
+  } else if (rt->role < 0) {
+    final_status = "idle";
+  }
+  if (c.failed && code == 0)
+    code = 1;
+  if (rt->role == 0 && !c.stop)
+    fl_rt_release_spares(rt);
+  fl_db_close(&c.db);
+  if (c.out)
+    fclose(c.out);
+  if (out_dir) {
+    /* the summary line (faultline run reads it), then the solves */
+    char spath[4200];
+    FILE *f, *in;
+    snprintf(path, sizeof path, "%s/rank-%d.txt", out_dir, rt->wrank);
+    snprintf(spath, sizeof spath, "%s/rank-%d.txt.solves", out_dir, rt->wrank);
+    if ((f = fopen(path, "w"))) {
+      char line[2048];
+      fprintf(f,
+              "rank %d role %d status %s iterations %ld checksum %016llx error %.17g residual %.3e rows %ld+%ld "
+              "recoveries %d failures %d detect_s %.4f recover_s %.4f commits %ld ckpt_bytes %.0f commit_s %.4f "
+              "wall_s %.4f solves %d message %s\n",
+              rt->wrank, rt->role, final_status, c.total_iterations, res.checksum, c.last_error, res.residual, res.row0,
+              res.nrows, rt->recoveries + res.recoveries, rt->failures + res.losses, rt->detect_s, rt->recover_s,
+              c.total_commits, res.ckpt_bytes, res.commit_s, res.wall_s, c.solves, lost_msg[0] ? lost_msg : "-");
+      if ((in = fopen(spath, "r"))) {
+        while (fgets(line, sizeof line, in))
+          fputs(line, f);
+        fclose(in);
+      }
+      fclose(f);
+    }
+    remove(spath);
+  }
+  if (c.lost && strcmp(final_status, "lost") == 0) {
+    int first_alive = 0;
+    while (first_alive < rt->wsize && !rt->alive[first_alive])
+      first_alive++;
+    if (rt->wrank == first_alive)
+      fprintf(stderr, "faultline-mpi: %s; the job stops\n", lost_msg);
+  }
+  return code;
+}
