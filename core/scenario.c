@@ -726,6 +726,10 @@ void fl_scenario_destroy(fl_scenario **psc)
   fl_scenario *sc = psc ? *psc : NULL;
   if (!sc)
     return;
+  /* every text key's value, from the table: a key added there is freed here too */
+  for (int k = 0; k < FL_NKEYS; k++)
+    if (fl_keys[k].type == FL_K_STR)
+      free(*(char **)(void *)((char *)sc + fl_keys[k].offset));
   if (sc->origin)
     for (int k = 0; k < FL_NKEYS; k++)
       free(sc->origin[k].raw);
@@ -735,17 +739,6 @@ void fl_scenario_destroy(fl_scenario **psc)
   free(sc->dir);
   free(sc->text);
   free(sc->overrides);
-  free(sc->name);
-  free(sc->db);
-  free(sc->sweep);
-  free(sc->platform_file);
-  free(sc->controller);
-  free(sc->model);
-  free(sc->trace);
-  free(sc->app);
-  free(sc->strategy);
-  free(sc->policy);
-  free(sc->kill);
   free(sc);
   *psc = NULL;
 }

@@ -208,8 +208,7 @@ int main(int argc, char **argv)
     cfg.nkill = nkill;
     fl_cgm_run(&rt, &cfg, &res);
   } else if (fl_run_gridworld(&rt, sc, kill_rank, kill_iter, nkill, cfg.fail_at_s, &res) != 0) {
-    fprintf(stderr, "faultline-mpi: rank %d: out of memory
-", wrank);
+    fprintf(stderr, "faultline-mpi: rank %d: out of memory\n", wrank);
     code = 1;
     goto done;
   }

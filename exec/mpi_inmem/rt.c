@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FL_TAG_ALIVE = 101, FL_TAG_VIEW = 102, FL_TAG_DONE = 103 };
+enum { FL_TAG_ALIVE = 101, FL_TAG_VIEW = 102, FL_TAG_DONE = 103, FL_TAG_PING = 104, FL_TAG_PONG = 105 };
 
 /* A VIEW message: epoch, my two committed versions, then one byte per world rank (who I heard). */
 #define FL_VIEW_HEADER 3
@@ -111,11 +111,31 @@ int fl_rt_mirror_source(const fl_rt *rt, int r)
   return (r + rt->nroles - 1) % rt->nroles;
 }
 
+/* Answer the spares' liveness pings (an active rank does it in every poll). */
+static void fl_rt_answer_pings(fl_rt *rt)
+{
+  static const int pong = 0;
+  int flag = 1;
+  MPI_Status st;
+  while (flag) {
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_PING, rt->world, &flag, &st);
+    if (flag) {
+      int x;
+      MPI_Request req;
+      MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_PING, rt->world, MPI_STATUS_IGNORE);
+      MPI_Isend((void *)&pong, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_PONG, rt->world, &req);
+      MPI_Request_free(&req);
+    }
+  }
+}
+
 /* Is another rank announcing a recovery newer than ours? */
 static int fl_rt_recovery_announced(fl_rt *rt)
 {
   int flag = 0;
   MPI_Status st;
+  if (rt->role >= 0)
+    fl_rt_answer_pings(rt);
   MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_ALIVE, rt->world, &flag, &st);
   if (flag) {
     int e = 0;
@@ -433,18 +453,49 @@ done:
 
 int fl_rt_spare_wait(fl_rt *rt)
 {
+  static const int ping = 0;
   int spins = 0;
+  double t_ping = fl_rt_now(), t_pong = t_ping;
   for (;;) {
-    int flag = 0;
+    double now = fl_rt_now();
+    int got = 0;
     MPI_Status st;
-    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_DONE, rt->world, &flag, &st);
-    if (flag) {
+    /* liveness: if every active rank died at once, nobody would announce a recovery; so a spare pings the role
+     * holders every timeout and starts one itself when none answered for two timeouts */
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_PONG, rt->world, &got, &st);
+    while (got) {
       int x;
-      MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_DONE, rt->world, MPI_STATUS_IGNORE);
-      return FL_RT_DONE;
+      MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_PONG, rt->world, MPI_STATUS_IGNORE);
+      t_pong = now;
+      MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_PONG, rt->world, &got, &st);
+    }
+    if (now - t_ping >= rt->timeout_s) {
+      for (int r = 0; r < rt->nroles; r++) {
+        MPI_Request req;
+        if (!rt->alive[rt->role_holder[r]])
+          continue;
+        MPI_Isend((void *)&ping, 1, MPI_INT, rt->role_holder[r], FL_TAG_PING, rt->world, &req);
+        MPI_Request_free(&req);
+      }
+      t_ping = now;
+    }
+    {
+      int flag = 0;
+      MPI_Status done_st;
+      MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_DONE, rt->world, &flag, &done_st);
+      if (flag) {
+        int x;
+        MPI_Recv(&x, 1, MPI_INT, done_st.MPI_SOURCE, FL_TAG_DONE, rt->world, MPI_STATUS_IGNORE);
+        return FL_RT_DONE;
+      }
     }
     if (fl_rt_recovery_announced(rt)) {
       rt->t_wait_start = rt->t_suspect = fl_rt_now();
+      return FL_RT_FAILED;
+    }
+    if (now - t_pong > 2.0 * rt->timeout_s + 0.5) {
+      rt->t_wait_start = t_pong;
+      rt->t_suspect = now;
       return FL_RT_FAILED;
     }
     usleep(spins++ < 100 ? 100 : 2000);
