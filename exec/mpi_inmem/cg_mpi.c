@@ -4,19 +4,18 @@
  *   halo(d); q = A d; alpha = rz / (d.q); x += alpha d; r -= alpha q; z = r / diag;
  *   (rz', rr) = (r.z, r.r); d = z + (rz'/rz) d
  * A checkpoint at iteration k holds exactly that state, so restarting from it replays iteration k+1 onwards
- * unchanged. Sums are fl_rt_sum's (in role order), never MPI's reduction algorithms. */
+ * unchanged. Sums are fl_rt_sum's (in role order), never MPI's reduction algorithms. The spares, checkpoints,
+ * failures and recoveries are the generic driver's (driver.h): this file is the solver as an ops table. */
 #include "cg_mpi.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include "diffusion.h"
-#include "imc.h"
+#include "driver.h"
 
 typedef struct fl_cgm {
   fl_rt *rt;
@@ -26,9 +25,7 @@ typedef struct fl_cgm {
   double *x, *r, *dh, *q, *b; /* dh: d with a halo row above and below */
   double rz, rr, bnorm2;
   long k;
-  fl_imc *imc;
   size_t ckbytes;
-  unsigned char *ckbuf;
   double *halo_in;            /* receive buffer of the current epoch (abandoned with it on failure) */
 } fl_cgm;
 
@@ -138,8 +135,9 @@ static int fl_cgm_step(fl_cgm *s)
 
 /* The checkpoint: k, rz, rr, ||b||^2, then x, r, d on my rows (a fixed size: the largest block). Packed straight
  * into the checkpoint's buffer. */
-static void fl_cgm_pack(const fl_cgm *s, unsigned char *ckbuf)
+static void fl_cgm_pack(void *app, unsigned char *ckbuf)
 {
+  const fl_cgm *s = app;
   const size_t v = (size_t)(s->maxrows * s->n) * sizeof(double);
   double head[4] = {(double)s->k, s->rz, s->rr, s->bnorm2};
   memset(ckbuf, 0, s->ckbytes);
@@ -149,45 +147,49 @@ static void fl_cgm_pack(const fl_cgm *s, unsigned char *ckbuf)
   memcpy(ckbuf + sizeof head + 2 * v, s->dh + s->n, (size_t)(s->nrows * s->n) * sizeof(double));
 }
 
-static void fl_cgm_unpack(fl_cgm *s)
+static void fl_cgm_unpack(void *app, const unsigned char *ckbuf)
 {
+  fl_cgm *s = app;
   const size_t v = (size_t)(s->maxrows * s->n) * sizeof(double);
   double head[4];
-  memcpy(head, s->ckbuf, sizeof head);
+  memcpy(head, ckbuf, sizeof head);
   s->k = (long)head[0];
   s->rz = head[1];
   s->rr = head[2];
   s->bnorm2 = head[3];
-  memcpy(s->x, s->ckbuf + sizeof head, (size_t)(s->nrows * s->n) * sizeof(double));
-  memcpy(s->r, s->ckbuf + sizeof head + v, (size_t)(s->nrows * s->n) * sizeof(double));
-  memcpy(s->dh + s->n, s->ckbuf + sizeof head + 2 * v, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(s->x, ckbuf + sizeof head, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(s->r, ckbuf + sizeof head + v, (size_t)(s->nrows * s->n) * sizeof(double));
+  memcpy(s->dh + s->n, ckbuf + sizeof head + 2 * v, (size_t)(s->nrows * s->n) * sizeof(double));
 }
 
-static int fl_cgm_checkpoint(fl_cgm *s)
+static size_t fl_cgm_bytes(void *app) { return ((fl_cgm *)app)->ckbytes; }
+static void fl_cgm_set_role_op(void *app)
 {
-  int rc;
-  fl_cgm_pack(s, fl_imc_buffer(s->imc));
-  if ((rc = fl_imc_start(s->imc, s->k)) != FL_RT_OK)
-    return rc;
-  return fl_imc_commit(s->imc);
+  fl_cgm *s = app;
+  fl_cgm_set_role(s);
+  memset(s->dh, 0, (size_t)((s->maxrows + 2) * s->n) * sizeof *s->dh);
 }
+static int fl_cgm_init_op(void *app) { return fl_cgm_init_state(app); }
+static int fl_cgm_step_op(void *app) { return fl_cgm_step(app); }
+static int fl_cgm_finished(void *app)
+{
+  const fl_cgm *s = app;
+  return s->rr <= s->cfg->tol * s->cfg->tol * s->bnorm2 || s->k >= s->cfg->maxit;
+}
+static long fl_cgm_iteration(void *app) { return ((fl_cgm *)app)->k; }
 
-static void fl_cgm_maybe_die(const fl_cgm *s, double t_start)
-{
-  const fl_cgm_config *c = s->cfg;
-  for (int i = 0; i < c->nkill; i++)
-    if (c->kill_rank[i] == s->rt->wrank && c->kill_iter[i] == s->k)
-      kill(getpid(), SIGKILL);
-  if (c->fail_at_s >= 0 && fl_rt_now() - t_start >= c->fail_at_s)
-    kill(getpid(), SIGKILL);
-}
+static const fl_mpi_app_ops fl_cgm_ops = {
+  .name = "cg", .checkpoint_bytes = fl_cgm_bytes, .set_role = fl_cgm_set_role_op, .init = fl_cgm_init_op,
+  .step = fl_cgm_step_op, .finished = fl_cgm_finished, .iteration = fl_cgm_iteration, .pack = fl_cgm_pack,
+  .unpack = fl_cgm_unpack,
+};
 
 void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
 {
   fl_cgm s;
-  const double t_start = fl_rt_now();
-  double t_compute = 0.0;
-  int rc = FL_RT_OK, need_init = 1;
+  fl_driver_config dc = {.checkpoint_every = cfg->checkpoint_every, .kill_rank = cfg->kill_rank,
+                         .kill_iter = cfg->kill_iter, .nkill = cfg->nkill, .fail_at_s = cfg->fail_at_s};
+  fl_driver_result dr;
   long v = (long)(cfg->n / rt->nroles + 1) * cfg->n;
 
   memset(&s, 0, sizeof s);
@@ -205,87 +207,20 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
   s.dh = calloc((size_t)(v + 2 * cfg->n), sizeof *s.dh);
   s.halo_in = calloc((size_t)(2 * cfg->n), sizeof *s.halo_in);
   s.ckbytes = 4 * sizeof(double) + 3 * (size_t)v * sizeof(double);
-  s.ckbuf = malloc(s.ckbytes);
-  s.imc = fl_imc_create(rt, s.ckbytes, 0);
-  if (!s.x || !s.r || !s.q || !s.b || !s.dh || !s.halo_in || !s.ckbuf || !s.imc) {
+  if (!s.x || !s.r || !s.q || !s.b || !s.dh || !s.halo_in) {
     res->status = "lost";
     snprintf(res->message, sizeof res->message, "out of memory");
     goto done;
   }
-
-  for (;;) {
-    if (rt->role < 0) {
-      rc = fl_rt_spare_wait(rt);
-      if (rc == FL_RT_DONE)
-        goto done;
-    } else {
-      if (need_init) {
-        fl_cgm_set_role(&s);
-        rc = fl_cgm_init_state(&s);
-        if (rc == FL_RT_OK && cfg->checkpoint_every > 0)
-          rc = fl_cgm_checkpoint(&s);
-        need_init = rc != FL_RT_OK;
-      }
-      while (rc == FL_RT_OK) {
-        double t0;
-        if (s.rr <= cfg->tol * cfg->tol * s.bnorm2 || s.k >= cfg->maxit)
-          break;
-        fl_cgm_maybe_die(&s, t_start);
-        t0 = fl_rt_now();
-        rc = fl_cgm_step(&s);
-        t_compute += fl_rt_now() - t0;
-        if (rc == FL_RT_OK && cfg->checkpoint_every > 0 && s.k % cfg->checkpoint_every == 0)
-          rc = fl_cgm_checkpoint(&s);
-      }
-      if (rc == FL_RT_OK)
-        break; /* the solve ended */
-    }
-    /* a failure: agree, promote, restore */
-    {
-      long versions[2];
-      fl_imc_versions(s.imc, versions);
-      if (cfg->checkpoint_every <= 0) {
-        versions[0] = versions[1] = -1;
-      }
-      rc = fl_rt_recover(rt, versions);
-      if (rc == FL_RT_LOST) {
-        res->status = "lost";
-        snprintf(res->message, sizeof res->message, "%s", rt->lost_msg);
-        goto done;
-      }
-      if (rc != FL_RT_OK) {
-        res->status = "dead";
-        snprintf(res->message, sizeof res->message, "declared dead by the other ranks");
-        goto done;
-      }
-      if (rt->role < 0)
-        continue; /* still a spare */
-      if (rt->agreed_version < 0 && rt->ndead == 0) {
-        need_init = 1; /* a false alarm before any checkpoint: every role is alive, start over */
-        continue;
-      }
-      if (rt->promoted) {
-        fl_cgm_set_role(&s);
-        memset(s.dh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.dh);
-      }
-      rc = fl_imc_restore(s.imc, s.ckbuf);
-      if (rc == FL_RT_LOST) {
-        res->status = "lost";
-        snprintf(res->message, sizeof res->message, "checkpoint version %ld not found", rt->agreed_version);
-        goto done;
-      }
-      if (rc != FL_RT_OK)
-        continue; /* another failure during the restore: recover again */
-      fl_cgm_unpack(&s);
-      need_init = 0;
-      /* rebuild the mirrors (a promoted spare holds none yet) */
-      rc = fl_imc_start_copy(s.imc, s.ckbuf, s.k);
-      if (rc == FL_RT_OK)
-        rc = fl_imc_commit(s.imc);
-      if (rc != FL_RT_OK)
-        continue;
-    }
-  }
+  fl_driver_run(rt, &fl_cgm_ops, &s, &dc, &dr);
+  res->status = dr.status;
+  snprintf(res->message, sizeof res->message, "%s", dr.message);
+  res->commits = dr.commits;
+  res->ckpt_bytes = dr.ckpt_bytes;
+  res->commit_s = dr.commit_s;
+  res->wall_s = dr.wall_s;
+  if (strcmp(dr.status, "ended") != 0)
+    goto done;
 
   /* the solve ended on every active role: the error against the exact solution, then the outcome */
   {
@@ -296,13 +231,15 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
         err = fmax(err, fabs(s.x[i] - u[i]));
       free(u);
     }
-    double m[3] = {err, rt->recoveries ? rt->detect_s / rt->recoveries : 0.0,
-                   rt->recoveries ? rt->recover_s / rt->recoveries : 0.0};
-    if (fl_rt_max(rt, m, 3) != FL_RT_OK)
-      m[0] = m[1] = m[2] = NAN; /* a failure after the end: the figures are not known, the solution is */
-    res->error_linf = m[0];
-    res->detect_s = m[1];  /* the slowest role's: what the job waited */
-    res->recover_s = m[2];
+    {
+      double m[3] = {err, rt->recoveries ? rt->detect_s / rt->recoveries : 0.0,
+                     rt->recoveries ? rt->recover_s / rt->recoveries : 0.0};
+      if (fl_rt_max(rt, m, 3) != FL_RT_OK)
+        m[0] = m[1] = m[2] = NAN; /* a failure after the end: the figures are not known, the solution is */
+      res->error_linf = m[0];
+      res->detect_s = m[1]; /* the slowest role's: what the job waited */
+      res->recover_s = m[2];
+    }
   }
   res->converged = s.rr <= cfg->tol * cfg->tol * s.bnorm2;
   res->status = res->converged ? "completed" : "maxit";
@@ -312,17 +249,10 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
   res->row0 = s.row0;
   res->nrows = s.nrows;
 done:
-  res->commits = s.imc ? fl_imc_commits(s.imc) : 0;
-  res->ckpt_bytes = s.imc ? fl_imc_bytes(s.imc) : 0;
-  res->commit_s = s.imc ? fl_imc_commit_s(s.imc) : 0;
-  res->compute_s = t_compute;
-  res->wall_s = fl_rt_now() - t_start;
-  fl_imc_destroy(&s.imc);
   free(s.x);
   free(s.r);
   free(s.q);
   free(s.b);
   free(s.dh);
   free(s.halo_in);
-  free(s.ckbuf);
 }

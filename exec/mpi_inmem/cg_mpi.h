@@ -26,7 +26,7 @@ typedef struct fl_cgm_result {
   unsigned long long checksum; /* xxh64 of my rows of x */
   long row0, nrows;
   long commits;
-  double ckpt_bytes, commit_s, compute_s, wall_s;
+  double ckpt_bytes, commit_s, wall_s;
   double detect_s, recover_s; /* per recovery, the slowest role's (NAN if unknown) */
   char message[256];
 } fl_cgm_result;
