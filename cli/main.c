@@ -136,6 +136,17 @@ static long fl_sweep_stride(const fl_sweep_dim *dims, int ndims, int d)
   return stride;
 }
 
+/* Does the simulation use any of the '+'-joined keys of a sweep term? */
+static int fl_sweep_uses(const fl_sim *sim, const char *keys)
+{
+  char buf[128], *save = NULL, *key;
+  snprintf(buf, sizeof buf, "%.127s", keys);
+  for (key = strtok_r(buf, "+", &save); key; key = strtok_r(NULL, "+", &save))
+    if (fl_sim_uses_key(sim, key))
+      return 1;
+  return 0;
+}
+
 typedef struct fl_sim_job {
   fl_scenario *sc;
   fl_sim *sim;
@@ -259,10 +270,20 @@ static int fl_cmd_simulate(int argc, char **argv)
       if (sets[i][0] != '\x01')
         FL_TRY(fl_scenario_set(jobs[c].sc, sets[i]));
     for (int d = ndims - 1; d >= 0; d--) {
-      char assign[512];
-      snprintf(assign, sizeof assign, "%s=%s", dims[d].key, dims[d].values[k % dims[d].nvalues]);
+      /* a term may set several keys together: "a.x+a.y=1/2,3/4" sets a.x=1 a.y=2, then a.x=3 a.y=4 */
+      char keys[128], vals[256], *ksave = NULL, *vsave = NULL, *key, *val;
+      snprintf(keys, sizeof keys, "%.127s", dims[d].key);
+      snprintf(vals, sizeof vals, "%.255s", dims[d].values[k % dims[d].nvalues]);
       k /= dims[d].nvalues;
-      FL_TRY(fl_scenario_set(jobs[c].sc, assign));
+      for (key = strtok_r(keys, "+", &ksave), val = strtok_r(vals, "/", &vsave); key;
+           key = strtok_r(NULL, "+", &ksave), val = strtok_r(NULL, "/", &vsave)) {
+        char assign[512];
+        FL_CHECK(val != NULL, FL_ERR_INPUT, "sweep of %s: value '%s' has fewer parts than keys", dims[d].key,
+                 dims[d].values[c / fl_sweep_stride(dims, ndims, d) % dims[d].nvalues]);
+        snprintf(assign, sizeof assign, "%s=%s", key, val);
+        FL_TRY(fl_scenario_set(jobs[c].sc, assign));
+      }
+      FL_CHECK(val == NULL, FL_ERR_INPUT, "sweep of %s: a value has more parts than keys", dims[d].key);
     }
     FL_CHECK(strcmp(jobs[c].sc->db, jobs[0].sc->db) == 0, FL_ERR_INPUT,
              "--sweep: every combination writes to one database (run.db cannot be swept)");
@@ -271,7 +292,7 @@ static int fl_cmd_simulate(int argc, char **argv)
      * replicas exactly (same seed): skip it */
     for (int d = 0; d < ndims; d++) {
       effective[c * FL_MAX_SWEEP_DIMS + d] =
-        fl_sim_uses_key(jobs[c].sim, dims[d].key) ? (int)((c / fl_sweep_stride(dims, ndims, d)) % dims[d].nvalues) : -1;
+        fl_sweep_uses(jobs[c].sim, dims[d].key) ? (int)((c / fl_sweep_stride(dims, ndims, d)) % dims[d].nvalues) : -1;
     }
     for (long e = 0; e < c && same < 0; e++) {
       if (!jobs[e].sim)

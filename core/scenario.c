@@ -63,7 +63,7 @@ static const fl_key fl_keys[] = {
   {"run", "events", FL_K_ENUM_INT, FL_OFF(events_all), 0, "all", fl_events_choices,
    "all: log every failure, repair, checkpoint, interruption, restart; none: one row per replica only"},
   {"run", "sweep", FL_K_STR, FL_OFF(sweep), FL_K_OPTIONAL, "", NULL,
-   "run the scenario once per combination: blank-separated section.key=v1,v2,... terms"},
+   "run the scenario once per combination: blank-separated section.key=v1,v2,... terms (a+b=1/2,3/4 sets keys together)"},
   {"run", "max_time", FL_K_DURATION, FL_OFF(max_time_s), FL_K_POS, "100y", NULL,
    "simulated-time guard: a replica still running then ends with status 'timeout'"},
   {"platform", "file", FL_K_STR, FL_OFF(platform_file), FL_K_OPTIONAL, "", NULL,
@@ -104,7 +104,7 @@ static const fl_key fl_keys[] = {
   {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
    "gridworld: simulated time of one task's update in one sweep"},
   {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
-   "none | checkpoint | replication (bsp: process replication; gridworld: re-execute failed tasks) | "
+   "none | checkpoint | buddy | replication (bsp: process replication; gridworld: re-execute failed tasks) | "
    "substitution | hybrid (gridworld)"},
   {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
    "young | daly | never | a duration: compute time between checkpoints"},

@@ -12,7 +12,8 @@
 #include "sim_impl.h"
 
 static const fl_strategy_ops *const fl_strategies[] = {
-  &fl_strategy_none_ops,           &fl_strategy_checkpoint_ops,      &fl_strategy_replication_ops,
+  &fl_strategy_none_ops,           &fl_strategy_checkpoint_ops,      &fl_strategy_buddy_ops,
+  &fl_strategy_replication_ops,
   &fl_strategy_gw_replication_ops, &fl_strategy_gw_substitution_ops, &fl_strategy_gw_hybrid_ops,
 };
 #define FL_NSTRATEGIES ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
@@ -137,6 +138,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 
   if (strcmp(sim->app, "gridworld") == 0)
     FL_TRY(fl_sim_setup_gridworld(sim, sc));
+  if (sim->strategy->buddy)
+    FL_ALLOC(sim->fail_epoch, sim->ranks);
   FL_ALLOC(sim->slot_node, sim->slots);
   FL_ALLOC(sim->node_slot, sim->nodes);
   FL_ALLOC(sim->alive, sim->ranks);
@@ -205,6 +208,7 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->node_slot);
   free(sim->alive);
   free(sim->task_failed);
+  free(sim->fail_epoch);
   free(sim->spare);
   free(sim->spare_pos);
   free(sim->missing);
@@ -271,6 +275,9 @@ static void fl_job_reset(fl_sim *sim)
   }
   for (long r = 0; r < sim->ranks; r++)
     sim->alive[r] = (unsigned char)sim->degree;
+  if (sim->fail_epoch)
+    for (long r = 0; r < sim->ranks; r++)
+      sim->fail_epoch[r] = -1;
   sim->nspare = 0;
   for (long n = sim->slots; n < sim->nodes; n++) {
     sim->spare_pos[n] = (int32_t)sim->nspare;
@@ -366,6 +373,13 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t)
   }
   r = q / sim->degree;
   rep->res->failures++;
+  if (sim->fail_epoch) {
+    /* rank r's copy is on rank r+1's node, rank r-1's on r's: either pair failing in one epoch loses data */
+    long next = (r + 1) % sim->ranks, prev = (r + sim->ranks - 1) % sim->ranks;
+    if (sim->ranks > 1 && (sim->fail_epoch[next] == rep->commit_epoch || sim->fail_epoch[prev] == rep->commit_epoch))
+      rep->buddy_lost = 1;
+    sim->fail_epoch[r] = rep->commit_epoch;
+  }
   sim->node_slot[node] = -1;
   sim->slot_node[q] = -1;
   sim->alive[r]--;

@@ -21,11 +21,13 @@ typedef struct fl_strategy_ops {
   const char *app;                      /* the application kind it drives */
   int checkpoints;                      /* writes checkpoints (needs an interval) */
   int replicated;                       /* runs [strategy] degree copies of every rank */
+  int buddy;                            /* checkpoints live in the next rank's memory */
   int task_mode;                        /* task-parallel apps: replicate, substitute or let the policy decide */
   void (*coordinator)(fl_replica *rep); /* runs in the coordinator actor until the job ends */
 } fl_strategy_ops;
 
-extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops, fl_strategy_replication_ops;
+extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops, fl_strategy_replication_ops,
+    fl_strategy_buddy_ops;
 extern const fl_strategy_ops fl_strategy_gw_replication_ops, fl_strategy_gw_substitution_ops,
     fl_strategy_gw_hybrid_ops;
 
@@ -60,6 +62,7 @@ struct fl_sim {
   int32_t *node_slot;  /* node -> slot, -1 if none */
   unsigned char *alive;/* rank -> live copies */
   unsigned char *task_failed; /* task-parallel apps: slot lost its host during the current sweep (else NULL) */
+  long *fail_epoch;    /* buddy: rank -> commit epoch of its last failure (-1: none) */
   int32_t *spare;      /* live nodes without a slot */
   int32_t *spare_pos;  /* node -> index in spare[], -1 if not a spare */
   int32_t *missing;    /* slots without a node */
@@ -94,6 +97,8 @@ struct fl_replica {
   double wake_t;         /* replica-relative date of the event that released the semaphore */
   fl_phase phase;
   int interrupt_pending; /* set with the release; consumed by the coordinator */
+  long commit_epoch;     /* checkpoints committed so far (buddy: copies fresher than any failure of this epoch) */
+  int buddy_lost;        /* buddy: some rank and its copy's holder failed in the same epoch */
   fl_err rc;             /* an error inside an actor, reported after the run */
 };
 

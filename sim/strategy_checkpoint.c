@@ -55,7 +55,16 @@ static void fl_coordinator_segments(fl_replica *rep)
     return;
   }
   while (committed < sim->work_s) {
-    double seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
+    double seg;
+    if (rep->buddy_lost) {
+      /* buddy checkpoints: a rank and the neighbour holding its copy both failed since the last commit, so that
+       * rank's state is gone everywhere: the job starts over */
+      res->lost_work_s += committed;
+      fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", committed);
+      committed = 0.0;
+      rep->buddy_lost = 0;
+    }
+    seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
     double t_seg = fl_rep_now(rep);
     if (fl_rep_timed_out(rep)) {
       res->status = "timeout";
@@ -70,6 +79,7 @@ static void fl_coordinator_segments(fl_replica *rep)
       continue;
     }
     committed += seg;
+    rep->commit_epoch++; /* every rank's copy is fresh again */
     if (ckpt) {
       res->checkpoints++;
       res->checkpoint_time_s += sim->delta_s;
@@ -84,6 +94,13 @@ const fl_strategy_ops fl_strategy_none_ops = {
 };
 const fl_strategy_ops fl_strategy_checkpoint_ops = {
   .name = "checkpoint", .app = "bsp", .checkpoints = 1, .coordinator = fl_coordinator_segments,
+};
+/* In-memory buddy checkpoints (GPI CP, SCR's partner level): coordinated checkpoints like `checkpoint`, but each
+ * rank's copy lives in the memory of the next rank's node; cheap to write (checkpoint_cost is a memory copy to a
+ * neighbour), and lost when a rank and that neighbour both fail before the next commit: then the job restarts
+ * from scratch. */
+const fl_strategy_ops fl_strategy_buddy_ops = {
+  .name = "buddy", .app = "bsp", .checkpoints = 1, .buddy = 1, .coordinator = fl_coordinator_segments,
 };
 /* Process replication (Ferreira et al., SC'11): `degree` copies of every rank run in lock step on distinct
  * nodes; the job stops only when all copies of one rank are dead, then restarts (from its last checkpoint when

@@ -168,6 +168,17 @@ static void test_shipped_scenarios(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
   /* a sweep term that is not section.key=values */
   write_file("good.ini", GOOD);
+  /* a term may set keys together */
+  unlink(fl_test_tmp("z.sqlite"));
+  CU_ASSERT_EQUAL(faultline("simulate good.ini --db z.sqlite --quiet "
+                            "--sweep strategy.kind+strategy.checkpoint_cost=checkpoint/1min,buddy/10s"), 0);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "good "), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "buddy"));
+  CU_ASSERT_EQUAL(faultline("rerun z.sqlite 5"), 0); /* a buddy row, with both keys as overrides */
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
+  CU_ASSERT_EQUAL(faultline("simulate good.ini --db s.sqlite --sweep strategy.kind+strategy.checkpoint_cost=buddy"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "fewer parts than keys"));
+  CU_ASSERT_FALSE(exists("s.sqlite"));
   CU_ASSERT_EQUAL(faultline("simulate good.ini --db s.sqlite --sweep strategy"), 2);
   CU_ASSERT_FALSE(exists("s.sqlite"));
   CU_ASSERT_EQUAL(faultline("simulate good.ini --db s.sqlite --sweep strategy.kind=checkpoint,teleport"), 2);

@@ -109,6 +109,44 @@ static void test_trace_timeline(void)
   fl_sim_destroy(&sim);
 }
 
+/* Buddy checkpoints: rank 3 fails, then rank 4 — which holds rank 3's copy — fails before the next commit (during
+ * the restart): rank 3's state is gone, the job starts over. Same trace as above otherwise:
+ *   committed 200 s at t = 220; t = 250 rank 3 fails (30 s lost), downtime -> 255, restart from 255;
+ *   t = 265 rank 4 fails: restart interrupted (10 s), downtime -> 270, restart -> 290; data lost: the 200
+ *   committed seconds too; then 10 segments of 110 s: 1390. With the copies safe (a spare failing instead of
+ *   rank 4), the job resumes from its checkpoint as under `checkpoint`. */
+static void test_buddy_data_lost(void)
+{
+  fl_sim_result r;
+  fl_evlog log;
+  fl_sim *sim;
+  int lost = 0;
+  write_trace("buddy.csv", "250, 3\n265, 4\n");
+  sim = make_sim("[failures]\nmodel = trace\ntrace = buddy.csv\nrepair = never\n[app]\nnodes = 60\nwork = 1000s\n"
+                 "[strategy]\nkind = buddy\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
+  fl_evlog_init(&log, 1);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "completed");
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1390.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, 230.0, 1e-9);
+  CU_ASSERT_EQUAL(r.checkpoints, 12);
+  CU_ASSERT_DOUBLE_EQUAL(accounted(&r, 1000.0), r.makespan_s, 1e-9);
+  for (size_t i = 0; i < log.n; i++)
+    lost += strcmp(log.v[i].kind, "data-lost") == 0;
+  CU_ASSERT_EQUAL(lost, 1);
+  fl_evlog_free(&log);
+  fl_sim_destroy(&sim);
+
+  write_trace("buddy-safe.csv", "250, 3\n265, 61\n");
+  sim = make_sim("[failures]\nmodel = trace\ntrace = buddy-safe.csv\nrepair = never\n[app]\nnodes = 60\n"
+                 "work = 1000s\n[strategy]\nkind = buddy\ninterval = 100s\ncheckpoint_cost = 10s\n"
+                 "restart_cost = 20s\ndowntime = 5s\n", NULL);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1155.0, 1e-9); /* 30 lost + 5 down + 20 restart */
+  fl_sim_destroy(&sim);
+}
+
 /* No spare: the rank waits for its node's repair; with repair = never the job cannot go on. */
 static void test_out_of_nodes(void)
 {
@@ -239,6 +277,7 @@ static CU_TestInfo sim_tests[] = {
   {"no failures: work plus checkpoints", test_no_failures},
   {"a trace's timeline, by hand", test_trace_timeline},
   {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
+  {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
   {"max_time ends a replica as timeout", test_timeout},
   {"accounting and reproducibility", test_accounting_and_reproducibility},
   {"common random numbers across strategies", test_common_random_numbers},
