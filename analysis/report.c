@@ -4,15 +4,25 @@
  * compares differ (waste and interruptions; resilience and numerical error). */
 #include "report.h"
 
+#include "stats.h"
+#include "units.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "units.h"
-
-enum { FL_M_MAKESPAN, FL_M_WASTE, FL_M_FAILURES, FL_M_INTERRUPTIONS, FL_M_RESILIENCE, FL_M_ELINF, FL_M_EL1,
-       FL_M_REPLICATED, FL_M_SUBSTITUTED, FL_NMETRICS };
+enum {
+  FL_M_MAKESPAN,
+  FL_M_WASTE,
+  FL_M_FAILURES,
+  FL_M_INTERRUPTIONS,
+  FL_M_RESILIENCE,
+  FL_M_ELINF,
+  FL_M_EL1,
+  FL_M_REPLICATED,
+  FL_M_SUBSTITUTED,
+  FL_NMETRICS
+};
 
 typedef struct fl_group {
   char key[640];
@@ -193,8 +203,9 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
            "SELECT AVG(aux_iterations) FROM runs%s AND recovery_mode = 'improved' AND ?3 IS NULL"
            " AND lost_role IS NOT NULL AND (?4 < 0 OR lost_at = ?4)",
            where);
-  snprintf(sql, sizeof sql, "SELECT DISTINCT scenario FROM runs WHERE codec IS NOT NULL AND (?1 IS NULL OR "
-                            "scenario = ?1) ORDER BY scenario");
+  snprintf(sql, sizeof sql,
+           "SELECT DISTINCT scenario FROM runs WHERE codec IS NOT NULL AND (?1 IS NULL OR "
+           "scenario = ?1) ORDER BY scenario");
   if (sqlite3_prepare_v2(db, sql, -1, &sc, NULL) != SQLITE_OK)
     return fl_err_set(FL_ERR_DB, "report query: %s", sqlite3_errmsg(db));
   if (opt->scenario)
@@ -230,8 +241,10 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
     if (ncod == 0)
       continue;
     (*rows_out)++;
-    fprintf(out, "lossy CG: %s (total CG iterations executed, mean over the lost roles; aux: auxiliary-solve "
-                 "iterations of improved)\n", scen);
+    fprintf(out,
+            "lossy CG: %s (total CG iterations executed, mean over the lost roles; aux: auxiliary-solve "
+            "iterations of improved)\n",
+            scen);
     fprintf(out, "%-24s", "");
     for (int c = 0; c < ncod; c++) {
       char head[64];
@@ -268,19 +281,21 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
     fprintf(out, "Failure-free\n");
     {
       static const char *const what[] = {"iterations", "compression ratio x", "checkpoint bytes", "raw bytes",
-                                         "wall s", "overhead vs no ckpt"};
-      const char *cols[] = {"iterations", "compression_ratio", "checkpoint_bytes", "raw_checkpoint_bytes",
-                            "makespan_s", "makespan_s"};
+                                         "wall s",     "overhead vs no ckpt"};
+      const char *cols[] = {"iterations",           "compression_ratio", "checkpoint_bytes",
+                            "raw_checkpoint_bytes", "makespan_s",        "makespan_s"};
       double base;
-      snprintf(q_ff, sizeof q_ff, "SELECT MIN(makespan_s) FROM runs WHERE scenario = ?1 AND codec = ?2"
-                                  " AND recovery_mode IS NULL AND (?5 = 0 OR id BETWEEN ?5 AND ?6) AND ?3 IS NULL"
-                                  " AND ?4 < 0");
+      snprintf(q_ff, sizeof q_ff,
+               "SELECT MIN(makespan_s) FROM runs WHERE scenario = ?1 AND codec = ?2"
+               " AND recovery_mode IS NULL AND (?5 = 0 OR id BETWEEN ?5 AND ?6) AND ?3 IS NULL"
+               " AND ?4 < 0");
       base = fl_lossy_value(db, q_ff, scen, "off", NULL, -1, opt);
       for (int w = 0; w < 6; w++) {
         fprintf(out, "  %-22s", what[w]);
-        snprintf(q_ff, sizeof q_ff, "SELECT %s(%s) FROM runs WHERE scenario = ?1 AND codec = ?2"
-                                    " AND recovery_mode IS NULL AND (?5 = 0 OR id BETWEEN ?5 AND ?6) AND ?3 IS NULL"
-                                    " AND ?4 < 0",
+        snprintf(q_ff, sizeof q_ff,
+                 "SELECT %s(%s) FROM runs WHERE scenario = ?1 AND codec = ?2"
+                 " AND recovery_mode IS NULL AND (?5 = 0 OR id BETWEEN ?5 AND ?6) AND ?3 IS NULL"
+                 " AND ?4 < 0",
                  w >= 4 ? "MIN" : "AVG", cols[w]);
         for (int c = 0; c < ncod; c++) {
           double v = fl_lossy_value(db, q_ff, scen, codecs[c], NULL, -1, opt);
@@ -316,23 +331,23 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_group g;
   int have = 0, rows = 0;
   const char *sql =
-    "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
-    "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
-    "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
-    "  FROM runs"
-    " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3) AND (app = 'gridworld') = ?4"
-    "   AND (?5 = 0 OR codec IS NULL)"
-    " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
-    "          error_budget, id";
+      "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
+      "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
+      "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
+      "  FROM runs"
+      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3) AND (app = 'gridworld') = ?4"
+      "   AND (?5 = 0 OR codec IS NULL)"
+      " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
+      "          error_budget, id";
   const char *sql_old = /* a database from before the lossy-CG columns */
-    "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
-    "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
-    "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
-    "  FROM runs"
-    " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3) AND (app = 'gridworld') = ?4"
-    "   AND ?5 = 0"
-    " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
-    "          error_budget, id";
+      "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
+      "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
+      "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
+      "  FROM runs"
+      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3) AND (app = 'gridworld') = ?4"
+      "   AND ?5 = 0"
+      " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
+      "          error_budget, id";
   const int lossy = fl_has_codec_column(db);
 
   memset(&g, 0, sizeof g);
@@ -397,8 +412,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       snprintf(policy, sizeof policy, "-");
     else
       snprintf(policy, sizeof policy, "%s (%.4g)", fl_text(st, 13), fl_col(st, 15));
-    snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2),
-             tau, nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy);
+    snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2), tau,
+             nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy);
     if (!have || strcmp(key, g.key) != 0) {
       if (have)
         fl_group_print(&g, tasks, opt->csv, out);

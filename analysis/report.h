@@ -4,16 +4,16 @@
 #ifndef FL_REPORT_H
 #define FL_REPORT_H
 
+#include "fl_err.h"
+
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fl_err.h"
-
 typedef struct fl_report_opts {
-  const char *scenario; /* only this scenario (NULL: all) */
+  const char *scenario;   /* only this scenario (NULL: all) */
   int64_t min_id, max_id; /* only runs with ids in [min_id, max_id] (0, 0: all) */
-  int csv;              /* machine-readable output */
+  int csv;                /* machine-readable output */
 } fl_report_opts;
 
 fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out);

@@ -17,11 +17,6 @@
  * Daly regimes use 100 (the rest are spares, which exponential failures make irrelevant). */
 #include "validate.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "fm.h"
 #include "interval.h"
 #include "progress.h"
@@ -31,6 +26,11 @@
 #include "source.h"
 #include "stats.h"
 #include "units.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define FL_VALIDATE_LEVEL 0.999
 
@@ -42,12 +42,12 @@ typedef struct fl_daly_regime {
 } fl_daly_regime;
 
 static const fl_daly_regime fl_daly_regimes[] = {
-  {"daly-example", "M=24h d=5min R=5min, Daly tau", "checkpoint", "daly", "24h", "10d", "5min", "5min", "0s"},
-  {"delta-quarter-M", "M=2h d=30min R=10min D=2min", "checkpoint", "daly", "2h", "48h", "30min", "10min", "2min"},
-  {"delta-half-M", "M=1h d=30min R=30min D=5min", "checkpoint", "daly", "1h", "24h", "30min", "30min", "5min"},
-  {"tau-twice-M", "M=30min tau=1h d=1min R=1min", "checkpoint", "1h", "30min", "12h", "1min", "1min", "0s"},
-  {"young-high-rate", "M=10min d=30s R=30s, Young tau", "checkpoint", "young", "10min", "10h", "30s", "30s", "0s"},
-  {"from-scratch", "M=10h W=5h R=10min, no checkpoint", "none", "daly", "10h", "5h", "0s", "10min", "0s"},
+    {"daly-example", "M=24h d=5min R=5min, Daly tau", "checkpoint", "daly", "24h", "10d", "5min", "5min", "0s"},
+    {"delta-quarter-M", "M=2h d=30min R=10min D=2min", "checkpoint", "daly", "2h", "48h", "30min", "10min", "2min"},
+    {"delta-half-M", "M=1h d=30min R=30min D=5min", "checkpoint", "daly", "1h", "24h", "30min", "30min", "5min"},
+    {"tau-twice-M", "M=30min tau=1h d=1min R=1min", "checkpoint", "1h", "30min", "12h", "1min", "1min", "0s"},
+    {"young-high-rate", "M=10min d=30s R=30s, Young tau", "checkpoint", "young", "10min", "10h", "30s", "30s", "0s"},
+    {"from-scratch", "M=10h W=5h R=10min, no checkpoint", "none", "daly", "10h", "5h", "0s", "10min", "0s"},
 };
 
 #define FL_VALIDATE_NODES 100
@@ -164,7 +164,11 @@ static fl_err fl_validate_renewal(const char *model, const char *param, const fl
   FL_TRY(fl_fm_create(sc, &fm));
   FL_ALLOC(x, opt->replicas);
   for (long r = 0; r < opt->replicas; r++) {
-    fl_fsrc_config cfg = {.fm = fm, .nodes = nodes, .repair_s = 0.0, .start = FL_START_STATIONARY, .seed = opt->seed,
+    fl_fsrc_config cfg = {.fm = fm,
+                          .nodes = nodes,
+                          .repair_s = 0.0,
+                          .start = FL_START_STATIONARY,
+                          .seed = opt->seed,
                           .replica = (uint64_t)r};
     double t;
     long node, count = 0;
@@ -176,7 +180,8 @@ static fl_err fl_validate_renewal(const char *model, const char *param, const fl
     x[r] = (double)count;
   }
   memset(row, 0, sizeof *row);
-  snprintf(row->name, sizeof row->name, "renewal:%s%s%s", model, param[0] ? ":" : "", param[0] ? strchr(param, '=') + 2 : "");
+  snprintf(row->name, sizeof row->name, "renewal:%s%s%s", model, param[0] ? ":" : "",
+           param[0] ? strchr(param, '=') + 2 : "");
   snprintf(row->what, sizeof row->what, "failures: %ld stationary nodes, 10 MTBF%s%s", nodes, param[0] ? ", " : "",
            param);
   row->analytic = (double)nodes * horizon / mean;
@@ -203,7 +208,10 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
   fl_validate_row row;
   int n = 0;
   static const char *const renewal[][2] = {
-    {"weibull", "shape = 0.7"}, {"weibull", "shape = 2.5"}, {"lognormal", "sigma = 1.5"}, {"exponential", ""},
+      {"weibull", "shape = 0.7"},
+      {"weibull", "shape = 2.5"},
+      {"lognormal", "sigma = 1.5"},
+      {"exponential", ""},
   };
 
   *failed = 0;

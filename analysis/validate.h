@@ -6,16 +6,16 @@
 #ifndef FL_VALIDATE_H
 #define FL_VALIDATE_H
 
+#include "fl_err.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fl_err.h"
-
 typedef struct fl_validate_opts {
-  long replicas;     /* per check */
+  long replicas; /* per check */
   uint64_t seed;
-  const char *only;  /* run only checks whose name contains this (NULL: all) */
-  int quiet;         /* no progress */
+  const char *only; /* run only checks whose name contains this (NULL: all) */
+  int quiet;        /* no progress */
 } fl_validate_opts;
 
 typedef struct fl_validate_row {

@@ -17,7 +17,10 @@ void fl_diff_init(fl_diff *p, long n)
   p->ky = 0.01;
 }
 
-double fl_diff_diagonal(const fl_diff *p) { return 2.0 * (p->kx + p->ky) / (p->h * p->h); }
+double fl_diff_diagonal(const fl_diff *p)
+{
+  return 2.0 * (p->kx + p->ky) / (p->h * p->h);
+}
 
 void fl_diff_apply(const fl_diff *p, long nrows, const double *x_halo, double *y)
 {
@@ -33,8 +36,14 @@ void fl_diff_apply(const fl_diff *p, long nrows, const double *x_halo, double *y
   }
 }
 
-static double fl_s(double x) { return sin(FL_PI * x * x); }
-static double fl_s2(double x) { return 2.0 * FL_PI * cos(FL_PI * x * x) - 4.0 * FL_PI * FL_PI * x * x * sin(FL_PI * x * x); }
+static double fl_s(double x)
+{
+  return sin(FL_PI * x * x);
+}
+static double fl_s2(double x)
+{
+  return 2.0 * FL_PI * cos(FL_PI * x * x) - 4.0 * FL_PI * FL_PI * x * x * sin(FL_PI * x * x);
+}
 
 void fl_diff_rhs(const fl_diff *p, long row0, long nrows, double *b)
 {

@@ -1,12 +1,12 @@
 /* gridworld.c — the grid world's model and value-iteration sweep (see gridworld.h). */
 #include "gridworld.h"
 
+#include "rng.h"
+
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "rng.h"
 
 fl_err fl_gw_create(long rows, long cols, double discount, double p, uint64_t seed, fl_gw **out)
 {

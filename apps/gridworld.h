@@ -12,9 +12,9 @@
 #ifndef FL_GRIDWORLD_H
 #define FL_GRIDWORLD_H
 
-#include <stdint.h>
-
 #include "fl_err.h"
+
+#include <stdint.h>
 
 typedef struct fl_gw {
   long rows, cols, n; /* n = rows * cols states */

@@ -4,13 +4,13 @@
  * Commit: each rank starts a checkpoint of S bytes already in the checkpoint's buffer (fl_imc_buffer, as GPI CP's
  * segment) — sent to its buddy while it receives the buddy's — and commits it (transfers complete + global
  * agreement); bandwidth = S / (start + commit time), per rank. Medians over the rounds. */
+#include "imc.h"
+#include "rt.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "imc.h"
-#include "rt.h"
 
 static int fl_cmp(const void *a, const void *b)
 {

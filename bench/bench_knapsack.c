@@ -11,15 +11,15 @@
  * [0, 1) with 5% INFINITY (no substitute), budget = a quarter of the finite total.
  *
  * usage: bench_knapsack [ROUNDS] */
+#include "fl_config.h"
+#include "knapsack.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "fl_config.h"
-#include "knapsack.h"
 
 #define MAX_ROUNDS 51
 
@@ -37,7 +37,10 @@ static uint64_t rng_next(uint64_t *s)
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-static double rng_unif(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
+static double rng_unif(uint64_t *s)
+{
+  return (double)(rng_next(s) >> 11) * 0x1.0p-53;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -122,8 +125,14 @@ static void full_make(full_inst *x, long n, long dep, long cand, double cross_fr
       total += best;
     }
   }
-  x->f = (fl_pol_full){.nterms = nt, .term_i = x->ti, .term_j = x->tj, .term_k = x->tk, .term_w = x->tw,
-                       .crosses = x->cr, .max_cross = (long)(cross_frac * (double)nt), .ndependents = x->nd};
+  x->f = (fl_pol_full){.nterms = nt,
+                       .term_i = x->ti,
+                       .term_j = x->tj,
+                       .term_k = x->tk,
+                       .term_w = x->tw,
+                       .crosses = x->cr,
+                       .max_cross = (long)(cross_frac * (double)nt),
+                       .ndependents = x->nd};
   x->in = (fl_pol_instance){.nfailed = n, .budget = 0.5 * total, .full = &x->f};
 }
 
@@ -168,8 +177,8 @@ int main(int argc, char **argv)
     printf("   %-34s %9.4f s  %6.3fx\n", "qsort of the 1M doubles (baseline)", t_qsort, 1.0);
     printf("   %-34s %9.4f s  %6.3fx   substituted %ld, error %.6g of %.6g\n", "greedy (fl_pol_solve)", t_greedy,
            t_greedy / t_qsort, d.nsubstituted, d.error, budget);
-    printf("   %-34s %9.4f s  %6.3fx   (cold: allocator and caches)\n", "greedy, first call of the process",
-           t_first, t_first / t_qsort);
+    printf("   %-34s %9.4f s  %6.3fx   (cold: allocator and caches)\n", "greedy, first call of the process", t_first,
+           t_first / t_qsort);
     free(w);
     free(copy);
     free(sub);

@@ -2,18 +2,8 @@
  *
  * Exit status: 0 success, 1 a run or environment failure, 2 bad input (scenario, trace, command line). Bad
  * input is always found before the results database is opened, so it writes nothing. */
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "ckpt_cli.h"
 #include "args.h"
+#include "ckpt_cli.h"
 #include "db.h"
 #include "fl_config.h"
 #include "fm.h"
@@ -25,6 +15,16 @@
 #include "tmr_cmd.h"
 #include "units.h"
 #include "validate.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct fl_cmd {
   const char *name;
@@ -44,28 +44,34 @@ static int fl_cmd_version(int argc, char **argv);
 static int fl_cmd_help(int argc, char **argv);
 
 static const fl_cmd fl_cmds[] = {
-  {"simulate", "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
-               " [--db FILE] [--events all|none] [--quiet] [--print]",
-   "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
-  {"report", "DB [--scenario NAME] [--csv]",
-   "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
-  {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--quiet]",
-   "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
-  {"run", "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER]... [--db FILE] [--out DIR]",
-   "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery)", fl_cmd_run},
-  {"rerun", "DB RUN_ID",
-   "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
-   fl_cmd_rerun},
-  {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
-  {"platform", "--nodes N [--speed 1Gf] [-o FILE]", "write the SimGrid XML of a generated platform", fl_cmd_platform},
-  {"ckpt", "ls|verify|dump DIR [--version N] [--label L] [--values K]", "list, verify or dump a checkpoint directory", fl_ckpt_cli_main},
-  {"tmr", FL_TMR_CMD_ARGS, FL_TMR_CMD_SUMMARY, fl_tmr_cmd},
-  {"version", "", "print the version and the optional backends built in", fl_cmd_version},
-  {"help", "[COMMAND]", "this help", fl_cmd_help},
+    {"simulate",
+     "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
+     " [--db FILE] [--events all|none] [--quiet] [--print]",
+     "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
+    {"report", "DB [--scenario NAME] [--csv]",
+     "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
+    {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--quiet]",
+     "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
+    {"run",
+     "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER]... [--db FILE] [--out DIR]",
+     "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery)", fl_cmd_run},
+    {"rerun", "DB RUN_ID",
+     "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
+     fl_cmd_rerun},
+    {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
+    {"platform", "--nodes N [--speed 1Gf] [-o FILE]", "write the SimGrid XML of a generated platform", fl_cmd_platform},
+    {"ckpt", "ls|verify|dump DIR [--version N] [--label L] [--values K]", "list, verify or dump a checkpoint directory",
+     fl_ckpt_cli_main},
+    {"tmr", FL_TMR_CMD_ARGS, FL_TMR_CMD_SUMMARY, fl_tmr_cmd},
+    {"version", "", "print the version and the optional backends built in", fl_cmd_version},
+    {"help", "[COMMAND]", "this help", fl_cmd_help},
 };
 #define FL_NCMDS ((int)(sizeof fl_cmds / sizeof fl_cmds[0]))
 
-static int fl_exit_code(fl_err rc) { return rc == FL_OK ? 0 : rc == FL_ERR_INPUT ? 2 : 1; }
+static int fl_exit_code(fl_err rc)
+{
+  return rc == FL_OK ? 0 : rc == FL_ERR_INPUT ? 2 : 1;
+}
 
 static int fl_report_error(fl_err rc)
 {
@@ -90,8 +96,8 @@ static int fl_usage_error(const char *cmd, const char *fmt, const char *arg)
 #define FL_MAX_COMBOS 4096
 
 typedef struct fl_sweep_dim {
-  char key[128];      /* "section.key" */
-  char *values[64];   /* borrowed from the sweep text copy */
+  char key[128];    /* "section.key" */
+  char *values[64]; /* borrowed from the sweep text copy */
   int nvalues;
 } fl_sweep_dim;
 
@@ -158,7 +164,8 @@ static void fl_print_job_header(const fl_sim_job *job)
   const fl_scenario *sc = job->sc;
   fprintf(stderr, "faultline: %s: %s %s, %ld %s on %ld nodes, %s failures, node MTBF %s", sc->name, sc->app,
           sc->strategy, fl_sim_ranks(job->sim), strcmp(sc->app, "gridworld") == 0 ? "tasks" : "ranks",
-          fl_sim_platform_nodes(job->sim), sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
+          fl_sim_platform_nodes(job->sim), sc->model,
+          fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
   if (strcmp(sc->app, "gridworld") != 0)
     fprintf(stderr, " (job MTBF %s)", fl_units_format_duration(fl_sim_job_mtbf(job->sim), b, sizeof b));
   if (isfinite(fl_sim_interval(job->sim)))
@@ -292,7 +299,7 @@ static int fl_cmd_simulate(int argc, char **argv)
      * replicas exactly (same seed): skip it */
     for (int d = 0; d < ndims; d++) {
       effective[c * FL_MAX_SWEEP_DIMS + d] =
-        fl_sweep_uses(jobs[c].sim, dims[d].key) ? (int)((c / fl_sweep_stride(dims, ndims, d)) % dims[d].nvalues) : -1;
+          fl_sweep_uses(jobs[c].sim, dims[d].key) ? (int)((c / fl_sweep_stride(dims, ndims, d)) % dims[d].nvalues) : -1;
     }
     for (long e = 0; e < c && same < 0; e++) {
       if (!jobs[e].sim)
@@ -741,8 +748,8 @@ static int fl_cmd_rerun(int argc, char **argv)
   printf("run %.0f (scenario %s, seed %" PRIu64 ", replica %ld)\n", id, sc->name, sc->seed, replica);
   printf("  stored:       status %-9s makespan %.17g s, failures %ld, interruptions %ld\n", stored_status,
          stored_makespan, stored_failures, stored_interruptions);
-  printf("  re-simulated: status %-9s makespan %.17g s, failures %ld, interruptions %ld\n", res.status,
-         res.makespan_s, res.failures, res.interruptions);
+  printf("  re-simulated: status %-9s makespan %.17g s, failures %ld, interruptions %ld\n", res.status, res.makespan_s,
+         res.failures, res.interruptions);
   printf("  %s\n", same ? "identical" : "DIFFERENT");
 done:
   sqlite3_finalize(st);

@@ -36,8 +36,14 @@ fl_err fl_err_set_at(fl_err code, const char *file, int line, const char *fmt, .
   return code;
 }
 
-const char *fl_err_msg(void) { return fl_err_rec.msg; }
-const char *fl_err_where(void) { return fl_err_rec.where; }
+const char *fl_err_msg(void)
+{
+  return fl_err_rec.msg;
+}
+const char *fl_err_where(void)
+{
+  return fl_err_rec.where;
+}
 
 void fl_err_clear(void)
 {

@@ -9,7 +9,7 @@
 
 typedef enum fl_err {
   FL_OK = 0,
-  FL_ERR_INPUT,    /* bad user input: scenario, trace, command line. The CLI exits 2. */
+  FL_ERR_INPUT, /* bad user input: scenario, trace, command line. The CLI exits 2. */
   FL_ERR_NOMEM,
   FL_ERR_IO,
   FL_ERR_DB,
@@ -33,28 +33,28 @@ void fl_err_clear(void);
 void fl_err_push_frame(const char *file, int line);
 
 /* Propagate a failure: needs `fl_err rc` and a `done:` cleanup label in the calling function. */
-#define FL_TRY(expr)                                                                                          \
-  do {                                                                                                       \
-    fl_err fl_try_rc_ = (expr);                                                                              \
-    if (fl_try_rc_ != FL_OK) {                                                                               \
-      fl_err_push_frame(__FILE__, __LINE__);                                                                 \
-      rc = fl_try_rc_;                                                                                       \
-      goto done;                                                                                             \
-    }                                                                                                        \
+#define FL_TRY(expr)                                                                                                   \
+  do {                                                                                                                 \
+    fl_err fl_try_rc_ = (expr);                                                                                        \
+    if (fl_try_rc_ != FL_OK) {                                                                                         \
+      fl_err_push_frame(__FILE__, __LINE__);                                                                           \
+      rc = fl_try_rc_;                                                                                                 \
+      goto done;                                                                                                       \
+    }                                                                                                                  \
   } while (0)
 
 /* Raise `code` with a message naming the values when `cond` is false; same needs as FL_TRY. */
-#define FL_CHECK(cond, code, ...)                                                                             \
-  do {                                                                                                       \
-    if (!(cond)) {                                                                                           \
-      rc = fl_err_set((code), __VA_ARGS__);                                                                  \
-      goto done;                                                                                             \
-    }                                                                                                        \
+#define FL_CHECK(cond, code, ...)                                                                                      \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      rc = fl_err_set((code), __VA_ARGS__);                                                                            \
+      goto done;                                                                                                       \
+    }                                                                                                                  \
   } while (0)
 
 /* Allocation that raises FL_ERR_NOMEM. */
-#define FL_ALLOC(ptr, n)                                                                                      \
-  FL_CHECK(((ptr) = calloc((size_t)(n) > 0u ? (size_t)(n) : 1u, sizeof *(ptr))) != NULL, FL_ERR_NOMEM,        \
+#define FL_ALLOC(ptr, n)                                                                                               \
+  FL_CHECK(((ptr) = calloc((size_t)(n) > 0u ? (size_t)(n) : 1u, sizeof *(ptr))) != NULL, FL_ERR_NOMEM,                 \
            "out of memory allocating %zu x %zu bytes", (size_t)(n), sizeof *(ptr))
 
 #endif

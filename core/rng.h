@@ -4,10 +4,10 @@
 #ifndef FL_RNG_H
 #define FL_RNG_H
 
+#include "fl_err.h"
+
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
-
-#include "fl_err.h"
 
 /* Stream ids: one per consumer, never reused for another purpose. */
 enum {

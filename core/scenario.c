@@ -7,6 +7,8 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "scenario.h"
 
+#include "units.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -18,19 +20,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "units.h"
-
 typedef enum fl_ktype {
-  FL_K_STR,       /* non-empty string */
-  FL_K_ENUM_INT,  /* one of choices; stores the index in an int */
-  FL_K_SEED,      /* integer in [0, 2^63) */
-  FL_K_COUNT,     /* integer in [0, LONG_MAX] stored in a long */
-  FL_K_DURATION,  /* seconds */
+  FL_K_STR,      /* non-empty string */
+  FL_K_ENUM_INT, /* one of choices; stores the index in an int */
+  FL_K_SEED,     /* integer in [0, 2^63) */
+  FL_K_COUNT,    /* integer in [0, LONG_MAX] stored in a long */
+  FL_K_DURATION, /* seconds */
   FL_K_DURATION_NEVER,
-  FL_K_SPEED,     /* flop/s */
-  FL_K_REAL,      /* plain number */
-  FL_K_INTERVAL,  /* young | daly | never | duration */
-  FL_K_GRID,      /* ROWSxCOLS into grid_rows, grid_cols */
+  FL_K_SPEED,    /* flop/s */
+  FL_K_REAL,     /* plain number */
+  FL_K_INTERVAL, /* young | daly | never | duration */
+  FL_K_GRID,     /* ROWSxCOLS into grid_rows, grid_cols */
 } fl_ktype;
 
 enum { FL_K_POS = 1u, FL_K_NONNEG = 2u, FL_K_OPTIONAL = 4u /* empty text unsets a string */ };
@@ -53,120 +53,125 @@ static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_keys[] = {
-  {"run", "name", FL_K_STR, FL_OFF(name), FL_K_OPTIONAL, "", NULL,
-   "label stored with every result row; default: the file's base name"},
-  {"run", "seed", FL_K_SEED, FL_OFF(seed), 0, "1", NULL,
-   "master seed; replica r draws from streams derived from (seed, r, stream)"},
-  {"run", "replicas", FL_K_COUNT, FL_OFF(replicas), FL_K_POS, "10", NULL, "Monte Carlo repetitions"},
-  {"run", "db", FL_K_STR, FL_OFF(db), 0, "results.sqlite", NULL,
-   "results database, relative to the working directory"},
-  {"run", "events", FL_K_ENUM_INT, FL_OFF(events_all), 0, "all", fl_events_choices,
-   "all: log every failure, repair, checkpoint, interruption, restart; none: one row per replica only"},
-  {"run", "sweep", FL_K_STR, FL_OFF(sweep), FL_K_OPTIONAL, "", NULL,
-   "run the scenario once per combination: blank-separated section.key=v1,v2,... terms (a+b=1/2,3/4 sets keys together)"},
-  {"run", "max_time", FL_K_DURATION, FL_OFF(max_time_s), FL_K_POS, "100y", NULL,
-   "simulated-time guard: a replica still running then ends with status 'timeout'"},
-  {"platform", "file", FL_K_STR, FL_OFF(platform_file), FL_K_OPTIONAL, "", NULL,
-   "SimGrid platform XML, relative to the scenario file; exclusive with nodes"},
-  {"platform", "nodes", FL_K_COUNT, FL_OFF(platform_nodes), 0, "0", NULL,
-   "generate this many identical hosts in memory; 0 = as many as app.nodes"},
-  {"platform", "node_speed", FL_K_SPEED, FL_OFF(node_speed), FL_K_POS, "1Gf", NULL,
-   "speed of generated hosts"},
-  {"platform", "controller", FL_K_STR, FL_OFF(controller), 0, "controller", NULL,
-   "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
-   "use the host of that name or else their first host by name"},
-  {"failures", "model", FL_K_STR, FL_OFF(model), 0, "exponential", NULL,
-   "none | exponential | weibull | lognormal | trace"},
-  {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
-   "mean time between failures of ONE node; the job's MTBF is node_mtbf / app.nodes"},
-  {"failures", "shape", FL_K_REAL, FL_OFF(shape), FL_K_POS, "0.7", NULL, "Weibull shape k (k < 1: infant mortality)"},
-  {"failures", "sigma", FL_K_REAL, FL_OFF(sigma), FL_K_POS, "1.0", NULL,
-   "log-normal: standard deviation of ln(time to failure)"},
-  {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
-   "failure trace CSV (time, node, downtime), relative to the scenario file; model = trace"},
-  {"failures", "repair", FL_K_DURATION_NEVER, FL_OFF(repair_s), FL_K_NONNEG, "0s", NULL,
-   "time a failed node stays down before it can serve again (as a spare); never = it stays down"},
-  {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,
-   "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
-   "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
-  {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL, "bsp | gridworld | cg (cg: real mode only; bsp: simulator only)"},
-  {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
-   "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
-  {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "bsp: failure-free compute time of the job"},
-  {"app", "grid", FL_K_GRID, 0, 0, "10x10", NULL, "gridworld: rows x cols states, one task per state"},
-  {"app", "iterations", FL_K_COUNT, FL_OFF(iterations), FL_K_POS, "100", NULL,
-   "gridworld: at most this many value-iteration sweeps"},
-  {"app", "tolerance", FL_K_REAL, FL_OFF(tolerance), FL_K_POS, "0.001", NULL,
-   "gridworld: converged when no value changes by more than this"},
-  {"app", "discount", FL_K_REAL, FL_OFF(discount), FL_K_POS, "0.95", NULL, "gridworld: discount factor delta (< 1)"},
-  {"app", "move_prob", FL_K_REAL, FL_OFF(move_prob), FL_K_POS, "0.8", NULL,
-   "gridworld: probability p of moving in the intended direction (else uniform among the other three)"},
-  {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
-   "gridworld: simulated time of one task's update in one sweep"},
-  {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
-   "none | checkpoint | buddy | replication (bsp: process replication; gridworld: re-execute failed tasks) | "
-   "substitution | hybrid (gridworld)"},
-  {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
-   "young | daly | never | a duration: compute time between checkpoints"},
-  {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
-   "time to write one coordinated checkpoint (delta)"},
-  {"strategy", "restart_cost", FL_K_DURATION, FL_OFF(restart_cost_s), FL_K_NONNEG, "5min", NULL,
-   "time to read the last checkpoint back (R); failures during it restart it"},
-  {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
-   "time between an interruption and the restart (D); failures during it do not interrupt"},
-  {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
-   "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
-  {"policy", "kind", FL_K_STR, FL_OFF(policy), 0, "greedy", NULL,
-   "greedy | exact | mip: who decides replicate vs substitute (strategy hybrid)"},
-  {"policy", "error_budget", FL_K_REAL, FL_OFF(error_budget), FL_K_NONNEG, "10", NULL,
-   "epsilon: substitution error allowed per iteration (sum of w_i over substituted tasks)"},
-  {"policy", "time_limit", FL_K_DURATION, FL_OFF(time_limit_s), FL_K_POS, "1s", NULL, "mip: solver time limit"},
-  {"policy", "mip_gap", FL_K_REAL, FL_OFF(mip_gap), FL_K_NONNEG, "0.01", NULL,
-   "mip: relative gap at which the solver may stop"},
-  {"mpi", "spares", FL_K_COUNT, FL_OFF(spares), 0, "1", NULL, "real mode: spare ranks that take a failed rank's role"},
-  {"mpi", "checkpoint_every", FL_K_COUNT, FL_OFF(checkpoint_every), 0, "10", NULL,
-   "real mode: in-memory buddy checkpoint every this many iterations (0: never)"},
-  {"mpi", "mirror", FL_K_ENUM_INT, FL_OFF(mirror_pair), 0, "ring", fl_mirror_choices,
-   "real mode: where a rank's checkpoint is mirrored: ring (the next role) or pair (0-1, 2-3, ...)"},
-  {"mpi", "timeout", FL_K_DURATION, FL_OFF(mpi_timeout_s), FL_K_POS, "1s", NULL,
-   "real mode: a peer silent this long is suspected dead (detection time)"},
-  {"mpi", "time_scale", FL_K_REAL, FL_OFF(time_scale), FL_K_NONNEG, "0", NULL,
-   "real mode: simulated seconds per real second for failures drawn from [failures] (0: none drawn)"},
-  {"mpi", "kill", FL_K_STR, FL_OFF(kill), FL_K_OPTIONAL, "", NULL,
-   "real mode: explicit failures, blank-separated RANK@ITER: that process kills itself (SIGKILL) at that iteration"},
-  {"policy", "weights", FL_K_ENUM_INT, FL_OFF(weights_empirical), 0, "bound", fl_weights_choices,
-   "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
-  {"recovery", "mode", FL_K_STR, FL_OFF(recovery_mode), FL_K_OPTIONAL, "", NULL,
-   "real mode, lossy CG: global | local | improved (a blank-separated list sweeps them); unset: the exact-replay "
-   "buddy checkpoints of [mpi]"},
-  {"recovery", "codec", FL_K_STR, FL_OFF(recovery_codec), 0, "none", NULL,
-   "lossy CG: checkpoint codec none | zero | multigrid | zfp | zfp-adaptive, or a list of NAME[:TOL] terms to sweep"},
-  {"recovery", "tolerance", FL_K_REAL, FL_OFF(recovery_tol), FL_K_POS, "1e-3", NULL,
-   "lossy CG: zfp's absolute pointwise bound, or zfp-adaptive's factor tol in eb = ||r||/||b|| * tol"},
-  {"recovery", "levels", FL_K_COUNT, FL_OFF(recovery_levels), FL_K_POS, "2", NULL,
-   "lossy CG: multigrid coarsening levels (1-3)"},
-  {"recovery", "interval", FL_K_COUNT, FL_OFF(recovery_interval), 0, "0", NULL,
-   "lossy CG: checkpoint every this many iterations (0: mpi.checkpoint_every)"},
-  {"recovery", "lose", FL_K_STR, FL_OFF(lose), FL_K_OPTIONAL, "", NULL,
-   "lossy CG: injected data losses, blank-separated ROLE@ITER: that role's vectors and memory are wiped after ITER "
-   "iterations (the process lives)"},
-  {"recovery", "sweep_roles", FL_K_STR, FL_OFF(sweep_roles), FL_K_OPTIONAL, "", NULL,
-   "lossy CG study: roles that lose their data, one run each (with sweep_at)"},
-  {"recovery", "sweep_at", FL_K_STR, FL_OFF(sweep_at), FL_K_OPTIONAL, "", NULL,
-   "lossy CG study: loss iterations as fractions of the failure-free count (e.g. 0.09 0.35 0.65 0.95); with "
-   "sweep_roles, one run per mode x codec x role x fraction, after a failure-free run per codec"},
-  {"recovery", "repeat", FL_K_COUNT, FL_OFF(recovery_repeat), FL_K_POS, "1", NULL,
-   "lossy CG study: failure-free solves per codec (timings: the best is kept), plus as many without checkpoints"},
+    {"run", "name", FL_K_STR, FL_OFF(name), FL_K_OPTIONAL, "", NULL,
+     "label stored with every result row; default: the file's base name"},
+    {"run", "seed", FL_K_SEED, FL_OFF(seed), 0, "1", NULL,
+     "master seed; replica r draws from streams derived from (seed, r, stream)"},
+    {"run", "replicas", FL_K_COUNT, FL_OFF(replicas), FL_K_POS, "10", NULL, "Monte Carlo repetitions"},
+    {"run", "db", FL_K_STR, FL_OFF(db), 0, "results.sqlite", NULL,
+     "results database, relative to the working directory"},
+    {"run", "events", FL_K_ENUM_INT, FL_OFF(events_all), 0, "all", fl_events_choices,
+     "all: log every failure, repair, checkpoint, interruption, restart; none: one row per replica only"},
+    {"run", "sweep", FL_K_STR, FL_OFF(sweep), FL_K_OPTIONAL, "", NULL,
+     "run the scenario once per combination: blank-separated section.key=v1,v2,... terms (a+b=1/2,3/4 sets keys "
+     "together)"},
+    {"run", "max_time", FL_K_DURATION, FL_OFF(max_time_s), FL_K_POS, "100y", NULL,
+     "simulated-time guard: a replica still running then ends with status 'timeout'"},
+    {"platform", "file", FL_K_STR, FL_OFF(platform_file), FL_K_OPTIONAL, "", NULL,
+     "SimGrid platform XML, relative to the scenario file; exclusive with nodes"},
+    {"platform", "nodes", FL_K_COUNT, FL_OFF(platform_nodes), 0, "0", NULL,
+     "generate this many identical hosts in memory; 0 = as many as app.nodes"},
+    {"platform", "node_speed", FL_K_SPEED, FL_OFF(node_speed), FL_K_POS, "1Gf", NULL, "speed of generated hosts"},
+    {"platform", "controller", FL_K_STR, FL_OFF(controller), 0, "controller", NULL,
+     "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
+     "use the host of that name or else their first host by name"},
+    {"failures", "model", FL_K_STR, FL_OFF(model), 0, "exponential", NULL,
+     "none | exponential | weibull | lognormal | trace"},
+    {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
+     "mean time between failures of ONE node; the job's MTBF is node_mtbf / app.nodes"},
+    {"failures", "shape", FL_K_REAL, FL_OFF(shape), FL_K_POS, "0.7", NULL, "Weibull shape k (k < 1: infant mortality)"},
+    {"failures", "sigma", FL_K_REAL, FL_OFF(sigma), FL_K_POS, "1.0", NULL,
+     "log-normal: standard deviation of ln(time to failure)"},
+    {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
+     "failure trace CSV (time, node, downtime), relative to the scenario file; model = trace"},
+    {"failures", "repair", FL_K_DURATION_NEVER, FL_OFF(repair_s), FL_K_NONNEG, "0s", NULL,
+     "time a failed node stays down before it can serve again (as a spare); never = it stays down"},
+    {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,
+     "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
+     "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
+    {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL,
+     "bsp | gridworld | cg (cg: real mode only; bsp: simulator only)"},
+    {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
+     "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
+    {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "bsp: failure-free compute time of the job"},
+    {"app", "grid", FL_K_GRID, 0, 0, "10x10", NULL, "gridworld: rows x cols states, one task per state"},
+    {"app", "iterations", FL_K_COUNT, FL_OFF(iterations), FL_K_POS, "100", NULL,
+     "gridworld: at most this many value-iteration sweeps"},
+    {"app", "tolerance", FL_K_REAL, FL_OFF(tolerance), FL_K_POS, "0.001", NULL,
+     "gridworld: converged when no value changes by more than this"},
+    {"app", "discount", FL_K_REAL, FL_OFF(discount), FL_K_POS, "0.95", NULL, "gridworld: discount factor delta (< 1)"},
+    {"app", "move_prob", FL_K_REAL, FL_OFF(move_prob), FL_K_POS, "0.8", NULL,
+     "gridworld: probability p of moving in the intended direction (else uniform among the other three)"},
+    {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
+     "gridworld: simulated time of one task's update in one sweep"},
+    {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
+     "none | checkpoint | buddy | replication (bsp: process replication; gridworld: re-execute failed tasks) | "
+     "substitution | hybrid (gridworld)"},
+    {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
+     "young | daly | never | a duration: compute time between checkpoints"},
+    {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
+     "time to write one coordinated checkpoint (delta)"},
+    {"strategy", "restart_cost", FL_K_DURATION, FL_OFF(restart_cost_s), FL_K_NONNEG, "5min", NULL,
+     "time to read the last checkpoint back (R); failures during it restart it"},
+    {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
+     "time between an interruption and the restart (D); failures during it do not interrupt"},
+    {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
+     "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
+    {"policy", "kind", FL_K_STR, FL_OFF(policy), 0, "greedy", NULL,
+     "greedy | exact | mip: who decides replicate vs substitute (strategy hybrid)"},
+    {"policy", "error_budget", FL_K_REAL, FL_OFF(error_budget), FL_K_NONNEG, "10", NULL,
+     "epsilon: substitution error allowed per iteration (sum of w_i over substituted tasks)"},
+    {"policy", "time_limit", FL_K_DURATION, FL_OFF(time_limit_s), FL_K_POS, "1s", NULL, "mip: solver time limit"},
+    {"policy", "mip_gap", FL_K_REAL, FL_OFF(mip_gap), FL_K_NONNEG, "0.01", NULL,
+     "mip: relative gap at which the solver may stop"},
+    {"mpi", "spares", FL_K_COUNT, FL_OFF(spares), 0, "1", NULL,
+     "real mode: spare ranks that take a failed rank's role"},
+    {"mpi", "checkpoint_every", FL_K_COUNT, FL_OFF(checkpoint_every), 0, "10", NULL,
+     "real mode: in-memory buddy checkpoint every this many iterations (0: never)"},
+    {"mpi", "mirror", FL_K_ENUM_INT, FL_OFF(mirror_pair), 0, "ring", fl_mirror_choices,
+     "real mode: where a rank's checkpoint is mirrored: ring (the next role) or pair (0-1, 2-3, ...)"},
+    {"mpi", "timeout", FL_K_DURATION, FL_OFF(mpi_timeout_s), FL_K_POS, "1s", NULL,
+     "real mode: a peer silent this long is suspected dead (detection time)"},
+    {"mpi", "time_scale", FL_K_REAL, FL_OFF(time_scale), FL_K_NONNEG, "0", NULL,
+     "real mode: simulated seconds per real second for failures drawn from [failures] (0: none drawn)"},
+    {"mpi", "kill", FL_K_STR, FL_OFF(kill), FL_K_OPTIONAL, "", NULL,
+     "real mode: explicit failures, blank-separated RANK@ITER: that process kills itself (SIGKILL) at that iteration"},
+    {"policy", "weights", FL_K_ENUM_INT, FL_OFF(weights_empirical), 0, "bound", fl_weights_choices,
+     "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
+    {"recovery", "mode", FL_K_STR, FL_OFF(recovery_mode), FL_K_OPTIONAL, "", NULL,
+     "real mode, lossy CG: global | local | improved (a blank-separated list sweeps them); unset: the exact-replay "
+     "buddy checkpoints of [mpi]"},
+    {"recovery", "codec", FL_K_STR, FL_OFF(recovery_codec), 0, "none", NULL,
+     "lossy CG: checkpoint codec none | zero | multigrid | zfp | zfp-adaptive, or a list of NAME[:TOL] terms to sweep"},
+    {"recovery", "tolerance", FL_K_REAL, FL_OFF(recovery_tol), FL_K_POS, "1e-3", NULL,
+     "lossy CG: zfp's absolute pointwise bound, or zfp-adaptive's factor tol in eb = ||r||/||b|| * tol"},
+    {"recovery", "levels", FL_K_COUNT, FL_OFF(recovery_levels), FL_K_POS, "2", NULL,
+     "lossy CG: multigrid coarsening levels (1-3)"},
+    {"recovery", "interval", FL_K_COUNT, FL_OFF(recovery_interval), 0, "0", NULL,
+     "lossy CG: checkpoint every this many iterations (0: mpi.checkpoint_every)"},
+    {"recovery", "lose", FL_K_STR, FL_OFF(lose), FL_K_OPTIONAL, "", NULL,
+     "lossy CG: injected data losses, blank-separated ROLE@ITER: that role's vectors and memory are wiped after ITER "
+     "iterations (the process lives)"},
+    {"recovery", "sweep_roles", FL_K_STR, FL_OFF(sweep_roles), FL_K_OPTIONAL, "", NULL,
+     "lossy CG study: roles that lose their data, one run each (with sweep_at)"},
+    {"recovery", "sweep_at", FL_K_STR, FL_OFF(sweep_at), FL_K_OPTIONAL, "", NULL,
+     "lossy CG study: loss iterations as fractions of the failure-free count (e.g. 0.09 0.35 0.65 0.95); with "
+     "sweep_roles, one run per mode x codec x role x fraction, after a failure-free run per codec"},
+    {"recovery", "repeat", FL_K_COUNT, FL_OFF(recovery_repeat), FL_K_POS, "1", NULL,
+     "lossy CG study: failure-free solves per codec (timings: the best is kept), plus as many without checkpoints"},
 };
 #undef FL_OFF
 #define FL_NKEYS ((int)(sizeof fl_keys / sizeof fl_keys[0]))
 
 typedef struct fl_scenario_origin {
-  int line;   /* > 0: line in the file; 0: default; -1: --set */
-  char *raw;  /* the text the value was parsed from */
+  int line;  /* > 0: line in the file; 0: default; -1: --set */
+  char *raw; /* the text the value was parsed from */
 } fl_scenario_origin;
 
-static const char *fl_scenario_label(const fl_scenario *sc) { return sc->path ? sc->path : "<scenario>"; }
+static const char *fl_scenario_label(const fl_scenario *sc)
+{
+  return sc->path ? sc->path : "<scenario>";
+}
 
 static int fl_key_find(const char *section, const char *key)
 {
@@ -535,8 +540,7 @@ fl_err fl_scenario_set(fl_scenario *sc, const char *assignment)
   size_t n;
   char *grown;
 
-  FL_CHECK(dot && eq && dot < eq && (size_t)(dot - assignment) < sizeof section &&
-               (size_t)(eq - dot - 1) < sizeof key,
+  FL_CHECK(dot && eq && dot < eq && (size_t)(dot - assignment) < sizeof section && (size_t)(eq - dot - 1) < sizeof key,
            FL_ERR_INPUT, "--set %s: expected section.key=value (e.g. failures.node_mtbf=1y)", assignment);
   memcpy(section, assignment, (size_t)(dot - assignment));
   section[dot - assignment] = '\0';
@@ -692,8 +696,9 @@ fl_err fl_scenario_check(const fl_scenario *sc)
       rc = fl_scenario_fail(sc, "app", "grid", "%ld tasks need as many nodes but the platform has only %ld hosts",
                             fl_scenario_job_slots(sc), sc->platform_nodes);
     else if (fl_scenario_job_slots(sc) != sc->app_nodes)
-      rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks x %ld copies but the platform has only %ld hosts",
-                            sc->app_nodes, sc->degree, sc->platform_nodes);
+      rc = fl_scenario_fail(sc, "app", "nodes",
+                            "the job needs %ld ranks x %ld copies but the platform has only %ld hosts", sc->app_nodes,
+                            sc->degree, sc->platform_nodes);
     else
       rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but the platform has only %ld hosts",
                             sc->app_nodes, sc->platform_nodes);
@@ -760,7 +765,10 @@ static const char *fl_ktype_name(fl_ktype t)
   return "?";
 }
 
-int fl_scenario_key_count(void) { return FL_NKEYS; }
+int fl_scenario_key_count(void)
+{
+  return FL_NKEYS;
+}
 
 const fl_scenario_keyinfo *fl_scenario_key_at(int i)
 {

@@ -7,10 +7,10 @@
 #ifndef FL_SCENARIO_H
 #define FL_SCENARIO_H
 
+#include "fl_err.h"
+
 #include <stdint.h>
 #include <stdio.h>
-
-#include "fl_err.h"
 
 typedef enum fl_interval_kind {
   FL_INTERVAL_FIXED = 0, /* interval_s as given */
@@ -35,13 +35,13 @@ typedef struct fl_scenario {
   char *overrides; /* the --set assignments applied, one "section.key=value" per line, in order ("" if none) */
 
   /* [run] */
-  char *name;          /* defaults to the file's base name without .ini */
-  uint64_t seed;       /* < 2^63, so it round-trips through SQLite */
-  long replicas;       /* Monte Carlo repetitions, >= 1 */
-  char *db;            /* results database path (relative to the working directory) */
-  int events_all;      /* 1: log every event; 0: runs only */
-  double max_time_s;   /* simulated-time guard per replica: a run longer than this ends with status 'timeout' */
-  char *sweep;         /* "section.key=v1,v2 section.key=..." or NULL: the combinations simulate runs */
+  char *name;        /* defaults to the file's base name without .ini */
+  uint64_t seed;     /* < 2^63, so it round-trips through SQLite */
+  long replicas;     /* Monte Carlo repetitions, >= 1 */
+  char *db;          /* results database path (relative to the working directory) */
+  int events_all;    /* 1: log every event; 0: runs only */
+  double max_time_s; /* simulated-time guard per replica: a run longer than this ends with status 'timeout' */
+  char *sweep;       /* "section.key=v1,v2 section.key=..." or NULL: the combinations simulate runs */
 
   /* [platform] */
   char *platform_file; /* SimGrid platform XML, resolved against dir; NULL when generated */
@@ -50,33 +50,33 @@ typedef struct fl_scenario {
   char *controller;    /* host that runs the simulation's own actors; never fails */
 
   /* [failures] */
-  char *model;         /* "none", "exponential", "weibull", "lognormal", "trace" */
-  double node_mtbf_s;  /* mean time between failures of ONE node, seconds */
-  double shape;        /* Weibull shape k */
-  double sigma;        /* log-normal sigma of ln(time to failure) */
-  char *trace;         /* failure trace CSV, resolved against dir */
-  double repair_s;     /* time a failed node stays down; INFINITY = never */
-  int start;           /* fl_start */
+  char *model;        /* "none", "exponential", "weibull", "lognormal", "trace" */
+  double node_mtbf_s; /* mean time between failures of ONE node, seconds */
+  double shape;       /* Weibull shape k */
+  double sigma;       /* log-normal sigma of ln(time to failure) */
+  char *trace;        /* failure trace CSV, resolved against dir */
+  double repair_s;    /* time a failed node stays down; INFINITY = never */
+  int start;          /* fl_start */
 
   /* [app] */
-  char *app;           /* "bsp", "gridworld" */
-  long app_nodes;      /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
-  double work_s;       /* bsp: failure-free compute time, seconds */
+  char *app;                 /* "bsp", "gridworld" */
+  long app_nodes;            /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
+  double work_s;             /* bsp: failure-free compute time, seconds */
   long grid_rows, grid_cols; /* gridworld: n x m states */
-  long iterations;     /* gridworld: at most this many value-iteration sweeps */
-  double tolerance;    /* gridworld: converged when no value changes by more than this */
-  double discount;     /* gridworld: delta */
-  double move_prob;    /* gridworld: p, probability of moving in the intended direction */
-  double task_time_s;  /* gridworld: time of one task's update */
+  long iterations;           /* gridworld: at most this many value-iteration sweeps */
+  double tolerance;          /* gridworld: converged when no value changes by more than this */
+  double discount;           /* gridworld: delta */
+  double move_prob;          /* gridworld: p, probability of moving in the intended direction */
+  double task_time_s;        /* gridworld: time of one task's update */
 
   /* [strategy] */
-  char *strategy;      /* "none", "checkpoint" */
+  char *strategy; /* "none", "checkpoint" */
   fl_interval_kind interval_kind;
-  double interval_s;   /* when interval_kind == FL_INTERVAL_FIXED */
+  double interval_s; /* when interval_kind == FL_INTERVAL_FIXED */
   double checkpoint_cost_s;
   double restart_cost_s;
   double downtime_s;
-  long degree;         /* replication: copies of each rank (2 or 3) */
+  long degree; /* replication: copies of each rank (2 or 3) */
 
   /* [policy] */
   char *policy;        /* "greedy", "exact", "mip" */
@@ -86,23 +86,23 @@ typedef struct fl_scenario {
   int weights_empirical; /* 0: the seed's bound; 1: observed differences */
 
   /* [mpi] — real mode (faultline run / faultline-mpi) */
-  long spares;             /* spare ranks beyond the active ones */
-  long checkpoint_every;   /* in-memory buddy checkpoint every this many iterations; 0 = never */
-  int mirror_pair;         /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
-  double mpi_timeout_s;    /* a peer silent this long is suspected dead */
-  double time_scale;       /* simulated seconds per real second for failures drawn from [failures]; 0 = none */
-  char *kill;              /* explicit failures: "RANK@ITER ..." (world ranks, iterations), or NULL */
+  long spares;           /* spare ranks beyond the active ones */
+  long checkpoint_every; /* in-memory buddy checkpoint every this many iterations; 0 = never */
+  int mirror_pair;       /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
+  double mpi_timeout_s;  /* a peer silent this long is suspected dead */
+  double time_scale;     /* simulated seconds per real second for failures drawn from [failures]; 0 = none */
+  char *kill;            /* explicit failures: "RANK@ITER ..." (world ranks, iterations), or NULL */
 
   /* [recovery] — real mode, lossy CG (exec/mpi_inmem/lossy_cg.h) */
-  char *recovery_mode;     /* "global" | "local" | "improved" (or a list), NULL: not the lossy mode */
-  char *recovery_codec;    /* codec, or a list of NAME[:TOL] */
-  double recovery_tol;     /* zfp bound / zfp-adaptive tol */
-  long recovery_levels;    /* multigrid levels */
-  long recovery_interval;  /* checkpoint every; 0 = checkpoint_every */
-  char *lose;              /* injected losses "ROLE@ITER ...", or NULL */
-  char *sweep_roles;       /* study: roles, or NULL */
-  char *sweep_at;          /* study: fractions of the failure-free iterations, or NULL */
-  long recovery_repeat;    /* study: failure-free solves per codec */
+  char *recovery_mode;    /* "global" | "local" | "improved" (or a list), NULL: not the lossy mode */
+  char *recovery_codec;   /* codec, or a list of NAME[:TOL] */
+  double recovery_tol;    /* zfp bound / zfp-adaptive tol */
+  long recovery_levels;   /* multigrid levels */
+  long recovery_interval; /* checkpoint every; 0 = checkpoint_every */
+  char *lose;             /* injected losses "ROLE@ITER ...", or NULL */
+  char *sweep_roles;      /* study: roles, or NULL */
+  char *sweep_at;         /* study: fractions of the failure-free iterations, or NULL */
+  long recovery_repeat;   /* study: failure-free solves per codec */
 
   /* where each key's value came from, indexed like the key table (private to scenario.c) */
   struct fl_scenario_origin *origin;
@@ -139,8 +139,8 @@ char *fl_scenario_resolve(const fl_scenario *sc, const char *rel);
 typedef struct fl_scenario_keyinfo {
   const char *section;
   const char *key;
-  const char *type;   /* "duration", "integer", ... */
-  const char *def;    /* default as text ("" = unset) */
+  const char *type; /* "duration", "integer", ... */
+  const char *def;  /* default as text ("" = unset) */
   const char *doc;
 } fl_scenario_keyinfo;
 int fl_scenario_key_count(void);

@@ -16,23 +16,55 @@ typedef struct fl_unit {
 } fl_unit;
 
 static const fl_unit fl_duration_units[] = {
-  {"", 1.0},          {"s", 1.0},        {"sec", 1.0},       {"secs", 1.0},       {"second", 1.0},
-  {"seconds", 1.0},   {"ms", 1e-3},      {"min", 60.0},      {"mins", 60.0},      {"minute", 60.0},
-  {"minutes", 60.0},  {"h", 3600.0},     {"hr", 3600.0},     {"hrs", 3600.0},     {"hour", 3600.0},
-  {"hours", 3600.0},  {"d", 86400.0},    {"day", 86400.0},   {"days", 86400.0},   {"w", 604800.0},
-  {"week", 604800.0}, {"weeks", 604800.0}, {"y", FL_SECONDS_PER_YEAR}, {"yr", FL_SECONDS_PER_YEAR},
-  {"year", FL_SECONDS_PER_YEAR}, {"years", FL_SECONDS_PER_YEAR}, {NULL, 0.0},
+    {"", 1.0},
+    {"s", 1.0},
+    {"sec", 1.0},
+    {"secs", 1.0},
+    {"second", 1.0},
+    {"seconds", 1.0},
+    {"ms", 1e-3},
+    {"min", 60.0},
+    {"mins", 60.0},
+    {"minute", 60.0},
+    {"minutes", 60.0},
+    {"h", 3600.0},
+    {"hr", 3600.0},
+    {"hrs", 3600.0},
+    {"hour", 3600.0},
+    {"hours", 3600.0},
+    {"d", 86400.0},
+    {"day", 86400.0},
+    {"days", 86400.0},
+    {"w", 604800.0},
+    {"week", 604800.0},
+    {"weeks", 604800.0},
+    {"y", FL_SECONDS_PER_YEAR},
+    {"yr", FL_SECONDS_PER_YEAR},
+    {"year", FL_SECONDS_PER_YEAR},
+    {"years", FL_SECONDS_PER_YEAR},
+    {NULL, 0.0},
 };
 
 static const fl_unit fl_byte_units[] = {
-  {"", 1.0},     {"B", 1.0},       {"kB", 1e3},      {"KB", 1e3},      {"MB", 1e6},
-  {"GB", 1e9},   {"TB", 1e12},     {"PB", 1e15},     {"KiB", 1024.0},  {"MiB", 1048576.0},
-  {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"PiB", 1125899906842624.0}, {NULL, 0.0},
+    {"", 1.0},
+    {"B", 1.0},
+    {"kB", 1e3},
+    {"KB", 1e3},
+    {"MB", 1e6},
+    {"GB", 1e9},
+    {"TB", 1e12},
+    {"PB", 1e15},
+    {"KiB", 1024.0},
+    {"MiB", 1048576.0},
+    {"GiB", 1073741824.0},
+    {"TiB", 1099511627776.0},
+    {"PiB", 1125899906842624.0},
+    {NULL, 0.0},
 };
 
 static const fl_unit fl_speed_units[] = {
-  {"", 1.0},   {"f", 1.0},    {"flops", 1.0}, {"kf", 1e3},  {"Mf", 1e6},
-  {"Gf", 1e9}, {"Tf", 1e12},  {"Pf", 1e15},   {"Ef", 1e18}, {NULL, 0.0},
+    {"", 1.0},   {"f", 1.0},   {"flops", 1.0}, {"kf", 1e3},  {"Mf", 1e6},
+    {"Gf", 1e9}, {"Tf", 1e12}, {"Pf", 1e15},   {"Ef", 1e18}, {NULL, 0.0},
 };
 
 /* Split "  12.5 min " into 12.5 and "min". The number must be finite and the unit alphabetic. */
@@ -49,8 +81,7 @@ static fl_err fl_units_split(const char *text, double *value, char *unit, size_t
   FL_CHECK(*p != '\0', FL_ERR_INPUT, "empty value");
   errno = 0;
   *value = strtod(p, &end);
-  FL_CHECK(end != p && errno == 0 && isfinite(*value), FL_ERR_INPUT, "'%s' does not start with a finite number",
-           text);
+  FL_CHECK(end != p && errno == 0 && isfinite(*value), FL_ERR_INPUT, "'%s' does not start with a finite number", text);
   /* strtod accepts hex and "inf"; we accept only decimal numbers. */
   FL_CHECK(!(p[0] == '0' && (p[1] == 'x' || p[1] == 'X')), FL_ERR_INPUT, "'%s': hexadecimal is not accepted", text);
   p = end;

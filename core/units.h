@@ -6,9 +6,9 @@
 #ifndef FL_UNITS_H
 #define FL_UNITS_H
 
-#include <stddef.h>
-
 #include "fl_err.h"
+
+#include <stddef.h>
 
 #define FL_SECONDS_PER_YEAR (365.25 * 86400.0)
 

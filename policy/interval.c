@@ -5,7 +5,10 @@
 
 #include <math.h>
 
-double fl_pol_interval_young(double delta_s, double mtbf_s) { return sqrt(2.0 * delta_s * mtbf_s); }
+double fl_pol_interval_young(double delta_s, double mtbf_s)
+{
+  return sqrt(2.0 * delta_s * mtbf_s);
+}
 
 double fl_pol_interval_daly(double delta_s, double mtbf_s)
 {
@@ -47,7 +50,8 @@ fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s)
   if (!(tau > 0))
     return fl_scenario_fail(sc, "strategy", "checkpoint_cost",
                             "the %s interval is %g s for this cost and an MTBF of %g s; give a positive cost or a "
-                            "duration", fl_pol_interval_name(sc->interval_kind), tau, job_mtbf_s);
+                            "duration",
+                            fl_pol_interval_name(sc->interval_kind), tau, job_mtbf_s);
   *tau_s = tau;
   return FL_OK;
 }

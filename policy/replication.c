@@ -3,13 +3,13 @@
  * against the dead set, which stays small until the interruption). */
 #include "replication.h"
 
+#include "rng.h"
+
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "rng.h"
 
 #define FL_MNFTI_SAMPLES 400
 

@@ -1,27 +1,33 @@
 /* sim.c — engine glue: the scenario's job on the platform, the failure injector actor, the wait primitives
  * strategies are written with, and the node mapping of the job (ranks on nodes, spares, ranks waiting for a
  * node). See sim.h for the model. */
+#include "interval.h"
+#include "knapsack.h"
+#include "replication.h"
+#include "sim_impl.h"
+#include "units.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "interval.h"
-#include "knapsack.h"
-#include "replication.h"
-#include "units.h"
-#include "sim_impl.h"
-
 static const fl_strategy_ops *const fl_strategies[] = {
-  &fl_strategy_none_ops,           &fl_strategy_checkpoint_ops,      &fl_strategy_buddy_ops,
-  &fl_strategy_replication_ops,
-  &fl_strategy_gw_replication_ops, &fl_strategy_gw_substitution_ops, &fl_strategy_gw_hybrid_ops,
+    &fl_strategy_none_ops,        &fl_strategy_checkpoint_ops,     &fl_strategy_buddy_ops,
+    &fl_strategy_replication_ops, &fl_strategy_gw_replication_ops, &fl_strategy_gw_substitution_ops,
+    &fl_strategy_gw_hybrid_ops,
 };
 #define FL_NSTRATEGIES ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
 static const char *const fl_apps[] = {"bsp", "gridworld"};
 #define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
 
-int fl_sim_strategy_count(void) { return FL_NSTRATEGIES; }
-const char *fl_sim_strategy_name(int i) { return (i >= 0 && i < FL_NSTRATEGIES) ? fl_strategies[i]->name : NULL; }
+int fl_sim_strategy_count(void)
+{
+  return FL_NSTRATEGIES;
+}
+const char *fl_sim_strategy_name(int i)
+{
+  return (i >= 0 && i < FL_NSTRATEGIES) ? fl_strategies[i]->name : NULL;
+}
 
 /* ---- set-up ---- */
 
@@ -235,7 +241,8 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas)
 int fl_sim_uses_key(const fl_sim *sim, const char *k)
 {
   if (strncmp(k, "policy.", 7) == 0)
-    return sim->gw && (sim->strategy->task_mode == 2 || (sim->strategy->task_mode == 1 && strcmp(k, "policy.weights") == 0));
+    return sim->gw &&
+           (sim->strategy->task_mode == 2 || (sim->strategy->task_mode == 1 && strcmp(k, "policy.weights") == 0));
   if (strcmp(k, "strategy.degree") == 0)
     return sim->strategy->replicated;
   if (strncmp(k, "strategy.", 9) == 0 && strcmp(k, "strategy.kind") != 0)
@@ -243,15 +250,27 @@ int fl_sim_uses_key(const fl_sim *sim, const char *k)
   return 1;
 }
 
-double fl_sim_node_mtbf(const fl_sim *sim) { return sim->node_mtbf_s; }
+double fl_sim_node_mtbf(const fl_sim *sim)
+{
+  return sim->node_mtbf_s;
+}
 double fl_sim_job_mtbf(const fl_sim *sim)
 {
   /* time to interruption: with replication, MNFTI failures of the slots' nodes */
   return sim->mnfti * sim->node_mtbf_s / (double)sim->slots;
 }
-double fl_sim_interval(const fl_sim *sim) { return sim->tau_s; }
-long fl_sim_platform_nodes(const fl_sim *sim) { return sim->nodes; }
-long fl_sim_ranks(const fl_sim *sim) { return sim->ranks; }
+double fl_sim_interval(const fl_sim *sim)
+{
+  return sim->tau_s;
+}
+long fl_sim_platform_nodes(const fl_sim *sim)
+{
+  return sim->nodes;
+}
+long fl_sim_ranks(const fl_sim *sim)
+{
+  return sim->ranks;
+}
 
 double fl_sim_expected_makespan(const fl_sim *sim)
 {
@@ -428,9 +447,15 @@ static void fl_job_on_repair(fl_replica *rep, long node, double t)
 
 /* ---- actors ---- */
 
-double fl_rep_now(const fl_replica *rep) { return rep->now; }
+double fl_rep_now(const fl_replica *rep)
+{
+  return rep->now;
+}
 
-int fl_rep_timed_out(const fl_replica *rep) { return fl_rep_now(rep) >= rep->sim->max_time_s; }
+int fl_rep_timed_out(const fl_replica *rep)
+{
+  return fl_rep_now(rep) >= rep->sim->max_time_s;
+}
 
 int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
 {
@@ -497,9 +522,8 @@ void fl_rep_progress(fl_replica *rep, double done_work_s)
   char a[32], b[32];
   if (!sim->progress || !sim->progress->out)
     return;
-  fl_progress_update(sim->progress, 0, "replica %ld/%ld  simulated %s / ~%s expected  (work %.0f%%)",
-                     rep->replica + 1, sim->progress_replicas,
-                     fl_units_format_duration(fl_rep_now(rep), a, sizeof a),
+  fl_progress_update(sim->progress, 0, "replica %ld/%ld  simulated %s / ~%s expected  (work %.0f%%)", rep->replica + 1,
+                     sim->progress_replicas, fl_units_format_duration(fl_rep_now(rep), a, sizeof a),
                      fl_units_format_duration(fl_sim_expected_makespan(sim), b, sizeof b),
                      100.0 * done_work_s / sim->work_s);
 }
@@ -560,8 +584,12 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   rep.res = res;
   if (log)
     fl_evlog_clear(log);
-  cfg = (fl_fsrc_config){.fm = sim->fm, .nodes = sim->nodes, .repair_s = sim->repair_s,
-                         .start = sim->start, .seed = sim->seed, .replica = (uint64_t)replica,
+  cfg = (fl_fsrc_config){.fm = sim->fm,
+                         .nodes = sim->nodes,
+                         .repair_s = sim->repair_s,
+                         .start = sim->start,
+                         .seed = sim->seed,
+                         .replica = (uint64_t)replica,
                          .trace_node = sim->trace_node};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
   fl_job_reset(sim);
@@ -593,8 +621,7 @@ done:
   return rc;
 }
 
-void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res,
-                     fl_db_run *row)
+void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row)
 {
   memset(row, 0, sizeof *row);
   row->scenario = sc->name;
@@ -630,7 +657,9 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->wait_nodes_s = res->wait_nodes_s;
   row->wall_s = res->wall_s;
   row->policy = sim->gw && strcmp(sim->strategy->name, "hybrid") == 0 ? sc->policy : NULL;
-  row->weights = sim->gw && strcmp(sim->strategy->name, "replication") != 0 ? (sc->weights_empirical ? "empirical" : "bound") : NULL;
+  row->weights = sim->gw && strcmp(sim->strategy->name, "replication") != 0
+                     ? (sc->weights_empirical ? "empirical" : "bound")
+                     : NULL;
   row->error_budget = row->policy ? sc->error_budget : NAN;
   row->iterations = res->iterations;
   row->converged_at = res->converged_at;

@@ -17,27 +17,27 @@
 typedef struct fl_sim fl_sim;
 
 typedef struct fl_sim_result {
-  const char *status;      /* "completed", "failed" (no node left to run on), "timeout" (run.max_time) */
+  const char *status; /* "completed", "failed" (no node left to run on), "timeout" (run.max_time) */
   double makespan_s;
-  long failures;           /* failures of nodes that held a rank */
-  long platform_failures;  /* all node failures while the job ran */
-  long interruptions;      /* failures that stopped the job (during compute, checkpoint or restart) */
-  long checkpoints;        /* committed */
-  double lost_work_s;      /* compute and checkpoint time thrown away by interruptions */
-  double checkpoint_time_s;/* committed checkpoints */
-  double restart_time_s;   /* restarts, including interrupted ones */
+  long failures;            /* failures of nodes that held a rank */
+  long platform_failures;   /* all node failures while the job ran */
+  long interruptions;       /* failures that stopped the job (during compute, checkpoint or restart) */
+  long checkpoints;         /* committed */
+  double lost_work_s;       /* compute and checkpoint time thrown away by interruptions */
+  double checkpoint_time_s; /* committed checkpoints */
+  double restart_time_s;    /* restarts, including interrupted ones */
   double downtime_total_s;
-  double wait_nodes_s;     /* waiting for a repaired node when no spare was left */
-  double wall_s;           /* host time to simulate the replica */
+  double wait_nodes_s; /* waiting for a repaired node when no spare was left */
+  double wall_s;       /* host time to simulate the replica */
   /* task-parallel applications (gridworld); -1 / NAN otherwise */
-  long iterations;         /* sweeps done */
-  long converged_at;       /* sweep at which no value changed by more than the tolerance; -1: did not converge */
-  long complete_iterations;/* sweeps in which every task got a value (computed, re-executed or substituted) */
+  long iterations;             /* sweeps done */
+  long converged_at;           /* sweep at which no value changed by more than the tolerance; -1: did not converge */
+  long complete_iterations;    /* sweeps in which every task got a value (computed, re-executed or substituted) */
   double error_linf, error_l1; /* final values against the failure-free run's */
   long tasks_replicated, tasks_substituted, tasks_stale; /* failed task-sweeps by outcome */
-  const char *policy_solver;   /* what decided (hybrid), or NULL */
-  double policy_time_s;        /* host time spent deciding */
-  double policy_gap;           /* worst gap reported by the solver (NAN if unknown) */
+  const char *policy_solver;                             /* what decided (hybrid), or NULL */
+  double policy_time_s;                                  /* host time spent deciding */
+  double policy_gap;                                     /* worst gap reported by the solver (NAN if unknown) */
 } fl_sim_result;
 
 /* Set up the scenario's job on its platform (loading SimGrid and the platform on first use). Checks every
@@ -52,16 +52,15 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas);
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log);
 
 /* What the replica rows record. */
-double fl_sim_job_mtbf(const fl_sim *sim);  /* node MTBF / ranks (INFINITY without failures) */
+double fl_sim_job_mtbf(const fl_sim *sim); /* node MTBF / ranks (INFINITY without failures) */
 double fl_sim_node_mtbf(const fl_sim *sim);
-double fl_sim_interval(const fl_sim *sim);  /* compute time between checkpoints; INFINITY for strategy none */
+double fl_sim_interval(const fl_sim *sim); /* compute time between checkpoints; INFINITY for strategy none */
 long fl_sim_platform_nodes(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
 /* Daly's expected makespan for this job under exponential failures of the job MTBF (progress display). */
 double fl_sim_expected_makespan(const fl_sim *sim);
 /* Fill the scenario-derived columns of a runs row (strings borrowed from sim and sc). */
-void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res,
-                     fl_db_run *row);
+void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row);
 
 /* 0 if the scenario key `section.key` has no effect on this simulation (policy keys without a policy, the
  * degree without replication): a sweep skips combinations that differ only in such keys. */

@@ -4,15 +4,15 @@
 #ifndef FL_SIM_IMPL_H
 #define FL_SIM_IMPL_H
 
-#include <simgrid/actor.h>
-#include <simgrid/semaphore.h>
-#include <stdint.h>
-
 #include "fm.h"
 #include "gridworld.h"
 #include "platform.h"
 #include "sim.h"
 #include "source.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/semaphore.h>
+#include <stdint.h>
 
 typedef struct fl_replica fl_replica;
 
@@ -28,8 +28,7 @@ typedef struct fl_strategy_ops {
 
 extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops, fl_strategy_replication_ops,
     fl_strategy_buddy_ops;
-extern const fl_strategy_ops fl_strategy_gw_replication_ops, fl_strategy_gw_substitution_ops,
-    fl_strategy_gw_hybrid_ops;
+extern const fl_strategy_ops fl_strategy_gw_replication_ops, fl_strategy_gw_substitution_ops, fl_strategy_gw_hybrid_ops;
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {
@@ -45,8 +44,8 @@ struct fl_sim {
   const fl_strategy_ops *strategy;
   fl_platform *pf;
   fl_fm *fm;
-  long *trace_node;   /* trace model: node of each record */
-  long nodes;         /* platform nodes */
+  long *trace_node; /* trace model: node of each record */
+  long nodes;       /* platform nodes */
   long ranks;
   double node_mtbf_s; /* as the model gives it, or estimated from the trace */
   double mnfti;       /* failures of job nodes to interruption: 1 without replication */
@@ -58,15 +57,15 @@ struct fl_sim {
   /* The job's placement: a slot is one copy of one rank (slot = rank * degree + copy; degree 1 without
    * replication) or one task. Per-slot and per-node arrays, reused by every replica. */
   long degree, slots;
-  int32_t *slot_node;  /* slot -> node, -1 while it has none */
-  int32_t *node_slot;  /* node -> slot, -1 if none */
-  unsigned char *alive;/* rank -> live copies */
+  int32_t *slot_node;         /* slot -> node, -1 while it has none */
+  int32_t *node_slot;         /* node -> slot, -1 if none */
+  unsigned char *alive;       /* rank -> live copies */
   unsigned char *task_failed; /* task-parallel apps: slot lost its host during the current sweep (else NULL) */
-  long *fail_epoch;    /* buddy: rank -> commit epoch of its last failure (-1: none) */
-  int32_t *spare;      /* live nodes without a slot */
-  int32_t *spare_pos;  /* node -> index in spare[], -1 if not a spare */
-  int32_t *missing;    /* slots without a node */
-  int32_t *missing_pos;/* slot -> index in missing[], -1 if it has a node */
+  long *fail_epoch;           /* buddy: rank -> commit epoch of its last failure (-1: none) */
+  int32_t *spare;             /* live nodes without a slot */
+  int32_t *spare_pos;         /* node -> index in spare[], -1 if not a spare */
+  int32_t *missing;           /* slots without a node */
+  int32_t *missing_pos;       /* slot -> index in missing[], -1 if it has a node */
   long nspare, nmissing;
   /* grid world (app = gridworld) */
   fl_gw *gw;
@@ -78,7 +77,7 @@ struct fl_sim {
   long max_sweeps;
   double tolerance, task_time_s;
   int weights_empirical;
-  char policy[32];                  /* copied: the scenario may go before the simulator */
+  char policy[32]; /* copied: the scenario may go before the simulator */
   double error_budget, policy_time_limit_s, policy_mip_gap;
   fl_progress *progress;
   long progress_replicas;
@@ -90,11 +89,11 @@ struct fl_replica {
   fl_fsrc *src;
   fl_evlog *log;
   fl_sim_result *res;
-  sg_sem_t sem;          /* released by the injector to interrupt or wake the coordinator */
-  double t0;             /* simulated date the replica started */
-  double now;            /* replica-relative time, kept exactly: sums of phase durations and failure dates, so a
-                          * replica gives the same figures wherever it falls on SimGrid's clock */
-  double wake_t;         /* replica-relative date of the event that released the semaphore */
+  sg_sem_t sem;  /* released by the injector to interrupt or wake the coordinator */
+  double t0;     /* simulated date the replica started */
+  double now;    /* replica-relative time, kept exactly: sums of phase durations and failure dates, so a
+                  * replica gives the same figures wherever it falls on SimGrid's clock */
+  double wake_t; /* replica-relative date of the event that released the semaphore */
   fl_phase phase;
   int interrupt_pending; /* set with the release; consumed by the coordinator */
   long commit_epoch;     /* checkpoints committed so far (buddy: copies fresher than any failure of this epoch) */

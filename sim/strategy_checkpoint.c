@@ -6,9 +6,9 @@
  * spare was left, and restarts (R), which a failure restarts again. This is the model behind Daly's T_w, so
  * `faultline validate` can hold the two against each other. `none` is the same machine with one segment of
  * the whole work and no checkpoint: every interruption restarts from scratch. */
-#include <math.h>
-
 #include "sim_impl.h"
+
+#include <math.h>
 
 static int fl_recover(fl_replica *rep, double t_lost_from)
 {
@@ -90,21 +90,35 @@ static void fl_coordinator_segments(fl_replica *rep)
 }
 
 const fl_strategy_ops fl_strategy_none_ops = {
-  .name = "none", .app = "bsp", .checkpoints = 0, .coordinator = fl_coordinator_segments,
+    .name = "none",
+    .app = "bsp",
+    .checkpoints = 0,
+    .coordinator = fl_coordinator_segments,
 };
 const fl_strategy_ops fl_strategy_checkpoint_ops = {
-  .name = "checkpoint", .app = "bsp", .checkpoints = 1, .coordinator = fl_coordinator_segments,
+    .name = "checkpoint",
+    .app = "bsp",
+    .checkpoints = 1,
+    .coordinator = fl_coordinator_segments,
 };
 /* In-memory buddy checkpoints (GPI CP, SCR's partner level): coordinated checkpoints like `checkpoint`, but each
  * rank's copy lives in the memory of the next rank's node; cheap to write (checkpoint_cost is a memory copy to a
  * neighbour), and lost when a rank and that neighbour both fail before the next commit: then the job restarts
  * from scratch. */
 const fl_strategy_ops fl_strategy_buddy_ops = {
-  .name = "buddy", .app = "bsp", .checkpoints = 1, .buddy = 1, .coordinator = fl_coordinator_segments,
+    .name = "buddy",
+    .app = "bsp",
+    .checkpoints = 1,
+    .buddy = 1,
+    .coordinator = fl_coordinator_segments,
 };
 /* Process replication (Ferreira et al., SC'11): `degree` copies of every rank run in lock step on distinct
  * nodes; the job stops only when all copies of one rank are dead, then restarts (from its last checkpoint when
  * an interval is set, else from scratch) with every dead copy replaced. */
 const fl_strategy_ops fl_strategy_replication_ops = {
-  .name = "replication", .app = "bsp", .checkpoints = 1, .replicated = 1, .coordinator = fl_coordinator_segments,
+    .name = "replication",
+    .app = "bsp",
+    .checkpoints = 1,
+    .replicated = 1,
+    .coordinator = fl_coordinator_segments,
 };

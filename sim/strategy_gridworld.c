@@ -12,11 +12,11 @@
  * N_i the tasks that depend on i (its neighbours and itself), and asks fl_pol_solve which tasks to substitute
  * within the error budget; the others are re-executed. The values are really computed (fl_gw_sweep); the
  * error is measured against the failure-free run of the same sweeps. */
-#include <math.h>
-#include <string.h>
-
 #include "knapsack.h"
 #include "sim_impl.h"
+
+#include <math.h>
+#include <string.h>
 
 enum { FL_TASKS_REPLICATE = 0, FL_TASKS_SUBSTITUTE = 1, FL_TASKS_HYBRID = 2 };
 
@@ -85,8 +85,12 @@ static void fl_coordinator_gridworld(fl_replica *rep)
 
     /* decide */
     if (mode == FL_TASKS_HYBRID && nf > 0) {
-      fl_pol_instance in = {.nfailed = nf, .weight = sim->gw_weight, .budget = sim->error_budget, .full = NULL,
-                            .time_limit_s = sim->policy_time_limit_s, .mip_gap = sim->policy_mip_gap};
+      fl_pol_instance in = {.nfailed = nf,
+                            .weight = sim->gw_weight,
+                            .budget = sim->error_budget,
+                            .full = NULL,
+                            .time_limit_s = sim->policy_time_limit_s,
+                            .mip_gap = sim->policy_mip_gap};
       fl_pol_decision d = {.substitute = sim->gw_decision};
       for (long f = 0; f < nf; f++)
         (void)fl_best_substitute(sim, v, failed[f], &sim->gw_weight[f]);
@@ -178,12 +182,20 @@ static void fl_coordinator_gridworld(fl_replica *rep)
 }
 
 const fl_strategy_ops fl_strategy_gw_replication_ops = {
-  .name = "replication", .app = "gridworld", .task_mode = FL_TASKS_REPLICATE, .coordinator = fl_coordinator_gridworld,
+    .name = "replication",
+    .app = "gridworld",
+    .task_mode = FL_TASKS_REPLICATE,
+    .coordinator = fl_coordinator_gridworld,
 };
 const fl_strategy_ops fl_strategy_gw_substitution_ops = {
-  .name = "substitution", .app = "gridworld", .task_mode = FL_TASKS_SUBSTITUTE,
-  .coordinator = fl_coordinator_gridworld,
+    .name = "substitution",
+    .app = "gridworld",
+    .task_mode = FL_TASKS_SUBSTITUTE,
+    .coordinator = fl_coordinator_gridworld,
 };
 const fl_strategy_ops fl_strategy_gw_hybrid_ops = {
-  .name = "hybrid", .app = "gridworld", .task_mode = FL_TASKS_HYBRID, .coordinator = fl_coordinator_gridworld,
+    .name = "hybrid",
+    .app = "gridworld",
+    .task_mode = FL_TASKS_HYBRID,
+    .coordinator = fl_coordinator_gridworld,
 };

@@ -2,13 +2,13 @@
  * one file; a `run_summary` view derives waste, so no derived figure is ever stored twice. */
 #include "db.h"
 
+#include "fl_config.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "fl_config.h"
 
 struct fl_db {
   sqlite3 *h;
@@ -17,99 +17,101 @@ struct fl_db {
 };
 
 static const char fl_db_schema[] =
-  "CREATE TABLE IF NOT EXISTS runs (\n"
-  "  id INTEGER PRIMARY KEY,\n"
-  "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),\n"
-  "  faultline_version TEXT NOT NULL,\n"
-  "  scenario TEXT NOT NULL,\n"
-  "  scenario_path TEXT,\n"
-  "  scenario_text TEXT NOT NULL,\n"
-  "  overrides TEXT NOT NULL,\n"
-  "  mode TEXT NOT NULL CHECK (mode IN ('sim', 'real')),\n"
-  "  app TEXT NOT NULL,\n"
-  "  strategy TEXT NOT NULL,\n"
-  "  failure_model TEXT NOT NULL,\n"
-  "  seed INTEGER NOT NULL,\n"
-  "  replica INTEGER NOT NULL,\n"
-  "  nodes INTEGER NOT NULL,\n"
-  "  platform_nodes INTEGER NOT NULL,\n"
-  "  node_mtbf_s REAL,\n"
-  "  repair_s REAL,\n"
-  "  interval_rule TEXT,\n"
-  "  interval_s REAL,\n"
-  "  checkpoint_cost_s REAL,\n"
-  "  restart_cost_s REAL,\n"
-  "  downtime_s REAL,\n"
-  "  work_s REAL NOT NULL,\n"
-  "  makespan_s REAL,\n"
-  "  failures INTEGER,\n"
-  "  platform_failures INTEGER,\n"
-  "  interruptions INTEGER,\n"
-  "  checkpoints INTEGER,\n"
-  "  lost_work_s REAL,\n"
-  "  checkpoint_time_s REAL,\n"
-  "  restart_time_s REAL,\n"
-  "  downtime_total_s REAL,\n"
-  "  wait_nodes_s REAL,\n"
-  "  status TEXT NOT NULL,\n"
-  "  wall_s REAL,\n"
-  "  policy TEXT,\n"
-  "  weights TEXT,\n"
-  "  error_budget REAL,\n"
-  "  iterations INTEGER,\n"
-  "  converged_at INTEGER,\n"
-  "  complete_iterations INTEGER,\n"
-  "  error_linf REAL,\n"
-  "  error_l1 REAL,\n"
-  "  tasks_replicated INTEGER,\n"
-  "  tasks_substituted INTEGER,\n"
-  "  tasks_stale INTEGER,\n"
-  "  policy_solver TEXT,\n"
-  "  policy_time_s REAL,\n"
-  "  policy_gap REAL,\n"
-  "  detect_time_s REAL,\n"
-  "  recovery_time_s REAL,\n"
-  "  checkpoint_bytes REAL,\n"
-  "  commit_time_s REAL,\n"
-  "  recovery_mode TEXT,\n"
-  "  codec TEXT,\n"
-  "  lost_role INTEGER,\n"
-  "  lost_at INTEGER,\n"
-  "  aux_iterations INTEGER,\n"
-  "  compression_ratio REAL,\n"
-  "  raw_checkpoint_bytes REAL\n"
-  ");\n"
-  "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
-  "CREATE TABLE IF NOT EXISTS events (\n"
-  "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
-  "  t_s REAL NOT NULL,\n"
-  "  kind TEXT NOT NULL,\n"
-  "  node INTEGER,\n"
-  "  detail TEXT\n"
-  ");\n"
-  "CREATE INDEX IF NOT EXISTS events_by_run ON events(run_id, t_s);\n"
-  "CREATE VIEW IF NOT EXISTS run_summary AS\n"
-  "  SELECT id, scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, seed, replica, status,\n"
-  "         work_s, makespan_s, 1.0 - work_s / makespan_s AS waste, failures, interruptions, checkpoints,\n"
-  "         CAST(complete_iterations AS REAL) / iterations AS resilience, error_linf, error_l1\n"
-  "  FROM runs;\n";
+    "CREATE TABLE IF NOT EXISTS runs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),\n"
+    "  faultline_version TEXT NOT NULL,\n"
+    "  scenario TEXT NOT NULL,\n"
+    "  scenario_path TEXT,\n"
+    "  scenario_text TEXT NOT NULL,\n"
+    "  overrides TEXT NOT NULL,\n"
+    "  mode TEXT NOT NULL CHECK (mode IN ('sim', 'real')),\n"
+    "  app TEXT NOT NULL,\n"
+    "  strategy TEXT NOT NULL,\n"
+    "  failure_model TEXT NOT NULL,\n"
+    "  seed INTEGER NOT NULL,\n"
+    "  replica INTEGER NOT NULL,\n"
+    "  nodes INTEGER NOT NULL,\n"
+    "  platform_nodes INTEGER NOT NULL,\n"
+    "  node_mtbf_s REAL,\n"
+    "  repair_s REAL,\n"
+    "  interval_rule TEXT,\n"
+    "  interval_s REAL,\n"
+    "  checkpoint_cost_s REAL,\n"
+    "  restart_cost_s REAL,\n"
+    "  downtime_s REAL,\n"
+    "  work_s REAL NOT NULL,\n"
+    "  makespan_s REAL,\n"
+    "  failures INTEGER,\n"
+    "  platform_failures INTEGER,\n"
+    "  interruptions INTEGER,\n"
+    "  checkpoints INTEGER,\n"
+    "  lost_work_s REAL,\n"
+    "  checkpoint_time_s REAL,\n"
+    "  restart_time_s REAL,\n"
+    "  downtime_total_s REAL,\n"
+    "  wait_nodes_s REAL,\n"
+    "  status TEXT NOT NULL,\n"
+    "  wall_s REAL,\n"
+    "  policy TEXT,\n"
+    "  weights TEXT,\n"
+    "  error_budget REAL,\n"
+    "  iterations INTEGER,\n"
+    "  converged_at INTEGER,\n"
+    "  complete_iterations INTEGER,\n"
+    "  error_linf REAL,\n"
+    "  error_l1 REAL,\n"
+    "  tasks_replicated INTEGER,\n"
+    "  tasks_substituted INTEGER,\n"
+    "  tasks_stale INTEGER,\n"
+    "  policy_solver TEXT,\n"
+    "  policy_time_s REAL,\n"
+    "  policy_gap REAL,\n"
+    "  detect_time_s REAL,\n"
+    "  recovery_time_s REAL,\n"
+    "  checkpoint_bytes REAL,\n"
+    "  commit_time_s REAL,\n"
+    "  recovery_mode TEXT,\n"
+    "  codec TEXT,\n"
+    "  lost_role INTEGER,\n"
+    "  lost_at INTEGER,\n"
+    "  aux_iterations INTEGER,\n"
+    "  compression_ratio REAL,\n"
+    "  raw_checkpoint_bytes REAL\n"
+    ");\n"
+    "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
+    "CREATE TABLE IF NOT EXISTS events (\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  t_s REAL NOT NULL,\n"
+    "  kind TEXT NOT NULL,\n"
+    "  node INTEGER,\n"
+    "  detail TEXT\n"
+    ");\n"
+    "CREATE INDEX IF NOT EXISTS events_by_run ON events(run_id, t_s);\n"
+    "CREATE VIEW IF NOT EXISTS run_summary AS\n"
+    "  SELECT id, scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, seed, replica, status,\n"
+    "         work_s, makespan_s, 1.0 - work_s / makespan_s AS waste, failures, interruptions, checkpoints,\n"
+    "         CAST(complete_iterations AS REAL) / iterations AS resilience, error_linf, error_l1\n"
+    "  FROM runs;\n";
 
 static const char fl_db_ins_run_sql[] =
-  "INSERT INTO runs (faultline_version, scenario, scenario_path, scenario_text, overrides, mode, app, strategy,"
-  " failure_model, seed, replica, nodes, platform_nodes, node_mtbf_s, repair_s, interval_rule, interval_s,"
-  " checkpoint_cost_s, restart_cost_s, downtime_s, work_s, makespan_s, failures, platform_failures,"
-  " interruptions, checkpoints, lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s,"
-  " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
-  " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
-  " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
-  " aux_iterations, compression_ratio, raw_checkpoint_bytes)"
-  " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-  "?,?,?,?,?,?,?)";
+    "INSERT INTO runs (faultline_version, scenario, scenario_path, scenario_text, overrides, mode, app, strategy,"
+    " failure_model, seed, replica, nodes, platform_nodes, node_mtbf_s, repair_s, interval_rule, interval_s,"
+    " checkpoint_cost_s, restart_cost_s, downtime_s, work_s, makespan_s, failures, platform_failures,"
+    " interruptions, checkpoints, lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s,"
+    " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
+    " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
+    " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
+    " aux_iterations, compression_ratio, raw_checkpoint_bytes)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+    "?,?,?,?,?,?,?)";
 
 /* Columns added after schema version 1 first shipped: a database created before gets them on open. */
 static const char *const fl_db_added_columns[][2] = {
-  {"recovery_mode", "TEXT"}, {"codec", "TEXT"}, {"lost_role", "INTEGER"}, {"lost_at", "INTEGER"},
-  {"aux_iterations", "INTEGER"}, {"compression_ratio", "REAL"}, {"raw_checkpoint_bytes", "REAL"},
+    {"recovery_mode", "TEXT"},        {"codec", "TEXT"},
+    {"lost_role", "INTEGER"},         {"lost_at", "INTEGER"},
+    {"aux_iterations", "INTEGER"},    {"compression_ratio", "REAL"},
+    {"raw_checkpoint_bytes", "REAL"},
 };
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
@@ -248,7 +250,10 @@ fl_err fl_db_open(const char *path, fl_db **out)
   return fl_db_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, out);
 }
 
-fl_err fl_db_open_readonly(const char *path, fl_db **out) { return fl_db_open_flags(path, SQLITE_OPEN_READONLY, out); }
+fl_err fl_db_open_readonly(const char *path, fl_db **out)
+{
+  return fl_db_open_flags(path, SQLITE_OPEN_READONLY, out);
+}
 
 void fl_db_close(fl_db **pdb)
 {
@@ -264,8 +269,14 @@ void fl_db_close(fl_db **pdb)
   *pdb = NULL;
 }
 
-sqlite3 *fl_db_sqlite(fl_db *db) { return db->h; }
-const char *fl_db_path(const fl_db *db) { return db->path; }
+sqlite3 *fl_db_sqlite(fl_db *db)
+{
+  return db->h;
+}
+const char *fl_db_path(const fl_db *db)
+{
+  return db->path;
+}
 
 static void fl_bind_text(sqlite3_stmt *st, int i, const char *s)
 {

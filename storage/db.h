@@ -7,11 +7,11 @@
 #ifndef FL_DB_H
 #define FL_DB_H
 
+#include "fl_err.h"
+
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "fl_err.h"
 
 #define FL_DB_SCHEMA_VERSION 1
 
@@ -20,7 +20,7 @@ typedef struct fl_db fl_db;
 /* Values of one `runs` row. Strings are borrowed for the call. NAN doubles and negative counts are NULL. */
 typedef struct fl_db_run {
   const char *scenario, *scenario_path, *scenario_text, *overrides;
-  const char *mode;          /* "sim" | "real" */
+  const char *mode; /* "sim" | "real" */
   const char *app, *strategy, *failure_model, *interval_rule, *status;
   uint64_t seed;
   long replica, nodes, platform_nodes;

@@ -1,12 +1,12 @@
 /* fl_test.c — see fl_test.h. */
 #include "fl_test.h"
 
+#include "fl_config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include "fl_config.h"
 
 static char fl_test_dir[256];
 

@@ -21,7 +21,10 @@ const char *fl_test_tmpdir(void);
 /* Path of `name` inside fl_test_tmpdir(), into a rotating static buffer (8 slots). */
 const char *fl_test_tmp(const char *name);
 
-#define FL_TEST_MAIN(suites)                                                                                  \
-  int main(void) { return fl_test_run(suites); }
+#define FL_TEST_MAIN(suites)                                                                                           \
+  int main(void)                                                                                                       \
+  {                                                                                                                    \
+    return fl_test_run(suites);                                                                                        \
+  }
 
 #endif

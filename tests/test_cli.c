@@ -1,13 +1,13 @@
 /* test_cli.c — the faultline command as a user meets it: bad input exits 2 with one line naming file, line, key
  * and value and writes nothing; a simulation writes one row per replica; report, rerun and validate work. */
+#include "fl_test.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "fl_test.h"
 
 static char out_text[1 << 16], err_text[1 << 14];
 
@@ -133,7 +133,8 @@ static void test_simulate_report_rerun(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "good,sim,checkpoint,"));
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, ",3,0,0,")); /* 3 completed replicas */
   /* again, appended, with an override: a second group */
-  CU_ASSERT_EQUAL_FATAL(faultline("simulate good.ini --db good.sqlite --quiet --set strategy.kind=none --replicas 2"), 0);
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate good.ini --db good.sqlite --quiet --set strategy.kind=none --replicas 2"),
+                        0);
   CU_ASSERT_EQUAL(faultline("report good.sqlite"), 0);
   CU_ASSERT_EQUAL(count_lines_with(out_text, "good "), 2); /* 2 groups */
   CU_ASSERT_EQUAL(faultline("rerun good.sqlite 2"), 0);
@@ -156,7 +157,8 @@ static void test_shipped_scenarios(void)
   CU_ASSERT_EQUAL(faultline(args), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "quickstart"));
   /* the grid-world experiment sweeps 3 strategies x 2 weightings: 5 groups (replication ignores weights) */
-  snprintf(args, sizeof args, "simulate '%s' --db das.sqlite --quiet --replicas 2", fl_test_src("scenarios/das-10x10.ini"));
+  snprintf(args, sizeof args, "simulate '%s' --db das.sqlite --quiet --replicas 2",
+           fl_test_src("scenarios/das-10x10.ini"));
   CU_ASSERT_EQUAL(faultline(args), 0);
   CU_ASSERT_EQUAL(count_lines_with(out_text, "das-10x10 "), 5);
   CU_ASSERT_EQUAL(faultline("report das.sqlite --csv"), 0);
@@ -171,7 +173,8 @@ static void test_shipped_scenarios(void)
   /* a term may set keys together */
   unlink(fl_test_tmp("z.sqlite"));
   CU_ASSERT_EQUAL(faultline("simulate good.ini --db z.sqlite --quiet "
-                            "--sweep strategy.kind+strategy.checkpoint_cost=checkpoint/1min,buddy/10s"), 0);
+                            "--sweep strategy.kind+strategy.checkpoint_cost=checkpoint/1min,buddy/10s"),
+                  0);
   CU_ASSERT_EQUAL(count_lines_with(out_text, "good "), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "buddy"));
   CU_ASSERT_EQUAL(faultline("rerun z.sqlite 5"), 0); /* a buddy row, with both keys as overrides */
@@ -207,12 +210,12 @@ static void test_help(void)
 }
 
 static CU_TestInfo cli_tests[] = {
-  {"bad input: exit 2, one line, nothing written", test_bad_input},
-  {"simulate, report, rerun", test_simulate_report_rerun},
-  {"shipped scenarios", test_shipped_scenarios},
-  {"validate", test_validate},
-  {"help and keys", test_help},
-  CU_TEST_INFO_NULL,
+    {"bad input: exit 2, one line, nothing written", test_bad_input},
+    {"simulate, report, rerun", test_simulate_report_rerun},
+    {"shipped scenarios", test_shipped_scenarios},
+    {"validate", test_validate},
+    {"help and keys", test_help},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"cli", NULL, NULL, NULL, NULL, cli_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -1,13 +1,13 @@
 /* test_db.c — the results database: schema, atomic replica rows, refusals, and the report's statistics. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "db.h"
 #include "fl_test.h"
 #include "report.h"
 #include "stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static fl_db_run sample_row(long replica, double makespan)
 {
@@ -187,12 +187,12 @@ static void test_report(void)
 }
 
 static CU_TestInfo db_tests[] = {
-  {"schema, rows, events, view", test_schema_and_rows},
-  {"no half-written rows", test_no_half_written_rows},
-  {"refusals", test_refusals},
-  {"confidence intervals", test_stats},
-  {"report groups and summarises", test_report},
-  CU_TEST_INFO_NULL,
+    {"schema, rows, events, view", test_schema_and_rows},
+    {"no half-written rows", test_no_half_written_rows},
+    {"refusals", test_refusals},
+    {"confidence intervals", test_stats},
+    {"report groups and summarises", test_report},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"db", NULL, NULL, NULL, NULL, db_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -1,10 +1,10 @@
 /* test_diffusion.c — the anisotropic diffusion test problem: the operator, the data, and CG's convergence to the
  * exact solution at second order. */
-#include <math.h>
-#include <stdlib.h>
-
 #include "diffusion.h"
 #include "fl_test.h"
+
+#include <math.h>
+#include <stdlib.h>
 
 static double solve_error(long n, long *iters)
 {
@@ -59,9 +59,9 @@ static void test_symmetric(void)
 }
 
 static CU_TestInfo diff_tests[] = {
-  {"operator symmetric positive definite", test_symmetric},
-  {"CG converges to the exact solution, second order", test_second_order},
-  CU_TEST_INFO_NULL,
+    {"operator symmetric positive definite", test_symmetric},
+    {"CG converges to the exact solution, second order", test_second_order},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"diffusion", NULL, NULL, NULL, NULL, diff_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -1,5 +1,10 @@
 /* test_failure_models.c — each failure model's moments against their analytical values, the stationary
  * residual life, the registry, traces, and the per-node renewal timeline. */
+#include "fl_test.h"
+#include "fm.h"
+#include "rng.h"
+#include "source.h"
+
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -7,11 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "fl_test.h"
-#include "fm.h"
-#include "rng.h"
-#include "source.h"
 
 #define N_SAMPLES 200000
 
@@ -203,19 +203,19 @@ static void test_trace_parse(void)
 static void test_trace_errors(void)
 {
   const char *bad[][2] = {
-    {"3600, 2, 10min\n-3, 1\n", ":2: time '-3': must not be negative"},
-    {"3600\n", ":1: expected 'time, node[, downtime]'"},
-    {"1h, 2, soon\n", ":1: downtime 'soon'"},
-    {"1h, 2x\n", ":1: node '2x': not a node index"},
-    {"1h, , 5s\n", ":1: node '': empty"},
-    {"# c\n1 parsec, 3\n", ":2: time '1 parsec'"},
+      {"3600, 2, 10min\n-3, 1\n", ":2: time '-3': must not be negative"},
+      {"3600\n", ":1: expected 'time, node[, downtime]'"},
+      {"1h, 2, soon\n", ":1: downtime 'soon'"},
+      {"1h, 2x\n", ":1: node '2x': not a node index"},
+      {"1h, , 5s\n", ":1: node '': empty"},
+      {"# c\n1 parsec, 3\n", ":2: time '1 parsec'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     fl_scenario *sc = NULL;
     fl_fm *fm = NULL;
     write_trace("bad.csv", bad[i][0]);
     CU_ASSERT_EQUAL_FATAL(
-      fl_scenario_from_text("[failures]\nmodel = trace\ntrace = bad.csv\n", "<t>", fl_test_tmpdir(), &sc), FL_OK);
+        fl_scenario_from_text("[failures]\nmodel = trace\ntrace = bad.csv\n", "<t>", fl_test_tmpdir(), &sc), FL_OK);
     CU_ASSERT_EQUAL(fl_fm_create(sc, &fm), FL_ERR_INPUT);
     if (!strstr(fl_err_msg(), bad[i][1]))
       fprintf(stderr, "got '%s', want '%s'\n", fl_err_msg(), bad[i][1]);
@@ -263,7 +263,8 @@ static void test_source_renewal(void)
 static void test_source_never_repaired(void)
 {
   fl_fm *fm = make_fm("[failures]\nmodel = exponential\nnode_mtbf = 100s\n");
-  fl_fsrc_config cfg = {.fm = fm, .nodes = 20, .repair_s = INFINITY, .start = FL_START_STATIONARY, .seed = 5, .replica = 2};
+  fl_fsrc_config cfg = {
+      .fm = fm, .nodes = 20, .repair_s = INFINITY, .start = FL_START_STATIONARY, .seed = 5, .replica = 2};
   fl_fsrc *src = NULL;
   double t;
   long node, n = 0;
@@ -292,14 +293,18 @@ static void test_source_trace(void)
   write_trace("replay.csv", "10, 2, 100s\n20, 2\n30, 0, 5s\n200, 2\n");
   fm = make_fm("[failures]\nmodel = trace\ntrace = replay.csv\n");
   {
-    fl_fsrc_config cfg = {.fm = fm, .nodes = 3, .repair_s = 1.0, .seed = 1, .replica = 0,
-                          .trace_node = nodes_of_records};
+    fl_fsrc_config cfg = {
+        .fm = fm, .nodes = 3, .repair_s = 1.0, .seed = 1, .replica = 0, .trace_node = nodes_of_records};
     CU_ASSERT_EQUAL_FATAL(fl_fsrc_create(&cfg, &src), FL_OK);
   }
   {
-    const struct { double t; long node; fl_fsrc_kind kind; } want[] = {
-      {10, 2, FL_FSRC_FAILURE}, {30, 0, FL_FSRC_FAILURE}, {35, 0, FL_FSRC_REPAIR},
-      {110, 2, FL_FSRC_REPAIR}, {200, 2, FL_FSRC_FAILURE}, {201, 2, FL_FSRC_REPAIR},
+    const struct {
+      double t;
+      long node;
+      fl_fsrc_kind kind;
+    } want[] = {
+        {10, 2, FL_FSRC_FAILURE}, {30, 0, FL_FSRC_FAILURE},  {35, 0, FL_FSRC_REPAIR},
+        {110, 2, FL_FSRC_REPAIR}, {200, 2, FL_FSRC_FAILURE}, {201, 2, FL_FSRC_REPAIR},
     };
     for (int i = 0; i < 6; i++) {
       CU_ASSERT_FATAL(fl_fsrc_next(src, &t, &node, &kind));
@@ -314,18 +319,18 @@ static void test_source_trace(void)
 }
 
 static CU_TestInfo fm_tests[] = {
-  {"exponential mean", test_exponential},
-  {"Weibull mean, variance and median", test_weibull},
-  {"log-normal mean and log moments", test_lognormal},
-  {"stationary residual life", test_residual_life},
-  {"registry conformance", test_registry},
-  {"bad models name the key", test_bad_models},
-  {"trace parsing", test_trace_parse},
-  {"trace errors name file and line", test_trace_errors},
-  {"renewal timeline", test_source_renewal},
-  {"never repaired", test_source_never_repaired},
-  {"trace replay", test_source_trace},
-  CU_TEST_INFO_NULL,
+    {"exponential mean", test_exponential},
+    {"Weibull mean, variance and median", test_weibull},
+    {"log-normal mean and log moments", test_lognormal},
+    {"stationary residual life", test_residual_life},
+    {"registry conformance", test_registry},
+    {"bad models name the key", test_bad_models},
+    {"trace parsing", test_trace_parse},
+    {"trace errors name file and line", test_trace_errors},
+    {"renewal timeline", test_source_renewal},
+    {"never repaired", test_source_never_repaired},
+    {"trace replay", test_source_trace},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"failure_models", NULL, NULL, NULL, NULL, fm_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -1,15 +1,15 @@
 /* test_gridworld.c — the grid world: value iteration against a direct solve, the sweep against explicit
  * transition probabilities, and the task-level strategies in the simulator (one platform: 72 nodes). */
+#include "fl_test.h"
+#include "gridworld.h"
+#include "scenario.h"
+#include "sim.h"
+
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "fl_test.h"
-#include "gridworld.h"
-#include "scenario.h"
-#include "sim.h"
 
 /* Expected next value of state s under action a, from explicit probabilities (walls: stay). */
 static double q_value(const fl_gw *gw, const double *v, long s, int a)
@@ -231,14 +231,17 @@ static void test_bad_input(void)
   fl_scenario *sc = NULL;
   fl_sim *sim = NULL;
   CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text("[platform]\nnodes = 72\n[app]\nkind = gridworld\ngrid = 6x6\n"
-                                              "[strategy]\nkind = checkpoint\n", "g.ini", NULL, &sc), FL_OK);
+                                              "[strategy]\nkind = checkpoint\n",
+                                              "g.ini", NULL, &sc),
+                        FL_OK);
   CU_ASSERT_EQUAL(fl_sim_create(sc, &sim), FL_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "g.ini:7: [strategy] kind = 'checkpoint': unknown strategy"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "substitution"));
   fl_scenario_destroy(&sc);
   CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text("[platform]\nnodes = 72\n[app]\nkind = gridworld\ngrid = 6x6\n"
-                                              "[strategy]\nkind = hybrid\n[policy]\nkind = oracle\n", "p.ini", NULL,
-                                              &sc), FL_OK);
+                                              "[strategy]\nkind = hybrid\n[policy]\nkind = oracle\n",
+                                              "p.ini", NULL, &sc),
+                        FL_OK);
   CU_ASSERT_EQUAL(fl_sim_create(sc, &sim), FL_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "p.ini:9: [policy] kind = 'oracle'"));
   fl_scenario_destroy(&sc);
@@ -247,14 +250,14 @@ static void test_bad_input(void)
 }
 
 static CU_TestInfo gw_tests[] = {
-  {"sweep = explicit Bellman update", test_sweep_explicit},
-  {"neighbours and the seed's bound", test_neighbours},
-  {"value iteration converges to the direct solve's V*", test_value_iteration_vs_direct_solve},
-  {"no failures: exact, complete, no error", test_no_failures},
-  {"replication costs time, substitution accuracy", test_replication_and_substitution},
-  {"hybrid between its extremes", test_hybrid_extremes},
-  {"bad input", test_bad_input},
-  CU_TEST_INFO_NULL,
+    {"sweep = explicit Bellman update", test_sweep_explicit},
+    {"neighbours and the seed's bound", test_neighbours},
+    {"value iteration converges to the direct solve's V*", test_value_iteration_vs_direct_solve},
+    {"no failures: exact, complete, no error", test_no_failures},
+    {"replication costs time, substitution accuracy", test_replication_and_substitution},
+    {"hybrid between its extremes", test_hybrid_extremes},
+    {"bad input", test_bad_input},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"gridworld", NULL, NULL, NULL, NULL, gw_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -1,8 +1,8 @@
 /* test_interval.c — checkpoint interval rules and Daly's expected wall time. */
-#include <math.h>
-
 #include "fl_test.h"
 #include "interval.h"
+
+#include <math.h>
 
 static void test_young(void)
 {
@@ -53,13 +53,13 @@ static void test_walltime_from_scratch(void)
 }
 
 static CU_TestInfo interval_tests[] = {
-  {"Young", test_young},
-  {"Daly's example: M=24h, delta=5min -> 116.7min", test_daly_example},
-  {"Daly with delta >= 2M", test_daly_large_delta},
-  {"expected wall time without failures", test_walltime_no_failures},
-  {"expected wall time: Daly eq. 20", test_walltime_formula},
-  {"expected wall time from scratch", test_walltime_from_scratch},
-  CU_TEST_INFO_NULL,
+    {"Young", test_young},
+    {"Daly's example: M=24h, delta=5min -> 116.7min", test_daly_example},
+    {"Daly with delta >= 2M", test_daly_large_delta},
+    {"expected wall time without failures", test_walltime_no_failures},
+    {"expected wall time: Daly eq. 20", test_walltime_formula},
+    {"expected wall time from scratch", test_walltime_from_scratch},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"interval", NULL, NULL, NULL, NULL, interval_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

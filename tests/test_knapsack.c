@@ -5,14 +5,14 @@
  * optima of tiny instances come from brute force over every subset and every substitute choice.
  * Built twice (tests/CMakeLists.txt): test_knapsack (suite "knapsack", needs nothing optional) and
  * test_knapsack_mip (FL_KNAPSACK_MIP_SUITE: suite "knapsack-mip", skipped with exit 77 without GLPK). */
+#include "fl_config.h"
+#include "fl_test.h"
+#include "knapsack.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "fl_config.h"
-#include "fl_test.h"
-#include "knapsack.h"
 
 #if !defined(FL_KNAPSACK_MIP_SUITE) || FL_HAVE_GLPK
 
@@ -24,8 +24,14 @@ static uint64_t rng_next(uint64_t *s)
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-static double rng_unif(uint64_t *s) { return (double)(rng_next(s) >> 11) * 0x1.0p-53; }
-static long rng_int(uint64_t *s, long lo, long hi) { return lo + (long)(rng_next(s) % (uint64_t)(hi - lo + 1)); }
+static double rng_unif(uint64_t *s)
+{
+  return (double)(rng_next(s) >> 11) * 0x1.0p-53;
+}
+static long rng_int(uint64_t *s, long lo, long hi)
+{
+  return lo + (long)(rng_next(s) % (uint64_t)(hi - lo + 1));
+}
 
 /* ---- a test instance owning its arrays ---- */
 typedef struct tinst {
@@ -116,10 +122,15 @@ static void gen_full(tinst *x, uint64_t seed, long n, long maxdep, long maxcand,
     total += cheapest;
   }
   x->nterms = q;
-  x->full = (fl_pol_full){.nterms = q, .term_i = x->ti, .term_j = x->tj, .term_k = x->tk, .term_w = x->tw,
+  x->full = (fl_pol_full){.nterms = q,
+                          .term_i = x->ti,
+                          .term_j = x->tj,
+                          .term_k = x->tk,
+                          .term_w = x->tw,
                           .crosses = cross_mode ? x->cr : NULL,
                           .max_cross = cross_mode == 2 ? rng_int(&s, 0, ncross_all / 3 + 1) : -1,
-                          .ndependents = x->nd, .failed_task = x->failed};
+                          .ndependents = x->nd,
+                          .failed_task = x->failed};
   x->in = (fl_pol_instance){.nfailed = n, .budget = budget_frac * total, .full = &x->full};
 }
 
@@ -154,8 +165,14 @@ static void gen_dense(tinst *x, uint64_t seed, long n, long dep, long cand, doub
       total += best;
     }
   }
-  x->full = (fl_pol_full){.nterms = q, .term_i = x->ti, .term_j = x->tj, .term_k = x->tk, .term_w = x->tw,
-                          .crosses = x->cr, .max_cross = (long)(cross_frac * (double)q), .ndependents = x->nd,
+  x->full = (fl_pol_full){.nterms = q,
+                          .term_i = x->ti,
+                          .term_j = x->tj,
+                          .term_k = x->tk,
+                          .term_w = x->tw,
+                          .crosses = x->cr,
+                          .max_cross = (long)(cross_frac * (double)q),
+                          .ndependents = x->nd,
                           .failed_task = x->failed};
   x->in = (fl_pol_instance){.nfailed = n, .budget = 0.5 * total, .full = &x->full};
 }
@@ -196,7 +213,10 @@ static int is_failed(const tinst *x, long j)
   return 0;
 }
 
-static int tol_fits(double spent, double budget) { return spent <= budget + 1e-9 * fmax(1.0, budget); }
+static int tol_fits(double spent, double budget)
+{
+  return spent <= budget + 1e-9 * fmax(1.0, budget);
+}
 
 /* Simplified: the decision is consistent and within the budget. */
 static int check_simple(const tinst *x, const fl_pol_decision *d)
@@ -274,8 +294,8 @@ static int check_full(const tinst *x, const fl_pol_decision *d)
 static int check_any(const tinst *x, const fl_pol_decision *d)
 {
   int ok = x->in.full ? check_full(x, d) : check_simple(x, d);
-  ok &= !(d->bound < (double)d->nsubstituted - 1e-9);       /* NaN allowed by the interface */
-  ok &= !(d->gap < 0.0) && !(d->gap > 1.0);                 /* NaN allowed */
+  ok &= !(d->bound < (double)d->nsubstituted - 1e-9); /* NaN allowed by the interface */
+  ok &= !(d->gap < 0.0) && !(d->gap > 1.0);           /* NaN allowed */
   ok &= d->solver != NULL && d->time_s >= 0.0;
   return ok;
 }
@@ -570,8 +590,15 @@ static void test_full_edges(void)
   unsigned char cr[] = {0, 0, 0, 0, 1};
   long nd[] = {0, 2, 2, 1}; /* task 1 claims a second dependent with no term */
   long failed[] = {100, 101, 102, 103};
-  fl_pol_full f = {.nterms = 5, .term_i = ti, .term_j = tj, .term_k = tk, .term_w = tw, .crosses = cr,
-                   .max_cross = 0, .ndependents = nd, .failed_task = failed};
+  fl_pol_full f = {.nterms = 5,
+                   .term_i = ti,
+                   .term_j = tj,
+                   .term_k = tk,
+                   .term_w = tw,
+                   .crosses = cr,
+                   .max_cross = 0,
+                   .ndependents = nd,
+                   .failed_task = failed};
   fl_pol_instance in = {.nfailed = 4, .budget = 10.0, .full = &f};
   for (int r = 0; r < fl_pol_solver_count(); r++) {
     const char *kind = fl_pol_solver_name(r);
@@ -601,8 +628,14 @@ static void test_full_equal_savings(void)
   double tw[] = {1.0, 0.5, 1.0, 0.5, 1.0, 0.5};
   unsigned char cr[] = {0, 1, 0, 1, 0, 1};
   long failed[] = {99};
-  fl_pol_full f = {.nterms = 6, .term_i = ti, .term_j = tj, .term_k = tk, .term_w = tw, .crosses = cr,
-                   .max_cross = 2, .failed_task = failed};
+  fl_pol_full f = {.nterms = 6,
+                   .term_i = ti,
+                   .term_j = tj,
+                   .term_k = tk,
+                   .term_w = tw,
+                   .crosses = cr,
+                   .max_cross = 2,
+                   .failed_task = failed};
   fl_pol_instance in = {.nfailed = 1, .budget = 2.0, .full = &f};
   for (int r = 0; r < fl_pol_solver_count(); r++) {
     unsigned char sub[1];
@@ -758,8 +791,8 @@ static void test_mip_full_agree(void)
     CU_ASSERT_STRING_EQUAL(m.d.solver, "mip");
     CU_ASSERT_DOUBLE_EQUAL(m.d.gap, 0.0, 0.0);
     if (m.d.nsubstituted != e.d.nsubstituted)
-      fprintf(stderr, "seed %lu mode %d: mip %ld, exact %ld, greedy %ld\n", (unsigned long)seed, mode,
-              m.d.nsubstituted, e.d.nsubstituted, g.d.nsubstituted);
+      fprintf(stderr, "seed %lu mode %d: mip %ld, exact %ld, greedy %ld\n", (unsigned long)seed, mode, m.d.nsubstituted,
+              e.d.nsubstituted, g.d.nsubstituted);
     improved += m.d.nsubstituted > g.d.nsubstituted;
     tdec_free(&g);
     tdec_free(&e);
@@ -817,7 +850,7 @@ static void test_mip_time_limit_fallback(void)
   CU_ASSERT_EQUAL_FATAL(solve("mip", &x, &m), FL_OK);
   CU_ASSERT_STRING_EQUAL(m.d.solver, "mip (greedy fallback)");
   CU_ASSERT(m.d.time_s >= 0.09); /* GLPK really ran into its limit (not a refusal up front) */
-  CU_ASSERT(m.d.time_s <= 0.5); /* and stopped there, not after its 0.6 s LP (slack for a loaded machine) */
+  CU_ASSERT(m.d.time_s <= 0.5);  /* and stopped there, not after its 0.6 s LP (slack for a loaded machine) */
   CU_ASSERT_EQUAL(m.d.nsubstituted, g.d.nsubstituted);
   CU_ASSERT(memcmp(m.d.substitute, g.d.substitute, (size_t)x.n) == 0);
   CU_ASSERT(check_full(&x, &m.d));
@@ -871,28 +904,28 @@ static void test_mip_gap(void)
 
 #ifndef FL_KNAPSACK_MIP_SUITE
 static CU_TestInfo knapsack_tests[] = {
-  {"simplified: greedy = exact = brute force", test_simplified_optimal},
-  {"simplified: greedy = qsort prefix on 20k..120k tasks", test_simplified_large},
-  {"full: exact = brute force, greedy <= exact", test_full_exact_brute},
-  {"full, crossing limit: exact beats greedy somewhere, never loses", test_full_greedy_gap_exists},
-  {"seed's simplified weights never beat the full optimum", test_simplified_is_conservative},
-  {"budget 0, infinite weights, nothing failed", test_edge_inputs},
-  {"full: no dependents, uncovered dependent, failed substitute, crossing", test_full_edges},
-  {"full: equal savings under a crossing limit", test_full_equal_savings},
-  {"bad inputs are FL_ERR_INPUT with a message", test_bad_inputs},
-  {"registry conformance: every solver", test_registry_conformance},
-  CU_TEST_INFO_NULL,
+    {"simplified: greedy = exact = brute force", test_simplified_optimal},
+    {"simplified: greedy = qsort prefix on 20k..120k tasks", test_simplified_large},
+    {"full: exact = brute force, greedy <= exact", test_full_exact_brute},
+    {"full, crossing limit: exact beats greedy somewhere, never loses", test_full_greedy_gap_exists},
+    {"seed's simplified weights never beat the full optimum", test_simplified_is_conservative},
+    {"budget 0, infinite weights, nothing failed", test_edge_inputs},
+    {"full: no dependents, uncovered dependent, failed substitute, crossing", test_full_edges},
+    {"full: equal savings under a crossing limit", test_full_equal_savings},
+    {"bad inputs are FL_ERR_INPUT with a message", test_bad_inputs},
+    {"registry conformance: every solver", test_registry_conformance},
+    CU_TEST_INFO_NULL,
 };
 #endif
 #if defined(FL_KNAPSACK_MIP_SUITE) && FL_HAVE_GLPK
 static CU_TestInfo mip_tests[] = {
-  {"simplified: mip = greedy = exact, proven", test_mip_simplified_agree},
-  {"full: mip = exact, constraints hold", test_mip_full_agree},
-  {"full, tiny: mip = brute force", test_mip_full_brute},
-  {"full without z buffers", test_mip_without_z},
-  {"time limit: greedy fallback", test_mip_time_limit_fallback},
-  {"mip_gap: early stop, valid, gap reported", test_mip_gap},
-  CU_TEST_INFO_NULL,
+    {"simplified: mip = greedy = exact, proven", test_mip_simplified_agree},
+    {"full: mip = exact, constraints hold", test_mip_full_agree},
+    {"full, tiny: mip = brute force", test_mip_full_brute},
+    {"full without z buffers", test_mip_without_z},
+    {"time limit: greedy fallback", test_mip_time_limit_fallback},
+    {"mip_gap: early stop, valid, gap reported", test_mip_gap},
+    CU_TEST_INFO_NULL,
 };
 #endif
 
@@ -901,7 +934,10 @@ static CU_TestInfo mip_tests[] = {
 static CU_SuiteInfo suites[] = {{"knapsack-mip", NULL, NULL, NULL, NULL, mip_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)
 #else
-int main(void) { return FL_TEST_SKIP; } /* built without GLPK: the "mip" solver does not exist */
+int main(void)
+{
+  return FL_TEST_SKIP;
+} /* built without GLPK: the "mip" solver does not exist */
 #endif
 #else
 static CU_SuiteInfo suites[] = {{"knapsack", NULL, NULL, NULL, NULL, knapsack_tests}, CU_SUITE_INFO_NULL};

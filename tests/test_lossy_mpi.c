@@ -305,7 +305,7 @@ static CU_TestInfo lossy_tests[] = {
     {"every mode and codec converges after a loss; improved reaches its target", test_modes_codecs_converge},
     {"the adaptive bound shrinks as the residual falls", test_adaptive_bound_shrinks},
     {"a real death: spare promoted, improved recovery", test_real_death_improved},
-  {"a real death: codec none, global rollback replays exactly", test_real_death_none_replays},
+    {"a real death: codec none, global rollback replays exactly", test_real_death_none_replays},
     {"bad [recovery] input", test_bad_input},
     {"the study and its report table", test_study_report},
     CU_TEST_INFO_NULL,

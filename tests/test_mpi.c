@@ -1,15 +1,15 @@
 /* test_mpi.c — real mode on real processes: faultline run (mpirun --enable-recovery, oversubscribed on this
  * machine) with 4 active ranks and spares. mpirun exits 0 even when ranks die, so every check reads each
  * rank's own outcome file. Skipped (77) when faultline was built without MPI. */
+#include "fl_config.h"
+#include "fl_test.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "fl_config.h"
-#include "fl_test.h"
 
 #define NP 4
 
@@ -161,7 +161,9 @@ static void test_model_failures(void)
   outcome got[NP];
   snprintf(dir, sizeof dir, "%s/model", fl_test_tmpdir());
   CU_ASSERT_EQUAL(run("--spares 2 --set failures.model=exponential --set failures.node_mtbf=1ms "
-                      "--set mpi.time_scale=1", dir), 3);
+                      "--set mpi.time_scale=1",
+                      dir),
+                  3);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "data lost"));
   CU_ASSERT(read_outcomes(dir, NP + 2, got) <= NP); /* at least two processes died for real */
 }
@@ -201,15 +203,15 @@ static void test_bad_input(void)
 }
 
 static CU_TestInfo mpi_tests[] = {
-  {"failure-free run", test_failure_free},
-  {"a rank killed at a random iteration recovers bit for bit", test_kill_random},
-  {"two failures, two spares", test_two_failures_two_spares},
-  {"pair mirror", test_pair_mirror},
-  {"rank and buddy lost: clear error", test_buddy_and_rank},
-  {"failures drawn from the model kill processes", test_model_failures},
-  {"grid world distributed by rows recovers bit for bit", test_gridworld},
-  {"bad input", test_bad_input},
-  CU_TEST_INFO_NULL,
+    {"failure-free run", test_failure_free},
+    {"a rank killed at a random iteration recovers bit for bit", test_kill_random},
+    {"two failures, two spares", test_two_failures_two_spares},
+    {"pair mirror", test_pair_mirror},
+    {"rank and buddy lost: clear error", test_buddy_and_rank},
+    {"failures drawn from the model kill processes", test_model_failures},
+    {"grid world distributed by rows recovers bit for bit", test_gridworld},
+    {"bad input", test_bad_input},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"mpi", NULL, NULL, NULL, NULL, mpi_tests}, CU_SUITE_INFO_NULL};
 

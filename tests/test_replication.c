@@ -1,14 +1,14 @@
 /* test_replication.c — process replication: MNFTI against its closed form, the placement of copies, and
  * replication combined with checkpoints. One platform per process: 2000 generated nodes. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "fl_test.h"
 #include "replication.h"
 #include "scenario.h"
 #include "sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static fl_sim *make_sim(const char *text)
 {
@@ -88,10 +88,10 @@ static void test_replication_with_checkpoints(void)
     CU_ASSERT_STRING_EQUAL(r.status, "completed");
     CU_ASSERT_DOUBLE_EQUAL(r.makespan_s,
                            172800.0 + r.checkpoint_time_s + r.lost_work_s + r.restart_time_s + r.downtime_total_s +
-                             r.wait_nodes_s,
+                               r.wait_nodes_s,
                            1e-6 * r.makespan_s);
     CU_ASSERT(r.interruptions <= r.failures);
-    more_failures += r.failures > p.failures;         /* twice the nodes: more failures */
+    more_failures += r.failures > p.failures;                 /* twice the nodes: more failures */
     fewer_interruptions += r.interruptions < p.interruptions; /* but fewer interruptions */
   }
   CU_ASSERT(more_failures >= 18);
@@ -121,11 +121,11 @@ static void test_not_enough_nodes(void)
 }
 
 static CU_TestInfo rep_tests[] = {
-  {"MNFTI closed form", test_mnfti_closed_form},
-  {"MNFTI simulated, b = 1000, within its CI", test_mnfti_simulated},
-  {"replication with checkpoints", test_replication_with_checkpoints},
-  {"not enough nodes for the copies", test_not_enough_nodes},
-  CU_TEST_INFO_NULL,
+    {"MNFTI closed form", test_mnfti_closed_form},
+    {"MNFTI simulated, b = 1000, within its CI", test_mnfti_simulated},
+    {"replication with checkpoints", test_replication_with_checkpoints},
+    {"not enough nodes for the copies", test_not_enough_nodes},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"replication", NULL, NULL, NULL, NULL, rep_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -1,12 +1,12 @@
 /* test_scenario.c — scenario files, overrides, and the errors a user sees for bad input. */
+#include "fl_test.h"
+#include "scenario.h"
+#include "units.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "fl_test.h"
-#include "scenario.h"
-#include "units.h"
 
 static const char *write_file(const char *name, const char *text)
 {
@@ -190,12 +190,12 @@ static void test_docs_cover_every_key(void)
 }
 
 static CU_TestInfo scenario_tests[] = {
-  {"values and defaults", test_defaults_and_values},
-  {"--set overrides and replay", test_overrides},
-  {"errors name file, line, key, value", test_errors_name_file_line_key_value},
-  {"checks across keys", test_checks_across_keys},
-  {"docs/scenarios.md covers every key", test_docs_cover_every_key},
-  CU_TEST_INFO_NULL,
+    {"values and defaults", test_defaults_and_values},
+    {"--set overrides and replay", test_overrides},
+    {"errors name file, line, key, value", test_errors_name_file_line_key_value},
+    {"checks across keys", test_checks_across_keys},
+    {"docs/scenarios.md covers every key", test_docs_cover_every_key},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"scenario", NULL, NULL, NULL, NULL, scenario_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

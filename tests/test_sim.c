@@ -1,15 +1,15 @@
 /* test_sim.c — the simulator on SimGrid: exact timelines from traces, the accounting of every second of a
  * makespan, reproducibility, common random numbers, running out of nodes, and agreement with Daly's T_w.
  * SimGrid loads one platform per process: every scenario here uses the same generated 64 nodes. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "fl_test.h"
 #include "interval.h"
 #include "scenario.h"
 #include "sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define PLATFORM "[platform]\nnodes = 64\n"
 
@@ -46,7 +46,8 @@ static void test_no_failures(void)
 {
   fl_sim_result r;
   fl_sim *sim = make_sim("[failures]\nmodel = none\n[app]\nnodes = 64\nwork = 1000s\n"
-                         "[strategy]\ninterval = 300s\ncheckpoint_cost = 10s\n", NULL);
+                         "[strategy]\ninterval = 300s\ncheckpoint_cost = 10s\n",
+                         NULL);
   CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
   CU_ASSERT_STRING_EQUAL(r.status, "completed");
   CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1000.0 + 4 * 10.0, 1e-9); /* segments 300, 300, 300, 100 */
@@ -79,7 +80,8 @@ static void test_trace_timeline(void)
   write_trace("timeline.csv", "250, 3\n265, node-10\n400, 60\n");
   sim = make_sim("[failures]\nmodel = trace\ntrace = timeline.csv\nrepair = never\n"
                  "[app]\nnodes = 60\nwork = 1000s\n"
-                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n", NULL);
+                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
   fl_evlog_init(&log, 1);
   CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
   CU_ASSERT_STRING_EQUAL(r.status, "completed");
@@ -122,9 +124,10 @@ static void test_buddy_data_lost(void)
   fl_sim *sim;
   int lost = 0;
   write_trace("buddy.csv", "250, 3\n265, 4\n");
-  sim = make_sim("[failures]\nmodel = trace\ntrace = buddy.csv\nrepair = never\n[app]\nnodes = 60\nwork = 1000s\n"
-                 "[strategy]\nkind = buddy\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
-                 NULL);
+  sim =
+      make_sim("[failures]\nmodel = trace\ntrace = buddy.csv\nrepair = never\n[app]\nnodes = 60\nwork = 1000s\n"
+               "[strategy]\nkind = buddy\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+               NULL);
   fl_evlog_init(&log, 1);
   CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
   CU_ASSERT_STRING_EQUAL(r.status, "completed");
@@ -141,7 +144,8 @@ static void test_buddy_data_lost(void)
   write_trace("buddy-safe.csv", "250, 3\n265, 61\n");
   sim = make_sim("[failures]\nmodel = trace\ntrace = buddy-safe.csv\nrepair = never\n[app]\nnodes = 60\n"
                  "work = 1000s\n[strategy]\nkind = buddy\ninterval = 100s\ncheckpoint_cost = 10s\n"
-                 "restart_cost = 20s\ndowntime = 5s\n", NULL);
+                 "restart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
   CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
   CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1155.0, 1e-9); /* 30 lost + 5 down + 20 restart */
   fl_sim_destroy(&sim);
@@ -154,7 +158,8 @@ static void test_out_of_nodes(void)
   fl_sim *sim;
   write_trace("one.csv", "250, 3\n");
   sim = make_sim("[failures]\nmodel = trace\ntrace = one.csv\nrepair = 50s\n[app]\nnodes = 64\nwork = 1000s\n"
-                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n", NULL);
+                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
   CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
   CU_ASSERT_STRING_EQUAL(r.status, "completed");
   CU_ASSERT_DOUBLE_EQUAL(r.wait_nodes_s, 45.0, 1e-9); /* downtime ends at 255, repair at 300 */
@@ -162,7 +167,8 @@ static void test_out_of_nodes(void)
   fl_sim_destroy(&sim);
 
   sim = make_sim("[failures]\nmodel = trace\ntrace = one.csv\nrepair = never\n[app]\nnodes = 64\nwork = 1000s\n"
-                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n", NULL);
+                 "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
   CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
   CU_ASSERT_STRING_EQUAL(r.status, "failed");
   fl_sim_destroy(&sim);
@@ -173,7 +179,8 @@ static void test_timeout(void)
   fl_sim_result r;
   /* M = 10 s per job, 1000 s segments: practically never completes */
   fl_sim *sim = make_sim("[run]\nmax_time = 2h\n[failures]\nnode_mtbf = 640s\n[app]\nnodes = 64\nwork = 5000s\n"
-                         "[strategy]\nkind = none\nrestart_cost = 1s\n", NULL);
+                         "[strategy]\nkind = none\nrestart_cost = 1s\n",
+                         NULL);
   CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
   CU_ASSERT_STRING_EQUAL(r.status, "timeout");
   CU_ASSERT(r.makespan_s >= 7200.0 && r.makespan_s < 7200.0 + 6000.0);
@@ -211,9 +218,11 @@ static void test_common_random_numbers(void)
   fl_evlog a, b;
   fl_sim_result ra, rb;
   fl_sim *s1 = make_sim("[run]\nseed = 5\n[failures]\nnode_mtbf = 1d\n[app]\nnodes = 64\nwork = 12h\n"
-                        "[strategy]\nkind = checkpoint\n", NULL);
+                        "[strategy]\nkind = checkpoint\n",
+                        NULL);
   fl_sim *s2 = make_sim("[run]\nseed = 5\n[failures]\nnode_mtbf = 1d\n[app]\nnodes = 64\nwork = 12h\n"
-                        "[strategy]\nkind = none\n[run]\nmax_time = 2d\n", NULL);
+                        "[strategy]\nkind = none\n[run]\nmax_time = 2d\n",
+                        NULL);
   size_t fa = 0, fb = 0, n = 0;
   fl_evlog_init(&a, 1);
   fl_evlog_init(&b, 1);
@@ -267,22 +276,24 @@ static void test_daly_walltime(void)
 {
   /* M = 1 h: delta a twelfth of M, failures during restart */
   check_daly("[run]\nseed = 1\n[failures]\nnode_mtbf = 64h\n[app]\nnodes = 64\nwork = 24h\n"
-             "[strategy]\ninterval = daly\ncheckpoint_cost = 5min\nrestart_cost = 2min\ndowntime = 1min\n", 400);
+             "[strategy]\ninterval = daly\ncheckpoint_cost = 5min\nrestart_cost = 2min\ndowntime = 1min\n",
+             400);
   /* delta half of M */
   check_daly("[run]\nseed = 2\n[failures]\nnode_mtbf = 64h\n[app]\nnodes = 64\nwork = 24h\n"
-             "[strategy]\ninterval = daly\ncheckpoint_cost = 30min\nrestart_cost = 10min\n", 400);
+             "[strategy]\ninterval = daly\ncheckpoint_cost = 30min\nrestart_cost = 10min\n",
+             400);
 }
 
 static CU_TestInfo sim_tests[] = {
-  {"no failures: work plus checkpoints", test_no_failures},
-  {"a trace's timeline, by hand", test_trace_timeline},
-  {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
-  {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
-  {"max_time ends a replica as timeout", test_timeout},
-  {"accounting and reproducibility", test_accounting_and_reproducibility},
-  {"common random numbers across strategies", test_common_random_numbers},
-  {"Daly's T_w within the CI", test_daly_walltime},
-  CU_TEST_INFO_NULL,
+    {"no failures: work plus checkpoints", test_no_failures},
+    {"a trace's timeline, by hand", test_trace_timeline},
+    {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
+    {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
+    {"max_time ends a replica as timeout", test_timeout},
+    {"accounting and reproducibility", test_accounting_and_reproducibility},
+    {"common random numbers across strategies", test_common_random_numbers},
+    {"Daly's T_w within the CI", test_daly_walltime},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"sim", NULL, NULL, NULL, NULL, sim_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -1,9 +1,9 @@
 /* test_units.c — human units: every scenario value goes through these parsers. */
-#include <math.h>
-#include <string.h>
-
 #include "fl_test.h"
 #include "units.h"
+
+#include <math.h>
+#include <string.h>
 
 static double dur(const char *s)
 {
@@ -44,8 +44,8 @@ static void test_never(void)
 static void test_bad_durations(void)
 {
   double v = 0;
-  const char *bad[] = {"",     "   ",    "5yy",  "h",         "5 parsecs", "1,5h", "nan", "0x10",
-                       "3h4", "30min1h", "1h1h", "12 h extra", "1h-5min",   NULL};
+  const char *bad[] = {"",     "   ", "5yy",     "h",    "5 parsecs",  "1,5h",    "nan",
+                       "0x10", "3h4", "30min1h", "1h1h", "12 h extra", "1h-5min", NULL};
   for (int i = 0; bad[i]; i++) {
     CU_ASSERT_EQUAL(fl_units_duration(bad[i], 0, &v), FL_ERR_INPUT);
     CU_ASSERT(strlen(fl_err_msg()) > 0);
@@ -103,9 +103,14 @@ static void test_mtbf_table(void)
 }
 
 static CU_TestInfo units_tests[] = {
-  {"durations", test_durations},     {"never", test_never},   {"bad durations", test_bad_durations},
-  {"bytes and speed", test_bytes_and_speed}, {"numbers", test_numbers}, {"format", test_format},
-  {"MTBF vs cores table of the seed", test_mtbf_table}, CU_TEST_INFO_NULL,
+    {"durations", test_durations},
+    {"never", test_never},
+    {"bad durations", test_bad_durations},
+    {"bytes and speed", test_bytes_and_speed},
+    {"numbers", test_numbers},
+    {"format", test_format},
+    {"MTBF vs cores table of the seed", test_mtbf_table},
+    CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"units", NULL, NULL, NULL, NULL, units_tests}, CU_SUITE_INFO_NULL};
 FL_TEST_MAIN(suites)

@@ -8,14 +8,14 @@
  * failures and recoveries are the generic driver's (driver.h): this file is the solver as an ops table. */
 #include "cg_mpi.h"
 
+#include "diffusion.h"
+#include "driver.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
-
-#include "diffusion.h"
-#include "driver.h"
 
 typedef struct fl_cgm {
   fl_rt *rt;
@@ -26,7 +26,7 @@ typedef struct fl_cgm {
   double rz, rr, bnorm2;
   long k;
   size_t ckbytes;
-  double *halo_in;            /* receive buffer of the current epoch (abandoned with it on failure) */
+  double *halo_in; /* receive buffer of the current epoch (abandoned with it on failure) */
 } fl_cgm;
 
 enum { FL_TAG_HALO_UP = 11, FL_TAG_HALO_DOWN = 12 };
@@ -162,33 +162,54 @@ static void fl_cgm_unpack(void *app, const unsigned char *ckbuf)
   memcpy(s->dh + s->n, ckbuf + sizeof head + 2 * v, (size_t)(s->nrows * s->n) * sizeof(double));
 }
 
-static size_t fl_cgm_bytes(void *app) { return ((fl_cgm *)app)->ckbytes; }
+static size_t fl_cgm_bytes(void *app)
+{
+  return ((fl_cgm *)app)->ckbytes;
+}
 static void fl_cgm_set_role_op(void *app)
 {
   fl_cgm *s = app;
   fl_cgm_set_role(s);
   memset(s->dh, 0, (size_t)((s->maxrows + 2) * s->n) * sizeof *s->dh);
 }
-static int fl_cgm_init_op(void *app) { return fl_cgm_init_state(app); }
-static int fl_cgm_step_op(void *app) { return fl_cgm_step(app); }
+static int fl_cgm_init_op(void *app)
+{
+  return fl_cgm_init_state(app);
+}
+static int fl_cgm_step_op(void *app)
+{
+  return fl_cgm_step(app);
+}
 static int fl_cgm_finished(void *app)
 {
   const fl_cgm *s = app;
   return s->rr <= s->cfg->tol * s->cfg->tol * s->bnorm2 || s->k >= s->cfg->maxit;
 }
-static long fl_cgm_iteration(void *app) { return ((fl_cgm *)app)->k; }
+static long fl_cgm_iteration(void *app)
+{
+  return ((fl_cgm *)app)->k;
+}
 
 static const fl_mpi_app_ops fl_cgm_ops = {
-  .name = "cg", .checkpoint_bytes = fl_cgm_bytes, .set_role = fl_cgm_set_role_op, .init = fl_cgm_init_op,
-  .step = fl_cgm_step_op, .finished = fl_cgm_finished, .iteration = fl_cgm_iteration, .pack = fl_cgm_pack,
-  .unpack = fl_cgm_unpack,
+    .name = "cg",
+    .checkpoint_bytes = fl_cgm_bytes,
+    .set_role = fl_cgm_set_role_op,
+    .init = fl_cgm_init_op,
+    .step = fl_cgm_step_op,
+    .finished = fl_cgm_finished,
+    .iteration = fl_cgm_iteration,
+    .pack = fl_cgm_pack,
+    .unpack = fl_cgm_unpack,
 };
 
 void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
 {
   fl_cgm s;
-  fl_driver_config dc = {.checkpoint_every = cfg->checkpoint_every, .kill_rank = cfg->kill_rank,
-                         .kill_iter = cfg->kill_iter, .nkill = cfg->nkill, .fail_at_s = cfg->fail_at_s};
+  fl_driver_config dc = {.checkpoint_every = cfg->checkpoint_every,
+                         .kill_rank = cfg->kill_rank,
+                         .kill_iter = cfg->kill_iter,
+                         .nkill = cfg->nkill,
+                         .fail_at_s = cfg->fail_at_s};
   fl_driver_result dr;
   long v = (long)(cfg->n / rt->nroles + 1) * cfg->n;
 

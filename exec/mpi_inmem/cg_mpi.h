@@ -8,21 +8,21 @@
 #include "rt.h"
 
 typedef struct fl_cgm_config {
-  long n;                /* grid points per direction */
-  double tol;            /* relative residual */
+  long n;     /* grid points per direction */
+  double tol; /* relative residual */
   long maxit;
-  long checkpoint_every; /* iterations; 0: never */
+  long checkpoint_every;             /* iterations; 0: never */
   const long *kill_rank, *kill_iter; /* explicit failures: world rank kill_rank[i] dies before iteration kill_iter[i] */
   int nkill;
-  double fail_at_s;      /* drawn from the failure model: this process dies after so many seconds (<0: never) */
+  double fail_at_s; /* drawn from the failure model: this process dies after so many seconds (<0: never) */
 } fl_cgm_config;
 
 typedef struct fl_cgm_result {
-  const char *status;    /* "completed", "maxit", "lost", "dead", "idle" (a spare never promoted) */
+  const char *status; /* "completed", "maxit", "lost", "dead", "idle" (a spare never promoted) */
   long iterations;
-  int converged;         /* reached the tolerance */
-  double error_linf;     /* ||u - u_exact||_inf over the whole grid */
-  double residual;       /* ||r|| / ||b|| */
+  int converged;               /* reached the tolerance */
+  double error_linf;           /* ||u - u_exact||_inf over the whole grid */
+  double residual;             /* ||r|| / ||b|| */
   unsigned long long checksum; /* xxh64 of my rows of x */
   long row0, nrows;
   long commits;

@@ -1,13 +1,13 @@
 /* driver.c — see driver.h. */
 #include "driver.h"
 
+#include "imc.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include "imc.h"
 
 static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long k, double t_start)
 {
@@ -27,8 +27,7 @@ static int fl_driver_checkpoint(const fl_mpi_app_ops *ops, void *app, fl_imc *im
   return fl_imc_commit(imc);
 }
 
-void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_driver_config *cfg,
-                   fl_driver_result *res)
+void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_driver_config *cfg, fl_driver_result *res)
 {
   const double t_start = fl_rt_now();
   size_t bytes = ops->checkpoint_bytes(app);

@@ -127,7 +127,10 @@ static int fl_gwm_finished(void *app)
   return g->change <= g->tol || g->k >= g->maxit;
 }
 
-static long fl_gwm_iteration(void *app) { return ((fl_gwm *)app)->k; }
+static long fl_gwm_iteration(void *app)
+{
+  return ((fl_gwm *)app)->k;
+}
 
 static void fl_gwm_pack(void *app, unsigned char *buf)
 {
@@ -149,9 +152,15 @@ static void fl_gwm_unpack(void *app, const unsigned char *buf)
 }
 
 const fl_mpi_app_ops fl_gwm_ops = {
-  .name = "gridworld", .checkpoint_bytes = fl_gwm_bytes, .set_role = fl_gwm_set_role, .init = fl_gwm_init,
-  .step = fl_gwm_step, .finished = fl_gwm_finished, .iteration = fl_gwm_iteration, .pack = fl_gwm_pack,
-  .unpack = fl_gwm_unpack,
+    .name = "gridworld",
+    .checkpoint_bytes = fl_gwm_bytes,
+    .set_role = fl_gwm_set_role,
+    .init = fl_gwm_init,
+    .step = fl_gwm_step,
+    .finished = fl_gwm_finished,
+    .iteration = fl_gwm_iteration,
+    .pack = fl_gwm_pack,
+    .unpack = fl_gwm_unpack,
 };
 
 int fl_gwm_finish(fl_gwm *g, long *iterations, int *converged, unsigned long long *checksum, double *error_linf,

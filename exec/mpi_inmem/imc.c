@@ -11,7 +11,7 @@ struct fl_imc {
   size_t bytes;
   int id;
   unsigned char *snap[FL_IMC_SLOTS], *mirror[FL_IMC_SLOTS];
-  long version[FL_IMC_SLOTS]; /* of both snap[k] and mirror[k] */
+  long version[FL_IMC_SLOTS];       /* of both snap[k] and mirror[k] */
   int committed, previous, pending; /* slot indices, -1 when none */
   MPI_Request req[2];
   int nreq;
@@ -81,7 +81,10 @@ static void fl_imc_abandon(fl_imc *m)
   m->pending = -1;
 }
 
-void *fl_imc_buffer(fl_imc *m) { return m->snap[fl_imc_free_slot(m)]; }
+void *fl_imc_buffer(fl_imc *m)
+{
+  return m->snap[fl_imc_free_slot(m)];
+}
 
 int fl_imc_start_copy(fl_imc *m, const void *data, long version)
 {
@@ -89,7 +92,10 @@ int fl_imc_start_copy(fl_imc *m, const void *data, long version)
   return fl_imc_start(m, version);
 }
 
-int fl_imc_start(fl_imc *m, long version) { return fl_imc_start_n(m, version, m->bytes); }
+int fl_imc_start(fl_imc *m, long version)
+{
+  return fl_imc_start_n(m, version, m->bytes);
+}
 
 int fl_imc_start_n(fl_imc *m, long version, size_t n)
 {
@@ -182,9 +188,24 @@ int fl_imc_restore(fl_imc *m, void *data)
   return FL_RT_OK;
 }
 
-const void *fl_imc_committed_snapshot(const fl_imc *m) { return m->committed >= 0 ? m->snap[m->committed] : NULL; }
-const void *fl_imc_committed_mirror(const fl_imc *m) { return m->committed >= 0 ? m->mirror[m->committed] : NULL; }
+const void *fl_imc_committed_snapshot(const fl_imc *m)
+{
+  return m->committed >= 0 ? m->snap[m->committed] : NULL;
+}
+const void *fl_imc_committed_mirror(const fl_imc *m)
+{
+  return m->committed >= 0 ? m->mirror[m->committed] : NULL;
+}
 
-long fl_imc_commits(const fl_imc *m) { return m->commits; }
-double fl_imc_bytes(const fl_imc *m) { return m->bytes_sent; }
-double fl_imc_commit_s(const fl_imc *m) { return m->commit_s; }
+long fl_imc_commits(const fl_imc *m)
+{
+  return m->commits;
+}
+double fl_imc_bytes(const fl_imc *m)
+{
+  return m->bytes_sent;
+}
+double fl_imc_commit_s(const fl_imc *m)
+{
+  return m->commit_s;
+}

@@ -12,9 +12,9 @@
 #ifndef FL_IMC_H
 #define FL_IMC_H
 
-#include <stddef.h>
-
 #include "rt.h"
+
+#include <stddef.h>
 
 typedef struct fl_imc fl_imc;
 

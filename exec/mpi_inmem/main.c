@@ -11,14 +11,6 @@
  * DIR/rank-W.txt (its outcome, one line); the rank that holds role 0 at the end writes the run's row (mode real)
  * to the results database. Exit status: 0 solved, 2 bad input, 3 data lost (a rank and its checkpoint mirror
  * died, or no spare left), 1 otherwise. */
-#include <errno.h>
-#include <math.h>
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "cg_mpi.h"
 #include "db.h"
 #include "fl_config.h"
@@ -29,6 +21,14 @@
 #include "rt.h"
 #include "scenario.h"
 #include "units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define FL_MAX_KILLS 64
 
@@ -78,8 +78,11 @@ static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const long *kill_r
 {
   fl_gw *gw = NULL;
   fl_gwm *g = NULL;
-  fl_driver_config dc = {.checkpoint_every = sc->checkpoint_every, .kill_rank = kill_rank, .kill_iter = kill_iter,
-                         .nkill = nkill, .fail_at_s = fail_at_s};
+  fl_driver_config dc = {.checkpoint_every = sc->checkpoint_every,
+                         .kill_rank = kill_rank,
+                         .kill_iter = kill_iter,
+                         .nkill = nkill,
+                         .fail_at_s = fail_at_s};
   fl_driver_result dr;
   memset(res, 0, sizeof *res);
   if (fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &gw) != FL_OK ||
@@ -155,8 +158,9 @@ int main(int argc, char **argv)
     rc = fl_err_set(FL_ERR_INPUT, "usage: faultline-mpi SCENARIO.ini [--spares S] [--set k=v]... [--kill R@I]... "
                                   "[--db FILE] [--out DIR]");
   if (rc == FL_OK && strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0)
-    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds cg and gridworld (bsp runs in the simulator: "
-                                             "faultline simulate)");
+    rc = fl_scenario_fail(sc, "app", "kind",
+                          "real mode runs app kinds cg and gridworld (bsp runs in the simulator: "
+                          "faultline simulate)");
   if (rc == FL_OK && strcmp(sc->app, "cg") == 0 && sc->grid_rows != sc->grid_cols)
     rc = fl_scenario_fail(sc, "app", "grid", "cg needs a square grid");
   if (rc == FL_OK && (sc->spares >= wsize || wsize - sc->spares > sc->grid_rows))

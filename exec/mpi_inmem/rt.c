@@ -2,10 +2,10 @@
 #define _DEFAULT_SOURCE /* usleep */
 #include "rt.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -263,8 +263,8 @@ static int fl_rt_collect_alive(fl_rt *rt, int *e, unsigned char *heard)
 }
 
 /* Phase 2: exchange views; agreed when every rank in my view sent a view equal to mine. Fills versions[]. */
-static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, const long my_versions[2],
-                                long *versions, int *agreed)
+static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, const long my_versions[2], long *versions,
+                                int *agreed)
 {
   const int len = FL_VIEW_HEADER + rt->wsize;
   long *msg = calloc((size_t)len, sizeof *msg), *in = calloc((size_t)len, sizeof *in);

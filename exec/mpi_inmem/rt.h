@@ -25,30 +25,30 @@ enum { FL_RT_OK = 0, FL_RT_FAILED = 1, FL_RT_LOST = 2, FL_RT_DONE = 3 };
 enum { FL_RT_MIRROR_RING = 0, FL_RT_MIRROR_PAIR = 1 };
 
 typedef struct fl_rt {
-  MPI_Comm world;        /* private duplicate of MPI_COMM_WORLD: control messages, point to point only */
-  MPI_Comm comm;         /* the active roles, in role order; MPI_COMM_NULL on an idle spare */
+  MPI_Comm world; /* private duplicate of MPI_COMM_WORLD: control messages, point to point only */
+  MPI_Comm comm;  /* the active roles, in role order; MPI_COMM_NULL on an idle spare */
   int wrank, wsize;
-  int nroles;            /* active ranks */
-  int role;              /* my role, -1 while a spare */
-  int *role_holder;      /* role -> world rank */
-  unsigned char *alive;  /* world rank -> believed alive */
-  int *announced;        /* world rank -> newest recovery epoch it announced to me (its ALIVE) */
-  int epoch;             /* recoveries agreed so far */
-  int pending_epoch;     /* an ALIVE of a newer epoch was seen: recovery must join it */
-  int mirror;            /* FL_RT_MIRROR_RING or _PAIR */
+  int nroles;           /* active ranks */
+  int role;             /* my role, -1 while a spare */
+  int *role_holder;     /* role -> world rank */
+  unsigned char *alive; /* world rank -> believed alive */
+  int *announced;       /* world rank -> newest recovery epoch it announced to me (its ALIVE) */
+  int epoch;            /* recoveries agreed so far */
+  int pending_epoch;    /* an ALIVE of a newer epoch was seen: recovery must join it */
+  int mirror;           /* FL_RT_MIRROR_RING or _PAIR */
   double timeout_s;
   /* the agreement of the last recovery */
-  long agreed_version;   /* checkpoint version every survivor can restore (-1: none) */
-  int *dead_roles;       /* roles that lost their process in the last recovery */
+  long agreed_version; /* checkpoint version every survivor can restore (-1: none) */
+  int *dead_roles;     /* roles that lost their process in the last recovery */
   int ndead;
-  int promoted;          /* I was a spare and took a role in the last recovery */
+  int promoted; /* I was a spare and took a role in the last recovery */
   /* statistics */
-  double t_wait_start;   /* when the wait that timed out began */
-  double t_suspect;      /* when a failure was first suspected */
-  int failures;          /* processes found dead */
+  double t_wait_start; /* when the wait that timed out began */
+  double t_suspect;    /* when a failure was first suspected */
+  int failures;        /* processes found dead */
   int recoveries;
   double detect_s, recover_s; /* summed over recoveries */
-  char lost_msg[256];    /* why the job cannot go on */
+  char lost_msg[256];         /* why the job cannot go on */
   /* buffers of control messages sent to peers that may be dead (their sends may never complete): freed at
    * finalize, never reused */
   void **kept;

@@ -43,11 +43,11 @@ typedef struct fl_pol_saving {
 typedef struct fl_pol_bb {
   const fl_pol_terms *t;
   const fl_pol_instance *in;
-  long n;               /* items: usable failed tasks, in search order */
-  long *task;           /* item -> failed task */
-  double *cost;         /* item -> cost_i */
-  long *forced, *nsav;  /* item -> forced crossings, optional savings */
-  fl_pol_saving *sav;   /* every optional saving, increasing */
+  long n;              /* items: usable failed tasks, in search order */
+  long *task;          /* item -> failed task */
+  double *cost;        /* item -> cost_i */
+  long *forced, *nsav; /* item -> forced crossings, optional savings */
+  fl_pol_saving *sav;  /* every optional saving, increasing */
   long nsav_all;
   long ndim;
   double cap[FL_POL_NDIM];  /* per Lagrangian dimension: eps + lambda C (or C for lambda = infinity) */
@@ -322,6 +322,6 @@ done:
 }
 
 const fl_pol_ops fl_pol_exact_ops = {
-  .name = "exact",
-  .solve = fl_pol_exact_solve,
+    .name = "exact",
+    .solve = fl_pol_exact_solve,
 };

@@ -213,6 +213,6 @@ static fl_err fl_pol_greedy_solve(const fl_pol_ctx *ctx, fl_pol_decision *out)
 }
 
 const fl_pol_ops fl_pol_greedy_ops = {
-  .name = "greedy",
-  .solve = fl_pol_greedy_solve,
+    .name = "greedy",
+    .solve = fl_pol_greedy_solve,
 };

@@ -8,16 +8,22 @@
 #include <time.h>
 
 static const fl_pol_ops *const fl_pol_registry[] = {
-  &fl_pol_greedy_ops,
-  &fl_pol_exact_ops,
+    &fl_pol_greedy_ops,
+    &fl_pol_exact_ops,
 #if FL_HAVE_GLPK
-  &fl_pol_mip_ops,
+    &fl_pol_mip_ops,
 #endif
 };
 #define FL_POL_NREG ((int)(sizeof fl_pol_registry / sizeof fl_pol_registry[0]))
 
-int fl_pol_solver_count(void) { return FL_POL_NREG; }
-const char *fl_pol_solver_name(int i) { return (i >= 0 && i < FL_POL_NREG) ? fl_pol_registry[i]->name : NULL; }
+int fl_pol_solver_count(void)
+{
+  return FL_POL_NREG;
+}
+const char *fl_pol_solver_name(int i)
+{
+  return (i >= 0 && i < FL_POL_NREG) ? fl_pol_registry[i]->name : NULL;
+}
 
 double fl_pol_now(void)
 {

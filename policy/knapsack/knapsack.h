@@ -50,12 +50,12 @@ typedef struct fl_pol_full {
  * - nfailed == 0: the trivial answer (nothing substituted, bound 0, gap 0), from every solver. */
 
 typedef struct fl_pol_instance {
-  long nfailed;          /* |I| */
-  const double *weight;  /* simplified w_i per failed task; INFINITY = no substitute available */
-  double budget;         /* epsilon >= 0 */
+  long nfailed;            /* |I| */
+  const double *weight;    /* simplified w_i per failed task; INFINITY = no substitute available */
+  double budget;           /* epsilon >= 0 */
   const fl_pol_full *full; /* NULL: solve the simplified knapsack */
-  double time_limit_s;   /* for "mip": GLPK's limit; <= 0: none */
-  double mip_gap;        /* for "mip": relative gap at which GLPK may stop (>= 0; 0: prove optimality) */
+  double time_limit_s;     /* for "mip": GLPK's limit; <= 0: none */
+  double mip_gap;          /* for "mip": relative gap at which GLPK may stop (>= 0; 0: prove optimality) */
 } fl_pol_instance;
 
 typedef struct fl_pol_decision {

@@ -15,28 +15,28 @@
 #ifndef FL_KNAPSACK_IMPL_H
 #define FL_KNAPSACK_IMPL_H
 
-#include <math.h>
-#include <stdint.h>
-
 #include "fl_config.h"
 #include "knapsack.h"
+
+#include <math.h>
+#include <stdint.h>
 
 /* The full formulation, indexed by fl_pol_terms_build. Arrays per failed task i (nfailed), per group g
  * (ngroups: the distinct (i, k) pairs, grouped by i) and per term t (nterms). */
 typedef struct fl_pol_terms {
   long nfailed, ngroups, nterms;
-  int cross_active;     /* crosses != NULL && max_cross >= 0 */
-  long max_cross;       /* the limit when active */
-  long *group_start;    /* nfailed + 1: groups of i are group_start[i] .. group_start[i+1] - 1 */
-  long *group_nc;       /* cheapest usable non-crossing term of the group, -1 if none */
-  long *group_cr;       /* cheapest usable crossing term of the group, -1 if none */
-  long *term_group;     /* group of a usable term, -1 if the term can never be used */
+  int cross_active;      /* crosses != NULL && max_cross >= 0 */
+  long max_cross;        /* the limit when active */
+  long *group_start;     /* nfailed + 1: groups of i are group_start[i] .. group_start[i+1] - 1 */
+  long *group_nc;        /* cheapest usable non-crossing term of the group, -1 if none */
+  long *group_cr;        /* cheapest usable crossing term of the group, -1 if none */
+  long *term_group;      /* group of a usable term, -1 if the term can never be used */
   unsigned char *usable; /* i can be substituted at all: every dependent has a usable term (and, with a
                             crossing limit, its forced crossings fit in max_cross) */
-  double *cost;         /* cost_i = sum over groups of min(a, b); INFINITY when not usable */
-  double *base;         /* base_i: b where there is one, else a */
-  long *forced;         /* forced_i: groups with a crossing term only */
-  long *nsavings;       /* groups with both terms and a < b */
+  double *cost;          /* cost_i = sum over groups of min(a, b); INFINITY when not usable */
+  double *base;          /* base_i: b where there is one, else a */
+  long *forced;          /* forced_i: groups with a crossing term only */
+  long *nsavings;        /* groups with both terms and a < b */
 } fl_pol_terms;
 
 typedef struct fl_pol_ctx {

@@ -339,6 +339,6 @@ done:
 }
 
 const fl_pol_ops fl_pol_mip_ops = {
-  .name = "mip",
-  .solve = fl_pol_mip_solve,
+    .name = "mip",
+    .solve = fl_pol_mip_solve,
 };

@@ -98,8 +98,7 @@ fl_err fl_pol_terms_build(const fl_pol_instance *in, fl_pol_terms **out)
     double w = f->term_w[q];
     FL_CHECK(f->term_i[q] >= 0 && f->term_i[q] < n, FL_ERR_INPUT,
              "full policy instance: term %ld has i = %ld, outside the %ld failed tasks", q, f->term_i[q], n);
-    FL_CHECK(!isnan(w) && w >= 0, FL_ERR_INPUT, "full policy instance: term %ld has weight %g (must be >= 0)", q,
-             w);
+    FL_CHECK(!isnan(w) && w >= 0, FL_ERR_INPUT, "full policy instance: term %ld has weight %g (must be >= 0)", q, w);
     keys[q] = (fl_pol_tkey){.i = f->term_i[q], .k = f->term_k[q], .t = q};
   }
   qsort(keys, (size_t)nt, sizeof *keys, fl_pol_cmp_tkey);
@@ -139,8 +138,8 @@ fl_err fl_pol_terms_build(const fl_pol_instance *in, fl_pol_terms **out)
       }
       if (f->ndependents) {
         FL_CHECK(f->ndependents[i] >= ndistinct, FL_ERR_INPUT,
-                 "full policy instance: failed task %ld has ndependents = %ld but terms for %ld distinct dependents",
-                 i, f->ndependents[i], ndistinct);
+                 "full policy instance: failed task %ld has ndependents = %ld but terms for %ld distinct dependents", i,
+                 f->ndependents[i], ndistinct);
       }
       /* usable until a dependent without any usable substitute shows up */
       t->usable[i] = !(f->ndependents && f->ndependents[i] > ndistinct);

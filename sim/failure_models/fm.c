@@ -6,12 +6,18 @@
 #include <string.h>
 
 static const fl_fm_ops *const fl_fm_registry[] = {
-  &fl_fm_none_ops, &fl_fm_exponential_ops, &fl_fm_weibull_ops, &fl_fm_lognormal_ops, &fl_fm_trace_ops,
+    &fl_fm_none_ops, &fl_fm_exponential_ops, &fl_fm_weibull_ops, &fl_fm_lognormal_ops, &fl_fm_trace_ops,
 };
 #define FL_FM_NREG ((int)(sizeof fl_fm_registry / sizeof fl_fm_registry[0]))
 
-int fl_fm_registry_count(void) { return FL_FM_NREG; }
-const char *fl_fm_registry_name(int i) { return (i >= 0 && i < FL_FM_NREG) ? fl_fm_registry[i]->name : NULL; }
+int fl_fm_registry_count(void)
+{
+  return FL_FM_NREG;
+}
+const char *fl_fm_registry_name(int i)
+{
+  return (i >= 0 && i < FL_FM_NREG) ? fl_fm_registry[i]->name : NULL;
+}
 
 fl_err fl_fm_create(const fl_scenario *sc, fl_fm **out)
 {
@@ -52,11 +58,35 @@ void fl_fm_destroy(fl_fm **pfm)
   *pfm = NULL;
 }
 
-const char *fl_fm_name(const fl_fm *fm) { return fm->ops->name; }
-int fl_fm_is_renewal(const fl_fm *fm) { return fm->ops->draw != NULL; }
-double fl_fm_draw(const fl_fm *fm, gsl_rng *r) { return fm->ops->draw(fm, r); }
-double fl_fm_draw_residual(const fl_fm *fm, gsl_rng *r) { return fm->ops->draw_residual(fm, r); }
-double fl_fm_mean(const fl_fm *fm) { return fm->ops->mean(fm); }
-double fl_fm_variance(const fl_fm *fm) { return fm->ops->variance(fm); }
-size_t fl_fm_trace_count(const fl_fm *fm) { return fm->ntrace; }
-const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i) { return i < fm->ntrace ? &fm->trace[i] : NULL; }
+const char *fl_fm_name(const fl_fm *fm)
+{
+  return fm->ops->name;
+}
+int fl_fm_is_renewal(const fl_fm *fm)
+{
+  return fm->ops->draw != NULL;
+}
+double fl_fm_draw(const fl_fm *fm, gsl_rng *r)
+{
+  return fm->ops->draw(fm, r);
+}
+double fl_fm_draw_residual(const fl_fm *fm, gsl_rng *r)
+{
+  return fm->ops->draw_residual(fm, r);
+}
+double fl_fm_mean(const fl_fm *fm)
+{
+  return fm->ops->mean(fm);
+}
+double fl_fm_variance(const fl_fm *fm)
+{
+  return fm->ops->variance(fm);
+}
+size_t fl_fm_trace_count(const fl_fm *fm)
+{
+  return fm->ntrace;
+}
+const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i)
+{
+  return i < fm->ntrace ? &fm->trace[i] : NULL;
+}

@@ -8,11 +8,11 @@
 #ifndef FL_FM_H
 #define FL_FM_H
 
-#include <gsl/gsl_rng.h>
-#include <stddef.h>
-
 #include "fl_err.h"
 #include "scenario.h"
+
+#include <gsl/gsl_rng.h>
+#include <stddef.h>
 
 typedef struct fl_fm fl_fm;
 

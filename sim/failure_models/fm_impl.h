@@ -9,7 +9,7 @@ typedef struct fl_fm_ops {
   const char *name;
   /* Read parameters from the scenario; raise FL_ERR_INPUT through fl_scenario_fail. */
   fl_err (*setup)(fl_fm *fm, const fl_scenario *sc);
-  double (*draw)(const fl_fm *fm, gsl_rng *r);          /* NULL: not a renewal model */
+  double (*draw)(const fl_fm *fm, gsl_rng *r); /* NULL: not a renewal model */
   double (*draw_residual)(const fl_fm *fm, gsl_rng *r);
   double (*mean)(const fl_fm *fm);
   double (*variance)(const fl_fm *fm);
@@ -17,16 +17,15 @@ typedef struct fl_fm_ops {
 
 struct fl_fm {
   const fl_fm_ops *ops;
-  double mean_s;   /* node MTBF */
-  double shape;    /* Weibull k */
-  double scale;    /* Weibull lambda, seconds */
-  double zeta;     /* log-normal location */
-  double sigma;    /* log-normal scale */
+  double mean_s; /* node MTBF */
+  double shape;  /* Weibull k */
+  double scale;  /* Weibull lambda, seconds */
+  double zeta;   /* log-normal location */
+  double sigma;  /* log-normal scale */
   fl_fm_trace_rec *trace;
   size_t ntrace;
 };
 
-extern const fl_fm_ops fl_fm_none_ops, fl_fm_exponential_ops, fl_fm_weibull_ops, fl_fm_lognormal_ops,
-    fl_fm_trace_ops;
+extern const fl_fm_ops fl_fm_none_ops, fl_fm_exponential_ops, fl_fm_weibull_ops, fl_fm_lognormal_ops, fl_fm_trace_ops;
 
 #endif

@@ -7,11 +7,11 @@
  *   exponential: L ~ Gamma(2, M)            (so U * L ~ Exp(M), memoryless)
  *   Weibull:     L = lambda * G^{1/k}, G ~ Gamma(1 + 1/k, 1)
  *   log-normal:  L ~ log-normal(zeta + s^2, s) */
+#include "fm_impl.h"
+
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
-
-#include "fm_impl.h"
 
 /* none */
 static fl_err fl_fm_none_setup(fl_fm *fm, const fl_scenario *sc)
@@ -26,7 +26,10 @@ static double fl_fm_inf(const fl_fm *fm)
   return INFINITY;
 }
 const fl_fm_ops fl_fm_none_ops = {
-  .name = "none", .setup = fl_fm_none_setup, .mean = fl_fm_inf, .variance = fl_fm_inf,
+    .name = "none",
+    .setup = fl_fm_none_setup,
+    .mean = fl_fm_inf,
+    .variance = fl_fm_inf,
 };
 
 /* exponential */
@@ -36,12 +39,25 @@ static fl_err fl_fm_exp_setup(fl_fm *fm, const fl_scenario *sc)
   (void)fm;
   return FL_OK;
 }
-static double fl_fm_exp_draw(const fl_fm *fm, gsl_rng *r) { return gsl_ran_exponential(r, fm->mean_s); }
-static double fl_fm_mean_s(const fl_fm *fm) { return fm->mean_s; }
-static double fl_fm_exp_var(const fl_fm *fm) { return fm->mean_s * fm->mean_s; }
+static double fl_fm_exp_draw(const fl_fm *fm, gsl_rng *r)
+{
+  return gsl_ran_exponential(r, fm->mean_s);
+}
+static double fl_fm_mean_s(const fl_fm *fm)
+{
+  return fm->mean_s;
+}
+static double fl_fm_exp_var(const fl_fm *fm)
+{
+  return fm->mean_s * fm->mean_s;
+}
 const fl_fm_ops fl_fm_exponential_ops = {
-  .name = "exponential", .setup = fl_fm_exp_setup, .draw = fl_fm_exp_draw, .draw_residual = fl_fm_exp_draw,
-  .mean = fl_fm_mean_s, .variance = fl_fm_exp_var,
+    .name = "exponential",
+    .setup = fl_fm_exp_setup,
+    .draw = fl_fm_exp_draw,
+    .draw_residual = fl_fm_exp_draw,
+    .mean = fl_fm_mean_s,
+    .variance = fl_fm_exp_var,
 };
 
 /* Weibull */
@@ -53,7 +69,10 @@ static fl_err fl_fm_weibull_setup(fl_fm *fm, const fl_scenario *sc)
   fm->scale = fm->mean_s / gsl_sf_gamma(1.0 + 1.0 / fm->shape);
   return FL_OK;
 }
-static double fl_fm_weibull_draw(const fl_fm *fm, gsl_rng *r) { return gsl_ran_weibull(r, fm->scale, fm->shape); }
+static double fl_fm_weibull_draw(const fl_fm *fm, gsl_rng *r)
+{
+  return gsl_ran_weibull(r, fm->scale, fm->shape);
+}
 static double fl_fm_weibull_residual(const fl_fm *fm, gsl_rng *r)
 {
   double g = gsl_ran_gamma(r, 1.0 + 1.0 / fm->shape, 1.0);
@@ -65,8 +84,12 @@ static double fl_fm_weibull_var(const fl_fm *fm)
   return fm->scale * fm->scale * (g2 - g1 * g1);
 }
 const fl_fm_ops fl_fm_weibull_ops = {
-  .name = "weibull", .setup = fl_fm_weibull_setup, .draw = fl_fm_weibull_draw,
-  .draw_residual = fl_fm_weibull_residual, .mean = fl_fm_mean_s, .variance = fl_fm_weibull_var,
+    .name = "weibull",
+    .setup = fl_fm_weibull_setup,
+    .draw = fl_fm_weibull_draw,
+    .draw_residual = fl_fm_weibull_residual,
+    .mean = fl_fm_mean_s,
+    .variance = fl_fm_weibull_var,
 };
 
 /* log-normal */
@@ -78,13 +101,23 @@ static fl_err fl_fm_lognormal_setup(fl_fm *fm, const fl_scenario *sc)
   fm->zeta = log(fm->mean_s) - 0.5 * fm->sigma * fm->sigma;
   return FL_OK;
 }
-static double fl_fm_lognormal_draw(const fl_fm *fm, gsl_rng *r) { return gsl_ran_lognormal(r, fm->zeta, fm->sigma); }
+static double fl_fm_lognormal_draw(const fl_fm *fm, gsl_rng *r)
+{
+  return gsl_ran_lognormal(r, fm->zeta, fm->sigma);
+}
 static double fl_fm_lognormal_residual(const fl_fm *fm, gsl_rng *r)
 {
   return gsl_rng_uniform_pos(r) * gsl_ran_lognormal(r, fm->zeta + fm->sigma * fm->sigma, fm->sigma);
 }
-static double fl_fm_lognormal_var(const fl_fm *fm) { return expm1(fm->sigma * fm->sigma) * fm->mean_s * fm->mean_s; }
+static double fl_fm_lognormal_var(const fl_fm *fm)
+{
+  return expm1(fm->sigma * fm->sigma) * fm->mean_s * fm->mean_s;
+}
 const fl_fm_ops fl_fm_lognormal_ops = {
-  .name = "lognormal", .setup = fl_fm_lognormal_setup, .draw = fl_fm_lognormal_draw,
-  .draw_residual = fl_fm_lognormal_residual, .mean = fl_fm_mean_s, .variance = fl_fm_lognormal_var,
+    .name = "lognormal",
+    .setup = fl_fm_lognormal_setup,
+    .draw = fl_fm_lognormal_draw,
+    .draw_residual = fl_fm_lognormal_residual,
+    .mean = fl_fm_mean_s,
+    .variance = fl_fm_lognormal_var,
 };

@@ -2,11 +2,11 @@
  * order of simultaneous events never depends on the heap's history. */
 #include "source.h"
 
-#include <math.h>
-#include <stdlib.h>
-
 #include "rng.h"
 #include "scenario.h"
+
+#include <math.h>
+#include <stdlib.h>
 
 typedef struct fl_fsrc_ev {
   double t;
@@ -21,7 +21,7 @@ struct fl_fsrc {
   gsl_rng *rng;
   fl_fsrc_ev *heap;
   size_t n, cap;
-  unsigned char *down; /* per node */
+  unsigned char *down;  /* per node */
   long pending_repairs; /* down nodes whose repair is scheduled */
 };
 
@@ -97,8 +97,8 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
     /* steady: an alternating renewal process (up ~ the law, down = repair) in equilibrium is down with
      * probability R / (M + R); an up node's first failure comes after the residual life */
     double p_down = (cfg->start == FL_START_STEADY && isfinite(cfg->repair_s) && cfg->repair_s > 0)
-                      ? cfg->repair_s / (fl_fm_mean(cfg->fm) + cfg->repair_s)
-                      : 0.0;
+                        ? cfg->repair_s / (fl_fm_mean(cfg->fm) + cfg->repair_s)
+                        : 0.0;
     for (long i = 0; i < cfg->nodes; i++) {
       if (p_down > 0 && gsl_rng_uniform(s->rng) < p_down) {
         s->heap[i] = (fl_fsrc_ev){0.0, (int32_t)i, FL_AUX_DOWN_AT_START};
@@ -139,10 +139,19 @@ void fl_fsrc_destroy(fl_fsrc **ps)
   *ps = NULL;
 }
 
-double fl_fsrc_peek(const fl_fsrc *s) { return s->n ? s->heap[0].t : INFINITY; }
+double fl_fsrc_peek(const fl_fsrc *s)
+{
+  return s->n ? s->heap[0].t : INFINITY;
+}
 
-int fl_fsrc_node_up(const fl_fsrc *s, long node) { return !s->down[node]; }
-long fl_fsrc_pending_repairs(const fl_fsrc *s) { return s->pending_repairs; }
+int fl_fsrc_node_up(const fl_fsrc *s, long node)
+{
+  return !s->down[node];
+}
+long fl_fsrc_pending_repairs(const fl_fsrc *s)
+{
+  return s->pending_repairs;
+}
 
 static fl_fsrc_ev fl_fsrc_pop(fl_fsrc *s)
 {

@@ -8,9 +8,9 @@
 #ifndef FL_FSRC_H
 #define FL_FSRC_H
 
-#include <stdint.h>
-
 #include "fm.h"
+
+#include <stdint.h>
 
 typedef enum fl_fsrc_kind { FL_FSRC_FAILURE = 0, FL_FSRC_REPAIR = 1 } fl_fsrc_kind;
 

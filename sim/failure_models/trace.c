@@ -4,6 +4,9 @@
  * optional header line starts with "time". time and downtime take units ("3600", "1h"); downtime may be empty
  * (use [failures] repair) or "never". node is a 0-based node index (the controller is not counted) or a host
  * name. Records are sorted by time (stable), so a trace may list them in any order. */
+#include "fm_impl.h"
+#include "units.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -11,9 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#include "fm_impl.h"
-#include "units.h"
 
 static char *fl_trim(char *s)
 {
@@ -153,5 +153,8 @@ static double fl_fm_nan(const fl_fm *fm)
 }
 
 const fl_fm_ops fl_fm_trace_ops = {
-  .name = "trace", .setup = fl_fm_trace_setup, .mean = fl_fm_nan, .variance = fl_fm_nan,
+    .name = "trace",
+    .setup = fl_fm_trace_setup,
+    .mean = fl_fm_nan,
+    .variance = fl_fm_nan,
 };

@@ -2,6 +2,7 @@
  *
  * SimGrid is a process-wide engine: it is initialised once and loads one platform. That single loaded
  * platform is the only process-level state in faultline, kept here and nowhere else. */
+#define _DEFAULT_SOURCE /* mkstemps */
 #include "platform.h"
 
 #include <ctype.h>
@@ -13,12 +14,12 @@
 #include <unistd.h>
 
 struct fl_platform {
-  char *describe;      /* what was loaded, to refuse a different second request */
+  char *describe; /* what was loaded, to refuse a different second request */
   long nnodes;
   int generated;
   sg_host_t controller;
-  sg_host_t *hosts;    /* node -> host: filled for file platforms; lazily for generated ones */
-  const char **names;  /* file platforms: node names, sorted (for lookups by name) */
+  sg_host_t *hosts;   /* node -> host: filled for file platforms; lazily for generated ones */
+  const char **names; /* file platforms: node names, sorted (for lookups by name) */
 };
 
 static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
@@ -109,9 +110,10 @@ fl_err fl_platform_write_xml(FILE *f, long nodes, double speed)
 
   /* A million lines: format the constant parts once and the index by hand (fprintf costs 3x more). */
   snprintf(spd, sizeof spd, "%.17gf", speed);
-  fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-             "<platform version=\"4.1\">\n<zone id=\"faultline\" routing=\"None\">\n"
-             "<host id=\"controller\" speed=\"%s\"/>\n",
+  fprintf(f,
+          "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+          "<platform version=\"4.1\">\n<zone id=\"faultline\" routing=\"None\">\n"
+          "<host id=\"controller\" speed=\"%s\"/>\n",
           spd);
   pre = (size_t)snprintf(line, sizeof line, "<host id=\"node-");
   nsuffix = (size_t)snprintf(suffix, sizeof suffix, "\" speed=\"%s\"/>\n", spd);
@@ -292,9 +294,18 @@ done:
   return rc;
 }
 
-long fl_platform_nodes(const fl_platform *pf) { return pf->nnodes; }
-const char *fl_platform_describe(const fl_platform *pf) { return pf->describe; }
-sg_host_t fl_platform_controller(const fl_platform *pf) { return pf->controller; }
+long fl_platform_nodes(const fl_platform *pf)
+{
+  return pf->nnodes;
+}
+const char *fl_platform_describe(const fl_platform *pf)
+{
+  return pf->describe;
+}
+sg_host_t fl_platform_controller(const fl_platform *pf)
+{
+  return pf->controller;
+}
 
 sg_host_t fl_platform_host(fl_platform *pf, long node)
 {

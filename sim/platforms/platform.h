@@ -9,12 +9,12 @@
 #ifndef FL_PLATFORM_H
 #define FL_PLATFORM_H
 
+#include "fl_err.h"
+#include "scenario.h"
+
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <stdio.h>
-
-#include "fl_err.h"
-#include "scenario.h"
 
 typedef struct fl_platform fl_platform;
 
