@@ -10,6 +10,7 @@
 
 #include "diffusion.h"
 #include "driver.h"
+#include "pcg_dist.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ typedef struct fl_cgm {
   double *halo_in; /* receive buffer of the current epoch (abandoned with it on failure) */
 } fl_cgm;
 
-enum { FL_TAG_HALO_UP = 11, FL_TAG_HALO_DOWN = 12 };
+enum { FL_TAG_HALO = 11 }; /* and 12 */
 
 static void fl_cgm_rows(const fl_cgm *s, int role, long *row0, long *nrows)
 {
@@ -42,39 +43,6 @@ static void fl_cgm_set_role(fl_cgm *s)
 {
   fl_cgm_rows(s, s->rt->role, &s->row0, &s->nrows);
   fl_diff_rhs(&s->p, s->row0, s->nrows, s->b);
-}
-
-/* d's halo rows from the neighbouring roles (zero at the domain's edges). */
-static int fl_cgm_halo(fl_cgm *s)
-{
-  fl_rt *rt = s->rt;
-  const long n = s->n;
-  MPI_Request req[4];
-  int nreq = 0, role = rt->role, rc;
-  double *top = s->halo_in, *bottom = s->halo_in + n;
-  if (role > 0) {
-    MPI_Irecv(top, (int)n, MPI_DOUBLE, role - 1, FL_TAG_HALO_DOWN, rt->comm, &req[nreq++]);
-    MPI_Isend(s->dh + n, (int)n, MPI_DOUBLE, role - 1, FL_TAG_HALO_UP, rt->comm, &req[nreq++]);
-  }
-  if (role + 1 < rt->nroles) {
-    MPI_Irecv(bottom, (int)n, MPI_DOUBLE, role + 1, FL_TAG_HALO_UP, rt->comm, &req[nreq++]);
-    MPI_Isend(s->dh + s->nrows * n, (int)n, MPI_DOUBLE, role + 1, FL_TAG_HALO_DOWN, rt->comm, &req[nreq++]);
-  }
-  rc = nreq ? fl_rt_wait(rt, req, nreq) : FL_RT_OK;
-  if (rc != FL_RT_OK) {
-    fl_rt_adopt(rt, s->halo_in); /* its receives may still land */
-    s->halo_in = malloc((size_t)(2 * n) * sizeof *s->halo_in);
-    return s->halo_in ? rc : FL_RT_LOST;
-  }
-  if (role > 0)
-    memcpy(s->dh, top, (size_t)n * sizeof *top);
-  else
-    memset(s->dh, 0, (size_t)n * sizeof *top);
-  if (role + 1 < rt->nroles)
-    memcpy(s->dh + (s->nrows + 1) * n, bottom, (size_t)n * sizeof *bottom);
-  else
-    memset(s->dh + (s->nrows + 1) * n, 0, (size_t)n * sizeof *bottom);
-  return FL_RT_OK;
 }
 
 static int fl_cgm_init_state(fl_cgm *s)
@@ -102,35 +70,10 @@ static int fl_cgm_init_state(fl_cgm *s)
 
 static int fl_cgm_step(fl_cgm *s)
 {
-  const long n = s->n, m = s->nrows * n;
-  const double dinv = 1.0 / fl_diff_diagonal(&s->p);
-  double dq = 0.0, alpha, sums[2] = {0, 0}, beta;
-  int rc;
-  if ((rc = fl_cgm_halo(s)) != FL_RT_OK)
-    return rc;
-  fl_diff_apply(&s->p, s->nrows, s->dh, s->q);
-  for (long i = 0; i < m; i++)
-    dq += s->dh[n + i] * s->q[i];
-  if ((rc = fl_rt_sum(s->rt, &dq, 1)) != FL_RT_OK)
-    return rc;
-  alpha = s->rz / dq;
-  for (long i = 0; i < m; i++) {
-    double z;
-    s->x[i] += alpha * s->dh[n + i];
-    s->r[i] -= alpha * s->q[i];
-    z = dinv * s->r[i];
-    sums[0] += s->r[i] * z;
-    sums[1] += s->r[i] * s->r[i];
-  }
-  if ((rc = fl_rt_sum(s->rt, sums, 2)) != FL_RT_OK)
-    return rc;
-  beta = sums[0] / s->rz;
-  for (long i = 0; i < m; i++)
-    s->dh[n + i] = dinv * s->r[i] + beta * s->dh[n + i];
-  s->rz = sums[0];
-  s->rr = sums[1];
-  s->k++;
-  return FL_RT_OK;
+  int rc = fl_pcgd_step(s->rt, &s->p, s->nrows, s->x, s->r, s->dh, s->q, &s->rz, &s->rr, &s->halo_in, FL_TAG_HALO);
+  if (rc == FL_RT_OK)
+    s->k++;
+  return rc;
 }
 
 /* The checkpoint: k, rz, rr, ||b||^2, then x, r, d on my rows (a fixed size: the largest block). Packed straight

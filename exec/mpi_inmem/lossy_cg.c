@@ -12,6 +12,7 @@
 #include "ckpt_codec.h"
 #include "diffusion.h"
 #include "imc.h"
+#include "pcg_dist.h"
 
 #include <math.h>
 #include <signal.h>
@@ -51,7 +52,7 @@ typedef struct fl_lcg {
   fl_lcg_result *res;
 } fl_lcg;
 
-enum { FL_TAG_LHALO_UP = 21, FL_TAG_LHALO_DOWN = 22, FL_TAG_LFETCH = 23 };
+enum { FL_TAG_LHALO = 21 /* and 22 */, FL_TAG_LFETCH = 23 };
 
 int fl_lcg_mode_parse(const char *s)
 {
@@ -85,34 +86,7 @@ static void fl_lcg_set_role(fl_lcg *s)
 /* The halo rows of vh (nrows + 2 rows) from the neighbouring roles (zero at the domain's edges). */
 static int fl_lcg_halo(fl_lcg *s, double *vh)
 {
-  fl_rt *rt = s->rt;
-  const long n = s->n;
-  MPI_Request req[4];
-  int nreq = 0, role = rt->role, rc;
-  double *top = s->halo_in, *bottom = s->halo_in + n;
-  if (role > 0) {
-    MPI_Irecv(top, (int)n, MPI_DOUBLE, role - 1, FL_TAG_LHALO_DOWN, rt->comm, &req[nreq++]);
-    MPI_Isend(vh + n, (int)n, MPI_DOUBLE, role - 1, FL_TAG_LHALO_UP, rt->comm, &req[nreq++]);
-  }
-  if (role + 1 < rt->nroles) {
-    MPI_Irecv(bottom, (int)n, MPI_DOUBLE, role + 1, FL_TAG_LHALO_UP, rt->comm, &req[nreq++]);
-    MPI_Isend(vh + s->nrows * n, (int)n, MPI_DOUBLE, role + 1, FL_TAG_LHALO_DOWN, rt->comm, &req[nreq++]);
-  }
-  rc = nreq ? fl_rt_wait(rt, req, nreq) : FL_RT_OK;
-  if (rc != FL_RT_OK) {
-    fl_rt_adopt(rt, s->halo_in);
-    s->halo_in = malloc((size_t)(2 * n) * sizeof *s->halo_in);
-    return s->halo_in ? rc : FL_RT_LOST;
-  }
-  if (role > 0)
-    memcpy(vh, top, (size_t)n * sizeof *top);
-  else
-    memset(vh, 0, (size_t)n * sizeof *top);
-  if (role + 1 < rt->nroles)
-    memcpy(vh + (s->nrows + 1) * n, bottom, (size_t)n * sizeof *bottom);
-  else
-    memset(vh + (s->nrows + 1) * n, 0, (size_t)n * sizeof *bottom);
-  return FL_RT_OK;
+  return fl_pcgd_halo(s->rt, s->n, s->nrows, vh, &s->halo_in, FL_TAG_LHALO);
 }
 
 /* CG (re)start from the current x: r = b - A x, d = z = r / diag, rz, rr (and ||b||^2). */
@@ -142,36 +116,13 @@ static int fl_lcg_restart(fl_lcg *s)
 
 static int fl_lcg_step(fl_lcg *s)
 {
-  const long n = s->n, m = s->nrows * n;
-  const double dinv = 1.0 / fl_diff_diagonal(&s->p);
-  double dq = 0.0, alpha, sums[2] = {0, 0}, beta, *x = fl_lcg_x(s);
-  int rc;
-  if ((rc = fl_lcg_halo(s, s->dh)) != FL_RT_OK)
-    return rc;
-  fl_diff_apply(&s->p, s->nrows, s->dh, s->q);
-  for (long i = 0; i < m; i++)
-    dq += s->dh[n + i] * s->q[i];
-  if ((rc = fl_rt_sum(s->rt, &dq, 1)) != FL_RT_OK)
-    return rc;
-  alpha = s->rz / dq;
-  for (long i = 0; i < m; i++) {
-    double z;
-    x[i] += alpha * s->dh[n + i];
-    s->r[i] -= alpha * s->q[i];
-    z = dinv * s->r[i];
-    sums[0] += s->r[i] * z;
-    sums[1] += s->r[i] * s->r[i];
+  int rc =
+      fl_pcgd_step(s->rt, &s->p, s->nrows, fl_lcg_x(s), s->r, s->dh, s->q, &s->rz, &s->rr, &s->halo_in, FL_TAG_LHALO);
+  if (rc == FL_RT_OK) {
+    s->k++;
+    s->exec++;
   }
-  if ((rc = fl_rt_sum(s->rt, sums, 2)) != FL_RT_OK)
-    return rc;
-  beta = sums[0] / s->rz;
-  for (long i = 0; i < m; i++)
-    s->dh[n + i] = dinv * s->r[i] + beta * s->dh[n + i];
-  s->rz = sums[0];
-  s->rr = sums[1];
-  s->k++;
-  s->exec++;
-  return FL_RT_OK;
+  return rc;
 }
 
 static fl_ckpt_shape fl_lcg_shape(const fl_lcg *s)
