@@ -22,7 +22,7 @@
 #define FL_TMR_CPU_THREADS 3
 #define FL_TMR_CPU_MIN_WORK (1L << 17) /* operations per replica below which threads cost more than they save */
 #define FL_TMR_CPU_MIN_INTENSITY 10    /* operations per output element below which in turn (chunked) wins */
-#define FL_TMR_CPU_CHUNK 8192L         /* output elements per chunk in turn: 3 x 64 KiB, well inside L2 */
+#define FL_TMR_CPU_CHUNK 1024L         /* output elements per chunk in turn: inputs and 3 copies of 8 KiB fit L1 */
 
 typedef struct fl_tmr_cpu {
   /* the pool: part 0 runs on the caller, parts 1 .. FL_TMR_CPU_THREADS-1 on workers */

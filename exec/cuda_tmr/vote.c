@@ -50,22 +50,35 @@ static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, lon
   }
 }
 
+/* The bitwise check of one block: zero iff the replicas are bitwise equal on [0, n). The vote's only cost when
+ * nothing went wrong, so it is built for each vector width the processor may have (GCC's function multiversioning:
+ * the loader picks the widest the machine runs); the kernels it checks are the caller's and keep their own flags. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define FL_TMR_VOTE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define FL_TMR_VOTE_CLONES
+#endif
+FL_TMR_VOTE_CLONES static uint64_t fl_tmr_vote_diff(const double *r0, const double *r1, const double *r2, long n)
+{
+  uint64_t diff = 0;
+  if (r2) {
+    for (long i = 0; i < n; i++) {
+      uint64_t a = fl_tmr_bits(r0[i]);
+      diff |= (a ^ fl_tmr_bits(r1[i])) | (a ^ fl_tmr_bits(r2[i]));
+    }
+  } else {
+    for (long i = 0; i < n; i++)
+      diff |= fl_tmr_bits(r0[i]) ^ fl_tmr_bits(r1[i]);
+  }
+  return diff;
+}
+
 void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long n, long base, int array,
                        const fl_tmr_vote_params *v, fl_tmr_tally *tally)
 {
   for (long b0 = 0; b0 < n; b0 += FL_TMR_VOTE_BLOCK) {
     long b1 = b0 + FL_TMR_VOTE_BLOCK < n ? b0 + FL_TMR_VOTE_BLOCK : n;
-    uint64_t diff = 0;
-    if (r2) {
-      for (long i = b0; i < b1; i++) {
-        uint64_t a = fl_tmr_bits(r0[i]);
-        diff |= (a ^ fl_tmr_bits(r1[i])) | (a ^ fl_tmr_bits(r2[i]));
-      }
-    } else {
-      for (long i = b0; i < b1; i++)
-        diff |= fl_tmr_bits(r0[i]) ^ fl_tmr_bits(r1[i]);
-    }
-    if (diff)
+    if (fl_tmr_vote_diff(r0 + b0, r1 + b0, r2 ? r2 + b0 : NULL, b1 - b0))
       fl_tmr_vote_slow(r0, r1, r2, b0, b1, base, array, v, tally);
   }
 }
