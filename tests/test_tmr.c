@@ -10,6 +10,7 @@
 #include "fl_config.h"
 #include "fl_test.h"
 #include "gridworld.h"
+#include "kernels.h"
 #include "tmr.h"
 #include "vote.h"
 
@@ -252,7 +253,7 @@ static void test_chunk_boundaries(void)
       fl_tmr_task task;
       long n, bad = 0;
       fl_tmr_result res;
-      const long at[] = {0, 8191, 8192, 16383, 16384, -1};
+      const long at[] = {0, 1023, 1024, 8191, 8192, 16383, 16384, -1}; /* chunks of 1,024 and more */
       if (k == 0) {
         task = fl_tmr_task_axpy(nx, -1.5, x, y, out);
         for (long i = 0; i < nx; i++)
@@ -272,15 +273,15 @@ static void test_chunk_boundaries(void)
       if (k == 2)
         CU_ASSERT(same_bits(change, ref_change));
       /* one flip per boundary element, rotating over the replicas: all corrected, listed in index order */
-      for (int j = 0; j < 6; j++) {
-        fl_tmr_fault f = fault_at(j % 3, 0, at[j] < 0 ? n - 1 : at[j], 3 + 9 * j, 0);
+      for (int j = 0; j < 8; j++) {
+        fl_tmr_fault f = fault_at(j % 3, 0, at[j] < 0 ? n - 1 : at[j], 3 + 7 * j, 0);
         fl_tmr_inject(t, &f);
       }
       CU_ASSERT_EQUAL(fl_tmr_run(t, &task, &res), FL_OK);
       CU_ASSERT_EQUAL(res.status, FL_TMR_CORRECTED);
-      CU_ASSERT_EQUAL(res.corrected, 6);
-      CU_ASSERT_EQUAL(res.npositions, 6);
-      for (int j = 0; j < 6 && j < res.npositions; j++)
+      CU_ASSERT_EQUAL(res.corrected, 8);
+      CU_ASSERT_EQUAL(res.npositions, 8);
+      for (int j = 0; j < 8 && j < res.npositions; j++)
         bad += res.positions[j].index != (at[j] < 0 ? n - 1 : at[j]) || res.positions[j].outvoted != j % 3;
       CU_ASSERT_EQUAL(bad, 0);
       CU_ASSERT_EQUAL(memcmp(out, ref, (size_t)n * sizeof *out), 0);
@@ -296,7 +297,7 @@ static void test_chunk_boundaries(void)
         CU_ASSERT_EQUAL(memcmp(out, ref, (size_t)n * sizeof *out), 0);
       }
       if (k == 1) {
-        /* x_halo row 41 is read by output rows 39, 40 and 41, across the boundary of the 40-row chunks */
+        /* x_halo row 41 is read by output rows 39, 40 and 41, across a chunk boundary (5-row chunks in turn) */
         fl_tmr_fault f = {.replica = 2, .target = FL_TMR_INPUT, .array = 0, .element = 41 * grid + 7, .bit = 55};
         fl_tmr_inject(t, &f);
         CU_ASSERT_EQUAL(fl_tmr_run(t, &task, &res), FL_OK);
@@ -819,6 +820,83 @@ static void test_cli(void)
   CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM runs WHERE scenario = 'storm'"), 10);
 }
 
+
+/* ---- the GPU's element functions (kernels.h), run on the host ---- */
+
+/* The GPU reduces the sweep's change with atomicMax on bit patterns, skipping NaNs: the same reduction here. */
+static double gpu_change_max(double acc, double ch)
+{
+  if (isnan(ch))
+    return acc;
+  return fl_tmr_bits(ch) > fl_tmr_bits(acc) ? ch : acc;
+}
+
+static void test_gpu_element_functions(void)
+{
+  const long n = 70000, grid = 257, rows = 190, cols = 230;
+  double *x = malloc((size_t)(grid + 2) * grid * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+  double *ref = malloc((size_t)n * sizeof *ref), *in = malloc((size_t)rows * cols * sizeof *in);
+  long bad = 0;
+  fl_diff diff;
+  CU_ASSERT_FATAL(x && y && ref && in);
+  for (long i = 0; i < (grid + 2) * grid; i++)
+    x[i] = sin(0.37 * (double)i) * 3.0 + 0.125 * (double)(i % 7);
+  for (long i = 0; i < n; i++)
+    y[i] = cos(0.011 * (double)i) / 3.0;
+  /* AXPY and the chain against the CPU backend's unprotected kernels */
+  {
+    fl_tmr *t = make(3, FL_TMR_IN_TURN, 0, 1);
+    fl_tmr_task task = fl_tmr_task_axpy(n, -0.7, x, y, ref);
+    CU_ASSERT_EQUAL_FATAL(fl_tmr_run_plain(t, &task, NULL), FL_OK);
+    for (long i = 0; i < n; i++)
+      bad += !same_bits(fl_tmr_k_axpy(i, -0.7, x, y), ref[i]);
+    task = fl_tmr_task_chain(5000, 37, 0.999, x, ref);
+    CU_ASSERT_EQUAL_FATAL(fl_tmr_run_plain(t, &task, NULL), FL_OK);
+    for (long i = 0; i < 5000; i++)
+      bad += !same_bits(fl_tmr_k_chain(i, 37, 0.999, x), ref[i]);
+    fl_tmr_destroy(&t);
+    CU_ASSERT_EQUAL(bad, 0);
+  }
+  /* the matvec on a block of rows with halos (odd n: rows do not align with anything) */
+  {
+    fl_tmr_k_diff c;
+    fl_diff_init(&diff, grid);
+    c = fl_tmr_k_diff_coeffs(&diff);
+    fl_diff_apply(&diff, grid, x, ref);
+    bad = 0;
+    for (long i = 0; i < grid * grid; i++)
+      bad += !same_bits(fl_tmr_k_diffusion(i, &c, x), ref[i]);
+    CU_ASSERT_EQUAL(bad, 0);
+  }
+  /* the sweep, with the best move's weight positive (max) and negative (min), a NaN state, and its change */
+  for (int variant = 0; variant < 2; variant++) {
+    fl_gw *gw = NULL;
+    fl_tmr_k_gw c;
+    double change_ref, change = 0.0;
+    CU_ASSERT_EQUAL_FATAL(fl_gw_create(rows, cols, 0.95, variant ? 0.1 : 0.8, 5, &gw), FL_OK);
+    c = fl_tmr_k_gw_coeffs(gw);
+    CU_ASSERT_EQUAL(c.use_max, variant == 0);
+    for (long s = 0; s < gw->n; s++)
+      in[s] = 10.0 * sin(0.013 * (double)s);
+    in[gw->n / 2 + 3] = NAN;
+    change_ref = fl_gw_sweep(gw, in, ref, 0, gw->n);
+    bad = 0;
+    for (long s = 0; s < gw->n; s++) {
+      double ch, v = fl_tmr_k_gridworld(s, &c, gw->reward, in, &ch);
+      bad += !same_bits(v, ref[s]);
+      change = gpu_change_max(change, ch);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(same_bits(change, change_ref));
+    CU_ASSERT(change > 0 && isfinite(change));
+    fl_gw_destroy(&gw);
+  }
+  free(x);
+  free(y);
+  free(ref);
+  free(in);
+}
+
 static CU_TestInfo tmr_tests[] = {
     {"fault-free runs equal the apps/ kernels, in turn and on threads", test_clean_runs_match_apps},
     {"1,000 random single-replica output flips: all corrected, output == fault-free", test_single_flips_corrected},
@@ -835,6 +913,7 @@ static CU_TestInfo tmr_tests[] = {
     {"bad tasks, faults and configurations are FL_ERR_INPUT", test_bad_input},
     {"seeded injection replays; SDC counts are Poisson", test_seeded},
     {"faultline tmr: bad arguments write nothing; a study writes rows and events", test_cli},
+    {"the GPU kernels' element functions, on the host, give the CPU's bits", test_gpu_element_functions},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"tmr", kernels_setup, kernels_teardown, NULL, NULL, tmr_tests}, CU_SUITE_INFO_NULL};

@@ -9,9 +9,10 @@
  * to FL_TMR_MAX_POSITIONS positions. Faults are flips done by a one-thread kernel on the replica's own stream,
  * between its kernel and the vote (outputs) or on a private device copy of an input before its kernel.
  *
- * The kernels implement the math of the CPU versions (apps/diffusion.c, apps/gridworld.c, cpu.c) in the same
- * order of operations; built with --fmad=false (CMakeLists.txt) they give the same bits as the host, so that a GPU
- * run can be checked against the CPU exactly. */
+ * The kernels' element functions (kernels.h) implement the math of the CPU versions (apps/diffusion.c,
+ * apps/gridworld.c, cpu.c) in the same order of operations; built with --fmad=false (CMakeLists.txt) they give the
+ * same bits as the host, so that a GPU run can be checked against the CPU exactly (test_tmr checks the element
+ * functions on the host, test_tmr_cuda the kernels on a GPU). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ extern "C" {
 #include "fl_err.h"
 }
 #include "cuda_impl.h"
+#include "kernels.h"
 #include "tmr_impl.h"
 
 #define FL_TMR_CU_THREADS 256
@@ -60,56 +62,33 @@ struct fl_tmr_cuda {
 #define FL_TMR_CU_LOOP(i, n)                                                                                  \
   for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long)blockDim.x * gridDim.x)
 
+/* One thread per element; the element functions are kernels.h's, which test_tmr checks on the host. */
 __global__ void fl_k_axpy(long n, double a, const double *__restrict__ x, const double *__restrict__ y,
                           double *__restrict__ o)
 {
-  FL_TMR_CU_LOOP(i, n) o[i] = a * x[i] + y[i];
+  FL_TMR_CU_LOOP(i, n) o[i] = fl_tmr_k_axpy(i, a, x, y);
 }
 
 __global__ void fl_k_chain(long n, long steps, double a, const double *__restrict__ x, double *__restrict__ o)
 {
-  FL_TMR_CU_LOOP(i, n)
-  {
-    double t = x[i];
-    for (long k = 0; k < steps; k++)
-      t = a * t + x[i];
-    o[i] = t;
-  }
+  FL_TMR_CU_LOOP(i, n) o[i] = fl_tmr_k_chain(i, steps, a, x);
 }
 
-/* fl_diff_apply: y = A x on nrows rows of n points; xh has a halo row above and below. */
-__global__ void fl_k_diffusion(long n, long nrows, double cx, double cy, double d, const double *__restrict__ xh,
-                               double *__restrict__ y)
+/* fl_diff_apply: y = A x on nrows rows of c.n points; xh has a halo row above and below. */
+__global__ void fl_k_diffusion(long nrows, fl_tmr_k_diff c, const double *__restrict__ xh, double *__restrict__ y)
 {
-  FL_TMR_CU_LOOP(idx, n * nrows)
-  {
-    long j = idx / n, i = idx - j * n;
-    const double *up = xh + j * n, *mid = up + n, *down = mid + n;
-    double left = i > 0 ? mid[i - 1] : 0.0, right = i + 1 < n ? mid[i + 1] : 0.0;
-    y[idx] = d * mid[i] - cx * (left + right) - cy * (up[i] + down[i]);
-  }
+  FL_TMR_CU_LOOP(idx, c.n * nrows) y[idx] = fl_tmr_k_diffusion(idx, &c, xh);
 }
 
 /* fl_gw_sweep over the whole grid; the max change is an atomicMax on the bit patterns, which order like the values
  * for non-negative doubles (a NaN change is skipped, as fmax skips it on the host). */
-__global__ void fl_k_gridworld(long rows, long cols, double delta, double c_best, double c_other, int use_max,
-                               const double *__restrict__ reward, const double *__restrict__ in,
+__global__ void fl_k_gridworld(fl_tmr_k_gw c, const double *__restrict__ reward, const double *__restrict__ in,
                                double *__restrict__ out, unsigned long long *change)
 {
-  FL_TMR_CU_LOOP(s, rows * cols)
+  FL_TMR_CU_LOOP(s, c.rows * c.cols)
   {
-    long i = s / cols, j = s - i * cols;
-    double self = in[s];
-    double up = i > 0 ? in[s - cols] : self, down = i + 1 < rows ? in[s + cols] : self;
-    double left = j > 0 ? in[s - 1] : self, right = j + 1 < cols ? in[s + 1] : self;
-    double sum = up + down + left + right, pick, v, ch;
-    if (use_max)
-      pick = fmax(fmax(up, down), fmax(left, right));
-    else
-      pick = fmin(fmin(up, down), fmin(left, right));
-    v = reward[s] + delta * (c_best * pick + c_other * sum);
-    out[s] = v;
-    ch = fabs(v - self);
+    double ch;
+    out[s] = fl_tmr_k_gridworld(s, &c, reward, in, &ch);
     if (change && !isnan(ch))
       atomicMax(change, (unsigned long long)__double_as_longlong(ch));
   }
@@ -267,21 +246,16 @@ static fl_err fl_tmr_cu_launch(const fl_tmr_task *k, const double *const *in, do
   case FL_TMR_CHAIN:
     fl_k_chain<<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS, 0, s>>>(n, k->steps, k->a, in[0], out[0]);
     break;
-  case FL_TMR_DIFFUSION: {
-    /* the coefficients exactly as fl_diff_apply computes them */
-    const fl_diff *p = k->diff;
-    const double cx = p->kx / (p->h * p->h), cy = p->ky / (p->h * p->h), d = 2.0 * (cx + cy);
-    fl_k_diffusion<<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS, 0, s>>>(p->n, k->nrows, cx, cy, d, in[0], out[0]);
+  case FL_TMR_DIFFUSION:
+    fl_k_diffusion<<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS, 0, s>>>(k->nrows, fl_tmr_k_diff_coeffs(k->diff), in[0],
+                                                                     out[0]);
     break;
-  }
   case FL_TMR_GRIDWORLD: {
-    const fl_gw *gw = k->gw;
-    const double c_other = (1.0 - gw->p) / 3.0, c_best = gw->p - c_other, delta = gw->discount;
     unsigned long long *change = k->nout > 1 ? (unsigned long long *)out[1] : NULL;
     if (change)
       FL_CU(cudaMemsetAsync(change, 0, sizeof *change, s));
-    fl_k_gridworld<<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS, 0, s>>>(gw->rows, gw->cols, delta, c_best, c_other,
-                                                                     c_best >= 0, in[1], in[0], out[0], change);
+    fl_k_gridworld<<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS, 0, s>>>(fl_tmr_k_gw_coeffs(k->gw), in[1], in[0], out[0],
+                                                                     change);
     break;
   }
   }
