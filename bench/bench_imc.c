@@ -7,6 +7,7 @@
 #include "imc.h"
 #include "rt.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ int main(int argc, char **argv)
   fl_imc *imc;
   int rank, size, rounds;
   size_t bytes;
+  double mib;
   unsigned char *buf;
   double *tp, *tr, *tc, pp_bw, pr_bw, imc_bw;
   unsigned char *rot[3];
@@ -37,23 +39,29 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  bytes = (size_t)(argc > 1 ? atof(argv[1]) : 8.0) * 1048576.0;
+  mib = argc > 1 ? atof(argv[1]) : 8.0;
   rounds = argc > 2 ? atoi(argv[2]) : 20;
-  if (size != 2 || rounds < 1) {
+  /* one MPI message of at most INT_MAX bytes */
+  if (size != 2 || rounds < 1 || !(mib > 0 && mib * 1048576.0 <= (double)INT_MAX)) {
     if (rank == 0)
-      fprintf(stderr, "usage: mpirun -np 2 bench_imc [MiB] [rounds]\n");
+      fprintf(stderr, "usage: mpirun -np 2 bench_imc [MiB (0 < MiB < 2048, default 8)] [rounds (>= 1)]\n");
     MPI_Finalize();
     return 2;
   }
+  bytes = (size_t)(mib * 1048576.0);
   buf = malloc(bytes);
   tp = malloc((size_t)rounds * sizeof *tp);
   tc = malloc((size_t)rounds * sizeof *tc);
   tr = malloc((size_t)rounds * sizeof *tr);
-  memset(buf, rank + 1, bytes);
-  for (int j = 0; j < 3; j++) {
+  for (int j = 0; j < 3; j++)
     rot[j] = malloc(bytes);
-    memset(rot[j], rank + 1, bytes);
+  if (!buf || !tp || !tc || !tr || !rot[0] || !rot[1] || !rot[2]) {
+    fprintf(stderr, "bench_imc: rank %d: out of memory for %.1f MiB buffers\n", rank, mib);
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  memset(buf, rank + 1, bytes);
+  for (int j = 0; j < 3; j++)
+    memset(rot[j], rank + 1, bytes);
   if (fl_rt_init(&rt, 2, FL_RT_MIRROR_RING, 60.0) != 0 || !(imc = fl_imc_create(&rt, bytes, 0))) {
     fprintf(stderr, "bench_imc: set-up failed\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
