@@ -833,13 +833,13 @@ static double gpu_change_max(double acc, double ch)
 
 static void test_gpu_element_functions(void)
 {
-  const long n = 70000, grid = 257, rows = 190, cols = 230;
-  double *x = malloc((size_t)(grid + 2) * grid * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+  const long n = 70000, grid = 257, rows = 190, cols = 230, nx = n > (grid + 2) * grid ? n : (grid + 2) * grid;
+  double *x = malloc((size_t)nx * sizeof *x), *y = malloc((size_t)n * sizeof *y);
   double *ref = malloc((size_t)n * sizeof *ref), *in = malloc((size_t)rows * cols * sizeof *in);
   long bad = 0;
   fl_diff diff;
   CU_ASSERT_FATAL(x && y && ref && in);
-  for (long i = 0; i < (grid + 2) * grid; i++)
+  for (long i = 0; i < nx; i++)
     x[i] = sin(0.37 * (double)i) * 3.0 + 0.125 * (double)(i % 7);
   for (long i = 0; i < n; i++)
     y[i] = cos(0.011 * (double)i) / 3.0;
