@@ -50,6 +50,81 @@ static int fl_group_push(fl_group *g, const double *values)
   return 0;
 }
 
+/* A text table: rows of cells kept until the end, then printed with every column as wide as its widest cell
+ * (counted in characters, not bytes: "±" is one). */
+#define FL_TABLE_MAXCOLS 16
+typedef struct fl_table {
+  int ncols;
+  unsigned right; /* bit c: column c is right-aligned (numbers) */
+  size_t nrows, cap;
+  char **cells; /* nrows * ncols, owned */
+} fl_table;
+
+static int fl_table_add(fl_table *t, const char *const *fields)
+{
+  if (t->nrows == t->cap) {
+    size_t nc = t->cap ? 2 * t->cap : 16;
+    char **c = realloc(t->cells, nc * (size_t)t->ncols * sizeof *c);
+    if (!c)
+      return -1;
+    t->cells = c;
+    t->cap = nc;
+  }
+  for (int k = 0; k < t->ncols; k++) {
+    char *d = strdup(fields[k] ? fields[k] : "");
+    if (!d) {
+      for (int j = 0; j < k; j++)
+        free(t->cells[t->nrows * (size_t)t->ncols + (size_t)j]);
+      return -1;
+    }
+    t->cells[t->nrows * (size_t)t->ncols + (size_t)k] = d;
+  }
+  t->nrows++;
+  return 0;
+}
+
+static size_t fl_utf8_len(const char *s)
+{
+  size_t n = 0;
+  for (; *s; s++)
+    n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
+static void fl_table_print(const fl_table *t, FILE *out)
+{
+  size_t w[FL_TABLE_MAXCOLS] = {0};
+  for (size_t r = 0; r < t->nrows; r++)
+    for (int k = 0; k < t->ncols; k++) {
+      size_t l = fl_utf8_len(t->cells[r * (size_t)t->ncols + (size_t)k]);
+      if (l > w[k])
+        w[k] = l;
+    }
+  for (size_t r = 0; r < t->nrows; r++) {
+    for (int k = 0; k < t->ncols; k++) {
+      const char *c = t->cells[r * (size_t)t->ncols + (size_t)k];
+      size_t pad = w[k] - fl_utf8_len(c);
+      if (k > 0)
+        fputs("  ", out);
+      if (t->right >> k & 1u)
+        fprintf(out, "%*s%s", (int)pad, "", c);
+      else if (k + 1 < t->ncols)
+        fprintf(out, "%s%*s", c, (int)pad, "");
+      else
+        fputs(c, out); /* no trailing blanks */
+    }
+    fputc('\n', out);
+  }
+}
+
+static void fl_table_free(fl_table *t)
+{
+  for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
+    free(t->cells[i]);
+  free(t->cells);
+  memset(t, 0, sizeof *t);
+}
+
 static void fl_fmt_ci_duration(const fl_group *g, int k, char *buf, size_t size)
 {
   char a[32], b[32];
@@ -89,8 +164,10 @@ static void fl_group_runs(const fl_group *g, char *buf, size_t size)
     snprintf(buf, size, "%zu", g->n);
 }
 
-static void fl_group_print(const fl_group *g, int tasks, int csv, FILE *out)
+/* One group: a CSV line to out, or a row of tab. -1 when out of memory. */
+static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_table *tab)
 {
+  char nodes[32];
   double mean[FL_NMETRICS], half[FL_NMETRICS];
   char c[FL_NMETRICS][64], runs[64];
   for (int k = 0; k < FL_NMETRICS; k++)
@@ -100,7 +177,7 @@ static void fl_group_print(const fl_group *g, int tasks, int csv, FILE *out)
             g->strategy, g->interval, g->nodes, g->mtbf, g->model, g->n, g->failed, g->timeout, mean[FL_M_MAKESPAN],
             half[FL_M_MAKESPAN], mean[FL_M_WASTE], half[FL_M_WASTE], mean[FL_M_FAILURES], half[FL_M_FAILURES],
             mean[FL_M_INTERRUPTIONS], half[FL_M_INTERRUPTIONS]);
-    return;
+    return 0;
   }
   if (csv) {
     fprintf(out, "%s,%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu", g->scenario, g->mode, g->strategy, g->weights, g->policy,
@@ -109,27 +186,32 @@ static void fl_group_print(const fl_group *g, int tasks, int csv, FILE *out)
       if (k == FL_M_MAKESPAN || k >= FL_M_RESILIENCE)
         fprintf(out, ",%.9g,%.9g", mean[k], half[k]);
     fputc('\n', out);
-    return;
+    return 0;
   }
   fl_group_runs(g, runs, sizeof runs);
+  snprintf(nodes, sizeof nodes, "%ld", g->nodes);
   fl_fmt_ci_duration(g, FL_M_MAKESPAN, c[FL_M_MAKESPAN], sizeof c[0]);
   if (!tasks) {
     fl_fmt_ci(g, FL_M_WASTE, 100.0, "%.2f%%", c[FL_M_WASTE], sizeof c[0]);
     fl_fmt_ci(g, FL_M_FAILURES, 1.0, "%.4g", c[FL_M_FAILURES], sizeof c[0]);
     fl_fmt_ci(g, FL_M_INTERRUPTIONS, 1.0, "%.4g", c[FL_M_INTERRUPTIONS], sizeof c[0]);
-    fprintf(out, "%-18s %-4s %-11s %-16s %8ld %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", g->scenario, g->mode,
-            g->strategy, g->interval, g->nodes, g->mtbf, g->model, runs, c[FL_M_MAKESPAN], c[FL_M_WASTE],
-            c[FL_M_FAILURES], c[FL_M_INTERRUPTIONS]);
-    return;
+    const char *row[] = {
+        g->scenario,      g->mode,       g->strategy,      g->interval,          nodes, g->mtbf, g->model, runs,
+        c[FL_M_MAKESPAN], c[FL_M_WASTE], c[FL_M_FAILURES], c[FL_M_INTERRUPTIONS]};
+    return fl_table_add(tab, row);
   }
   fl_fmt_ci(g, FL_M_RESILIENCE, 100.0, "%.1f%%", c[FL_M_RESILIENCE], sizeof c[0]);
   fl_fmt_ci(g, FL_M_ELINF, 1.0, "%.3g", c[FL_M_ELINF], sizeof c[0]);
   fl_fmt_ci(g, FL_M_EL1, 1.0, "%.3g", c[FL_M_EL1], sizeof c[0]);
   fl_fmt_ci(g, FL_M_REPLICATED, 1.0, "%.3g", c[FL_M_REPLICATED], sizeof c[0]);
   fl_fmt_ci(g, FL_M_SUBSTITUTED, 1.0, "%.3g", c[FL_M_SUBSTITUTED], sizeof c[0]);
-  fprintf(out, "%-14s %-4s %-12s %-9s %-16s %7ld %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", g->scenario, g->mode,
-          g->strategy, g->weights, g->policy, g->nodes, runs, c[FL_M_MAKESPAN], c[FL_M_RESILIENCE], c[FL_M_ELINF],
-          c[FL_M_EL1], c[FL_M_REPLICATED], c[FL_M_SUBSTITUTED]);
+  {
+    const char *row[] = {g->scenario,        g->mode,       g->strategy, g->weights,
+                         g->policy,          nodes,         runs,        c[FL_M_MAKESPAN],
+                         c[FL_M_RESILIENCE], c[FL_M_ELINF], c[FL_M_EL1], c[FL_M_REPLICATED],
+                         c[FL_M_SUBSTITUTED]};
+    return fl_table_add(tab, row);
+  }
 }
 
 static double fl_col(sqlite3_stmt *st, int i)
@@ -329,6 +411,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
   fl_group g;
+  fl_table tab = {.ncols = tasks ? 13 : 12, .right = tasks ? 1u << 5 : 1u << 4};
   int have = 0, rows = 0;
   const char *sql =
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
@@ -374,14 +457,16 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       goto done;
     }
     if (rows++ == 0 && !opt->csv) {
-      if (!tasks)
-        fprintf(out, "%-18s %-4s %-11s %-16s %8s %-9s %-11s %-6s %-22s %-17s %-15s %-15s\n", "scenario", "mode",
-                "strategy", "interval", "nodes", "node-MTBF", "model", "runs", "makespan (95% CI)", "waste (95% CI)",
-                "failures", "interruptions");
-      else
-        fprintf(out, "%-14s %-4s %-12s %-9s %-16s %7s %-5s %-20s %-15s %-19s %-19s %-13s %-13s\n", "scenario", "mode",
-                "strategy", "weights", "policy (budget)", "tasks", "runs", "time (95% CI)", "resilience", "error Linf",
-                "error L1", "replicated", "substituted");
+      static const char *const job_head[] = {
+          "scenario", "mode", "strategy",          "interval",       "nodes",    "node-MTBF",
+          "model",    "runs", "makespan (95% CI)", "waste (95% CI)", "failures", "interruptions"};
+      static const char *const task_head[] = {
+          "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
+          "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
+      if (fl_table_add(&tab, tasks ? task_head : job_head) != 0) {
+        rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+        goto done;
+      }
     } else if (rows == 1 && opt->csv) {
       if (!tasks)
         fprintf(out, "scenario,mode,strategy,interval,nodes,node_mtbf,failure_model,runs,failed,timeout,makespan_s,"
@@ -415,8 +500,10 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2), tau,
              nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy);
     if (!have || strcmp(key, g.key) != 0) {
-      if (have)
-        fl_group_print(&g, tasks, opt->csv, out);
+      if (have && fl_group_print(&g, tasks, opt->csv, out, &tab) != 0) {
+        rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+        goto done;
+      }
       g.n = g.failed = g.timeout = 0;
       have = 1;
       snprintf(g.key, sizeof g.key, "%s", key);
@@ -450,9 +537,13 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       g.failed++;
     }
   }
-  if (have)
-    fl_group_print(&g, tasks, opt->csv, out);
+  if (have && fl_group_print(&g, tasks, opt->csv, out, &tab) != 0) {
+    rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+    goto done;
+  }
+  fl_table_print(&tab, out);
 done:
+  fl_table_free(&tab);
   *rows_out = rows;
   sqlite3_finalize(st);
   for (int k = 0; k < FL_NMETRICS; k++)

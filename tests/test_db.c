@@ -148,7 +148,7 @@ static void test_stats(void)
   CU_ASSERT(isnan(h));
 }
 
-/* The report groups rows and prints mean and CI; checked through its CSV form. */
+/* The report groups rows and prints mean and CI; checked through its CSV form, and its text form's alignment. */
 static void test_report(void)
 {
   fl_db *db = NULL;
@@ -183,6 +183,47 @@ static void test_report(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,sim,none,-,100,11.6d,exponential,1,0,1,500,"));
   if (!strstr(buf, "24.8413771"))
     fprintf(stderr, "%s", buf);
+  /* the text form: a header and one row per group, every column starting at the same character on every line
+   * (the "±" of a CI is one character, two bytes) */
+  ro.csv = 0;
+  out = fmemopen(buf, sizeof buf, "w");
+  CU_ASSERT_EQUAL(fl_report_print(fl_db_sqlite(db), &ro, out), FL_OK);
+  n = (size_t)ftell(out);
+  fclose(out);
+  buf[n < sizeof buf ? n : sizeof buf - 1] = '\0';
+  {
+    const char *line = buf, *cols[] = {"makespan (95% CI)", "waste (95% CI)", "interruptions"};
+    long at[3] = {-1, -1, -1}, lines = 0, misaligned = 0;
+    for (int c = 0; c < 3; c++) {
+      const char *h = strstr(buf, cols[c]);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+      at[c] = (long)(h - buf);
+    }
+    CU_ASSERT(at[0] < at[1] && at[1] < at[2]);
+    while (*line && *line != '\n') { /* the job table ends at an empty line */
+      const char *end = strchr(line, '\n');
+      long chars = 0;
+      int c = 0;
+      CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+      /* walk the line by characters: each column's start must be a blank-to-text edge at the header's offset */
+      for (const char *p = line; p < end; p++) {
+        if (((unsigned char)*p & 0xC0) == 0x80)
+          continue;
+        if (c < 3 && chars == at[c]) {
+          misaligned += p == line || p[-1] != ' ' || *p == ' ';
+          c++;
+        }
+        chars++;
+      }
+      misaligned += c != 3;
+      lines++;
+      line = end + 1;
+    }
+    CU_ASSERT_EQUAL(lines, 3); /* header, checkpoint, none */
+    CU_ASSERT_EQUAL(misaligned, 0);
+    if (misaligned)
+      fprintf(stderr, "%s", buf);
+  }
   fl_db_close(&db);
 }
 
