@@ -8,8 +8,9 @@
  * its wake-up only for tasks of some size (FL_TMR_CPU_MIN_WORK), hence FL_TMR_AUTO.
  *
  * The kernels' CPU versions are the apps/ functions (fl_diff_apply, fl_gw_sweep); AXPY and the chain have no app
- * of their own and are written here. The seed warns that threads give no hardware isolation unless they are
+ * of their own and use the element functions the GPU runs (kernels.h). The seed warns that threads give no hardware isolation unless they are
  * pinned to distinct cores: these are not pinned (docs/tmr.md, limits). */
+#include "kernels.h"
 #include "tmr_impl.h"
 
 #include <math.h>
@@ -140,17 +141,13 @@ static double fl_tmr_cpu_kernel_range(const fl_tmr_task *task, const double *con
   case FL_TMR_AXPY: {
     const double a = task->a, *x = in[0] + first, *y = in[1] + first;
     for (long i = 0; i < last - first; i++)
-      out_first[i] = a * x[i] + y[i];
+      out_first[i] = fl_tmr_k_axpy(i, a, x, y);
     break;
   }
   case FL_TMR_CHAIN: {
-    const double a = task->a, *x = in[0] + first;
-    for (long i = 0; i < last - first; i++) {
-      double t = x[i];
-      for (long k = 0; k < task->steps; k++)
-        t = a * t + x[i];
-      out_first[i] = t;
-    }
+    const double *x = in[0] + first;
+    for (long i = 0; i < last - first; i++)
+      out_first[i] = fl_tmr_k_chain(i, task->steps, task->a, x);
     break;
   }
   case FL_TMR_DIFFUSION: fl_diff_apply(task->diff, last - first, in[0] + first * task->diff->n, out_first); break;

@@ -1,8 +1,9 @@
 /* kernels.h — one element of each protected kernel, the code the GPU's kernels run (cuda_impl.cu), also built
  * for the host so that it can be checked without a GPU.
  *
- * A GPU thread computes one output element with these functions, in the same order of operations as the CPU
- * versions (apps/diffusion.c's fl_diff_apply, apps/gridworld.c's fl_gw_sweep, cpu.c's AXPY and chain); with
+ * A GPU thread computes one output element with these functions. The CPU backend runs AXPY and the chain through
+ * them too; for the matvec and the sweep it runs the apps' own loops (apps/diffusion.c's fl_diff_apply,
+ * apps/gridworld.c's fl_gw_sweep: apps/ does not depend on exec/), whose order of operations these follow. With
  * fused multiply-adds off on both sides (nvcc --fmad=false; the host's baseline x86-64 has no FMA) they give the
  * same bits. test_tmr runs them on the host over whole arrays against the CPU backend, so the GPU's arithmetic and
  * indexing are tested on every build; what only a GPU can test (streams, copies, atomics) is test_tmr_cuda's. */

@@ -14,6 +14,7 @@
  * Every argument is checked, and the backend chosen, before the database is opened: bad input writes nothing. */
 #include "tmr_cmd.h"
 
+#include "args.h"
 #include "db.h"
 #include "fl_config.h"
 #include "rng.h"
@@ -44,18 +45,6 @@ static int fl_tmr_usage(const char *fmt, const char *arg)
   fprintf(stderr, fmt, arg);
   fprintf(stderr, " (see 'faultline help tmr')\n");
   return 2;
-}
-
-static const char *fl_tmr_flag(int argc, char **argv, int *i, const char *flag)
-{
-  size_t n = strlen(flag);
-  if (strncmp(argv[*i], flag, n) != 0)
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (argv[*i][n] == '\0' && *i + 1 < argc)
-    return argv[++*i];
-  return NULL;
 }
 
 /* A whole number in [lo, hi], or -1 after printing the usage line. */
@@ -118,49 +107,49 @@ static int fl_tmr_parse(int argc, char **argv, fl_tmr_opts *o)
   snprintf(o->conc_text, sizeof o->conc_text, "auto");
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if ((v = fl_tmr_flag(argc, argv, &i, "--kernel"))) {
+    if ((v = fl_args_value(argc, argv, &i, "--kernel"))) {
       if (strcmp(v, "axpy") && strcmp(v, "chain") && strcmp(v, "diffusion") && strcmp(v, "gridworld"))
         return fl_tmr_usage("--kernel '%s': expected axpy, chain, diffusion or gridworld", v);
       o->kernel = v;
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--n"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--n"))) {
       if (fl_tmr_whole("--n", v, 1, 4e8, &o->n) < 0)
         return 2;
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--steps"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--steps"))) {
       if (fl_tmr_whole("--steps", v, 0, 1e9, &o->steps) < 0)
         return 2;
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--trials"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--trials"))) {
       if (fl_tmr_whole("--trials", v, 1, 1e7, &o->trials) < 0)
         return 2;
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--sdc"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--sdc"))) {
       if (fl_units_number(v, 0, &o->sdc) != FL_OK || !(o->sdc >= 0) || o->sdc > 1e6) {
         fl_err_clear();
         return fl_tmr_usage("--sdc '%s': expected the mean number of bit flips per trial, in [0, 1e6]", v);
       }
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--target"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--target"))) {
       if (strcmp(v, "output") == 0)
         o->target = FL_TMR_OUTPUT;
       else if (strcmp(v, "input") == 0)
         o->target = FL_TMR_INPUT;
       else
         return fl_tmr_usage("--target '%s': expected output or input", v);
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--mode"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--mode"))) {
       if (strcmp(v, "tmr") == 0)
         o->cfg.replicas = 3;
       else if (strcmp(v, "dual") == 0)
         o->cfg.replicas = 2;
       else
         return fl_tmr_usage("--mode '%s': expected tmr or dual", v);
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--vote"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--vote"))) {
       if (fl_tmr_parse_vote(v, &o->cfg) < 0)
         return fl_tmr_usage("--vote '%s': expected bitwise, abs=TOL, rel=TOL or abs=TOL,rel=TOL (TOL >= 0)", v);
       snprintf(o->vote_text, sizeof o->vote_text, "%s", v);
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--retries"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--retries"))) {
       if (fl_tmr_whole("--retries", v, 0, 1000, &x) < 0)
         return 2;
       o->cfg.max_retries = (int)x;
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--backend"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--backend"))) {
       o->cfg.backend = v; /* checked by fl_tmr_create, before the database is opened */
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--concurrency"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--concurrency"))) {
       if (strcmp(v, "auto") == 0)
         o->cfg.concurrency = FL_TMR_AUTO;
       else if (strcmp(v, "on") == 0)
@@ -170,16 +159,16 @@ static int fl_tmr_parse(int argc, char **argv, fl_tmr_opts *o)
       else
         return fl_tmr_usage("--concurrency '%s': expected auto, on or off", v);
       snprintf(o->conc_text, sizeof o->conc_text, "%s", v);
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--seed"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--seed"))) {
       double s;
       if (fl_units_number(v, 1, &s) != FL_OK || s < 0 || s > 9007199254740992.0) {
         fl_err_clear();
         return fl_tmr_usage("--seed '%s': expected a whole number >= 0", v);
       }
       o->cfg.seed = (uint64_t)s;
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--db"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--db"))) {
       o->db = v;
-    } else if ((v = fl_tmr_flag(argc, argv, &i, "--name"))) {
+    } else if ((v = fl_args_value(argc, argv, &i, "--name"))) {
       if (!v[0] || strlen(v) > 100)
         return fl_tmr_usage("--name '%s': expected 1 to 100 characters", v);
       o->name = v;
