@@ -12,6 +12,7 @@
 #include "gridworld.h"
 #include "kernels.h"
 #include "tmr.h"
+#include "tmr_util.h"
 #include "vote.h"
 
 #include <gsl/gsl_rng.h>
@@ -97,11 +98,6 @@ static void scramble(kdata *d)
   memset(&d->change, 0xff, sizeof d->change);
 }
 
-static int same_bits(double a, double b)
-{
-  return memcmp(&a, &b, sizeof a) == 0;
-}
-
 /* Elements of the task's outputs that differ bitwise from the reference, except `skip` of output 0 (-1: none). */
 static long diff_from_ref(const kdata *d, long skip)
 {
@@ -125,17 +121,6 @@ static fl_tmr *make(int replicas, fl_tmr_concurrency conc, int retries, uint64_t
   c.seed = seed;
   CU_ASSERT_EQUAL_FATAL(fl_tmr_create(&c, &t), FL_OK);
   return t;
-}
-
-static fl_tmr_fault fault_at(int replica, int array, long element, int bit, int persistent)
-{
-  fl_tmr_fault f = {.replica = replica,
-                    .target = FL_TMR_OUTPUT,
-                    .array = array,
-                    .element = element,
-                    .bit = bit,
-                    .persistent = persistent};
-  return f;
 }
 
 /* ---- fault-free runs equal the apps/ functions ---- */
@@ -819,7 +804,6 @@ static void test_cli(void)
                   0);
   CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM runs WHERE scenario = 'storm'"), 10);
 }
-
 
 /* ---- the GPU's element functions (kernels.h), run on the host ---- */
 

@@ -9,6 +9,7 @@
 #include "fl_config.h"
 #include "fl_test.h"
 #include "tmr.h"
+#include "tmr_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -125,17 +126,6 @@ static fl_tmr *make(int replicas, fl_tmr_concurrency conc, int retries, fl_tmr_v
   CU_ASSERT_EQUAL_FATAL(fl_tmr_create(&c, &t), FL_OK);
   CU_ASSERT_STRING_EQUAL(fl_tmr_backend(t), "cuda");
   return t;
-}
-
-static fl_tmr_fault fault_at(int replica, int array, long element, int bit, int persistent)
-{
-  fl_tmr_fault f = {.replica = replica,
-                    .target = FL_TMR_OUTPUT,
-                    .array = array,
-                    .element = element,
-                    .bit = bit,
-                    .persistent = persistent};
-  return f;
 }
 
 static void test_same_bits_as_cpu(void)

@@ -8,8 +8,8 @@
  * its wake-up only for tasks of some size (FL_TMR_CPU_MIN_WORK), hence FL_TMR_AUTO.
  *
  * The kernels' CPU versions are the apps/ functions (fl_diff_apply, fl_gw_sweep); AXPY and the chain have no app
- * of their own and use the element functions the GPU runs (kernels.h). The seed warns that threads give no hardware isolation unless they are
- * pinned to distinct cores: these are not pinned (docs/tmr.md, limits). */
+ * of their own and use the element functions the GPU runs (kernels.h). The seed warns that threads give no hardware
+ * isolation unless they are pinned to distinct cores: these are not pinned (docs/tmr.md, limits). */
 #include "kernels.h"
 #include "tmr_impl.h"
 
