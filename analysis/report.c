@@ -289,7 +289,7 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
            "SELECT DISTINCT scenario FROM runs WHERE codec IS NOT NULL AND (?1 IS NULL OR "
            "scenario = ?1) ORDER BY scenario");
   if (sqlite3_prepare_v2(db, sql, -1, &sc, NULL) != SQLITE_OK)
-    return fl_err_set(FL_ERR_DB, "report query: %s", sqlite3_errmsg(db));
+    return fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
   if (opt->scenario)
     sqlite3_bind_text(sc, 1, opt->scenario, -1, SQLITE_STATIC);
   while (sqlite3_step(sc) == SQLITE_ROW) {
@@ -435,7 +435,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
 
   memset(&g, 0, sizeof g);
   if (sqlite3_prepare_v2(db, lossy ? sql : sql_old, -1, &st, NULL) != SQLITE_OK) {
-    rc = fl_err_set(FL_ERR_DB, "report query: %s", sqlite3_errmsg(db));
+    rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
     goto done;
   }
   if (opt->scenario)
@@ -453,7 +453,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     if (step == SQLITE_DONE)
       break;
     if (step != SQLITE_ROW) {
-      rc = fl_err_set(FL_ERR_DB, "report query: %s", sqlite3_errmsg(db));
+      rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
       goto done;
     }
     if (rows++ == 0 && !opt->csv) {

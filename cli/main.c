@@ -3,6 +3,7 @@
  * Exit status: 0 success, 1 a run or environment failure, 2 bad input (scenario, trace, command line). Bad
  * input is always found before the results database is opened, so it writes nothing. */
 #include "args.h"
+#include "cleanup.h"
 #include "ckpt_cli.h"
 #include "db.h"
 #include "fl_config.h"
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -448,9 +450,8 @@ static int fl_cmd_validate(int argc, char **argv)
         return fl_usage_error("validate", "--replicas '%s': expected a whole number >= 2", v);
       vo.replicas = (long)x;
     } else if ((v = fl_args_value(argc, argv, &i, "--seed"))) {
-      if (fl_units_number(v, 1, &x) != FL_OK || x < 0)
-        return fl_usage_error("validate", "--seed '%s': expected a whole number >= 0", v);
-      vo.seed = (uint64_t)x;
+      if (fl_units_u64(v, &vo.seed) != FL_OK)
+        return fl_usage_error("validate", "--seed '%s': expected a whole number from 0 to 2^64 - 1", v);
     } else if ((v = fl_args_value(argc, argv, &i, "--only"))) {
       vo.only = v;
     } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
@@ -504,14 +505,61 @@ static int fl_read_outcome(const char *path, fl_outcome *o)
   return 0;
 }
 
+#define FL_RUN_MAX_PROCS 4096 /* ranks plus spares of one real run */
+
+/* Check "RANK@ITER" terms (blank- or comma-separated) against the processes of the run. */
+static fl_err fl_run_check_kills(const char *origin, const char *text, long procs)
+{
+  fl_err rc = FL_OK;
+  char buf[1024], *save = NULL, *tok;
+  snprintf(buf, sizeof buf, "%s", text ? text : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    char *at = strchr(tok, '@');
+    double r, it;
+    FL_CHECK(at != NULL, FL_ERR_INPUT, "%s '%s': expected RANK@ITER", origin, tok);
+    *at = '\0';
+    FL_CHECK(fl_units_number(tok, 1, &r) == FL_OK && fl_units_number(at + 1, 1, &it) == FL_OK && r >= 0 && it >= 0,
+             FL_ERR_INPUT, "%s '%s@%s': expected RANK@ITER with whole numbers >= 0", origin, tok, at + 1);
+    FL_CHECK(r < (double)procs, FL_ERR_INPUT, "%s '%s@%s': no process %s (the run has processes 0..%ld: --np plus spares)",
+             origin, tok, at + 1, tok, procs - 1);
+  }
+done:
+  return rc;
+}
+
+/* Outcome files of an earlier run in DIR would be read as this run's: refuse such a directory. */
+static int fl_run_dir_has_outcomes(const char *dir, long procs)
+{
+  char p[4200];
+  for (long w = 0; w < procs + 64; w++) {
+    snprintf(p, sizeof p, "%s/rank-%ld.txt", dir, w);
+    if (access(p, F_OK) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* Signals that end `faultline run` are passed to mpirun, which ends its ranks; then run cleans up and ends by the
+ * same signal. Static: the handler can reach nothing else. */
+static volatile sig_atomic_t fl_run_child_pid, fl_run_signal;
+static void fl_run_forward(int sig)
+{
+  if (!fl_run_signal)
+    fl_run_signal = sig;
+  if (fl_run_child_pid > 0)
+    kill((pid_t)fl_run_child_pid, sig);
+}
+
 static int fl_cmd_run(int argc, char **argv)
 {
   fl_err rc = FL_OK;
   fl_scenario *sc = NULL;
   const char *path = NULL, *out = NULL;
   char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200];
-  int margc = 0, np = 0, quiet = 0, status = 0, code = 1;
+  int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0;
   long spares = -1;
+  struct sigaction fwd, old_sig[4];
+  static const int fwd_sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
   pid_t pid;
   ssize_t len;
 
@@ -522,13 +570,17 @@ static int fl_cmd_run(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *v;
     if ((v = fl_args_value(argc, argv, &i, "--np"))) {
-      np = atoi(v);
-      if (np < 1)
-        return fl_usage_error("run", "--np '%s': at least 1 rank", v);
+      long n;
+      if (fl_args_count("--np", v, 1, FL_RUN_MAX_PROCS, &n) != FL_OK) {
+        free(margv);
+        return fl_usage_error("run", "%s", fl_err_msg());
+      }
+      np = (int)n;
     } else if ((v = fl_args_value(argc, argv, &i, "--spares"))) {
-      spares = atol(v);
-      if (spares < 0)
-        return fl_usage_error("run", "--spares '%s': 0 or more", v);
+      if (fl_args_count("--spares", v, 0, FL_RUN_MAX_PROCS, &spares) != FL_OK) {
+        free(margv);
+        return fl_usage_error("run", "%s", fl_err_msg());
+      }
     } else if ((v = fl_args_value(argc, argv, &i, "--set")) || (v = fl_args_value(argc, argv, &i, "--kill")) ||
                (v = fl_args_value(argc, argv, &i, "--db"))) {
       margv[margc++] = argv[i - 1];
@@ -560,6 +612,12 @@ static int fl_cmd_run(int argc, char **argv)
   }
   if (spares < 0)
     spares = sc->spares;
+  FL_CHECK(np + spares <= FL_RUN_MAX_PROCS, FL_ERR_INPUT, "--np %d plus %ld spares: at most %d processes", np, spares,
+           FL_RUN_MAX_PROCS);
+  FL_TRY(fl_run_check_kills("mpi.kill", sc->kill, np + spares));
+  for (int k = 0; k < margc; k += 2)
+    if (strcmp(margv[k], "--kill") == 0)
+      FL_TRY(fl_run_check_kills("--kill", margv[k + 1], np + spares));
   if (strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0) {
     rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds cg and gridworld (bsp: faultline simulate)");
     goto done;
@@ -584,12 +642,21 @@ static int fl_cmd_run(int argc, char **argv)
   FL_CHECK(access(mpi, X_OK) == 0, FL_ERR_INPUT,
            "%s not found: this faultline was built without MPI (install libopenmpi-dev and rebuild)", mpi);
   if (out) {
+    struct stat st;
     snprintf(outdir, sizeof outdir, "%s", out);
-    FL_CHECK(mkdir(outdir, 0777) == 0 || errno == EEXIST, FL_ERR_IO, "%s: %s", outdir, strerror(errno));
+    if (stat(outdir, &st) == 0) {
+      FL_CHECK(S_ISDIR(st.st_mode), FL_ERR_INPUT, "--out %s: not a directory", outdir);
+      FL_CHECK(!fl_run_dir_has_outcomes(outdir, np + spares), FL_ERR_INPUT,
+               "--out %s: holds rank-*.txt outcome files of an earlier run; give an empty or new directory", outdir);
+    } else {
+      FL_CHECK(errno == ENOENT, FL_ERR_INPUT, "--out %s: %s", outdir, strerror(errno));
+      FL_CHECK(mkdir(outdir, 0777) == 0, FL_ERR_INPUT, "--out %s: cannot create it: %s", outdir, strerror(errno));
+    }
   } else {
     const char *t = getenv("TMPDIR");
     snprintf(outdir, sizeof outdir, "%s/faultline-run-XXXXXX", t && *t ? t : "/tmp");
     FL_CHECK(mkdtemp(outdir) != NULL, FL_ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+    tmpdir = 1;
   }
 
   {
@@ -637,7 +704,19 @@ static int fl_cmd_run(int argc, char **argv)
       FILE *from;
       char line[2048];
       FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
+      memset(&fwd, 0, sizeof fwd);
+      fwd.sa_handler = fl_run_forward;
+      sigemptyset(&fwd.sa_mask);
+      fl_run_signal = 0;
+      fl_run_child_pid = 0;
+      for (int k = 0; k < 4; k++)
+        sigaction(fwd_sigs[k], &fwd, &old_sig[k]);
       pid = fork();
+      if (pid > 0)
+        fl_run_child_pid = pid;
+      if (pid == 0)
+        for (int k = 0; k < 4; k++)
+          sigaction(fwd_sigs[k], &old_sig[k], NULL);
       if (pid == 0) {
         close(fds[0]);
         dup2(fds[1], STDERR_FILENO);
@@ -657,7 +736,15 @@ static int fl_cmd_run(int argc, char **argv)
         fclose(from);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+      fl_run_child_pid = 0;
+      for (int k = 0; k < 4; k++)
+        sigaction(fwd_sigs[k], &old_sig[k], NULL);
     }
+  }
+  if (fl_run_signal) {
+    fprintf(stderr, "faultline: %s: stopped by signal %d\n", sc->name, (int)fl_run_signal);
+    code = 128 + fl_run_signal;
+    goto done;
   }
 
   /* mpirun exits 0 even when ranks die: each rank's outcome says what happened */
@@ -691,14 +778,27 @@ static int fl_cmd_run(int argc, char **argv)
                role0.commits, files, (long)np + spares, sc->db);
       code = completed >= np ? 0 : 1;
     } else {
-      fprintf(stderr, "faultline: %s: the run did not complete (mpirun status %d; outcomes in %s)\n", sc->name,
-              WIFEXITED(status) ? WEXITSTATUS(status) : -1, outdir);
+      fprintf(stderr, "faultline: %s: the run did not complete (mpirun status %d%s%s)\n", sc->name,
+              WIFEXITED(status) ? WEXITSTATUS(status) : -1, tmpdir ? "" : "; outcomes in ", tmpdir ? "" : outdir);
       code = 1;
     }
   }
 done:
+  if (tmpdir) {
+    /* our own temporary directory: its outcome files were read; nothing of the user's is in it */
+    for (long w = 0; w < (long)np + spares; w++) {
+      snprintf(buf, sizeof buf, "%s/rank-%ld.txt", outdir, w);
+      unlink(buf);
+      snprintf(buf, sizeof buf, "%s/rank-%ld.txt.solves", outdir, w);
+      unlink(buf);
+    }
+    if (rmdir(outdir) != 0)
+      fprintf(stderr, "faultline: cannot remove the temporary directory %s: %s\n", outdir, strerror(errno));
+  }
   fl_scenario_destroy(&sc);
   free(margv);
+  if (fl_run_signal)
+    fl_cleanup_reraise((int)fl_run_signal);
   if (rc != FL_OK)
     return fl_report_error(rc);
   return code;

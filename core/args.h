@@ -6,4 +6,9 @@
  * is not that flag (or its value is missing). */
 const char *fl_args_value(int argc, char **argv, int *i, const char *flag);
 
+/* A whole-number flag value, parsed as scenario counts are (fl_units_number): on failure records an FL_ERR_INPUT
+ * message "--np '3abc': not a whole number" / "must be at least 1" / "must be at most 4096". */
+#include "fl_err.h"
+fl_err fl_args_count(const char *flag, const char *value, long min, long max, long *out);
+
 #endif

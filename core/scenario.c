@@ -23,7 +23,7 @@
 typedef enum fl_ktype {
   FL_K_STR,      /* non-empty string */
   FL_K_ENUM_INT, /* one of choices; stores the index in an int */
-  FL_K_SEED,     /* integer in [0, 2^63) */
+  FL_K_SEED,     /* any unsigned 64-bit integer, parsed exactly */
   FL_K_COUNT,    /* integer in [0, LONG_MAX] stored in a long */
   FL_K_DURATION, /* seconds */
   FL_K_DURATION_NEVER,
@@ -267,23 +267,23 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
     *(int *)(void *)field = found;
     break;
   }
-  case FL_K_SEED:
+  case FL_K_SEED: {
+    uint64_t seed;
+    if (fl_units_u64(raw, &seed) != FL_OK)
+      return fl_scenario_fail(sc, key->section, key->key, "expected a whole number from 0 to 2^64 - 1");
+    *(uint64_t *)(void *)field = seed;
+    break;
+  }
   case FL_K_COUNT: {
     if (fl_units_number(raw, 1, &v) != FL_OK)
       return fl_scenario_fail(sc, key->section, key->key, "not a whole number");
     if (v < 0)
       return fl_scenario_fail(sc, key->section, key->key, "must not be negative");
-    if (key->type == FL_K_SEED) {
-      if (v >= 9223372036854775808.0)
-        return fl_scenario_fail(sc, key->section, key->key, "must be below 2^63");
-      *(uint64_t *)(void *)field = (uint64_t)v;
-    } else {
-      if (v > (double)LONG_MAX)
-        return fl_scenario_fail(sc, key->section, key->key, "too large");
-      if ((key->flags & FL_K_POS) && v <= 0)
-        return fl_scenario_fail(sc, key->section, key->key, "must be at least 1");
-      *(long *)(void *)field = (long)v;
-    }
+    if (v > (double)LONG_MAX)
+      return fl_scenario_fail(sc, key->section, key->key, "too large");
+    if ((key->flags & FL_K_POS) && v <= 0)
+      return fl_scenario_fail(sc, key->section, key->key, "must be at least 1");
+    *(long *)(void *)field = (long)v;
     break;
   }
   case FL_K_DURATION:

@@ -203,6 +203,27 @@ fl_err fl_units_speed(const char *text, double *flops)
   return fl_units_lookup(text, fl_speed_units, "speed", "1Gf, 2.5Tf", flops);
 }
 
+fl_err fl_units_u64(const char *text, uint64_t *value)
+{
+  const char *p = text ? text : "";
+  uint64_t v = 0;
+  int digits = 0;
+  while (isspace((unsigned char)*p))
+    p++;
+  for (; isdigit((unsigned char)*p); p++, digits++) {
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10)
+      return fl_err_set(FL_ERR_INPUT, "'%s' is larger than 2^64 - 1", text);
+    v = v * 10 + d;
+  }
+  while (isspace((unsigned char)*p))
+    p++;
+  if (!digits || *p)
+    return fl_err_set(FL_ERR_INPUT, "'%s' is not a whole number from 0 to 2^64 - 1", text ? text : "");
+  *value = v;
+  return FL_OK;
+}
+
 fl_err fl_units_number(const char *text, int integral, double *value)
 {
   fl_err rc = FL_OK;

@@ -9,6 +9,7 @@
 #include "fl_err.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define FL_SECONDS_PER_YEAR (365.25 * 86400.0)
 
@@ -19,6 +20,8 @@ fl_err fl_units_duration(const char *text, int allow_never, double *seconds);
 fl_err fl_units_bytes(const char *text, double *bytes);
 /* Speed in flop/s, SimGrid's spelling: f, kf, Mf, Gf, Tf, Pf, Ef (also "flops"). */
 fl_err fl_units_speed(const char *text, double *flops);
+/* An unsigned 64-bit integer, exactly (seeds): decimal digits only, blanks around allowed. */
+fl_err fl_units_u64(const char *text, uint64_t *value);
 /* Plain number, no unit; with integral, it must be a whole number. */
 fl_err fl_units_number(const char *text, int integral, double *value);
 

@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <ctype.h>
 
 struct fl_db {
   sqlite3 *h;
@@ -175,6 +179,147 @@ done:
   return rc;
 }
 
+/* What a file at `path` is, judged from its 100-byte SQLite header without opening it through SQLite (which
+ * could change it: a journal mode switch rewrites the header). */
+typedef enum { FL_DB_ABSENT, FL_DB_EMPTY, FL_DB_OURS, FL_DB_UNMARKED, FL_DB_FOREIGN } fl_db_kind;
+
+static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version)
+{
+  fl_err rc = FL_OK;
+  unsigned char h[100];
+  struct stat st;
+  FILE *f = NULL;
+  size_t n;
+
+  *app_id = *user_version = 0;
+  if (stat(path, &st) != 0) {
+    FL_CHECK(errno == ENOENT, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+    *kind = FL_DB_ABSENT;
+    goto done;
+  }
+  FL_CHECK(S_ISREG(st.st_mode), FL_ERR_INPUT, "%s: not a regular file; a results database is a SQLite file", path);
+  if (st.st_size == 0) {
+    *kind = FL_DB_EMPTY;
+    goto done;
+  }
+  f = fopen(path, "rb");
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  n = fread(h, 1, sizeof h, f);
+  FL_CHECK(n == sizeof h && memcmp(h, "SQLite format 3", 16) == 0, FL_ERR_INPUT,
+           "%s: not a SQLite database (a results database must be one); it is left as it is", path);
+  *user_version = (unsigned)h[60] << 24 | (unsigned)h[61] << 16 | (unsigned)h[62] << 8 | h[63];
+  *app_id = (unsigned)h[68] << 24 | (unsigned)h[69] << 16 | (unsigned)h[70] << 8 | h[71];
+  if (*app_id == FL_DB_APPLICATION_ID)
+    *kind = FL_DB_OURS;
+  else if (*app_id == 0)
+    *kind = FL_DB_UNMARKED; /* an empty SQLite file, an older faultline file, or another program's */
+  else
+    *kind = FL_DB_FOREIGN;
+done:
+  if (f)
+    fclose(f);
+  return rc;
+}
+
+/* Open `path` for reading without creating anything beside it: a WAL-mode file with no -wal file beside it is
+ * opened immutable (else SQLite would create -wal and -shm files next to a file that is not ours to touch). */
+static int fl_db_open_reader(const char *path, sqlite3 **h)
+{
+  char wal[4200], uri[8400], *q = uri;
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  if (access(wal, F_OK) == 0 || strlen(path) * 3 + 32 > sizeof uri)
+    return sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY, NULL);
+  q += sprintf(q, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+    q += isalnum(*p) || strchr("/-_.~", *p) ? sprintf(q, "%c", *p) : sprintf(q, "%%%02X", *p);
+  sprintf(q, "?mode=ro&immutable=1");
+  return sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+}
+
+/* One line of a multi-line SQLite message. */
+static const char *fl_db_oneline(const char *msg, char *buf, size_t size)
+{
+  size_t k = 0;
+  for (; *msg && k + 3 < size; msg++)
+    if (*msg == '\n') {
+      buf[k++] = ';';
+      buf[k++] = ' ';
+    } else {
+      buf[k++] = *msg;
+    }
+  buf[k] = '\0';
+  return buf;
+}
+
+/* PRAGMA quick_check on an open connection: a damaged file is named before anything reads or writes rows. */
+static fl_err fl_db_quick_check(sqlite3 *h, const char *path)
+{
+  fl_err rc = FL_OK;
+  char line[512];
+  sqlite3_stmt *st = NULL;
+  int r;
+  FL_CHECK(sqlite3_prepare_v2(h, "PRAGMA quick_check(1)", -1, &st, NULL) == SQLITE_OK, FL_ERR_INPUT,
+           "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path, sqlite3_errmsg(h));
+  r = sqlite3_step(st);
+  FL_CHECK(r == SQLITE_ROW, FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
+           sqlite3_errmsg(h));
+  FL_CHECK(strcmp((const char *)sqlite3_column_text(st, 0), "ok") == 0, FL_ERR_INPUT,
+           "%s: a damaged SQLite file (%s); it is left as it is", path,
+           fl_db_oneline((const char *)sqlite3_column_text(st, 0), line, sizeof line));
+done:
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Before anything writes to `path`: it must be absent, empty, ours, or an unmarked SQLite file that holds no
+ * table at all or exactly a faultline schema (files of faultline versions before the application id). Anything
+ * else is refused, unchanged. */
+static fl_err fl_db_check_writable(const char *path)
+{
+  fl_err rc = FL_OK;
+  fl_db_kind kind;
+  unsigned app_id, version;
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  int tables = 0, runs = 0;
+
+  FL_TRY(fl_db_classify(path, &kind, &app_id, &version));
+  FL_CHECK(kind != FL_DB_FOREIGN, FL_ERR_INPUT,
+           "%s: a SQLite file of another program (application id 0x%08x); faultline writes only its own results "
+           "files, this one is left as it is",
+           path, app_id);
+  FL_CHECK(version <= FL_DB_SCHEMA_VERSION, FL_ERR_INPUT,
+           "%s: results schema version %u is newer than this faultline's (%d); it is left as it is", path, version,
+           FL_DB_SCHEMA_VERSION);
+  if (kind == FL_DB_ABSENT || kind == FL_DB_EMPTY)
+    goto done;
+  FL_CHECK(fl_db_open_reader(path, &h) == SQLITE_OK, FL_ERR_INPUT, "%s: cannot read it as SQLite: %s", path,
+           h ? sqlite3_errmsg(h) : "out of memory");
+  FL_TRY(fl_db_quick_check(h, path));
+  if (kind == FL_DB_OURS)
+    goto done;
+  if (sqlite3_prepare_v2(h, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1, &st, NULL) != SQLITE_OK) {
+    rc = fl_err_set(FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
+                    sqlite3_errmsg(h));
+    goto done;
+  }
+  for (int r; (r = sqlite3_step(st)) != SQLITE_DONE;) {
+    FL_CHECK(r == SQLITE_ROW, FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
+             sqlite3_errmsg(h));
+    tables++;
+    runs += strcmp((const char *)sqlite3_column_text(st, 0), "runs") == 0 ||
+            strcmp((const char *)sqlite3_column_text(st, 0), "events") == 0;
+  }
+  FL_CHECK(tables == 0 || (version >= 1 && runs == 2 && tables == 2), FL_ERR_INPUT,
+           "%s: a SQLite database of another program (%d table%s, no faultline schema); it is left as it is", path,
+           tables, tables == 1 ? "" : "s");
+done:
+  sqlite3_finalize(st);
+  if (h)
+    sqlite3_close(h);
+  return rc;
+}
+
 static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
 {
   fl_err rc = FL_OK;
@@ -183,17 +328,30 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
   int version = 0;
 
   *out = NULL;
+  if (flags & SQLITE_OPEN_READWRITE) {
+    FL_TRY(fl_db_check_writable(path));
+  } else {
+    fl_db_kind kind;
+    unsigned app_id, v;
+    FL_TRY(fl_db_classify(path, &kind, &app_id, &v));
+    FL_CHECK(kind != FL_DB_ABSENT, FL_ERR_INPUT, "%s: no such results database", path);
+    FL_CHECK(kind != FL_DB_EMPTY, FL_ERR_INPUT, "%s: an empty file, not a results database", path);
+    FL_CHECK(kind != FL_DB_FOREIGN, FL_ERR_INPUT,
+             "%s: a SQLite file of another program (application id 0x%08x), not a faultline results database", path,
+             app_id);
+  }
   FL_ALLOC(db, 1);
   FL_ALLOC(db->path, strlen(path) + 1);
   strcpy(db->path, path);
-  if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+  if ((flags & SQLITE_OPEN_READWRITE ? sqlite3_open_v2(path, &db->h, flags, NULL) : fl_db_open_reader(path, &db->h)) !=
+      SQLITE_OK) {
     rc = fl_err_set(FL_ERR_DB, "%s: cannot open results database: %s", path,
                     db->h ? sqlite3_errmsg(db->h) : "out of memory");
     goto done;
   }
   sqlite3_busy_timeout(db->h, 10000);
-  FL_CHECK(sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK, FL_ERR_DB,
-           "%s: not a SQLite database? %s", path, sqlite3_errmsg(db->h));
+  FL_CHECK(sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK, FL_ERR_INPUT,
+           "%s: not a readable results database: %s", path, sqlite3_errmsg(db->h));
   if (sqlite3_step(st) == SQLITE_ROW)
     version = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
@@ -208,7 +366,8 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
     rc = fl_db_exec(db, fl_db_schema, "creating the schema");
     if (rc == FL_OK)
       rc = fl_db_add_missing_columns(db);
-    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d", FL_DB_SCHEMA_VERSION);
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d; PRAGMA application_id=%d", FL_DB_SCHEMA_VERSION,
+             (int)FL_DB_APPLICATION_ID);
     if (rc == FL_OK)
       rc = fl_db_exec(db, pragma, "setting the schema version");
     for (size_t c = 0; rc == FL_OK && c < sizeof fl_db_added_columns / sizeof fl_db_added_columns[0]; c++) {
@@ -236,11 +395,14 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
       goto done;
     }
   } else {
-    FL_CHECK(version >= 1, FL_ERR_DB, "%s: not a faultline results database (no schema)", path);
+    FL_CHECK(version >= 1, FL_ERR_INPUT, "%s: not a faultline results database (no schema)", path);
+    /* a damaged file must be named now, not half-way through a report */
+    FL_TRY(fl_db_quick_check(db->h, path));
   }
   *out = db;
   db = NULL;
 done:
+  sqlite3_finalize(st);
   fl_db_close(&db);
   return rc;
 }
@@ -324,6 +486,8 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_text(st, i++, r->app);
   fl_bind_text(st, i++, r->strategy);
   fl_bind_text(st, i++, r->failure_model);
+  /* SQLite integers are signed 64-bit: a seed from 2^63 on is stored as the same 64 bits (seed - 2^64), exactly;
+   * readers cast it back to unsigned (docs/results.md) */
   sqlite3_bind_int64(st, i++, (sqlite3_int64)r->seed);
   sqlite3_bind_int64(st, i++, r->replica);
   sqlite3_bind_int64(st, i++, r->nodes);

@@ -14,6 +14,9 @@
 #include <stdint.h>
 
 #define FL_DB_SCHEMA_VERSION 1
+/* PRAGMA application_id of a results file ("FLTL"): a file without it is never written unless it is empty or an
+ * older faultline file. */
+#define FL_DB_APPLICATION_ID 0x464C544Cu
 
 typedef struct fl_db fl_db;
 
@@ -67,7 +70,8 @@ void fl_evlog_free(fl_evlog *log);
 void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* Open or create `path`, creating or checking the schema. Refuses a file of a newer schema. */
+/* Open or create `path`, creating or checking the schema. Refuses (FL_ERR_INPUT, the file unchanged) a file that
+ * is not SQLite, another program's SQLite file, a damaged one, or one of a newer schema. */
 fl_err fl_db_open(const char *path, fl_db **out);
 /* Open an existing database read-only (report). */
 fl_err fl_db_open_readonly(const char *path, fl_db **out);

@@ -5,12 +5,18 @@
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "platform.h"
 
+#include "cleanup.h"
+#include "units.h"
+
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <simgrid/version.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct fl_platform {
@@ -20,6 +26,7 @@ struct fl_platform {
   sg_host_t controller;
   sg_host_t *hosts;   /* node -> host: filled for file platforms; lazily for generated ones */
   const char **names; /* file platforms: node names, sorted (for lookups by name) */
+  int controller_substituted; /* file platforms: no host of the scenario's controller name; another serves */
 };
 
 static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
@@ -200,6 +207,82 @@ static int fl_cmp_name(const void *key, const void *elem)
   return c ? c : strcmp(k, e);
 }
 
+/* Memory this process may still use, in bytes: the least of MemAvailable, the address-space and data
+ * limits, and the cgroup's memory.max less its usage. INFINITY when nothing is known. */
+static double fl_memory_available(void)
+{
+  double avail = INFINITY;
+  struct rlimit rl;
+  FILE *f;
+  char line[256];
+  if ((f = fopen("/proc/meminfo", "r"))) {
+    while (fgets(line, sizeof line, f)) {
+      double kb;
+      if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+        avail = fmin(avail, kb * 1024.0);
+    }
+    fclose(f);
+  }
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    avail = fmin(avail, (double)rl.rlim_cur);
+  if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    avail = fmin(avail, (double)rl.rlim_cur);
+  if ((f = fopen("/sys/fs/cgroup/memory.max", "r"))) {
+    double max, cur = 0;
+    if (fscanf(f, "%lf", &max) == 1) {
+      FILE *g = fopen("/sys/fs/cgroup/memory.current", "r");
+      if (g) {
+        if (fscanf(g, "%lf", &cur) != 1)
+          cur = 0;
+        fclose(g);
+      }
+      avail = fmin(avail, max - cur);
+    }
+    fclose(f);
+  }
+  return avail;
+}
+
+fl_err fl_platform_check_size(const fl_scenario *sc, long nodes)
+{
+  fl_err rc = FL_OK;
+  /* the key that asked for these hosts: platform.nodes, else the job's size (app.nodes or app.grid) */
+  const char *key = "nodes", *section = sc->platform_nodes > 0 ? "platform" : "app";
+  double need = FL_PLATFORM_BASE_BYTES + (double)nodes * FL_PLATFORM_BYTES_PER_HOST;
+  double avail = fl_memory_available(), disk = INFINITY;
+  char a[32], b[32];
+  struct statvfs vfs;
+  const char *dir = getenv("TMPDIR");
+
+  if (strcmp(sc->app, "gridworld") == 0 && sc->platform_nodes == 0)
+    key = "grid";
+  if (nodes > FL_PLATFORM_MAX_NODES) {
+    rc = fl_scenario_fail(sc, section, key,
+                          "%ld hosts: at most %ld (a generated platform costs about %.0f bytes per host: %s)", nodes,
+                          (long)FL_PLATFORM_MAX_NODES, FL_PLATFORM_BYTES_PER_HOST,
+                          fl_units_format_bytes(need, a, sizeof a));
+    goto done;
+  }
+  if (need > avail) {
+    rc = fl_scenario_fail(sc, section, key,
+                          "%ld hosts would need about %s of memory (%.0f bytes per host, measured) but %s are "
+                          "available",
+                          nodes, fl_units_format_bytes(need, a, sizeof a), FL_PLATFORM_BYTES_PER_HOST,
+                          fl_units_format_bytes(avail, b, sizeof b));
+    goto done;
+  }
+  if (statvfs(dir && *dir ? dir : "/tmp", &vfs) == 0)
+    disk = (double)vfs.f_bavail * (double)vfs.f_frsize;
+  if ((double)nodes * FL_PLATFORM_XML_BYTES_PER_HOST > disk) {
+    rc = fl_scenario_fail(sc, section, key, "%ld hosts need a %s platform file in %s, which has %s free", nodes,
+                          fl_units_format_bytes((double)nodes * FL_PLATFORM_XML_BYTES_PER_HOST, a, sizeof a),
+                          dir && *dir ? dir : "/tmp", fl_units_format_bytes(disk, b, sizeof b));
+    goto done;
+  }
+done:
+  return rc;
+}
+
 fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
 {
   fl_err rc = FL_OK;
@@ -231,10 +314,12 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
 
   if (!file) {
     const char *dir = getenv("TMPDIR");
+    FL_TRY(fl_platform_check_size(sc, gen_nodes)); /* before anything is written or built */
     snprintf(tmpl, sizeof tmpl, "%s/faultline-platform-XXXXXX.xml", dir && *dir ? dir : "/tmp");
     fd = mkstemps(tmpl, 4);
     FL_CHECK(fd >= 0, FL_ERR_IO, "cannot create a temporary platform file %s: %s", tmpl, strerror(errno));
     tmp_made = 1;
+    FL_TRY(fl_cleanup_add(tmpl)); /* removed on a signal too */
     f = fdopen(fd, "w");
     FL_CHECK(f != NULL, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
     fd = -1;
@@ -253,14 +338,21 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
     size_t count, k = 0;
     fl_simgrid_init(0, 0);
     FL_TRY(fl_load_user_platform(sc, file));
-    count = sg_host_count();
+    count = sg_host_count(); /* sg_host_list() aborts on a platform without hosts: count first */
+    FL_CHECK(count >= 2, FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node",
+             file, count, count == 1 ? "" : "s");
     all = sg_host_list();
     qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
     pf->controller = sg_host_by_name(sc->controller);
-    if (!pf->controller && count > 0)
-      pf->controller = all[0]; /* no host of that name: the first host by name serves */
-    FL_CHECK(count >= 2, FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node",
-             file, count, count == 1 ? "" : "s");
+    if (!pf->controller) {
+      /* no host of that name: the first host by name serves, is no node of the job, and the user is told */
+      pf->controller = all[0];
+      pf->controller_substituted = 1;
+      fprintf(stderr,
+              "faultline: %s: no host named '%s' ([platform] controller): host '%s' runs the simulator's actors "
+              "and is not a node of the job\n",
+              file, sc->controller, sg_host_get_name(all[0]));
+    }
     pf->nnodes = (long)count - 1;
     FL_ALLOC(pf->hosts, pf->nnodes);
     FL_ALLOC(pf->names, pf->nnodes);
@@ -283,7 +375,7 @@ done:
   if (fd >= 0)
     close(fd);
   if (tmp_made)
-    unlink(tmpl);
+    fl_cleanup_remove(tmpl);
   if (pf) {
     free(pf->describe);
     free(pf->hosts);
@@ -305,6 +397,14 @@ const char *fl_platform_describe(const fl_platform *pf)
 sg_host_t fl_platform_controller(const fl_platform *pf)
 {
   return pf->controller;
+}
+const char *fl_platform_controller_name(const fl_platform *pf)
+{
+  return sg_host_get_name(pf->controller);
+}
+int fl_platform_controller_substituted(const fl_platform *pf)
+{
+  return pf->controller_substituted;
 }
 
 sg_host_t fl_platform_host(fl_platform *pf, long node)

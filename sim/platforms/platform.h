@@ -23,10 +23,25 @@ typedef struct fl_platform fl_platform;
  * destroyed. */
 fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out);
 
+/* Generated platforms: what one host costs, measured with SimGrid 3.32 (docs/reliability.md): peak RSS of a
+ * 1M-host run is 1.07 GB, 3M hosts 3.16 GB; the XML written for it is about 45 bytes a host. */
+#define FL_PLATFORM_BYTES_PER_HOST 1100.0
+#define FL_PLATFORM_BASE_BYTES (64.0 * 1024 * 1024)
+#define FL_PLATFORM_XML_BYTES_PER_HOST 48.0
+#define FL_PLATFORM_MAX_NODES 100000000L
+
+/* Refuse (FL_ERR_INPUT, naming the scenario key) a generated platform of `nodes` hosts that would not fit in the
+ * memory this process may use (MemAvailable, rlimits, cgroup) or whose XML would not fit in TMPDIR. Called
+ * before anything is written. */
+fl_err fl_platform_check_size(const fl_scenario *sc, long nodes);
+
 long fl_platform_nodes(const fl_platform *pf);
 const char *fl_platform_describe(const fl_platform *pf); /* "generated:1000000" or the file's path */
 sg_host_t fl_platform_host(fl_platform *pf, long node);
 sg_host_t fl_platform_controller(const fl_platform *pf);
+/* The controller's host name; whether it was not the scenario's [platform] controller (absent from the file). */
+const char *fl_platform_controller_name(const fl_platform *pf);
+int fl_platform_controller_substituted(const fl_platform *pf);
 /* Node index of host `name`, or -1. */
 long fl_platform_node_of(const fl_platform *pf, const char *name);
 
