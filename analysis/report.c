@@ -271,7 +271,7 @@ static double fl_lossy_value(sqlite3 *db, const char *sql, const char *scenario,
 static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out, int *rows_out)
 {
   static const char *const modes[] = {"global", "local", "improved"};
-  const char *where = " WHERE scenario = ?1 AND codec = ?2 AND (?5 = 0 OR id BETWEEN ?5 AND ?6)";
+  const char *where = " WHERE scenario = ?1 AND codec = ?2 AND (?5 = 0 OR id IN temp.fl_report_ids)";
   char q_iter[512], q_aux[512], q_ff[512], sql[256];
   sqlite3_stmt *sc = NULL;
   *rows_out = 0;
@@ -300,7 +300,7 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
     snprintf(scen, sizeof scen, "%s", fl_text(sc, 0));
     if (sqlite3_prepare_v2(db,
                            "SELECT codec FROM runs WHERE scenario = ?1 AND codec IS NOT NULL AND codec <> 'off'"
-                           " AND (?2 = 0 OR id BETWEEN ?2 AND ?3) GROUP BY codec ORDER BY MIN(id)",
+                           " AND (?2 = 0 OR id IN temp.fl_report_ids) GROUP BY codec ORDER BY MIN(id)",
                            -1, &st, NULL) == SQLITE_OK) {
       sqlite3_bind_text(st, 1, scen, -1, SQLITE_STATIC);
       sqlite3_bind_int64(st, 2, opt->min_id);
@@ -311,7 +311,7 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
     sqlite3_finalize(st);
     if (sqlite3_prepare_v2(db,
                            "SELECT DISTINCT lost_at FROM runs WHERE scenario = ?1 AND codec IS NOT NULL AND lost_at IS "
-                           "NOT NULL AND (?2 = 0 OR id BETWEEN ?2 AND ?3) ORDER BY lost_at",
+                           "NOT NULL AND (?2 = 0 OR id IN temp.fl_report_ids) ORDER BY lost_at",
                            -1, &st, NULL) == SQLITE_OK) {
       sqlite3_bind_text(st, 1, scen, -1, SQLITE_STATIC);
       sqlite3_bind_int64(st, 2, opt->min_id);
@@ -369,14 +369,14 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
       double base;
       snprintf(q_ff, sizeof q_ff,
                "SELECT MIN(makespan_s) FROM runs WHERE scenario = ?1 AND codec = ?2"
-               " AND recovery_mode IS NULL AND (?5 = 0 OR id BETWEEN ?5 AND ?6) AND ?3 IS NULL"
+               " AND recovery_mode IS NULL AND (?5 = 0 OR id IN temp.fl_report_ids) AND ?3 IS NULL"
                " AND ?4 < 0");
       base = fl_lossy_value(db, q_ff, scen, "off", NULL, -1, opt);
       for (int w = 0; w < 6; w++) {
         fprintf(out, "  %-22s", what[w]);
         snprintf(q_ff, sizeof q_ff,
                  "SELECT %s(%s) FROM runs WHERE scenario = ?1 AND codec = ?2"
-                 " AND recovery_mode IS NULL AND (?5 = 0 OR id BETWEEN ?5 AND ?6) AND ?3 IS NULL"
+                 " AND recovery_mode IS NULL AND (?5 = 0 OR id IN temp.fl_report_ids) AND ?3 IS NULL"
                  " AND ?4 < 0",
                  w >= 4 ? "MIN" : "AVG", cols[w]);
         for (int c = 0; c < ncod; c++) {
@@ -418,7 +418,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
       "  FROM runs"
-      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3) AND (app = 'gridworld') = ?4"
+      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids) AND (app = 'gridworld') = ?4"
       "   AND (?5 = 0 OR codec IS NULL)"
       " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
       "          error_budget, id";
@@ -427,7 +427,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
       "  FROM runs"
-      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id BETWEEN ?2 AND ?3) AND (app = 'gridworld') = ?4"
+      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids) AND (app = 'gridworld') = ?4"
       "   AND ?5 = 0"
       " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
       "          error_budget, id";
@@ -551,10 +551,49 @@ done:
   return rc;
 }
 
-fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out)
+/* The rows a report is limited to, as a temporary table of this connection (the database itself is not
+ * touched: TEMP tables live apart, also on a read-only connection). */
+static fl_err fl_report_select_ids(sqlite3 *db, const fl_report_opts *opt)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  const char *name = sqlite3_db_filename(db, "main");
+  FL_CHECK(sqlite3_exec(db,
+                        "CREATE TEMP TABLE IF NOT EXISTS fl_report_ids (id INTEGER PRIMARY KEY);"
+                        " DELETE FROM temp.fl_report_ids",
+                        NULL, NULL, NULL) == SQLITE_OK,
+           FL_ERR_DB, "%s: report: %s", name, sqlite3_errmsg(db));
+  if (opt->ids) {
+    FL_CHECK(sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO temp.fl_report_ids VALUES (?1)", -1, &st, NULL) == SQLITE_OK,
+             FL_ERR_DB, "%s: report: %s", name, sqlite3_errmsg(db));
+    for (size_t k = 0; k < opt->nids; k++) {
+      sqlite3_reset(st);
+      sqlite3_bind_int64(st, 1, opt->ids[k]);
+      FL_CHECK(sqlite3_step(st) == SQLITE_DONE, FL_ERR_DB, "%s: report: %s", name, sqlite3_errmsg(db));
+    }
+  } else if (opt->min_id) {
+    FL_CHECK(sqlite3_prepare_v2(db, "INSERT INTO temp.fl_report_ids SELECT id FROM runs WHERE id BETWEEN ?1 AND ?2", -1,
+                                &st, NULL) == SQLITE_OK,
+             FL_ERR_DB, "%s: report: %s", name, sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, opt->min_id);
+    sqlite3_bind_int64(st, 2, opt->max_id);
+    FL_CHECK(sqlite3_step(st) == SQLITE_DONE, FL_ERR_DB, "%s: report: %s", name, sqlite3_errmsg(db));
+  }
+done:
+  sqlite3_finalize(st);
+  return rc;
+}
+
+fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
 {
   fl_err rc = FL_OK;
   int job_rows = 0, task_rows = 0, lossy_rows = 0;
+  fl_report_opts o = *opt_in;
+  const fl_report_opts *opt = &o;
+  FL_TRY(fl_report_select_ids(db, opt_in));
+  /* the queries read the id list from the temp table; min_id only says whether there is one */
+  o.min_id = (opt_in->ids || opt_in->min_id) ? 1 : 0;
+  o.max_id = 0;
   FL_TRY(fl_report_table(db, opt, 0, out, &job_rows));
   if (job_rows && !opt->csv)
     fputc('\n', out);

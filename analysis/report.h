@@ -13,6 +13,8 @@
 typedef struct fl_report_opts {
   const char *scenario;   /* only this scenario (NULL: all) */
   int64_t min_id, max_id; /* only runs with ids in [min_id, max_id] (0, 0: all) */
+  const int64_t *ids;     /* or only these runs (a command's own rows, whatever others wrote meanwhile) */
+  size_t nids;
   int csv;                /* machine-readable output */
 } fl_report_opts;
 

@@ -194,7 +194,8 @@ static int fl_cmd_simulate(int argc, char **argv)
   int nsets = 0, nsweeps = 0, ndims = 0, quiet = 0, print = 0, big = 0;
   long ncombos = 1, njobs = 0;
   int *effective = NULL;
-  int64_t first_id = 0, last_id = 0;
+  int64_t first_id = 0, last_id = 0, *own = NULL; /* the rows this command wrote */
+  size_t nown = 0, own_cap = 0;
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
 
@@ -352,6 +353,12 @@ static int fl_cmd_simulate(int argc, char **argv)
       if (!first_id)
         first_id = id;
       last_id = id;
+      if (nown == own_cap) {
+        int64_t *g = realloc(own, (own_cap = own_cap ? 2 * own_cap : 256) * sizeof *own);
+        FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory");
+        own = g;
+      }
+      own[nown++] = id;
     }
     fl_progress_done(&prog);
     if (strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && sc->repair_s == 0.0 &&
@@ -367,12 +374,13 @@ static int fl_cmd_simulate(int argc, char **argv)
     }
   }
   {
-    fl_report_opts ro = {.scenario = NULL, .min_id = first_id, .max_id = last_id, .csv = 0};
+    fl_report_opts ro = {.scenario = NULL, .ids = own, .nids = nown, .csv = 0};
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
   if (!quiet)
-    fprintf(stderr, "faultline: %ld run%s in %.2f s; rows %" PRId64 "..%" PRId64 " of %s\n", last_id - first_id + 1,
-            last_id == first_id ? "" : "s", fl_wall_seconds() - wall0, first_id, last_id, jobs[0].sc->db);
+    fprintf(stderr, "faultline: %zu run%s in %.2f s; rows %" PRId64 "..%" PRId64 "%s of %s\n", nown,
+            nown == 1 ? "" : "s", fl_wall_seconds() - wall0, first_id, last_id,
+            (int64_t)nown == last_id - first_id + 1 ? "" : " (interleaved with another writer's)", jobs[0].sc->db);
 done:
   if (rc != FL_OK)
     rc = fl_report_error(rc);
@@ -388,6 +396,7 @@ out:
     fl_scenario_destroy(&jobs[c].sc);
   }
   free(jobs);
+  free(own);
   free(effective);
   fl_scenario_destroy(&base);
   free(sweep_text);

@@ -179,48 +179,6 @@ done:
   return rc;
 }
 
-/* What a file at `path` is, judged from its 100-byte SQLite header without opening it through SQLite (which
- * could change it: a journal mode switch rewrites the header). */
-typedef enum { FL_DB_ABSENT, FL_DB_EMPTY, FL_DB_OURS, FL_DB_UNMARKED, FL_DB_FOREIGN } fl_db_kind;
-
-static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version)
-{
-  fl_err rc = FL_OK;
-  unsigned char h[100];
-  struct stat st;
-  FILE *f = NULL;
-  size_t n;
-
-  *app_id = *user_version = 0;
-  if (stat(path, &st) != 0) {
-    FL_CHECK(errno == ENOENT, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
-    *kind = FL_DB_ABSENT;
-    goto done;
-  }
-  FL_CHECK(S_ISREG(st.st_mode), FL_ERR_INPUT, "%s: not a regular file; a results database is a SQLite file", path);
-  if (st.st_size == 0) {
-    *kind = FL_DB_EMPTY;
-    goto done;
-  }
-  f = fopen(path, "rb");
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
-  n = fread(h, 1, sizeof h, f);
-  FL_CHECK(n == sizeof h && memcmp(h, "SQLite format 3", 16) == 0, FL_ERR_INPUT,
-           "%s: not a SQLite database (a results database must be one); it is left as it is", path);
-  *user_version = (unsigned)h[60] << 24 | (unsigned)h[61] << 16 | (unsigned)h[62] << 8 | h[63];
-  *app_id = (unsigned)h[68] << 24 | (unsigned)h[69] << 16 | (unsigned)h[70] << 8 | h[71];
-  if (*app_id == FL_DB_APPLICATION_ID)
-    *kind = FL_DB_OURS;
-  else if (*app_id == 0)
-    *kind = FL_DB_UNMARKED; /* an empty SQLite file, an older faultline file, or another program's */
-  else
-    *kind = FL_DB_FOREIGN;
-done:
-  if (f)
-    fclose(f);
-  return rc;
-}
-
 /* Open `path` for reading without creating anything beside it: a WAL-mode file with no -wal file beside it is
  * opened immutable (else SQLite would create -wal and -shm files next to a file that is not ours to touch). */
 static int fl_db_open_reader(const char *path, sqlite3 **h)
@@ -271,6 +229,80 @@ done:
   return rc;
 }
 
+/* What a file at `path` is. The raw header says whether it is SQLite at all (read without SQLite, which must not
+ * open a file that is not its own); application_id and user_version are then read through SQLite, read-only,
+ * because in WAL mode the committed header lives in the -wal file until a checkpoint. Damaged files are named. */
+typedef enum { FL_DB_ABSENT, FL_DB_EMPTY, FL_DB_OURS, FL_DB_UNMARKED, FL_DB_FOREIGN } fl_db_kind;
+
+static int fl_db_pragma_int(sqlite3 *h, const char *sql, long *v)
+{
+  sqlite3_stmt *st = NULL;
+  int ok = sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+  if (ok)
+    *v = (long)sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return ok;
+}
+
+
+static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version,
+                             int *tables, int *our_tables)
+{
+  fl_err rc = FL_OK;
+  unsigned char h[100];
+  struct stat st;
+  FILE *f = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *q = NULL;
+  size_t n;
+  long app = 0, ver = 0;
+
+  *app_id = *user_version = 0;
+  *tables = *our_tables = 0;
+  if (stat(path, &st) != 0) {
+    FL_CHECK(errno == ENOENT, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+    *kind = FL_DB_ABSENT;
+    goto done;
+  }
+  FL_CHECK(S_ISREG(st.st_mode), FL_ERR_INPUT, "%s: not a regular file; a results database is a SQLite file", path);
+  if (st.st_size == 0) {
+    *kind = FL_DB_EMPTY;
+    goto done;
+  }
+  f = fopen(path, "rb");
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  n = fread(h, 1, sizeof h, f);
+  FL_CHECK(n == sizeof h && memcmp(h, "SQLite format 3", 16) == 0, FL_ERR_INPUT,
+           "%s: not a SQLite database (a results database must be one); it is left as it is", path);
+  FL_CHECK(fl_db_open_reader(path, &db) == SQLITE_OK, FL_ERR_INPUT, "%s: cannot read it as SQLite: %s", path,
+           db ? sqlite3_errmsg(db) : "out of memory");
+  FL_CHECK(fl_db_pragma_int(db, "PRAGMA application_id", &app) && fl_db_pragma_int(db, "PRAGMA user_version", &ver),
+           FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path, sqlite3_errmsg(db));
+  *app_id = (unsigned)app;
+  *user_version = (unsigned)ver;
+  *kind = *app_id == FL_DB_APPLICATION_ID ? FL_DB_OURS : *app_id == 0 ? FL_DB_UNMARKED : FL_DB_FOREIGN;
+  if (*kind == FL_DB_FOREIGN)
+    goto done;
+  FL_TRY(fl_db_quick_check(db, path));
+  FL_CHECK(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1, &q, NULL) == SQLITE_OK,
+           FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
+           sqlite3_errmsg(db));
+  for (int r; (r = sqlite3_step(q)) != SQLITE_DONE;) {
+    FL_CHECK(r == SQLITE_ROW, FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
+             sqlite3_errmsg(db));
+    (*tables)++;
+    *our_tables += strcmp((const char *)sqlite3_column_text(q, 0), "runs") == 0 ||
+                   strcmp((const char *)sqlite3_column_text(q, 0), "events") == 0;
+  }
+done:
+  sqlite3_finalize(q);
+  if (db)
+    sqlite3_close(db);
+  if (f)
+    fclose(f);
+  return rc;
+}
+
 /* Before anything writes to `path`: it must be absent, empty, ours, or an unmarked SQLite file that holds no
  * table at all or exactly a faultline schema (files of faultline versions before the application id). Anything
  * else is refused, unchanged. */
@@ -279,11 +311,9 @@ static fl_err fl_db_check_writable(const char *path)
   fl_err rc = FL_OK;
   fl_db_kind kind;
   unsigned app_id, version;
-  sqlite3 *h = NULL;
-  sqlite3_stmt *st = NULL;
-  int tables = 0, runs = 0;
+  int tables, ours;
 
-  FL_TRY(fl_db_classify(path, &kind, &app_id, &version));
+  FL_TRY(fl_db_classify(path, &kind, &app_id, &version, &tables, &ours));
   FL_CHECK(kind != FL_DB_FOREIGN, FL_ERR_INPUT,
            "%s: a SQLite file of another program (application id 0x%08x); faultline writes only its own results "
            "files, this one is left as it is",
@@ -291,32 +321,10 @@ static fl_err fl_db_check_writable(const char *path)
   FL_CHECK(version <= FL_DB_SCHEMA_VERSION, FL_ERR_INPUT,
            "%s: results schema version %u is newer than this faultline's (%d); it is left as it is", path, version,
            FL_DB_SCHEMA_VERSION);
-  if (kind == FL_DB_ABSENT || kind == FL_DB_EMPTY)
-    goto done;
-  FL_CHECK(fl_db_open_reader(path, &h) == SQLITE_OK, FL_ERR_INPUT, "%s: cannot read it as SQLite: %s", path,
-           h ? sqlite3_errmsg(h) : "out of memory");
-  FL_TRY(fl_db_quick_check(h, path));
-  if (kind == FL_DB_OURS)
-    goto done;
-  if (sqlite3_prepare_v2(h, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1, &st, NULL) != SQLITE_OK) {
-    rc = fl_err_set(FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
-                    sqlite3_errmsg(h));
-    goto done;
-  }
-  for (int r; (r = sqlite3_step(st)) != SQLITE_DONE;) {
-    FL_CHECK(r == SQLITE_ROW, FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
-             sqlite3_errmsg(h));
-    tables++;
-    runs += strcmp((const char *)sqlite3_column_text(st, 0), "runs") == 0 ||
-            strcmp((const char *)sqlite3_column_text(st, 0), "events") == 0;
-  }
-  FL_CHECK(tables == 0 || (version >= 1 && runs == 2 && tables == 2), FL_ERR_INPUT,
+  FL_CHECK(kind != FL_DB_UNMARKED || tables == 0 || (version >= 1 && ours == 2 && tables == 2), FL_ERR_INPUT,
            "%s: a SQLite database of another program (%d table%s, no faultline schema); it is left as it is", path,
            tables, tables == 1 ? "" : "s");
 done:
-  sqlite3_finalize(st);
-  if (h)
-    sqlite3_close(h);
   return rc;
 }
 
@@ -333,7 +341,8 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
   } else {
     fl_db_kind kind;
     unsigned app_id, v;
-    FL_TRY(fl_db_classify(path, &kind, &app_id, &v));
+    int tables, ours;
+    FL_TRY(fl_db_classify(path, &kind, &app_id, &v, &tables, &ours));
     FL_CHECK(kind != FL_DB_ABSENT, FL_ERR_INPUT, "%s: no such results database", path);
     FL_CHECK(kind != FL_DB_EMPTY, FL_ERR_INPUT, "%s: an empty file, not a results database", path);
     FL_CHECK(kind != FL_DB_FOREIGN, FL_ERR_INPUT,
@@ -396,8 +405,6 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
     }
   } else {
     FL_CHECK(version >= 1, FL_ERR_INPUT, "%s: not a faultline results database (no schema)", path);
-    /* a damaged file must be named now, not half-way through a report */
-    FL_TRY(fl_db_quick_check(db->h, path));
   }
   *out = db;
   db = NULL;

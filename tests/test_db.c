@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static fl_db_run sample_row(long replica, double makespan)
 {
@@ -124,18 +125,127 @@ static void test_refusals(void)
   f = fopen(junk, "w");
   fputs("this is not a database, it is a text file of more than a few bytes, long enough for sqlite", f);
   fclose(f);
-  CU_ASSERT_EQUAL(fl_db_open(junk, &db), FL_ERR_DB);
+  CU_ASSERT_EQUAL(fl_db_open(junk, &db), FL_ERR_INPUT);
   CU_ASSERT_PTR_NULL(db);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "junk.sqlite"));
 
   CU_ASSERT_EQUAL_FATAL(fl_db_open(newer, &db), FL_OK);
   sqlite3_exec(fl_db_sqlite(db), "PRAGMA user_version = 99", NULL, NULL, NULL);
   fl_db_close(&db);
-  CU_ASSERT_EQUAL(fl_db_open(newer, &db), FL_ERR_DB);
+  CU_ASSERT_EQUAL(fl_db_open(newer, &db), FL_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "newer than this faultline"));
 
-  CU_ASSERT_EQUAL(fl_db_open_readonly(fl_test_tmp("absent.sqlite"), &db), FL_ERR_DB);
+  CU_ASSERT_EQUAL(fl_db_open_readonly(fl_test_tmp("absent.sqlite"), &db), FL_ERR_INPUT);
   CU_ASSERT_PTR_NULL(db);
+}
+
+/* Read a whole file into a malloc'd buffer; *n its size. */
+static unsigned char *slurp(const char *path, long *n)
+{
+  FILE *f = fopen(path, "rb");
+  unsigned char *b;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  *n = ftell(f);
+  rewind(f);
+  b = malloc((size_t)*n + 1);
+  if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
+    free(b);
+    b = NULL;
+  }
+  fclose(f);
+  return b;
+}
+
+static int exists(const char *path)
+{
+  return access(path, F_OK) == 0;
+}
+
+/* Another program's SQLite file (with or without an application id), a damaged results file: refused by both the
+ * writer and the reader, named in the message, and left byte for byte as it was, with no -wal or -shm beside. */
+static void test_foreign_files_untouched(void)
+{
+  const char *paths[3] = {fl_test_tmp("other.db"), fl_test_tmp("marked.db"), fl_test_tmp("damaged.sqlite")};
+  const char *want[3] = {"another program", "another program", "damaged"};
+  char side[4200];
+  sqlite3 *h = NULL;
+  fl_db *db = NULL;
+  fl_db_run row = sample_row(0, 100.0);
+
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(paths[0], &h), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TABLE t(x); INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(h);
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(paths[1], &h), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA application_id = 1234; CREATE TABLE runs(x); CREATE TABLE events(y)", NULL,
+                               NULL, NULL),
+                  SQLITE_OK);
+  sqlite3_close(h);
+  /* a results file with rows, then a page overwritten in the middle */
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(paths[2], &db), FL_OK);
+  for (int k = 0; k < 200; k++)
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
+  sqlite3_exec(fl_db_sqlite(db), "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
+  fl_db_close(&db);
+  {
+    FILE *f = fopen(paths[2], "r+b");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fseek(f, 4096 * 2 + 8, SEEK_SET); /* a b-tree page's cell pointers */
+    fputs("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", f);
+    fclose(f);
+  }
+  for (int i = 0; i < 3; i++) {
+    long n0 = 0, n1 = 0;
+    unsigned char *before = slurp(paths[i], &n0), *after;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(before);
+    CU_ASSERT_EQUAL(fl_db_open(paths[i], &db), FL_ERR_INPUT);
+    CU_ASSERT_PTR_NULL(db);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), paths[i]));
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), want[i]));
+    CU_ASSERT_PTR_NULL(strchr(fl_err_msg(), '\n'));
+    CU_ASSERT_EQUAL(fl_db_open_readonly(paths[i], &db), FL_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), paths[i]));
+    after = slurp(paths[i], &n1);
+    CU_ASSERT_EQUAL(n0, n1);
+    CU_ASSERT(after && memcmp(before, after, (size_t)n0) == 0);
+    snprintf(side, sizeof side, "%s-wal", paths[i]);
+    CU_ASSERT_FALSE(exists(side));
+    snprintf(side, sizeof side, "%s-shm", paths[i]);
+    CU_ASSERT_FALSE(exists(side));
+    free(before);
+    free(after);
+  }
+}
+
+/* An empty SQLite file and a file of an earlier faultline (no application id, the same tables) are taken; once
+ * written, the file carries faultline's application id, which a second writer sees through the WAL. */
+static void test_own_files_taken(void)
+{
+  const char *empty = fl_test_tmp("empty.sqlite"), *old = fl_test_tmp("old.sqlite");
+  sqlite3 *h = NULL;
+  fl_db *db = NULL, *db2 = NULL;
+  fl_db_run row = sample_row(0, 100.0);
+  FILE *f = fopen(empty, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fclose(f);
+  CU_ASSERT_EQUAL(fl_db_open(empty, &db), FL_OK);
+  CU_ASSERT_EQUAL(count(db, "PRAGMA application_id"), (long)FL_DB_APPLICATION_ID);
+  /* a second writer while the first holds the file open: the id is only in the WAL so far */
+  CU_ASSERT_EQUAL(fl_db_open(empty, &db2), FL_OK);
+  fl_db_close(&db2);
+  fl_db_close(&db);
+
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(old, &db), FL_OK);
+  CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
+  sqlite3_exec(fl_db_sqlite(db), "PRAGMA application_id = 0", NULL, NULL, NULL);
+  fl_db_close(&db);
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(old, &h), SQLITE_OK);
+  sqlite3_close(h);
+  CU_ASSERT_EQUAL(fl_db_open(old, &db), FL_OK);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 1);
+  CU_ASSERT_EQUAL(count(db, "PRAGMA application_id"), (long)FL_DB_APPLICATION_ID);
+  fl_db_close(&db);
 }
 
 static void test_stats(void)
@@ -231,6 +341,8 @@ static CU_TestInfo db_tests[] = {
     {"schema, rows, events, view", test_schema_and_rows},
     {"no half-written rows", test_no_half_written_rows},
     {"refusals", test_refusals},
+    {"foreign and damaged files are refused untouched", test_foreign_files_untouched},
+    {"empty and older own files are taken", test_own_files_taken},
     {"confidence intervals", test_stats},
     {"report groups and summarises", test_report},
     CU_TEST_INFO_NULL,
