@@ -160,6 +160,20 @@ typedef struct fl_sim_job {
   fl_sim *sim;
 } fl_sim_job;
 
+/* Say up front when failures outpace progress: the replicas will likely end as 'timeout'. */
+static void fl_warn_no_progress(const fl_sim_job *job)
+{
+  const char *step = NULL;
+  double x = fl_sim_failures_per_step(job->sim, &step);
+  char a[32];
+  if (x > 1.0 && step)
+    fprintf(stderr,
+            "faultline: warning: %s: about %.3g job failures are expected per %s (job MTBF %s): replicas may make "
+            "no progress and end as 'timeout' at run.max_events = %ld or run.max_time\n",
+            job->sc->name, x, step, fl_units_format_duration(fl_sim_job_mtbf(job->sim), a, sizeof a),
+            job->sc->max_events);
+}
+
 static void fl_print_job_header(const fl_sim_job *job)
 {
   char a[32], b[32], c[32];
@@ -339,6 +353,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     fl_sim_set_progress(sim, &prog, sc->replicas);
     if (!quiet)
       fl_print_job_header(&jobs[c]);
+    fl_warn_no_progress(&jobs[c]);
     for (long r = 0; r < sc->replicas; r++) {
       fl_sim_result res;
       fl_db_run row;

@@ -67,6 +67,9 @@ static const fl_key fl_keys[] = {
      "together)"},
     {"run", "max_time", FL_K_DURATION, FL_OFF(max_time_s), FL_K_POS, "100y", NULL,
      "simulated-time guard: a replica still running then ends with status 'timeout'"},
+    {"run", "max_events", FL_K_COUNT, FL_OFF(max_events), FL_K_POS, "1000000", NULL,
+     "event budget: a replica that draws this many failures and repairs ends with status 'timeout' (bounds time and "
+     "memory when failures outpace progress)"},
     {"platform", "file", FL_K_STR, FL_OFF(platform_file), FL_K_OPTIONAL, "", NULL,
      "SimGrid platform XML, relative to the scenario file; exclusive with nodes"},
     {"platform", "nodes", FL_K_COUNT, FL_OFF(platform_nodes), 0, "0", NULL,

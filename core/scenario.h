@@ -41,6 +41,7 @@ typedef struct fl_scenario {
   char *db;          /* results database path (relative to the working directory) */
   int events_all;    /* 1: log every event; 0: runs only */
   double max_time_s; /* simulated-time guard per replica: a run longer than this ends with status 'timeout' */
+  long max_events;   /* event budget per replica (failures + repairs drawn): past it the replica ends as 'timeout' */
   char *sweep;       /* "section.key=v1,v2 section.key=..." or NULL: the combinations simulate runs */
 
   /* [platform] */

@@ -127,6 +127,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->downtime_s = sc->downtime_s;
   sim->repair_s = sc->repair_s;
   sim->max_time_s = sc->max_time_s;
+  sim->max_events = sc->max_events;
   sim->start = sc->start;
   sim->seed = sc->seed;
   sim->model_name = fl_fm_name(sim->fm);
@@ -272,6 +273,22 @@ long fl_sim_ranks(const fl_sim *sim)
   return sim->ranks;
 }
 
+double fl_sim_failures_per_step(const fl_sim *sim, const char **step)
+{
+  double mtbf = fl_sim_job_mtbf(sim), per_segment, per_restart;
+  *step = NULL;
+  if (sim->gw || !isfinite(mtbf) || !(mtbf > 0))
+    return 0.0;
+  per_segment = (isfinite(sim->tau_s) ? sim->tau_s + sim->delta_s : sim->work_s) / mtbf;
+  per_restart = sim->restart_s / mtbf;
+  if (per_restart > per_segment) {
+    *step = "restart";
+    return per_restart;
+  }
+  *step = isfinite(sim->tau_s) ? "checkpoint interval (compute + checkpoint)" : "run (no checkpoints)";
+  return per_segment;
+}
+
 double fl_sim_expected_makespan(const fl_sim *sim)
 {
   if (sim->gw)
@@ -378,21 +395,24 @@ static void fl_rep_wake(fl_replica *rep, double t)
  * anyway), or waits for a node. With replication the dead copy stays dead until the next restart, and the job
  * stops only when every copy of a rank is dead. Tasks of a task-parallel app lose their host and are dealt with
  * by the strategy at the end of the sweep. */
-static void fl_job_on_failure(fl_replica *rep, long node, double t)
+static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start)
 {
   fl_sim *sim = rep->sim;
   int32_t q = sim->node_slot[node];
   long r;
-  rep->res->platform_failures++;
+  const char *what = at_start ? "down-at-start" : "failure";
+  if (!at_start)
+    rep->res->platform_failures++; /* a node down before the run began is no failure of the run */
   if (q < 0) {
     if (sim->spare_pos[node] >= 0)
       fl_spare_remove(sim, node);
-    fl_evlog_add(rep->log, t, "failure", node, "spare");
+    fl_evlog_add(rep->log, t, what, node, "spare");
     return;
   }
   r = q / sim->degree;
-  rep->res->failures++;
-  if (sim->fail_epoch) {
+  if (!at_start)
+    rep->res->failures++;
+  if (sim->fail_epoch && !at_start) {
     /* rank r's copy is on rank r+1's node, rank r-1's on r's: either pair failing in one epoch loses data */
     long next = (r + 1) % sim->ranks, prev = (r + sim->ranks - 1) % sim->ranks;
     if (sim->ranks > 1 && (sim->fail_epoch[next] == rep->commit_epoch || sim->fail_epoch[prev] == rep->commit_epoch))
@@ -407,16 +427,15 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t)
   if (sim->degree == 1 && !sim->task_failed && sim->nspare > 0) {
     long s = fl_sim_take_spare(sim);
     fl_sim_place(sim, q, s);
-    fl_evlog_add(rep->log, t, "failure", node, "rank %ld moves to node %ld", r, s);
+    fl_evlog_add(rep->log, t, what, node, "rank %ld moves to node %ld", r, s);
   } else {
     fl_sim_missing_push(sim, q);
     if (sim->task_failed)
-      fl_evlog_add(rep->log, t, "failure", node, "task %ld loses its host", r);
+      fl_evlog_add(rep->log, t, what, node, "task %ld loses its host", r);
     else if (sim->degree == 1)
-      fl_evlog_add(rep->log, t, "failure", node, "rank %ld waits for a node", r);
+      fl_evlog_add(rep->log, t, what, node, "rank %ld waits for a node", r);
     else
-      fl_evlog_add(rep->log, t, "failure", node, "copy %ld of rank %ld, %d left", q % sim->degree, r,
-                   (int)sim->alive[r]);
+      fl_evlog_add(rep->log, t, what, node, "copy %ld of rank %ld, %d left", q % sim->degree, r, (int)sim->alive[r]);
   }
   if (sim->task_failed)
     return;
@@ -454,7 +473,7 @@ double fl_rep_now(const fl_replica *rep)
 
 int fl_rep_timed_out(const fl_replica *rep)
 {
-  return fl_rep_now(rep) >= rep->sim->max_time_s;
+  return rep->over_budget || fl_rep_now(rep) >= rep->sim->max_time_s;
 }
 
 int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
@@ -496,7 +515,7 @@ int fl_rep_wait_nodes(fl_replica *rep)
   }
   while (sim->nmissing > 0) {
     double left = sim->max_time_s - fl_rep_now(rep);
-    if (fl_fsrc_pending_repairs(rep->src) == 0 || left <= 0) {
+    if (fl_fsrc_pending_repairs(rep->src) == 0 || left <= 0 || rep->over_budget) {
       rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
       return 1;
     }
@@ -544,9 +563,18 @@ static void fl_injector_main(int argc, char **argv)
       sg_actor_sleep_until(rep->t0 + next);
     if (!fl_fsrc_next(rep->src, &t, &node, &kind))
       return;
-    if (kind == FL_FSRC_FAILURE) {
+    if (++rep->nevents > rep->sim->max_events) {
+      /* the event budget (run.max_events): the replica cannot make progress at this failure rate; it ends as
+       * 'timeout' and no further failure is drawn, so neither time nor memory grows without bound */
+      rep->over_budget = 1;
+      fl_evlog_add(rep->log, t, "budget", -1, "run.max_events = %ld reached", rep->sim->max_events);
+      if (fl_phase_interruptible(rep->phase) || rep->phase == FL_PHASE_WAIT_NODES)
+        fl_rep_wake(rep, t);
+      return;
+    }
+    if (kind != FL_FSRC_REPAIR) {
       sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
-      fl_job_on_failure(rep, node, t);
+      fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
     } else {
       sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
       fl_job_on_repair(rep, node, t);
@@ -593,6 +621,15 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .trace_node = sim->trace_node};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
   fl_job_reset(sim);
+  {
+    /* nodes already down when the run starts (failures.start = steady): the job starts without them, on spares
+     * or waiting for repairs; they are not failures of the run and interrupt nothing */
+    long node;
+    while (fl_fsrc_next_down_at_start(rep.src, &node)) {
+      sg_host_turn_off(fl_platform_host(sim->pf, node));
+      fl_job_on_failure(&rep, node, 0.0, 1);
+    }
+  }
   rep.sem = sg_sem_init(0);
   rep.t0 = simgrid_get_clock();
   rep.now = 0.0;

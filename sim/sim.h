@@ -59,6 +59,10 @@ long fl_sim_platform_nodes(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
 /* Daly's expected makespan for this job under exponential failures of the job MTBF (progress display). */
 double fl_sim_expected_makespan(const fl_sim *sim);
+/* Failures of the job expected during one step that must finish for the job to progress (a checkpoint interval
+ * with its checkpoint, a restart, or the whole run without checkpoints; the larger), and which step. Far above
+ * 1 means the job almost never progresses. 0 for task-parallel apps. */
+double fl_sim_failures_per_step(const fl_sim *sim, const char **step);
 /* Fill the scenario-derived columns of a runs row (strings borrowed from sim and sc). */
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row);
 

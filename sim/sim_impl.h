@@ -51,6 +51,7 @@ struct fl_sim {
   double mnfti;       /* failures of job nodes to interruption: 1 without replication */
   double tau_s;       /* INFINITY without checkpoints */
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s;
+  long max_events; /* failures and repairs one replica may draw (run.max_events) */
   int start;
   uint64_t seed;
   const char *app, *model_name, *interval_rule; /* static strings */
@@ -98,6 +99,8 @@ struct fl_replica {
   int interrupt_pending; /* set with the release; consumed by the coordinator */
   long commit_epoch;     /* checkpoints committed so far (buddy: copies fresher than any failure of this epoch) */
   int buddy_lost;        /* buddy: some rank and its copy's holder failed in the same epoch */
+  long nevents;          /* failures and repairs drawn so far */
+  int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */
   fl_err rc;             /* an error inside an actor, reported after the run */
 };
 
@@ -110,7 +113,7 @@ void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase);
 /* Block until every rank has a node. Returns 0 when the job can go on, 1 when it never can (no spare, no
  * repair to come) or run.max_time passes. */
 int fl_rep_wait_nodes(fl_replica *rep);
-/* 1 once run.max_time is reached. */
+/* 1 once run.max_time or run.max_events is reached. */
 int fl_rep_timed_out(const fl_replica *rep);
 /* Show progress. */
 void fl_rep_progress(fl_replica *rep, double done_work_s);

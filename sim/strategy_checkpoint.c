@@ -16,6 +16,8 @@ static int fl_recover(fl_replica *rep, double t_lost_from)
   fl_sim_result *res = rep->res;
   double now = fl_rep_now(rep);
 
+  if (rep->over_budget)
+    return 1; /* woken by the event budget, not by a failure */
   res->interruptions++;
   res->lost_work_s += now - t_lost_from;
   fl_evlog_add(rep->log, now, "interruption", -1, "lost %.6gs", now - t_lost_from);

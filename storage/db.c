@@ -551,8 +551,32 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   run_id = sqlite3_last_insert_rowid(db->h);
   if (events && events->enabled) {
     sqlite3_stmt *ev = db->ins_ev;
-    for (size_t k = 0; k < events->n; k++) {
-      const fl_evlog_entry *e = &events->v[k];
+    fl_evlog_entry *chunk = NULL;
+    size_t nchunk = 0, k = 0, from_spill = 0;
+    if (events->spill) {
+      FL_CHECK(fseek((FILE *)events->spill, 0, SEEK_SET) == 0, FL_ERR_IO, "events: cannot read back: %s",
+               strerror(errno));
+      FL_CHECK((chunk = malloc(FL_EVLOG_CHUNK * sizeof *chunk)) != NULL, FL_ERR_NOMEM, "out of memory");
+    }
+    for (;;) {
+      const fl_evlog_entry *e;
+      if (from_spill < events->nspilled) {
+        if (k == nchunk) {
+          nchunk = fread(chunk, sizeof *chunk, FL_EVLOG_CHUNK, (FILE *)events->spill);
+          k = 0;
+          if (nchunk == 0) {
+            free(chunk);
+            rc = fl_err_set(FL_ERR_IO, "events: the temporary file came back short");
+            goto done;
+          }
+        }
+        e = &chunk[k++];
+        from_spill++;
+      } else if (from_spill - events->nspilled < events->n) {
+        e = &events->v[from_spill++ - events->nspilled];
+      } else {
+        break;
+      }
       sqlite3_reset(ev);
       sqlite3_bind_int64(ev, 1, run_id);
       sqlite3_bind_double(ev, 2, e->t_s);
@@ -566,10 +590,12 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
       else
         sqlite3_bind_null(ev, 5);
       if (sqlite3_step(ev) != SQLITE_DONE) {
+        free(chunk);
         rc = fl_db_fail(db, "inserting events");
         goto done;
       }
     }
+    free(chunk);
   }
   FL_TRY(fl_db_exec(db, "COMMIT", "committing a run"));
   began = 0;
@@ -591,12 +617,23 @@ void fl_evlog_clear(fl_evlog *log)
 {
   log->n = 0;
   log->oom = 0;
+  if (log->spill)
+    fclose((FILE *)log->spill);
+  log->spill = NULL;
+  log->nspilled = 0;
 }
 
 void fl_evlog_free(fl_evlog *log)
 {
+  if (log->spill)
+    fclose((FILE *)log->spill);
   free(log->v);
   memset(log, 0, sizeof *log);
+}
+
+size_t fl_evlog_count(const fl_evlog *log)
+{
+  return log->nspilled + log->n;
 }
 
 void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const char *fmt, ...)
@@ -605,6 +642,17 @@ void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const 
   va_list ap;
   if (!log || !log->enabled || log->oom)
     return;
+  if (log->n == FL_EVLOG_CHUNK) {
+    /* stream the full chunk out; memory stays at one chunk */
+    if (!log->spill)
+      log->spill = tmpfile();
+    if (!log->spill || fwrite(log->v, sizeof *log->v, log->n, (FILE *)log->spill) != log->n) {
+      log->oom = 1;
+      return;
+    }
+    log->nspilled += log->n;
+    log->n = 0;
+  }
   if (log->n == log->cap) {
     size_t nc = log->cap ? 2 * log->cap : 256;
     fl_evlog_entry *g = realloc(log->v, nc * sizeof *g);

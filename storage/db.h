@@ -56,12 +56,22 @@ typedef struct fl_evlog_entry {
   char detail[56];
 } fl_evlog_entry;
 
+/* Events stay in memory up to FL_EVLOG_CHUNK entries; beyond, full chunks are streamed to an unlinked temporary
+ * file (tmpfile: gone with the process, whatever ends it), so a replica's memory stays bounded however many
+ * events it logs. */
+#define FL_EVLOG_CHUNK 65536
+
 typedef struct fl_evlog {
   int enabled;
   fl_evlog_entry *v;
   size_t n, cap;
-  int oom; /* an append failed for want of memory */
+  void *spill;     /* FILE * of the chunks streamed out, or NULL */
+  size_t nspilled; /* entries in it */
+  int oom;         /* an append failed for want of memory or disk */
 } fl_evlog;
+
+/* Entries logged so far (in memory and streamed out). */
+size_t fl_evlog_count(const fl_evlog *log);
 
 void fl_evlog_init(fl_evlog *log, int enabled);
 void fl_evlog_clear(fl_evlog *log);

@@ -162,6 +162,15 @@ static fl_fsrc_ev fl_fsrc_pop(fl_fsrc *s)
   return top;
 }
 
+int fl_fsrc_next_down_at_start(fl_fsrc *s, long *node)
+{
+  double t;
+  fl_fsrc_kind kind;
+  if (!s->n || s->heap[0].aux != FL_AUX_DOWN_AT_START)
+    return 0;
+  return fl_fsrc_next(s, &t, node, &kind);
+}
+
 int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
 {
   while (s->n) {
@@ -182,7 +191,7 @@ int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
       }
       *t_s = ev.t;
       *node = ev.node;
-      *kind = FL_FSRC_FAILURE;
+      *kind = at_start ? FL_FSRC_DOWN_AT_START : FL_FSRC_FAILURE;
       return 1;
     }
     if (s->heap[0].aux == FL_AUX_REPAIR) {

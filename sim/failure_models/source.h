@@ -12,7 +12,9 @@
 
 #include <stdint.h>
 
-typedef enum fl_fsrc_kind { FL_FSRC_FAILURE = 0, FL_FSRC_REPAIR = 1 } fl_fsrc_kind;
+/* FL_FSRC_DOWN_AT_START: a node that is already down when the run starts (failures.start = steady); it is not a
+ * failure of the run, only a node missing from the start. */
+typedef enum fl_fsrc_kind { FL_FSRC_FAILURE = 0, FL_FSRC_REPAIR = 1, FL_FSRC_DOWN_AT_START = 2 } fl_fsrc_kind;
 
 typedef struct fl_fsrc fl_fsrc;
 
@@ -33,6 +35,9 @@ double fl_fsrc_peek(const fl_fsrc *src);
 /* Take the next event; returns 0 when none is left. A trace failure of a node that is already down is
  * dropped (it cannot fail twice). */
 int fl_fsrc_next(fl_fsrc *src, double *t_s, long *node, fl_fsrc_kind *kind);
+/* If the next event is a node down at the start (failures.start = steady), take it like fl_fsrc_next and return
+ * 1; else take nothing and return 0. Lets an engine set the initial state up before the run begins. */
+int fl_fsrc_next_down_at_start(fl_fsrc *src, long *node);
 /* 1 if `node` is up. */
 int fl_fsrc_node_up(const fl_fsrc *src, long node);
 /* Down nodes that will come back (0 with repair = never: a job short of nodes then cannot go on). */
