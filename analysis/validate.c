@@ -200,6 +200,29 @@ static void fl_validate_print(const fl_validate_row *row, FILE *out)
           row->half, 100.0 * row->rel_err, row->pass ? "pass" : "FAIL");
 }
 
+int fl_validate_matches(const char *only, char *names, size_t size)
+{
+  int hits = 0;
+  static const char *const others[] = {"replication:mnfti", "renewal:weibull", "renewal:lognormal",
+                                       "renewal:exponential"};
+  names[0] = '\0';
+  for (size_t i = 0; i < sizeof fl_daly_regimes / sizeof fl_daly_regimes[0]; i++) {
+    char name[96];
+    snprintf(name, sizeof name, "daly:%s", fl_daly_regimes[i].name);
+    hits += strstr(fl_daly_regimes[i].name, only) || strstr("daly", only);
+    strncat(names, names[0] ? ", " : "", size - strlen(names) - 1);
+    strncat(names, name, size - strlen(names) - 1);
+  }
+  hits += strstr("replication:mnfti", only) != NULL;
+  for (size_t i = 1; i < sizeof others / sizeof others[0]; i++)
+    hits += strstr("renewal", only) || strstr(others[i] + 8, only);
+  for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+    strncat(names, ", ", size - strlen(names) - 1);
+    strncat(names, others[i], size - strlen(names) - 1);
+  }
+  return hits > 0;
+}
+
 fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_validate_row *rows, int max_rows,
                        int *nrows)
 {

@@ -9,6 +9,7 @@
 #include "fl_err.h"
 
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct fl_validate_opts {
@@ -27,6 +28,9 @@ typedef struct fl_validate_row {
 
 /* Run the checks, print the table on `out`; *failed gets the number of failed checks. Rows are also handed
  * out if `rows` is not NULL (at most `max_rows`, *nrows set). */
+/* Does --only `only` select at least one check? `names` gets the list of checks (for the message). */
+int fl_validate_matches(const char *only, char *names, size_t size);
+
 fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_validate_row *rows, int max_rows,
                        int *nrows);
 

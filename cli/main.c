@@ -305,7 +305,7 @@ static int fl_cmd_simulate(int argc, char **argv)
         FL_CHECK(val != NULL, FL_ERR_INPUT, "sweep of %s: value '%s' has fewer parts than keys", dims[d].key,
                  dims[d].values[c / fl_sweep_stride(dims, ndims, d) % dims[d].nvalues]);
         snprintf(assign, sizeof assign, "%s=%s", key, val);
-        FL_TRY(fl_scenario_set(jobs[c].sc, assign));
+        FL_TRY(fl_scenario_set_sweep(jobs[c].sc, assign));
       }
       FL_CHECK(val == NULL, FL_ERR_INPUT, "sweep of %s: a value has more parts than keys", dims[d].key);
     }
@@ -477,6 +477,11 @@ static int fl_cmd_validate(int argc, char **argv)
       if (fl_units_u64(v, &vo.seed) != FL_OK)
         return fl_usage_error("validate", "--seed '%s': expected a whole number from 0 to 2^64 - 1", v);
     } else if ((v = fl_args_value(argc, argv, &i, "--only"))) {
+      char names[1024], msg[1200];
+      if (!fl_validate_matches(v, names, sizeof names)) {
+        snprintf(msg, sizeof msg, "--only '%.100s' names no check (checks: %s)", v, names);
+        return fl_usage_error("validate", "%s", msg);
+      }
       vo.only = v;
     } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
       vo.quiet = 1;
@@ -957,7 +962,10 @@ static int fl_cmd_help(int argc, char **argv)
             printf(" %s", fl_fm_registry_name(k));
           printf("\nstrategies:");
           for (int k = 0; k < fl_sim_strategy_count(); k++)
-            printf(" %s", fl_sim_strategy_name(k));
+            if (k == 0 || strcmp(fl_sim_strategy_app(k), fl_sim_strategy_app(k - 1)) != 0)
+              printf("%s %s: %s", k ? ";" : "", fl_sim_strategy_app(k), fl_sim_strategy_name(k));
+            else
+              printf(" %s", fl_sim_strategy_name(k));
           printf("\nscenario keys: faultline keys; docs/scenarios.md\n");
         }
         return 0;
@@ -981,7 +989,14 @@ int main(int argc, char **argv)
     return fl_cmd_version(1, argv);
   for (int i = 0; i < FL_NCMDS; i++)
     if (strcmp(fl_cmds[i].name, argv[1]) == 0) {
-      int code = fl_cmds[i].fn(argc - 1, argv + 1);
+      int code;
+      /* `faultline CMD --help` (or -h) anywhere among its arguments: that command's help, exit 0 */
+      for (int a = 2; a < argc; a++)
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+          char *hargv[] = {"help", argv[1], NULL};
+          return fl_cmd_help(2, hargv);
+        }
+      code = fl_cmds[i].fn(argc - 1, argv + 1);
       fflush(stdout);
       fflush(stderr);
       return code;

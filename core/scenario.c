@@ -209,7 +209,7 @@ static void fl_origin_prefix(const fl_scenario *sc, int k, char *buf, size_t siz
   if (o->line > 0)
     snprintf(buf, size, "%s:%d: [%s] %s = '%s'", fl_scenario_label(sc), o->line, key->section, key->key, o->raw);
   else if (o->line < 0)
-    snprintf(buf, size, "--set %s.%s=%s", key->section, key->key, o->raw);
+    snprintf(buf, size, "%s %s.%s=%s", o->line == -2 ? "--sweep" : "--set", key->section, key->key, o->raw);
   else
     snprintf(buf, size, "%s: [%s] %s = '%s' (default)", fl_scenario_label(sc), key->section, key->key, o->raw);
 }
@@ -533,9 +533,23 @@ done:
   return rc;
 }
 
+/* --set and --sweep differ only in how a message names the value: origin line -1 or -2. */
+static fl_err fl_scenario_set_from(fl_scenario *sc, const char *assignment, int origin);
+
 fl_err fl_scenario_set(fl_scenario *sc, const char *assignment)
 {
+  return fl_scenario_set_from(sc, assignment, -1);
+}
+
+fl_err fl_scenario_set_sweep(fl_scenario *sc, const char *assignment)
+{
+  return fl_scenario_set_from(sc, assignment, -2);
+}
+
+static fl_err fl_scenario_set_from(fl_scenario *sc, const char *assignment, int origin)
+{
   fl_err rc = FL_OK;
+  const char *flag = origin == -2 ? "--sweep" : "--set";
   char section[64], key[64];
   const char *dot = strchr(assignment, '.');
   const char *eq = strchr(assignment, '=');
@@ -544,14 +558,14 @@ fl_err fl_scenario_set(fl_scenario *sc, const char *assignment)
   char *grown;
 
   FL_CHECK(dot && eq && dot < eq && (size_t)(dot - assignment) < sizeof section && (size_t)(eq - dot - 1) < sizeof key,
-           FL_ERR_INPUT, "--set %s: expected section.key=value (e.g. failures.node_mtbf=1y)", assignment);
+           FL_ERR_INPUT, "%s %s: expected section.key=value (e.g. failures.node_mtbf=1y)", flag, assignment);
   memcpy(section, assignment, (size_t)(dot - assignment));
   section[dot - assignment] = '\0';
   memcpy(key, dot + 1, (size_t)(eq - dot - 1));
   key[eq - dot - 1] = '\0';
   k = fl_key_find(section, key);
-  FL_CHECK(k >= 0, FL_ERR_INPUT, "--set %s: unknown key '%s.%s' (see 'faultline keys')", assignment, section, key);
-  FL_TRY(fl_scenario_assign(sc, k, eq + 1, -1));
+  FL_CHECK(k >= 0, FL_ERR_INPUT, "%s %s: unknown key '%s.%s' (see 'faultline keys')", flag, assignment, section, key);
+  FL_TRY(fl_scenario_assign(sc, k, eq + 1, origin));
   n = strlen(sc->overrides);
   grown = realloc(sc->overrides, n + strlen(assignment) + 2);
   FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
@@ -799,7 +813,7 @@ void fl_scenario_print(const fl_scenario *sc, FILE *f)
     if (o->line == 0)
       fprintf(f, "   ; default");
     else if (o->line < 0)
-      fprintf(f, "   ; --set");
+      fprintf(f, "   ; %s", o->line == -2 ? "--sweep" : "--set");
     fputc('\n', f);
   }
 }

@@ -116,6 +116,8 @@ fl_err fl_scenario_load(const char *path, fl_scenario **out);
 fl_err fl_scenario_from_text(const char *text, const char *label, const char *dir, fl_scenario **out);
 /* Apply one override "section.key=value" (as given to --set); appends it to sc->overrides. */
 fl_err fl_scenario_set(fl_scenario *sc, const char *assignment);
+/* The same for one combination of a sweep: messages name it "--sweep section.key=value". */
+fl_err fl_scenario_set_sweep(fl_scenario *sc, const char *assignment);
 /* Checks across keys (platform file exists, enough hosts for the ranks, model parameters). Call after the
  * last fl_scenario_set, before anything is written. */
 fl_err fl_scenario_check(const fl_scenario *sc);

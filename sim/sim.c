@@ -24,6 +24,10 @@ int fl_sim_strategy_count(void)
 {
   return FL_NSTRATEGIES;
 }
+const char *fl_sim_strategy_app(int i)
+{
+  return (i >= 0 && i < FL_NSTRATEGIES) ? fl_strategies[i]->app : NULL;
+}
 const char *fl_sim_strategy_name(int i)
 {
   return (i >= 0 && i < FL_NSTRATEGIES) ? fl_strategies[i]->name : NULL;

@@ -73,5 +73,6 @@ int fl_sim_uses_key(const fl_sim *sim, const char *section_dot_key);
 /* Registries, for --help and conformance tests. */
 int fl_sim_strategy_count(void);
 const char *fl_sim_strategy_name(int i);
+const char *fl_sim_strategy_app(int i); /* the application kind strategy i drives ("bsp", "gridworld") */
 
 #endif
