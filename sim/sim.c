@@ -72,6 +72,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_ALLOC(sim, 1);
   FL_TRY(fl_scenario_check(sc));
   FL_TRY(fl_sim_pick(sc, sim));
+  FL_TRY(fl_inputs_collect(sc, &sim->inputs, &sim->ninputs));
   FL_TRY(fl_fm_create(sc, &sim->fm));
   /* everything about the input that needs no platform is checked: now load it */
   FL_TRY(fl_platform_get(sc, &sim->pf));
@@ -214,6 +215,7 @@ void fl_sim_destroy(fl_sim **psim)
   if (!sim)
     return;
   fl_fm_destroy(&sim->fm);
+  fl_inputs_free(&sim->inputs, sim->ninputs);
   free(sim->trace_node);
   free(sim->slot_node);
   free(sim->node_slot);
@@ -717,6 +719,9 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->recovery_mode = row->codec = NULL;
   row->lost_role = row->lost_at = row->aux_iterations = -1;
   row->compression_ratio = row->raw_checkpoint_bytes = NAN;
+  row->controller = fl_platform_controller_name(sim->pf);
+  row->inputs = sim->inputs;
+  row->ninputs = sim->ninputs;
   if (sim->gw) {
     row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
     row->checkpoint_cost_s = NAN;

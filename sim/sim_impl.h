@@ -5,6 +5,7 @@
 #define FL_SIM_IMPL_H
 
 #include "fm.h"
+#include "inputs.h"
 #include "gridworld.h"
 #include "platform.h"
 #include "sim.h"
@@ -82,6 +83,8 @@ struct fl_sim {
   double error_budget, policy_time_limit_s, policy_mip_gap;
   fl_progress *progress;
   long progress_replicas;
+  fl_input *inputs; /* the scenario's input files, fingerprinted once (stored with every row) */
+  int ninputs;
 };
 
 struct fl_replica {

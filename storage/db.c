@@ -4,6 +4,7 @@
 
 #include "fl_config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 struct fl_db {
   sqlite3 *h;
   char *path;
-  sqlite3_stmt *ins_run, *ins_ev;
+  sqlite3_stmt *ins_run, *ins_ev, *ins_input;
 };
 
 static const char fl_db_schema[] =
@@ -81,7 +82,16 @@ static const char fl_db_schema[] =
     "  lost_at INTEGER,\n"
     "  aux_iterations INTEGER,\n"
     "  compression_ratio REAL,\n"
-    "  raw_checkpoint_bytes REAL\n"
+    "  raw_checkpoint_bytes REAL,\n"
+    "  controller TEXT,\n"
+    "  inputs TEXT\n"
+    ");\n"
+    "CREATE TABLE IF NOT EXISTS input_files (\n"
+    "  xxh64 TEXT NOT NULL,\n"
+    "  size INTEGER NOT NULL,\n"
+    "  path TEXT,\n"
+    "  text TEXT,\n"
+    "  PRIMARY KEY (xxh64, size)\n"
     ");\n"
     "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
     "CREATE TABLE IF NOT EXISTS events (\n"
@@ -106,16 +116,20 @@ static const char fl_db_ins_run_sql[] =
     " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
     " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
     " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
-    " aux_iterations, compression_ratio, raw_checkpoint_bytes)"
+    " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?)";
+    "?,?,?,?,?,?,?,?,?)";
+
+static const char fl_db_ins_input_sql[] =
+    "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
 
 /* Columns added after schema version 1 first shipped: a database created before gets them on open. */
 static const char *const fl_db_added_columns[][2] = {
     {"recovery_mode", "TEXT"},        {"codec", "TEXT"},
     {"lost_role", "INTEGER"},         {"lost_at", "INTEGER"},
     {"aux_iterations", "INTEGER"},    {"compression_ratio", "REAL"},
-    {"raw_checkpoint_bytes", "REAL"},
+    {"raw_checkpoint_bytes", "REAL"}, {"controller", "TEXT"},
+    {"inputs", "TEXT"},
 };
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
@@ -292,7 +306,8 @@ static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_i
              sqlite3_errmsg(db));
     (*tables)++;
     *our_tables += strcmp((const char *)sqlite3_column_text(q, 0), "runs") == 0 ||
-                   strcmp((const char *)sqlite3_column_text(q, 0), "events") == 0;
+                   strcmp((const char *)sqlite3_column_text(q, 0), "events") == 0 ||
+                   strcmp((const char *)sqlite3_column_text(q, 0), "input_files") == 0;
   }
 done:
   sqlite3_finalize(q);
@@ -321,7 +336,7 @@ static fl_err fl_db_check_writable(const char *path)
   FL_CHECK(version <= FL_DB_SCHEMA_VERSION, FL_ERR_INPUT,
            "%s: results schema version %u is newer than this faultline's (%d); it is left as it is", path, version,
            FL_DB_SCHEMA_VERSION);
-  FL_CHECK(kind != FL_DB_UNMARKED || tables == 0 || (version >= 1 && ours == 2 && tables == 2), FL_ERR_INPUT,
+  FL_CHECK(kind != FL_DB_UNMARKED || tables == 0 || (version >= 1 && ours >= 2 && tables == ours), FL_ERR_INPUT,
            "%s: a SQLite database of another program (%d table%s, no faultline schema); it is left as it is", path,
            tables, tables == 1 ? "" : "s");
 done:
@@ -399,7 +414,8 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
     }
     FL_TRY(fl_db_exec(db, "COMMIT", "creating the schema"));
     if (sqlite3_prepare_v2(db->h, fl_db_ins_run_sql, -1, &db->ins_run, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h, fl_db_ins_input_sql, -1, &db->ins_input, NULL) != SQLITE_OK) {
       rc = fl_db_fail(db, "preparing statements");
       goto done;
     }
@@ -431,6 +447,7 @@ void fl_db_close(fl_db **pdb)
     return;
   sqlite3_finalize(db->ins_run);
   sqlite3_finalize(db->ins_ev);
+  sqlite3_finalize(db->ins_input);
   if (db->h)
     sqlite3_close(db->h);
   free(db->path);
@@ -544,11 +561,33 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_count(st, i++, r->aux_iterations);
   fl_bind_real(st, i++, r->compression_ratio);
   fl_bind_real(st, i++, r->raw_checkpoint_bytes);
+  fl_bind_text(st, i++, r->controller);
+  {
+    char *inputs = r->ninputs ? fl_inputs_format(r->inputs, r->ninputs) : NULL;
+    FL_CHECK(!r->ninputs || inputs, FL_ERR_NOMEM, "out of memory");
+    fl_bind_text(st, i++, inputs);
+    free(inputs);
+  }
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;
   }
-  run_id = sqlite3_last_insert_rowid(db->h);
+  run_id = sqlite3_last_insert_rowid(db->h); /* before any other insert changes it */
+  for (int k = 0; k < r->ninputs; k++) {
+    /* content-addressed: a file used by a thousand replicas is stored once */
+    char hex[20];
+    sqlite3_stmt *in = db->ins_input;
+    snprintf(hex, sizeof hex, "%016" PRIx64, r->inputs[k].xxh64);
+    sqlite3_reset(in);
+    sqlite3_bind_text(in, 1, hex, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(in, 2, r->inputs[k].size);
+    fl_bind_text(in, 3, r->inputs[k].path);
+    fl_bind_text(in, 4, r->inputs[k].text);
+    if (sqlite3_step(in) != SQLITE_DONE) {
+      rc = fl_db_fail(db, "recording an input file");
+      goto done;
+    }
+  }
   if (events && events->enabled) {
     sqlite3_stmt *ev = db->ins_ev;
     fl_evlog_entry *chunk = NULL;

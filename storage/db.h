@@ -8,6 +8,7 @@
 #define FL_DB_H
 
 #include "fl_err.h"
+#include "inputs.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
@@ -46,6 +47,9 @@ typedef struct fl_db_run {
   const char *recovery_mode, *codec; /* "global" | "local" | "improved"; "zfp-adaptive:0.1", ... */
   long lost_role, lost_at, aux_iterations;
   double compression_ratio, raw_checkpoint_bytes; /* uncompressed / stored bytes of x; bytes without a codec */
+  const char *controller;                         /* sim: the host that ran the simulator's actors */
+  const fl_input *inputs;                         /* input files read (fingerprints; small ones' text) */
+  int ninputs;
 } fl_db_run;
 
 /* A buffer of timed events for one replica, filled by the simulator or the runtime. */

@@ -1,11 +1,14 @@
 /* test_ckpt_cli.c — `faultline ckpt ls|verify|dump`: what it prints and its exit status (0 ok, 1 a corrupt
  * version, 2 bad input), on a directory written through the API. Runs the built binary ($FAULTLINE). */
 #include "ckpt.h"
+#include "cli_util.h"
 #include "fl_test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 static char out[16384];
@@ -141,7 +144,74 @@ static void test_bad_input_is_2(void)
   CU_ASSERT(strstr(out, "usage: faultline ckpt ls|verify|dump DIR") != NULL);
 }
 
+/* A FIFO (or any special file) inside a checkpoint directory or a version: every command ends, in bounded time,
+ * naming the file; the other versions stay readable. */
+static void test_fifo_does_not_hang(void)
+{
+  char args[1024], path[1024];
+  const char *dir = make_dir("file", "fifo");
+  snprintf(path, sizeof path, "%s/v000000000020/k.bin", dir);
+  CU_ASSERT_EQUAL_FATAL(unlink(path), 0);
+  CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0644), 0);
+  snprintf(path, sizeof path, "%s/v000000000030/MANIFEST", dir);
+  CU_ASSERT_EQUAL_FATAL(unlink(path), 0);
+  CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0644), 0);
+  snprintf(args, sizeof args, "ckpt verify %s", dir);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 20), 1);
+  CU_ASSERT(strstr(fl_cli_out, "10 ok\n") && strstr(fl_cli_out, "v000000000020/k.bin: not a regular file") &&
+            strstr(fl_cli_out, "v000000000030/MANIFEST: not a regular file"));
+  snprintf(args, sizeof args, "ckpt ls %s", dir);
+  CU_ASSERT(fl_cli_run_limited(args, 20) >= 0);
+  snprintf(args, sizeof args, "ckpt dump %s --version 20 --label k", dir);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 20), 1);
+  /* FORMAT itself a FIFO: derived from the manifests, with a warning naming it */
+  snprintf(path, sizeof path, "%s/FORMAT", dir);
+  CU_ASSERT_EQUAL_FATAL(unlink(path), 0);
+  CU_ASSERT_EQUAL_FATAL(mkfifo(path, 0644), 0);
+  snprintf(args, sizeof args, "ckpt dump %s --version 10 --label k", dir);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 20), 0);
+  CU_ASSERT(strstr(fl_cli_err, "FORMAT: not a regular file") != NULL);
+}
+
+/* One flipped byte in FORMAT, or FORMAT gone: every version stays readable (the store type comes from the
+ * checksummed manifests), the damaged file is named, and the next writer puts FORMAT back. */
+static void test_format_is_not_a_single_point_of_failure(void)
+{
+  char args[1024], path[1024];
+  const char *dir = make_dir("file", "format");
+  FILE *f;
+  fl_ckpt *ck = NULL;
+  snprintf(path, sizeof path, "%s/FORMAT", dir);
+  f = fopen(path, "r+b");
+  CU_ASSERT_FATAL(f != NULL);
+  fseek(f, 3, SEEK_SET);
+  fputc('#', f);
+  fclose(f);
+  snprintf(args, sizeof args, "ckpt verify %s", dir);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 20), 0);
+  CU_ASSERT(strstr(fl_cli_out, "3 versions checked, 0 corrupt") != NULL);
+  CU_ASSERT(strstr(fl_cli_err, "FORMAT: damaged") && strstr(fl_cli_err, "store type 'file' taken from v000000000030"));
+  unlink(path);
+  snprintf(args, sizeof args, "ckpt dump %s --version 20 --label k", dir);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 20), 0);
+  CU_ASSERT(strstr(fl_cli_out, "k = i32 5: 20 21 22 23 24\n") != NULL);
+  /* a writer re-creates it */
+  CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = "file", .path = dir}, &ck), FL_OK);
+  fl_ckpt_destroy(&ck);
+  f = fopen(path, "r");
+  CU_ASSERT_PTR_NOT_NULL(f);
+  if (f)
+    fclose(f);
+  snprintf(args, sizeof args, "ckpt verify %s", dir);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 20), 0);
+  CU_ASSERT(strstr(fl_cli_err, "warning") == NULL);
+  /* wrong store type named in a damaged FORMAT and no version: not a checkpoint directory */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("ckpt ls /", 20), 2);
+}
+
 static CU_TestInfo cli_tests[] = {
+    {"a FIFO in a checkpoint directory does not hang", test_fifo_does_not_hang},
+    {"a damaged or missing FORMAT is re-derived", test_format_is_not_a_single_point_of_failure},
     {"ls, verify, dump", test_ls_verify_dump},
     {"a corrupt version exits 1", test_corrupt_is_1},
     {"bad input exits 2 with one line", test_bad_input_is_2},

@@ -1,5 +1,6 @@
 /* test_cli.c — the faultline command as a user meets it: bad input exits 2 with one line naming file, line, key
  * and value and writes nothing; a simulation writes one row per replica; report, rerun and validate work. */
+#include "cli_util.h"
 #include "fl_test.h"
 
 #include <stdio.h>
@@ -9,55 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char out_text[1 << 16], err_text[1 << 14];
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-  FILE *f = fopen(path, "r");
-  size_t n = 0;
-  buf[0] = '\0';
-  if (!f)
-    return;
-  n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-}
-
-/* Run `faultline ARGS` in the test directory; returns its exit status. */
-static int faultline(const char *args)
-{
-  char cmd[4096];
-  const char *bin = getenv("FAULTLINE");
-  int st;
-  CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
-  snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >out.txt 2>err.txt </dev/null", fl_test_tmpdir(), bin, args);
-  st = system(cmd);
-  slurp(fl_test_tmp("out.txt"), out_text, sizeof out_text);
-  slurp(fl_test_tmp("err.txt"), err_text, sizeof err_text);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void write_file(const char *name, const char *text)
-{
-  FILE *f = fopen(fl_test_tmp(name), "w");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  fputs(text, f);
-  fclose(f);
-}
-
-static int exists(const char *name)
-{
-  struct stat st;
-  return stat(fl_test_tmp(name), &st) == 0;
-}
-
-static int lines(const char *s)
-{
-  int n = 0;
-  for (; *s; s++)
-    n += *s == '\n';
-  return n;
-}
+#define out_text fl_cli_out
+#define err_text fl_cli_err
+#define faultline fl_cli_run
+#define write_file fl_cli_write
+#define exists fl_cli_exists
+#define lines fl_cli_lines
 
 static int count_lines_with(const char *text, const char *needle)
 {
@@ -185,7 +143,7 @@ static void test_shipped_scenarios(void)
   CU_ASSERT_EQUAL(faultline("simulate good.ini --db s.sqlite --sweep strategy"), 2);
   CU_ASSERT_FALSE(exists("s.sqlite"));
   CU_ASSERT_EQUAL(faultline("simulate good.ini --db s.sqlite --sweep strategy.kind=checkpoint,teleport"), 2);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--set strategy.kind=teleport: ")); /* every combination is checked first */
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--sweep strategy.kind=teleport: ")); /* every combination is checked first */
   CU_ASSERT_FALSE(exists("s.sqlite"));
 }
 

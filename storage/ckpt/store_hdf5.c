@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define FL_H5_FILE "arrays.h5"
 #define FL_H5Z_ZFP 32013
@@ -374,6 +375,11 @@ static fl_err fl_h5_read(fl_ckpt_store *s, long version, const fl_ckpt_entry_inf
   fl_vdir_path(s, version, FL_H5_FILE, path, sizeof path);
   FL_TRY(fl_ckpt_buf_reserve(out, e->stored_bytes + 1));
   snprintf(what, sizeof what, "opening dataset '%s'", e->label);
+  {
+    /* HDF5 opens what it is given: a FIFO left in the directory would block it */
+    struct stat st;
+    FL_CHECK(stat(path, &st) == 0 && S_ISREG(st.st_mode), FL_ERR_IO, "%s: missing or not a regular file", path);
+  }
   fl_h5_enter(&g);
   if ((file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0) {
     rc = fl_h5_fail(path, "opening the file");

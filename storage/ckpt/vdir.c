@@ -30,6 +30,7 @@
 #define FL_VDIR_MANIFEST "MANIFEST"
 #define FL_VDIR_MAGIC "faultline-checkpoints 1\n"
 #define FL_VDIR_DIGITS 12
+#define FL_VDIR_SLURP_MAX (256u << 20) /* FORMAT, MANIFEST, payload files read whole */
 
 static fl_err fl_vdir_errno(const char *path, const char *what)
 {
@@ -145,7 +146,8 @@ static fl_err fl_vdir_slurp(int parent, const char *name, const char *path, fl_c
   fl_err rc = FL_OK;
   struct stat st;
   size_t got = 0;
-  int fd = openat(parent, name, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO someone left here must not wait for a writer; regular files ignore the flag */
+  int fd = openat(parent, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
   if (fd < 0) {
     if (errno == ENOENT)
@@ -154,6 +156,8 @@ static fl_err fl_vdir_slurp(int parent, const char *name, const char *path, fl_c
   }
   FL_CHECK(fstat(fd, &st) == 0, FL_ERR_IO, "%s: stat: %s", path, strerror(errno));
   FL_CHECK(S_ISREG(st.st_mode), FL_ERR_IO, "%s: not a regular file", path);
+  FL_CHECK(st.st_size <= (off_t)FL_VDIR_SLURP_MAX, FL_ERR_IO, "%s: %lld bytes, more than a checkpoint's metadata file",
+           path, (long long)st.st_size);
   FL_TRY(fl_ckpt_buf_reserve(out, (size_t)st.st_size + 1));
   while (got < (size_t)st.st_size) {
     ssize_t k = read(fd, out->data + got, (size_t)st.st_size - got);
@@ -170,28 +174,79 @@ done:
   return rc;
 }
 
+/* The store type as every committed version's MANIFEST (checksummed) states it: FORMAT is a cache of this, so
+ * a damaged FORMAT costs nothing. 0 with name set when the versions agree; FL_ERR_INPUT when there is none. */
+static fl_err fl_vdir_derive_format(int fd, const char *path, char *name, size_t size, long *from)
+{
+  fl_err rc = FL_OK;
+  DIR *d = NULL;
+  struct dirent *e;
+  fl_ckpt_buf b = {0};
+  fl_ckpt_manifest m;
+  int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  long v;
+
+  memset(&m, 0, sizeof m);
+  name[0] = '\0';
+  *from = -1;
+  FL_CHECK(dfd >= 0 && (d = fdopendir(dfd)) != NULL, FL_ERR_IO, "%s: cannot list: %s", path, strerror(errno));
+  while ((e = readdir(d)) != NULL) {
+    char rel[300], where[4400];
+    if (!fl_vdir_parse(e->d_name, "", &v))
+      continue;
+    snprintf(rel, sizeof rel, "%s/%s", e->d_name, FL_VDIR_MANIFEST);
+    snprintf(where, sizeof where, "%s/%s", path, rel);
+    if (fl_vdir_slurp(fd, rel, where, &b) != FL_OK || fl_ckpt_manifest_parse(b.data, b.size, where, &m) != FL_OK) {
+      fl_ckpt_manifest_clear(&m);
+      continue; /* a damaged version says nothing; `verify` reports it */
+    }
+    if (!name[0] || v > *from) {
+      snprintf(name, size, "%s", m.store);
+      *from = v;
+    }
+    fl_ckpt_manifest_clear(&m);
+  }
+  fl_err_clear();
+  FL_CHECK(name[0], FL_ERR_INPUT, "%s: no intact version to learn the store type from", path);
+done:
+  if (d)
+    closedir(d);
+  else if (dfd >= 0)
+    close(dfd);
+  fl_ckpt_buf_free(&b);
+  return rc;
+}
+
 fl_err fl_vdir_format(const char *path, char *name, size_t size)
 {
   fl_err rc = FL_OK;
   fl_ckpt_buf b = {0};
-  char where[4096];
-  const char *p;
+  char where[4096], why[4200] = "";
+  const char *p = NULL;
+  long from = -1;
   int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
   snprintf(where, sizeof where, "%s/%s", path, FL_VDIR_FORMAT_FILE);
   if (fd < 0)
     return errno == ENOENT || errno == ENOTDIR ? fl_err_set(FL_ERR_INPUT, "%s: no such checkpoint directory", path)
                                                : fl_vdir_errno(path, "open");
-  rc = fl_vdir_slurp(fd, FL_VDIR_FORMAT_FILE, where, &b);
-  if (rc != FL_OK) {
-    rc = fl_err_set(FL_ERR_INPUT, "%s: not a faultline checkpoint directory (no readable FORMAT file)", path);
+  if (fl_vdir_slurp(fd, FL_VDIR_FORMAT_FILE, where, &b) != FL_OK)
+    snprintf(why, sizeof why, "%s", fl_err_msg());
+  else if (strncmp((char *)b.data, FL_VDIR_MAGIC, strlen(FL_VDIR_MAGIC)) != 0 ||
+           (p = strstr((char *)b.data, "\nstore ")) == NULL || strcspn(p + 7, "\n") == 0 || p[7 + strcspn(p + 7, "\n")] != '\n')
+    snprintf(why, sizeof why, "%s: damaged or of a newer format", where);
+  if (!why[0]) {
+    p += 7;
+    snprintf(name, size, "%.*s", (int)strcspn(p, "\n"), p);
     goto done;
   }
-  FL_CHECK(strncmp((char *)b.data, FL_VDIR_MAGIC, strlen(FL_VDIR_MAGIC)) == 0 &&
-               (p = strstr((char *)b.data, "\nstore ")) != NULL,
-           FL_ERR_INPUT, "%s: not a faultline checkpoint directory FORMAT (or a newer format)", where);
-  p += 7;
-  snprintf(name, size, "%.*s", (int)strcspn(p, "\n"), p);
+  /* FORMAT is missing or damaged: the versions' own manifests say what the store is */
+  if (fl_vdir_derive_format(fd, path, name, size, &from) != FL_OK) {
+    rc = fl_err_set(FL_ERR_INPUT, "%s: not a faultline checkpoint directory (%s, and no intact version)", path, why);
+    goto done;
+  }
+  fprintf(stderr, "faultline: warning: %s; store type '%s' taken from v%0*ld/MANIFEST (checksummed)\n", why, name,
+          FL_VDIR_DIGITS, from);
 done:
   close(fd);
   fl_ckpt_buf_free(&b);
@@ -219,6 +274,20 @@ static fl_err fl_vdir_write_format(fl_ckpt_store *s)
   FL_CHECK(fsync(s->root_fd) == 0, FL_ERR_IO, "%s: fsync: %s", s->path, strerror(errno));
 done:
   return rc;
+}
+
+/* Is FORMAT present and exactly what this store would write? */
+static int fl_vdir_format_intact(fl_ckpt_store *s)
+{
+  fl_ckpt_buf b = {0};
+  char want[128];
+  int ok;
+  snprintf(want, sizeof want, "%sstore %s\n", FL_VDIR_MAGIC, s->ops->name);
+  ok = fl_vdir_slurp(s->root_fd, FL_VDIR_FORMAT_FILE, s->path, &b) == FL_OK && b.size == strlen(want) &&
+       memcmp(b.data, want, b.size) == 0;
+  fl_ckpt_buf_free(&b);
+  fl_err_clear();
+  return ok;
 }
 
 /* 1 when the directory has no entries besides . and .. and what a writer that died in its first open left
@@ -256,6 +325,14 @@ fl_err fl_vdir_open(fl_ckpt_store *s)
     return errno == ENOENT ? fl_err_set(FL_ERR_INPUT, "%s: no such checkpoint directory", s->path)
                            : fl_vdir_errno(s->path, "cannot open the checkpoint directory");
   have_format = fstatat(s->root_fd, FL_VDIR_FORMAT_FILE, &st, 0) == 0;
+  if (!have_format && !s->read_only) {
+    /* no FORMAT but committed versions: a lost FORMAT, re-derived below and written back */
+    char probe[64];
+    long from;
+    if (fl_vdir_derive_format(s->root_fd, s->path, probe, sizeof probe, &from) == FL_OK)
+      have_format = 1;
+    fl_err_clear();
+  }
   if (have_format || s->read_only) {
     FL_TRY(fl_vdir_format(s->path, fmt, sizeof fmt));
     FL_CHECK(strcmp(fmt, s->ops->name) == 0, FL_ERR_INPUT, "%s: holds '%s' checkpoints, not '%s'", s->path, fmt,
@@ -275,8 +352,8 @@ fl_err fl_vdir_open(fl_ckpt_store *s)
                               : fl_vdir_errno(s->path, "cannot lock");
     goto done;
   }
-  if (!have_format)
-    FL_TRY(fl_vdir_write_format(s));
+  if (!have_format || !fl_vdir_format_intact(s))
+    FL_TRY(fl_vdir_write_format(s)); /* new, lost or damaged: (re)written, from the store type checked above */
   /* What a dead writer left: its temporary version and a half-removed old one. */
   {
     DIR *d;
@@ -505,10 +582,14 @@ static fl_err fl_vdir_hash_at(int parent, const char *rel, const char *path, uin
   int fd = -1;
 
   FL_CHECK(st && buf, FL_ERR_NOMEM, "out of memory hashing %s", path);
-  fd = openat(parent, rel, O_RDONLY | O_CLOEXEC);
+  fd = openat(parent, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY); /* a FIFO must not block us */
   if (fd < 0) {
     rc = errno == ENOENT ? fl_err_set(FL_ERR_IO, "%s: missing", path) : fl_vdir_errno(path, "open");
     goto done;
+  }
+  {
+    struct stat st;
+    FL_CHECK(fstat(fd, &st) == 0 && S_ISREG(st.st_mode), FL_ERR_IO, "%s: not a regular file", path);
   }
   XXH3_64bits_reset(st);
   for (;;) {

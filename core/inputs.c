@@ -1,0 +1,118 @@
+/* inputs.c — see inputs.h. xxHash's streaming XXH64 over the file, read once: the text of a small file is kept
+ * from the same read, so the stored copy and the hash always agree. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "inputs.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+static fl_err fl_input_read(const char *key, const char *path, fl_input *in)
+{
+  fl_err rc = FL_OK;
+  FILE *f = NULL;
+  XXH64_state_t *st = NULL;
+  char buf[65536];
+  size_t n, have = 0, cap = 0;
+
+  memset(in, 0, sizeof *in);
+  in->key = key;
+  in->path = realpath(path, NULL); /* stored absolute: the row says which file, wherever rerun runs */
+  if (!in->path) {
+    FL_CHECK((in->path = malloc(strlen(path) + 1)) != NULL, FL_ERR_NOMEM, "out of memory");
+    strcpy(in->path, path);
+  }
+  f = fopen(path, "rb");
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s %s: %s", key, path, strerror(errno));
+  FL_CHECK((st = XXH64_createState()) != NULL, FL_ERR_NOMEM, "out of memory");
+  XXH64_reset(st, 0);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+    XXH64_update(st, buf, n);
+    if (have + n <= FL_INPUT_TEXT_MAX) {
+      if (have + n + 1 > cap) {
+        char *g = realloc(in->text, (cap = have + n + 1));
+        FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory");
+        in->text = g;
+      }
+      memcpy(in->text + have, buf, n);
+      in->text[have + n] = '\0';
+    } else {
+      free(in->text);
+      in->text = NULL;
+    }
+    have += n;
+  }
+  FL_CHECK(!ferror(f), FL_ERR_INPUT, "%s %s: %s", key, path, strerror(errno));
+  in->size = (long)have;
+  in->xxh64 = XXH64_digest(st);
+  if (have == 0 && !in->text)
+    FL_CHECK((in->text = calloc(1, 1)) != NULL, FL_ERR_NOMEM, "out of memory");
+  if (have > FL_INPUT_TEXT_MAX) {
+    free(in->text);
+    in->text = NULL;
+  }
+done:
+  if (st)
+    XXH64_freeState(st);
+  if (f)
+    fclose(f);
+  return rc;
+}
+
+fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
+{
+  fl_err rc = FL_OK;
+  const char *keys[2] = {"platform.file", "failures.trace"};
+  const char *rel[2] = {sc->platform_file, sc->trace};
+  char *path = NULL;
+
+  *v = NULL;
+  *n = 0;
+  FL_ALLOC(*v, 2);
+  for (int k = 0; k < 2; k++) {
+    if (!rel[k] || !rel[k][0])
+      continue;
+    FL_CHECK((path = fl_scenario_resolve(sc, rel[k])) != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_input_read(keys[k], path, &(*v)[*n]));
+    (*n)++;
+    free(path);
+    path = NULL;
+  }
+done:
+  free(path);
+  if (rc != FL_OK) {
+    fl_inputs_free(v, *n + 1);
+    *n = 0;
+  }
+  return rc;
+}
+
+void fl_inputs_free(fl_input **v, int n)
+{
+  if (!v || !*v)
+    return;
+  for (int k = 0; k < n; k++) {
+    free((*v)[k].path);
+    free((*v)[k].text);
+  }
+  free(*v);
+  *v = NULL;
+}
+
+char *fl_inputs_format(const fl_input *v, int n)
+{
+  size_t len = 1;
+  char *s, *p;
+  for (int k = 0; k < n; k++)
+    len += strlen(v[k].key) + strlen(v[k].path) + 48;
+  if (!(s = malloc(len)))
+    return NULL;
+  p = s;
+  *p = '\0';
+  for (int k = 0; k < n; k++)
+    p += sprintf(p, "%s\t%s\t%ld\t%016" PRIx64 "\n", v[k].key, v[k].path, v[k].size, v[k].xxh64);
+  return s;
+}

@@ -1,0 +1,32 @@
+/* inputs.h — the files a scenario reads besides itself (platform XML, failure trace), fingerprinted.
+ *
+ * A result row must be reproducible from the row alone: the scenario text and overrides are stored with it, and
+ * so is each input file's content hash (xxh64), size and resolved path, plus the text of small files. `rerun`
+ * recomputes the fingerprints and refuses when a file changed since the row was written. */
+#ifndef FL_INPUTS_H
+#define FL_INPUTS_H
+
+#include "fl_err.h"
+#include "scenario.h"
+
+#include <stdint.h>
+
+#define FL_INPUT_TEXT_MAX (256 * 1024) /* files up to this size are stored whole with the row */
+
+typedef struct fl_input {
+  const char *key; /* "platform.file" | "failures.trace" (static) */
+  char *path;      /* resolved */
+  long size;       /* bytes */
+  uint64_t xxh64;  /* of the content, seed 0 */
+  char *text;      /* the content when size <= FL_INPUT_TEXT_MAX, else NULL */
+} fl_input;
+
+/* Fingerprint every input file `sc` names. *v is owned by the caller (fl_inputs_free). An unreadable file is
+ * FL_ERR_INPUT naming the key and the path. */
+fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n);
+void fl_inputs_free(fl_input **v, int n);
+
+/* The one-line-per-input text stored in a row: "KEY\tPATH\tSIZE\tXXH64HEX\n"... Caller frees. */
+char *fl_inputs_format(const fl_input *v, int n);
+
+#endif

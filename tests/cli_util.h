@@ -1,0 +1,22 @@
+/* cli_util.h — running the `faultline` command from a test as a user would (the binary named by $FAULTLINE, in
+ * the test's temporary directory), with its output captured. Shared by the CLI suites. */
+#ifndef FL_CLI_UTIL_H
+#define FL_CLI_UTIL_H
+
+#include <stddef.h>
+
+extern char fl_cli_out[1 << 16], fl_cli_err[1 << 14];
+
+/* Run `faultline ARGS` (a shell word list) in fl_test_tmpdir() with stdin from /dev/null; stdout and stderr go
+ * to fl_cli_out / fl_cli_err. Returns the exit status, or 128 + the signal that ended it. */
+int fl_cli_run(const char *args);
+/* The same with a time limit in seconds: -1 if it had to be killed. */
+int fl_cli_run_limited(const char *args, int seconds);
+/* Write `text` to `name` in the temporary directory. */
+void fl_cli_write(const char *name, const char *text);
+/* Does `name` exist in the temporary directory? */
+int fl_cli_exists(const char *name);
+/* Lines in `s`. */
+int fl_cli_lines(const char *s);
+
+#endif
