@@ -187,11 +187,15 @@ static void test_foreign_files_untouched(void)
   for (int k = 0; k < 200; k++)
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
   sqlite3_exec(fl_db_sqlite(db), "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
-  fl_db_close(&db);
   {
-    FILE *f = fopen(paths[2], "r+b");
+    /* the runs table's root page: its cell pointers are overwritten below */
+    long root = count(db, "SELECT rootpage FROM sqlite_schema WHERE name = 'runs'");
+    long page = count(db, "PRAGMA page_size");
+    FILE *f;
+    fl_db_close(&db);
+    f = fopen(paths[2], "r+b");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    fseek(f, 4096 * 2 + 8, SEEK_SET); /* a b-tree page's cell pointers */
+    fseek(f, (root - 1) * page + 8, SEEK_SET);
     fputs("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", f);
     fclose(f);
   }
