@@ -1,0 +1,354 @@
+/* test_hardening.c — the inputs and faults a user meets in the first week, each a regression test: sizes checked
+ * before anything is built, temporary files gone on every exit path, no run that never ends or grows without
+ * bound, other programs' files never touched, rows reproducible from the row alone, one-line errors, exit 2. */
+#include "cli_util.h"
+#include "fl_test.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GOOD "[run]\nreplicas = 3\n[platform]\nnodes = 40\n[failures]\nnode_mtbf = 20d\n[app]\nnodes = 32\nwork = 12h\n"
+
+/* A private TMPDIR for faultline's temporary files, so a test can see what is left there. */
+static const char *private_tmp(void)
+{
+  static char dir[4096];
+  if (!dir[0]) {
+    snprintf(dir, sizeof dir, "%s", fl_test_tmp("tmp"));
+    mkdir(dir, 0755);
+    setenv("TMPDIR", dir, 1);
+  }
+  return dir;
+}
+
+static int entries_in(const char *dir)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  if (!d)
+    return -1;
+  while ((e = readdir(d)))
+    n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  closedir(d);
+  return n;
+}
+
+static long db_count(const char *name, const char *sql)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  long n = -1;
+  if (sqlite3_open_v2(fl_test_tmp(name), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    n = (long)sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return n;
+}
+
+/* exit 2, exactly one line on stderr containing `want` */
+static void expect_2(int code, const char *want)
+{
+  CU_ASSERT_EQUAL(code, 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  if (!strstr(fl_cli_err, want))
+    fprintf(stderr, "\n    stderr '%s' lacks '%s'\n", fl_cli_err, want);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, want));
+}
+
+/* platform.nodes = 1e12 spun writing an endless XML; 1e8 would need ~110 GB: refused before anything is written,
+ * naming the key, the value and the memory */
+static void test_platform_size_checked_first(void)
+{
+  const char *tmp = private_tmp();
+  fl_cli_write("good.ini", GOOD);
+  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=1000000000000 --set app.nodes=4",
+                              30),
+           "--set platform.nodes=1000000000000: 1000000000000 hosts: at most");
+  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=100000000 --set app.nodes=4", 30),
+           "would need about");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set platform.nodes=100000000"));
+  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=0 --set app.nodes=200000000",
+                              30),
+           "app.nodes=200000000");
+  CU_ASSERT_FALSE(fl_cli_exists("size.sqlite"));
+  CU_ASSERT_EQUAL(entries_in(tmp), 0);
+}
+
+/* SIGTERM while a large generated platform is being written or loaded: the temporary XML is removed and the
+ * process ends by that signal */
+static void test_signal_removes_temp_platform(void)
+{
+  const char *tmp = private_tmp();
+  char ini[4096];
+  pid_t pid;
+  int st = 0, saw_file = 0;
+  snprintf(ini, sizeof ini, "%s", fl_test_tmp("big.ini"));
+  fl_cli_write("big.ini", "[run]\nreplicas = 1\nevents = none\n[platform]\nnodes = 2000000\n[app]\nnodes = 4\n");
+  pid = fork();
+  CU_ASSERT_FATAL(pid >= 0);
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    execl(getenv("FAULTLINE"), "faultline", "simulate", ini, "--db", fl_test_tmp("sig.sqlite"), (char *)NULL);
+    _exit(127);
+  }
+  /* wait until the temporary platform file exists, then stop the command */
+  for (int i = 0; i < 400 && !saw_file; i++) {
+    struct timespec ts = {0, 10000000};
+    saw_file = entries_in(tmp) > 0;
+    if (!saw_file)
+      nanosleep(&ts, NULL);
+  }
+  CU_ASSERT(saw_file);
+  kill(pid, SIGTERM);
+  waitpid(pid, &st, 0);
+  CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+  CU_ASSERT_EQUAL(entries_in(tmp), 0);
+  CU_ASSERT_FALSE(fl_cli_exists("sig.sqlite"));
+}
+
+/* zero hosts aborted with SIGABRT; only a controller: exit 2 naming the file */
+static void test_platform_without_hosts(void)
+{
+  const char *head = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                     "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"None\">\n";
+  char xml[1024];
+  snprintf(xml, sizeof xml, "%s</zone>\n</platform>\n", head);
+  fl_cli_write("empty.xml", xml);
+  fl_cli_write("e.ini", "[platform]\nfile = empty.xml\n[app]\nnodes = 1\n");
+  expect_2(fl_cli_run_limited("simulate e.ini --db e.sqlite", 30), "empty.xml: the platform has 0 hosts");
+  snprintf(xml, sizeof xml, "%s<host id=\"controller\" speed=\"1Gf\"/>\n</zone>\n</platform>\n", head);
+  fl_cli_write("one.xml", xml);
+  fl_cli_write("o.ini", "[platform]\nfile = one.xml\n[app]\nnodes = 1\n");
+  expect_2(fl_cli_run_limited("simulate o.ini --db e.sqlite", 30), "one.xml: the platform has 1 host");
+  CU_ASSERT_FALSE(fl_cli_exists("e.sqlite"));
+  /* no host called controller: said on stderr, and the row names the host that served */
+  snprintf(xml, sizeof xml, "%s<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n</zone>\n</platform>\n",
+           head);
+  fl_cli_write("noctl.xml", xml);
+  fl_cli_write("n.ini", "[run]\nreplicas = 1\n[platform]\nfile = noctl.xml\n[app]\nnodes = 1\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate n.ini --db n.sqlite -q", 30), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "no host named 'controller'"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "host 'a' runs the simulator's actors"));
+  CU_ASSERT_EQUAL(db_count("n.sqlite", "SELECT COUNT(*) FROM runs WHERE controller = 'a'"), 1);
+}
+
+/* node MTBF 1 s against a day of work ran for ever and ate 24 GB: warned up front, each replica ends as
+ * 'timeout' at the event budget, in bounded time */
+static void test_no_progress_ends(void)
+{
+  fl_cli_write("good.ini", GOOD);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate good.ini --db mtbf.sqlite --set failures.node_mtbf=1s "
+                                     "--set run.max_events=100000 --replicas 2",
+                                     60),
+                  0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "warning: good: about"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "job failures are expected per checkpoint interval"));
+  CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'timeout'"), 2);
+  /* every event was kept, past the in-memory chunk: streamed, then written with the row */
+  CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM events WHERE kind IN ('failure', 'repair')"),
+                  2 * 100000);
+  CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM events WHERE kind = 'budget'"), 2);
+}
+
+/* failures.start = steady counted the nodes down at t = 0 as failures of the run */
+static void test_steady_start_is_not_a_failure(void)
+{
+  fl_cli_write("steady.ini", "[run]\nreplicas = 5\n[platform]\nnodes = 1056\n[failures]\nmodel = exponential\n"
+                             "start = steady\nrepair = 30d\n[app]\nnodes = 1024\nwork = 1s\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate steady.ini --db steady.sqlite -q", 60), 0);
+  CU_ASSERT(db_count("steady.sqlite", "SELECT COUNT(*) FROM events WHERE kind = 'down-at-start'") > 0);
+  CU_ASSERT_EQUAL(db_count("steady.sqlite", "SELECT SUM(failures) + SUM(platform_failures) + SUM(interruptions) "
+                                            "FROM runs"),
+                  0);
+  CU_ASSERT_EQUAL(db_count("steady.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'completed'"), 5);
+}
+
+static unsigned char *slurp_bin(const char *name, long *n)
+{
+  FILE *f = fopen(fl_test_tmp(name), "rb");
+  unsigned char *b = NULL;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  *n = ftell(f);
+  rewind(f);
+  b = malloc((size_t)*n + 1);
+  if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
+    free(b);
+    b = NULL;
+  }
+  fclose(f);
+  return b;
+}
+
+/* a foreign SQLite file was switched to WAL and given tables: now refused by simulate and report, unchanged */
+static void test_foreign_database_untouched(void)
+{
+  sqlite3 *h = NULL;
+  long n0 = 0, n1 = 0;
+  unsigned char *before, *after;
+  fl_cli_write("good.ini", GOOD);
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("theirs.db"), &h), SQLITE_OK);
+  sqlite3_exec(h, "CREATE TABLE accounts(id, balance); INSERT INTO accounts VALUES (1, 100)", NULL, NULL, NULL);
+  sqlite3_close(h);
+  before = slurp_bin("theirs.db", &n0);
+  expect_2(fl_cli_run_limited("simulate good.ini --db theirs.db", 60), "theirs.db: a SQLite database of another");
+  expect_2(fl_cli_run_limited("report theirs.db", 60), "theirs.db: not a faultline results database");
+  expect_2(fl_cli_run_limited("rerun theirs.db 1", 60), "theirs.db");
+  after = slurp_bin("theirs.db", &n1);
+  CU_ASSERT(before && after && n0 == n1 && memcmp(before, after, (size_t)n0) == 0);
+  CU_ASSERT_FALSE(fl_cli_exists("theirs.db-wal"));
+  CU_ASSERT_FALSE(fl_cli_exists("theirs.db-shm"));
+  free(before);
+  free(after);
+  fl_cli_write("notes.txt", "my notes, not a database: keep them\n");
+  expect_2(fl_cli_run_limited("simulate good.ini --db notes.txt", 60), "notes.txt: not a SQLite database");
+  expect_2(fl_cli_run_limited("report notes.txt", 60), "notes.txt: not a SQLite database");
+}
+
+/* two simulations writing one database at once: each summary shows its own rows only */
+static void test_concurrent_writers_own_summary(void)
+{
+  char cmd[8192];
+  const char *bin = getenv("FAULTLINE");
+  char a[1 << 14] = "", b[1 << 14] = "";
+  FILE *f;
+  size_t n;
+  fl_cli_write("good.ini", GOOD);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && ('%s' simulate good.ini --db two.sqlite --replicas 300 -q > a.txt 2>&1 & "
+           "'%s' simulate good.ini --db two.sqlite --replicas 300 -q --set strategy.kind=buddy > b.txt 2>&1; wait)",
+           fl_test_tmpdir(), bin, bin);
+  CU_ASSERT_EQUAL(system(cmd), 0);
+  if ((f = fopen(fl_test_tmp("a.txt"), "r"))) {
+    n = fread(a, 1, sizeof a - 1, f);
+    a[n] = '\0';
+    fclose(f);
+  }
+  if ((f = fopen(fl_test_tmp("b.txt"), "r"))) {
+    n = fread(b, 1, sizeof b - 1, f);
+    b[n] = '\0';
+    fclose(f);
+  }
+  CU_ASSERT(strstr(a, " checkpoint ") && !strstr(a, " buddy "));
+  CU_ASSERT(strstr(b, " buddy ") && !strstr(b, " checkpoint "));
+  CU_ASSERT_EQUAL(db_count("two.sqlite", "SELECT COUNT(*) FROM runs"), 600);
+}
+
+/* rerun read the platform and trace from their paths at rerun time and compared four fields */
+static void test_rerun_is_self_contained(void)
+{
+  char xml[4096];
+  snprintf(xml, sizeof xml,
+           "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+           "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"None\">\n<host id=\"controller\" speed=\"1Gf\"/>\n"
+           "<host id=\"n0\" speed=\"1Gf\"/><host id=\"n1\" speed=\"1Gf\"/><host id=\"n2\" speed=\"1Gf\"/>\n"
+           "</zone>\n</platform>\n");
+  fl_cli_write("plat.xml", xml);
+  fl_cli_write("tr.csv", "3600, n0\n7200, n1, 10min\n");
+  fl_cli_write("tr.ini", "[run]\nreplicas = 2\n[platform]\nfile = plat.xml\n[failures]\nmodel = trace\ntrace = tr.csv\n"
+                         "repair = 1h\n[app]\nnodes = 2\nwork = 5h\n[strategy]\ninterval = 1h\ncheckpoint_cost = 1min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate tr.ini --db tr.sqlite -q", 60), 0);
+  CU_ASSERT_EQUAL(db_count("tr.sqlite", "SELECT COUNT(*) FROM input_files WHERE text IS NOT NULL"), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun tr.sqlite 2", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "identical"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "numeric columns compared exactly"));
+  fl_cli_write("tr.csv", "3600, n0\n7200, n2, 10min\n"); /* the trace changed since */
+  expect_2(fl_cli_run_limited("rerun tr.sqlite 2", 60), "failures.trace");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "changed since the run"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "SELECT text FROM input_files"));
+}
+
+/* seeds above 2^53 lost precision, 2^62 was refused: any unsigned 64-bit seed, stored and re-run exactly */
+static void test_seed_is_any_u64(void)
+{
+  fl_cli_write("good.ini", GOOD);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate good.ini --db seed.sqlite -q --seed 18446744073709551615", 60), 0);
+  CU_ASSERT_EQUAL(db_count("seed.sqlite", "SELECT COUNT(*) FROM runs WHERE seed = -1"), 3); /* 2^64 - 1 as bits */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun seed.sqlite 3", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "seed 18446744073709551615"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate good.ini --db seed.sqlite -q --seed 9007199254740993", 60), 0);
+  CU_ASSERT_EQUAL(db_count("seed.sqlite", "SELECT COUNT(*) FROM runs WHERE seed = 9007199254740993"), 3);
+  expect_2(fl_cli_run_limited("simulate good.ini --db seed.sqlite --seed 18446744073709551616", 60),
+           "run.seed=18446744073709551616: expected a whole number from 0 to 2^64 - 1");
+  expect_2(fl_cli_run_limited("simulate good.ini --db seed.sqlite --seed 1e3", 60), "run.seed=1e3");
+}
+
+/* run's arguments: the same parser and messages as the scenario keys; no stale outcome read as this run's */
+static void test_run_arguments(void)
+{
+  char args[4096];
+  const char *sc = fl_test_src("scenarios/das-10x10.ini");
+  snprintf(args, sizeof args, "run '%s' --np 3abc", sc);
+  expect_2(fl_cli_run_limited(args, 60), "--np '3abc': not a whole number");
+  snprintf(args, sizeof args, "run '%s' --np 2 --spares 99999999999", sc);
+  expect_2(fl_cli_run_limited(args, 60), "--spares '99999999999': must be at most");
+  snprintf(args, sizeof args, "run '%s' --np 2 --kill 9@3", sc);
+  expect_2(fl_cli_run_limited(args, 60), "--kill '9@3': no process 9");
+  snprintf(args, sizeof args, "run '%s' --np 2 --out nowhere/at/all", sc);
+  expect_2(fl_cli_run_limited(args, 60), "--out nowhere/at/all: cannot create it");
+  mkdir(fl_test_tmp("stale"), 0755);
+  fl_cli_write("stale/rank-0.txt", "rank 0 role 0 status completed iterations 10 error 0 message -\n");
+  snprintf(args, sizeof args, "run '%s' --np 2 --out stale", sc);
+  expect_2(fl_cli_run_limited(args, 60), "--out stale: holds rank-*.txt outcome files of an earlier run");
+}
+
+/* every command's --help and -h: that command's help, exit 0; validate --only with no match: exit 2 */
+static void test_command_line_consistency(void)
+{
+  static const char *cmds[] = {"simulate", "report", "validate", "run",   "rerun",   "keys",
+                               "platform", "ckpt",   "tmr",      "version", "help"};
+  char args[128];
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+    snprintf(args, sizeof args, "%s --help", cmds[i]);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(args, 30), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "usage: faultline "));
+    snprintf(args, sizeof args, "%s -h", cmds[i]);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(args, 30), 0);
+  }
+  expect_2(fl_cli_run_limited("validate --only nothing-like-this", 30), "names no check (checks: daly:");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("help simulate", 30), 0);
+  {
+    const char *p = strstr(fl_cli_out, "strategies:");
+    int n = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    for (const char *q = strstr(p, "replication"); q; q = strstr(q + 1, "replication"))
+      n++;
+    CU_ASSERT_EQUAL(n, 2); /* once per application kind, each labelled */
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "bsp: none checkpoint buddy replication; gridworld: replication"));
+  }
+  fl_cli_write("good.ini", GOOD);
+  expect_2(fl_cli_run_limited("simulate good.ini --db x.sqlite --sweep failures.node_mtbf=1y,-1y", 30),
+           "--sweep failures.node_mtbf=-1y");
+  CU_ASSERT_FALSE(fl_cli_exists("x.sqlite"));
+}
+
+static CU_TestInfo hardening_tests[] = {
+    {"platform size checked before anything is built", test_platform_size_checked_first},
+    {"a signal removes the temporary platform", test_signal_removes_temp_platform},
+    {"platforms without hosts, without a controller", test_platform_without_hosts},
+    {"failures that outpace progress end the replica", test_no_progress_ends},
+    {"steady start: nodes down at t=0 are not failures", test_steady_start_is_not_a_failure},
+    {"a foreign database is never touched", test_foreign_database_untouched},
+    {"concurrent writers: own rows in the summary", test_concurrent_writers_own_summary},
+    {"rerun checks its inputs and every column", test_rerun_is_self_contained},
+    {"seeds are any unsigned 64-bit integer", test_seed_is_any_u64},
+    {"run's arguments are checked", test_run_arguments},
+    {"command line consistency", test_command_line_consistency},
+    CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"hardening", NULL, NULL, NULL, NULL, hardening_tests}, CU_SUITE_INFO_NULL};
+FL_TEST_MAIN(suites)
