@@ -14,6 +14,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "sweep.h"
 #include "tmr_cmd.h"
 #include "units.h"
 #include "validate.h"
@@ -94,56 +95,6 @@ static int fl_usage_error(const char *cmd, const char *fmt, const char *arg)
 }
 
 /* ---- simulate ---- */
-
-#define FL_MAX_SWEEP_DIMS 8
-#define FL_MAX_COMBOS 4096
-
-typedef struct fl_sweep_dim {
-  char key[128];    /* "section.key" */
-  char *values[64]; /* borrowed from the sweep text copy */
-  int nvalues;
-} fl_sweep_dim;
-
-/* Parse "section.key=v1,v2 section.key=w1" terms into dims: a new key is appended, a key already swept gets the
- * new values (so --sweep replaces the file's term for that key). `text` is modified and must outlive dims. */
-static fl_err fl_sweep_parse(char *text, const char *origin, fl_sweep_dim *dims, int *ndims)
-{
-  fl_err rc = FL_OK;
-  char *save = NULL, *term;
-  for (term = strtok_r(text, " \t", &save); term; term = strtok_r(NULL, " \t", &save)) {
-    char *eq = strchr(term, '='), *vsave = NULL, *v;
-    fl_sweep_dim *d;
-    FL_CHECK(eq && eq > term && strchr(term, '.') && strchr(term, '.') < eq && (size_t)(eq - term) < sizeof d->key,
-             FL_ERR_INPUT, "%s: sweep term '%s': expected section.key=v1,v2,...", origin, term);
-    d = NULL;
-    for (int k = 0; k < *ndims; k++)
-      if (strlen(dims[k].key) == (size_t)(eq - term) && strncmp(dims[k].key, term, (size_t)(eq - term)) == 0)
-        d = &dims[k];
-    if (!d) {
-      FL_CHECK(*ndims < FL_MAX_SWEEP_DIMS, FL_ERR_INPUT, "%s: at most %d swept keys", origin, FL_MAX_SWEEP_DIMS);
-      d = &dims[(*ndims)++];
-      memcpy(d->key, term, (size_t)(eq - term));
-      d->key[eq - term] = '\0';
-    }
-    d->nvalues = 0;
-    for (v = strtok_r(eq + 1, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
-      FL_CHECK(d->nvalues < 64, FL_ERR_INPUT, "%s: sweep of %s: at most 64 values", origin, d->key);
-      d->values[d->nvalues++] = v;
-    }
-    FL_CHECK(d->nvalues > 0, FL_ERR_INPUT, "%s: sweep term '%s' has no value", origin, term);
-  }
-done:
-  return rc;
-}
-
-/* Combination c takes value (c / stride(d)) % nvalues of dim d: the last dim varies fastest. */
-static long fl_sweep_stride(const fl_sweep_dim *dims, int ndims, int d)
-{
-  long stride = 1;
-  for (int e = d + 1; e < ndims; e++)
-    stride *= dims[e].nvalues;
-  return stride;
-}
 
 /* Does the simulation use any of the '+'-joined keys of a sweep term? */
 static int fl_sweep_uses(const fl_sim *sim, const char *keys)
@@ -288,28 +239,13 @@ static int fl_cmd_simulate(int argc, char **argv)
   FL_ALLOC(jobs, ncombos);
   FL_ALLOC(effective, ncombos * FL_MAX_SWEEP_DIMS);
   for (long c = 0; c < ncombos; c++) {
-    long k = c, same = -1;
+    long same = -1;
     FL_TRY(fl_scenario_load(path, &jobs[c].sc));
     njobs++;
     for (int i = 0; i < nsets; i++)
       if (sets[i][0] != '\x01')
         FL_TRY(fl_scenario_set(jobs[c].sc, sets[i]));
-    for (int d = ndims - 1; d >= 0; d--) {
-      /* a term may set several keys together: "a.x+a.y=1/2,3/4" sets a.x=1 a.y=2, then a.x=3 a.y=4 */
-      char keys[128], vals[256], *ksave = NULL, *vsave = NULL, *key, *val;
-      snprintf(keys, sizeof keys, "%.127s", dims[d].key);
-      snprintf(vals, sizeof vals, "%.255s", dims[d].values[k % dims[d].nvalues]);
-      k /= dims[d].nvalues;
-      for (key = strtok_r(keys, "+", &ksave), val = strtok_r(vals, "/", &vsave); key;
-           key = strtok_r(NULL, "+", &ksave), val = strtok_r(NULL, "/", &vsave)) {
-        char assign[512];
-        FL_CHECK(val != NULL, FL_ERR_INPUT, "sweep of %s: value '%s' has fewer parts than keys", dims[d].key,
-                 dims[d].values[c / fl_sweep_stride(dims, ndims, d) % dims[d].nvalues]);
-        snprintf(assign, sizeof assign, "%s=%s", key, val);
-        FL_TRY(fl_scenario_set_sweep(jobs[c].sc, assign));
-      }
-      FL_CHECK(val == NULL, FL_ERR_INPUT, "sweep of %s: a value has more parts than keys", dims[d].key);
-    }
+    FL_TRY(fl_sweep_apply(jobs[c].sc, dims, ndims, c));
     FL_CHECK(strcmp(jobs[c].sc->db, jobs[0].sc->db) == 0, FL_ERR_INPUT,
              "--sweep: every combination writes to one database (run.db cannot be swept)");
     FL_TRY(fl_sim_create(jobs[c].sc, &jobs[c].sim));
