@@ -24,18 +24,20 @@ static void fl_cli_slurp(const char *path, char *buf, size_t size)
   fclose(f);
 }
 
-int fl_cli_run_limited(const char *args, int seconds)
+int fl_cli_run_bounded(const char *args, int seconds, long mem_kb)
 {
-  char cmd[8192];
+  static char cmd[1 << 15];
+  char limit[64] = "", timer[64] = "";
   const char *bin = getenv("FAULTLINE");
   int st;
   CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+  if (mem_kb > 0)
+    snprintf(limit, sizeof limit, "ulimit -v %ld && ", mem_kb);
   /* timeout(1) ends a hung command with SIGKILL after the limit; its status 137 then reads as -1 */
   if (seconds > 0)
-    snprintf(cmd, sizeof cmd, "cd '%s' && timeout -s KILL %d '%s' %s >out.txt 2>err.txt </dev/null", fl_test_tmpdir(),
-             seconds, bin, args);
-  else
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >out.txt 2>err.txt </dev/null", fl_test_tmpdir(), bin, args);
+    snprintf(timer, sizeof timer, "timeout -s KILL %d ", seconds);
+  snprintf(cmd, sizeof cmd, "cd '%s' && %s%s'%s' %s >out.txt 2>err.txt </dev/null", fl_test_tmpdir(), limit, timer, bin,
+           args);
   st = system(cmd);
   fl_cli_slurp(fl_test_tmp("out.txt"), fl_cli_out, sizeof fl_cli_out);
   fl_cli_slurp(fl_test_tmp("err.txt"), fl_cli_err, sizeof fl_cli_err);
@@ -44,6 +46,11 @@ int fl_cli_run_limited(const char *args, int seconds)
   if (seconds > 0 && WEXITSTATUS(st) == 137)
     return -1;
   return WEXITSTATUS(st);
+}
+
+int fl_cli_run_limited(const char *args, int seconds)
+{
+  return fl_cli_run_bounded(args, seconds, 0);
 }
 
 int fl_cli_run(const char *args)

@@ -1,0 +1,35 @@
+/* fuzz_trace.c — libFuzzer harness: a failure trace CSV (time, node|host, downtime) read by the trace failure
+ * model, through the same path `simulate` takes (a scenario naming the file). */
+#include "fm.h"
+#include "scenario.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  static char path[64], text[256];
+  fl_scenario *sc = NULL;
+  fl_fm *fm = NULL;
+  FILE *f;
+  if (!path[0]) {
+    snprintf(path, sizeof path, "/tmp/fuzz-trace-%ld.csv", (long)getpid());
+    snprintf(text, sizeof text, "[failures]\nmodel = trace\ntrace = %s\nrepair = 1h\n[app]\nnodes = 4\n", path);
+  }
+  if (!(f = fopen(path, "wb")))
+    return 0;
+  fwrite(data, 1, size, f);
+  fclose(f);
+  if (fl_scenario_replay(text, "", NULL, &sc) == FL_OK && fl_fm_create(sc, &fm) == FL_OK) {
+    for (size_t i = 0; i < fl_fm_trace_count(fm); i++)
+      (void)fl_fm_trace_at(fm, i);
+  }
+  fl_fm_destroy(&fm);
+  fl_scenario_destroy(&sc);
+  fl_err_clear();
+  return 0;
+}
