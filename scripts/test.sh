@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Set up (scripts/setup.sh) and run the test suite: every ctest test not labelled `slow`.
+#   scripts/test.sh              the default build (build/), -Werror
+#   scripts/test.sh --sanitize   the same suites built with ASan + UBSan (build-asan/, leak detection on)
 # FL_TEST_ALL=1 runs the slow ones too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+if [ "${1:-}" = "--sanitize" ]; then
+  export BUILD_DIR=${BUILD_DIR:-build-asan} BUILD_TYPE=${BUILD_TYPE:-Debug}
+  scripts/setup.sh -DFL_SANITIZE=address,undefined -DFL_WITH_CUDA=OFF
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+else
+  scripts/setup.sh
+fi
 cd "${BUILD_DIR:-build}"
 if [ "${FL_TEST_ALL:-0}" = 1 ]; then
   ctest --output-on-failure -j2
