@@ -1010,6 +1010,7 @@ static int fl_cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+  fl_cleanup_install(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT end us cleanly, removing temporary files */
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
     return fl_cmd_help(1, argv);
   if (strcmp(argv[1], "--version") == 0)

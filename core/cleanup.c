@@ -14,6 +14,7 @@ static struct {
   volatile sig_atomic_t used[FL_CLEANUP_MAX];
   char path[FL_CLEANUP_MAX][PATH_MAX];
   int installed;
+  unsigned ignored; /* bit s: fl_cleanup_signals[s] was ignored when first installed */
 } fl_cleanup_table;
 
 static const int fl_cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -41,26 +42,41 @@ void fl_cleanup_reraise(int sig)
   _exit(128 + sig); /* not reached for a fatal signal */
 }
 
+void fl_cleanup_install(void)
+{
+  struct sigaction sa;
+  const size_t nsig = sizeof fl_cleanup_signals / sizeof fl_cleanup_signals[0];
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = fl_cleanup_handler;
+  sigemptyset(&sa.sa_mask);
+  for (size_t s = 0; s < nsig; s++)
+    sigaddset(&sa.sa_mask, fl_cleanup_signals[s]);
+  for (size_t s = 0; s < nsig; s++) {
+    if (!fl_cleanup_table.installed) {
+      /* a signal the user's shell ignores (nohup, a background job's SIGINT) stays ignored, then and later */
+      struct sigaction old;
+      if (sigaction(fl_cleanup_signals[s], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        fl_cleanup_table.ignored |= 1u << s;
+    }
+    if (!(fl_cleanup_table.ignored & (1u << s))) {
+      sigaction(fl_cleanup_signals[s], &sa, NULL);
+    } else {
+      struct sigaction ign; /* ignored again, whatever a library put there since */
+      memset(&ign, 0, sizeof ign);
+      ign.sa_handler = SIG_IGN;
+      sigemptyset(&ign.sa_mask);
+      sigaction(fl_cleanup_signals[s], &ign, NULL);
+    }
+  }
+  fl_cleanup_table.installed = 1;
+}
+
 fl_err fl_cleanup_add(const char *path)
 {
   if (strlen(path) >= PATH_MAX)
     return fl_err_set(FL_ERR_INTERNAL, "temporary path too long: %s", path);
-  if (!fl_cleanup_table.installed) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fl_cleanup_handler;
-    sigemptyset(&sa.sa_mask);
-    for (size_t s = 0; s < sizeof fl_cleanup_signals / sizeof fl_cleanup_signals[0]; s++)
-      sigaddset(&sa.sa_mask, fl_cleanup_signals[s]);
-    for (size_t s = 0; s < sizeof fl_cleanup_signals / sizeof fl_cleanup_signals[0]; s++) {
-      struct sigaction old;
-      /* a signal the user's shell ignores (nohup) stays ignored */
-      if (sigaction(fl_cleanup_signals[s], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-        continue;
-      sigaction(fl_cleanup_signals[s], &sa, NULL);
-    }
-    fl_cleanup_table.installed = 1;
-  }
+  if (!fl_cleanup_table.installed)
+    fl_cleanup_install();
   for (int i = 0; i < FL_CLEANUP_MAX; i++)
     if (!fl_cleanup_table.used[i]) {
       memcpy(fl_cleanup_table.path[i], path, strlen(path) + 1);

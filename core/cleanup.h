@@ -15,6 +15,10 @@
 
 #define FL_CLEANUP_MAX 8
 
+/* Install the handlers (first call: signals ignored at that moment stay ignored for good). Call again after a
+ * library that installs its own handlers (SimGrid's SIGINT handler prints its actors and cannot stop a load in
+ * progress cleanly), so a signal ends the process the same way wherever it comes. */
+void fl_cleanup_install(void);
 /* Register `path` (copied) to be unlinked on a fatal signal. FL_ERR_INTERNAL when the table is full or the path
  * is longer than PATH_MAX. Installs the signal handlers on first use. */
 fl_err fl_cleanup_add(const char *path);

@@ -159,6 +159,7 @@ static void fl_simgrid_init(long hosts, int generated)
   if (hosts >= 100000)
     argv[argc++] = a3;
   simgrid_init(&argc, argv);
+  fl_cleanup_install(); /* SimGrid's own SIGINT handler would leave a load half-done and the heap inconsistent */
 }
 
 /* Natural order of host names: digit runs compare as numbers, so cn-2 comes before cn-10 and node indexes
@@ -287,7 +288,7 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
 {
   fl_err rc = FL_OK;
   fl_platform *pf = NULL;
-  char *file = NULL, tmpl[4096];
+  char *file = NULL, tmpl[4096], loadpath[4200];
   char describe[4200];
   FILE *f = NULL;
   int fd = -1, tmp_made = 0;
@@ -318,17 +319,26 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
     snprintf(tmpl, sizeof tmpl, "%s/faultline-platform-XXXXXX.xml", dir && *dir ? dir : "/tmp");
     fd = mkstemps(tmpl, 4);
     FL_CHECK(fd >= 0, FL_ERR_IO, "cannot create a temporary platform file %s: %s", tmpl, strerror(errno));
-    tmp_made = 1;
-    FL_TRY(fl_cleanup_add(tmpl)); /* removed on a signal too */
-    f = fdopen(fd, "w");
-    FL_CHECK(f != NULL, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
-    fd = -1;
+    /* The name is removed at once: SimGrid reads the file through /proc/self/fd, so nothing is left on disk
+     * however the process ends, kill -9 included. Where /proc is missing, the named file is kept until loaded
+     * and removed on every other exit path (fl_cleanup). */
+    if (access("/proc/self/fd", X_OK) == 0 && unlink(tmpl) == 0) {
+      snprintf(loadpath, sizeof loadpath, "/proc/self/fd/%d", fd);
+    } else {
+      tmp_made = 1;
+      FL_TRY(fl_cleanup_add(tmpl)); /* removed on a signal too */
+      snprintf(loadpath, sizeof loadpath, "%s", tmpl);
+    }
+    {
+      int wfd = dup(fd);
+      FL_CHECK(wfd >= 0 && (f = fdopen(wfd, "w")) != NULL, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
+    }
     setvbuf(f, NULL, _IOFBF, 1 << 20);
     FL_TRY(fl_platform_write_xml(f, gen_nodes, sc->node_speed));
     FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
     f = NULL;
     fl_simgrid_init(gen_nodes, 1);
-    simgrid_load_platform(tmpl);
+    simgrid_load_platform(loadpath);
     pf->generated = 1;
     pf->nnodes = gen_nodes;
     pf->controller = sg_host_by_name("controller");
