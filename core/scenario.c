@@ -77,7 +77,7 @@ static const fl_key fl_keys[] = {
     {"platform", "node_speed", FL_K_SPEED, FL_OFF(node_speed), FL_K_POS, "1Gf", NULL, "speed of generated hosts"},
     {"platform", "controller", FL_K_STR, FL_OFF(controller), 0, "controller", NULL,
      "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
-     "use the host of that name or else their first host by name"},
+     "use the host of that name or else their first host by name (said on stderr, recorded in the row)"},
     {"failures", "model", FL_K_STR, FL_OFF(model), 0, "exponential", NULL,
      "none | exponential | weibull | lognormal | trace"},
     {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
