@@ -70,3 +70,23 @@ int fl_test_run(CU_SuiteInfo *suites)
   CU_cleanup_registry();
   return (failed_tests || failures) ? 1 : 0;
 }
+
+char *fl_test_read_file(const char *path, long *n)
+{
+  FILE *f = fopen(path, "rb");
+  char *b;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  *n = ftell(f);
+  rewind(f);
+  b = malloc((size_t)*n + 1);
+  if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
+    free(b);
+    b = NULL;
+  }
+  if (b)
+    b[*n] = '\0';
+  fclose(f);
+  return b;
+}

@@ -18,6 +18,8 @@ int fl_test_run(CU_SuiteInfo *suites);
 const char *fl_test_src(const char *rel);
 /* A fresh temporary directory for this process (created once, removed at exit unless FL_TEST_KEEP=1). */
 const char *fl_test_tmpdir(void);
+/* A whole file, NUL-terminated, in a malloc'd buffer (the caller frees); *n its size. NULL if unreadable. */
+char *fl_test_read_file(const char *path, long *n);
 /* Path of `name` inside fl_test_tmpdir(), into a rotating static buffer (8 slots). */
 const char *fl_test_tmp(const char *name);
 

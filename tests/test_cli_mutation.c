@@ -45,33 +45,11 @@ static int fl_mut_allows_1(const char *cmd)
   return strcmp(cmd, "rerun") == 0 || strcmp(cmd, "validate") == 0 || strcmp(cmd, "ckpt") == 0;
 }
 
-static char *fl_mut_read(const char *path, size_t *n)
-{
-  FILE *f = fopen(path, "rb");
-  char *b = NULL;
-  long len;
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  len = ftell(f);
-  rewind(f);
-  b = malloc((size_t)len + 1);
-  if (b && fread(b, 1, (size_t)len, f) != (size_t)len) {
-    free(b);
-    b = NULL;
-  }
-  if (b)
-    b[len] = '\0';
-  *n = (size_t)len;
-  fclose(f);
-  return b;
-}
-
 static uint64_t fl_mut_hash(const char *name)
 {
-  size_t n = 0;
-  char *b = fl_mut_read(fl_test_tmp(name), &n);
-  uint64_t h = b ? XXH64(b, n, 0) : 0;
+  long n = 0;
+  char *b = fl_test_read_file(fl_test_tmp(name), &n);
+  uint64_t h = b ? XXH64(b, (size_t)n, 0) : 0;
   free(b);
   return h;
 }
@@ -175,9 +153,9 @@ static void test_mutated_command_lines(void)
   gsl_rng_set(r, getenv("FL_MUTATION_SEED") ? strtoul(getenv("FL_MUTATION_SEED"), NULL, 10) : 1);
   for (size_t i = 0; i < sizeof fl_mut_scenarios / sizeof *fl_mut_scenarios; i++) {
     char rel[256];
-    size_t n;
+    long n;
     snprintf(rel, sizeof rel, "scenarios/%s", fl_mut_scenarios[i]);
-    texts[i] = fl_mut_read(fl_test_src(rel), &n);
+    texts[i] = fl_test_read_file(fl_test_src(rel), &n);
     CU_ASSERT_PTR_NOT_NULL_FATAL(texts[i]);
   }
   /* the scenarios' relative inputs where they expect them (a mutated scenario is sc/m.ini) */

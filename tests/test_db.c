@@ -139,25 +139,6 @@ static void test_refusals(void)
   CU_ASSERT_PTR_NULL(db);
 }
 
-/* Read a whole file into a malloc'd buffer; *n its size. */
-static unsigned char *slurp(const char *path, long *n)
-{
-  FILE *f = fopen(path, "rb");
-  unsigned char *b;
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  *n = ftell(f);
-  rewind(f);
-  b = malloc((size_t)*n + 1);
-  if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  return b;
-}
-
 static int exists(const char *path)
 {
   return access(path, F_OK) == 0;
@@ -201,7 +182,7 @@ static void test_foreign_files_untouched(void)
   }
   for (int i = 0; i < 3; i++) {
     long n0 = 0, n1 = 0;
-    unsigned char *before = slurp(paths[i], &n0), *after;
+    char *before = fl_test_read_file(paths[i], &n0), *after;
     CU_ASSERT_PTR_NOT_NULL_FATAL(before);
     CU_ASSERT_EQUAL(fl_db_open(paths[i], &db), FL_ERR_INPUT);
     CU_ASSERT_PTR_NULL(db);
@@ -210,7 +191,7 @@ static void test_foreign_files_untouched(void)
     CU_ASSERT_PTR_NULL(strchr(fl_err_msg(), '\n'));
     CU_ASSERT_EQUAL(fl_db_open_readonly(paths[i], &db), FL_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), paths[i]));
-    after = slurp(paths[i], &n1);
+    after = fl_test_read_file(paths[i], &n1);
     CU_ASSERT_EQUAL(n0, n1);
     CU_ASSERT(after && memcmp(before, after, (size_t)n0) == 0);
     snprintf(side, sizeof side, "%s-wal", paths[i]);

@@ -180,39 +180,21 @@ static void test_steady_start_is_not_a_failure(void)
   CU_ASSERT_EQUAL(db_count("steady.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'completed'"), 5);
 }
 
-static unsigned char *slurp_bin(const char *name, long *n)
-{
-  FILE *f = fopen(fl_test_tmp(name), "rb");
-  unsigned char *b = NULL;
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  *n = ftell(f);
-  rewind(f);
-  b = malloc((size_t)*n + 1);
-  if (b && fread(b, 1, (size_t)*n, f) != (size_t)*n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  return b;
-}
-
 /* a foreign SQLite file was switched to WAL and given tables: now refused by simulate and report, unchanged */
 static void test_foreign_database_untouched(void)
 {
   sqlite3 *h = NULL;
   long n0 = 0, n1 = 0;
-  unsigned char *before, *after;
+  char *before, *after;
   fl_cli_write("good.ini", GOOD);
   CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("theirs.db"), &h), SQLITE_OK);
   sqlite3_exec(h, "CREATE TABLE accounts(id, balance); INSERT INTO accounts VALUES (1, 100)", NULL, NULL, NULL);
   sqlite3_close(h);
-  before = slurp_bin("theirs.db", &n0);
+  before = fl_test_read_file(fl_test_tmp("theirs.db"), &n0);
   expect_2(fl_cli_run_limited("simulate good.ini --db theirs.db", 60), "theirs.db: a SQLite database of another");
   expect_2(fl_cli_run_limited("report theirs.db", 60), "theirs.db: not a faultline results database");
   expect_2(fl_cli_run_limited("rerun theirs.db 1", 60), "theirs.db");
-  after = slurp_bin("theirs.db", &n1);
+  after = fl_test_read_file(fl_test_tmp("theirs.db"), &n1);
   CU_ASSERT(before && after && n0 == n1 && memcmp(before, after, (size_t)n0) == 0);
   CU_ASSERT_FALSE(fl_cli_exists("theirs.db-wal"));
   CU_ASSERT_FALSE(fl_cli_exists("theirs.db-shm"));
