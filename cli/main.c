@@ -580,6 +580,11 @@ static int fl_cmd_run(int argc, char **argv)
     spares = sc->spares;
   FL_CHECK(np + spares <= FL_RUN_MAX_PROCS, FL_ERR_INPUT, "--np %d plus %ld spares: at most %d processes", np, spares,
            FL_RUN_MAX_PROCS);
+  if (sc->mirror_pair && np % 2) {
+    /* pairs 0-1, 2-3, ...: an odd rank out has no partner to hold its checkpoint */
+    rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (--np %d); use ring", np);
+    goto done;
+  }
   FL_TRY(fl_run_check_kills("mpi.kill", sc->kill, np + spares));
   for (int k = 0; k < margc; k += 2)
     if (strcmp(margv[k], "--kill") == 0)

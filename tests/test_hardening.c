@@ -286,6 +286,8 @@ static void test_run_arguments(void)
   expect_2(fl_cli_run_limited(args, 60), "--kill '9@3': no process 9");
   snprintf(args, sizeof args, "run '%s' --np 2 --out nowhere/at/all", sc);
   expect_2(fl_cli_run_limited(args, 60), "--out nowhere/at/all: cannot create it");
+  snprintf(args, sizeof args, "run '%s' --np 3 --set mpi.mirror=pair", sc);
+  expect_2(fl_cli_run_limited(args, 60), "--set mpi.mirror=pair: pair needs an even number of active ranks");
   mkdir(fl_test_tmp("stale"), 0755);
   fl_cli_write("stale/rank-0.txt", "rank 0 role 0 status completed iterations 10 error 0 message -\n");
   snprintf(args, sizeof args, "run '%s' --np 2 --out stale", sc);

@@ -166,6 +166,9 @@ int main(int argc, char **argv)
   if (rc == FL_OK && (sc->spares >= wsize || wsize - sc->spares > sc->grid_rows))
     rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave %ld active ranks of %d processes for a %ld-row grid",
                           sc->spares, (long)wsize - sc->spares, wsize, sc->grid_rows);
+  if (rc == FL_OK && sc->mirror_pair && (wsize - sc->spares) % 2)
+    rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%ld); use ring",
+                          (long)wsize - sc->spares);
   if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, &nkill) != 0)
     rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER terms, e.g. 1@40 3@90");
   if (rc == FL_OK && sc->recovery_mode)
