@@ -123,6 +123,50 @@ static void test_signal_leaves_no_temp_platform(void)
   signal_during_platform(SIGKILL);
 }
 
+/* SIGTERM to `faultline run`: passed to mpirun, which ends the ranks; run removes its faultline-run-* directory
+ * and ends by the same signal */
+static void test_run_signal_cleans_up(void)
+{
+  const char *tmp = private_tmp();
+  char mpi[4200], sc[4096], db[4096];
+  pid_t pid;
+  int st = 0;
+  struct timespec ts = {1, 500000000};
+  snprintf(mpi, sizeof mpi, "%s-mpi", getenv("FAULTLINE"));
+  if (access(mpi, X_OK) != 0) {
+    fprintf(stderr, "(no faultline-mpi: this part needs MPI) ");
+    return;
+  }
+  snprintf(sc, sizeof sc, "%s", fl_test_src("scenarios/cg-buddy.ini"));
+  snprintf(db, sizeof db, "%s", fl_test_tmp("run-sig.sqlite"));
+  pid = fork();
+  CU_ASSERT_FATAL(pid >= 0);
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    signal(SIGTERM, SIG_DFL);
+    execl(getenv("FAULTLINE"), "faultline", "run", sc, "--np", "2", "--db", db, "--quiet", (char *)NULL);
+    _exit(127);
+  }
+  nanosleep(&ts, NULL);
+  kill(pid, SIGTERM);
+  waitpid(pid, &st, 0);
+  CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+  ts.tv_sec = 1;
+  nanosleep(&ts, NULL); /* mpirun's own session directory goes with it */
+  {
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    int ours = 0;
+    while (d && (e = readdir(d)))
+      ours += strncmp(e->d_name, "faultline-", 10) == 0;
+    if (d)
+      closedir(d);
+    CU_ASSERT_EQUAL(ours, 0);
+  }
+}
+
 /* zero hosts aborted with SIGABRT; only a controller: exit 2 naming the file */
 static void test_platform_without_hosts(void)
 {
@@ -327,6 +371,7 @@ static void test_command_line_consistency(void)
 static CU_TestInfo hardening_tests[] = {
     {"platform size checked before anything is built", test_platform_size_checked_first},
     {"a signal leaves no temporary platform", test_signal_leaves_no_temp_platform},
+    {"a signal to run leaves no temporary directory", test_run_signal_cleans_up},
     {"platforms without hosts, without a controller", test_platform_without_hosts},
     {"failures that outpace progress end the replica", test_no_progress_ends},
     {"steady start: nodes down at t=0 are not failures", test_steady_start_is_not_a_failure},
