@@ -4,6 +4,8 @@
 #include "fl_config.h"
 #include "fl_test.h"
 
+#include <sqlite3.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,20 @@ static int run_scenario(const char *scenario, const char *extra, const char *out
   if (f)
     fclose(f);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* One number from the suite's results database (-1 when there is none yet). */
+static long db_count(const char *sql)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  long n = -1;
+  if (sqlite3_open_v2(fl_test_tmp("mpi.sqlite"), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    n = (long)sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return n < 0 ? 0 : n;
 }
 
 static int run(const char *extra, const char *outdir)
@@ -145,11 +161,16 @@ static void test_buddy_and_rank(void)
   char dir[512];
   outcome got[NP];
   snprintf(dir, sizeof dir, "%s/lost", fl_test_tmpdir());
+  long before = db_count("SELECT COUNT(*) FROM runs WHERE status = 'data_lost'");
   CU_ASSERT_EQUAL(run("--spares 2 --kill 1@12 --kill 2@12", dir), 3);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "data lost: role 1"));
   read_outcomes(dir, NP + 2, got);
   for (int r = 0; r < NP; r++)
     CU_ASSERT(!got[r].present || strcmp(got[r].status, "completed") != 0);
+  /* the run that ended is in the database too, as what it was */
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'data_lost'"), before + 1);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'data_lost' AND mode = 'real' AND failures >= 2"),
+                  before + 1);
 }
 
 /* Failures drawn from [failures] kill processes for real: with a node MTBF of 1 ms at time scale 1 the active

@@ -121,7 +121,7 @@ int main(int argc, char **argv)
   long kill_rank[FL_MAX_KILLS], kill_iter[FL_MAX_KILLS];
   const char *path = NULL, *out_dir = NULL;
   char *err = NULL;
-  int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0;
+  int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0;
   fl_err rc = FL_OK;
 
   MPI_Init(&argc, &argv);
@@ -225,16 +225,20 @@ int main(int argc, char **argv)
     int first_alive = 0;
     while (first_alive < wsize && !rt.alive[first_alive])
       first_alive++;
-    if (rt.wrank == first_alive) /* the survivors agree on why: one of them says it */
+    lost_writer = rt.wrank == first_alive;
+    if (lost_writer) /* the survivors agree on why: one of them says it, and writes the row */
       fprintf(stderr, "faultline-mpi: %s; the job stops\n", res.message);
     code = 3;
   } else if (strcmp(res.status, "dead") == 0) {
     code = 1;
-  } else if (rt.role == 0) {
+  }
+  if (lost_writer || (code == 0 && rt.role == 0)) {
+    /* a row for every run that ends: completed, or data_lost (a rank and every copy of its state gone) */
     fl_db *db = NULL;
     fl_db_run row;
     char every[48];
-    fl_rt_release_spares(&rt);
+    if (!lost_writer)
+      fl_rt_release_spares(&rt);
     memset(&row, 0, sizeof row);
     snprintf(every, sizeof every, "%ld iterations", sc->checkpoint_every);
     row.scenario = sc->name;
@@ -246,7 +250,7 @@ int main(int argc, char **argv)
     row.strategy = sc->checkpoint_every > 0 ? "buddy" : "none";
     row.failure_model = sc->time_scale > 0 ? sc->model : (nkill ? "kill" : "none");
     row.interval_rule = sc->checkpoint_every > 0 ? every : NULL;
-    row.status = res.status;
+    row.status = lost_writer ? "data_lost" : res.status;
     row.seed = sc->seed;
     row.replica = 0;
     row.nodes = rt.nroles;
@@ -281,7 +285,8 @@ int main(int argc, char **argv)
     row.compression_ratio = row.raw_checkpoint_bytes = NAN;
     if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK) {
       fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
-      code = 1;
+      if (!lost_writer)
+        code = 1;
     }
     fl_db_close(&db);
   }
