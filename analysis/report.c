@@ -8,6 +8,7 @@
 #include "units.h"
 
 #include <math.h>
+#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +26,8 @@ enum {
 };
 
 typedef struct fl_group {
-  char key[640];
-  char scenario[128], mode[8], strategy[32], interval[32], model[32], mtbf[32], policy[64], weights[16];
+  char key[1200];
+  char scenario[400], mode[8], strategy[32], interval[32], model[32], mtbf[32], policy[64], weights[16];
   long nodes;
   size_t n, cap, failed, timeout;
   double *m[FL_NMETRICS];
@@ -416,21 +417,23 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   const char *sql =
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
-      "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
+      "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
+      "       fl_variant(overrides), fl_xxh64(scenario_text)"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids) AND (app = 'gridworld') = ?4"
       "   AND (?5 = 0 OR codec IS NULL)"
-      " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
-      "          error_budget, id";
+      " ORDER BY scenario, fl_xxh64(scenario_text), fl_variant(overrides), mode, strategy, interval_s, nodes,"
+      "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const char *sql_old = /* a database from before the lossy-CG columns */
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
-      "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted"
+      "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
+      "       fl_variant(overrides), fl_xxh64(scenario_text)"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids) AND (app = 'gridworld') = ?4"
       "   AND ?5 = 0"
-      " ORDER BY scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, weights, policy,"
-      "          error_budget, id";
+      " ORDER BY scenario, fl_xxh64(scenario_text), fl_variant(overrides), mode, strategy, interval_s, nodes,"
+      "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const int lossy = fl_has_codec_column(db);
 
   memset(&g, 0, sizeof g);
@@ -497,8 +500,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       snprintf(policy, sizeof policy, "-");
     else
       snprintf(policy, sizeof policy, "%s (%.4g)", fl_text(st, 13), fl_col(st, 15));
-    snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2), tau,
-             nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy);
+    snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2),
+             tau, nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy, fl_text(st, 22), fl_text(st, 23));
     if (!have || strcmp(key, g.key) != 0) {
       if (have && fl_group_print(&g, tasks, opt->csv, out, &tab) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
@@ -507,7 +510,11 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       g.n = g.failed = g.timeout = 0;
       have = 1;
       snprintf(g.key, sizeof g.key, "%s", key);
-      snprintf(g.scenario, sizeof g.scenario, "%s", fl_text(st, 0));
+      /* overrides the other columns do not show tell the group apart: "quickstart [failures.shape=0.5]" */
+      if (fl_text(st, 22)[0])
+        snprintf(g.scenario, sizeof g.scenario, "%.127s [%.255s]", fl_text(st, 0), fl_text(st, 22));
+      else
+        snprintf(g.scenario, sizeof g.scenario, "%.127s", fl_text(st, 0));
       snprintf(g.mode, sizeof g.mode, "%s", fl_text(st, 1));
       snprintf(g.strategy, sizeof g.strategy, "%s", fl_text(st, 2));
       snprintf(g.interval, sizeof g.interval, "%s", interval);
@@ -584,12 +591,71 @@ done:
   return rc;
 }
 
+/* Keys a report row shows in its own columns, or that do not change an experiment (where results go, how many
+ * replicas, which seed: rows of several seeds are more samples of one experiment). */
+static int fl_variant_hidden(const char *key, size_t n)
+{
+  static const char *const shown[] = {"strategy.kind",  "strategy.interval", "failures.model", "failures.node_mtbf",
+                                      "app.nodes",      "policy.kind",       "policy.weights", "policy.error_budget",
+                                      "run.db",         "run.replicas",      "run.seed",       "run.events",
+                                      "run.name",       "run.sweep"};
+  for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
+    if (strlen(shown[i]) == n && strncmp(shown[i], key, n) == 0)
+      return 1;
+  return 0;
+}
+
+/* SQL function fl_variant(overrides): the overrides that make a row's experiment differ from its scenario file's
+ * and that no other column shows, blank-separated, in their order ("failures.shape=0.5 mpi.checkpoint_every=5"). */
+static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+  const char *o = (const char *)sqlite3_value_text(argv[0]);
+  char *buf;
+  size_t used = 0, len;
+  (void)argc;
+  if (!o) {
+    sqlite3_result_text(ctx, "", 0, SQLITE_STATIC);
+    return;
+  }
+  len = strlen(o);
+  if (!(buf = sqlite3_malloc64(len + 1))) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  for (const char *line = o; *line;) {
+    size_t n = strcspn(line, "\n"), k = strcspn(line, "=");
+    if (n > 0 && !fl_variant_hidden(line, k < n ? k : n)) {
+      if (used)
+        buf[used++] = ' ';
+      memcpy(buf + used, line, n);
+      used += n;
+    }
+    line += n + (line[n] == '\n');
+  }
+  buf[used] = '\0';
+  sqlite3_result_text(ctx, buf, (int)used, sqlite3_free);
+}
+
+/* SQL function fl_xxh64(text): the scenario text's fingerprint, so two scenario files of one name are two
+ * experiments. */
+static void fl_sql_xxh64(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+  const void *t = sqlite3_value_blob(argv[0]);
+  (void)argc;
+  sqlite3_result_int64(ctx, (sqlite3_int64)XXH64(t ? t : "", (size_t)sqlite3_value_bytes(argv[0]), 0));
+}
+
 fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
 {
   fl_err rc = FL_OK;
   int job_rows = 0, task_rows = 0, lossy_rows = 0;
   fl_report_opts o = *opt_in;
   const fl_report_opts *opt = &o;
+  FL_CHECK(sqlite3_create_function(db, "fl_variant", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fl_sql_variant, NULL,
+                                   NULL) == SQLITE_OK &&
+               sqlite3_create_function(db, "fl_xxh64", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fl_sql_xxh64, NULL,
+                                       NULL) == SQLITE_OK,
+           FL_ERR_DB, "report: %s", sqlite3_errmsg(db));
   FL_TRY(fl_report_select_ids(db, opt_in));
   /* the queries read the id list from the temp table; min_id only says whether there is one */
   o.min_id = (opt_in->ids || opt_in->min_id) ? 1 : 0;

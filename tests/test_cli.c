@@ -147,6 +147,23 @@ static void test_shipped_scenarios(void)
   CU_ASSERT_FALSE(exists("s.sqlite"));
 }
 
+/* Rows that differ in an override no column shows (a swept Weibull shape, a checkpoint cadence of a real run)
+ * are different experiments: never averaged together, and labelled by that override; rows that differ only in
+ * seed, replicas or database are one experiment. */
+static void test_report_groups_by_overrides(void)
+{
+  write_file("w.ini", "[run]\nreplicas = 4\n[platform]\nnodes = 40\n[failures]\nmodel = weibull\nnode_mtbf = 20d\n"
+                      "[app]\nnodes = 32\nwork = 12h\n");
+  unlink(fl_test_tmp("w.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db w.sqlite --quiet --sweep failures.shape=0.5,0.9"), 0);
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db w.sqlite --quiet --seed 9 --replicas 3"), 0);
+  CU_ASSERT_EQUAL(faultline("report w.sqlite"), 0);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "w [failures.shape=0.5] "), 1);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "w [failures.shape=0.9] "), 1);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw  "), 1); /* the file's own shape: seed and replicas do not split */
+  CU_ASSERT_EQUAL(count_lines_with(out_text, " 4  "), 2);  /* 4 runs per shape */
+}
+
 static void test_validate(void)
 {
   CU_ASSERT_EQUAL(faultline("validate --only daly-example --replicas 300 --quiet"), 0);
@@ -171,6 +188,7 @@ static CU_TestInfo cli_tests[] = {
     {"bad input: exit 2, one line, nothing written", test_bad_input},
     {"simulate, report, rerun", test_simulate_report_rerun},
     {"shipped scenarios", test_shipped_scenarios},
+    {"report groups by overrides", test_report_groups_by_overrides},
     {"validate", test_validate},
     {"help and keys", test_help},
     CU_TEST_INFO_NULL,
