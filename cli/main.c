@@ -236,6 +236,11 @@ static int fl_cmd_simulate(int argc, char **argv)
     ncombos *= dims[d].nvalues;
     FL_CHECK(ncombos <= FL_MAX_COMBOS, FL_ERR_INPUT, "the sweep has more than %d combinations", FL_MAX_COMBOS);
   }
+  FL_CHECK(base->replicas > FL_SCENARIO_MAX_REPLICAS /* said per combination below, naming the key */ ||
+               (double)ncombos * (double)base->replicas <= 1e8,
+           FL_ERR_INPUT,
+           "the sweep's %ld combinations x %ld replicas = %.3g rows: at most 1e8 per command", ncombos, base->replicas,
+           (double)ncombos * (double)base->replicas);
   FL_ALLOC(jobs, ncombos);
   FL_ALLOC(effective, ncombos * FL_MAX_SWEEP_DIMS);
   for (long c = 0; c < ncombos; c++) {

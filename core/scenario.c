@@ -699,6 +699,11 @@ fl_err fl_scenario_check(const fl_scenario *sc)
   char *file = NULL;
   struct stat st;
 
+  if (sc->replicas > FL_SCENARIO_MAX_REPLICAS)
+    return fl_scenario_fail(sc, "run", "replicas",
+                            "at most %ld replicas per command (each keeps a row and an id in memory: split a larger "
+                            "study into several commands)",
+                            (long)FL_SCENARIO_MAX_REPLICAS);
   if (sc->platform_file) {
     if (sc->origin[fl_key_find("platform", "nodes")].line != 0 && sc->platform_nodes > 0)
       return fl_scenario_fail(sc, "platform", "nodes", "give either [platform] file or nodes, not both");

@@ -120,6 +120,8 @@ fl_err fl_scenario_set(fl_scenario *sc, const char *assignment);
 fl_err fl_scenario_set_sweep(fl_scenario *sc, const char *assignment);
 /* Checks across keys (platform file exists, enough hosts for the ranks, model parameters). Call after the
  * last fl_scenario_set, before anything is written. */
+#define FL_SCENARIO_MAX_REPLICAS 10000000L /* run.replicas: 10^7 (the validate battery's most) */
+
 fl_err fl_scenario_check(const fl_scenario *sc);
 /* The [recovery] keys (lossy CG, real mode) when recovery.mode is set: lists, ROLE@ITER terms, sweeps, and no
  * real deaths (`kills` given on the command line, or mpi.kill) with a sweep. FL_OK when recovery.mode is unset. */

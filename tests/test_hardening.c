@@ -81,6 +81,16 @@ static void test_platform_size_checked_first(void)
   expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=0 --set app.nodes=200000000",
                               30),
            "app.nodes=200000000");
+  /* 4e9 replicas ran for years and kept an id per row in memory */
+  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --replicas 4294967296", 30),
+           "run.replicas=4294967296: at most 10000000 replicas per command");
+  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --replicas 1000000 --sweep "
+                              "failures.node_mtbf=1y,2y,3y,4y,5y,6y,7y,8y,9y,10y,11y,12y,13y,14y,15y,16y,17y,18y,19y,20y,"
+                              "21y,22y,23y,24y,25y,26y,27y,28y,29y,30y,31y,32y,33y,34y,35y,36y,37y,38y,39y,40y,41y,42y,"
+                              "43y,44y,45y,46y,47y,48y,49y,50y,51y,52y,53y,54y,55y,56y,57y,58y,59y,60y,61y,62y,63y,64y "
+                              "--sweep strategy.kind=checkpoint,buddy",
+                              30),
+           "128 combinations x 1000000 replicas");
   CU_ASSERT_FALSE(fl_cli_exists("size.sqlite"));
   CU_ASSERT_EQUAL(entries_in(tmp), 0);
 }
@@ -131,7 +141,7 @@ static void test_run_signal_cleans_up(void)
   char mpi[4200], sc[4096], db[4096];
   pid_t pid;
   int st = 0;
-  struct timespec ts = {1, 500000000};
+  struct timespec ts = {2, 500000000};
   snprintf(mpi, sizeof mpi, "%s-mpi", getenv("FAULTLINE"));
   if (access(mpi, X_OK) != 0) {
     fprintf(stderr, "(no faultline-mpi: this part needs MPI) ");
@@ -146,7 +156,9 @@ static void test_run_signal_cleans_up(void)
     dup2(devnull, 1);
     dup2(devnull, 2);
     signal(SIGTERM, SIG_DFL);
-    execl(getenv("FAULTLINE"), "faultline", "run", sc, "--np", "2", "--db", db, "--quiet", (char *)NULL);
+    /* a solve long enough to be in the middle of it (512x512, a tolerance it takes thousands of iterations to meet) */
+    execl(getenv("FAULTLINE"), "faultline", "run", sc, "--np", "2", "--db", db, "--quiet", "--set", "app.grid=512x512",
+          "--set", "app.tolerance=1e-14", (char *)NULL);
     _exit(127);
   }
   nanosleep(&ts, NULL);
