@@ -50,7 +50,7 @@ static int fl_cmd_help(int argc, char **argv);
 static const fl_cmd fl_cmds[] = {
     {"simulate",
      "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
-     " [--db FILE] [--events all|none] [--quiet] [--print]",
+     " [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report", "DB [--scenario NAME] [--csv]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
@@ -162,6 +162,8 @@ static int fl_cmd_simulate(int argc, char **argv)
   int *effective = NULL;
   int64_t first_id = 0, last_id = 0, *own = NULL; /* the rows this command wrote */
   size_t nown = 0, own_cap = 0;
+  long shard_i = 1, shard_n = 1, item = 0, skipped = 0; /* --shard I/N: this command's slice of the items */
+  char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
 
@@ -190,6 +192,22 @@ static int fl_cmd_simulate(int argc, char **argv)
     } else if ((v = fl_args_value(argc, argv, &i, "--events"))) {
       snprintf(buf, sizeof buf, "run.events=%s", v);
       sets[nsets++] = strdup(buf);
+    } else if ((v = fl_args_value(argc, argv, &i, "--shard"))) {
+      char *slash = strchr(v, '/'), ibuf[32];
+      if (!slash || (size_t)(slash - v) >= sizeof ibuf) {
+        rc = 2;
+        fl_usage_error("simulate", "--shard '%s': expected I/N (shard I of N, 1 <= I <= N)", v);
+        goto out;
+      }
+      memcpy(ibuf, v, (size_t)(slash - v));
+      ibuf[slash - v] = '\0';
+      if (fl_args_count("--shard N", slash + 1, 1, 1000000, &shard_n) != FL_OK ||
+          fl_args_count("--shard I", ibuf, 1, shard_n, &shard_i) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        goto out;
+      }
+      snprintf(shard_label, sizeof shard_label, "shard %ld/%ld: ", shard_i, shard_n);
     } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
       quiet = 1;
     } else if (strcmp(argv[i], "--print") == 0) {
@@ -300,6 +318,18 @@ static int fl_cmd_simulate(int argc, char **argv)
       fl_sim_result res;
       fl_db_run row;
       int64_t id;
+      char key[64];
+      int present = 0;
+      /* shard I of N takes every N-th (combination, replica) item, starting at I - 1: disjoint, deterministic */
+      if (item++ % shard_n != shard_i - 1)
+        continue;
+      /* a row already in the database (a re-run after a crash, a cancelled array) is not simulated again */
+      fl_db_sim_row_key(sc->text, sc->overrides, sc->seed, r, key, sizeof key);
+      FL_TRY(fl_db_has_row(db, key, &present));
+      if (present) {
+        skipped++;
+        continue;
+      }
       FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
       fl_sim_fill_row(sim, sc, r, &res, &row);
       FL_TRY(fl_db_insert_run(db, &row, &log, &id));
@@ -330,10 +360,13 @@ static int fl_cmd_simulate(int argc, char **argv)
              completed ? 100.0 * (sum_makespan / (double)completed - expect) / expect : NAN);
     }
   }
-  {
+  if (nown > 0) {
     fl_report_opts ro = {.scenario = NULL, .ids = own, .nids = nown, .csv = 0};
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
+  if (skipped || shard_n > 1)
+    fprintf(stderr, "faultline: %s%ld row%s written, %ld already in %s and skipped\n", shard_label, (long)nown,
+            nown == 1 ? "" : "s", skipped, jobs[0].sc->db);
   if (!quiet)
     fprintf(stderr, "faultline: %zu run%s in %.2f s; rows %" PRId64 "..%" PRId64 "%s of %s\n", nown,
             nown == 1 ? "" : "s", fl_wall_seconds() - wall0, first_id, last_id,

@@ -12,13 +12,15 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include <ctype.h>
 
 struct fl_db {
   sqlite3 *h;
   char *path;
-  sqlite3_stmt *ins_run, *ins_ev, *ins_input;
+  sqlite3_stmt *ins_run, *ins_ev, *ins_input, *has_row;
 };
 
 static const char fl_db_schema[] =
@@ -84,7 +86,8 @@ static const char fl_db_schema[] =
     "  compression_ratio REAL,\n"
     "  raw_checkpoint_bytes REAL,\n"
     "  controller TEXT,\n"
-    "  inputs TEXT\n"
+    "  inputs TEXT,\n"
+    "  row_key TEXT\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS input_files (\n"
     "  xxh64 TEXT NOT NULL,\n"
@@ -94,6 +97,7 @@ static const char fl_db_schema[] =
     "  PRIMARY KEY (xxh64, size)\n"
     ");\n"
     "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
+    "CREATE INDEX IF NOT EXISTS runs_by_key ON runs(row_key);\n"
     "CREATE TABLE IF NOT EXISTS events (\n"
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
     "  t_s REAL NOT NULL,\n"
@@ -116,9 +120,9 @@ static const char fl_db_ins_run_sql[] =
     " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
     " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
     " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
-    " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs)"
+    " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs, row_key)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?)";
+    "?,?,?,?,?,?,?,?,?,?)";
 
 static const char fl_db_ins_input_sql[] =
     "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
@@ -129,7 +133,7 @@ static const char *const fl_db_added_columns[][2] = {
     {"lost_role", "INTEGER"},         {"lost_at", "INTEGER"},
     {"aux_iterations", "INTEGER"},    {"compression_ratio", "REAL"},
     {"raw_checkpoint_bytes", "REAL"}, {"controller", "TEXT"},
-    {"inputs", "TEXT"},
+    {"inputs", "TEXT"},               {"row_key", "TEXT"},
 };
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
@@ -448,6 +452,7 @@ void fl_db_close(fl_db **pdb)
   sqlite3_finalize(db->ins_run);
   sqlite3_finalize(db->ins_ev);
   sqlite3_finalize(db->ins_input);
+  sqlite3_finalize(db->has_row);
   if (db->h)
     sqlite3_close(db->h);
   free(db->path);
@@ -486,6 +491,57 @@ static void fl_bind_count(sqlite3_stmt *st, int i, long v)
     sqlite3_bind_int64(st, i, v);
   else
     sqlite3_bind_null(st, i);
+}
+
+/* The overrides that change what a row is: all but where it is written and how many replicas were asked for. */
+static uint64_t fl_db_overrides_hash(const char *o)
+{
+  /* the kept lines, hashed one after the other: h = xxh64(line, seed = previous h) */
+  uint64_t h = 0;
+  for (const char *line = o ? o : ""; *line;) {
+    size_t n = strcspn(line, "\n");
+    if (!(strncmp(line, "run.db=", 7) == 0 || strncmp(line, "run.replicas=", 13) == 0))
+      h = (uint64_t)XXH64(line, n, h) + 1;
+    line += n + (line[n] == '\n');
+  }
+  return h;
+}
+
+void fl_db_sim_row_key(const char *scenario_text, const char *overrides, uint64_t seed, long replica, char *buf,
+                       size_t size)
+{
+  const char *t = scenario_text ? scenario_text : "";
+  snprintf(buf, size, "sim:%016" PRIx64 ":%016" PRIx64 ":%" PRIu64 ":%ld", (uint64_t)XXH64(t, strlen(t), 0),
+           fl_db_overrides_hash(overrides), seed, replica);
+}
+
+void fl_db_row_key(const fl_db_run *r, char *buf, size_t size)
+{
+  if (r->mode && strcmp(r->mode, "sim") == 0) {
+    fl_db_sim_row_key(r->scenario_text, r->overrides, r->seed, r->replica, buf, size);
+  } else {
+    /* a real run happened once: its key is the moment and the process that wrote it */
+    struct timespec ts;
+    const char *t = r->scenario_text ? r->scenario_text : "";
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(buf, size, "real:%016" PRIx64 ":%lld.%09ld:%ld", (uint64_t)XXH64(t, strlen(t), 0), (long long)ts.tv_sec,
+             ts.tv_nsec, (long)getpid());
+  }
+}
+
+fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found)
+{
+  fl_err rc = FL_OK;
+  *found = 0;
+  if (!db->has_row)
+    FL_CHECK(sqlite3_prepare_v2(db->h, "SELECT 1 FROM runs WHERE row_key = ?1 LIMIT 1", -1, &db->has_row, NULL) ==
+                 SQLITE_OK,
+             FL_ERR_DB, "%s: %s", db->path, sqlite3_errmsg(db->h));
+  sqlite3_reset(db->has_row);
+  sqlite3_bind_text(db->has_row, 1, row_key, -1, SQLITE_TRANSIENT);
+  *found = sqlite3_step(db->has_row) == SQLITE_ROW;
+done:
+  return rc;
 }
 
 fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, int64_t *id)
@@ -567,6 +623,11 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     FL_CHECK(!r->ninputs || inputs, FL_ERR_NOMEM, "out of memory");
     fl_bind_text(st, i++, inputs);
     free(inputs);
+  }
+  {
+    char key[64];
+    fl_db_row_key(r, key, sizeof key);
+    fl_bind_text(st, i++, key);
   }
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");

@@ -91,6 +91,15 @@ fl_err fl_db_open(const char *path, fl_db **out);
 fl_err fl_db_open_readonly(const char *path, fl_db **out);
 void fl_db_close(fl_db **db);
 
+/* A row's identity (runs.row_key): simulated rows "sim:<xxh64 scenario text>:<xxh64 overrides but run.db and
+ * run.replicas>:<seed>:<replica>", the same whichever command, shard or file wrote it (so re-running a sweep and
+ * merging shards skip what is there); real rows a key of their own moment and process. */
+void fl_db_row_key(const fl_db_run *run, char *buf, size_t size);
+void fl_db_sim_row_key(const char *scenario_text, const char *overrides, uint64_t seed, long replica, char *buf,
+                       size_t size);
+/* Is a row of that key in the database? */
+fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found);
+
 /* Insert one run and its events in a single transaction; *id gets the run's id. */
 fl_err fl_db_insert_run(fl_db *db, const fl_db_run *run, const fl_evlog *events, int64_t *id);
 
