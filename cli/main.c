@@ -9,6 +9,7 @@
 #include "fl_config.h"
 #include "fm.h"
 #include "inputs.h"
+#include "merge.h"
 #include "platform.h"
 #include "progress.h"
 #include "report.h"
@@ -29,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 typedef struct fl_cmd {
   const char *name;
@@ -40,6 +42,7 @@ typedef struct fl_cmd {
 static int fl_cmd_simulate(int argc, char **argv);
 static int fl_cmd_report(int argc, char **argv);
 static int fl_cmd_validate(int argc, char **argv);
+static int fl_cmd_merge(int argc, char **argv);
 static int fl_cmd_rerun(int argc, char **argv);
 static int fl_cmd_run(int argc, char **argv);
 static int fl_cmd_keys(int argc, char **argv);
@@ -54,6 +57,10 @@ static const fl_cmd fl_cmds[] = {
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report", "DB [--scenario NAME] [--csv]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
+    {"merge", "SHARD.sqlite... --db OUT.sqlite",
+     "copy the rows of shards (simulate --shard I/N) into one database; idempotent; says which shards are missing "
+     "or incomplete (exit 1)",
+     fl_cmd_merge},
     {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--quiet]",
      "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
     {"run",
@@ -300,14 +307,30 @@ static int fl_cmd_simulate(int argc, char **argv)
   }
 
   FL_TRY(fl_db_open(jobs[0].sc->db, &db));
+  if (shard_n > 1) {
+    /* the shard's plan, for merge: which sweep (scenario text and every option but --db), which slice, how many rows */
+    long expected = 0, k = 0;
+    uint64_t h = XXH64(base->text ? base->text : "", base->text ? strlen(base->text) : 0, 0);
+    char sweep[40];
+    for (int i = 0; i < nsets; i++)
+      if (strncmp(sets[i], "run.db=", 7) != 0)
+        h = XXH64(sets[i], strlen(sets[i]), h);
+    for (long c = 0; c < ncombos; c++)
+      for (long r = 0; r < jobs[c].sc->replicas; r++, k++)
+        expected += jobs[c].sim && k % shard_n == shard_i - 1;
+    snprintf(sweep, sizeof sweep, "%016" PRIx64, h);
+    FL_TRY(fl_db_record_shard(db, sweep, shard_i, shard_n, expected));
+  }
   fl_progress_init(&prog, stderr, quiet);
   for (long c = 0; c < ncombos; c++) {
     fl_scenario *sc = jobs[c].sc;
     fl_sim *sim = jobs[c].sim;
     double sum_makespan = 0.0;
     long completed = 0;
-    if (!sim)
-      continue; /* the same runs as an earlier combination */
+    if (!sim) {
+      item += sc->replicas; /* the same runs as an earlier combination: no shard runs them */
+      continue;
+    }
     fl_evlog_free(&log);
     fl_evlog_init(&log, sc->events_all);
     fl_sim_set_progress(sim, &prog, sc->replicas);
@@ -431,6 +454,40 @@ static int fl_cmd_report(int argc, char **argv)
 done:
   fl_db_close(&db);
   return rc == FL_OK ? 0 : fl_report_error(rc);
+}
+
+/* ---- merge ---- */
+
+static int fl_cmd_merge(int argc, char **argv)
+{
+  fl_err rc = FL_OK;
+  const char *out = NULL;
+  const char **shards = calloc((size_t)argc + 1, sizeof *shards);
+  int n = 0, incomplete = 0;
+
+  if (!shards)
+    return fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if ((v = fl_args_value(argc, argv, &i, "--db"))) {
+      out = v;
+    } else if (argv[i][0] == '-') {
+      free(shards);
+      return fl_usage_error("merge", "unknown option or missing value '%s'", argv[i]);
+    } else {
+      shards[n++] = argv[i];
+    }
+  }
+  if (!out || n == 0) {
+    free(shards);
+    return fl_usage_error("merge", "%s", "give the shards and --db OUT");
+  }
+  FL_TRY(fl_db_merge(out, shards, n, stderr, &incomplete));
+done:
+  free(shards);
+  if (rc != FL_OK)
+    return fl_report_error(rc);
+  return incomplete ? 1 : 0;
 }
 
 /* ---- validate ---- */

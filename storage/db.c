@@ -89,6 +89,13 @@ static const char fl_db_schema[] =
     "  inputs TEXT,\n"
     "  row_key TEXT\n"
     ");\n"
+    "CREATE TABLE IF NOT EXISTS shards (\n"
+    "  sweep TEXT NOT NULL,\n"
+    "  shard INTEGER NOT NULL,\n"
+    "  nshards INTEGER NOT NULL,\n"
+    "  expected INTEGER NOT NULL,\n"
+    "  PRIMARY KEY (sweep, shard, nshards)\n"
+    ");\n"
     "CREATE TABLE IF NOT EXISTS input_files (\n"
     "  xxh64 TEXT NOT NULL,\n"
     "  size INTEGER NOT NULL,\n"
@@ -311,7 +318,8 @@ static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_i
     (*tables)++;
     *our_tables += strcmp((const char *)sqlite3_column_text(q, 0), "runs") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "events") == 0 ||
-                   strcmp((const char *)sqlite3_column_text(q, 0), "input_files") == 0;
+                   strcmp((const char *)sqlite3_column_text(q, 0), "input_files") == 0 ||
+                   strcmp((const char *)sqlite3_column_text(q, 0), "shards") == 0;
   }
 done:
   sqlite3_finalize(q);
@@ -541,6 +549,23 @@ fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found)
   sqlite3_bind_text(db->has_row, 1, row_key, -1, SQLITE_TRANSIENT);
   *found = sqlite3_step(db->has_row) == SQLITE_ROW;
 done:
+  return rc;
+}
+
+fl_err fl_db_record_shard(fl_db *db, const char *sweep, long shard, long nshards, long expected)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  FL_CHECK(sqlite3_prepare_v2(db->h, "INSERT OR REPLACE INTO shards (sweep, shard, nshards, expected) VALUES (?,?,?,?)",
+                              -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_DB, "%s: %s", db->path, sqlite3_errmsg(db->h));
+  sqlite3_bind_text(st, 1, sweep, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 2, shard);
+  sqlite3_bind_int64(st, 3, nshards);
+  sqlite3_bind_int64(st, 4, expected);
+  FL_CHECK(sqlite3_step(st) == SQLITE_DONE, FL_ERR_DB, "%s: recording the shard: %s", db->path, sqlite3_errmsg(db->h));
+done:
+  sqlite3_finalize(st);
   return rc;
 }
 

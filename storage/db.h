@@ -100,6 +100,10 @@ void fl_db_sim_row_key(const char *scenario_text, const char *overrides, uint64_
 /* Is a row of that key in the database? */
 fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found);
 
+/* Record that this file holds shard `shard` of `nshards` of sweep `sweep` (a fingerprint of the scenario text and
+ * the command's options), planned to hold `expected` rows: `merge` reports missing and incomplete shards from it. */
+fl_err fl_db_record_shard(fl_db *db, const char *sweep, long shard, long nshards, long expected);
+
 /* Insert one run and its events in a single transaction; *id gets the run's id. */
 fl_err fl_db_insert_run(fl_db *db, const fl_db_run *run, const fl_evlog *events, int64_t *id);
 
