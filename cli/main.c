@@ -43,6 +43,7 @@ static int fl_cmd_simulate(int argc, char **argv);
 static int fl_cmd_report(int argc, char **argv);
 static int fl_cmd_validate(int argc, char **argv);
 static int fl_cmd_merge(int argc, char **argv);
+static int fl_cmd_sweep(int argc, char **argv);
 static int fl_cmd_rerun(int argc, char **argv);
 static int fl_cmd_run(int argc, char **argv);
 static int fl_cmd_keys(int argc, char **argv);
@@ -57,6 +58,11 @@ static const fl_cmd fl_cmds[] = {
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report", "DB [--scenario NAME] [--csv]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
+    {"sweep",
+     "SCENARIO.ini [--launcher local] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep ...]..."
+     " [--replicas N] [--seed S] [--events all|none] [--quiet]",
+     "run a sweep as N shards on J local processes (default: one per core), then merge them; re-running resumes",
+     fl_cmd_sweep},
     {"merge", "SHARD.sqlite... --db OUT.sqlite",
      "copy the rows of shards (simulate --shard I/N) into one database; idempotent; says which shards are missing "
      "or incomplete (exit 1)",
@@ -387,7 +393,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     fl_report_opts ro = {.scenario = NULL, .ids = own, .nids = nown, .csv = 0};
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
-  if (skipped || shard_n > 1)
+  if ((skipped || shard_n > 1) && !quiet)
     fprintf(stderr, "faultline: %s%ld row%s written, %ld already in %s and skipped\n", shard_label, (long)nown,
             nown == 1 ? "" : "s", skipped, jobs[0].sc->db);
   if (!quiet)
@@ -488,6 +494,165 @@ done:
   if (rc != FL_OK)
     return fl_report_error(rc);
   return incomplete ? 1 : 0;
+}
+
+/* ---- sweep ---- */
+
+/* `faultline sweep S.ini --launcher local`: the sweep as N shards run by J processes of this machine, each
+ * `faultline simulate ... --shard I/N --db DIR/shard-I.sqlite`, then merged into the scenario's database. A shard
+ * that already holds its rows (a re-run after a crash) skips them, so re-running the sweep resumes it. */
+static int fl_cmd_sweep(int argc, char **argv)
+{
+  fl_err rc = FL_OK;
+  const char *path = NULL, *dir = "sweep", *launcher = "local", *out = NULL;
+  const char **pass = calloc((size_t)argc + 1, sizeof *pass), **shards = NULL;
+  char self[4096], **paths = NULL;
+  long jobs = sysconf(_SC_NPROCESSORS_ONLN), nshards = -1, running = 0, next = 0, failed = 0;
+  int npass = 0, quiet = 0, incomplete = 0, code = 0;
+  ssize_t len;
+  fl_scenario *sc = NULL;
+
+  if (!pass)
+    return fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+  if (jobs < 1)
+    jobs = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    int start = i;
+    if ((v = fl_args_value(argc, argv, &i, "--launcher"))) {
+      launcher = v;
+    } else if ((v = fl_args_value(argc, argv, &i, "--jobs"))) {
+      if (fl_args_count("--jobs", v, 1, 4096, &jobs) != FL_OK) {
+        free(pass);
+        return fl_usage_error("sweep", "%s", fl_err_msg());
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--shards"))) {
+      if (fl_args_count("--shards", v, 1, 100000, &nshards) != FL_OK) {
+        free(pass);
+        return fl_usage_error("sweep", "%s", fl_err_msg());
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--dir"))) {
+      dir = v;
+    } else if ((v = fl_args_value(argc, argv, &i, "--db"))) {
+      out = v;
+    } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+      quiet = 1;
+    } else if ((v = fl_args_value(argc, argv, &i, "--set")) || (v = fl_args_value(argc, argv, &i, "--sweep")) ||
+               (v = fl_args_value(argc, argv, &i, "--replicas")) || (v = fl_args_value(argc, argv, &i, "--seed")) ||
+               (v = fl_args_value(argc, argv, &i, "--events"))) {
+      for (int k = start; k <= i; k++) /* "--set X" or "--set=X", passed on as given */
+        pass[npass++] = argv[k];
+    } else if (argv[i][0] == '-') {
+      free(pass);
+      return fl_usage_error("sweep", "unknown option or missing value '%s'", argv[i]);
+    } else if (!path) {
+      path = argv[i];
+    } else {
+      free(pass);
+      return fl_usage_error("sweep", "one scenario at a time ('%s' is extra)", argv[i]);
+    }
+  }
+  if (!path) {
+    free(pass);
+    return fl_usage_error("sweep", "%s", "no scenario file given");
+  }
+  if (strcmp(launcher, "local") != 0) {
+    free(pass);
+    return fl_usage_error("sweep", "--launcher '%s': this faultline runs sweeps with 'local' (slurm: not yet)",
+                          launcher);
+  }
+  if (nshards < 0)
+    nshards = jobs;
+  FL_TRY(fl_scenario_load(path, &sc));
+  if (!out)
+    out = sc->db;
+  /* the whole sweep is checked once, here, before any process starts: bad input is one line and nothing runs */
+  {
+    char cmd[8192];
+    int st;
+    len = readlink("/proc/self/exe", self, sizeof self - 1);
+    FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
+    self[len] = '\0';
+    len = snprintf(cmd, sizeof cmd, "'%s' simulate '%s' --print", self, path);
+    for (int k = 0; k < npass; k++)
+      len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s'", pass[k]);
+    snprintf(cmd + len, sizeof cmd - (size_t)len, " >/dev/null");
+    st = system(cmd);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 2) {
+      code = 2; /* bad input: said in one line by the check above; nothing ran */
+      goto done;
+    }
+    FL_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, FL_ERR_IO, "sweep: checking the scenario failed (status %d)", st);
+  }
+  FL_CHECK(mkdir(dir, 0777) == 0 || errno == EEXIST, FL_ERR_INPUT, "--dir %s: %s", dir, strerror(errno));
+  FL_ALLOC(paths, nshards);
+  FL_ALLOC(shards, nshards);
+  for (long i = 0; i < nshards; i++) {
+    FL_ALLOC(paths[i], strlen(dir) + 32);
+    sprintf(paths[i], "%s/shard-%ld.sqlite", dir, i + 1);
+    shards[i] = paths[i];
+  }
+  if (!quiet)
+    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, in %s/\n", sc->name, nshards, jobs, dir);
+  while (next < nshards || running > 0) {
+    while (running < jobs && next < nshards) {
+      pid_t pid = fork();
+      FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
+      if (pid == 0) {
+        char *av[64 + 256], shard[48];
+        int c = 0;
+        snprintf(shard, sizeof shard, "%ld/%ld", next + 1, nshards);
+        av[c++] = "faultline";
+        av[c++] = "simulate";
+        av[c++] = (char *)path;
+        for (int k = 0; k < npass && c < 250; k++)
+          av[c++] = (char *)pass[k];
+        av[c++] = "--shard";
+        av[c++] = shard;
+        av[c++] = "--db";
+        av[c++] = paths[next];
+        av[c++] = "--quiet";
+        av[c] = NULL;
+        if (freopen("/dev/null", "w", stdout) == NULL)
+          _exit(1);
+        execv(self, av);
+        _exit(127);
+      }
+      next++;
+      running++;
+    }
+    {
+      int st = 0;
+      if (wait(&st) > 0) {
+        running--;
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+          failed++;
+      }
+    }
+  }
+  if (failed)
+    fprintf(stderr, "faultline: sweep: %ld shard%s failed; run the same command again to finish them\n", failed,
+            failed == 1 ? "" : "s");
+  {
+    FILE *log = quiet ? fopen("/dev/null", "w") : stderr;
+    rc = fl_db_merge(out, shards, (int)nshards, log ? log : stderr, &incomplete);
+    if (log && log != stderr)
+      fclose(log);
+    FL_TRY(rc);
+  }
+  if (!quiet)
+    fprintf(stderr, "faultline: sweep %s: merged into %s (faultline report %s)\n", sc->name, out, out);
+done:
+  if (paths)
+    for (long i = 0; i < nshards; i++)
+      free(paths[i]);
+  free(paths);
+  free(shards);
+  free(pass);
+  fl_scenario_destroy(&sc);
+  if (rc != FL_OK)
+    return fl_report_error(rc);
+  return code ? code : failed || incomplete ? 1 : 0;
 }
 
 /* ---- validate ---- */

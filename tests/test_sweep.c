@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SWEEP "--sweep failures.shape=0.5,0.9 --sweep strategy.kind=checkpoint,buddy --replicas 5 --quiet"
+#define SWEEP "--sweep failures.shape=0.5,0.9 --sweep strategy.kind=checkpoint,buddy --replicas 5"
 
 /* "row_key|makespan|failures" of every row, sorted, into buf. */
 static void rows_of(const char *name, char *buf, size_t size)
@@ -38,9 +38,9 @@ static void test_shards_merge_to_the_sweep(void)
   char *before, *after;
   fl_cli_write("s.ini", "[run]\nname = s\n[platform]\nnodes = 40\n[failures]\nmodel = weibull\nnode_mtbf = 20d\n"
                         "[app]\nnodes = 32\nwork = 12h\n");
-  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate s.ini --db full.sqlite " SWEEP), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate s.ini --db full.sqlite --quiet " SWEEP), 0);
   for (int i = 1; i <= 3; i++) {
-    snprintf(args, sizeof args, "simulate s.ini --db shard%d.sqlite --shard %d/3 " SWEEP, i, i);
+    snprintf(args, sizeof args, "simulate s.ini --db shard%d.sqlite --shard %d/3 --quiet " SWEEP, i, i);
     CU_ASSERT_EQUAL(fl_cli_run(args), 0);
   }
   /* disjoint: 20 items round-robin into 7, 7, 6 */
@@ -65,6 +65,17 @@ static void test_shards_merge_to_the_sweep(void)
   CU_ASSERT(before && after && n0 == n1 && memcmp(before, after, (size_t)n0) == 0);
   free(before);
   free(after);
+  /* the same sweep through `faultline sweep`: 4 shards, 2 processes, merged: the same rows again */
+  CU_ASSERT_EQUAL(fl_cli_run("sweep s.ini --jobs 2 --shards 4 --dir sw --db local.sqlite --quiet " SWEEP), 0);
+  rows_of("local.sqlite", merged, sizeof merged);
+  CU_ASSERT_STRING_EQUAL(full, merged);
+  CU_ASSERT(fl_cli_exists("sw/shard-4.sqlite"));
+  /* re-run: resumes, adds nothing */
+  CU_ASSERT_EQUAL(fl_cli_run("sweep s.ini --jobs 2 --shards 4 --dir sw --db local.sqlite " SWEEP), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "0 rows added, 20 already in local.sqlite"));
+  CU_ASSERT_EQUAL(fl_cli_run("sweep s.ini --dir sw2 --db bad.sqlite --sweep failures.shape=0.5,-1"), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_FALSE(fl_cli_exists("sw2"));
   /* events came along, re-keyed */
   {
     sqlite3 *h = NULL;
