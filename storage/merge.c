@@ -92,6 +92,7 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
 
   FL_TRY(fl_db_open_readonly(path, &in));
   hi = fl_db_sqlite(in);
+  sqlite3_exec(hi, "PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536", NULL, NULL, NULL);
   FL_CHECK(sqlite3_prepare_v2(hi, "SELECT * FROM runs ORDER BY id", -1, &sel, NULL) == SQLITE_OK, FL_ERR_INPUT,
            "%s: %s", path, sqlite3_errmsg(hi));
   ncols = sqlite3_column_count(sel);
@@ -263,6 +264,7 @@ fl_err fl_db_merge(const char *out_path, const char *const *shards, int nshards,
     }
   }
   FL_TRY(fl_db_open(out_path, &out));
+  sqlite3_exec(fl_db_sqlite(out), "PRAGMA cache_size = -262144", NULL, NULL, NULL); /* 256 MiB: the indexes stay in */
   FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
            out_path, sqlite3_errmsg(fl_db_sqlite(out)));
   began = 1;
