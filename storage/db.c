@@ -444,7 +444,8 @@ done:
 
 fl_err fl_db_open(const char *path, fl_db **out)
 {
-  return fl_db_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, out);
+  /* URI filenames for ATTACH (merge attaches shards read-only); the path itself is opened as a plain path */
+  return fl_db_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, out);
 }
 
 fl_err fl_db_open_readonly(const char *path, fl_db **out)

@@ -5,11 +5,14 @@
  * merging is idempotent: a row already in the output is skipped, merging twice adds nothing, and shards that
  * overlap (a shard re-run after a crash) give each row once. Inputs are opened read-only (immutable when they have
  * no WAL) and never changed. Rows are copied column by column by name, so a shard written by an older faultline
- * (fewer columns) merges into a newer file. One transaction for the whole merge: it lands whole or not at all. */
+ * (fewer columns) merges into a newer file. Each shard is copied in one transaction (SQLite cannot ATTACH inside
+ * one), so a merge stopped half-way has whole shards in, and running it again completes it. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "merge.h"
 
+#include <ctype.h>
 #include <inttypes.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +209,103 @@ done:
   return rc;
 }
 
+/* The fast path: the shard ATTACHed to the output's connection and copied by SQLite in three statements (rows
+ * whose key the output lacks, their events re-keyed by a join, the input files), in one transaction per shard.
+ * Taken when every row of the shard has a row_key; 1 in *done when it was. */
+static fl_err fl_merge_attach(fl_db *out, const char *path, long *added, long *present, int *done_fast)
+{
+  fl_err rc = FL_OK;
+  sqlite3 *ho = fl_db_sqlite(out);
+  sqlite3_stmt *st = NULL;
+  char *uri = NULL, *cols = NULL, *sql = NULL, wal[4200];
+  size_t len = 0;
+  int attached = 0, began = 0;
+  long total = 0, unkeyed = 0;
+
+  *done_fast = 0;
+  /* read-only, and immutable when no writer's WAL is beside it: nothing is created next to the shard */
+  snprintf(wal, sizeof wal, "%s-wal", path);
+  FL_ALLOC(uri, strlen(path) * 3 + 64);
+  len = (size_t)sprintf(uri, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+    len += (size_t)(isalnum(*p) || strchr("/-_.~", *p) ? sprintf(uri + len, "%c", *p) : sprintf(uri + len, "%%%02X", *p));
+  sprintf(uri + len, "?mode=ro%s", access(wal, F_OK) == 0 ? "" : "&immutable=1");
+  FL_CHECK(sqlite3_prepare_v2(ho, "ATTACH ?1 AS fl_in", -1, &st, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
+           fl_db_path(out), sqlite3_errmsg(ho));
+  sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
+  FL_CHECK(sqlite3_step(st) == SQLITE_DONE, FL_ERR_INPUT, "%s: cannot attach it: %s", path, sqlite3_errmsg(ho));
+  sqlite3_finalize(st);
+  st = NULL;
+  attached = 1;
+  /* every row keyed? (files of faultline versions before row keys are not) */
+  if (sqlite3_prepare_v2(ho, "SELECT COUNT(*), COUNT(*) - COUNT(row_key) FROM fl_in.runs", -1, &st, NULL) !=
+          SQLITE_OK ||
+      sqlite3_step(st) != SQLITE_ROW)
+    goto done; /* no row_key column: the row-by-row path */
+  total = (long)sqlite3_column_int64(st, 0);
+  unkeyed = (long)sqlite3_column_int64(st, 1);
+  sqlite3_finalize(st);
+  st = NULL;
+  if (unkeyed > 0)
+    goto done;
+  /* the columns both have, but id */
+  FL_CHECK(sqlite3_prepare_v2(ho,
+                              "SELECT group_concat(i.name, ', ') FROM pragma_table_info('runs', 'fl_in') i"
+                              " JOIN pragma_table_info('runs', 'main') o ON o.name = i.name WHERE i.name <> 'id'",
+                              -1, &st, NULL) == SQLITE_OK &&
+               sqlite3_step(st) == SQLITE_ROW,
+           FL_ERR_DB, "%s: %s", path, sqlite3_errmsg(ho));
+  FL_ALLOC(cols, (size_t)sqlite3_column_bytes(st, 0) + 1);
+  strcpy(cols, (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_ALLOC(sql, 2 * strlen(cols) + 1024);
+  FL_CHECK(sqlite3_exec(ho, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", fl_db_path(out),
+           sqlite3_errmsg(ho));
+  began = 1;
+  sprintf(sql,
+          "CREATE TEMP TABLE fl_new AS SELECT r.id AS old_id, r.row_key FROM fl_in.runs r"
+          " WHERE NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.row_key = r.row_key);"
+          "INSERT INTO main.runs (%s) SELECT %s FROM fl_in.runs WHERE id IN (SELECT old_id FROM temp.fl_new) ORDER BY id;"
+          "INSERT INTO main.events (run_id, t_s, kind, node, detail)"
+          " SELECT m.id, e.t_s, e.kind, e.node, e.detail FROM temp.fl_new n JOIN fl_in.events e ON e.run_id = n.old_id"
+          " JOIN main.runs m ON m.row_key = n.row_key;",
+          cols, cols);
+  FL_CHECK(sqlite3_exec(ho, sql, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging %s: %s", fl_db_path(out), path,
+           sqlite3_errmsg(ho));
+  if (sqlite3_prepare_v2(ho, "SELECT 1 FROM fl_in.sqlite_schema WHERE name = 'input_files'", -1, &st, NULL) ==
+          SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    FL_CHECK(sqlite3_exec(ho,
+                          "INSERT OR IGNORE INTO main.input_files (xxh64, size, path, text)"
+                          " SELECT xxh64, size, path, text FROM fl_in.input_files",
+                          NULL, NULL, NULL) == SQLITE_OK,
+             FL_ERR_DB, "%s: merging %s: %s", fl_db_path(out), path, sqlite3_errmsg(ho));
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_CHECK(sqlite3_prepare_v2(ho, "SELECT COUNT(*) FROM temp.fl_new", -1, &st, NULL) == SQLITE_OK &&
+               sqlite3_step(st) == SQLITE_ROW,
+           FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
+  *added += (long)sqlite3_column_int64(st, 0);
+  *present += total - (long)sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_CHECK(sqlite3_exec(ho, "DROP TABLE temp.fl_new; COMMIT", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
+           fl_db_path(out), sqlite3_errmsg(ho));
+  began = 0;
+  *done_fast = 1;
+done:
+  sqlite3_finalize(st);
+  if (began)
+    sqlite3_exec(ho, "ROLLBACK; DROP TABLE IF EXISTS temp.fl_new", NULL, NULL, NULL);
+  if (attached)
+    sqlite3_exec(ho, "DETACH fl_in", NULL, NULL, NULL);
+  free(uri);
+  free(cols);
+  free(sql);
+  return rc;
+}
+
 fl_err fl_db_merge(const char *out_path, const char *const *shards, int nshards, FILE *log, int *incomplete)
 {
   fl_err rc = FL_OK;
@@ -265,14 +365,20 @@ fl_err fl_db_merge(const char *out_path, const char *const *shards, int nshards,
   }
   FL_TRY(fl_db_open(out_path, &out));
   sqlite3_exec(fl_db_sqlite(out), "PRAGMA cache_size = -262144", NULL, NULL, NULL); /* 256 MiB: the indexes stay in */
-  FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
-           out_path, sqlite3_errmsg(fl_db_sqlite(out)));
-  began = 1;
-  for (int k = 0; k < nshards; k++)
+  for (int k = 0; k < nshards; k++) {
+    int fast = 0;
+    FL_TRY(fl_merge_attach(out, shards[k], &added, &present, &fast));
+    if (fast)
+      continue;
+    /* rows without keys (an older faultline's file): one by one */
+    FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
+             out_path, sqlite3_errmsg(fl_db_sqlite(out)));
+    began = 1;
     FL_TRY(fl_merge_copy(out, shards[k], &added, &present));
-  FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "COMMIT", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", out_path,
-           sqlite3_errmsg(fl_db_sqlite(out)));
-  began = 0;
+    FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "COMMIT", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", out_path,
+             sqlite3_errmsg(fl_db_sqlite(out)));
+    began = 0;
+  }
   fprintf(log, "merge: %ld row%s added, %ld already in %s, from %d file%s\n", added, added == 1 ? "" : "s", present,
           out_path, nshards, nshards == 1 ? "" : "s");
 done:
