@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -773,7 +774,42 @@ static void fl_run_forward(int sig)
   if (!fl_run_signal)
     fl_run_signal = sig;
   if (fl_run_child_pid > 0)
-    kill((pid_t)fl_run_child_pid, sig);
+    kill(-(pid_t)fl_run_child_pid, sig); /* mpirun and its ranks: their own process group */
+}
+
+/* SIGKILL mpirun's process group and every rank whose heartbeat file names its pid (Open MPI puts each rank in a
+ * process group of its own). */
+static void fl_run_kill_all(pid_t mpirun, const char *dir, long procs)
+{
+  char p[4200];
+  kill(-mpirun, SIGKILL);
+  for (long w = 0; w < procs; w++) {
+    FILE *f;
+    long rank_pid = 0;
+    snprintf(p, sizeof p, "%s/beat-%ld", dir, w);
+    if ((f = fopen(p, "r"))) {
+      if (fscanf(f, "%ld", &rank_pid) == 1 && rank_pid > 1)
+        kill((pid_t)rank_pid, SIGKILL);
+      fclose(f);
+    }
+  }
+}
+
+/* Newest heartbeat (wall-clock seconds) of the job's processes in DIR, or -1 when none was written yet. */
+static double fl_run_newest_beat(const char *dir, long procs)
+{
+  double newest = -1;
+  char p[4200];
+  struct stat st;
+  for (long w = 0; w < procs; w++) {
+    snprintf(p, sizeof p, "%s/beat-%ld", dir, w);
+    if (stat(p, &st) == 0) {
+      double t = (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
+      if (t > newest)
+        newest = t;
+    }
+  }
+  return newest;
 }
 
 static int fl_cmd_run(int argc, char **argv)
@@ -782,7 +818,8 @@ static int fl_cmd_run(int argc, char **argv)
   fl_scenario *sc = NULL;
   const char *path = NULL, *out = NULL;
   char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200];
-  int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0;
+  int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0, watchdog_fired = 0;
+  double run_wall = 0;
   long spares = -1;
   struct sigaction fwd, old_sig[4];
   static const int fwd_sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -949,6 +986,7 @@ static int fl_cmd_run(int argc, char **argv)
         for (int k = 0; k < 4; k++)
           sigaction(fwd_sigs[k], &old_sig[k], NULL);
       if (pid == 0) {
+        setpgid(0, 0); /* a group of its own: the watchdog and forwarded signals reach every rank at once */
         close(fds[0]);
         dup2(fds[1], STDERR_FILENO);
         close(fds[1]);
@@ -959,14 +997,69 @@ static int fl_cmd_run(int argc, char **argv)
       close(fds[1]);
       free(extra_copy);
       FL_CHECK(pid > 0, FL_ERR_IO, "fork: %s", strerror(errno));
-      from = fdopen(fds[0], "r");
-      while (from && fgets(line, sizeof line, from))
-        if (!strstr(line, "PMIX ERROR: BAD-PARAM"))
+      setpgid(pid, pid); /* both sides, whichever runs first */
+      {
+        /* Read mpirun's stderr while watching the ranks' heartbeats: a job with no progress anywhere for
+         * mpi.watchdog (a rank stopped and never continued, a hang in start-up) is killed, whole group. The
+         * pipe can stay open after mpirun ends (a stopped rank holds it), so mpirun's exit ends the loop. */
+        struct pollfd pfd = {fds[0], POLLIN, 0};
+        size_t have = 0;
+        double t0 = fl_wall_seconds(), last_progress = t0, progress = -1, killed_at = 0;
+        int open_fd = 1, exited = 0;
+        (void)from;
+        while (!exited) {
+          int pr = poll(&pfd, open_fd ? 1 : 0, 250); /* with no fd left: a 250 ms sleep */
+          double beat;
+          if (pr > 0) {
+            ssize_t n = read(fds[0], line + have, sizeof line - 1 - have);
+            if (n <= 0) {
+              open_fd = 0;
+            } else {
+              char *nl;
+              have += (size_t)n;
+              line[have] = '\0';
+              while ((nl = strchr(line, '\n')) || have == sizeof line - 1) {
+                size_t len = nl ? (size_t)(nl - line) + 1 : have;
+                char keep = line[len];
+                line[len] = '\0';
+                if (!strstr(line, "PMIX ERROR: BAD-PARAM"))
+                  fputs(line, stderr);
+                line[len] = keep;
+                memmove(line, line + len, have - len + 1);
+                have -= len;
+              }
+            }
+          }
+          if (waitpid(pid, &status, WNOHANG) == pid) {
+            exited = 1;
+            break;
+          }
+          beat = fl_run_newest_beat(outdir, np + spares); /* file times: compared only with each other */
+          if (beat > progress) {
+            progress = beat;
+            last_progress = fl_wall_seconds();
+          }
+          if (!watchdog_fired && isfinite(sc->watchdog_s) && fl_wall_seconds() - last_progress > sc->watchdog_s) {
+            char a[32];
+            watchdog_fired = 1;
+            killed_at = fl_wall_seconds();
+            fprintf(stderr, "faultline: %s: no progress for %s (mpi.watchdog): stopping the job and all its processes\n",
+                    sc->name, fl_units_format_duration(sc->watchdog_s, a, sizeof a));
+            fl_run_kill_all(pid, outdir, np + spares); /* stopped processes too: SIGKILL needs no cooperation */
+          }
+          if (watchdog_fired && fl_wall_seconds() - killed_at > 5)
+            fl_run_kill_all(pid, outdir, np + spares);
+        }
+        if (have)
           fputs(line, stderr);
-      if (from)
-        fclose(from);
-      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+        close(fds[0]);
+        if (!exited)
+          while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (watchdog_fired)
+          fl_run_kill_all(pid, outdir, np + spares); /* whatever is left */
+        run_wall = fl_wall_seconds() - t0;
+      }
       fl_run_child_pid = 0;
       for (int k = 0; k < 4; k++)
         sigaction(fwd_sigs[k], &old_sig[k], NULL);
@@ -998,7 +1091,41 @@ static int fl_cmd_run(int argc, char **argv)
         have0 = 1;
       }
     }
-    if (lost) {
+    if (watchdog_fired && !lost && !(have0 && strcmp(role0.status, "completed") == 0)) {
+      /* nobody wrote the run's row: say what happened in one */
+      fl_db *db = NULL;
+      fl_db_run row;
+      memset(&row, 0, sizeof row);
+      row.scenario = sc->name;
+      row.scenario_path = sc->abs_path ? sc->abs_path : sc->path;
+      row.scenario_text = sc->text;
+      row.overrides = sc->overrides;
+      row.mode = "real";
+      row.app = sc->app;
+      row.strategy = sc->checkpoint_every > 0 ? "buddy" : "none";
+      row.failure_model = sc->time_scale > 0 ? sc->model : "none";
+      row.status = "no_progress";
+      row.seed = sc->seed;
+      row.nodes = np;
+      row.platform_nodes = np + spares;
+      row.node_mtbf_s = row.repair_s = row.interval_s = row.checkpoint_cost_s = row.restart_cost_s = NAN;
+      row.downtime_s = row.makespan_s = row.lost_work_s = row.checkpoint_time_s = row.restart_time_s = NAN;
+      row.downtime_total_s = row.wait_nodes_s = row.error_budget = row.error_linf = row.error_l1 = NAN;
+      row.policy_time_s = row.policy_gap = row.detect_time_s = row.recovery_time_s = row.checkpoint_bytes = NAN;
+      row.commit_time_s = row.compression_ratio = row.raw_checkpoint_bytes = NAN;
+      row.failures = row.platform_failures = row.interruptions = row.checkpoints = -1;
+      row.iterations = row.converged_at = row.complete_iterations = -1;
+      row.tasks_replicated = row.tasks_substituted = row.tasks_stale = -1;
+      row.lost_role = row.lost_at = row.aux_iterations = -1;
+      row.work_s = 0;
+      row.wall_s = run_wall;
+      if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK)
+        fprintf(stderr, "faultline: %s\n", fl_err_msg());
+      else
+        fprintf(stderr, "faultline: %s: row with status no_progress in %s\n", sc->name, sc->db);
+      fl_db_close(&db);
+      code = 1;
+    } else if (lost) {
       fprintf(stderr, "faultline: %s: the job stopped: %s\n", sc->name, msg);
       code = 3;
     } else if (have0 && strcmp(role0.status, "completed") == 0) {
@@ -1021,6 +1148,8 @@ done:
       snprintf(buf, sizeof buf, "%s/rank-%ld.txt", outdir, w);
       unlink(buf);
       snprintf(buf, sizeof buf, "%s/rank-%ld.txt.solves", outdir, w);
+      unlink(buf);
+      snprintf(buf, sizeof buf, "%s/beat-%ld", outdir, w);
       unlink(buf);
     }
     if (rmdir(outdir) != 0)

@@ -133,6 +133,9 @@ static const fl_key fl_keys[] = {
      "real mode: in-memory buddy checkpoint every this many iterations (0: never)"},
     {"mpi", "mirror", FL_K_ENUM_INT, FL_OFF(mirror_pair), 0, "ring", fl_mirror_choices,
      "real mode: where a rank's checkpoint is mirrored: ring (the next role) or pair (0-1, 2-3, ...)"},
+    {"mpi", "watchdog", FL_K_DURATION_NEVER, FL_OFF(watchdog_s), FL_K_POS, "10min", NULL,
+     "real mode: a job whose ranks make no progress (no iteration anywhere) for this long is stopped, its processes "
+     "killed, and a row with status no_progress written; never = no watchdog"},
     {"mpi", "timeout", FL_K_DURATION, FL_OFF(mpi_timeout_s), FL_K_POS, "1s", NULL,
      "real mode: a peer silent this long is suspected dead (detection time)"},
     {"mpi", "time_scale", FL_K_REAL, FL_OFF(time_scale), FL_K_NONNEG, "0", NULL,

@@ -91,6 +91,7 @@ typedef struct fl_scenario {
   long checkpoint_every; /* in-memory buddy checkpoint every this many iterations; 0 = never */
   int mirror_pair;       /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
   double mpi_timeout_s;  /* a peer silent this long is suspected dead */
+  double watchdog_s;     /* `faultline run` ends a job whose ranks made no progress for this long (INFINITY: never) */
   double time_scale;     /* simulated seconds per real second for failures drawn from [failures]; 0 = none */
   char *kill;            /* explicit failures: "RANK@ITER ..." (world ranks, iterations), or NULL */
 

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NP 4
@@ -173,6 +175,97 @@ static void test_buddy_and_rank(void)
                   before + 1);
 }
 
+/* A process that exists and is not a zombie (an orphaned rank's parent may not reap it at once). */
+static int running(pid_t pid)
+{
+  char path[64], stat[512];
+  FILE *f;
+  const char *paren;
+  int alive = 0;
+  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+  if ((f = fopen(path, "r"))) {
+    if (fgets(stat, sizeof stat, f) && (paren = strrchr(stat, ')')))
+      alive = paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+    fclose(f);
+  }
+  return alive;
+}
+
+static void sleep_ms(long ms)
+{
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Every process of the job stopped (SIGSTOP) and never continued: the watchdog (mpi.watchdog) ends the job within
+ * its limit, kills every process, and writes a row with status no_progress; exit 1. */
+static void test_watchdog(void)
+{
+  char dir[512], cmd[4096];
+  long before = db_count("SELECT COUNT(*) FROM runs WHERE status = 'no_progress'");
+  int st, stopped = 0;
+  FILE *p;
+  snprintf(dir, sizeof dir, "%s/watchdog", fl_test_tmpdir());
+  /* in the background, a solve long enough to stop in the middle */
+  snprintf(cmd, sizeof cmd,
+           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet --set app.grid=512x512 "
+           "--set app.tolerance=1e-14 --set mpi.watchdog=3s >/dev/null 2>'%s/wd-err.txt'; echo $? > '%s/wd-code.txt' ) &",
+           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), fl_test_tmpdir(),
+           fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  for (int tries = 0; tries < 100 && stopped < NP + 1; tries++) {
+    stopped = 0;
+    sleep_ms(100);
+    for (int w = 0; w < NP + 1; w++) {
+      char beat[1024];
+      long pid = 0;
+      snprintf(beat, sizeof beat, "%s/beat-%d", dir, w);
+      if ((p = fopen(beat, "r"))) {
+        stopped += fscanf(p, "%ld", &pid) == 1 && pid > 1;
+        fclose(p);
+      }
+    }
+  }
+  CU_ASSERT_EQUAL_FATAL(stopped, NP + 1);
+  sleep_ms(500);
+  for (int w = 0; w < NP + 1; w++) {
+    char beat[1024];
+    long pid = 0;
+    snprintf(beat, sizeof beat, "%s/beat-%d", dir, w);
+    if ((p = fopen(beat, "r"))) {
+      if (fscanf(p, "%ld", &pid) == 1 && pid > 1)
+        kill((pid_t)pid, SIGSTOP);
+      fclose(p);
+    }
+  }
+  /* at most the watchdog's 3 s plus its 5 s grace and start-up: 30 s */
+  for (st = 0; st < 300 && access(fl_test_tmp("wd-code.txt"), F_OK) != 0; st++)
+    sleep_ms(100);
+  sleep_ms(200);
+  CU_ASSERT(st < 300);
+  {
+    char code[16] = "";
+    if ((p = fopen(fl_test_tmp("wd-code.txt"), "r"))) {
+      if (!fgets(code, sizeof code, p))
+        code[0] = '\0';
+      fclose(p);
+    }
+    CU_ASSERT_EQUAL(atoi(code), 1);
+  }
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'no_progress'"), before + 1);
+  /* no process of the job is left, stopped or not */
+  for (int w = 0; w < NP + 1; w++) {
+    char beat[1024];
+    long pid = 0;
+    snprintf(beat, sizeof beat, "%s/beat-%d", dir, w);
+    if ((p = fopen(beat, "r"))) {
+      if (fscanf(p, "%ld", &pid) == 1 && pid > 1)
+        CU_ASSERT(!running((pid_t)pid));
+      fclose(p);
+    }
+  }
+}
+
 /* Failures drawn from [failures] kill processes for real: with a node MTBF of 1 ms at time scale 1 the active
  * processes die within their first iterations (each after its own draw, from its own stream), a role and its
  * mirror among them, so the data is lost and the job must say so. */
@@ -229,6 +322,7 @@ static CU_TestInfo mpi_tests[] = {
     {"two failures, two spares", test_two_failures_two_spares},
     {"pair mirror", test_pair_mirror},
     {"rank and buddy lost: clear error", test_buddy_and_rank},
+    {"every process stopped: the watchdog ends the job", test_watchdog},
     {"failures drawn from the model kill processes", test_model_failures},
     {"grid world distributed by rows recovers bit for bit", test_gridworld},
     {"bad input", test_bad_input},

@@ -58,6 +58,7 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
       while (rc == FL_RT_OK && !ops->finished(app)) {
         fl_driver_maybe_die(rt, cfg, ops->iteration(app), t_start);
         rc = ops->step(app);
+        fl_rt_heartbeat(rt);
         if (rc == FL_RT_OK && cfg->checkpoint_every > 0 && ops->iteration(app) % cfg->checkpoint_every == 0)
           rc = fl_driver_checkpoint(ops, app, imc);
       }

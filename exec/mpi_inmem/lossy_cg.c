@@ -455,6 +455,7 @@ void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res)
         double t0;
         if (s.rr <= cfg->tol * cfg->tol * s.bnorm2 || s.exec >= cfg->maxit)
           break;
+        fl_rt_heartbeat(rt);
         memset(lost, 0, (size_t)rt->wsize + 1);
         for (int i = 0; i < cfg->nlose; i++)
           if (!s.fired[i] && cfg->lose_iter[i] == s.exec && cfg->lose_role[i] < rt->nroles) {

@@ -23,6 +23,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -201,6 +202,20 @@ int main(int argc, char **argv)
     goto done;
   }
   have_rt = 1;
+  if (out_dir) {
+    /* the heartbeat `faultline run` watches (mpi.watchdog): refreshed while this rank makes progress */
+    char beat[4096];
+    snprintf(beat, sizeof beat, "%s/beat-%d", out_dir, wrank);
+    rt.beat_fd = open(beat, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (rt.beat_fd >= 0) {
+      char pid[32];
+      int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid()); /* the watchdog kills by it */
+      if (write(rt.beat_fd, pid, (size_t)n) != n) {
+        close(rt.beat_fd);
+        rt.beat_fd = -1;
+      }
+    }
+  }
   if (sc->recovery_mode) { /* the lossy-CG mode: compressed checkpoints, global / local / improved recovery */
     code = fl_lossy_main(sc, &rt, out_dir, kill_rank, kill_iter, nkill);
     goto done;

@@ -53,7 +53,13 @@ typedef struct fl_rt {
    * finalize, never reused */
   void **kept;
   size_t nkept, capkept;
+  /* progress heartbeat for `faultline run`'s watchdog: a file whose mtime an active rank refreshes */
+  int beat_fd; /* -1: none */
+  double beat_t;
 } fl_rt;
+
+/* An active rank made progress (an iteration): refresh the heartbeat file, at most every 0.25 s. */
+void fl_rt_heartbeat(fl_rt *rt);
 
 double fl_rt_now(void);
 /* Memory an abandoned request may still touch: rt frees it at finalize. */
