@@ -1095,28 +1095,9 @@ static int fl_cmd_run(int argc, char **argv)
       /* nobody wrote the run's row: say what happened in one */
       fl_db *db = NULL;
       fl_db_run row;
-      memset(&row, 0, sizeof row);
-      row.scenario = sc->name;
-      row.scenario_path = sc->abs_path ? sc->abs_path : sc->path;
-      row.scenario_text = sc->text;
-      row.overrides = sc->overrides;
-      row.mode = "real";
-      row.app = sc->app;
-      row.strategy = sc->checkpoint_every > 0 ? "buddy" : "none";
-      row.failure_model = sc->time_scale > 0 ? sc->model : "none";
-      row.status = "no_progress";
-      row.seed = sc->seed;
+      fl_db_run_real(&row, sc, "no_progress", 0);
       row.nodes = np;
       row.platform_nodes = np + spares;
-      row.node_mtbf_s = row.repair_s = row.interval_s = row.checkpoint_cost_s = row.restart_cost_s = NAN;
-      row.downtime_s = row.makespan_s = row.lost_work_s = row.checkpoint_time_s = row.restart_time_s = NAN;
-      row.downtime_total_s = row.wait_nodes_s = row.error_budget = row.error_linf = row.error_l1 = NAN;
-      row.policy_time_s = row.policy_gap = row.detect_time_s = row.recovery_time_s = row.checkpoint_bytes = NAN;
-      row.commit_time_s = row.compression_ratio = row.raw_checkpoint_bytes = NAN;
-      row.failures = row.platform_failures = row.interruptions = row.checkpoints = -1;
-      row.iterations = row.converged_at = row.complete_iterations = -1;
-      row.tasks_replicated = row.tasks_substituted = row.tasks_stale = -1;
-      row.lost_role = row.lost_at = row.aux_iterations = -1;
       row.work_s = 0;
       row.wall_s = run_wall;
       if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK)

@@ -666,12 +666,7 @@ done:
 
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row)
 {
-  memset(row, 0, sizeof *row);
-  row->scenario = sc->name;
-  row->scenario_path = sc->abs_path ? sc->abs_path : sc->path;
-  row->scenario_text = sc->text;
-  row->overrides = sc->overrides;
-  row->mode = "sim";
+  fl_db_run_scenario(row, sc, "sim");
   row->app = sim->app;
   row->strategy = sim->strategy->name;
   row->failure_model = sim->model_name;

@@ -733,6 +733,37 @@ done:
   return rc;
 }
 
+void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
+{
+  memset(row, 0, sizeof *row);
+  row->scenario = sc->name;
+  row->scenario_path = sc->abs_path ? sc->abs_path : sc->path;
+  row->scenario_text = sc->text;
+  row->overrides = sc->overrides;
+  row->mode = mode;
+}
+
+void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)
+{
+  fl_db_run_scenario(row, sc, "real");
+  row->app = sc->app;
+  row->strategy = sc->checkpoint_every > 0 ? "buddy" : "none";
+  row->failure_model = sc->time_scale > 0 ? sc->model : (kills ? "kill" : "none");
+  row->status = status;
+  row->seed = sc->seed;
+  row->node_mtbf_s = sc->time_scale > 0 ? sc->node_mtbf_s / sc->time_scale : NAN;
+  row->repair_s = row->interval_s = row->checkpoint_cost_s = row->restart_cost_s = row->downtime_s = NAN;
+  row->makespan_s = row->lost_work_s = row->checkpoint_time_s = row->restart_time_s = NAN;
+  row->downtime_total_s = row->wait_nodes_s = row->wall_s = row->error_budget = NAN;
+  row->error_linf = row->error_l1 = row->policy_time_s = row->policy_gap = NAN;
+  row->detect_time_s = row->recovery_time_s = row->checkpoint_bytes = row->commit_time_s = NAN;
+  row->compression_ratio = row->raw_checkpoint_bytes = NAN;
+  row->failures = row->platform_failures = row->interruptions = row->checkpoints = -1;
+  row->iterations = row->converged_at = row->complete_iterations = -1;
+  row->tasks_replicated = row->tasks_substituted = row->tasks_stale = -1;
+  row->lost_role = row->lost_at = row->aux_iterations = -1;
+}
+
 void fl_evlog_init(fl_evlog *log, int enabled)
 {
   memset(log, 0, sizeof *log);

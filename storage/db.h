@@ -52,6 +52,14 @@ typedef struct fl_db_run {
   int ninputs;
 } fl_db_run;
 
+/* A zeroed row with what identifies it: scenario name, path, text, overrides, and the mode ("sim", "real"). */
+struct fl_scenario;
+void fl_db_run_scenario(fl_db_run *row, const struct fl_scenario *sc, const char *mode);
+/* A row of a real run (`faultline run`, faultline-mpi) of scenario `sc` with status `status`: what the scenario
+ * says filled in (name, text, overrides, app, strategy, failure model, seed), every figure "not applicable" (NAN,
+ * -1, NULL) for the caller to set. `kills`: failures given explicitly (--kill). */
+void fl_db_run_real(fl_db_run *row, const struct fl_scenario *sc, const char *status, int kills);
+
 /* A buffer of timed events for one replica, filled by the simulator or the runtime. */
 typedef struct fl_evlog_entry {
   double t_s;

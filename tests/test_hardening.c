@@ -95,6 +95,24 @@ static void test_platform_size_checked_first(void)
   CU_ASSERT_EQUAL(entries_in(tmp), 0);
 }
 
+/* Start `faultline ARGV...` in the background, output discarded, SIGINT and SIGTERM at their defaults (as in a
+ * terminal: a test runner may have started us with SIGINT ignored). */
+static pid_t spawn_faultline(char *const argv[])
+{
+  pid_t pid = fork();
+  CU_ASSERT_FATAL(pid >= 0);
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    execv(getenv("FAULTLINE"), argv);
+    _exit(127);
+  }
+  return pid;
+}
+
 /* A signal (SIGTERM, or SIGKILL, which nothing can catch) while a large generated platform is written or loaded:
  * the process ends by that signal and no temporary platform file is left (its name is removed as soon as it is
  * created; SimGrid reads it through /proc/self/fd) */
@@ -107,16 +125,9 @@ static void signal_during_platform(int sig)
   struct timespec ts = {0, 700000000};
   snprintf(ini, sizeof ini, "%s", fl_test_tmp("big.ini"));
   fl_cli_write("big.ini", "[run]\nreplicas = 1\nevents = none\n[platform]\nnodes = 2000000\n[app]\nnodes = 4\n");
-  pid = fork();
-  CU_ASSERT_FATAL(pid >= 0);
-  if (pid == 0) {
-    int devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 1);
-    dup2(devnull, 2);
-    signal(SIGINT, SIG_DFL); /* as in a terminal: a test runner may have started us with SIGINT ignored */
-    signal(SIGTERM, SIG_DFL);
-    execl(getenv("FAULTLINE"), "faultline", "simulate", ini, "--db", fl_test_tmp("sig.sqlite"), (char *)NULL);
-    _exit(127);
+  {
+    char *argv[] = {"faultline", "simulate", ini, "--db", (char *)fl_test_tmp("sig.sqlite"), NULL};
+    pid = spawn_faultline(argv);
   }
   nanosleep(&ts, NULL); /* 2M hosts take seconds to write and load: it is in the middle */
   kill(pid, sig);
@@ -149,17 +160,11 @@ static void test_run_signal_cleans_up(void)
   }
   snprintf(sc, sizeof sc, "%s", fl_test_src("scenarios/cg-buddy.ini"));
   snprintf(db, sizeof db, "%s", fl_test_tmp("run-sig.sqlite"));
-  pid = fork();
-  CU_ASSERT_FATAL(pid >= 0);
-  if (pid == 0) {
-    int devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 1);
-    dup2(devnull, 2);
-    signal(SIGTERM, SIG_DFL);
+  {
     /* a solve long enough to be in the middle of it (512x512, a tolerance it takes thousands of iterations to meet) */
-    execl(getenv("FAULTLINE"), "faultline", "run", sc, "--np", "2", "--db", db, "--quiet", "--set", "app.grid=512x512",
-          "--set", "app.tolerance=1e-14", (char *)NULL);
-    _exit(127);
+    char *argv[] = {"faultline", "run", sc, "--np", "2", "--db", db, "--quiet", "--set", "app.grid=512x512",
+                    "--set", "app.tolerance=1e-14", NULL};
+    pid = spawn_faultline(argv);
   }
   nanosleep(&ts, NULL);
   kill(pid, SIGTERM);

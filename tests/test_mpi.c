@@ -191,6 +191,21 @@ static int running(pid_t pid)
   return alive;
 }
 
+/* The pid a process of the job wrote into its heartbeat file DIR/beat-W (0 if none yet). */
+static long beat_pid(const char *dir, int w)
+{
+  char beat[1024];
+  long pid = 0;
+  FILE *p;
+  snprintf(beat, sizeof beat, "%s/beat-%d", dir, w);
+  if ((p = fopen(beat, "r"))) {
+    if (fscanf(p, "%ld", &pid) != 1 || pid < 2)
+      pid = 0;
+    fclose(p);
+  }
+  return pid;
+}
+
 static void sleep_ms(long ms)
 {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -216,28 +231,13 @@ static void test_watchdog(void)
   for (int tries = 0; tries < 100 && stopped < NP + 1; tries++) {
     stopped = 0;
     sleep_ms(100);
-    for (int w = 0; w < NP + 1; w++) {
-      char beat[1024];
-      long pid = 0;
-      snprintf(beat, sizeof beat, "%s/beat-%d", dir, w);
-      if ((p = fopen(beat, "r"))) {
-        stopped += fscanf(p, "%ld", &pid) == 1 && pid > 1;
-        fclose(p);
-      }
-    }
+    for (int w = 0; w < NP + 1; w++)
+      stopped += beat_pid(dir, w) > 0;
   }
   CU_ASSERT_EQUAL_FATAL(stopped, NP + 1);
   sleep_ms(500);
-  for (int w = 0; w < NP + 1; w++) {
-    char beat[1024];
-    long pid = 0;
-    snprintf(beat, sizeof beat, "%s/beat-%d", dir, w);
-    if ((p = fopen(beat, "r"))) {
-      if (fscanf(p, "%ld", &pid) == 1 && pid > 1)
-        kill((pid_t)pid, SIGSTOP);
-      fclose(p);
-    }
-  }
+  for (int w = 0; w < NP + 1; w++)
+    kill((pid_t)beat_pid(dir, w), SIGSTOP);
   /* at most the watchdog's 3 s plus its 5 s grace and start-up: 30 s */
   for (st = 0; st < 300 && access(fl_test_tmp("wd-code.txt"), F_OK) != 0; st++)
     sleep_ms(100);
@@ -254,16 +254,8 @@ static void test_watchdog(void)
   }
   CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'no_progress'"), before + 1);
   /* no process of the job is left, stopped or not */
-  for (int w = 0; w < NP + 1; w++) {
-    char beat[1024];
-    long pid = 0;
-    snprintf(beat, sizeof beat, "%s/beat-%d", dir, w);
-    if ((p = fopen(beat, "r"))) {
-      if (fscanf(p, "%ld", &pid) == 1 && pid > 1)
-        CU_ASSERT(!running((pid_t)pid));
-      fclose(p);
-    }
-  }
+  for (int w = 0; w < NP + 1; w++)
+    CU_ASSERT(!running((pid_t)beat_pid(dir, w)));
 }
 
 /* Failures drawn from [failures] kill processes for real: with a node MTBF of 1 ms at time scale 1 the active
