@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
-# Local sweep speed-up: the same sweep (quickstart.ini, 2 shapes x 2 strategies x REPLICAS replicas) run by
-# `faultline sweep` with --jobs 1 and with --jobs 2 (4 shards each), wall time of each and the ratio, in one run.
+# Local sweep speed-up: the same sweep (quickstart.ini at 100,000 nodes / 99,000 ranks, so that a replica is
+# simulation work, not a row write: 2 shapes x 2 strategies x REPLICAS replicas) run by `faultline sweep` with
+# --jobs 1 and with --jobs 2 (8 shards each), wall time of each and the ratio, in one run.
 # Also merge speed: SHARDS shards of ROWS rows each (copies of one simulated shard, their row keys made distinct),
 # merged by `faultline merge`, against SQLite doing the same copy alone (ATTACH + INSERT ... SELECT) as baseline.
-# Usage: bench/bench_sweep.sh [REPLICAS (2000)] [SHARDS (100)] [ROWS (10000)]
+# Usage: bench/bench_sweep.sh [REPLICAS (200)] [SHARDS (100)] [ROWS (10000)]     (ROWS = 0: the sweep only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 F=${FAULTLINE:-build/faultline}
-REPLICAS=${1:-2000}
+REPLICAS=${1:-200}
 SHARDS=${2:-100}
 ROWS=${3:-10000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 now() { date +%s.%N; }
 
-terms=(--sweep failures.shape=0.5,0.9 --sweep strategy.kind=checkpoint,buddy --replicas "$REPLICAS" --events none)
-t0=$(now); "$F" sweep scenarios/quickstart.ini --jobs 1 --shards 4 --dir "$T/j1" --db "$T/j1.sqlite" -q "${terms[@]}"
-t1=$(now); "$F" sweep scenarios/quickstart.ini --jobs 2 --shards 4 --dir "$T/j2" --db "$T/j2.sqlite" -q "${terms[@]}"
+terms=(--sweep failures.shape=0.5,0.9 --sweep strategy.kind=checkpoint,buddy --replicas "$REPLICAS" --events none
+       --set platform.nodes=100000 --set app.nodes=99000)
+t0=$(now); "$F" sweep scenarios/quickstart.ini --jobs 1 --shards 8 --dir "$T/j1" --db "$T/j1.sqlite" -q "${terms[@]}"
+t1=$(now); "$F" sweep scenarios/quickstart.ini --jobs 2 --shards 8 --dir "$T/j2" --db "$T/j2.sqlite" -q "${terms[@]}"
 t2=$(now)
 n1=$(sqlite3 "$T/j1.sqlite" "SELECT COUNT(*) FROM runs")
 n2=$(sqlite3 "$T/j2.sqlite" "SELECT COUNT(*) FROM runs")
@@ -24,6 +26,7 @@ awk -v a="$t0" -v b="$t1" -v c="$t2" -v n1="$n1" -v n2="$n2" 'BEGIN {
   printf "sweep: %d rows with --jobs 1 in %.2f s, %d rows with --jobs 2 in %.2f s: speed-up %.2fx\n",
          n1, b - a, n2, c - b, (b - a) / (c - b) }'
 
+[ "$ROWS" -gt 0 ] || exit 0
 # merge: one shard of ROWS rows, copied SHARDS times with distinct row keys
 "$F" simulate scenarios/quickstart.ini --replicas "$ROWS" --events none --db "$T/base.sqlite" -q >/dev/null
 sqlite3 "$T/base.sqlite" "PRAGMA journal_mode=DELETE" >/dev/null
