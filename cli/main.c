@@ -969,7 +969,6 @@ static int fl_cmd_run(int argc, char **argv)
       /* mpirun's stderr goes through a filter: Open MPI's runtime prints a "PMIX ERROR: BAD-PARAM" line for
        * every process that dies, which is the expected event here, not an error */
       int fds[2];
-      FILE *from;
       char line[2048];
       FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
       memset(&fwd, 0, sizeof fwd);
@@ -1006,7 +1005,6 @@ static int fl_cmd_run(int argc, char **argv)
         size_t have = 0;
         double t0 = fl_wall_seconds(), last_progress = t0, progress = -1, killed_at = 0;
         int open_fd = 1, exited = 0;
-        (void)from;
         while (!exited) {
           int pr = poll(&pfd, open_fd ? 1 : 0, 250); /* with no fd left: a 250 ms sleep */
           double beat;
@@ -1187,17 +1185,15 @@ static int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared)
 }
 
 /* The row's input files must be the files there now: same size and xxh64, or rerun refuses. */
-static fl_err fl_rerun_check_inputs(const char *db_path, double id, const char *stored, const fl_sim *sim,
-                                    const fl_scenario *sc)
+static fl_err fl_rerun_check_inputs(const char *db_path, double id, const char *stored, const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
   fl_input *now = NULL;
   int n = 0;
   char *copy = NULL, *save = NULL, *line;
-  FL_TRY(fl_inputs_collect(sc, &now, &n));
-  (void)sim;
   if (!stored || !*stored)
     goto done; /* a row of a faultline that did not record inputs */
+  FL_TRY(fl_inputs_collect(sc, &now, &n));
   FL_ALLOC(copy, strlen(stored) + 1);
   strcpy(copy, stored);
   for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -1263,7 +1259,7 @@ static int fl_cmd_rerun(int argc, char **argv)
                             (const char *)sqlite3_column_text(st, c_over),
                             (const char *)sqlite3_column_text(st, c_path), &sc));
   FL_TRY(fl_rerun_check_inputs(argv[1], id, c_inputs >= 0 ? (const char *)sqlite3_column_text(st, c_inputs) : NULL,
-                               sim, sc));
+                               sc));
   FL_TRY(fl_sim_create(sc, &sim));
   FL_TRY(fl_sim_run_replica(sim, replica, &res, NULL));
   /* the re-simulated row goes through the very code that wrote the stored one, into a database in memory */

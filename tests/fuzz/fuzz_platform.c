@@ -5,6 +5,7 @@
  * counters are the child's copy): this harness mutates the seeds blindly, at the speed of a fork per input. */
 #include "platform.h"
 #include "scenario.h"
+#include "fuzz_util.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,18 +19,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  static char path[64], text[256];
+  char path[96], text[256];
   pid_t pid;
   int st = 0;
-  FILE *f;
-  if (!path[0]) {
-    snprintf(path, sizeof path, "/tmp/fuzz-platform-%ld.xml", (long)getpid());
-    snprintf(text, sizeof text, "[platform]\nfile = %s\n[app]\nnodes = 1\n", path);
-  }
-  if (!(f = fopen(path, "wb")))
+  if (fl_fuzz_write_file("platform", "xml", data, size, path, sizeof path) != 0)
     return 0;
-  fwrite(data, 1, size, f);
-  fclose(f);
+  snprintf(text, sizeof text, "[platform]\nfile = %s\n[app]\nnodes = 1\n", path);
   pid = fork();
   if (pid == 0) {
     fl_scenario *sc = NULL;

@@ -2,27 +2,22 @@
  * checks, quick_check, the schema, every report query). The input is the file's bytes. */
 #include "db.h"
 #include "report.h"
+#include "fuzz_util.h"
 
 #include <stdint.h>
 #include <stdio.h>
-#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  static char path[64];
   static FILE *devnull;
+  char path[96];
   fl_db *db = NULL;
-  FILE *f;
-  if (!path[0]) {
-    snprintf(path, sizeof path, "/tmp/fuzz-db-%ld.sqlite", (long)getpid());
+  if (!devnull)
     devnull = fopen("/dev/null", "w");
-  }
-  if (!(f = fopen(path, "wb")))
+  if (fl_fuzz_write_file("db", "sqlite", data, size, path, sizeof path) != 0)
     return 0;
-  fwrite(data, 1, size, f);
-  fclose(f);
   if (fl_db_open_readonly(path, &db) == FL_OK) {
     fl_report_opts ro = {0};
     (void)fl_report_print(fl_db_sqlite(db), &ro, devnull);

@@ -2,32 +2,28 @@
  * model, through the same path `simulate` takes (a scenario naming the file). */
 #include "fm.h"
 #include "scenario.h"
+#include "fuzz_util.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   /* the scenario naming the trace is parsed once (it is not what is fuzzed); each input is the trace file */
-  static char path[64];
+  static char path[96];
   static fl_scenario *sc;
   fl_fm *fm = NULL;
-  FILE *f;
+  if (fl_fuzz_write_file("trace", "csv", data, size, path, sizeof path) != 0)
+    return 0;
   if (!sc) {
     char text[256];
-    snprintf(path, sizeof path, "/tmp/fuzz-trace-%ld.csv", (long)getpid());
     snprintf(text, sizeof text, "[failures]\nmodel = trace\ntrace = %s\nrepair = 1h\n[app]\nnodes = 4\n", path);
     if (fl_scenario_replay(text, "", NULL, &sc) != FL_OK)
       abort();
   }
-  if (!(f = fopen(path, "wb")))
-    return 0;
-  fwrite(data, 1, size, f);
-  fclose(f);
   if (fl_fm_create(sc, &fm) == FL_OK) {
     for (size_t i = 0; i < fl_fm_trace_count(fm); i++)
       (void)fl_fm_trace_at(fm, i);
