@@ -2,10 +2,12 @@
  *
  * Exit status: 0 success, 1 a run or environment failure, 2 bad input (scenario, trace, command line). Bad
  * input is always found before the results database is opened, so it writes nothing. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "args.h"
-#include "cleanup.h"
 #include "ckpt_cli.h"
+#include "cleanup.h"
 #include "db.h"
+#include "engine.h"
 #include "fl_config.h"
 #include "fm.h"
 #include "inputs.h"
@@ -15,12 +17,14 @@
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+#include "strategy.h"
 #include "sweep.h"
 #include "tmr_cmd.h"
 #include "units.h"
 #include "validate.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <math.h>
 #include <poll.h>
@@ -270,9 +274,8 @@ static int fl_cmd_simulate(int argc, char **argv)
   }
   FL_CHECK(base->replicas > FL_SCENARIO_MAX_REPLICAS /* said per combination below, naming the key */ ||
                (double)ncombos * (double)base->replicas <= 1e8,
-           FL_ERR_INPUT,
-           "the sweep's %ld combinations x %ld replicas = %.3g rows: at most 1e8 per command", ncombos, base->replicas,
-           (double)ncombos * (double)base->replicas);
+           FL_ERR_INPUT, "the sweep's %ld combinations x %ld replicas = %.3g rows: at most 1e8 per command", ncombos,
+           base->replicas, (double)ncombos * (double)base->replicas);
   FL_ALLOC(jobs, ncombos);
   FL_ALLOC(effective, ncombos * FL_MAX_SWEEP_DIMS);
   for (long c = 0; c < ncombos; c++) {
@@ -379,7 +382,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     }
     fl_progress_done(&prog);
     if (strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && sc->repair_s == 0.0 &&
-        strcmp(sc->strategy, "replication") != 0) {
+        fl_sim_is_daly_model(sim)) {
       /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate */
       char a[32];
       double expect = fl_sim_expected_makespan(sim);
@@ -747,8 +750,9 @@ static fl_err fl_run_check_kills(const char *origin, const char *text, long proc
     *at = '\0';
     FL_CHECK(fl_units_number(tok, 1, &r) == FL_OK && fl_units_number(at + 1, 1, &it) == FL_OK && r >= 0 && it >= 0,
              FL_ERR_INPUT, "%s '%s@%s': expected RANK@ITER with whole numbers >= 0", origin, tok, at + 1);
-    FL_CHECK(r < (double)procs, FL_ERR_INPUT, "%s '%s@%s': no process %s (the run has processes 0..%ld: --np plus spares)",
-             origin, tok, at + 1, tok, procs - 1);
+    FL_CHECK(r < (double)procs, FL_ERR_INPUT,
+             "%s '%s@%s': no process %s (the run has processes 0..%ld: --np plus spares)", origin, tok, at + 1, tok,
+             procs - 1);
   }
 done:
   return rc;
@@ -812,6 +816,20 @@ static double fl_run_newest_beat(const char *dir, long procs)
   return newest;
 }
 
+static int fl_run_remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)ftw;
+  return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Remove our own temporary directory and everything the run left in it (outcomes, heartbeats, the file level's
+ * checkpoints): nothing of the user's is in it. */
+static int fl_run_remove_tree(const char *dir)
+{
+  return nftw(dir, fl_run_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static int fl_cmd_run(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -819,6 +837,8 @@ static int fl_cmd_run(int argc, char **argv)
   const char *path = NULL, *out = NULL;
   char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200];
   int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0, watchdog_fired = 0;
+  fl_engine_caps caps;
+  fl_strategy_run strat;
   double run_wall = 0;
   long spares = -1;
   struct sigaction fwd, old_sig[4];
@@ -901,6 +921,8 @@ static int fl_cmd_run(int argc, char **argv)
       kills += strcmp(margv[k], "--kill") == 0;
     FL_TRY(fl_scenario_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
   }
+  if (!sc->recovery_mode) /* the strategy, set up for the real engine: refused here, before anything runs */
+    FL_TRY(fl_exec_setup(sc, np, &caps, &strat));
   /* faultline-mpi sits next to this binary */
   len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
@@ -960,10 +982,14 @@ static int fl_cmd_run(int argc, char **argv)
     for (int k = 0; k < margc && c < 126; k++)
       cmd[c++] = margv[k];
     cmd[c] = NULL;
-    if (!quiet)
-      fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s, buddy checkpoints every %ld iterations\n",
-              sc->name, sc->app, sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s",
-              sc->checkpoint_every);
+    if (!quiet) {
+      char rule[64];
+      const char *r = sc->recovery_mode ? NULL : fl_exec_interval_rule(sc, &strat, rule, sizeof rule);
+      fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s, strategy %s%s%s\n", sc->name, sc->app,
+              sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s",
+              sc->recovery_mode ? "lossy buddy (recovery.mode)" : strat.ops->name, r ? ", checkpoints " : "",
+              r ? r : "");
+    }
     fflush(NULL);
     {
       /* mpirun's stderr goes through a filter: Open MPI's runtime prints a "PMIX ERROR: BAD-PARAM" line for
@@ -1041,7 +1067,8 @@ static int fl_cmd_run(int argc, char **argv)
             char a[32];
             watchdog_fired = 1;
             killed_at = fl_wall_seconds();
-            fprintf(stderr, "faultline: %s: no progress for %s (mpi.watchdog): stopping the job and all its processes\n",
+            fprintf(stderr,
+                    "faultline: %s: no progress for %s (mpi.watchdog): stopping the job and all its processes\n",
                     sc->name, fl_units_format_duration(sc->watchdog_s, a, sizeof a));
             fl_run_kill_all(pid, outdir, np + spares); /* stopped processes too: SIGKILL needs no cooperation */
           }
@@ -1121,19 +1148,8 @@ static int fl_cmd_run(int argc, char **argv)
     }
   }
 done:
-  if (tmpdir) {
-    /* our own temporary directory: its outcome files were read; nothing of the user's is in it */
-    for (long w = 0; w < (long)np + spares; w++) {
-      snprintf(buf, sizeof buf, "%s/rank-%ld.txt", outdir, w);
-      unlink(buf);
-      snprintf(buf, sizeof buf, "%s/rank-%ld.txt.solves", outdir, w);
-      unlink(buf);
-      snprintf(buf, sizeof buf, "%s/beat-%ld", outdir, w);
-      unlink(buf);
-    }
-    if (rmdir(outdir) != 0)
-      fprintf(stderr, "faultline: cannot remove the temporary directory %s: %s\n", outdir, strerror(errno));
-  }
+  if (tmpdir && fl_run_remove_tree(outdir) != 0)
+    fprintf(stderr, "faultline: cannot remove the temporary directory %s: %s\n", outdir, strerror(errno));
   fl_scenario_destroy(&sc);
   free(margv);
   if (fl_run_signal)
@@ -1258,8 +1274,8 @@ static int fl_cmd_rerun(int argc, char **argv)
   FL_TRY(fl_scenario_replay((const char *)sqlite3_column_text(st, c_text),
                             (const char *)sqlite3_column_text(st, c_over),
                             (const char *)sqlite3_column_text(st, c_path), &sc));
-  FL_TRY(fl_rerun_check_inputs(argv[1], id, c_inputs >= 0 ? (const char *)sqlite3_column_text(st, c_inputs) : NULL,
-                               sc));
+  FL_TRY(
+      fl_rerun_check_inputs(argv[1], id, c_inputs >= 0 ? (const char *)sqlite3_column_text(st, c_inputs) : NULL, sc));
   FL_TRY(fl_sim_create(sc, &sim));
   FL_TRY(fl_sim_run_replica(sim, replica, &res, NULL));
   /* the re-simulated row goes through the very code that wrote the stored one, into a database in memory */
@@ -1300,6 +1316,17 @@ static int fl_cmd_keys(int argc, char **argv)
     char name[64];
     snprintf(name, sizeof name, "%s.%s", k->section, k->key);
     printf("%-26s %-20s default %-14s %s\n", name, k->type, k->def[0] ? k->def : "(unset)", k->doc);
+  }
+  /* the strategies and the keys each reads, from the registry (policy/strategies) */
+  printf("\nstrategies (strategy.kind):\n");
+  for (int i = 0; i < fl_strat_count(); i++) {
+    const fl_strategy_ops *ops = fl_strat_at(i);
+    printf("  %-13s %s\n", ops->name, ops->summary);
+    for (const fl_strategy_key *key = ops->keys; key->key; key++)
+      printf("  %-13s   reads %-24s %s%s\n", "", key->key, key->use,
+             key->shapes == FL_SHAPE_TASKS
+                 ? " (tasks)"
+                 : (key->shapes == FL_SHAPE_RANKS && ops->shapes != FL_SHAPE_RANKS ? " (ranks)" : ""));
   }
   return 0;
 }
@@ -1359,11 +1386,10 @@ static int fl_cmd_help(int argc, char **argv)
           for (int k = 0; k < fl_fm_registry_count(); k++)
             printf(" %s", fl_fm_registry_name(k));
           printf("\nstrategies:");
-          for (int k = 0; k < fl_sim_strategy_count(); k++)
-            if (k == 0 || strcmp(fl_sim_strategy_app(k), fl_sim_strategy_app(k - 1)) != 0)
-              printf("%s %s: %s", k ? ";" : "", fl_sim_strategy_app(k), fl_sim_strategy_name(k));
-            else
-              printf(" %s", fl_sim_strategy_name(k));
+          for (int k = 0; k < fl_strat_count(); k++)
+            printf(" %s (%s%s%s)", fl_strat_at(k)->name, (fl_strat_at(k)->shapes & FL_SHAPE_RANKS) ? "bsp" : "",
+                   fl_strat_at(k)->shapes == (FL_SHAPE_RANKS | FL_SHAPE_TASKS) ? ", " : "",
+                   (fl_strat_at(k)->shapes & FL_SHAPE_TASKS) ? "gridworld" : "");
           printf("\nscenario keys: faultline keys; docs/scenarios.md\n");
         }
         return 0;

@@ -108,8 +108,8 @@ static const fl_key fl_keys[] = {
     {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
      "gridworld: simulated time of one task's update in one sweep"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
-     "none | checkpoint | buddy | replication (bsp: process replication; gridworld: re-execute failed tasks) | "
-     "substitution | hybrid (gridworld)"},
+     "none | checkpoint | buddy | two-level | replication (ranks: process replication; tasks: re-execute failed "
+     "tasks) | substitution | hybrid (tasks: the simulator's grid world); see faultline keys and docs/architecture.md"},
     {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
      "young | daly | never | a duration: compute time between checkpoints"},
     {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
@@ -118,6 +118,10 @@ static const fl_key fl_keys[] = {
      "time to read the last checkpoint back (R); failures during it restart it"},
     {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
      "time between an interruption and the restart (D); failures during it do not interrupt"},
+    {"strategy", "file_every", FL_K_COUNT, FL_OFF(file_every), FL_K_POS, "4", NULL,
+     "two-level: every this many checkpoints, one goes to the file level too (the others to the buddy's memory)"},
+    {"strategy", "file_cost", FL_K_DURATION, FL_OFF(file_cost_s), FL_K_NONNEG, "5min", NULL,
+     "two-level: time to write a file-level checkpoint (the simulator's; the real engine measures it)"},
     {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
      "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
     {"policy", "kind", FL_K_STR, FL_OFF(policy), 0, "greedy", NULL,
@@ -130,7 +134,11 @@ static const fl_key fl_keys[] = {
     {"mpi", "spares", FL_K_COUNT, FL_OFF(spares), 0, "1", NULL,
      "real mode: spare ranks that take a failed rank's role"},
     {"mpi", "checkpoint_every", FL_K_COUNT, FL_OFF(checkpoint_every), 0, "10", NULL,
-     "real mode: in-memory buddy checkpoint every this many iterations (0: never)"},
+     "real mode: checkpoint every this many iterations; 0: at the interval strategy.interval gives, in simulated "
+     "seconds through mpi.time_scale, with the checkpoint cost measured in the run"},
+    {"mpi", "checkpoint_dir", FL_K_STR, FL_OFF(checkpoint_dir), FL_K_OPTIONAL, "", NULL,
+     "real mode: where file-level checkpoints go (a directory per role, created); unset: inside the run's --out "
+     "directory, removed with it"},
     {"mpi", "mirror", FL_K_ENUM_INT, FL_OFF(mirror_pair), 0, "ring", fl_mirror_choices,
      "real mode: where a rank's checkpoint is mirrored: ring (the next role) or pair (0-1, 2-3, ...)"},
     {"mpi", "watchdog", FL_K_DURATION_NEVER, FL_OFF(watchdog_s), FL_K_POS, "10min", NULL,

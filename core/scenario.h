@@ -71,13 +71,15 @@ typedef struct fl_scenario {
   double task_time_s;        /* gridworld: time of one task's update */
 
   /* [strategy] */
-  char *strategy; /* "none", "checkpoint" */
+  char *strategy; /* a name in the strategy registry (policy/strategies) */
   fl_interval_kind interval_kind;
   double interval_s; /* when interval_kind == FL_INTERVAL_FIXED */
   double checkpoint_cost_s;
   double restart_cost_s;
   double downtime_s;
-  long degree; /* replication: copies of each rank (2 or 3) */
+  long degree;        /* replication: copies of each rank (2 or 3) */
+  long file_every;    /* two-level: every this many checkpoints one goes to the file level */
+  double file_cost_s; /* two-level: cost of a file-level checkpoint (simulator) */
 
   /* [policy] */
   char *policy;        /* "greedy", "exact", "mip" */
@@ -88,7 +90,8 @@ typedef struct fl_scenario {
 
   /* [mpi] — real mode (faultline run / faultline-mpi) */
   long spares;           /* spare ranks beyond the active ones */
-  long checkpoint_every; /* in-memory buddy checkpoint every this many iterations; 0 = never */
+  long checkpoint_every; /* checkpoint every this many iterations; 0 = by strategy.interval through time_scale */
+  char *checkpoint_dir;  /* file-level checkpoints (a directory per role), or NULL: under the run's --out */
   int mirror_pair;       /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
   double mpi_timeout_s;  /* a peer silent this long is suspected dead */
   double watchdog_s;     /* `faultline run` ends a job whose ranks made no progress for this long (INFINITY: never) */

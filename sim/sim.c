@@ -11,29 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const fl_strategy_ops *const fl_strategies[] = {
-    &fl_strategy_none_ops,        &fl_strategy_checkpoint_ops,     &fl_strategy_buddy_ops,
-    &fl_strategy_replication_ops, &fl_strategy_gw_replication_ops, &fl_strategy_gw_substitution_ops,
-    &fl_strategy_gw_hybrid_ops,
-};
-#define FL_NSTRATEGIES ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
 static const char *const fl_apps[] = {"bsp", "gridworld"};
 #define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
 
-int fl_sim_strategy_count(void)
-{
-  return FL_NSTRATEGIES;
-}
-const char *fl_sim_strategy_app(int i)
-{
-  return (i >= 0 && i < FL_NSTRATEGIES) ? fl_strategies[i]->app : NULL;
-}
-const char *fl_sim_strategy_name(int i)
-{
-  return (i >= 0 && i < FL_NSTRATEGIES) ? fl_strategies[i]->name : NULL;
-}
-
 /* ---- set-up ---- */
+
+/* The simulator runs every strategy: both checkpoint levels, replicas, task recovery. */
+static void fl_sim_caps(fl_sim *sim)
+{
+  sim->caps = (fl_engine_caps){.name = "sim",
+                               .shape = strcmp(sim->app, "gridworld") == 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
+                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
+                               .max_degree = 3,
+                               .task_recovery = 1};
+}
 
 static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
 {
@@ -46,19 +37,8 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
   }
   if (!sim->app)
     return fl_scenario_fail(sc, "app", "kind", "unknown application '%s' (known: %s)", sc->app, known);
-  known[0] = '\0';
-  for (int i = 0; i < FL_NSTRATEGIES; i++) {
-    if (strcmp(fl_strategies[i]->app, sim->app) != 0)
-      continue;
-    if (strcmp(fl_strategies[i]->name, sc->strategy) == 0)
-      sim->strategy = fl_strategies[i];
-    strncat(known, known[0] ? ", " : "", sizeof known - strlen(known) - 1);
-    strncat(known, fl_strategies[i]->name, sizeof known - strlen(known) - 1);
-  }
-  if (!sim->strategy)
-    return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' for app %s (known: %s)", sc->strategy,
-                            sim->app, known);
-  return FL_OK;
+  fl_sim_caps(sim);
+  return fl_strat_setup(sc, &sim->caps, &sim->strat);
 }
 
 static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc);
@@ -77,7 +57,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   /* everything about the input that needs no platform is checked: now load it */
   FL_TRY(fl_platform_get(sc, &sim->pf));
   sim->nodes = fl_platform_nodes(sim->pf);
-  sim->degree = sim->strategy->replicated ? sc->degree : 1;
+  sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
   if (strcmp(sim->app, "gridworld") == 0) {
     if (sc->app_nodes != 0 && sc->app_nodes != sc->grid_rows * sc->grid_cols) {
@@ -127,7 +107,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 
   sim->work_s = sc->work_s;
   FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
-  sim->delta_s = sim->strategy->checkpoints ? sc->checkpoint_cost_s : 0.0;
+  sim->delta_s = sim->strat.levels ? sc->checkpoint_cost_s : 0.0;
   sim->restart_s = sc->restart_cost_s;
   sim->downtime_s = sc->downtime_s;
   sim->repair_s = sc->repair_s;
@@ -136,21 +116,19 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->start = sc->start;
   sim->seed = sc->seed;
   sim->model_name = fl_fm_name(sim->fm);
-  if (sim->strategy->checkpoints) {
-    FL_TRY(fl_pol_interval(sc, fl_sim_job_mtbf(sim), &sim->tau_s));
-    sim->interval_rule = fl_pol_interval_name(sc->interval_kind);
-    if (!isfinite(sim->tau_s)) {
-      sim->delta_s = 0.0;
-      sim->interval_rule = NULL;
-    }
-  } else {
-    sim->tau_s = INFINITY;
-    sim->interval_rule = NULL;
+  FL_TRY(fl_strat_set_mtbf(sc, &sim->strat, fl_sim_job_mtbf(sim)));
+  sim->tau_s = fl_strat_interval(&sim->strat);
+  if (!isfinite(sim->tau_s))
+    sim->delta_s = 0.0;
+  fl_strat_row(&sim->strat, sc, &sim->row);
+  if (sim->row.policy) {
+    snprintf(sim->policy, sizeof sim->policy, "%s", sim->row.policy);
+    sim->row.policy = sim->policy;
   }
 
   if (strcmp(sim->app, "gridworld") == 0)
     FL_TRY(fl_sim_setup_gridworld(sim, sc));
-  if (sim->strategy->buddy)
+  if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
     FL_ALLOC(sim->fail_epoch, sim->ranks);
   FL_ALLOC(sim->slot_node, sim->slots);
   FL_ALLOC(sim->node_slot, sim->nodes);
@@ -188,23 +166,7 @@ static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
   sim->max_sweeps = sc->iterations;
   sim->tolerance = sc->tolerance;
   sim->task_time_s = sc->task_time_s;
-  sim->weights_empirical = sc->weights_empirical;
-  snprintf(sim->policy, sizeof sim->policy, "%s", sc->policy);
-  sim->error_budget = sc->error_budget;
-  sim->policy_time_limit_s = sc->time_limit_s;
-  sim->policy_mip_gap = sc->mip_gap;
   sim->work_s = (double)ref_iterations * sc->task_time_s; /* the failure-free run's time */
-  if (sim->strategy->task_mode == 2) {
-    /* check the policy name now, before anything is written */
-    fl_pol_instance in = {.nfailed = 0, .weight = sim->gw_weight, .budget = sc->error_budget};
-    fl_pol_decision d = {.substitute = sim->gw_decision};
-    if (fl_pol_solve(sc->policy, &in, &d) != FL_OK) {
-      char why[512];
-      snprintf(why, sizeof why, "%s", fl_err_msg());
-      rc = fl_scenario_fail(sc, "policy", "kind", "%s", why);
-      goto done;
-    }
-  }
 done:
   return rc;
 }
@@ -247,13 +209,11 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas)
 
 int fl_sim_uses_key(const fl_sim *sim, const char *k)
 {
-  if (strncmp(k, "policy.", 7) == 0)
-    return sim->gw &&
-           (sim->strategy->task_mode == 2 || (sim->strategy->task_mode == 1 && strcmp(k, "policy.weights") == 0));
-  if (strcmp(k, "strategy.degree") == 0)
-    return sim->strategy->replicated;
+  /* the strategy's and the policy's keys count when the strategy reads them; every other key shapes the run */
   if (strncmp(k, "strategy.", 9) == 0 && strcmp(k, "strategy.kind") != 0)
-    return !sim->gw;
+    return fl_strat_reads(&sim->strat, k);
+  if (strncmp(k, "policy.", 7) == 0)
+    return fl_strat_reads(&sim->strat, k);
   return 1;
 }
 
@@ -293,6 +253,12 @@ double fl_sim_failures_per_step(const fl_sim *sim, const char **step)
   }
   *step = isfinite(sim->tau_s) ? "checkpoint interval (compute + checkpoint)" : "run (no checkpoints)";
   return per_segment;
+}
+
+int fl_sim_is_daly_model(const fl_sim *sim)
+{
+  unsigned two = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
+  return sim->degree == 1 && !sim->gw && (sim->strat.levels & two) != two;
 }
 
 double fl_sim_expected_makespan(const fl_sim *sim)
@@ -445,8 +411,15 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start
   }
   if (sim->task_failed)
     return;
-  if (fl_phase_interruptible(rep->phase) && (sim->degree == 1 || sim->alive[r] == 0))
-    fl_rep_wake(rep, t);
+  if (fl_phase_interruptible(rep->phase)) {
+    /* the strategy says whether the job goes on (a copy of the rank lives) or stops to recover */
+    fl_failure_view view = {.copies_left = sim->degree == 1 ? 0 : sim->alive[r],
+                            .buddy_intact = !rep->buddy_lost,
+                            .buddy_version = rep->commit_epoch - 1,
+                            .file_version = -1};
+    if (fl_strat_on_failure(&sim->strat, &view).action != FL_ACT_CONTINUE)
+      fl_rep_wake(rep, t);
+  }
 }
 
 /* A node is back: it takes a slot waiting for a node (ranks of an unreplicated job at any time; dead copies and
@@ -593,7 +566,10 @@ static void fl_coordinator_main(int argc, char **argv)
   fl_replica *rep = sg_actor_self_get_data();
   (void)argc;
   (void)argv;
-  rep->sim->strategy->coordinator(rep);
+  if (rep->sim->caps.shape == FL_SHAPE_TASKS)
+    fl_sim_run_tasks(rep);
+  else
+    fl_sim_run_ranks(rep);
   rep->res->makespan_s = fl_rep_now(rep);
 }
 
@@ -668,9 +644,9 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
 {
   fl_db_run_scenario(row, sc, "sim");
   row->app = sim->app;
-  row->strategy = sim->strategy->name;
+  row->strategy = sim->row.strategy;
   row->failure_model = sim->model_name;
-  row->interval_rule = sim->interval_rule;
+  row->interval_rule = sim->row.interval_rule;
   row->status = res->status;
   row->seed = sim->seed;
   row->replica = replica;
@@ -679,7 +655,7 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->node_mtbf_s = sim->node_mtbf_s;
   row->repair_s = sim->repair_s;
   row->interval_s = sim->tau_s;
-  row->checkpoint_cost_s = sim->strategy->checkpoints ? sim->delta_s : NAN;
+  row->checkpoint_cost_s = sim->strat.levels ? sim->delta_s : NAN;
   row->restart_cost_s = sim->restart_s;
   row->downtime_s = sim->downtime_s;
   row->work_s = sim->work_s;
@@ -694,11 +670,9 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->downtime_total_s = res->downtime_total_s;
   row->wait_nodes_s = res->wait_nodes_s;
   row->wall_s = res->wall_s;
-  row->policy = sim->gw && strcmp(sim->strategy->name, "hybrid") == 0 ? sc->policy : NULL;
-  row->weights = sim->gw && strcmp(sim->strategy->name, "replication") != 0
-                     ? (sc->weights_empirical ? "empirical" : "bound")
-                     : NULL;
-  row->error_budget = row->policy ? sc->error_budget : NAN;
+  row->policy = sim->row.policy;
+  row->weights = sim->row.weights;
+  row->error_budget = sim->row.error_budget;
   row->iterations = res->iterations;
   row->converged_at = res->converged_at;
   row->complete_iterations = res->complete_iterations;

@@ -57,6 +57,8 @@ double fl_sim_node_mtbf(const fl_sim *sim);
 double fl_sim_interval(const fl_sim *sim); /* compute time between checkpoints; INFINITY for strategy none */
 long fl_sim_platform_nodes(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
+/* 1 when the job runs Daly's model: one copy of every rank, one checkpoint level (or none). */
+int fl_sim_is_daly_model(const fl_sim *sim);
 /* Daly's expected makespan for this job under exponential failures of the job MTBF (progress display). */
 double fl_sim_expected_makespan(const fl_sim *sim);
 /* Failures of the job expected during one step that must finish for the job to progress (a checkpoint interval
@@ -69,10 +71,5 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
 /* 0 if the scenario key `section.key` has no effect on this simulation (policy keys without a policy, the
  * degree without replication): a sweep skips combinations that differ only in such keys. */
 int fl_sim_uses_key(const fl_sim *sim, const char *section_dot_key);
-
-/* Registries, for --help and conformance tests. */
-int fl_sim_strategy_count(void);
-const char *fl_sim_strategy_name(int i);
-const char *fl_sim_strategy_app(int i); /* the application kind strategy i drives ("bsp", "gridworld") */
 
 #endif

@@ -1,15 +1,18 @@
-/* sim_impl.h — what the simulator's parts share (private to sim/): the job's node mapping, the replica
- * context the two actors see, and the strategy ops table. A strategy is a coordinator function run as the
- * SimGrid actor that drives the job; adding one is one file and one line in the registry of sim.c. */
+/* sim_impl.h — what the simulator's parts share (private to sim/): the job's node mapping, the replica context
+ * the two actors see, and the two coordinators. The simulator is an engine: what to do (checkpoint when, to which
+ * level, roll back or carry on, substitute or re-execute) is the strategy's (policy/strategies), asked through
+ * fl_strat_*; the coordinators only act. run_ranks.c drives rank-parallel jobs (bsp), run_tasks.c task-parallel
+ * ones (the grid world). */
 #ifndef FL_SIM_IMPL_H
 #define FL_SIM_IMPL_H
 
 #include "fm.h"
-#include "inputs.h"
 #include "gridworld.h"
+#include "inputs.h"
 #include "platform.h"
 #include "sim.h"
 #include "source.h"
+#include "strategy.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/semaphore.h>
@@ -17,19 +20,9 @@
 
 typedef struct fl_replica fl_replica;
 
-typedef struct fl_strategy_ops {
-  const char *name;
-  const char *app;                      /* the application kind it drives */
-  int checkpoints;                      /* writes checkpoints (needs an interval) */
-  int replicated;                       /* runs [strategy] degree copies of every rank */
-  int buddy;                            /* checkpoints live in the next rank's memory */
-  int task_mode;                        /* task-parallel apps: replicate, substitute or let the policy decide */
-  void (*coordinator)(fl_replica *rep); /* runs in the coordinator actor until the job ends */
-} fl_strategy_ops;
-
-extern const fl_strategy_ops fl_strategy_none_ops, fl_strategy_checkpoint_ops, fl_strategy_replication_ops,
-    fl_strategy_buddy_ops;
-extern const fl_strategy_ops fl_strategy_gw_replication_ops, fl_strategy_gw_substitution_ops, fl_strategy_gw_hybrid_ops;
+/* The coordinators: each runs in the coordinator actor until the job ends. */
+void fl_sim_run_ranks(fl_replica *rep);
+void fl_sim_run_tasks(fl_replica *rep);
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {
@@ -42,7 +35,8 @@ typedef enum fl_phase {
 } fl_phase;
 
 struct fl_sim {
-  const fl_strategy_ops *strategy;
+  fl_engine_caps caps;
+  fl_strategy_run strat; /* the strategy's decisions and state (policy/strategies) */
   fl_platform *pf;
   fl_fm *fm;
   long *trace_node; /* trace model: node of each record */
@@ -51,11 +45,11 @@ struct fl_sim {
   double node_mtbf_s; /* as the model gives it, or estimated from the trace */
   double mnfti;       /* failures of job nodes to interruption: 1 without replication */
   double tau_s;       /* INFINITY without checkpoints */
-  double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s;
+  double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s; /* delta_s: the primary level's cost */
   long max_events; /* failures and repairs one replica may draw (run.max_events) */
   int start;
   uint64_t seed;
-  const char *app, *model_name, *interval_rule; /* static strings */
+  const char *app, *model_name; /* static strings */
   /* The job's placement: a slot is one copy of one rank (slot = rank * degree + copy; degree 1 without
    * replication) or one task. Per-slot and per-node arrays, reused by every replica. */
   long degree, slots;
@@ -63,7 +57,7 @@ struct fl_sim {
   int32_t *node_slot;         /* node -> slot, -1 if none */
   unsigned char *alive;       /* rank -> live copies */
   unsigned char *task_failed; /* task-parallel apps: slot lost its host during the current sweep (else NULL) */
-  long *fail_epoch;           /* buddy: rank -> commit epoch of its last failure (-1: none) */
+  long *fail_epoch;           /* buddy level: rank -> commit epoch of its last failure (-1: none) */
   int32_t *spare;             /* live nodes without a slot */
   int32_t *spare_pos;         /* node -> index in spare[], -1 if not a spare */
   int32_t *missing;           /* slots without a node */
@@ -74,13 +68,12 @@ struct fl_sim {
   double *gw_v, *gw_vnext, *gw_ref; /* values: current, next sweep, the failure-free run's final */
   double *gw_own;                   /* the last value each task computed itself (empirical weights) */
   long *gw_failed, *gw_rerun;       /* failed tasks of a sweep; those re-executed */
-  double *gw_weight;                /* w_i of the failed tasks (hybrid) */
+  double *gw_weight;                /* w_i of the failed tasks */
   unsigned char *gw_decision;       /* 1: substitute, 0: replicate, per failed task */
   long max_sweeps;
   double tolerance, task_time_s;
-  int weights_empirical;
-  char policy[32]; /* copied: the scenario may go before the simulator */
-  double error_budget, policy_time_limit_s, policy_mip_gap;
+  fl_strategy_row row; /* what the strategy adds to every row */
+  char policy[32];     /* the row's policy, copied: the scenario may go before the simulator */
   fl_progress *progress;
   long progress_replicas;
   fl_input *inputs; /* the scenario's input files, fingerprinted once (stored with every row) */
@@ -101,7 +94,7 @@ struct fl_replica {
   fl_phase phase;
   int interrupt_pending; /* set with the release; consumed by the coordinator */
   long commit_epoch;     /* checkpoints committed so far (buddy: copies fresher than any failure of this epoch) */
-  int buddy_lost;        /* buddy: some rank and its copy's holder failed in the same epoch */
+  int buddy_lost;        /* buddy level: some rank and its copy's holder failed in the same epoch */
   long nevents;          /* failures and repairs drawn so far */
   int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */
   fl_err rc;             /* an error inside an actor, reported after the run */

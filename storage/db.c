@@ -4,18 +4,18 @@
 
 #include "fl_config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
-#include <ctype.h>
 
 struct fl_db {
   sqlite3 *h;
@@ -136,11 +136,16 @@ static const char fl_db_ins_input_sql[] =
 
 /* Columns added after schema version 1 first shipped: a database created before gets them on open. */
 static const char *const fl_db_added_columns[][2] = {
-    {"recovery_mode", "TEXT"},        {"codec", "TEXT"},
-    {"lost_role", "INTEGER"},         {"lost_at", "INTEGER"},
-    {"aux_iterations", "INTEGER"},    {"compression_ratio", "REAL"},
-    {"raw_checkpoint_bytes", "REAL"}, {"controller", "TEXT"},
-    {"inputs", "TEXT"},               {"row_key", "TEXT"},
+    {"recovery_mode", "TEXT"},
+    {"codec", "TEXT"},
+    {"lost_role", "INTEGER"},
+    {"lost_at", "INTEGER"},
+    {"aux_iterations", "INTEGER"},
+    {"compression_ratio", "REAL"},
+    {"raw_checkpoint_bytes", "REAL"},
+    {"controller", "TEXT"},
+    {"inputs", "TEXT"},
+    {"row_key", "TEXT"},
 };
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
@@ -269,9 +274,8 @@ static int fl_db_pragma_int(sqlite3 *h, const char *sql, long *v)
   return ok;
 }
 
-
-static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version,
-                             int *tables, int *our_tables)
+static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version, int *tables,
+                             int *our_tables)
 {
   fl_err rc = FL_OK;
   unsigned char h[100];
@@ -310,8 +314,7 @@ static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_i
     goto done;
   FL_TRY(fl_db_quick_check(db, path));
   FL_CHECK(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_schema WHERE type = 'table'", -1, &q, NULL) == SQLITE_OK,
-           FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
-           sqlite3_errmsg(db));
+           FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path, sqlite3_errmsg(db));
   for (int r; (r = sqlite3_step(q)) != SQLITE_DONE;) {
     FL_CHECK(r == SQLITE_ROW, FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path,
              sqlite3_errmsg(db));
@@ -747,7 +750,7 @@ void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, i
 {
   fl_db_run_scenario(row, sc, "real");
   row->app = sc->app;
-  row->strategy = sc->checkpoint_every > 0 ? "buddy" : "none";
+  row->strategy = sc->strategy; /* what ran: the real engine refuses a strategy it cannot run (exec/engine.h) */
   row->failure_model = sc->time_scale > 0 ? sc->model : (kills ? "kill" : "none");
   row->status = status;
   row->seed = sc->seed;

@@ -235,7 +235,8 @@ static void test_bad_input(void)
                                               "g.ini", NULL, &sc),
                         FL_OK);
   CU_ASSERT_EQUAL(fl_sim_create(sc, &sim), FL_ERR_INPUT);
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "g.ini:7: [strategy] kind = 'checkpoint': unknown strategy"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(
+      fl_err_msg(), "g.ini:7: [strategy] kind = 'checkpoint': strategy 'checkpoint' cannot drive app gridworld"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "substitution"));
   fl_scenario_destroy(&sc);
   CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text("[platform]\nnodes = 72\n[app]\nkind = gridworld\ngrid = 6x6\n"

@@ -72,25 +72,27 @@ static void test_platform_size_checked_first(void)
 {
   const char *tmp = private_tmp();
   fl_cli_write("good.ini", GOOD);
-  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=1000000000000 --set app.nodes=4",
-                              30),
-           "--set platform.nodes=1000000000000: 1000000000000 hosts: at most");
-  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=100000000 --set app.nodes=4", 30),
-           "would need about");
+  expect_2(
+      fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=1000000000000 --set app.nodes=4", 30),
+      "--set platform.nodes=1000000000000: 1000000000000 hosts: at most");
+  expect_2(
+      fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=100000000 --set app.nodes=4", 30),
+      "would need about");
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set platform.nodes=100000000"));
-  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=0 --set app.nodes=200000000",
-                              30),
-           "app.nodes=200000000");
+  expect_2(
+      fl_cli_run_limited("simulate good.ini --db size.sqlite --set platform.nodes=0 --set app.nodes=200000000", 30),
+      "app.nodes=200000000");
   /* 4e9 replicas ran for years and kept an id per row in memory */
   expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --replicas 4294967296", 30),
            "run.replicas=4294967296: at most 10000000 replicas per command");
-  expect_2(fl_cli_run_limited("simulate good.ini --db size.sqlite --replicas 1000000 --sweep "
-                              "failures.node_mtbf=1y,2y,3y,4y,5y,6y,7y,8y,9y,10y,11y,12y,13y,14y,15y,16y,17y,18y,19y,20y,"
-                              "21y,22y,23y,24y,25y,26y,27y,28y,29y,30y,31y,32y,33y,34y,35y,36y,37y,38y,39y,40y,41y,42y,"
-                              "43y,44y,45y,46y,47y,48y,49y,50y,51y,52y,53y,54y,55y,56y,57y,58y,59y,60y,61y,62y,63y,64y "
-                              "--sweep strategy.kind=checkpoint,buddy",
-                              30),
-           "128 combinations x 1000000 replicas");
+  expect_2(
+      fl_cli_run_limited("simulate good.ini --db size.sqlite --replicas 1000000 --sweep "
+                         "failures.node_mtbf=1y,2y,3y,4y,5y,6y,7y,8y,9y,10y,11y,12y,13y,14y,15y,16y,17y,18y,19y,20y,"
+                         "21y,22y,23y,24y,25y,26y,27y,28y,29y,30y,31y,32y,33y,34y,35y,36y,37y,38y,39y,40y,41y,42y,"
+                         "43y,44y,45y,46y,47y,48y,49y,50y,51y,52y,53y,54y,55y,56y,57y,58y,59y,60y,61y,62y,63y,64y "
+                         "--sweep strategy.kind=checkpoint,buddy",
+                         30),
+      "128 combinations x 1000000 replicas");
   CU_ASSERT_FALSE(fl_cli_exists("size.sqlite"));
   CU_ASSERT_EQUAL(entries_in(tmp), 0);
 }
@@ -162,8 +164,9 @@ static void test_run_signal_cleans_up(void)
   snprintf(db, sizeof db, "%s", fl_test_tmp("run-sig.sqlite"));
   {
     /* a solve long enough to be in the middle of it (512x512, a tolerance it takes thousands of iterations to meet) */
-    char *argv[] = {"faultline", "run", sc, "--np", "2", "--db", db, "--quiet", "--set", "app.grid=512x512",
-                    "--set", "app.tolerance=1e-14", NULL};
+    char *argv[] = {
+        "faultline",           "run", sc, "--np", "2", "--db", db, "--quiet", "--set", "app.grid=512x512", "--set",
+        "app.tolerance=1e-14", NULL};
     pid = spawn_faultline(argv);
   }
   nanosleep(&ts, NULL);
@@ -306,8 +309,9 @@ static void test_rerun_is_self_contained(void)
            "</zone>\n</platform>\n");
   fl_cli_write("plat.xml", xml);
   fl_cli_write("tr.csv", "3600, n0\n7200, n1, 10min\n");
-  fl_cli_write("tr.ini", "[run]\nreplicas = 2\n[platform]\nfile = plat.xml\n[failures]\nmodel = trace\ntrace = tr.csv\n"
-                         "repair = 1h\n[app]\nnodes = 2\nwork = 5h\n[strategy]\ninterval = 1h\ncheckpoint_cost = 1min\n");
+  fl_cli_write("tr.ini",
+               "[run]\nreplicas = 2\n[platform]\nfile = plat.xml\n[failures]\nmodel = trace\ntrace = tr.csv\n"
+               "repair = 1h\n[app]\nnodes = 2\nwork = 5h\n[strategy]\ninterval = 1h\ncheckpoint_cost = 1min\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate tr.ini --db tr.sqlite -q", 60), 0);
   CU_ASSERT_EQUAL(db_count("tr.sqlite", "SELECT COUNT(*) FROM input_files WHERE text IS NOT NULL"), 2);
   CU_ASSERT_EQUAL(fl_cli_run_limited("rerun tr.sqlite 2", 60), 0);
@@ -338,7 +342,8 @@ static void test_seed_is_any_u64(void)
 static void test_run_arguments(void)
 {
   char args[4096];
-  const char *sc = fl_test_src("scenarios/das-10x10.ini");
+  char sc[1024];
+  snprintf(sc, sizeof sc, "%s' --set 'strategy.kind=buddy", fl_test_src("scenarios/das-10x10.ini"));
   snprintf(args, sizeof args, "run '%s' --np 3abc", sc);
   expect_2(fl_cli_run_limited(args, 60), "--np '3abc': not a whole number");
   snprintf(args, sizeof args, "run '%s' --np 2 --spares 99999999999", sc);
@@ -353,12 +358,19 @@ static void test_run_arguments(void)
   fl_cli_write("stale/rank-0.txt", "rank 0 role 0 status completed iterations 10 error 0 message -\n");
   snprintf(args, sizeof args, "run '%s' --np 2 --out stale", sc);
   expect_2(fl_cli_run_limited(args, 60), "--out stale: holds rank-*.txt outcome files of an earlier run");
+  /* the real engine refuses what it cannot run, naming why; it never runs something else in its place */
+  snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite", fl_test_src("scenarios/das-10x10.ini"));
+  expect_2(fl_cli_run_limited(args, 60), "[strategy] kind = 'hybrid': strategy 'hybrid' cannot drive app gridworld "
+                                         "as the real engine runs it");
+  snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite --set strategy.kind=replication", sc);
+  expect_2(fl_cli_run_limited(args, 60), "the real engine cannot run 2 copies of a rank, which 'replication' needs");
+  CU_ASSERT_FALSE(fl_cli_exists("refused.sqlite"));
 }
 
 /* every command's --help and -h: that command's help, exit 0; validate --only with no match: exit 2 */
 static void test_command_line_consistency(void)
 {
-  static const char *cmds[] = {"simulate", "report", "validate", "run",   "rerun",   "keys",
+  static const char *cmds[] = {"simulate", "report", "validate", "run",     "rerun", "keys",
                                "platform", "ckpt",   "tmr",      "version", "help"};
   char args[128];
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
@@ -376,8 +388,10 @@ static void test_command_line_consistency(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     for (const char *q = strstr(p, "replication"); q; q = strstr(q + 1, "replication"))
       n++;
-    CU_ASSERT_EQUAL(n, 2); /* once per application kind, each labelled */
-    CU_ASSERT_PTR_NOT_NULL(strstr(p, "bsp: none checkpoint buddy replication; gridworld: replication"));
+    CU_ASSERT_EQUAL(n, 1); /* one registry: once, labelled with the application kinds it drives */
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "replication (bsp, gridworld)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "two-level (bsp)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "hybrid (gridworld)"));
   }
   fl_cli_write("good.ini", GOOD);
   expect_2(fl_cli_run_limited("simulate good.ini --db x.sqlite --sweep failures.node_mtbf=1y,-1y", 30),

@@ -4,12 +4,11 @@
 #include "fl_config.h"
 #include "fl_test.h"
 
+#include <signal.h>
 #include <sqlite3.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -156,17 +155,56 @@ static void test_pair_mirror(void)
   check_recovery("pair", "--set mpi.mirror=pair --kill 3@33", 1, NP);
 }
 
-/* A rank and the rank holding its mirror die before a new commit: the data is gone; the job must say so and
- * stop, never continue with wrong data. */
+/* One "NAME N" figure of role 0's outcome line in outdir (-1 when absent). */
+static long role0_figure(const char *outdir, int nproc, const char *name)
+{
+  long v = -1;
+  for (int w = 0; w < nproc && v < 0; w++) {
+    char path[4096], line[2048], key[64];
+    const char *p;
+    int role = -1;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/rank-%d.txt", outdir, w);
+    if (!(f = fopen(path, "r")))
+      continue;
+    snprintf(key, sizeof key, " %s ", name);
+    if (fgets(line, sizeof line, f) && sscanf(line, "rank %*d role %d", &role) == 1 && role == 0 &&
+        (p = strstr(line, key)))
+      v = strtol(p + strlen(key), NULL, 10);
+    fclose(f);
+  }
+  return v;
+}
+
+/* A rank and the rank holding its buddy copy die before a new commit: the strategy decides, the same decision as
+ * in the simulator — buddy alone starts over from scratch, two levels roll back to the file level; either way the
+ * answer is the failure-free one, bit for bit. */
 static void test_buddy_and_rank(void)
+{
+  char dir[512];
+  check_recovery("buddy-lost", "--kill 1@12 --kill 2@12", 2, NP);
+  snprintf(dir, sizeof dir, "%s/buddy-lost", fl_test_tmpdir());
+  CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_scratch"), 1);
+  CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_buddy"), 0);
+  /* two levels, a file checkpoint every 2nd (iterations 5, 15 with one every 5): back to iteration 15's */
+  check_recovery("two-level-lost", "--set strategy.kind=two-level --set strategy.file_every=2 --kill 1@22 --kill 2@22",
+                 2, NP);
+  snprintf(dir, sizeof dir, "%s/two-level-lost", fl_test_tmpdir());
+  CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_file"), 1);
+  CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_scratch"), 0);
+  CU_ASSERT(role0_figure(dir, NP + 2, "file_commits") >= 2);
+}
+
+/* More deaths than spares: the job cannot go on; it says so, stops, and its row says data_lost. */
+static void test_no_spare_left(void)
 {
   char dir[512];
   outcome got[NP];
   snprintf(dir, sizeof dir, "%s/lost", fl_test_tmpdir());
   long before = db_count("SELECT COUNT(*) FROM runs WHERE status = 'data_lost'");
-  CU_ASSERT_EQUAL(run("--spares 2 --kill 1@12 --kill 2@12", dir), 3);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "data lost: role 1"));
-  read_outcomes(dir, NP + 2, got);
+  CU_ASSERT_EQUAL(run("--spares 1 --kill 1@12 --kill 2@12", dir), 3);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "no spare left"));
+  read_outcomes(dir, NP + 1, got);
   for (int r = 0; r < NP; r++)
     CU_ASSERT(!got[r].present || strcmp(got[r].status, "completed") != 0);
   /* the run that ended is in the database too, as what it was */
@@ -222,11 +260,12 @@ static void test_watchdog(void)
   FILE *p;
   snprintf(dir, sizeof dir, "%s/watchdog", fl_test_tmpdir());
   /* in the background, a solve long enough to stop in the middle */
-  snprintf(cmd, sizeof cmd,
-           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet --set app.grid=512x512 "
-           "--set app.tolerance=1e-14 --set mpi.watchdog=3s >/dev/null 2>'%s/wd-err.txt'; echo $? > '%s/wd-code.txt' ) &",
-           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), fl_test_tmpdir(),
-           fl_test_tmpdir());
+  snprintf(
+      cmd, sizeof cmd,
+      "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet --set app.grid=512x512 "
+      "--set app.tolerance=1e-14 --set mpi.watchdog=3s >/dev/null 2>'%s/wd-err.txt'; echo $? > '%s/wd-code.txt' ) &",
+      dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), fl_test_tmpdir(),
+      fl_test_tmpdir());
   CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
   for (int tries = 0; tries < 100 && stopped < NP + 1; tries++) {
     stopped = 0;
@@ -259,8 +298,8 @@ static void test_watchdog(void)
 }
 
 /* Failures drawn from [failures] kill processes for real: with a node MTBF of 1 ms at time scale 1 the active
- * processes die within their first iterations (each after its own draw, from its own stream), a role and its
- * mirror among them, so the data is lost and the job must say so. */
+ * processes die within their first iterations (each after its own draw, from its own stream), more of them than
+ * there are spares, so the job cannot go on and must say so. */
 static void test_model_failures(void)
 {
   char dir[512];
@@ -270,7 +309,7 @@ static void test_model_failures(void)
                       "--set mpi.time_scale=1",
                       dir),
                   3);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "data lost"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "no spare left"));
   CU_ASSERT(read_outcomes(dir, NP + 2, got) <= NP); /* at least two processes died for real */
 }
 
@@ -313,7 +352,8 @@ static CU_TestInfo mpi_tests[] = {
     {"a rank killed at a random iteration recovers bit for bit", test_kill_random},
     {"two failures, two spares", test_two_failures_two_spares},
     {"pair mirror", test_pair_mirror},
-    {"rank and buddy lost: clear error", test_buddy_and_rank},
+    {"rank and buddy lost: the strategy decides (scratch, file level)", test_buddy_and_rank},
+    {"more deaths than spares: data_lost, a row", test_no_spare_left},
     {"every process stopped: the watchdog ends the job", test_watchdog},
     {"failures drawn from the model kill processes", test_model_failures},
     {"grid world distributed by rows recovers bit for bit", test_gridworld},

@@ -151,6 +151,51 @@ static void test_buddy_data_lost(void)
   fl_sim_destroy(&sim);
 }
 
+/* Two levels, the same pair of failures: buddy checkpoints of 10 s, every 2nd to files (30 s). Segments: 0-100
+ * +10 (buddy, work 100), 110-210 +30 (file, 200), 240-340 +10 (buddy, 300); rank 3 fails at 355 (5 s of the
+ * segment lost), downtime to 360, restart; rank 4, which holds rank 3's buddy copy, fails at 370 during it (10 s
+ * of restart), downtime to 375, restart to 395. The buddy copy of work 300 is gone: the strategy rolls back to the
+ * file level's 200 (100 s more lost) instead of starting over. Then 8 segments (4 file, 4 buddy): 960 s, 1355. */
+static void test_two_level_rollback(void)
+{
+  fl_sim_result r;
+  fl_evlog log;
+  fl_sim *sim;
+  int lost = 0, rollback = 0;
+  write_trace("two-level.csv", "355, 3\n370, 4\n");
+  sim = make_sim("[failures]\nmodel = trace\ntrace = two-level.csv\nrepair = never\n[app]\nnodes = 60\n"
+                 "work = 1000s\n[strategy]\nkind = two-level\ninterval = 100s\ncheckpoint_cost = 10s\n"
+                 "file_cost = 30s\nfile_every = 2\nrestart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
+  fl_evlog_init(&log, 1);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "completed");
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1355.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, 105.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r.checkpoint_time_s, 210.0, 1e-9);
+  CU_ASSERT_EQUAL(r.checkpoints, 11);
+  CU_ASSERT_DOUBLE_EQUAL(accounted(&r, 1000.0), r.makespan_s, 1e-9);
+  for (size_t i = 0; i < log.n; i++) {
+    lost += strcmp(log.v[i].kind, "data-lost") == 0;
+    rollback += strcmp(log.v[i].kind, "rollback") == 0;
+  }
+  CU_ASSERT_EQUAL(lost, 0);
+  CU_ASSERT_EQUAL(rollback, 1);
+  fl_evlog_free(&log);
+  fl_sim_destroy(&sim);
+
+  /* the same failures under buddy alone (segments of 110 s: rank 3 fails 25 s into the 4th): the job starts over,
+   * 25 + 300 s lost */
+  write_trace("two-level-buddy.csv", "355, 3\n370, 4\n");
+  sim = make_sim("[failures]\nmodel = trace\ntrace = two-level-buddy.csv\nrepair = never\n[app]\nnodes = 60\n"
+                 "work = 1000s\n[strategy]\nkind = buddy\ninterval = 100s\ncheckpoint_cost = 10s\n"
+                 "restart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, 325.0, 1e-9);
+  fl_sim_destroy(&sim);
+}
+
 /* No spare: the rank waits for its node's repair; with repair = never the job cannot go on. */
 static void test_out_of_nodes(void)
 {
@@ -289,6 +334,7 @@ static CU_TestInfo sim_tests[] = {
     {"a trace's timeline, by hand", test_trace_timeline},
     {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
     {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
+    {"two levels: buddy lost, back to the file level", test_two_level_rollback},
     {"max_time ends a replica as timeout", test_timeout},
     {"accounting and reproducibility", test_accounting_and_reproducibility},
     {"common random numbers across strategies", test_common_random_numbers},

@@ -148,11 +148,6 @@ static const fl_mpi_app_ops fl_cgm_ops = {
 void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
 {
   fl_cgm s;
-  fl_driver_config dc = {.checkpoint_every = cfg->checkpoint_every,
-                         .kill_rank = cfg->kill_rank,
-                         .kill_iter = cfg->kill_iter,
-                         .nkill = cfg->nkill,
-                         .fail_at_s = cfg->fail_at_s};
   fl_driver_result dr;
   long v = (long)(cfg->n / rt->nroles + 1) * cfg->n;
 
@@ -176,13 +171,10 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
     snprintf(res->message, sizeof res->message, "out of memory");
     goto done;
   }
-  fl_driver_run(rt, &fl_cgm_ops, &s, &dc, &dr);
+  fl_driver_run(rt, &fl_cgm_ops, &s, cfg->drv, &dr);
   res->status = dr.status;
   snprintf(res->message, sizeof res->message, "%s", dr.message);
-  res->commits = dr.commits;
-  res->ckpt_bytes = dr.ckpt_bytes;
-  res->commit_s = dr.commit_s;
-  res->wall_s = dr.wall_s;
+  res->drv = dr;
   if (strcmp(dr.status, "ended") != 0)
     goto done;
 
@@ -195,15 +187,9 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
         err = fmax(err, fabs(s.x[i] - u[i]));
       free(u);
     }
-    {
-      double m[3] = {err, rt->recoveries ? rt->detect_s / rt->recoveries : 0.0,
-                     rt->recoveries ? rt->recover_s / rt->recoveries : 0.0};
-      if (fl_rt_max(rt, m, 3) != FL_RT_OK)
-        m[0] = m[1] = m[2] = NAN; /* a failure after the end: the figures are not known, the solution is */
-      res->error_linf = m[0];
-      res->detect_s = m[1]; /* the slowest role's: what the job waited */
-      res->recover_s = m[2];
-    }
+    if (fl_rt_max(rt, &err, 1) != FL_RT_OK)
+      err = NAN; /* a failure after the end: the error is not known, the solution is */
+    res->error_linf = err;
   }
   res->converged = s.rr <= cfg->tol * cfg->tol * s.bnorm2;
   res->status = res->converged ? "completed" : "maxit";

@@ -1,13 +1,46 @@
-/* driver.c — see driver.h. */
+/* driver.c — see driver.h.
+ *
+ * Every decision that must be the same on every role is made from agreed data only: the checkpoint schedule from
+ * figures every role contributes to a maximum (fl_rt_max: iteration time, checkpoint cost, checkpoints taken),
+ * the recovery from what fl_rt_recover agreed (versions, which mirrors survived). So a promoted spare, which saw
+ * none of the past, takes the same branch as the survivors. File-level versions are numbered
+ * epoch * FL_DRV_EPOCH + iteration: increasing across restarts from scratch, as the checkpoint library wants. */
 #include "driver.h"
 
+#include "ckpt.h"
 #include "imc.h"
 
+#include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#define FL_DRV_EPOCH 100000000L /* iterations per recovery epoch in a file-level version number */
+
+typedef struct fl_drv {
+  fl_rt *rt;
+  const fl_mpi_app_ops *ops;
+  void *app;
+  const fl_driver_config *cfg;
+  fl_driver_result *res;
+  fl_strategy_run *strat;
+  size_t bytes;
+  fl_imc *imc; /* buddy level, or NULL */
+  fl_ckpt *ck; /* file level of my role (opened on first use, reopened when my role changes), or NULL */
+  int ck_role;
+  unsigned char *state; /* packed state: the file level's registered array, and the restore buffer */
+  long next_ckpt;       /* iteration of the next checkpoint, -1: none */
+  long plan_at;         /* iteration at which to agree on the schedule, -1: none pending */
+  double t_compute;     /* compute time since the last plan, and its iterations */
+  long it_compute;
+  double delta_last; /* my last checkpoint's cost (0: none since the last plan) */
+  long high;         /* the highest iteration reached: steps below it are replay */
+  int replaying;     /* an init after a restart from scratch is replay too */
+} fl_drv;
 
 static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long k, double t_start)
 {
@@ -18,28 +51,236 @@ static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long
     kill(getpid(), SIGKILL);
 }
 
-static int fl_driver_checkpoint(const fl_mpi_app_ops *ops, void *app, fl_imc *imc)
+static int fl_drv_lost(fl_drv *d, const char *what)
 {
-  int rc;
-  ops->pack(app, fl_imc_buffer(imc));
-  if ((rc = fl_imc_start(imc, ops->iteration(app))) != FL_RT_OK)
+  size_t n = strlen(what);
+  if (n >= sizeof d->res->message)
+    n = sizeof d->res->message - 1;
+  memcpy(d->res->message, what, n); /* cut to fit */
+  d->res->message[n] = '\0';
+  return FL_RT_LOST;
+}
+
+/* My role's file-level store: DIR/role-R, opened writable (a promoted spare takes over a dead role's directory;
+ * the dead writer's lock died with it). */
+static int fl_drv_open_file(fl_drv *d)
+{
+  char path[4096], msg[512];
+  fl_ckpt_array a;
+  if (d->ck && d->ck_role == d->rt->role)
+    return FL_RT_OK;
+  fl_ckpt_destroy(&d->ck);
+  if (mkdir(d->cfg->file_dir, 0777) != 0 && errno != EEXIST) {
+    snprintf(msg, sizeof msg, "file level: cannot create %s: %s", d->cfg->file_dir, strerror(errno));
+    return fl_drv_lost(d, msg);
+  }
+  snprintf(path, sizeof path, "%s/role-%d", d->cfg->file_dir, d->rt->role);
+  memset(&a, 0, sizeof a);
+  a.label = "state";
+  a.shape = (fl_ckpt_shape){.dtype = FL_CKPT_U8, .ndims = 1, .dims = {d->bytes ? d->bytes : 1}};
+  a.data = d->state;
+  if (fl_ckpt_create(&(fl_ckpt_opts){.store = "file", .path = path, .keep = 2}, &d->ck) != FL_OK ||
+      fl_ckpt_register(d->ck, &a) != FL_OK) {
+    snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
+    fl_ckpt_destroy(&d->ck);
+    return fl_drv_lost(d, msg);
+  }
+  d->ck_role = d->rt->role;
+  return FL_RT_OK;
+}
+
+/* One checkpoint, at the level the strategy names for it. The file level is complete when every role has
+ * committed its version: a sum over the roles after the commits says so. */
+static int fl_drv_checkpoint(fl_drv *d)
+{
+  const fl_mpi_app_ops *ops = d->ops;
+  long it = ops->iteration(d->app);
+  fl_level level = fl_strat_next_level(d->strat);
+  double t0 = fl_rt_now();
+  int rc = FL_RT_OK;
+
+  if (d->imc) {
+    ops->pack(d->app, fl_imc_buffer(d->imc));
+    if ((rc = fl_imc_start(d->imc, it)) == FL_RT_OK)
+      rc = fl_imc_commit(d->imc);
+  }
+  if (rc == FL_RT_OK && level == FL_LEVEL_FILE) {
+    long v = (long)d->rt->epoch * FL_DRV_EPOCH + it;
+    double one = 1.0;
+    if (d->imc)
+      memcpy(d->state, fl_imc_committed_snapshot(d->imc), d->bytes);
+    else
+      ops->pack(d->app, d->state);
+    if ((rc = fl_drv_open_file(d)) != FL_RT_OK)
+      return rc;
+    if (fl_ckpt_write(d->ck, v) != FL_OK) {
+      char msg[512];
+      snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
+      return fl_drv_lost(d, msg);
+    }
+    d->res->ckpt_bytes += (double)d->bytes;
+    if ((rc = fl_rt_sum(d->rt, &one, 1)) == FL_RT_OK) {
+      d->rt->my_file_version = v;
+      d->res->file_commits++;
+    }
+  }
+  d->delta_last = fl_rt_now() - t0;
+  d->res->commit_s += d->delta_last;
+  if (rc == FL_RT_OK)
+    d->res->commits++;
+  return rc;
+}
+
+/* Agree on the schedule: every role gives its iteration time, its last checkpoint's cost and the checkpoints it
+ * has taken; the maxima re-evaluate the strategy's interval (Young, Daly with the measured cost) and set the
+ * iteration of the next checkpoint. Every N iterations (mpi.checkpoint_every) needs only the count. */
+static int fl_drv_plan(fl_drv *d)
+{
+  long it = d->ops->iteration(d->app);
+  double v[3] = {d->it_compute > 0 ? d->t_compute / (double)d->it_compute : 0.0, d->delta_last,
+                 (double)d->strat->checkpoints};
+  int rc = fl_rt_max(d->rt, v, 3);
+  if (rc != FL_RT_OK)
     return rc;
-  return fl_imc_commit(imc);
+  d->strat->checkpoints = (long)v[2];
+  d->plan_at = -1;
+  if (d->cfg->checkpoint_every > 0) {
+    d->next_ckpt = (it / d->cfg->checkpoint_every + 1) * d->cfg->checkpoint_every;
+  } else {
+    double tau;
+    if (v[1] > 0) {
+      fl_level primary = (d->strat->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE;
+      fl_strat_observe(d->strat, primary, v[1]);
+    }
+    tau = fl_strat_interval(d->strat);
+    if (!isfinite(tau))
+      d->next_ckpt = -1;
+    else if (v[0] > 0)
+      d->next_ckpt = it + (long)fmax(1.0, ceil(tau / v[0]));
+    else
+      d->next_ckpt = -1, d->plan_at = it + 1; /* no iteration measured yet */
+  }
+  d->t_compute = 0.0;
+  d->it_compute = 0;
+  d->delta_last = 0.0;
+  return FL_RT_OK;
+}
+
+/* The initial state, and its checkpoint when the strategy writes any. */
+static int fl_drv_init(fl_drv *d)
+{
+  int rc = d->ops->init(d->app);
+  if (rc == FL_RT_OK && d->strat->levels)
+    rc = fl_drv_checkpoint(d);
+  if (rc == FL_RT_OK && d->strat->levels)
+    rc = fl_drv_plan(d);
+  return rc;
+}
+
+/* After an agreed recovery: what the strategy decides, done. */
+static int fl_drv_restore(fl_drv *d, int *need_init)
+{
+  fl_rt *rt = d->rt;
+  fl_failure_view view = {.copies_left = 0,
+                          .buddy_intact = rt->mirrors_intact && rt->agreed_version >= 0,
+                          .buddy_version = d->imc ? rt->agreed_version : -1,
+                          .file_version = rt->agreed_file_version};
+  fl_recovery r = fl_strat_on_failure(d->strat, &view);
+  double t0 = fl_rt_now();
+  int rc = FL_RT_OK;
+
+  rt->my_file_version = rt->agreed_file_version; /* a promoted spare learns it here */
+  if (d->imc)
+    fl_imc_drop_pending(d->imc);
+  if (rt->ndead == 0 && r.action != FL_ACT_ROLLBACK) {
+    *need_init = 1; /* a false alarm before any checkpoint: every role is alive, start over */
+    return FL_RT_OK;
+  }
+  d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;
+  if (r.action == FL_ACT_RESTART) {
+    *need_init = 1;
+    d->replaying = 1;
+    return FL_RT_OK;
+  }
+  if (r.level == FL_LEVEL_BUDDY) {
+    rc = fl_imc_restore(d->imc, d->state);
+    if (rc == FL_RT_LOST) {
+      char msg[128];
+      snprintf(msg, sizeof msg, "checkpoint version %ld not found", rt->agreed_version);
+      return fl_drv_lost(d, msg);
+    }
+  } else {
+    if ((rc = fl_drv_open_file(d)) != FL_RT_OK)
+      return rc;
+    if (fl_ckpt_restore_all(d->ck, r.version, NULL) != FL_OK) {
+      char msg[512];
+      snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
+      return fl_drv_lost(d, msg);
+    }
+  }
+  if (rc != FL_RT_OK)
+    return rc;
+  d->ops->unpack(d->app, d->state);
+  *need_init = 0;
+  if (d->imc) { /* mirrors again (a promoted spare holds none; after a file rollback they are newer than the state) */
+    rc = fl_imc_start_copy(d->imc, d->state, d->ops->iteration(d->app));
+    if (rc == FL_RT_OK)
+      rc = fl_imc_commit(d->imc);
+  }
+  d->res->restore_s += fl_rt_now() - t0;
+  if (rc == FL_RT_OK)
+    rc = fl_drv_plan(d);
+  return rc;
+}
+
+/* The run ended on every role: the waste figures of the slowest role (what the job waited). */
+static void fl_drv_agree_figures(fl_drv *d)
+{
+  fl_rt *rt = d->rt;
+  fl_driver_result *res = d->res;
+  double m[5] = {res->commit_s, res->restore_s, res->replay_s, rt->recoveries ? rt->detect_s / rt->recoveries : 0.0,
+                 rt->recoveries ? rt->recover_s / rt->recoveries : 0.0};
+  res->detect_s = m[3];
+  res->recover_s = m[4];
+  if (fl_rt_max(rt, m, 5) != FL_RT_OK)
+    return; /* a failure after the end: my own figures stand */
+  res->commit_s = m[0];
+  res->restore_s = m[1];
+  res->replay_s = m[2];
+  res->detect_s = m[3];
+  res->recover_s = m[4];
 }
 
 void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_driver_config *cfg, fl_driver_result *res)
 {
   const double t_start = fl_rt_now();
-  size_t bytes = ops->checkpoint_bytes(app);
-  fl_imc *imc = fl_imc_create(rt, bytes, 0);
-  unsigned char *restored = malloc(bytes ? bytes : 1);
+  fl_drv d;
   int rc = FL_RT_OK, need_init = 1;
 
   memset(res, 0, sizeof *res);
+  memset(&d, 0, sizeof d);
   res->status = "idle";
-  if (!imc || !restored) {
+  d.rt = rt;
+  d.ops = ops;
+  d.app = app;
+  d.cfg = cfg;
+  d.res = res;
+  d.strat = cfg->strat;
+  d.bytes = ops->checkpoint_bytes(app);
+  d.ck_role = -1;
+  d.next_ckpt = d.plan_at = -1;
+  rt->policy_decides = 1;
+  d.state = malloc(d.bytes ? d.bytes : 1);
+  if ((d.strat->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && !(d.imc = fl_imc_create(rt, d.bytes, 0)))
+    d.state = (free(d.state), NULL);
+  if (!d.state) {
     res->status = "lost";
     snprintf(res->message, sizeof res->message, "out of memory");
+    goto done;
+  }
+  if ((d.strat->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && !cfg->file_dir) {
+    res->status = "lost";
+    snprintf(res->message, sizeof res->message, "the file level needs a directory (mpi.checkpoint_dir or --out)");
     goto done;
   }
   if (rt->role >= 0)
@@ -50,28 +291,55 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
         goto done;
     } else {
       if (need_init) {
-        rc = ops->init(app);
-        if (rc == FL_RT_OK && cfg->checkpoint_every > 0)
-          rc = fl_driver_checkpoint(ops, app, imc);
+        double t0 = fl_rt_now();
+        rc = fl_drv_init(&d);
+        if (d.replaying)
+          res->replay_s += fl_rt_now() - t0;
         need_init = rc != FL_RT_OK;
       }
       while (rc == FL_RT_OK && !ops->finished(app)) {
-        fl_driver_maybe_die(rt, cfg, ops->iteration(app), t_start);
+        long it = ops->iteration(app);
+        double t0;
+        fl_driver_maybe_die(rt, cfg, it, t_start);
+        t0 = fl_rt_now();
         rc = ops->step(app);
         fl_rt_heartbeat(rt);
-        if (rc == FL_RT_OK && cfg->checkpoint_every > 0 && ops->iteration(app) % cfg->checkpoint_every == 0)
-          rc = fl_driver_checkpoint(ops, app, imc);
+        if (rc != FL_RT_OK)
+          break;
+        {
+          double dt = fl_rt_now() - t0;
+          if (it < d.high)
+            res->replay_s += dt; /* done before the failure: waste */
+          else
+            d.high = it + 1;
+          d.t_compute += dt;
+          d.it_compute++;
+        }
+        d.replaying = 0;
+        it = ops->iteration(app);
+        if (d.strat->levels && it == d.next_ckpt) {
+          rc = fl_drv_checkpoint(&d);
+          if (rc == FL_RT_OK)
+            rc = fl_drv_plan(&d);
+        } else if (it == d.plan_at) {
+          rc = fl_drv_plan(&d);
+        }
       }
       if (rc == FL_RT_OK) {
         res->status = "ended";
+        fl_drv_agree_figures(&d);
+        goto done;
+      }
+      if (rc == FL_RT_LOST) {
+        res->status = "lost";
         goto done;
       }
     }
-    /* a failure: agree, promote, restore */
+    /* a failure: agree, promote, and do what the strategy decides */
     {
       long versions[2] = {-1, -1};
-      if (cfg->checkpoint_every > 0)
-        fl_imc_versions(imc, versions);
+      if (d.imc)
+        fl_imc_versions(d.imc, versions);
       rc = fl_rt_recover(rt, versions);
       if (rc == FL_RT_LOST) {
         res->status = "lost";
@@ -87,30 +355,19 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
         continue; /* still a spare */
       if (rt->promoted)
         ops->set_role(app);
-      if (rt->agreed_version < 0 && rt->ndead == 0) {
-        need_init = 1; /* a false alarm before any checkpoint: every role is alive, start over */
-        continue;
-      }
-      rc = fl_imc_restore(imc, restored);
+      rc = fl_drv_restore(&d, &need_init);
       if (rc == FL_RT_LOST) {
         res->status = "lost";
-        snprintf(res->message, sizeof res->message, "checkpoint version %ld not found", rt->agreed_version);
         goto done;
       }
-      if (rc != FL_RT_OK)
-        continue; /* another failure during the restore: recover again */
-      ops->unpack(app, restored);
-      need_init = 0;
-      rc = fl_imc_start_copy(imc, restored, ops->iteration(app)); /* mirrors again (a promoted spare has none) */
-      if (rc == FL_RT_OK)
-        rc = fl_imc_commit(imc);
+      /* FL_RT_FAILED: another failure during the restore: the loop recovers again */
     }
   }
 done:
-  res->commits = imc ? fl_imc_commits(imc) : 0;
-  res->ckpt_bytes = imc ? fl_imc_bytes(imc) : 0;
-  res->commit_s = imc ? fl_imc_commit_s(imc) : 0;
   res->wall_s = fl_rt_now() - t_start;
-  fl_imc_destroy(&imc);
-  free(restored);
+  if (d.imc)
+    res->ckpt_bytes += fl_imc_bytes(d.imc);
+  fl_ckpt_destroy(&d.ck);
+  fl_imc_destroy(&d.imc);
+  free(d.state);
 }

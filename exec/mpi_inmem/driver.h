@@ -1,12 +1,15 @@
-/* driver.h — the recoverable iteration loop of a real-mode application, written once: spares wait, active roles
- * iterate with in-memory buddy checkpoints every `checkpoint_every` iterations, and a failure anywhere leads to
- * fl_rt_recover, fl_imc_restore of the agreed version, a fresh commit (mirrors rebuilt) and the replay of the
- * iterations since. An application is an ops table over its own state; its steps must be deterministic functions
- * of the checkpointed state (halo exchanges and fl_rt sums are), so a recovered run replays bit for bit. */
+/* driver.h — the real engine's recoverable iteration loop, written once for every application: spares wait;
+ * active roles iterate and checkpoint when and where the strategy says (policy/strategies: buddy memory through
+ * imc, files through storage/ckpt, or both as two levels); a failure anywhere leads to fl_rt_recover (agreement,
+ * spares promoted), then the strategy's decision — roll back to the buddy level, to the file level, or start
+ * over — and the replay of the iterations since. An application is an ops table over its own state; its steps must be
+ * deterministic functions of the checkpointed state (halo exchanges and fl_rt sums are), so a recovered run replays bit
+ * for bit. */
 #ifndef FL_DRIVER_H
 #define FL_DRIVER_H
 
 #include "rt.h"
+#include "strategy.h"
 
 #include <stddef.h>
 
@@ -23,7 +26,9 @@ typedef struct fl_mpi_app_ops {
 } fl_mpi_app_ops;
 
 typedef struct fl_driver_config {
-  long checkpoint_every;             /* iterations; 0: never */
+  fl_strategy_run *strat;            /* the strategy's decisions (policy/strategies), set up by fl_exec_setup */
+  long checkpoint_every;             /* > 0: checkpoint every this many iterations; 0: the strategy's interval */
+  const char *file_dir;              /* file level: a directory per role goes here (NULL: no file level) */
   const long *kill_rank, *kill_iter; /* world rank kill_rank[i] dies (SIGKILL) before iteration kill_iter[i] */
   int nkill;
   double fail_at_s; /* this process dies after so many seconds (< 0: never) */
@@ -32,8 +37,14 @@ typedef struct fl_driver_config {
 typedef struct fl_driver_result {
   const char *status; /* "ended" (the application finished), "lost", "dead", "idle" (a spare never promoted) */
   char message[256];
-  long commits;
+  long commits;               /* checkpoints taken (any level) */
+  long file_commits;          /* of which to the file level */
+  long rollbacks[FL_NLEVELS]; /* recoveries by where the state came from: [FL_LEVEL_SCRATCH] = restarts */
   double ckpt_bytes, commit_s, wall_s;
+  /* waste, the slowest role's (agreed at the end; this rank's own if that agreement failed) */
+  double restore_s;           /* reading a checkpoint back after a failure */
+  double replay_s;            /* recomputing iterations done before the failure */
+  double detect_s, recover_s; /* per recovery */
 } fl_driver_result;
 
 void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_driver_config *cfg, fl_driver_result *res);

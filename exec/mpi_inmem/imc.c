@@ -81,6 +81,11 @@ static void fl_imc_abandon(fl_imc *m)
   m->pending = -1;
 }
 
+void fl_imc_drop_pending(fl_imc *m)
+{
+  fl_imc_abandon(m);
+}
+
 void *fl_imc_buffer(fl_imc *m)
 {
   return m->snap[fl_imc_free_slot(m)];

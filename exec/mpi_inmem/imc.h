@@ -40,6 +40,9 @@ void fl_imc_versions(const fl_imc *imc, long versions[2]);
  * protocol's guarantees), FL_RT_FAILED if a peer died meanwhile. */
 int fl_imc_restore(fl_imc *imc, void *data);
 
+/* Forget a transfer a failure interrupted (its buffers go to the runtime: the request may still write them). */
+void fl_imc_drop_pending(fl_imc *imc);
+
 /* Statistics: committed checkpoints, bytes sent to mirrors, time spent in commit. */
 long fl_imc_commits(const fl_imc *imc);
 double fl_imc_bytes(const fl_imc *imc);

@@ -1,5 +1,6 @@
-/* main.c — faultline-mpi: a scenario run for real on MPI ranks, with in-memory buddy checkpoints and real
- * fail-stop recovery onto spare ranks. Launched by `faultline run` (mpirun with --enable-recovery) or by the
+/* main.c — faultline-mpi: a scenario run for real on MPI ranks under its strategy (policy/strategies, set up for
+ * this engine by exec/engine.h: buddy memory, files, two levels, or nothing) with real fail-stop recovery onto
+ * spare ranks. Launched by `faultline run` (mpirun with --enable-recovery) or by the
  * user's mpirun/srun. SimGrid is not linked here (it exports MPI_* symbols of its own: DESIGN.md).
  *
  * Applications: the seed's CG solve (app.kind = cg) and the grid world's value iteration (app.kind = gridworld),
@@ -13,6 +14,7 @@
  * died, or no spare left), 1 otherwise. */
 #include "cg_mpi.h"
 #include "db.h"
+#include "engine.h"
 #include "fl_config.h"
 #include "fm.h"
 #include "gw_mpi.h"
@@ -65,25 +67,22 @@ static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_resu
     return;
   fprintf(f,
           "rank %d role %d status %s iterations %ld checksum %016llx error %.17g residual %.3e rows %ld+%ld "
-          "recoveries %d failures %d detect_s %.4f recover_s %.4f commits %ld ckpt_bytes %.0f commit_s %.4f "
-          "wall_s %.4f message %s\n",
+          "recoveries %d failures %d detect_s %.4f recover_s %.4f commits %ld file_commits %ld ckpt_bytes %.0f "
+          "commit_s %.4f restore_s %.4f replay_s %.4f from_buddy %ld from_file %ld from_scratch %ld wall_s %.4f "
+          "message %s\n",
           rt->wrank, rt->role, res->status, res->iterations, res->checksum, res->error_linf, res->residual, res->row0,
-          res->nrows, rt->recoveries, rt->failures, rt->detect_s, rt->recover_s, res->commits, res->ckpt_bytes,
-          res->commit_s, res->wall_s, res->message[0] ? res->message : "-");
+          res->nrows, rt->recoveries, rt->failures, rt->detect_s, rt->recover_s, res->drv.commits,
+          res->drv.file_commits, res->drv.ckpt_bytes, res->drv.commit_s, res->drv.restore_s, res->drv.replay_s,
+          res->drv.rollbacks[FL_LEVEL_BUDDY], res->drv.rollbacks[FL_LEVEL_FILE], res->drv.rollbacks[FL_LEVEL_SCRATCH],
+          res->drv.wall_s, res->message[0] ? res->message : "-");
   fclose(f);
 }
 
 /* The grid world through the generic driver; its outcome in the CG result's shape. Returns -1 on set-up failure. */
-static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const long *kill_rank, const long *kill_iter, int nkill,
-                            double fail_at_s, fl_cgm_result *res)
+static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res)
 {
   fl_gw *gw = NULL;
   fl_gwm *g = NULL;
-  fl_driver_config dc = {.checkpoint_every = sc->checkpoint_every,
-                         .kill_rank = kill_rank,
-                         .kill_iter = kill_iter,
-                         .nkill = nkill,
-                         .fail_at_s = fail_at_s};
   fl_driver_result dr;
   memset(res, 0, sizeof *res);
   if (fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &gw) != FL_OK ||
@@ -91,7 +90,7 @@ static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const long *kill_r
     fl_gw_destroy(&gw);
     return -1;
   }
-  fl_driver_run(rt, &fl_gwm_ops, g, &dc, &dr);
+  fl_driver_run(rt, &fl_gwm_ops, g, dc, &dr);
   res->status = dr.status;
   snprintf(res->message, sizeof res->message, "%s", dr.message);
   if (strcmp(dr.status, "ended") == 0) {
@@ -102,12 +101,7 @@ static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const long *kill_r
     res->converged = converged;
     res->status = "completed"; /* the grid world runs its sweeps, converged or not (as in the simulator) */
   }
-  res->commits = dr.commits;
-  res->ckpt_bytes = dr.ckpt_bytes;
-  res->commit_s = dr.commit_s;
-  res->wall_s = dr.wall_s;
-  res->detect_s = rt->recoveries ? rt->detect_s / rt->recoveries : 0.0;
-  res->recover_s = rt->recoveries ? rt->recover_s / rt->recoveries : 0.0;
+  res->drv = dr;
   fl_gwm_destroy(&g);
   fl_gw_destroy(&gw);
   return 0;
@@ -119,6 +113,10 @@ int main(int argc, char **argv)
   fl_rt rt;
   fl_cgm_config cfg;
   fl_cgm_result res;
+  fl_engine_caps caps;
+  fl_strategy_run strat;
+  fl_driver_config dc;
+  char file_dir[4096];
   long kill_rank[FL_MAX_KILLS], kill_iter[FL_MAX_KILLS];
   const char *path = NULL, *out_dir = NULL;
   char *err = NULL;
@@ -129,6 +127,7 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);
   memset(&cfg, 0, sizeof cfg);
+  memset(&dc, 0, sizeof dc);
 
   /* every rank reads the same input and so fails the same way; rank 0 speaks */
   for (int i = 1; i < argc && rc == FL_OK; i++) {
@@ -174,7 +173,9 @@ int main(int argc, char **argv)
     rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER terms, e.g. 1@40 3@90");
   if (rc == FL_OK && sc->recovery_mode)
     rc = fl_lossy_check(sc, nkill);
-  cfg.fail_at_s = -1;
+  if (rc == FL_OK && !sc->recovery_mode) /* the strategy, set up for this engine: refused here if it cannot run */
+    rc = fl_exec_setup(sc, wsize - sc->spares, &caps, &strat);
+  dc.fail_at_s = -1;
   if (rc == FL_OK && sc->time_scale > 0 && wrank < wsize - sc->spares) {
     fl_fm *fm = NULL;
     rc = fl_fm_create(sc, &fm);
@@ -182,7 +183,7 @@ int main(int argc, char **argv)
       gsl_rng *r = NULL;
       rc = fl_rng_create(sc->seed, 1000000u + (uint64_t)wrank, FL_STREAM_FAILURES, &r);
       if (rc == FL_OK) {
-        cfg.fail_at_s = fl_fm_draw_residual(fm, r) / sc->time_scale;
+        dc.fail_at_s = fl_fm_draw_residual(fm, r) / sc->time_scale;
         gsl_rng_free(r);
       }
     }
@@ -220,16 +221,24 @@ int main(int argc, char **argv)
     code = fl_lossy_main(sc, &rt, out_dir, kill_rank, kill_iter, nkill);
     goto done;
   }
+  dc.strat = &strat;
+  dc.checkpoint_every = sc->checkpoint_every;
+  dc.kill_rank = kill_rank;
+  dc.kill_iter = kill_iter;
+  dc.nkill = nkill;
+  if (sc->checkpoint_dir || out_dir) {
+    snprintf(file_dir, sizeof file_dir, "%s", sc->checkpoint_dir ? sc->checkpoint_dir : out_dir);
+    if (!sc->checkpoint_dir)
+      strncat(file_dir, "/ckpt", sizeof file_dir - strlen(file_dir) - 1);
+    dc.file_dir = file_dir;
+  }
   if (strcmp(sc->app, "cg") == 0) {
     cfg.n = sc->grid_rows;
     cfg.tol = sc->tolerance;
     cfg.maxit = sc->iterations;
-    cfg.checkpoint_every = sc->checkpoint_every;
-    cfg.kill_rank = kill_rank;
-    cfg.kill_iter = kill_iter;
-    cfg.nkill = nkill;
+    cfg.drv = &dc;
     fl_cgm_run(&rt, &cfg, &res);
-  } else if (fl_run_gridworld(&rt, sc, kill_rank, kill_iter, nkill, cfg.fail_at_s, &res) != 0) {
+  } else if (fl_run_gridworld(&rt, sc, &dc, &res) != 0) {
     fprintf(stderr, "faultline-mpi: rank %d: out of memory\n", wrank);
     code = 1;
     goto done;
@@ -251,29 +260,37 @@ int main(int argc, char **argv)
     /* a row for every run that ends: completed, or data_lost (a rank and every copy of its state gone) */
     fl_db *db = NULL;
     fl_db_run row;
-    char every[48];
+    char every[64];
+    const fl_driver_result *dr = &res.drv;
+    double recoveries_s = (double)rt.recoveries * (dr->detect_s + dr->recover_s);
     if (!lost_writer)
       fl_rt_release_spares(&rt);
-    snprintf(every, sizeof every, "%ld iterations", sc->checkpoint_every);
     fl_db_run_real(&row, sc, lost_writer ? "data_lost" : res.status, nkill);
-    row.interval_rule = sc->checkpoint_every > 0 ? every : NULL;
+    row.strategy = strat.ops->name;
+    row.interval_rule = fl_exec_interval_rule(sc, &strat, every, sizeof every);
+    row.interval_s = sc->checkpoint_every > 0 || !strat.levels ? NAN : fl_strat_interval(&strat);
+    row.checkpoint_cost_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN;
     row.nodes = rt.nroles;
     row.platform_nodes = wsize;
-    row.makespan_s = res.wall_s;
-    row.work_s = res.wall_s - res.commit_s - rt.recover_s;
+    row.makespan_s = dr->wall_s;
+    /* useful work: what is left of the makespan once checkpoints, detection, recovery, restore and replay are
+     * taken out (the slowest role's figures) — the simulator's meaning (docs/results.md) */
+    row.work_s = dr->wall_s - dr->commit_s - recoveries_s - dr->restore_s - dr->replay_s;
+    row.lost_work_s = dr->replay_s;
+    row.restart_time_s = dr->restore_s;
     row.failures = rt.failures;
     row.platform_failures = rt.failures;
     row.interruptions = rt.recoveries;
-    row.checkpoints = res.commits;
-    row.checkpoint_time_s = res.commit_s;
-    row.wall_s = res.wall_s;
+    row.checkpoints = dr->commits;
+    row.checkpoint_time_s = dr->commit_s;
+    row.wall_s = dr->wall_s;
     row.iterations = res.iterations;
     row.converged_at = res.converged ? res.iterations : -1;
     row.error_linf = res.error_linf;
-    row.detect_time_s = rt.recoveries ? res.detect_s : NAN;
-    row.recovery_time_s = rt.recoveries ? res.recover_s : NAN;
-    row.checkpoint_bytes = res.ckpt_bytes * rt.nroles;
-    row.commit_time_s = res.commits ? res.commit_s / (double)res.commits : NAN;
+    row.detect_time_s = rt.recoveries ? dr->detect_s : NAN;
+    row.recovery_time_s = rt.recoveries ? dr->recover_s : NAN;
+    row.checkpoint_bytes = dr->ckpt_bytes * rt.nroles;
+    row.commit_time_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN;
     if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK) {
       fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
       if (!lost_writer)

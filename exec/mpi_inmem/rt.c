@@ -12,8 +12,9 @@
 
 enum { FL_TAG_ALIVE = 101, FL_TAG_VIEW = 102, FL_TAG_DONE = 103, FL_TAG_PING = 104, FL_TAG_PONG = 105 };
 
-/* A VIEW message: epoch, my two committed versions, then one byte per world rank (who I heard). */
-#define FL_VIEW_HEADER 3
+/* A VIEW message: epoch, my two committed versions, my file-level version, then one entry per world rank (who I
+ * heard). */
+#define FL_VIEW_HEADER 4
 
 double fl_rt_now(void)
 {
@@ -67,6 +68,9 @@ int fl_rt_init(fl_rt *rt, int nroles, int mirror, double timeout_s)
     rt->role_holder[r] = r;
   memset(rt->alive, 1, (size_t)rt->wsize);
   rt->agreed_version = -1;
+  rt->agreed_file_version = -1;
+  rt->my_file_version = -1;
+  rt->mirrors_intact = 1;
   /* the initial active communicator (a WORLD collective, before anything can fail) */
   MPI_Comm_split(rt->world, rt->role >= 0 ? 0 : MPI_UNDEFINED, rt->role, &rt->comm);
   return 0;
@@ -299,6 +303,7 @@ static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, co
   msg[0] = e;
   msg[1] = my_versions[0];
   msg[2] = my_versions[1];
+  msg[3] = rt->my_file_version;
   for (int w = 0; w < rt->wsize; w++)
     msg[FL_VIEW_HEADER + w] = heard[w];
   sent = fl_rt_keep(rt, msg, (size_t)len * sizeof *msg);
@@ -308,8 +313,9 @@ static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, co
       MPI_Request_free(&req);
       missing++;
     }
-  versions[2 * rt->wrank] = my_versions[0];
-  versions[2 * rt->wrank + 1] = my_versions[1];
+  versions[3 * rt->wrank] = my_versions[0];
+  versions[3 * rt->wrank + 1] = my_versions[1];
+  versions[3 * rt->wrank + 2] = rt->my_file_version;
   *agreed = 1;
   deadline = fl_rt_now() + rt->timeout_s;
   while (missing > 0 && fl_rt_now() < deadline) {
@@ -330,8 +336,9 @@ static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, co
       continue; /* stale, or from a rank we already count as dead */
     got[st.MPI_SOURCE] = 1;
     missing--;
-    versions[2 * st.MPI_SOURCE] = in[1];
-    versions[2 * st.MPI_SOURCE + 1] = in[2];
+    versions[3 * st.MPI_SOURCE] = in[1];
+    versions[3 * st.MPI_SOURCE + 1] = in[2];
+    versions[3 * st.MPI_SOURCE + 2] = in[3];
     if (memcmp(msg + FL_VIEW_HEADER, in + FL_VIEW_HEADER, (size_t)rt->wsize * sizeof *msg) != 0)
       *agreed = 0;
   }
@@ -346,7 +353,7 @@ static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, co
 int fl_rt_recover(fl_rt *rt, const long my_versions[2])
 {
   unsigned char *heard = malloc((size_t)rt->wsize);
-  long *versions = malloc((size_t)(2 * rt->wsize) * sizeof *versions);
+  long *versions = malloc((size_t)(3 * rt->wsize) * sizeof *versions);
   int e = (rt->pending_epoch > rt->epoch ? rt->pending_epoch : rt->epoch + 1), agreed = 0, rc = FL_RT_OK;
   int *holder = NULL, was_role = rt->role;
   double t_start = rt->t_suspect > 0 ? rt->t_suspect : fl_rt_now();
@@ -381,17 +388,20 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
 
   /* the version to restore: the newest that every surviving active rank has committed */
   {
-    long v = -1;
+    long v = -1, fv = -1;
     int first = 1;
     for (int r = 0; r < rt->nroles; r++) {
       int w = rt->role_holder[r];
       if (!rt->alive[w])
         continue;
-      if (first || versions[2 * w] < v)
-        v = versions[2 * w];
+      if (first || versions[3 * w] < v)
+        v = versions[3 * w];
+      if (first || versions[3 * w + 2] < fv)
+        fv = versions[3 * w + 2];
       first = 0;
     }
     rt->agreed_version = v;
+    rt->agreed_file_version = fv;
   }
   /* dead roles, their mirrors, spares */
   rt->ndead = 0;
@@ -401,8 +411,13 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
   for (int r = 0; r < rt->nroles; r++)
     if (!rt->alive[holder[r]])
       rt->dead_roles[rt->ndead++] = r;
+  rt->mirrors_intact = 1;
   for (int k = 0; k < rt->ndead; k++) {
     int r = rt->dead_roles[k], m = fl_rt_mirror_holder(rt, r);
+    if (!rt->alive[rt->role_holder[m]] || m == r)
+      rt->mirrors_intact = 0;
+    if (rt->policy_decides)
+      continue; /* the strategy says what a lost mirror means (a file level, or start over) */
     if (!rt->alive[rt->role_holder[m]] || m == r) {
       rc = FL_RT_LOST;
       snprintf(rt->lost_msg, sizeof rt->lost_msg,

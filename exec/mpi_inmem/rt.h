@@ -37,9 +37,15 @@ typedef struct fl_rt {
   int pending_epoch;    /* an ALIVE of a newer epoch was seen: recovery must join it */
   int mirror;           /* FL_RT_MIRROR_RING or _PAIR */
   double timeout_s;
+  /* what the driver says before a recovery */
+  int policy_decides;   /* 0 (lossy CG): a dead role whose mirror died too, or with no checkpoint, is FL_RT_LOST;
+                         * 1 (the driver): the recovery only reports it (mirrors_intact) and the strategy decides */
+  long my_file_version; /* newest file-level version this rank knows complete on every role (-1: none) */
   /* the agreement of the last recovery */
-  long agreed_version; /* checkpoint version every survivor can restore (-1: none) */
-  int *dead_roles;     /* roles that lost their process in the last recovery */
+  long agreed_version;      /* checkpoint version every survivor can restore (-1: none) */
+  long agreed_file_version; /* file-level version every survivor knows complete (-1: none) */
+  int mirrors_intact;       /* every dead role's buddy mirror is held by a live role */
+  int *dead_roles;          /* roles that lost their process in the last recovery */
   int ndead;
   int promoted; /* I was a spare and took a role in the last recovery */
   /* statistics */
@@ -81,8 +87,10 @@ int fl_rt_mirror_holder(const fl_rt *rt, int r);
 int fl_rt_mirror_source(const fl_rt *rt, int r);
 
 /* Agree on the survivors, promote spares, rebuild comm. `versions` are my committed checkpoint versions (the
- * newest first, -1 when none; two of them), used to agree on the version to restore. Returns FL_RT_OK (roles
- * updated, rt->agreed_version set), FL_RT_LOST (rt->lost_msg says why) or FL_RT_FAILED (I was declared dead). */
+ * newest first, -1 when none; two of them), used to agree on the version to restore; rt->my_file_version is
+ * agreed the same way (rt->agreed_file_version). Returns FL_RT_OK (roles updated, rt->agreed_version,
+ * ->agreed_file_version and ->mirrors_intact set), FL_RT_LOST (rt->lost_msg says why: no spare left, or, unless
+ * rt->policy_decides, a role whose checkpoint is gone) or FL_RT_FAILED (I was declared dead). */
 int fl_rt_recover(fl_rt *rt, const long versions[2]);
 
 /* Spare loop: wait for a recovery that needs me (FL_RT_FAILED: call fl_rt_recover) or for the end (FL_RT_DONE). */

@@ -1,5 +1,6 @@
-/* strategy_gridworld.c — the grid world's task-level strategies: re-execute failed tasks (replication), let a
- * neighbour's value stand in (substitution), or let the policy choose under an error budget (hybrid).
+/* run_tasks.c — the simulator's coordinator for task-parallel jobs (the grid world): each failed task is
+ * re-executed or substituted, as the strategy decides (replication re-executes all, substitution substitutes all,
+ * the hybrid asks the knapsack policy: policy/strategies).
  *
  * Each sweep takes task_time of simulated time. A task fails in a sweep when its host fails during it or it has
  * no host at its start (its node is down and no one gave it another). At the end of the sweep the failed tasks'
@@ -12,13 +13,10 @@
  * N_i the tasks that depend on i (its neighbours and itself), and asks fl_pol_solve which tasks to substitute
  * within the error budget; the others are re-executed. The values are really computed (fl_gw_sweep); the
  * error is measured against the failure-free run of the same sweeps. */
-#include "knapsack.h"
 #include "sim_impl.h"
 
 #include <math.h>
 #include <string.h>
-
-enum { FL_TASKS_REPLICATE = 0, FL_TASKS_SUBSTITUTE = 1, FL_TASKS_HYBRID = 2 };
 
 /* Best live substitute of failed task s: the non-failed neighbour with the least weight; -1 if none. Empirical
  * weights compare the neighbour's current value with the last value task s computed itself (a substituted task
@@ -32,7 +30,7 @@ static long fl_best_substitute(const fl_sim *sim, const double *v, long s, doubl
     double w;
     if (sim->task_failed[nb[i]])
       continue;
-    w = sim->weights_empirical ? fabs(sim->gw_own[s] - v[nb[i]]) : bound;
+    w = sim->strat.weights_empirical ? fabs(sim->gw_own[s] - v[nb[i]]) : bound;
     if (w < bw) {
       bw = w;
       best = nb[i];
@@ -43,13 +41,12 @@ static long fl_best_substitute(const fl_sim *sim, const double *v, long s, doubl
   return best;
 }
 
-static void fl_coordinator_gridworld(fl_replica *rep)
+void fl_sim_run_tasks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
   const fl_gw *gw = sim->gw;
   const long n = gw->n;
-  const int mode = sim->strategy->task_mode;
   double *v = sim->gw_v, *vnext = sim->gw_vnext;
   long *failed = sim->gw_failed, *rerun = sim->gw_rerun;
 
@@ -57,10 +54,11 @@ static void fl_coordinator_gridworld(fl_replica *rep)
   res->converged_at = -1;
   res->complete_iterations = 0;
   res->tasks_replicated = res->tasks_substituted = res->tasks_stale = 0;
-  if (mode == FL_TASKS_HYBRID) {
-    res->policy_time_s = 0.0;
-    res->policy_gap = NAN;
-  }
+  sim->strat.solver = NULL;
+  sim->strat.solve_time_s = 0.0;
+  sim->strat.worst_gap = NAN;
+  if (fl_strat_reads(&sim->strat, "policy.kind"))
+    res->policy_time_s = 0.0; /* a policy that never had to decide spent no time */
   memcpy(v, gw->reward, (size_t)n * sizeof *v);
   memcpy(sim->gw_own, gw->reward, (size_t)n * sizeof *v);
 
@@ -83,29 +81,18 @@ static void fl_coordinator_gridworld(fl_replica *rep)
         failed[nf++] = s;
     }
 
-    /* decide */
-    if (mode == FL_TASKS_HYBRID && nf > 0) {
-      fl_pol_instance in = {.nfailed = nf,
-                            .weight = sim->gw_weight,
-                            .budget = sim->error_budget,
-                            .full = NULL,
-                            .time_limit_s = sim->policy_time_limit_s,
-                            .mip_gap = sim->policy_mip_gap};
-      fl_pol_decision d = {.substitute = sim->gw_decision};
-      for (long f = 0; f < nf; f++)
-        (void)fl_best_substitute(sim, v, failed[f], &sim->gw_weight[f]);
-      if (fl_pol_solve(sim->policy, &in, &d) != FL_OK) {
-        rep->rc = FL_ERR_INTERNAL; /* fl_err holds the solver's message */
-        res->status = "failed";
-        return;
-      }
-      res->policy_time_s += d.time_s;
-      if (!isnan(d.gap) && !(d.gap <= res->policy_gap))
-        res->policy_gap = d.gap;
-      if (!res->policy_solver || strstr(d.solver, "fallback"))
-        res->policy_solver = d.solver;
-    } else {
-      memset(sim->gw_decision, mode == FL_TASKS_SUBSTITUTE, (size_t)(nf > 0 ? nf : 1));
+    /* decide: the strategy says, per failed task, substitute (1) or re-execute (0) */
+    for (long f = 0; f < nf; f++)
+      (void)fl_best_substitute(sim, v, failed[f], &sim->gw_weight[f]);
+    if (fl_strat_decide_tasks(&sim->strat, nf, sim->gw_weight, sim->gw_decision) != FL_OK) {
+      rep->rc = FL_ERR_INTERNAL; /* fl_err holds the solver's message */
+      res->status = "failed";
+      return;
+    }
+    if (fl_strat_reads(&sim->strat, "policy.kind")) {
+      res->policy_solver = sim->strat.solver;
+      res->policy_time_s = sim->strat.solve_time_s;
+      res->policy_gap = sim->strat.worst_gap;
     }
 
     for (long f = 0; f < nf; f++) {
@@ -180,22 +167,3 @@ static void fl_coordinator_gridworld(fl_replica *rep)
   }
   res->status = "completed";
 }
-
-const fl_strategy_ops fl_strategy_gw_replication_ops = {
-    .name = "replication",
-    .app = "gridworld",
-    .task_mode = FL_TASKS_REPLICATE,
-    .coordinator = fl_coordinator_gridworld,
-};
-const fl_strategy_ops fl_strategy_gw_substitution_ops = {
-    .name = "substitution",
-    .app = "gridworld",
-    .task_mode = FL_TASKS_SUBSTITUTE,
-    .coordinator = fl_coordinator_gridworld,
-};
-const fl_strategy_ops fl_strategy_gw_hybrid_ops = {
-    .name = "hybrid",
-    .app = "gridworld",
-    .task_mode = FL_TASKS_HYBRID,
-    .coordinator = fl_coordinator_gridworld,
-};

@@ -1,0 +1,56 @@
+/* engine.c — the real engine's capabilities and interval set-up (see engine.h). */
+#include "engine.h"
+
+#include "interval.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, fl_strategy_run *run)
+{
+  fl_err rc;
+  double scale = sc->time_scale > 0 ? sc->time_scale : 1.0;
+  *caps = (fl_engine_caps){.name = "real",
+                           .shape = FL_SHAPE_RANKS, /* cg, and the grid world by rows */
+                           .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
+                           .max_degree = 1,
+                           .task_recovery = 0,
+                           .why_no_replicas = "replica ranks are not implemented in faultline-mpi yet (use faultline "
+                                              "simulate)"};
+  if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
+    return rc;
+  if (!run->levels || sc->checkpoint_every > 0)
+    return FL_OK; /* nothing written, or every N iterations */
+  /* the strategy's rule, in real seconds */
+  switch (sc->interval_kind) {
+  case FL_INTERVAL_NEVER: run->tau_s = INFINITY; break;
+  case FL_INTERVAL_FIXED: run->tau_s = sc->interval_s / scale; break;
+  default:
+    if (!(sc->time_scale > 0) || strcmp(sc->model, "none") == 0 || !isfinite(sc->node_mtbf_s))
+      return fl_scenario_fail(sc, "strategy", "interval",
+                              "%s in real mode needs the MTBF in real seconds: set mpi.time_scale > 0 and a failure "
+                              "model with a node_mtbf, or checkpoint every N iterations (mpi.checkpoint_every)",
+                              fl_pol_interval_name(sc->interval_kind));
+    run->mtbf_s = sc->node_mtbf_s / scale / (double)nroles;
+    /* until the run has measured a checkpoint, the scenario's cost stands in */
+    fl_strat_observe(run, (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE,
+                     sc->checkpoint_cost_s / scale);
+  }
+  return FL_OK;
+}
+
+const char *fl_exec_interval_rule(const fl_scenario *sc, const fl_strategy_run *run, char *buf, size_t size)
+{
+  if (!run->levels)
+    return NULL;
+  if (sc->checkpoint_every > 0)
+    snprintf(buf, size, "every %ld iterations", sc->checkpoint_every);
+  else if (!isfinite(run->tau_s))
+    return NULL;
+  else if (sc->interval_kind == FL_INTERVAL_FIXED)
+    snprintf(buf, size, "fixed");
+  else
+    snprintf(buf, size, "%s (measured delta)", fl_pol_interval_name(sc->interval_kind));
+  return buf;
+}

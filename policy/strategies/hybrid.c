@@ -1,0 +1,66 @@
+/* hybrid.c — the seed 002 policy: at each failure epoch, substitute as many failed tasks as the error budget
+ * allows (a knapsack over w_i, solved by policy/knapsack: greedy, exact or GLPK's MIP) and re-execute the rest. */
+#include "knapsack.h"
+#include "strategy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const fl_strategy_key fl_hybrid_keys[] = {
+    {"policy.kind", FL_SHAPE_TASKS, "the solver: greedy, exact, mip"},
+    {"policy.error_budget", FL_SHAPE_TASKS, "epsilon: substitution error allowed per sweep"},
+    {"policy.time_limit", FL_SHAPE_TASKS, "the MIP solver's time limit"},
+    {"policy.mip_gap", FL_SHAPE_TASKS, "the MIP solver's relative gap"},
+    {"policy.weights", FL_SHAPE_TASKS, "w_i: the seed's bound or observed differences"},
+    {NULL, 0, NULL},
+};
+
+static fl_err fl_hybrid_setup(fl_strategy_run *run, const fl_scenario *sc)
+{
+  unsigned char none[1];
+  fl_pol_instance in = {.nfailed = 0, .budget = sc->error_budget};
+  fl_pol_decision d = {.substitute = none};
+  snprintf(run->policy, sizeof run->policy, "%s", sc->policy);
+  run->error_budget = sc->error_budget;
+  run->time_limit_s = sc->time_limit_s;
+  run->mip_gap = sc->mip_gap;
+  run->weights_empirical = sc->weights_empirical;
+  if (fl_pol_solve(sc->policy, &in, &d) != FL_OK) { /* the solver's name, checked before anything runs */
+    char why[512];
+    snprintf(why, sizeof why, "%s", fl_err_msg());
+    return fl_scenario_fail(sc, "policy", "kind", "%s", why);
+  }
+  return FL_OK;
+}
+
+static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute)
+{
+  fl_pol_instance in = {.nfailed = nfailed,
+                        .weight = weight,
+                        .budget = run->error_budget,
+                        .full = NULL,
+                        .time_limit_s = run->time_limit_s,
+                        .mip_gap = run->mip_gap};
+  fl_pol_decision d = {.substitute = substitute};
+  fl_err rc;
+  if (nfailed <= 0)
+    return FL_OK;
+  if ((rc = fl_pol_solve(run->policy, &in, &d)) != FL_OK)
+    return rc;
+  run->solve_time_s += d.time_s;
+  if (!isnan(d.gap) && !(d.gap <= run->worst_gap))
+    run->worst_gap = d.gap;
+  if (!run->solver || strstr(d.solver, "fallback"))
+    run->solver = d.solver;
+  return FL_OK;
+}
+
+const fl_strategy_ops fl_strategy_hybrid = {
+    .name = "hybrid",
+    .summary = "tasks: the knapsack policy substitutes within the error budget and re-executes the rest",
+    .keys = fl_hybrid_keys,
+    .shapes = FL_SHAPE_TASKS,
+    .setup = fl_hybrid_setup,
+    .decide_tasks = fl_hybrid_decide,
+};

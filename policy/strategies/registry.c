@@ -1,0 +1,217 @@
+/* registry.c — the strategy registry and the decisions every strategy shares: set-up against an engine's
+ * capabilities (refusal with the reason), the interval rule re-evaluated as costs are measured, the level of the
+ * k-th checkpoint, and the row fields. A strategy file fills an ops table; this file dispatches to it. */
+#include "interval.h"
+#include "strategy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const fl_strategy_ops *const fl_strategies[] = {
+    &fl_strategy_none,        &fl_strategy_checkpoint,   &fl_strategy_buddy,  &fl_strategy_two_level,
+    &fl_strategy_replication, &fl_strategy_substitution, &fl_strategy_hybrid,
+};
+#define FL_NSTRAT ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
+
+int fl_strat_count(void)
+{
+  return FL_NSTRAT;
+}
+
+const fl_strategy_ops *fl_strat_at(int i)
+{
+  return i >= 0 && i < FL_NSTRAT ? fl_strategies[i] : NULL;
+}
+
+const fl_strategy_ops *fl_strat_find(const char *name)
+{
+  for (int i = 0; name && i < FL_NSTRAT; i++)
+    if (strcmp(fl_strategies[i]->name, name) == 0)
+      return fl_strategies[i];
+  return NULL;
+}
+
+const char *fl_level_name(fl_level l)
+{
+  switch (l) {
+  case FL_LEVEL_SCRATCH: return "scratch";
+  case FL_LEVEL_BUDDY: return "buddy";
+  case FL_LEVEL_FILE: return "file";
+  default: return "?";
+  }
+}
+
+const char *fl_shape_name(fl_shape s)
+{
+  return s == FL_SHAPE_TASKS ? "tasks" : "ranks";
+}
+
+/* "a, b and c" of the strategies that can drive `shape`. */
+static void fl_strat_names(fl_shape shape, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  for (int i = 0; i < FL_NSTRAT; i++)
+    if (fl_strategies[i]->shapes & (unsigned)shape) {
+      strncat(buf, buf[0] ? ", " : "", size - strlen(buf) - 1);
+      strncat(buf, fl_strategies[i]->name, size - strlen(buf) - 1);
+    }
+}
+
+static long fl_level_count(unsigned levels)
+{
+  long n = 0;
+  for (int l = 1; l < FL_NLEVELS; l++)
+    n += (levels & FL_LEVEL_BIT(l)) != 0;
+  return n;
+}
+
+fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_strategy_run *run)
+{
+  const fl_strategy_ops *ops = fl_strat_find(sc->strategy);
+  char known[256];
+  fl_err rc;
+
+  memset(run, 0, sizeof *run);
+  fl_strat_names(caps->shape, known, sizeof known);
+  if (!ops)
+    return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' for app %s (known: %s)", sc->strategy,
+                            sc->app, known);
+  if (!(ops->shapes & (unsigned)caps->shape))
+    return fl_scenario_fail(
+        sc, "strategy", "kind",
+        "strategy '%s' cannot drive app %s as the %s engine runs it (%s; strategies for it: %s)", ops->name, sc->app,
+        caps->name, caps->shape == FL_SHAPE_TASKS ? "independent tasks per sweep" : "ranks that own state", known);
+  run->ops = ops;
+  run->caps = caps;
+  run->degree = 1;
+  run->file_every = 1;
+  run->rule = sc->interval_kind;
+  run->fixed_s = sc->interval_s;
+  run->mtbf_s = INFINITY;
+  run->tau_s = INFINITY;
+  for (int l = 0; l < FL_NLEVELS; l++)
+    run->delta_s[l] = sc->checkpoint_cost_s;
+  run->worst_gap = NAN;
+  if ((rc = ops->setup(run, sc)) != FL_OK)
+    return rc;
+  if (run->levels & ~caps->levels) {
+    char need[64] = "";
+    for (int l = 1; l < FL_NLEVELS; l++)
+      if ((run->levels & FL_LEVEL_BIT(l)) && !(caps->levels & FL_LEVEL_BIT(l)))
+        snprintf(need + strlen(need), sizeof need - strlen(need), "%s%s", need[0] ? ", " : "", fl_level_name(l));
+    return fl_scenario_fail(sc, "strategy", "kind", "the %s engine cannot write %s checkpoints, which '%s' needs",
+                            caps->name, need, ops->name);
+  }
+  if (run->degree > caps->max_degree)
+    return fl_scenario_fail(
+        sc, "strategy", "kind", "the %s engine cannot run %ld copies of a rank, which '%s' needs%s%s", caps->name,
+        run->degree, ops->name, caps->why_no_replicas ? ": " : "", caps->why_no_replicas ? caps->why_no_replicas : "");
+  if (caps->shape == FL_SHAPE_TASKS && !caps->task_recovery)
+    return fl_scenario_fail(sc, "strategy", "kind", "the %s engine cannot re-execute or substitute tasks", caps->name);
+  if (fl_level_count(run->levels) > 1 && run->file_every < 1)
+    return fl_scenario_fail(sc, "strategy", "file_every", "must be at least 1");
+  return FL_OK;
+}
+
+/* The level the interval rule prices: the cheapest one written at every checkpoint (buddy with two levels). */
+static fl_level fl_strat_primary(const fl_strategy_run *run)
+{
+  return (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE;
+}
+
+fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s)
+{
+  fl_err rc;
+  run->mtbf_s = job_mtbf_s;
+  if (!run->levels) {
+    run->tau_s = INFINITY;
+    return FL_OK;
+  }
+  if ((rc = fl_pol_interval(sc, job_mtbf_s, &run->tau_s)) != FL_OK)
+    return rc;
+  return FL_OK;
+}
+
+void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s)
+{
+  if (level <= FL_LEVEL_SCRATCH || level >= FL_NLEVELS || !(delta_s >= 0))
+    return;
+  run->delta_s[level] = delta_s;
+  if (level != fl_strat_primary(run) || !isfinite(run->mtbf_s) || !(run->mtbf_s > 0))
+    return;
+  if (run->rule == FL_INTERVAL_YOUNG)
+    run->tau_s = fl_pol_interval_young(delta_s, run->mtbf_s);
+  else if (run->rule == FL_INTERVAL_DALY)
+    run->tau_s = fl_pol_interval_daly(delta_s, run->mtbf_s);
+  if (!(run->tau_s > 0)) /* a free checkpoint: as often as the engine can */
+    run->tau_s = 0.0;
+}
+
+double fl_strat_interval(const fl_strategy_run *run)
+{
+  return run->levels ? run->tau_s : INFINITY;
+}
+
+fl_level fl_strat_level(const fl_strategy_run *run, long k)
+{
+  if (!run->levels)
+    return FL_LEVEL_SCRATCH;
+  if (run->ops->level)
+    return run->ops->level(run, k);
+  return fl_strat_primary(run);
+}
+
+fl_level fl_strat_next_level(fl_strategy_run *run)
+{
+  return fl_strat_level(run, ++run->checkpoints);
+}
+
+fl_recovery fl_strat_rollback_newest(const fl_strategy_run *run, const fl_failure_view *f)
+{
+  fl_recovery r = {.action = FL_ACT_RESTART, .level = FL_LEVEL_SCRATCH, .version = -1};
+  if ((run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && f->buddy_intact && f->buddy_version >= 0) {
+    r.action = FL_ACT_ROLLBACK;
+    r.level = FL_LEVEL_BUDDY;
+    r.version = f->buddy_version;
+  } else if ((run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && f->file_version >= 0) {
+    r.action = FL_ACT_ROLLBACK;
+    r.level = FL_LEVEL_FILE;
+    r.version = f->file_version;
+  }
+  return r;
+}
+
+fl_recovery fl_strat_on_failure(const fl_strategy_run *run, const fl_failure_view *f)
+{
+  if (run->ops->on_failure)
+    return run->ops->on_failure(run, f);
+  return fl_strat_rollback_newest(run, f);
+}
+
+fl_err fl_strat_decide_tasks(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute)
+{
+  if (!run->ops->decide_tasks) {
+    memset(substitute, 0, (size_t)(nfailed > 0 ? nfailed : 0));
+    return FL_OK;
+  }
+  return run->ops->decide_tasks(run, nfailed, weight, substitute);
+}
+
+int fl_strat_reads(const fl_strategy_run *run, const char *k)
+{
+  for (const fl_strategy_key *key = run->ops->keys; key && key->key; key++)
+    if (strcmp(key->key, k) == 0 && (key->shapes == 0 || (key->shapes & (unsigned)run->caps->shape)))
+      return 1;
+  return 0;
+}
+
+void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy_row *row)
+{
+  memset(row, 0, sizeof *row);
+  row->strategy = run->ops->name;
+  row->interval_rule = run->levels && isfinite(run->tau_s) ? fl_pol_interval_name(run->rule) : NULL;
+  row->policy = fl_strat_reads(run, "policy.kind") ? sc->policy : NULL;
+  row->weights = fl_strat_reads(run, "policy.weights") ? (sc->weights_empirical ? "empirical" : "bound") : NULL;
+  row->error_budget = row->policy ? sc->error_budget : NAN;
+}

@@ -1,0 +1,170 @@
+/* strategy.h — resilience strategies: one registry of decisions that both engines (the SimGrid simulator in sim/,
+ * real MPI ranks in exec/) call. No SimGrid, no MPI here.
+ *
+ * A strategy decides; an engine acts. The engine owns its loop (simulated phases, or real iterations on ranks)
+ * and its primitives (compute, write a checkpoint at a level, restore one, promote a spare, re-execute or
+ * substitute a task); at each point where a choice is made it asks the strategy:
+ *   - at set-up: what it needs (copies of every rank, checkpoint levels, task recovery) — an engine that cannot
+ *     provide it is refused here, with the reason, before anything runs (fl_strat_setup);
+ *   - between checkpoints: how much compute until the next one (the interval rule, re-evaluated as the engine
+ *     measures the checkpoint cost: fl_strat_observe) and to which level the k-th goes (fl_strat_level);
+ *   - at a failure: carry on (a replica takes over), roll back to a level, or restart from scratch
+ *     (fl_strat_on_failure), given what survived (fl_failure_view);
+ *   - for task-parallel applications, at the end of a sweep: which failed tasks to substitute and which to
+ *     re-execute (fl_strat_decide_tasks, through policy/knapsack for the hybrid);
+ *   - at the end: what it adds to the result row (fl_strat_row).
+ * Adding a strategy is one file in policy/strategies/ and one line in registry.c (docs/architecture.md). */
+#ifndef FL_STRATEGY_H
+#define FL_STRATEGY_H
+
+#include "fl_err.h"
+#include "scenario.h"
+
+#include <stdint.h>
+
+/* Where a rank's state comes back from. */
+typedef enum fl_level {
+  FL_LEVEL_SCRATCH = 0, /* nowhere: the job starts over */
+  FL_LEVEL_BUDDY = 1,   /* a partner's memory (GPI CP, SCR's partner level) */
+  FL_LEVEL_FILE = 2,    /* files through storage/ckpt (a node-local disk or the parallel file system) */
+  FL_NLEVELS
+} fl_level;
+#define FL_LEVEL_BIT(l) (1u << (unsigned)(l))
+
+/* How the engine runs the application: ranks that each own part of the state (bsp and cg in both engines, the
+ * grid world by rows in the real engine), or independent tasks per sweep (the grid world in the simulator). */
+typedef enum fl_shape { FL_SHAPE_RANKS = 1, FL_SHAPE_TASKS = 2 } fl_shape;
+
+/* What an engine can do. */
+typedef struct fl_engine_caps {
+  const char *name;            /* "sim", "real" */
+  fl_shape shape;              /* how it runs this scenario's application */
+  unsigned levels;             /* FL_LEVEL_BIT()s it can write and restore */
+  long max_degree;             /* copies of a rank it can run (1: no replication) */
+  int task_recovery;           /* re-executes and substitutes failed tasks (FL_SHAPE_TASKS) */
+  const char *why_no_replicas; /* the reason when max_degree is 1 (said in the refusal) */
+} fl_engine_caps;
+
+/* What survived a failure, as the engine sees it. */
+typedef struct fl_failure_view {
+  long copies_left;   /* live copies of every rank that lost one: the least (0: some rank lost all its copies) */
+  int buddy_intact;   /* every dead rank's buddy copy is on a live rank */
+  long buddy_version; /* newest buddy-level version every survivor can restore (-1: none) */
+  long file_version;  /* newest file-level version complete on every rank (-1: none) */
+} fl_failure_view;
+
+typedef enum fl_action {
+  FL_ACT_CONTINUE = 0, /* a replica takes over: no rollback */
+  FL_ACT_ROLLBACK,     /* restore `level` and replay from there */
+  FL_ACT_RESTART,      /* start over from the initial state */
+} fl_action;
+
+typedef struct fl_recovery {
+  fl_action action;
+  fl_level level; /* FL_ACT_ROLLBACK: where from */
+  long version;   /* FL_ACT_ROLLBACK: which version (the engine's numbering: epochs, iterations) */
+} fl_recovery;
+
+typedef struct fl_strategy_ops fl_strategy_ops;
+
+/* One run's strategy state: what it decided at set-up and what it has measured since. The engine may read it. */
+typedef struct fl_strategy_run {
+  const fl_strategy_ops *ops;
+  const fl_engine_caps *caps;
+  long degree;     /* copies of every rank (1 without replication) */
+  unsigned levels; /* FL_LEVEL_BIT()s the strategy writes (0: no checkpoint) */
+  long file_every; /* with two levels: every file_every-th checkpoint also goes to the file level */
+  fl_interval_kind rule;
+  double fixed_s;             /* FL_INTERVAL_FIXED: the interval */
+  double mtbf_s;              /* the job's MTBF the rule uses (INFINITY: none) */
+  double delta_s[FL_NLEVELS]; /* checkpoint cost per level: the scenario's, then the engine's measurements */
+  double tau_s;               /* compute between two checkpoints (INFINITY: never) */
+  long checkpoints;           /* taken so far (fl_strat_level counts them) */
+  /* task-parallel policy (hybrid) */
+  char policy[32];
+  double error_budget, time_limit_s, mip_gap;
+  int weights_empirical;
+  const char *solver; /* what decided, for the row (static string) */
+  double solve_time_s, worst_gap;
+} fl_strategy_run;
+
+/* What a strategy adds to a result row (strings static or borrowed from the scenario). */
+typedef struct fl_strategy_row {
+  const char *strategy;      /* the strategy that ran */
+  const char *interval_rule; /* NULL without checkpoints */
+  const char *policy;        /* who decided substitutions, NULL if none */
+  const char *weights;       /* substitution weights, NULL if none */
+  double error_budget;       /* NAN if none */
+} fl_strategy_row;
+
+/* A scenario key a strategy reads, and what for (the keys' types and defaults are in the scenario table). */
+typedef struct fl_strategy_key {
+  const char *key; /* "section.key" */
+  unsigned shapes; /* fl_shape bits where it is read; 0: any */
+  const char *use;
+} fl_strategy_key;
+
+struct fl_strategy_ops {
+  const char *name;
+  const char *summary;
+  const fl_strategy_key *keys; /* ends with {NULL} */
+  unsigned shapes;             /* fl_shape bits it can drive */
+  /* Fill run->degree, ->levels, ->file_every from the scenario; check its keys (FL_ERR_INPUT naming them). */
+  fl_err (*setup)(fl_strategy_run *run, const fl_scenario *sc);
+  /* The level of the k-th checkpoint (k >= 1). NULL: the single level in run->levels. */
+  fl_level (*level)(const fl_strategy_run *run, long k);
+  /* After a failure that the engine could not mask. */
+  fl_recovery (*on_failure)(const fl_strategy_run *run, const fl_failure_view *f);
+  /* FL_SHAPE_TASKS: substitute[f] = 1 to substitute failed task f, 0 to re-execute it. weight[f] is the error a
+   * substitution would add (INFINITY: no live substitute). */
+  fl_err (*decide_tasks)(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute);
+};
+
+/* ---- the registry ---- */
+int fl_strat_count(void);
+const fl_strategy_ops *fl_strat_at(int i);
+/* NULL when unknown. */
+const fl_strategy_ops *fl_strat_find(const char *name);
+
+/* ---- a run ---- */
+
+/* Look strategy.kind up and set it up for an engine: FL_ERR_INPUT naming [strategy] kind when it is unknown, when
+ * it cannot drive this shape of application, or when the engine lacks what it needs (the reason said; nothing is
+ * ever replaced by another strategy). job_mtbf_s is the MTBF the interval rule uses (INFINITY: none; the
+ * engine may give it later with fl_strat_set_mtbf). */
+fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_strategy_run *run);
+/* (Re)compute the interval for a job MTBF. FL_ERR_INPUT when the rule cannot apply (Young or Daly without an MTBF,
+ * a zero interval). */
+fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s);
+/* The engine measured a checkpoint of `level` costing delta_s: re-evaluate Young/Daly with it. */
+void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s);
+/* Compute time until the next checkpoint (INFINITY: none). */
+double fl_strat_interval(const fl_strategy_run *run);
+/* The level the next checkpoint goes to (counts it). */
+fl_level fl_strat_next_level(fl_strategy_run *run);
+/* The level the k-th checkpoint (k >= 1) goes to, without counting it. */
+fl_level fl_strat_level(const fl_strategy_run *run, long k);
+fl_recovery fl_strat_on_failure(const fl_strategy_run *run, const fl_failure_view *f);
+fl_err fl_strat_decide_tasks(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute);
+void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy_row *row);
+/* 1 if the strategy reads `section.key` (the sweep skips combinations that differ only in keys nothing reads). */
+int fl_strat_reads(const fl_strategy_run *run, const char *section_dot_key);
+const char *fl_level_name(fl_level l);
+const char *fl_shape_name(fl_shape s);
+
+/* ---- for strategy files ---- */
+/* The keys of coordinated checkpoint/restart, read where the strategy drives ranks. */
+#define FL_STRAT_CKPT_KEYS                                                                                             \
+  {"strategy.interval", FL_SHAPE_RANKS, "the interval rule: compute time between two checkpoints"},                    \
+      {"strategy.checkpoint_cost", FL_SHAPE_RANKS, "delta: the cost of a checkpoint (the simulator's)"},               \
+      {"strategy.restart_cost", FL_SHAPE_RANKS, "R: reading a checkpoint back (the simulator's)"},                     \
+  {                                                                                                                    \
+    "strategy.downtime", FL_SHAPE_RANKS, "D: between an interruption and the restart (the simulator's)"                \
+  }
+/* The usual rule: roll back to the newest level that survived (buddy if intact, then file), else start over. */
+fl_recovery fl_strat_rollback_newest(const fl_strategy_run *run, const fl_failure_view *f);
+
+extern const fl_strategy_ops fl_strategy_none, fl_strategy_checkpoint, fl_strategy_buddy, fl_strategy_two_level,
+    fl_strategy_replication, fl_strategy_substitution, fl_strategy_hybrid;
+
+#endif
