@@ -1,6 +1,7 @@
 /* test_mpi.c — real mode on real processes: faultline run (mpirun --enable-recovery, oversubscribed on this
  * machine) with 4 active ranks and spares. mpirun exits 0 even when ranks die, so every check reads each
  * rank's own outcome file. Skipped (77) when faultline was built without MPI. */
+#include "engine.h"
 #include "fl_config.h"
 #include "fl_test.h"
 
@@ -195,6 +196,43 @@ static void test_buddy_and_rank(void)
   CU_ASSERT(role0_figure(dir, NP + 2, "file_commits") >= 2);
 }
 
+/* Conformance, the real engine's half (test_strategies.c has the simulator's): every registered strategy that
+ * faultline-mpi runs recovers from a real kill -9 to the failure-free answer, bit for bit, and its row names it;
+ * every other one is refused before anything runs (exit 2, the reason, no row). */
+static void test_every_strategy(void)
+{
+  for (int i = 0; i < fl_strat_count(); i++) {
+    const char *name = fl_strat_at(i)->name;
+    char extra[256], label[64];
+    fl_scenario *sc = NULL;
+    fl_engine_caps caps;
+    fl_strategy_run strat;
+    long rows = db_count("SELECT COUNT(*) FROM runs"), named;
+    char sql[256];
+    CU_ASSERT_EQUAL_FATAL(fl_scenario_load(fl_test_src("scenarios/cg-buddy.ini"), &sc), FL_OK);
+    snprintf(extra, sizeof extra, "strategy.kind=%s", name);
+    CU_ASSERT_EQUAL_FATAL(fl_scenario_set(sc, extra), FL_OK);
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM runs WHERE strategy = '%s' AND status = 'completed'", name);
+    named = db_count(sql);
+    snprintf(label, sizeof label, "strategy-%s", name);
+    fprintf(stderr, "\n    %s", name);
+    if (fl_exec_setup(sc, NP, &caps, &strat) == FL_OK) {
+      snprintf(extra, sizeof extra, "--set strategy.kind=%s --kill 1@17", name);
+      check_recovery(label, extra, 1, NP);
+      CU_ASSERT_EQUAL(db_count(sql), named + 1);
+    } else {
+      char dir[512];
+      snprintf(dir, sizeof dir, "%s/%s", fl_test_tmpdir(), label);
+      snprintf(extra, sizeof extra, "--set strategy.kind=%s", name);
+      CU_ASSERT_EQUAL(run(extra, dir), 2);
+      CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--set strategy.kind="));
+      CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "the real engine"));
+      CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows);
+    }
+    fl_scenario_destroy(&sc);
+  }
+}
+
 /* More deaths than spares: the job cannot go on; it says so, stops, and its row says data_lost. */
 static void test_no_spare_left(void)
 {
@@ -354,6 +392,7 @@ static CU_TestInfo mpi_tests[] = {
     {"pair mirror", test_pair_mirror},
     {"rank and buddy lost: the strategy decides (scratch, file level)", test_buddy_and_rank},
     {"more deaths than spares: data_lost, a row", test_no_spare_left},
+    {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"every process stopped: the watchdog ends the job", test_watchdog},
     {"failures drawn from the model kill processes", test_model_failures},
     {"grid world distributed by rows recovers bit for bit", test_gridworld},
