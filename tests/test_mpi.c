@@ -335,6 +335,62 @@ static void test_watchdog(void)
     CU_ASSERT(!running((pid_t)beat_pid(dir, w)));
 }
 
+/* A rank stopped (SIGSTOP) longer than mpi.timeout, then continued: the others replaced it meanwhile; when it comes
+ * back it is fenced (told so, it leaves) instead of recovering on its own and reporting "data lost" next to the
+ * job's "completed". One outcome: exit 0, one completed row, the failure-free answer, bit for bit. */
+static void test_stopped_rank_fenced(void)
+{
+  char dir[512], cmd[4096], ref_dir[512], extra[128];
+  outcome ref[NP], got[NP];
+  long rows = db_count("SELECT COUNT(*) FROM runs"), pid = 0;
+  int st;
+  snprintf(extra, sizeof extra, "--set app.grid=256x256 --set app.tolerance=1e-12 --set app.iterations=100000");
+  snprintf(ref_dir, sizeof ref_dir, "%s/fence-free", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(run(extra, ref_dir), 0);
+  CU_ASSERT_EQUAL_FATAL(read_outcomes(ref_dir, NP + 1, ref), NP + 1);
+  rows = db_count("SELECT COUNT(*) FROM runs");
+  snprintf(dir, sizeof dir, "%s/fence", fl_test_tmpdir());
+  snprintf(cmd, sizeof cmd,
+           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet %s >/dev/null "
+           "2>'%s/fence-err.txt'; echo $? > '%s/fence-code.txt' ) &",
+           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), extra,
+           fl_test_tmpdir(), fl_test_tmpdir());
+  unlink(fl_test_tmp("fence-code.txt"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  for (int tries = 0; tries < 100 && !pid; tries++) {
+    sleep_ms(50);
+    pid = beat_pid(dir, 2);
+  }
+  CU_ASSERT_FATAL(pid > 0);
+  sleep_ms(300);
+  kill((pid_t)pid, SIGSTOP);
+  sleep_ms(2500); /* mpi.timeout is 1 s: the others suspect it, agree, and give its role to the spare */
+  kill((pid_t)pid, SIGCONT);
+  for (st = 0; st < 600 && access(fl_test_tmp("fence-code.txt"), F_OK) != 0; st++)
+    sleep_ms(100);
+  CU_ASSERT(st < 600);
+  {
+    char code[16] = "";
+    FILE *p = fopen(fl_test_tmp("fence-code.txt"), "r");
+    if (p) {
+      if (!fgets(code, sizeof code, p))
+        code[0] = '\0';
+      fclose(p);
+    }
+    CU_ASSERT_EQUAL(atoi(code), 0);
+  }
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = 'completed' "
+                           "AND interruptions >= 1"),
+                  1);
+  CU_ASSERT_EQUAL(read_outcomes(dir, NP + 1, got), NP); /* the stopped rank left without an outcome */
+  for (int r = 0; r < NP; r++) {
+    CU_ASSERT(got[r].present && strcmp(got[r].status, "completed") == 0);
+    CU_ASSERT_STRING_EQUAL(got[r].checksum, ref[r].checksum);
+  }
+  CU_ASSERT(!running((pid_t)pid));
+}
+
 /* Failures drawn from [failures] kill processes for real: with a node MTBF of 1 ms at time scale 1 the active
  * processes die within their first iterations (each after its own draw, from its own stream), more of them than
  * there are spares, so the job cannot go on and must say so. */
@@ -394,6 +450,7 @@ static CU_TestInfo mpi_tests[] = {
     {"more deaths than spares: data_lost, a row", test_no_spare_left},
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"every process stopped: the watchdog ends the job", test_watchdog},
+    {"a rank stopped past the timeout is fenced: one outcome", test_stopped_rank_fenced},
     {"failures drawn from the model kill processes", test_model_failures},
     {"grid world distributed by rows recovers bit for bit", test_gridworld},
     {"bad input", test_bad_input},

@@ -265,6 +265,7 @@ int main(int argc, char **argv)
     double recoveries_s = (double)rt.recoveries * (dr->detect_s + dr->recover_s);
     if (!lost_writer)
       fl_rt_release_spares(&rt);
+    fl_rt_fence_dead(&rt);
     fl_db_run_real(&row, sc, lost_writer ? "data_lost" : res.status, nkill);
     row.strategy = strat.ops->name;
     row.interval_rule = fl_exec_interval_rule(sc, &strat, every, sizeof every);

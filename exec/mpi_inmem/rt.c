@@ -3,6 +3,7 @@
 #include "rt.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { FL_TAG_ALIVE = 101, FL_TAG_VIEW = 102, FL_TAG_DONE = 103, FL_TAG_PING = 104, FL_TAG_PONG = 105 };
+enum {
+  FL_TAG_ALIVE = 101,
+  FL_TAG_VIEW = 102,
+  FL_TAG_DONE = 103,
+  FL_TAG_PING = 104,
+  FL_TAG_PONG = 105,
+  FL_TAG_FENCE = 106
+};
 
 /* A VIEW message: epoch, my two committed versions, my file-level version, then one entry per world rank (who I
  * heard). */
@@ -150,17 +158,54 @@ static void fl_rt_answer_pings(fl_rt *rt)
   }
 }
 
+/* Fencing. A rank the others declared dead may come back (stopped longer than the timeout, then continued): its
+ * role went to a spare meanwhile. Its announcements are not a recovery: the others answer FENCE, and a rank that
+ * receives FENCE leaves at once (SIGKILL, like any death), so one consistent outcome stands — the job's. */
+static void fl_rt_fence(fl_rt *rt, int w)
+{
+  static const int fence = 0;
+  MPI_Request req;
+  MPI_Isend((void *)&fence, 1, MPI_INT, w, FL_TAG_FENCE, rt->world, &req);
+  MPI_Request_free(&req);
+}
+
+static void fl_rt_check_fenced(fl_rt *rt)
+{
+  int flag = 0;
+  MPI_Status st;
+  MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_FENCE, rt->world, &flag, &st);
+  if (flag) {
+    fprintf(stderr,
+            "faultline-mpi: rank %d was silent longer than mpi.timeout and has been replaced; it leaves (fenced)\n",
+            rt->wrank);
+    fflush(stderr);
+    kill(getpid(), SIGKILL);
+  }
+}
+
+/* An ALIVE from w: 1 to take it, 0 when w is a rank we declared dead (fenced instead). */
+static int fl_rt_take_alive(fl_rt *rt, int w)
+{
+  if (rt->alive[w])
+    return 1;
+  fl_rt_fence(rt, w);
+  return 0;
+}
+
 /* Is another rank announcing a recovery newer than ours? */
 static int fl_rt_recovery_announced(fl_rt *rt)
 {
   int flag = 0;
   MPI_Status st;
+  fl_rt_check_fenced(rt);
   if (rt->role >= 0)
     fl_rt_answer_pings(rt);
   MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_ALIVE, rt->world, &flag, &st);
   if (flag) {
     int e = 0;
     MPI_Recv(&e, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_ALIVE, rt->world, MPI_STATUS_IGNORE);
+    if (!fl_rt_take_alive(rt, st.MPI_SOURCE))
+      return rt->pending_epoch > rt->epoch;
     if (e > rt->announced[st.MPI_SOURCE])
       rt->announced[st.MPI_SOURCE] = e; /* the recovery's first phase counts it */
     if (e > rt->epoch) {
@@ -263,12 +308,15 @@ static int fl_rt_collect_alive(fl_rt *rt, int *e, unsigned char *heard)
   while (nheard <= expect && fl_rt_now() < deadline) {
     int flag = 0, got;
     MPI_Status st;
+    fl_rt_check_fenced(rt);
     MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_ALIVE, rt->world, &flag, &st);
     if (!flag) {
       fl_rt_nap(++spins);
       continue;
     }
     MPI_Recv(&got, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_ALIVE, rt->world, MPI_STATUS_IGNORE);
+    if (!fl_rt_take_alive(rt, st.MPI_SOURCE))
+      continue;
     if (got > rt->announced[st.MPI_SOURCE])
       rt->announced[st.MPI_SOURCE] = got;
     if (got > *e) {
@@ -532,6 +580,13 @@ int fl_rt_spare_wait(fl_rt *rt)
     }
     usleep(spins++ < 100 ? 100 : 2000);
   }
+}
+
+void fl_rt_fence_dead(fl_rt *rt)
+{
+  for (int w = 0; w < rt->wsize; w++)
+    if (!rt->alive[w] && w != rt->wrank)
+      fl_rt_fence(rt, w);
 }
 
 void fl_rt_release_spares(fl_rt *rt)

@@ -97,5 +97,9 @@ int fl_rt_recover(fl_rt *rt, const long versions[2]);
 int fl_rt_spare_wait(fl_rt *rt);
 /* Role 0 at the end: tell every alive spare to leave. */
 void fl_rt_release_spares(fl_rt *rt);
+/* At the end (completed or stopped): tell every rank declared dead that it was replaced, so that one that was only
+ * stopped (SIGSTOP longer than the timeout) and comes back leaves instead of recovering on its own and reporting a
+ * second, contradictory outcome. A rank told so while the job still runs leaves too (fencing: rt.c). */
+void fl_rt_fence_dead(fl_rt *rt);
 
 #endif
