@@ -2,8 +2,9 @@
  *
  * Exit status: 0 success, 1 a run or environment failure, 2 bad input (scenario, trace, command line). Bad
  * input is always found before the results database is opened, so it writes nothing. */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include "args.h"
+#include "calibration.h"
+#include "cli.h"
 #include "ckpt_cli.h"
 #include "cleanup.h"
 #include "db.h"
@@ -24,7 +25,6 @@
 #include "validate.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <math.h>
 #include <poll.h>
@@ -59,7 +59,7 @@ static int fl_cmd_help(int argc, char **argv);
 static const fl_cmd fl_cmds[] = {
     {"simulate",
      "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
-     " [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
+     " [--calibration FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report", "DB [--scenario NAME] [--csv]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
@@ -77,6 +77,15 @@ static const fl_cmd fl_cmds[] = {
     {"run",
      "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER]... [--db FILE] [--out DIR]",
      "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery)", fl_cmd_run},
+    {"calibrate", "SCENARIO.ini --np N [--set section.key=value]... [--out FILE.ini] [--quiet]",
+     "measure on this machine what the simulator needs (iteration time, checkpoint costs per level, detection, "
+     "recovery, restore) from real runs; write it as an INI fragment for simulate --calibration",
+     fl_cmd_calibrate},
+    {"agree",
+     "SCENARIO.ini --np N [--failures K (4)] [--strategies a,b,c] [--set section.key=value]... [--db FILE] [--quiet]",
+     "calibrate, then run the scenario in both engines with the same failure instants; per strategy the "
+     "real/simulated makespan ratio (exit 1 when one is outside 0.85-1.15)",
+     fl_cmd_agree},
     {"rerun", "DB RUN_ID",
      "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
      fl_cmd_rerun},
@@ -95,7 +104,7 @@ static int fl_exit_code(fl_err rc)
   return rc == FL_OK ? 0 : rc == FL_ERR_INPUT ? 2 : 1;
 }
 
-static int fl_report_error(fl_err rc)
+int fl_report_error(fl_err rc)
 {
   const char *dbg = getenv("FAULTLINE_DEBUG");
   fprintf(stderr, "faultline: %s\n", fl_err_msg()[0] ? fl_err_msg() : fl_err_str(rc));
@@ -104,7 +113,7 @@ static int fl_report_error(fl_err rc)
   return fl_exit_code(rc);
 }
 
-static int fl_usage_error(const char *cmd, const char *fmt, const char *arg)
+int fl_usage_error(const char *cmd, const char *fmt, const char *arg)
 {
   fprintf(stderr, "faultline %s: ", cmd);
   fprintf(stderr, fmt, arg);
@@ -194,6 +203,25 @@ static int fl_cmd_simulate(int argc, char **argv)
     char buf[512];
     if ((v = fl_args_value(argc, argv, &i, "--set"))) {
       sets[nsets++] = strdup(v);
+    } else if ((v = fl_args_value(argc, argv, &i, "--calibration"))) {
+      /* its keys are overrides, applied where it stands among the --set (stored with each row) */
+      char **cal = NULL;
+      int ncal = 0;
+      char **g;
+      if ((rc = fl_calibration_read(v, &cal, &ncal)) != FL_OK) {
+        rc = fl_report_error(rc);
+        goto out;
+      }
+      g = realloc(sets, ((size_t)argc + 1 + (size_t)nsets + (size_t)ncal) * sizeof *sets);
+      if (!g) {
+        fl_calibration_free(&cal, ncal);
+        rc = fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+        goto out;
+      }
+      sets = g;
+      for (int k = 0; k < ncal; k++)
+        sets[nsets++] = cal[k];
+      free(cal);
     } else if ((v = fl_args_value(argc, argv, &i, "--sweep"))) {
       snprintf(buf, sizeof buf, "\x01%s", v); /* marked: a sweep term, not an override */
       sets[nsets++] = strdup(buf);
@@ -748,8 +776,11 @@ static fl_err fl_run_check_kills(const char *origin, const char *text, long proc
     double r, it;
     FL_CHECK(at != NULL, FL_ERR_INPUT, "%s '%s': expected RANK@ITER", origin, tok);
     *at = '\0';
-    FL_CHECK(fl_units_number(tok, 1, &r) == FL_OK && fl_units_number(at + 1, 1, &it) == FL_OK && r >= 0 && it >= 0,
-             FL_ERR_INPUT, "%s '%s@%s': expected RANK@ITER with whole numbers >= 0", origin, tok, at + 1);
+    FL_CHECK(fl_units_number(tok, 1, &r) == FL_OK && r >= 0 &&
+                 ((fl_units_number(at + 1, 1, &it) == FL_OK && it >= 0) ||
+                  (fl_units_duration(at + 1, 0, &it) == FL_OK && it >= 0)),
+             FL_ERR_INPUT, "%s '%s@%s': expected RANK@ITER or RANK@TIME (whole numbers >= 0, a duration such as 2.5s)",
+             origin, tok, at + 1);
     FL_CHECK(r < (double)procs, FL_ERR_INPUT,
              "%s '%s@%s': no process %s (the run has processes 0..%ld: --np plus spares)", origin, tok, at + 1, tok,
              procs - 1);
@@ -814,20 +845,6 @@ static double fl_run_newest_beat(const char *dir, long procs)
     }
   }
   return newest;
-}
-
-static int fl_run_remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void)st;
-  (void)ftw;
-  return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-/* Remove our own temporary directory and everything the run left in it (outcomes, heartbeats, the file level's
- * checkpoints): nothing of the user's is in it. */
-static int fl_run_remove_tree(const char *dir)
-{
-  return nftw(dir, fl_run_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int fl_cmd_run(int argc, char **argv)
@@ -1148,7 +1165,7 @@ static int fl_cmd_run(int argc, char **argv)
     }
   }
 done:
-  if (tmpdir && fl_run_remove_tree(outdir) != 0)
+  if (tmpdir && fl_remove_tree(outdir) != 0)
     fprintf(stderr, "faultline: cannot remove the temporary directory %s: %s\n", outdir, strerror(errno));
   fl_scenario_destroy(&sc);
   free(margv);

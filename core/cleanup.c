@@ -1,9 +1,12 @@
 /* cleanup.c — see cleanup.h. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "cleanup.h"
 
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef PATH_MAX
@@ -95,4 +98,16 @@ void fl_cleanup_remove(const char *path)
       return;
     }
   unlink(path);
+}
+
+static int fl_remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)ftw;
+  return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int fl_remove_tree(const char *dir)
+{
+  return nftw(dir, fl_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

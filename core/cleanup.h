@@ -25,6 +25,10 @@ fl_err fl_cleanup_add(const char *path);
 /* Unlink `path` now and forget it. Safe on a path that was never registered. */
 void fl_cleanup_remove(const char *path);
 
+/* Remove directory `dir` and everything under it (no symbolic link is followed). For our own temporary
+ * directories only. 0 on success, -1 with errno. */
+int fl_remove_tree(const char *dir);
+
 /* End the process by `sig` with its default action (after the caller has cleaned up). */
 void fl_cleanup_reraise(int sig);
 

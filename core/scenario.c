@@ -149,7 +149,8 @@ static const fl_key fl_keys[] = {
     {"mpi", "time_scale", FL_K_REAL, FL_OFF(time_scale), FL_K_NONNEG, "0", NULL,
      "real mode: simulated seconds per real second for failures drawn from [failures] (0: none drawn)"},
     {"mpi", "kill", FL_K_STR, FL_OFF(kill), FL_K_OPTIONAL, "", NULL,
-     "real mode: explicit failures, blank-separated RANK@ITER: that process kills itself (SIGKILL) at that iteration"},
+     "real mode: explicit failures, blank-separated RANK@ITER or RANK@TIME (2.5s): that process kills itself (SIGKILL) "
+     "at that iteration, or once that much time has passed since the run began"},
     {"policy", "weights", FL_K_ENUM_INT, FL_OFF(weights_empirical), 0, "bound", fl_weights_choices,
      "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
     {"recovery", "mode", FL_K_STR, FL_OFF(recovery_mode), FL_K_OPTIONAL, "", NULL,
@@ -814,6 +815,46 @@ const fl_scenario_keyinfo *fl_scenario_key_at(int i)
   info.def = fl_keys[i].def;
   info.doc = fl_keys[i].doc;
   return &info;
+}
+
+fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n)
+{
+  fl_err rc = FL_OK;
+  char **out = NULL;
+  int m = 0;
+  *v = NULL;
+  *n = 0;
+  FL_ALLOC(out, FL_NKEYS);
+  {
+    int order[FL_NKEYS], no = 0;
+    for (int k = 0; k < FL_NKEYS; k++) { /* in line order (insertion: a few dozen keys) */
+      int j = no++;
+      if (sc->origin[k].line <= 0) {
+        no--;
+        continue;
+      }
+      while (j > 0 && sc->origin[order[j - 1]].line > sc->origin[k].line) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = k;
+    }
+    for (int i = 0; i < no; i++) {
+      int k = order[i];
+      size_t len = strlen(fl_keys[k].section) + strlen(fl_keys[k].key) + strlen(sc->origin[k].raw) + 3;
+      FL_ALLOC(out[m], len);
+      snprintf(out[m++], len, "%s.%s=%s", fl_keys[k].section, fl_keys[k].key, sc->origin[k].raw);
+    }
+  }
+  *v = out;
+  *n = m;
+  out = NULL;
+done:
+  if (out)
+    for (int i = 0; i < m; i++)
+      free(out[i]);
+  free(out);
+  return rc;
 }
 
 void fl_scenario_print(const fl_scenario *sc, FILE *f)

@@ -154,6 +154,9 @@ typedef struct fl_scenario_keyinfo {
 } fl_scenario_keyinfo;
 int fl_scenario_key_count(void);
 const fl_scenario_keyinfo *fl_scenario_key_at(int i);
+/* The keys the scenario's file set, in line order, as "section.key=value" with the value as written (*v and
+ * each string are the caller's: free each, then *v). */
+fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n);
 /* Print the resolved scenario as INI (what will actually run). */
 void fl_scenario_print(const fl_scenario *sc, FILE *f);
 

@@ -45,7 +45,8 @@ typedef struct fl_drv {
 static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long k, double t_start)
 {
   for (int i = 0; i < c->nkill; i++)
-    if (c->kill_rank[i] == rt->wrank && c->kill_iter[i] == k)
+    if (c->kill_rank[i] == rt->wrank &&
+        (c->kill_iter[i] == k || (c->kill_iter[i] < 0 && c->kill_at_s && fl_rt_now() - t_start >= c->kill_at_s[i])))
       kill(getpid(), SIGKILL);
   if (c->fail_at_s >= 0 && fl_rt_now() - t_start >= c->fail_at_s)
     kill(getpid(), SIGKILL);

@@ -30,6 +30,7 @@ typedef struct fl_driver_config {
   long checkpoint_every;             /* > 0: checkpoint every this many iterations; 0: the strategy's interval */
   const char *file_dir;              /* file level: a directory per role goes here (NULL: no file level) */
   const long *kill_rank, *kill_iter; /* world rank kill_rank[i] dies (SIGKILL) before iteration kill_iter[i] */
+  const double *kill_at_s;           /* or, where kill_iter[i] < 0, once kill_at_s[i] seconds have passed */
   int nkill;
   double fail_at_s; /* this process dies after so many seconds (< 0: never) */
 } fl_driver_config;

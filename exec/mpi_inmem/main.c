@@ -35,7 +35,9 @@
 
 #define FL_MAX_KILLS 64
 
-static int fl_parse_kills(const char *text, long *rank, long *iter, int *n)
+/* "RANK@ITER" (before that iteration) or "RANK@DURATION" (that much wall time after the run began, e.g. 2.5s) terms:
+ * iter[i] = -1 and at_s[i] set for the latter. */
+static int fl_parse_kills(const char *text, long *rank, long *iter, double *at_s, int *n)
 {
   char buf[1024], *save = NULL, *tok;
   snprintf(buf, sizeof buf, "%s", text ? text : "");
@@ -48,8 +50,14 @@ static int fl_parse_kills(const char *text, long *rank, long *iter, int *n)
     if (*end || rank[*n] < 0)
       return -1;
     iter[*n] = strtol(at + 1, &end, 10);
-    if (*end || iter[*n] < 0)
+    at_s[*n] = -1.0;
+    if (*end) {
+      iter[*n] = -1;
+      if (fl_units_duration(at + 1, 0, &at_s[*n]) != FL_OK || !(at_s[*n] >= 0))
+        return -1;
+    } else if (iter[*n] < 0) {
       return -1;
+    }
     (*n)++;
   }
   return 0;
@@ -118,6 +126,7 @@ int main(int argc, char **argv)
   fl_driver_config dc;
   char file_dir[4096];
   long kill_rank[FL_MAX_KILLS], kill_iter[FL_MAX_KILLS];
+  double kill_at_s[FL_MAX_KILLS];
   const char *path = NULL, *out_dir = NULL;
   char *err = NULL;
   int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0;
@@ -169,8 +178,11 @@ int main(int argc, char **argv)
   if (rc == FL_OK && sc->mirror_pair && (wsize - sc->spares) % 2)
     rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%ld); use ring",
                           (long)wsize - sc->spares);
-  if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, &nkill) != 0)
-    rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER terms, e.g. 1@40 3@90");
+  if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, kill_at_s, &nkill) != 0)
+    rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER or RANK@TIME terms, e.g. 1@40 3@2.5s");
+  for (int k = 0; rc == FL_OK && sc->recovery_mode && k < nkill; k++)
+    if (kill_iter[k] < 0)
+      rc = fl_scenario_fail(sc, "mpi", "kill", "the lossy CG mode ([recovery]) kills at iterations only (RANK@ITER)");
   if (rc == FL_OK && sc->recovery_mode)
     rc = fl_lossy_check(sc, nkill);
   if (rc == FL_OK && !sc->recovery_mode) /* the strategy, set up for this engine: refused here if it cannot run */
@@ -225,6 +237,7 @@ int main(int argc, char **argv)
   dc.checkpoint_every = sc->checkpoint_every;
   dc.kill_rank = kill_rank;
   dc.kill_iter = kill_iter;
+  dc.kill_at_s = kill_at_s;
   dc.nkill = nkill;
   if (sc->checkpoint_dir || out_dir) {
     snprintf(file_dir, sizeof file_dir, "%s", sc->checkpoint_dir ? sc->checkpoint_dir : out_dir);

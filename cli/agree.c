@@ -1,0 +1,490 @@
+/* agree.c — `faultline calibrate` and `faultline agree`: the real engine measured on this machine, the simulator
+ * fed with what was measured, and both engines run on one scenario with the same failure instants.
+ *
+ * calibrate runs the scenario for real three times on N ranks (`faultline run`, rows into a temporary database):
+ * failure-free with buddy checkpoints (time per iteration, buddy checkpoint cost and bandwidth), failure-free with
+ * file checkpoints (file checkpoint cost and bandwidth), and once with a rank killed half-way (detection, recovery
+ * — agreement and spare promotion — and restore). It writes what the simulator needs as an INI fragment: the job
+ * as a bsp job of the measured work on N ranks, the checkpoint interval (every N iterations × the iteration
+ * time), the costs of the scenario's strategy. `faultline simulate S --calibration FILE` applies it as overrides.
+ *
+ * agree calibrates, draws K failure instants (uniform over the first 80 % of the failure-free buddy run, each then
+ * delayed by the recoveries before it, so that every failure falls inside every strategy's run and after the
+ * previous recovery; on K distinct ranks), and for each strategy runs the simulator on a trace of those failures and
+ * the real ranks killed at those instants (--kill RANK@TIME), then prints the real/simulated makespan ratio. */
+#include "args.h"
+#include "cleanup.h"
+#include "cli.h"
+#include "engine.h"
+#include "rng.h"
+#include "scenario.h"
+#include "units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FL_AGREE_MAX_SETS 64
+#define FL_AGREE_MAX_FAILURES 16
+
+/* What a command line gave both commands. */
+typedef struct fl_agree_args {
+  const char *path;
+  const char *sets[FL_AGREE_MAX_SETS]; /* --set values */
+  int nsets;
+  long np, failures;
+  const char *out, *db, *strategies;
+  int quiet;
+  char exe[4096]; /* this faultline */
+  char tmp[4096]; /* our temporary directory */
+} fl_agree_args;
+
+/* The figures of one row. */
+typedef struct fl_agree_row {
+  char status[32];
+  double makespan, work, checkpoint_time, detect, recovery, restart, bytes;
+  long iterations, checkpoints, interruptions, failures;
+} fl_agree_row;
+
+/* What calibrate measured. */
+typedef struct fl_calib {
+  long np, iterations, every;
+  double t_iter, makespan0, delta_buddy, delta_file, bytes_buddy, bytes_file, detect, recovery, restore;
+} fl_calib;
+
+/* Run this faultline with argv (argv[0] is ignored); stdout (and stderr when quiet) to /dev/null. Exit status, or
+ * -1 if it could not run. */
+static int fl_agree_spawn(const fl_agree_args *a, char **argv)
+{
+  pid_t pid;
+  int st = 0;
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, 1);
+      if (a->quiet)
+        dup2(null, 2);
+    }
+    execv(a->exe, argv);
+    _exit(127);
+  }
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* argv for `faultline CMD SCENARIO [the user's --set] [extra...]` (NULL-terminated extras). */
+static int fl_agree_argv(const fl_agree_args *a, char **argv, int max, const char *cmd, char *const *extra)
+{
+  int c = 0;
+  argv[c++] = "faultline";
+  argv[c++] = (char *)cmd;
+  argv[c++] = (char *)a->path;
+  for (int i = 0; i < a->nsets && c < max - 3; i += 1) {
+    argv[c++] = "--set";
+    argv[c++] = (char *)a->sets[i];
+  }
+  for (int i = 0; extra[i] && c < max - 1; i++)
+    argv[c++] = extra[i];
+  argv[c] = NULL;
+  return c;
+}
+
+/* The newest row of `mode` in db. */
+static fl_err fl_agree_last_row(const char *db, const char *mode, fl_agree_row *r)
+{
+  fl_err rc = FL_OK;
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  memset(r, 0, sizeof *r);
+  FL_CHECK(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK, FL_ERR_IO, "%s: cannot open", db);
+  FL_CHECK(sqlite3_prepare_v2(h,
+                              "SELECT status, makespan_s, work_s, checkpoint_time_s, detect_time_s, recovery_time_s, "
+                              "restart_time_s, checkpoint_bytes, iterations, checkpoints, interruptions, failures "
+                              "FROM runs WHERE mode = ?1 ORDER BY id DESC LIMIT 1",
+                              -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_IO, "%s: %s", db, sqlite3_errmsg(h));
+  sqlite3_bind_text(st, 1, mode, -1, SQLITE_STATIC);
+  FL_CHECK(sqlite3_step(st) == SQLITE_ROW, FL_ERR_IO, "%s: the %s run wrote no row", db, mode);
+  snprintf(r->status, sizeof r->status, "%s", (const char *)sqlite3_column_text(st, 0));
+  r->makespan = sqlite3_column_double(st, 1);
+  r->work = sqlite3_column_double(st, 2);
+  r->checkpoint_time = sqlite3_column_double(st, 3);
+  r->detect = sqlite3_column_double(st, 4);
+  r->recovery = sqlite3_column_double(st, 5);
+  r->restart = sqlite3_column_double(st, 6);
+  r->bytes = sqlite3_column_double(st, 7);
+  r->iterations = (long)sqlite3_column_int64(st, 8);
+  r->checkpoints = (long)sqlite3_column_int64(st, 9);
+  r->interruptions = (long)sqlite3_column_int64(st, 10);
+  r->failures = (long)sqlite3_column_int64(st, 11);
+done:
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return rc;
+}
+
+/* One real run for calibration: `faultline run` on np ranks with strategy `kind`, rows into our database. */
+static fl_err fl_calib_run(const fl_agree_args *a, const char *kind, const char *kill, long spares, fl_agree_row *r)
+{
+  char *argv[4 * FL_AGREE_MAX_SETS + 32], np[32], sp[32], db[4200], strat[64];
+  char *extra[16];
+  int e = 0, code;
+  snprintf(np, sizeof np, "%ld", a->np);
+  snprintf(sp, sizeof sp, "%ld", spares);
+  snprintf(db, sizeof db, "%s/calibrate.sqlite", a->tmp);
+  snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
+  extra[e++] = "--np";
+  extra[e++] = np;
+  extra[e++] = "--spares";
+  extra[e++] = sp;
+  extra[e++] = "--db";
+  extra[e++] = db;
+  extra[e++] = "--quiet";
+  extra[e++] = "--set";
+  extra[e++] = strat;
+  if (kill) {
+    extra[e++] = "--kill";
+    extra[e++] = (char *)kill;
+  }
+  extra[e] = NULL;
+  fl_agree_argv(a, argv, (int)(sizeof argv / sizeof argv[0]), "run", extra);
+  code = fl_agree_spawn(a, argv);
+  if (code != 0)
+    return fl_err_set(code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "calibration: faultline run (%s%s%s) ended with status %d",
+                      kind, kill ? ", kill " : "", kill ? kill : "", code);
+  return fl_agree_last_row(db, "real", r);
+}
+
+static fl_err fl_calib_measure(const fl_agree_args *a, const fl_scenario *sc, fl_calib *c)
+{
+  fl_err rc = FL_OK;
+  fl_agree_row b, f, k;
+  char kill[64];
+  memset(c, 0, sizeof *c);
+  c->np = a->np;
+  c->every = sc->checkpoint_every;
+  FL_CHECK(c->every > 0, FL_ERR_INPUT,
+           "%s: calibrate and agree need mpi.checkpoint_every > 0 (a cadence both engines share)", a->path);
+  if (!a->quiet)
+    fprintf(stderr, "faultline: calibrating on %ld ranks: buddy, file, one kill ...\n", a->np);
+  FL_TRY(fl_calib_run(a, "buddy", NULL, 1, &b));
+  FL_TRY(fl_calib_run(a, "checkpoint", NULL, 1, &f));
+  FL_CHECK(b.iterations > 2 && b.checkpoints > 0 && f.checkpoints > 0, FL_ERR_INPUT,
+           "%s: the failure-free run made %ld iterations: too short to calibrate (a larger app.grid)", a->path,
+           b.iterations);
+  c->iterations = b.iterations;
+  c->makespan0 = b.makespan;
+  c->t_iter = (b.makespan - b.checkpoint_time) / (double)b.iterations;
+  c->delta_buddy = b.checkpoint_time / (double)b.checkpoints;
+  c->delta_file = f.checkpoint_time / (double)f.checkpoints;
+  c->bytes_buddy = b.bytes / (double)b.checkpoints / (double)a->np;
+  c->bytes_file = f.bytes / (double)f.checkpoints / (double)a->np;
+  snprintf(kill, sizeof kill, "1@%ld", b.iterations / 2);
+  FL_TRY(fl_calib_run(a, "buddy", kill, 1, &k));
+  FL_CHECK(k.interruptions >= 1, FL_ERR_IO, "calibration: the run with rank 1 killed saw no recovery");
+  c->detect = k.detect;
+  c->recovery = k.recovery;
+  c->restore = k.restart / (double)k.interruptions;
+done:
+  return rc;
+}
+
+/* The scenario's strategy's checkpoint cost. */
+static double fl_calib_delta(const fl_calib *c, const char *kind)
+{
+  return strcmp(kind, "checkpoint") == 0 ? c->delta_file : c->delta_buddy;
+}
+
+static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const char *kind, long spares, const char *path)
+{
+  FILE *f = fopen(path, "w");
+  char host[256] = "?", when[64];
+  time_t now = time(NULL);
+  struct tm tm;
+  if (!f)
+    return fl_err_set(FL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  gethostname(host, sizeof host - 1);
+  strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tm));
+  fprintf(
+      f,
+      "; faultline calibrate %s --np %ld (strategy %s), measured %s on %s\n"
+      "; failure-free: %ld iterations of %.6g s; buddy checkpoint %.6g s (%.1f MB/s a rank), file checkpoint %.6g s "
+      "(%.1f MB/s a rank)\n"
+      "; one rank killed: detection %.4g s, recovery (agreement, spare promotion) %.4g s, restore %.4g s\n"
+      "; faultline simulate SCENARIO --calibration THIS_FILE: the job as a bsp job of the measured work\n"
+      "[platform]\nnodes = %ld\n"
+      "[app]\nkind = bsp\nnodes = %ld\nwork = %.9gs\n"
+      "[strategy]\ninterval = %.9gs\ncheckpoint_cost = %.9gs\nfile_cost = %.9gs\nrestart_cost = %.9gs\n"
+      "downtime = %.9gs\n",
+      a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->delta_buddy,
+      c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
+      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->detect, c->recovery, c->restore, a->np + spares,
+      a->np, c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
+      c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
+  if (fclose(f) != 0)
+    return fl_err_set(FL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  return FL_OK;
+}
+
+/* Arguments common to both commands. Returns 0, or the exit status of a usage error. */
+static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_args *a)
+{
+  ssize_t len;
+  memset(a, 0, sizeof *a);
+  a->failures = 4;
+  for (int i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(argv[i], "--np") == 0 && v) {
+      if (fl_args_count("--np", v, 2, 1024, &a->np) != FL_OK)
+        return fl_usage_error(cmd, "%s", fl_err_msg());
+      i++;
+    } else if (strcmp(argv[i], "--failures") == 0 && v && strcmp(cmd, "agree") == 0) {
+      if (fl_args_count("--failures", v, 1, FL_AGREE_MAX_FAILURES, &a->failures) != FL_OK)
+        return fl_usage_error(cmd, "%s", fl_err_msg());
+      i++;
+    } else if (strcmp(argv[i], "--set") == 0 && v) {
+      if (a->nsets >= FL_AGREE_MAX_SETS)
+        return fl_usage_error(cmd, "at most %s --set", "64");
+      a->sets[a->nsets++] = argv[++i];
+    } else if (strcmp(argv[i], "--out") == 0 && v && strcmp(cmd, "calibrate") == 0) {
+      a->out = argv[++i];
+    } else if (strcmp(argv[i], "--db") == 0 && v && strcmp(cmd, "agree") == 0) {
+      a->db = argv[++i];
+    } else if (strcmp(argv[i], "--strategies") == 0 && v && strcmp(cmd, "agree") == 0) {
+      a->strategies = argv[++i];
+    } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+      a->quiet = 1;
+    } else if (argv[i][0] == '-') {
+      return fl_usage_error(cmd, "unknown option or missing value '%s'", argv[i]);
+    } else if (!a->path) {
+      a->path = argv[i];
+    } else {
+      return fl_usage_error(cmd, "one scenario at a time ('%s' is extra)", argv[i]);
+    }
+  }
+  if (!a->path || a->np < 2)
+    return fl_usage_error(cmd, "%s", "give a scenario and --np N (N >= 2)");
+  len = readlink("/proc/self/exe", a->exe, sizeof a->exe - 1);
+  if (len <= 0)
+    return fl_report_error(fl_err_set(FL_ERR_IO, "cannot find my own executable: %s", strerror(errno)));
+  a->exe[len] = '\0';
+  return 0;
+}
+
+/* The scenario with the user's --set, checked for the real engine before anything runs. */
+static fl_err fl_agree_scenario(const fl_agree_args *a, fl_scenario **sc)
+{
+  fl_err rc = FL_OK;
+  fl_engine_caps caps;
+  fl_strategy_run strat;
+  FL_TRY(fl_scenario_load(a->path, sc));
+  for (int i = 0; i < a->nsets; i++)
+    FL_TRY(fl_scenario_set(*sc, a->sets[i]));
+  FL_CHECK(strcmp((*sc)->app, "cg") == 0 || strcmp((*sc)->app, "gridworld") == 0, FL_ERR_INPUT,
+           "%s: calibrate and agree run the real engine: app.kind cg or gridworld ('%s')", a->path, (*sc)->app);
+  FL_TRY(fl_exec_setup(*sc, a->np, &caps, &strat));
+done:
+  return rc;
+}
+
+static fl_err fl_agree_tmpdir(fl_agree_args *a)
+{
+  const char *t = getenv("TMPDIR");
+  snprintf(a->tmp, sizeof a->tmp, "%s/faultline-agree-XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(a->tmp))
+    return fl_err_set(FL_ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+  return FL_OK;
+}
+
+int fl_cmd_calibrate(int argc, char **argv)
+{
+  fl_agree_args a;
+  fl_scenario *sc = NULL;
+  fl_calib c;
+  fl_err rc = FL_OK;
+  int code = fl_agree_parse("calibrate", argc, argv, &a);
+  if (code)
+    return code;
+  FL_TRY(fl_agree_scenario(&a, &sc));
+  FL_TRY(fl_agree_tmpdir(&a));
+  FL_TRY(fl_calib_measure(&a, sc, &c));
+  FL_TRY(fl_calib_write(&c, &a, sc->strategy, sc->spares, a.out ? a.out : "/dev/stdout"));
+  if (!a.quiet && a.out)
+    fprintf(stderr, "faultline: calibration in %s (faultline simulate %s --calibration %s)\n", a.out, a.path, a.out);
+done:
+  if (a.tmp[0])
+    fl_remove_tree(a.tmp);
+  fl_scenario_destroy(&sc);
+  return rc == FL_OK ? 0 : fl_report_error(rc);
+}
+
+/* K failure instants over the failure-free run, at least `gap` apart, on K distinct ranks. */
+static fl_err fl_agree_draw(const fl_scenario *sc, const fl_calib *c, long k, double gap, double *t, long *rank)
+{
+  fl_err rc = FL_OK;
+  gsl_rng *r = NULL;
+  double lo = 0.1 * c->makespan0, hi = 0.8 * c->makespan0; /* inside the fastest run, all failures included */
+  FL_CHECK(k <= c->np, FL_ERR_INPUT, "--failures %ld: at most one per rank (--np %ld)", k, c->np);
+  FL_CHECK((double)k * 0.05 * c->makespan0 < hi - lo, FL_ERR_INPUT, "the run is too short for %ld failures", k);
+  FL_TRY(fl_rng_create(sc->seed, 0, FL_STREAM_FAILURES, &r));
+  for (long i = 0; i < k; i++)
+    t[i] = lo + (hi - lo) * gsl_rng_uniform(r);
+  for (long i = 1; i < k; i++) /* sorted (insertion: a handful) */
+    for (long j = i; j > 0 && t[j - 1] > t[j]; j--) {
+      double x = t[j];
+      t[j] = t[j - 1];
+      t[j - 1] = x;
+    }
+  for (long i = 0; i < k; i++)
+    t[i] += (double)i * gap; /* each after the previous one's recovery: the job is that much longer by then */
+  for (long i = 0; i < k; i++) {
+    int fresh;
+    do {
+      rank[i] = (long)gsl_rng_uniform_int(r, (unsigned long)c->np);
+      fresh = 1;
+      for (long j = 0; j < i; j++)
+        fresh &= rank[j] != rank[i];
+    } while (!fresh);
+  }
+done:
+  if (r)
+    gsl_rng_free(r);
+  return rc;
+}
+
+int fl_cmd_agree(int argc, char **argv)
+{
+  fl_agree_args a;
+  fl_scenario *sc = NULL;
+  fl_calib c;
+  fl_err rc = FL_OK;
+  double t[FL_AGREE_MAX_FAILURES], gap;
+  long rank[FL_AGREE_MAX_FAILURES];
+  char trace[4200], list[512], *save = NULL, *kind, db[4200];
+  int code = fl_agree_parse("agree", argc, argv, &a), within = 1;
+  FILE *f;
+  if (code)
+    return code;
+  FL_TRY(fl_agree_scenario(&a, &sc));
+  snprintf(db, sizeof db, "%s", a.db ? a.db : sc->db);
+  snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : "checkpoint,buddy,two-level");
+  for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
+    char set[96];
+    fl_scenario *probe = NULL;
+    fl_engine_caps caps;
+    fl_strategy_run strat;
+    snprintf(set, sizeof set, "strategy.kind=%s", kind);
+    rc = fl_scenario_set(sc, set);
+    if (rc == FL_OK) {
+      FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
+      rc = fl_exec_setup(probe, a.np, &caps, &strat);
+      fl_scenario_destroy(&probe);
+    }
+    if (rc != FL_OK) {
+      char msg[600];
+      snprintf(msg, sizeof msg, "%s", fl_err_msg());
+      rc = fl_err_set(FL_ERR_INPUT, "--strategies %s: %s", kind, msg);
+      goto done;
+    }
+  }
+  FL_TRY(fl_agree_tmpdir(&a));
+  FL_TRY(fl_calib_measure(&a, sc, &c));
+  gap = c.detect + c.recovery + c.restore + 0.1; /* the cost of a recovery, and a little compute */
+  FL_TRY(fl_agree_draw(sc, &c, a.failures, gap, t, rank));
+  snprintf(trace, sizeof trace, "%s/failures.csv", a.tmp);
+  FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
+  fprintf(f, "# time, node: the instants both engines fail (faultline agree)\n");
+  for (long i = 0; i < a.failures; i++)
+    fprintf(f, "%.9g, %ld\n", t[i], rank[i]);
+  fclose(f);
+  printf("faultline agree %s: %ld ranks + %ld spares, %ld failures at", a.path, a.np, a.failures, a.failures);
+  for (long i = 0; i < a.failures; i++)
+    printf(" %ld@%.3gs", rank[i], t[i]);
+  printf("\ncalibrated: %.4g s an iteration x %ld, buddy %.3g s, file %.3g s, detection %.3g s, recovery %.3g s, "
+         "restore %.3g s\n\n",
+         c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore);
+  printf("%-11s %12s %12s %7s %9s %11s %s\n", "strategy", "sim makespan", "real", "ratio", "failures", "rollbacks",
+         "within 0.85-1.15");
+  snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : "checkpoint,buddy,two-level");
+  for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
+    char cal[4200], np[32], sp[32], strat[64], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
+    char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *argv_real[4 * FL_AGREE_MAX_SETS + 40], *extra[64];
+    fl_agree_row sim, real;
+    double ratio;
+    int e = 0, ok;
+    snprintf(cal, sizeof cal, "%s/calibration-%s.ini", a.tmp, kind);
+    FL_TRY(fl_calib_write(&c, &a, kind, a.failures, cal));
+    snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
+    snprintf(platform, sizeof platform, "platform.nodes=%ld", a.np + a.failures);
+    snprintf(tr, sizeof tr, "failures.trace=%s", trace);
+    /* the simulator: the calibrated job, the failures of the trace, no repair (a dead process stays dead) */
+    {
+      char *x[] = {"--calibration", cal,
+                   "--set",         strat,
+                   "--set",         platform,
+                   "--set",         "failures.model=trace",
+                   "--set",         tr,
+                   "--set",         "failures.repair=never",
+                   "--set",         "run.events=none",
+                   "--replicas",    "1",
+                   "--db",          db,
+                   "--quiet",       NULL};
+      fl_agree_argv(&a, argv_sim, (int)(sizeof argv_sim / sizeof argv_sim[0]), "simulate", x);
+    }
+    code = fl_agree_spawn(&a, argv_sim);
+    FL_CHECK(code == 0, code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "agree: faultline simulate (%s) ended with status %d",
+             kind, code);
+    FL_TRY(fl_agree_last_row(db, "sim", &sim));
+    /* the real engine: the same ranks killed at the same instants */
+    snprintf(np, sizeof np, "%ld", a.np);
+    snprintf(sp, sizeof sp, "%ld", a.failures);
+    extra[e++] = "--np";
+    extra[e++] = np;
+    extra[e++] = "--spares";
+    extra[e++] = sp;
+    extra[e++] = "--db";
+    extra[e++] = db;
+    extra[e++] = "--quiet";
+    extra[e++] = "--set";
+    extra[e++] = strat;
+    for (long i = 0; i < a.failures; i++) {
+      snprintf(kills[i], sizeof kills[i], "%ld@%.9gs", rank[i], t[i]);
+      extra[e++] = "--kill";
+      extra[e++] = kills[i];
+    }
+    extra[e] = NULL;
+    fl_agree_argv(&a, argv_real, (int)(sizeof argv_real / sizeof argv_real[0]), "run", extra);
+    code = fl_agree_spawn(&a, argv_real);
+    FL_CHECK(code == 0 || code == 3, code == 2 ? FL_ERR_INPUT : FL_ERR_IO,
+             "agree: faultline run (%s) ended with status %d", kind, code);
+    FL_TRY(fl_agree_last_row(db, "real", &real));
+    ratio = real.makespan / sim.makespan;
+    ok = ratio >= 0.85 && ratio <= 1.15 && strcmp(real.status, "completed") == 0;
+    within &= ok;
+    printf("%-11s %11.3fs %11.3fs %7.3f %4ld/%-4ld %5ld/%-5ld %s\n", kind, sim.makespan, real.makespan, ratio,
+           sim.failures, real.failures, sim.interruptions, real.interruptions,
+           ok ? "yes" : (strcmp(real.status, "completed") != 0 ? real.status : "no"));
+    fflush(stdout);
+  }
+  printf("\nrows (mode sim and real) in %s: faultline report %s\n", db, db);
+done:
+  if (a.tmp[0])
+    fl_remove_tree(a.tmp);
+  fl_scenario_destroy(&sc);
+  if (rc != FL_OK)
+    return fl_report_error(rc);
+  return within ? 0 : 1;
+}
