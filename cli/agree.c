@@ -8,7 +8,7 @@
  * as a bsp job of the measured work on N ranks, the checkpoint interval (every N iterations × the iteration
  * time), the costs of the scenario's strategy. `faultline simulate S --calibration FILE` applies it as overrides.
  *
- * agree calibrates, draws K failure instants (uniform over the first 80 % of the failure-free buddy run, each then
+ * agree calibrates, draws K failure instants (uniform over 10-60 % of the failure-free buddy run, each then
  * delayed by the recoveries before it, so that every failure falls inside every strategy's run and after the
  * previous recovery; on K distinct ranks), and for each strategy runs the simulator on a trace of those failures and
  * the real ranks killed at those instants (--kill RANK@TIME), then prints the real/simulated makespan ratio. */
@@ -336,7 +336,7 @@ static fl_err fl_agree_draw(const fl_scenario *sc, const fl_calib *c, long k, do
 {
   fl_err rc = FL_OK;
   gsl_rng *r = NULL;
-  double lo = 0.1 * c->makespan0, hi = 0.8 * c->makespan0; /* inside the fastest run, all failures included */
+  double lo = 0.1 * c->makespan0, hi = 0.6 * c->makespan0; /* inside the fastest run, all failures included */
   FL_CHECK(k <= c->np, FL_ERR_INPUT, "--failures %ld: at most one per rank (--np %ld)", k, c->np);
   FL_CHECK((double)k * 0.05 * c->makespan0 < hi - lo, FL_ERR_INPUT, "the run is too short for %ld failures", k);
   FL_TRY(fl_rng_create(sc->seed, 0, FL_STREAM_FAILURES, &r));
@@ -402,7 +402,7 @@ int fl_cmd_agree(int argc, char **argv)
   }
   FL_TRY(fl_agree_tmpdir(&a));
   FL_TRY(fl_calib_measure(&a, sc, &c));
-  gap = c.detect + c.recovery + c.restore + 0.1; /* the cost of a recovery, and a little compute */
+  gap = c.detect + c.recovery + c.restore + 0.05; /* the cost of a recovery, and a little compute */
   FL_TRY(fl_agree_draw(sc, &c, a.failures, gap, t, rank));
   snprintf(trace, sizeof trace, "%s/failures.csv", a.tmp);
   FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));

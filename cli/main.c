@@ -4,9 +4,9 @@
  * input is always found before the results database is opened, so it writes nothing. */
 #include "args.h"
 #include "calibration.h"
-#include "cli.h"
 #include "ckpt_cli.h"
 #include "cleanup.h"
+#include "cli.h"
 #include "db.h"
 #include "engine.h"
 #include "fl_config.h"
@@ -733,7 +733,7 @@ typedef struct fl_outcome {
   char status[16], message[256];
   long iterations, commits;
   double error, detect_s, recover_s;
-  int recoveries;
+  int recoveries, roles; /* roles: active at the end (fewer than --np after a shrink; 0: not said) */
 } fl_outcome;
 
 static int fl_read_outcome(const char *path, fl_outcome *o)
@@ -756,6 +756,8 @@ static int fl_read_outcome(const char *path, fl_outcome *o)
     o->recoveries = atoi(msg + 12);
   if ((msg = strstr(line, " commits ")))
     o->commits = atol(msg + 9);
+  if ((msg = strstr(line, " roles ")))
+    o->roles = atoi(msg + 7);
   if ((msg = strstr(line, " message "))) {
     snprintf(o->message, sizeof o->message, "%s", msg + 9);
     o->message[strcspn(o->message, "\n")] = '\0';
@@ -1154,10 +1156,10 @@ static int fl_cmd_run(int argc, char **argv)
     } else if (have0 && strcmp(role0.status, "completed") == 0) {
       if (!quiet)
         printf("%s: ended after %ld iterations, max error %.3g; %d recover%s; %ld checkpoints; %d of %ld processes "
-               "ended by themselves; row in %s\n",
+               "ended by themselves%s; row in %s\n",
                sc->name, role0.iterations, role0.error, role0.recoveries, role0.recoveries == 1 ? "y" : "ies",
-               role0.commits, files, (long)np + spares, sc->db);
-      code = completed >= np ? 0 : 1;
+               role0.commits, files, (long)np + spares, role0.roles > 0 && role0.roles < np ? " (shrunk)" : "", sc->db);
+      code = completed >= (role0.roles > 0 ? role0.roles : np) ? 0 : 1;
     } else {
       fprintf(stderr, "faultline: %s: the run did not complete (mpirun status %d%s%s)\n", sc->name,
               WIFEXITED(status) ? WEXITSTATUS(status) : -1, tmpdir ? "" : "; outcomes in ", tmpdir ? "" : outdir);

@@ -50,6 +50,7 @@ static const char *const fl_events_choices[] = {"none", "all", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
+static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_keys[] = {
@@ -139,6 +140,9 @@ static const fl_key fl_keys[] = {
     {"mpi", "checkpoint_dir", FL_K_STR, FL_OFF(checkpoint_dir), FL_K_OPTIONAL, "", NULL,
      "real mode: where file-level checkpoints go (a directory per role, created); unset: inside the run's --out "
      "directory, removed with it"},
+    {"mpi", "on_no_spare", FL_K_ENUM_INT, FL_OFF(shrink), 0, "stop", fl_no_spare_choices,
+     "real mode: a rank dies and no spare is left: stop (status data_lost, exit 3), or shrink (go on with fewer ranks, "
+     "the dead rank's rows re-cut over the others from the file level; needs strategy checkpoint, two-level or none)"},
     {"mpi", "mirror", FL_K_ENUM_INT, FL_OFF(mirror_pair), 0, "ring", fl_mirror_choices,
      "real mode: where a rank's checkpoint is mirrored: ring (the next role) or pair (0-1, 2-3, ...)"},
     {"mpi", "watchdog", FL_K_DURATION_NEVER, FL_OFF(watchdog_s), FL_K_POS, "10min", NULL,

@@ -93,6 +93,7 @@ typedef struct fl_scenario {
   long checkpoint_every; /* checkpoint every this many iterations; 0 = by strategy.interval through time_scale */
   char *checkpoint_dir;  /* file-level checkpoints (a directory per role), or NULL: under the run's --out */
   int mirror_pair;       /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
+  int shrink;            /* no spare left: 0 stop, 1 go on with fewer ranks (mpi.on_no_spare) */
   double mpi_timeout_s;  /* a peer silent this long is suspected dead */
   double watchdog_s;     /* `faultline run` ends a job whose ranks made no progress for this long (INFINITY: never) */
   double time_scale;     /* simulated seconds per real second for failures drawn from [failures]; 0 = none */

@@ -20,6 +20,14 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
                                               "simulate)"};
   if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
     return rc;
+  if (sc->shrink && run->levels && !(run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
+    return fl_scenario_fail(sc, "mpi", "on_no_spare",
+                            "shrink re-cuts a dead rank's rows over the others from the file level, which strategy "
+                            "'%s' does not write (use checkpoint, two-level or none)",
+                            run->ops->name);
+  if (sc->shrink && sc->mirror_pair && (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)))
+    return fl_scenario_fail(sc, "mpi", "on_no_spare",
+                            "shrink may leave an odd number of ranks, which mpi.mirror = pair cannot pair: use ring");
   if (!run->levels || sc->checkpoint_every > 0)
     return FL_OK; /* nothing written, or every N iterations */
   /* the strategy's rule, in real seconds */

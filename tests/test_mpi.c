@@ -156,10 +156,10 @@ static void test_pair_mirror(void)
   check_recovery("pair", "--set mpi.mirror=pair --kill 3@33", 1, NP);
 }
 
-/* One "NAME N" figure of role 0's outcome line in outdir (-1 when absent). */
-static long role0_figure(const char *outdir, int nproc, const char *name)
+/* One "NAME X" figure of role 0's outcome line in outdir (-1 when absent). */
+static double role0_value(const char *outdir, int nproc, const char *name)
 {
-  long v = -1;
+  double v = -1;
   for (int w = 0; w < nproc && v < 0; w++) {
     char path[4096], line[2048], key[64];
     const char *p;
@@ -171,10 +171,15 @@ static long role0_figure(const char *outdir, int nproc, const char *name)
     snprintf(key, sizeof key, " %s ", name);
     if (fgets(line, sizeof line, f) && sscanf(line, "rank %*d role %d", &role) == 1 && role == 0 &&
         (p = strstr(line, key)))
-      v = strtol(p + strlen(key), NULL, 10);
+      v = strtod(p + strlen(key), NULL);
     fclose(f);
   }
   return v;
+}
+
+static long role0_figure(const char *outdir, int nproc, const char *name)
+{
+  return (long)role0_value(outdir, nproc, name);
 }
 
 /* A rank and the rank holding its buddy copy die before a new commit: the strategy decides, the same decision as
@@ -194,6 +199,42 @@ static void test_buddy_and_rank(void)
   CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_file"), 1);
   CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_scratch"), 0);
   CU_ASSERT(role0_figure(dir, NP + 2, "file_commits") >= 2);
+}
+
+/* More deaths than spares with mpi.on_no_spare = shrink: the job goes on with fewer ranks, the dead rank's rows
+ * re-cut over the others from the file level (or, under none, started over on fewer ranks): the solve converges to
+ * the same solution (the sums run over other blocks, so not bit for bit: the error against the exact solution
+ * agrees to 1e-12), on 3 ranks, exit 0. A strategy with no file level cannot shrink: refused. */
+static void test_shrink(void)
+{
+  static const char *const kinds[] = {"checkpoint", "two-level", "none"};
+  char dir[512], extra[256];
+  double ref_error;
+  snprintf(dir, sizeof dir, "%s/free", fl_test_tmpdir());
+  ref_error = role0_value(dir, NP + 1, "error");
+  CU_ASSERT_FATAL(ref_error > 0);
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    outcome got[NP];
+    int done = 0;
+    snprintf(dir, sizeof dir, "%s/shrink-%s", fl_test_tmpdir(), kinds[i]);
+    snprintf(extra, sizeof extra,
+             "--spares 1 --set mpi.on_no_spare=shrink --set strategy.kind=%s --kill 1@12 --kill 2@30", kinds[i]);
+    CU_ASSERT_EQUAL(run(extra, dir), 0);
+    read_outcomes(dir, NP + 1, got);
+    for (int r = 0; r < NP; r++)
+      if (got[r].present) {
+        done++;
+        CU_ASSERT_STRING_EQUAL(got[r].status, "completed");
+        CU_ASSERT(labs(got[r].iterations - reference[0].iterations) <= 2);
+      }
+    CU_ASSERT_EQUAL(done, NP - 1);
+    CU_ASSERT_EQUAL(role0_figure(dir, NP + 1, "roles"), NP - 1);
+    CU_ASSERT_DOUBLE_EQUAL(role0_value(dir, NP + 1, "error"), ref_error, 1e-12);
+    CU_ASSERT(role0_value(dir, NP + 1, "residual") <= 1e-8);
+  }
+  snprintf(dir, sizeof dir, "%s/shrink-buddy", fl_test_tmpdir());
+  CU_ASSERT_EQUAL(run("--set mpi.on_no_spare=shrink --set strategy.kind=buddy", dir), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "shrink re-cuts a dead rank's rows"));
 }
 
 /* Conformance, the real engine's half (test_strategies.c has the simulator's): every registered strategy that
@@ -449,6 +490,7 @@ static CU_TestInfo mpi_tests[] = {
     {"rank and buddy lost: the strategy decides (scratch, file level)", test_buddy_and_rank},
     {"more deaths than spares: data_lost, a row", test_no_spare_left},
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
+    {"more deaths than spares, shrink: the answer on fewer ranks", test_shrink},
     {"every process stopped: the watchdog ends the job", test_watchdog},
     {"a rank stopped past the timeout is fenced: one outcome", test_stopped_rank_fenced},
     {"failures drawn from the model kill processes", test_model_failures},

@@ -39,8 +39,30 @@ static void fl_cgm_rows(const fl_cgm *s, int role, long *row0, long *nrows)
   *nrows = (long)(role + 1) * n / N - *row0;
 }
 
+/* The vectors for blocks of up to maxrows rows (0 if out of memory). Old buffers go to the runtime: a request a
+ * failure abandoned may still touch them. */
+static int fl_cgm_alloc(fl_cgm *s, long maxrows)
+{
+  long v = maxrows * s->n;
+  double **bufs[5] = {&s->x, &s->r, &s->q, &s->b, &s->dh};
+  for (int i = 0; i < 5; i++) {
+    double *nb = calloc((size_t)(v + (i == 4 ? 2 * s->n : 0)), sizeof **bufs[i]);
+    if (!nb)
+      return 0;
+    if (*bufs[i])
+      fl_rt_adopt(s->rt, *bufs[i]);
+    *bufs[i] = nb;
+  }
+  s->maxrows = maxrows;
+  s->ckbytes = 4 * sizeof(double) + 3 * (size_t)v * sizeof(double);
+  return 1;
+}
+
 static void fl_cgm_set_role(fl_cgm *s)
 {
+  long maxrows = s->n / s->rt->nroles + 1;
+  if (maxrows > s->maxrows && !fl_cgm_alloc(s, maxrows)) /* fewer roles (shrink): larger blocks */
+    abort();                                             /* out of memory: this rank dies, as a failure */
   fl_cgm_rows(s, s->rt->role, &s->row0, &s->nrows);
   fl_diff_rhs(&s->p, s->row0, s->nrows, s->b);
 }
@@ -105,6 +127,31 @@ static void fl_cgm_unpack(void *app, const unsigned char *ckbuf)
   memcpy(s->dh + s->n, ckbuf + sizeof head + 2 * v, (size_t)(s->nrows * s->n) * sizeof(double));
 }
 
+/* Shrink: the rows of old_role's block (partition over old_nroles) that are mine now. */
+static void fl_cgm_unpack_from(void *app, const unsigned char *ckbuf, int old_role, int old_nroles)
+{
+  fl_cgm *s = app;
+  long o0 = (long)old_role * s->n / old_nroles, on = (long)(old_role + 1) * s->n / old_nroles - o0;
+  long old_maxrows = s->n / old_nroles + 1, lo = o0 > s->row0 ? o0 : s->row0;
+  long hi = (o0 + on < s->row0 + s->nrows) ? o0 + on : s->row0 + s->nrows;
+  const size_t v = (size_t)(old_maxrows * s->n) * sizeof(double), hd = 4 * sizeof(double);
+  double head[4];
+  memcpy(head, ckbuf, sizeof head);
+  s->k = (long)head[0];
+  s->rz = head[1];
+  s->rr = head[2];
+  s->bnorm2 = head[3];
+  if (hi <= lo)
+    return;
+  {
+    size_t from = (size_t)((lo - o0) * s->n) * sizeof(double), len = (size_t)((hi - lo) * s->n) * sizeof(double);
+    long to = (lo - s->row0) * s->n;
+    memcpy(s->x + to, ckbuf + hd + from, len);
+    memcpy(s->r + to, ckbuf + hd + v + from, len);
+    memcpy(s->dh + s->n + to, ckbuf + hd + 2 * v + from, len);
+  }
+}
+
 static size_t fl_cgm_bytes(void *app)
 {
   return ((fl_cgm *)app)->ckbytes;
@@ -143,13 +190,13 @@ static const fl_mpi_app_ops fl_cgm_ops = {
     .iteration = fl_cgm_iteration,
     .pack = fl_cgm_pack,
     .unpack = fl_cgm_unpack,
+    .unpack_from = fl_cgm_unpack_from,
 };
 
 void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
 {
   fl_cgm s;
   fl_driver_result dr;
-  long v = (long)(cfg->n / rt->nroles + 1) * cfg->n;
 
   memset(&s, 0, sizeof s);
   memset(res, 0, sizeof *res);
@@ -157,16 +204,9 @@ void fl_cgm_run(fl_rt *rt, const fl_cgm_config *cfg, fl_cgm_result *res)
   s.rt = rt;
   s.cfg = cfg;
   s.n = cfg->n;
-  s.maxrows = cfg->n / rt->nroles + 1;
   fl_diff_init(&s.p, cfg->n);
-  s.x = calloc((size_t)v, sizeof *s.x);
-  s.r = calloc((size_t)v, sizeof *s.r);
-  s.q = calloc((size_t)v, sizeof *s.q);
-  s.b = calloc((size_t)v, sizeof *s.b);
-  s.dh = calloc((size_t)(v + 2 * cfg->n), sizeof *s.dh);
   s.halo_in = calloc((size_t)(2 * cfg->n), sizeof *s.halo_in);
-  s.ckbytes = 4 * sizeof(double) + 3 * (size_t)v * sizeof(double);
-  if (!s.x || !s.r || !s.q || !s.b || !s.dh || !s.halo_in) {
+  if (!fl_cgm_alloc(&s, cfg->n / rt->nroles + 1) || !s.halo_in) {
     res->status = "lost";
     snprintf(res->message, sizeof res->message, "out of memory");
     goto done;

@@ -31,7 +31,8 @@ typedef struct fl_drv {
   size_t bytes;
   fl_imc *imc; /* buddy level, or NULL */
   fl_ckpt *ck; /* file level of my role (opened on first use, reopened when my role changes), or NULL */
-  int ck_role;
+  int ck_role, ck_gen;
+  int64_t layout[2];    /* saved with every file-level version: the roles of its partition, and mine */
   unsigned char *state; /* packed state: the file level's registered array, and the restore buffer */
   long next_ckpt;       /* iteration of the next checkpoint, -1: none */
   long plan_at;         /* iteration at which to agree on the schedule, -1: none pending */
@@ -62,31 +63,96 @@ static int fl_drv_lost(fl_drv *d, const char *what)
   return FL_RT_LOST;
 }
 
-/* My role's file-level store: DIR/role-R, opened writable (a promoted spare takes over a dead role's directory;
- * the dead writer's lock died with it). */
+/* A role's file-level directory in generation gen (the partition after gen shrinks): DIR/role-R, DIR/gen-G/role-R. */
+static void fl_drv_role_dir(const fl_drv *d, int gen, int role, char *path, size_t size)
+{
+  if (gen == 0)
+    snprintf(path, size, "%s/role-%d", d->cfg->file_dir, role);
+  else
+    snprintf(path, size, "%s/gen-%d/role-%d", d->cfg->file_dir, gen, role);
+}
+
+/* My role's file-level store in the current generation, opened writable (a promoted spare takes over a dead role's
+ * directory; the dead writer's lock died with it). */
 static int fl_drv_open_file(fl_drv *d)
 {
-  char path[4096], msg[512];
+  char path[4096], msg[4400];
   fl_ckpt_array a;
-  if (d->ck && d->ck_role == d->rt->role)
+  if (d->ck && d->ck_role == d->rt->role && d->ck_gen == d->rt->generation)
     return FL_RT_OK;
   fl_ckpt_destroy(&d->ck);
-  if (mkdir(d->cfg->file_dir, 0777) != 0 && errno != EEXIST) {
-    snprintf(msg, sizeof msg, "file level: cannot create %s: %s", d->cfg->file_dir, strerror(errno));
+  fl_drv_role_dir(d, d->rt->generation, d->rt->role, path, sizeof path);
+  *strrchr(path, '/') = '\0';
+  if ((mkdir(d->cfg->file_dir, 0777) != 0 && errno != EEXIST) || (mkdir(path, 0777) != 0 && errno != EEXIST)) {
+    snprintf(msg, sizeof msg, "file level: cannot create %s: %s", path, strerror(errno));
     return fl_drv_lost(d, msg);
   }
-  snprintf(path, sizeof path, "%s/role-%d", d->cfg->file_dir, d->rt->role);
+  fl_drv_role_dir(d, d->rt->generation, d->rt->role, path, sizeof path);
   memset(&a, 0, sizeof a);
   a.label = "state";
   a.shape = (fl_ckpt_shape){.dtype = FL_CKPT_U8, .ndims = 1, .dims = {d->bytes ? d->bytes : 1}};
   a.data = d->state;
   if (fl_ckpt_create(&(fl_ckpt_opts){.store = "file", .path = path, .keep = 2}, &d->ck) != FL_OK ||
-      fl_ckpt_register(d->ck, &a) != FL_OK) {
+      fl_ckpt_register(d->ck, &a) != FL_OK ||
+      fl_ckpt_register(d->ck, &(fl_ckpt_array){.label = "layout",
+                                               .shape = {.dtype = FL_CKPT_I64, .ndims = 1, .dims = {2}},
+                                               .data = d->layout}) != FL_OK) {
     snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
     fl_ckpt_destroy(&d->ck);
     return fl_drv_lost(d, msg);
   }
   d->ck_role = d->rt->role;
+  d->ck_gen = d->rt->generation;
+  return FL_RT_OK;
+}
+
+/* Restore file-level version v written by generation gen with another partition (before a shrink): every old
+ * role's block is read and the application keeps the rows that are now mine. */
+static int fl_drv_restore_recut(fl_drv *d, long v, int gen)
+{
+  char path[4096], msg[600];
+  int old_n = 1;
+  for (int r = 0; r < old_n; r++) {
+    fl_ckpt *ck = NULL;
+    void *state = NULL, *layout = NULL;
+    fl_drv_role_dir(d, gen, r, path, sizeof path);
+    if (fl_ckpt_create(&(fl_ckpt_opts){.path = path, .read_only = 1}, &ck) != FL_OK ||
+        fl_ckpt_read_entry(ck, v, "layout", &layout, NULL) != FL_OK ||
+        fl_ckpt_read_entry(ck, v, "state", &state, NULL) != FL_OK) {
+      snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
+      fl_ckpt_destroy(&ck);
+      free(layout);
+      return fl_drv_lost(d, msg);
+    }
+    old_n = (int)((int64_t *)layout)[0];
+    d->ops->unpack_from(d->app, state, r, old_n);
+    free(layout);
+    free(state);
+    fl_ckpt_destroy(&ck);
+  }
+  return FL_RT_OK;
+}
+
+/* After a recovery that changed my part (a shrink re-cut the rows, or I was promoted): the checkpoint size may have
+ * changed: the buffers follow it. */
+static int fl_drv_relayout(fl_drv *d)
+{
+  size_t bytes = d->ops->checkpoint_bytes(d->app);
+  unsigned char *state;
+  if (bytes == d->bytes)
+    return FL_RT_OK;
+  if (!(state = malloc(bytes ? bytes : 1)))
+    return fl_drv_lost(d, "out of memory");
+  fl_ckpt_destroy(&d->ck); /* its array was the old buffer */
+  free(d->state);
+  d->state = state;
+  d->bytes = bytes;
+  if (d->imc) {
+    fl_imc_drop_pending(d->imc);
+    fl_imc_destroy(&d->imc);
+    if (!(d->imc = fl_imc_create(d->rt, bytes, 0)))
+      return fl_drv_lost(d, "out of memory");
+  }
   return FL_RT_OK;
 }
 
@@ -112,6 +178,8 @@ static int fl_drv_checkpoint(fl_drv *d)
       memcpy(d->state, fl_imc_committed_snapshot(d->imc), d->bytes);
     else
       ops->pack(d->app, d->state);
+    d->layout[0] = d->rt->nroles;
+    d->layout[1] = d->rt->role;
     if ((rc = fl_drv_open_file(d)) != FL_RT_OK)
       return rc;
     if (fl_ckpt_write(d->ck, v) != FL_OK) {
@@ -122,6 +190,7 @@ static int fl_drv_checkpoint(fl_drv *d)
     d->res->ckpt_bytes += (double)d->bytes;
     if ((rc = fl_rt_sum(d->rt, &one, 1)) == FL_RT_OK) {
       d->rt->my_file_version = v;
+      d->rt->my_file_gen = d->rt->generation;
       d->res->file_commits++;
     }
   }
@@ -185,12 +254,14 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
   fl_failure_view view = {.copies_left = 0,
                           .buddy_intact = rt->mirrors_intact && rt->agreed_version >= 0,
                           .buddy_version = d->imc ? rt->agreed_version : -1,
-                          .file_version = rt->agreed_file_version};
+                          .file_version = rt->agreed_file_version,
+                          .reshaped = rt->reshaped};
   fl_recovery r = fl_strat_on_failure(d->strat, &view);
   double t0 = fl_rt_now();
   int rc = FL_RT_OK;
 
   rt->my_file_version = rt->agreed_file_version; /* a promoted spare learns it here */
+  rt->my_file_gen = rt->agreed_file_gen;
   if (d->imc)
     fl_imc_drop_pending(d->imc);
   if (rt->ndead == 0 && r.action != FL_ACT_ROLLBACK) {
@@ -210,6 +281,9 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
       snprintf(msg, sizeof msg, "checkpoint version %ld not found", rt->agreed_version);
       return fl_drv_lost(d, msg);
     }
+  } else if (rt->agreed_file_gen != rt->generation) {
+    if ((rc = fl_drv_restore_recut(d, r.version, rt->agreed_file_gen)) != FL_RT_OK)
+      return rc;
   } else {
     if ((rc = fl_drv_open_file(d)) != FL_RT_OK)
       return rc;
@@ -221,7 +295,8 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
   }
   if (rc != FL_RT_OK)
     return rc;
-  d->ops->unpack(d->app, d->state);
+  if (r.level == FL_LEVEL_BUDDY || rt->agreed_file_gen == rt->generation)
+    d->ops->unpack(d->app, d->state);
   *need_init = 0;
   if (d->imc) { /* mirrors again (a promoted spare holds none; after a file rollback they are newer than the state) */
     rc = fl_imc_start_copy(d->imc, d->state, d->ops->iteration(d->app));
@@ -271,6 +346,7 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
   d.ck_role = -1;
   d.next_ckpt = d.plan_at = -1;
   rt->policy_decides = 1;
+  rt->shrink_ok = cfg->shrink;
   d.state = malloc(d.bytes ? d.bytes : 1);
   if ((d.strat->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && !(d.imc = fl_imc_create(rt, d.bytes, 0)))
     d.state = (free(d.state), NULL);
@@ -354,9 +430,10 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
       }
       if (rt->role < 0)
         continue; /* still a spare */
-      if (rt->promoted)
+      if (rt->promoted || rt->reshaped)
         ops->set_role(app);
-      rc = fl_drv_restore(&d, &need_init);
+      if ((rc = fl_drv_relayout(&d)) == FL_RT_OK)
+        rc = fl_drv_restore(&d, &need_init);
       if (rc == FL_RT_LOST) {
         res->status = "lost";
         goto done;

@@ -23,12 +23,16 @@ typedef struct fl_mpi_app_ops {
   long (*iteration)(void *app);
   void (*pack)(void *app, unsigned char *buf);
   void (*unpack)(void *app, const unsigned char *buf);
+  /* Shrink: take, from old_role's checkpoint buffer of a partition over old_nroles roles, the scalars and the rows
+   * that are mine now (set_role has set the new partition; checkpoint_bytes may have grown). NULL: no shrink. */
+  void (*unpack_from)(void *app, const unsigned char *buf, int old_role, int old_nroles);
 } fl_mpi_app_ops;
 
 typedef struct fl_driver_config {
   fl_strategy_run *strat;            /* the strategy's decisions (policy/strategies), set up by fl_exec_setup */
   long checkpoint_every;             /* > 0: checkpoint every this many iterations; 0: the strategy's interval */
   const char *file_dir;              /* file level: a directory per role goes here (NULL: no file level) */
+  int shrink;                        /* no spare left: go on with fewer roles, re-cut from the file level */
   const long *kill_rank, *kill_iter; /* world rank kill_rank[i] dies (SIGKILL) before iteration kill_iter[i] */
   const double *kill_at_s;           /* or, where kill_iter[i] < 0, once kill_at_s[i] seconds have passed */
   int nkill;

@@ -63,6 +63,7 @@ static void fl_gwm_set_role(void *app)
 {
   fl_gwm *g = app;
   long rows = g->gw->rows, N = g->rt->nroles, r = g->rt->role;
+  g->maxrows = rows / N + 1; /* fewer roles after a shrink: larger blocks (the value arrays are full size) */
   g->row0 = r * rows / N;
   g->nrows = (r + 1) * rows / N - g->row0;
 }
@@ -151,6 +152,22 @@ static void fl_gwm_unpack(void *app, const unsigned char *buf)
   memcpy(g->v + g->row0 * g->gw->cols, buf + sizeof head, (size_t)(g->nrows * g->gw->cols) * sizeof *g->v);
 }
 
+/* Shrink: old_role's rows (partition over old_nroles) that are mine now. */
+static void fl_gwm_unpack_from(void *app, const unsigned char *buf, int old_role, int old_nroles)
+{
+  fl_gwm *g = app;
+  long rows = g->gw->rows, cols = g->gw->cols, o0 = (long)old_role * rows / old_nroles;
+  long on = (long)(old_role + 1) * rows / old_nroles - o0, lo = o0 > g->row0 ? o0 : g->row0;
+  long hi = (o0 + on < g->row0 + g->nrows) ? o0 + on : g->row0 + g->nrows;
+  double head[2];
+  memcpy(head, buf, sizeof head);
+  g->k = (long)head[0];
+  g->change = head[1];
+  if (hi > lo)
+    memcpy(g->v + lo * cols, buf + sizeof head + (size_t)((lo - o0) * cols) * sizeof *g->v,
+           (size_t)((hi - lo) * cols) * sizeof *g->v);
+}
+
 const fl_mpi_app_ops fl_gwm_ops = {
     .name = "gridworld",
     .checkpoint_bytes = fl_gwm_bytes,
@@ -161,6 +178,7 @@ const fl_mpi_app_ops fl_gwm_ops = {
     .iteration = fl_gwm_iteration,
     .pack = fl_gwm_pack,
     .unpack = fl_gwm_unpack,
+    .unpack_from = fl_gwm_unpack_from,
 };
 
 int fl_gwm_finish(fl_gwm *g, long *iterations, int *converged, unsigned long long *checksum, double *error_linf,

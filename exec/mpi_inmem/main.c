@@ -76,13 +76,13 @@ static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_resu
   fprintf(f,
           "rank %d role %d status %s iterations %ld checksum %016llx error %.17g residual %.3e rows %ld+%ld "
           "recoveries %d failures %d detect_s %.4f recover_s %.4f commits %ld file_commits %ld ckpt_bytes %.0f "
-          "commit_s %.4f restore_s %.4f replay_s %.4f from_buddy %ld from_file %ld from_scratch %ld wall_s %.4f "
-          "message %s\n",
+          "commit_s %.4f restore_s %.4f replay_s %.4f from_buddy %ld from_file %ld from_scratch %ld roles %d "
+          "wall_s %.4f message %s\n",
           rt->wrank, rt->role, res->status, res->iterations, res->checksum, res->error_linf, res->residual, res->row0,
           res->nrows, rt->recoveries, rt->failures, rt->detect_s, rt->recover_s, res->drv.commits,
           res->drv.file_commits, res->drv.ckpt_bytes, res->drv.commit_s, res->drv.restore_s, res->drv.replay_s,
           res->drv.rollbacks[FL_LEVEL_BUDDY], res->drv.rollbacks[FL_LEVEL_FILE], res->drv.rollbacks[FL_LEVEL_SCRATCH],
-          res->drv.wall_s, res->message[0] ? res->message : "-");
+          rt->nroles, res->drv.wall_s, res->message[0] ? res->message : "-");
   fclose(f);
 }
 
@@ -238,6 +238,7 @@ int main(int argc, char **argv)
   dc.kill_rank = kill_rank;
   dc.kill_iter = kill_iter;
   dc.kill_at_s = kill_at_s;
+  dc.shrink = sc->shrink;
   dc.nkill = nkill;
   if (sc->checkpoint_dir || out_dir) {
     snprintf(file_dir, sizeof file_dir, "%s", sc->checkpoint_dir ? sc->checkpoint_dir : out_dir);
@@ -284,7 +285,7 @@ int main(int argc, char **argv)
     row.interval_rule = fl_exec_interval_rule(sc, &strat, every, sizeof every);
     row.interval_s = sc->checkpoint_every > 0 || !strat.levels ? NAN : fl_strat_interval(&strat);
     row.checkpoint_cost_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN;
-    row.nodes = rt.nroles;
+    row.nodes = wsize - (int)sc->spares; /* the job's ranks (fewer at the end after a shrink: the outcome files) */
     row.platform_nodes = wsize;
     row.makespan_s = dr->wall_s;
     /* useful work: what is left of the makespan once checkpoints, detection, recovery, restore and replay are

@@ -20,9 +20,9 @@ enum {
   FL_TAG_FENCE = 106
 };
 
-/* A VIEW message: epoch, my two committed versions, my file-level version, then one entry per world rank (who I
- * heard). */
-#define FL_VIEW_HEADER 4
+/* A VIEW message: epoch, my two committed versions, my file-level version and its generation, then one entry per
+ * world rank (who I heard). */
+#define FL_VIEW_HEADER 5
 
 double fl_rt_now(void)
 {
@@ -333,7 +333,7 @@ static int fl_rt_collect_alive(fl_rt *rt, int *e, unsigned char *heard)
 
 /* Phase 2: exchange views; agreed when every rank in my view sent a view equal to mine. Fills versions[]. */
 static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, const long my_versions[2], long *versions,
-                                int *agreed)
+                                int *gens, int *agreed)
 {
   const int len = FL_VIEW_HEADER + rt->wsize;
   long *msg = calloc((size_t)len, sizeof *msg), *in = calloc((size_t)len, sizeof *in);
@@ -352,6 +352,7 @@ static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, co
   msg[1] = my_versions[0];
   msg[2] = my_versions[1];
   msg[3] = rt->my_file_version;
+  msg[4] = rt->my_file_gen;
   for (int w = 0; w < rt->wsize; w++)
     msg[FL_VIEW_HEADER + w] = heard[w];
   sent = fl_rt_keep(rt, msg, (size_t)len * sizeof *msg);
@@ -364,6 +365,7 @@ static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, co
   versions[3 * rt->wrank] = my_versions[0];
   versions[3 * rt->wrank + 1] = my_versions[1];
   versions[3 * rt->wrank + 2] = rt->my_file_version;
+  gens[rt->wrank] = rt->my_file_gen;
   *agreed = 1;
   deadline = fl_rt_now() + rt->timeout_s;
   while (missing > 0 && fl_rt_now() < deadline) {
@@ -387,6 +389,7 @@ static int fl_rt_exchange_views(fl_rt *rt, int e, const unsigned char *heard, co
     versions[3 * st.MPI_SOURCE] = in[1];
     versions[3 * st.MPI_SOURCE + 1] = in[2];
     versions[3 * st.MPI_SOURCE + 2] = in[3];
+    gens[st.MPI_SOURCE] = (int)in[4];
     if (memcmp(msg + FL_VIEW_HEADER, in + FL_VIEW_HEADER, (size_t)rt->wsize * sizeof *msg) != 0)
       *agreed = 0;
   }
@@ -402,11 +405,12 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
 {
   unsigned char *heard = malloc((size_t)rt->wsize);
   long *versions = malloc((size_t)(3 * rt->wsize) * sizeof *versions);
+  int *gens = calloc((size_t)rt->wsize, sizeof *gens);
   int e = (rt->pending_epoch > rt->epoch ? rt->pending_epoch : rt->epoch + 1), agreed = 0, rc = FL_RT_OK;
   int *holder = NULL, was_role = rt->role;
   double t_start = rt->t_suspect > 0 ? rt->t_suspect : fl_rt_now();
 
-  if (!heard || !versions) {
+  if (!heard || !versions || !gens) {
     rc = FL_RT_LOST;
     snprintf(rt->lost_msg, sizeof rt->lost_msg, "out of memory in recovery");
     goto done;
@@ -414,7 +418,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
   while (!agreed) {
     if (fl_rt_collect_alive(rt, &e, heard))
       continue;
-    if (fl_rt_exchange_views(rt, e, heard, my_versions, versions, &agreed) != 0) {
+    if (fl_rt_exchange_views(rt, e, heard, my_versions, versions, gens, &agreed) != 0) {
       rc = FL_RT_LOST;
       goto done;
     }
@@ -444,8 +448,10 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
         continue;
       if (first || versions[3 * w] < v)
         v = versions[3 * w];
-      if (first || versions[3 * w + 2] < fv)
+      if (first || versions[3 * w + 2] < fv) {
         fv = versions[3 * w + 2];
+        rt->agreed_file_gen = gens[w];
+      }
       first = 0;
     }
     rt->agreed_version = v;
@@ -495,6 +501,10 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
           break;
         }
       }
+      if (w < 0 && rt->shrink_ok) {
+        holder[rt->dead_roles[k]] = -1; /* dropped: the job goes on with fewer roles */
+        continue;
+      }
       if (w < 0) {
         rc = FL_RT_LOST;
         snprintf(rt->lost_msg, sizeof rt->lost_msg, "no spare left for role %d (rank %d died)", rt->dead_roles[k],
@@ -502,6 +512,25 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
         goto done;
       }
       holder[rt->dead_roles[k]] = w;
+    }
+  }
+  rt->reshaped = 0;
+  {
+    /* shrink: the roles left, renumbered in order (their rows are re-cut by the application) */
+    int n = 0;
+    for (int r = 0; r < rt->nroles; r++)
+      if (holder[r] >= 0)
+        holder[n++] = holder[r];
+    if (n == 0) {
+      rc = FL_RT_LOST;
+      snprintf(rt->lost_msg, sizeof rt->lost_msg, "every rank died and no spare is left");
+      goto done;
+    }
+    if (n < rt->nroles) {
+      rt->reshaped = 1;
+      rt->old_nroles = rt->nroles;
+      rt->nroles = n;
+      rt->generation++;
     }
   }
   memcpy(rt->role_holder, holder, (size_t)rt->nroles * sizeof *holder);
@@ -526,6 +555,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
 done:
   free(heard);
   free(versions);
+  free(gens);
   free(holder);
   rt->t_suspect = 0;
   return rc;

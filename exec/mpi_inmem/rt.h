@@ -41,9 +41,15 @@ typedef struct fl_rt {
   int policy_decides;   /* 0 (lossy CG): a dead role whose mirror died too, or with no checkpoint, is FL_RT_LOST;
                          * 1 (the driver): the recovery only reports it (mirrors_intact) and the strategy decides */
   long my_file_version; /* newest file-level version this rank knows complete on every role (-1: none) */
+  int my_file_gen;      /* the generation (shrinks before it) that wrote it */
+  int shrink_ok;        /* no spare left for a dead role: go on without the role (1) or FL_RT_LOST (0) */
   /* the agreement of the last recovery */
   long agreed_version;      /* checkpoint version every survivor can restore (-1: none) */
   long agreed_file_version; /* file-level version every survivor knows complete (-1: none) */
+  int agreed_file_gen;      /* its generation */
+  int reshaped;             /* the last recovery dropped roles: fewer roles, renumbered in order (shrink) */
+  int old_nroles;           /* the roles before it */
+  int generation;           /* shrinks so far */
   int mirrors_intact;       /* every dead role's buddy mirror is held by a live role */
   int *dead_roles;          /* roles that lost their process in the last recovery */
   int ndead;

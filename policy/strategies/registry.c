@@ -170,7 +170,7 @@ fl_level fl_strat_next_level(fl_strategy_run *run)
 fl_recovery fl_strat_rollback_newest(const fl_strategy_run *run, const fl_failure_view *f)
 {
   fl_recovery r = {.action = FL_ACT_RESTART, .level = FL_LEVEL_SCRATCH, .version = -1};
-  if ((run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && f->buddy_intact && f->buddy_version >= 0) {
+  if ((run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && f->buddy_intact && f->buddy_version >= 0 && !f->reshaped) {
     r.action = FL_ACT_ROLLBACK;
     r.level = FL_LEVEL_BUDDY;
     r.version = f->buddy_version;

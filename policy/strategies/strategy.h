@@ -51,6 +51,7 @@ typedef struct fl_failure_view {
   int buddy_intact;   /* every dead rank's buddy copy is on a live rank */
   long buddy_version; /* newest buddy-level version every survivor can restore (-1: none) */
   long file_version;  /* newest file-level version complete on every rank (-1: none) */
+  int reshaped;       /* the job goes on with fewer ranks: per-rank buddy copies no longer fit the new ranks */
 } fl_failure_view;
 
 typedef enum fl_action {
