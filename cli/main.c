@@ -14,6 +14,7 @@
 #include "inputs.h"
 #include "merge.h"
 #include "platform.h"
+#include "plot.h"
 #include "progress.h"
 #include "report.h"
 #include "scenario.h"
@@ -61,8 +62,11 @@ static const fl_cmd fl_cmds[] = {
      "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
      " [--calibration FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
-    {"report", "DB [--scenario NAME] [--csv]",
-     "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval", fl_cmd_report},
+    {"report",
+     "DB [--scenario NAME] [--csv] [--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]]",
+     "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
+     "against a scenario key, one line per strategy with its 95% CI band (gnuplot)",
+     fl_cmd_report},
     {"sweep",
      "SCENARIO.ini [--launcher local] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep ...]..."
      " [--replicas N] [--seed S] [--events all|none] [--quiet]",
@@ -468,12 +472,19 @@ static int fl_cmd_report(int argc, char **argv)
   fl_err rc = FL_OK;
   fl_db *db = NULL;
   fl_report_opts ro = {0};
+  fl_plot_opts po = {0};
   const char *path = NULL;
 
   for (int i = 1; i < argc; i++) {
     const char *v;
     if ((v = fl_args_value(argc, argv, &i, "--scenario")))
-      ro.scenario = v;
+      ro.scenario = po.scenario = v;
+    else if ((v = fl_args_value(argc, argv, &i, "--plot")))
+      po.file = v;
+    else if ((v = fl_args_value(argc, argv, &i, "--x")))
+      po.x = v;
+    else if ((v = fl_args_value(argc, argv, &i, "--y")))
+      po.y = v;
     else if (strcmp(argv[i], "--csv") == 0)
       ro.csv = 1;
     else if (argv[i][0] == '-')
@@ -487,8 +498,17 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_usage_error("report", "%s", "no database given");
   if (access(path, F_OK) != 0)
     return fl_report_error(fl_err_set(FL_ERR_INPUT, "%s: no such results database", path));
+  if ((po.x || po.y) && !po.file)
+    return fl_usage_error("report", "%s", "--x and --y go with --plot FILE");
+  if (po.file && !po.x)
+    return fl_usage_error("report", "%s", "--plot needs --x KEY: the scenario key on the horizontal axis");
   FL_TRY(fl_db_open_readonly(path, &db));
-  FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
+  if (po.file) {
+    FL_TRY(fl_plot(fl_db_sqlite(db), &po));
+    fprintf(stderr, "faultline: %s: %s against %s\n", po.file, po.y ? po.y : "waste", po.x);
+  } else {
+    FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
+  }
 done:
   fl_db_close(&db);
   return rc == FL_OK ? 0 : fl_report_error(rc);

@@ -821,6 +821,30 @@ const fl_scenario_keyinfo *fl_scenario_key_at(int i)
   return &info;
 }
 
+int fl_scenario_number(const fl_scenario *sc, const char *name, double *v)
+{
+  for (int k = 0; k < FL_NKEYS; k++) {
+    size_t ls = strlen(fl_keys[k].section);
+    const char *base = (const char *)sc + fl_keys[k].offset;
+    if (strncmp(name, fl_keys[k].section, ls) != 0 || name[ls] != '.' || strcmp(name + ls + 1, fl_keys[k].key) != 0)
+      continue;
+    switch (fl_keys[k].type) {
+    case FL_K_COUNT: *v = (double)*(const long *)base; return 1;
+    case FL_K_DURATION:
+    case FL_K_DURATION_NEVER:
+    case FL_K_SPEED:
+    case FL_K_REAL: *v = *(const double *)base; return 1;
+    case FL_K_INTERVAL:
+      if (sc->interval_kind != FL_INTERVAL_FIXED)
+        return 0;
+      *v = *(const double *)base;
+      return 1;
+    default: return 0;
+    }
+  }
+  return 0;
+}
+
 fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n)
 {
   fl_err rc = FL_OK;

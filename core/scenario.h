@@ -155,6 +155,9 @@ typedef struct fl_scenario_keyinfo {
 } fl_scenario_keyinfo;
 int fl_scenario_key_count(void);
 const fl_scenario_keyinfo *fl_scenario_key_at(int i);
+/* The numeric value of key `section.key` (durations in seconds, speeds in flop/s; an interval key that names a
+ * rule has none): 1 and *v set, 0 when the key is unknown or not a number (strings, enums, rules, grids). */
+int fl_scenario_number(const fl_scenario *sc, const char *section_dot_key, double *v);
 /* The keys the scenario's file set, in line order, as "section.key=value" with the value as written (*v and
  * each string are the caller's: free each, then *v). */
 fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n);

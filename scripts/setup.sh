@@ -9,6 +9,7 @@ PACKAGES=(
   libsimgrid-dev libsqlite3-dev sqlite3 libgsl-dev libinih-dev libcunit1-dev libxxhash-dev
   libglpk-dev glpk-utils libhdf5-dev hdf5-tools libzfp-dev hdf5-filter-plugin-zfp-serial
   libopenmpi-dev openmpi-bin
+  gnuplot-nox
 )
 
 missing=()

@@ -1,0 +1,324 @@
+/* plot.c — see plot.h. The rows are read once; each distinct (scenario text, overrides) is replayed once through
+ * the scenario parser, which gives the value of the --x key (and of every numeric key, to say which vary). Series
+ * are (mode, strategy, the overrides other than the x key and run.*); points are their x values, with the mean and
+ * 95 % CI of y over the completed replicas (stats.h). gnuplot reads a data file and a script from a temporary
+ * directory and writes the figure under a temporary name, renamed into place when it succeeded. */
+#include "plot.h"
+
+#include "cleanup.h"
+#include "scenario.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct fl_pt {
+  char *series;
+  double x, y;
+} fl_pt;
+
+typedef struct fl_scen_cache {
+  char *text, *overrides;
+  fl_scenario *sc;
+} fl_scen_cache;
+
+static int fl_pt_cmp(const void *a, const void *b)
+{
+  const fl_pt *p = a, *q = b;
+  int c = strcmp(p->series, q->series);
+  if (c)
+    return c;
+  return (p->x > q->x) - (p->x < q->x);
+}
+
+/* The series label: mode and strategy, then the overrides that are neither the x key nor run.* (one per line). */
+static char *fl_series_label(const char *mode, const char *strategy, const char *overrides, const char *xkey)
+{
+  size_t cap = strlen(strategy) + strlen(overrides) + 32, len;
+  char *s = malloc(cap), *copy = strdup(overrides), *save = NULL, *line;
+  if (!s || !copy) {
+    free(s);
+    free(copy);
+    return NULL;
+  }
+  len = (size_t)snprintf(s, cap, "%s%s", strategy, strcmp(mode, "real") == 0 ? " (real)" : "");
+  for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    size_t kl = strcspn(line, "=");
+    if (strncmp(line, "run.", 4) == 0 || strncmp(line, "strategy.kind=", 14) == 0 ||
+        (strlen(xkey) == kl && strncmp(line, xkey, kl) == 0))
+      continue;
+    len += (size_t)snprintf(s + len, cap - len, " %s", line);
+  }
+  free(copy);
+  return s;
+}
+
+/* The keys (numeric, not run.*) whose values differ between the scenarios, comma-separated into buf. */
+static void fl_varying_keys(fl_scen_cache *cache, size_t n, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  for (int k = 0; k < fl_scenario_key_count(); k++) {
+    const fl_scenario_keyinfo *ki = fl_scenario_key_at(k);
+    char name[96];
+    double first = 0, v;
+    int have = 0, varies = 0;
+    snprintf(name, sizeof name, "%s.%s", ki->section, ki->key);
+    if (strcmp(ki->section, "run") == 0)
+      continue;
+    for (size_t i = 0; i < n && !varies; i++) {
+      if (!fl_scenario_number(cache[i].sc, name, &v))
+        continue;
+      if (have && v != first)
+        varies = 1;
+      first = have ? first : v;
+      have = 1;
+    }
+    if (varies)
+      snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? ", " : "", name);
+  }
+}
+
+static const char *fl_terminal(const char *file)
+{
+  const char *dot = strrchr(file, '.');
+  if (!dot)
+    return NULL;
+  if (strcmp(dot, ".svg") == 0)
+    return "svg size 900,560 dynamic noenhanced font 'sans,12' background rgb 'white'";
+  if (strcmp(dot, ".png") == 0)
+    return "pngcairo size 1100,680 noenhanced font 'sans,12'";
+  if (strcmp(dot, ".pdf") == 0)
+    return "pdfcairo size 9in,5.6in noenhanced font 'sans,10'";
+  return NULL;
+}
+
+/* A duration key is drawn in the unit that suits its largest value: scale (seconds per unit) and the unit's name. */
+static double fl_x_unit(const char *key, double xmax, const char **unit)
+{
+  static const struct {
+    double s;
+    const char *name;
+  } units[] = {{31536000.0, "years"}, {86400.0, "days"}, {3600.0, "hours"}, {60.0, "minutes"}};
+  int duration = 0;
+  *unit = NULL;
+  for (int k = 0; k < fl_scenario_key_count(); k++) {
+    const fl_scenario_keyinfo *ki = fl_scenario_key_at(k);
+    size_t ls = strlen(ki->section);
+    if (strncmp(key, ki->section, ls) == 0 && key[ls] == '.' && strcmp(key + ls + 1, ki->key) == 0)
+      duration = strncmp(ki->type, "duration", 8) == 0;
+  }
+  if (!duration)
+    return 1.0;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (xmax >= 2.0 * units[i].s) {
+      *unit = units[i].name;
+      return units[i].s;
+    }
+  *unit = "seconds";
+  return 1.0;
+}
+
+/* gnuplot's quoted string: backslashes and double quotes escaped. */
+static void fl_gp_quote(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', f);
+    fputc(*s == '\n' ? ' ' : *s, f);
+  }
+  fputc('"', f);
+}
+
+fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  fl_pt *pts = NULL;
+  fl_scen_cache *cache = NULL;
+  size_t npts = 0, cap = 0, ncache = 0, capc = 0;
+  const char *y = opt->y ? opt->y : "waste", *term = fl_terminal(opt->file);
+  char tmp[4096] = "", data[4200], script[4200], out_tmp[4200], varying[2048], title[512];
+  double *vals = NULL, xmin = INFINITY, xmax = -INFINITY;
+  int x_varies = 0;
+  FILE *f = NULL;
+
+  FL_CHECK(term, FL_ERR_INPUT, "--plot %s: the file must end in .svg, .png or .pdf", opt->file);
+  FL_CHECK(strcmp(y, "waste") == 0 || strcmp(y, "makespan") == 0 || strcmp(y, "failures") == 0 ||
+               strcmp(y, "interruptions") == 0,
+           FL_ERR_INPUT, "--y %s: expected waste, makespan, failures or interruptions", y);
+  FL_CHECK(sqlite3_prepare_v2(db,
+                              "SELECT scenario_text, COALESCE(overrides, ''), mode, strategy, makespan_s, work_s, "
+                              "failures, interruptions, scenario FROM runs WHERE status = 'completed' "
+                              "AND (?1 IS NULL OR scenario = ?1) ORDER BY scenario_text, overrides",
+                              -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+  sqlite3_bind_text(st, 1, opt->scenario, -1, SQLITE_STATIC);
+  title[0] = '\0';
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *text = (const char *)sqlite3_column_text(st, 0), *ov = (const char *)sqlite3_column_text(st, 1);
+    const char *mode = (const char *)sqlite3_column_text(st, 2), *strategy = (const char *)sqlite3_column_text(st, 3);
+    double makespan = sqlite3_column_double(st, 4), work = sqlite3_column_double(st, 5), x, v;
+    fl_scen_cache *c = ncache ? &cache[ncache - 1] : NULL;
+    if (!title[0])
+      snprintf(title, sizeof title, "%s", (const char *)sqlite3_column_text(st, 8));
+    else if (strcmp(title, (const char *)sqlite3_column_text(st, 8)) != 0)
+      snprintf(title, sizeof title, "several scenarios");
+    if (!c || strcmp(c->text, text) != 0 || strcmp(c->overrides, ov) != 0) {
+      if (ncache == capc) {
+        fl_scen_cache *g = realloc(cache, (capc = capc ? 2 * capc : 16) * sizeof *g);
+        FL_CHECK(g, FL_ERR_NOMEM, "out of memory");
+        cache = g;
+      }
+      c = &cache[ncache];
+      memset(c, 0, sizeof *c);
+      c->text = strdup(text);
+      c->overrides = strdup(ov);
+      FL_CHECK(c->text && c->overrides, FL_ERR_NOMEM, "out of memory");
+      ncache++;
+      FL_TRY(fl_scenario_replay(text, ov, NULL, &c->sc));
+    }
+    if (!fl_scenario_number(c->sc, opt->x, &x))
+      continue;
+    if (strcmp(y, "waste") == 0)
+      v = makespan > 0 ? 100.0 * (1.0 - work / makespan) : NAN;
+    else if (strcmp(y, "makespan") == 0)
+      v = makespan;
+    else
+      v = sqlite3_column_double(st, strcmp(y, "failures") == 0 ? 6 : 7);
+    if (!isfinite(v))
+      continue;
+    if (npts == cap) {
+      fl_pt *g = realloc(pts, (cap = cap ? 2 * cap : 256) * sizeof *g);
+      FL_CHECK(g, FL_ERR_NOMEM, "out of memory");
+      pts = g;
+    }
+    pts[npts].series = fl_series_label(mode, strategy, ov, opt->x);
+    FL_CHECK(pts[npts].series, FL_ERR_NOMEM, "out of memory");
+    pts[npts].x = x;
+    pts[npts++].y = v;
+    xmin = fmin(xmin, x);
+    xmax = fmax(xmax, x);
+  }
+  FL_CHECK(ncache > 0, FL_ERR_INPUT, "no completed run%s%s to plot", opt->scenario ? " of scenario " : "",
+           opt->scenario ? opt->scenario : "");
+  x_varies = npts > 0 && xmin < xmax;
+  if (!x_varies) {
+    fl_varying_keys(cache, ncache, varying, sizeof varying);
+    rc = fl_err_set(FL_ERR_INPUT, "--x %s: %s in these rows; keys that vary: %s", opt->x,
+                    npts ? "does not vary" : "is not a numeric scenario key", varying[0] ? varying : "none");
+    goto done;
+  }
+  qsort(pts, npts, sizeof *pts, fl_pt_cmp);
+
+  /* data: one block per series ("x mean lo hi"), blank lines between */
+  {
+    const char *t = getenv("TMPDIR");
+    snprintf(tmp, sizeof tmp, "%s/faultline-plot-XXXXXX", t && *t ? t : "/tmp");
+    FL_CHECK(mkdtemp(tmp), FL_ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+  }
+  snprintf(data, sizeof data, "%s/data", tmp);
+  snprintf(script, sizeof script, "%s/plot.gp", tmp);
+  FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
+  FL_ALLOC(vals, npts);
+  for (size_t i = 0; i < npts;) {
+    size_t j = i;
+    if (i > 0)
+      fprintf(f, "\n\n");
+    while (j < npts && strcmp(pts[j].series, pts[i].series) == 0) {
+      size_t k = j, n = 0;
+      double mean, half;
+      while (k < npts && strcmp(pts[k].series, pts[i].series) == 0 && pts[k].x == pts[j].x)
+        vals[n++] = pts[k++].y;
+      fl_stats_ci(vals, n, 0.95, &mean, &half);
+      if (!isfinite(half))
+        half = 0.0;
+      fprintf(f, "%.17g %.17g %.17g %.17g\n", pts[j].x, mean, mean - half, mean + half);
+      j = k;
+    }
+    i = j;
+  }
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
+  f = NULL;
+
+  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-%ld", opt->file, (long)getpid());
+  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
+  fprintf(f, "set terminal %s\nset output ", term);
+  fl_gp_quote(f, out_tmp);
+  fprintf(f, "\nset title ");
+  {
+    char t[1024];
+    snprintf(t, sizeof t, "%s: %s against %s (mean, 95%% CI)", title, y, opt->x);
+    fl_gp_quote(f, t);
+  }
+  fprintf(f, "\nset xlabel ");
+  {
+    const char *unit;
+    double scale = fl_x_unit(opt->x, xmax, &unit);
+    char xl[256];
+    snprintf(xl, sizeof xl, "%s%s%s%s", opt->x, unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
+    fl_gp_quote(f, xl);
+    fprintf(f, "\nxscale = %.17g\nset xrange [%.17g:%.17g]", scale, xmin / scale, xmax / scale);
+  }
+  fprintf(f, "\nset ylabel ");
+  fl_gp_quote(f, strcmp(y, "waste") == 0      ? "waste (% of the makespan)"
+                 : strcmp(y, "makespan") == 0 ? "makespan (s)"
+                                              : y);
+  fprintf(f, "\nset grid\nset key outside right top\nset style fill transparent solid 0.2 noborder\n");
+  if (xmin > 0 && xmax / xmin >= 10)
+    fprintf(f, "set logscale x\n");
+  fprintf(f, "plot ");
+  for (size_t i = 0, s = 0; i < npts; i++) {
+    if (i > 0 && strcmp(pts[i].series, pts[i - 1].series) == 0)
+      continue;
+    fprintf(f,
+            "%s'%s' index %zu using ($1/xscale):3:4 with filledcurves lc %zu notitle, '' index %zu using "
+            "($1/xscale):2 with linespoints lw 2 pt 7 lc %zu title ",
+            s ? ", \\\n     " : "", data, s, s + 1, s, s + 1);
+    fl_gp_quote(f, pts[i].series);
+    s++;
+  }
+  fprintf(f, "\n");
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
+  f = NULL;
+  {
+    char cmd[8600];
+    int st_gp;
+    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/err'", script, tmp);
+    st_gp = system(cmd);
+    if (!WIFEXITED(st_gp) || WEXITSTATUS(st_gp) != 0) {
+      unlink(out_tmp);
+      FL_CHECK(!(WIFEXITED(st_gp) && WEXITSTATUS(st_gp) == 127), FL_ERR_IO,
+               "gnuplot not found: install it (scripts/setup.sh installs gnuplot-nox)");
+      rc = fl_err_set(FL_ERR_IO, "gnuplot failed to draw %s (status %d)", opt->file,
+                      WIFEXITED(st_gp) ? WEXITSTATUS(st_gp) : -1);
+      goto done;
+    }
+  }
+  if (rename(out_tmp, opt->file) != 0) {
+    rc = fl_err_set(FL_ERR_IO, "%s: %s", opt->file, strerror(errno));
+    unlink(out_tmp);
+  }
+done:
+  if (f)
+    fclose(f);
+  sqlite3_finalize(st);
+  for (size_t i = 0; i < npts; i++)
+    free(pts[i].series);
+  free(pts);
+  for (size_t i = 0; i < ncache; i++) {
+    free(cache[i].text);
+    free(cache[i].overrides);
+    fl_scenario_destroy(&cache[i].sc);
+  }
+  free(cache);
+  free(vals);
+  if (tmp[0])
+    fl_remove_tree(tmp);
+  return rc;
+}

@@ -1,0 +1,70 @@
+/* test_plot.c — `faultline report DB --plot FILE --x KEY`: gnuplot draws one line per strategy with its CI band,
+ * as SVG or PNG; bad requests (a key that does not vary, an unknown extension or y) are one line, exit 2, no file.
+ * Skipped (77) when gnuplot is not installed (scripts/setup.sh installs it). */
+#include "cli_util.h"
+#include "fl_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const SCEN = "[run]\nname = plotme\nseed = 3\nreplicas = 6\nevents = none\n"
+                                "sweep = failures.node_mtbf=1y,3y,10y strategy.kind=checkpoint,buddy\n"
+                                "[platform]\nnodes = 600\n[app]\nnodes = 512\nwork = 24h\n"
+                                "[strategy]\ncheckpoint_cost = 10min\nrestart_cost = 10min\n";
+
+static void test_plot_svg_png(void)
+{
+  long n = 0;
+  char *svg;
+  fl_cli_write("plot.ini", SCEN);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate plot.ini --db p.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot waste.svg --x failures.node_mtbf", 60), 0);
+  svg = fl_test_read_file(fl_test_tmp("waste.svg"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<svg"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">checkpoint<"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">buddy<"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, "failures.node_mtbf"));
+  CU_ASSERT(n > 5000); /* axes, two lines, two bands */
+  free(svg);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot m.png --x failures.node_mtbf --y makespan", 60), 0);
+  {
+    char *png = fl_test_read_file(fl_test_tmp("m.png"), &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(png);
+    CU_ASSERT(n > 1000 && memcmp(png, "\x89PNG", 4) == 0);
+    free(png);
+  }
+}
+
+static void test_plot_bad_requests(void)
+{
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot w2.svg --x app.work", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--x app.work: does not vary in these rows; keys that vary: "
+                                            "failures.node_mtbf"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot w2.svg --x strategy.kind", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "is not a numeric scenario key"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot w2.txt --x failures.node_mtbf", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "must end in .svg, .png or .pdf"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot w2.svg --x failures.node_mtbf --y speed", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot w2.svg", 60), 2);
+  CU_ASSERT_FALSE(fl_cli_exists("w2.svg"));
+  CU_ASSERT_FALSE(fl_cli_exists("w2.txt"));
+}
+
+static CU_TestInfo plot_tests[] = {
+    {"waste against the MTBF: SVG and PNG", test_plot_svg_png},
+    {"bad requests: one line, exit 2, no file", test_plot_bad_requests},
+    CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"plot", NULL, NULL, NULL, NULL, plot_tests}, CU_SUITE_INFO_NULL};
+
+int main(void)
+{
+  if (system("gnuplot --version >/dev/null 2>&1") != 0) {
+    fprintf(stderr, "gnuplot is not installed (scripts/setup.sh installs gnuplot-nox): skipped\n");
+    return FL_TEST_SKIP;
+  }
+  return fl_test_run(suites);
+}
