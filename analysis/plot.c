@@ -8,6 +8,7 @@
 #include "cleanup.h"
 #include "scenario.h"
 #include "stats.h"
+#include "units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -46,14 +47,19 @@ static char *fl_series_label(const char *mode, const char *strategy, const char 
     free(copy);
     return NULL;
   }
-  len = (size_t)snprintf(s, cap, "%s%s", strategy, strcmp(mode, "real") == 0 ? " (real)" : "");
+  int n = 0;
+  len = (size_t)snprintf(s, cap, "%s%s", strategy, strcmp(mode, "real") == 0 ? " real" : "");
   for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     size_t kl = strcspn(line, "=");
     if (strncmp(line, "run.", 4) == 0 || strncmp(line, "strategy.kind=", 14) == 0 ||
         (strlen(xkey) == kl && strncmp(line, xkey, kl) == 0))
       continue;
-    len += (size_t)snprintf(s + len, cap - len, " %s", line);
+    if (strncmp(line, "strategy.", 9) == 0)
+      line += 9; /* the strategy's own keys, said after its name */
+    len += (size_t)snprintf(s + len, cap - len, "%s%s", n++ ? ", " : " (", line);
   }
+  if (n)
+    snprintf(s + len, cap - len, ")");
   free(copy);
   return s;
 }
@@ -103,7 +109,7 @@ static double fl_x_unit(const char *key, double xmax, const char **unit)
   static const struct {
     double s;
     const char *name;
-  } units[] = {{31536000.0, "years"}, {86400.0, "days"}, {3600.0, "hours"}, {60.0, "minutes"}};
+  } units[] = {{FL_SECONDS_PER_YEAR, "years"}, {86400.0, "days"}, {3600.0, "hours"}, {60.0, "minutes"}};
   int duration = 0;
   *unit = NULL;
   for (int k = 0; k < fl_scenario_key_count(); k++) {
@@ -121,6 +127,12 @@ static double fl_x_unit(const char *key, double xmax, const char **unit)
     }
   *unit = "seconds";
   return 1.0;
+}
+
+static double xscale_of(const char *key, double xmax)
+{
+  const char *unit;
+  return fl_x_unit(key, xmax, &unit);
 }
 
 /* gnuplot's quoted string: backslashes and double quotes escaped. */
@@ -269,9 +281,27 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
   fl_gp_quote(f, strcmp(y, "waste") == 0      ? "waste (% of the makespan)"
                  : strcmp(y, "makespan") == 0 ? "makespan (s)"
                                               : y);
-  fprintf(f, "\nset grid\nset key outside right top\nset style fill transparent solid 0.2 noborder\n");
-  if (xmin > 0 && xmax / xmin >= 10)
+  fprintf(f, "\nset grid\nset key below\nset style fill transparent solid 0.2 noborder\n");
+  if (strcmp(y, "makespan") != 0)
+    fprintf(f, "set yrange [0:*]\n"); /* counts and shares: a CI band does not go below zero */
+  if (xmin > 0 && xmax / xmin >= 10) {
+    /* log x: a tic at each value drawn (a handful in a sweep), else gnuplot's decades */
+    size_t distinct = 0;
+    for (size_t i = 0; i < npts; i++)
+      distinct += i == 0 || pts[i].x != pts[i - 1].x || strcmp(pts[i].series, pts[i - 1].series) != 0;
     fprintf(f, "set logscale x\n");
+    if (distinct <= 40) {
+      double *xs = vals; /* scratch: the sorted distinct x of the first series is enough for tics */
+      size_t nx = 0;
+      for (size_t i = 0; i < npts && strcmp(pts[i].series, pts[0].series) == 0; i++)
+        if (nx == 0 || pts[i].x != xs[nx - 1])
+          xs[nx++] = pts[i].x;
+      fprintf(f, "set xtics (");
+      for (size_t i = 0; i < nx; i++)
+        fprintf(f, "%s%.6g", i ? ", " : "", xs[i] / xscale_of(opt->x, xmax));
+      fprintf(f, ")\n");
+    }
+  }
   fprintf(f, "plot ");
   for (size_t i = 0, s = 0; i < npts; i++) {
     if (i > 0 && strcmp(pts[i].series, pts[i - 1].series) == 0)
