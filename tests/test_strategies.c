@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int key_exists(const char *section_dot_key)
@@ -187,7 +188,29 @@ static void test_real_engine_caps(void)
   }
 }
 
+/* The docs list every registered strategy: architecture.md's table, scenarios.md's strategy.kind. */
+static void test_docs(void)
+{
+  long n = 0;
+  char *arch = fl_test_read_file(fl_test_src("docs/architecture.md"), &n);
+  char *keys = fl_test_read_file(fl_test_src("docs/scenarios.md"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(arch);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(keys);
+  for (int i = 0; i < fl_strat_count(); i++) {
+    char cell[64];
+    snprintf(cell, sizeof cell, "| `%s` |", fl_strat_at(i)->name);
+    if (!strstr(arch, cell) && !strstr(arch, cell + 2))
+      fprintf(stderr, "\n    docs/architecture.md lacks a row for %s", fl_strat_at(i)->name);
+    CU_ASSERT(strstr(arch, cell) || strstr(arch, cell + 2));
+    snprintf(cell, sizeof cell, "`%s`", fl_strat_at(i)->name);
+    CU_ASSERT_PTR_NOT_NULL(strstr(keys, cell));
+  }
+  free(arch);
+  free(keys);
+}
+
 static CU_TestInfo strategy_tests[] = {
+    {"the docs name every strategy", test_docs},
     {"registry: names, keys, unknown names", test_registry},
     {"decisions: levels, failures, intervals", test_decisions},
     {"every strategy in the simulator", test_sim_engine},
