@@ -11,6 +11,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,54 @@ static void fl_gp_quote(FILE *f, const char *s)
   fputc('"', f);
 }
 
+/* Run gnuplot on `script` (its stderr into DIR/err), then move what it drew (out_tmp) to `file`. */
+static fl_err fl_gnuplot(const char *script, const char *dir, const char *out_tmp, const char *file)
+{
+  char err[4200];
+  int st = 0;
+  pid_t pid;
+  snprintf(err, sizeof err, "%s/err", dir);
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0)
+    return fl_err_set(FL_ERR_IO, "cannot run gnuplot: %s", strerror(errno));
+  if (pid == 0) {
+    int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644), null = open("/dev/null", O_WRONLY);
+    if (fd >= 0)
+      dup2(fd, 2);
+    if (null >= 0)
+      dup2(null, 1);
+    execlp("gnuplot", "gnuplot", script, (char *)NULL);
+    _exit(127);
+  }
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    unlink(out_tmp);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+      return fl_err_set(FL_ERR_IO, "gnuplot not found: install it (scripts/setup.sh installs gnuplot-nox)");
+    return fl_err_set(FL_ERR_IO, "gnuplot failed to draw %s (status %d)", file, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+  }
+  if (rename(out_tmp, file) != 0) {
+    fl_err rc = fl_err_set(FL_ERR_IO, "%s: %s", file, strerror(errno));
+    unlink(out_tmp);
+    return rc;
+  }
+  return FL_OK;
+}
+
+/* A temporary directory for gnuplot's files (tmp: PATH_MAX). */
+static fl_err fl_plot_tmpdir(char *tmp, size_t size)
+{
+  const char *t = getenv("TMPDIR");
+  snprintf(tmp, size, "%s/faultline-plot-XXXXXX", t && *t ? t : "/tmp");
+  if (!mkdtemp(tmp)) {
+    tmp[0] = '\0';
+    return fl_err_set(FL_ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+  }
+  return FL_OK;
+}
+
 fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
 {
   fl_err rc = FL_OK;
@@ -229,11 +278,7 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
   qsort(pts, npts, sizeof *pts, fl_pt_cmp);
 
   /* data: one block per series ("x mean lo hi"), blank lines between */
-  {
-    const char *t = getenv("TMPDIR");
-    snprintf(tmp, sizeof tmp, "%s/faultline-plot-XXXXXX", t && *t ? t : "/tmp");
-    FL_CHECK(mkdtemp(tmp), FL_ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
-  }
+  FL_TRY(fl_plot_tmpdir(tmp, sizeof tmp));
   snprintf(data, sizeof data, "%s/data", tmp);
   snprintf(script, sizeof script, "%s/plot.gp", tmp);
   FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
@@ -316,24 +361,7 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
   fprintf(f, "\n");
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
   f = NULL;
-  {
-    char cmd[8600];
-    int st_gp;
-    snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/err'", script, tmp);
-    st_gp = system(cmd);
-    if (!WIFEXITED(st_gp) || WEXITSTATUS(st_gp) != 0) {
-      unlink(out_tmp);
-      FL_CHECK(!(WIFEXITED(st_gp) && WEXITSTATUS(st_gp) == 127), FL_ERR_IO,
-               "gnuplot not found: install it (scripts/setup.sh installs gnuplot-nox)");
-      rc = fl_err_set(FL_ERR_IO, "gnuplot failed to draw %s (status %d)", opt->file,
-                      WIFEXITED(st_gp) ? WEXITSTATUS(st_gp) : -1);
-      goto done;
-    }
-  }
-  if (rename(out_tmp, opt->file) != 0) {
-    rc = fl_err_set(FL_ERR_IO, "%s: %s", opt->file, strerror(errno));
-    unlink(out_tmp);
-  }
+  rc = fl_gnuplot(script, tmp, out_tmp, opt->file);
 done:
   if (f)
     fclose(f);
@@ -348,6 +376,100 @@ done:
   }
   free(cache);
   free(vals);
+  if (tmp[0])
+    fl_remove_tree(tmp);
+  return rc;
+}
+
+fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  const char *term = fl_terminal(file), *unit = "s";
+  char tmp[4096] = "", data[4200], script[4200], out_tmp[4200], title[512], kinds[32][32];
+  int nkinds = 0;
+  long nev = 0;
+  double makespan = 0, scale = 1;
+  FILE *f = NULL;
+
+  FL_CHECK(term, FL_ERR_INPUT, "--plot %s: the file must end in .svg, .png or .pdf", file);
+  FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, mode, strategy, makespan_s FROM runs WHERE id = ?1", -1, &st,
+                              NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+  sqlite3_bind_int64(st, 1, run_id);
+  FL_CHECK(sqlite3_step(st) == SQLITE_ROW, FL_ERR_INPUT, "--timeline %lld: no such run", (long long)run_id);
+  snprintf(title, sizeof title, "%s, run %lld (%s, %s): events", (const char *)sqlite3_column_text(st, 0),
+           (long long)run_id, (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2));
+  makespan = sqlite3_column_double(st, 3);
+  sqlite3_finalize(st);
+  st = NULL;
+  if (makespan >= 2 * 86400.0)
+    scale = 86400.0, unit = "days";
+  else if (makespan >= 2 * 3600.0)
+    scale = 3600.0, unit = "hours";
+  else if (makespan >= 120.0)
+    scale = 60.0, unit = "minutes";
+  FL_CHECK(sqlite3_prepare_v2(db, "SELECT kind FROM events WHERE run_id = ?1 GROUP BY kind ORDER BY MIN(t_s)", -1, &st,
+                              NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the events: %s", sqlite3_errmsg(db));
+  sqlite3_bind_int64(st, 1, run_id);
+  while (sqlite3_step(st) == SQLITE_ROW && nkinds < 32)
+    snprintf(kinds[nkinds++], sizeof kinds[0], "%s", (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_CHECK(nkinds > 0, FL_ERR_INPUT, "--timeline %lld: the run has no events (it ran with run.events = none)",
+           (long long)run_id);
+
+  FL_TRY(fl_plot_tmpdir(tmp, sizeof tmp));
+  snprintf(data, sizeof data, "%s/data", tmp);
+  snprintf(script, sizeof script, "%s/plot.gp", tmp);
+  FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
+  FL_CHECK(sqlite3_prepare_v2(db, "SELECT t_s FROM events WHERE run_id = ?1 AND kind = ?2 ORDER BY t_s", -1, &st,
+                              NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the events: %s", sqlite3_errmsg(db));
+  for (int k = 0; k < nkinds; k++) { /* one block per kind: "t y" */
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_text(st, 2, kinds[k], -1, SQLITE_STATIC);
+    if (k)
+      fprintf(f, "\n\n");
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      fprintf(f, "%.17g %d\n", sqlite3_column_double(st, 0) / scale, nkinds - k);
+      nev++;
+    }
+  }
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
+  f = NULL;
+
+  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-%ld", file, (long)getpid());
+  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
+  fprintf(f, "set terminal %s\nset output ", term);
+  fl_gp_quote(f, out_tmp);
+  fprintf(f, "\nset title ");
+  fl_gp_quote(f, title);
+  fprintf(f, "\nset xlabel \"time (%s)\"\nset grid xtics\nset yrange [0.3:%f]\nset key off\nset ytics (", unit,
+          nkinds + 0.7);
+  for (int k = 0; k < nkinds; k++) {
+    fprintf(f, "%s", k ? ", " : "");
+    fl_gp_quote(f, kinds[k]);
+    fprintf(f, " %d", nkinds - k);
+  }
+  fprintf(f, ")\n");
+  if (makespan > 0)
+    fprintf(f, "set xrange [0:%.17g]\n", makespan / scale);
+  fprintf(f, "plot ");
+  for (int k = 0; k < nkinds; k++)
+    fprintf(f, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 lc %d", k ? ", \\\n     " : "", data, k, (k % 6) + 5,
+            k + 1);
+  fprintf(f, "\n");
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
+  f = NULL;
+  rc = fl_gnuplot(script, tmp, out_tmp, file);
+  (void)nev;
+done:
+  if (f)
+    fclose(f);
+  sqlite3_finalize(st);
   if (tmp[0])
     fl_remove_tree(tmp);
   return rc;

@@ -18,6 +18,11 @@ typedef struct fl_plot_opts {
   const char *scenario; /* only this scenario's rows (NULL: all) */
 } fl_plot_opts;
 
+/* `faultline report DB --timeline RUN_ID --plot FILE`: one run's events (failures, repairs, checkpoints,
+ * interruptions, restarts, spare moves, rollbacks, ...) on a time axis, one row of marks per kind. FL_ERR_INPUT
+ * when the run does not exist or has no events (run.events = none). */
+fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file);
+
 /* FL_ERR_INPUT (nothing written) for an unknown --y, an --x that is not a numeric key or does not vary in the rows
  * (the message lists the keys that do), an unknown extension, or no completed row; FL_ERR_IO when gnuplot is
  * missing or fails. The file appears complete or not at all. */

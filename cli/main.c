@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -63,9 +64,11 @@ static const fl_cmd fl_cmds[] = {
      " [--calibration FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
-     "DB [--scenario NAME] [--csv] [--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]]",
+     "DB [--scenario NAME] [--csv] [--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]] "
+     "[--timeline RUN_ID --plot FILE]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
-     "against a scenario key, one line per strategy with its 95% CI band (gnuplot)",
+     "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
+     "(gnuplot)",
      fl_cmd_report},
     {"sweep",
      "SCENARIO.ini [--launcher local] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep ...]..."
@@ -474,6 +477,7 @@ static int fl_cmd_report(int argc, char **argv)
   fl_report_opts ro = {0};
   fl_plot_opts po = {0};
   const char *path = NULL;
+  long timeline = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *v;
@@ -483,7 +487,12 @@ static int fl_cmd_report(int argc, char **argv)
       po.file = v;
     else if ((v = fl_args_value(argc, argv, &i, "--x")))
       po.x = v;
-    else if ((v = fl_args_value(argc, argv, &i, "--y")))
+    else if ((v = fl_args_value(argc, argv, &i, "--timeline"))) {
+      long id;
+      if (fl_args_count("--timeline", v, 1, LONG_MAX, &id) != FL_OK)
+        return fl_usage_error("report", "%s", fl_err_msg());
+      timeline = id;
+    } else if ((v = fl_args_value(argc, argv, &i, "--y")))
       po.y = v;
     else if (strcmp(argv[i], "--csv") == 0)
       ro.csv = 1;
@@ -500,10 +509,16 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_report_error(fl_err_set(FL_ERR_INPUT, "%s: no such results database", path));
   if ((po.x || po.y) && !po.file)
     return fl_usage_error("report", "%s", "--x and --y go with --plot FILE");
-  if (po.file && !po.x)
-    return fl_usage_error("report", "%s", "--plot needs --x KEY: the scenario key on the horizontal axis");
+  if (timeline && (!po.file || po.x || po.y))
+    return fl_usage_error("report", "%s", "--timeline RUN_ID goes with --plot FILE (and no --x, --y)");
+  if (po.file && !po.x && !timeline)
+    return fl_usage_error("report", "%s",
+                          "--plot needs --x KEY (the scenario key on the horizontal axis) or --timeline RUN_ID");
   FL_TRY(fl_db_open_readonly(path, &db));
-  if (po.file) {
+  if (timeline) {
+    FL_TRY(fl_plot_timeline(fl_db_sqlite(db), timeline, po.file));
+    fprintf(stderr, "faultline: %s: the events of run %ld\n", po.file, timeline);
+  } else if (po.file) {
     FL_TRY(fl_plot(fl_db_sqlite(db), &po));
     fprintf(stderr, "faultline: %s: %s against %s\n", po.file, po.y ? po.y : "waste", po.x);
   } else {

@@ -53,9 +53,36 @@ static void test_plot_bad_requests(void)
   CU_ASSERT_FALSE(fl_cli_exists("w2.txt"));
 }
 
+/* One run's events on a time axis: a mark per event, a row per kind. */
+static void test_timeline(void)
+{
+  long n = 0;
+  char *svg;
+  fl_cli_write("tl.ini", "[run]\nname = tl\nseed = 5\nreplicas = 1\nevents = all\n[platform]\nnodes = 600\n"
+                         "[failures]\nnode_mtbf = 0.5y\nrepair = 1h\n[app]\nnodes = 512\nwork = 12h\n"
+                         "[strategy]\ncheckpoint_cost = 2min\nrestart_cost = 2min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate tl.ini --db tl.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report tl.sqlite --timeline 1 --plot tl.svg", 60), 0);
+  svg = fl_test_read_file(fl_test_tmp("tl.svg"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">checkpoint<"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">failure<"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">restart<"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, "time (hours)"));
+  free(svg);
+  /* a run without events, a run that does not exist, --timeline without --plot: one line, exit 2, no file */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --timeline 1 --plot tl2.svg", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "has no events (it ran with run.events = none)"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report tl.sqlite --timeline 7 --plot tl2.svg", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--timeline 7: no such run"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report tl.sqlite --timeline 1", 60), 2);
+  CU_ASSERT_FALSE(fl_cli_exists("tl2.svg"));
+}
+
 static CU_TestInfo plot_tests[] = {
     {"waste against the MTBF: SVG and PNG", test_plot_svg_png},
     {"bad requests: one line, exit 2, no file", test_plot_bad_requests},
+    {"one run's events on a time axis", test_timeline},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"plot", NULL, NULL, NULL, NULL, plot_tests}, CU_SUITE_INFO_NULL};
