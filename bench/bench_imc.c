@@ -62,7 +62,7 @@ int main(int argc, char **argv)
   memset(buf, rank + 1, bytes);
   for (int j = 0; j < 3; j++)
     memset(rot[j], rank + 1, bytes);
-  if (fl_rt_init(&rt, 2, FL_RT_MIRROR_RING, 60.0) != 0 || !(imc = fl_imc_create(&rt, bytes, 0))) {
+  if (fl_rt_init(&rt, 2, 1, FL_RT_MIRROR_RING, 60.0) != 0 || !(imc = fl_imc_create(&rt, bytes, 0))) {
     fprintf(stderr, "bench_imc: set-up failed\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }

@@ -208,7 +208,7 @@ static double fl_calib_delta(const fl_calib *c, const char *kind)
   return strcmp(kind, "checkpoint") == 0 ? c->delta_file : c->delta_buddy;
 }
 
-static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const char *kind, long spares, const char *path)
+static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const char *kind, const char *path)
 {
   FILE *f = fopen(path, "w");
   char host[256] = "?", when[64];
@@ -225,14 +225,13 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
       "(%.1f MB/s a rank)\n"
       "; one rank killed: detection %.4g s, recovery (agreement, spare promotion) %.4g s, restore %.4g s\n"
       "; faultline simulate SCENARIO --calibration THIS_FILE: the job as a bsp job of the measured work\n"
-      "[platform]\nnodes = %ld\n"
       "[app]\nkind = bsp\nnodes = %ld\nwork = %.9gs\n"
       "[strategy]\ninterval = %.9gs\ncheckpoint_cost = %.9gs\nfile_cost = %.9gs\nrestart_cost = %.9gs\n"
       "downtime = %.9gs\n",
       a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->delta_buddy,
       c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
-      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->detect, c->recovery, c->restore, a->np + spares,
-      a->np, c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
+      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->detect, c->recovery, c->restore, a->np,
+      c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
       c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
   if (fclose(f) != 0)
     return fl_err_set(FL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
@@ -321,7 +320,7 @@ int fl_cmd_calibrate(int argc, char **argv)
   FL_TRY(fl_agree_scenario(&a, &sc));
   FL_TRY(fl_agree_tmpdir(&a));
   FL_TRY(fl_calib_measure(&a, sc, &c));
-  FL_TRY(fl_calib_write(&c, &a, sc->strategy, sc->spares, a.out ? a.out : "/dev/stdout"));
+  FL_TRY(fl_calib_write(&c, &a, sc->strategy, a.out ? a.out : "/dev/stdout"));
   if (!a.quiet && a.out)
     fprintf(stderr, "faultline: calibration in %s (faultline simulate %s --calibration %s)\n", a.out, a.path, a.out);
 done:
@@ -380,7 +379,7 @@ int fl_cmd_agree(int argc, char **argv)
     return code;
   FL_TRY(fl_agree_scenario(&a, &sc));
   snprintf(db, sizeof db, "%s", a.db ? a.db : sc->db);
-  snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : "checkpoint,buddy,two-level");
+  snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : "checkpoint,buddy,two-level,replication");
   for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
     char set[96];
     fl_scenario *probe = NULL;
@@ -404,12 +403,6 @@ int fl_cmd_agree(int argc, char **argv)
   FL_TRY(fl_calib_measure(&a, sc, &c));
   gap = c.detect + c.recovery + c.restore + 0.05; /* the cost of a recovery, and a little compute */
   FL_TRY(fl_agree_draw(sc, &c, a.failures, gap, t, rank));
-  snprintf(trace, sizeof trace, "%s/failures.csv", a.tmp);
-  FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
-  fprintf(f, "# time, node: the instants both engines fail (faultline agree)\n");
-  for (long i = 0; i < a.failures; i++)
-    fprintf(f, "%.9g, %ld\n", t[i], rank[i]);
-  fclose(f);
   printf("faultline agree %s: %ld ranks + %ld spares, %ld failures at", a.path, a.np, a.failures, a.failures);
   for (long i = 0; i < a.failures; i++)
     printf(" %ld@%.3gs", rank[i], t[i]);
@@ -418,17 +411,36 @@ int fl_cmd_agree(int argc, char **argv)
          c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore);
   printf("%-11s %12s %12s %7s %9s %11s %s\n", "strategy", "sim makespan", "real", "ratio", "failures", "rollbacks",
          "within 0.85-1.15");
-  snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : "checkpoint,buddy,two-level");
+  snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : "checkpoint,buddy,two-level,replication");
   for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
-    char cal[4200], np[32], sp[32], strat[64], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
+    char cal[4200], np[32], sp[32], strat[64], strat_set[96], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
     char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *argv_real[4 * FL_AGREE_MAX_SETS + 40], *extra[64];
     fl_agree_row sim, real;
     double ratio;
     int e = 0, ok;
+    {
+      /* the simulator's trace for this strategy: the real world rank w of replica set w / np holds copy w / np of
+       * rank w mod np, which the simulator places on node rank * degree + copy */
+      fl_scenario *probe = NULL;
+      fl_engine_caps caps;
+      fl_strategy_run strat;
+      long degree = 1;
+      snprintf(strat_set, sizeof strat_set, "strategy.kind=%s", kind);
+      FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
+      if (fl_scenario_set(probe, strat_set) == FL_OK && fl_exec_setup(probe, a.np, &caps, &strat) == FL_OK)
+        degree = strat.degree;
+      fl_scenario_destroy(&probe);
+      snprintf(trace, sizeof trace, "%s/failures-%s.csv", a.tmp, kind);
+      FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
+      fprintf(f, "# time, node: the instants both engines fail (faultline agree)\n");
+      for (long i = 0; i < a.failures; i++)
+        fprintf(f, "%.9g, %ld\n", t[i], (rank[i] % a.np) * degree + rank[i] / a.np);
+      fclose(f);
+      snprintf(platform, sizeof platform, "platform.nodes=%ld", a.np * degree + a.failures);
+    }
     snprintf(cal, sizeof cal, "%s/calibration-%s.ini", a.tmp, kind);
-    FL_TRY(fl_calib_write(&c, &a, kind, a.failures, cal));
+    FL_TRY(fl_calib_write(&c, &a, kind, cal));
     snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
-    snprintf(platform, sizeof platform, "platform.nodes=%ld", a.np + a.failures);
     snprintf(tr, sizeof tr, "failures.trace=%s", trace);
     /* the simulator: the calibrated job, the failures of the trace, no repair (a dead process stays dead) */
     {

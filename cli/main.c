@@ -890,7 +890,8 @@ static int fl_cmd_run(int argc, char **argv)
   fl_scenario *sc = NULL;
   const char *path = NULL, *out = NULL;
   char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200];
-  int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0, watchdog_fired = 0;
+  int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0, watchdog_fired = 0, degree = 1;
+  long procs = 0;
   fl_engine_caps caps;
   fl_strategy_run strat;
   double run_wall = 0;
@@ -949,17 +950,21 @@ static int fl_cmd_run(int argc, char **argv)
   }
   if (spares < 0)
     spares = sc->spares;
-  FL_CHECK(np + spares <= FL_RUN_MAX_PROCS, FL_ERR_INPUT, "--np %d plus %ld spares: at most %d processes", np, spares,
-           FL_RUN_MAX_PROCS);
+  if (!sc->recovery_mode) /* the strategy, set up for the real engine: refused here, before anything runs */
+    FL_TRY(fl_exec_setup(sc, np, &caps, &strat));
+  degree = sc->recovery_mode ? 1 : (int)strat.degree; /* replication: every rank's copies are processes too */
+  procs = (long)np * degree + spares;
+  FL_CHECK(procs <= FL_RUN_MAX_PROCS, FL_ERR_INPUT, "--np %d (x %d copies) plus %ld spares: at most %d processes", np,
+           degree, spares, FL_RUN_MAX_PROCS);
   if (sc->mirror_pair && np % 2) {
     /* pairs 0-1, 2-3, ...: an odd rank out has no partner to hold its checkpoint */
     rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (--np %d); use ring", np);
     goto done;
   }
-  FL_TRY(fl_run_check_kills("mpi.kill", sc->kill, np + spares));
+  FL_TRY(fl_run_check_kills("mpi.kill", sc->kill, procs));
   for (int k = 0; k < margc; k += 2)
     if (strcmp(margv[k], "--kill") == 0)
-      FL_TRY(fl_run_check_kills("--kill", margv[k + 1], np + spares));
+      FL_TRY(fl_run_check_kills("--kill", margv[k + 1], procs));
   if (strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0) {
     rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds cg and gridworld (bsp: faultline simulate)");
     goto done;
@@ -975,8 +980,6 @@ static int fl_cmd_run(int argc, char **argv)
       kills += strcmp(margv[k], "--kill") == 0;
     FL_TRY(fl_scenario_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
   }
-  if (!sc->recovery_mode) /* the strategy, set up for the real engine: refused here, before anything runs */
-    FL_TRY(fl_exec_setup(sc, np, &caps, &strat));
   /* faultline-mpi sits next to this binary */
   len = readlink("/proc/self/exe", exe, sizeof exe - 1);
   FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
@@ -990,7 +993,7 @@ static int fl_cmd_run(int argc, char **argv)
     snprintf(outdir, sizeof outdir, "%s", out);
     if (stat(outdir, &st) == 0) {
       FL_CHECK(S_ISDIR(st.st_mode), FL_ERR_INPUT, "--out %s: not a directory", outdir);
-      FL_CHECK(!fl_run_dir_has_outcomes(outdir, np + spares), FL_ERR_INPUT,
+      FL_CHECK(!fl_run_dir_has_outcomes(outdir, procs), FL_ERR_INPUT,
                "--out %s: holds rank-*.txt outcome files of an earlier run; give an empty or new directory", outdir);
     } else {
       FL_CHECK(errno == ENOENT, FL_ERR_INPUT, "--out %s: %s", outdir, strerror(errno));
@@ -1010,7 +1013,7 @@ static int fl_cmd_run(int argc, char **argv)
     char npbuf[32], sparebuf[32];
     const char *extra = getenv("FAULTLINE_MPIRUN_ARGS");
     char *extra_copy = extra ? strdup(extra) : NULL, *save = NULL, *tok;
-    snprintf(npbuf, sizeof npbuf, "%ld", (long)np + spares);
+    snprintf(npbuf, sizeof npbuf, "%ld", procs);
     snprintf(sparebuf, sizeof sparebuf, "%ld", spares);
     cmd[c++] = "mpirun";
     if (geteuid() == 0)
@@ -1112,7 +1115,7 @@ static int fl_cmd_run(int argc, char **argv)
             exited = 1;
             break;
           }
-          beat = fl_run_newest_beat(outdir, np + spares); /* file times: compared only with each other */
+          beat = fl_run_newest_beat(outdir, procs); /* file times: compared only with each other */
           if (beat > progress) {
             progress = beat;
             last_progress = fl_wall_seconds();
@@ -1124,10 +1127,10 @@ static int fl_cmd_run(int argc, char **argv)
             fprintf(stderr,
                     "faultline: %s: no progress for %s (mpi.watchdog): stopping the job and all its processes\n",
                     sc->name, fl_units_format_duration(sc->watchdog_s, a, sizeof a));
-            fl_run_kill_all(pid, outdir, np + spares); /* stopped processes too: SIGKILL needs no cooperation */
+            fl_run_kill_all(pid, outdir, procs); /* stopped processes too: SIGKILL needs no cooperation */
           }
           if (watchdog_fired && fl_wall_seconds() - killed_at > 5)
-            fl_run_kill_all(pid, outdir, np + spares);
+            fl_run_kill_all(pid, outdir, procs);
         }
         if (have)
           fputs(line, stderr);
@@ -1136,7 +1139,7 @@ static int fl_cmd_run(int argc, char **argv)
           while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
         if (watchdog_fired)
-          fl_run_kill_all(pid, outdir, np + spares); /* whatever is left */
+          fl_run_kill_all(pid, outdir, procs); /* whatever is left */
         run_wall = fl_wall_seconds() - t0;
       }
       fl_run_child_pid = 0;
@@ -1155,7 +1158,7 @@ static int fl_cmd_run(int argc, char **argv)
     fl_outcome o, role0;
     int have0 = 0, lost = 0, completed = 0, files = 0;
     char msg[256] = "";
-    for (int w = 0; w < np + spares; w++) {
+    for (int w = 0; w < procs; w++) {
       snprintf(buf, sizeof buf, "%s/rank-%d.txt", outdir, w);
       if (fl_read_outcome(buf, &o) != 0)
         continue;
@@ -1176,7 +1179,7 @@ static int fl_cmd_run(int argc, char **argv)
       fl_db_run row;
       fl_db_run_real(&row, sc, "no_progress", 0);
       row.nodes = np;
-      row.platform_nodes = np + spares;
+      row.platform_nodes = procs;
       row.work_s = 0;
       row.wall_s = run_wall;
       if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK)
@@ -1193,7 +1196,7 @@ static int fl_cmd_run(int argc, char **argv)
         printf("%s: ended after %ld iterations, max error %.3g; %d recover%s; %ld checkpoints; %d of %ld processes "
                "ended by themselves%s; row in %s\n",
                sc->name, role0.iterations, role0.error, role0.recoveries, role0.recoveries == 1 ? "y" : "ies",
-               role0.commits, files, (long)np + spares, role0.roles > 0 && role0.roles < np ? " (shrunk)" : "", sc->db);
+               role0.commits, files, procs, role0.roles > 0 && role0.roles < np ? " (shrunk)" : "", sc->db);
       code = completed >= (role0.roles > 0 ? role0.roles : np) ? 0 : 1;
     } else {
       fprintf(stderr, "faultline: %s: the run did not complete (mpirun status %d%s%s)\n", sc->name,

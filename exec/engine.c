@@ -14,10 +14,8 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
   *caps = (fl_engine_caps){.name = "real",
                            .shape = FL_SHAPE_RANKS, /* cg, and the grid world by rows */
                            .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
-                           .max_degree = 1,
-                           .task_recovery = 0,
-                           .why_no_replicas = "replica ranks are not implemented in faultline-mpi yet (use faultline "
-                                              "simulate)"};
+                           .max_degree = 3, /* replica sets of whole copies (exec/mpi_inmem/rt.h) */
+                           .task_recovery = 0};
   if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
     return rc;
   if (sc->shrink && run->levels && !(run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
@@ -25,6 +23,10 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
                             "shrink re-cuts a dead rank's rows over the others from the file level, which strategy "
                             "'%s' does not write (use checkpoint, two-level or none)",
                             run->ops->name);
+  if (sc->shrink && run->degree > 1)
+    return fl_scenario_fail(sc, "mpi", "on_no_spare",
+                            "shrink and replication do not mix: a replica set that runs out of spares retires and "
+                            "the other copies go on");
   if (sc->shrink && sc->mirror_pair && (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)))
     return fl_scenario_fail(sc, "mpi", "on_no_spare",
                             "shrink may leave an odd number of ranks, which mpi.mirror = pair cannot pair: use ring");

@@ -531,6 +531,9 @@ void fl_db_row_key(const fl_db_run *r, char *buf, size_t size)
 {
   if (r->mode && strcmp(r->mode, "sim") == 0) {
     fl_db_sim_row_key(r->scenario_text, r->overrides, r->seed, r->replica, buf, size);
+  } else if (r->job_id) {
+    const char *t = r->scenario_text ? r->scenario_text : "";
+    snprintf(buf, size, "real:%016" PRIx64 ":job:%s", (uint64_t)XXH64(t, strlen(t), 0), r->job_id);
   } else {
     /* a real run happened once: its key is the moment and the process that wrote it */
     struct timespec ts;
@@ -584,6 +587,19 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   FL_CHECK(!(events && events->oom), FL_ERR_NOMEM, "out of memory logging events; the replica is not written");
   FL_TRY(fl_db_exec(db, "BEGIN IMMEDIATE", "starting a transaction"));
   began = 1;
+  if (r->job_id) {
+    /* one row per real job: another process of it (a replica set finishing at the same moment) may have written
+     * it; the write lock held since BEGIN IMMEDIATE makes the check and the insert one step */
+    char key[160];
+    int found = 0;
+    fl_db_row_key(r, key, sizeof key);
+    FL_TRY(fl_db_has_row(db, key, &found));
+    if (found) {
+      if (id)
+        *id = 0;
+      goto done; /* rolled back: nothing to add */
+    }
+  }
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
   fl_bind_text(st, i++, FL_VERSION);
@@ -654,7 +670,7 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     free(inputs);
   }
   {
-    char key[64];
+    char key[160];
     fl_db_row_key(r, key, sizeof key);
     fl_bind_text(st, i++, key);
   }

@@ -24,7 +24,9 @@ typedef struct fl_db fl_db;
 /* Values of one `runs` row. Strings are borrowed for the call. NAN doubles and negative counts are NULL. */
 typedef struct fl_db_run {
   const char *scenario, *scenario_path, *scenario_text, *overrides;
-  const char *mode; /* "sim" | "real" */
+  const char *mode;   /* "sim" | "real" */
+  const char *job_id; /* real runs: the job's identity (all its processes agree on it), so that one job writes one
+                       * row however many of its processes try (replica sets); NULL: this process's moment */
   const char *app, *strategy, *failure_model, *interval_rule, *status;
   uint64_t seed;
   long replica, nodes, platform_nodes;

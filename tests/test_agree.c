@@ -90,10 +90,10 @@ static void test_agree(void)
     CU_ASSERT(r > 0.5 && r < 2.0); /* the same job: a gross error in the mapping shows here */
   }
   /* a strategy the real engine cannot run: refused before anything runs */
-  snprintf(args, sizeof args, "agree '%s' --np 4 --strategies replication --db refused.sqlite",
+  snprintf(args, sizeof args, "agree '%s' --np 4 --strategies buddy,hybrid --db refused.sqlite",
            fl_test_src("scenarios/cg-buddy.ini"));
   CU_ASSERT_EQUAL(fl_cli_run_limited(args, 60), 2);
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--strategies replication"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--strategies hybrid"));
   CU_ASSERT_FALSE(fl_cli_exists("refused.sqlite"));
 }
 

@@ -92,6 +92,7 @@ static int read_outcomes(const char *outdir, int nproc, outcome *by_role)
 }
 
 static outcome reference[NP];
+static int copies = 1; /* processes per rank (replication) */
 
 static void test_failure_free(void)
 {
@@ -117,7 +118,7 @@ static void check_recovery(const char *label, const char *kills, int spares, int
   snprintf(dir, sizeof dir, "%s/%s", fl_test_tmpdir(), label);
   snprintf(extra, sizeof extra, "--spares %d %s", spares, kills);
   CU_ASSERT_EQUAL(run(extra, dir), 0);
-  files = read_outcomes(dir, NP + spares, got);
+  files = read_outcomes(dir, NP * copies + spares, got);
   CU_ASSERT_EQUAL(files, expect_files);
   for (int r = 0; r < NP; r++) {
     CU_ASSERT(got[r].present);
@@ -201,6 +202,27 @@ static void test_buddy_and_rank(void)
   CU_ASSERT(role0_figure(dir, NP + 2, "file_commits") >= 2);
 }
 
+/* Replication (replica sets): a copy of rank 1 killed in each set at once, so no copy goes on unharmed: both sets
+ * fall back to their file level (re-created by their spares) and one finishes first, with the failure-free
+ * answer; one row for the job (both sets may finish, and write, together). */
+static void test_replication_all_copies(void)
+{
+  char dir[512];
+  outcome got[NP];
+  long rows = db_count("SELECT COUNT(*) FROM runs");
+  snprintf(dir, sizeof dir, "%s/replication-both", fl_test_tmpdir());
+  CU_ASSERT_EQUAL(run("--spares 2 --set strategy.kind=replication --kill 1@17 --kill 5@17", dir), 0);
+  read_outcomes(dir, 2 * NP + 2, got);
+  for (int r = 0; r < NP; r++) {
+    CU_ASSERT(got[r].present && strcmp(got[r].status, "completed") == 0);
+    CU_ASSERT_STRING_EQUAL(got[r].checksum, reference[r].checksum);
+  }
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND strategy = "
+                           "'replication' AND status = 'completed' AND interruptions >= 1"),
+                  1);
+}
+
 /* More deaths than spares with mpi.on_no_spare = shrink: the job goes on with fewer ranks, the dead rank's rows
  * re-cut over the others from the file level (or, under none, started over on fewer ranks): the solve converges to
  * the same solution (the sums run over other blocks, so not bit for bit: the error against the exact solution
@@ -259,7 +281,9 @@ static void test_every_strategy(void)
     fprintf(stderr, "\n    %s", name);
     if (fl_exec_setup(sc, NP, &caps, &strat) == FL_OK) {
       snprintf(extra, sizeof extra, "--set strategy.kind=%s --kill 1@17", name);
+      copies = (int)strat.degree; /* replication: the copy that finishes first answers; the others are stopped */
       check_recovery(label, extra, 1, NP);
+      copies = 1;
       CU_ASSERT_EQUAL(db_count(sql), named + 1);
     } else {
       char dir[512];
@@ -491,6 +515,7 @@ static CU_TestInfo mpi_tests[] = {
     {"more deaths than spares: data_lost, a row", test_no_spare_left},
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"more deaths than spares, shrink: the answer on fewer ranks", test_shrink},
+    {"replication: every set loses a copy, the file level", test_replication_all_copies},
     {"every process stopped: the watchdog ends the job", test_watchdog},
     {"a rank stopped past the timeout is fenced: one outcome", test_stopped_rank_fenced},
     {"failures drawn from the model kill processes", test_model_failures},

@@ -178,7 +178,7 @@ static void test_real_engine_caps(void)
     snprintf(text, sizeof text, "[app]\nkind = cg\ngrid = 64x64\n[strategy]\nkind = %s\n", ops->name);
     CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text(text, "real.ini", NULL, &sc), FL_OK);
     rc = fl_exec_setup(sc, 4, &caps, &run);
-    if (strcmp(ops->name, "replication") == 0 || !(ops->shapes & FL_SHAPE_RANKS)) {
+    if (!(ops->shapes & FL_SHAPE_RANKS)) {
       CU_ASSERT_EQUAL(rc, FL_ERR_INPUT);
       CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "real"));
     } else {

@@ -66,10 +66,34 @@ static int fl_drv_lost(fl_drv *d, const char *what)
 /* A role's file-level directory in generation gen (the partition after gen shrinks): DIR/role-R, DIR/gen-G/role-R. */
 static void fl_drv_role_dir(const fl_drv *d, int gen, int role, char *path, size_t size)
 {
+  char set[32] = "";
+  if (d->rt->degree > 1) /* replication: each replica set keeps its own */
+    snprintf(set, sizeof set, "/set-%d", d->rt->set);
   if (gen == 0)
-    snprintf(path, size, "%s/role-%d", d->cfg->file_dir, role);
+    snprintf(path, size, "%s%s/role-%d", d->cfg->file_dir, set, role);
   else
-    snprintf(path, size, "%s/gen-%d/role-%d", d->cfg->file_dir, gen, role);
+    snprintf(path, size, "%s%s/gen-%d/role-%d", d->cfg->file_dir, set, gen, role);
+}
+
+/* Create the directories of `path` below `base` (which exists): 0, or -1 with errno. */
+static int fl_drv_mkdirs(const char *base, const char *path)
+{
+  char buf[4096];
+  size_t n = strlen(base);
+  if (strlen(path) <= n)
+    return 0;
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + n + 1;; p++) {
+    char *slash = strchr(p, '/');
+    if (slash)
+      *slash = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+      return -1;
+    if (!slash)
+      return 0;
+    *slash = '/';
+    p = slash;
+  }
 }
 
 /* My role's file-level store in the current generation, opened writable (a promoted spare takes over a dead role's
@@ -83,7 +107,7 @@ static int fl_drv_open_file(fl_drv *d)
   fl_ckpt_destroy(&d->ck);
   fl_drv_role_dir(d, d->rt->generation, d->rt->role, path, sizeof path);
   *strrchr(path, '/') = '\0';
-  if ((mkdir(d->cfg->file_dir, 0777) != 0 && errno != EEXIST) || (mkdir(path, 0777) != 0 && errno != EEXIST)) {
+  if ((mkdir(d->cfg->file_dir, 0777) != 0 && errno != EEXIST) || fl_drv_mkdirs(d->cfg->file_dir, path) != 0) {
     snprintf(msg, sizeof msg, "file level: cannot create %s: %s", path, strerror(errno));
     return fl_drv_lost(d, msg);
   }
@@ -251,13 +275,20 @@ static int fl_drv_init(fl_drv *d)
 static int fl_drv_restore(fl_drv *d, int *need_init)
 {
   fl_rt *rt = d->rt;
-  fl_failure_view view = {.copies_left = 0,
+  fl_failure_view view = {.copies_left = rt->degree - 1, /* the other replica sets go on (we do not wait for them) */
                           .buddy_intact = rt->mirrors_intact && rt->agreed_version >= 0,
                           .buddy_version = d->imc ? rt->agreed_version : -1,
                           .file_version = rt->agreed_file_version,
                           .reshaped = rt->reshaped};
   fl_recovery r = fl_strat_on_failure(d->strat, &view);
   double t0 = fl_rt_now();
+  if (r.action == FL_ACT_CONTINUE) {
+    /* masked for the job: the other copies go on; this replica set is re-created by its spares from its own newest
+     * checkpoint and catches up, or retires if it has none left */
+    view.copies_left = 0;
+    r = fl_strat_rollback_newest(d->strat, &view);
+    d->res->replica_rebuilds++;
+  }
   int rc = FL_RT_OK;
 
   rt->my_file_version = rt->agreed_file_version; /* a promoted spare learns it here */

@@ -45,6 +45,7 @@ typedef struct fl_driver_result {
   long commits;               /* checkpoints taken (any level) */
   long file_commits;          /* of which to the file level */
   long rollbacks[FL_NLEVELS]; /* recoveries by where the state came from: [FL_LEVEL_SCRATCH] = restarts */
+  long replica_rebuilds;      /* replication: recoveries of this replica set while the others went on */
   double ckpt_bytes, commit_s, wall_s;
   /* waste, the slowest role's (agreed at the end; this rank's own if that agreement failed) */
   double restore_s;           /* reading a checkpoint back after a failure */

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
   double kill_at_s[FL_MAX_KILLS];
   const char *path = NULL, *out_dir = NULL;
   char *err = NULL;
-  int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0;
+  int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0, degree = 1, nroles = 1;
   fl_err rc = FL_OK;
 
   MPI_Init(&argc, &argv);
@@ -172,12 +172,21 @@ int main(int argc, char **argv)
                           "faultline simulate)");
   if (rc == FL_OK && strcmp(sc->app, "cg") == 0 && sc->grid_rows != sc->grid_cols)
     rc = fl_scenario_fail(sc, "app", "grid", "cg needs a square grid");
-  if (rc == FL_OK && (sc->spares >= wsize || wsize - sc->spares > sc->grid_rows))
-    rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave %ld active ranks of %d processes for a %ld-row grid",
-                          sc->spares, (long)wsize - sc->spares, wsize, sc->grid_rows);
-  if (rc == FL_OK && sc->mirror_pair && (wsize - sc->spares) % 2)
-    rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%ld); use ring",
-                          (long)wsize - sc->spares);
+  if (rc == FL_OK && sc->spares >= wsize)
+    rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave no active rank of %d processes", sc->spares, wsize);
+  if (rc == FL_OK && !sc->recovery_mode) { /* the strategy, set up for this engine: refused here if it cannot run */
+    rc = fl_exec_setup(sc, wsize - sc->spares, &caps, &strat);
+    degree = rc == FL_OK ? (int)strat.degree : 1;
+    if (rc == FL_OK && (wsize - sc->spares) % degree)
+      rc = fl_scenario_fail(sc, "strategy", "degree", "%ld active processes are not %d copies of whole ranks",
+                            (long)wsize - sc->spares, degree);
+  }
+  nroles = (wsize - (int)sc->spares) / degree;
+  if (rc == FL_OK && nroles > sc->grid_rows)
+    rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave %d active ranks of %d processes for a %ld-row grid",
+                          sc->spares, nroles, wsize, sc->grid_rows);
+  if (rc == FL_OK && sc->mirror_pair && nroles % 2)
+    rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%d); use ring", nroles);
   if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, kill_at_s, &nkill) != 0)
     rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER or RANK@TIME terms, e.g. 1@40 3@2.5s");
   for (int k = 0; rc == FL_OK && sc->recovery_mode && k < nkill; k++)
@@ -185,8 +194,6 @@ int main(int argc, char **argv)
       rc = fl_scenario_fail(sc, "mpi", "kill", "the lossy CG mode ([recovery]) kills at iterations only (RANK@ITER)");
   if (rc == FL_OK && sc->recovery_mode)
     rc = fl_lossy_check(sc, nkill);
-  if (rc == FL_OK && !sc->recovery_mode) /* the strategy, set up for this engine: refused here if it cannot run */
-    rc = fl_exec_setup(sc, wsize - sc->spares, &caps, &strat);
   dc.fail_at_s = -1;
   if (rc == FL_OK && sc->time_scale > 0 && wrank < wsize - sc->spares) {
     fl_fm *fm = NULL;
@@ -208,8 +215,8 @@ int main(int argc, char **argv)
     goto done;
   }
 
-  if (fl_rt_init(&rt, wsize - (int)sc->spares, sc->mirror_pair ? FL_RT_MIRROR_PAIR : FL_RT_MIRROR_RING,
-                 sc->mpi_timeout_s) != 0) {
+  if (fl_rt_init(&rt, nroles, degree, sc->mirror_pair ? FL_RT_MIRROR_PAIR : FL_RT_MIRROR_RING, sc->mpi_timeout_s) !=
+      0) {
     fprintf(stderr, "faultline-mpi: rank %d: cannot set up the runtime\n", wrank);
     code = 1;
     goto done;
@@ -257,6 +264,11 @@ int main(int argc, char **argv)
     code = 1;
     goto done;
   }
+  if (rt.degree > 1 && strcmp(res.status, "lost") == 0) {
+    /* replication: this replica set cannot go on (no spare left); the other copies carry the job */
+    res.status = "retired";
+    fprintf(stderr, "faultline-mpi: replica set %d retires (%s); the other copies go on\n", rt.set, res.message);
+  }
   fl_write_outcome(out_dir, &rt, &res);
 
   if (strcmp(res.status, "lost") == 0) {
@@ -285,7 +297,9 @@ int main(int argc, char **argv)
     row.interval_rule = fl_exec_interval_rule(sc, &strat, every, sizeof every);
     row.interval_s = sc->checkpoint_every > 0 || !strat.levels ? NAN : fl_strat_interval(&strat);
     row.checkpoint_cost_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN;
-    row.nodes = wsize - (int)sc->spares; /* the job's ranks (fewer at the end after a shrink: the outcome files) */
+    row.nodes = nroles; /* the job's ranks (fewer at the end after a shrink: the outcome files; each a set of copies
+                         * under replication) */
+    row.job_id = rt.degree > 1 ? rt.job_id : NULL; /* replica sets finishing together: one row */
     row.platform_nodes = wsize;
     row.makespan_s = dr->wall_s;
     /* useful work: what is left of the makespan once checkpoints, detection, recovery, restore and replay are

@@ -17,7 +17,8 @@ enum {
   FL_TAG_DONE = 103,
   FL_TAG_PING = 104,
   FL_TAG_PONG = 105,
-  FL_TAG_FENCE = 106
+  FL_TAG_FENCE = 106,
+  FL_TAG_STOP = 107
 };
 
 /* A VIEW message: epoch, my two committed versions, my file-level version and its generation, then one entry per
@@ -53,34 +54,55 @@ void fl_rt_heartbeat(fl_rt *rt)
   (void)futimens(rt->beat_fd, NULL); /* mtime := now; the watchdog reads it */
 }
 
-int fl_rt_init(fl_rt *rt, int nroles, int mirror, double timeout_s)
+/* The replica set of world rank w: active ranks in blocks of nroles, spares dealt round-robin. */
+static int fl_rt_set_of(const fl_rt *rt, int w)
+{
+  int active = rt->nroles * rt->degree;
+  return w < active ? w / rt->nroles : (w - active) % rt->degree;
+}
+
+int fl_rt_init(fl_rt *rt, int nroles, int degree, int mirror, double timeout_s)
 {
   memset(rt, 0, sizeof *rt);
   rt->beat_fd = -1;
   MPI_Comm_dup(MPI_COMM_WORLD, &rt->world);
   MPI_Comm_rank(rt->world, &rt->wrank);
   MPI_Comm_size(rt->world, &rt->wsize);
-  if (nroles < 1 || nroles > rt->wsize)
+  if (nroles < 1 || degree < 1 || nroles * degree > rt->wsize)
     return -1;
   rt->nroles = nroles;
+  rt->degree = degree;
   rt->mirror = mirror;
   rt->timeout_s = timeout_s;
-  rt->role = rt->wrank < nroles ? rt->wrank : -1;
+  rt->set = fl_rt_set_of(rt, rt->wrank);
+  rt->role = rt->wrank < nroles * degree ? rt->wrank % nroles : -1;
   rt->role_holder = calloc((size_t)nroles, sizeof *rt->role_holder);
   rt->alive = calloc((size_t)rt->wsize, 1);
+  rt->foreign = calloc((size_t)rt->wsize, 1);
   rt->announced = calloc((size_t)rt->wsize, sizeof *rt->announced);
   rt->dead_roles = calloc((size_t)nroles, sizeof *rt->dead_roles);
-  if (!rt->role_holder || !rt->alive || !rt->dead_roles || !rt->announced)
+  if (!rt->role_holder || !rt->alive || !rt->foreign || !rt->dead_roles || !rt->announced)
     return -1;
   for (int r = 0; r < nroles; r++)
-    rt->role_holder[r] = r;
-  memset(rt->alive, 1, (size_t)rt->wsize);
+    rt->role_holder[r] = rt->set * nroles + r;
+  /* the ranks of the other replica sets are none of this set's business: never heard, never counted, never
+   * promoted, never fenced (replication: each set is a whole copy of the job, recovered on its own) */
+  for (int w = 0; w < rt->wsize; w++) {
+    rt->foreign[w] = fl_rt_set_of(rt, w) != rt->set;
+    rt->alive[w] = !rt->foreign[w];
+  }
+  {
+    /* the job's identity, the same on every process: one row per job however many sets finish */
+    double id[2] = {(double)time(NULL), (double)getpid()};
+    MPI_Bcast(id, 2, MPI_DOUBLE, 0, rt->world);
+    snprintf(rt->job_id, sizeof rt->job_id, "%.0f.%.0f", id[0], id[1]);
+  }
   rt->agreed_version = -1;
   rt->agreed_file_version = -1;
   rt->my_file_version = -1;
   rt->mirrors_intact = 1;
   /* the initial active communicator (a WORLD collective, before anything can fail) */
-  MPI_Comm_split(rt->world, rt->role >= 0 ? 0 : MPI_UNDEFINED, rt->role, &rt->comm);
+  MPI_Comm_split(rt->world, rt->role >= 0 ? rt->set : MPI_UNDEFINED, rt->role, &rt->comm);
   return 0;
 }
 
@@ -118,6 +140,7 @@ void fl_rt_finalize(fl_rt *rt)
   free(rt->kept);
   free(rt->role_holder);
   free(rt->alive);
+  free(rt->foreign);
   free(rt->announced);
   free(rt->dead_roles);
 }
@@ -173,6 +196,14 @@ static void fl_rt_check_fenced(fl_rt *rt)
 {
   int flag = 0;
   MPI_Status st;
+  if (rt->degree > 1) {
+    /* another replica set finished the job and wrote its row: this copy's work is moot */
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_STOP, rt->world, &flag, &st);
+    if (flag) {
+      fflush(NULL);
+      _exit(0);
+    }
+  }
   MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_FENCE, rt->world, &flag, &st);
   if (flag) {
     fprintf(stderr,
@@ -188,7 +219,8 @@ static int fl_rt_take_alive(fl_rt *rt, int w)
 {
   if (rt->alive[w])
     return 1;
-  fl_rt_fence(rt, w);
+  if (!rt->foreign[w])
+    fl_rt_fence(rt, w);
   return 0;
 }
 
@@ -614,9 +646,18 @@ int fl_rt_spare_wait(fl_rt *rt)
 
 void fl_rt_fence_dead(fl_rt *rt)
 {
-  for (int w = 0; w < rt->wsize; w++)
-    if (!rt->alive[w] && w != rt->wrank)
+  static const int stop = 0;
+  for (int w = 0; w < rt->wsize; w++) {
+    if (w == rt->wrank)
+      continue;
+    if (rt->foreign[w]) { /* another replica set: the job is done */
+      MPI_Request req;
+      MPI_Isend((void *)&stop, 1, MPI_INT, w, FL_TAG_STOP, rt->world, &req);
+      MPI_Request_free(&req);
+    } else if (!rt->alive[w]) {
       fl_rt_fence(rt, w);
+    }
+  }
 }
 
 void fl_rt_release_spares(fl_rt *rt)

@@ -28,14 +28,17 @@ typedef struct fl_rt {
   MPI_Comm world; /* private duplicate of MPI_COMM_WORLD: control messages, point to point only */
   MPI_Comm comm;  /* the active roles, in role order; MPI_COMM_NULL on an idle spare */
   int wrank, wsize;
-  int nroles;           /* active ranks */
-  int role;             /* my role, -1 while a spare */
-  int *role_holder;     /* role -> world rank */
-  unsigned char *alive; /* world rank -> believed alive */
-  int *announced;       /* world rank -> newest recovery epoch it announced to me (its ALIVE) */
-  int epoch;            /* recoveries agreed so far */
-  int pending_epoch;    /* an ALIVE of a newer epoch was seen: recovery must join it */
-  int mirror;           /* FL_RT_MIRROR_RING or _PAIR */
+  int nroles;             /* active ranks (of my replica set) */
+  int degree, set;        /* replica sets (1: no replication), and mine */
+  unsigned char *foreign; /* world rank -> in another replica set (never part of my recoveries) */
+  char job_id[64];        /* the same on every process of the job */
+  int role;               /* my role, -1 while a spare */
+  int *role_holder;       /* role -> world rank */
+  unsigned char *alive;   /* world rank -> believed alive */
+  int *announced;         /* world rank -> newest recovery epoch it announced to me (its ALIVE) */
+  int epoch;              /* recoveries agreed so far */
+  int pending_epoch;      /* an ALIVE of a newer epoch was seen: recovery must join it */
+  int mirror;             /* FL_RT_MIRROR_RING or _PAIR */
   double timeout_s;
   /* what the driver says before a recovery */
   int policy_decides;   /* 0 (lossy CG): a dead role whose mirror died too, or with no checkpoint, is FL_RT_LOST;
@@ -76,8 +79,10 @@ void fl_rt_heartbeat(fl_rt *rt);
 double fl_rt_now(void);
 /* Memory an abandoned request may still touch: rt frees it at finalize. */
 void fl_rt_adopt(fl_rt *rt, void *ptr);
-/* Set up after MPI_Init: the first `nroles` world ranks are active, the others spares. */
-int fl_rt_init(fl_rt *rt, int nroles, int mirror, double timeout_s);
+/* Set up after MPI_Init: nroles * degree active ranks in `degree` replica sets (set k: world ranks k*nroles ..,
+ * role = rank mod nroles), each a whole copy of the job on its own communicator and recovered on its own; the
+ * other ranks are spares, dealt round-robin to the sets. degree 1: no replication. */
+int fl_rt_init(fl_rt *rt, int nroles, int degree, int mirror, double timeout_s);
 void fl_rt_finalize(fl_rt *rt);
 
 /* Poll requests until all complete (FL_RT_OK), or a peer is suspected: the deadline passes, or another rank
