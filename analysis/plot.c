@@ -474,3 +474,36 @@ done:
     fl_remove_tree(tmp);
   return rc;
 }
+
+fl_err fl_plot_varying_keys(sqlite3 *db, const char *scenario, char *buf, size_t size)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  fl_scen_cache *cache = NULL;
+  size_t n = 0, cap = 0;
+  buf[0] = '\0';
+  FL_CHECK(sqlite3_prepare_v2(db,
+                              "SELECT DISTINCT scenario_text, COALESCE(overrides, '') FROM runs WHERE status = "
+                              "'completed' AND (?1 IS NULL OR scenario = ?1)",
+                              -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+  sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (n == cap) {
+      fl_scen_cache *g = realloc(cache, (cap = cap ? 2 * cap : 16) * sizeof *g);
+      FL_CHECK(g, FL_ERR_NOMEM, "out of memory");
+      cache = g;
+    }
+    memset(&cache[n], 0, sizeof cache[n]);
+    n++;
+    FL_TRY(fl_scenario_replay((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1), NULL,
+                              &cache[n - 1].sc));
+  }
+  fl_varying_keys(cache, n, buf, size);
+done:
+  sqlite3_finalize(st);
+  for (size_t i = 0; i < n; i++)
+    fl_scenario_destroy(&cache[i].sc);
+  free(cache);
+  return rc;
+}

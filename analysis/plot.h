@@ -18,6 +18,10 @@ typedef struct fl_plot_opts {
   const char *scenario; /* only this scenario's rows (NULL: all) */
 } fl_plot_opts;
 
+/* The numeric scenario keys (not run.*) whose values differ between the completed rows, comma-separated into buf
+ * ("" when none). */
+fl_err fl_plot_varying_keys(sqlite3 *db, const char *scenario, char *buf, size_t size);
+
 /* `faultline report DB --timeline RUN_ID --plot FILE`: one run's events (failures, repairs, checkpoints,
  * interruptions, restarts, spare moves, rollbacks, ...) on a time axis, one row of marks per kind. FL_ERR_INPUT
  * when the run does not exist or has no events (run.events = none). */

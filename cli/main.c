@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "fl_config.h"
 #include "fm.h"
+#include "html.h"
 #include "inputs.h"
 #include "merge.h"
 #include "platform.h"
@@ -65,10 +66,10 @@ static const fl_cmd fl_cmds[] = {
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
      "DB [--scenario NAME] [--csv] [--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]] "
-     "[--timeline RUN_ID --plot FILE]",
+     "[--timeline RUN_ID --plot FILE] [--html FILE.html]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
-     "(gnuplot)",
+     "(gnuplot); --html writes one self-contained page with the table and the plots",
      fl_cmd_report},
     {"sweep",
      "SCENARIO.ini [--launcher local] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep ...]..."
@@ -478,6 +479,7 @@ static int fl_cmd_report(int argc, char **argv)
   fl_plot_opts po = {0};
   const char *path = NULL;
   long timeline = 0;
+  const char *html = NULL;
 
   for (int i = 1; i < argc; i++) {
     const char *v;
@@ -494,6 +496,8 @@ static int fl_cmd_report(int argc, char **argv)
       timeline = id;
     } else if ((v = fl_args_value(argc, argv, &i, "--y")))
       po.y = v;
+    else if ((v = fl_args_value(argc, argv, &i, "--html")))
+      html = v;
     else if (strcmp(argv[i], "--csv") == 0)
       ro.csv = 1;
     else if (argv[i][0] == '-')
@@ -509,13 +513,18 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_report_error(fl_err_set(FL_ERR_INPUT, "%s: no such results database", path));
   if ((po.x || po.y) && !po.file)
     return fl_usage_error("report", "%s", "--x and --y go with --plot FILE");
+  if (html && (po.file || po.x || po.y || timeline))
+    return fl_usage_error("report", "%s", "--html FILE stands alone (its page draws the plots itself)");
   if (timeline && (!po.file || po.x || po.y))
     return fl_usage_error("report", "%s", "--timeline RUN_ID goes with --plot FILE (and no --x, --y)");
   if (po.file && !po.x && !timeline)
     return fl_usage_error("report", "%s",
                           "--plot needs --x KEY (the scenario key on the horizontal axis) or --timeline RUN_ID");
   FL_TRY(fl_db_open_readonly(path, &db));
-  if (timeline) {
+  if (html) {
+    FL_TRY(fl_report_html(fl_db_sqlite(db), path, ro.scenario, html));
+    fprintf(stderr, "faultline: %s: the report, its plots inline (open it in a browser)\n", html);
+  } else if (timeline) {
     FL_TRY(fl_plot_timeline(fl_db_sqlite(db), timeline, po.file));
     fprintf(stderr, "faultline: %s: the events of run %ld\n", po.file, timeline);
   } else if (po.file) {

@@ -282,7 +282,9 @@ int main(int argc, char **argv)
   } else if (strcmp(res.status, "dead") == 0) {
     code = 1;
   }
-  if (lost_writer || (code == 0 && rt.role == 0)) {
+  if (strcmp(res.status, "retired") == 0) {
+    /* a replica set that retired says nothing more: the job's row is the set that finishes */
+  } else if (lost_writer || (code == 0 && rt.role == 0)) {
     /* a row for every run that ends: completed, or data_lost (a rank and every copy of its state gone) */
     fl_db *db = NULL;
     fl_db_run row;

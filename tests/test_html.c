@@ -1,0 +1,111 @@
+/* test_html.c — `faultline report DB --html FILE` opened in a real browser (headless Chromium): the page loads, its
+ * DOM holds the table and the inline plots, and the plots render: a screenshot of the page is much richer than a
+ * screenshot of the same page with its plots taken out (PNG bytes, a ratio taken in the same run). Slow (a browser
+ * starts twice); skipped (77) without Chromium or gnuplot (scripts/test.sh installs Chromium when FL_TEST_ALL=1). */
+#include "cli_util.h"
+#include "fl_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *browser(void)
+{
+  static const char *const names[] = {"chromium", "chromium-browser", "google-chrome", NULL};
+  for (int i = 0; names[i]; i++) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", names[i]);
+    if (system(cmd) == 0)
+      return names[i];
+  }
+  return NULL;
+}
+
+static long file_size(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* Chromium, headless, on a local file: mode "--dump-dom" (stdout to out) or "--screenshot=OUT". */
+static int chromium(const char *mode, const char *page, const char *out)
+{
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd,
+           "timeout 120 %s --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars "
+           "--window-size=1200,2400 %s%s 'file://%s' %s%s%s 2>/dev/null",
+           browser(), mode, strcmp(mode, "--screenshot=") == 0 ? out : "", page,
+           strcmp(mode, "--dump-dom") == 0 ? ">'" : "", strcmp(mode, "--dump-dom") == 0 ? out : "",
+           strcmp(mode, "--dump-dom") == 0 ? "'" : "");
+  return system(cmd);
+}
+
+static void test_html_in_browser(void)
+{
+  long n = 0;
+  char *page, *dom, *cut;
+  char path[1024], dom_path[1024], bare[1024], shot[1024], shot_bare[1024];
+  fl_cli_write("h.ini", "[run]\nname = html\nseed = 4\nreplicas = 5\nevents = all\n"
+                        "sweep = failures.node_mtbf=1y,4y strategy.kind=checkpoint,buddy\n[platform]\nnodes = 600\n"
+                        "[app]\nnodes = 512\nwork = 12h\n[strategy]\ncheckpoint_cost = 5min\nrestart_cost = 5min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate h.ini --db h.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report h.sqlite --html report.html", 120), 0);
+  snprintf(path, sizeof path, "%s", fl_test_tmp("report.html"));
+  page = fl_test_read_file(path, &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+  CU_ASSERT_PTR_NULL(strstr(page, "<script")); /* self-contained, nothing to fetch or run */
+  CU_ASSERT_PTR_NULL(strstr(page, "http://www.w3.org/1999/xlink\" xlink:href=\"http"));
+
+  /* the browser's DOM: the table and the two figures (waste against the MTBF, one run's events) */
+  snprintf(dom_path, sizeof dom_path, "%s", fl_test_tmp("dom.html"));
+  CU_ASSERT_EQUAL(chromium("--dump-dom", path, dom_path), 0);
+  dom = fl_test_read_file(dom_path, &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(dom);
+  CU_ASSERT_PTR_NOT_NULL(strstr(dom, "id=\"table\""));
+  {
+    int figures = 0;
+    for (const char *p = strstr(dom, "<figure"); p; p = strstr(p + 1, "<figure"))
+      figures += strstr(p, "<svg") != NULL;
+    CU_ASSERT_EQUAL(figures, 2);
+  }
+  CU_ASSERT_PTR_NOT_NULL(strstr(dom, ">checkpoint<"));
+  free(dom);
+
+  /* the plots render: the page against itself without them */
+  snprintf(bare, sizeof bare, "%s", fl_test_tmp("bare.html"));
+  while ((cut = strstr(page, "<svg"))) {
+    char *end = strstr(cut, "</svg>");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+    memmove(cut, end + 6, strlen(end + 6) + 1);
+  }
+  {
+    FILE *f = fopen(bare, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(page, f);
+    fclose(f);
+  }
+  free(page);
+  snprintf(shot, sizeof shot, "%s", fl_test_tmp("page.png"));
+  snprintf(shot_bare, sizeof shot_bare, "%s", fl_test_tmp("bare.png"));
+  CU_ASSERT_EQUAL(chromium("--screenshot=", path, shot), 0);
+  CU_ASSERT_EQUAL(chromium("--screenshot=", bare, shot_bare), 0);
+  fprintf(stderr, "\n    screenshot: %ld bytes with the plots, %ld without", file_size(shot), file_size(shot_bare));
+  CU_ASSERT(file_size(shot_bare) > 0);
+  CU_ASSERT(file_size(shot) > 2 * file_size(shot_bare));
+}
+
+static CU_TestInfo html_tests[] = {
+    {"the HTML report in headless Chromium", test_html_in_browser},
+    CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"html", NULL, NULL, NULL, NULL, html_tests}, CU_SUITE_INFO_NULL};
+
+int main(void)
+{
+  if (!browser() || system("gnuplot --version >/dev/null 2>&1") != 0) {
+    fprintf(stderr, "no Chromium or no gnuplot (FL_TEST_ALL=1 scripts/test.sh installs them): skipped\n");
+    return FL_TEST_SKIP;
+  }
+  return fl_test_run(suites);
+}
