@@ -210,10 +210,13 @@ static double fl_calib_delta(const fl_calib *c, const char *kind)
 
 static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const char *kind, const char *path)
 {
-  FILE *f = fopen(path, "w");
-  char host[256] = "?", when[64];
+  char tmp[4200], host[256] = "?", when[64];
+  int is_stdout = strcmp(path, "/dev/stdout") == 0;
+  FILE *f;
   time_t now = time(NULL);
   struct tm tm;
+  snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+  f = is_stdout ? stdout : fopen(tmp, "w"); /* a file appears complete or not at all */
   if (!f)
     return fl_err_set(FL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
   gethostname(host, sizeof host - 1);
@@ -233,8 +236,13 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
       c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->detect, c->recovery, c->restore, a->np,
       c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
       c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
-  if (fclose(f) != 0)
-    return fl_err_set(FL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  if (is_stdout)
+    return fflush(stdout) == 0 ? FL_OK : fl_err_set(FL_ERR_IO, "stdout: %s", strerror(errno));
+  if (fclose(f) != 0 || rename(tmp, path) != 0) {
+    fl_err rc = fl_err_set(FL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    unlink(tmp);
+    return rc;
+  }
   return FL_OK;
 }
 
@@ -318,6 +326,15 @@ int fl_cmd_calibrate(int argc, char **argv)
   if (code)
     return code;
   FL_TRY(fl_agree_scenario(&a, &sc));
+  if (a.out) { /* where it goes is checked before the minutes of measuring */
+    char dir[4096], *slash;
+    snprintf(dir, sizeof dir, "%s", a.out);
+    slash = strrchr(dir, '/');
+    if (slash)
+      *slash = '\0';
+    FL_CHECK(access(slash ? (dir[0] ? dir : "/") : ".", W_OK) == 0, FL_ERR_INPUT, "--out %s: cannot write there: %s",
+             a.out, strerror(errno));
+  }
   FL_TRY(fl_agree_tmpdir(&a));
   FL_TRY(fl_calib_measure(&a, sc, &c));
   FL_TRY(fl_calib_write(&c, &a, sc->strategy, a.out ? a.out : "/dev/stdout"));

@@ -17,27 +17,119 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#define FL_MUT_TIME_S 300 /* gridworld-1M, a million tasks on 2M nodes, takes a minute alone */
+#define FL_MUT_TIME_S 300     /* gridworld-1M, a million tasks on 2M nodes, takes a minute alone */
 #define FL_MUT_MEM_KB 3000000 /* ulimit -v: 2.9 GiB */
 
 static const char *const fl_mut_scenarios[] = {"quickstart.ini", "daly-validation.ini", "trace-replay.ini",
                                                "das-10x10.ini",  "cg-buddy.ini",        "lossy-cg.ini",
                                                "compare-1M.ini", "exascale-1M.ini",     "gridworld-1M.ini"};
-static const char *const fl_mut_values[] = {
-    "",      "-1",     "0",        "1",          "1e308",     "nan",    "inf",     "-inf",   "1e-300s", "0.0000001s",
-    "99999999999999999999",        "abc",        "5y5y",      "10x0",   "0x0",     "1x1",    "100000x100000",
-    "never", "0x10",   "1e6",      "3000000",    "1000000000000",       "2^64",    "\xf0\x9f\x99\x82", "../../../etc/passwd",
-    "/dev/zero",       "/dev/null", "/",        "weibull",  "trace",   "daly",    "young",  "hybrid",  "mip",
-    "replication",     "checkpoint", "buddy",   "1s",       "1ms",     "5min",   "24h",     "100y",   "1Tf",
-    "0f",    "-5Gf",   "1GiB",     "%s%s%s%n",   "'",         "\"",     "[run]",   "=",      "a=b=c",   " ",
-    "18446744073709551615",        "18446744073709551616", "-0", "1e-320", "4294967296", "2147483648"};
-static const char *const fl_mut_keys[] = {
-    "name",     "seed",  "replicas",   "db",        "events",  "sweep",      "max_time",       "max_events",
-    "file",     "nodes", "node_speed", "controller", "model",  "node_mtbf",  "shape",          "sigma",
-    "trace",    "repair", "start",     "kind",      "work",    "grid",       "iterations",     "tolerance",
-    "discount", "move_prob", "task_time", "interval", "checkpoint_cost", "restart_cost", "downtime", "degree",
-    "error_budget", "time_limit", "mip_gap", "spares", "checkpoint_every", "mirror", "timeout", "time_scale",
-    "kill",     "weights", "mode",     "codec",     "levels",  "lose",       "sweep_roles",    "nonsense"};
+static const char *const fl_mut_values[] = {"",
+                                            "-1",
+                                            "0",
+                                            "1",
+                                            "1e308",
+                                            "nan",
+                                            "inf",
+                                            "-inf",
+                                            "1e-300s",
+                                            "0.0000001s",
+                                            "99999999999999999999",
+                                            "abc",
+                                            "5y5y",
+                                            "10x0",
+                                            "0x0",
+                                            "1x1",
+                                            "100000x100000",
+                                            "never",
+                                            "0x10",
+                                            "1e6",
+                                            "3000000",
+                                            "1000000000000",
+                                            "2^64",
+                                            "\xf0\x9f\x99\x82",
+                                            "../../../etc/passwd",
+                                            "/dev/zero",
+                                            "/dev/null",
+                                            "/",
+                                            "weibull",
+                                            "trace",
+                                            "daly",
+                                            "young",
+                                            "hybrid",
+                                            "mip",
+                                            "replication",
+                                            "checkpoint",
+                                            "buddy",
+                                            "1s",
+                                            "1ms",
+                                            "5min",
+                                            "24h",
+                                            "100y",
+                                            "1Tf",
+                                            "0f",
+                                            "-5Gf",
+                                            "1GiB",
+                                            "%s%s%s%n",
+                                            "'",
+                                            "\"",
+                                            "[run]",
+                                            "=",
+                                            "a=b=c",
+                                            " ",
+                                            "18446744073709551615",
+                                            "18446744073709551616",
+                                            "-0",
+                                            "1e-320",
+                                            "4294967296",
+                                            "2147483648"};
+static const char *const fl_mut_keys[] = {"name",
+                                          "seed",
+                                          "replicas",
+                                          "db",
+                                          "events",
+                                          "sweep",
+                                          "max_time",
+                                          "max_events",
+                                          "file",
+                                          "nodes",
+                                          "node_speed",
+                                          "controller",
+                                          "model",
+                                          "node_mtbf",
+                                          "shape",
+                                          "sigma",
+                                          "trace",
+                                          "repair",
+                                          "start",
+                                          "kind",
+                                          "work",
+                                          "grid",
+                                          "iterations",
+                                          "tolerance",
+                                          "discount",
+                                          "move_prob",
+                                          "task_time",
+                                          "interval",
+                                          "checkpoint_cost",
+                                          "restart_cost",
+                                          "downtime",
+                                          "degree",
+                                          "error_budget",
+                                          "time_limit",
+                                          "mip_gap",
+                                          "spares",
+                                          "checkpoint_every",
+                                          "mirror",
+                                          "timeout",
+                                          "time_scale",
+                                          "kill",
+                                          "weights",
+                                          "mode",
+                                          "codec",
+                                          "levels",
+                                          "lose",
+                                          "sweep_roles",
+                                          "nonsense"};
 
 /* exit statuses each command may end with, besides 0 and 2 */
 static int fl_mut_allows_1(const char *cmd)
@@ -207,13 +299,41 @@ static void test_mutated_command_lines(void)
         fl_mut_word(args, sizeof args, term);
       }
     } else if (which == 6) {
-      static const char *const dbs[] = {"foreign.db", "notes.txt", "ok.sqlite", "missing.sqlite", "sc/m.ini", "/dev/null"};
+      static const char *const dbs[] = {"foreign.db",     "notes.txt", "ok.sqlite",
+                                        "missing.sqlite", "sc/m.ini",  "/dev/null"};
       cmd = "report";
       snprintf(args, sizeof args, "report %s%s", dbs[gsl_rng_uniform_int(r, 6)],
                gsl_rng_uniform_int(r, 2) ? " --csv" : "");
       if (gsl_rng_uniform_int(r, 2)) {
         strncat(args, " --scenario", sizeof args - strlen(args) - 1);
         fl_mut_word(args, sizeof args, fl_mut_pick_value(r));
+      }
+      switch (gsl_rng_uniform_int(r, 4)) { /* the plots: --plot --x [--y], --timeline --plot, --html */
+      case 1: {
+        static const char *const files[] = {"p.svg", "p.png", "p.pdf", "p.txt"};
+        static const char *const keys[] = {"failures.node_mtbf", "app.work", "strategy.kind", "run.seed"};
+        strncat(args, " --plot", sizeof args - strlen(args) - 1);
+        fl_mut_word(args, sizeof args,
+                    gsl_rng_uniform_int(r, 2) ? files[gsl_rng_uniform_int(r, 4)] : fl_mut_pick_value(r));
+        strncat(args, " --x", sizeof args - strlen(args) - 1);
+        fl_mut_word(args, sizeof args,
+                    gsl_rng_uniform_int(r, 2) ? keys[gsl_rng_uniform_int(r, 4)] : fl_mut_pick_value(r));
+        if (gsl_rng_uniform_int(r, 2)) {
+          strncat(args, " --y", sizeof args - strlen(args) - 1);
+          fl_mut_word(args, sizeof args, gsl_rng_uniform_int(r, 2) ? "makespan" : fl_mut_pick_value(r));
+        }
+        break;
+      }
+      case 2:
+        strncat(args, " --timeline", sizeof args - strlen(args) - 1);
+        fl_mut_word(args, sizeof args, gsl_rng_uniform_int(r, 2) ? "1" : fl_mut_pick_value(r));
+        strncat(args, " --plot t.svg", sizeof args - strlen(args) - 1);
+        break;
+      case 3:
+        strncat(args, " --html", sizeof args - strlen(args) - 1);
+        fl_mut_word(args, sizeof args, gsl_rng_uniform_int(r, 2) ? "r.html" : fl_mut_pick_value(r));
+        break;
+      default: break;
       }
     } else if (which == 7) {
       cmd = "rerun";
@@ -229,10 +349,17 @@ static void test_mutated_command_lines(void)
         fl_mut_word(args, sizeof args, fl_mut_pick_value(r));
       }
     } else {
-      static const char *const other[] = {"platform --nodes", "validate --replicas", "validate --only", "keys",
-                                          "help",             "platform --speed",    "validate --seed"};
-      const char *o = other[gsl_rng_uniform_int(r, 7)];
-      cmd = strncmp(o, "validate", 8) == 0 ? "validate" : o;
+      static const char *const other[] = {"platform --nodes",
+                                          "validate --replicas",
+                                          "validate --only",
+                                          "keys",
+                                          "help",
+                                          "platform --speed",
+                                          "validate --seed",
+                                          "calibrate sc/m.ini --np",
+                                          "agree sc/m.ini --failures 2 --np"};
+      const char *o = other[gsl_rng_uniform_int(r, 9)];
+      cmd = strncmp(o, "validate", 8) == 0 ? "validate" : strncmp(o, "agree", 5) == 0 ? "agree" : o;
       snprintf(args, sizeof args, "%s", o);
       fl_mut_word(args, sizeof args, fl_mut_pick_value(r));
       if (strncmp(o, "platform", 8) == 0)

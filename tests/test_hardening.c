@@ -362,8 +362,8 @@ static void test_run_arguments(void)
   snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite", fl_test_src("scenarios/das-10x10.ini"));
   expect_2(fl_cli_run_limited(args, 60), "[strategy] kind = 'hybrid': strategy 'hybrid' cannot drive app gridworld "
                                          "as the real engine runs it");
-  snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite --set strategy.kind=replication", sc);
-  expect_2(fl_cli_run_limited(args, 60), "the real engine cannot run 2 copies of a rank, which 'replication' needs");
+  snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite --set mpi.on_no_spare=shrink", sc);
+  expect_2(fl_cli_run_limited(args, 60), "shrink re-cuts a dead rank's rows over the others from the file level");
   CU_ASSERT_FALSE(fl_cli_exists("refused.sqlite"));
 }
 
