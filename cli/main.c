@@ -198,6 +198,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   int64_t first_id = 0, last_id = 0, *own = NULL; /* the rows this command wrote */
   size_t nown = 0, own_cap = 0;
   long shard_i = 1, shard_n = 1, item = 0, skipped = 0; /* --shard I/N: this command's slice of the items */
+  long rows_total = 0, rows_done = 0;                    /* progress */
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
@@ -368,6 +369,13 @@ static int fl_cmd_simulate(int argc, char **argv)
     FL_TRY(fl_db_record_shard(db, sweep, shard_i, shard_n, expected));
   }
   fl_progress_init(&prog, stderr, quiet);
+  {
+    /* the rows this command will simulate, for the sweep's progress line */
+    long k = 0;
+    for (long c = 0; c < ncombos; c++)
+      for (long r = 0; r < jobs[c].sc->replicas; r++, k++)
+        rows_total += jobs[c].sim && k % shard_n == shard_i - 1;
+  }
   for (long c = 0; c < ncombos; c++) {
     fl_scenario *sc = jobs[c].sc;
     fl_sim *sim = jobs[c].sim;
@@ -379,7 +387,8 @@ static int fl_cmd_simulate(int argc, char **argv)
     }
     fl_evlog_free(&log);
     fl_evlog_init(&log, sc->events_all);
-    fl_sim_set_progress(sim, &prog, sc->replicas);
+    if (ncombos == 1 && shard_n == 1)
+      fl_sim_set_progress(sim, &prog, sc->replicas); /* one point: the replica's own progress says most */
     if (!quiet)
       fl_print_job_header(&jobs[c]);
     fl_warn_no_progress(&jobs[c]);
@@ -395,9 +404,19 @@ static int fl_cmd_simulate(int argc, char **argv)
       /* a row already in the database (a re-run after a crash, a cancelled array) is not simulated again */
       fl_db_sim_row_key(sc->text, sc->overrides, sc->seed, r, key, sizeof key);
       FL_TRY(fl_db_has_row(db, key, &present));
+      rows_done++;
       if (present) {
         skipped++;
         continue;
+      }
+      if (ncombos > 1 || shard_n > 1) {
+        double el = fl_wall_seconds() - wall0, rate = rows_done > 1 ? (double)(rows_done - 1) / el : 0.0;
+        char eta[32];
+        fl_progress_update(&prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", shard_label, c + 1, ncombos,
+                           rows_done - 1, rows_total, rate,
+                           rate > 0 ? fl_units_format_duration((double)(rows_total - rows_done + 1) / rate, eta,
+                                                               sizeof eta)
+                                    : "?");
       }
       FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
       fl_sim_fill_row(sim, sc, r, &res, &row);

@@ -14,8 +14,9 @@ double fl_wall_seconds(void)
 
 void fl_progress_init(fl_progress *p, FILE *out, int quiet)
 {
-  p->out = (!quiet && out && isatty(fileno(out))) ? out : NULL;
-  p->last_draw = 0.0;
+  p->out = (!quiet && out) ? out : NULL;
+  p->log = p->out && !isatty(fileno(out));
+  p->last_draw = p->log ? fl_wall_seconds() : 0.0; /* a log's first line after a minute: short runs say nothing */
   p->drawn = 0;
 }
 
@@ -26,15 +27,18 @@ void fl_progress_update(fl_progress *p, int force, const char *fmt, ...)
   if (!p->out)
     return;
   now = fl_wall_seconds();
-  if (!force && now - p->last_draw < 0.2)
+  if (now - p->last_draw < (p->log ? 60.0 : force ? 0.0 : 0.2))
     return;
   p->last_draw = now;
-  fputs("\r\033[K", p->out);
+  if (!p->log)
+    fputs("\r\033[K", p->out);
   va_start(ap, fmt);
   vfprintf(p->out, fmt, ap);
   va_end(ap);
+  if (p->log)
+    fputc('\n', p->out);
   fflush(p->out);
-  p->drawn = 1;
+  p->drawn = !p->log;
 }
 
 void fl_progress_done(fl_progress *p)
