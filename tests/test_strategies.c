@@ -156,6 +156,14 @@ static void test_sim_engine(void)
           CU_ASSERT(res.makespan_s >= 36000.0);
         } else {
           CU_ASSERT(isfinite(res.error_linf) && res.iterations > 0);
+          /* the answer: exact when every failed task was re-executed; else what the policy accepted, recorded */
+          if (strcmp(ops->name, "replication") == 0 && res.tasks_stale == 0)
+            CU_ASSERT_EQUAL(res.error_linf, 0.0);
+          if (strcmp(ops->name, "hybrid") == 0) {
+            CU_ASSERT_STRING_EQUAL(row.policy, "greedy");
+            CU_ASSERT_DOUBLE_EQUAL(row.error_budget, 50.0, 0.0);
+            CU_ASSERT_PTR_NOT_NULL(res.policy_solver);
+          }
         }
       }
       CU_ASSERT(failures > 0); /* the strategy met failures */
