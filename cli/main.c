@@ -2,6 +2,7 @@
  *
  * Exit status: 0 success, 1 a run or environment failure, 2 bad input (scenario, trace, command line). Bad
  * input is always found before the results database is opened, so it writes nothing. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "args.h"
 #include "calibration.h"
 #include "ckpt_cli.h"
@@ -72,9 +73,11 @@ static const fl_cmd fl_cmds[] = {
      "(gnuplot); --html writes one self-contained page with the table and the plots",
      fl_cmd_report},
     {"sweep",
-     "SCENARIO.ini [--launcher local] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep ...]..."
+     "SCENARIO.ini [--launcher local|slurm] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep "
+     "...]..."
      " [--replicas N] [--seed S] [--events all|none] [--quiet]",
-     "run a sweep as N shards on J local processes (default: one per core), then merge them; re-running resumes",
+     "run a sweep as N shards on J local processes (default: one per core) or as a Slurm job array (--launcher "
+     "slurm), then merge them; re-running resumes",
      fl_cmd_sweep},
     {"merge", "SHARD.sqlite... --db OUT.sqlite",
      "copy the rows of shards (simulate --shard I/N) into one database; idempotent; says which shards are missing "
@@ -198,7 +201,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   int64_t first_id = 0, last_id = 0, *own = NULL; /* the rows this command wrote */
   size_t nown = 0, own_cap = 0;
   long shard_i = 1, shard_n = 1, item = 0, skipped = 0; /* --shard I/N: this command's slice of the items */
-  long rows_total = 0, rows_done = 0;                    /* progress */
+  long rows_total = 0, rows_done = 0;                   /* progress */
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
@@ -412,11 +415,10 @@ static int fl_cmd_simulate(int argc, char **argv)
       if (ncombos > 1 || shard_n > 1) {
         double el = fl_wall_seconds() - wall0, rate = rows_done > 1 ? (double)(rows_done - 1) / el : 0.0;
         char eta[32];
-        fl_progress_update(&prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", shard_label, c + 1, ncombos,
-                           rows_done - 1, rows_total, rate,
-                           rate > 0 ? fl_units_format_duration((double)(rows_total - rows_done + 1) / rate, eta,
-                                                               sizeof eta)
-                                    : "?");
+        fl_progress_update(
+            &prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", shard_label, c + 1, ncombos, rows_done - 1,
+            rows_total, rate,
+            rate > 0 ? fl_units_format_duration((double)(rows_total - rows_done + 1) / rate, eta, sizeof eta) : "?");
       }
       FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
       fl_sim_fill_row(sim, sc, r, &res, &row);
@@ -596,6 +598,89 @@ done:
 /* `faultline sweep S.ini --launcher local`: the sweep as N shards run by J processes of this machine, each
  * `faultline simulate ... --shard I/N --db DIR/shard-I.sqlite`, then merged into the scenario's database. A shard
  * that already holds its rows (a re-run after a crash) skips them, so re-running the sweep resumes it. */
+/* Append `s` to f as one shell word (single-quoted). */
+static void fl_sh_word(FILE *f, const char *s)
+{
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+/* The sweep as a Slurm job array: DIR/sweep.sbatch runs shard $SLURM_ARRAY_TASK_ID of N (`simulate --shard`, its own
+ * SQLite file in DIR: SQLite must not be shared over a network file system), submitted with `sbatch --wait` (and
+ * FAULTLINE_SBATCH_ARGS: partition, account, time) so that the merge follows. Paths are absolute: the tasks run on
+ * compute nodes, which must see this faultline, the scenario and DIR (a shared file system). *failed: 1 when
+ * sbatch says a task failed. */
+static fl_err fl_sweep_slurm(const char *self, const char *path, const char **pass, int npass, const char *dir,
+                             long nshards, long jobs, int jobs_given, int quiet, long *failed)
+{
+  fl_err rc = FL_OK;
+  char script[4200], abs_dir[4096], *abs_path = NULL;
+  FILE *f = NULL;
+  pid_t pid;
+  int st = 0;
+  FL_CHECK(realpath(dir, abs_dir), FL_ERR_INPUT, "--dir %s: %s", dir, strerror(errno));
+  FL_CHECK((abs_path = realpath(path, NULL)), FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  snprintf(script, sizeof script, "%s/sweep.sbatch", abs_dir);
+  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
+  fprintf(f, "#!/bin/sh\n# written by faultline sweep --launcher slurm: shard $SLURM_ARRAY_TASK_ID of %ld\n", nshards);
+  fprintf(f, "#SBATCH --job-name=faultline-sweep\n#SBATCH --array=1-%ld", nshards);
+  if (jobs_given)
+    fprintf(f, "%%%ld", jobs); /* at most --jobs tasks at a time */
+  fprintf(f, "\n#SBATCH --output=%s/slurm-%%a.out\n#SBATCH --ntasks=1\n", abs_dir);
+  fputs("exec ", f);
+  fl_sh_word(f, self);
+  fputs(" simulate ", f);
+  fl_sh_word(f, abs_path);
+  for (int k = 0; k < npass; k++) {
+    fputc(' ', f);
+    fl_sh_word(f, pass[k]);
+  }
+  fprintf(f, " --shard \"$SLURM_ARRAY_TASK_ID/%ld\" --db ", nshards);
+  fl_sh_word(f, abs_dir);
+  fputs("\"/shard-$SLURM_ARRAY_TASK_ID.sqlite\" --quiet\n", f);
+  {
+    int closed = fclose(f);
+    f = NULL;
+    FL_CHECK(closed == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
+  }
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    char *av[80], *extra = getenv("FAULTLINE_SBATCH_ARGS") ? strdup(getenv("FAULTLINE_SBATCH_ARGS")) : NULL;
+    char *save = NULL, *tok;
+    int c = 0;
+    av[c++] = "sbatch";
+    av[c++] = "--wait";
+    if (quiet)
+      av[c++] = "--quiet";
+    for (tok = extra ? strtok_r(extra, " ", &save) : NULL; tok && c < 70; tok = strtok_r(NULL, " ", &save))
+      av[c++] = tok;
+    av[c++] = script;
+    av[c] = NULL;
+    if (quiet && freopen("/dev/null", "w", stdout) == NULL)
+      _exit(1);
+    execvp("sbatch", av);
+    _exit(127);
+  }
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  FL_CHECK(!(WIFEXITED(st) && WEXITSTATUS(st) == 127), FL_ERR_INPUT,
+           "--launcher slurm: sbatch not found (on a cluster, load Slurm's environment first)");
+  *failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+done:
+  if (f)
+    fclose(f);
+  free(abs_path);
+  return rc;
+}
+
 static int fl_cmd_sweep(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -603,7 +688,7 @@ static int fl_cmd_sweep(int argc, char **argv)
   const char **pass = calloc((size_t)argc + 1, sizeof *pass), **shards = NULL;
   char self[4096], **paths = NULL;
   long jobs = sysconf(_SC_NPROCESSORS_ONLN), nshards = -1, running = 0, next = 0, failed = 0;
-  int npass = 0, quiet = 0, incomplete = 0, code = 0;
+  int npass = 0, quiet = 0, incomplete = 0, code = 0, jobs_given = 0;
   ssize_t len;
   fl_scenario *sc = NULL;
 
@@ -621,6 +706,7 @@ static int fl_cmd_sweep(int argc, char **argv)
         free(pass);
         return fl_usage_error("sweep", "%s", fl_err_msg());
       }
+      jobs_given = 1;
     } else if ((v = fl_args_value(argc, argv, &i, "--shards"))) {
       if (fl_args_count("--shards", v, 1, 100000, &nshards) != FL_OK) {
         free(pass);
@@ -651,10 +737,9 @@ static int fl_cmd_sweep(int argc, char **argv)
     free(pass);
     return fl_usage_error("sweep", "%s", "no scenario file given");
   }
-  if (strcmp(launcher, "local") != 0) {
+  if (strcmp(launcher, "local") != 0 && strcmp(launcher, "slurm") != 0) {
     free(pass);
-    return fl_usage_error("sweep", "--launcher '%s': this faultline runs sweeps with 'local' (slurm: not yet)",
-                          launcher);
+    return fl_usage_error("sweep", "--launcher '%s': expected local or slurm", launcher);
   }
   if (nshards < 0)
     nshards = jobs;
@@ -688,7 +773,12 @@ static int fl_cmd_sweep(int argc, char **argv)
     shards[i] = paths[i];
   }
   if (!quiet)
-    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, in %s/\n", sc->name, nshards, jobs, dir);
+    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, %s, in %s/\n", sc->name, nshards, jobs,
+            strcmp(launcher, "slurm") == 0 ? "a Slurm job array" : "local processes", dir);
+  if (strcmp(launcher, "slurm") == 0) {
+    FL_TRY(fl_sweep_slurm(self, path, pass, npass, dir, nshards, jobs, jobs_given, quiet, &failed));
+    next = nshards; /* every shard ran as an array task: merge them */
+  }
   while (next < nshards || running > 0) {
     while (running < jobs && next < nshards) {
       pid_t pid = fork();

@@ -2,8 +2,8 @@
 # Set up (scripts/setup.sh) and run the test suite: every ctest test not labelled `slow`.
 #   scripts/test.sh              the default build (build/), -Werror
 #   scripts/test.sh --sanitize   the same suites built with ASan + UBSan (build-asan/, leak detection on)
-# FL_TEST_ALL=1 runs the slow ones too, and first installs what only they need (Chromium, for the HTML report's
-# browser test: about 300 MB, so not part of every set-up).
+# FL_TEST_ALL=1 runs the slow ones too, and first installs what only they need: Chromium (the HTML report's browser
+# test, about 300 MB) and Slurm with munge (the single-host Slurm of the cluster test): not part of every set-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--sanitize" ]; then
@@ -13,10 +13,16 @@ if [ "${1:-}" = "--sanitize" ]; then
 else
   scripts/setup.sh
 fi
-if [ "${FL_TEST_ALL:-0}" = 1 ] && ! dpkg-query -W -f='${Status}' chromium 2>/dev/null | grep -q "install ok installed"; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+if [ "${FL_TEST_ALL:-0}" = 1 ]; then
+  slow_missing=()
+  for p in chromium slurm-wlm munge; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || slow_missing+=("$p")
+  done
+  if [ ${#slow_missing[@]} -gt 0 ]; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${slow_missing[@]}" >/dev/null
+  fi
 fi
 cd "${BUILD_DIR:-build}"
 if [ "${FL_TEST_ALL:-0}" = 1 ]; then
