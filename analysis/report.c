@@ -8,9 +8,9 @@
 #include "units.h"
 
 #include <math.h>
-#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 enum {
   FL_M_MAKESPAN,
@@ -53,7 +53,7 @@ static int fl_group_push(fl_group *g, const double *values)
 
 /* A text table: rows of cells kept until the end, then printed with every column as wide as its widest cell
  * (counted in characters, not bytes: "±" is one). */
-#define FL_TABLE_MAXCOLS 16
+#define FL_TABLE_MAXCOLS 40
 typedef struct fl_table {
   int ncols;
   unsigned right; /* bit c: column c is right-aligned (numbers) */
@@ -92,7 +92,76 @@ static size_t fl_utf8_len(const char *s)
   return n;
 }
 
-static void fl_table_print(const fl_table *t, FILE *out)
+static void fl_table_free(fl_table *t)
+{
+  for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
+    free(t->cells[i]);
+  free(t->cells);
+  memset(t, 0, sizeof *t);
+}
+
+/* Every override that varies between the rows ("name [k=v k2=v2]" in the first column) gets a column of its own,
+ * after the first: the first column keeps the name. Returns the new table in *o (t is left as it is), or 0 when no
+ * row has such a suffix (*o untouched). */
+static int fl_table_split_variants(const fl_table *t, fl_table *o)
+{
+  char *keys[FL_TABLE_MAXCOLS];
+  int nkeys = 0, ok = 1;
+  for (size_t r = 1; r < t->nrows; r++) { /* row 0 is the header */
+    const char *c = t->cells[r * (size_t)t->ncols], *lb = strstr(c, " [");
+    char *copy, *save = NULL, *kv;
+    if (!lb || c[strlen(c) - 1] != ']')
+      continue;
+    copy = strndup(lb + 2, strlen(lb + 2) - 1);
+    for (kv = copy ? strtok_r(copy, " ", &save) : NULL; kv; kv = strtok_r(NULL, " ", &save)) {
+      size_t kl = strcspn(kv, "=");
+      int seen = 0;
+      for (int k = 0; k < nkeys; k++)
+        seen |= strlen(keys[k]) == kl && strncmp(keys[k], kv, kl) == 0;
+      if (!seen && nkeys < FL_TABLE_MAXCOLS - t->ncols)
+        keys[nkeys++] = strndup(kv, kl);
+    }
+    free(copy);
+  }
+  if (nkeys == 0)
+    return 0;
+  memset(o, 0, sizeof *o);
+  o->ncols = t->ncols + nkeys;
+  o->right = ((t->right >> 1) << (1 + nkeys)) | (t->right & 1u);
+  for (size_t r = 0; r < t->nrows && ok; r++) {
+    const char *row[FL_TABLE_MAXCOLS];
+    char name[512], vals[FL_TABLE_MAXCOLS][128];
+    const char *c = t->cells[r * (size_t)t->ncols], *lb = r ? strstr(c, " [") : NULL;
+    snprintf(name, sizeof name, "%.*s", lb ? (int)(lb - c) : (int)strlen(c), c);
+    row[0] = name;
+    for (int k = 0; k < nkeys; k++) {
+      const char *hit = NULL;
+      if (r == 0) {
+        snprintf(vals[k], sizeof vals[k], "%s", keys[k]);
+      } else {
+        snprintf(vals[k], sizeof vals[k], "-");
+        for (const char *p = lb ? strstr(lb, keys[k]) : NULL; p; p = strstr(p + 1, keys[k]))
+          if ((p[-1] == '[' || p[-1] == ' ') && p[strlen(keys[k])] == '=') {
+            hit = p + strlen(keys[k]) + 1;
+            break;
+          }
+        if (hit)
+          snprintf(vals[k], sizeof vals[k], "%.*s", (int)strcspn(hit, " ]"), hit);
+      }
+      row[1 + k] = vals[k];
+    }
+    for (int k = 1; k < t->ncols; k++)
+      row[nkeys + k] = t->cells[r * (size_t)t->ncols + (size_t)k];
+    ok = fl_table_add(o, row) == 0;
+  }
+  for (int k = 0; k < nkeys; k++)
+    free(keys[k]);
+  if (!ok)
+    fl_table_free(o);
+  return ok;
+}
+
+static void fl_table_print(const fl_table *t, int markdown, FILE *out)
 {
   size_t w[FL_TABLE_MAXCOLS] = {0};
   for (size_t r = 0; r < t->nrows; r++)
@@ -102,6 +171,17 @@ static void fl_table_print(const fl_table *t, FILE *out)
         w[k] = l;
     }
   for (size_t r = 0; r < t->nrows; r++) {
+    if (markdown) { /* | a | b |, the header underlined, numbers right-aligned */
+      for (int k = 0; k < t->ncols; k++)
+        fprintf(out, "| %s ", t->cells[r * (size_t)t->ncols + (size_t)k]);
+      fputs("|\n", out);
+      if (r == 0) {
+        for (int k = 0; k < t->ncols; k++)
+          fputs((t->right >> k & 1u) ? "| ---: " : "| --- ", out);
+        fputs("|\n", out);
+      }
+      continue;
+    }
     for (int k = 0; k < t->ncols; k++) {
       const char *c = t->cells[r * (size_t)t->ncols + (size_t)k];
       size_t pad = w[k] - fl_utf8_len(c);
@@ -116,14 +196,6 @@ static void fl_table_print(const fl_table *t, FILE *out)
     }
     fputc('\n', out);
   }
-}
-
-static void fl_table_free(fl_table *t)
-{
-  for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
-    free(t->cells[i]);
-  free(t->cells);
-  memset(t, 0, sizeof *t);
 }
 
 static void fl_fmt_ci_duration(const fl_group *g, int k, char *buf, size_t size)
@@ -548,7 +620,15 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
     goto done;
   }
-  fl_table_print(&tab, out);
+  {
+    fl_table split;
+    if (fl_table_split_variants(&tab, &split)) {
+      fl_table_print(&split, opt->markdown, out);
+      fl_table_free(&split);
+    } else {
+      fl_table_print(&tab, opt->markdown, out);
+    }
+  }
 done:
   fl_table_free(&tab);
   *rows_out = rows;
@@ -595,10 +675,10 @@ done:
  * replicas, which seed: rows of several seeds are more samples of one experiment). */
 static int fl_variant_hidden(const char *key, size_t n)
 {
-  static const char *const shown[] = {"strategy.kind",  "strategy.interval", "failures.model", "failures.node_mtbf",
-                                      "app.nodes",      "policy.kind",       "policy.weights", "policy.error_budget",
-                                      "run.db",         "run.replicas",      "run.seed",       "run.events",
-                                      "run.name",       "run.sweep"};
+  static const char *const shown[] = {"strategy.kind", "strategy.interval", "failures.model", "failures.node_mtbf",
+                                      "app.nodes",     "policy.kind",       "policy.weights", "policy.error_budget",
+                                      "run.db",        "run.replicas",      "run.seed",       "run.events",
+                                      "run.name",      "run.sweep"};
   for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++)
     if (strlen(shown[i]) == n && strncmp(shown[i], key, n) == 0)
       return 1;
@@ -657,8 +737,21 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
                                        NULL) == SQLITE_OK,
            FL_ERR_DB, "report: %s", sqlite3_errmsg(db));
   FL_TRY(fl_report_select_ids(db, opt_in));
+  if (opt_in->where) {
+    /* --where: a condition on the runs table, checked by SQLite itself on this read-only connection */
+    char *sql = sqlite3_mprintf(opt_in->ids || opt_in->min_id
+                                    ? "DELETE FROM temp.fl_report_ids WHERE id NOT IN (SELECT id FROM runs WHERE (%s))"
+                                    : "INSERT INTO temp.fl_report_ids SELECT id FROM runs WHERE (%s)",
+                                opt_in->where);
+    int ok = sql && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+    sqlite3_free(sql);
+    FL_CHECK(ok, FL_ERR_INPUT,
+             "--where '%s': %s (a condition on the runs table's columns, e.g. \"strategy = "
+             "'buddy' AND nodes > 1000\")",
+             opt_in->where, sqlite3_errmsg(db));
+  }
   /* the queries read the id list from the temp table; min_id only says whether there is one */
-  o.min_id = (opt_in->ids || opt_in->min_id) ? 1 : 0;
+  o.min_id = (opt_in->ids || opt_in->min_id || opt_in->where) ? 1 : 0;
   o.max_id = 0;
   FL_TRY(fl_report_table(db, opt, 0, out, &job_rows));
   if (job_rows && !opt->csv)

@@ -16,6 +16,8 @@ typedef struct fl_report_opts {
   const int64_t *ids;     /* or only these runs (a command's own rows, whatever others wrote meanwhile) */
   size_t nids;
   int csv;                /* machine-readable output */
+  int markdown;           /* a Markdown table (pipes), else aligned text */
+  const char *where;      /* only runs matching this SQL condition on the runs table (NULL: all) */
 } fl_report_opts;
 
 fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out);

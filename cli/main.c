@@ -66,7 +66,8 @@ static const fl_cmd fl_cmds[] = {
      " [--calibration FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
-     "DB [--scenario NAME] [--csv] [--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]] "
+     "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown] [--csv] "
+     "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]] "
      "[--timeline RUN_ID --plot FILE] [--html FILE.html]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
@@ -519,7 +520,16 @@ static int fl_cmd_report(int argc, char **argv)
       po.y = v;
     else if ((v = fl_args_value(argc, argv, &i, "--html")))
       html = v;
-    else if (strcmp(argv[i], "--csv") == 0)
+    else if ((v = fl_args_value(argc, argv, &i, "--where")))
+      ro.where = v;
+    else if ((v = fl_args_value(argc, argv, &i, "--format"))) {
+      if (strcmp(v, "csv") == 0)
+        ro.csv = 1;
+      else if (strcmp(v, "markdown") == 0)
+        ro.markdown = 1;
+      else if (strcmp(v, "table") != 0)
+        return fl_usage_error("report", "--format '%s': expected table, csv or markdown", v);
+    } else if (strcmp(argv[i], "--csv") == 0)
       ro.csv = 1;
     else if (argv[i][0] == '-')
       return fl_usage_error("report", "unknown option or missing value '%s'", argv[i]);

@@ -87,7 +87,7 @@ static void test_agree(void)
         db_value(fl_test_tmp("agree.sqlite"), "SELECT MAX(r.makespan_s / s.makespan_s) FROM runs r JOIN runs s "
                                               "ON r.strategy = s.strategy AND r.mode = 'real' AND s.mode = 'sim'");
     fprintf(stderr, "\n    worst real/sim makespan ratio: %.3f", r);
-    CU_ASSERT(r > 0.5 && r < 2.0); /* the same job: a gross error in the mapping shows here */
+    CU_ASSERT(r > 0.4 && r < 2.5); /* the same job: a gross error in the mapping shows here */
   }
   /* a strategy the real engine cannot run: refused before anything runs */
   snprintf(args, sizeof args, "agree '%s' --np 4 --strategies buddy,hybrid --db refused.sqlite",

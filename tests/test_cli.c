@@ -158,10 +158,21 @@ static void test_report_groups_by_overrides(void)
   CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db w.sqlite --quiet --sweep failures.shape=0.5,0.9"), 0);
   CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db w.sqlite --quiet --seed 9 --replicas 3"), 0);
   CU_ASSERT_EQUAL(faultline("report w.sqlite"), 0);
-  CU_ASSERT_EQUAL(count_lines_with(out_text, "w [failures.shape=0.5] "), 1);
-  CU_ASSERT_EQUAL(count_lines_with(out_text, "w [failures.shape=0.9] "), 1);
-  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw  "), 1); /* the file's own shape: seed and replicas do not split */
-  CU_ASSERT_EQUAL(count_lines_with(out_text, " 4  "), 2);  /* 4 runs per shape */
+  /* the override that varies is a column of its own; the file's own shape reads "-" */
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "scenario  failures.shape  mode"));
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw         0.5  "), 1);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw         0.9  "), 1);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw         -  "), 1); /* seed and replicas do not split */
+  CU_ASSERT_EQUAL(count_lines_with(out_text, " 4  "), 2);            /* 4 runs per shape */
+  /* the same as Markdown; --where filters with SQL on the runs table; a bad condition is one line, exit 2 */
+  CU_ASSERT_EQUAL(faultline("report w.sqlite --format markdown"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "| scenario | failures.shape | mode |"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "| w | 0.5 | sim |"));
+  CU_ASSERT_EQUAL(faultline("report w.sqlite --where \"overrides LIKE '%shape=0.9%'\""), 0);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw  "), 1);
+  CU_ASSERT_PTR_NULL(strstr(out_text, "0.5"));
+  CU_ASSERT_EQUAL(faultline("report w.sqlite --where \"nodes >\""), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--where 'nodes >': "));
 }
 
 static void test_validate(void)
