@@ -203,6 +203,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   size_t nown = 0, own_cap = 0;
   long shard_i = 1, shard_n = 1, item = 0, skipped = 0; /* --shard I/N: this command's slice of the items */
   long rows_total = 0, rows_done = 0;                   /* progress */
+  long ready_fd = -1;                                   /* --ready-fd (sweep) */
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
@@ -251,6 +252,13 @@ static int fl_cmd_simulate(int argc, char **argv)
     } else if ((v = fl_args_value(argc, argv, &i, "--events"))) {
       snprintf(buf, sizeof buf, "run.events=%s", v);
       sets[nsets++] = strdup(buf);
+    } else if ((v = fl_args_value(argc, argv, &i, "--ready-fd"))) {
+      /* internal (sweep): say on this descriptor, by one byte, that every input is checked and the database open */
+      if (fl_args_count("--ready-fd", v, 3, 1023, &ready_fd) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        goto out;
+      }
     } else if ((v = fl_args_value(argc, argv, &i, "--shard"))) {
       char *slash = strchr(v, '/'), ibuf[32];
       if (!slash || (size_t)(slash - v) >= sizeof ibuf) {
@@ -358,6 +366,11 @@ static int fl_cmd_simulate(int argc, char **argv)
   }
 
   FL_TRY(fl_db_open(jobs[0].sc->db, &db));
+  if (ready_fd >= 0) {
+    ssize_t w = write((int)ready_fd, "1", 1);
+    (void)w; /* the sweep reads EOF as "not ready": nothing to do if it went away */
+    close((int)ready_fd);
+  }
   if (shard_n > 1) {
     /* the shard's plan, for merge: which sweep (scenario text and every option but --db), which slice, how many rows */
     long expected = 0, k = 0;
@@ -698,7 +711,7 @@ static int fl_cmd_sweep(int argc, char **argv)
   const char **pass = calloc((size_t)argc + 1, sizeof *pass), **shards = NULL;
   char self[4096], **paths = NULL;
   long jobs = sysconf(_SC_NPROCESSORS_ONLN), nshards = -1, running = 0, next = 0, failed = 0;
-  int npass = 0, quiet = 0, incomplete = 0, code = 0, jobs_given = 0;
+  int npass = 0, quiet = 0, incomplete = 0, code = 0, jobs_given = 0, made_dir = 0;
   ssize_t len;
   fl_scenario *sc = NULL;
 
@@ -756,13 +769,14 @@ static int fl_cmd_sweep(int argc, char **argv)
   FL_TRY(fl_scenario_load(path, &sc));
   if (!out)
     out = sc->db;
-  /* the whole sweep is checked once, here, before any process starts: bad input is one line and nothing runs */
-  {
+  len = readlink("/proc/self/exe", self, sizeof self - 1);
+  FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
+  self[len] = '\0';
+  /* a Slurm sweep is checked here, before anything is submitted: bad input is one line and nothing runs (a local
+   * sweep's first shard checks it, below) */
+  if (strcmp(launcher, "slurm") == 0) {
     char cmd[8192];
     int st;
-    len = readlink("/proc/self/exe", self, sizeof self - 1);
-    FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
-    self[len] = '\0';
     len = snprintf(cmd, sizeof cmd, "'%s' simulate '%s' --print", self, path);
     for (int k = 0; k < npass; k++)
       len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s'", pass[k]);
@@ -774,7 +788,8 @@ static int fl_cmd_sweep(int argc, char **argv)
     }
     FL_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, FL_ERR_IO, "sweep: checking the scenario failed (status %d)", st);
   }
-  FL_CHECK(mkdir(dir, 0777) == 0 || errno == EEXIST, FL_ERR_INPUT, "--dir %s: %s", dir, strerror(errno));
+  made_dir = mkdir(dir, 0777) == 0;
+  FL_CHECK(made_dir || errno == EEXIST, FL_ERR_INPUT, "--dir %s: %s", dir, strerror(errno));
   FL_ALLOC(paths, nshards);
   FL_ALLOC(shards, nshards);
   for (long i = 0; i < nshards; i++) {
@@ -782,19 +797,25 @@ static int fl_cmd_sweep(int argc, char **argv)
     sprintf(paths[i], "%s/shard-%ld.sqlite", dir, i + 1);
     shards[i] = paths[i];
   }
-  if (!quiet)
-    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, %s, in %s/\n", sc->name, nshards, jobs,
-            strcmp(launcher, "slurm") == 0 ? "a Slurm job array" : "local processes", dir);
+  if (!quiet && strcmp(launcher, "slurm") == 0)
+    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, a Slurm job array, in %s/\n", sc->name, nshards,
+            jobs, dir);
   if (strcmp(launcher, "slurm") == 0) {
     FL_TRY(fl_sweep_slurm(self, path, pass, npass, dir, nshards, jobs, jobs_given, quiet, &failed));
     next = nshards; /* every shard ran as an array task: merge them */
   }
   while (next < nshards || running > 0) {
     while (running < jobs && next < nshards) {
-      pid_t pid = fork();
+      /* the first shard checks every input before it writes anything (as the whole sweep's check): the others
+       * start when it says it is past that (--ready-fd), or not at all when it finds bad input (one line, exit 2) */
+      int pfd[2] = {-1, -1};
+      pid_t pid;
+      if (next == 0 && strcmp(launcher, "local") == 0)
+        FL_CHECK(pipe(pfd) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
+      pid = fork();
       FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
       if (pid == 0) {
-        char *av[64 + 256], shard[48];
+        char *av[64 + 256], shard[48], fd[16];
         int c = 0;
         snprintf(shard, sizeof shard, "%ld/%ld", next + 1, nshards);
         av[c++] = "faultline";
@@ -807,6 +828,12 @@ static int fl_cmd_sweep(int argc, char **argv)
         av[c++] = "--db";
         av[c++] = paths[next];
         av[c++] = "--quiet";
+        if (pfd[1] >= 0) {
+          close(pfd[0]);
+          snprintf(fd, sizeof fd, "%d", pfd[1]);
+          av[c++] = "--ready-fd";
+          av[c++] = fd;
+        }
         av[c] = NULL;
         if (freopen("/dev/null", "w", stdout) == NULL)
           _exit(1);
@@ -815,6 +842,30 @@ static int fl_cmd_sweep(int argc, char **argv)
       }
       next++;
       running++;
+      if (pfd[0] >= 0) {
+        char b;
+        ssize_t n;
+        close(pfd[1]);
+        while ((n = read(pfd[0], &b, 1)) < 0 && errno == EINTR)
+          ;
+        close(pfd[0]);
+        if (n == 1 && !quiet) /* the input is good: the sweep goes on */
+          fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, local processes, in %s/\n", sc->name,
+                  nshards, jobs, dir);
+        if (n != 1) { /* it ended before it was ready: bad input (said in one line) or a failure */
+          int st = 0;
+          while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+          running--;
+          if (WIFEXITED(st) && WEXITSTATUS(st) == 2) {
+            if (made_dir)
+              rmdir(dir); /* ours, and empty: nothing ran */
+            code = 2;
+            goto done;
+          }
+          failed++;
+        }
+      }
     }
     {
       int st = 0;

@@ -163,10 +163,16 @@ static void test_run_signal_cleans_up(void)
   snprintf(sc, sizeof sc, "%s", fl_test_src("scenarios/cg-buddy.ini"));
   snprintf(db, sizeof db, "%s", fl_test_tmp("run-sig.sqlite"));
   {
-    /* a solve long enough to be in the middle of it (512x512, a tolerance it takes thousands of iterations to meet) */
-    char *argv[] = {
-        "faultline",           "run", sc, "--np", "2", "--db", db, "--quiet", "--set", "app.grid=512x512", "--set",
-        "app.tolerance=1e-14", NULL};
+    /* a solve long enough to be in the middle of it (512x512, a tolerance it takes many thousand iterations to
+     * meet, and no iteration cap to stop it first) */
+    char *argv[] = {"faultline", "run",
+                    sc,          "--np",
+                    "2",         "--db",
+                    db,          "--quiet",
+                    "--set",     "app.grid=512x512",
+                    "--set",     "app.tolerance=1e-14",
+                    "--set",     "app.iterations=100000000",
+                    NULL};
     pid = spawn_faultline(argv);
   }
   nanosleep(&ts, NULL);

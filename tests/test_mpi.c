@@ -363,12 +363,12 @@ static void test_watchdog(void)
   FILE *p;
   snprintf(dir, sizeof dir, "%s/watchdog", fl_test_tmpdir());
   /* in the background, a solve long enough to stop in the middle */
-  snprintf(
-      cmd, sizeof cmd,
-      "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet --set app.grid=512x512 "
-      "--set app.tolerance=1e-14 --set mpi.watchdog=3s >/dev/null 2>'%s/wd-err.txt'; echo $? > '%s/wd-code.txt' ) &",
-      dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), fl_test_tmpdir(),
-      fl_test_tmpdir());
+  snprintf(cmd, sizeof cmd,
+           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet --set app.grid=512x512 "
+           "--set app.tolerance=1e-14 --set app.iterations=100000000 --set mpi.watchdog=3s >/dev/null "
+           "2>'%s/wd-err.txt'; echo $? > '%s/wd-code.txt' ) &",
+           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), fl_test_tmpdir(),
+           fl_test_tmpdir());
   CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
   for (int tries = 0; tries < 100 && stopped < NP + 1; tries++) {
     stopped = 0;
