@@ -161,6 +161,37 @@ static int fl_table_split_variants(const fl_table *t, fl_table *o)
   return ok;
 }
 
+/* The rows as a JSON array of objects keyed by the heads (row 0); strings quoted by SQLite's json_quote (JSON1),
+ * on a connection of its own. */
+static void fl_table_print_json(const fl_table *t, const char *sep, const char *key, FILE *out)
+{
+  sqlite3 *m = NULL;
+  sqlite3_stmt *q = NULL;
+  if (t->nrows <= 1)
+    return;
+  if (sqlite3_open(":memory:", &m) != SQLITE_OK ||
+      sqlite3_prepare_v2(m, "SELECT json_quote(?1)", -1, &q, NULL) != SQLITE_OK) {
+    sqlite3_close(m);
+    return;
+  }
+  fprintf(out, "%s\"%s\": [", sep, key);
+  for (size_t r = 1; r < t->nrows; r++) {
+    fputs(r > 1 ? ",\n {" : "\n {", out);
+    for (int k = 0; k < t->ncols; k++) {
+      for (int h = 0; h < 2; h++) { /* the head, then the cell */
+        sqlite3_reset(q);
+        sqlite3_bind_text(q, 1, t->cells[(h ? r : 0) * (size_t)t->ncols + (size_t)k], -1, SQLITE_STATIC);
+        if (sqlite3_step(q) == SQLITE_ROW)
+          fprintf(out, "%s%s", h ? ": " : (k ? ", " : ""), (const char *)sqlite3_column_text(q, 0));
+      }
+    }
+    fputs("}", out);
+  }
+  fputs("\n]", out);
+  sqlite3_finalize(q);
+  sqlite3_close(m);
+}
+
 static void fl_table_print(const fl_table *t, int markdown, FILE *out)
 {
   size_t w[FL_TABLE_MAXCOLS] = {0};
@@ -622,12 +653,13 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   }
   {
     fl_table split;
-    if (fl_table_split_variants(&tab, &split)) {
-      fl_table_print(&split, opt->markdown, out);
+    const fl_table *show = fl_table_split_variants(&tab, &split) ? &split : &tab;
+    if (opt->json)
+      fl_table_print_json(show, opt->json_sep ? opt->json_sep : "", opt->json_key ? opt->json_key : "runs", out);
+    else
+      fl_table_print(show, opt->markdown, out);
+    if (show == &split)
       fl_table_free(&split);
-    } else {
-      fl_table_print(&tab, opt->markdown, out);
-    }
   }
 done:
   fl_table_free(&tab);
@@ -753,13 +785,24 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
   /* the queries read the id list from the temp table; min_id only says whether there is one */
   o.min_id = (opt_in->ids || opt_in->min_id || opt_in->where) ? 1 : 0;
   o.max_id = 0;
+  if (o.json) {
+    fputs("{", out);
+    o.json_key = "runs";
+    o.json_sep = "";
+  }
   FL_TRY(fl_report_table(db, opt, 0, out, &job_rows));
-  if (job_rows && !opt->csv)
+  if (job_rows && !opt->csv && !opt->json)
     fputc('\n', out);
+  o.json_key = "tasks";
+  o.json_sep = job_rows ? ",\n" : "";
   FL_TRY(fl_report_table(db, opt, 1, out, &task_rows));
-  if (task_rows && !opt->csv)
+  if (task_rows && !opt->csv && !opt->json)
     fprintf(out, "(resilience: share of sweeps in which every task got a value; error: final values against the "
                  "failure-free run; replicated, substituted: tasks per sweep)\n\n");
+  if (o.json) {
+    fputs("}\n", out);
+    goto done;
+  }
   FL_TRY(fl_report_lossy(db, opt, out, &lossy_rows));
   if (job_rows + task_rows + lossy_rows == 0 && !opt->csv)
     fprintf(out, "(no runs match)\n");

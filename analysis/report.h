@@ -15,9 +15,11 @@ typedef struct fl_report_opts {
   int64_t min_id, max_id; /* only runs with ids in [min_id, max_id] (0, 0: all) */
   const int64_t *ids;     /* or only these runs (a command's own rows, whatever others wrote meanwhile) */
   size_t nids;
-  int csv;                /* machine-readable output */
-  int markdown;           /* a Markdown table (pipes), else aligned text */
-  const char *where;      /* only runs matching this SQL condition on the runs table (NULL: all) */
+  int csv;      /* machine-readable output */
+  int markdown; /* a Markdown table (pipes), else aligned text */
+  int json; /* a JSON object: "runs" and "tasks", arrays of objects keyed by the column heads (lossy-CG tables: not) */
+  const char *json_key, *json_sep; /* private to report.c */
+  const char *where;               /* only runs matching this SQL condition on the runs table (NULL: all) */
 } fl_report_opts;
 
 fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt, FILE *out);

@@ -66,7 +66,7 @@ static const fl_cmd fl_cmds[] = {
      " [--calibration FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
-     "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown] [--csv] "
+     "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] "
      "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]] "
      "[--timeline RUN_ID --plot FILE] [--html FILE.html]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
@@ -87,7 +87,8 @@ static const fl_cmd fl_cmds[] = {
     {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--quiet]",
      "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
     {"run",
-     "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER]... [--db FILE] [--out DIR]",
+     "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER|RANK@TIME]... [--db FILE] "
+     "[--out DIR]",
      "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery)", fl_cmd_run},
     {"calibrate", "SCENARIO.ini --np N [--set section.key=value]... [--out FILE.ini] [--quiet]",
      "measure on this machine what the simulator needs (iteration time, checkpoint costs per level, detection, "
@@ -540,8 +541,10 @@ static int fl_cmd_report(int argc, char **argv)
         ro.csv = 1;
       else if (strcmp(v, "markdown") == 0)
         ro.markdown = 1;
+      else if (strcmp(v, "json") == 0)
+        ro.json = 1;
       else if (strcmp(v, "table") != 0)
-        return fl_usage_error("report", "--format '%s': expected table, csv or markdown", v);
+        return fl_usage_error("report", "--format '%s': expected table, csv, markdown or json", v);
     } else if (strcmp(argv[i], "--csv") == 0)
       ro.csv = 1;
     else if (argv[i][0] == '-')

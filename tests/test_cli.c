@@ -3,6 +3,7 @@
 #include "cli_util.h"
 #include "fl_test.h"
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,25 @@ static void test_report_groups_by_overrides(void)
   CU_ASSERT_EQUAL(faultline("report w.sqlite --where \"overrides LIKE '%shape=0.9%'\""), 0);
   CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw  "), 1);
   CU_ASSERT_PTR_NULL(strstr(out_text, "0.5"));
+  /* JSON: valid (SQLite's own JSON1 reads it), one object per row, the varying key among its members */
+  CU_ASSERT_EQUAL(faultline("report w.sqlite --format json"), 0);
+  {
+    sqlite3 *m = NULL;
+    sqlite3_stmt *q = NULL;
+    long n = -1;
+    if (sqlite3_open(":memory:", &m) == SQLITE_OK &&
+        sqlite3_prepare_v2(m,
+                           "SELECT json_valid(?1), json_array_length(?1, '$.runs'), "
+                           "json_extract(?1, '$.runs[0].\"failures.shape\"') IS NOT NULL",
+                           -1, &q, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(q, 1, out_text, -1, SQLITE_STATIC);
+      if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 && sqlite3_column_int(q, 2) == 1)
+        n = sqlite3_column_int(q, 1);
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(m);
+    CU_ASSERT_EQUAL(n, 3);
+  }
   CU_ASSERT_EQUAL(faultline("report w.sqlite --where \"nodes >\""), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--where 'nodes >': "));
 }
