@@ -137,35 +137,45 @@ done:
 }
 
 /* One real run for calibration: `faultline run` on np ranks with strategy `kind`, rows into our database. */
-static fl_err fl_calib_run(const fl_agree_args *a, const char *kind, const char *kill, long spares, fl_agree_row *r)
+/* One real run: `faultline run` on np ranks + spares with strategy `kind` and the kills given (RANK@ITER or
+ * RANK@TIME), its row into db and read back. Exit 3 (no spare left) is a result when lost_ok, else an error. */
+static fl_err fl_agree_real(const fl_agree_args *a, const char *kind, char *const *kills, long nkills, long spares,
+                            const char *db, int lost_ok, fl_agree_row *r)
 {
-  char *argv[4 * FL_AGREE_MAX_SETS + 32], np[32], sp[32], db[4200], strat[64];
-  char *extra[16];
+  char *argv[4 * FL_AGREE_MAX_SETS + 2 * FL_AGREE_MAX_FAILURES + 40], np[32], sp[32], strat[64];
+  char *extra[2 * FL_AGREE_MAX_FAILURES + 16];
   int e = 0, code;
   snprintf(np, sizeof np, "%ld", a->np);
   snprintf(sp, sizeof sp, "%ld", spares);
-  snprintf(db, sizeof db, "%s/calibrate.sqlite", a->tmp);
   snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
   extra[e++] = "--np";
   extra[e++] = np;
   extra[e++] = "--spares";
   extra[e++] = sp;
   extra[e++] = "--db";
-  extra[e++] = db;
+  extra[e++] = (char *)db;
   extra[e++] = "--quiet";
   extra[e++] = "--set";
   extra[e++] = strat;
-  if (kill) {
+  for (long i = 0; i < nkills && i < FL_AGREE_MAX_FAILURES; i++) {
     extra[e++] = "--kill";
-    extra[e++] = (char *)kill;
+    extra[e++] = kills[i];
   }
   extra[e] = NULL;
   fl_agree_argv(a, argv, (int)(sizeof argv / sizeof argv[0]), "run", extra);
   code = fl_agree_spawn(a, argv);
-  if (code != 0)
-    return fl_err_set(code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "calibration: faultline run (%s%s%s) ended with status %d",
-                      kind, kill ? ", kill " : "", kill ? kill : "", code);
+  if (code != 0 && !(lost_ok && code == 3))
+    return fl_err_set(code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "faultline run (%s%s%s) ended with status %d", kind,
+                      nkills ? ", kill " : "", nkills ? kills[0] : "", code);
   return fl_agree_last_row(db, "real", r);
+}
+
+/* A calibration run: rows into our own database. */
+static fl_err fl_calib_run(const fl_agree_args *a, const char *kind, const char *kill, long spares, fl_agree_row *r)
+{
+  char db[4200], *kills[1] = {(char *)kill};
+  snprintf(db, sizeof db, "%s/calibrate.sqlite", a->tmp);
+  return fl_agree_real(a, kind, kills, kill ? 1 : 0, spares, db, 0, r);
 }
 
 static fl_err fl_calib_measure(const fl_agree_args *a, const fl_scenario *sc, fl_calib *c)
@@ -430,11 +440,11 @@ int fl_cmd_agree(int argc, char **argv)
          "within 0.85-1.15");
   snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : "checkpoint,buddy,two-level,replication");
   for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
-    char cal[4200], np[32], sp[32], strat[64], strat_set[96], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
-    char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *argv_real[4 * FL_AGREE_MAX_SETS + 40], *extra[64];
+    char cal[4200], strat[64], strat_set[96], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
+    char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *killv[FL_AGREE_MAX_FAILURES];
     fl_agree_row sim, real;
     double ratio;
-    int e = 0, ok;
+    int ok;
     long degree = 1;
     {
       /* the simulator's trace for this strategy: the real world rank w of replica set w / np holds copy w / np of
@@ -490,28 +500,11 @@ int fl_cmd_agree(int argc, char **argv)
              kind, code);
     FL_TRY(fl_agree_last_row(db, "sim", &sim));
     /* the real engine: the same ranks killed at the same instants */
-    snprintf(np, sizeof np, "%ld", a.np);
-    snprintf(sp, sizeof sp, "%ld", a.failures);
-    extra[e++] = "--np";
-    extra[e++] = np;
-    extra[e++] = "--spares";
-    extra[e++] = sp;
-    extra[e++] = "--db";
-    extra[e++] = db;
-    extra[e++] = "--quiet";
-    extra[e++] = "--set";
-    extra[e++] = strat;
     for (long i = 0; i < a.failures; i++) {
       snprintf(kills[i], sizeof kills[i], "%ld@%.9gs", rank[i], t[i]);
-      extra[e++] = "--kill";
-      extra[e++] = kills[i];
+      killv[i] = kills[i];
     }
-    extra[e] = NULL;
-    fl_agree_argv(&a, argv_real, (int)(sizeof argv_real / sizeof argv_real[0]), "run", extra);
-    code = fl_agree_spawn(&a, argv_real);
-    FL_CHECK(code == 0 || code == 3, code == 2 ? FL_ERR_INPUT : FL_ERR_IO,
-             "agree: faultline run (%s) ended with status %d", kind, code);
-    FL_TRY(fl_agree_last_row(db, "real", &real));
+    FL_TRY(fl_agree_real(&a, kind, killv, a.failures, a.failures, db, 1, &real));
     ratio = real.makespan / sim.makespan;
     ok = ratio >= 0.85 && ratio <= 1.15 && strcmp(real.status, "completed") == 0;
     within &= ok;
