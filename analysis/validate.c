@@ -13,7 +13,13 @@
  * Process replication. b duplicated ranks on 2b nodes, no repair, no spare: the number of failures until every
  * copy of some rank is dead has mean 4^b / C(2b, b) (b = 1000: 56.06), not the birthday approximation.
  *
- * All simulated checks share one generated platform (SimGrid loads one per process): 2000 nodes, of which the
+ * Costs from the platform. A checkpoint of N ranks x S bytes to a PFS of aggregate disk bandwidth B whose network
+ * is no bottleneck takes N S / B; halving B doubles it when the disks are the bottleneck and changes nothing
+ * when the network is; a buddy checkpoint cannot beat a node's link (S / b); one flow per cabinet gives the same
+ * time as one flow per rank. Each of these needs its own platform, and SimGrid loads one per process: each is
+ * simulated in a child process, before this process loads the shared platform of the others.
+ *
+ * All other simulated checks share one generated platform (SimGrid loads one per process): 2000 nodes, of which the
  * Daly regimes use 100 (the rest are spares, which exponential failures make irrelevant). */
 #include "validate.h"
 
@@ -25,12 +31,16 @@
 #include "sim.h"
 #include "source.h"
 #include "stats.h"
+#include "strategy.h"
 #include "units.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define FL_VALIDATE_LEVEL 0.999
 
@@ -194,6 +204,116 @@ done:
   return rc;
 }
 
+/* ---- costs from the platform ---- */
+
+#define FL_VALIDATE_IO_BASE                                                                                            \
+  "[run]\nname = validate-platform\nevents = none\nreplicas = 1\n[platform]\nnodes = 1000\ncabinet = 125\n"            \
+  "pfs_servers = 4\n[failures]\nmodel = none\n[app]\nkind = bsp\nnodes = 1000\nwork = 1h\n"                          \
+  "checkpoint_size = 1GB\n[strategy]\ninterval = 30min\ncost = platform\n"
+
+typedef struct fl_io_check {
+  const char *name, *what;
+  const char *a, *b; /* extra scenario lines; b NULL: the check compares a's cost with `analytic` */
+  int level;         /* fl_level whose checkpoint cost is compared */
+  double analytic;   /* a's cost, or the ratio b / a */
+  double tol_lo, tol_hi; /* pass when analytic * (1 + tol_lo) <= measured <= analytic * (1 + tol_hi) */
+} fl_io_check;
+
+static const fl_io_check fl_io_checks[] = {
+    {"platform:pfs-disk-bound", "1000 ranks x 1GB to 4 PFS disks of 1GBps: N S / B",
+     "[strategy]\nkind = checkpoint\n[platform]\npfs_bandwidth = 1GBps\n", NULL, FL_LEVEL_FILE, 250.0, -0.02, 0.02},
+    {"platform:pfs-halve-disk", "disk-bound: cost(B/2) / cost(B)",
+     "[strategy]\nkind = checkpoint\n[platform]\npfs_bandwidth = 1GBps\n",
+     "[strategy]\nkind = checkpoint\n[platform]\npfs_bandwidth = 0.5GBps\n", FL_LEVEL_FILE, 2.0, -0.02, 0.02},
+    {"platform:pfs-network-bound", "PFS links of 5GBps: cost(B/2) / cost(B)",
+     "[strategy]\nkind = checkpoint\n[platform]\npfs_bandwidth = 100GBps\npfs_link_bandwidth = 5GBps\n",
+     "[strategy]\nkind = checkpoint\n[platform]\npfs_bandwidth = 50GBps\npfs_link_bandwidth = 5GBps\n", FL_LEVEL_FILE,
+     1.0, -0.02, 0.02},
+    /* SimGrid's default network model (LV08, TCP) gives a flow 0.97 of a link's bandwidth and charges 5 % of it to
+     * the reverse direction (acknowledgements): in a ring of buddy copies each link carries one flow and the acks
+     * of another, 0.97 / 1.05 = 0.924 of b */
+    {"platform:buddy-link-bound", "buddy, node links 1GBps: S / b <= cost <= S / 0.92b",
+     "[strategy]\nkind = buddy\n[platform]\nlink_bandwidth = 1GBps\ncabinet_bandwidth = 1000TBps\n", NULL,
+     FL_LEVEL_BUDDY, 1.0, 0.0, 1.0 / (0.97 / 1.05) - 1.0 + 0.001},
+    {"platform:buddy-halve-link", "buddy, link-bound: cost(b/2) / cost(b)",
+     "[strategy]\nkind = buddy\n[platform]\nlink_bandwidth = 1GBps\ncabinet_bandwidth = 1000TBps\n",
+     "[strategy]\nkind = buddy\n[platform]\nlink_bandwidth = 0.5GBps\ncabinet_bandwidth = 1000TBps\n", FL_LEVEL_BUDDY,
+     2.0, -0.02, 0.02},
+    {"platform:aggregated-pfs", "one flow per cabinet / one per rank, PFS",
+     "[strategy]\nkind = checkpoint\n[platform]\nio_flows = per-rank\npfs_bandwidth = 20GBps\npfs_link_bandwidth = "
+     "30GBps\ncabinet_bandwidth = 40GBps\n",
+     "[strategy]\nkind = checkpoint\n[platform]\nio_flows = aggregated\npfs_bandwidth = 20GBps\npfs_link_bandwidth = "
+     "30GBps\ncabinet_bandwidth = 40GBps\n",
+     FL_LEVEL_FILE, 1.0, -0.02, 0.02},
+    {"platform:aggregated-buddy", "one flow per cabinet / one per rank, buddy",
+     "[strategy]\nkind = buddy\n[platform]\nio_flows = per-rank\nlink_bandwidth = 2GBps\ncabinet_bandwidth = 100GBps\n",
+     "[strategy]\nkind = buddy\n[platform]\nio_flows = aggregated\nlink_bandwidth = 2GBps\ncabinet_bandwidth = "
+     "100GBps\n",
+     FL_LEVEL_BUDDY, 1.0, -0.02, 0.02},
+};
+#define FL_N_IO_CHECKS ((int)(sizeof fl_io_checks / sizeof fl_io_checks[0]))
+
+/* The checkpoint cost of `level` for the scenario FL_VALIDATE_IO_BASE + extra, simulated in a child process (its
+ * own platform). */
+static fl_err fl_validate_io_cost(const char *extra, int level, double *cost)
+{
+  fl_err rc = FL_OK;
+  char text[2048];
+  int fds[2] = {-1, -1}, status = 0;
+  pid_t pid;
+  ssize_t got;
+
+  snprintf(text, sizeof text, "%s%s", FL_VALIDATE_IO_BASE, extra);
+  FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "validate: pipe: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "validate: fork: %s", strerror(errno));
+  if (pid == 0) {
+    fl_scenario *sc = NULL;
+    fl_sim *sim = NULL;
+    double v = NAN;
+    close(fds[0]);
+    if (fl_scenario_from_text(text, "<validate>", NULL, &sc) == FL_OK && fl_sim_create(sc, &sim) == FL_OK)
+      v = fl_sim_level_cost(sim, level, 1);
+    else
+      fprintf(stderr, "faultline: validate: %s\n", fl_err_msg());
+    _exit(write(fds[1], &v, sizeof v) == (ssize_t)sizeof v ? 0 : 1);
+  }
+  close(fds[1]);
+  fds[1] = -1;
+  got = read(fds[0], cost, sizeof *cost);
+  waitpid(pid, &status, 0);
+  FL_CHECK(got == (ssize_t)sizeof *cost && WIFEXITED(status) && WEXITSTATUS(status) == 0 && isfinite(*cost),
+           FL_ERR_INTERNAL, "validate: the platform-cost simulation failed");
+done:
+  if (fds[0] >= 0)
+    close(fds[0]);
+  if (fds[1] >= 0)
+    close(fds[1]);
+  return rc;
+}
+
+static fl_err fl_validate_io(const fl_io_check *c, fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  double a, b;
+  memset(row, 0, sizeof *row);
+  snprintf(row->name, sizeof row->name, "%s", c->name);
+  snprintf(row->what, sizeof row->what, "%s", c->what);
+  FL_TRY(fl_validate_io_cost(c->a, c->level, &a));
+  row->mean = a;
+  if (c->b) {
+    FL_TRY(fl_validate_io_cost(c->b, c->level, &b));
+    row->mean = b / a;
+  }
+  row->analytic = c->analytic;
+  row->half = 0.0; /* deterministic: one simulation */
+  row->rel_err = (row->mean - row->analytic) / row->analytic;
+  row->pass = row->rel_err >= c->tol_lo - 1e-12 && row->rel_err <= c->tol_hi + 1e-12;
+done:
+  return rc;
+}
+
 static void fl_validate_print(const fl_validate_row *row, FILE *out)
 {
   fprintf(out, "%-24s %-52s %14.6g %14.6g %12.4g %+9.3f%%  %s\n", row->name, row->what, row->analytic, row->mean,
@@ -214,6 +334,11 @@ int fl_validate_matches(const char *only, char *names, size_t size)
     strncat(names, name, size - strlen(names) - 1);
   }
   hits += strstr("replication:mnfti", only) != NULL;
+  for (int i = 0; i < FL_N_IO_CHECKS; i++) {
+    hits += strstr(fl_io_checks[i].name, only) != NULL;
+    strncat(names, ", ", size - strlen(names) - 1);
+    strncat(names, fl_io_checks[i].name, size - strlen(names) - 1);
+  }
   for (size_t i = 1; i < sizeof others / sizeof others[0]; i++)
     hits += strstr("renewal", only) || strstr(others[i] + 8, only);
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
@@ -241,6 +366,16 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
   fl_progress_init(&prog, stderr, opt->quiet);
   fprintf(out, "%-24s %-52s %14s %14s %12s %10s  %s\n", "check", "quantity", "analytic", "simulated", "CI99.9 +-",
           "rel.err", "result");
+  /* first: each in a child process, before this one loads a platform */
+  for (int i = 0; i < FL_N_IO_CHECKS; i++) {
+    if (opt->only && !strstr(fl_io_checks[i].name, opt->only))
+      continue;
+    FL_TRY(fl_validate_io(&fl_io_checks[i], &row));
+    fl_validate_print(&row, out);
+    *failed += !row.pass;
+    if (rows && n < max_rows)
+      rows[n++] = row;
+  }
   for (size_t i = 0; i < sizeof fl_daly_regimes / sizeof fl_daly_regimes[0]; i++) {
     if (opt->only && !strstr(fl_daly_regimes[i].name, opt->only) && !strstr("daly", opt->only))
       continue;

@@ -103,7 +103,8 @@ static const fl_cmd fl_cmds[] = {
      "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
      fl_cmd_rerun},
     {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
-    {"platform", "--nodes N [--speed 1Gf] [-o FILE]", "write the SimGrid XML of a generated platform", fl_cmd_platform},
+    {"platform", "--nodes N [--speed 1Gf] [--io none|per-rank|aggregated] [--set platform.KEY=V]... [-o FILE]",
+     "write the SimGrid XML of a generated platform (with --io: its network, disks and PFS)", fl_cmd_platform},
     {"ckpt", "ls|verify|dump DIR [--version N] [--label L] [--values K]", "list, verify or dump a checkpoint directory",
      fl_ckpt_cli_main},
     {"tmr", FL_TMR_CMD_ARGS, FL_TMR_CMD_SUMMARY, fl_tmr_cmd},
@@ -1576,32 +1577,79 @@ static int fl_cmd_platform(int argc, char **argv)
   double nodes = 0, speed = 1e9;
   const char *out = NULL;
   FILE *f = stdout;
+  fl_scenario *sc = NULL;
+  fl_platform_gen gen;
+  int io = 0, status = 0;
 
+  rc = fl_scenario_from_text("", "faultline platform", NULL, &sc);
+  if (rc != FL_OK)
+    return fl_report_error(rc);
   for (int i = 1; i < argc; i++) {
     const char *v;
     if ((v = fl_args_value(argc, argv, &i, "--nodes"))) {
-      if (fl_units_number(v, 1, &nodes) != FL_OK || nodes < 1 || nodes > 2e9)
-        return fl_usage_error("platform", "--nodes '%s': expected a whole number >= 1", v);
+      if (fl_units_number(v, 1, &nodes) != FL_OK || nodes < 1 || nodes > 2e9) {
+        status = fl_usage_error("platform", "--nodes '%s': expected a whole number >= 1", v);
+        goto done;
+      }
     } else if ((v = fl_args_value(argc, argv, &i, "--speed"))) {
-      if (fl_units_speed(v, &speed) != FL_OK || !(speed > 0))
-        return fl_usage_error("platform", "--speed '%s': expected a speed such as 1Gf", v);
+      if (fl_units_speed(v, &speed) != FL_OK || !(speed > 0)) {
+        status = fl_usage_error("platform", "--speed '%s': expected a speed such as 1Gf", v);
+        goto done;
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--io"))) {
+      if (strcmp(v, "none") == 0)
+        io = 0;
+      else if (strcmp(v, "per-rank") == 0)
+        io = FL_IO_PER_RANK;
+      else if (strcmp(v, "aggregated") == 0)
+        io = FL_IO_AGGREGATED;
+      else {
+        status = fl_usage_error("platform", "--io '%s': expected none, per-rank or aggregated", v);
+        goto done;
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--set"))) {
+      if (strncmp(v, "platform.", 9) != 0) {
+        status = fl_usage_error("platform", "--set '%s': only platform.* keys shape a generated platform", v);
+        goto done;
+      }
+      if ((rc = fl_scenario_set(sc, v)) != FL_OK) {
+        status = fl_report_error(rc);
+        goto done;
+      }
     } else if ((v = fl_args_value(argc, argv, &i, "-o"))) {
       out = v;
     } else {
-      return fl_usage_error("platform", "unknown argument '%s'", argv[i]);
+      status = fl_usage_error("platform", "unknown argument '%s'", argv[i]);
+      goto done;
     }
   }
-  if (nodes < 1)
-    return fl_usage_error("platform", "%s", "--nodes is required");
+  if (nodes < 1) {
+    status = fl_usage_error("platform", "%s", "--nodes is required");
+    goto done;
+  }
+  fl_platform_gen_from(sc, (long)nodes, io, &gen);
+  gen.speed = speed;
+  if (io == FL_IO_PER_RANK && fl_platform_gen_cabinets(&gen) > FL_PLATFORM_PER_RANK_MAX_CABINETS) {
+    char why[128];
+    snprintf(why, sizeof why, "%ld cabinets, at most %ld (raise platform.cabinet)", fl_platform_gen_cabinets(&gen),
+             FL_PLATFORM_PER_RANK_MAX_CABINETS);
+    status = fl_usage_error("platform", "--io per-rank: %s", why);
+    goto done;
+  }
   if (out) {
     f = fopen(out, "w");
-    if (!f)
-      return fl_report_error(fl_err_set(FL_ERR_IO, "%s: %s", out, strerror(errno)));
+    if (!f) {
+      status = fl_report_error(fl_err_set(FL_ERR_IO, "%s: %s", out, strerror(errno)));
+      goto done;
+    }
   }
-  rc = fl_platform_write_xml(f, (long)nodes, speed);
+  rc = fl_platform_write_xml(f, &gen);
   if (out && fclose(f) != 0 && rc == FL_OK)
     rc = fl_err_set(FL_ERR_IO, "%s: %s", out, strerror(errno));
-  return rc == FL_OK ? 0 : fl_report_error(rc);
+  status = rc == FL_OK ? 0 : fl_report_error(rc);
+done:
+  fl_scenario_destroy(&sc);
+  return status;
 }
 
 static int fl_cmd_version(int argc, char **argv)

@@ -28,6 +28,9 @@ typedef enum fl_ktype {
   FL_K_DURATION, /* seconds */
   FL_K_DURATION_NEVER,
   FL_K_SPEED,    /* flop/s */
+  FL_K_FLOPS,    /* an amount of computation, flop */
+  FL_K_BYTES,    /* bytes */
+  FL_K_BANDWIDTH, /* bytes/s */
   FL_K_REAL,     /* plain number */
   FL_K_INTERVAL, /* young | daly | never | duration */
   FL_K_GRID,     /* ROWSxCOLS into grid_rows, grid_cols */
@@ -51,6 +54,8 @@ static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", 
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
+static const char *const fl_cost_choices[] = {"auto", "constant", "platform", NULL};
+static const char *const fl_io_flows_choices[] = {"auto", "per-rank", "aggregated", NULL};
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_keys[] = {
@@ -76,6 +81,27 @@ static const fl_key fl_keys[] = {
     {"platform", "nodes", FL_K_COUNT, FL_OFF(platform_nodes), 0, "0", NULL,
      "generate this many identical hosts in memory; 0 = as many as app.nodes"},
     {"platform", "node_speed", FL_K_SPEED, FL_OFF(node_speed), FL_K_POS, "1Gf", NULL, "speed of generated hosts"},
+    {"platform", "cabinet", FL_K_COUNT, FL_OFF(cabinet), FL_K_POS, "128", NULL,
+     "generated platforms: nodes per cabinet (switch group); a cabinet's nodes share its uplink, and a rank's partner "
+     "is the same rank of the next cabinet"},
+    {"platform", "link_bandwidth", FL_K_BANDWIDTH, FL_OFF(link_bw), FL_K_POS, "25GBps", NULL,
+     "generated platforms: each node's network injection bandwidth (full duplex)"},
+    {"platform", "link_latency", FL_K_DURATION, FL_OFF(link_lat_s), FL_K_NONNEG, "1us", NULL,
+     "generated platforms: latency of a node's link and of a cabinet's uplink"},
+    {"platform", "cabinet_bandwidth", FL_K_BANDWIDTH, FL_OFF(cabinet_bw), FL_K_POS, "400GBps", NULL,
+     "generated platforms: bandwidth of a cabinet's uplink to the rest of the machine (each way)"},
+    {"platform", "disk_bandwidth", FL_K_BANDWIDTH, FL_OFF(disk_bw), FL_K_NONNEG, "0", NULL,
+     "generated platforms: each node's local disk (read and write); 0 = no local disk"},
+    {"platform", "pfs_servers", FL_K_COUNT, FL_OFF(pfs_servers), 0, "0", NULL,
+     "generated platforms: storage hosts of the parallel file system (they run no ranks and are no spares)"},
+    {"platform", "pfs_bandwidth", FL_K_BANDWIDTH, FL_OFF(pfs_bw), FL_K_POS, "10GBps", NULL,
+     "generated platforms: disk bandwidth of one PFS server (read and write); the PFS's aggregate is servers x this"},
+    {"platform", "pfs_link_bandwidth", FL_K_BANDWIDTH, FL_OFF(pfs_link_bw), FL_K_POS, "50GBps", NULL,
+     "generated platforms: network bandwidth of one PFS server"},
+    {"platform", "io_flows", FL_K_ENUM_INT, FL_OFF(io_flows), 0, "auto", fl_io_flows_choices,
+     "how checkpoint I/O is simulated: per-rank (one flow and one disk access per rank), aggregated (generated "
+     "platforms: one flow per cabinet carrying its ranks' bytes over the cabinet's links), auto (per-rank up to "
+     "4096 ranks)"},
     {"platform", "controller", FL_K_STR, FL_OFF(controller), 0, "controller", NULL,
      "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
      "use the host of that name or else their first host by name (said on stderr, recorded in the row)"},
@@ -97,7 +123,14 @@ static const fl_key fl_keys[] = {
      "bsp | gridworld | cg (cg: real mode only; bsp: simulator only)"},
     {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
      "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
-    {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL, "bsp: failure-free compute time of the job"},
+    {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL,
+     "bsp: failure-free compute time of the job (with app.flops unset)"},
+    {"app", "flops", FL_K_FLOPS, FL_OFF(flops), FL_K_NONNEG, "0", NULL,
+     "bsp: computation of each rank, flop (e.g. 8.64Pf); the job computes at its slowest host's speed, so the "
+     "failure-free time follows the platform; 0 = use app.work"},
+    {"app", "checkpoint_size", FL_K_BYTES, FL_OFF(checkpoint_size), FL_K_NONNEG, "0", NULL,
+     "bsp: bytes of state per rank a checkpoint writes and a restart reads back; with storage on the platform, "
+     "checkpoint and restart costs come from simulated I/O (strategy.cost)"},
     {"app", "grid", FL_K_GRID, 0, 0, "10x10", NULL, "gridworld: rows x cols states, one task per state"},
     {"app", "iterations", FL_K_COUNT, FL_OFF(iterations), FL_K_POS, "100", NULL,
      "gridworld: at most this many value-iteration sweeps"},
@@ -115,6 +148,10 @@ static const fl_key fl_keys[] = {
      "young | daly | never | a duration: compute time between checkpoints"},
     {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
      "time to write one coordinated checkpoint (delta)"},
+    {"strategy", "cost", FL_K_ENUM_INT, FL_OFF(cost), 0, "auto", fl_cost_choices,
+     "where checkpoint and restart costs come from: constant (strategy.checkpoint_cost, restart_cost, file_cost), "
+     "platform (app.checkpoint_size moved through the platform's disks and links, simulated before the run), auto "
+     "(platform when app.checkpoint_size is set, else constant)"},
     {"strategy", "restart_cost", FL_K_DURATION, FL_OFF(restart_cost_s), FL_K_NONNEG, "5min", NULL,
      "time to read the last checkpoint back (R); failures during it restart it"},
     {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
@@ -125,6 +162,12 @@ static const fl_key fl_keys[] = {
      "two-level: time to write a file-level checkpoint (the simulator's; the real engine measures it)"},
     {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
      "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
+    {"storage", "pfs", FL_K_STR, FL_OFF(storage_pfs), FL_K_OPTIONAL, "", NULL,
+     "platform files: the parallel file system's storage hosts, blank-separated host names or zone:ID (every host "
+     "of that zone); each must have a disk; they run no ranks and are no spares (generated platforms: "
+     "platform.pfs_servers)"},
+    {"storage", "disk", FL_K_STR, FL_OFF(storage_disk), FL_K_OPTIONAL, "", NULL,
+     "platform files: the id of the node-local disk checkpoints go to (default: each host's first disk)"},
     {"policy", "kind", FL_K_STR, FL_OFF(policy), 0, "greedy", NULL,
      "greedy | exact | mip: who decides replicate vs substitute (strategy hybrid)"},
     {"policy", "error_budget", FL_K_REAL, FL_OFF(error_budget), FL_K_NONNEG, "10", NULL,
@@ -308,9 +351,14 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
   case FL_K_DURATION:
   case FL_K_DURATION_NEVER:
   case FL_K_SPEED:
+  case FL_K_FLOPS:
+  case FL_K_BYTES:
+  case FL_K_BANDWIDTH:
   case FL_K_REAL: {
-    fl_err prc = key->type == FL_K_SPEED  ? fl_units_speed(raw, &v)
-                 : key->type == FL_K_REAL ? fl_units_number(raw, 0, &v)
+    fl_err prc = key->type == FL_K_SPEED || key->type == FL_K_FLOPS ? fl_units_speed(raw, &v)
+                 : key->type == FL_K_BYTES                          ? fl_units_bytes(raw, &v)
+                 : key->type == FL_K_BANDWIDTH                      ? fl_units_bandwidth(raw, &v)
+                 : key->type == FL_K_REAL                           ? fl_units_number(raw, 0, &v)
                                           : fl_units_duration(raw, key->type == FL_K_DURATION_NEVER, &v);
     if (prc != FL_OK)
       return fl_scenario_fail(sc, key->section, key->key, "%s", fl_err_msg());
@@ -796,6 +844,9 @@ static const char *fl_ktype_name(fl_ktype t)
   case FL_K_DURATION: return "duration";
   case FL_K_DURATION_NEVER: return "duration|never";
   case FL_K_SPEED: return "speed";
+  case FL_K_FLOPS: return "flops";
+  case FL_K_BYTES: return "size";
+  case FL_K_BANDWIDTH: return "bandwidth";
   case FL_K_REAL: return "number";
   case FL_K_INTERVAL: return "young|daly|never|duration";
   case FL_K_GRID: return "ROWSxCOLS";
@@ -833,6 +884,9 @@ int fl_scenario_number(const fl_scenario *sc, const char *name, double *v)
     case FL_K_DURATION:
     case FL_K_DURATION_NEVER:
     case FL_K_SPEED:
+    case FL_K_FLOPS:
+    case FL_K_BYTES:
+    case FL_K_BANDWIDTH:
     case FL_K_REAL: *v = *(const double *)base; return 1;
     case FL_K_INTERVAL:
       if (sc->interval_kind != FL_INTERVAL_FIXED)

@@ -26,6 +26,10 @@ typedef enum fl_start {
                             * repair / (mtbf + repair) */
 } fl_start;
 
+typedef enum fl_cost { FL_COST_AUTO = 0, FL_COST_CONSTANT, FL_COST_PLATFORM } fl_cost;
+typedef enum fl_io_flows { FL_IO_AUTO = 0, FL_IO_PER_RANK, FL_IO_AGGREGATED } fl_io_flows;
+#define FL_IO_PER_RANK_MAX 4096L /* io_flows = auto: per-rank flows up to this many ranks */
+
 typedef struct fl_scenario {
   /* provenance */
   char *path;      /* file the scenario came from, as given, or NULL for a scenario built from text */
@@ -49,6 +53,11 @@ typedef struct fl_scenario {
   long platform_nodes; /* hosts to generate when no file; 0 = as many as the job needs */
   double node_speed;   /* flop/s of generated hosts */
   char *controller;    /* host that runs the simulation's own actors; never fails */
+  long cabinet;        /* generated: nodes per cabinet */
+  double link_bw, link_lat_s, cabinet_bw, disk_bw; /* generated: bytes/s, s */
+  long pfs_servers;                                /* generated: PFS storage hosts (0: none) */
+  double pfs_bw, pfs_link_bw;                      /* generated: per PFS server, bytes/s */
+  int io_flows;                                    /* fl_io_flows */
 
   /* [failures] */
   char *model;        /* "none", "exponential", "weibull", "lognormal", "trace" */
@@ -63,6 +72,8 @@ typedef struct fl_scenario {
   char *app;                 /* "bsp", "gridworld" */
   long app_nodes;            /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
   double work_s;             /* bsp: failure-free compute time, seconds */
+  double flops;              /* bsp: computation per rank (0: work_s is the time) */
+  double checkpoint_size;    /* bsp: bytes per rank per checkpoint (0: none given) */
   long grid_rows, grid_cols; /* gridworld: n x m states */
   long iterations;           /* gridworld: at most this many value-iteration sweeps */
   double tolerance;          /* gridworld: converged when no value changes by more than this */
@@ -75,12 +86,16 @@ typedef struct fl_scenario {
   fl_interval_kind interval_kind;
   double interval_s; /* when interval_kind == FL_INTERVAL_FIXED */
   double checkpoint_cost_s;
+  int cost; /* fl_cost */
   double restart_cost_s;
   double downtime_s;
   long degree;        /* replication: copies of each rank (2 or 3) */
   long file_every;    /* two-level: every this many checkpoints one goes to the file level */
   double file_cost_s; /* two-level: cost of a file-level checkpoint (simulator) */
 
+  /* [storage] */
+  char *storage_pfs;  /* platform files: PFS hosts, blank-separated, or "zone:ID" (NULL: none) */
+  char *storage_disk; /* platform files: disk id of the node-local level (NULL: each host's first disk) */
   /* [policy] */
   char *policy;        /* "greedy", "exact", "mip" */
   double error_budget; /* epsilon, per iteration */

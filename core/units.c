@@ -23,6 +23,8 @@ static const fl_unit fl_duration_units[] = {
     {"second", 1.0},
     {"seconds", 1.0},
     {"ms", 1e-3},
+    {"us", 1e-6},
+    {"ns", 1e-9},
     {"min", 60.0},
     {"mins", 60.0},
     {"minute", 60.0},
@@ -65,6 +67,14 @@ static const fl_unit fl_byte_units[] = {
 static const fl_unit fl_speed_units[] = {
     {"", 1.0},   {"f", 1.0},   {"flops", 1.0}, {"kf", 1e3},  {"Mf", 1e6},
     {"Gf", 1e9}, {"Tf", 1e12}, {"Pf", 1e15},   {"Ef", 1e18}, {NULL, 0.0},
+};
+
+/* SimGrid's bandwidth units: bytes (B) or bits (b) per second, decimal or binary prefixes. */
+static const fl_unit fl_bandwidth_units[] = {
+    {"", 1.0},           {"Bps", 1.0},           {"kBps", 1e3},        {"KBps", 1e3},         {"MBps", 1e6},
+    {"GBps", 1e9},       {"TBps", 1e12},         {"KiBps", 1024.0},    {"MiBps", 1048576.0},  {"GiBps", 1073741824.0},
+    {"TiBps", 1099511627776.0}, {"bps", 0.125},  {"kbps", 125.0},      {"Kbps", 125.0},       {"Mbps", 1.25e5},
+    {"Gbps", 1.25e8},    {"Tbps", 1.25e11},      {NULL, 0.0},
 };
 
 /* Split "  12.5 min " into 12.5 and "min". The number must be finite and the unit alphabetic. */
@@ -196,6 +206,11 @@ fl_err fl_units_duration(const char *text, int allow_never, double *seconds)
 fl_err fl_units_bytes(const char *text, double *bytes)
 {
   return fl_units_lookup(text, fl_byte_units, "size", "512MB, 4GiB", bytes);
+}
+
+fl_err fl_units_bandwidth(const char *text, double *bytes_per_s)
+{
+  return fl_units_lookup(text, fl_bandwidth_units, "bandwidth", "25GBps, 100Gbps", bytes_per_s);
 }
 
 fl_err fl_units_speed(const char *text, double *flops)

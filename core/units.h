@@ -18,6 +18,8 @@
 fl_err fl_units_duration(const char *text, int allow_never, double *seconds);
 /* Size in bytes: B, kB/KB, MB, GB, TB, PB (powers of 1000), KiB, MiB, GiB, TiB, PiB (powers of 1024). */
 fl_err fl_units_bytes(const char *text, double *bytes);
+/* Bandwidth in bytes/s, SimGrid's spelling: Bps, kBps, MBps, GBps, TBps, KiBps..TiBps, and bits: bps, Mbps, Gbps, Tbps. */
+fl_err fl_units_bandwidth(const char *text, double *bytes_per_s);
 /* Speed in flop/s, SimGrid's spelling: f, kf, Mf, Gf, Tf, Pf, Ef (also "flops"). */
 fl_err fl_units_speed(const char *text, double *flops);
 /* An unsigned 64-bit integer, exactly (seeds): decimal digits only, blanks around allowed. */

@@ -24,7 +24,7 @@ fi
 scripts/setup.sh >/dev/null   # the project's own packages, and build/faultline for the seed database
 
 B=build-fuzz
-CC=clang cmake -S . -B "$B" -DFL_FUZZ=ON -DFL_WITH_CUDA=OFF -DFL_WITH_MPI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+CC=clang CXX=clang++ cmake -S . -B "$B" -DFL_FUZZ=ON -DFL_WITH_CUDA=OFF -DFL_WITH_MPI=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$B" -j"$(nproc)" --target "${HARNESSES[@]}" >/dev/null
 
 # seed corpora from the files users have

@@ -11,6 +11,19 @@
 
 #include <math.h>
 
+/* What the restart reads: the primary level, unless a buddy copy was lost and the strategy goes back further. */
+static double fl_restart_cost(const fl_replica *rep)
+{
+  const fl_sim *sim = rep->sim;
+  fl_failure_view view = {
+      .copies_left = 0, .buddy_intact = 0, .buddy_version = rep->commit_epoch - 1, .file_version = rep->file_epoch};
+  fl_recovery r;
+  if (!rep->buddy_lost)
+    return sim->restart_s;
+  r = fl_strat_on_failure(&sim->strat, &view);
+  return sim->restart_level_s[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH];
+}
+
 static int fl_recover(fl_replica *rep, double t_lost_from)
 {
   fl_sim *sim = rep->sim;
@@ -23,7 +36,7 @@ static int fl_recover(fl_replica *rep, double t_lost_from)
   res->lost_work_s += now - t_lost_from;
   fl_evlog_add(rep->log, now, "interruption", -1, "lost %.6gs", now - t_lost_from);
   for (;;) {
-    double t_restart;
+    double t_restart, restart_s;
     if (sim->downtime_s > 0) {
       fl_rep_sleep(rep, sim->downtime_s, FL_PHASE_DOWNTIME);
       res->downtime_total_s += sim->downtime_s;
@@ -31,7 +44,8 @@ static int fl_recover(fl_replica *rep, double t_lost_from)
     if (fl_rep_wait_nodes(rep))
       return 1;
     t_restart = fl_rep_now(rep);
-    if (fl_rep_wait(rep, sim->restart_s, FL_PHASE_RESTART)) {
+    restart_s = fl_restart_cost(rep);
+    if (fl_rep_wait(rep, restart_s, FL_PHASE_RESTART)) {
       res->restart_time_s += fl_rep_now(rep) - t_restart;
       res->interruptions++;
       fl_evlog_add(rep->log, fl_rep_now(rep), "interruption", -1, "during restart");
@@ -39,7 +53,7 @@ static int fl_recover(fl_replica *rep, double t_lost_from)
         return 1;
       continue;
     }
-    res->restart_time_s += sim->restart_s;
+    res->restart_time_s += restart_s;
     fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from %s",
                  sim->strat.levels && isfinite(sim->tau_s) ? "checkpoint" : "scratch");
     return 0;
@@ -51,7 +65,6 @@ void fl_sim_run_ranks(fl_replica *rep)
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
   double committed = 0.0, committed_file = 0.0; /* work at the newest commit, and at the newest file-level one */
-  long file_epoch = -1;                         /* the commit epoch of the newest file-level checkpoint */
   int ckpt = sim->strat.levels && isfinite(sim->tau_s);
 
   if (fl_rep_wait_nodes(rep)) { /* nodes down at the start (failures.start = steady) */
@@ -64,7 +77,7 @@ void fl_sim_run_ranks(fl_replica *rep)
       /* a rank and the neighbour holding its buddy copy both failed since the last commit: that rank's newest
        * state is gone from memory; the strategy says where the job resumes */
       fl_failure_view view = {
-          .copies_left = 0, .buddy_intact = 0, .buddy_version = rep->commit_epoch - 1, .file_version = file_epoch};
+          .copies_left = 0, .buddy_intact = 0, .buddy_version = rep->commit_epoch - 1, .file_version = rep->file_epoch};
       fl_recovery r = fl_strat_on_failure(&sim->strat, &view);
       if (r.action == FL_ACT_ROLLBACK && r.level == FL_LEVEL_FILE) {
         res->lost_work_s += committed - committed_file;
@@ -76,7 +89,7 @@ void fl_sim_run_ranks(fl_replica *rep)
         fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", committed);
         committed = 0.0;
         committed_file = 0.0;
-        file_epoch = -1;
+        rep->file_epoch = -1;
       }
       rep->buddy_lost = 0;
     }
@@ -103,7 +116,7 @@ void fl_sim_run_ranks(fl_replica *rep)
       res->checkpoint_time_s += delta;
       if (level == FL_LEVEL_FILE) {
         committed_file = committed;
-        file_epoch = rep->commit_epoch - 1;
+        rep->file_epoch = rep->commit_epoch - 1;
       }
       if (sim->strat.levels == FL_LEVEL_BIT(level))
         fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs", committed);

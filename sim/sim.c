@@ -54,8 +54,18 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_TRY(fl_sim_pick(sc, sim));
   FL_TRY(fl_inputs_collect(sc, &sim->inputs, &sim->ninputs));
   FL_TRY(fl_fm_create(sc, &sim->fm));
-  /* everything about the input that needs no platform is checked: now load it */
-  FL_TRY(fl_platform_get(sc, &sim->pf));
+  /* everything about the input that needs no platform is checked: now load it, with the network and storage
+   * its checkpoint costs are simulated on when they come from the platform */
+  {
+    const char *why = NULL;
+    long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
+    long est_ranks = sc->app_nodes > 0 ? sc->app_nodes : est_nodes / sim->strat.degree;
+    int form = 0;
+    sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
+    if (sim->platform_costs && !sc->platform_file)
+      form = fl_iocost_form(sc, est_ranks);
+    FL_TRY(fl_platform_get(sc, form, est_ranks * sim->strat.degree, &sim->pf));
+  }
   sim->nodes = fl_platform_nodes(sim->pf);
   sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
@@ -106,6 +116,16 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   }
 
   sim->work_s = sc->work_s;
+  if (sc->flops > 0 && strcmp(sim->app, "bsp") == 0) {
+    /* bulk-synchronous: the job advances at its slowest host's speed */
+    double slowest = INFINITY;
+    if (fl_platform_generated(sim->pf))
+      slowest = sc->node_speed;
+    else
+      for (long r = 0; r < sim->slots; r++)
+        slowest = fmin(slowest, sg_host_get_speed(fl_platform_host(sim->pf, r)));
+    sim->work_s = sc->flops / slowest;
+  }
   FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
   sim->delta_s = sim->strat.levels ? sc->checkpoint_cost_s : 0.0;
   sim->restart_s = sc->restart_cost_s;
@@ -118,6 +138,22 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->model_name = fl_fm_name(sim->fm);
   FL_TRY(fl_strat_set_mtbf(sc, &sim->strat, fl_sim_job_mtbf(sim)));
   sim->tau_s = fl_strat_interval(&sim->strat);
+  for (int l = 0; l < FL_NLEVELS; l++)
+    sim->restart_level_s[l] = sc->restart_cost_s;
+  if (sim->platform_costs) {
+    fl_level primary = fl_strat_primary(&sim->strat);
+    FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &sim->io));
+    for (int l = 1; l < FL_NLEVELS; l++)
+      if (sim->strat.levels & FL_LEVEL_BIT(l)) {
+        sim->strat.delta_s[l] = sim->io.write_s[l];
+        sim->restart_level_s[l] = sim->io.read_s[l];
+      }
+    sim->restart_level_s[FL_LEVEL_SCRATCH] = 0.0; /* nothing to read back */
+    fl_strat_observe(&sim->strat, primary, sim->strat.delta_s[primary]); /* Young/Daly with the simulated cost */
+    sim->tau_s = fl_strat_interval(&sim->strat);
+    sim->delta_s = sim->strat.delta_s[primary];
+    sim->restart_s = sim->restart_level_s[primary];
+  }
   if (!isfinite(sim->tau_s))
     sim->delta_s = 0.0;
   fl_strat_row(&sim->strat, sc, &sim->row);
@@ -253,6 +289,18 @@ double fl_sim_failures_per_step(const fl_sim *sim, const char **step)
   }
   *step = isfinite(sim->tau_s) ? "checkpoint interval (compute + checkpoint)" : "run (no checkpoints)";
   return per_segment;
+}
+
+double fl_sim_level_cost(const fl_sim *sim, int level, int write)
+{
+  if (level <= FL_LEVEL_SCRATCH || level >= FL_NLEVELS || !(sim->strat.levels & FL_LEVEL_BIT(level)))
+    return NAN;
+  return write ? sim->strat.delta_s[level] : sim->restart_level_s[level];
+}
+
+int fl_sim_platform_costs(const fl_sim *sim)
+{
+  return sim->platform_costs;
 }
 
 int fl_sim_is_daly_model(const fl_sim *sim)
@@ -590,6 +638,7 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   res->error_linf = res->error_l1 = res->policy_time_s = res->policy_gap = NAN;
   rep.sim = sim;
   rep.replica = replica;
+  rep.file_epoch = -1;
   rep.log = log;
   rep.res = res;
   if (log)

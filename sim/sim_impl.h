@@ -9,6 +9,7 @@
 #include "fm.h"
 #include "gridworld.h"
 #include "inputs.h"
+#include "iocost.h"
 #include "platform.h"
 #include "sim.h"
 #include "source.h"
@@ -46,6 +47,9 @@ struct fl_sim {
   double mnfti;       /* failures of job nodes to interruption: 1 without replication */
   double tau_s;       /* INFINITY without checkpoints */
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s; /* delta_s: the primary level's cost */
+  double restart_level_s[FL_NLEVELS]; /* a restart from each level ([FL_LEVEL_SCRATCH]: from nothing) */
+  int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
+  fl_iocost io;                       /* what was measured when platform_costs */
   long max_events; /* failures and repairs one replica may draw (run.max_events) */
   int start;
   uint64_t seed;
@@ -94,6 +98,7 @@ struct fl_replica {
   fl_phase phase;
   int interrupt_pending; /* set with the release; consumed by the coordinator */
   long commit_epoch;     /* checkpoints committed so far (buddy: copies fresher than any failure of this epoch) */
+  long file_epoch;       /* the commit epoch of the newest file-level checkpoint (-1: none) */
   int buddy_lost;        /* buddy level: some rank and its copy's holder failed in the same epoch */
   long nevents;          /* failures and repairs drawn so far */
   int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */

@@ -38,6 +38,7 @@ const char *fl_level_name(fl_level l)
   case FL_LEVEL_SCRATCH: return "scratch";
   case FL_LEVEL_BUDDY: return "buddy";
   case FL_LEVEL_FILE: return "file";
+  case FL_LEVEL_LOCAL: return "local";
   default: return "?";
   }
 }
@@ -90,8 +91,10 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
   run->fixed_s = sc->interval_s;
   run->mtbf_s = INFINITY;
   run->tau_s = INFINITY;
-  for (int l = 0; l < FL_NLEVELS; l++)
+  for (int l = 0; l < FL_NLEVELS; l++) {
     run->delta_s[l] = sc->checkpoint_cost_s;
+    run->writes[l] = FL_LEVEL_BIT(l);
+  }
   run->worst_gap = NAN;
   if ((rc = ops->setup(run, sc)) != FL_OK)
     return rc;
@@ -114,9 +117,10 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
   return FL_OK;
 }
 
-/* The level the interval rule prices: the cheapest one written at every checkpoint (buddy with two levels). */
-static fl_level fl_strat_primary(const fl_strategy_run *run)
+fl_level fl_strat_primary(const fl_strategy_run *run)
 {
+  if (run->levels & FL_LEVEL_BIT(FL_LEVEL_LOCAL))
+    return FL_LEVEL_LOCAL;
   return (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE;
 }
 

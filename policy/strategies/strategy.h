@@ -26,7 +26,9 @@
 typedef enum fl_level {
   FL_LEVEL_SCRATCH = 0, /* nowhere: the job starts over */
   FL_LEVEL_BUDDY = 1,   /* a partner's memory (GPI CP, SCR's partner level) */
-  FL_LEVEL_FILE = 2,    /* files through storage/ckpt (a node-local disk or the parallel file system) */
+  FL_LEVEL_FILE = 2,    /* files through storage/ckpt (the real engine: a directory; the simulator with platform
+                         * costs: the parallel file system) */
+  FL_LEVEL_LOCAL = 3,   /* the node's own disk: survives a process crash, not the node's loss (simulator) */
   FL_NLEVELS
 } fl_level;
 #define FL_LEVEL_BIT(l) (1u << (unsigned)(l))
@@ -79,6 +81,7 @@ typedef struct fl_strategy_run {
   double fixed_s;             /* FL_INTERVAL_FIXED: the interval */
   double mtbf_s;              /* the job's MTBF the rule uses (INFINITY: none) */
   double delta_s[FL_NLEVELS]; /* checkpoint cost per level: the scenario's, then the engine's measurements */
+  unsigned writes[FL_NLEVELS]; /* the levels a checkpoint of each level writes at once (FL_LEVEL_BIT()s) */
   double tau_s;               /* compute between two checkpoints (INFINITY: never) */
   long checkpoints;           /* taken so far (fl_strat_level counts them) */
   /* task-parallel policy (hybrid) */
@@ -139,6 +142,9 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
 fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s);
 /* The engine measured a checkpoint of `level` costing delta_s: re-evaluate Young/Daly with it. */
 void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s);
+/* The level the interval rule prices: the cheapest one written at every checkpoint (local, else buddy, else
+ * file). */
+fl_level fl_strat_primary(const fl_strategy_run *run);
 /* Compute time until the next checkpoint (INFINITY: none). */
 double fl_strat_interval(const fl_strategy_run *run);
 /* The level the next checkpoint goes to (counts it). */

@@ -16,6 +16,7 @@ static fl_err fl_two_level_setup(fl_strategy_run *run, const fl_scenario *sc)
   run->levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
   run->file_every = sc->file_every;
   run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s;
+  run->writes[FL_LEVEL_FILE] |= FL_LEVEL_BIT(FL_LEVEL_BUDDY); /* a file-level checkpoint refreshes the buddy copy */
   if (sc->file_every < 1)
     return fl_scenario_fail(sc, "strategy", "file_every", "must be at least 1");
   return FL_OK;

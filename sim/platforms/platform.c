@@ -12,7 +12,10 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <simgrid/disk.h>
 #include <simgrid/version.h>
+#include <simgrid/zone.h>
+#include <xbt/dynar.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -27,6 +30,9 @@ struct fl_platform {
   sg_host_t *hosts;   /* node -> host: filled for file platforms; lazily for generated ones */
   const char **names; /* file platforms: node names, sorted (for lookups by name) */
   int controller_substituted; /* file platforms: no host of the scenario's controller name; another serves */
+  fl_platform_gen gen;        /* generated platforms */
+  sg_host_t *pfs;             /* the PFS servers */
+  long npfs;
 };
 
 static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
@@ -110,36 +116,148 @@ static fl_err fl_load_user_platform(const fl_scenario *sc, const char *file)
   return FL_OK;
 }
 
-fl_err fl_platform_write_xml(FILE *f, long nodes, double speed)
+/* Write `count` lines "<pre>I<post>" for I = first .. first+count-1: a million lines with the constant parts
+ * formatted once and the index by hand (fprintf costs 3x more). */
+static void fl_xml_indexed(FILE *f, const char *pre, long first, long count, const char *post)
 {
-  char spd[64], line[160], suffix[96];
-  size_t pre, len, nsuffix;
-
-  /* A million lines: format the constant parts once and the index by hand (fprintf costs 3x more). */
-  snprintf(spd, sizeof spd, "%.17gf", speed);
-  fprintf(f,
-          "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-          "<platform version=\"4.1\">\n<zone id=\"faultline\" routing=\"None\">\n"
-          "<host id=\"controller\" speed=\"%s\"/>\n",
-          spd);
-  pre = (size_t)snprintf(line, sizeof line, "<host id=\"node-");
-  nsuffix = (size_t)snprintf(suffix, sizeof suffix, "\" speed=\"%s\"/>\n", spd);
-  for (long i = 0; i < nodes; i++) {
+  char line[512];
+  size_t npre = strlen(pre), npost = strlen(post);
+  if (npre + npost + 24 > sizeof line)
+    return;
+  memcpy(line, pre, npre);
+  for (long i = first; i < first + count; i++) {
     char digits[24];
     int nd = 0;
     long v = i;
+    size_t len = npre;
     do {
       digits[nd++] = (char)('0' + v % 10);
       v /= 10;
     } while (v);
-    len = pre;
     while (nd)
       line[len++] = digits[--nd];
-    memcpy(line + len, suffix, nsuffix);
-    len += nsuffix;
+    memcpy(line + len, post, npost);
+    len += npost;
     fwrite(line, 1, len, f);
   }
-  fputs("</zone>\n</platform>\n", f);
+}
+
+void fl_platform_gen_from(const fl_scenario *sc, long nodes, int io, fl_platform_gen *g)
+{
+  *g = (fl_platform_gen){.nodes = nodes,
+                         .speed = sc->node_speed,
+                         .io = io,
+                         .cabinet = sc->cabinet,
+                         .link_bw = sc->link_bw,
+                         .link_lat_s = sc->link_lat_s,
+                         .cabinet_bw = sc->cabinet_bw,
+                         .disk_bw = sc->disk_bw,
+                         .pfs_servers = sc->pfs_servers,
+                         .pfs_bw = sc->pfs_bw,
+                         .pfs_link_bw = sc->pfs_link_bw};
+}
+
+long fl_platform_gen_cabinets(const fl_platform_gen *g)
+{
+  return (g->nodes + g->cabinet - 1) / g->cabinet;
+}
+
+/* A host's disk, a full-duplex link and the host_link joining them, in a Cluster zone. */
+static void fl_xml_io_host(FILE *f, const char *host, double speed, const char *disk, double disk_bw, double bw,
+                           double lat)
+{
+  fprintf(f, "<host id=\"%s\" speed=\"%.17gf\">", host, speed);
+  if (disk_bw > 0)
+    fprintf(f, "<disk id=\"%s\" read_bw=\"%.17gBps\" write_bw=\"%.17gBps\"/>", disk, disk_bw, disk_bw);
+  fprintf(f,
+          "</host>\n<link id=\"%s-link\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+          "<host_link id=\"%s\" up=\"%s-link_UP\" down=\"%s-link_DOWN\"/>\n",
+          host, bw, lat, host, host, host);
+}
+
+fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g)
+{
+  char spd[64], post[128], name[64];
+  long ncab = fl_platform_gen_cabinets(g);
+
+  snprintf(spd, sizeof spd, "%.17gf", g->speed);
+  fputs("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<platform version=\"4.1\">\n",
+        f);
+  if (g->io == 0) {
+    /* no network: plain hosts in a routing="None" zone, the cheapest form SimGrid loads */
+    fprintf(f, "<zone id=\"faultline\" routing=\"None\">\n<host id=\"controller\" speed=\"%s\"/>\n", spd);
+    snprintf(post, sizeof post, "\" speed=\"%s\"/>\n", spd);
+    fl_xml_indexed(f, "<host id=\"node-", 0, g->nodes, post);
+    fputs("</zone>\n</platform>\n", f);
+  } else if (g->io == FL_IO_AGGREGATED) {
+    /* the nodes as plain hosts (they fail and compute); the I/O runs between one host per cabinet, whose link
+     * carries what its nodes' links carry in parallel (up to the cabinet's uplink), and the PFS servers */
+    fprintf(f,
+            "<zone id=\"faultline\" routing=\"Full\">\n<zone id=\"nodes\" routing=\"None\">\n"
+            "<host id=\"controller\" speed=\"%s\"/>\n",
+            spd);
+    snprintf(post, sizeof post, "\" speed=\"%s\"/>\n", spd);
+    fl_xml_indexed(f, "<host id=\"node-", 0, g->nodes, post);
+    fputs("</zone>\n<zone id=\"io\" routing=\"Cluster\">\n", f);
+    for (long c = 0; c < ncab; c++) {
+      long upto = g->busy > 0 ? g->busy : g->nodes, members = upto - c * g->cabinet;
+      if (members > g->cabinet)
+        members = g->cabinet;
+      if (members < 1) /* a cabinet of spares only: its link as one node's */
+        members = 1;
+      snprintf(name, sizeof name, "cab-%ld", c);
+      fl_xml_io_host(f, name, g->speed, "local", g->disk_bw, fmin((double)members * g->link_bw, g->cabinet_bw),
+                     2.0 * g->link_lat_s);
+    }
+    for (long j = 0; j < g->pfs_servers; j++) {
+      snprintf(name, sizeof name, "pfs-%ld", j);
+      fl_xml_io_host(f, name, g->speed, "pfs", g->pfs_bw, g->pfs_link_bw, g->link_lat_s);
+    }
+    fputs("</zone>\n</zone>\n</platform>\n", f);
+  } else {
+    /* every node with its disk and link, in its cabinet's zone; cabinets reach each other and the PFS through
+     * their uplinks */
+    fprintf(f,
+            "<zone id=\"faultline\" routing=\"Full\">\n<zone id=\"ctl\" routing=\"None\">\n"
+            "<host id=\"controller\" speed=\"%s\"/>\n</zone>\n",
+            spd);
+    for (long c = 0; c < ncab; c++) {
+      long last = c == ncab - 1 ? g->nodes : (c + 1) * g->cabinet;
+      fprintf(f, "<zone id=\"cab-%ld\" routing=\"Cluster\">\n", c);
+      for (long i = c * g->cabinet; i < last; i++) {
+        snprintf(name, sizeof name, "node-%ld", i);
+        fl_xml_io_host(f, name, g->speed, "local", g->disk_bw, g->link_bw, g->link_lat_s);
+      }
+      fprintf(f, "<router id=\"cab-%ld-gw\"/>\n</zone>\n", c);
+    }
+    fputs("<zone id=\"pfs\" routing=\"Cluster\">\n", f);
+    for (long j = 0; j < g->pfs_servers; j++) {
+      snprintf(name, sizeof name, "pfs-%ld", j);
+      fl_xml_io_host(f, name, g->speed, "pfs", g->pfs_bw, g->pfs_link_bw, g->link_lat_s);
+    }
+    fputs("<router id=\"pfs-gw\"/>\n</zone>\n", f);
+    for (long c = 0; c < ncab; c++)
+      fprintf(f, "<link id=\"cab-%ld-up\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+              c, g->cabinet_bw, g->link_lat_s);
+    for (long c = 0; c < ncab; c++) {
+      if (g->pfs_servers > 0)
+        fprintf(f,
+                "<zoneRoute src=\"cab-%ld\" dst=\"pfs\" gw_src=\"cab-%ld-gw\" gw_dst=\"pfs-gw\" symmetrical=\"NO\">"
+                "<link_ctn id=\"cab-%ld-up\" direction=\"UP\"/></zoneRoute>\n"
+                "<zoneRoute src=\"pfs\" dst=\"cab-%ld\" gw_src=\"pfs-gw\" gw_dst=\"cab-%ld-gw\" symmetrical=\"NO\">"
+                "<link_ctn id=\"cab-%ld-up\" direction=\"DOWN\"/></zoneRoute>\n",
+                c, c, c, c, c, c);
+      for (long d = 0; d < ncab; d++)
+        if (d != c)
+          fprintf(f,
+                  "<zoneRoute src=\"cab-%ld\" dst=\"cab-%ld\" gw_src=\"cab-%ld-gw\" gw_dst=\"cab-%ld-gw\" "
+                  "symmetrical=\"NO\"><link_ctn id=\"cab-%ld-up\" direction=\"UP\"/><link_ctn id=\"cab-%ld-up\" "
+                  "direction=\"DOWN\"/></zoneRoute>\n",
+                  c, d, c, d, c, d);
+    }
+    fputs("</zone>\n</platform>\n", f);
+  }
   if (ferror(f))
     return fl_err_set(FL_ERR_IO, "cannot write platform XML: %s", strerror(errno));
   return FL_OK;
@@ -284,7 +402,75 @@ done:
   return rc;
 }
 
-fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
+/* storage.pfs of a file platform: host names or zone:ID, resolved to hosts (FL_ERR_INPUT naming the key). */
+static fl_err fl_platform_parse_pfs(const fl_scenario *sc, fl_platform *pf)
+{
+  fl_err rc = FL_OK;
+  char *copy = NULL, *save = NULL;
+  const char *p = sc->storage_pfs;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  if (strncmp(p, "zone:", 5) == 0) {
+    sg_netzone_t z = sg_zone_get_by_name(p + 5);
+    xbt_dynar_t hosts;
+    if (!z) {
+      rc = fl_scenario_fail(sc, "storage", "pfs", "the platform has no zone '%s'", p + 5);
+      goto done;
+    }
+    hosts = xbt_dynar_new(sizeof(sg_host_t), NULL);
+    sg_zone_get_hosts(z, hosts);
+    pf->npfs = (long)xbt_dynar_length(hosts);
+    if (pf->npfs == 0) {
+      xbt_dynar_free(&hosts);
+      rc = fl_scenario_fail(sc, "storage", "pfs", "zone '%s' has no host", p + 5);
+      goto done;
+    }
+    FL_ALLOC(pf->pfs, pf->npfs);
+    for (long j = 0; j < pf->npfs; j++)
+      pf->pfs[j] = xbt_dynar_get_as(hosts, (unsigned long)j, sg_host_t);
+    xbt_dynar_free(&hosts);
+    qsort(pf->pfs, (size_t)pf->npfs, sizeof *pf->pfs, fl_cmp_host);
+  } else {
+    FL_ALLOC(copy, strlen(p) + 1);
+    strcpy(copy, p);
+    FL_ALLOC(pf->pfs, strlen(p) / 2 + 1);
+    for (char *t = strtok_r(copy, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
+      sg_host_t h = sg_host_by_name(t);
+      if (!h) {
+        rc = fl_scenario_fail(sc, "storage", "pfs", "no host '%s' on the platform", t);
+        goto done;
+      }
+      pf->pfs[pf->npfs++] = h;
+    }
+  }
+  for (long j = 0; j < pf->npfs; j++) {
+    unsigned int nd = 0;
+    sg_disk_t *disks = NULL;
+    if (pf->pfs[j] == pf->controller) {
+      rc = fl_scenario_fail(sc, "storage", "pfs", "host '%s' is the controller", sg_host_get_name(pf->pfs[j]));
+      goto done;
+    }
+    sg_host_get_disks(pf->pfs[j], &nd, &disks);
+    free(disks);
+    if (nd == 0) {
+      rc = fl_scenario_fail(sc, "storage", "pfs", "host '%s' has no <disk>", sg_host_get_name(pf->pfs[j]));
+      goto done;
+    }
+  }
+done:
+  free(copy);
+  return rc;
+}
+
+static int fl_platform_is_pfs(const fl_platform *pf, sg_host_t h)
+{
+  for (long j = 0; j < pf->npfs; j++)
+    if (pf->pfs[j] == h)
+      return 1;
+  return 0;
+}
+
+fl_err fl_platform_get(const fl_scenario *sc, int io, long busy, fl_platform **out)
 {
   fl_err rc = FL_OK;
   fl_platform *pf = NULL;
@@ -293,14 +479,22 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
   FILE *f = NULL;
   int fd = -1, tmp_made = 0;
   long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
+  fl_platform_gen gen;
 
   *out = NULL;
+  fl_platform_gen_from(sc, gen_nodes, sc->platform_file ? 0 : io, &gen);
+  gen.busy = busy > 0 && busy < gen_nodes ? busy : 0;
   if (sc->platform_file) {
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-    snprintf(describe, sizeof describe, "file:%s:controller=%s", file, sc->controller);
-  } else {
+    snprintf(describe, sizeof describe, "file:%s:controller=%s:pfs=%s", file, sc->controller,
+             sc->storage_pfs ? sc->storage_pfs : "");
+  } else if (io == 0) {
     snprintf(describe, sizeof describe, "generated:%ld:%.17g", gen_nodes, sc->node_speed);
+  } else {
+    snprintf(describe, sizeof describe, "generated:%ld:%.17g:io=%d:%ld:%ld:%.17g:%.17g:%.17g:%.17g:%ld:%.17g:%.17g",
+             gen_nodes, sc->node_speed, io, gen.busy, gen.cabinet, gen.link_bw, gen.link_lat_s, gen.cabinet_bw, gen.disk_bw,
+             gen.pfs_servers, gen.pfs_bw, gen.pfs_link_bw);
   }
   if (fl_the_platform) {
     FL_CHECK(strcmp(fl_the_platform->describe, describe) == 0, FL_ERR_SIM,
@@ -316,6 +510,13 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
   if (!file) {
     const char *dir = getenv("TMPDIR");
     FL_TRY(fl_platform_check_size(sc, gen_nodes)); /* before anything is written or built */
+    if (io == FL_IO_PER_RANK && fl_platform_gen_cabinets(&gen) > FL_PLATFORM_PER_RANK_MAX_CABINETS) {
+      rc = fl_scenario_fail(sc, "platform", "io_flows",
+                            "per-rank flows on a generated platform of %ld cabinets: at most %ld cabinets (their "
+                            "routes grow as the square); use aggregated",
+                            fl_platform_gen_cabinets(&gen), FL_PLATFORM_PER_RANK_MAX_CABINETS);
+      goto done;
+    }
     snprintf(tmpl, sizeof tmpl, "%s/faultline-platform-XXXXXX.xml", dir && *dir ? dir : "/tmp");
     fd = mkstemps(tmpl, 4);
     FL_CHECK(fd >= 0, FL_ERR_IO, "cannot create a temporary platform file %s: %s", tmpl, strerror(errno));
@@ -334,15 +535,25 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
       FL_CHECK(wfd >= 0 && (f = fdopen(wfd, "w")) != NULL, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
     }
     setvbuf(f, NULL, _IOFBF, 1 << 20);
-    FL_TRY(fl_platform_write_xml(f, gen_nodes, sc->node_speed));
+    FL_TRY(fl_platform_write_xml(f, &gen));
     FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
     f = NULL;
     fl_simgrid_init(gen_nodes, 1);
     simgrid_load_platform(loadpath);
     pf->generated = 1;
+    pf->gen = gen;
     pf->nnodes = gen_nodes;
     pf->controller = sg_host_by_name("controller");
     FL_ALLOC(pf->hosts, gen_nodes);
+    if (io && gen.pfs_servers > 0) {
+      pf->npfs = gen.pfs_servers;
+      FL_ALLOC(pf->pfs, pf->npfs);
+      for (long j = 0; j < pf->npfs; j++) {
+        char name[32];
+        snprintf(name, sizeof name, "pfs-%ld", j);
+        pf->pfs[j] = sg_host_by_name(name);
+      }
+    }
   } else {
     sg_host_t *all;
     size_t count, k = 0;
@@ -363,11 +574,21 @@ fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out)
               "and is not a node of the job\n",
               file, sc->controller, sg_host_get_name(all[0]));
     }
-    pf->nnodes = (long)count - 1;
+    if (sc->storage_pfs && (rc = fl_platform_parse_pfs(sc, pf)) != FL_OK) {
+      free(all);
+      goto done;
+    }
+    /* storage hosts run no ranks and are no spares */
+    pf->nnodes = (long)count - 1 - pf->npfs;
+    if (pf->nnodes < 1) {
+      free(all);
+      rc = fl_scenario_fail(sc, "storage", "pfs", "no host of %s is left to run ranks", file);
+      goto done;
+    }
     FL_ALLOC(pf->hosts, pf->nnodes);
     FL_ALLOC(pf->names, pf->nnodes);
     for (size_t i = 0; i < count; i++) {
-      if (all[i] == pf->controller)
+      if (all[i] == pf->controller || fl_platform_is_pfs(pf, all[i]))
         continue;
       pf->hosts[k] = all[i];
       pf->names[k] = sg_host_get_name(all[i]);
@@ -390,6 +611,7 @@ done:
     free(pf->describe);
     free(pf->hosts);
     free(pf->names);
+    free(pf->pfs);
     free(pf);
   }
   free(file);
@@ -444,4 +666,25 @@ long fl_platform_node_of(const fl_platform *pf, const char *name)
     const char **hit = bsearch(&key, pf->names, (size_t)pf->nnodes, sizeof *pf->names, fl_cmp_name);
     return hit ? (long)(hit - pf->names) : -1;
   }
+}
+
+int fl_platform_io(const fl_platform *pf)
+{
+  return pf->generated ? pf->gen.io : 0;
+}
+const fl_platform_gen *fl_platform_generated(const fl_platform *pf)
+{
+  return pf->generated ? &pf->gen : NULL;
+}
+long fl_platform_pfs_count(const fl_platform *pf)
+{
+  return pf->npfs;
+}
+sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j)
+{
+  return pf->pfs[j];
+}
+sg_host_t fl_platform_host_named(const char *name)
+{
+  return sg_host_by_name(name);
 }

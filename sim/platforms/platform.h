@@ -18,10 +18,42 @@
 
 typedef struct fl_platform fl_platform;
 
-/* Initialise SimGrid (first call only) and load the platform `sc` describes. A second call with the same
- * description returns the same platform; with another it fails (FL_ERR_SIM). Owned by the process: never
- * destroyed. */
-fl_err fl_platform_get(const fl_scenario *sc, fl_platform **out);
+/* A generated platform. io = 0: plain hosts without network (routing="None"), all the failure model needs.
+ * io = FL_IO_PER_RANK: every node in its cabinet's zone with its link (and disk when disk_bw > 0), cabinets
+ * joined by their uplinks, PFS servers with disks and links. io = FL_IO_AGGREGATED: the nodes as plain hosts
+ * plus one I/O host per cabinet whose link carries what its nodes' links carry in parallel (members x link_bw,
+ * at most the cabinet's uplink), and the PFS servers: one flow per cabinet instead of one per node
+ * (docs/platform-costs.md says why that is exact when a cabinet's nodes move the same bytes). */
+typedef struct fl_platform_gen {
+  long nodes;
+  long busy; /* nodes 0..busy-1 hold ranks (0: all): an aggregated cabinet's link carries its busy nodes' links */
+  double speed;
+  int io; /* 0, FL_IO_PER_RANK or FL_IO_AGGREGATED */
+  long cabinet;
+  double link_bw, link_lat_s, cabinet_bw, disk_bw;
+  long pfs_servers;
+  double pfs_bw, pfs_link_bw;
+} fl_platform_gen;
+#define FL_PLATFORM_PER_RANK_MAX_CABINETS 512L /* the per-rank form routes every cabinet pair: at most this many */
+
+void fl_platform_gen_from(const fl_scenario *sc, long nodes, int io, fl_platform_gen *g);
+long fl_platform_gen_cabinets(const fl_platform_gen *g);
+
+/* Initialise SimGrid (first call only) and load the platform `sc` describes; a generated one in form `io` (see
+ * fl_platform_gen; ignored for files). A second call with the same description returns the same platform; with
+ * another it fails (FL_ERR_SIM). Owned by the process: never destroyed. */
+fl_err fl_platform_get(const fl_scenario *sc, int io, long busy, fl_platform **out);
+
+/* ---- what the I/O model (sim/iocost.c) needs ---- */
+/* The form a generated platform was built in (0 for files). */
+int fl_platform_io(const fl_platform *pf);
+/* Generated platforms: their parameters (NULL for files). */
+const fl_platform_gen *fl_platform_generated(const fl_platform *pf);
+/* The PFS servers: storage.pfs of a file, pfs-0.. of a generated platform. */
+long fl_platform_pfs_count(const fl_platform *pf);
+sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j);
+/* A host by name (NULL if none). */
+sg_host_t fl_platform_host_named(const char *name);
 
 /* Generated platforms: what one host costs, measured with SimGrid 3.32 (docs/reliability.md): peak RSS of a
  * 1M-host run is 1.07 GB, 3M hosts 3.16 GB; the XML written for it is about 45 bytes a host. */
@@ -45,8 +77,7 @@ int fl_platform_controller_substituted(const fl_platform *pf);
 /* Node index of host `name`, or -1. */
 long fl_platform_node_of(const fl_platform *pf, const char *name);
 
-/* Write the XML of a generated platform of `nodes` hosts of `speed` flop/s (the same bytes fl_platform_get
- * loads). */
-fl_err fl_platform_write_xml(FILE *f, long nodes, double speed);
+/* Write the XML of a generated platform (the same bytes fl_platform_get loads). */
+fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g);
 
 #endif

@@ -1,0 +1,247 @@
+/* iocost.c — checkpoint and restart costs simulated on the platform (see iocost.h). */
+#include "iocost.h"
+
+#include "io_async.h"
+
+#include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/disk.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fl_iocost_wanted(const fl_scenario *sc, unsigned levels, const char **why)
+{
+  *why = NULL;
+  if (sc->cost == FL_COST_CONSTANT || !levels)
+    return 0;
+  if (sc->cost == FL_COST_PLATFORM)
+    return 1;
+  /* auto: the platform's costs when a size is given and the platform has what the levels need */
+  if (!(sc->checkpoint_size > 0)) {
+    *why = "app.checkpoint_size is not set";
+    return 0;
+  }
+  if (sc->platform_file) {
+    if ((levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && !sc->storage_pfs) {
+      *why = "storage.pfs names no PFS host";
+      return 0;
+    }
+  } else {
+    if ((levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && sc->pfs_servers == 0) {
+      *why = "platform.pfs_servers is 0";
+      return 0;
+    }
+    if ((levels & FL_LEVEL_BIT(FL_LEVEL_LOCAL)) && !(sc->disk_bw > 0)) {
+      *why = "platform.disk_bandwidth is 0";
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int fl_iocost_form(const fl_scenario *sc, long ranks)
+{
+  if (sc->io_flows == FL_IO_PER_RANK || sc->io_flows == FL_IO_AGGREGATED)
+    return sc->io_flows;
+  return ranks <= FL_IO_PER_RANK_MAX ? FL_IO_PER_RANK : FL_IO_AGGREGATED;
+}
+
+/* The disk of `host` named `name` (NULL: its first), or NULL. */
+static sg_disk_t fl_host_disk(sg_host_t host, const char *name)
+{
+  unsigned int n = 0;
+  sg_disk_t *disks = NULL, d = NULL;
+  sg_host_get_disks(host, &n, &disks);
+  for (unsigned int i = 0; i < n && !d; i++)
+    if (!name || strcmp(sg_disk_get_name(disks[i]), name) == 0)
+      d = disks[i];
+  free(disks);
+  return d;
+}
+
+typedef struct fl_probe {
+  const fl_io_op *ops;
+  long n;
+  double elapsed;
+} fl_probe;
+
+static void fl_probe_main(int argc, char **argv)
+{
+  fl_probe *p = sg_actor_self_get_data();
+  (void)argc;
+  (void)argv;
+  p->elapsed = fl_io_run_concurrent(p->ops, p->n);
+}
+
+/* Run `ops` at once on the platform, from an actor on the controller; the simulated time they took. */
+static double fl_probe_run(fl_platform *pf, const fl_io_op *ops, long n)
+{
+  fl_probe p = {.ops = ops, .n = n, .elapsed = 0.0};
+  sg_actor_t a;
+  if (n == 0)
+    return 0.0;
+  a = sg_actor_init("iocost", fl_platform_controller(pf));
+  sg_actor_set_data(a, &p);
+  sg_actor_start(a, fl_probe_main, 0, NULL);
+  simgrid_run();
+  return p.elapsed;
+}
+
+typedef struct fl_io_plan {
+  fl_platform *pf;
+  const fl_scenario *sc;
+  long ranks;
+  const fl_platform_gen *gen; /* NULL: a platform file */
+  int aggregated;
+  long ncab;    /* aggregated: cabinets holding ranks */
+  fl_io_op *ops;
+  long n, cap;
+} fl_io_plan;
+
+static fl_err fl_plan_push(fl_io_plan *pl, fl_io_op op)
+{
+  fl_err rc = FL_OK;
+  if (pl->n == pl->cap) {
+    long cap = pl->cap ? 2 * pl->cap : 1024;
+    fl_io_op *grown = realloc(pl->ops, (size_t)cap * sizeof *grown);
+    FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory planning %ld I/O operations", cap);
+    pl->ops = grown;
+    pl->cap = cap;
+  }
+  pl->ops[pl->n++] = op;
+done:
+  return rc;
+}
+
+/* Where flow i (a rank, or a cabinet when aggregated) runs from, and how many bytes it carries. */
+static sg_host_t fl_plan_host(fl_io_plan *pl, long i, double *bytes)
+{
+  if (pl->aggregated) {
+    char name[32];
+    long first = i * pl->gen->cabinet, last = first + pl->gen->cabinet;
+    if (last > pl->ranks)
+      last = pl->ranks;
+    *bytes = (double)(last - first) * pl->sc->checkpoint_size;
+    snprintf(name, sizeof name, "cab-%ld", i);
+    return fl_platform_host_named(name);
+  }
+  *bytes = pl->sc->checkpoint_size;
+  return fl_platform_host(pl->pf, i);
+}
+
+/* The operations of one level, written (`write` = 1) or read back. */
+static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
+{
+  fl_err rc = FL_OK;
+  long nflows = pl->aggregated ? pl->ncab : pl->ranks;
+  const char *disk_name = pl->gen ? "local" : pl->sc->storage_disk;
+
+  for (long i = 0; i < nflows; i++) {
+    double bytes;
+    sg_host_t h = fl_plan_host(pl, i, &bytes);
+    switch (level) {
+    case FL_LEVEL_LOCAL: {
+      sg_disk_t d = fl_host_disk(h, disk_name);
+      if (!d) {
+        if (pl->gen)
+          rc = fl_scenario_fail(pl->sc, "platform", "disk_bandwidth", "the local level needs node disks");
+        else if (disk_name)
+          rc = fl_scenario_fail(pl->sc, "storage", "disk", "host '%s' has no disk named '%s'", sg_host_get_name(h),
+                                disk_name);
+        else
+          rc = fl_scenario_fail(pl->sc, "strategy", "kind", "host '%s' has no <disk> for the local level",
+                                sg_host_get_name(h));
+        goto done;
+      }
+      /* each node writes its own state to its own disk: aggregated, one cabinet's disk stands for each */
+      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ, .disk = d,
+                                         .bytes = pl->sc->checkpoint_size}));
+      break;
+    }
+    case FL_LEVEL_BUDDY: {
+      long step = pl->aggregated ? 1 : (pl->gen && pl->ranks > pl->gen->cabinet ? pl->gen->cabinet : 1);
+      double pbytes;
+      sg_host_t partner = fl_plan_host(pl, (i + step) % nflows, &pbytes);
+      if (nflows < 2) {
+        rc = pl->aggregated ? fl_scenario_fail(pl->sc, "platform", "io_flows",
+                                               "aggregated buddy flows need ranks in two cabinets at least")
+                            : fl_scenario_fail(pl->sc, "app", "nodes", "a buddy copy needs two ranks at least");
+        goto done;
+      }
+      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : partner, .dst = write ? partner : h,
+                                         .bytes = bytes}));
+      break;
+    }
+    case FL_LEVEL_FILE: {
+      long npfs = fl_platform_pfs_count(pl->pf), j;
+      sg_host_t server;
+      sg_disk_t d;
+      if (npfs == 0) {
+        rc = pl->gen ? fl_scenario_fail(pl->sc, "platform", "pfs_servers", "the file level needs PFS servers")
+                     : fl_scenario_fail(pl->sc, "strategy", "cost",
+                                        "the file level needs the PFS's hosts: set storage.pfs");
+        goto done;
+      }
+      j = pl->aggregated ? i % npfs : (pl->gen ? (i / pl->gen->cabinet) % npfs : i % npfs);
+      server = fl_platform_pfs_host(pl->pf, j);
+      d = fl_host_disk(server, NULL);
+      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : server, .dst = write ? server : h,
+                                         .bytes = bytes}));
+      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ, .disk = d, .bytes = bytes}));
+      break;
+    }
+    default: break;
+    }
+  }
+done:
+  return rc;
+}
+
+fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, unsigned levels,
+                         const unsigned written[FL_NLEVELS], fl_iocost *out)
+{
+  fl_err rc = FL_OK;
+  fl_io_plan pl = {.pf = pf, .sc = sc, .ranks = ranks, .gen = fl_platform_generated(pf)};
+
+  for (int l = 0; l < FL_NLEVELS; l++)
+    out->write_s[l] = out->read_s[l] = NAN;
+  out->flows = 0;
+  if (!(sc->checkpoint_size > 0)) {
+    rc = fl_scenario_fail(sc, "app", "checkpoint_size", "platform costs need the bytes each rank checkpoints");
+    goto done;
+  }
+  if (pl.gen && fl_platform_io(pf) == 0) {
+    rc = fl_err_set(FL_ERR_INTERNAL, "the generated platform was built without its network");
+    goto done;
+  }
+  if (!pl.gen && ranks > FL_IOCOST_FILE_MAX_RANKS) {
+    rc = fl_scenario_fail(sc, "app", "nodes",
+                          "%ld ranks: platform costs on a platform file move one flow per rank, at most %ld (a "
+                          "generated platform aggregates flows per cabinet)",
+                          ranks, FL_IOCOST_FILE_MAX_RANKS);
+    goto done;
+  }
+  pl.aggregated = pl.gen && fl_platform_io(pf) == FL_IO_AGGREGATED;
+  if (pl.aggregated)
+    pl.ncab = (ranks + pl.gen->cabinet - 1) / pl.gen->cabinet;
+  out->aggregated = pl.aggregated;
+  for (int l = 1; l < FL_NLEVELS; l++) {
+    if (!(levels & FL_LEVEL_BIT(l)))
+      continue;
+    pl.n = 0;
+    for (int m = 1; m < FL_NLEVELS; m++)
+      if (written[l] & FL_LEVEL_BIT(m))
+        FL_TRY(fl_plan_level(&pl, (fl_level)m, 1));
+    if (pl.n > out->flows)
+      out->flows = pl.n;
+    out->write_s[l] = fl_probe_run(pf, pl.ops, pl.n);
+    pl.n = 0;
+    FL_TRY(fl_plan_level(&pl, (fl_level)l, 0));
+    out->read_s[l] = fl_probe_run(pf, pl.ops, pl.n);
+  }
+done:
+  free(pl.ops);
+  return rc;
+}

@@ -1,0 +1,203 @@
+/* test_platform_costs.c — the simulator sees the machine (strategy.cost = platform): checkpoint and restart costs
+ * simulated as SimGrid transfers and disk accesses on a generated platform and on a platform file with a PFS
+ * host named in [storage]; compute at the hosts' speed (app.flops); the validate checks of platform costs
+ * (N S / B, halving B, link-bound buddy copies, aggregated = per-rank flows at 1,000 nodes); bad [storage] input
+ * is one line naming file, key and value, exit 2, no row. */
+#include "cli_util.h"
+#include "fl_test.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One number from the database `db` (in the temporary directory); NAN if none. */
+static double fl_q(const char *db, const char *sql)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  double v = NAN;
+  if (sqlite3_open_v2(fl_test_tmp(db), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+      sqlite3_column_type(st, 0) != SQLITE_NULL)
+    v = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return v;
+}
+
+static const char *const GEN = "[run]\nname = pc\nseed = 5\nreplicas = 2\nevents = none\n"
+                               "[platform]\nnodes = 520\ncabinet = 64\npfs_servers = 2\npfs_bandwidth = 2GBps\n"
+                               "[failures]\nmodel = exponential\nnode_mtbf = 2y\nrepair = 1h\n"
+                               "[app]\nkind = bsp\nnodes = 512\nwork = 12h\ncheckpoint_size = 2GB\n"
+                               "[strategy]\nkind = checkpoint\ninterval = daly\n";
+
+/* The PFS's disks are the bottleneck: 512 x 2 GB over 2 x 2 GB/s = 256 s; a tenth of the bandwidth, ten times
+ * that, and a different makespan (the complaint that started this: every row was identical). */
+static void test_generated_pfs(void)
+{
+  double c1, c2, m1, m2;
+  fl_cli_write("pc.ini", GEN);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate pc.ini --db a.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate pc.ini --db b.sqlite --quiet --set platform.pfs_bandwidth=0.2GBps", 120), 0);
+  c1 = fl_q("a.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  c2 = fl_q("b.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  m1 = fl_q("a.sqlite", "SELECT avg(makespan_s) FROM runs");
+  m2 = fl_q("b.sqlite", "SELECT avg(makespan_s) FROM runs");
+  CU_ASSERT_DOUBLE_EQUAL(c1, 256.0, 256.0 * 0.02);
+  CU_ASSERT_DOUBLE_EQUAL(c2 / c1, 10.0, 0.2);
+  CU_ASSERT(m2 > m1 * 1.05);
+  /* the restart reads the same bytes back from the same disks */
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("a.sqlite", "SELECT restart_cost_s FROM runs LIMIT 1"), 256.0, 256.0 * 0.02);
+  /* strategy.cost = constant keeps the scenario's constants (Daly's validation stays exact) */
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate pc.ini --db c.sqlite --quiet --set strategy.cost=constant "
+                                           "--set strategy.checkpoint_cost=7min",
+                                           120),
+                        0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("c.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1"), 420.0, 1e-9);
+  /* auto without PFS servers falls back to the constants */
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate pc.ini --db d.sqlite --quiet --set platform.pfs_servers=0", 120), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("d.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1"), 300.0, 1e-9);
+}
+
+/* Buddy copies cross the cabinets' uplinks: a narrower uplink makes them slower; per-rank and aggregated flows
+ * give the same cost. */
+static void test_generated_buddy(void)
+{
+  double wide, narrow, agg;
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate pc.ini --db e.sqlite --quiet --set strategy.kind=buddy", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate pc.ini --db f.sqlite --quiet --set strategy.kind=buddy "
+                                           "--set platform.cabinet_bandwidth=20GBps",
+                                           120),
+                        0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate pc.ini --db g.sqlite --quiet --set strategy.kind=buddy "
+                                           "--set platform.cabinet_bandwidth=20GBps --set platform.io_flows=aggregated",
+                                           120),
+                        0);
+  wide = fl_q("e.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  narrow = fl_q("f.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  agg = fl_q("g.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  CU_ASSERT(wide > 0 && narrow > 5 * wide); /* 64 x 2 GB through 20 GB/s: >= 6.4 s */
+  CU_ASSERT(narrow >= 64 * 2e9 / 20e9);
+  CU_ASSERT_DOUBLE_EQUAL(agg / narrow, 1.0, 0.02);
+}
+
+/* app.flops: the job computes at its hosts' speed; doubling it halves the failure-free time. */
+static void test_flops(void)
+{
+  const char *base = "simulate pc.ini --quiet --set failures.model=none --set strategy.kind=none "
+                     "--set app.flops=3.6Tf";
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "%s --db h.sqlite", base);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(cmd, 120), 0);
+  snprintf(cmd, sizeof cmd, "%s --db i.sqlite --set platform.node_speed=2Gf", base);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(cmd, 120), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("h.sqlite", "SELECT makespan_s FROM runs LIMIT 1"), 3600.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("i.sqlite", "SELECT makespan_s FROM runs LIMIT 1"), 1800.0, 1e-6);
+}
+
+/* A platform file in SimGrid's own Cluster-zone form: 8 compute hosts and one storage host with a 2 GB/s disk;
+ * fast links, so 8 ranks x 1 GB take 4 s on the storage host's disk. */
+static const char *const XML =
+    "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n<zone id=\"site\" routing=\"Cluster\">\n"
+    "<host id=\"controller\" speed=\"1Gf\"/>\n"
+    "<link id=\"controller-l\" bandwidth=\"100GBps\" latency=\"1us\"/>\n"
+    "<host_link id=\"controller\" up=\"controller-l\" down=\"controller-l\"/>\n"
+    "%s"
+    "<host id=\"io-0\" speed=\"1Gf\"><disk id=\"ost\" read_bw=\"2GBps\" write_bw=\"2GBps\"/></host>\n"
+    "<link id=\"io-0-l\" bandwidth=\"100GBps\" latency=\"1us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+    "<host_link id=\"io-0\" up=\"io-0-l_UP\" down=\"io-0-l_DOWN\"/>\n"
+    "<backbone id=\"bb\" bandwidth=\"1000GBps\" latency=\"1us\"/>\n"
+    "</zone>\n</platform>\n";
+
+static void test_file_platform(void)
+{
+  char hosts[4096] = "", xml[8192];
+  for (int i = 0; i < 8; i++)
+    snprintf(hosts + strlen(hosts), sizeof hosts - strlen(hosts),
+             "<host id=\"cn-%d\" speed=\"1Gf\"/>\n<link id=\"cn-%d-l\" bandwidth=\"100GBps\" latency=\"1us\" "
+             "sharing_policy=\"SPLITDUPLEX\"/>\n<host_link id=\"cn-%d\" up=\"cn-%d-l_UP\" down=\"cn-%d-l_DOWN\"/>\n",
+             i, i, i, i, i);
+  snprintf(xml, sizeof xml, XML, hosts);
+  fl_cli_write("site.xml", xml);
+  fl_cli_write("site.ini", "[run]\nname = site\nreplicas = 1\nevents = none\n[platform]\nfile = site.xml\n"
+                           "[failures]\nmodel = none\n[app]\nkind = bsp\nwork = 1h\ncheckpoint_size = 1GB\n"
+                           "[strategy]\nkind = checkpoint\ninterval = 10min\n[storage]\npfs = io-0\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate site.ini --db s.sqlite --quiet", 120), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("s.sqlite", "SELECT checkpoint_cost_s FROM runs"), 4.0, 4.0 * 0.02);
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("s.sqlite", "SELECT nodes FROM runs"), 8.0, 0); /* io-0 runs no rank */
+  /* zone:ID names every host of a zone: here the whole site, whose compute hosts have no disk */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate site.ini --db t.sqlite --quiet --set storage.pfs=zone:site", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set storage.pfs=zone:site: host 'cn-0' has no <disk>"));
+  CU_ASSERT_FALSE(fl_cli_exists("t.sqlite"));
+}
+
+static void test_bad_storage(void)
+{
+  static const struct {
+    const char *set, *expect;
+  } cases[] = {
+      {"storage.pfs=nosuchhost", "--set storage.pfs=nosuchhost: no host 'nosuchhost' on the platform"},
+      {"storage.pfs=cn-3", "--set storage.pfs=cn-3: host 'cn-3' has no <disk>"},
+      {"storage.pfs=zone:nowhere", "--set storage.pfs=zone:nowhere: the platform has no zone 'nowhere'"},
+      {"app.checkpoint_size=0 --set strategy.cost=platform",
+       "--set app.checkpoint_size=0: platform costs need the bytes each rank checkpoints"},
+      {"app.checkpoint_size=-1GB", "--set app.checkpoint_size=-1GB: must not be negative"},
+      {"platform.pfs_bandwidth=0GBps", "--set platform.pfs_bandwidth=0GBps: must be positive"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "simulate site.ini --db bad.sqlite --quiet --set %s", cases[i].set);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(cmd, 60), 2);
+    CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+    if (!strstr(fl_cli_err, cases[i].expect))
+      fprintf(stderr, "case %zu: got: %s", i, fl_cli_err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, cases[i].expect));
+    CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
+  }
+  /* generated: the file level without PFS servers, when asked for platform costs */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate pc.ini --db bad.sqlite --quiet --set platform.pfs_servers=0 "
+                                     "--set strategy.cost=platform",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set platform.pfs_servers=0: the file level needs PFS servers"));
+  CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
+  /* a key from the file is named with its file and line */
+  fl_cli_write("bad.ini", "[run]\nname = site\nreplicas = 1\nevents = none\n[platform]\nfile = site.xml\n"
+                          "[failures]\nmodel = none\n[app]\nkind = bsp\nwork = 1h\ncheckpoint_size = 1GB\n"
+                          "[strategy]\nkind = checkpoint\ninterval = 10min\n[storage]\npfs = io-9\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate bad.ini --db bad.sqlite --quiet", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "bad.ini:17: [storage] pfs = 'io-9': no host 'io-9' on the platform"));
+  CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
+}
+
+/* faultline validate's platform checks, aggregation at 1,000 nodes included. */
+static void test_validate_platform(void)
+{
+  CU_ASSERT_EQUAL(fl_cli_run_limited("validate --only platform --quiet", 120), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "platform:aggregated-pfs"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "platform:aggregated-buddy"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "platform:pfs-disk-bound"));
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "FAIL"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "0 checks failed"));
+}
+
+static CU_TestInfo pc_tests[] = {
+    {"generated platform, PFS-bound", test_generated_pfs},
+    {"generated platform, buddy copies", test_generated_buddy},
+    {"app.flops at the hosts' speed", test_flops},
+    {"platform file with [storage] pfs", test_file_platform},
+    {"bad [storage] input", test_bad_storage},
+    {"validate --only platform", test_validate_platform},
+    CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"platform costs", NULL, NULL, NULL, NULL, pc_tests}, CU_SUITE_INFO_NULL};
+
+int main(void)
+{
+  return fl_test_run(suites);
+}
