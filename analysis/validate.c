@@ -250,6 +250,11 @@ static const fl_io_check fl_io_checks[] = {
      "[strategy]\nkind = buddy\n[platform]\nio_flows = aggregated\nlink_bandwidth = 2GBps\ncabinet_bandwidth = "
      "100GBps\n",
      FL_LEVEL_BUDDY, 1.0, -0.02, 0.02},
+    {"platform:aggregated-fast", "per cabinet / per rank, buddy, 100GBps links",
+     "[strategy]\nkind = buddy\n[platform]\nio_flows = per-rank\nlink_bandwidth = 100GBps\ncabinet_bandwidth = 2TBps\n",
+     "[strategy]\nkind = buddy\n[platform]\nio_flows = aggregated\nlink_bandwidth = 100GBps\ncabinet_bandwidth = "
+     "2TBps\n",
+     FL_LEVEL_BUDDY, 1.0, -0.02, 0.02},
 };
 #define FL_N_IO_CHECKS ((int)(sizeof fl_io_checks / sizeof fl_io_checks[0]))
 

@@ -20,7 +20,18 @@ extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n)
     const fl_io_op &op = ops[i];
     auto bytes = static_cast<uint64_t>(op.bytes);
     switch (op.kind) {
-    case FL_IO_SEND: acts.push_back(simgrid::s4u::Comm::sendto_async(op.src, op.dst, bytes)); break;
+    case FL_IO_SEND: {
+      /* SimGrid 3.32 starts a host-to-host transfer as soon as both ends are set, and refuses set_rate() after:
+       * size and rate first, then the hosts */
+      simgrid::s4u::CommPtr c = simgrid::s4u::Comm::sendto_init();
+      if (op.rate > 0)
+        c->set_rate(op.rate);
+      c->set_payload_size(bytes);
+      c->set_source(op.src);
+      c->set_destination(op.dst);
+      acts.push_back(c);
+      break;
+    }
     case FL_IO_WRITE: acts.push_back(op.disk->write_async(bytes)); break;
     case FL_IO_READ: acts.push_back(op.disk->read_async(bytes)); break;
     }

@@ -15,6 +15,7 @@ typedef struct fl_io_op {
   sg_host_t src, dst; /* FL_IO_SEND */
   sg_disk_t disk;     /* FL_IO_WRITE, FL_IO_READ */
   double bytes;
+  double rate; /* FL_IO_SEND: at most this many bytes/s (0: no bound) */
 } fl_io_op;
 
 /* From inside an actor: start every operation at once, wait for all; the simulated time the last one took. */

@@ -41,11 +41,11 @@ int fl_iocost_wanted(const fl_scenario *sc, unsigned levels, const char **why)
   return 1;
 }
 
-int fl_iocost_form(const fl_scenario *sc, long ranks)
+int fl_iocost_form(const fl_scenario *sc, long nodes)
 {
   if (sc->io_flows == FL_IO_PER_RANK || sc->io_flows == FL_IO_AGGREGATED)
     return sc->io_flows;
-  return ranks <= FL_IO_PER_RANK_MAX ? FL_IO_PER_RANK : FL_IO_AGGREGATED;
+  return nodes <= FL_IO_PER_RANK_MAX ? FL_IO_PER_RANK : FL_IO_AGGREGATED;
 }
 
 /* The disk of `host` named `name` (NULL: its first), or NULL. */
@@ -115,15 +115,21 @@ done:
   return rc;
 }
 
-/* Where flow i (a rank, or a cabinet when aggregated) runs from, and how many bytes it carries. */
-static sg_host_t fl_plan_host(fl_io_plan *pl, long i, double *bytes)
+/* Where flow i (a rank, or a cabinet when aggregated) runs from, and how many bytes it carries; *rate bounds a
+ * partly busy cabinet's flow by its busy nodes' links (0: no bound). */
+static sg_host_t fl_plan_host(fl_io_plan *pl, long i, double *bytes, double *rate)
 {
+  *rate = 0.0;
   if (pl->aggregated) {
     char name[32];
-    long first = i * pl->gen->cabinet, last = first + pl->gen->cabinet;
+    long first = i * pl->gen->cabinet, last = first + pl->gen->cabinet, members = last - first;
+    if (last > pl->gen->nodes)
+      members = pl->gen->nodes - first;
     if (last > pl->ranks)
       last = pl->ranks;
     *bytes = (double)(last - first) * pl->sc->checkpoint_size;
+    if (last - first < members)
+      *rate = (double)(last - first) * pl->gen->link_bw;
     snprintf(name, sizeof name, "cab-%ld", i);
     return fl_platform_host_named(name);
   }
@@ -139,8 +145,8 @@ static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
   const char *disk_name = pl->gen ? "local" : pl->sc->storage_disk;
 
   for (long i = 0; i < nflows; i++) {
-    double bytes;
-    sg_host_t h = fl_plan_host(pl, i, &bytes);
+    double bytes, rate;
+    sg_host_t h = fl_plan_host(pl, i, &bytes, &rate);
     switch (level) {
     case FL_LEVEL_LOCAL: {
       sg_disk_t d = fl_host_disk(h, disk_name);
@@ -162,8 +168,8 @@ static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
     }
     case FL_LEVEL_BUDDY: {
       long step = pl->aggregated ? 1 : (pl->gen && pl->ranks > pl->gen->cabinet ? pl->gen->cabinet : 1);
-      double pbytes;
-      sg_host_t partner = fl_plan_host(pl, (i + step) % nflows, &pbytes);
+      double pbytes, prate;
+      sg_host_t partner = fl_plan_host(pl, (i + step) % nflows, &pbytes, &prate);
       if (nflows < 2) {
         rc = pl->aggregated ? fl_scenario_fail(pl->sc, "platform", "io_flows",
                                                "aggregated buddy flows need ranks in two cabinets at least")
@@ -171,25 +177,35 @@ static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
         goto done;
       }
       FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : partner, .dst = write ? partner : h,
-                                         .bytes = bytes}));
+                                         .bytes = bytes, .rate = rate}));
       break;
     }
     case FL_LEVEL_FILE: {
-      long npfs = fl_platform_pfs_count(pl->pf), j;
-      sg_host_t server;
-      sg_disk_t d;
+      long npfs = fl_platform_pfs_count(pl->pf), first, nsrv;
       if (npfs == 0) {
         rc = pl->gen ? fl_scenario_fail(pl->sc, "platform", "pfs_servers", "the file level needs PFS servers")
                      : fl_scenario_fail(pl->sc, "strategy", "cost",
                                         "the file level needs the PFS's hosts: set storage.pfs");
         goto done;
       }
-      j = pl->aggregated ? i % npfs : (pl->gen ? (i / pl->gen->cabinet) % npfs : i % npfs);
-      server = fl_platform_pfs_host(pl->pf, j);
-      d = fl_host_disk(server, NULL);
-      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : server, .dst = write ? server : h,
-                                         .bytes = bytes}));
-      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ, .disk = d, .bytes = bytes}));
+      /* striped over the servers: rank r writes to server r mod P; aggregated, a cabinet's bytes go to one server
+       * (cabinet mod P) when there are at least as many cabinets as servers, else spread evenly over its share of
+       * the servers, so every server receives the same bytes as under per-rank striping */
+      if (pl->aggregated) {
+        nsrv = nflows >= npfs ? 1 : npfs / nflows;
+        first = nflows >= npfs ? i % npfs : i * nsrv;
+      } else {
+        nsrv = 1;
+        first = i % npfs;
+      }
+      for (long j = 0; j < nsrv; j++) {
+        sg_host_t server = fl_platform_pfs_host(pl->pf, (first + j) % npfs);
+        sg_disk_t d = fl_host_disk(server, NULL);
+        double part = bytes / (double)nsrv;
+        FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : server, .dst = write ? server : h,
+                                           .bytes = part, .rate = rate > 0 ? rate / (double)nsrv : 0.0}));
+        FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ, .disk = d, .bytes = part}));
+      }
       break;
     }
     default: break;

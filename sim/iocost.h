@@ -6,11 +6,12 @@
  *   local:   each rank writes to its node's disk (storage.disk, else the host's first disk);
  *   buddy:   each rank sends to its partner's node (the same rank of the next cabinet on generated platforms,
  *            the next rank on platform files) — memory at the partner is not the bottleneck;
- *   file:    each rank sends to a PFS server (its cabinet's, round robin; on files rank mod servers) while that
- *            server's disk writes the bytes.
+ *   file:    each rank sends to a PFS server (rank mod servers: striped) while that server's disk writes the
+ *            bytes.
  * A restart reads the same back (disk reads, transfers the other way). The job's ranks are on their initial
  * nodes. With aggregated flows (generated platforms) one transfer per cabinet carries its ranks' bytes over the
- * cabinet's I/O host, whose link is the sum of its nodes' links. The figures are the costs every checkpoint and
+ * cabinet's I/O host, whose link is the sum of its nodes' links; a cabinet only partly running ranks has its
+ * transfer bounded by its busy nodes' links. The figures are the costs every checkpoint and
  * restart of the run then pays (docs/platform-costs.md). */
 #ifndef FL_IOCOST_H
 #define FL_IOCOST_H
@@ -32,8 +33,9 @@ typedef struct fl_iocost {
 /* Whether the scenario's costs come from the platform (strategy.cost, resolved for `auto`). *why names what is
  * missing when `auto` falls back to constant costs (static string), or NULL. */
 int fl_iocost_wanted(const fl_scenario *sc, unsigned levels, const char **why);
-/* The generated platform's form for it: 0 (no I/O), FL_IO_PER_RANK or FL_IO_AGGREGATED. */
-int fl_iocost_form(const fl_scenario *sc, long ranks);
+/* The generated platform's form for it, from platform.io_flows and the platform's size (not the job's, so that
+ * a sweep over app.nodes shares one platform): FL_IO_PER_RANK or FL_IO_AGGREGATED. */
+int fl_iocost_form(const fl_scenario *sc, long nodes);
 /* Simulate a checkpoint and a restart at every level in `levels` for `ranks` ranks on nodes 0..ranks-1.
  * `written[l]` is the set of levels a checkpoint of level l writes at once (FL_LEVEL_BIT()s). FL_ERR_INPUT
  * naming the key when the platform lacks the storage (no disk of that name, no PFS server). */

@@ -59,12 +59,11 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   {
     const char *why = NULL;
     long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
-    long est_ranks = sc->app_nodes > 0 ? sc->app_nodes : est_nodes / sim->strat.degree;
     int form = 0;
     sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
     if (sim->platform_costs && !sc->platform_file)
-      form = fl_iocost_form(sc, est_ranks);
-    FL_TRY(fl_platform_get(sc, form, est_ranks * sim->strat.degree, &sim->pf));
+      form = fl_iocost_form(sc, est_nodes);
+    FL_TRY(fl_platform_get(sc, form, &sim->pf));
   }
   sim->nodes = fl_platform_nodes(sim->pf);
   sim->degree = sim->strat.degree;

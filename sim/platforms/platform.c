@@ -184,6 +184,11 @@ fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g)
   fputs("<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
         "<platform version=\"4.1\">\n",
         f);
+  if (g->io != 0)
+    /* SimGrid bounds a flow by a TCP window over its round trip (network/TCP-gamma, 4 MiB): with microsecond
+     * latencies that is ~500 GB/s, which one aggregated flow per cabinet exceeds while its nodes' own flows do
+     * not. HPC interconnects are not window-bound: lift the bound, so aggregation stays exact. */
+    fputs("<config>\n<prop id=\"network/TCP-gamma\" value=\"1e18\"/>\n</config>\n", f);
   if (g->io == 0) {
     /* no network: plain hosts in a routing="None" zone, the cheapest form SimGrid loads */
     fprintf(f, "<zone id=\"faultline\" routing=\"None\">\n<host id=\"controller\" speed=\"%s\"/>\n", spd);
@@ -201,11 +206,7 @@ fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g)
     fl_xml_indexed(f, "<host id=\"node-", 0, g->nodes, post);
     fputs("</zone>\n<zone id=\"io\" routing=\"Cluster\">\n", f);
     for (long c = 0; c < ncab; c++) {
-      long upto = g->busy > 0 ? g->busy : g->nodes, members = upto - c * g->cabinet;
-      if (members > g->cabinet)
-        members = g->cabinet;
-      if (members < 1) /* a cabinet of spares only: its link as one node's */
-        members = 1;
+      long members = c == ncab - 1 ? g->nodes - c * g->cabinet : g->cabinet;
       snprintf(name, sizeof name, "cab-%ld", c);
       fl_xml_io_host(f, name, g->speed, "local", g->disk_bw, fmin((double)members * g->link_bw, g->cabinet_bw),
                      2.0 * g->link_lat_s);
@@ -470,7 +471,7 @@ static int fl_platform_is_pfs(const fl_platform *pf, sg_host_t h)
   return 0;
 }
 
-fl_err fl_platform_get(const fl_scenario *sc, int io, long busy, fl_platform **out)
+fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
 {
   fl_err rc = FL_OK;
   fl_platform *pf = NULL;
@@ -483,7 +484,6 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long busy, fl_platform **o
 
   *out = NULL;
   fl_platform_gen_from(sc, gen_nodes, sc->platform_file ? 0 : io, &gen);
-  gen.busy = busy > 0 && busy < gen_nodes ? busy : 0;
   if (sc->platform_file) {
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
@@ -492,8 +492,8 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long busy, fl_platform **o
   } else if (io == 0) {
     snprintf(describe, sizeof describe, "generated:%ld:%.17g", gen_nodes, sc->node_speed);
   } else {
-    snprintf(describe, sizeof describe, "generated:%ld:%.17g:io=%d:%ld:%ld:%.17g:%.17g:%.17g:%.17g:%ld:%.17g:%.17g",
-             gen_nodes, sc->node_speed, io, gen.busy, gen.cabinet, gen.link_bw, gen.link_lat_s, gen.cabinet_bw, gen.disk_bw,
+    snprintf(describe, sizeof describe, "generated:%ld:%.17g:io=%d:%ld:%.17g:%.17g:%.17g:%.17g:%ld:%.17g:%.17g",
+             gen_nodes, sc->node_speed, io, gen.cabinet, gen.link_bw, gen.link_lat_s, gen.cabinet_bw, gen.disk_bw,
              gen.pfs_servers, gen.pfs_bw, gen.pfs_link_bw);
   }
   if (fl_the_platform) {

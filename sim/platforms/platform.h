@@ -26,7 +26,6 @@ typedef struct fl_platform fl_platform;
  * (docs/platform-costs.md says why that is exact when a cabinet's nodes move the same bytes). */
 typedef struct fl_platform_gen {
   long nodes;
-  long busy; /* nodes 0..busy-1 hold ranks (0: all): an aggregated cabinet's link carries its busy nodes' links */
   double speed;
   int io; /* 0, FL_IO_PER_RANK or FL_IO_AGGREGATED */
   long cabinet;
@@ -42,7 +41,7 @@ long fl_platform_gen_cabinets(const fl_platform_gen *g);
 /* Initialise SimGrid (first call only) and load the platform `sc` describes; a generated one in form `io` (see
  * fl_platform_gen; ignored for files). A second call with the same description returns the same platform; with
  * another it fails (FL_ERR_SIM). Owned by the process: never destroyed. */
-fl_err fl_platform_get(const fl_scenario *sc, int io, long busy, fl_platform **out);
+fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out);
 
 /* ---- what the I/O model (sim/iocost.c) needs ---- */
 /* The form a generated platform was built in (0 for files). */
