@@ -1629,7 +1629,7 @@ static int fl_cmd_platform(int argc, char **argv)
   }
   fl_platform_gen_from(sc, (long)nodes, io, &gen);
   gen.speed = speed;
-  if (io == FL_IO_PER_RANK && fl_platform_gen_cabinets(&gen) > FL_PLATFORM_PER_RANK_MAX_CABINETS) {
+  if (!fl_platform_gen_routable(&gen)) {
     char why[128];
     snprintf(why, sizeof why, "%ld cabinets, at most %ld (raise platform.cabinet)", fl_platform_gen_cabinets(&gen),
              FL_PLATFORM_PER_RANK_MAX_CABINETS);

@@ -131,7 +131,7 @@ static sg_host_t fl_plan_host(fl_io_plan *pl, long i, double *bytes, double *rat
     if (last - first < members)
       *rate = (double)(last - first) * pl->gen->link_bw;
     snprintf(name, sizeof name, "cab-%ld", i);
-    return fl_platform_host_named(name);
+    return sg_host_by_name(name);
   }
   *bytes = pl->sc->checkpoint_size;
   return fl_platform_host(pl->pf, i);

@@ -141,11 +141,12 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->restart_level_s[l] = sc->restart_cost_s;
   if (sim->platform_costs) {
     fl_level primary = fl_strat_primary(&sim->strat);
-    FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &sim->io));
+    fl_iocost io;
+    FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &io));
     for (int l = 1; l < FL_NLEVELS; l++)
       if (sim->strat.levels & FL_LEVEL_BIT(l)) {
-        sim->strat.delta_s[l] = sim->io.write_s[l];
-        sim->restart_level_s[l] = sim->io.read_s[l];
+        sim->strat.delta_s[l] = io.write_s[l];
+        sim->restart_level_s[l] = io.read_s[l];
       }
     sim->restart_level_s[FL_LEVEL_SCRATCH] = 0.0; /* nothing to read back */
     fl_strat_observe(&sim->strat, primary, sim->strat.delta_s[primary]); /* Young/Daly with the simulated cost */

@@ -49,7 +49,6 @@ struct fl_sim {
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s; /* delta_s: the primary level's cost */
   double restart_level_s[FL_NLEVELS]; /* a restart from each level ([FL_LEVEL_SCRATCH]: from nothing) */
   int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
-  fl_iocost io;                       /* what was measured when platform_costs */
   long max_events; /* failures and repairs one replica may draw (run.max_events) */
   int start;
   uint64_t seed;

@@ -162,6 +162,11 @@ long fl_platform_gen_cabinets(const fl_platform_gen *g)
   return (g->nodes + g->cabinet - 1) / g->cabinet;
 }
 
+int fl_platform_gen_routable(const fl_platform_gen *g)
+{
+  return g->io != FL_IO_PER_RANK || fl_platform_gen_cabinets(g) <= FL_PLATFORM_PER_RANK_MAX_CABINETS;
+}
+
 /* A host's disk, a full-duplex link and the host_link joining them, in a Cluster zone. */
 static void fl_xml_io_host(FILE *f, const char *host, double speed, const char *disk, double disk_bw, double bw,
                            double lat)
@@ -510,7 +515,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
   if (!file) {
     const char *dir = getenv("TMPDIR");
     FL_TRY(fl_platform_check_size(sc, gen_nodes)); /* before anything is written or built */
-    if (io == FL_IO_PER_RANK && fl_platform_gen_cabinets(&gen) > FL_PLATFORM_PER_RANK_MAX_CABINETS) {
+    if (!fl_platform_gen_routable(&gen)) {
       rc = fl_scenario_fail(sc, "platform", "io_flows",
                             "per-rank flows on a generated platform of %ld cabinets: at most %ld cabinets (their "
                             "routes grow as the square); use aggregated",
@@ -683,8 +688,4 @@ long fl_platform_pfs_count(const fl_platform *pf)
 sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j)
 {
   return pf->pfs[j];
-}
-sg_host_t fl_platform_host_named(const char *name)
-{
-  return sg_host_by_name(name);
 }

@@ -37,6 +37,9 @@ typedef struct fl_platform_gen {
 
 void fl_platform_gen_from(const fl_scenario *sc, long nodes, int io, fl_platform_gen *g);
 long fl_platform_gen_cabinets(const fl_platform_gen *g);
+/* 0 when the per-rank form would route more than FL_PLATFORM_PER_RANK_MAX_CABINETS cabinets (checked before any
+ * XML is written), else 1. */
+int fl_platform_gen_routable(const fl_platform_gen *g);
 
 /* Initialise SimGrid (first call only) and load the platform `sc` describes; a generated one in form `io` (see
  * fl_platform_gen; ignored for files). A second call with the same description returns the same platform; with
@@ -51,8 +54,7 @@ const fl_platform_gen *fl_platform_generated(const fl_platform *pf);
 /* The PFS servers: storage.pfs of a file, pfs-0.. of a generated platform. */
 long fl_platform_pfs_count(const fl_platform *pf);
 sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j);
-/* A host by name (NULL if none). */
-sg_host_t fl_platform_host_named(const char *name);
+
 
 /* Generated platforms: what one host costs, measured with SimGrid 3.32 (docs/reliability.md): peak RSS of a
  * 1M-host run is 1.07 GB, 3M hosts 3.16 GB; the XML written for it is about 45 bytes a host. */
