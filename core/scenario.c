@@ -114,6 +114,9 @@ static const fl_key fl_keys[] = {
      "log-normal: standard deviation of ln(time to failure)"},
     {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
      "failure trace CSV (time, node, downtime), relative to the scenario file; model = trace"},
+    {"failures", "process_mtbf", FL_K_DURATION_NEVER, FL_OFF(process_mtbf_s), FL_K_POS, "never", NULL,
+     "bsp: mean time between crashes of ONE process (its node lives: local checkpoints survive; exponential, "
+     "besides the node failures); never = none"},
     {"failures", "repair", FL_K_DURATION_NEVER, FL_OFF(repair_s), FL_K_NONNEG, "0s", NULL,
      "time a failed node stays down before it can serve again (as a spare); never = it stays down"},
     {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,
@@ -142,7 +145,7 @@ static const fl_key fl_keys[] = {
     {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
      "gridworld: simulated time of one task's update in one sweep"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
-     "none | checkpoint | buddy | two-level | replication (ranks: process replication; tasks: re-execute failed "
+     "none | checkpoint | buddy | two-level | multilevel | replication (ranks: process replication; tasks: re-execute failed "
      "tasks) | substitution | hybrid (tasks: the simulator's grid world); see faultline keys and docs/architecture.md"},
     {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
      "young | daly | never | a duration: compute time between checkpoints"},
@@ -160,6 +163,9 @@ static const fl_key fl_keys[] = {
      "two-level: every this many checkpoints, one goes to the file level too (the others to the buddy's memory)"},
     {"strategy", "file_cost", FL_K_DURATION, FL_OFF(file_cost_s), FL_K_NONNEG, "5min", NULL,
      "two-level: time to write a file-level checkpoint (the simulator's; the real engine measures it)"},
+    {"strategy", "levels", FL_K_STR, FL_OFF(levels), 0, "local:1 buddy:4 file:16", NULL,
+     "multilevel: LEVEL:EVERY terms from the cheapest (local, buddy, file): the k-th checkpoint goes to the highest "
+     "level whose EVERY divides k; the first level's EVERY is 1, each a multiple of the previous"},
     {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
      "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
     {"storage", "pfs", FL_K_STR, FL_OFF(storage_pfs), FL_K_OPTIONAL, "", NULL,

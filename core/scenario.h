@@ -66,6 +66,7 @@ typedef struct fl_scenario {
   double sigma;       /* log-normal sigma of ln(time to failure) */
   char *trace;        /* failure trace CSV, resolved against dir */
   double repair_s;    /* time a failed node stays down; INFINITY = never */
+  double process_mtbf_s; /* bsp: MTBF of one process (crash, node lives); INFINITY = none */
   int start;          /* fl_start */
 
   /* [app] */
@@ -91,6 +92,7 @@ typedef struct fl_scenario {
   double downtime_s;
   long degree;        /* replication: copies of each rank (2 or 3) */
   long file_every;    /* two-level: every this many checkpoints one goes to the file level */
+  char *levels;       /* multilevel: "LEVEL:EVERY ..." */
   double file_cost_s; /* two-level: cost of a file-level checkpoint (simulator) */
 
   /* [storage] */

@@ -61,6 +61,12 @@ static sg_disk_t fl_host_disk(sg_host_t host, const char *name)
   return d;
 }
 
+long fl_iocost_partner_step(const fl_platform *pf, long ranks)
+{
+  const fl_platform_gen *g = fl_platform_generated(pf);
+  return g && fl_platform_io(pf) && ranks > g->cabinet ? g->cabinet : 1;
+}
+
 typedef struct fl_probe {
   const fl_io_op *ops;
   long n;
@@ -167,7 +173,8 @@ static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
       break;
     }
     case FL_LEVEL_BUDDY: {
-      long step = pl->aggregated ? 1 : (pl->gen && pl->ranks > pl->gen->cabinet ? pl->gen->cabinet : 1);
+      /* aggregated: the next cabinet, which holds the partners (fl_iocost_partner_step) */
+      long step = pl->aggregated ? 1 : fl_iocost_partner_step(pl->pf, pl->ranks);
       double pbytes, prate;
       sg_host_t partner = fl_plan_host(pl, (i + step) % nflows, &pbytes, &prate);
       if (nflows < 2) {

@@ -3,28 +3,31 @@
  * work is done. A failure of a node holding a rank during compute, checkpoint or restart interrupts the job
  * unless the strategy masks it (a replica lives on: sim.c asks fl_strat_on_failure at each failure); then the
  * work since the last commit is lost, the job pays the downtime D (failures then only remap ranks), waits for
- * nodes if no spare was left, and restarts (R), which a failure restarts again. When a rank and the buddy holding
- * its copy both fail before a commit, the strategy says where the job resumes: the file level (two-level), or
- * from scratch. With one level and no buddy this is the model behind Daly's T_w, so `faultline validate` holds
+ * nodes if no spare was left, and restarts (R), which a failure restarts again. Where it restarts from is the
+ * strategy's choice among the levels that survived (fl_strat_on_failure): local copies survive a process crash
+ * but not a lost node, a buddy copy survives unless the rank and the buddy holding it both failed since it was
+ * written, the file level survives everything; nothing surviving means from scratch. The restart pays the read of
+ * that level. With one level and no buddy this is the model behind Daly's T_w, so `faultline validate` holds
  * the two against each other; `none` writes nothing and every interruption restarts from scratch. */
 #include "sim_impl.h"
 
 #include <math.h>
 
-/* What the restart reads: the primary level, unless a buddy copy was lost and the strategy goes back further. */
-static double fl_restart_cost(const fl_replica *rep)
+/* Where the job would resume now, from what survived. */
+static fl_recovery fl_restore_point(const fl_replica *rep)
 {
-  const fl_sim *sim = rep->sim;
-  fl_failure_view view = {
-      .copies_left = 0, .buddy_intact = 0, .buddy_version = rep->commit_epoch - 1, .file_version = rep->file_epoch};
-  fl_recovery r;
-  if (!rep->buddy_lost)
-    return sim->restart_s;
-  r = fl_strat_on_failure(&sim->strat, &view);
-  return sim->restart_level_s[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH];
+  fl_failure_view view = {.copies_left = 0,
+                          .buddy_intact = !rep->buddy_lost,
+                          .buddy_version = rep->version[FL_LEVEL_BUDDY],
+                          .file_version = rep->version[FL_LEVEL_FILE],
+                          .local_intact = rep->local_valid,
+                          .local_version = rep->version[FL_LEVEL_LOCAL]};
+  return fl_strat_on_failure(&rep->sim->strat, &view);
 }
 
-static int fl_recover(fl_replica *rep, double t_lost_from)
+/* After an interruption: downtime, nodes, then the restart, which reads the level the strategy resumes from
+ * (*from). Returns 1 when the job cannot go on. */
+static int fl_recover(fl_replica *rep, double t_lost_from, fl_recovery *from)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
@@ -44,7 +47,8 @@ static int fl_recover(fl_replica *rep, double t_lost_from)
     if (fl_rep_wait_nodes(rep))
       return 1;
     t_restart = fl_rep_now(rep);
-    restart_s = fl_restart_cost(rep);
+    *from = fl_restore_point(rep); /* again at each try: a failure during a restart may lose a level */
+    restart_s = sim->restart_level_s[from->action == FL_ACT_ROLLBACK ? from->level : FL_LEVEL_SCRATCH];
     if (fl_rep_wait(rep, restart_s, FL_PHASE_RESTART)) {
       res->restart_time_s += fl_rep_now(rep) - t_restart;
       res->interruptions++;
@@ -54,8 +58,11 @@ static int fl_recover(fl_replica *rep, double t_lost_from)
       continue;
     }
     res->restart_time_s += restart_s;
-    fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from %s",
-                 sim->strat.levels && isfinite(sim->tau_s) ? "checkpoint" : "scratch");
+    if (from->action == FL_ACT_ROLLBACK && (sim->strat.levels & (sim->strat.levels - 1u)))
+      fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from the %s level", fl_level_name(from->level));
+    else
+      fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from %s",
+                   sim->strat.levels && isfinite(sim->tau_s) ? "checkpoint" : "scratch");
     return 0;
   }
 }
@@ -64,35 +71,20 @@ void fl_sim_run_ranks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
-  double committed = 0.0, committed_file = 0.0; /* work at the newest commit, and at the newest file-level one */
+  double committed = 0.0;             /* work at the newest commit */
+  double work_at[FL_NLEVELS] = {0.0}; /* work at the newest checkpoint of each level */
   int ckpt = sim->strat.levels && isfinite(sim->tau_s);
 
+  for (int l = 0; l < FL_NLEVELS; l++)
+    rep->version[l] = -1;
+  rep->local_valid = 1;
   if (fl_rep_wait_nodes(rep)) { /* nodes down at the start (failures.start = steady) */
     res->status = "failed";
     return;
   }
   while (committed < sim->work_s) {
     double seg;
-    if (rep->buddy_lost) {
-      /* a rank and the neighbour holding its buddy copy both failed since the last commit: that rank's newest
-       * state is gone from memory; the strategy says where the job resumes */
-      fl_failure_view view = {
-          .copies_left = 0, .buddy_intact = 0, .buddy_version = rep->commit_epoch - 1, .file_version = rep->file_epoch};
-      fl_recovery r = fl_strat_on_failure(&sim->strat, &view);
-      if (r.action == FL_ACT_ROLLBACK && r.level == FL_LEVEL_FILE) {
-        res->lost_work_s += committed - committed_file;
-        fl_evlog_add(rep->log, fl_rep_now(rep), "rollback", -1, "buddy copy lost: back to the file level, work %.6gs",
-                     committed_file);
-        committed = committed_file;
-      } else {
-        res->lost_work_s += committed;
-        fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", committed);
-        committed = 0.0;
-        committed_file = 0.0;
-        rep->file_epoch = -1;
-      }
-      rep->buddy_lost = 0;
-    }
+    fl_recovery from;
     seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
     fl_level level = fl_strat_level(&sim->strat, res->checkpoints + 1);
     double delta = ckpt ? sim->strat.delta_s[level] : 0.0;
@@ -103,26 +95,52 @@ void fl_sim_run_ranks(fl_replica *rep)
     }
     fl_rep_progress(rep, committed);
     if (fl_rep_wait(rep, seg, FL_PHASE_COMPUTE) || (ckpt && fl_rep_wait(rep, delta, FL_PHASE_CHECKPOINT))) {
-      if (fl_recover(rep, t_seg)) {
+      double restored;
+      if (fl_recover(rep, t_seg, &from)) {
         res->status = fl_rep_timed_out(rep) ? "timeout" : "failed";
         return;
       }
+      restored = from.action == FL_ACT_ROLLBACK ? work_at[from.level] : 0.0;
+      if (restored < committed) {
+        /* the newest commit did not survive (a buddy pair lost, a node with local copies lost) */
+        res->lost_work_s += committed - restored;
+        if (from.action == FL_ACT_ROLLBACK)
+          fl_evlog_add(rep->log, fl_rep_now(rep), "rollback", -1, "back to the %s level, work %.6gs",
+                       fl_level_name(from.level), restored);
+        else
+          fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", committed);
+        committed = restored;
+      }
+      if (from.action != FL_ACT_ROLLBACK)
+        for (int l = 0; l < FL_NLEVELS; l++) {
+          rep->version[l] = -1;
+          work_at[l] = 0.0;
+        }
+      rep->buddy_lost = 0;
+      rep->local_valid = 1; /* the ranks' nodes hold the restored state again */
       continue;
     }
     committed += seg;
-    rep->commit_epoch++; /* every rank's copy is fresh again */
     if (ckpt) {
+      unsigned wrote = sim->strat.writes[level];
       res->checkpoints++;
       res->checkpoint_time_s += delta;
-      if (level == FL_LEVEL_FILE) {
-        committed_file = committed;
-        rep->file_epoch = rep->commit_epoch - 1;
-      }
+      for (int l = 1; l < FL_NLEVELS; l++)
+        if (wrote & FL_LEVEL_BIT(l)) {
+          work_at[l] = committed;
+          rep->version[l] = res->checkpoints;
+        }
+      if (wrote & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
+        rep->commit_epoch++; /* every rank's buddy copy is fresh again */
+      if (wrote & FL_LEVEL_BIT(FL_LEVEL_LOCAL))
+        rep->local_valid = 1;
       if (sim->strat.levels == FL_LEVEL_BIT(level))
         fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs", committed);
       else
         fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs, %s level", committed,
                      fl_level_name(level));
+    } else {
+      rep->commit_epoch++;
     }
   }
   res->status = "completed";

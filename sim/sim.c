@@ -5,7 +5,10 @@
 #include "knapsack.h"
 #include "replication.h"
 #include "sim_impl.h"
+#include "rng.h"
 #include "units.h"
+
+#include <gsl/gsl_randist.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,7 +24,7 @@ static void fl_sim_caps(fl_sim *sim)
 {
   sim->caps = (fl_engine_caps){.name = "sim",
                                .shape = strcmp(sim->app, "gridworld") == 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
-                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
+                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL),
                                .max_degree = 3,
                                .task_recovery = 1};
 }
@@ -114,6 +117,13 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->node_mtbf_s = fl_fm_mean(sim->fm);
   }
 
+  sim->process_mtbf_s = sc->process_mtbf_s;
+  if (isfinite(sim->process_mtbf_s) && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1)) {
+    rc = fl_scenario_fail(sc, "failures", "process_mtbf",
+                          "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)", sim->app,
+                          sim->degree > 1 ? ", replicated" : "");
+    goto done;
+  }
   sim->work_s = sc->work_s;
   if (sc->flops > 0 && strcmp(sim->app, "bsp") == 0) {
     /* bulk-synchronous: the job advances at its slowest host's speed */
@@ -164,6 +174,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 
   if (strcmp(sim->app, "gridworld") == 0)
     FL_TRY(fl_sim_setup_gridworld(sim, sc));
+  sim->partner_step = fl_iocost_partner_step(sim->pf, sim->ranks);
   if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
     FL_ALLOC(sim->fail_epoch, sim->ranks);
   FL_ALLOC(sim->slot_node, sim->slots);
@@ -259,8 +270,11 @@ double fl_sim_node_mtbf(const fl_sim *sim)
 }
 double fl_sim_job_mtbf(const fl_sim *sim)
 {
-  /* time to interruption: with replication, MNFTI failures of the slots' nodes */
-  return sim->mnfti * sim->node_mtbf_s / (double)sim->slots;
+  /* time to interruption: with replication, MNFTI failures of the slots' nodes; process crashes besides */
+  double node = sim->mnfti * sim->node_mtbf_s / (double)sim->slots;
+  if (!isfinite(sim->process_mtbf_s))
+    return node;
+  return 1.0 / (1.0 / node + (double)sim->ranks / sim->process_mtbf_s);
 }
 double fl_sim_interval(const fl_sim *sim)
 {
@@ -430,11 +444,13 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start
     return;
   }
   r = q / sim->degree;
-  if (!at_start)
+  if (!at_start) {
     rep->res->failures++;
+    rep->local_valid = 0; /* the rank's local-level copies went with its node */
+  }
   if (sim->fail_epoch && !at_start) {
-    /* rank r's copy is on rank r+1's node, rank r-1's on r's: either pair failing in one epoch loses data */
-    long next = (r + 1) % sim->ranks, prev = (r + sim->ranks - 1) % sim->ranks;
+    /* rank r's copy is on rank r+step's node, rank r-step's on r's: either pair failing in one epoch loses data */
+    long next = (r + sim->partner_step) % sim->ranks, prev = (r + sim->ranks - sim->partner_step) % sim->ranks;
     if (sim->ranks > 1 && (sim->fail_epoch[next] == rep->commit_epoch || sim->fail_epoch[prev] == rep->commit_epoch))
       rep->buddy_lost = 1;
     sim->fail_epoch[r] = rep->commit_epoch;
@@ -609,6 +625,37 @@ static void fl_injector_main(int argc, char **argv)
   }
 }
 
+/* Process crashes (failures.process_mtbf): the job's processes crash at rate ranks / process_mtbf; the node
+ * lives, so nothing is remapped and local copies survive, but the job is interrupted. Drawn from their own
+ * stream, so node failures are the same with and without them. */
+static void fl_crasher_main(int argc, char **argv)
+{
+  fl_replica *rep = sg_actor_self_get_data();
+  fl_sim *sim = rep->sim;
+  double t = 0.0, rate = (double)sim->ranks / sim->process_mtbf_s;
+  (void)argc;
+  (void)argv;
+  for (;;) {
+    long rank = (long)gsl_rng_uniform_int(rep->crash_rng, (unsigned long)sim->ranks);
+    t += gsl_ran_exponential(rep->crash_rng, 1.0 / rate);
+    if (!(t < sim->max_time_s))
+      return;
+    sg_actor_sleep_until(rep->t0 + t);
+    if (++rep->nevents > sim->max_events) {
+      rep->over_budget = 1;
+      fl_evlog_add(rep->log, t, "budget", -1, "run.max_events = %ld reached", sim->max_events);
+      if (fl_phase_interruptible(rep->phase) || rep->phase == FL_PHASE_WAIT_NODES)
+        fl_rep_wake(rep, t);
+      return;
+    }
+    if (!fl_phase_interruptible(rep->phase))
+      continue; /* the job is down already (downtime, waiting for nodes): nothing runs to crash */
+    rep->res->failures++;
+    fl_evlog_add(rep->log, t, "process-failure", sim->slot_node[rank], "rank %ld crashed, its node lives", rank);
+    fl_rep_wake(rep, t);
+  }
+}
+
 static void fl_coordinator_main(int argc, char **argv)
 {
   fl_replica *rep = sg_actor_self_get_data();
@@ -638,7 +685,6 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   res->error_linf = res->error_l1 = res->policy_time_s = res->policy_gap = NAN;
   rep.sim = sim;
   rep.replica = replica;
-  rep.file_epoch = -1;
   rep.log = log;
   rep.res = res;
   if (log)
@@ -669,6 +715,14 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   sg_actor_set_data(inj, &rep);
   sg_actor_start(inj, fl_injector_main, 0, NULL);
   sg_actor_daemonize(inj); /* ends with the coordinator */
+  if (isfinite(sim->process_mtbf_s)) {
+    sg_actor_t crasher;
+    FL_TRY(fl_rng_create(sim->seed, (uint64_t)replica, FL_STREAM_PROCESS, &rep.crash_rng));
+    crasher = sg_actor_init("crasher", fl_platform_controller(sim->pf));
+    sg_actor_set_data(crasher, &rep);
+    sg_actor_start(crasher, fl_crasher_main, 0, NULL);
+    sg_actor_daemonize(crasher);
+  }
   coord = sg_actor_init("coordinator", fl_platform_controller(sim->pf));
   sg_actor_set_data(coord, &rep);
   sg_actor_start(coord, fl_coordinator_main, 0, NULL);
@@ -685,6 +739,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
 done:
   if (rep.sem)
     sg_sem_destroy(rep.sem);
+  if (rep.crash_rng)
+    gsl_rng_free(rep.crash_rng);
   fl_fsrc_destroy(&rep.src);
   return rc;
 }

@@ -17,6 +17,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/semaphore.h>
+#include <gsl/gsl_rng.h>
 #include <stdint.h>
 
 typedef struct fl_replica fl_replica;
@@ -47,6 +48,7 @@ struct fl_sim {
   double mnfti;       /* failures of job nodes to interruption: 1 without replication */
   double tau_s;       /* INFINITY without checkpoints */
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s; /* delta_s: the primary level's cost */
+  double process_mtbf_s;              /* failures.process_mtbf (INFINITY: no process crashes) */
   double restart_level_s[FL_NLEVELS]; /* a restart from each level ([FL_LEVEL_SCRATCH]: from nothing) */
   int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
   long max_events; /* failures and repairs one replica may draw (run.max_events) */
@@ -63,6 +65,7 @@ struct fl_sim {
   long *fail_epoch;           /* buddy level: rank -> commit epoch of its last failure (-1: none) */
   int32_t *spare;             /* live nodes without a slot */
   int32_t *spare_pos;         /* node -> index in spare[], -1 if not a spare */
+  long partner_step;          /* buddy level: rank r's copy is on rank r + partner_step's node */
   int32_t *missing;           /* slots without a node */
   int32_t *missing_pos;       /* slot -> index in missing[], -1 if it has a node */
   long nspare, nmissing;
@@ -96,12 +99,14 @@ struct fl_replica {
   double wake_t; /* replica-relative date of the event that released the semaphore */
   fl_phase phase;
   int interrupt_pending; /* set with the release; consumed by the coordinator */
-  long commit_epoch;     /* checkpoints committed so far (buddy: copies fresher than any failure of this epoch) */
-  long file_epoch;       /* the commit epoch of the newest file-level checkpoint (-1: none) */
+  long commit_epoch;     /* buddy copies refreshed so far (copies fresher than any failure of this epoch) */
+  long version[FL_NLEVELS]; /* the newest checkpoint written to each level (its number, from 1; -1: none) */
+  int local_valid;          /* no job node lost since the newest local-level checkpoint */
   int buddy_lost;        /* buddy level: some rank and its copy's holder failed in the same epoch */
   long nevents;          /* failures and repairs drawn so far */
   int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */
   fl_err rc;             /* an error inside an actor, reported after the run */
+  gsl_rng *crash_rng;    /* process crashes (failures.process_mtbf), else NULL */
 };
 
 /* Replica-relative simulated time. */

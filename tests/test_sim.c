@@ -196,6 +196,94 @@ static void test_two_level_rollback(void)
   fl_sim_destroy(&sim);
 }
 
+/* multilevel "local:1 file:2", 100 s segments, 10 s checkpoints: local at work 100 (t 110), file at 200 (220),
+ * local at 300 (330). Node 3 fails at 355: 25 s lost, downtime to 360, restart to 380; the node took rank 3's local
+ * copy, so the job resumes from the file level's 200 (100 s more lost). 8 segments and checkpoints: 880 s, 1260. */
+static void test_multilevel_node_loss(void)
+{
+  fl_sim_result r;
+  fl_evlog log;
+  fl_sim *sim;
+  int rollback = 0, from_file = 0;
+  write_trace("multilevel.csv", "355, 3\n");
+  sim = make_sim("[failures]\nmodel = trace\ntrace = multilevel.csv\nrepair = never\n[app]\nnodes = 60\n"
+                 "work = 1000s\n[strategy]\nkind = multilevel\nlevels = local:1 file:2\ninterval = 100s\n"
+                 "checkpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+                 NULL);
+  fl_evlog_init(&log, 1);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "completed");
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1260.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, 125.0, 1e-9);
+  CU_ASSERT_EQUAL(r.checkpoints, 11);
+  CU_ASSERT_DOUBLE_EQUAL(accounted(&r, 1000.0), r.makespan_s, 1e-9);
+  for (size_t i = 0; i < log.n; i++) {
+    rollback += strcmp(log.v[i].kind, "rollback") == 0;
+    from_file += strcmp(log.v[i].kind, "restart") == 0 && strstr(log.v[i].detail, "file level") != NULL;
+  }
+  CU_ASSERT_EQUAL(rollback, 1);
+  CU_ASSERT_EQUAL(from_file, 1);
+  fl_evlog_free(&log);
+  fl_sim_destroy(&sim);
+}
+
+/* Process crashes only (no node failure): every interruption resumes from the local level, never further back;
+ * the rate enters the interval rule's MTBF. */
+static void test_multilevel_process_crashes(void)
+{
+  fl_sim_result r;
+  fl_evlog log;
+  fl_sim *sim;
+  long crashes = 0, from_local = 0, rollback = 0, restarts = 0;
+  sim = make_sim("[failures]\nmodel = none\nprocess_mtbf = 120h\n[app]\nnodes = 60\nwork = 24h\n"
+                 "[strategy]\nkind = multilevel\nlevels = local:1 file:1000\ninterval = young\n"
+                 "checkpoint_cost = 30s\nrestart_cost = 30s\n",
+                 NULL);
+  CU_ASSERT_DOUBLE_EQUAL(fl_sim_job_mtbf(sim), 120.0 * 3600 / 60, 1e-6);
+  fl_evlog_init(&log, 1);
+  for (long rep = 0; rep < 5; rep++) {
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, rep, &r, &log), FL_OK);
+    CU_ASSERT_STRING_EQUAL(r.status, "completed");
+    CU_ASSERT_EQUAL(r.failures, r.interruptions);
+    for (size_t i = 0; i < log.n; i++) {
+      crashes += strcmp(log.v[i].kind, "process-failure") == 0;
+      restarts += strcmp(log.v[i].kind, "restart") == 0;
+      from_local += strcmp(log.v[i].kind, "restart") == 0 && strstr(log.v[i].detail, "local level") != NULL;
+      rollback += strcmp(log.v[i].kind, "rollback") == 0 || strcmp(log.v[i].kind, "data-lost") == 0;
+    }
+  }
+  CU_ASSERT(crashes >= 20); /* 24 h at a 2 h job MTBF, 5 replicas: about 13 each */
+  CU_ASSERT_EQUAL(rollback, 0);
+  CU_ASSERT(from_local >= restarts - 5); /* an interruption before the first checkpoint starts over */
+  fl_evlog_free(&log);
+  fl_sim_destroy(&sim);
+}
+
+/* strategy.levels: the order, the periods and the names are checked, naming the key. */
+static void test_multilevel_bad_levels(void)
+{
+  static const char *const bad[][2] = {
+      {"file:1 local:4", "levels go from the cheapest"},
+      {"local:1 buddy:3 file:4", "multiple of the previous"},
+      {"local:2 file:4", "the first level takes every checkpoint"},
+      {"local:1 tape:4", "unknown level 'tape'"},
+      {"local:1 file:x", "whole number"},
+      {"local:1 local:2", "given twice"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char text[512];
+    fl_scenario *sc = NULL;
+    fl_sim *sim = NULL;
+    snprintf(text, sizeof text, PLATFORM "[strategy]\nkind = multilevel\nlevels = %s\n", bad[i][0]);
+    CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text(text, "<test>", fl_test_tmpdir(), &sc), FL_OK);
+    CU_ASSERT_EQUAL(fl_sim_create(sc, &sim), FL_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "[strategy] levels"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), bad[i][1]));
+    fl_sim_destroy(&sim);
+    fl_scenario_destroy(&sc);
+  }
+}
+
 /* No spare: the rank waits for its node's repair; with repair = never the job cannot go on. */
 static void test_out_of_nodes(void)
 {
@@ -335,6 +423,9 @@ static CU_TestInfo sim_tests[] = {
     {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
     {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
     {"two levels: buddy lost, back to the file level", test_two_level_rollback},
+    {"multilevel: a node lost takes its local copies", test_multilevel_node_loss},
+    {"multilevel: process crashes resume from the local level", test_multilevel_process_crashes},
+    {"multilevel: bad strategy.levels", test_multilevel_bad_levels},
     {"max_time ends a replica as timeout", test_timeout},
     {"accounting and reproducibility", test_accounting_and_reproducibility},
     {"common random numbers across strategies", test_common_random_numbers},

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const fl_strategy_ops *const fl_strategies[] = {
-    &fl_strategy_none,        &fl_strategy_checkpoint,   &fl_strategy_buddy,  &fl_strategy_two_level,
+    &fl_strategy_none,        &fl_strategy_checkpoint,   &fl_strategy_buddy,  &fl_strategy_two_level, &fl_strategy_multilevel,
     &fl_strategy_replication, &fl_strategy_substitution, &fl_strategy_hybrid,
 };
 #define FL_NSTRAT ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
@@ -40,6 +40,16 @@ const char *fl_level_name(fl_level l)
   case FL_LEVEL_FILE: return "file";
   case FL_LEVEL_LOCAL: return "local";
   default: return "?";
+  }
+}
+
+int fl_level_rank(fl_level l)
+{
+  switch (l) {
+  case FL_LEVEL_LOCAL: return 1;
+  case FL_LEVEL_BUDDY: return 2;
+  case FL_LEVEL_FILE: return 3;
+  default: return 0;
   }
 }
 
@@ -174,15 +184,23 @@ fl_level fl_strat_next_level(fl_strategy_run *run)
 fl_recovery fl_strat_rollback_newest(const fl_strategy_run *run, const fl_failure_view *f)
 {
   fl_recovery r = {.action = FL_ACT_RESTART, .level = FL_LEVEL_SCRATCH, .version = -1};
-  if ((run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && f->buddy_intact && f->buddy_version >= 0 && !f->reshaped) {
-    r.action = FL_ACT_ROLLBACK;
-    r.level = FL_LEVEL_BUDDY;
-    r.version = f->buddy_version;
-  } else if ((run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && f->file_version >= 0) {
-    r.action = FL_ACT_ROLLBACK;
-    r.level = FL_LEVEL_FILE;
-    r.version = f->file_version;
-  }
+  /* the surviving levels, cheapest first: the newest version wins, a tie goes to the cheaper read */
+  const struct {
+    fl_level level;
+    int usable;
+    long version;
+  } cand[] = {
+      {FL_LEVEL_LOCAL, f->local_intact && !f->reshaped, f->local_version},
+      {FL_LEVEL_BUDDY, f->buddy_intact && !f->reshaped, f->buddy_version},
+      {FL_LEVEL_FILE, 1, f->file_version},
+  };
+  for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
+    if ((run->levels & FL_LEVEL_BIT(cand[i].level)) && cand[i].usable && cand[i].version >= 0 &&
+        cand[i].version > r.version) {
+      r.action = FL_ACT_ROLLBACK;
+      r.level = cand[i].level;
+      r.version = cand[i].version;
+    }
   return r;
 }
 

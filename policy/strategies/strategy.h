@@ -53,6 +53,8 @@ typedef struct fl_failure_view {
   int buddy_intact;   /* every dead rank's buddy copy is on a live rank */
   long buddy_version; /* newest buddy-level version every survivor can restore (-1: none) */
   long file_version;  /* newest file-level version complete on every rank (-1: none) */
+  int local_intact;   /* no node was lost since the newest local-level checkpoint (a process crash keeps it) */
+  long local_version; /* newest local-level version (-1: none) */
   int reshaped;       /* the job goes on with fewer ranks: per-rank buddy copies no longer fit the new ranks */
 } fl_failure_view;
 
@@ -77,6 +79,7 @@ typedef struct fl_strategy_run {
   long degree;     /* copies of every rank (1 without replication) */
   unsigned levels; /* FL_LEVEL_BIT()s the strategy writes (0: no checkpoint) */
   long file_every; /* with two levels: every file_every-th checkpoint also goes to the file level */
+  long every[FL_NLEVELS]; /* multilevel: the k-th checkpoint goes to the highest level whose every divides k */
   fl_interval_kind rule;
   double fixed_s;             /* FL_INTERVAL_FIXED: the interval */
   double mtbf_s;              /* the job's MTBF the rule uses (INFINITY: none) */
@@ -157,6 +160,8 @@ void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy
 /* 1 if the strategy reads `section.key` (the sweep skips combinations that differ only in keys nothing reads). */
 int fl_strat_reads(const fl_strategy_run *run, const char *section_dot_key);
 const char *fl_level_name(fl_level l);
+/* Levels from the cheapest to read and write to the most resilient: local 1, buddy 2, file 3 (scratch 0). */
+int fl_level_rank(fl_level l);
 const char *fl_shape_name(fl_shape s);
 
 /* ---- for strategy files ---- */
@@ -168,10 +173,11 @@ const char *fl_shape_name(fl_shape s);
   {                                                                                                                    \
     "strategy.downtime", FL_SHAPE_RANKS, "D: between an interruption and the restart (the simulator's)"                \
   }
-/* The usual rule: roll back to the newest level that survived (buddy if intact, then file), else start over. */
+/* The usual rule: roll back to the newest level that survived (local if no node was lost, then buddy if intact,
+ * then file), else start over. */
 fl_recovery fl_strat_rollback_newest(const fl_strategy_run *run, const fl_failure_view *f);
 
 extern const fl_strategy_ops fl_strategy_none, fl_strategy_checkpoint, fl_strategy_buddy, fl_strategy_two_level,
-    fl_strategy_replication, fl_strategy_substitution, fl_strategy_hybrid;
+    fl_strategy_multilevel, fl_strategy_replication, fl_strategy_substitution, fl_strategy_hybrid;
 
 #endif

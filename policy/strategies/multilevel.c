@@ -1,0 +1,104 @@
+/* multilevel.c — multi-level checkpointing as SCR and FTI define it: cheap levels often, expensive ones rarely.
+ * strategy.levels = "local:1 buddy:4 file:16" sends every checkpoint to the node's local disk, every 4th to the
+ * partner's memory instead, every 16th to the parallel file system instead (each level is written on its own,
+ * as SCR does; a level-L checkpoint is the k-th where L is the highest level whose period divides k). A failure
+ * restarts from the newest checkpoint that survived it: local copies survive a process crash but not the loss of
+ * their node, a partner copy survives unless the partner was lost too, the file level survives everything. The
+ * interval rule prices the cheapest level. */
+#include "strategy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const fl_strategy_key fl_multilevel_keys[] = {
+    FL_STRAT_CKPT_KEYS,
+    {"strategy.levels", FL_SHAPE_RANKS, "the levels and how often each is used: local:1 buddy:4 file:16"},
+    {NULL, 0, NULL},
+};
+
+static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
+{
+  char *copy, *save = NULL;
+  long prev = 0;
+  int prev_level = 0;
+  fl_err rc = FL_OK;
+
+  run->levels = 0;
+  copy = malloc(strlen(sc->levels) + 1);
+  if (!copy)
+    return fl_err_set(FL_ERR_NOMEM, "out of memory");
+  strcpy(copy, sc->levels);
+  for (char *t = strtok_r(copy, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
+    char *colon = strchr(t, ':'), *end = NULL;
+    fl_level level;
+    long every;
+    if (!colon) {
+      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s': expected LEVEL:EVERY (e.g. local:1 buddy:4 file:16)", t);
+      goto done;
+    }
+    *colon = '\0';
+    if (strcmp(t, "local") == 0)
+      level = FL_LEVEL_LOCAL;
+    else if (strcmp(t, "buddy") == 0 || strcmp(t, "partner") == 0)
+      level = FL_LEVEL_BUDDY;
+    else if (strcmp(t, "file") == 0 || strcmp(t, "pfs") == 0)
+      level = FL_LEVEL_FILE;
+    else {
+      rc = fl_scenario_fail(sc, "strategy", "levels", "unknown level '%s' (local, buddy, file)", t);
+      goto done;
+    }
+    errno = 0;
+    every = strtol(colon + 1, &end, 10);
+    if (errno || end == colon + 1 || *end || every < 1) {
+      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s:%s': the period must be a whole number >= 1", t, colon + 1);
+      goto done;
+    }
+    /* cheapest first, each period a multiple of the previous one */
+    if (run->levels & FL_LEVEL_BIT(level)) {
+      rc = fl_scenario_fail(sc, "strategy", "levels", "level '%s' is given twice", t);
+      goto done;
+    }
+    if (prev_level && (fl_level_rank(level) <= fl_level_rank((fl_level)prev_level) || every % prev != 0)) {
+      rc = fl_scenario_fail(sc, "strategy", "levels",
+                            "'%s:%ld': levels go from the cheapest (local, buddy, file) and each period is a multiple "
+                            "of the previous one",
+                            t, every);
+      goto done;
+    }
+    if (!prev_level && every != 1) {
+      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s:%ld': the first level takes every checkpoint (period 1)", t,
+                            every);
+      goto done;
+    }
+    run->levels |= FL_LEVEL_BIT(level);
+    run->every[level] = every;
+    prev = every;
+    prev_level = (int)level;
+  }
+  if (!run->levels)
+    rc = fl_scenario_fail(sc, "strategy", "levels", "no level given (e.g. local:1 buddy:4 file:16)");
+done:
+  free(copy);
+  return rc;
+}
+
+static fl_level fl_multilevel_level(const fl_strategy_run *run, long k)
+{
+  fl_level best = FL_LEVEL_SCRATCH;
+  for (int l = 1; l < FL_NLEVELS; l++)
+    if ((run->levels & FL_LEVEL_BIT(l)) && k % run->every[l] == 0 &&
+        (best == FL_LEVEL_SCRATCH || fl_level_rank((fl_level)l) > fl_level_rank(best)))
+      best = (fl_level)l;
+  return best;
+}
+
+const fl_strategy_ops fl_strategy_multilevel = {
+    .name = "multilevel",
+    .summary = "SCR/FTI levels: local disk, partner memory, PFS, each every k-th checkpoint; restart from the newest "
+               "that survived",
+    .keys = fl_multilevel_keys,
+    .shapes = FL_SHAPE_RANKS,
+    .setup = fl_multilevel_setup,
+    .level = fl_multilevel_level,
+};
