@@ -129,6 +129,67 @@ done:
   return rc;
 }
 
+/* Multi-level checkpointing (strategy multilevel, "local:1 file:k") against the Markov model of
+ * fl_pol_twolevel_expected: node losses and process crashes, both exponential. */
+typedef struct fl_ml_case {
+  const char *name, *what;
+  long every;
+  const char *tau, *local, *file, *restart, *downtime, *node_mtbf, *proc_mtbf, *work; /* job-wide MTBFs */
+} fl_ml_case;
+
+static const fl_ml_case fl_ml_cases[] = {
+    {"multilevel:moderate", "local:1 file:4, Mn=10h Mp=5h", 4, "30min", "1min", "10min", "5min", "1min", "10h", "5h",
+     "48h"},
+    {"multilevel:high-rate", "local:1 file:8, Mn=4h Mp=2h", 8, "20min", "30s", "5min", "2min", "30s", "4h", "2h", "24h"},
+    {"multilevel:crashes-only", "local:1 file:2, Mp=1h, no node loss", 2, "15min", "1min", "4min", "1min", "0s", "never",
+     "1h", "12h"},
+};
+#define FL_N_ML ((int)(sizeof fl_ml_cases / sizeof fl_ml_cases[0]))
+
+static fl_err fl_validate_multilevel(const fl_ml_case *c, const fl_validate_opts *opt, fl_progress *prog,
+                                     fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  char text[1024], node[64], proc[64];
+  double *x = NULL, unused, v[10];
+  const char *in[] = {c->tau, c->local, c->file, c->restart, c->downtime, c->node_mtbf, c->proc_mtbf, c->work};
+  fl_pol_twolevel m;
+
+  for (int i = 0; i < 8; i++)
+    FL_TRY(fl_units_duration(in[i], 1, &v[i]));
+  /* per node and per process: the job's MTBFs times its ranks */
+  snprintf(node, sizeof node, "%.17g", v[5] * FL_VALIDATE_NODES);
+  snprintf(proc, sizeof proc, "%.17g", v[6] * FL_VALIDATE_NODES);
+  snprintf(text, sizeof text,
+           "[run]\nname = validate-%s\nseed = %" PRIu64 "\nevents = none\n"
+           "[platform]\nnodes = %d\n"
+           "[failures]\nmodel = %s\nnode_mtbf = %s\nprocess_mtbf = %s\nrepair = 0s\n"
+           "[app]\nkind = bsp\nnodes = %d\nwork = %s\n"
+           "[strategy]\nkind = multilevel\nlevels = local:1 file:%ld\ninterval = %s\ncheckpoint_cost = %s\n"
+           "file_cost = %s\nrestart_cost = %s\ndowntime = %s\n",
+           c->name + 11, opt->seed, FL_VALIDATE_PLATFORM, isfinite(v[5]) ? "exponential" : "none",
+           isfinite(v[5]) ? node : "5y", proc, FL_VALIDATE_NODES, c->work, c->every, c->tau, c->local, c->file,
+           c->restart, c->downtime);
+  m = (fl_pol_twolevel){.tau_s = v[0],
+                        .local_s = v[1],
+                        .file_s = v[2],
+                        .restart_s = v[3],
+                        .downtime_s = v[4],
+                        .every = c->every,
+                        .node_mtbf_s = v[5],
+                        .proc_mtbf_s = v[6]};
+  FL_ALLOC(x, opt->replicas);
+  memset(row, 0, sizeof *row);
+  FL_TRY(fl_validate_simulate(text, c->name, "completed", -1, FL_METRIC_MAKESPAN, opt, prog, x, &unused));
+  row->analytic = fl_pol_twolevel_expected(&m, (long)llround(v[7] / (v[0] * (double)c->every)));
+  snprintf(row->name, sizeof row->name, "%s", c->name);
+  snprintf(row->what, sizeof row->what, "E[makespan] %s", c->what);
+  fl_row_finish(row, x, (size_t)opt->replicas);
+done:
+  free(x);
+  return rc;
+}
+
 /* Failures to interruption of b duplicated ranks: 2b nodes, no spare, no repair, so the first interruption ends
  * the run ('failed': no node for the dead rank) and its failure count is the failures to interruption. */
 static fl_err fl_validate_mnfti(long b, const fl_validate_opts *opt, fl_progress *prog, fl_validate_row *row)
@@ -339,6 +400,11 @@ int fl_validate_matches(const char *only, char *names, size_t size)
     strncat(names, name, size - strlen(names) - 1);
   }
   hits += strstr("replication:mnfti", only) != NULL;
+  for (int i = 0; i < FL_N_ML; i++) {
+    hits += strstr(fl_ml_cases[i].name, only) != NULL;
+    strncat(names, ", ", size - strlen(names) - 1);
+    strncat(names, fl_ml_cases[i].name, size - strlen(names) - 1);
+  }
   for (int i = 0; i < FL_N_IO_CHECKS; i++) {
     hits += strstr(fl_io_checks[i].name, only) != NULL;
     strncat(names, ", ", size - strlen(names) - 1);
@@ -385,6 +451,16 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
     if (opt->only && !strstr(fl_daly_regimes[i].name, opt->only) && !strstr("daly", opt->only))
       continue;
     FL_TRY(fl_validate_daly(&fl_daly_regimes[i], opt, &prog, &row));
+    fl_progress_done(&prog);
+    fl_validate_print(&row, out);
+    *failed += !row.pass;
+    if (rows && n < max_rows)
+      rows[n++] = row;
+  }
+  for (int i = 0; i < FL_N_ML; i++) {
+    if (opt->only && !strstr(fl_ml_cases[i].name, opt->only))
+      continue;
+    FL_TRY(fl_validate_multilevel(&fl_ml_cases[i], opt, &prog, &row));
     fl_progress_done(&prog);
     fl_validate_print(&row, out);
     *failed += !row.pass;

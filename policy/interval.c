@@ -78,3 +78,33 @@ double fl_pol_expected_walltime(double work_s, double tau_s, double delta_s, dou
     total += fl_segment_time(rest, delta_s, restart_s, downtime_s, mtbf_s);
   return total;
 }
+
+double fl_pol_twolevel_expected(const fl_pol_twolevel *m, long patterns)
+{
+  double ln = isfinite(m->node_mtbf_s) ? 1.0 / m->node_mtbf_s : 0.0;
+  double lp = isfinite(m->proc_mtbf_s) ? 1.0 / m->proc_mtbf_s : 0.0;
+  double l = ln + lp, q, a, keep, t_rec, pi, b_next = 0.0, a_next = 0.0, p0, m0, s0;
+  if (!(l > 0)) /* no failures */
+    return (double)patterns * ((double)m->every * m->tau_s + (double)(m->every - 1) * m->local_s + m->file_s);
+  /* the recovery loop after a failure: attempts of D + min(Y, R) until a restart completes */
+  q = exp(-l * m->restart_s);
+  t_rec = (m->downtime_s + (1.0 - q) / l) / q;
+  /* a crash keeps the local copy if no node is lost during the downtimes and failed restarts that follow */
+  a = exp(-ln * m->downtime_s);
+  keep = a * q / (1.0 - a * (1.0 - q) * lp / l);
+  pi = lp / l * keep;
+  /* F_i = a_i + b_i F_0: expected time from i segments past the file checkpoint to the next file checkpoint */
+  for (long i = m->every - 1; i >= 1; i--) {
+    double seg = m->tau_s + (i + 1 == m->every ? m->file_s : m->local_s);
+    double p = exp(-l * seg), mfail = 1.0 / l - seg * p / (1.0 - p), d = 1.0 - (1.0 - p) * pi;
+    double ai = (p * (seg + a_next) + (1.0 - p) * (mfail + t_rec)) / d;
+    double bi = (p * b_next + (1.0 - p) * (1.0 - pi)) / d;
+    a_next = ai;
+    b_next = bi;
+  }
+  s0 = m->tau_s + (m->every == 1 ? m->file_s : m->local_s);
+  p0 = exp(-l * s0);
+  m0 = 1.0 / l - s0 * p0 / (1.0 - p0);
+  /* from position 0 any failure returns to 0 */
+  return (double)patterns * (p0 * (s0 + a_next) + (1.0 - p0) * (m0 + t_rec)) / (p0 * (1.0 - b_next));
+}

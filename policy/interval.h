@@ -32,3 +32,18 @@ const char *fl_pol_interval_name(fl_interval_kind kind);
  * checkpointing when delta_s = 0: restart from scratch). */
 double fl_pol_expected_walltime(double work_s, double tau_s, double delta_s, double restart_s, double downtime_s,
                                 double mtbf_s);
+
+/* Two-level checkpointing, local and file, as a Markov renewal model in the manner of Moody et al. (SC'10, the
+ * SCR model): segments of tau_s each followed by a checkpoint, every `every`-th to the file level (cost
+ * file_s), the others to the local level (cost local_s). Exponential failures: node losses at rate 1/node_mtbf_s
+ * (they take the local copies: the job resumes from the newest file checkpoint), process crashes at rate
+ * 1/proc_mtbf_s (the local copy survives, unless a node is lost before the restart completes). Every
+ * interruption pays the downtime D (node losses during it count, crashes not) and a restart R, itself
+ * interruptible. The expected time of `patterns` patterns of `every` segments, from a file checkpoint (or the
+ * start). Exact for this model; faultline validate holds the simulator's multilevel strategy against it. */
+typedef struct fl_pol_twolevel {
+  double tau_s, local_s, file_s, restart_s, downtime_s;
+  long every;
+  double node_mtbf_s, proc_mtbf_s; /* job-wide; INFINITY: none */
+} fl_pol_twolevel;
+double fl_pol_twolevel_expected(const fl_pol_twolevel *m, long patterns);

@@ -86,7 +86,11 @@ void fl_sim_run_ranks(fl_replica *rep)
     double seg;
     fl_recovery from;
     seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
-    fl_level level = fl_strat_level(&sim->strat, res->checkpoints + 1);
+    /* the level follows the work: the checkpoint after the k-th segment of the failure-free schedule goes to the
+     * level the strategy gives checkpoint k, however many were taken and lost before (a rollback replays the same
+     * pattern of levels, as the models of multi-level checkpointing assume) */
+    long index = ckpt && sim->tau_s > 0 ? (long)floor(committed / sim->tau_s + 1e-9) + 1 : res->checkpoints + 1;
+    fl_level level = fl_strat_level(&sim->strat, index);
     double delta = ckpt ? sim->strat.delta_s[level] : 0.0;
     double t_seg = fl_rep_now(rep);
     if (fl_rep_timed_out(rep)) {
@@ -111,8 +115,10 @@ void fl_sim_run_ranks(fl_replica *rep)
           fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", committed);
         committed = restored;
       }
-      if (from.action != FL_ACT_ROLLBACK)
-        for (int l = 0; l < FL_NLEVELS; l++) {
+      /* checkpoints newer than the state resumed from did not survive (that is why it was not chosen): forget
+       * them, or a later failure would resume ahead of the work done */
+      for (int l = 0; l < FL_NLEVELS; l++)
+        if (from.action != FL_ACT_ROLLBACK || rep->version[l] > from.version) {
           rep->version[l] = -1;
           work_at[l] = 0.0;
         }

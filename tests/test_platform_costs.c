@@ -184,6 +184,10 @@ static void test_validate_platform(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "platform:pfs-disk-bound"));
   CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "FAIL"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "0 checks failed"));
+  /* multi-level checkpointing against the Markov model (fixed seed: the same replicas every time) */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("validate --only multilevel --quiet", 120), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "multilevel:high-rate"));
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "FAIL"));
 }
 
 static CU_TestInfo pc_tests[] = {
@@ -192,7 +196,7 @@ static CU_TestInfo pc_tests[] = {
     {"app.flops at the hosts' speed", test_flops},
     {"platform file with [storage] pfs", test_file_platform},
     {"bad [storage] input", test_bad_storage},
-    {"validate --only platform", test_validate_platform},
+    {"validate --only platform, --only multilevel", test_validate_platform},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"platform costs", NULL, NULL, NULL, NULL, pc_tests}, CU_SUITE_INFO_NULL};

@@ -207,7 +207,7 @@ static void test_multilevel_node_loss(void)
   int rollback = 0, from_file = 0;
   write_trace("multilevel.csv", "355, 3\n");
   sim = make_sim("[failures]\nmodel = trace\ntrace = multilevel.csv\nrepair = never\n[app]\nnodes = 60\n"
-                 "work = 1000s\n[strategy]\nkind = multilevel\nlevels = local:1 file:2\ninterval = 100s\n"
+                 "work = 1000s\n[strategy]\nkind = multilevel\nlevels = local:1 file:2\ninterval = 100s\nfile_cost = 10s\n"
                  "checkpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
                  NULL);
   fl_evlog_init(&log, 1);

@@ -14,6 +14,7 @@
 static const fl_strategy_key fl_multilevel_keys[] = {
     FL_STRAT_CKPT_KEYS,
     {"strategy.levels", FL_SHAPE_RANKS, "the levels and how often each is used: local:1 buddy:4 file:16"},
+    {"strategy.file_cost", FL_SHAPE_RANKS, "the cost of a file-level checkpoint (constant costs)"},
     {NULL, 0, NULL},
 };
 
@@ -25,6 +26,7 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
   fl_err rc = FL_OK;
 
   run->levels = 0;
+  run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s; /* constant costs: the other levels cost checkpoint_cost */
   copy = malloc(strlen(sc->levels) + 1);
   if (!copy)
     return fl_err_set(FL_ERR_NOMEM, "out of memory");
