@@ -15,6 +15,7 @@ enum {
   FL_STREAM_APP = 2,      /* the application model */
   FL_STREAM_POLICY = 3,   /* randomised policies */
   FL_STREAM_PROCESS = 4,  /* process crashes in the simulator (failures.process_mtbf) */
+  FL_STREAM_GROUPS = 5,   /* group failures in the simulator (failures.group_mtbf) */
   FL_STREAM_TEST = 99,
 };
 

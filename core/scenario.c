@@ -117,6 +117,9 @@ static const fl_key fl_keys[] = {
     {"failures", "process_mtbf", FL_K_DURATION_NEVER, FL_OFF(process_mtbf_s), FL_K_POS, "never", NULL,
      "bsp: mean time between crashes of ONE process (its node lives: local checkpoints survive; exponential, "
      "besides the node failures); never = none"},
+    {"failures", "group_mtbf", FL_K_DURATION_NEVER, FL_OFF(group_mtbf_s), FL_K_POS, "never", NULL,
+     "mean time between failures of ONE group of platform.cabinet consecutive nodes (a cabinet, a switch, a power "
+     "domain) that fail together, exponential, besides each node's own failures; never = none"},
     {"failures", "repair", FL_K_DURATION_NEVER, FL_OFF(repair_s), FL_K_NONNEG, "0s", NULL,
      "time a failed node stays down before it can serve again (as a spare); never = it stays down"},
     {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,

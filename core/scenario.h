@@ -67,6 +67,7 @@ typedef struct fl_scenario {
   char *trace;        /* failure trace CSV, resolved against dir */
   double repair_s;    /* time a failed node stays down; INFINITY = never */
   double process_mtbf_s; /* bsp: MTBF of one process (crash, node lives); INFINITY = none */
+  double group_mtbf_s;   /* MTBF of one group of platform.cabinet nodes failing together; INFINITY = none */
   int start;          /* fl_start */
 
   /* [app] */

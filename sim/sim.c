@@ -118,6 +118,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   }
 
   sim->process_mtbf_s = sc->process_mtbf_s;
+  sim->group_mtbf_s = sc->group_mtbf_s;
+  sim->group_size = sc->cabinet;
   if (isfinite(sim->process_mtbf_s) && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1)) {
     rc = fl_scenario_fail(sc, "failures", "process_mtbf",
                           "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)", sim->app,
@@ -271,10 +273,15 @@ double fl_sim_node_mtbf(const fl_sim *sim)
 double fl_sim_job_mtbf(const fl_sim *sim)
 {
   /* time to interruption: with replication, MNFTI failures of the slots' nodes; process crashes besides */
-  double node = sim->mnfti * sim->node_mtbf_s / (double)sim->slots;
-  if (!isfinite(sim->process_mtbf_s))
+  double node = sim->mnfti * sim->node_mtbf_s / (double)sim->slots, rate;
+  if (!isfinite(sim->process_mtbf_s) && !isfinite(sim->group_mtbf_s))
     return node;
-  return 1.0 / (1.0 / node + (double)sim->ranks / sim->process_mtbf_s);
+  rate = 1.0 / node;
+  if (isfinite(sim->process_mtbf_s))
+    rate += (double)sim->ranks / sim->process_mtbf_s;
+  if (isfinite(sim->group_mtbf_s)) /* the groups that hold the job's nodes (0..slots-1 at the start) */
+    rate += (double)((sim->slots + sim->group_size - 1) / sim->group_size) / sim->group_mtbf_s;
+  return rate > 0 ? 1.0 / rate : INFINITY;
 }
 double fl_sim_interval(const fl_sim *sim)
 {
@@ -695,7 +702,9 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .start = sim->start,
                          .seed = sim->seed,
                          .replica = (uint64_t)replica,
-                         .trace_node = sim->trace_node};
+                         .trace_node = sim->trace_node,
+                         .group_size = sim->group_size,
+                         .group_mtbf_s = sim->group_mtbf_s};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
   fl_job_reset(sim);
   {

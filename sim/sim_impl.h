@@ -49,6 +49,8 @@ struct fl_sim {
   double tau_s;       /* INFINITY without checkpoints */
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s; /* delta_s: the primary level's cost */
   double process_mtbf_s;              /* failures.process_mtbf (INFINITY: no process crashes) */
+  double group_mtbf_s;                /* failures.group_mtbf (INFINITY: no group failures) */
+  long group_size;                    /* nodes per group (platform.cabinet) */
   double restart_level_s[FL_NLEVELS]; /* a restart from each level ([FL_LEVEL_SCRATCH]: from nothing) */
   int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
   long max_events; /* failures and repairs one replica may draw (run.max_events) */

@@ -260,6 +260,60 @@ static void test_source_renewal(void)
   fl_fm_destroy(&fm);
 }
 
+/* Group failures: 100 nodes in groups of 10, each group failing every 1000 s on average, on top of Weibull nodes.
+ * A group failure takes every up member at one date; nodes stay consistent (a failure only of an up node, a
+ * repair only of a down one); about 10 x 1e6 / 1000 group failures; the timeline is reproducible. */
+static void test_source_groups(void)
+{
+  fl_fm *fm = make_fm("[failures]\nmodel = weibull\nshape = 0.7\nnode_mtbf = 20000s\n");
+  fl_fsrc_config cfg = {.fm = fm,
+                        .nodes = 100,
+                        .repair_s = 5.0,
+                        .start = FL_START_FRESH,
+                        .seed = 9,
+                        .replica = 1,
+                        .group_size = 10,
+                        .group_mtbf_s = 1000.0};
+  fl_fsrc *src = NULL, *again = NULL;
+  unsigned char up[100];
+  double t, last = 0, t2, group_t = -1;
+  long node, node2, groups = 0, run = 0, run_group = -1, node_failures = 0;
+  fl_fsrc_kind kind, kind2;
+  memset(up, 1, sizeof up);
+  CU_ASSERT_EQUAL_FATAL(fl_fsrc_create(&cfg, &src), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_fsrc_create(&cfg, &again), FL_OK);
+  while (fl_fsrc_peek(src) < 1e6 && fl_fsrc_next(src, &t, &node, &kind)) {
+    CU_ASSERT_FATAL(t >= last);
+    last = t;
+    CU_ASSERT_FATAL(fl_fsrc_next(again, &t2, &node2, &kind2));
+    CU_ASSERT(t2 == t && node2 == node && kind2 == kind);
+    if (kind == FL_FSRC_FAILURE) {
+      CU_ASSERT(up[node]);
+      up[node] = 0;
+      node_failures++;
+      /* members of one group failure share its date and come in order */
+      if (t == group_t && node / 10 == run_group) {
+        run++;
+        if (run == 3)
+          groups++; /* three members at one date: a group failure, not chance */
+      } else {
+        group_t = t;
+        run_group = node / 10;
+        run = 1;
+      }
+    } else {
+      CU_ASSERT(!up[node]);
+      up[node] = 1;
+    }
+  }
+  CU_ASSERT(groups > 9000 && groups < 11000);
+  /* each group failure takes the up members (almost all 10); the nodes' own failures add about 100 x 1e6 / 2e4 */
+  CU_ASSERT(node_failures > 9000 * 9 && node_failures < 11000 * 10 + 7000);
+  fl_fsrc_destroy(&src);
+  fl_fsrc_destroy(&again);
+  fl_fm_destroy(&fm);
+}
+
 static void test_source_never_repaired(void)
 {
   fl_fm *fm = make_fm("[failures]\nmodel = exponential\nnode_mtbf = 100s\n");
@@ -329,6 +383,7 @@ static CU_TestInfo fm_tests[] = {
     {"trace errors name file and line", test_trace_errors},
     {"renewal timeline", test_source_renewal},
     {"never repaired", test_source_never_repaired},
+    {"group failures", test_source_groups},
     {"trace replay", test_source_trace},
     CU_TEST_INFO_NULL,
 };

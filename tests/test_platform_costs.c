@@ -175,6 +175,34 @@ static void test_bad_storage(void)
   CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
 }
 
+/* A whole cabinet failing (failures.group_mtbf) takes a rank and its buddy when the buddy is the next rank, the
+ * same cabinet; not when the buddy is the same rank of the next cabinet, as generated platforms place it with
+ * platform costs (SCR's advice). */
+static void test_group_failures_and_buddy_placement(void)
+{
+  const char *scen = "[run]\nname = groups\nseed = 11\nreplicas = 10\nevents = all\n"
+                     "[platform]\nnodes = 80\ncabinet = 8\n"
+                     "[failures]\nmodel = none\ngroup_mtbf = 8d\nrepair = 1h\n"
+                     "[app]\nkind = bsp\nnodes = 64\nwork = 24h\ncheckpoint_size = 1GB\n"
+                     "[strategy]\nkind = buddy\ninterval = 10min\ncheckpoint_cost = 10s\nrestart_cost = 10s\n";
+  double lost_next_rank, lost_next_cabinet, failures;
+  fl_cli_write("groups.ini", scen);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate groups.ini --db gc.sqlite --quiet --set strategy.cost=constant", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate groups.ini --db gp.sqlite --quiet", 120), 0);
+  failures = fl_q("gp.sqlite", "SELECT sum(failures) FROM runs");
+  lost_next_rank = fl_q("gc.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
+  lost_next_cabinet = fl_q("gp.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
+  /* failures come 8 at a time: whole cabinets */
+  CU_ASSERT(failures >= 8 && fmod(failures, 8.0) == 0.0);
+  CU_ASSERT(lost_next_rank >= 1);
+  CU_ASSERT_EQUAL(lost_next_cabinet, 0);
+  /* the group dates come from their own stream: the first one of each replica is the same in both */
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("gc.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"),
+                         fl_q("gp.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"), 0);
+  CU_ASSERT_EQUAL(fmod(fl_q("gc.sqlite", "SELECT sum(failures) FROM runs"), 8.0), 0.0);
+}
+
 /* faultline validate's platform checks, aggregation at 1,000 nodes included. */
 static void test_validate_platform(void)
 {
@@ -196,6 +224,7 @@ static CU_TestInfo pc_tests[] = {
     {"app.flops at the hosts' speed", test_flops},
     {"platform file with [storage] pfs", test_file_platform},
     {"bad [storage] input", test_bad_storage},
+    {"group failures and buddy placement", test_group_failures_and_buddy_placement},
     {"validate --only platform, --only multilevel", test_validate_platform},
     CU_TEST_INFO_NULL,
 };

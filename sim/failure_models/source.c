@@ -5,13 +5,15 @@
 #include "rng.h"
 #include "scenario.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 
 typedef struct fl_fsrc_ev {
   double t;
   int32_t node;
-  int32_t aux; /* FL_AUX_RENEWAL, FL_AUX_REPAIR, or the index of a trace record */
+  int32_t aux;  /* FL_AUX_RENEWAL, FL_AUX_REPAIR, or the index of a trace record */
+  uint32_t gen; /* renewal and repair events: valid while it equals the node's gen (a group failure bumps it) */
 } fl_fsrc_ev;
 
 enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2, FL_AUX_DOWN_AT_START = -3 };
@@ -23,6 +25,14 @@ struct fl_fsrc {
   size_t n, cap;
   unsigned char *down;  /* per node */
   long pending_repairs; /* down nodes whose repair is scheduled */
+  /* group failures */
+  gsl_rng *group_rng;   /* NULL: none */
+  uint32_t *gen;        /* per node: bumped when a group failure takes an up node (its pending event goes stale) */
+  long ngroups;
+  double next_group_t;  /* date of the next group failure */
+  long group_node;      /* the next member to take down while a group failure is being emitted, else -1 */
+  long group_end;       /* one past its last member */
+  double group_t;       /* its date */
 };
 
 static int fl_ev_less(const fl_fsrc_ev *a, const fl_fsrc_ev *b)
@@ -74,7 +84,7 @@ static fl_err fl_fsrc_push(fl_fsrc *s, double t, long node, int32_t aux)
     s->heap = g;
     s->cap = nc;
   }
-  s->heap[s->n] = (fl_fsrc_ev){t, (int32_t)node, aux};
+  s->heap[s->n] = (fl_fsrc_ev){t, (int32_t)node, aux, s->gen ? s->gen[node] : 0};
   fl_heap_up(s->heap, s->n++);
   return FL_OK;
 }
@@ -101,11 +111,11 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
                         : 0.0;
     for (long i = 0; i < cfg->nodes; i++) {
       if (p_down > 0 && gsl_rng_uniform(s->rng) < p_down) {
-        s->heap[i] = (fl_fsrc_ev){0.0, (int32_t)i, FL_AUX_DOWN_AT_START};
+        s->heap[i] = (fl_fsrc_ev){0.0, (int32_t)i, FL_AUX_DOWN_AT_START, 0};
         continue;
       }
       double t = cfg->start == FL_START_FRESH ? fl_fm_draw(cfg->fm, s->rng) : fl_fm_draw_residual(cfg->fm, s->rng);
-      s->heap[i] = (fl_fsrc_ev){t, (int32_t)i, FL_AUX_RENEWAL};
+      s->heap[i] = (fl_fsrc_ev){t, (int32_t)i, FL_AUX_RENEWAL, 0};
     }
     s->n = (size_t)cfg->nodes;
     for (size_t i = s->n / 2; i-- > 0;)
@@ -118,6 +128,14 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
     FL_ALLOC(s->heap, s->cap);
     for (size_t i = 0; i < ntrace; i++)
       FL_TRY(fl_fsrc_push(s, fl_fm_trace_at(cfg->fm, i)->t_s, cfg->trace_node[i], (int32_t)i));
+  }
+  s->group_node = -1;
+  s->next_group_t = INFINITY;
+  if (cfg->group_size > 0 && isfinite(cfg->group_mtbf_s)) {
+    s->ngroups = (cfg->nodes + cfg->group_size - 1) / cfg->group_size;
+    FL_ALLOC(s->gen, cfg->nodes);
+    FL_TRY(fl_rng_create(cfg->seed, cfg->replica, FL_STREAM_GROUPS, &s->group_rng));
+    s->next_group_t = gsl_ran_exponential(s->group_rng, cfg->group_mtbf_s / (double)s->ngroups);
   }
   *out = s;
   s = NULL;
@@ -133,15 +151,26 @@ void fl_fsrc_destroy(fl_fsrc **ps)
     return;
   if (s->rng)
     gsl_rng_free(s->rng);
+  if (s->group_rng)
+    gsl_rng_free(s->group_rng);
+  free(s->gen);
   free(s->heap);
   free(s->down);
   free(s);
   *ps = NULL;
 }
 
-double fl_fsrc_peek(const fl_fsrc *s)
+/* Drop stale renewal and repair events at the top (their node was taken down by a group failure since). */
+static void fl_fsrc_drop_stale(fl_fsrc *s);
+
+double fl_fsrc_peek(fl_fsrc *s)
 {
-  return s->n ? s->heap[0].t : INFINITY;
+  double t;
+  if (s->group_node >= 0)
+    return s->group_t;
+  fl_fsrc_drop_stale(s);
+  t = s->n ? s->heap[0].t : INFINITY;
+  return s->next_group_t < t ? s->next_group_t : t;
 }
 
 int fl_fsrc_node_up(const fl_fsrc *s, long node)
@@ -171,9 +200,58 @@ int fl_fsrc_next_down_at_start(fl_fsrc *s, long *node)
   return fl_fsrc_next(s, &t, node, &kind);
 }
 
+static int fl_ev_stale(const fl_fsrc *s, const fl_fsrc_ev *ev)
+{
+  return s->gen && ev->aux < 0 && ev->aux != FL_AUX_DOWN_AT_START && ev->gen != s->gen[ev->node];
+}
+
+static void fl_fsrc_drop_stale(fl_fsrc *s)
+{
+  while (s->n && fl_ev_stale(s, &s->heap[0]))
+    (void)fl_fsrc_pop(s);
+}
+
+/* The next member of the group failure being emitted that is up: taken down, its pending event made stale, its
+ * repair scheduled. 0 when the group is done. */
+static int fl_fsrc_group_next(fl_fsrc *s, double *t_s, long *node)
+{
+  while (s->group_node >= 0 && s->group_node < s->group_end) {
+    long n = s->group_node++;
+    if (s->down[n])
+      continue;
+    s->down[n] = 1;
+    s->gen[n]++;
+    if (isfinite(s->cfg.repair_s)) {
+      (void)fl_fsrc_push(s, s->group_t + s->cfg.repair_s, n, FL_AUX_REPAIR);
+      s->pending_repairs++;
+    }
+    *t_s = s->group_t;
+    *node = n;
+    return 1;
+  }
+  s->group_node = -1;
+  return 0;
+}
+
 int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
 {
-  while (s->n) {
+  for (;;) {
+    fl_fsrc_drop_stale(s);
+    if (s->group_node >= 0 && fl_fsrc_group_next(s, t_s, node)) {
+      *kind = FL_FSRC_FAILURE;
+      return 1;
+    }
+    if (s->next_group_t < (s->n ? s->heap[0].t : INFINITY)) {
+      long g = (long)gsl_rng_uniform_int(s->group_rng, (unsigned long)s->ngroups);
+      s->group_t = s->next_group_t;
+      s->group_node = g * s->cfg.group_size;
+      s->group_end = s->group_node + s->cfg.group_size < s->cfg.nodes ? s->group_node + s->cfg.group_size
+                                                                       : s->cfg.nodes;
+      s->next_group_t += gsl_ran_exponential(s->group_rng, s->cfg.group_mtbf_s / (double)s->ngroups);
+      continue;
+    }
+    if (!s->n)
+      return 0;
     fl_fsrc_ev ev;
     /* Renewal: replace the top in place (one sift instead of pop + push). A node down at the start of a
      * steady run is repaired after the residual of its repair time, uniform on (0, R). */
@@ -228,5 +306,4 @@ int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
     *kind = FL_FSRC_FAILURE;
     return 1;
   }
-  return 0;
 }

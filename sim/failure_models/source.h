@@ -4,7 +4,13 @@
  * (its next failure, or its repair while down) in a binary heap: O(n) to start (one draw per node, heapify),
  * O(log n) per event, 16 bytes per node. Trace: the recorded failures, plus their repairs.
  * The events depend only on (model, nodes, repair, seed, replica): two strategies simulated with the same
- * seed see the same failures. */
+ * seed see the same failures.
+ *
+ * Group failures (a cabinet, a switch, a power domain): on top of the model, groups of consecutive nodes fail
+ * together, exponentially at 1 / group_mtbf each, drawn from their own stream (so the groups' dates do not
+ * depend on the nodes' failures; a node a group took down draws its next failure afresh after its repair). A
+ * group failure is one FL_FSRC_FAILURE per member that is up, all at its date;
+ * each member comes back after the repair time and then resumes its own renewal process. */
 #ifndef FL_FSRC_H
 #define FL_FSRC_H
 
@@ -25,13 +31,15 @@ typedef struct fl_fsrc_config {
   int start;              /* fl_start: stationary, fresh, or steady (a node may be down at t=0) */
   uint64_t seed, replica; /* stream FL_STREAM_FAILURES of this replica */
   const long *trace_node; /* trace model: node index of each trace record (resolved by the caller) */
+  long group_size;        /* group failures: nodes g*group_size .. (g+1)*group_size-1 fail together */
+  double group_mtbf_s;    /* mean time between failures of ONE group; INFINITY (or 0 group_size): none */
 } fl_fsrc_config;
 
 fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out);
 void fl_fsrc_destroy(fl_fsrc **src);
 
-/* Time of the next event, INFINITY when none is left. */
-double fl_fsrc_peek(const fl_fsrc *src);
+/* Time of the next event, INFINITY when none is left (drops events a group failure made stale). */
+double fl_fsrc_peek(fl_fsrc *src);
 /* Take the next event; returns 0 when none is left. A trace failure of a node that is already down is
  * dropped (it cannot fail twice). */
 int fl_fsrc_next(fl_fsrc *src, double *t_s, long *node, fl_fsrc_kind *kind);
