@@ -1,13 +1,16 @@
-/* io_async.cpp — the one place faultline uses SimGrid's C++ API: SimGrid 3.32's C API has only blocking
- * transfers and disk accesses (sg_host_sendto, sg_disk_write), so starting thousands of them at once from C
- * would need an actor each. s4u starts them asynchronously from one actor and waits for all. */
+/* io_async.cpp — the one place faultline uses SimGrid's C++ API, for what SimGrid 3.32's C API lacks: it has
+ * only blocking transfers and disk accesses (sg_host_sendto, sg_disk_write), so starting thousands of them at once
+ * from C would need an actor each (s4u starts them asynchronously from one actor and waits for all); and it
+ * cannot add a host to a loaded platform. */
 #include "io_async.h"
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Disk.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Io.hpp>
+#include <simgrid/s4u/NetZone.hpp>
 
 #include <vector>
 
@@ -43,4 +46,11 @@ extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n)
       last = t;
   }
   return last - t0;
+}
+
+extern "C" sg_host_t fl_sg_add_host(const char *name, double speed)
+{
+  simgrid::s4u::Host *h = simgrid::s4u::Engine::get_instance()->get_netzone_root()->create_host(name, speed);
+  h->seal();
+  return h;
 }

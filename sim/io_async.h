@@ -1,4 +1,5 @@
-/* io_async.h — start many SimGrid transfers and disk accesses at once and wait for all (io_async.cpp). */
+/* io_async.h — what faultline needs of SimGrid's C++ API (io_async.cpp): many transfers and disk accesses at once,
+ * and a host added to a loaded platform. */
 #ifndef FL_IO_ASYNC_H
 #define FL_IO_ASYNC_H
 
@@ -20,6 +21,11 @@ typedef struct fl_io_op {
 
 /* From inside an actor: start every operation at once, wait for all; the simulated time the last one took. */
 double fl_io_run_concurrent(const fl_io_op *ops, long n);
+
+/* Add a host of `speed` flop/s to the loaded platform's root zone, before the simulation starts (the C API has
+ * no way to): the controller faultline adds when every host of a file may fail. It has no route: it runs the
+ * simulator's actors, which never communicate from it. */
+sg_host_t fl_sg_add_host(const char *name, double speed);
 
 #ifdef __cplusplus
 }

@@ -126,6 +126,26 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                           sim->degree > 1 ? ", replicated" : "");
     goto done;
   }
+  {
+    /* hosts the platform file says go off (state_file): outages every replica replays from its start */
+    const fl_profiles *pp = fl_platform_profiles(sim->pf);
+    if (pp->n > 0)
+      FL_ALLOC(sim->profiles, pp->n);
+    for (size_t i = 0; i < pp->n; i++) {
+      const fl_host_profile *hp = &pp->v[i];
+      long node = fl_platform_node_of(sim->pf, hp->host);
+      if (node < 0)
+        continue; /* a storage host (no node of the job); the controller cannot have one */
+      sim->profiles[sim->nprofiles++] = (fl_fsrc_profile){.node = node,
+                                                          .first_t = hp->first_t,
+                                                          .first_dur = hp->first_dur,
+                                                          .nfirst = hp->nfirst,
+                                                          .steady_t = hp->steady_t,
+                                                          .steady_dur = hp->steady_dur,
+                                                          .nsteady = hp->nsteady,
+                                                          .period = hp->period};
+    }
+  }
   sim->work_s = sc->work_s;
   if (sc->flops > 0 && strcmp(sim->app, "bsp") == 0) {
     /* bulk-synchronous: the job advances at its slowest host's speed */
@@ -228,6 +248,7 @@ void fl_sim_destroy(fl_sim **psim)
   fl_fm_destroy(&sim->fm);
   fl_inputs_free(&sim->inputs, sim->ninputs);
   free(sim->trace_node);
+  free(sim->profiles);
   free(sim->slot_node);
   free(sim->node_slot);
   free(sim->alive);
@@ -704,7 +725,9 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .replica = (uint64_t)replica,
                          .trace_node = sim->trace_node,
                          .group_size = sim->group_size,
-                         .group_mtbf_s = sim->group_mtbf_s};
+                         .group_mtbf_s = sim->group_mtbf_s,
+                         .profiles = sim->profiles,
+                         .nprofiles = sim->nprofiles};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
   fl_job_reset(sim);
   {

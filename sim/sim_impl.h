@@ -42,6 +42,8 @@ struct fl_sim {
   fl_platform *pf;
   fl_fm *fm;
   long *trace_node; /* trace model: node of each record */
+  fl_fsrc_profile *profiles; /* the platform's availability profiles, by node (lists borrowed from the platform) */
+  size_t nprofiles;
   long nodes;       /* platform nodes */
   long ranks;
   double node_mtbf_s; /* as the model gives it, or estimated from the trace */

@@ -203,6 +203,60 @@ static void test_group_failures_and_buddy_placement(void)
   CU_ASSERT_EQUAL(fmod(fl_q("gc.sqlite", "SELECT sum(failures) FROM runs"), 8.0), 0.0);
 }
 
+/* SimGrid availability profiles are failures: the hosts of SimGrid's examples/platforms/small_platform_failures.xml
+ * (Bourassa with SimGrid's own bourassa_state.profile, "67 0 / 70 1"), Fafard on a looping profile, Ginette off for
+ * good at 100 s. Every replica replays them from its start; the controller is a host that never fails. */
+static void test_state_profiles(void)
+{
+  const char *xml =
+      "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<platform version=\"4.1\">\n<zone id=\"AS0\" routing=\"Full\">\n"
+      "<host id=\"Tremblay\" speed=\"25Mf\"/>\n"
+      "<host id=\"Jupiter\" speed=\"25Mf\"/>\n"
+      "<host id=\"Fafard\" speed=\"25Mf\" state_file=\"profiles/fafard_state.profile\"/>\n"
+      "<host id=\"Ginette\" speed=\"25Mf\" state_file=\"profiles/ginette_state.profile\"/>\n"
+      "<host id=\"Bourassa\" speed=\"25Mf\" state_file=\"profiles/bourassa_state.profile\"/>\n"
+      "<link id=\"1\" bandwidth=\"1MBps\" latency=\"0\"/>\n"
+      "<route src=\"Tremblay\" dst=\"Jupiter\"><link_ctn id=\"1\"/></route>\n"
+      "</zone>\n</platform>\n";
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  fl_cli_write("sp.xml", xml);
+  fl_cli_write("profiles/bourassa_state.profile", "67 0\n70 1\n");
+  fl_cli_write("profiles/fafard_state.profile", "10 0\n20 1\nLOOPAFTER 30\n");
+  fl_cli_write("profiles/ginette_state.profile", "100 0\n");
+  fl_cli_write("sp.ini", "[run]\nname = sp\nreplicas = 3\nevents = all\n[platform]\nfile = sp.xml\n"
+                         "[failures]\nmodel = none\n[app]\nkind = bsp\nnodes = 3\nwork = 300s\n"
+                         "[strategy]\nkind = checkpoint\ninterval = 15s\ncheckpoint_cost = 1s\nrestart_cost = 1s\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate sp.ini --db sp.sqlite --quiet", 60), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("sp.sqlite", "SELECT count(*) FROM runs WHERE status = 'completed'"), 3, 0);
+  /* Jupiter, the first host by name without a profile, runs the simulator; the other four are nodes */
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "host 'Jupiter' runs the simulator's actors"));
+  CU_ASSERT_DOUBLE_EQUAL(fl_q("sp.sqlite", "SELECT count(*) FROM runs WHERE controller = 'Jupiter'"), 3, 0);
+  /* in every replica: Fafard (node 1) off at 10, 60, 110, ...; Bourassa (node 0) at 67; Ginette (2) at 100 */
+  CU_ASSERT_DOUBLE_EQUAL(
+      fl_q("sp.sqlite", "SELECT count(DISTINCT run_id) FROM events WHERE kind = 'failure' AND node = 0 AND t_s = 67"), 3,
+      0);
+  CU_ASSERT_DOUBLE_EQUAL(
+      fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s IN (10, 60, 110)"), 9,
+      0);
+  CU_ASSERT_DOUBLE_EQUAL(
+      fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 0 AND t_s = 70"), 3, 0);
+  CU_ASSERT_DOUBLE_EQUAL(
+      fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 2 AND t_s = 100"), 3, 0);
+  /* the controller must never fail: naming a host with a profile is refused */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate sp.ini --db bad.sqlite --quiet --set platform.controller=Fafard", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "host 'Fafard' has a state profile"));
+  CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
+  /* a bad profile line: one line naming the profile file and line, exit 2 */
+  fl_cli_write("profiles/ginette_state.profile", "100 0\n50 1\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate sp.ini --db bad.sqlite --quiet", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "ginette_state.profile:2: '50 1'"));
+  CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
+}
+
 /* faultline validate's platform checks, aggregation at 1,000 nodes included. */
 static void test_validate_platform(void)
 {
@@ -225,6 +279,7 @@ static CU_TestInfo pc_tests[] = {
     {"platform file with [storage] pfs", test_file_platform},
     {"bad [storage] input", test_bad_storage},
     {"group failures and buddy placement", test_group_failures_and_buddy_placement},
+    {"SimGrid state profiles are failures", test_state_profiles},
     {"validate --only platform, --only multilevel", test_validate_platform},
     CU_TEST_INFO_NULL,
 };

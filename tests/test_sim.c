@@ -4,6 +4,7 @@
 #include "fl_test.h"
 #include "interval.h"
 #include "scenario.h"
+#include "profiles.h"
 #include "sim.h"
 
 #include <math.h>
@@ -284,6 +285,51 @@ static void test_multilevel_bad_levels(void)
   }
 }
 
+/* SimGrid state profiles as outages: a first play, then every later play (which may start off, carried over). */
+static void test_profile_parse(void)
+{
+  fl_host_profile hp;
+  memset(&hp, 0, sizeof hp);
+  /* SimGrid's own examples/platforms/profiles/bourassa_state.profile: off at 67, on at 70, once */
+  CU_ASSERT_EQUAL_FATAL(fl_profiles_parse_state("67 0\n70 1\n", "bourassa", &hp), FL_OK);
+  CU_ASSERT(isinf(hp.period));
+  CU_ASSERT_EQUAL_FATAL(hp.nfirst, 1);
+  CU_ASSERT_DOUBLE_EQUAL(hp.first_t[0], 67.0, 0);
+  CU_ASSERT_DOUBLE_EQUAL(hp.first_dur[0], 3.0, 0);
+  CU_ASSERT_EQUAL(hp.nsteady, 0);
+  free(hp.first_t);
+  free(hp.first_dur);
+  /* looping, ending off: the outage opened at 10 closes at the next play's 5 (25); later plays likewise */
+  memset(&hp, 0, sizeof hp);
+  CU_ASSERT_EQUAL_FATAL(fl_profiles_parse_state("# comment\n5 1\n10 0\nLOOPAFTER 10\n", "loop", &hp), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(hp.period, 20.0, 0);
+  CU_ASSERT_EQUAL_FATAL(hp.nfirst, 1);
+  CU_ASSERT_DOUBLE_EQUAL(hp.first_t[0], 10.0, 0);
+  CU_ASSERT_DOUBLE_EQUAL(hp.first_dur[0], 15.0, 0);
+  CU_ASSERT_EQUAL_FATAL(hp.nsteady, 1);
+  CU_ASSERT_DOUBLE_EQUAL(hp.steady_t[0], 10.0, 0);
+  CU_ASSERT_DOUBLE_EQUAL(hp.steady_dur[0], 15.0, 0);
+  free(hp.first_t);
+  free(hp.first_dur);
+  free(hp.steady_t);
+  free(hp.steady_dur);
+  /* off for good */
+  memset(&hp, 0, sizeof hp);
+  CU_ASSERT_EQUAL_FATAL(fl_profiles_parse_state("100 0\n", "dead", &hp), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(hp.nfirst, 1);
+  CU_ASSERT(isinf(hp.first_dur[0]));
+  free(hp.first_t);
+  free(hp.first_dur);
+  /* bad lines name the profile and the line */
+  memset(&hp, 0, sizeof hp);
+  CU_ASSERT_EQUAL(fl_profiles_parse_state("1 0\n0 1\n", "back.profile", &hp), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "back.profile:2: '0 1'"));
+  CU_ASSERT_EQUAL(fl_profiles_parse_state("1 off\n", "word.profile", &hp), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "word.profile:1:"));
+  free(hp.first_t);
+  free(hp.first_dur);
+}
+
 /* No spare: the rank waits for its node's repair; with repair = never the job cannot go on. */
 static void test_out_of_nodes(void)
 {
@@ -426,6 +472,7 @@ static CU_TestInfo sim_tests[] = {
     {"multilevel: a node lost takes its local copies", test_multilevel_node_loss},
     {"multilevel: process crashes resume from the local level", test_multilevel_process_crashes},
     {"multilevel: bad strategy.levels", test_multilevel_bad_levels},
+    {"SimGrid state profiles as outages", test_profile_parse},
     {"max_time ends a replica as timeout", test_timeout},
     {"accounting and reproducibility", test_accounting_and_reproducibility},
     {"common random numbers across strategies", test_common_random_numbers},

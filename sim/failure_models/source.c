@@ -13,10 +13,11 @@ typedef struct fl_fsrc_ev {
   double t;
   int32_t node;
   int32_t aux;  /* FL_AUX_RENEWAL, FL_AUX_REPAIR, or the index of a trace record */
-  uint32_t gen; /* renewal and repair events: valid while it equals the node's gen (a group failure bumps it) */
+  uint32_t gen; /* renewal and repair events: valid while it equals the node's gen (a group failure bumps it);
+                 * profile outages: the profile's index */
 } fl_fsrc_ev;
 
-enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2, FL_AUX_DOWN_AT_START = -3 };
+enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2, FL_AUX_DOWN_AT_START = -3, FL_AUX_PROFILE = -4 };
 
 struct fl_fsrc {
   fl_fsrc_config cfg;
@@ -33,6 +34,9 @@ struct fl_fsrc {
   long group_node;      /* the next member to take down while a group failure is being emitted, else -1 */
   long group_end;       /* one past its last member */
   double group_t;       /* its date */
+  /* profiles: the next outage of each is one heap event */
+  long *prof_play;   /* per profile: the play its next outage is in */
+  size_t *prof_idx;  /* and its index in that play's list */
 };
 
 static int fl_ev_less(const fl_fsrc_ev *a, const fl_fsrc_ev *b)
@@ -74,7 +78,7 @@ static void fl_heap_up(fl_fsrc_ev *h, size_t i)
   h[i] = x;
 }
 
-static fl_err fl_fsrc_push(fl_fsrc *s, double t, long node, int32_t aux)
+static fl_err fl_fsrc_push_gen(fl_fsrc *s, double t, long node, int32_t aux, uint32_t gen)
 {
   if (s->n == s->cap) {
     size_t nc = s->cap ? 2 * s->cap : 64;
@@ -84,10 +88,31 @@ static fl_err fl_fsrc_push(fl_fsrc *s, double t, long node, int32_t aux)
     s->heap = g;
     s->cap = nc;
   }
-  s->heap[s->n] = (fl_fsrc_ev){t, (int32_t)node, aux, s->gen ? s->gen[node] : 0};
+  s->heap[s->n] = (fl_fsrc_ev){t, (int32_t)node, aux, gen};
   fl_heap_up(s->heap, s->n++);
   return FL_OK;
 }
+
+/* Room for `extra` more events without reallocating. */
+static fl_err fl_fsrc_reserve(fl_fsrc *s, size_t extra)
+{
+  if (s->n + extra > s->cap) {
+    size_t nc = 2 * (s->n + extra);
+    fl_fsrc_ev *g = realloc(s->heap, nc * sizeof *g);
+    if (!g)
+      return fl_err_set(FL_ERR_NOMEM, "out of memory growing the failure heap");
+    s->heap = g;
+    s->cap = nc;
+  }
+  return FL_OK;
+}
+
+static fl_err fl_fsrc_push(fl_fsrc *s, double t, long node, int32_t aux)
+{
+  return fl_fsrc_push_gen(s, t, node, aux, s->gen ? s->gen[node] : 0);
+}
+
+static fl_err fl_fsrc_profile_next(fl_fsrc *s, size_t i);
 
 fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
 {
@@ -131,9 +156,19 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
   }
   s->group_node = -1;
   s->next_group_t = INFINITY;
+  if ((cfg->group_size > 0 && isfinite(cfg->group_mtbf_s)) || cfg->nprofiles > 0)
+    FL_ALLOC(s->gen, cfg->nodes);
+  if (cfg->nprofiles > 0) {
+    FL_ALLOC(s->prof_play, cfg->nprofiles);
+    FL_ALLOC(s->prof_idx, cfg->nprofiles);
+    for (size_t i = 0; i < cfg->nprofiles; i++) {
+      FL_CHECK(cfg->profiles[i].node >= 0 && cfg->profiles[i].node < cfg->nodes, FL_ERR_INTERNAL,
+               "profile of node %ld: no such node", cfg->profiles[i].node);
+      FL_TRY(fl_fsrc_profile_next(s, i));
+    }
+  }
   if (cfg->group_size > 0 && isfinite(cfg->group_mtbf_s)) {
     s->ngroups = (cfg->nodes + cfg->group_size - 1) / cfg->group_size;
-    FL_ALLOC(s->gen, cfg->nodes);
     FL_TRY(fl_rng_create(cfg->seed, cfg->replica, FL_STREAM_GROUPS, &s->group_rng));
     s->next_group_t = gsl_ran_exponential(s->group_rng, cfg->group_mtbf_s / (double)s->ngroups);
   }
@@ -154,6 +189,8 @@ void fl_fsrc_destroy(fl_fsrc **ps)
   if (s->group_rng)
     gsl_rng_free(s->group_rng);
   free(s->gen);
+  free(s->prof_play);
+  free(s->prof_idx);
   free(s->heap);
   free(s->down);
   free(s);
@@ -202,7 +239,31 @@ int fl_fsrc_next_down_at_start(fl_fsrc *s, long *node)
 
 static int fl_ev_stale(const fl_fsrc *s, const fl_fsrc_ev *ev)
 {
-  return s->gen && ev->aux < 0 && ev->aux != FL_AUX_DOWN_AT_START && ev->gen != s->gen[ev->node];
+  return s->gen && (ev->aux == FL_AUX_RENEWAL || ev->aux == FL_AUX_REPAIR) && ev->gen != s->gen[ev->node];
+}
+
+/* Push profile i's next outage (none left: nothing). */
+static fl_err fl_fsrc_profile_next(fl_fsrc *s, size_t i)
+{
+  const fl_fsrc_profile *p = &s->cfg.profiles[i];
+  double t;
+  if (s->prof_play[i] == 0 && s->prof_idx[i] >= p->nfirst) {
+    s->prof_play[i] = 1;
+    s->prof_idx[i] = 0;
+  }
+  if (s->prof_play[i] == 0) {
+    t = p->first_t[s->prof_idx[i]];
+  } else {
+    if (!isfinite(p->period) || p->nsteady == 0)
+      return FL_OK;
+    if (s->prof_idx[i] >= p->nsteady) {
+      s->prof_play[i]++;
+      s->prof_idx[i] = 0;
+    }
+    t = (double)s->prof_play[i] * p->period + p->steady_t[s->prof_idx[i]];
+  }
+  s->prof_idx[i]++;
+  return fl_fsrc_push_gen(s, t, p->node, FL_AUX_PROFILE, (uint32_t)i);
 }
 
 static void fl_fsrc_drop_stale(fl_fsrc *s)
@@ -252,6 +313,33 @@ int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
     }
     if (!s->n)
       return 0;
+    if (s->heap[0].aux == FL_AUX_PROFILE) {
+      fl_fsrc_ev pe;
+      const fl_fsrc_profile *p;
+      size_t i;
+      double len;
+      /* room for the profile's next outage and this one's repair first, so no push below can fail */
+      if (fl_fsrc_reserve(s, 2) != FL_OK)
+        return 0;
+      pe = fl_fsrc_pop(s);
+      i = pe.gen;
+      p = &s->cfg.profiles[i];
+      /* the outage just taken is the entry before its profile's cursor */
+      len = s->prof_play[i] == 0 ? p->first_dur[s->prof_idx[i] - 1] : p->steady_dur[s->prof_idx[i] - 1];
+      (void)fl_fsrc_profile_next(s, i);
+      if (s->down[pe.node])
+        continue; /* already down: the outage adds nothing */
+      s->down[pe.node] = 1;
+      s->gen[pe.node]++; /* its pending failure or repair is stale now */
+      if (isfinite(len)) {
+        (void)fl_fsrc_push(s, pe.t + len, pe.node, FL_AUX_REPAIR);
+        s->pending_repairs++;
+      }
+      *t_s = pe.t;
+      *node = pe.node;
+      *kind = FL_FSRC_FAILURE;
+      return 1;
+    }
     fl_fsrc_ev ev;
     /* Renewal: replace the top in place (one sift instead of pop + push). A node down at the start of a
      * steady run is repaired after the residual of its repair time, uniform on (0, R). */

@@ -24,6 +24,18 @@ typedef enum fl_fsrc_kind { FL_FSRC_FAILURE = 0, FL_FSRC_REPAIR = 1, FL_FSRC_DOW
 
 typedef struct fl_fsrc fl_fsrc;
 
+/* A node's availability profile (a SimGrid state_file, read by sim/platforms/profiles.c): outages of its first
+ * play, then of every later play k >= 1 (dates from k * period). Each outage takes the node down if it is up and
+ * brings it back after its duration (INFINITY: never). */
+typedef struct fl_fsrc_profile {
+  long node;
+  const double *first_t, *first_dur;
+  size_t nfirst;
+  const double *steady_t, *steady_dur;
+  size_t nsteady;
+  double period; /* INFINITY: played once */
+} fl_fsrc_profile;
+
 typedef struct fl_fsrc_config {
   const fl_fm *fm;
   long nodes;             /* nodes that can fail */
@@ -33,6 +45,8 @@ typedef struct fl_fsrc_config {
   const long *trace_node; /* trace model: node index of each trace record (resolved by the caller) */
   long group_size;        /* group failures: nodes g*group_size .. (g+1)*group_size-1 fail together */
   double group_mtbf_s;    /* mean time between failures of ONE group; INFINITY (or 0 group_size): none */
+  const fl_fsrc_profile *profiles; /* outages the platform declares, on top of the model (borrowed) */
+  size_t nprofiles;
 } fl_fsrc_config;
 
 fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out);

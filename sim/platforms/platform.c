@@ -6,6 +6,7 @@
 #include "platform.h"
 
 #include "cleanup.h"
+#include "io_async.h"
 #include "units.h"
 
 #include <ctype.h>
@@ -33,6 +34,8 @@ struct fl_platform {
   fl_platform_gen gen;        /* generated platforms */
   sg_host_t *pfs;             /* the PFS servers */
   long npfs;
+  fl_profiles profiles;       /* file platforms: hosts' state profiles, played as failures (profiles.h) */
+  int controller_added;       /* every host of the file may fail: faultline added its own controller */
 };
 
 static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
@@ -562,29 +565,53 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
   } else {
     sg_host_t *all;
     size_t count, k = 0;
+    char *load_path = NULL;
+    int pfd = -1;
+    /* before SimGrid sees the file: its hosts' state profiles become failures faultline plays (profiles.h) */
+    FL_TRY(fl_profiles_prepare(file, &load_path, &pfd, &pf->profiles));
     fl_simgrid_init(0, 0);
-    FL_TRY(fl_load_user_platform(sc, file));
+    rc = fl_load_user_platform(sc, load_path);
+    free(load_path);
+    if (pfd >= 0)
+      close(pfd);
+    if (rc != FL_OK)
+      goto done;
     count = sg_host_count(); /* sg_host_list() aborts on a platform without hosts: count first */
     FL_CHECK(count >= 2, FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node",
              file, count, count == 1 ? "" : "s");
     all = sg_host_list();
     qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
     pf->controller = sg_host_by_name(sc->controller);
+    if (pf->controller && fl_profiles_find(&pf->profiles, sc->controller)) {
+      free(all);
+      rc = fl_scenario_fail(sc, "platform", "controller",
+                            "host '%s' has a state profile in %s: the controller runs the simulator and must never fail",
+                            sc->controller, file);
+      goto done;
+    }
     if (!pf->controller) {
-      /* no host of that name: the first host by name serves, is no node of the job, and the user is told */
-      pf->controller = all[0];
+      /* no host of that name: the first host by name that never fails serves, is no node of the job, and the user
+       * is told; when every host may fail, faultline adds its own */
+      for (size_t i = 0; i < count && !pf->controller; i++)
+        if (!fl_profiles_find(&pf->profiles, sg_host_get_name(all[i])))
+          pf->controller = all[i];
+      if (!pf->controller) {
+        pf->controller = fl_sg_add_host("faultline-controller", 1e9);
+        pf->controller_added = 1;
+      }
       pf->controller_substituted = 1;
       fprintf(stderr,
               "faultline: %s: no host named '%s' ([platform] controller): host '%s' runs the simulator's actors "
-              "and is not a node of the job\n",
-              file, sc->controller, sg_host_get_name(all[0]));
+              "and is not a node of the job%s\n",
+              file, sc->controller, sg_host_get_name(pf->controller),
+              pf->controller_added ? " (added: every host of the file has a state profile)" : "");
     }
     if (sc->storage_pfs && (rc = fl_platform_parse_pfs(sc, pf)) != FL_OK) {
       free(all);
       goto done;
     }
     /* storage hosts run no ranks and are no spares */
-    pf->nnodes = (long)count - 1 - pf->npfs;
+    pf->nnodes = (long)count - (pf->controller_added ? 0 : 1) - pf->npfs;
     if (pf->nnodes < 1) {
       free(all);
       rc = fl_scenario_fail(sc, "storage", "pfs", "no host of %s is left to run ranks", file);
@@ -617,6 +644,7 @@ done:
     free(pf->hosts);
     free(pf->names);
     free(pf->pfs);
+    fl_profiles_free(&pf->profiles);
     free(pf);
   }
   free(file);
@@ -671,6 +699,11 @@ long fl_platform_node_of(const fl_platform *pf, const char *name)
     const char **hit = bsearch(&key, pf->names, (size_t)pf->nnodes, sizeof *pf->names, fl_cmp_name);
     return hit ? (long)(hit - pf->names) : -1;
   }
+}
+
+const fl_profiles *fl_platform_profiles(const fl_platform *pf)
+{
+  return &pf->profiles;
 }
 
 int fl_platform_io(const fl_platform *pf)

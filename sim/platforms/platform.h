@@ -10,6 +10,7 @@
 #define FL_PLATFORM_H
 
 #include "fl_err.h"
+#include "profiles.h"
 #include "scenario.h"
 
 #include <simgrid/engine.h>
@@ -45,6 +46,9 @@ int fl_platform_gen_routable(const fl_platform_gen *g);
  * fl_platform_gen; ignored for files). A second call with the same description returns the same platform; with
  * another it fails (FL_ERR_SIM). Owned by the process: never destroyed. */
 fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out);
+
+/* File platforms: the hosts' state profiles, as outages the failure source plays (empty for generated ones). */
+const fl_profiles *fl_platform_profiles(const fl_platform *pf);
 
 /* ---- what the I/O model (sim/iocost.c) needs ---- */
 /* The form a generated platform was built in (0 for files). */
