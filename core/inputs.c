@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
 #include <xxhash.h>
 
 static fl_err fl_input_read(const char *key, const char *path, fl_input *in)
@@ -62,16 +64,73 @@ done:
   return rc;
 }
 
+/* The state profiles a platform file names (<host state_file="...">), resolved against its directory: the
+ * simulator plays them as failures, so they are inputs of the row too. A file that is not XML has none here
+ * (loading it reports that). */
+static fl_err fl_inputs_profiles(const char *xml, char ***paths, int *n)
+{
+  fl_err rc = FL_OK;
+  xmlDoc *doc = xmlReadFile(xml, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  xmlXPathContext *ctx = NULL;
+  xmlXPathObject *hits = NULL;
+  const char *slash = strrchr(xml, '/');
+  size_t dl = slash ? (size_t)(slash - xml) + 1 : 0;
+
+  *paths = NULL;
+  *n = 0;
+  if (!doc)
+    goto done;
+  FL_CHECK((ctx = xmlXPathNewContext(doc)) != NULL, FL_ERR_NOMEM, "out of memory");
+  hits = xmlXPathEvalExpression((const xmlChar *)"//host/@state_file", ctx);
+  if (!hits || !hits->nodesetval || hits->nodesetval->nodeNr == 0)
+    goto done;
+  FL_ALLOC(*paths, hits->nodesetval->nodeNr);
+  for (int i = 0; i < hits->nodesetval->nodeNr; i++) {
+    xmlChar *val = xmlNodeGetContent(hits->nodesetval->nodeTab[i]);
+    size_t len = val ? strlen((const char *)val) : 0;
+    char *p = malloc(dl + len + 1);
+    if (!p || !val) {
+      free(p);
+      xmlFree(val);
+      rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+    if (val[0] == '/') {
+      memcpy(p, val, len + 1);
+    } else {
+      memcpy(p, xml, dl);
+      memcpy(p + dl, val, len + 1);
+    }
+    xmlFree(val);
+    (*paths)[(*n)++] = p;
+  }
+done:
+  if (hits)
+    xmlXPathFreeObject(hits);
+  if (ctx)
+    xmlXPathFreeContext(ctx);
+  if (doc)
+    xmlFreeDoc(doc);
+  return rc;
+}
+
 fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
 {
   fl_err rc = FL_OK;
   const char *keys[2] = {"platform.file", "failures.trace"};
   const char *rel[2] = {sc->platform_file, sc->trace};
-  char *path = NULL;
+  char *path = NULL, **profiles = NULL;
+  int nprofiles = 0;
 
   *v = NULL;
   *n = 0;
-  FL_ALLOC(*v, 2);
+  if (sc->platform_file && sc->platform_file[0]) {
+    FL_CHECK((path = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_inputs_profiles(path, &profiles, &nprofiles));
+    free(path);
+    path = NULL;
+  }
+  FL_ALLOC(*v, 2 + nprofiles);
   for (int k = 0; k < 2; k++) {
     if (!rel[k] || !rel[k][0])
       continue;
@@ -81,8 +140,15 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
     free(path);
     path = NULL;
   }
+  for (int k = 0; k < nprofiles; k++) {
+    FL_TRY(fl_input_read("platform.state_file", profiles[k], &(*v)[*n]));
+    (*n)++;
+  }
 done:
   free(path);
+  for (int k = 0; k < nprofiles; k++)
+    free(profiles[k]);
+  free(profiles);
   if (rc != FL_OK) {
     fl_inputs_free(v, *n + 1);
     *n = 0;

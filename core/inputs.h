@@ -14,7 +14,7 @@
 #define FL_INPUT_TEXT_MAX (256 * 1024) /* files up to this size are stored whole with the row */
 
 typedef struct fl_input {
-  const char *key; /* "platform.file" | "failures.trace" (static) */
+  const char *key; /* "platform.file" | "failures.trace" | "platform.state_file" (a host's profile; static) */
   char *path;      /* resolved */
   long size;       /* bytes */
   uint64_t xxh64;  /* of the content, seed 0 */

@@ -245,6 +245,12 @@ static void test_state_profiles(void)
       fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 0 AND t_s = 70"), 3, 0);
   CU_ASSERT_DOUBLE_EQUAL(
       fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 2 AND t_s = 100"), 3, 0);
+  /* the profiles are inputs of the row: rerun reproduces it, and refuses once a profile changed */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun sp.sqlite 2", 60), 0);
+  fl_cli_write("profiles/bourassa_state.profile", "67 0\n71 1\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun sp.sqlite 2", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "platform.state_file"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "bourassa_state.profile changed since the run"));
   /* the controller must never fail: naming a host with a profile is refused */
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate sp.ini --db bad.sqlite --quiet --set platform.controller=Fafard", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "host 'Fafard' has a state profile"));
