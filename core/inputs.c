@@ -1,6 +1,6 @@
 /* inputs.c — see inputs.h. xxHash's streaming XXH64 over the file, read once: the text of a small file is kept
  * from the same read, so the stored copy and the hash always agree. */
-#define _XOPEN_SOURCE 700 /* realpath */
+#define _GNU_SOURCE /* realpath, memmem */
 #include "inputs.h"
 
 #include <errno.h>
@@ -62,6 +62,33 @@ done:
   if (f)
     fclose(f);
   return rc;
+}
+
+int fl_file_mentions(const char *path, const char *needle)
+{
+  size_t nl = strlen(needle), keep = 0;
+  char buf[1 << 20];
+  int found = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f || nl == 0 || nl >= sizeof buf / 2) {
+    if (f)
+      fclose(f);
+    return 0;
+  }
+  for (;;) {
+    size_t got = fread(buf + keep, 1, sizeof buf - keep, f), have = keep + got;
+    if (have >= nl && memmem(buf, have, needle, nl)) {
+      found = 1;
+      break;
+    }
+    if (got == 0)
+      break;
+    /* the needle may straddle two reads: keep its length less one */
+    keep = have < nl - 1 ? have : nl - 1;
+    memmove(buf, buf + have - keep, keep);
+  }
+  fclose(f);
+  return found;
 }
 
 /* The state profiles a platform file names (<host state_file="...">), resolved against its directory: the
@@ -126,7 +153,8 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
   *n = 0;
   if (sc->platform_file && sc->platform_file[0]) {
     FL_CHECK((path = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
-    FL_TRY(fl_inputs_profiles(path, &profiles, &nprofiles));
+    if (fl_file_mentions(path, "state_file")) /* a scan of the bytes first: no XML tree for a million hosts */
+      FL_TRY(fl_inputs_profiles(path, &profiles, &nprofiles));
     free(path);
     path = NULL;
   }

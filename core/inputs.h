@@ -25,6 +25,9 @@ typedef struct fl_input {
  * FL_ERR_INPUT naming the key and the path. */
 fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n);
 void fl_inputs_free(fl_input **v, int n);
+/* 1 if the file at `path` contains the bytes of `needle` (0 too when it cannot be read): a cheap test before
+ * parsing a large file for something it rarely holds. */
+int fl_file_mentions(const char *path, const char *needle);
 
 /* The one-line-per-input text stored in a row: "KEY\tPATH\tSIZE\tXXH64HEX\n"... Caller frees. */
 char *fl_inputs_format(const fl_input *v, int n);

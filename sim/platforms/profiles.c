@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* mkstemp, realpath */
 #include "profiles.h"
 
+#include "inputs.h"
+
 #include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -263,6 +265,13 @@ fl_err fl_profiles_prepare(const char *file, char **load_path, int *fd, fl_profi
   memset(out, 0, sizeof *out);
   *fd = -1;
   *load_path = NULL;
+  if (!fl_file_mentions(file, "state_file")) {
+    /* no profile: SimGrid loads the file itself, and no XML tree is built (a million hosts would cost more than
+     * SimGrid's own load) */
+    *load_path = strdup(file);
+    FL_CHECK(*load_path != NULL, FL_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   doc = xmlReadFile(file, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   if (!doc) {
     const xmlError *e = xmlGetLastError();
