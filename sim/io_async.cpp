@@ -12,6 +12,7 @@
 #include <simgrid/s4u/Io.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 
+#include <cstdlib>
 #include <vector>
 
 extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n)
@@ -53,4 +54,16 @@ extern "C" sg_host_t fl_sg_add_host(const char *name, double speed)
   simgrid::s4u::Host *h = simgrid::s4u::Engine::get_instance()->get_netzone_root()->create_host(name, speed);
   h->seal();
   return h;
+}
+
+extern "C" sg_host_t *fl_sg_all_hosts(size_t *n)
+{
+  std::vector<simgrid::s4u::Host *> all = simgrid::s4u::Engine::get_instance()->get_all_hosts();
+  auto *v = static_cast<sg_host_t *>(malloc((all.size() ? all.size() : 1) * sizeof(sg_host_t)));
+  *n = 0;
+  if (!v)
+    return nullptr;
+  for (simgrid::s4u::Host *h : all)
+    v[(*n)++] = h;
+  return v;
 }

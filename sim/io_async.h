@@ -1,9 +1,10 @@
 /* io_async.h — what faultline needs of SimGrid's C++ API (io_async.cpp): many transfers and disk accesses at once,
- * and a host added to a loaded platform. */
+ * a host added to a loaded platform, the host list without SimGrid's slow sort. */
 #ifndef FL_IO_ASYNC_H
 #define FL_IO_ASYNC_H
 
 #include <simgrid/forward.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,11 @@ double fl_io_run_concurrent(const fl_io_op *ops, long n);
  * no way to): the controller faultline adds when every host of a file may fail. It has no route: it runs the
  * simulator's actors, which never communicate from it. */
 sg_host_t fl_sg_add_host(const char *name, double speed);
+
+/* Every host (malloc'ed; *n set; NULL when out of memory), from one Engine::get_all_hosts(): sg_host_list() costs
+ * 10 s for a million hosts (it sorts them again, copying both names at each comparison), and sg_host_count()
+ * lists them all too. */
+sg_host_t *fl_sg_all_hosts(size_t *n);
 
 #ifdef __cplusplus
 }

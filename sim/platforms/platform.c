@@ -576,10 +576,16 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
       close(pfd);
     if (rc != FL_OK)
       goto done;
-    count = sg_host_count(); /* sg_host_list() aborts on a platform without hosts: count first */
-    FL_CHECK(count >= 2, FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node",
-             file, count, count == 1 ? "" : "s");
-    all = sg_host_list();
+    /* one listing: SimGrid 3.32 builds and sorts the whole host list on each sg_host_count(), sg_host_list() or
+     * get_all_hosts() (seconds at a million hosts) */
+    all = fl_sg_all_hosts(&count);
+    FL_CHECK(all != NULL, FL_ERR_NOMEM, "out of memory listing the hosts");
+    if (count < 2) {
+      free(all);
+      rc = fl_err_set(FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node", file,
+                      count, count == 1 ? "" : "s");
+      goto done;
+    }
     qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
     pf->controller = sg_host_by_name(sc->controller);
     if (pf->controller && fl_profiles_find(&pf->profiles, sc->controller)) {
