@@ -56,9 +56,21 @@ extern "C" sg_host_t fl_sg_add_host(const char *name, double speed)
   return h;
 }
 
+/* The hosts SimGrid creates while it loads a platform, in creation order (fl_sg_watch_hosts). */
+static std::vector<simgrid::s4u::Host *> *fl_created;
+
+extern "C" void fl_sg_watch_hosts(void)
+{
+  if (fl_created)
+    return;
+  fl_created = new std::vector<simgrid::s4u::Host *>();
+  simgrid::s4u::Host::on_creation_cb([](simgrid::s4u::Host &h) { fl_created->push_back(&h); });
+}
+
 extern "C" sg_host_t *fl_sg_all_hosts(size_t *n)
 {
-  std::vector<simgrid::s4u::Host *> all = simgrid::s4u::Engine::get_instance()->get_all_hosts();
+  const std::vector<simgrid::s4u::Host *> &all =
+      fl_created ? *fl_created : simgrid::s4u::Engine::get_instance()->get_all_hosts();
   auto *v = static_cast<sg_host_t *>(malloc((all.size() ? all.size() : 1) * sizeof(sg_host_t)));
   *n = 0;
   if (!v)

@@ -28,9 +28,11 @@ double fl_io_run_concurrent(const fl_io_op *ops, long n);
  * simulator's actors, which never communicate from it. */
 sg_host_t fl_sg_add_host(const char *name, double speed);
 
-/* Every host (malloc'ed; *n set; NULL when out of memory), from one Engine::get_all_hosts(): sg_host_list() costs
- * 10 s for a million hosts (it sorts them again, copying both names at each comparison), and sg_host_count()
- * lists them all too. */
+/* Every host (malloc'ed, in no particular order; *n set; NULL when out of memory). With fl_sg_watch_hosts called
+ * before the platform was loaded, the hosts SimGrid reported as it created them: SimGrid 3.32's own listings
+ * (sg_host_list, sg_host_count, Engine::get_all_hosts) each rebuild and sort the list, seconds at a million
+ * hosts. */
+void fl_sg_watch_hosts(void);
 sg_host_t *fl_sg_all_hosts(size_t *n);
 
 #ifdef __cplusplus

@@ -570,14 +570,15 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
     /* before SimGrid sees the file: its hosts' state profiles become failures faultline plays (profiles.h) */
     FL_TRY(fl_profiles_prepare(file, &load_path, &pfd, &pf->profiles));
     fl_simgrid_init(0, 0);
+    fl_sg_watch_hosts(); /* the host list comes from the load itself */
     rc = fl_load_user_platform(sc, load_path);
     free(load_path);
     if (pfd >= 0)
       close(pfd);
     if (rc != FL_OK)
       goto done;
-    /* one listing: SimGrid 3.32 builds and sorts the whole host list on each sg_host_count(), sg_host_list() or
-     * get_all_hosts() (seconds at a million hosts) */
+    /* SimGrid 3.32 rebuilds and sorts the whole host list on each sg_host_count(), sg_host_list() or
+     * get_all_hosts() (seconds at a million hosts): the hosts were collected as SimGrid created them */
     all = fl_sg_all_hosts(&count);
     FL_CHECK(all != NULL, FL_ERR_NOMEM, "out of memory listing the hosts");
     if (count < 2) {
