@@ -4,7 +4,7 @@
 # FAT_TREE, TORUS and DRAGONFLY clusters. Baseline: sg_load parsing and sealing the file with SimGrid's default CPU
 # model (as faultline does for files); faultline: one failure-free replica of a 1-minute job on every host.
 # Target (issue "The simulator sees the machine"): faultline <= 1.1x SimGrid's load, wall and RSS, every form.
-# Usage: bench/bench_platform_forms.sh [NODES (1000000)] [FORMS...]   (after scripts/setup.sh)
+# Usage: [ROUNDS=3] bench/bench_platform_forms.sh [NODES (1000000)] [FORMS...]   (after scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${BUILD_DIR:-build}
@@ -33,7 +33,7 @@ for form in $FORMS; do
   printf '[run]\nreplicas = 1\nevents = none\n[platform]\nfile = %s\n[failures]\nmodel = none\n[app]\nwork = 1min\n[strategy]\nkind = none\n' \
     "$x" >"$tmp/$form.ini"
   echo "== $form: $(du -h "$x" | cut -f1) of XML"
-  "$B/bench/bench_run" -n 1 \
+  "$B/bench/bench_run" -n "${ROUNDS:-1}" \
     -- "simgrid load+seal ($form)" "$B/bench/sg_load" "$x" seal --default-cpu \
     -- "faultline ($form)" "$B/faultline" simulate "$tmp/$form.ini" --db "$tmp/$form.sqlite" --quiet ">/dev/null"
 done
