@@ -12,5 +12,7 @@ int fl_usage_error(const char *cmd, const char *fmt, const char *arg);
 /* faultline calibrate / faultline agree (agree.c). */
 int fl_cmd_calibrate(int argc, char **argv);
 int fl_cmd_agree(int argc, char **argv);
+/* faultline fit (fit.c). */
+int fl_cmd_fit(int argc, char **argv);
 
 #endif

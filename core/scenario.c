@@ -56,6 +56,7 @@ static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
 static const char *const fl_cost_choices[] = {"auto", "constant", "platform", NULL};
 static const char *const fl_io_flows_choices[] = {"auto", "per-rank", "aggregated", NULL};
+static const char *const fl_log_format_choices[] = {"auto", "csv", "lanl", "fta", NULL}; /* fl_log_format order */
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_keys[] = {
@@ -106,14 +107,23 @@ static const fl_key fl_keys[] = {
      "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
      "use the host of that name or else their first host by name (said on stderr, recorded in the row)"},
     {"failures", "model", FL_K_STR, FL_OFF(model), 0, "exponential", NULL,
-     "none | exponential | weibull | lognormal | trace"},
+     "none | exponential | weibull | lognormal | gamma | trace"},
     {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
      "mean time between failures of ONE node; the job's MTBF is node_mtbf / app.nodes"},
-    {"failures", "shape", FL_K_REAL, FL_OFF(shape), FL_K_POS, "0.7", NULL, "Weibull shape k (k < 1: infant mortality)"},
+    {"failures", "shape", FL_K_REAL, FL_OFF(shape), FL_K_POS, "0.7", NULL,
+     "Weibull shape k, or gamma shape a (< 1: a decreasing hazard, infant mortality)"},
     {"failures", "sigma", FL_K_REAL, FL_OFF(sigma), FL_K_POS, "1.0", NULL,
      "log-normal: standard deviation of ln(time to failure)"},
     {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
-     "failure trace CSV (time, node, downtime), relative to the scenario file; model = trace"},
+     "failure log, relative to the scenario file; model = trace (formats: trace_format)"},
+    {"failures", "trace_format", FL_K_ENUM_INT, FL_OFF(trace_format), 0, "auto", fl_log_format_choices,
+     "csv: time, node, downtime; lanl: the LANL 1996-2005 release (LA-UR-05-7318); fta: Failure Trace Archive "
+     "event_trace (tab-separated); auto: fta for .tab/.tsv, lanl when the header starts 'System,', else csv"},
+    {"failures", "trace_system", FL_K_COUNT, FL_OFF(trace_system), 0, "0", NULL,
+     "lanl/fta: keep only this System / platform_id (0: all; a log of several systems then needs trace_map)"},
+    {"failures", "trace_map", FL_K_STR, FL_OFF(trace_map), FL_K_OPTIONAL, "", NULL,
+     "file of 'LOG_NODE, NODE' lines mapping the log's node ids (lanl: SYSTEM:NODENUMZ, fta: node_id, csv: as "
+     "written) to node indices or host names; a logged node missing from it is an error"},
     {"failures", "process_mtbf", FL_K_DURATION_NEVER, FL_OFF(process_mtbf_s), FL_K_POS, "never", NULL,
      "bsp: mean time between crashes of ONE process (its node lives: local checkpoints survive; exponential, "
      "besides the node failures); never = none"},

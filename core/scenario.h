@@ -60,11 +60,14 @@ typedef struct fl_scenario {
   int io_flows;                                    /* fl_io_flows */
 
   /* [failures] */
-  char *model;        /* "none", "exponential", "weibull", "lognormal", "trace" */
+  char *model;        /* "none", "exponential", "weibull", "lognormal", "gamma", "trace" */
   double node_mtbf_s; /* mean time between failures of ONE node, seconds */
-  double shape;       /* Weibull shape k */
+  double shape;       /* Weibull shape k, gamma shape a */
   double sigma;       /* log-normal sigma of ln(time to failure) */
-  char *trace;        /* failure trace CSV, resolved against dir */
+  char *trace;        /* failure log, resolved against dir */
+  int trace_format;   /* fl_log_format (sim/failure_models/logs.h): auto, csv, lanl, fta */
+  long trace_system;  /* lanl/fta: keep this system only (0: all) */
+  char *trace_map;    /* log node id -> node index or host, or NULL */
   double repair_s;    /* time a failed node stays down; INFINITY = never */
   double process_mtbf_s; /* bsp: MTBF of one process (crash, node lives); INFINITY = none */
   double group_mtbf_s;   /* MTBF of one group of platform.cabinet nodes failing together; INFINITY = none */

@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const fl_fm_ops *const fl_fm_registry[] = {
-    &fl_fm_none_ops, &fl_fm_exponential_ops, &fl_fm_weibull_ops, &fl_fm_lognormal_ops, &fl_fm_trace_ops,
+    &fl_fm_none_ops, &fl_fm_exponential_ops, &fl_fm_weibull_ops, &fl_fm_lognormal_ops, &fl_fm_gamma_ops,
+    &fl_fm_trace_ops,
 };
 #define FL_FM_NREG ((int)(sizeof fl_fm_registry / sizeof fl_fm_registry[0]))
 

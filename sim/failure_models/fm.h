@@ -1,7 +1,7 @@
 /* fm.h — failure models: how long a node lives between failures.
  *
  * A model is an ops table (fm_impl.h) registered under its type string ("exponential", "weibull",
- * "lognormal", "none", "trace"). Renewal models draw a node's time to failure afresh after each repair;
+ * "lognormal", "gamma", "none", "trace"). Renewal models draw a node's time to failure afresh after each repair;
  * `trace` replays recorded failures instead. Every node is its own renewal process, exact for any law:
  * fl_fsrc (source.h) keeps one pending event per node in a heap, O(log n) per event, O(n) memory.
  * All distributions come from GSL. */

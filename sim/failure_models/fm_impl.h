@@ -26,6 +26,7 @@ struct fl_fm {
   size_t ntrace;
 };
 
-extern const fl_fm_ops fl_fm_none_ops, fl_fm_exponential_ops, fl_fm_weibull_ops, fl_fm_lognormal_ops, fl_fm_trace_ops;
+extern const fl_fm_ops fl_fm_none_ops, fl_fm_exponential_ops, fl_fm_weibull_ops, fl_fm_lognormal_ops, fl_fm_gamma_ops,
+    fl_fm_trace_ops;
 
 #endif

@@ -1,4 +1,4 @@
-/* renewal.c — the renewal laws: exponential, Weibull, log-normal (GSL), and `none`.
+/* renewal.c — the renewal laws: exponential, Weibull, log-normal, gamma (GSL), and `none`.
  *
  * Each is parameterised by its mean (the node MTBF) and, for Weibull and log-normal, its shape:
  *   Weibull(k, lambda):  lambda = M / Gamma(1 + 1/k);  Var = lambda^2 [Gamma(1 + 2/k) - Gamma(1 + 1/k)^2]
@@ -120,4 +120,34 @@ const fl_fm_ops fl_fm_lognormal_ops = {
     .draw_residual = fl_fm_lognormal_residual,
     .mean = fl_fm_mean_s,
     .variance = fl_fm_lognormal_var,
+};
+
+/* gamma(a, theta): theta = M / a; Var = a theta^2; length-biased L ~ gamma(a + 1, theta). */
+static fl_err fl_fm_gamma_setup(fl_fm *fm, const fl_scenario *sc)
+{
+  if (!(sc->shape >= 0.05 && sc->shape <= 50.0))
+    return fl_scenario_fail(sc, "failures", "shape", "gamma shape must lie in [0.05, 50]");
+  fm->shape = sc->shape;
+  fm->scale = fm->mean_s / fm->shape;
+  return FL_OK;
+}
+static double fl_fm_gamma_draw(const fl_fm *fm, gsl_rng *r)
+{
+  return gsl_ran_gamma(r, fm->shape, fm->scale);
+}
+static double fl_fm_gamma_residual(const fl_fm *fm, gsl_rng *r)
+{
+  return gsl_rng_uniform_pos(r) * gsl_ran_gamma(r, fm->shape + 1.0, fm->scale);
+}
+static double fl_fm_gamma_var(const fl_fm *fm)
+{
+  return fm->shape * fm->scale * fm->scale;
+}
+const fl_fm_ops fl_fm_gamma_ops = {
+    .name = "gamma",
+    .setup = fl_fm_gamma_setup,
+    .draw = fl_fm_gamma_draw,
+    .draw_residual = fl_fm_gamma_residual,
+    .mean = fl_fm_mean_s,
+    .variance = fl_fm_gamma_var,
 };

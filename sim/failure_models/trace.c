@@ -1,11 +1,14 @@
-/* trace.c — the `trace` failure model: replay recorded failures from a CSV file.
+/* trace.c — the `trace` failure model: replay recorded failures from a log (logs.h: faultline's CSV, the LANL
+ * release, FTA event traces).
  *
- * Format (docs/scenarios.md): one failure per line, `time, node, downtime`; '#' starts a comment line; an
+ * CSV (docs/scenarios.md): one failure per line, `time, node, downtime`; '#' starts a comment line; an
  * optional header line starts with "time". time and downtime take units ("3600", "1h"); downtime may be empty
  * (use [failures] repair) or "never". node is a 0-based node index (the controller is not counted) or a host
- * name. Records are sorted by time (stable), so a trace may list them in any order. */
+ * name. LANL and FTA logs: time 0 is the earliest failure kept; nodes are LANL's nodenumz, FTA's node_id, or
+ * whatever [failures] trace_map maps them to. Records are sorted by time (stable), so a trace may list them
+ * in any order. */
 #include "fm_impl.h"
-#include "units.h"
+#include "logs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -15,17 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-static char *fl_trim(char *s)
-{
-  char *e;
-  while (isspace((unsigned char)*s))
-    s++;
-  e = s + strlen(s);
-  while (e > s && isspace((unsigned char)e[-1]))
-    *--e = '\0';
-  return s;
-}
-
 static int fl_trace_cmp(const void *a, const void *b)
 {
   const fl_fm_trace_rec *x = a, *y = b;
@@ -34,114 +26,85 @@ static int fl_trace_cmp(const void *a, const void *b)
   return x->line - y->line; /* stable */
 }
 
-static fl_err fl_trace_parse_line(const char *file, int lineno, char *line, fl_fm_trace_rec *rec)
+/* The node a log record names, as an index or a host: through the map when there is one, else the log's own
+ * numbering (csv: index or host; lanl: nodenumz; fta: node_id). */
+static fl_err fl_trace_node(const fl_log *log, const fl_log_map *map, const char *map_path, const fl_log_rec *r,
+                            fl_fm_trace_rec *rec)
 {
-  char *fields[4] = {NULL, NULL, NULL, NULL};
-  int n = 0;
-  char *tok;
-  double v;
-
-  /* strtok_r skips empty fields; split by hand to keep an empty downtime */
-  tok = line;
-  while (n < 4) {
-    char *comma = strchr(tok, ',');
-    if (comma)
-      *comma = '\0';
-    fields[n++] = fl_trim(tok);
-    if (!comma)
-      break;
-    tok = comma + 1;
+  const char *id = r->node;
+  char *end = NULL;
+  long idx;
+  if (map) {
+    id = fl_log_map_find(map, r->node);
+    if (!id)
+      return fl_err_set(FL_ERR_INPUT, "%s:%d: node '%s': not in the node map '%s'", log->path, r->line, r->node,
+                        map_path);
+  } else if (log->format == FL_LOG_LANL) {
+    id = strchr(r->node, ':') + 1;
   }
-  if (n < 2 || n > 3)
-    return fl_err_set(FL_ERR_INPUT, "%s:%d: expected 'time, node[, downtime]', got %d field%s", file, lineno, n,
-                      n == 1 ? "" : "s");
-  if (fl_units_duration(fields[0], 0, &v) != FL_OK) {
-    char why[256];
-    snprintf(why, sizeof why, "%s", fl_err_msg()); /* fl_err_set writes over fl_err_msg() */
-    return fl_err_set(FL_ERR_INPUT, "%s:%d: time '%s': %s", file, lineno, fields[0], why);
-  }
-  if (v < 0)
-    return fl_err_set(FL_ERR_INPUT, "%s:%d: time '%s': must not be negative", file, lineno, fields[0]);
-  rec->t_s = v;
-  if (fields[1][0] == '\0')
-    return fl_err_set(FL_ERR_INPUT, "%s:%d: node '': empty (give an index or a host name)", file, lineno);
-  if (isdigit((unsigned char)fields[1][0])) {
-    char *end = NULL;
-    long idx;
+  if (strcmp(id, "*") == 0)
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: the log does not say which node failed", log->path, r->line);
+  if (isdigit((unsigned char)id[0])) {
     errno = 0;
-    idx = strtol(fields[1], &end, 10);
+    idx = strtol(id, &end, 10);
     if (*end != '\0' || errno != 0 || idx < 0)
-      return fl_err_set(FL_ERR_INPUT, "%s:%d: node '%s': not a node index", file, lineno, fields[1]);
+      return fl_err_set(FL_ERR_INPUT, "%s:%d: node '%s': not a node index", map ? map_path : log->path, r->line, id);
     rec->node = idx;
     rec->host = NULL;
-  } else {
-    for (const char *c = fields[1]; *c; c++)
-      if (isspace((unsigned char)*c))
-        return fl_err_set(FL_ERR_INPUT, "%s:%d: node '%s': host names have no blanks", file, lineno, fields[1]);
-    rec->node = -1;
-    rec->host = malloc(strlen(fields[1]) + 1);
-    if (!rec->host)
-      return fl_err_set(FL_ERR_NOMEM, "out of memory");
-    strcpy(rec->host, fields[1]);
+    return FL_OK;
   }
-  rec->downtime_s = NAN;
-  if (n == 3 && fields[2][0] != '\0') {
-    if (fl_units_duration(fields[2], 1, &v) != FL_OK || v < 0) {
-      free(rec->host);
-      rec->host = NULL;
-      return fl_err_set(FL_ERR_INPUT, "%s:%d: downtime '%s': expected a duration >= 0 or never", file, lineno,
-                        fields[2]);
-    }
-    rec->downtime_s = v;
-  }
-  rec->line = lineno;
+  if (log->format == FL_LOG_FTA && !map)
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: node_id '%s': not a node index (map it with [failures] trace_map)",
+                      log->path, r->line, id);
+  rec->node = -1;
+  rec->host = malloc(strlen(id) + 1);
+  if (!rec->host)
+    return fl_err_set(FL_ERR_NOMEM, "out of memory");
+  strcpy(rec->host, id);
   return FL_OK;
 }
 
 static fl_err fl_fm_trace_setup(fl_fm *fm, const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
-  char *path = fl_scenario_resolve(sc, sc->trace);
-  FILE *f = NULL;
-  char *line = NULL;
-  size_t cap = 0, alloc = 0;
-  ssize_t len;
-  int lineno = 0, seen_data = 0;
+  char *path = fl_scenario_resolve(sc, sc->trace), *map_path = NULL;
+  fl_log *log = NULL;
+  fl_log_map *map = NULL;
 
   FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
-  f = fopen(path, "r");
-  if (!f) {
-    rc = fl_scenario_fail(sc, "failures", "trace", "cannot open trace '%s': %s", path, strerror(errno));
-    goto done;
+  {
+    FILE *probe = fopen(path, "r");
+    if (!probe) {
+      rc = fl_scenario_fail(sc, "failures", "trace", "cannot open trace '%s': %s", path, strerror(errno));
+      goto done;
+    }
+    fclose(probe);
   }
-  while ((len = getline(&line, &cap, f)) >= 0) {
-    char *p;
-    lineno++;
-    p = fl_trim(line);
-    if (*p == '\0' || *p == '#')
-      continue;
-    if (!seen_data && strncasecmp(p, "time", 4) == 0 && (p[4] == ',' || isspace((unsigned char)p[4]))) {
-      seen_data = 1; /* header */
-      continue;
-    }
-    seen_data = 1;
-    if (fm->ntrace == alloc) {
-      size_t na = alloc ? 2 * alloc : 64;
-      fl_fm_trace_rec *grown = realloc(fm->trace, na * sizeof *grown);
-      FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory reading trace");
-      fm->trace = grown;
-      alloc = na;
-    }
-    FL_TRY(fl_trace_parse_line(path, lineno, p, &fm->trace[fm->ntrace]));
+  FL_TRY(fl_log_read(path, (fl_log_format)sc->trace_format, sc->trace_system > 0 ? sc->trace_system : -1, &log));
+  if (sc->trace_map) {
+    map_path = fl_scenario_resolve(sc, sc->trace_map);
+    FL_CHECK(map_path != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_log_map_read(map_path, &map));
+  }
+  if (log->systems > 1 && !map)
+    FL_CHECK(0, FL_ERR_INPUT, "%s: the log holds %ld systems; pick one with [failures] trace_system = N or map its "
+             "nodes with trace_map", path, log->systems);
+  FL_ALLOC(fm->trace, log->n);
+  for (size_t i = 0; i < log->n; i++) {
+    fl_fm_trace_rec *rec = &fm->trace[fm->ntrace];
+    FL_TRY(fl_trace_node(log, map, map_path, &log->rec[i], rec));
+    rec->t_s = log->rec[i].t_s;
+    rec->downtime_s = log->rec[i].downtime_s;
+    rec->line = log->rec[i].line;
     fm->ntrace++;
   }
   if (fm->ntrace > 1)
     qsort(fm->trace, fm->ntrace, sizeof *fm->trace, fl_trace_cmp);
   fm->mean_s = NAN; /* estimated by the caller, who knows the node count */
 done:
-  if (f)
-    fclose(f);
-  free(line);
+  fl_log_map_destroy(&map);
+  fl_log_destroy(&log);
+  free(map_path);
   free(path);
   return rc;
 }

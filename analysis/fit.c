@@ -1,0 +1,527 @@
+/* fit.c — maximum-likelihood fits of failure laws with right-censoring (see fit.h). */
+#define _GNU_SOURCE /* qsort_r */
+#include "fit.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_sf_erf.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sf_psi.h>
+#include <gsl/gsl_vector.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *fl_fit_family_name(fl_fit_family f)
+{
+  static const char *const names[] = {"exponential", "weibull", "lognormal", "gamma"};
+  return f >= 0 && f < FL_FIT_NFAMILY ? names[f] : "?";
+}
+
+void fl_fit_obs_free(fl_fit_obs *obs)
+{
+  free(obs->t);
+  free(obs->cens);
+  memset(obs, 0, sizeof *obs);
+}
+
+typedef struct fl_pair {
+  double t;
+  unsigned char c;
+} fl_pair;
+
+static int fl_pair_cmp(const void *a, const void *b)
+{
+  const fl_pair *x = a, *y = b;
+  if (x->t != y->t)
+    return x->t < y->t ? -1 : 1;
+  return (int)x->c - (int)y->c; /* failures before censorings at a tie (Kaplan-Meier's convention) */
+}
+
+static fl_err fl_fit_obs_take(fl_pair *v, size_t n, fl_fit_obs *obs)
+{
+  fl_err rc = FL_OK;
+  qsort(v, n, sizeof *v, fl_pair_cmp);
+  FL_ALLOC(obs->t, n);
+  FL_ALLOC(obs->cens, n);
+  obs->n = n;
+  obs->nfail = 0;
+  for (size_t i = 0; i < n; i++) {
+    obs->t[i] = v[i].t;
+    obs->cens[i] = v[i].c;
+    obs->nfail += !v[i].c;
+  }
+done:
+  return rc;
+}
+
+fl_err fl_fit_obs_from(const double *t, const unsigned char *cens, size_t n, fl_fit_obs *obs)
+{
+  fl_err rc = FL_OK;
+  fl_pair *v = NULL;
+  memset(obs, 0, sizeof *obs);
+  obs->nodes = -1;
+  FL_ALLOC(v, n);
+  for (size_t i = 0; i < n; i++) {
+    FL_CHECK(t[i] > 0 && isfinite(t[i]), FL_ERR_INPUT, "interval %zu: %g is not a positive time", i, t[i]);
+    v[i].t = t[i];
+    v[i].c = cens ? cens[i] : 0;
+  }
+  FL_TRY(fl_fit_obs_take(v, n, obs));
+done:
+  free(v);
+  if (rc != FL_OK)
+    fl_fit_obs_free(obs);
+  return rc;
+}
+
+/* Records ordered by node, then file line (or time with --sort). */
+typedef struct fl_rec_order {
+  const fl_log *log;
+  int by_time;
+} fl_rec_order;
+static int fl_rec_cmp(const void *a, const void *b, void *ctx)
+{
+  const fl_rec_order *o = ctx;
+  const fl_log_rec *x = &o->log->rec[*(const size_t *)a], *y = &o->log->rec[*(const size_t *)b];
+  int c = strcmp(x->node, y->node);
+  if (c)
+    return c;
+  if (o->by_time && x->t_s != y->t_s)
+    return x->t_s < y->t_s ? -1 : 1;
+  return x->line - y->line;
+}
+
+static int fl_double_cmp(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+fl_err fl_fit_observe(const fl_log *log, const fl_fit_opts *opts, fl_fit_obs *obs)
+{
+  fl_err rc = FL_OK;
+  size_t *idx = NULL, nv = 0, cap;
+  fl_pair *v = NULL;
+  double *times = NULL;
+  double from = opts->from_s, to = opts->to_s, last = 0.0;
+  long nodes = opts->nodes >= 0 ? opts->nodes : log->nodes, distinct = 0;
+
+  memset(obs, 0, sizeof *obs);
+  obs->nodes = -1;
+  for (size_t i = 0; i < log->n; i++)
+    if (log->rec[i].t_s > last)
+      last = log->rec[i].t_s;
+  if (isnan(from))
+    from = 0.0;
+  if (isnan(to))
+    to = last;
+  FL_CHECK(to > from, FL_ERR_INPUT, "%s: the observation window [%g s, %g s] is empty", log->path, from, to);
+  obs->from_s = from;
+  obs->to_s = to;
+
+  /* every record: a known node (map, --nodes), in time order within its node */
+  FL_ALLOC(idx, log->n);
+  for (size_t i = 0; i < log->n; i++) {
+    const fl_log_rec *r = &log->rec[i];
+    idx[i] = i;
+    if (opts->map && !fl_log_map_find(opts->map, r->node))
+      FL_CHECK(0, FL_ERR_INPUT, "%s:%d: node '%s': not in the node map '%s'", log->path, r->line, r->node,
+               opts->map_path);
+    if (!opts->per_system && strchr(r->node, '*'))
+      FL_CHECK(0, FL_ERR_INPUT, "%s:%d: the log does not say which node failed (fit --per system instead)", log->path,
+               r->line);
+    if (log->format == FL_LOG_CSV && nodes >= 0 && r->node[0] >= '0' && r->node[0] <= '9' &&
+        strtol(r->node, NULL, 10) >= nodes)
+      FL_CHECK(0, FL_ERR_INPUT, "%s:%d: node '%s': no such node (%ld nodes, 0-based)", log->path, r->line, r->node,
+               nodes);
+  }
+  {
+    fl_rec_order order = {.log = log, .by_time = opts->sort};
+    qsort_r(idx, log->n, sizeof *idx, fl_rec_cmp, &order);
+  }
+  for (size_t k = 1; k < log->n; k++) {
+    const fl_log_rec *a = &log->rec[idx[k - 1]], *b = &log->rec[idx[k]];
+    if (strcmp(a->node, b->node) == 0 && b->t_s < a->t_s)
+      FL_CHECK(0, FL_ERR_INPUT,
+               "%s:%d: node '%s' fails at %.0f s, before its failure at %.0f s on line %d (records out of time "
+               "order; fit --sort orders them)",
+               log->path, b->line, b->node, b->t_s, a->t_s, a->line);
+  }
+
+  cap = log->n + 1 + (nodes > 0 ? (size_t)nodes : 0);
+  FL_ALLOC(v, cap);
+  if (opts->per_system) {
+    size_t m = 0;
+    double prev = NAN;
+    FL_ALLOC(times, log->n);
+    for (size_t i = 0; i < log->n; i++)
+      if (log->rec[i].t_s >= from && log->rec[i].t_s <= to)
+        times[m++] = log->rec[i].t_s;
+    qsort(times, m, sizeof *times, fl_double_cmp);
+    for (size_t i = 0; i < m; i++) {
+      if (i > 0 && times[i] == prev) {
+        obs->coalesced++;
+        continue;
+      }
+      if (i > 0) {
+        v[nv].t = times[i] - prev;
+        v[nv++].c = 0;
+      }
+      prev = times[i];
+    }
+    if (m > 0 && to > prev) {
+      v[nv].t = to - prev;
+      v[nv++].c = 1;
+    }
+    obs->nodes = nodes;
+  } else {
+    size_t k = 0;
+    while (k < log->n) {
+      size_t e = k;
+      double prev = NAN;
+      int any = 0;
+      while (e < log->n && strcmp(log->rec[idx[e]].node, log->rec[idx[k]].node) == 0)
+        e++;
+      for (size_t j = k; j < e; j++) {
+        double t = log->rec[idx[j]].t_s;
+        if (t < from || t > to)
+          continue;
+        if (any && t == prev) {
+          obs->coalesced++;
+          continue;
+        }
+        if (any) {
+          v[nv].t = t - prev;
+          v[nv++].c = 0;
+        }
+        prev = t;
+        any = 1;
+      }
+      if (any) {
+        distinct++;
+        if (to > prev) {
+          v[nv].t = to - prev;
+          v[nv++].c = 1;
+        }
+      }
+      k = e;
+    }
+    if (nodes >= 0) {
+      FL_CHECK(distinct <= nodes, FL_ERR_INPUT, "%s: %ld distinct nodes fail in the window, but the system has %ld",
+               log->path, distinct, nodes);
+      for (long i = distinct; i < nodes; i++) {
+        v[nv].t = to - from;
+        v[nv++].c = 1;
+      }
+      obs->nodes = nodes;
+    } else {
+      obs->nodes = distinct;
+    }
+  }
+  FL_TRY(fl_fit_obs_take(v, nv, obs));
+  FL_CHECK(obs->nfail >= FL_FIT_MIN_FAILURES, FL_ERR_INPUT,
+           "%s: %zu time%s between failures in the window; a fit needs at least %d (and a few hundred to tell the "
+           "families apart)",
+           log->path, obs->nfail, obs->nfail == 1 ? "" : "s", FL_FIT_MIN_FAILURES);
+done:
+  free(idx);
+  free(v);
+  free(times);
+  if (rc != FL_OK)
+    fl_fit_obs_free(obs);
+  return rc;
+}
+
+/* The likelihood, on times divided by `scale` (conditioning); theta holds log-transformed parameters. */
+typedef struct fl_lik {
+  const fl_fit_obs *obs;
+  fl_fit_family family;
+  double scale;
+  double *lx; /* log(t / scale) */
+} fl_lik;
+
+static double fl_negll(const gsl_vector *theta, void *p)
+{
+  const fl_lik *L = p;
+  const fl_fit_obs *o = L->obs;
+  double a = gsl_vector_get(theta, 0), b = gsl_vector_get(theta, 1), ll = 0.0;
+  switch (L->family) {
+  case FL_FIT_WEIBULL: {
+    double k = exp(a), logl = b;
+    if (k > 1e3 || k < 1e-3)
+      return GSL_POSINF;
+    for (size_t i = 0; i < o->n; i++) {
+      double u = L->lx[i] - logl, z = exp(k * u);
+      ll += o->cens[i] ? -z : a + (k - 1.0) * u - logl - z;
+    }
+    break;
+  }
+  case FL_FIT_LOGNORMAL: {
+    double mu = a, s = exp(b);
+    if (s < 1e-6 || s > 1e3)
+      return GSL_POSINF;
+    for (size_t i = 0; i < o->n; i++) {
+      double u = (L->lx[i] - mu) / s;
+      ll += o->cens[i] ? gsl_sf_log_erfc(u / M_SQRT2) - M_LN2 : -L->lx[i] - b - 0.5 * log(2.0 * M_PI) - 0.5 * u * u;
+    }
+    break;
+  }
+  case FL_FIT_GAMMA: {
+    double k = exp(a), th = exp(b), lg = gsl_sf_lngamma(k);
+    if (k > 1e3 || k < 1e-3)
+      return GSL_POSINF;
+    for (size_t i = 0; i < o->n; i++) {
+      double x = exp(L->lx[i]);
+      if (o->cens[i]) {
+        gsl_sf_result q;
+        if (gsl_sf_gamma_inc_Q_e(k, x / th, &q) != GSL_SUCCESS || !(q.val > 0))
+          return GSL_POSINF;
+        ll += log(q.val);
+      } else {
+        ll += (k - 1.0) * L->lx[i] - x / th - k * b - lg;
+      }
+    }
+    break;
+  }
+  default: return GSL_POSINF;
+  }
+  return isfinite(ll) ? -ll : GSL_POSINF;
+}
+
+static double fl_mean_of(fl_fit_family fam, double a, double b)
+{
+  switch (fam) {
+  case FL_FIT_WEIBULL: return exp(b) * gsl_sf_gamma(1.0 + 1.0 / exp(a));
+  case FL_FIT_LOGNORMAL: return exp(a + 0.5 * exp(2.0 * b));
+  case FL_FIT_GAMMA: return exp(a) * exp(b);
+  default: return NAN;
+  }
+}
+
+static double fl_cdf(const fl_fit_result *r, double t)
+{
+  switch (r->family) {
+  case FL_FIT_EXP: return gsl_cdf_exponential_P(t, r->p[0]);
+  case FL_FIT_WEIBULL: return gsl_cdf_weibull_P(t, r->p[1], r->p[0]);
+  case FL_FIT_LOGNORMAL: return gsl_cdf_lognormal_P(t, r->p[0], r->p[1]);
+  case FL_FIT_GAMMA: return gsl_cdf_gamma_P(t, r->p[0], r->p[1]);
+  default: return NAN;
+  }
+}
+
+/* sup |F_fit - F_KM| over the failure times (both sides of each KM step). */
+static double fl_ks(const fl_fit_obs *o, const fl_fit_result *r)
+{
+  double s = 1.0, d = 0.0;
+  size_t i = 0, atrisk = o->n;
+  while (i < o->n) {
+    size_t j = i, fails = 0;
+    while (j < o->n && o->t[j] == o->t[i]) {
+      fails += !o->cens[j];
+      j++;
+    }
+    if (fails > 0) {
+      double F = fl_cdf(r, o->t[i]), before = 1.0 - s;
+      s *= 1.0 - (double)fails / (double)atrisk;
+      d = fmax(d, fmax(fabs(F - before), fabs(F - (1.0 - s))));
+    }
+    atrisk -= j - i;
+    i = j;
+  }
+  return d;
+}
+
+fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
+{
+  fl_err rc = FL_OK;
+  fl_lik L = {.obs = o, .family = fam, .scale = 0.0, .lx = NULL};
+  gsl_multimin_fminimizer *mz = NULL;
+  gsl_vector *x = NULL, *step = NULL, *th = NULL;
+  double sum = 0.0, mlx = 0.0, vlx = 0.0, mx = 0.0, vx = 0.0;
+  size_t nf = 0;
+
+  memset(r, 0, sizeof *r);
+  r->family = fam;
+  FL_CHECK(o->nfail >= 2, FL_ERR_INPUT, "a fit needs at least 2 failures (%zu)", o->nfail);
+  for (size_t i = 0; i < o->n; i++)
+    sum += o->t[i];
+  if (fam == FL_FIT_EXP) {
+    double m = sum / (double)o->nfail, z = 1.959963984540054 / sqrt((double)o->nfail);
+    r->nparam = 1;
+    r->p[0] = r->mean_s = m;
+    r->lo[0] = r->mean_lo = m * exp(-z);
+    r->hi[0] = r->mean_hi = m * exp(z);
+    r->loglik = -(double)o->nfail * log(m) - sum / m;
+    r->aic = 2.0 - 2.0 * r->loglik;
+    r->ks = fl_ks(o, r);
+    r->converged = 1;
+    return FL_OK;
+  }
+  r->nparam = 2;
+  L.scale = sum / (double)o->n;
+  FL_ALLOC(L.lx, o->n);
+  for (size_t i = 0; i < o->n; i++) {
+    L.lx[i] = log(o->t[i] / L.scale);
+    if (!o->cens[i]) {
+      double xx = o->t[i] / L.scale;
+      nf++;
+      mlx += L.lx[i];
+      vlx += L.lx[i] * L.lx[i];
+      mx += xx;
+      vx += xx * xx;
+    }
+  }
+  mlx /= (double)nf;
+  vlx = fmax(vlx / (double)nf - mlx * mlx, 1e-4);
+  mx /= (double)nf;
+  vx = fmax(vx / (double)nf - mx * mx, 1e-8);
+  x = gsl_vector_alloc(2);
+  step = gsl_vector_alloc(2);
+  FL_CHECK(x && step, FL_ERR_NOMEM, "out of memory");
+  /* start: moments of the failures (censoring only moves the optimum outwards) */
+  switch (fam) {
+  case FL_FIT_WEIBULL:
+    gsl_vector_set(x, 0, log(fmin(fmax(1.2 / sqrt(vlx), 0.05), 20.0)));
+    gsl_vector_set(x, 1, log(fmax(mx, 1e-6)));
+    break;
+  case FL_FIT_LOGNORMAL:
+    gsl_vector_set(x, 0, mlx);
+    gsl_vector_set(x, 1, 0.5 * log(vlx));
+    break;
+  default:
+    gsl_vector_set(x, 0, log(fmin(fmax(mx * mx / vx, 0.01), 100.0)));
+    gsl_vector_set(x, 1, log(fmax(vx / mx, 1e-6)));
+    break;
+  }
+  {
+    gsl_multimin_function fn = {.n = 2, .f = fl_negll, .params = &L};
+    mz = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
+    FL_CHECK(mz != NULL, FL_ERR_NOMEM, "out of memory");
+    for (int round = 0; round < 3; round++) { /* restart the simplex at the optimum: Nelder-Mead can stall */
+      int status = GSL_CONTINUE;
+      gsl_vector_set_all(step, round == 0 ? 0.5 : 0.05);
+      FL_CHECK(isfinite(fl_negll(x, &L)), FL_ERR_INPUT, "%s fit: no starting point with a finite likelihood",
+               fl_fit_family_name(fam));
+      gsl_multimin_fminimizer_set(mz, &fn, x, step);
+      for (int it = 0; it < 5000 && status == GSL_CONTINUE; it++) {
+        if (gsl_multimin_fminimizer_iterate(mz) != GSL_SUCCESS)
+          break;
+        status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(mz), 1e-9);
+      }
+      gsl_vector_memcpy(x, gsl_multimin_fminimizer_x(mz));
+      r->converged |= status == GSL_SUCCESS; /* a later round may wander on the flat top: the first landing counts */
+    }
+  }
+  {
+    /* observed information in theta: central differences of the negative log-likelihood */
+    const double h = 1e-3;
+    double f0 = fl_negll(x, &L), H[2][2], C[2][2], det, g[2], m0;
+    th = gsl_vector_alloc(2);
+    FL_CHECK(th != NULL, FL_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < 2; i++)
+      for (int j = i; j < 2; j++) {
+        double f[4];
+        for (int s = 0; s < 4; s++) {
+          gsl_vector_memcpy(th, x);
+          gsl_vector_set(th, i, gsl_vector_get(th, i) + ((s & 1) ? -h : h));
+          gsl_vector_set(th, j, gsl_vector_get(th, j) + ((s & 2) ? -h : h));
+          f[s] = fl_negll(th, &L);
+        }
+        if (i == j) {
+          double fp, fm;
+          gsl_vector_memcpy(th, x);
+          gsl_vector_set(th, i, gsl_vector_get(x, i) + h);
+          fp = fl_negll(th, &L);
+          gsl_vector_set(th, i, gsl_vector_get(x, i) - h);
+          fm = fl_negll(th, &L);
+          H[i][i] = (fp - 2.0 * f0 + fm) / (h * h);
+        } else {
+          H[i][j] = H[j][i] = (f[0] - f[1] - f[2] + f[3]) / (4.0 * h * h);
+        }
+      }
+    det = H[0][0] * H[1][1] - H[0][1] * H[1][0];
+    if (det > 0 && H[0][0] > 0) {
+      C[0][0] = H[1][1] / det;
+      C[1][1] = H[0][0] / det;
+      C[0][1] = C[1][0] = -H[0][1] / det;
+    } else {
+      C[0][0] = C[1][1] = NAN;
+      C[0][1] = C[1][0] = NAN;
+      r->converged = 0;
+    }
+    {
+      double a = gsl_vector_get(x, 0), b = gsl_vector_get(x, 1), ls = log(L.scale), z = 1.959963984540054;
+      double se0 = sqrt(C[0][0]), se1 = sqrt(C[1][1]);
+      /* back to seconds: the scale parameters (and log-normal mu) move by the conditioning factor */
+      if (fam == FL_FIT_LOGNORMAL) {
+        r->p[0] = a + ls;
+        r->lo[0] = r->p[0] - z * se0;
+        r->hi[0] = r->p[0] + z * se0;
+        r->p[1] = exp(b);
+        r->lo[1] = exp(b - z * se1);
+        r->hi[1] = exp(b + z * se1);
+      } else {
+        r->p[0] = exp(a);
+        r->lo[0] = exp(a - z * se0);
+        r->hi[0] = exp(a + z * se0);
+        r->p[1] = exp(b + ls);
+        r->lo[1] = exp(b + ls - z * se1);
+        r->hi[1] = exp(b + ls + z * se1);
+      }
+      m0 = fl_mean_of(fam, a, b);
+      g[0] = (log(fl_mean_of(fam, a + h, b)) - log(fl_mean_of(fam, a - h, b))) / (2 * h);
+      g[1] = (log(fl_mean_of(fam, a, b + h)) - log(fl_mean_of(fam, a, b - h))) / (2 * h);
+      {
+        double var = g[0] * g[0] * C[0][0] + 2 * g[0] * g[1] * C[0][1] + g[1] * g[1] * C[1][1];
+        r->mean_s = m0 * L.scale;
+        r->mean_lo = r->mean_s * exp(-z * sqrt(var));
+        r->mean_hi = r->mean_s * exp(z * sqrt(var));
+      }
+    }
+    /* log-likelihood in seconds: each density picks up 1/scale */
+    r->loglik = -f0 - (double)o->nfail * log(L.scale);
+    r->aic = 2.0 * r->nparam - 2.0 * r->loglik;
+  }
+  r->ks = fl_ks(o, r);
+done:
+  if (mz)
+    gsl_multimin_fminimizer_free(mz);
+  if (x)
+    gsl_vector_free(x);
+  if (step)
+    gsl_vector_free(step);
+  if (th)
+    gsl_vector_free(th);
+  free(L.lx);
+  return rc;
+}
+
+fl_err fl_fit_all(const fl_fit_obs *o, fl_fit_result r[FL_FIT_NFAMILY], int *best)
+{
+  fl_err rc = FL_OK;
+  int b = -1;
+  for (int f = 0; f < FL_FIT_NFAMILY; f++) {
+    FL_TRY(fl_fit_one(o, (fl_fit_family)f, &r[f]));
+    if (b < 0 || r[f].aic < r[b].aic)
+      b = f;
+  }
+  /* parsimony: a family with fewer parameters within 2 AIC units wins */
+  for (int f = 0; f < FL_FIT_NFAMILY; f++)
+    if (r[f].nparam < r[b].nparam && r[f].aic <= r[b].aic + 2.0)
+      b = f;
+  *best = b;
+done:
+  return rc;
+}
+
+void fl_fit_print_section(const fl_fit_result *r, double scale_nodes, FILE *f)
+{
+  fprintf(f, "[failures]\nmodel = %s\nnode_mtbf = %.6gs\n", fl_fit_family_name(r->family), r->mean_s * scale_nodes);
+  if (r->family == FL_FIT_WEIBULL || r->family == FL_FIT_GAMMA)
+    fprintf(f, "shape = %.4g\n", r->p[0]);
+  else if (r->family == FL_FIT_LOGNORMAL)
+    fprintf(f, "sigma = %.4g\n", r->p[1]);
+}
