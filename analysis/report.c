@@ -29,7 +29,7 @@ typedef struct fl_group {
   char key[1200];
   char scenario[400], mode[8], strategy[32], interval[32], model[32], mtbf[32], policy[64], weights[16];
   long nodes;
-  size_t n, cap, failed, timeout;
+  size_t n, cap, failed, timeout, wrong; /* wrong: 'wrong_result' (also in the CSV's failed count) */
   double *m[FL_NMETRICS];
 } fl_group;
 
@@ -262,7 +262,9 @@ static void fl_fmt_ci(const fl_group *g, int k, double scale, const char *num, c
 
 static void fl_group_runs(const fl_group *g, char *buf, size_t size)
 {
-  if (g->failed || g->timeout)
+  if (g->wrong)
+    snprintf(buf, size, "%zu (+%zu failed, %zu timeout, %zu wrong result)", g->n, g->failed, g->timeout, g->wrong);
+  else if (g->failed || g->timeout)
     snprintf(buf, size, "%zu (+%zu failed, %zu timeout)", g->n, g->failed, g->timeout);
   else
     snprintf(buf, size, "%zu", g->n);
@@ -278,14 +280,14 @@ static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_t
     fl_stats_ci(g->m[k], g->n, 0.95, &mean[k], &half[k]);
   if (csv && !tasks) {
     fprintf(out, "%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", g->scenario, g->mode,
-            g->strategy, g->interval, g->nodes, g->mtbf, g->model, g->n, g->failed, g->timeout, mean[FL_M_MAKESPAN],
+            g->strategy, g->interval, g->nodes, g->mtbf, g->model, g->n, g->failed + g->wrong, g->timeout, mean[FL_M_MAKESPAN],
             half[FL_M_MAKESPAN], mean[FL_M_WASTE], half[FL_M_WASTE], mean[FL_M_FAILURES], half[FL_M_FAILURES],
             mean[FL_M_INTERRUPTIONS], half[FL_M_INTERRUPTIONS]);
     return 0;
   }
   if (csv) {
     fprintf(out, "%s,%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu", g->scenario, g->mode, g->strategy, g->weights, g->policy,
-            g->nodes, g->mtbf, g->model, g->n, g->failed, g->timeout);
+            g->nodes, g->mtbf, g->model, g->n, g->failed + g->wrong, g->timeout);
     for (int k = FL_M_MAKESPAN; k < FL_NMETRICS; k++)
       if (k == FL_M_MAKESPAN || k >= FL_M_RESILIENCE)
         fprintf(out, ",%.9g,%.9g", mean[k], half[k]);
@@ -610,7 +612,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
-      g.n = g.failed = g.timeout = 0;
+      g.n = g.failed = g.timeout = g.wrong = 0;
       have = 1;
       snprintf(g.key, sizeof g.key, "%s", key);
       /* overrides the other columns do not show tell the group apart: "quickstart [failures.shape=0.5]" */
@@ -643,6 +645,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       }
     } else if (strcmp(status, "timeout") == 0) {
       g.timeout++;
+    } else if (strcmp(status, "wrong_result") == 0) {
+      g.wrong++;
     } else {
       g.failed++;
     }

@@ -35,6 +35,8 @@
 #include "units.h"
 
 #include <errno.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -186,6 +188,120 @@ static fl_err fl_validate_multilevel(const fl_ml_case *c, const fl_validate_opts
   snprintf(row->what, sizeof row->what, "E[makespan] %s", c->what);
   fl_row_finish(row, x, (size_t)opt->replicas);
 done:
+  free(x);
+  return rc;
+}
+
+/* Fail-stop and silent errors (interval.h, fl_pol_interval_silent): job MTBFs of 100 h each, V = 20 s, C = 40 s,
+ * no restart cost or downtime, so that first order holds (sqrt(lambda (V + C)) = 0.8 %). The waste is measured
+ * as the models of this literature state it, the overhead H = makespan / work - 1 (it differs from
+ * 1 - work / makespan by H^2, a second-order term). Check 1: H at W* against 2 sqrt((lf/2 + ls)(V + C)), within
+ * the 95 % CI. Check 2: the period that minimises the simulated overhead, by a weighted least-squares fit of waste(W) = a/W + b W + c (GSL) through five periods from half of W* to 2 W*,
+ * W_opt = sqrt(a / b), within 10 % of W*. */
+#define FL_SILENT_MTBF_S (400.0 * 3600.0)
+#define FL_SILENT_V_S 20.0
+#define FL_SILENT_C_S 40.0
+
+static fl_err fl_validate_silent_waste(double period_s, const fl_validate_opts *opt, fl_progress *prog, double *x,
+                                       const char *label)
+{
+  fl_err rc = FL_OK;
+  char text[1024];
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  fl_sim_result res;
+  double node = FL_SILENT_MTBF_S * FL_VALIDATE_NODES;
+  snprintf(text, sizeof text,
+           "[run]\nname = validate-silent\nseed = %" PRIu64 "\nevents = none\n"
+           "[platform]\nnodes = %d\n"
+           "[failures]\nmodel = exponential\nnode_mtbf = %.17g\nsdc_mtbf = %.17g\nrepair = 0s\n"
+           "[app]\nkind = bsp\nnodes = %d\nwork = %.17g\n"
+           "[strategy]\nkind = checkpoint\ninterval = %.17g\ncheckpoint_cost = %g\nrestart_cost = 0s\n"
+           "downtime = 0s\nverify = checkpoint\nverify_cost = %g\nverify_recall = 1\n",
+           opt->seed, FL_VALIDATE_PLATFORM, node, node, FL_VALIDATE_NODES,
+           200.0 * fl_pol_interval_silent(FL_SILENT_C_S, FL_SILENT_V_S, FL_SILENT_MTBF_S, FL_SILENT_MTBF_S), period_s,
+           FL_SILENT_C_S, FL_SILENT_V_S);
+  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
+  FL_TRY(fl_sim_create(sc, &sim));
+  for (long r = 0; r < opt->replicas; r++) {
+    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
+    FL_CHECK(strcmp(res.status, "completed") == 0, FL_ERR_INTERNAL, "validate %s: replica %ld ended '%s'", label, r,
+             res.status);
+    x[r] = res.makespan_s / sc->work_s - 1.0;
+    if (prog)
+      fl_progress_update(prog, 0, "validate %s: replica %ld/%ld", label, r + 1, opt->replicas);
+  }
+done:
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
+static fl_err fl_validate_silent(int which, const fl_validate_opts *opt, fl_progress *prog, fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  double *x = NULL;
+  double wstar = fl_pol_interval_silent(FL_SILENT_C_S, FL_SILENT_V_S, FL_SILENT_MTBF_S, FL_SILENT_MTBF_S);
+  gsl_matrix *X = NULL, *cov = NULL;
+  gsl_vector *y = NULL, *w = NULL, *c = NULL;
+  gsl_multifit_linear_workspace *ws = NULL;
+
+  memset(row, 0, sizeof *row);
+  FL_ALLOC(x, opt->replicas);
+  if (which == 0) {
+    FL_TRY(fl_validate_silent_waste(wstar, opt, prog, x, "silent:waste"));
+    snprintf(row->name, sizeof row->name, "silent:waste");
+    snprintf(row->what, sizeof row->what, "overhead at W*, Mf=Ms=400h V=20s C=40s (95%% CI)");
+    row->analytic = 2.0 * sqrt((0.5 / FL_SILENT_MTBF_S + 1.0 / FL_SILENT_MTBF_S) * (FL_SILENT_V_S + FL_SILENT_C_S));
+    fl_stats_ci(x, (size_t)opt->replicas, 0.95, &row->mean, &row->half);
+    row->rel_err = (row->mean - row->analytic) / row->analytic;
+    row->pass = isfinite(row->half) && fabs(row->mean - row->analytic) <= row->half;
+  } else {
+    static const double factor[] = {0.5, 0.7, 1.0, 1.4, 2.0};
+    const size_t np = sizeof factor / sizeof factor[0];
+    double chisq, a, b;
+    X = gsl_matrix_alloc(np, 3);
+    cov = gsl_matrix_alloc(3, 3);
+    y = gsl_vector_alloc(np);
+    w = gsl_vector_alloc(np);
+    c = gsl_vector_alloc(3);
+    ws = gsl_multifit_linear_alloc(np, 3);
+    FL_CHECK(X && cov && y && w && c && ws, FL_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < np; i++) {
+      double W = factor[i] * wstar, mean, half;
+      FL_TRY(fl_validate_silent_waste(W, opt, prog, x, "silent:optimum"));
+      fl_stats_ci(x, (size_t)opt->replicas, 0.95, &mean, &half);
+      gsl_matrix_set(X, i, 0, 1.0 / W);
+      gsl_matrix_set(X, i, 1, W);
+      gsl_matrix_set(X, i, 2, 1.0);
+      gsl_vector_set(y, i, mean);
+      gsl_vector_set(w, i, half > 0 ? 1.0 / (half * half) : 1.0);
+    }
+    FL_CHECK(gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws) == GSL_SUCCESS, FL_ERR_INTERNAL,
+             "validate silent:optimum: the fit failed");
+    a = gsl_vector_get(c, 0);
+    b = gsl_vector_get(c, 1);
+    snprintf(row->name, sizeof row->name, "silent:optimum");
+    snprintf(row->what, sizeof row->what, "period minimising simulated overhead vs W* (+-10%%)");
+    row->analytic = wstar;
+    row->mean = a > 0 && b > 0 ? sqrt(a / b) : NAN;
+    row->half = 0.1 * wstar;
+    row->rel_err = (row->mean - row->analytic) / row->analytic;
+    row->pass = isfinite(row->mean) && fabs(row->rel_err) <= 0.10;
+  }
+done:
+  if (X)
+    gsl_matrix_free(X);
+  if (cov)
+    gsl_matrix_free(cov);
+  if (y)
+    gsl_vector_free(y);
+  if (w)
+    gsl_vector_free(w);
+  if (c)
+    gsl_vector_free(c);
+  if (ws)
+    gsl_multifit_linear_free(ws);
   free(x);
   return rc;
 }
@@ -390,7 +506,7 @@ int fl_validate_matches(const char *only, char *names, size_t size)
 {
   int hits = 0;
   static const char *const others[] = {"replication:mnfti", "renewal:weibull", "renewal:lognormal",
-                                       "renewal:exponential"};
+                                       "renewal:exponential", "silent:waste", "silent:optimum"};
   names[0] = '\0';
   for (size_t i = 0; i < sizeof fl_daly_regimes / sizeof fl_daly_regimes[0]; i++) {
     char name[96];
@@ -410,8 +526,10 @@ int fl_validate_matches(const char *only, char *names, size_t size)
     strncat(names, ", ", size - strlen(names) - 1);
     strncat(names, fl_io_checks[i].name, size - strlen(names) - 1);
   }
-  for (size_t i = 1; i < sizeof others / sizeof others[0]; i++)
+  for (size_t i = 1; i < 4; i++)
     hits += strstr("renewal", only) || strstr(others[i] + 8, only);
+  for (size_t i = 4; i < sizeof others / sizeof others[0]; i++)
+    hits += strstr(others[i], only) != NULL;
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     strncat(names, ", ", size - strlen(names) - 1);
     strncat(names, others[i], size - strlen(names) - 1);
@@ -479,6 +597,16 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
     if (opt->only && !strstr("renewal", opt->only) && !strstr(renewal[i][0], opt->only))
       continue;
     FL_TRY(fl_validate_renewal(renewal[i][0], renewal[i][1], opt, &row));
+    fl_validate_print(&row, out);
+    *failed += !row.pass;
+    if (rows && n < max_rows)
+      rows[n++] = row;
+  }
+  for (int i = 0; i < 2; i++) {
+    if (opt->only && !strstr(i == 0 ? "silent:waste" : "silent:optimum", opt->only))
+      continue;
+    FL_TRY(fl_validate_silent(i, opt, &prog, &row));
+    fl_progress_done(&prog);
     fl_validate_print(&row, out);
     *failed += !row.pass;
     if (rows && n < max_rows)

@@ -56,6 +56,7 @@ static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
 static const char *const fl_cost_choices[] = {"auto", "constant", "platform", NULL};
 static const char *const fl_io_flows_choices[] = {"auto", "per-rank", "aggregated", NULL};
+static const char *const fl_verify_choices[] = {"none", "checkpoint", NULL};
 static const char *const fl_log_format_choices[] = {"auto", "csv", "lanl", "fta", NULL}; /* fl_log_format order */
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
@@ -130,6 +131,9 @@ static const fl_key fl_keys[] = {
     {"failures", "group_mtbf", FL_K_DURATION_NEVER, FL_OFF(group_mtbf_s), FL_K_POS, "never", NULL,
      "mean time between failures of ONE group of platform.cabinet consecutive nodes (a cabinet, a switch, a power "
      "domain) that fail together, exponential, besides each node's own failures; never = none"},
+    {"failures", "sdc_mtbf", FL_K_DURATION_NEVER, FL_OFF(sdc_mtbf_s), FL_K_POS, "never", NULL,
+     "bsp: mean time between silent data corruptions of ONE node (exponential, its own random stream; the job "
+     "goes on with a wrong state until a verification catches it); never = none"},
     {"failures", "repair", FL_K_DURATION_NEVER, FL_OFF(repair_s), FL_K_NONNEG, "0s", NULL,
      "time a failed node stays down before it can serve again (as a spare); never = it stays down"},
     {"failures", "start", FL_K_ENUM_INT, FL_OFF(start), 0, "stationary", fl_start_choices,
@@ -179,6 +183,13 @@ static const fl_key fl_keys[] = {
     {"strategy", "levels", FL_K_STR, FL_OFF(levels), 0, "local:1 buddy:4 file:16", NULL,
      "multilevel: LEVEL:EVERY terms from the cheapest (local, buddy, file): the k-th checkpoint goes to the highest "
      "level whose EVERY divides k; the first level's EVERY is 1, each a multiple of the previous"},
+    {"strategy", "verify", FL_K_ENUM_INT, FL_OFF(verify), 0, "none", fl_verify_choices,
+     "checkpoint: verify the state before each checkpoint (a detector of cost verify_cost and recall "
+     "verify_recall; replication compares the copies, triplication votes); none: trust it"},
+    {"strategy", "verify_cost", FL_K_DURATION, FL_OFF(verify_cost_s), FL_K_NONNEG, "0s", NULL,
+     "time of one verification V (checksums, ABFT, a comparison of replicas)"},
+    {"strategy", "verify_recall", FL_K_REAL, FL_OFF(verify_recall), FL_K_NONNEG, "1", NULL,
+     "probability that a verification catches a corrupted state (at most 1; replication: 1)"},
     {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
      "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
     {"storage", "pfs", FL_K_STR, FL_OFF(storage_pfs), FL_K_OPTIONAL, "", NULL,
@@ -818,6 +829,8 @@ fl_err fl_scenario_check(const fl_scenario *sc)
     return fl_scenario_fail(sc, "app", "move_prob", "is a probability: at most 1");
   if (strcmp(sc->strategy, "replication") == 0 && strcmp(sc->app, "bsp") == 0 && (sc->degree < 2 || sc->degree > 3))
     return fl_scenario_fail(sc, "strategy", "degree", "process replication takes 2 or 3 copies");
+  if (!(sc->verify_recall <= 1.0))
+    return fl_scenario_fail(sc, "strategy", "verify_recall", "is a probability: at most 1");
   if (strcmp(sc->model, "trace") == 0 && !sc->trace) {
     rc = fl_scenario_fail(sc, "failures", "trace", "model = trace needs a trace file");
     goto done;

@@ -71,6 +71,7 @@ typedef struct fl_scenario {
   double repair_s;    /* time a failed node stays down; INFINITY = never */
   double process_mtbf_s; /* bsp: MTBF of one process (crash, node lives); INFINITY = none */
   double group_mtbf_s;   /* MTBF of one group of platform.cabinet nodes failing together; INFINITY = none */
+  double sdc_mtbf_s;     /* bsp: MTBF of silent data corruptions of one node; INFINITY = none */
   int start;          /* fl_start */
 
   /* [app] */
@@ -95,6 +96,9 @@ typedef struct fl_scenario {
   double restart_cost_s;
   double downtime_s;
   long degree;        /* replication: copies of each rank (2 or 3) */
+  int verify;          /* 1: verify the state before each checkpoint */
+  double verify_cost_s; /* V */
+  double verify_recall; /* r in [0, 1] */
   long file_every;    /* two-level: every this many checkpoints one goes to the file level */
   char *levels;       /* multilevel: "LEVEL:EVERY ..." */
   double file_cost_s; /* two-level: cost of a file-level checkpoint (simulator) */

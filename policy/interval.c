@@ -19,6 +19,22 @@ double fl_pol_interval_daly(double delta_s, double mtbf_s)
   return sqrt(2.0 * delta_s * mtbf_s) * (1.0 + sqrt(x) / 3.0 + x / 9.0) - delta_s;
 }
 
+static double fl_silent_rate(double mtbf_s, double sdc_mtbf_s)
+{
+  return (isfinite(mtbf_s) && mtbf_s > 0 ? 0.5 / mtbf_s : 0.0) + (isfinite(sdc_mtbf_s) && sdc_mtbf_s > 0 ? 1.0 / sdc_mtbf_s : 0.0);
+}
+
+double fl_pol_interval_silent(double delta_s, double verify_s, double mtbf_s, double sdc_mtbf_s)
+{
+  double rate = fl_silent_rate(mtbf_s, sdc_mtbf_s);
+  return rate > 0 ? sqrt((verify_s + delta_s) / rate) : INFINITY;
+}
+
+double fl_pol_waste_silent(double period_s, double delta_s, double verify_s, double mtbf_s, double sdc_mtbf_s)
+{
+  return (verify_s + delta_s) / period_s + fl_silent_rate(mtbf_s, sdc_mtbf_s) * period_s;
+}
+
 const char *fl_pol_interval_name(fl_interval_kind kind)
 {
   switch (kind) {

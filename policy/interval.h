@@ -16,6 +16,17 @@
 double fl_pol_interval_young(double delta_s, double mtbf_s);
 double fl_pol_interval_daly(double delta_s, double mtbf_s);
 
+/* Fail-stop and silent errors (Aupy, Benoit, Herault, Robert, Vivien, Vaidyanathan, "On the combination of
+ * silent error detection and checkpointing", PRDC 2013; Benoit, Cavelan, Robert, Sun, "Optimal resilience
+ * patterns to cope with fail-stop and silent errors", IPDPS 2016): periods of W compute, then a verification V,
+ * then a checkpoint C; fail-stop errors at rate lf = 1/mtbf_s lose W/2 on average, silent errors at rate
+ * ls = 1/sdc_mtbf_s strike the compute and are caught by the verification, losing W. To first order
+ *   waste(W) = (V + C)/W + (lf/2 + ls) W,   minimal at W* = sqrt((V + C)/(lf/2 + ls)),
+ *   where waste(W*) = 2 sqrt((lf/2 + ls)(V + C)).
+ * With no silent errors W* is Young's sqrt(2 (V + C) M). */
+double fl_pol_interval_silent(double delta_s, double verify_s, double mtbf_s, double sdc_mtbf_s);
+double fl_pol_waste_silent(double period_s, double delta_s, double verify_s, double mtbf_s, double sdc_mtbf_s);
+
 /* The interval a scenario asks for, given the job MTBF it will see (INFINITY for `never`). Errors
  * (FL_ERR_INPUT) when the rule cannot apply (Young or Daly with no failures: an infinite MTBF). */
 fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s);

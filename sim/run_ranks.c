@@ -11,6 +11,7 @@
  * the two against each other; `none` writes nothing and every interruption restarts from scratch. */
 #include "sim_impl.h"
 
+#include <gsl/gsl_randist.h>
 #include <math.h>
 
 /* Where the job would resume now, from what survived. */
@@ -67,12 +68,91 @@ static int fl_recover(fl_replica *rep, double t_lost_from, fl_recovery *from)
   }
 }
 
+/* Resume from `from` after a recovery: the work it holds becomes the committed work; checkpoints newer than it did
+ * not survive (that is why it was not chosen): forget them, or a later failure would resume ahead of the work
+ * done. A silent corruption committed after the restored state is undone with it. */
+static void fl_resume(fl_replica *rep, const fl_recovery *from, double *committed, double work_at[FL_NLEVELS],
+                      double *tainted_at)
+{
+  fl_sim_result *res = rep->res;
+  double restored = from->action == FL_ACT_ROLLBACK ? work_at[from->level] : 0.0;
+  if (restored < *committed) {
+    /* the newest commit did not survive (a buddy pair lost, a node with local copies lost) */
+    res->lost_work_s += *committed - restored;
+    if (from->action == FL_ACT_ROLLBACK)
+      fl_evlog_add(rep->log, fl_rep_now(rep), "rollback", -1, "back to the %s level, work %.6gs",
+                   fl_level_name(from->level), restored);
+    else
+      fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", *committed);
+    *committed = restored;
+  }
+  if (restored < *tainted_at)
+    *tainted_at = INFINITY;
+  for (int l = 0; l < FL_NLEVELS; l++)
+    if (from->action != FL_ACT_ROLLBACK || rep->version[l] > from->version) {
+      rep->version[l] = -1;
+      work_at[l] = 0.0;
+    }
+  rep->buddy_lost = 0;
+  rep->local_valid = 1; /* the ranks' nodes hold the restored state again */
+}
+
+/* A verification found the state corrupted: throw the segment away and read the newest checkpoint back (no
+ * downtime: no node was lost). A failure during that read is an ordinary interruption. Returns 1 when the job
+ * cannot go on. */
+static int fl_sdc_rollback(fl_replica *rep, double t_seg, fl_recovery *from)
+{
+  fl_sim *sim = rep->sim;
+  fl_sim_result *res = rep->res;
+  double t_r = fl_rep_now(rep), restart_s;
+  res->sdc_rollbacks++;
+  res->lost_work_s += t_r - t_seg;
+  fl_evlog_add(rep->log, t_r, "sdc-detected", -1, "corrupted state, lost %.6gs", t_r - t_seg);
+  *from = fl_restore_point(rep);
+  restart_s = sim->restart_level_s[from->action == FL_ACT_ROLLBACK ? from->level : FL_LEVEL_SCRATCH];
+  if (!fl_rep_wait(rep, restart_s, FL_PHASE_RESTART)) {
+    res->restart_time_s += restart_s;
+    return 0;
+  }
+  res->restart_time_s += fl_rep_now(rep) - t_r;
+  return fl_recover(rep, fl_rep_now(rep), from);
+}
+
+/* The check before a checkpoint found `k` corruptions in the segment: 1 when it catches them. Replication
+ * compares the copies (any difference shows); a single copy's detector catches a corrupted state with
+ * probability verify_recall. */
+static int fl_sdc_caught(fl_replica *rep)
+{
+  fl_sim *sim = rep->sim;
+  return sim->verify_recall >= 1.0 || gsl_rng_uniform(rep->sdc_rng) < sim->verify_recall;
+}
+
+/* Triplication: the vote restores every rank where at most one copy is corrupted. The k corruptions strike
+ * uniformly random (rank, copy) pairs; 1 when no rank has two different corrupted copies. */
+static int fl_sdc_outvoted(fl_replica *rep, long k)
+{
+  fl_sim *sim = rep->sim;
+  long rank[64];
+  int copy[64];
+  if (k > 64)
+    return 0; /* as good as certain to hit some rank twice at any scale this runs */
+  for (long i = 0; i < k; i++) {
+    rank[i] = (long)gsl_rng_uniform_int(rep->sdc_rng, (unsigned long)sim->ranks);
+    copy[i] = (int)gsl_rng_uniform_int(rep->sdc_rng, 3);
+    for (long j = 0; j < i; j++)
+      if (rank[j] == rank[i] && copy[j] != copy[i])
+        return 0;
+  }
+  return 1;
+}
+
 void fl_sim_run_ranks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
   double committed = 0.0;             /* work at the newest commit */
   double work_at[FL_NLEVELS] = {0.0}; /* work at the newest checkpoint of each level */
+  double tainted_at = INFINITY;       /* work at the checkpoint that committed a silent corruption */
   int ckpt = sim->strat.levels && isfinite(sim->tau_s);
 
   for (int l = 0; l < FL_NLEVELS; l++)
@@ -85,6 +165,8 @@ void fl_sim_run_ranks(fl_replica *rep)
   while (committed < sim->work_s) {
     double seg;
     fl_recovery from;
+    long sdc_k = 0;
+    int interrupted;
     seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
     /* the level follows the work: the checkpoint after the k-th segment of the failure-free schedule goes to the
      * level the strategy gives checkpoint k, however many were taken and lost before (a rollback replays the same
@@ -98,35 +180,47 @@ void fl_sim_run_ranks(fl_replica *rep)
       return;
     }
     fl_rep_progress(rep, committed);
-    if (fl_rep_wait(rep, seg, FL_PHASE_COMPUTE) || (ckpt && fl_rep_wait(rep, delta, FL_PHASE_CHECKPOINT))) {
-      double restored;
+    interrupted = fl_rep_wait(rep, seg, FL_PHASE_COMPUTE);
+    if (!interrupted && sim->sdc) {
+      sdc_k = (long)gsl_ran_poisson(rep->sdc_rng, sim->sdc_rate * seg);
+      res->sdc_injected += sdc_k;
+    }
+    if (!interrupted && sim->verify) {
+      double t_v = fl_rep_now(rep);
+      interrupted = fl_rep_wait(rep, sim->verify_s, FL_PHASE_CHECKPOINT);
+      res->verify_time_s += fl_rep_now(rep) - t_v;
+      if (!interrupted && sdc_k > 0) {
+        if (sim->degree >= 3 && fl_sdc_outvoted(rep, sdc_k)) {
+          res->sdc_detected += sdc_k; /* corrected in place */
+          fl_evlog_add(rep->log, fl_rep_now(rep), "sdc-corrected", -1, "%ld outvoted", sdc_k);
+          sdc_k = 0;
+        } else if (sim->degree >= 3 || fl_sdc_caught(rep)) {
+          res->sdc_detected += sdc_k;
+          if (fl_sdc_rollback(rep, t_seg, &from)) {
+            res->status = fl_rep_timed_out(rep) ? "timeout" : "failed";
+            return;
+          }
+          fl_resume(rep, &from, &committed, work_at, &tainted_at);
+          continue;
+        }
+      }
+    }
+    if (interrupted || (ckpt && fl_rep_wait(rep, delta, FL_PHASE_CHECKPOINT))) {
       if (fl_recover(rep, t_seg, &from)) {
         res->status = fl_rep_timed_out(rep) ? "timeout" : "failed";
         return;
       }
-      restored = from.action == FL_ACT_ROLLBACK ? work_at[from.level] : 0.0;
-      if (restored < committed) {
-        /* the newest commit did not survive (a buddy pair lost, a node with local copies lost) */
-        res->lost_work_s += committed - restored;
-        if (from.action == FL_ACT_ROLLBACK)
-          fl_evlog_add(rep->log, fl_rep_now(rep), "rollback", -1, "back to the %s level, work %.6gs",
-                       fl_level_name(from.level), restored);
-        else
-          fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", committed);
-        committed = restored;
-      }
-      /* checkpoints newer than the state resumed from did not survive (that is why it was not chosen): forget
-       * them, or a later failure would resume ahead of the work done */
-      for (int l = 0; l < FL_NLEVELS; l++)
-        if (from.action != FL_ACT_ROLLBACK || rep->version[l] > from.version) {
-          rep->version[l] = -1;
-          work_at[l] = 0.0;
-        }
-      rep->buddy_lost = 0;
-      rep->local_valid = 1; /* the ranks' nodes hold the restored state again */
+      fl_resume(rep, &from, &committed, work_at, &tainted_at);
       continue;
     }
     committed += seg;
+    if (sdc_k > 0) { /* escaped (or no) verification: the corruption is in the state kept from now on */
+      res->sdc_silent += sdc_k;
+      if (!isfinite(tainted_at))
+        tainted_at = committed;
+      fl_evlog_add(rep->log, fl_rep_now(rep), "sdc-silent", -1, "%ld corruption%s committed", sdc_k,
+                   sdc_k == 1 ? "" : "s");
+    }
     if (ckpt) {
       unsigned wrote = sim->strat.writes[level];
       res->checkpoints++;
@@ -149,5 +243,5 @@ void fl_sim_run_ranks(fl_replica *rep)
       rep->commit_epoch++;
     }
   }
-  res->status = "completed";
+  res->status = isfinite(tainted_at) ? "wrong_result" : "completed";
 }

@@ -158,6 +158,26 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->work_s = sc->flops / slowest;
   }
   FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
+  /* silent data corruption: a Poisson stream over the job's nodes (every copy of every rank) */
+  sim->sdc = isfinite(sc->sdc_mtbf_s);
+  sim->verify = sc->verify && sim->strat.levels;
+  if (sim->sdc && sim->caps.shape != FL_SHAPE_RANKS) {
+    rc = fl_scenario_fail(sc, "failures", "sdc_mtbf", "silent data corruption is modelled for bsp jobs only (this one: %s)",
+                          sim->app);
+    goto done;
+  }
+  if (sc->verify && !sim->strat.levels) {
+    rc = fl_scenario_fail(sc, "strategy", "verify", "'%s' takes no checkpoint: there is nothing to verify before",
+                          sc->strategy);
+    goto done;
+  }
+  sim->sdc_rate = sim->sdc ? (double)sim->slots / sc->sdc_mtbf_s : 0.0;
+  sim->verify_s = sc->verify_cost_s;
+  sim->verify_recall = sim->degree > 1 ? 1.0 : sc->verify_recall; /* copies that differ always show it */
+  /* the rule prices the silent errors that cost a rollback: caught ones, and none under triplication's vote */
+  fl_strat_set_sdc(&sim->strat, sim->sdc && sim->verify && sim->degree < 3 && sim->verify_recall > 0
+                                    ? 1.0 / (sim->sdc_rate * sim->verify_recall)
+                                    : INFINITY);
   sim->delta_s = sim->strat.levels ? sc->checkpoint_cost_s : 0.0;
   sim->restart_s = sc->restart_cost_s;
   sim->downtime_s = sc->downtime_s;
@@ -711,6 +731,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   res->iterations = res->converged_at = res->complete_iterations = -1;
   res->tasks_replicated = res->tasks_substituted = res->tasks_stale = -1;
   res->error_linf = res->error_l1 = res->policy_time_s = res->policy_gap = NAN;
+  res->sdc_injected = res->sdc_detected = res->sdc_silent = res->sdc_rollbacks = sim->sdc ? 0 : -1;
+  res->verify_time_s = sim->verify ? 0.0 : NAN;
   rep.sim = sim;
   rep.replica = replica;
   rep.log = log;
@@ -755,6 +777,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
     sg_actor_start(crasher, fl_crasher_main, 0, NULL);
     sg_actor_daemonize(crasher);
   }
+  if (sim->sdc)
+    FL_TRY(fl_rng_create(sim->seed, (uint64_t)replica, FL_STREAM_SDC, &rep.sdc_rng));
   coord = sg_actor_init("coordinator", fl_platform_controller(sim->pf));
   sg_actor_set_data(coord, &rep);
   sg_actor_start(coord, fl_coordinator_main, 0, NULL);
@@ -773,6 +797,8 @@ done:
     sg_sem_destroy(rep.sem);
   if (rep.crash_rng)
     gsl_rng_free(rep.crash_rng);
+  if (rep.sdc_rng)
+    gsl_rng_free(rep.sdc_rng);
   fl_fsrc_destroy(&rep.src);
   return rc;
 }
@@ -825,6 +851,10 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->recovery_mode = row->codec = NULL;
   row->lost_role = row->lost_at = row->aux_iterations = -1;
   row->compression_ratio = row->raw_checkpoint_bytes = NAN;
+  row->sdc_injected = res->sdc_injected;
+  row->sdc_detected = res->sdc_detected;
+  row->sdc_silent = res->sdc_silent;
+  row->verify_time_s = res->verify_time_s;
   row->controller = fl_platform_controller_name(sim->pf);
   row->inputs = sim->inputs;
   row->ninputs = sim->ninputs;

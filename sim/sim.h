@@ -17,7 +17,8 @@
 typedef struct fl_sim fl_sim;
 
 typedef struct fl_sim_result {
-  const char *status; /* "completed", "failed" (no node left to run on), "timeout" (run.max_time) */
+  const char *status; /* "completed", "failed" (no node left to run on), "timeout" (run.max_time), "wrong_result"
+                       * (a silent data corruption was committed and never undone) */
   double makespan_s;
   long failures;            /* failures of nodes that held a rank */
   long platform_failures;   /* all node failures while the job ran */
@@ -38,6 +39,12 @@ typedef struct fl_sim_result {
   const char *policy_solver;                             /* what decided (hybrid), or NULL */
   double policy_time_s;                                  /* host time spent deciding */
   double policy_gap;                                     /* worst gap reported by the solver (NAN if unknown) */
+  /* silent data corruption (failures.sdc_mtbf); -1 / NAN when not modelled */
+  long sdc_injected;    /* corruptions that struck a compute segment that completed */
+  long sdc_detected;    /* caught by a verification (or outvoted by triplication) */
+  long sdc_silent;      /* escaped verification and were committed with a checkpoint */
+  long sdc_rollbacks;   /* rollbacks a detection caused */
+  double verify_time_s; /* verifications run (interrupted ones included) */
 } fl_sim_result;
 
 /* Set up the scenario's job on its platform (loading SimGrid and the platform on first use). Checks every

@@ -52,6 +52,9 @@ struct fl_sim {
   double work_s, delta_s, restart_s, downtime_s, repair_s, max_time_s; /* delta_s: the primary level's cost */
   double process_mtbf_s;              /* failures.process_mtbf (INFINITY: no process crashes) */
   double group_mtbf_s;                /* failures.group_mtbf (INFINITY: no group failures) */
+  int sdc, verify;                    /* silent errors modelled; a verification before each checkpoint */
+  double sdc_rate;                    /* silent errors per second over the job's nodes */
+  double verify_s, verify_recall;     /* V; probability a verification catches a corrupted state */
   long group_size;                    /* nodes per group (platform.cabinet) */
   double restart_level_s[FL_NLEVELS]; /* a restart from each level ([FL_LEVEL_SCRATCH]: from nothing) */
   int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
@@ -111,6 +114,7 @@ struct fl_replica {
   int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */
   fl_err rc;             /* an error inside an actor, reported after the run */
   gsl_rng *crash_rng;    /* process crashes (failures.process_mtbf), else NULL */
+  gsl_rng *sdc_rng;      /* silent data corruption (failures.sdc_mtbf), else NULL */
 };
 
 /* Replica-relative simulated time. */

@@ -87,7 +87,11 @@ static const char fl_db_schema[] =
     "  raw_checkpoint_bytes REAL,\n"
     "  controller TEXT,\n"
     "  inputs TEXT,\n"
-    "  row_key TEXT\n"
+    "  row_key TEXT,\n"
+    "  sdc_injected INTEGER,\n"
+    "  sdc_detected INTEGER,\n"
+    "  sdc_silent INTEGER,\n"
+    "  verify_time_s REAL\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS shards (\n"
     "  sweep TEXT NOT NULL,\n"
@@ -127,9 +131,10 @@ static const char fl_db_ins_run_sql[] =
     " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
     " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
     " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
-    " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs, row_key)"
+    " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs, row_key, sdc_injected,"
+    " sdc_detected, sdc_silent, verify_time_s)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?,?)";
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char fl_db_ins_input_sql[] =
     "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
@@ -146,6 +151,10 @@ static const char *const fl_db_added_columns[][2] = {
     {"controller", "TEXT"},
     {"inputs", "TEXT"},
     {"row_key", "TEXT"},
+    {"sdc_injected", "INTEGER"},
+    {"sdc_detected", "INTEGER"},
+    {"sdc_silent", "INTEGER"},
+    {"verify_time_s", "REAL"},
 };
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
@@ -674,6 +683,10 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     fl_db_row_key(r, key, sizeof key);
     fl_bind_text(st, i++, key);
   }
+  fl_bind_count(st, i++, r->sdc_injected);
+  fl_bind_count(st, i++, r->sdc_detected);
+  fl_bind_count(st, i++, r->sdc_silent);
+  fl_bind_real(st, i++, r->verify_time_s);
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;
@@ -760,6 +773,8 @@ void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
   row->scenario_text = sc->text;
   row->overrides = sc->overrides;
   row->mode = mode;
+  row->sdc_injected = row->sdc_detected = row->sdc_silent = -1;
+  row->verify_time_s = NAN;
 }
 
 void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)

@@ -52,6 +52,9 @@ typedef struct fl_db_run {
   const char *controller;                         /* sim: the host that ran the simulator's actors */
   const fl_input *inputs;                         /* input files read (fingerprints; small ones' text) */
   int ninputs;
+  /* silent data corruption (sim, failures.sdc_mtbf; -1 / NAN where not modelled) */
+  long sdc_injected, sdc_detected, sdc_silent; /* struck a completed segment; caught (or outvoted); committed */
+  double verify_time_s;                        /* verifications run, including interrupted ones */
 } fl_db_run;
 
 /* A zeroed row with what identifies it: scenario name, path, text, overrides, and the mode ("sim", "real"). */

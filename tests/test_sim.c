@@ -428,6 +428,131 @@ static void test_common_random_numbers(void)
 }
 
 /* The simulator against Daly's expected wall time, within the 99 % confidence interval of the mean. */
+/* Silent data corruption. Without verification every corruption that reaches a checkpoint stays (wrong_result);
+ * a perfect detector turns each into a rollback (never a wrong result); recall 0.5 lets some through; the time
+ * accounts to the second either way. */
+static void test_sdc_outcomes(void)
+{
+  const char *base = "[failures]\nmodel = none\nsdc_mtbf = 1000h\n[app]\nnodes = 50\nwork = 100h\n"
+                     "[strategy]\ninterval = 1h\ncheckpoint_cost = 1min\nrestart_cost = 2min\n";
+  char text[1024];
+  long wrong = 0, silent_runs = 0, caught = 0, partial_wrong = 0, partial_ok = 0;
+  fl_sim *sim = make_sim(base, NULL);
+  for (long r = 0; r < 40; r++) {
+    fl_sim_result res;
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, r, &res, NULL), FL_OK);
+    CU_ASSERT(res.sdc_injected >= 0 && res.sdc_detected == 0 && isnan(res.verify_time_s));
+    CU_ASSERT_EQUAL(res.sdc_silent, res.sdc_injected); /* nothing interrupts a checkpoint here */
+    CU_ASSERT_STRING_EQUAL(res.status, res.sdc_silent > 0 ? "wrong_result" : "completed");
+    wrong += res.sdc_silent > 0;
+  }
+  CU_ASSERT(wrong > 30); /* 5 corruptions expected per run */
+  fl_sim_destroy(&sim);
+
+  snprintf(text, sizeof text, "%s[strategy]\nverify = checkpoint\nverify_cost = 30s\n", base);
+  sim = make_sim(text, NULL);
+  for (long r = 0; r < 40; r++) {
+    fl_sim_result res;
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, r, &res, NULL), FL_OK);
+    CU_ASSERT_STRING_EQUAL(res.status, "completed");
+    CU_ASSERT_EQUAL(res.sdc_silent, 0);
+    CU_ASSERT_EQUAL(res.sdc_detected, res.sdc_injected);
+    CU_ASSERT_EQUAL(res.sdc_rollbacks, res.sdc_detected > 0 ? res.sdc_rollbacks : 0);
+    /* every rollback loses its hour and its verification, then reads the checkpoint back */
+    CU_ASSERT_DOUBLE_EQUAL(res.lost_work_s, 3630.0 * res.sdc_rollbacks, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(res.restart_time_s, 120.0 * res.sdc_rollbacks, 1e-6);
+    /* the rolled-back verifications are in the lost work already */
+    CU_ASSERT_DOUBLE_EQUAL(res.makespan_s, accounted(&res, 360000.0) + 30.0 * 100, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(res.verify_time_s, 30.0 * (100 + res.sdc_rollbacks), 1e-6);
+    caught += res.sdc_detected;
+    silent_runs += res.sdc_rollbacks > 0;
+  }
+  CU_ASSERT(caught > 100 && silent_runs > 30);
+  fl_sim_destroy(&sim);
+
+  snprintf(text, sizeof text, "%s[strategy]\nverify = checkpoint\nverify_cost = 30s\nverify_recall = 0.5\n", base);
+  sim = make_sim(text, NULL);
+  for (long r = 0; r < 40; r++) {
+    fl_sim_result res;
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, r, &res, NULL), FL_OK);
+    CU_ASSERT_EQUAL(res.sdc_injected, res.sdc_detected + res.sdc_silent);
+    partial_wrong += strcmp(res.status, "wrong_result") == 0;
+    partial_ok += strcmp(res.status, "completed") == 0;
+  }
+  CU_ASSERT(partial_wrong > 5 && partial_ok > 0);
+  fl_sim_destroy(&sim);
+}
+
+/* Replicas against silent errors: duplication compares the copies (every corruption caught, a rollback each);
+ * triplication outvotes them in place, so with the same failures it ends exactly when it would have without
+ * any corruption. */
+static void test_sdc_replication(void)
+{
+  const char *dup = "[failures]\nnode_mtbf = 20000h\nsdc_mtbf = %s\n[app]\nnodes = 20\nwork = 50h\n"
+                    "[strategy]\nkind = replication\ndegree = %d\ninterval = 1h\ncheckpoint_cost = 1min\n"
+                    "restart_cost = 1min\nverify = checkpoint\nverify_cost = 10s\n";
+  char text[1024];
+  fl_sim *sim, *clean;
+  long rollbacks = 0;
+  snprintf(text, sizeof text, dup, "500h", 2);
+  sim = make_sim(text, NULL);
+  for (long r = 0; r < 20; r++) {
+    fl_sim_result res;
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, r, &res, NULL), FL_OK);
+    CU_ASSERT_STRING_EQUAL(res.status, "completed");
+    CU_ASSERT_EQUAL(res.sdc_detected, res.sdc_injected);
+    rollbacks += res.sdc_rollbacks;
+  }
+  CU_ASSERT(rollbacks > 20);
+  fl_sim_destroy(&sim);
+  snprintf(text, sizeof text, dup, "500h", 3);
+  sim = make_sim(text, NULL);
+  snprintf(text, sizeof text, dup, "never", 3);
+  clean = make_sim(text, NULL);
+  for (long r = 0; r < 20; r++) {
+    fl_sim_result res, ref;
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, r, &res, NULL), FL_OK);
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(clean, r, &ref, NULL), FL_OK);
+    CU_ASSERT_STRING_EQUAL(res.status, "completed");
+    CU_ASSERT(res.sdc_injected > 0);
+    CU_ASSERT_EQUAL(res.sdc_detected, res.sdc_injected);
+    CU_ASSERT_EQUAL(res.sdc_rollbacks, 0);
+    CU_ASSERT_DOUBLE_EQUAL(res.makespan_s, ref.makespan_s, 1e-6);
+    CU_ASSERT_EQUAL(ref.sdc_injected, -1);
+  }
+  fl_sim_destroy(&sim);
+  fl_sim_destroy(&clean);
+}
+
+/* Silent errors where they cannot be modelled, and verification with nothing to verify before. */
+static void test_sdc_refused(void)
+{
+  static const char *const bad[][2] = {
+      {"[failures]\nsdc_mtbf = 1y\n[app]\nkind = gridworld\ngrid = 4x4\n[strategy]\nkind = replication\n",
+       "sdc_mtbf"},
+      {"[app]\nnodes = 4\n[strategy]\nkind = none\nverify = checkpoint\n", "nothing to verify"},
+      {"[app]\nnodes = 4\n[strategy]\nverify_recall = 1.5\n", "at most 1"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char full[1024];
+    fl_scenario *sc = NULL;
+    fl_sim *sim = NULL;
+    fl_err rc;
+    snprintf(full, sizeof full, PLATFORM "%s", bad[i][0]);
+    rc = fl_scenario_from_text(full, "<test>", fl_test_tmpdir(), &sc);
+    if (rc == FL_OK)
+      rc = fl_scenario_check(sc);
+    if (rc == FL_OK)
+      rc = fl_sim_create(sc, &sim);
+    CU_ASSERT_EQUAL(rc, FL_ERR_INPUT);
+    if (!strstr(fl_err_msg(), bad[i][1]))
+      fprintf(stderr, "got '%s'\n", fl_err_msg());
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), bad[i][1]));
+    CU_ASSERT_PTR_NULL(sim);
+    fl_scenario_destroy(&sc);
+  }
+}
+
 static void check_daly(const char *text, long replicas)
 {
   fl_sim_result r;
@@ -476,6 +601,9 @@ static CU_TestInfo sim_tests[] = {
     {"max_time ends a replica as timeout", test_timeout},
     {"accounting and reproducibility", test_accounting_and_reproducibility},
     {"common random numbers across strategies", test_common_random_numbers},
+    {"silent errors: wrong results, detection, recall", test_sdc_outcomes},
+    {"silent errors: duplication rolls back, triplication outvotes", test_sdc_replication},
+    {"silent errors: refused where not modelled", test_sdc_refused},
     {"Daly's T_w within the CI", test_daly_walltime},
     CU_TEST_INFO_NULL,
 };

@@ -106,6 +106,9 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
     run->writes[l] = FL_LEVEL_BIT(l);
   }
   run->worst_gap = NAN;
+  run->verify = sc->verify;
+  run->verify_s = sc->verify ? sc->verify_cost_s : 0.0;
+  run->sdc_mtbf_s = INFINITY;
   if ((rc = ops->setup(run, sc)) != FL_OK)
     return rc;
   if (run->levels & ~caps->levels) {
@@ -134,6 +137,24 @@ fl_level fl_strat_primary(const fl_strategy_run *run)
   return (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE;
 }
 
+void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s)
+{
+  run->sdc_mtbf_s = job_sdc_mtbf_s;
+}
+
+/* Young/Daly with silent errors to catch: the first-order period of both kinds (interval.h). */
+static int fl_strat_silent_rule(fl_strategy_run *run)
+{
+  if (!run->verify || !isfinite(run->sdc_mtbf_s) ||
+      (run->rule != FL_INTERVAL_YOUNG && run->rule != FL_INTERVAL_DALY))
+    return 0;
+  run->tau_s =
+      fl_pol_interval_silent(run->delta_s[fl_strat_primary(run)], run->verify_s, run->mtbf_s, run->sdc_mtbf_s);
+  if (!(run->tau_s > 0))
+    run->tau_s = 0.0;
+  return 1;
+}
+
 fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s)
 {
   fl_err rc;
@@ -142,6 +163,8 @@ fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job
     run->tau_s = INFINITY;
     return FL_OK;
   }
+  if (fl_strat_silent_rule(run))
+    return FL_OK;
   if ((rc = fl_pol_interval(sc, job_mtbf_s, &run->tau_s)) != FL_OK)
     return rc;
   return FL_OK;
@@ -152,6 +175,8 @@ void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s)
   if (level <= FL_LEVEL_SCRATCH || level >= FL_NLEVELS || !(delta_s >= 0))
     return;
   run->delta_s[level] = delta_s;
+  if (level == fl_strat_primary(run) && fl_strat_silent_rule(run))
+    return;
   if (level != fl_strat_primary(run) || !isfinite(run->mtbf_s) || !(run->mtbf_s > 0))
     return;
   if (run->rule == FL_INTERVAL_YOUNG)

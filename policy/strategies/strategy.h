@@ -87,6 +87,11 @@ typedef struct fl_strategy_run {
   unsigned writes[FL_NLEVELS]; /* the levels a checkpoint of each level writes at once (FL_LEVEL_BIT()s) */
   double tau_s;               /* compute between two checkpoints (INFINITY: never) */
   long checkpoints;           /* taken so far (fl_strat_level counts them) */
+  /* silent errors: a verification of cost verify_s before each checkpoint (strategy.verify); sdc_mtbf_s the
+   * job's MTBF of silent errors that cost a rollback (INFINITY: none, or triplication outvotes them), which the
+   * engine sets with fl_strat_set_sdc before fl_strat_set_mtbf */
+  int verify;
+  double verify_s, sdc_mtbf_s;
   /* task-parallel policy (hybrid) */
   char policy[32];
   double error_budget, time_limit_s, mip_gap;
@@ -143,6 +148,9 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
 /* (Re)compute the interval for a job MTBF. FL_ERR_INPUT when the rule cannot apply (Young or Daly without an MTBF,
  * a zero interval). */
 fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s);
+/* The job's MTBF of silent errors that a verification turns into rollbacks: with strategy.verify, Young and Daly
+ * become the first-order period of fail-stop plus silent errors (fl_pol_interval_silent). */
+void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s);
 /* The engine measured a checkpoint of `level` costing delta_s: re-evaluate Young/Daly with it. */
 void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s);
 /* The level the interval rule prices: the cheapest one written at every checkpoint (local, else buddy, else
