@@ -122,9 +122,12 @@ int fl_cmd_fit(int argc, char **argv)
       }
       per = (double)obs.nodes;
     }
-    printf("# faultline fit %s (%s%s%ld, per %s): %s by AIC over %zu intervals (%zu failures)\n", path,
-           fl_log_format_name(log->format), system >= 0 ? ", system " : "", system >= 0 ? system : 0L,
-           opts.per_system ? "system" : "node", fl_fit_family_name(res[best].family), obs.n, obs.nfail);
+    char sys[32] = "";
+    if (system >= 0)
+      snprintf(sys, sizeof sys, ", system %ld", system);
+    printf("# faultline fit %s (%s%s, per %s): %s by AIC over %zu intervals (%zu failures)\n", path,
+           fl_log_format_name(log->format), sys, opts.per_system ? "system" : "node",
+           fl_fit_family_name(res[best].family), obs.n, obs.nfail);
     if (opts.per_system)
       printf("# node_mtbf = system MTBF x %ld nodes; the shape is the system's, applied to each node\n", obs.nodes);
     fl_fit_print_section(&res[best], per, stdout);
@@ -150,7 +153,7 @@ int fl_cmd_fit(int argc, char **argv)
       printf(", %ld nodes", obs.nodes);
     if (obs.coalesced > 0)
       printf(", %ld simultaneous failures counted once", obs.coalesced);
-    printf("\n\n%-12s %-66s %-26s %12s %12s %7s\n", "family", "parameters (95% CI)", "mean (95% CI)", "log-lik",
+    printf("\n\n%-12s %-70s %-24s %11s %11s %7s\n", "family", "parameters (95% CI)", "mean (95% CI)", "log-lik",
            "AIC", "KS D");
     for (int f = 0; f < FL_FIT_NFAMILY; f++) {
       char params[160], mean[64], m0[16], m1[16], m2[16];
@@ -159,7 +162,7 @@ int fl_cmd_fit(int argc, char **argv)
       fl_fit_human(res[f].mean_lo, m1, sizeof m1);
       fl_fit_human(res[f].mean_hi, m2, sizeof m2);
       snprintf(mean, sizeof mean, "%s [%s, %s]", m0, m1, m2);
-      printf("%-12s %-66s %-26s %12.1f %12.1f %7.4f%s%s\n", fl_fit_family_name(res[f].family), params, mean,
+      printf("%-12s %-70s %-24s %11.1f %11.1f %7.4f%s%s\n", fl_fit_family_name(res[f].family), params, mean,
              res[f].loglik, res[f].aic, res[f].ks, f == best ? "  <- best" : "",
              res[f].converged ? "" : "  (did not converge)");
     }

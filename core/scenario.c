@@ -409,10 +409,12 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
       sc->interval_kind = FL_INTERVAL_YOUNG;
     } else if (strcmp(p, "daly") == 0) {
       sc->interval_kind = FL_INTERVAL_DALY;
+    } else if (strcmp(p, "hazard") == 0) {
+      sc->interval_kind = FL_INTERVAL_HAZARD;
     } else {
       if (fl_units_duration(raw, 0, &v) != FL_OK)
         return fl_scenario_fail(sc, key->section, key->key,
-                                "expected young, daly, never or a duration (e.g. 600s, 11min)");
+                                "expected young, daly, hazard, never or a duration (e.g. 600s, 11min)");
       if (!(v > 0))
         return fl_scenario_fail(sc, key->section, key->key, "must be positive");
       sc->interval_kind = FL_INTERVAL_FIXED;
@@ -880,7 +882,7 @@ static const char *fl_ktype_name(fl_ktype t)
   case FL_K_BYTES: return "size";
   case FL_K_BANDWIDTH: return "bandwidth";
   case FL_K_REAL: return "number";
-  case FL_K_INTERVAL: return "young|daly|never|duration";
+  case FL_K_INTERVAL: return "young|daly|hazard|never|duration";
   case FL_K_GRID: return "ROWSxCOLS";
   }
   return "?";

@@ -17,6 +17,7 @@ typedef enum fl_interval_kind {
   FL_INTERVAL_YOUNG,     /* sqrt(2 delta M) */
   FL_INTERVAL_DALY,      /* Daly 2006, higher order */
   FL_INTERVAL_NEVER,     /* no checkpoint: an interruption restarts from scratch */
+  FL_INTERVAL_HAZARD,    /* Young with the job's current failure rate (policy/interval.h) */
 } fl_interval_kind;
 
 typedef enum fl_start {

@@ -36,6 +36,10 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
   switch (sc->interval_kind) {
   case FL_INTERVAL_NEVER: run->tau_s = INFINITY; break;
   case FL_INTERVAL_FIXED: run->tau_s = sc->interval_s / scale; break;
+  case FL_INTERVAL_HAZARD:
+    return fl_scenario_fail(sc, "strategy", "interval",
+                            "hazard needs the ages of the job's nodes, which the real engine does not track yet: use "
+                            "young, daly or a duration");
   default:
     if (!(sc->time_scale > 0) || strcmp(sc->model, "none") == 0 || !isfinite(sc->node_mtbf_s))
       return fl_scenario_fail(sc, "strategy", "interval",

@@ -3,6 +3,8 @@
  * J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", FGCS 22, 2006. */
 #include "interval.h"
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
 #include <math.h>
 
 double fl_pol_interval_young(double delta_s, double mtbf_s)
@@ -35,9 +37,53 @@ double fl_pol_waste_silent(double period_s, double delta_s, double verify_s, dou
   return (verify_s + delta_s) / period_s + fl_silent_rate(mtbf_s, sdc_mtbf_s) * period_s;
 }
 
+typedef struct fl_hz_ctx {
+  fl_pol_expected_failures F;
+  void *ctx;
+  double two_delta;
+} fl_hz_ctx;
+
+static double fl_hz_eq(double tau, void *p)
+{
+  const fl_hz_ctx *c = p;
+  return tau * c->F(tau, c->ctx) - c->two_delta;
+}
+
+double fl_pol_interval_hazard(double delta_s, fl_pol_expected_failures F, void *ctx, double tau_max_s)
+{
+  fl_hz_ctx c = {.F = F, .ctx = ctx, .two_delta = 2.0 * delta_s};
+  gsl_function fn = {.function = fl_hz_eq, .params = &c};
+  gsl_root_fsolver *s;
+  double lo = 0.0, hi = tau_max_s, root = tau_max_s;
+  if (!(delta_s > 0))
+    return 0.0;
+  if (!(fl_hz_eq(hi, &c) > 0))
+    return tau_max_s; /* so few failures ahead that no checkpoint within tau_max pays */
+  s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!s)
+    return NAN;
+  {
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (gsl_root_fsolver_set(s, &fn, lo, hi) == GSL_SUCCESS) {
+      for (int it = 0; it < 200; it++) {
+        if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
+          break;
+        root = gsl_root_fsolver_root(s);
+        if (gsl_root_test_interval(gsl_root_fsolver_x_lower(s), gsl_root_fsolver_x_upper(s), 1e-6, 1e-9) ==
+            GSL_SUCCESS)
+          break;
+      }
+    }
+    gsl_set_error_handler(old);
+  }
+  gsl_root_fsolver_free(s);
+  return root;
+}
+
 const char *fl_pol_interval_name(fl_interval_kind kind)
 {
   switch (kind) {
+  case FL_INTERVAL_HAZARD: return "hazard";
   case FL_INTERVAL_YOUNG: return "young";
   case FL_INTERVAL_DALY: return "daly";
   case FL_INTERVAL_FIXED: return "fixed";
@@ -61,8 +107,9 @@ fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s)
     return fl_scenario_fail(sc, "strategy", "interval",
                             "%s needs a finite MTBF, but failures.model = '%s' gives none; give a duration",
                             fl_pol_interval_name(sc->interval_kind), sc->model);
-  tau = sc->interval_kind == FL_INTERVAL_YOUNG ? fl_pol_interval_young(sc->checkpoint_cost_s, job_mtbf_s)
-                                               : fl_pol_interval_daly(sc->checkpoint_cost_s, job_mtbf_s);
+  /* hazard: Young until the engine gives the current rate (fl_strat_hazard_interval) */
+  tau = sc->interval_kind != FL_INTERVAL_DALY ? fl_pol_interval_young(sc->checkpoint_cost_s, job_mtbf_s)
+                                              : fl_pol_interval_daly(sc->checkpoint_cost_s, job_mtbf_s);
   if (!(tau > 0))
     return fl_scenario_fail(sc, "strategy", "checkpoint_cost",
                             "the %s interval is %g s for this cost and an MTBF of %g s; give a positive cost or a "

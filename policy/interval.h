@@ -27,13 +27,24 @@ double fl_pol_interval_daly(double delta_s, double mtbf_s);
 double fl_pol_interval_silent(double delta_s, double verify_s, double mtbf_s, double sdc_mtbf_s);
 double fl_pol_waste_silent(double period_s, double delta_s, double verify_s, double mtbf_s, double sdc_mtbf_s);
 
+/* Hazard-aware intervals for non-exponential failures: Young's rule with the job's current failure rate in place
+ * of its mean, as lazy checkpointing does (Tiwari, Gupta, Vazhkudai, "Lazy checkpointing: exploiting temporal
+ * locality in failures to mitigate checkpointing overheads on extreme-scale systems", DSN 2014). Under a
+ * decreasing hazard (Weibull k < 1) a node that just failed (or was just replaced) is likely to fail again soon
+ * and an old one is not: checkpoints come often after failures and rarely in quiet stretches. The rate is taken
+ * over the interval itself, not at an instant (a Weibull hazard is infinite at age 0): tau solves
+ *   tau * F(tau) = 2 delta,   F(tau) = the job's expected failures in the next tau seconds,
+ * which for a constant rate 1/M is Young's tau = sqrt(2 delta M). F is the engine's (the ages of its nodes under
+ * its failure law); tau is found by GSL's Brent solver within [0, tau_max]. */
+typedef double (*fl_pol_expected_failures)(double horizon_s, void *ctx);
+double fl_pol_interval_hazard(double delta_s, fl_pol_expected_failures F, void *ctx, double tau_max_s);
+
 /* The interval a scenario asks for, given the job MTBF it will see (INFINITY for `never`). Errors
  * (FL_ERR_INPUT) when the rule cannot apply (Young or Daly with no failures: an infinite MTBF). */
 fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s);
-/* Name of the rule ("young", "daly", "fixed"). */
+/* Name of the rule ("young", "daly", "hazard", "fixed", "never"). */
 const char *fl_pol_interval_name(fl_interval_kind kind);
 
-#endif
 
 /* Expected wall time of `work_s` of compute cut in segments of tau_s, each followed by a checkpoint of
  * delta_s, under exponential failures of mean M (Daly 2006 eq. 20, with downtime):
@@ -58,3 +69,5 @@ typedef struct fl_pol_twolevel {
   double node_mtbf_s, proc_mtbf_s; /* job-wide; INFINITY: none */
 } fl_pol_twolevel;
 double fl_pol_twolevel_expected(const fl_pol_twolevel *m, long patterns);
+
+#endif

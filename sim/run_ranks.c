@@ -146,6 +146,42 @@ static int fl_sdc_outvoted(fl_replica *rep, long k)
   return 1;
 }
 
+/* strategy.interval = hazard: the job's expected failures in the next `horizon` seconds, from the age of the node
+ * under each of its ranks — known for nodes repaired during the replica; for the others, their age since the
+ * replica's start (failures.start = fresh), or unknown, then at the stationary rate 1/M — plus the process and
+ * group failures, which are exponential. */
+typedef struct fl_hz_view {
+  fl_replica *rep;
+  double now;
+} fl_hz_view;
+
+static double fl_job_expected_failures(double horizon, void *p)
+{
+  const fl_hz_view *h = p;
+  fl_replica *rep = h->rep;
+  fl_sim *sim = rep->sim;
+  long known = 0, unknown;
+  double f = 0.0;
+  for (long i = 0; i < rep->nrenewed; i++) {
+    long node = rep->renewed[i];
+    double age = h->now - rep->renew_t[node];
+    if (sim->node_slot[node] < 0)
+      continue;
+    f += fl_fm_cumhazard(sim->fm, age + horizon) - fl_fm_cumhazard(sim->fm, age);
+    known++;
+  }
+  unknown = sim->slots - sim->nmissing - known;
+  if (unknown > 0)
+    f += (double)unknown * (sim->start == FL_START_FRESH
+                                ? fl_fm_cumhazard(sim->fm, h->now + horizon) - fl_fm_cumhazard(sim->fm, h->now)
+                                : horizon / fl_fm_mean(sim->fm));
+  if (isfinite(sim->process_mtbf_s))
+    f += horizon * (double)sim->ranks / sim->process_mtbf_s;
+  if (isfinite(sim->group_mtbf_s))
+    f += horizon * ceil((double)sim->nodes / (double)sim->group_size) / sim->group_mtbf_s;
+  return f;
+}
+
 void fl_sim_run_ranks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
@@ -167,11 +203,18 @@ void fl_sim_run_ranks(fl_replica *rep)
     fl_recovery from;
     long sdc_k = 0;
     int interrupted;
-    seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
+    if (ckpt && sim->hazard) {
+      fl_hz_view view = {.rep = rep, .now = fl_rep_now(rep)};
+      seg = fl_strat_hazard_interval(&sim->strat, fl_job_expected_failures, &view, sim->work_s - committed);
+      seg = seg > 0 ? fmin(seg, sim->work_s - committed) : sim->work_s - committed;
+    } else {
+      seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
+    }
     /* the level follows the work: the checkpoint after the k-th segment of the failure-free schedule goes to the
      * level the strategy gives checkpoint k, however many were taken and lost before (a rollback replays the same
      * pattern of levels, as the models of multi-level checkpointing assume) */
-    long index = ckpt && sim->tau_s > 0 ? (long)floor(committed / sim->tau_s + 1e-9) + 1 : res->checkpoints + 1;
+    long index = ckpt && sim->tau_s > 0 && !sim->hazard ? (long)floor(committed / sim->tau_s + 1e-9) + 1
+                                                        : res->checkpoints + 1;
     fl_level level = fl_strat_level(&sim->strat, index);
     double delta = ckpt ? sim->strat.delta_s[level] : 0.0;
     double t_seg = fl_rep_now(rep);

@@ -171,6 +171,15 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                           sc->strategy);
     goto done;
   }
+  sim->hazard = sc->interval_kind == FL_INTERVAL_HAZARD && sim->strat.levels;
+  if (sim->hazard && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1 || !fl_fm_is_renewal(sim->fm) ||
+                      (sim->strat.levels & (sim->strat.levels - 1u)))) {
+    rc = fl_scenario_fail(sc, "strategy", "interval",
+                          "hazard needs an unreplicated bsp job with one checkpoint level under a renewal failure "
+                          "law (this one: %s, %s, failures.model = %s)",
+                          sim->app, sc->strategy, sc->model);
+    goto done;
+  }
   sim->sdc_rate = sim->sdc ? (double)sim->slots / sc->sdc_mtbf_s : 0.0;
   sim->verify_s = sc->verify_cost_s;
   sim->verify_recall = sim->degree > 1 ? 1.0 : sc->verify_recall; /* copies that differ always show it */
@@ -668,6 +677,11 @@ static void fl_injector_main(int argc, char **argv)
       fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
     } else {
       sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
+      if (rep->renew_t) { /* a repaired node starts a new life: its age counts from now */
+        if (isnan(rep->renew_t[node]))
+          rep->renewed[rep->nrenewed++] = (int32_t)node;
+        rep->renew_t[node] = t;
+      }
       fl_job_on_repair(rep, node, t);
     }
   }
@@ -779,6 +793,12 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   }
   if (sim->sdc)
     FL_TRY(fl_rng_create(sim->seed, (uint64_t)replica, FL_STREAM_SDC, &rep.sdc_rng));
+  if (sim->hazard) {
+    FL_ALLOC(rep.renew_t, sim->nodes);
+    FL_ALLOC(rep.renewed, sim->nodes);
+    for (long n = 0; n < sim->nodes; n++)
+      rep.renew_t[n] = NAN;
+  }
   coord = sg_actor_init("coordinator", fl_platform_controller(sim->pf));
   sg_actor_set_data(coord, &rep);
   sg_actor_start(coord, fl_coordinator_main, 0, NULL);
@@ -799,6 +819,8 @@ done:
     gsl_rng_free(rep.crash_rng);
   if (rep.sdc_rng)
     gsl_rng_free(rep.sdc_rng);
+  free(rep.renew_t);
+  free(rep.renewed);
   fl_fsrc_destroy(&rep.src);
   return rc;
 }

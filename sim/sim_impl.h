@@ -53,6 +53,7 @@ struct fl_sim {
   double process_mtbf_s;              /* failures.process_mtbf (INFINITY: no process crashes) */
   double group_mtbf_s;                /* failures.group_mtbf (INFINITY: no group failures) */
   int sdc, verify;                    /* silent errors modelled; a verification before each checkpoint */
+  int hazard;                         /* strategy.interval = hazard: each interval from the nodes' ages */
   double sdc_rate;                    /* silent errors per second over the job's nodes */
   double verify_s, verify_recall;     /* V; probability a verification catches a corrupted state */
   long group_size;                    /* nodes per group (platform.cabinet) */
@@ -115,6 +116,9 @@ struct fl_replica {
   fl_err rc;             /* an error inside an actor, reported after the run */
   gsl_rng *crash_rng;    /* process crashes (failures.process_mtbf), else NULL */
   gsl_rng *sdc_rng;      /* silent data corruption (failures.sdc_mtbf), else NULL */
+  double *renew_t;       /* strategy.interval = hazard: node -> replica time of its last repair (NAN: none yet) */
+  int32_t *renewed;      /* the nodes repaired at least once in this replica */
+  long nrenewed;
 };
 
 /* Replica-relative simulated time. */

@@ -52,7 +52,55 @@ static void test_walltime_from_scratch(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_pol_expected_walltime(W, INFINITY, 0.0, R, 0.0, M), M * exp(R / M) * expm1(W / M), 1e-6);
 }
 
+/* The hazard-aware rule: a constant rate gives Young's interval; a rate that falls with time (Weibull k < 1 of a
+ * node of age a: F(t) = ((a + t)/l)^k - (a/l)^k) gives a shorter interval to a young node than to an old one,
+ * and the root solves t F(t) = 2 delta. */
+typedef struct weib {
+  double k, l, age;
+} weib;
+static double F_const(double t, void *p)
+{
+  return t / *(double *)p;
+}
+static double F_weib(double t, void *p)
+{
+  const weib *w = p;
+  return pow((w->age + t) / w->l, w->k) - pow(w->age / w->l, w->k);
+}
+static void test_hazard_rule(void)
+{
+  double M = 86400.0 * 3, tau;
+  weib young_node = {0.6, 86400.0 * 30, 600.0}, old_node = {0.6, 86400.0 * 30, 86400.0 * 300};
+  double t_young, t_old;
+  tau = fl_pol_interval_hazard(300.0, F_const, &M, 1e9);
+  CU_ASSERT_DOUBLE_EQUAL(tau, fl_pol_interval_young(300.0, M), 1e-3);
+  t_young = fl_pol_interval_hazard(300.0, F_weib, &young_node, 1e9);
+  t_old = fl_pol_interval_hazard(300.0, F_weib, &old_node, 1e9);
+  CU_ASSERT(t_young < t_old);
+  CU_ASSERT_DOUBLE_EQUAL(t_young * F_weib(t_young, &young_node), 600.0, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(t_old * F_weib(t_old, &old_node), 600.0, 1e-3);
+  /* a horizon too short for a checkpoint to pay: the whole of it */
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_hazard(300.0, F_const, &M, 60.0), 60.0, 0.0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_hazard(0.0, F_const, &M, 1e9), 0.0, 0.0);
+}
+
+/* Fail-stop and silent errors: W* minimises the first-order waste, where it is 2 sqrt(rate (V + C)); without
+ * silent errors it is Young's. */
+static void test_silent_period(void)
+{
+  double C = 40, V = 20, Mf = 3600.0 * 100, Ms = 3600.0 * 50;
+  double w = fl_pol_interval_silent(C, V, Mf, Ms);
+  double rate = 0.5 / Mf + 1.0 / Ms;
+  CU_ASSERT_DOUBLE_EQUAL(w, sqrt((C + V) / rate), 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_waste_silent(w, C, V, Mf, Ms), 2.0 * sqrt(rate * (C + V)), 1e-12);
+  CU_ASSERT(fl_pol_waste_silent(0.9 * w, C, V, Mf, Ms) > fl_pol_waste_silent(w, C, V, Mf, Ms));
+  CU_ASSERT(fl_pol_waste_silent(1.1 * w, C, V, Mf, Ms) > fl_pol_waste_silent(w, C, V, Mf, Ms));
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_silent(C, 0.0, Mf, INFINITY), fl_pol_interval_young(C, Mf), 1e-9);
+}
+
 static CU_TestInfo interval_tests[] = {
+    {"hazard-aware rule: Young at a constant rate, shorter for young nodes", test_hazard_rule},
+    {"fail-stop and silent errors: first-order period", test_silent_period},
     {"Young", test_young},
     {"Daly's example: M=24h, delta=5min -> 116.7min", test_daly_example},
     {"Daly with delta >= 2M", test_daly_large_delta},

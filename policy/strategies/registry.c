@@ -137,6 +137,13 @@ fl_level fl_strat_primary(const fl_strategy_run *run)
   return (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE;
 }
 
+double fl_strat_hazard_interval(fl_strategy_run *run, fl_pol_expected_failures F, void *ctx, double tau_max_s)
+{
+  if (run->rule == FL_INTERVAL_HAZARD && run->levels)
+    run->tau_s = fl_pol_interval_hazard(run->delta_s[fl_strat_primary(run)], F, ctx, tau_max_s);
+  return run->tau_s;
+}
+
 void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s)
 {
   run->sdc_mtbf_s = job_sdc_mtbf_s;
@@ -179,7 +186,7 @@ void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s)
     return;
   if (level != fl_strat_primary(run) || !isfinite(run->mtbf_s) || !(run->mtbf_s > 0))
     return;
-  if (run->rule == FL_INTERVAL_YOUNG)
+  if (run->rule == FL_INTERVAL_YOUNG || run->rule == FL_INTERVAL_HAZARD)
     run->tau_s = fl_pol_interval_young(delta_s, run->mtbf_s);
   else if (run->rule == FL_INTERVAL_DALY)
     run->tau_s = fl_pol_interval_daly(delta_s, run->mtbf_s);

@@ -19,6 +19,7 @@
 
 #include "fl_err.h"
 #include "scenario.h"
+#include "interval.h"
 
 #include <stdint.h>
 
@@ -151,6 +152,9 @@ fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job
 /* The job's MTBF of silent errors that a verification turns into rollbacks: with strategy.verify, Young and Daly
  * become the first-order period of fail-stop plus silent errors (fl_pol_interval_silent). */
 void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s);
+/* strategy.interval = hazard: the next interval from the job's expected failures F over a horizon (the engine's
+ * view of its nodes' ages), at most tau_max_s; sets and returns run->tau_s. Other rules: run->tau_s. */
+double fl_strat_hazard_interval(fl_strategy_run *run, fl_pol_expected_failures F, void *ctx, double tau_max_s);
 /* The engine measured a checkpoint of `level` costing delta_s: re-evaluate Young/Daly with it. */
 void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s);
 /* The level the interval rule prices: the cheapest one written at every checkpoint (local, else buddy, else

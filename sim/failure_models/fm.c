@@ -83,6 +83,10 @@ double fl_fm_variance(const fl_fm *fm)
 {
   return fm->ops->variance(fm);
 }
+double fl_fm_cumhazard(const fl_fm *fm, double age_s)
+{
+  return fm->ops->cumhazard ? fm->ops->cumhazard(fm, age_s) : NAN;
+}
 size_t fl_fm_trace_count(const fl_fm *fm)
 {
   return fm->ntrace;

@@ -42,6 +42,10 @@ double fl_fm_draw_residual(const fl_fm *fm, gsl_rng *r);
 double fl_fm_mean(const fl_fm *fm);
 double fl_fm_variance(const fl_fm *fm);
 
+/* Cumulative hazard -log S(age) of a node's time to failure (renewal models; NAN otherwise): the expected
+ * failures of a node of age a in the next t seconds, before its renewal, are cumhazard(a + t) - cumhazard(a). */
+double fl_fm_cumhazard(const fl_fm *fm, double age_s);
+
 /* Trace records, sorted by time (trace model only; 0 otherwise). */
 size_t fl_fm_trace_count(const fl_fm *fm);
 const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i);

@@ -13,6 +13,7 @@ typedef struct fl_fm_ops {
   double (*draw_residual)(const fl_fm *fm, gsl_rng *r);
   double (*mean)(const fl_fm *fm);
   double (*variance)(const fl_fm *fm);
+  double (*cumhazard)(const fl_fm *fm, double age_s); /* -log S(age); NULL: not a renewal model */
 } fl_fm_ops;
 
 struct fl_fm {

@@ -9,6 +9,7 @@
  *   log-normal:  L ~ log-normal(zeta + s^2, s) */
 #include "fm_impl.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
@@ -51,7 +52,12 @@ static double fl_fm_exp_var(const fl_fm *fm)
 {
   return fm->mean_s * fm->mean_s;
 }
+static double fl_fm_exp_cumh(const fl_fm *fm, double t)
+{
+  return t / fm->mean_s;
+}
 const fl_fm_ops fl_fm_exponential_ops = {
+    .cumhazard = fl_fm_exp_cumh,
     .name = "exponential",
     .setup = fl_fm_exp_setup,
     .draw = fl_fm_exp_draw,
@@ -83,7 +89,12 @@ static double fl_fm_weibull_var(const fl_fm *fm)
   double g1 = gsl_sf_gamma(1.0 + 1.0 / fm->shape), g2 = gsl_sf_gamma(1.0 + 2.0 / fm->shape);
   return fm->scale * fm->scale * (g2 - g1 * g1);
 }
+static double fl_fm_weibull_cumh(const fl_fm *fm, double t)
+{
+  return pow(t / fm->scale, fm->shape);
+}
 const fl_fm_ops fl_fm_weibull_ops = {
+    .cumhazard = fl_fm_weibull_cumh,
     .name = "weibull",
     .setup = fl_fm_weibull_setup,
     .draw = fl_fm_weibull_draw,
@@ -113,7 +124,12 @@ static double fl_fm_lognormal_var(const fl_fm *fm)
 {
   return expm1(fm->sigma * fm->sigma) * fm->mean_s * fm->mean_s;
 }
+static double fl_fm_lognormal_cumh(const fl_fm *fm, double t)
+{
+  return t > 0 ? -log(gsl_cdf_lognormal_Q(t, fm->zeta, fm->sigma)) : 0.0;
+}
 const fl_fm_ops fl_fm_lognormal_ops = {
+    .cumhazard = fl_fm_lognormal_cumh,
     .name = "lognormal",
     .setup = fl_fm_lognormal_setup,
     .draw = fl_fm_lognormal_draw,
@@ -143,7 +159,12 @@ static double fl_fm_gamma_var(const fl_fm *fm)
 {
   return fm->shape * fm->scale * fm->scale;
 }
+static double fl_fm_gamma_cumh(const fl_fm *fm, double t)
+{
+  return t > 0 ? -log(gsl_cdf_gamma_Q(t, fm->shape, fm->scale)) : 0.0;
+}
 const fl_fm_ops fl_fm_gamma_ops = {
+    .cumhazard = fl_fm_gamma_cumh,
     .name = "gamma",
     .setup = fl_fm_gamma_setup,
     .draw = fl_fm_gamma_draw,
