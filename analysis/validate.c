@@ -207,10 +207,8 @@ static fl_err fl_validate_silent_waste(double period_s, const fl_validate_opts *
 {
   fl_err rc = FL_OK;
   char text[1024];
-  fl_scenario *sc = NULL;
-  fl_sim *sim = NULL;
-  fl_sim_result res;
-  double node = FL_SILENT_MTBF_S * FL_VALIDATE_NODES;
+  double node = FL_SILENT_MTBF_S * FL_VALIDATE_NODES, unused;
+  double work = 200.0 * fl_pol_interval_silent(FL_SILENT_C_S, FL_SILENT_V_S, FL_SILENT_MTBF_S, FL_SILENT_MTBF_S);
   snprintf(text, sizeof text,
            "[run]\nname = validate-silent\nseed = %" PRIu64 "\nevents = none\n"
            "[platform]\nnodes = %d\n"
@@ -218,22 +216,12 @@ static fl_err fl_validate_silent_waste(double period_s, const fl_validate_opts *
            "[app]\nkind = bsp\nnodes = %d\nwork = %.17g\n"
            "[strategy]\nkind = checkpoint\ninterval = %.17g\ncheckpoint_cost = %g\nrestart_cost = 0s\n"
            "downtime = 0s\nverify = checkpoint\nverify_cost = %g\nverify_recall = 1\n",
-           opt->seed, FL_VALIDATE_PLATFORM, node, node, FL_VALIDATE_NODES,
-           200.0 * fl_pol_interval_silent(FL_SILENT_C_S, FL_SILENT_V_S, FL_SILENT_MTBF_S, FL_SILENT_MTBF_S), period_s,
-           FL_SILENT_C_S, FL_SILENT_V_S);
-  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
-  FL_TRY(fl_sim_create(sc, &sim));
-  for (long r = 0; r < opt->replicas; r++) {
-    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
-    FL_CHECK(strcmp(res.status, "completed") == 0, FL_ERR_INTERNAL, "validate %s: replica %ld ended '%s'", label, r,
-             res.status);
-    x[r] = res.makespan_s / sc->work_s - 1.0;
-    if (prog)
-      fl_progress_update(prog, 0, "validate %s: replica %ld/%ld", label, r + 1, opt->replicas);
-  }
+           opt->seed, FL_VALIDATE_PLATFORM, node, node, FL_VALIDATE_NODES, work, period_s, FL_SILENT_C_S,
+           FL_SILENT_V_S);
+  FL_TRY(fl_validate_simulate(text, label, "completed", -1, FL_METRIC_MAKESPAN, opt, prog, x, &unused));
+  for (long r = 0; r < opt->replicas; r++)
+    x[r] = x[r] / work - 1.0; /* the overhead */
 done:
-  fl_sim_destroy(&sim);
-  fl_scenario_destroy(&sc);
   return rc;
 }
 
@@ -506,7 +494,8 @@ int fl_validate_matches(const char *only, char *names, size_t size)
 {
   int hits = 0;
   static const char *const others[] = {"replication:mnfti", "renewal:weibull", "renewal:lognormal",
-                                       "renewal:exponential", "silent:waste", "silent:optimum"};
+                                       "renewal:gamma",     "renewal:exponential", "silent:waste",
+                                       "silent:optimum"};
   names[0] = '\0';
   for (size_t i = 0; i < sizeof fl_daly_regimes / sizeof fl_daly_regimes[0]; i++) {
     char name[96];
@@ -526,9 +515,9 @@ int fl_validate_matches(const char *only, char *names, size_t size)
     strncat(names, ", ", size - strlen(names) - 1);
     strncat(names, fl_io_checks[i].name, size - strlen(names) - 1);
   }
-  for (size_t i = 1; i < 4; i++)
+  for (size_t i = 1; i < 5; i++)
     hits += strstr("renewal", only) || strstr(others[i] + 8, only);
-  for (size_t i = 4; i < sizeof others / sizeof others[0]; i++)
+  for (size_t i = 5; i < sizeof others / sizeof others[0]; i++)
     hits += strstr(others[i], only) != NULL;
   for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
     strncat(names, ", ", size - strlen(names) - 1);
@@ -548,6 +537,7 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
       {"weibull", "shape = 0.7"},
       {"weibull", "shape = 2.5"},
       {"lognormal", "sigma = 1.5"},
+      {"gamma", "shape = 0.6"},
       {"exponential", ""},
   };
 

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_platform)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_platform fuzz_logs)
 
 PACKAGES=(clang libclang-rt-14-dev)
 missing=()
@@ -29,12 +29,14 @@ cmake --build "$B" -j"$(nproc)" --target "${HARNESSES[@]}" >/dev/null
 
 # seed corpora from the files users have
 C=$B/corpus
-mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_platform} "$B/artifacts"
+mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_platform,fuzz_logs} "$B/artifacts"
 cp scenarios/*.ini "$C/fuzz_scenario/"
 printf '[run]\nseed = 7\n[app]\nnodes = 4\n--\nfailures.node_mtbf=1h30min\nstrategy.interval=young\n--\nstrategy.kind+strategy.checkpoint_cost=checkpoint/1min,buddy/10s failures.shape=0.5,0.7\n' \
   > "$C/fuzz_scenario/overrides-and-sweep"
 cp scenarios/traces/*.csv "$C/fuzz_trace/"
 printf '0, 1\n3600, node-2, 10min\n7200.5, 3, never\n' > "$C/fuzz_trace/forms.csv"
+head -200 data/failures/lanl-system20.csv > "$C/fuzz_logs/lanl-head.csv"
+printf '1\t0\t5\t1\tn5\t0\t1000000000\t1000003600\t0\n2\t0\t7\t1\tn7\t1\t1000050000.5\tNULL\t0\n' > "$C/fuzz_logs/fta.tab"
 cp sim/platforms/*.xml "$C/fuzz_platform/"
 build/faultline platform --nodes 3 -o "$C/fuzz_platform/generated-3.xml"
 cp tests/fuzz/seeds/manifest/* "$C/fuzz_manifest/"
