@@ -4,6 +4,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_sf_erf.h>
@@ -16,7 +17,7 @@
 
 const char *fl_fit_family_name(fl_fit_family f)
 {
-  static const char *const names[] = {"exponential", "weibull", "lognormal", "gamma"};
+  static const char *const names[] = {"exponential", "weibull", "lognormal", "gamma", "bursty"};
   return f >= 0 && f < FL_FIT_NFAMILY ? names[f] : "?";
 }
 
@@ -24,6 +25,7 @@ void fl_fit_obs_free(fl_fit_obs *obs)
 {
   free(obs->t);
   free(obs->cens);
+  free(obs->times);
   memset(obs, 0, sizeof *obs);
 }
 
@@ -177,6 +179,13 @@ fl_err fl_fit_observe(const fl_log *log, const fl_fit_opts *opts, fl_fit_obs *ob
       v[nv++].c = 1;
     }
     obs->nodes = nodes;
+    /* the dates themselves, coalesced, for the bursty fit */
+    obs->ntimes = 0;
+    for (size_t i = 0; i < m; i++)
+      if (i == 0 || times[i] != times[i - 1])
+        times[obs->ntimes++] = times[i];
+    obs->times = times;
+    times = NULL;
   } else {
     size_t k = 0;
     while (k < log->n) {
@@ -334,6 +343,8 @@ static double fl_ks(const fl_fit_obs *o, const fl_fit_result *r)
   return d;
 }
 
+static fl_err fl_fit_bursty(const fl_fit_obs *o, fl_fit_result *r);
+
 fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
 {
   fl_err rc = FL_OK;
@@ -345,6 +356,8 @@ fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
 
   memset(r, 0, sizeof *r);
   r->family = fam;
+  if (fam == FL_FIT_BURSTY)
+    return fl_fit_bursty(o, r);
   FL_CHECK(o->nfail >= 2, FL_ERR_INPUT, "a fit needs at least 2 failures (%zu)", o->nfail);
   for (size_t i = 0; i < o->n; i++)
     sum += o->t[i];
@@ -499,18 +512,192 @@ done:
   return rc;
 }
 
+/* Hawkes likelihood on dates scaled by `scale`: theta = (log mu, logit eta, log tau). */
+typedef struct fl_hawkes {
+  const double *x; /* scaled dates */
+  size_t n;
+  double T; /* scaled end of the window */
+} fl_hawkes;
+
+static double fl_hawkes_negll(const gsl_vector *theta, void *p)
+{
+  const fl_hawkes *h = p;
+  double mu = exp(gsl_vector_get(theta, 0)), eta = 1.0 / (1.0 + exp(-gsl_vector_get(theta, 1)));
+  double tau = exp(gsl_vector_get(theta, 2)), A = 0.0, ll = 0.0, comp;
+  if (!(tau > 1e-12) || !(tau < 1e12) || !(mu > 0))
+    return GSL_POSINF;
+  comp = mu * (h->T - h->x[0]);
+  for (size_t i = 0; i < h->n; i++) {
+    if (i > 0) {
+      A = exp(-(h->x[i] - h->x[i - 1]) / tau) * (1.0 + A);
+      ll += log(mu + eta / tau * A);
+    }
+    comp += eta * -expm1(-(h->T - h->x[i]) / tau);
+  }
+  ll -= comp;
+  return isfinite(ll) ? -ll : GSL_POSINF;
+}
+
+/* The compensator between consecutive dates (time-rescaling): Exp(1) gaps if the model is right. */
+static double fl_hawkes_ks(const fl_hawkes *h, double mu, double eta, double tau)
+{
+  size_t m = h->n > 1 ? h->n - 1 : 0;
+  double *g = malloc((m ? m : 1) * sizeof *g), A = 0.0, d = 0.0;
+  if (!g)
+    return NAN;
+  for (size_t i = 1; i < h->n; i++) {
+    double dt = h->x[i] - h->x[i - 1];
+    /* integral over (x_{i-1}, x_i] of mu + eta/tau * sum exp: mu dt + eta (1 + A_{i-1}) (1 - e^{-dt/tau}) */
+    g[i - 1] = mu * dt + eta * (1.0 + A) * -expm1(-dt / tau);
+    A = exp(-dt / tau) * (1.0 + A);
+  }
+  qsort(g, m, sizeof *g, fl_double_cmp);
+  for (size_t i = 0; i < m; i++) {
+    double F = -expm1(-g[i]);
+    d = fmax(d, fmax(fabs(F - (double)i / (double)m), fabs(F - (double)(i + 1) / (double)m)));
+  }
+  free(g);
+  return d;
+}
+
+static fl_err fl_fit_bursty(const fl_fit_obs *o, fl_fit_result *r)
+{
+  fl_err rc = FL_OK;
+  double scale, *x = NULL, best = GSL_POSINF, f0;
+  fl_hawkes h;
+  gsl_multimin_fminimizer *mz = NULL;
+  gsl_vector *th = NULL, *step = NULL, *bx = NULL, *tmp = NULL;
+  gsl_matrix *H = NULL, *C = NULL;
+  gsl_permutation *perm = NULL;
+  static const double tau0[] = {0.05, 0.3, 2.0};
+
+  r->nparam = 3;
+  FL_CHECK(o->times && o->ntimes >= FL_FIT_MIN_FAILURES, FL_ERR_INPUT,
+           "the bursty model is fitted to a system's failure dates (fit --per system)");
+  scale = (o->to_s - o->times[0]) / (double)o->ntimes;
+  FL_CHECK(scale > 0, FL_ERR_INPUT, "bursty fit: an empty window");
+  FL_ALLOC(x, o->ntimes);
+  for (size_t i = 0; i < o->ntimes; i++)
+    x[i] = o->times[i] / scale;
+  h = (fl_hawkes){.x = x, .n = o->ntimes, .T = o->to_s / scale};
+  th = gsl_vector_alloc(3);
+  step = gsl_vector_alloc(3);
+  bx = gsl_vector_alloc(3);
+  tmp = gsl_vector_alloc(3);
+  mz = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 3);
+  FL_CHECK(th && step && bx && tmp && mz, FL_ERR_NOMEM, "out of memory");
+  {
+    gsl_multimin_function fn = {.n = 3, .f = fl_hawkes_negll, .params = &h};
+    for (size_t s0 = 0; s0 < sizeof tau0 / sizeof tau0[0]; s0++) {
+      int status = GSL_CONTINUE;
+      gsl_vector_set(th, 0, log(0.7));
+      gsl_vector_set(th, 1, log(0.3 / 0.7));
+      gsl_vector_set(th, 2, log(tau0[s0]));
+      for (int round = 0; round < 2; round++) {
+        gsl_vector_set_all(step, round == 0 ? 0.5 : 0.05);
+        gsl_multimin_fminimizer_set(mz, &fn, th, step);
+        status = GSL_CONTINUE;
+        for (int it = 0; it < 5000 && status == GSL_CONTINUE; it++) {
+          if (gsl_multimin_fminimizer_iterate(mz) != GSL_SUCCESS)
+            break;
+          status = gsl_multimin_test_size(gsl_multimin_fminimizer_size(mz), 1e-8);
+        }
+        gsl_vector_memcpy(th, gsl_multimin_fminimizer_x(mz));
+      }
+      if (gsl_multimin_fminimizer_minimum(mz) < best) {
+        best = gsl_multimin_fminimizer_minimum(mz);
+        gsl_vector_memcpy(bx, th);
+        r->converged = status == GSL_SUCCESS;
+      }
+    }
+  }
+  /* observed information, inverted by LU (GSL) */
+  H = gsl_matrix_alloc(3, 3);
+  C = gsl_matrix_alloc(3, 3);
+  perm = gsl_permutation_alloc(3);
+  FL_CHECK(H && C && perm, FL_ERR_NOMEM, "out of memory");
+  f0 = fl_hawkes_negll(bx, &h);
+  {
+    const double e = 1e-3;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        double f[4];
+        for (int q = 0; q < 4; q++) {
+          gsl_vector_memcpy(tmp, bx);
+          gsl_vector_set(tmp, (size_t)i, gsl_vector_get(tmp, (size_t)i) + ((q & 1) ? -e : e));
+          gsl_vector_set(tmp, (size_t)j, gsl_vector_get(tmp, (size_t)j) + ((q & 2) ? -e : e));
+          f[q] = fl_hawkes_negll(tmp, &h);
+        }
+        gsl_matrix_set(H, (size_t)i, (size_t)j, (f[0] - f[1] - f[2] + f[3]) / (4.0 * e * e));
+      }
+  }
+  {
+    int sign;
+    double se[3], z = 1.959963984540054, mu, eta, tau;
+    if (gsl_linalg_LU_decomp(H, perm, &sign) == GSL_SUCCESS && gsl_linalg_LU_det(H, sign) > 0 &&
+        gsl_linalg_LU_invert(H, perm, C) == GSL_SUCCESS) {
+      for (int i = 0; i < 3; i++)
+        se[i] = sqrt(gsl_matrix_get(C, (size_t)i, (size_t)i));
+    } else {
+      se[0] = se[1] = se[2] = NAN;
+      r->converged = 0;
+    }
+    mu = exp(gsl_vector_get(bx, 0)) / scale;
+    eta = 1.0 / (1.0 + exp(-gsl_vector_get(bx, 1)));
+    tau = exp(gsl_vector_get(bx, 2)) * scale;
+    r->p[0] = mu;
+    r->lo[0] = mu * exp(-z * se[0]);
+    r->hi[0] = mu * exp(z * se[0]);
+    r->p[1] = eta;
+    r->lo[1] = 1.0 / (1.0 + exp(-(gsl_vector_get(bx, 1) - z * se[1])));
+    r->hi[1] = 1.0 / (1.0 + exp(-(gsl_vector_get(bx, 1) + z * se[1])));
+    r->p[2] = tau;
+    r->lo[2] = tau * exp(-z * se[2]);
+    r->hi[2] = tau * exp(z * se[2]);
+    r->mean_s = (1.0 - eta) / mu; /* the stationary rate is mu / (1 - eta) */
+    r->mean_lo = r->mean_hi = NAN;
+    r->loglik = -f0 - (double)(o->ntimes - 1) * log(scale);
+    r->aic = 2.0 * r->nparam - 2.0 * r->loglik;
+    r->ks = fl_hawkes_ks(&h, exp(gsl_vector_get(bx, 0)), eta, exp(gsl_vector_get(bx, 2)));
+  }
+done:
+  if (mz)
+    gsl_multimin_fminimizer_free(mz);
+  if (th)
+    gsl_vector_free(th);
+  if (step)
+    gsl_vector_free(step);
+  if (bx)
+    gsl_vector_free(bx);
+  if (tmp)
+    gsl_vector_free(tmp);
+  if (H)
+    gsl_matrix_free(H);
+  if (C)
+    gsl_matrix_free(C);
+  if (perm)
+    gsl_permutation_free(perm);
+  free(x);
+  return rc;
+}
+
 fl_err fl_fit_all(const fl_fit_obs *o, fl_fit_result r[FL_FIT_NFAMILY], int *best)
 {
   fl_err rc = FL_OK;
   int b = -1;
   for (int f = 0; f < FL_FIT_NFAMILY; f++) {
+    if (f == FL_FIT_BURSTY && !o->times) {
+      memset(&r[f], 0, sizeof r[f]); /* nparam 0: not fitted */
+      r[f].family = FL_FIT_BURSTY;
+      continue;
+    }
     FL_TRY(fl_fit_one(o, (fl_fit_family)f, &r[f]));
     if (b < 0 || r[f].aic < r[b].aic)
       b = f;
   }
-  /* parsimony: a family with fewer parameters within 2 AIC units wins */
+  /* parsimony: a family with fewer parameters within 2 AIC units wins (the fewest of those) */
   for (int f = 0; f < FL_FIT_NFAMILY; f++)
-    if (r[f].nparam < r[b].nparam && r[f].aic <= r[b].aic + 2.0)
+    if (r[f].nparam > 0 && r[f].nparam < r[b].nparam && r[f].aic <= r[b].aic + 2.0)
       b = f;
   *best = b;
 done:
@@ -519,6 +706,11 @@ done:
 
 void fl_fit_print_section(const fl_fit_result *r, double scale_nodes, FILE *f)
 {
+  if (r->family == FL_FIT_BURSTY) {
+    fprintf(f, "[failures]\nmodel = exponential\nnode_mtbf = %.6gs\nburst_ratio = %.4g\nburst_time = %.6gs\n",
+            scale_nodes / r->p[0], fmin(r->p[1], 0.95), r->p[2]);
+    return;
+  }
   fprintf(f, "[failures]\nmodel = %s\nnode_mtbf = %.6gs\n", fl_fit_family_name(r->family), r->mean_s * scale_nodes);
   if (r->family == FL_FIT_WEIBULL || r->family == FL_FIT_GAMMA)
     fprintf(f, "shape = %.4g\n", r->p[0]);

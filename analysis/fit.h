@@ -13,7 +13,14 @@
  * log-likelihood) in the log-transformed parameters; the mean's by the delta method. KS: the largest distance
  * between the fitted CDF and the Kaplan-Meier estimate (the ordinary KS statistic when nothing is censored).
  * The family chosen: lowest AIC, except that a family with fewer parameters within 2 AIC units of it is
- * preferred (the exponential is nested in the Weibull and the gamma). */
+ * preferred (the exponential is nested in the Weibull, the gamma and the bursty model).
+ *
+ * Bursts (per system): a Hawkes process with an exponential kernel, the failure rate at t
+ *   lambda(t) = mu + (eta / tau) sum_{t_j < t} exp(-(t - t_j) / tau),
+ * a background rate mu, each failure raising the rate for a while (eta: offspring failures per failure, tau: how
+ * long), as failures.burst_ratio and burst_time simulate it. Its likelihood over [t_1, T] given the first
+ * failure (Ozaki 1979's recursion) is comparable with the renewal fits' (for eta = 0 it is the exponential's); its
+ * KS distance is that of the time-rescaled gaps against Exp(1). */
 #ifndef FL_FIT_H
 #define FL_FIT_H
 
@@ -23,7 +30,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-typedef enum fl_fit_family { FL_FIT_EXP = 0, FL_FIT_WEIBULL, FL_FIT_LOGNORMAL, FL_FIT_GAMMA, FL_FIT_NFAMILY } fl_fit_family;
+typedef enum fl_fit_family {
+  FL_FIT_EXP = 0,
+  FL_FIT_WEIBULL,
+  FL_FIT_LOGNORMAL,
+  FL_FIT_GAMMA,
+  FL_FIT_BURSTY, /* per system only: a Hawkes process (below) */
+  FL_FIT_NFAMILY
+} fl_fit_family;
 
 #define FL_FIT_MIN_FAILURES 20 /* intervals ending in a failure that a fit needs */
 
@@ -35,6 +49,8 @@ typedef struct fl_fit_obs {
   long nodes;        /* nodes observed (per node), or -1 */
   long coalesced;    /* failures dropped as simultaneous with another */
   double from_s, to_s; /* the observation window, seconds from the log's origin */
+  double *times;       /* per system: the failure dates in the window, in order (coalesced), else NULL */
+  size_t ntimes;
 } fl_fit_obs;
 
 typedef struct fl_fit_opts {
@@ -58,8 +74,9 @@ typedef struct fl_fit_result {
   fl_fit_family family;
   int nparam;
   /* exponential: p0 = mean; Weibull: p0 = shape k, p1 = scale lambda; log-normal: p0 = mu, p1 = sigma (of ln t,
-   * t in seconds); gamma: p0 = shape a, p1 = scale theta. lo/hi: 95 % CI. */
-  double p[2], lo[2], hi[2];
+   * t in seconds); gamma: p0 = shape a, p1 = scale theta; bursty: p0 = background rate mu (1/s), p1 = eta,
+   * p2 = tau (s). lo/hi: 95 % CI. nparam 0: not fitted (bursty on per-node data). */
+  double p[3], lo[3], hi[3];
   double mean_s, mean_lo, mean_hi;
   double loglik, aic, ks;
   int converged;

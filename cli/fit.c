@@ -27,6 +27,10 @@ static void fl_fit_params(const fl_fit_result *r, char *buf, size_t len)
     snprintf(buf, len, "shape %.4g [%.4g, %.4g]  scale %.4gs [%.4g, %.4g]", r->p[0], r->lo[0], r->hi[0], r->p[1],
              r->lo[1], r->hi[1]);
     break;
+  case FL_FIT_BURSTY:
+    snprintf(buf, len, "mu 1/%.4gs  eta %.3g [%.3g, %.3g]  tau %.4gs [%.4g, %.4g]", 1.0 / r->p[0], r->p[1], r->lo[1],
+             r->hi[1], r->p[2], r->lo[2], r->hi[2]);
+    break;
   default: buf[0] = '\0';
   }
 }
@@ -128,7 +132,10 @@ int fl_cmd_fit(int argc, char **argv)
     printf("# faultline fit %s (%s%s, per %s): %s by AIC over %zu intervals (%zu failures)\n", path,
            fl_log_format_name(log->format), sys, opts.per_system ? "system" : "node",
            fl_fit_family_name(res[best].family), obs.n, obs.nfail);
-    if (opts.per_system)
+    if (opts.per_system && res[best].family == FL_FIT_BURSTY)
+      printf("# node_mtbf = %ld nodes / background rate; each failure begets burst_ratio more on random nodes\n",
+             obs.nodes);
+    else if (opts.per_system)
       printf("# node_mtbf = system MTBF x %ld nodes; the shape is the system's, applied to each node\n", obs.nodes);
     fl_fit_print_section(&res[best], per, stdout);
     goto done;
@@ -157,11 +164,16 @@ int fl_cmd_fit(int argc, char **argv)
            "AIC", "KS D");
     for (int f = 0; f < FL_FIT_NFAMILY; f++) {
       char params[160], mean[64], m0[16], m1[16], m2[16];
+      if (res[f].nparam == 0)
+        continue; /* bursty: per system only */
       fl_fit_params(&res[f], params, sizeof params);
       fl_fit_human(res[f].mean_s, m0, sizeof m0);
       fl_fit_human(res[f].mean_lo, m1, sizeof m1);
       fl_fit_human(res[f].mean_hi, m2, sizeof m2);
-      snprintf(mean, sizeof mean, "%s [%s, %s]", m0, m1, m2);
+      if (isfinite(res[f].mean_lo))
+        snprintf(mean, sizeof mean, "%s [%s, %s]", m0, m1, m2);
+      else
+        snprintf(mean, sizeof mean, "%s", m0);
       printf("%-12s %-70s %-24s %11.1f %11.1f %7.4f%s%s\n", fl_fit_family_name(res[f].family), params, mean,
              res[f].loglik, res[f].aic, res[f].ks, f == best ? "  <- best" : "",
              res[f].converged ? "" : "  (did not converge)");

@@ -103,8 +103,8 @@ static const fl_cmd fl_cmds[] = {
      "LOG [--format auto|csv|lanl|fta] [--per node|system] [--system S] [--nodes N] [--map FILE] [--from T] "
      "[--to T] [--sort] [--scenario]",
      "maximum-likelihood fits of the exponential, Weibull, log-normal and gamma laws to a failure log's times "
-     "between failures (right-censored at the window's end): CIs, log-likelihood, AIC, KS; --scenario prints the "
-     "[failures] section of the best",
+     "between failures (right-censored at the window's end) and, per system, of a bursty (Hawkes) model: CIs, "
+     "log-likelihood, AIC, KS; --scenario prints the [failures] section of the best",
      fl_cmd_fit},
     {"rerun", "DB RUN_ID",
      "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",

@@ -17,6 +17,7 @@ enum {
   FL_STREAM_PROCESS = 4,  /* process crashes in the simulator (failures.process_mtbf) */
   FL_STREAM_GROUPS = 5,   /* group failures in the simulator (failures.group_mtbf) */
   FL_STREAM_SDC = 6,      /* silent data corruption in the simulator (failures.sdc_mtbf) */
+  FL_STREAM_BURSTS = 7,   /* offspring failures of bursts in the simulator (failures.burst_ratio) */
   FL_STREAM_TEST = 99,
 };
 

@@ -131,6 +131,11 @@ static const fl_key fl_keys[] = {
     {"failures", "group_mtbf", FL_K_DURATION_NEVER, FL_OFF(group_mtbf_s), FL_K_POS, "never", NULL,
      "mean time between failures of ONE group of platform.cabinet consecutive nodes (a cabinet, a switch, a power "
      "domain) that fail together, exponential, besides each node's own failures; never = none"},
+    {"failures", "burst_ratio", FL_K_REAL, FL_OFF(burst_ratio), FL_K_NONNEG, "0", NULL,
+     "bursts: offspring failures each failure causes on random nodes soon after (a Hawkes branching ratio, below "
+     "1; the failure rate becomes the model's / (1 - burst_ratio)); 0 = none"},
+    {"failures", "burst_time", FL_K_DURATION, FL_OFF(burst_time_s), FL_K_POS, "1h", NULL,
+     "bursts: mean delay of an offspring failure after its parent (exponential)"},
     {"failures", "sdc_mtbf", FL_K_DURATION_NEVER, FL_OFF(sdc_mtbf_s), FL_K_POS, "never", NULL,
      "bsp: mean time between silent data corruptions of ONE node (exponential, its own random stream; the job "
      "goes on with a wrong state until a verification catches it); never = none"},
@@ -831,6 +836,9 @@ fl_err fl_scenario_check(const fl_scenario *sc)
     return fl_scenario_fail(sc, "app", "move_prob", "is a probability: at most 1");
   if (strcmp(sc->strategy, "replication") == 0 && strcmp(sc->app, "bsp") == 0 && (sc->degree < 2 || sc->degree > 3))
     return fl_scenario_fail(sc, "strategy", "degree", "process replication takes 2 or 3 copies");
+  if (!(sc->burst_ratio <= 0.95))
+    return fl_scenario_fail(sc, "failures", "burst_ratio",
+                            "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");
   if (!(sc->verify_recall <= 1.0))
     return fl_scenario_fail(sc, "strategy", "verify_recall", "is a probability: at most 1");
   if (strcmp(sc->model, "trace") == 0 && !sc->trace) {

@@ -73,6 +73,8 @@ typedef struct fl_scenario {
   double process_mtbf_s; /* bsp: MTBF of one process (crash, node lives); INFINITY = none */
   double group_mtbf_s;   /* MTBF of one group of platform.cabinet nodes failing together; INFINITY = none */
   double sdc_mtbf_s;     /* bsp: MTBF of silent data corruptions of one node; INFINITY = none */
+  double burst_ratio;    /* offspring failures per failure (Hawkes branching ratio, < 1); 0 = none */
+  double burst_time_s;   /* mean delay of an offspring failure */
   int start;          /* fl_start */
 
   /* [app] */

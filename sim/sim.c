@@ -117,6 +117,10 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->node_mtbf_s = fl_fm_mean(sim->fm);
   }
 
+  sim->burst_ratio = sc->burst_ratio;
+  sim->burst_time_s = sc->burst_time_s;
+  /* bursts multiply the failure rate by 1 / (1 - ratio): the MTBF the rules and the rows see */
+  sim->node_mtbf_s *= 1.0 - sim->burst_ratio;
   sim->process_mtbf_s = sc->process_mtbf_s;
   sim->group_mtbf_s = sc->group_mtbf_s;
   sim->group_size = sc->cabinet;
@@ -762,6 +766,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .trace_node = sim->trace_node,
                          .group_size = sim->group_size,
                          .group_mtbf_s = sim->group_mtbf_s,
+                         .burst_ratio = sim->burst_ratio,
+                         .burst_time_s = sim->burst_time_s,
                          .profiles = sim->profiles,
                          .nprofiles = sim->nprofiles};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));

@@ -54,6 +54,7 @@ struct fl_sim {
   double group_mtbf_s;                /* failures.group_mtbf (INFINITY: no group failures) */
   int sdc, verify;                    /* silent errors modelled; a verification before each checkpoint */
   int hazard;                         /* strategy.interval = hazard: each interval from the nodes' ages */
+  double burst_ratio, burst_time_s;   /* failures.burst_ratio, burst_time */
   double sdc_rate;                    /* silent errors per second over the job's nodes */
   double verify_s, verify_recall;     /* V; probability a verification catches a corrupted state */
   long group_size;                    /* nodes per group (platform.cabinet) */

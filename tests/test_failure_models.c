@@ -226,6 +226,46 @@ static void test_trace_errors(void)
   }
 }
 
+/* Bursts: each failure begets Poisson(eta) more on random nodes: the failure rate is the base one / (1 - eta),
+ * failures cluster (many gaps shorter than the burst time), and the timeline stays ordered and reproducible. */
+static void test_source_bursts(void)
+{
+  fl_fm *fm = make_fm("[failures]\nmodel = exponential\nnode_mtbf = 100000s\n");
+  fl_fsrc_config cfg = {.fm = fm, .nodes = 1000, .repair_s = 0.0, .start = FL_START_STATIONARY, .seed = 9,
+                        .replica = 0, .burst_ratio = 0.5, .burst_time_s = 20.0};
+  fl_fsrc *src = NULL, *plain = NULL;
+  double t, last = 0;
+  long node, failures = 0, base = 0, short_gaps = 0, base_short = 0;
+  fl_fsrc_kind kind;
+  CU_ASSERT_EQUAL_FATAL(fl_fsrc_create(&cfg, &src), FL_OK);
+  while (fl_fsrc_peek(src) < 2e5 && fl_fsrc_next(src, &t, &node, &kind)) {
+    CU_ASSERT(t >= last);
+    if (kind == FL_FSRC_FAILURE) {
+      short_gaps += failures > 0 && t - last < 5.0;
+      failures++;
+    }
+    last = t;
+  }
+  cfg.burst_ratio = 0.0;
+  last = 0;
+  CU_ASSERT_EQUAL_FATAL(fl_fsrc_create(&cfg, &plain), FL_OK);
+  while (fl_fsrc_peek(plain) < 2e5 && fl_fsrc_next(plain, &t, &node, &kind))
+    if (kind == FL_FSRC_FAILURE) {
+      base_short += base > 0 && t - last < 5.0;
+      base++;
+      last = t;
+    }
+  /* 2000 base failures expected; with bursts 4000 */
+  fprintf(stderr, "  %ld failures with bursts, %ld without; gaps < 5 s: %ld vs %ld\n", failures, base, short_gaps,
+          base_short);
+  CU_ASSERT(base > 1800 && base < 2200);
+  CU_ASSERT(failures > 1.8 * base && failures < 2.2 * base);
+  CU_ASSERT(short_gaps > 2 * base_short);
+  fl_fsrc_destroy(&src);
+  fl_fsrc_destroy(&plain);
+  fl_fm_destroy(&fm);
+}
+
 /* The timeline: one pending event per node, time ordered, failure then repair. */
 static void test_source_renewal(void)
 {
@@ -382,6 +422,7 @@ static CU_TestInfo fm_tests[] = {
     {"trace parsing", test_trace_parse},
     {"trace errors name file and line", test_trace_errors},
     {"renewal timeline", test_source_renewal},
+    {"bursts: rate / (1 - eta), clustered", test_source_bursts},
     {"never repaired", test_source_never_repaired},
     {"group failures", test_source_groups},
     {"trace replay", test_source_trace},

@@ -17,7 +17,7 @@ typedef struct fl_fsrc_ev {
                  * profile outages: the profile's index */
 } fl_fsrc_ev;
 
-enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2, FL_AUX_DOWN_AT_START = -3, FL_AUX_PROFILE = -4 };
+enum { FL_AUX_RENEWAL = -1, FL_AUX_REPAIR = -2, FL_AUX_DOWN_AT_START = -3, FL_AUX_PROFILE = -4, FL_AUX_BURST = -5 };
 
 struct fl_fsrc {
   fl_fsrc_config cfg;
@@ -34,6 +34,8 @@ struct fl_fsrc {
   long group_node;      /* the next member to take down while a group failure is being emitted, else -1 */
   long group_end;       /* one past its last member */
   double group_t;       /* its date */
+  /* bursts: offspring failures of each failure (a Hawkes branching process), from their own stream */
+  gsl_rng *burst_rng; /* NULL: none */
   /* profiles: the next outage of each is one heap event */
   long *prof_play;   /* per profile: the play its next outage is in */
   size_t *prof_idx;  /* and its index in that play's list */
@@ -156,8 +158,13 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
   }
   s->group_node = -1;
   s->next_group_t = INFINITY;
-  if ((cfg->group_size > 0 && isfinite(cfg->group_mtbf_s)) || cfg->nprofiles > 0)
+  if ((cfg->group_size > 0 && isfinite(cfg->group_mtbf_s)) || cfg->nprofiles > 0 || cfg->burst_ratio > 0)
     FL_ALLOC(s->gen, cfg->nodes);
+  if (cfg->burst_ratio > 0) {
+    FL_CHECK(cfg->burst_ratio < 1.0 && cfg->burst_time_s > 0, FL_ERR_INTERNAL, "bad burst %g, %g", cfg->burst_ratio,
+             cfg->burst_time_s);
+    FL_TRY(fl_rng_create(cfg->seed, cfg->replica, FL_STREAM_BURSTS, &s->burst_rng));
+  }
   if (cfg->nprofiles > 0) {
     FL_ALLOC(s->prof_play, cfg->nprofiles);
     FL_ALLOC(s->prof_idx, cfg->nprofiles);
@@ -188,6 +195,8 @@ void fl_fsrc_destroy(fl_fsrc **ps)
     gsl_rng_free(s->rng);
   if (s->group_rng)
     gsl_rng_free(s->group_rng);
+  if (s->burst_rng)
+    gsl_rng_free(s->burst_rng);
   free(s->gen);
   free(s->prof_play);
   free(s->prof_idx);
@@ -294,7 +303,7 @@ static int fl_fsrc_group_next(fl_fsrc *s, double *t_s, long *node)
   return 0;
 }
 
-int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
+static int fl_fsrc_next_raw(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
 {
   for (;;) {
     fl_fsrc_drop_stale(s);
@@ -313,6 +322,24 @@ int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
     }
     if (!s->n)
       return 0;
+    if (s->heap[0].aux == FL_AUX_BURST) {
+      fl_fsrc_ev be;
+      if (fl_fsrc_reserve(s, 1) != FL_OK)
+        return 0;
+      be = fl_fsrc_pop(s);
+      if (s->down[be.node])
+        continue; /* already down: the offspring adds nothing */
+      s->down[be.node] = 1;
+      s->gen[be.node]++; /* its pending failure is stale now */
+      if (isfinite(s->cfg.repair_s)) {
+        (void)fl_fsrc_push(s, be.t + s->cfg.repair_s, be.node, FL_AUX_REPAIR);
+        s->pending_repairs++;
+      }
+      *t_s = be.t;
+      *node = be.node;
+      *kind = FL_FSRC_FAILURE;
+      return 1;
+    }
     if (s->heap[0].aux == FL_AUX_PROFILE) {
       fl_fsrc_ev pe;
       const fl_fsrc_profile *p;
@@ -394,4 +421,23 @@ int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
     *kind = FL_FSRC_FAILURE;
     return 1;
   }
+}
+
+/* Every failure, whatever its cause (bursts' own included), spawns Poisson(burst_ratio) offspring failures of
+ * uniformly random nodes, each after an exponential delay of mean burst_time: a Hawkes process with an
+ * exponential kernel, whose failure rate is the base rate / (1 - burst_ratio). */
+int fl_fsrc_next(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *kind)
+{
+  if (!fl_fsrc_next_raw(s, t_s, node, kind))
+    return 0;
+  if (s->burst_rng && *kind == FL_FSRC_FAILURE) {
+    unsigned k = gsl_ran_poisson(s->burst_rng, s->cfg.burst_ratio);
+    if (k > 0 && fl_fsrc_reserve(s, k) == FL_OK)
+      for (unsigned i = 0; i < k; i++) {
+        double t = *t_s + gsl_ran_exponential(s->burst_rng, s->cfg.burst_time_s);
+        long n = (long)gsl_rng_uniform_int(s->burst_rng, (unsigned long)s->cfg.nodes);
+        (void)fl_fsrc_push_gen(s, t, n, FL_AUX_BURST, 0);
+      }
+  }
+  return 1;
 }

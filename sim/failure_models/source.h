@@ -10,7 +10,10 @@
  * together, exponentially at 1 / group_mtbf each, drawn from their own stream (so the groups' dates do not
  * depend on the nodes' failures; a node a group took down draws its next failure afresh after its repair). A
  * group failure is one FL_FSRC_FAILURE per member that is up, all at its date;
- * each member comes back after the repair time and then resumes its own renewal process. */
+ * each member comes back after the repair time and then resumes its own renewal process.
+ *
+ * Bursts (failures.burst_ratio): each failure spawns offspring failures on random nodes soon after (a Hawkes
+ * process, see fl_fsrc_next), from their own stream. */
 #ifndef FL_FSRC_H
 #define FL_FSRC_H
 
@@ -45,6 +48,8 @@ typedef struct fl_fsrc_config {
   const long *trace_node; /* trace model: node index of each trace record (resolved by the caller) */
   long group_size;        /* group failures: nodes g*group_size .. (g+1)*group_size-1 fail together */
   double group_mtbf_s;    /* mean time between failures of ONE group; INFINITY (or 0 group_size): none */
+  double burst_ratio;     /* bursts: offspring failures per failure (< 1); 0: none */
+  double burst_time_s;    /* mean delay of an offspring failure */
   const fl_fsrc_profile *profiles; /* outages the platform declares, on top of the model (borrowed) */
   size_t nprofiles;
 } fl_fsrc_config;
