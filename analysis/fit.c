@@ -343,6 +343,63 @@ static double fl_ks(const fl_fit_obs *o, const fl_fit_result *r)
   return d;
 }
 
+/* The covariance of the log-transformed parameters at the optimum x: the inverse of the observed information (a
+ * central-difference Hessian of the negative log-likelihood f, step 1e-3), inverted by GSL's LU. 0 when it is not
+ * positive definite (cov then NAN). */
+static int fl_covariance(double (*f)(const gsl_vector *, void *), void *params, const gsl_vector *x, gsl_matrix *cov)
+{
+  const double h = 1e-3;
+  size_t n = x->size;
+  int ok = 0, sign;
+  double f0 = f(x, params);
+  gsl_vector *t = gsl_vector_alloc(n);
+  gsl_matrix *H = gsl_matrix_alloc(n, n);
+  gsl_permutation *perm = gsl_permutation_alloc(n);
+  gsl_matrix_set_all(cov, NAN);
+  if (!t || !H || !perm)
+    goto out;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i; j < n; j++) {
+      double v;
+      if (i == j) {
+        double fp, fm;
+        gsl_vector_memcpy(t, x);
+        gsl_vector_set(t, i, gsl_vector_get(x, i) + h);
+        fp = f(t, params);
+        gsl_vector_set(t, i, gsl_vector_get(x, i) - h);
+        fm = f(t, params);
+        v = (fp - 2.0 * f0 + fm) / (h * h);
+      } else {
+        double q[4];
+        for (int k = 0; k < 4; k++) {
+          gsl_vector_memcpy(t, x);
+          gsl_vector_set(t, i, gsl_vector_get(x, i) + ((k & 1) ? -h : h));
+          gsl_vector_set(t, j, gsl_vector_get(x, j) + ((k & 2) ? -h : h));
+          q[k] = f(t, params);
+        }
+        v = (q[0] - q[1] - q[2] + q[3]) / (4.0 * h * h);
+      }
+      gsl_matrix_set(H, i, j, v);
+      gsl_matrix_set(H, j, i, v);
+    }
+  if (gsl_linalg_LU_decomp(H, perm, &sign) != GSL_SUCCESS || !(gsl_linalg_LU_det(H, sign) > 0) ||
+      gsl_linalg_LU_invert(H, perm, cov) != GSL_SUCCESS)
+    goto out;
+  ok = 1;
+  for (size_t i = 0; i < n; i++)
+    ok &= gsl_matrix_get(cov, i, i) > 0;
+  if (!ok)
+    gsl_matrix_set_all(cov, NAN);
+out:
+  if (t)
+    gsl_vector_free(t);
+  if (H)
+    gsl_matrix_free(H);
+  if (perm)
+    gsl_permutation_free(perm);
+  return ok;
+}
+
 static fl_err fl_fit_bursty(const fl_fit_obs *o, fl_fit_result *r);
 
 fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
@@ -350,7 +407,8 @@ fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
   fl_err rc = FL_OK;
   fl_lik L = {.obs = o, .family = fam, .scale = 0.0, .lx = NULL};
   gsl_multimin_fminimizer *mz = NULL;
-  gsl_vector *x = NULL, *step = NULL, *th = NULL;
+  gsl_vector *x = NULL, *step = NULL;
+  gsl_matrix *cov = NULL;
   double sum = 0.0, mlx = 0.0, vlx = 0.0, mx = 0.0, vx = 0.0;
   size_t nf = 0;
 
@@ -429,42 +487,15 @@ fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
     }
   }
   {
-    /* observed information in theta: central differences of the negative log-likelihood */
-    const double h = 1e-3;
-    double f0 = fl_negll(x, &L), H[2][2], C[2][2], det, g[2], m0;
-    th = gsl_vector_alloc(2);
-    FL_CHECK(th != NULL, FL_ERR_NOMEM, "out of memory");
-    for (int i = 0; i < 2; i++)
-      for (int j = i; j < 2; j++) {
-        double f[4];
-        for (int s = 0; s < 4; s++) {
-          gsl_vector_memcpy(th, x);
-          gsl_vector_set(th, i, gsl_vector_get(th, i) + ((s & 1) ? -h : h));
-          gsl_vector_set(th, j, gsl_vector_get(th, j) + ((s & 2) ? -h : h));
-          f[s] = fl_negll(th, &L);
-        }
-        if (i == j) {
-          double fp, fm;
-          gsl_vector_memcpy(th, x);
-          gsl_vector_set(th, i, gsl_vector_get(x, i) + h);
-          fp = fl_negll(th, &L);
-          gsl_vector_set(th, i, gsl_vector_get(x, i) - h);
-          fm = fl_negll(th, &L);
-          H[i][i] = (fp - 2.0 * f0 + fm) / (h * h);
-        } else {
-          H[i][j] = H[j][i] = (f[0] - f[1] - f[2] + f[3]) / (4.0 * h * h);
-        }
-      }
-    det = H[0][0] * H[1][1] - H[0][1] * H[1][0];
-    if (det > 0 && H[0][0] > 0) {
-      C[0][0] = H[1][1] / det;
-      C[1][1] = H[0][0] / det;
-      C[0][1] = C[1][0] = -H[0][1] / det;
-    } else {
-      C[0][0] = C[1][1] = NAN;
-      C[0][1] = C[1][0] = NAN;
+    const double h = 1e-3; /* step of the mean's gradient */
+    double f0 = fl_negll(x, &L), C[2][2], g[2], m0;
+    cov = gsl_matrix_alloc(2, 2);
+    FL_CHECK(cov != NULL, FL_ERR_NOMEM, "out of memory");
+    if (!fl_covariance(fl_negll, &L, x, cov))
       r->converged = 0;
-    }
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++)
+        C[i][j] = gsl_matrix_get(cov, (size_t)i, (size_t)j);
     {
       double a = gsl_vector_get(x, 0), b = gsl_vector_get(x, 1), ls = log(L.scale), z = 1.959963984540054;
       double se0 = sqrt(C[0][0]), se1 = sqrt(C[1][1]);
@@ -506,8 +537,8 @@ done:
     gsl_vector_free(x);
   if (step)
     gsl_vector_free(step);
-  if (th)
-    gsl_vector_free(th);
+  if (cov)
+    gsl_matrix_free(cov);
   free(L.lx);
   return rc;
 }
@@ -566,9 +597,8 @@ static fl_err fl_fit_bursty(const fl_fit_obs *o, fl_fit_result *r)
   double scale, *x = NULL, best = GSL_POSINF, f0;
   fl_hawkes h;
   gsl_multimin_fminimizer *mz = NULL;
-  gsl_vector *th = NULL, *step = NULL, *bx = NULL, *tmp = NULL;
-  gsl_matrix *H = NULL, *C = NULL;
-  gsl_permutation *perm = NULL;
+  gsl_vector *th = NULL, *step = NULL, *bx = NULL;
+  gsl_matrix *C = NULL;
   static const double tau0[] = {0.05, 0.3, 2.0};
 
   r->nparam = 3;
@@ -583,9 +613,8 @@ static fl_err fl_fit_bursty(const fl_fit_obs *o, fl_fit_result *r)
   th = gsl_vector_alloc(3);
   step = gsl_vector_alloc(3);
   bx = gsl_vector_alloc(3);
-  tmp = gsl_vector_alloc(3);
   mz = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 3);
-  FL_CHECK(th && step && bx && tmp && mz, FL_ERR_NOMEM, "out of memory");
+  FL_CHECK(th && step && bx && mz, FL_ERR_NOMEM, "out of memory");
   {
     gsl_multimin_function fn = {.n = 3, .f = fl_hawkes_negll, .params = &h};
     for (size_t s0 = 0; s0 < sizeof tau0 / sizeof tau0[0]; s0++) {
@@ -611,37 +640,15 @@ static fl_err fl_fit_bursty(const fl_fit_obs *o, fl_fit_result *r)
       }
     }
   }
-  /* observed information, inverted by LU (GSL) */
-  H = gsl_matrix_alloc(3, 3);
   C = gsl_matrix_alloc(3, 3);
-  perm = gsl_permutation_alloc(3);
-  FL_CHECK(H && C && perm, FL_ERR_NOMEM, "out of memory");
+  FL_CHECK(C != NULL, FL_ERR_NOMEM, "out of memory");
   f0 = fl_hawkes_negll(bx, &h);
   {
-    const double e = 1e-3;
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) {
-        double f[4];
-        for (int q = 0; q < 4; q++) {
-          gsl_vector_memcpy(tmp, bx);
-          gsl_vector_set(tmp, (size_t)i, gsl_vector_get(tmp, (size_t)i) + ((q & 1) ? -e : e));
-          gsl_vector_set(tmp, (size_t)j, gsl_vector_get(tmp, (size_t)j) + ((q & 2) ? -e : e));
-          f[q] = fl_hawkes_negll(tmp, &h);
-        }
-        gsl_matrix_set(H, (size_t)i, (size_t)j, (f[0] - f[1] - f[2] + f[3]) / (4.0 * e * e));
-      }
-  }
-  {
-    int sign;
     double se[3], z = 1.959963984540054, mu, eta, tau;
-    if (gsl_linalg_LU_decomp(H, perm, &sign) == GSL_SUCCESS && gsl_linalg_LU_det(H, sign) > 0 &&
-        gsl_linalg_LU_invert(H, perm, C) == GSL_SUCCESS) {
-      for (int i = 0; i < 3; i++)
-        se[i] = sqrt(gsl_matrix_get(C, (size_t)i, (size_t)i));
-    } else {
-      se[0] = se[1] = se[2] = NAN;
+    if (!fl_covariance(fl_hawkes_negll, &h, bx, C))
       r->converged = 0;
-    }
+    for (int i = 0; i < 3; i++)
+      se[i] = sqrt(gsl_matrix_get(C, (size_t)i, (size_t)i));
     mu = exp(gsl_vector_get(bx, 0)) / scale;
     eta = 1.0 / (1.0 + exp(-gsl_vector_get(bx, 1)));
     tau = exp(gsl_vector_get(bx, 2)) * scale;
@@ -669,14 +676,8 @@ done:
     gsl_vector_free(step);
   if (bx)
     gsl_vector_free(bx);
-  if (tmp)
-    gsl_vector_free(tmp);
-  if (H)
-    gsl_matrix_free(H);
   if (C)
     gsl_matrix_free(C);
-  if (perm)
-    gsl_permutation_free(perm);
   free(x);
   return rc;
 }

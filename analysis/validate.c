@@ -526,6 +526,17 @@ int fl_validate_matches(const char *only, char *names, size_t size)
   return hits > 0;
 }
 
+/* A check's row: the progress line cleared, the row printed and counted, and handed out while there is room. */
+static void fl_validate_emit(const fl_validate_row *row, fl_progress *prog, FILE *out, int *failed,
+                             fl_validate_row *rows, int max_rows, int *n)
+{
+  fl_progress_done(prog);
+  fl_validate_print(row, out);
+  *failed += !row->pass;
+  if (rows && *n < max_rows)
+    rows[(*n)++] = *row;
+}
+
 fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_validate_row *rows, int max_rows,
                        int *nrows)
 {
@@ -550,57 +561,35 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
     if (opt->only && !strstr(fl_io_checks[i].name, opt->only))
       continue;
     FL_TRY(fl_validate_io(&fl_io_checks[i], &row));
-    fl_validate_print(&row, out);
-    *failed += !row.pass;
-    if (rows && n < max_rows)
-      rows[n++] = row;
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   for (size_t i = 0; i < sizeof fl_daly_regimes / sizeof fl_daly_regimes[0]; i++) {
     if (opt->only && !strstr(fl_daly_regimes[i].name, opt->only) && !strstr("daly", opt->only))
       continue;
     FL_TRY(fl_validate_daly(&fl_daly_regimes[i], opt, &prog, &row));
-    fl_progress_done(&prog);
-    fl_validate_print(&row, out);
-    *failed += !row.pass;
-    if (rows && n < max_rows)
-      rows[n++] = row;
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   for (int i = 0; i < FL_N_ML; i++) {
     if (opt->only && !strstr(fl_ml_cases[i].name, opt->only))
       continue;
     FL_TRY(fl_validate_multilevel(&fl_ml_cases[i], opt, &prog, &row));
-    fl_progress_done(&prog);
-    fl_validate_print(&row, out);
-    *failed += !row.pass;
-    if (rows && n < max_rows)
-      rows[n++] = row;
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   if (!opt->only || strstr("replication:mnfti", opt->only)) {
     FL_TRY(fl_validate_mnfti(1000, opt, &prog, &row));
-    fl_progress_done(&prog);
-    fl_validate_print(&row, out);
-    *failed += !row.pass;
-    if (rows && n < max_rows)
-      rows[n++] = row;
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   for (size_t i = 0; i < sizeof renewal / sizeof renewal[0]; i++) {
     if (opt->only && !strstr("renewal", opt->only) && !strstr(renewal[i][0], opt->only))
       continue;
     FL_TRY(fl_validate_renewal(renewal[i][0], renewal[i][1], opt, &row));
-    fl_validate_print(&row, out);
-    *failed += !row.pass;
-    if (rows && n < max_rows)
-      rows[n++] = row;
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   for (int i = 0; i < 2; i++) {
     if (opt->only && !strstr(i == 0 ? "silent:waste" : "silent:optimum", opt->only))
       continue;
     FL_TRY(fl_validate_silent(i, opt, &prog, &row));
-    fl_progress_done(&prog);
-    fl_validate_print(&row, out);
-    *failed += !row.pass;
-    if (rows && n < max_rows)
-      rows[n++] = row;
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   fprintf(out, "%d check%s failed\n", *failed, *failed == 1 ? "" : "s");
 done:

@@ -15,14 +15,11 @@ static void fl_fit_params(const fl_fit_result *r, char *buf, size_t len)
 {
   switch (r->family) {
   case FL_FIT_EXP: snprintf(buf, len, "-"); break;
-  case FL_FIT_WEIBULL:
-    snprintf(buf, len, "shape %.4g [%.4g, %.4g]  scale %.4gs [%.4g, %.4g]", r->p[0], r->lo[0], r->hi[0], r->p[1],
-             r->lo[1], r->hi[1]);
-    break;
   case FL_FIT_LOGNORMAL:
     snprintf(buf, len, "mu %.4g [%.4g, %.4g]  sigma %.4g [%.4g, %.4g]", r->p[0], r->lo[0], r->hi[0], r->p[1], r->lo[1],
              r->hi[1]);
     break;
+  case FL_FIT_WEIBULL:
   case FL_FIT_GAMMA:
     snprintf(buf, len, "shape %.4g [%.4g, %.4g]  scale %.4gs [%.4g, %.4g]", r->p[0], r->lo[0], r->hi[0], r->p[1],
              r->lo[1], r->hi[1]);

@@ -457,7 +457,9 @@ static void test_sdc_outcomes(void)
     CU_ASSERT_STRING_EQUAL(res.status, "completed");
     CU_ASSERT_EQUAL(res.sdc_silent, 0);
     CU_ASSERT_EQUAL(res.sdc_detected, res.sdc_injected);
-    CU_ASSERT_EQUAL(res.sdc_rollbacks, res.sdc_detected > 0 ? res.sdc_rollbacks : 0);
+    /* one rollback per segment caught, however many corruptions it held */
+    CU_ASSERT(res.sdc_rollbacks <= res.sdc_detected);
+    CU_ASSERT_EQUAL(res.sdc_rollbacks > 0, res.sdc_detected > 0);
     /* every rollback loses its hour and its verification, then reads the checkpoint back */
     CU_ASSERT_DOUBLE_EQUAL(res.lost_work_s, 3630.0 * res.sdc_rollbacks, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(res.restart_time_s, 120.0 * res.sdc_rollbacks, 1e-6);
