@@ -144,8 +144,9 @@ done:
 fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
 {
   fl_err rc = FL_OK;
-  const char *keys[2] = {"platform.file", "failures.trace"};
-  const char *rel[2] = {sc->platform_file, sc->trace};
+  const char *keys[4] = {"platform.file", "failures.trace", "app.graph", "app.substitutes"};
+  const char *rel[4] = {sc->platform_file, sc->trace, strcmp(sc->app, "workflow") == 0 ? sc->graph : NULL,
+                        strcmp(sc->app, "workflow") == 0 ? sc->substitutes : NULL};
   char *path = NULL, **profiles = NULL;
   int nprofiles = 0;
 
@@ -158,8 +159,8 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
     free(path);
     path = NULL;
   }
-  FL_ALLOC(*v, 2 + nprofiles);
-  for (int k = 0; k < 2; k++) {
+  FL_ALLOC(*v, 4 + nprofiles);
+  for (int k = 0; k < 4; k++) {
     if (!rel[k] || !rel[k][0])
       continue;
     FL_CHECK((path = fl_scenario_resolve(sc, rel[k])) != NULL, FL_ERR_NOMEM, "out of memory");

@@ -51,6 +51,7 @@ typedef struct fl_key {
 
 static const char *const fl_events_choices[] = {"none", "all", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
+static const char *const fl_subs_rule_choices[] = {"stage", "none", NULL};
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
@@ -145,7 +146,7 @@ static const fl_key fl_keys[] = {
      "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
      "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
     {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL,
-     "bsp | gridworld | cg (cg: real mode only; bsp: simulator only)"},
+     "bsp | gridworld | workflow | cg (cg: real mode only; bsp, workflow: simulator only)"},
     {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
      "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
     {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL,
@@ -166,6 +167,18 @@ static const fl_key fl_keys[] = {
      "gridworld: probability p of moving in the intended direction (else uniform among the other three)"},
     {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
      "gridworld: simulated time of one task's update in one sweep"},
+    {"app", "graph", FL_K_STR, FL_OFF(graph), FL_K_OPTIONAL, "", NULL,
+     "workflow: the task graph, its format from the extension: .json (WfCommons instance), .dax (Pegasus), .dot "
+     "(SimGrid's convention: size = flops on a task, bytes on an edge); relative to the scenario's directory"},
+    {"app", "substitutes", FL_K_STR, FL_OFF(substitutes), FL_K_OPTIONAL, "", NULL,
+     "workflow: CSV side file of substitutes, task,substitute,weight[,dependent] (default: app.substitute_rule)"},
+    {"app", "substitute_rule", FL_K_ENUM_INT, FL_OFF(substitute_rule), 0, "stage", fl_subs_rule_choices,
+     "workflow without a side file: stage = tasks of the same stage with similar input sizes substitute for each "
+     "other (weight 1 + relative difference; the 2 nearest on each side); none = no substitutes"},
+    {"app", "substitute_max_diff", FL_K_REAL, FL_OFF(substitute_max_diff), FL_K_NONNEG, "0.5", NULL,
+     "workflow, rule stage: largest relative difference of input sizes between a task and its substitute"},
+    {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
+     "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
      "none | checkpoint | buddy | two-level | multilevel | replication (ranks: process replication; tasks: re-execute failed "
      "tasks) | substitution | hybrid (tasks: the simulator's grid world); see faultline keys and docs/architecture.md"},
@@ -204,9 +217,14 @@ static const fl_key fl_keys[] = {
     {"storage", "disk", FL_K_STR, FL_OFF(storage_disk), FL_K_OPTIONAL, "", NULL,
      "platform files: the id of the node-local disk checkpoints go to (default: each host's first disk)"},
     {"policy", "kind", FL_K_STR, FL_OFF(policy), 0, "greedy", NULL,
-     "greedy | exact | mip: who decides replicate vs substitute (strategy hybrid)"},
+     "greedy | exact | mip (the simplified knapsack of seed 002) | full-mip (its full MIP, per-dependent "
+     "substitutes; workflows): who decides replicate vs substitute (strategy hybrid)"},
+    {"policy", "max_cross", FL_K_REAL, FL_OFF(max_cross), 0, "-1", NULL,
+     "full-mip: substitutions whose substitute and dependent sit on different hosts allowed per decision; "
+     "-1 = no limit"},
     {"policy", "error_budget", FL_K_REAL, FL_OFF(error_budget), FL_K_NONNEG, "10", NULL,
-     "epsilon: substitution error allowed per iteration (sum of w_i over substituted tasks)"},
+     "epsilon: substitution error allowed per iteration (grid world) or over the whole run (workflow), the sum of "
+     "the weights of the substitutions made"},
     {"policy", "time_limit", FL_K_DURATION, FL_OFF(time_limit_s), FL_K_POS, "1s", NULL, "mip: solver time limit"},
     {"policy", "mip_gap", FL_K_REAL, FL_OFF(mip_gap), FL_K_NONNEG, "0.01", NULL,
      "mip: relative gap at which the solver may stop"},
@@ -721,6 +739,8 @@ long fl_scenario_job_slots(const fl_scenario *sc)
 {
   if (strcmp(sc->app, "gridworld") == 0)
     return sc->grid_rows * sc->grid_cols;
+  if (strcmp(sc->app, "workflow") == 0)
+    return sc->app_nodes; /* hosts the scheduler may use (0: every host) */
   return sc->app_nodes * (strcmp(sc->strategy, "replication") == 0 ? sc->degree : 1);
 }
 
@@ -829,6 +849,18 @@ fl_err fl_scenario_check(const fl_scenario *sc)
   } else if (sc->platform_nodes == 0 && fl_scenario_job_slots(sc) == 0) {
     rc = fl_scenario_fail(sc, "platform", "nodes", "give [platform] file or nodes, or [app] nodes");
     goto done;
+  }
+  if (strcmp(sc->app, "workflow") == 0) {
+    if (!sc->graph)
+      return fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot)");
+    file = fl_scenario_resolve(sc, sc->graph);
+    FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
+      rc = fl_scenario_fail(sc, "app", "graph", "workflow file '%s' not found", file);
+      goto done;
+    }
+    free(file);
+    file = NULL;
   }
   if (!(sc->discount < 1.0))
     return fl_scenario_fail(sc, "app", "discount", "must be below 1");

@@ -89,6 +89,11 @@ typedef struct fl_scenario {
   double discount;           /* gridworld: delta */
   double move_prob;          /* gridworld: p, probability of moving in the intended direction */
   double task_time_s;        /* gridworld: time of one task's update */
+  char *graph;               /* workflow: the task graph (.json WfCommons, .dax, .dot; NULL: none) */
+  char *substitutes;         /* workflow: side file of substitutes (NULL: the rule) */
+  int substitute_rule;       /* workflow: 0 stage, 1 none */
+  double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
+  double reference_speed;    /* workflow: flop/s that converts a recorded runtime without a machine speed */
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */
@@ -114,6 +119,7 @@ typedef struct fl_scenario {
   double error_budget; /* epsilon, per iteration */
   double time_limit_s; /* solver time limit (mip) */
   double mip_gap;
+  double max_cross;      /* full-mip: substitutions across hosts allowed per decision (< 0: no limit) */
   int weights_empirical; /* 0: the seed's bound; 1: observed differences */
 
   /* [mpi] — real mode (faultline run / faultline-mpi) */

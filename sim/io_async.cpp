@@ -7,7 +7,9 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Disk.hpp>
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Exec.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Io.hpp>
 #include <simgrid/s4u/NetZone.hpp>
@@ -78,4 +80,62 @@ extern "C" sg_host_t *fl_sg_all_hosts(size_t *n)
   for (simgrid::s4u::Host *h : all)
     v[(*n)++] = h;
   return v;
+}
+
+/* ---- transfers and executions of task graphs ---- */
+
+struct fl_sgc {
+  simgrid::s4u::CommPtr comm;
+  int refs;
+};
+
+extern "C" fl_sgc *fl_sgc_send(sg_host_t from, sg_host_t to, double bytes)
+{
+  auto *c = new fl_sgc;
+  c->refs = 1;
+  c->comm = simgrid::s4u::Comm::sendto_async(from, to, static_cast<uint64_t>(bytes));
+  return c;
+}
+
+extern "C" void fl_sgc_ref(fl_sgc *c)
+{
+  c->refs++;
+}
+
+extern "C" void fl_sgc_unref(fl_sgc *c)
+{
+  if (c && --c->refs == 0)
+    delete c;
+}
+
+extern "C" int fl_sgc_wait(fl_sgc *c)
+{
+  try {
+    c->comm->wait();
+  } catch (const simgrid::Exception &) {
+    return 1;
+  }
+  return 0;
+}
+
+extern "C" void fl_sgc_cancel(fl_sgc *c)
+{
+  auto s = c->comm->get_state();
+  if (s == simgrid::s4u::Activity::State::STARTED || s == simgrid::s4u::Activity::State::STARTING ||
+      s == simgrid::s4u::Activity::State::INITED)
+    c->comm->cancel();
+}
+
+extern "C" int fl_sg_exec(sg_host_t host, double flops)
+{
+  try {
+    simgrid::s4u::ExecPtr e = simgrid::s4u::Exec::init();
+    e->set_flops_amount(flops);
+    e->set_host(host);
+    e->start();
+    e->wait();
+  } catch (const simgrid::Exception &) {
+    return 1;
+  }
+  return 0;
 }

@@ -35,6 +35,20 @@ sg_host_t fl_sg_add_host(const char *name, double speed);
 void fl_sg_watch_hosts(void);
 sg_host_t *fl_sg_all_hosts(size_t *n);
 
+/* Task graphs (run_workflow.c): a host-to-host transfer started now and awaited later, possibly by another
+ * actor than the one that started it (the C API of 3.32 has only blocking sg_host_sendto). Reference counted:
+ * fl_sgc_send returns one reference; each holder takes its own. */
+typedef struct fl_sgc fl_sgc;
+fl_sgc *fl_sgc_send(sg_host_t from, sg_host_t to, double bytes);
+void fl_sgc_ref(fl_sgc *c);
+void fl_sgc_unref(fl_sgc *c);
+/* Block until it ends: 0 delivered, 1 failed (an end went down) or cancelled. */
+int fl_sgc_wait(fl_sgc *c);
+/* Stop it if it still runs (its waiters see a failure). */
+void fl_sgc_cancel(fl_sgc *c);
+/* Run `flops` on `host` from the calling actor (which may sit on another host): 0 done, 1 the host failed. */
+int fl_sg_exec(sg_host_t host, double flops);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fl_apps[] = {"bsp", "gridworld"};
+static const char *const fl_apps[] = {"bsp", "gridworld", "workflow"};
 #define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
 
 /* ---- set-up ---- */
@@ -23,7 +23,7 @@ static const char *const fl_apps[] = {"bsp", "gridworld"};
 static void fl_sim_caps(fl_sim *sim)
 {
   sim->caps = (fl_engine_caps){.name = "sim",
-                               .shape = strcmp(sim->app, "gridworld") == 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
+                               .shape = strcmp(sim->app, "bsp") != 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
                                .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL),
                                .max_degree = 3,
                                .task_recovery = 1};
@@ -66,6 +66,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
     if (sim->platform_costs && !sc->platform_file)
       form = fl_iocost_form(sc, est_nodes);
+    if (strcmp(sim->app, "workflow") == 0 && !sc->platform_file)
+      form = FL_IO_PER_RANK; /* files move between hosts: every node with its link */
     FL_TRY(fl_platform_get(sc, form, &sim->pf));
   }
   sim->nodes = fl_platform_nodes(sim->pf);
@@ -78,6 +80,20 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
       goto done;
     }
     sim->ranks = sc->grid_rows * sc->grid_cols;
+  }
+  if (strcmp(sim->app, "workflow") == 0) {
+    if (sc->app_nodes > sim->nodes) {
+      rc = fl_scenario_fail(sc, "app", "nodes", "%ld hosts asked for but platform '%s' has only %ld nodes",
+                            sc->app_nodes, fl_platform_describe(sim->pf), sim->nodes);
+      goto done;
+    }
+    sim->degree = 1; /* replication of a task is its re-execution */
+    sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
+  }
+  if (sim->strat.full_model && strcmp(sim->app, "workflow") != 0) {
+    rc = fl_scenario_fail(sc, "policy", "kind", "full-mip needs per-dependent substitutes: app.kind = workflow (this "
+                          "one: %s)", sim->app);
+    goto done;
   }
   sim->slots = sim->ranks * sim->degree;
   if (sim->slots > sim->nodes || sim->ranks < 1) {
@@ -229,6 +245,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 
   if (strcmp(sim->app, "gridworld") == 0)
     FL_TRY(fl_sim_setup_gridworld(sim, sc));
+  if (strcmp(sim->app, "workflow") == 0)
+    FL_TRY(fl_wfr_create(sim, sc, &sim->wfr));
   sim->partner_step = fl_iocost_partner_step(sim->pf, sim->ranks);
   if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
     FL_ALLOC(sim->fail_epoch, sim->ranks);
@@ -292,6 +310,7 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->missing);
   free(sim->missing_pos);
   fl_gw_destroy(&sim->gw);
+  fl_wfr_destroy(&sim->wfr);
   free(sim->gw_v);
   free(sim->gw_vnext);
   free(sim->gw_ref);
@@ -354,7 +373,7 @@ double fl_sim_failures_per_step(const fl_sim *sim, const char **step)
 {
   double mtbf = fl_sim_job_mtbf(sim), per_segment, per_restart;
   *step = NULL;
-  if (sim->gw || !isfinite(mtbf) || !(mtbf > 0))
+  if (sim->gw || sim->wfr || !isfinite(mtbf) || !(mtbf > 0))
     return 0.0;
   per_segment = (isfinite(sim->tau_s) ? sim->tau_s + sim->delta_s : sim->work_s) / mtbf;
   per_restart = sim->restart_s / mtbf;
@@ -381,12 +400,12 @@ int fl_sim_platform_costs(const fl_sim *sim)
 int fl_sim_is_daly_model(const fl_sim *sim)
 {
   unsigned two = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
-  return sim->degree == 1 && !sim->gw && (sim->strat.levels & two) != two;
+  return sim->degree == 1 && !sim->gw && !sim->wfr && (sim->strat.levels & two) != two;
 }
 
 double fl_sim_expected_makespan(const fl_sim *sim)
 {
-  if (sim->gw)
+  if (sim->gw || sim->wfr)
     return sim->work_s;
   return fl_pol_expected_walltime(sim->work_s, isfinite(sim->tau_s) ? sim->tau_s : sim->work_s, sim->delta_s,
                                   sim->restart_s, sim->downtime_s, fl_sim_job_mtbf(sim));
@@ -678,9 +697,16 @@ static void fl_injector_main(int argc, char **argv)
     }
     if (kind != FL_FSRC_REPAIR) {
       sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
-      fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
+      if (rep->sim->wfr)
+        fl_wfr_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
+      else
+        fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
     } else {
       sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
+      if (rep->sim->wfr) {
+        fl_wfr_on_repair(rep, node, t);
+        continue;
+      }
       if (rep->renew_t) { /* a repaired node starts a new life: its age counts from now */
         if (isnan(rep->renew_t[node]))
           rep->renewed[rep->nrenewed++] = (int32_t)node;
@@ -727,7 +753,9 @@ static void fl_coordinator_main(int argc, char **argv)
   fl_replica *rep = sg_actor_self_get_data();
   (void)argc;
   (void)argv;
-  if (rep->sim->caps.shape == FL_SHAPE_TASKS)
+  if (rep->sim->wfr)
+    fl_sim_run_workflow(rep);
+  else if (rep->sim->caps.shape == FL_SHAPE_TASKS)
     fl_sim_run_tasks(rep);
   else
     fl_sim_run_ranks(rep);
@@ -748,6 +776,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   res->makespan_s = NAN;
   res->iterations = res->converged_at = res->complete_iterations = -1;
   res->tasks_replicated = res->tasks_substituted = res->tasks_stale = -1;
+  res->tasks_lost = res->policy_objective = res->decisions = -1;
+  res->error_spent = NAN;
   res->error_linf = res->error_l1 = res->policy_time_s = res->policy_gap = NAN;
   res->sdc_injected = res->sdc_detected = res->sdc_silent = res->sdc_rollbacks = sim->sdc ? 0 : -1;
   res->verify_time_s = sim->verify ? 0.0 : NAN;
@@ -772,13 +802,18 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .nprofiles = sim->nprofiles};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
   fl_job_reset(sim);
+  if (sim->wfr)
+    FL_TRY(fl_wfr_reset(&rep));
   {
     /* nodes already down when the run starts (failures.start = steady): the job starts without them, on spares
      * or waiting for repairs; they are not failures of the run and interrupt nothing */
     long node;
     while (fl_fsrc_next_down_at_start(rep.src, &node)) {
       sg_host_turn_off(fl_platform_host(sim->pf, node));
-      fl_job_on_failure(&rep, node, 0.0, 1);
+      if (sim->wfr)
+        fl_wfr_on_failure(&rep, node, 0.0, 1);
+      else
+        fl_job_on_failure(&rep, node, 0.0, 1);
     }
   }
   rep.sem = sg_sem_init(0);
@@ -886,6 +921,15 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->controller = fl_platform_controller_name(sim->pf);
   row->inputs = sim->inputs;
   row->ninputs = sim->ninputs;
+  row->tasks_lost = res->tasks_lost;
+  row->error_spent = res->error_spent;
+  row->policy_objective = res->policy_objective;
+  if (sim->wfr) {
+    row->work_s = sim->work_s; /* the failure-free HEFT schedule's length */
+    row->checkpoint_cost_s = NAN;
+    row->restart_cost_s = NAN;
+    row->downtime_s = NAN;
+  }
   if (sim->gw) {
     row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
     row->checkpoint_cost_s = NAN;

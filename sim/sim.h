@@ -39,6 +39,11 @@ typedef struct fl_sim_result {
   const char *policy_solver;                             /* what decided (hybrid), or NULL */
   double policy_time_s;                                  /* host time spent deciding */
   double policy_gap;                                     /* worst gap reported by the solver (NAN if unknown) */
+  /* task graphs (workflow); -1 / NAN otherwise */
+  long tasks_lost;          /* tasks killed or whose output was lost while still needed */
+  double error_spent;       /* substitution error spent (sum of the weights used) */
+  long policy_objective;    /* substitutions the solver chose, summed over the failure epochs */
+  long decisions;           /* failure epochs that needed a decision */
   /* silent data corruption (failures.sdc_mtbf); -1 / NAN when not modelled */
   long sdc_injected;    /* corruptions that struck a compute segment that completed */
   long sdc_detected;    /* caught by a verification (or outvoted by triplication) */

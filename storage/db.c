@@ -91,7 +91,10 @@ static const char fl_db_schema[] =
     "  sdc_injected INTEGER,\n"
     "  sdc_detected INTEGER,\n"
     "  sdc_silent INTEGER,\n"
-    "  verify_time_s REAL\n"
+    "  verify_time_s REAL,\n"
+    "  tasks_lost INTEGER,\n"
+    "  error_spent REAL,\n"
+    "  policy_objective INTEGER\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS shards (\n"
     "  sweep TEXT NOT NULL,\n"
@@ -132,9 +135,9 @@ static const char fl_db_ins_run_sql[] =
     " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
     " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
     " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs, row_key, sdc_injected,"
-    " sdc_detected, sdc_silent, verify_time_s)"
+    " sdc_detected, sdc_silent, verify_time_s, tasks_lost, error_spent, policy_objective)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char fl_db_ins_input_sql[] =
     "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
@@ -155,6 +158,9 @@ static const char *const fl_db_added_columns[][2] = {
     {"sdc_detected", "INTEGER"},
     {"sdc_silent", "INTEGER"},
     {"verify_time_s", "REAL"},
+    {"tasks_lost", "INTEGER"},
+    {"error_spent", "REAL"},
+    {"policy_objective", "INTEGER"},
 };
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
@@ -687,6 +693,9 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_count(st, i++, r->sdc_detected);
   fl_bind_count(st, i++, r->sdc_silent);
   fl_bind_real(st, i++, r->verify_time_s);
+  fl_bind_count(st, i++, r->tasks_lost);
+  fl_bind_real(st, i++, r->error_spent);
+  fl_bind_count(st, i++, r->policy_objective);
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;
@@ -775,6 +784,8 @@ void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
   row->mode = mode;
   row->sdc_injected = row->sdc_detected = row->sdc_silent = -1;
   row->verify_time_s = NAN;
+  row->tasks_lost = row->policy_objective = -1;
+  row->error_spent = NAN;
 }
 
 void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)

@@ -55,6 +55,10 @@ typedef struct fl_db_run {
   /* silent data corruption (sim, failures.sdc_mtbf; -1 / NAN where not modelled) */
   long sdc_injected, sdc_detected, sdc_silent; /* struck a completed segment; caught (or outvoted); committed */
   double verify_time_s;                        /* verifications run, including interrupted ones */
+  /* task graphs (sim, app.kind = workflow; -1 / NAN otherwise) */
+  long tasks_lost;       /* tasks killed, or whose output was lost while still needed */
+  double error_spent;    /* substitution error spent over the run */
+  long policy_objective; /* substitutions the solver chose, summed over the decisions */
 } fl_db_run;
 
 /* A zeroed row with what identifies it: scenario name, path, text, overrides, and the mode ("sim", "real"). */

@@ -8,7 +8,8 @@
 #include <string.h>
 
 static const fl_strategy_key fl_hybrid_keys[] = {
-    {"policy.kind", FL_SHAPE_TASKS, "the solver: greedy, exact, mip"},
+    {"policy.kind", FL_SHAPE_TASKS, "the solver: greedy, exact, mip (the simplified knapsack), full-mip (workflows)"},
+    {"policy.max_cross", FL_SHAPE_TASKS, "full-mip: substitutions across hosts allowed per decision"},
     {"policy.error_budget", FL_SHAPE_TASKS, "epsilon: substitution error allowed per sweep"},
     {"policy.time_limit", FL_SHAPE_TASKS, "the MIP solver's time limit"},
     {"policy.mip_gap", FL_SHAPE_TASKS, "the MIP solver's relative gap"},
@@ -22,16 +23,35 @@ static fl_err fl_hybrid_setup(fl_strategy_run *run, const fl_scenario *sc)
   fl_pol_instance in = {.nfailed = 0, .budget = sc->error_budget};
   fl_pol_decision d = {.substitute = none};
   snprintf(run->policy, sizeof run->policy, "%s", sc->policy);
+  run->full_model = strcmp(sc->policy, "full-mip") == 0;
+  run->max_cross = sc->max_cross < 0 ? -1 : (long)sc->max_cross;
+  if (run->full_model) {
+    if (fl_pol_solve("mip", &in, &d) != FL_OK)
+      return fl_scenario_fail(sc, "policy", "kind", "full-mip needs GLPK, and this faultline was built without it");
+    snprintf(run->policy, sizeof run->policy, "mip");
+  }
   run->error_budget = sc->error_budget;
   run->time_limit_s = sc->time_limit_s;
   run->mip_gap = sc->mip_gap;
   run->weights_empirical = sc->weights_empirical;
-  if (fl_pol_solve(sc->policy, &in, &d) != FL_OK) { /* the solver's name, checked before anything runs */
+  if (!run->full_model && fl_pol_solve(sc->policy, &in, &d) != FL_OK) { /* the solver's name, checked before anything runs */
     char why[512];
     snprintf(why, sizeof why, "%s", fl_err_msg());
     return fl_scenario_fail(sc, "policy", "kind", "%s", why);
   }
   return FL_OK;
+}
+
+static void fl_hybrid_account(fl_strategy_run *run, const fl_pol_decision *d)
+{
+  run->solve_time_s += d->time_s;
+  run->objective += d->nsubstituted;
+  if (!isnan(d->gap) && !(d->gap <= run->worst_gap))
+    run->worst_gap = d->gap;
+  if (strstr(d->solver, "fallback"))
+    run->fell_back = 1;
+  if (!run->solver || strstr(d->solver, "fallback"))
+    run->solver = run->full_model && !strstr(d->solver, "fallback") ? "full-mip" : d->solver;
 }
 
 static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute)
@@ -44,15 +64,37 @@ static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weigh
                         .mip_gap = run->mip_gap};
   fl_pol_decision d = {.substitute = substitute};
   fl_err rc;
+  if (run->full_model)
+    return fl_err_set(FL_ERR_INPUT, "policy.kind = full-mip needs per-dependent substitutes: app.kind = workflow");
   if (nfailed <= 0)
     return FL_OK;
   if ((rc = fl_pol_solve(run->policy, &in, &d)) != FL_OK)
     return rc;
-  run->solve_time_s += d.time_s;
-  if (!isnan(d.gap) && !(d.gap <= run->worst_gap))
-    run->worst_gap = d.gap;
-  if (!run->solver || strstr(d.solver, "fallback"))
-    run->solver = d.solver;
+  fl_hybrid_account(run, &d);
+  return FL_OK;
+}
+
+/* On a task graph: the simplified knapsack (greedy, exact, mip) on w_i, or seed 002's full MIP on the terms. */
+static fl_err fl_hybrid_decide_graph(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
+                                     unsigned char *substitute, long *substitute_by, int *have_z)
+{
+  fl_pol_full f = *full;
+  fl_pol_instance in = {.nfailed = nfailed,
+                        .weight = weight,
+                        .budget = run->error_budget,
+                        .full = run->full_model ? &f : NULL,
+                        .time_limit_s = run->time_limit_s,
+                        .mip_gap = run->mip_gap};
+  fl_pol_decision d = {.substitute = substitute, .substitute_by = run->full_model ? substitute_by : NULL};
+  fl_err rc;
+  f.max_cross = run->max_cross;
+  *have_z = 0;
+  if (nfailed <= 0)
+    return FL_OK;
+  if ((rc = fl_pol_solve(run->policy, &in, &d)) != FL_OK)
+    return rc;
+  *have_z = run->full_model;
+  fl_hybrid_account(run, &d);
   return FL_OK;
 }
 
@@ -63,4 +105,5 @@ const fl_strategy_ops fl_strategy_hybrid = {
     .shapes = FL_SHAPE_TASKS,
     .setup = fl_hybrid_setup,
     .decide_tasks = fl_hybrid_decide,
+    .decide_graph = fl_hybrid_decide_graph,
 };

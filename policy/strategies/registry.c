@@ -252,6 +252,15 @@ fl_err fl_strat_decide_tasks(fl_strategy_run *run, long nfailed, double *weight,
   return run->ops->decide_tasks(run, nfailed, weight, substitute);
 }
 
+fl_err fl_strat_decide_graph(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
+                             unsigned char *substitute, long *substitute_by, int *have_z)
+{
+  *have_z = 0;
+  if (run->ops->decide_graph)
+    return run->ops->decide_graph(run, full, nfailed, weight, substitute, substitute_by, have_z);
+  return fl_strat_decide_tasks(run, nfailed, weight, substitute);
+}
+
 int fl_strat_reads(const fl_strategy_run *run, const char *k)
 {
   for (const fl_strategy_key *key = run->ops->keys; key && key->key; key++)

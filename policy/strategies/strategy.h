@@ -20,6 +20,7 @@
 #include "fl_err.h"
 #include "scenario.h"
 #include "interval.h"
+#include "knapsack.h"
 
 #include <stdint.h>
 
@@ -99,6 +100,10 @@ typedef struct fl_strategy_run {
   int weights_empirical;
   const char *solver; /* what decided, for the row (static string) */
   double solve_time_s, worst_gap;
+  int full_model;      /* policy.kind = full-mip: seed 002's full MIP over the per-dependent terms */
+  long max_cross;      /* policy.max_cross: crossing substitutions allowed per decision (< 0: no limit) */
+  long objective;      /* substitutions chosen by the solver, summed over the decisions */
+  int fell_back;       /* a solve hit its time limit and the greedy incumbent decided */
 } fl_strategy_run;
 
 /* What a strategy adds to a result row (strings static or borrowed from the scenario). */
@@ -131,6 +136,12 @@ struct fl_strategy_ops {
   /* FL_SHAPE_TASKS: substitute[f] = 1 to substitute failed task f, 0 to re-execute it. weight[f] is the error a
    * substitution would add (INFINITY: no live substitute). */
   fl_err (*decide_tasks)(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute);
+  /* FL_SHAPE_TASKS on a task graph (app.kind = workflow): the same choice with seed 002's full formulation at
+   * hand: `full` holds every candidate (i, j, k, w_ijk, crosses) and `weight` the simplified w_i = N_i min_j
+   * max_k w_ijk. Fills substitute[] and, for substituted tasks, substitute_by[] (z per term; the engine picks
+   * the cheapest term per dependent when the solver gives none). NULL: decide_tasks on `weight`. */
+  fl_err (*decide_graph)(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
+                         unsigned char *substitute, long *substitute_by, int *have_z);
 };
 
 /* ---- the registry ---- */
@@ -168,6 +179,9 @@ fl_level fl_strat_next_level(fl_strategy_run *run);
 fl_level fl_strat_level(const fl_strategy_run *run, long k);
 fl_recovery fl_strat_on_failure(const fl_strategy_run *run, const fl_failure_view *f);
 fl_err fl_strat_decide_tasks(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute);
+/* The decision on a task graph (see decide_graph); *have_z = 1 when substitute_by[] was filled. */
+fl_err fl_strat_decide_graph(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
+                             unsigned char *substitute, long *substitute_by, int *have_z);
 void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy_row *row);
 /* 1 if the strategy reads `section.key` (the sweep skips combinations that differ only in keys nothing reads). */
 int fl_strat_reads(const fl_strategy_run *run, const char *section_dot_key);

@@ -272,17 +272,26 @@ fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g)
   return FL_OK;
 }
 
-static void fl_simgrid_init(long hosts, int generated)
+static void fl_simgrid_init(long hosts, int generated, int workflow)
 {
   /* cpu/optim:TI is the cheapest CPU model to set up for many hosts, but handles single-core hosts only: it
    * serves our generated platforms; a user's file keeps SimGrid's default. At a million hosts SimGrid's own
    * teardown takes seconds, so skip it (the process exits right after). */
   char a0[] = "faultline", a1[] = "--log=root.thresh:warning", a2[] = "--cfg=cpu/optim:TI",
-       a3[] = "--cfg=debug/clean-atexit:0";
-  char *argv[] = {a0, a1, NULL, NULL, NULL};
+       a3[] = "--cfg=debug/clean-atexit:0", a4[] = "--cfg=network/model:CM02", a5[] = "--cfg=network/TCP-gamma:0",
+       a6[] = "--cfg=network/crosstraffic:0";
+  char *argv[] = {a0, a1, NULL, NULL, NULL, NULL, NULL, NULL};
   int argc = 2;
   if (generated)
     argv[argc++] = a2;
+  if (workflow) {
+    /* task graphs: a lone transfer takes latency + bytes / bandwidth, the time HEFT prices it at (SimGrid's
+     * default LV08 model scales latency by 13.01 and bandwidth by 0.97, bounds TCP's window and sends
+     * acknowledgements back as 5 % cross-traffic) */
+    argv[argc++] = a4;
+    argv[argc++] = a5;
+    argv[argc++] = a6;
+  }
   if (hosts >= 100000)
     argv[argc++] = a3;
   simgrid_init(&argc, argv);
@@ -495,8 +504,8 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
   if (sc->platform_file) {
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-    snprintf(describe, sizeof describe, "file:%s:controller=%s:pfs=%s", file, sc->controller,
-             sc->storage_pfs ? sc->storage_pfs : "");
+    snprintf(describe, sizeof describe, "file:%s:controller=%s:pfs=%s%s", file, sc->controller,
+             sc->storage_pfs ? sc->storage_pfs : "", strcmp(sc->app, "workflow") == 0 ? ":cm02" : "");
   } else if (io == 0) {
     snprintf(describe, sizeof describe, "generated:%ld:%.17g", gen_nodes, sc->node_speed);
   } else {
@@ -504,6 +513,8 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
              gen_nodes, sc->node_speed, io, gen.cabinet, gen.link_bw, gen.link_lat_s, gen.cabinet_bw, gen.disk_bw,
              gen.pfs_servers, gen.pfs_bw, gen.pfs_link_bw);
   }
+  if (strcmp(sc->app, "workflow") == 0 && !sc->platform_file)
+    strncat(describe, ":cm02", sizeof describe - strlen(describe) - 1);
   if (fl_the_platform) {
     FL_CHECK(strcmp(fl_the_platform->describe, describe) == 0, FL_ERR_SIM,
              "SimGrid loads one platform per process: '%s' is loaded, '%s' asked for", fl_the_platform->describe,
@@ -546,7 +557,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
     FL_TRY(fl_platform_write_xml(f, &gen));
     FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
     f = NULL;
-    fl_simgrid_init(gen_nodes, 1);
+    fl_simgrid_init(gen_nodes, 1, strcmp(sc->app, "workflow") == 0);
     simgrid_load_platform(loadpath);
     pf->generated = 1;
     pf->gen = gen;
@@ -569,7 +580,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
     int pfd = -1;
     /* before SimGrid sees the file: its hosts' state profiles become failures faultline plays (profiles.h) */
     FL_TRY(fl_profiles_prepare(file, &load_path, &pfd, &pf->profiles));
-    fl_simgrid_init(0, 0);
+    fl_simgrid_init(0, 0, strcmp(sc->app, "workflow") == 0);
     fl_sg_watch_hosts(); /* the host list comes from the load itself */
     rc = fl_load_user_platform(sc, load_path);
     free(load_path);

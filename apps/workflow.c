@@ -1,0 +1,1047 @@
+/* workflow.c — task graphs from WfCommons JSON (jansson), Pegasus DAX (libxml2) and DOT (libcgraph), the grid
+ * world as a graph, and the substitution relation (see workflow.h). The readers only collect tasks, parent
+ * references and file uses; one builder checks and indexes them for all three formats. */
+#define _XOPEN_SOURCE 700 /* strdup */
+#include "workflow.h"
+
+#include <ctype.h>
+#include <csv.h>
+#include <errno.h>
+#include <graphviz/cgraph.h>
+#include <jansson.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the builder ---- */
+
+typedef struct fl_wf_use {
+  char *file;
+  long task;
+  double size;
+  int out;
+} fl_wf_use;
+
+typedef struct fl_wf_ref {
+  char *parent;
+  char *child_name; /* resolved at the end when child < 0 */
+  long child;
+  int line;
+} fl_wf_ref;
+
+typedef struct fl_wfb {
+  fl_wf *wf;
+  long cap_tasks;
+  fl_wf_use *use;
+  long nuse, cap_use;
+  fl_wf_ref *ref;
+  long nref, cap_ref;
+  long *rs, *rd; /* raw edges */
+  double *rb;
+  long nraw, cap_raw;
+} fl_wfb;
+
+static fl_err fl_grow(void **p, long *cap, long need, size_t elem)
+{
+  fl_err rc = FL_OK;
+  if (need > *cap) {
+    long nc = *cap ? *cap * 2 : 64;
+    void *q;
+    while (nc < need)
+      nc *= 2;
+    q = realloc(*p, (size_t)nc * elem);
+    FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory reading a workflow (%ld entries)", need);
+    *p = q;
+    *cap = nc;
+  }
+done:
+  return rc;
+}
+
+static char *fl_wf_strdup(const char *s)
+{
+  return strdup(s ? s : "");
+}
+
+/* The stage of a task without one: its name without trailing digits, underscores and dashes. */
+static char *fl_wf_stage_of(const char *name)
+{
+  char *s = fl_wf_strdup(name);
+  size_t n = s ? strlen(s) : 0;
+  while (n > 1 && (isdigit((unsigned char)s[n - 1]) || s[n - 1] == '_' || s[n - 1] == '-'))
+    s[--n] = '\0';
+  return s;
+}
+
+static fl_err fl_wfb_task(fl_wfb *b, const char *name, const char *stage, double flops, int line, long *id)
+{
+  fl_err rc = FL_OK;
+  fl_wf *wf = b->wf;
+  fl_wf_task *t;
+  FL_TRY(fl_grow((void **)&wf->task, &b->cap_tasks, wf->ntasks + 1, sizeof *wf->task));
+  t = &wf->task[wf->ntasks];
+  memset(t, 0, sizeof *t);
+  t->name = fl_wf_strdup(name);
+  t->stage = stage && *stage ? fl_wf_strdup(stage) : fl_wf_stage_of(name);
+  FL_CHECK(t->name && t->stage, FL_ERR_NOMEM, "out of memory");
+  t->flops = flops;
+  t->line = line;
+  *id = wf->ntasks++;
+done:
+  return rc;
+}
+
+static fl_err fl_wfb_ref(fl_wfb *b, long child, const char *child_name, const char *parent, int line)
+{
+  fl_err rc = FL_OK;
+  FL_TRY(fl_grow((void **)&b->ref, &b->cap_ref, b->nref + 1, sizeof *b->ref));
+  b->ref[b->nref] = (fl_wf_ref){.parent = fl_wf_strdup(parent), .child = child, .line = line};
+  if (child_name)
+    b->ref[b->nref].child_name = fl_wf_strdup(child_name);
+  FL_CHECK(b->ref[b->nref].parent != NULL && (!child_name || b->ref[b->nref].child_name), FL_ERR_NOMEM,
+           "out of memory");
+  b->nref++;
+done:
+  return rc;
+}
+
+static fl_err fl_wfb_use(fl_wfb *b, long task, const char *file, double size, int out)
+{
+  fl_err rc = FL_OK;
+  FL_TRY(fl_grow((void **)&b->use, &b->cap_use, b->nuse + 1, sizeof *b->use));
+  b->use[b->nuse] = (fl_wf_use){.file = fl_wf_strdup(file), .task = task, .size = size, .out = out};
+  FL_CHECK(b->use[b->nuse].file != NULL, FL_ERR_NOMEM, "out of memory");
+  b->nuse++;
+done:
+  return rc;
+}
+
+static fl_err fl_wfb_edge(fl_wfb *b, long src, long dst, double bytes)
+{
+  fl_err rc = FL_OK;
+  FL_TRY(fl_grow((void **)&b->rs, &b->cap_raw, b->nraw + 1, sizeof *b->rs));
+  {
+    long cap = b->cap_raw; /* the three arrays grow together */
+    b->rd = realloc(b->rd, (size_t)cap * sizeof *b->rd);
+    b->rb = realloc(b->rb, (size_t)cap * sizeof *b->rb);
+    FL_CHECK(b->rd && b->rb, FL_ERR_NOMEM, "out of memory");
+  }
+  b->rs[b->nraw] = src;
+  b->rd[b->nraw] = dst;
+  b->rb[b->nraw] = bytes;
+  b->nraw++;
+done:
+  return rc;
+}
+
+static void fl_wfb_free(fl_wfb *b)
+{
+  for (long i = 0; i < b->nuse; i++)
+    free(b->use[i].file);
+  for (long i = 0; i < b->nref; i++) {
+    free(b->ref[i].parent);
+    free(b->ref[i].child_name);
+  }
+  free(b->use);
+  free(b->ref);
+  free(b->rs);
+  free(b->rd);
+  free(b->rb);
+}
+
+static const fl_wf *fl_sort_wf; /* qsort has no context argument */
+static int fl_cmp_task_name(const void *a, const void *b)
+{
+  long x = *(const long *)a, y = *(const long *)b;
+  int c = strcmp(fl_sort_wf->task[x].name, fl_sort_wf->task[y].name);
+  return c ? c : (x > y) - (x < y);
+}
+
+static int fl_cmp_use(const void *a, const void *b)
+{
+  const fl_wf_use *x = a, *y = b;
+  int c = strcmp(x->file, y->file);
+  if (c)
+    return c;
+  if (x->out != y->out)
+    return y->out - x->out; /* producers first */
+  return (x->task > y->task) - (x->task < y->task);
+}
+
+static long *fl_sort_src, *fl_sort_dst;
+static int fl_cmp_edge(const void *a, const void *b)
+{
+  long x = *(const long *)a, y = *(const long *)b;
+  if (fl_sort_src[x] != fl_sort_src[y])
+    return (fl_sort_src[x] > fl_sort_src[y]) - (fl_sort_src[x] < fl_sort_src[y]);
+  if (fl_sort_dst[x] != fl_sort_dst[y])
+    return (fl_sort_dst[x] > fl_sort_dst[y]) - (fl_sort_dst[x] < fl_sort_dst[y]);
+  return (x > y) - (x < y);
+}
+
+long fl_wf_find(const fl_wf *wf, const char *name)
+{
+  long lo = 0, hi = wf->ntasks - 1;
+  while (lo <= hi) {
+    long mid = lo + (hi - lo) / 2, t = wf->by_name[mid];
+    int c = strcmp(wf->task[t].name, name);
+    if (c == 0)
+      return t;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
+}
+
+/* Index names, resolve parent references and files into edges, merge duplicate edges, build the adjacency and a
+ * topological order. Every message names the file and the task. */
+static fl_err fl_wfb_finish(fl_wfb *b)
+{
+  fl_err rc = FL_OK;
+  fl_wf *wf = b->wf;
+  long n = wf->ntasks, *order = NULL, *indeg = NULL, *queue = NULL, head = 0, tail = 0;
+
+  FL_CHECK(n > 0, FL_ERR_INPUT, "%s: the workflow has no task", wf->path);
+  FL_ALLOC(wf->by_name, n);
+  for (long i = 0; i < n; i++)
+    wf->by_name[i] = i;
+  fl_sort_wf = wf;
+  qsort(wf->by_name, (size_t)n, sizeof *wf->by_name, fl_cmp_task_name);
+  for (long i = 1; i < n; i++) {
+    const fl_wf_task *a = &wf->task[wf->by_name[i - 1]], *t = &wf->task[wf->by_name[i]];
+    if (strcmp(a->name, t->name) == 0) {
+      if (t->line > 0)
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: task '%s' is declared twice (first at line %d)", wf->path, t->line,
+                        t->name, a->line);
+      else
+        rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s' is declared twice", wf->path, t->name);
+      goto done;
+    }
+  }
+  for (long r = 0; r < b->nref; r++) {
+    long p = fl_wf_find(wf, b->ref[r].parent);
+    if (b->ref[r].child < 0 && (b->ref[r].child = fl_wf_find(wf, b->ref[r].child_name)) < 0) {
+      rc = fl_err_set(FL_ERR_INPUT, "%s:%d: <child ref=\"%s\">: no such job", wf->path, b->ref[r].line,
+                      b->ref[r].child_name);
+      goto done;
+    }
+    if (p < 0) {
+      if (b->ref[r].line > 0)
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: task '%s': parent '%s' is no task of the workflow", wf->path,
+                        b->ref[r].line, wf->task[b->ref[r].child].name, b->ref[r].parent);
+      else
+        rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s': parent '%s' is no task of the workflow", wf->path,
+                        wf->task[b->ref[r].child].name, b->ref[r].parent);
+      goto done;
+    }
+    FL_TRY(fl_wfb_edge(b, p, b->ref[r].child, 0.0));
+  }
+  /* files: the producer of each file (its first writer) sends it to every reader */
+  qsort(b->use, (size_t)b->nuse, sizeof *b->use, fl_cmp_use);
+  for (long u = 0; u < b->nuse;) {
+    long v = u, producer = b->use[u].out ? b->use[u].task : -1;
+    while (v < b->nuse && strcmp(b->use[v].file, b->use[u].file) == 0) {
+      fl_wf_use *x = &b->use[v];
+      if (x->out)
+        wf->task[x->task].out_bytes += x->size;
+      else {
+        wf->task[x->task].in_bytes += x->size;
+        if (producer >= 0 && producer != x->task)
+          FL_TRY(fl_wfb_edge(b, producer, x->task, x->size));
+      }
+      v++;
+    }
+    u = v;
+  }
+  /* edges: sort by (src, dst) and merge */
+  FL_ALLOC(order, b->nraw);
+  for (long e = 0; e < b->nraw; e++) {
+    order[e] = e;
+    if (b->rs[e] == b->rd[e]) {
+      rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s' depends on itself (a cycle)", wf->path, wf->task[b->rs[e]].name);
+      goto done;
+    }
+  }
+  fl_sort_src = b->rs;
+  fl_sort_dst = b->rd;
+  qsort(order, (size_t)b->nraw, sizeof *order, fl_cmp_edge);
+  FL_ALLOC(wf->edge_src, b->nraw);
+  FL_ALLOC(wf->edge_dst, b->nraw);
+  FL_ALLOC(wf->edge_bytes, b->nraw);
+  for (long k = 0; k < b->nraw; k++) {
+    long e = order[k], m = wf->nedges;
+    if (m > 0 && wf->edge_src[m - 1] == b->rs[e] && wf->edge_dst[m - 1] == b->rd[e]) {
+      wf->edge_bytes[m - 1] += b->rb[e];
+      continue;
+    }
+    wf->edge_src[m] = b->rs[e];
+    wf->edge_dst[m] = b->rd[e];
+    wf->edge_bytes[m] = b->rb[e];
+    wf->nedges++;
+  }
+  FL_ALLOC(wf->child_start, n + 1);
+  FL_ALLOC(wf->parent_start, n + 1);
+  FL_ALLOC(wf->parent_edge, wf->nedges);
+  for (long e = 0; e < wf->nedges; e++) {
+    wf->child_start[wf->edge_src[e] + 1]++;
+    wf->parent_start[wf->edge_dst[e] + 1]++;
+  }
+  for (long i = 0; i < n; i++) {
+    wf->child_start[i + 1] += wf->child_start[i];
+    wf->parent_start[i + 1] += wf->parent_start[i];
+  }
+  FL_ALLOC(indeg, n);
+  for (long e = 0; e < wf->nedges; e++) {
+    long d = wf->edge_dst[e];
+    wf->parent_edge[wf->parent_start[d] + indeg[d]++] = e;
+  }
+  /* Kahn: a topological order, or the cycle's name */
+  FL_ALLOC(wf->topo, n);
+  FL_ALLOC(queue, n);
+  for (long i = 0; i < n; i++)
+    if (indeg[i] == 0)
+      queue[tail++] = i;
+  while (head < tail) {
+    long i = queue[head++];
+    wf->topo[head - 1] = i;
+    for (long e = wf->child_start[i]; e < wf->child_start[i + 1]; e++)
+      if (--indeg[wf->edge_dst[e]] == 0)
+        queue[tail++] = wf->edge_dst[e];
+  }
+  if (tail < n) {
+    long on = -1;
+    for (long i = 0; i < n && on < 0; i++)
+      if (indeg[i] > 0)
+        on = i;
+    rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s' is on a dependency cycle (%ld tasks are)", wf->path,
+                    wf->task[on].name, n - tail);
+    goto done;
+  }
+  FL_ALLOC(wf->sub_start, n + 1);
+done:
+  free(order);
+  free(indeg);
+  free(queue);
+  return rc;
+}
+
+static fl_err fl_wf_new(const char *path, fl_wf **out, fl_wfb *b)
+{
+  fl_err rc = FL_OK;
+  memset(b, 0, sizeof *b);
+  FL_ALLOC(*out, 1);
+  (*out)->path = fl_wf_strdup(path);
+  FL_CHECK((*out)->path != NULL, FL_ERR_NOMEM, "out of memory");
+  b->wf = *out;
+done:
+  return rc;
+}
+
+void fl_wf_destroy(fl_wf **pwf)
+{
+  fl_wf *wf = pwf ? *pwf : NULL;
+  if (!wf)
+    return;
+  for (long i = 0; wf->task && i < wf->ntasks; i++) {
+    free(wf->task[i].name);
+    free(wf->task[i].stage);
+  }
+  free(wf->task);
+  free(wf->path);
+  free(wf->edge_src);
+  free(wf->edge_dst);
+  free(wf->edge_bytes);
+  free(wf->child_start);
+  free(wf->parent_start);
+  free(wf->parent_edge);
+  free(wf->topo);
+  free(wf->by_name);
+  free(wf->sub_start);
+  free(wf->sub_j);
+  free(wf->sub_k);
+  free(wf->sub_w);
+  free(wf);
+  *pwf = NULL;
+}
+
+/* ---- WfCommons JSON ---- */
+
+static double fl_json_num(const json_t *o, const char *k1, const char *k2)
+{
+  const json_t *v = json_object_get(o, k1);
+  if (!v && k2)
+    v = json_object_get(o, k2);
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *fl_json_str(const json_t *o, const char *k1, const char *k2)
+{
+  const json_t *v = json_object_get(o, k1);
+  if (!v && k2)
+    v = json_object_get(o, k2);
+  return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* The speed (flop/s per core) of machine `name` in a WfCommons machines array; NAN if unknown. */
+static double fl_json_machine_speed(const json_t *machines, const char *name)
+{
+  size_t i;
+  json_t *m;
+  if (!json_is_array(machines) || !name)
+    return NAN;
+  json_array_foreach(machines, i, m)
+  {
+    const char *nn = fl_json_str(m, "nodeName", NULL);
+    if (nn && strcmp(nn, name) == 0) {
+      double mhz = fl_json_num(json_object_get(m, "cpu"), "speedInMHz", "speed");
+      return mhz > 0 ? mhz * 1e6 : NAN;
+    }
+  }
+  return NAN;
+}
+
+static fl_err fl_json_task_error(const char *path, const char *name, size_t idx, const char *what)
+{
+  if (name)
+    return fl_err_set(FL_ERR_INPUT, "%s: task '%s': %s", path, name, what);
+  return fl_err_set(FL_ERR_INPUT, "%s: workflow.tasks[%zu]: %s", path, idx, what);
+}
+
+static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
+{
+  fl_err rc = FL_OK;
+  json_error_t jerr;
+  json_t *root = json_load_file(path, 0, &jerr), *wfj, *tasks, *machines, *files = NULL, *exec_tasks = NULL;
+  int v15;
+  size_t i;
+  json_t *t;
+
+  if (!root) {
+    rc = fl_err_set(FL_ERR_INPUT, "%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
+    goto done;
+  }
+  wfj = json_object_get(root, "workflow");
+  FL_CHECK(json_is_object(wfj), FL_ERR_INPUT, "%s: no \"workflow\" object: not a WfCommons instance", path);
+  v15 = json_is_object(json_object_get(wfj, "specification"));
+  if (v15) {
+    json_t *spec = json_object_get(wfj, "specification"), *ex = json_object_get(wfj, "execution");
+    tasks = json_object_get(spec, "tasks");
+    files = json_object_get(spec, "files");
+    machines = json_object_get(ex, "machines");
+    exec_tasks = json_object_get(ex, "tasks");
+  } else {
+    tasks = json_object_get(wfj, "tasks");
+    machines = json_object_get(wfj, "machines");
+  }
+  FL_CHECK(json_is_array(tasks), FL_ERR_INPUT, "%s: no workflow%s.tasks array", path, v15 ? ".specification" : "");
+
+  json_array_foreach(tasks, i, t)
+  {
+    const char *name = fl_json_str(t, v15 ? "id" : "name", v15 ? "name" : "id"), *stage, *machine = NULL;
+    double runtime = NAN, speed, flops;
+    json_t *parents, *fl, *p;
+    const json_t *et = t;
+    long id;
+    size_t k;
+    if (!json_is_object(t) || !name) {
+      rc = fl_json_task_error(path, NULL, i, "a task needs a name");
+      goto done;
+    }
+    if (v15 && json_is_array(exec_tasks)) {
+      json_t *x;
+      size_t q;
+      et = NULL;
+      json_array_foreach(exec_tasks, q, x)
+      {
+        const char *xid = fl_json_str(x, "id", NULL);
+        if (xid && strcmp(xid, name) == 0) {
+          et = x;
+          break;
+        }
+      }
+      if (!et) {
+        rc = fl_json_task_error(path, name, i, "no workflow.execution.tasks entry gives its runtime");
+        goto done;
+      }
+      {
+        json_t *ms = json_object_get(et, "machines");
+        if (json_is_array(ms) && json_array_size(ms) > 0 && json_is_string(json_array_get(ms, 0)))
+          machine = json_string_value(json_array_get(ms, 0));
+      }
+    } else {
+      machine = fl_json_str(t, "machine", NULL);
+    }
+    runtime = fl_json_num(et, "runtimeInSeconds", "runtime");
+    if (!(runtime >= 0) || !isfinite(runtime)) {
+      rc = fl_json_task_error(path, name, i, "runtimeInSeconds missing or negative");
+      goto done;
+    }
+    speed = fl_json_machine_speed(machines, machine);
+    flops = runtime * (isfinite(speed) ? speed : ref_speed);
+    stage = fl_json_str(t, "category", NULL);
+    FL_TRY(fl_wfb_task(b, name, stage, flops, 0, &id));
+    parents = json_object_get(t, "parents");
+    if (parents && !json_is_array(parents)) {
+      rc = fl_json_task_error(path, name, i, "\"parents\" is not an array");
+      goto done;
+    }
+    json_array_foreach(parents, k, p)
+    {
+      if (!json_is_string(p)) {
+        rc = fl_json_task_error(path, name, i, "a parent is not a task name");
+        goto done;
+      }
+      FL_TRY(fl_wfb_ref(b, id, NULL, json_string_value(p), 0));
+    }
+    if (v15) {
+      const char *lists[2] = {"inputFiles", "outputFiles"};
+      for (int out = 0; out < 2; out++) {
+        json_t *lst = json_object_get(t, lists[out]);
+        json_array_foreach(lst, k, p)
+        {
+          const char *fid = json_is_string(p) ? json_string_value(p) : NULL;
+          double size = NAN;
+          json_t *f;
+          size_t q;
+          json_array_foreach(files, q, f)
+          {
+            const char *x = fl_json_str(f, "id", "name");
+            if (fid && x && strcmp(x, fid) == 0) {
+              size = fl_json_num(f, "sizeInBytes", "size");
+              break;
+            }
+          }
+          if (!fid || !(size >= 0)) {
+            char what[512];
+            snprintf(what, sizeof what, "file '%s': no size in workflow.specification.files", fid ? fid : "?");
+            rc = fl_json_task_error(path, name, i, what);
+            goto done;
+          }
+          FL_TRY(fl_wfb_use(b, id, fid, size, out));
+        }
+      }
+    } else {
+      fl = json_object_get(t, "files");
+      json_array_foreach(fl, k, p)
+      {
+        const char *fname = fl_json_str(p, "name", "id"), *link = fl_json_str(p, "link", NULL);
+        double size = fl_json_num(p, "sizeInBytes", "size");
+        if (!fname || !link || (strcmp(link, "input") != 0 && strcmp(link, "output") != 0) || !(size >= 0)) {
+          char what[512];
+          snprintf(what, sizeof what, "files[%zu]: needs a name, link input|output and a size >= 0", k);
+          rc = fl_json_task_error(path, name, i, what);
+          goto done;
+        }
+        FL_TRY(fl_wfb_use(b, id, fname, size, strcmp(link, "output") == 0));
+      }
+    }
+  }
+done:
+  json_decref(root);
+  return rc;
+}
+
+/* ---- Pegasus DAX ---- */
+
+static double fl_xml_num(xmlNode *n, const char *attr, int *present)
+{
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+  double x = NAN;
+  char *end = NULL;
+  *present = v != NULL;
+  if (v) {
+    errno = 0;
+    x = strtod((const char *)v, &end);
+    if (end == (char *)v || *end != '\0' || errno)
+      x = NAN;
+    xmlFree(v);
+  }
+  return x;
+}
+
+static fl_err fl_wf_read_dax(fl_wfb *b, const char *path, double ref_speed)
+{
+  fl_err rc = FL_OK;
+  xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  xmlNode *root, *n;
+
+  if (!doc) {
+    const xmlError *e = xmlGetLastError();
+    rc = fl_err_set(FL_ERR_INPUT, "%s:%d: malformed DAX: %s", path, e ? e->line : 0,
+                    e && e->message ? strtok(e->message, "\n") : "cannot parse");
+    goto done;
+  }
+  root = xmlDocGetRootElement(doc);
+  FL_CHECK(root && xmlStrcmp(root->name, (const xmlChar *)"adag") == 0, FL_ERR_INPUT,
+           "%s: the root element is not <adag>: not a Pegasus DAX", path);
+  for (n = root->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    if (xmlStrcmp(n->name, (const xmlChar *)"job") == 0) {
+      xmlChar *id = xmlGetProp(n, (const xmlChar *)"id"), *tr = xmlGetProp(n, (const xmlChar *)"name");
+      int has;
+      double runtime = fl_xml_num(n, "runtime", &has);
+      long tid = -1;
+      if (!id || !has || !(runtime >= 0)) {
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <job%s%s>: needs an id and a runtime >= 0", path, xmlGetLineNo(n),
+                        id ? " id=" : "", id ? (const char *)id : "");
+        xmlFree(id);
+        xmlFree(tr);
+        goto done;
+      }
+      rc = fl_wfb_task(b, (const char *)id, (const char *)tr, runtime * ref_speed, (int)xmlGetLineNo(n), &tid);
+      xmlFree(id);
+      xmlFree(tr);
+      FL_TRY(rc);
+      for (xmlNode *u = n->children; u; u = u->next) {
+        xmlChar *file, *link;
+        double size;
+        if (u->type != XML_ELEMENT_NODE || xmlStrcmp(u->name, (const xmlChar *)"uses") != 0)
+          continue;
+        file = xmlGetProp(u, (const xmlChar *)"file");
+        if (!file)
+          file = xmlGetProp(u, (const xmlChar *)"name");
+        link = xmlGetProp(u, (const xmlChar *)"link");
+        size = fl_xml_num(u, "size", &has);
+        if (!has)
+          size = 0.0;
+        if (!file || !link || !(size >= 0) ||
+            (xmlStrcmp(link, (const xmlChar *)"input") != 0 && xmlStrcmp(link, (const xmlChar *)"output") != 0)) {
+          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <uses> of job '%s': needs file, link input|output and a size >= 0",
+                          path, xmlGetLineNo(u), b->wf->task[tid].name);
+          xmlFree(file);
+          xmlFree(link);
+          goto done;
+        }
+        rc = fl_wfb_use(b, tid, (const char *)file, size, xmlStrcmp(link, (const xmlChar *)"output") == 0);
+        xmlFree(file);
+        xmlFree(link);
+        FL_TRY(rc);
+      }
+    } else if (xmlStrcmp(n->name, (const xmlChar *)"child") == 0) {
+      xmlChar *ref = xmlGetProp(n, (const xmlChar *)"ref");
+      if (!ref) {
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <child> without ref", path, xmlGetLineNo(n));
+        goto done;
+      }
+      for (xmlNode *p = n->children; p && rc == FL_OK; p = p->next) {
+        xmlChar *pr;
+        if (p->type != XML_ELEMENT_NODE || xmlStrcmp(p->name, (const xmlChar *)"parent") != 0)
+          continue;
+        pr = xmlGetProp(p, (const xmlChar *)"ref");
+        if (!pr)
+          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <parent> without ref", path, xmlGetLineNo(p));
+        else
+          rc = fl_wfb_ref(b, -1, (const char *)ref, (const char *)pr, (int)xmlGetLineNo(p));
+        xmlFree(pr);
+      }
+      xmlFree(ref);
+      FL_TRY(rc);
+    }
+  }
+done:
+  if (doc)
+    xmlFreeDoc(doc);
+  return rc;
+}
+
+/* ---- DOT (SimGrid's convention) ---- */
+
+static char fl_dot_err[512];
+static int fl_dot_errf(char *msg)
+{
+  if (!fl_dot_err[0]) {
+    snprintf(fl_dot_err, sizeof fl_dot_err, "%s", msg);
+    fl_dot_err[strcspn(fl_dot_err, "\n")] = '\0';
+  }
+  return 0;
+}
+
+static fl_err fl_dot_size(const char *path, const char *what, const char *name, const char *text, double *out)
+{
+  char *end = NULL;
+  double x;
+  if (!text || !*text) {
+    *out = 0.0;
+    return FL_OK;
+  }
+  errno = 0;
+  x = strtod(text, &end);
+  if (end == text || *end != '\0' || errno || !(x >= 0) || !isfinite(x))
+    return fl_err_set(FL_ERR_INPUT, "%s: %s '%s': size '%s' is not a number >= 0", path, what, name, text);
+  *out = x;
+  return FL_OK;
+}
+
+typedef struct fl_dot_rec {
+  Agrec_t h;
+  long id;
+} fl_dot_rec;
+
+static fl_err fl_wf_read_dot(fl_wfb *b, const char *path)
+{
+  fl_err rc = FL_OK;
+  FILE *f = fopen(path, "r");
+  Agraph_t *g = NULL;
+  Agnode_t *n;
+
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  fl_dot_err[0] = '\0';
+  agseterr(AGERR);
+  agseterrf(fl_dot_errf);
+  g = agread(f, NULL);
+  if (!g || fl_dot_err[0]) {
+    rc = fl_err_set(FL_ERR_INPUT, "%s: malformed DOT: %s", path, fl_dot_err[0] ? fl_dot_err : "no graph");
+    goto done;
+  }
+  FL_CHECK(agisdirected(g), FL_ERR_INPUT, "%s: an undirected graph: a workflow is a digraph", path);
+  for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+    double flops;
+    long id;
+    FL_TRY(fl_dot_size(path, "task", agnameof(n), agget(n, "size"), &flops));
+    FL_TRY(fl_wfb_task(b, agnameof(n), agget(n, "category"), flops, 0, &id));
+    FL_CHECK(agbindrec(n, "fl_wf", sizeof(fl_dot_rec), 0) != NULL, FL_ERR_NOMEM, "out of memory");
+    ((fl_dot_rec *)aggetrec(n, "fl_wf", 0))->id = id;
+  }
+  for (n = agfstnode(g); n; n = agnxtnode(g, n))
+    for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
+      double bytes;
+      char what[600];
+      snprintf(what, sizeof what, "%s -> %s", agnameof(agtail(e)), agnameof(aghead(e)));
+      FL_TRY(fl_dot_size(path, "edge", what, agget(e, "size"), &bytes));
+      FL_TRY(fl_wfb_edge(b, ((fl_dot_rec *)aggetrec(agtail(e), "fl_wf", 0))->id,
+                         ((fl_dot_rec *)aggetrec(aghead(e), "fl_wf", 0))->id, bytes));
+    }
+done:
+  if (g)
+    agclose(g);
+  if (f)
+    fclose(f);
+  return rc;
+}
+
+/* ---- entry points ---- */
+
+static const char *fl_ext(const char *path)
+{
+  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+  return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+fl_err fl_wf_load(const char *path, double reference_speed, fl_wf **out)
+{
+  fl_err rc = FL_OK;
+  fl_wfb b;
+  fl_wf *wf = NULL;
+  const char *ext = fl_ext(path);
+  FILE *probe;
+
+  *out = NULL;
+  memset(&b, 0, sizeof b);
+  FL_CHECK(reference_speed > 0, FL_ERR_INPUT, "%s: reference speed %g: must be positive", path, reference_speed);
+  probe = fopen(path, "r");
+  FL_CHECK(probe != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  fclose(probe);
+  FL_TRY(fl_wf_new(path, &wf, &b));
+  if (strcmp(ext, "json") == 0)
+    FL_TRY(fl_wf_read_json(&b, path, reference_speed));
+  else if (strcmp(ext, "dax") == 0 || strcmp(ext, "xml") == 0)
+    FL_TRY(fl_wf_read_dax(&b, path, reference_speed));
+  else if (strcmp(ext, "dot") == 0 || strcmp(ext, "gv") == 0)
+    FL_TRY(fl_wf_read_dot(&b, path));
+  else
+    FL_CHECK(0, FL_ERR_INPUT, "%s: unknown workflow format '.%s' (known: .json WfCommons, .dax Pegasus, .dot)", path,
+             ext);
+  FL_TRY(fl_wfb_finish(&b));
+  *out = wf;
+  wf = NULL;
+done:
+  fl_wfb_free(&b);
+  fl_wf_destroy(&wf);
+  return rc;
+}
+
+fl_err fl_wf_gridworld(long rows, long cols, long sweeps, double flops, double bound, fl_wf **out)
+{
+  fl_err rc = FL_OK;
+  fl_wfb b;
+  fl_wf *wf = NULL;
+  long states = rows * cols, n;
+  char name[64];
+
+  *out = NULL;
+  memset(&b, 0, sizeof b);
+  FL_CHECK(rows >= 1 && cols >= 1 && sweeps >= 1 && states <= 100000000L / sweeps, FL_ERR_INPUT,
+           "grid world %ldx%ld x %ld sweeps: at most 10^8 tasks", rows, cols, sweeps);
+  snprintf(name, sizeof name, "gridworld %ldx%ld", rows, cols);
+  FL_TRY(fl_wf_new(name, &wf, &b));
+  n = states * sweeps;
+  for (long t = 0; t < sweeps; t++)
+    for (long s = 0; s < states; s++) {
+      long id;
+      snprintf(name, sizeof name, "s%ld@%ld", s, t + 1);
+      FL_TRY(fl_wfb_task(&b, name, "sweep", flops, 0, &id));
+      if (t == 0)
+        continue;
+      {
+        long r = s / cols, c = s % cols, nb[5] = {s, -1, -1, -1, -1};
+        if (r > 0)
+          nb[1] = s - cols;
+        if (r + 1 < rows)
+          nb[2] = s + cols;
+        if (c > 0)
+          nb[3] = s - 1;
+        if (c + 1 < cols)
+          nb[4] = s + 1;
+        for (int k = 0; k < 5; k++)
+          if (nb[k] >= 0)
+            FL_TRY(fl_wfb_edge(&b, (t - 1) * states + nb[k], id, 8.0));
+      }
+    }
+  FL_TRY(fl_wfb_finish(&b));
+  wf->gw_rows = rows;
+  wf->gw_cols = cols;
+  wf->gw_sweeps = sweeps;
+  /* substitutes: the same sweep's neighbours, the seed's bound */
+  FL_ALLOC(wf->sub_j, 4 * n);
+  FL_ALLOC(wf->sub_k, 4 * n);
+  FL_ALLOC(wf->sub_w, 4 * n);
+  for (long i = 0; i < n; i++) {
+    long s = i % states, base = i - s, r = s / cols, c = s % cols;
+    long nb[4] = {r > 0 ? s - cols : -1, r + 1 < rows ? s + cols : -1, c > 0 ? s - 1 : -1, c + 1 < cols ? s + 1 : -1};
+    wf->sub_start[i] = wf->nsubs;
+    for (int k = 0; k < 4; k++)
+      if (nb[k] >= 0) {
+        wf->sub_j[wf->nsubs] = base + nb[k];
+        wf->sub_k[wf->nsubs] = -1;
+        wf->sub_w[wf->nsubs] = bound;
+        wf->nsubs++;
+      }
+  }
+  wf->sub_start[n] = wf->nsubs;
+  *out = wf;
+  wf = NULL;
+done:
+  fl_wfb_free(&b);
+  fl_wf_destroy(&wf);
+  return rc;
+}
+
+/* ---- the substitution relation ---- */
+
+static void fl_wf_subs_clear(fl_wf *wf)
+{
+  free(wf->sub_j);
+  free(wf->sub_k);
+  free(wf->sub_w);
+  wf->sub_j = wf->sub_k = NULL;
+  wf->sub_w = NULL;
+  wf->nsubs = 0;
+  memset(wf->sub_start, 0, (size_t)(wf->ntasks + 1) * sizeof *wf->sub_start);
+}
+
+static const fl_wf *fl_rule_wf;
+static int fl_cmp_stage_in(const void *a, const void *b)
+{
+  const fl_wf_task *x = &fl_rule_wf->task[*(const long *)a], *y = &fl_rule_wf->task[*(const long *)b];
+  int c = strcmp(x->stage, y->stage);
+  if (c)
+    return c;
+  if (x->in_bytes != y->in_bytes)
+    return (x->in_bytes > y->in_bytes) - (x->in_bytes < y->in_bytes);
+  return (*(const long *)a > *(const long *)b) - (*(const long *)a < *(const long *)b);
+}
+
+static double fl_rel_diff(double a, double b)
+{
+  double m = fmax(fabs(a), fabs(b));
+  return m > 0 ? fabs(a - b) / m : 0.0;
+}
+
+fl_err fl_wf_subs_rule(fl_wf *wf, double max_diff, int k)
+{
+  fl_err rc = FL_OK;
+  long n = wf->ntasks, *order = NULL, *pos = NULL;
+
+  FL_CHECK(max_diff >= 0 && k >= 1, FL_ERR_INPUT, "substitution rule: max_diff %g >= 0 and k %d >= 1", max_diff, k);
+  fl_wf_subs_clear(wf);
+  FL_ALLOC(order, n);
+  FL_ALLOC(pos, n);
+  for (long i = 0; i < n; i++)
+    order[i] = i;
+  fl_rule_wf = wf;
+  qsort(order, (size_t)n, sizeof *order, fl_cmp_stage_in);
+  for (long q = 0; q < n; q++)
+    pos[order[q]] = q;
+  FL_ALLOC(wf->sub_j, 2 * (long)k * n);
+  FL_ALLOC(wf->sub_k, 2 * (long)k * n);
+  FL_ALLOC(wf->sub_w, 2 * (long)k * n);
+  for (long i = 0; i < n; i++) {
+    const fl_wf_task *ti = &wf->task[i];
+    wf->sub_start[i] = wf->nsubs;
+    for (int side = -1; side <= 1; side += 2)
+      for (long q = pos[i] + side, taken = 0; q >= 0 && q < n && taken < k; q += side) {
+        const fl_wf_task *tj = &wf->task[order[q]];
+        double d;
+        if (strcmp(tj->stage, ti->stage) != 0)
+          break;
+        d = fl_rel_diff(ti->in_bytes, tj->in_bytes);
+        if (d > max_diff)
+          break;
+        wf->sub_j[wf->nsubs] = order[q];
+        wf->sub_k[wf->nsubs] = -1;
+        wf->sub_w[wf->nsubs] = 1.0 + d;
+        wf->nsubs++;
+        taken++;
+      }
+  }
+  wf->sub_start[n] = wf->nsubs;
+done:
+  free(order);
+  free(pos);
+  return rc;
+}
+
+typedef struct fl_subs_row {
+  char *f[4];
+  int nf, line;
+  fl_wf *wf;
+  const char *path;
+  long *ti, *tj, *tk;
+  double *tw;
+  long n, cap;
+  fl_err rc;
+} fl_subs_row;
+
+static void fl_subs_field(void *s, size_t len, void *data)
+{
+  fl_subs_row *r = data;
+  if (r->nf < 4) {
+    r->f[r->nf] = malloc(len + 1);
+    if (r->f[r->nf]) {
+      memcpy(r->f[r->nf], s, len);
+      r->f[r->nf][len] = '\0';
+    }
+  }
+  r->nf++;
+}
+
+static fl_err fl_subs_take(fl_subs_row *r)
+{
+  fl_err rc = FL_OK;
+  long i, j, k = -1;
+  double w;
+  char *end = NULL;
+  if (r->nf == 0 || (r->nf == 1 && r->f[0] && !r->f[0][0]))
+    goto done; /* empty line */
+  FL_CHECK(r->nf >= 3 && r->nf <= 4 && r->f[0] && r->f[1] && r->f[2] && (r->nf < 4 || r->f[3]), FL_ERR_INPUT,
+           "%s:%d: %d fields: expected task,substitute,weight[,dependent]", r->path, r->line, r->nf);
+  if (r->line == 1 && strcmp(r->f[0], "task") == 0)
+    goto done; /* the header */
+  i = fl_wf_find(r->wf, r->f[0]);
+  j = fl_wf_find(r->wf, r->f[1]);
+  FL_CHECK(i >= 0, FL_ERR_INPUT, "%s:%d: task '%s': no such task in %s", r->path, r->line, r->f[0], r->wf->path);
+  FL_CHECK(j >= 0, FL_ERR_INPUT, "%s:%d: substitute '%s': no such task in %s", r->path, r->line, r->f[1],
+           r->wf->path);
+  FL_CHECK(i != j, FL_ERR_INPUT, "%s:%d: task '%s' cannot substitute itself", r->path, r->line, r->f[0]);
+  errno = 0;
+  w = strtod(r->f[2], &end);
+  FL_CHECK(end != r->f[2] && *end == '\0' && !errno && w >= 0 && isfinite(w), FL_ERR_INPUT,
+           "%s:%d: weight '%s': a number >= 0", r->path, r->line, r->f[2]);
+  if (r->nf == 4 && r->f[3][0]) {
+    k = fl_wf_find(r->wf, r->f[3]);
+    FL_CHECK(k >= 0, FL_ERR_INPUT, "%s:%d: dependent '%s': no such task in %s", r->path, r->line, r->f[3],
+             r->wf->path);
+  }
+  FL_TRY(fl_grow((void **)&r->ti, &r->cap, r->n + 1, sizeof *r->ti));
+  r->tj = realloc(r->tj, (size_t)r->cap * sizeof *r->tj);
+  r->tk = realloc(r->tk, (size_t)r->cap * sizeof *r->tk);
+  r->tw = realloc(r->tw, (size_t)r->cap * sizeof *r->tw);
+  FL_CHECK(r->tj && r->tk && r->tw, FL_ERR_NOMEM, "out of memory");
+  r->ti[r->n] = i;
+  r->tj[r->n] = j;
+  r->tk[r->n] = k;
+  r->tw[r->n] = w;
+  r->n++;
+done:
+  return rc;
+}
+
+static void fl_subs_end(int c, void *data)
+{
+  fl_subs_row *r = data;
+  (void)c;
+  if (r->rc == FL_OK)
+    r->rc = fl_subs_take(r);
+  for (int q = 0; q < 4; q++) {
+    free(r->f[q]);
+    r->f[q] = NULL;
+  }
+  r->nf = 0;
+}
+
+fl_err fl_wf_subs_file(fl_wf *wf, const char *path)
+{
+  fl_err rc = FL_OK;
+  FILE *f = fopen(path, "r");
+  struct csv_parser p;
+  int ready = 0;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  fl_subs_row r = {.wf = wf, .path = path};
+  long n = wf->ntasks;
+
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  FL_CHECK(csv_init(&p, CSV_APPEND_NULL) == 0, FL_ERR_NOMEM, "out of memory");
+  ready = 1;
+  while ((len = getline(&line, &cap, f)) >= 0) {
+    r.line++;
+    if (len > 0 && line[0] == '#')
+      continue;
+    if (csv_parse(&p, line, (size_t)len, fl_subs_field, fl_subs_end, &r) != (size_t)len)
+      FL_CHECK(0, FL_ERR_INPUT, "%s:%d: %s", path, r.line, csv_strerror(csv_error(&p)));
+    csv_fini(&p, fl_subs_field, fl_subs_end, &r);
+    FL_TRY(r.rc);
+  }
+  fl_wf_subs_clear(wf);
+  /* group by i (counting sort, file order kept within a task) */
+  FL_ALLOC(wf->sub_j, r.n);
+  FL_ALLOC(wf->sub_k, r.n);
+  FL_ALLOC(wf->sub_w, r.n);
+  for (long q = 0; q < r.n; q++)
+    wf->sub_start[r.ti[q] + 1]++;
+  for (long i = 0; i < n; i++)
+    wf->sub_start[i + 1] += wf->sub_start[i];
+  {
+    long *fill = calloc((size_t)n + 1, sizeof *fill);
+    FL_CHECK(fill != NULL, FL_ERR_NOMEM, "out of memory");
+    for (long q = 0; q < r.n; q++) {
+      long at = wf->sub_start[r.ti[q]] + fill[r.ti[q]]++;
+      wf->sub_j[at] = r.tj[q];
+      wf->sub_k[at] = r.tk[q];
+      wf->sub_w[at] = r.tw[q];
+    }
+    free(fill);
+  }
+  wf->nsubs = r.n;
+done:
+  if (ready)
+    csv_free(&p);
+  for (int q = 0; q < 4; q++)
+    free(r.f[q]);
+  free(r.ti);
+  free(r.tj);
+  free(r.tk);
+  free(r.tw);
+  free(line);
+  if (f)
+    fclose(f);
+  return rc;
+}

@@ -1,0 +1,54 @@
+/* heft.h — HEFT, the list scheduler of Topcuoglu, Hariri and Wu ("Performance-effective and low-complexity task
+ * scheduling for heterogeneous computing", IEEE TPDS 13(3), 2002), as the simulator maps a task graph onto the
+ * platform's hosts.
+ *
+ *   1. Upward ranks: rank_u(i) = w_i + max over children j of (c_ij + rank_u(j)), with w_i the task's mean
+ *      execution time over the hosts (flops x mean of 1/speed) and c_ij the mean communication time of the edge
+ *      (mean latency + bytes / mean bandwidth over host pairs).
+ *   2. Tasks in decreasing rank_u (ties: topological order, so a parent always comes first).
+ *   3. Each task to the host of earliest finish time, with the insertion policy: it may fill an idle gap of a
+ *      host between two tasks already placed. EST(i, p) = max(earliest gap on p, max over parents m of
+ *      AFT(m) + c(host(m), p)), c = 0 on the same host; ties go to the lowest host index.
+ * On large platforms (ntasks x nhosts over FL_HEFT_EXHAUSTIVE), step 3 looks at the parents' hosts and the
+ * `candidates` hosts that become free first instead of every host: O(n (P + K log H)) instead of O(n H).
+ * Pure code: the host speeds and the communication times come from the caller. */
+#ifndef FL_HEFT_H
+#define FL_HEFT_H
+
+#include "fl_err.h"
+
+#define FL_HEFT_EXHAUSTIVE 20000000.0
+
+typedef struct fl_heft_graph {
+  long ntasks, nedges;
+  const double *flops;
+  const long *edge_src, *edge_dst; /* edges sorted by source */
+  const double *edge_bytes;
+  const long *child_start;                /* ntasks + 1 */
+  const long *parent_start, *parent_edge; /* ntasks + 1, nedges */
+  const long *topo;                       /* a topological order */
+} fl_heft_graph;
+
+typedef struct fl_heft_hosts {
+  long nhosts;
+  const double *speed; /* flop/s */
+  /* time to move `bytes` from host a to host b (a != b) */
+  double (*comm)(void *ctx, long a, long b, double bytes);
+  void *ctx;
+  double mean_latency, mean_bandwidth; /* over host pairs, for the ranks */
+  long candidates;                     /* large platforms: hosts examined besides the parents' (>= 1) */
+} fl_heft_hosts;
+
+typedef struct fl_heft_schedule {
+  long *host;             /* per task */
+  double *start, *finish; /* per task, the schedule's times */
+  double *rank;           /* rank_u per task */
+  long *order;            /* the tasks in scheduling order (decreasing rank_u) */
+  double makespan;
+  int exhaustive; /* every host examined for every task */
+} fl_heft_schedule;
+
+fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule *out);
+void fl_heft_free(fl_heft_schedule *s);
+
+#endif

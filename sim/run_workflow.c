@@ -1,0 +1,1036 @@
+/* run_workflow.c — task graphs on SimGrid: HEFT maps the tasks onto the platform's hosts, tasks run as SimGrid
+ * executions at their host's speed, their files move as SimGrid host-to-host communications, and at each failure
+ * the strategy decides, for the tasks whose output is lost while still needed, replicate (re-execute elsewhere) or
+ * substitute (another task's output stands in, at an error).
+ *
+ * Actors (all on the controller, which never fails; executions and transfers run on the platform's hosts):
+ *   a worker per host runs its tasks in the schedule's order (HEFT start times, insertion order kept): it waits
+ *   for the inputs of the first one to be at its host, runs it, and pushes its output to the hosts of its
+ *   children as soon as it is done (as HEFT assumes);
+ *   the injector (sim.c) turns hosts off and on and calls fl_wfr_on_failure / fl_wfr_on_repair;
+ *   the coordinator waits for the last task.
+ * Without failures the simulated makespan is the HEFT schedule's when transfers do not contend (the scheduler
+ * prices each transfer alone: route latency + bytes / route bandwidth, SimGrid's CM02 model without TCP window
+ * bound is set for workflows so that a lone transfer takes exactly that).
+ *
+ * A failure of host p (the decision, seed 002): the task running on p is killed; a finished task whose output lives
+ * only on p is lost if a dependent still needs it (a pending dependent that has not received it). Each lost task i
+ * has its dependents D_i (a sink: the workflow's output) and candidate substitutes j (the substitution relation:
+ * finished, output on a live host, not lost) with weights w_ijk. The strategy decides: replication re-executes all,
+ * substitution substitutes every task that has a substitute for each dependent, hybrid solves the simplified
+ * knapsack (greedy, exact, mip on w_i = N_i min_j max_k w_ijk) or the full MIP (policy.kind = full-mip: z_ijk per
+ * dependent, optional limit on substitutions whose j and k sit on different hosts) within what is left of the run's
+ * error budget. A substituted task counts as done: each dependent reads its substitute's output instead. A
+ * re-executed task, and every pending task of p, goes to the live host where it would finish first given the
+ * work already queued there; with no live host it waits for a repair. Order stays deadlock-free: every host runs
+ * its queue in the schedule's start-time order, a topological order of the graph. */
+#include "heft.h"
+#include "io_async.h"
+#include "sim_impl.h"
+#include "workflow.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { FL_T_PENDING = 0, FL_T_RUNNING, FL_T_DONE, FL_T_SUBST };
+
+typedef struct fl_lq { /* a host's queue: a binary min-heap of tasks by schedule priority */
+  long *v;
+  long n, cap;
+} fl_lq;
+
+typedef struct fl_borrow { /* edges that read a task's output as a substitute's */
+  long edge, next;
+} fl_borrow;
+
+struct fl_wfrun {
+  fl_wf *wf;
+  fl_heft_schedule hs;
+  long H;
+  sg_host_t *host;
+  double *speed;
+  long *prio; /* per task: position in the schedule's start-time order */
+  double budget;
+  /* comm-time cache for the scheduler */
+  long *cache_key;
+  double *cache_lat, *cache_bw;
+  /* per replica */
+  fl_replica *rep;
+  unsigned char *state;
+  long *where, *out_host;
+  long *esrc, *edge_at, *ecomm_dst;
+  fl_sgc **ecomm;
+  long *borrow_head;
+  fl_borrow *borrow;
+  long nborrow, capborrow;
+  unsigned char *up;
+  long *running;
+  fl_lq *q;
+  double *queued_s;
+  long **outs, *nouts, *capouts;
+  sg_sem_t *sem;
+  sg_actor_t *worker;
+  long *orphan, norphan;
+  long ndone;
+  int finished;
+  double spent;
+  /* decision scratch */
+  long *lost, *ndep, *stamp, stampv;
+  unsigned char *subst;
+  double *weight;
+  long *t_i, *t_j, *t_k, *t_edge, *t_by;
+  double *t_w;
+  unsigned char *t_cross;
+  long ncapterms;
+};
+
+/* ---- small helpers ---- */
+
+static int fl_lq_less(const fl_wfrun *w, long a, long b)
+{
+  return w->prio[a] < w->prio[b];
+}
+
+static fl_err fl_lq_push(fl_wfrun *w, fl_lq *q, long t)
+{
+  fl_err rc = FL_OK;
+  long i;
+  if (q->n == q->cap) {
+    long nc = q->cap ? 2 * q->cap : 8, *v = realloc(q->v, (size_t)nc * sizeof *v);
+    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
+    q->v = v;
+    q->cap = nc;
+  }
+  i = q->n++;
+  q->v[i] = t;
+  while (i > 0 && fl_lq_less(w, q->v[i], q->v[(i - 1) / 2])) {
+    long p = (i - 1) / 2, x = q->v[i];
+    q->v[i] = q->v[p];
+    q->v[p] = x;
+    i = p;
+  }
+done:
+  return rc;
+}
+
+static void fl_lq_pop(fl_wfrun *w, fl_lq *q)
+{
+  long i = 0;
+  q->v[0] = q->v[--q->n];
+  for (;;) {
+    long l = 2 * i + 1, r = l + 1, m = i, x;
+    if (l < q->n && fl_lq_less(w, q->v[l], q->v[m]))
+      m = l;
+    if (r < q->n && fl_lq_less(w, q->v[r], q->v[m]))
+      m = r;
+    if (m == i)
+      return;
+    x = q->v[i];
+    q->v[i] = q->v[m];
+    q->v[m] = x;
+    i = m;
+  }
+}
+
+/* The first valid task of host p's queue (entries of tasks moved away or already started are dropped). */
+static long fl_lq_peek(fl_wfrun *w, long p)
+{
+  fl_lq *q = &w->q[p];
+  while (q->n > 0) {
+    long t = q->v[0];
+    if (w->where[t] == p && w->state[t] == FL_T_PENDING)
+      return t;
+    fl_lq_pop(w, q);
+  }
+  return -1;
+}
+
+static double fl_wf_now(const fl_replica *rep)
+{
+  return simgrid_get_clock() - rep->t0;
+}
+
+/* The scheduler's price of a transfer: route latency + bytes / route bandwidth (cached per host pair). */
+static double fl_wf_comm(void *ctx, long a, long b, double bytes)
+{
+  fl_wfrun *w = ctx;
+  long key = a * w->H + b, slot = (long)((unsigned long)(key * 2654435761UL) % 65536UL);
+  if (w->cache_key[slot] != key + 1) {
+    w->cache_key[slot] = key + 1;
+    w->cache_lat[slot] = sg_host_get_route_latency(w->host[a], w->host[b]);
+    w->cache_bw[slot] = sg_host_get_route_bandwidth(w->host[a], w->host[b]);
+  }
+  return w->cache_lat[slot] + (w->cache_bw[slot] > 0 ? bytes / w->cache_bw[slot] : INFINITY);
+}
+
+/* ---- set-up ---- */
+
+static const double *fl_sort_start;
+static const long *fl_sort_pos;
+static int fl_cmp_start(const void *a, const void *b)
+{
+  long x = *(const long *)a, y = *(const long *)b;
+  if (fl_sort_start[x] != fl_sort_start[y])
+    return fl_sort_start[x] < fl_sort_start[y] ? -1 : 1;
+  return (fl_sort_pos[x] > fl_sort_pos[y]) - (fl_sort_pos[x] < fl_sort_pos[y]);
+}
+
+fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
+{
+  fl_err rc = FL_OK;
+  fl_wfrun *w = NULL;
+  char *path = NULL, *subs = NULL;
+  long n, E, *tmp = NULL, *pos = NULL;
+
+  *out = NULL;
+  FL_ALLOC(w, 1);
+  path = fl_scenario_resolve(sc, sc->graph);
+  FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
+  FL_TRY(fl_wf_load(path, sc->reference_speed, &w->wf));
+  if (sc->substitutes) {
+    subs = fl_scenario_resolve(sc, sc->substitutes);
+    FL_CHECK(subs != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_wf_subs_file(w->wf, subs));
+  } else if (sc->substitute_rule == 0) {
+    FL_TRY(fl_wf_subs_rule(w->wf, sc->substitute_max_diff, 2));
+  }
+  n = w->wf->ntasks;
+  E = w->wf->nedges;
+  w->H = sim->ranks;
+  w->budget = sc->error_budget;
+  FL_ALLOC(w->host, w->H);
+  FL_ALLOC(w->speed, w->H);
+  for (long p = 0; p < w->H; p++) {
+    w->host[p] = fl_platform_host(sim->pf, p);
+    w->speed[p] = sg_host_get_speed(w->host[p]);
+  }
+  FL_ALLOC(w->cache_key, 65536);
+  FL_ALLOC(w->cache_lat, 65536);
+  FL_ALLOC(w->cache_bw, 65536);
+  {
+    /* HEFT on the platform: mean latency and bandwidth over a sample of host pairs */
+    double lat = 0.0, inv_bw = 0.0;
+    long pairs = 0;
+    fl_heft_graph g = {.ntasks = n,
+                       .nedges = E,
+                       .edge_src = w->wf->edge_src,
+                       .edge_dst = w->wf->edge_dst,
+                       .edge_bytes = w->wf->edge_bytes,
+                       .child_start = w->wf->child_start,
+                       .parent_start = w->wf->parent_start,
+                       .parent_edge = w->wf->parent_edge,
+                       .topo = w->wf->topo};
+    fl_heft_hosts h = {.nhosts = w->H, .speed = w->speed, .comm = fl_wf_comm, .ctx = w, .candidates = 16};
+    double *flops = NULL;
+    for (long k = 0; k < 256 && w->H > 1; k++) {
+      long a = (k * 7919L) % w->H, b = (k * 104729L + 1) % w->H;
+      double bw;
+      if (a == b)
+        continue;
+      bw = sg_host_get_route_bandwidth(w->host[a], w->host[b]);
+      FL_CHECK(bw > 0, FL_ERR_INPUT, "platform: no route between hosts %s and %s: a workflow moves files between hosts",
+               sg_host_get_name(w->host[a]), sg_host_get_name(w->host[b]));
+      lat += sg_host_get_route_latency(w->host[a], w->host[b]);
+      inv_bw += 1.0 / bw;
+      pairs++;
+    }
+    h.mean_latency = pairs ? lat / (double)pairs : 0.0;
+    h.mean_bandwidth = pairs ? (double)pairs / inv_bw : INFINITY;
+    FL_ALLOC(flops, n);
+    for (long i = 0; i < n; i++)
+      flops[i] = w->wf->task[i].flops;
+    g.flops = flops;
+    rc = fl_heft(&g, &h, &w->hs);
+    free(flops);
+    FL_TRY(rc);
+  }
+  /* the order each host runs its tasks in: the schedule's start times (a topological order) */
+  FL_ALLOC(w->prio, n);
+  FL_ALLOC(tmp, n);
+  FL_ALLOC(pos, n);
+  for (long i = 0; i < n; i++) {
+    tmp[i] = i;
+    pos[w->wf->topo[i]] = i;
+  }
+  fl_sort_start = w->hs.start;
+  fl_sort_pos = pos;
+  qsort(tmp, (size_t)n, sizeof *tmp, fl_cmp_start);
+  for (long i = 0; i < n; i++)
+    w->prio[tmp[i]] = i;
+
+  FL_ALLOC(w->state, n);
+  FL_ALLOC(w->where, n);
+  FL_ALLOC(w->out_host, n);
+  FL_ALLOC(w->esrc, E);
+  FL_ALLOC(w->edge_at, E);
+  FL_ALLOC(w->ecomm_dst, E);
+  FL_ALLOC(w->ecomm, E);
+  FL_ALLOC(w->borrow_head, n);
+  FL_ALLOC(w->up, w->H);
+  FL_ALLOC(w->running, w->H);
+  FL_ALLOC(w->q, w->H);
+  FL_ALLOC(w->queued_s, w->H);
+  FL_ALLOC(w->outs, w->H);
+  FL_ALLOC(w->nouts, w->H);
+  FL_ALLOC(w->capouts, w->H);
+  FL_ALLOC(w->sem, w->H);
+  FL_ALLOC(w->worker, w->H);
+  FL_ALLOC(w->orphan, n);
+  FL_ALLOC(w->lost, n);
+  FL_ALLOC(w->ndep, n);
+  FL_ALLOC(w->stamp, n);
+  FL_ALLOC(w->subst, n);
+  FL_ALLOC(w->weight, n);
+  sim->work_s = w->hs.makespan; /* the failure-free schedule's length */
+  *out = w;
+  w = NULL;
+done:
+  free(path);
+  free(subs);
+  free(tmp);
+  free(pos);
+  fl_wfr_destroy(&w);
+  return rc;
+}
+
+void fl_wfr_destroy(fl_wfrun **pw)
+{
+  fl_wfrun *w = pw ? *pw : NULL;
+  if (!w)
+    return;
+  for (long p = 0; w->q && p < w->H; p++)
+    free(w->q[p].v);
+  for (long p = 0; w->outs && p < w->H; p++)
+    free(w->outs[p]);
+  for (long e = 0; w->ecomm && e < w->wf->nedges; e++)
+    fl_sgc_unref(w->ecomm[e]);
+  if (w->sem)
+    for (long p = 0; p < w->H; p++)
+      if (w->sem[p])
+        sg_sem_destroy(w->sem[p]);
+  fl_heft_free(&w->hs);
+  fl_wf_destroy(&w->wf);
+  free(w->host);
+  free(w->speed);
+  free(w->prio);
+  free(w->cache_key);
+  free(w->cache_lat);
+  free(w->cache_bw);
+  free(w->state);
+  free(w->where);
+  free(w->out_host);
+  free(w->esrc);
+  free(w->edge_at);
+  free(w->ecomm_dst);
+  free(w->ecomm);
+  free(w->borrow_head);
+  free(w->borrow);
+  free(w->up);
+  free(w->running);
+  free(w->q);
+  free(w->queued_s);
+  free(w->outs);
+  free(w->nouts);
+  free(w->capouts);
+  free(w->sem);
+  free(w->worker);
+  free(w->orphan);
+  free(w->lost);
+  free(w->ndep);
+  free(w->stamp);
+  free(w->subst);
+  free(w->weight);
+  free(w->t_i);
+  free(w->t_j);
+  free(w->t_k);
+  free(w->t_edge);
+  free(w->t_by);
+  free(w->t_w);
+  free(w->t_cross);
+  free(w);
+  *pw = NULL;
+}
+
+long fl_wfr_tasks(const fl_wfrun *w)
+{
+  return w->wf->ntasks;
+}
+const fl_heft_schedule *fl_wfr_schedule(const fl_wfrun *w)
+{
+  return &w->hs;
+}
+
+/* ---- per replica ---- */
+
+static void fl_wf_worker_main(int argc, char **argv);
+
+typedef struct fl_wf_worker_arg {
+  fl_wfrun *w;
+  long host;
+} fl_wf_worker_arg;
+
+static void fl_wf_wake(fl_wfrun *w, long p)
+{
+  if (p < 0)
+    return;
+  if (!w->sem[p])
+    w->sem[p] = sg_sem_init(0);
+  if (!w->worker[p] && !w->finished) {
+    char name[32];
+    fl_wf_worker_arg *arg = malloc(sizeof *arg);
+    if (!arg) {
+      w->rep->rc = fl_err_set(FL_ERR_NOMEM, "out of memory starting a worker");
+      return;
+    }
+    arg->w = w;
+    arg->host = p;
+    snprintf(name, sizeof name, "worker-%ld", p);
+    w->worker[p] = sg_actor_init(name, fl_platform_controller(w->rep->sim->pf));
+    sg_actor_set_data(w->worker[p], arg);
+    sg_actor_start(w->worker[p], fl_wf_worker_main, 0, NULL);
+    return;
+  }
+  if (w->worker[p])
+    sg_sem_release(w->sem[p]);
+}
+
+static fl_err fl_wf_assign(fl_wfrun *w, long t, long p)
+{
+  fl_err rc = FL_OK;
+  w->where[t] = p;
+  if (p < 0) {
+    w->orphan[w->norphan++] = t;
+    goto done;
+  }
+  FL_TRY(fl_lq_push(w, &w->q[p], t));
+  w->queued_s[p] += w->wf->task[t].flops / w->speed[p];
+  fl_wf_wake(w, p);
+done:
+  return rc;
+}
+
+/* The live host where task t would finish first after the work queued there; -1 if none is up. */
+static long fl_wf_best_host(const fl_wfrun *w, long t)
+{
+  long best = -1;
+  double bf = INFINITY;
+  for (long p = 0; p < w->H; p++) {
+    double f;
+    if (!w->up[p])
+      continue;
+    f = w->queued_s[p] + (w->running[p] >= 0 ? 1e-9 : 0.0) + w->wf->task[t].flops / w->speed[p];
+    if (f < bf) {
+      bf = f;
+      best = p;
+    }
+  }
+  return best;
+}
+
+static fl_err fl_wf_add_out(fl_wfrun *w, long p, long t)
+{
+  fl_err rc = FL_OK;
+  if (w->nouts[p] == w->capouts[p]) {
+    long nc = w->capouts[p] ? 2 * w->capouts[p] : 8, *v = realloc(w->outs[p], (size_t)nc * sizeof *v);
+    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
+    w->outs[p] = v;
+    w->capouts[p] = nc;
+  }
+  w->outs[p][w->nouts[p]++] = t;
+done:
+  return rc;
+}
+
+static fl_err fl_wf_borrow(fl_wfrun *w, long j, long e)
+{
+  fl_err rc = FL_OK;
+  if (w->nborrow == w->capborrow) {
+    long nc = w->capborrow ? 2 * w->capborrow : 64;
+    fl_borrow *v = realloc(w->borrow, (size_t)nc * sizeof *v);
+    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
+    w->borrow = v;
+    w->capborrow = nc;
+  }
+  w->borrow[w->nborrow] = (fl_borrow){.edge = e, .next = w->borrow_head[j]};
+  w->borrow_head[j] = w->nborrow++;
+done:
+  return rc;
+}
+
+static void fl_wf_drop_comm(fl_wfrun *w, long e)
+{
+  if (w->ecomm[e]) {
+    fl_sgc_cancel(w->ecomm[e]);
+    fl_sgc_unref(w->ecomm[e]);
+    w->ecomm[e] = NULL;
+  }
+}
+
+fl_err fl_wfr_reset(fl_replica *rep)
+{
+  fl_err rc = FL_OK;
+  fl_wfrun *w = rep->sim->wfr;
+  const fl_wf *wf = w->wf;
+  w->rep = rep;
+  w->finished = 0;
+  w->ndone = 0;
+  w->spent = 0.0;
+  w->norphan = 0;
+  w->nborrow = 0;
+  for (long p = 0; p < w->H; p++) {
+    w->up[p] = 1;
+    w->running[p] = -1;
+    w->q[p].n = 0;
+    w->queued_s[p] = 0.0;
+    w->nouts[p] = 0;
+    w->worker[p] = NULL;
+  }
+  for (long e = 0; e < wf->nedges; e++) {
+    w->esrc[e] = wf->edge_src[e];
+    w->edge_at[e] = -1;
+    w->ecomm_dst[e] = -1;
+    fl_sgc_unref(w->ecomm[e]);
+    w->ecomm[e] = NULL;
+  }
+  for (long t = 0; t < wf->ntasks; t++) {
+    w->state[t] = FL_T_PENDING;
+    w->out_host[t] = -1;
+    w->borrow_head[t] = -1;
+    w->where[t] = w->hs.host[t];
+    FL_TRY(fl_lq_push(w, &w->q[w->where[t]], t));
+    w->queued_s[w->where[t]] += wf->task[t].flops / w->speed[w->where[t]];
+  }
+done:
+  return rc;
+}
+
+/* Count a task done; the last one ends the run. */
+static void fl_wf_count_done(fl_wfrun *w)
+{
+  fl_replica *rep = w->rep;
+  if (++w->ndone < w->wf->ntasks)
+    return;
+  w->finished = 1;
+  rep->now = fl_wf_now(rep);
+  rep->res->makespan_s = rep->now;
+  rep->res->status = "completed";
+  for (long p = 0; p < w->H; p++)
+    if (w->worker[p])
+      sg_sem_release(w->sem[p]);
+  if (!rep->interrupt_pending) {
+    rep->interrupt_pending = 1;
+    rep->wake_t = rep->now;
+    sg_sem_release(rep->sem);
+  }
+}
+
+/* Is the output of task s (source of edge e) needed at host p and not there yet? */
+static int fl_wf_missing(const fl_wfrun *w, long e, long p)
+{
+  long s = w->esrc[e];
+  return w->wf->edge_bytes[e] > 0 && w->out_host[s] != p && w->edge_at[e] != p;
+}
+
+/* ---- the worker of a host ---- */
+
+static void fl_wf_worker_main(int argc, char **argv)
+{
+  fl_wf_worker_arg *arg = sg_actor_self_get_data();
+  long p = arg->host;
+  fl_wfrun *w = arg->w;
+  const fl_wf *wf = w->wf;
+  (void)argc;
+  (void)argv;
+  free(arg);
+  for (;;) {
+    long t;
+    int ready = 1, failed = 0;
+    if (w->finished)
+      break;
+    t = w->up[p] ? fl_lq_peek(w, p) : -1;
+    if (t < 0) {
+      sg_sem_acquire(w->sem[p]);
+      continue;
+    }
+    /* the inputs: all producers done, transfers to p started */
+    for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1] && ready; k++) {
+      long e = wf->parent_edge[k], s = w->esrc[e];
+      if (w->state[s] != FL_T_DONE || w->out_host[s] < 0) {
+        ready = 0;
+        break;
+      }
+      if (!fl_wf_missing(w, e, p))
+        continue;
+      if (w->ecomm[e] && w->ecomm_dst[e] == p)
+        continue; /* on its way */
+      if (!w->up[w->out_host[s]]) {
+        ready = 0; /* the failure handler is deciding about s */
+        break;
+      }
+      fl_wf_drop_comm(w, e);
+      w->ecomm[e] = fl_sgc_send(w->host[w->out_host[s]], w->host[p], wf->edge_bytes[e]);
+      w->ecomm_dst[e] = p;
+    }
+    if (!ready) {
+      sg_sem_acquire(w->sem[p]);
+      continue;
+    }
+    for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
+      long e = wf->parent_edge[k];
+      fl_sgc *c = w->ecomm[e];
+      if (!c || w->ecomm_dst[e] != p)
+        continue;
+      fl_sgc_ref(c);
+      if (fl_sgc_wait(c) == 0) {
+        if (w->ecomm[e] == c) {
+          w->edge_at[e] = p;
+          fl_sgc_unref(c);
+          w->ecomm[e] = NULL;
+        }
+      } else {
+        failed = 1;
+        if (w->ecomm[e] == c) {
+          fl_sgc_unref(c);
+          w->ecomm[e] = NULL;
+        }
+      }
+      fl_sgc_unref(c);
+      if (w->finished)
+        break;
+    }
+    if (w->finished)
+      break;
+    if (failed || w->where[t] != p || w->state[t] != FL_T_PENDING || !w->up[p])
+      continue; /* something changed while the inputs moved: look again */
+    for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1] && ready; k++) {
+      long e = wf->parent_edge[k];
+      if (w->state[w->esrc[e]] != FL_T_DONE || fl_wf_missing(w, e, p))
+        ready = 0;
+    }
+    if (!ready)
+      continue;
+    /* run it */
+    fl_lq_pop(w, &w->q[p]);
+    w->queued_s[p] = fmax(0.0, w->queued_s[p] - wf->task[t].flops / w->speed[p]);
+    w->state[t] = FL_T_RUNNING;
+    w->running[p] = t;
+    failed = fl_sg_exec(w->host[p], wf->task[t].flops);
+    if (w->running[p] == t)
+      w->running[p] = -1;
+    if (w->finished)
+      break;
+    if (failed || w->state[t] != FL_T_RUNNING || w->where[t] != p)
+      continue; /* killed: the failure handler took care of it */
+    w->state[t] = FL_T_DONE;
+    w->out_host[t] = p;
+    if (fl_wf_add_out(w, p, t) != FL_OK) {
+      w->rep->rc = FL_ERR_NOMEM;
+      break;
+    }
+    /* push the output to the dependents' hosts now, as HEFT assumes */
+    for (long e = wf->child_start[t]; e < wf->child_start[t + 1]; e++) {
+      long c = wf->edge_dst[e], q = w->where[c];
+      if (w->esrc[e] != t || w->state[c] != FL_T_PENDING || q < 0)
+        continue;
+      if (q != p && wf->edge_bytes[e] > 0 && w->up[q] && !(w->ecomm[e] && w->ecomm_dst[e] == q)) {
+        fl_wf_drop_comm(w, e);
+        w->ecomm[e] = fl_sgc_send(w->host[p], w->host[q], wf->edge_bytes[e]);
+        w->ecomm_dst[e] = q;
+      }
+      if (q != p)
+        fl_wf_wake(w, q);
+    }
+    for (long b = w->borrow_head[t]; b >= 0; b = w->borrow[b].next)
+      fl_wf_wake(w, w->where[wf->edge_dst[w->borrow[b].edge]]);
+    fl_wf_count_done(w);
+  }
+  w->worker[p] = NULL;
+}
+
+/* ---- failures: the decision ---- */
+
+static fl_err fl_wf_terms_cap(fl_wfrun *w, long need)
+{
+  fl_err rc = FL_OK;
+  long nc;
+  if (need <= w->ncapterms)
+    goto done;
+  nc = w->ncapterms ? 2 * w->ncapterms : 1024;
+  while (nc < need)
+    nc *= 2;
+#define FL_GROW(a)                                                                                                     \
+  do {                                                                                                                 \
+    void *q_ = realloc(w->a, (size_t)nc * sizeof *w->a);                                                               \
+    FL_CHECK(q_ != NULL, FL_ERR_NOMEM, "out of memory");                                                               \
+    w->a = q_;                                                                                                         \
+  } while (0)
+  FL_GROW(t_i);
+  FL_GROW(t_j);
+  FL_GROW(t_k);
+  FL_GROW(t_edge);
+  FL_GROW(t_by);
+  FL_GROW(t_w);
+  FL_GROW(t_cross);
+#undef FL_GROW
+  w->ncapterms = nc;
+done:
+  return rc;
+}
+
+/* Is the output of finished task t (held on host p) still needed by a pending dependent? */
+static int fl_wf_needed(const fl_wfrun *w, long t, long p)
+{
+  const fl_wf *wf = w->wf;
+  for (long e = wf->child_start[t]; e < wf->child_start[t + 1]; e++) {
+    long k = wf->edge_dst[e];
+    if (w->esrc[e] == t && w->state[k] == FL_T_PENDING && wf->edge_bytes[e] > 0 &&
+        (w->edge_at[e] != w->where[k] || w->where[k] == p))
+      return 1;
+  }
+  for (long b = w->borrow_head[t]; b >= 0; b = w->borrow[b].next) {
+    long e = w->borrow[b].edge, k = wf->edge_dst[e];
+    if (w->esrc[e] == t && w->state[k] == FL_T_PENDING && wf->edge_bytes[e] > 0 &&
+        (w->edge_at[e] != w->where[k] || w->where[k] == p))
+      return 1;
+  }
+  return 0;
+}
+
+/* Candidate terms (i = idx, j, k) for the dependents reached through edge e (k = its destination) or, e < 0, the
+ * workflow's output of sink i (k a virtual id). */
+static fl_err fl_wf_add_terms(fl_wfrun *w, long idx, long i, long e, long *nterms)
+{
+  fl_err rc = FL_OK;
+  const fl_wf *wf = w->wf;
+  long k = e >= 0 ? wf->edge_dst[e] : wf->ntasks + i;
+  for (long s = wf->sub_start[i]; s < wf->sub_start[i + 1]; s++) {
+    long j = wf->sub_j[s], t;
+    if ((wf->sub_k[s] >= 0 && wf->sub_k[s] != k) || j == k || w->state[j] != FL_T_DONE || w->out_host[j] < 0 ||
+        !w->up[w->out_host[j]])
+      continue;
+    FL_TRY(fl_wf_terms_cap(w, *nterms + 1));
+    t = (*nterms)++;
+    w->t_i[t] = idx;
+    w->t_j[t] = j;
+    w->t_k[t] = k;
+    w->t_edge[t] = e;
+    w->t_w[t] = wf->sub_w[s];
+    w->t_cross[t] = e >= 0 && w->where[k] != w->out_host[j];
+    w->t_by[t] = 0;
+  }
+done:
+  return rc;
+}
+
+static const long *fl_sort_tj, *fl_sort_tk;
+static const double *fl_sort_tw;
+static int fl_cmp_term(const void *a, const void *b)
+{
+  long x = *(const long *)a, y = *(const long *)b;
+  if (fl_sort_tj[x] != fl_sort_tj[y])
+    return (fl_sort_tj[x] > fl_sort_tj[y]) - (fl_sort_tj[x] < fl_sort_tj[y]);
+  if (fl_sort_tk[x] != fl_sort_tk[y])
+    return (fl_sort_tk[x] > fl_sort_tk[y]) - (fl_sort_tk[x] < fl_sort_tk[y]);
+  return (fl_sort_tw[x] > fl_sort_tw[y]) - (fl_sort_tw[x] < fl_sort_tw[y]);
+}
+
+/* The seed's simplification for failed task idx with terms [t0, t1): w_i = N_i min_j w_ij, w_ij = max_k w_ijk
+ * (a j must serve every dependent); *best gets the j (-1: none). */
+static double fl_wf_simplified(fl_wfrun *w, long t0, long t1, long ndep, long *best, long *scratch)
+{
+  double bw = INFINITY;
+  long m = t1 - t0;
+  *best = -1;
+  for (long q = 0; q < m; q++)
+    scratch[q] = t0 + q;
+  fl_sort_tj = w->t_j;
+  fl_sort_tk = w->t_k;
+  fl_sort_tw = w->t_w;
+  qsort(scratch, (size_t)m, sizeof *scratch, fl_cmp_term);
+  for (long q = 0; q < m;) {
+    long j = w->t_j[scratch[q]], deps = 0;
+    double mx = 0.0;
+    while (q < m && w->t_j[scratch[q]] == j) {
+      long k = w->t_k[scratch[q]];
+      deps++;
+      mx = fmax(mx, w->t_w[scratch[q]]); /* the cheapest term of (j, k) comes first */
+      while (q < m && w->t_j[scratch[q]] == j && w->t_k[scratch[q]] == k)
+        q++;
+    }
+    if (deps == ndep && mx < bw) {
+      bw = mx;
+      *best = j;
+    }
+  }
+  return *best >= 0 ? (double)ndep * bw : INFINITY;
+}
+
+static void fl_wf_reassign(fl_wfrun *w, long t)
+{
+  if (fl_wf_assign(w, t, fl_wf_best_host(w, t)) != FL_OK)
+    w->rep->rc = FL_ERR_NOMEM;
+}
+
+/* Producers of t's inputs whose output is gone (their host failed, earlier or now) join the lost set. */
+static void fl_wf_cascade(fl_wfrun *w, long t, long *nl)
+{
+  const fl_wf *wf = w->wf;
+  for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
+    long e = wf->parent_edge[k], s = w->esrc[e];
+    if (wf->edge_bytes[e] > 0 && w->state[s] == FL_T_DONE && w->out_host[s] < 0 && w->edge_at[e] != w->where[t] &&
+        w->stamp[s] != w->stampv) {
+      w->stamp[s] = w->stampv;
+      w->state[s] = FL_T_PENDING;
+      w->ndone--;
+      w->lost[(*nl)++] = s;
+    }
+  }
+}
+
+/* Decide for lost tasks lost[from .. to): fills terms, asks the strategy, applies. */
+static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_now)
+{
+  fl_err rc = FL_OK;
+  fl_replica *rep = w->rep;
+  fl_sim *sim = rep->sim;
+  const fl_wf *wf = w->wf;
+  long m = to - from, nterms = 0, *tstart = NULL, *scratch = NULL, *best = NULL;
+  int have_z = 0;
+  fl_pol_full full;
+
+  FL_ALLOC(tstart, m + 1);
+  FL_ALLOC(best, m);
+  for (long idx = 0; idx < m; idx++) {
+    long i = w->lost[from + idx], deps = 0;
+    tstart[idx] = nterms;
+    for (long e = wf->child_start[i]; e < wf->child_start[i + 1]; e++)
+      if (w->esrc[e] == i && w->state[wf->edge_dst[e]] == FL_T_PENDING) {
+        deps++;
+        FL_TRY(fl_wf_add_terms(w, idx, i, e, &nterms));
+      }
+    for (long b = w->borrow_head[i]; b >= 0; b = w->borrow[b].next) {
+      long e = w->borrow[b].edge;
+      if (w->esrc[e] == i && w->state[wf->edge_dst[e]] == FL_T_PENDING) {
+        deps++;
+        FL_TRY(fl_wf_add_terms(w, idx, i, e, &nterms));
+      }
+    }
+    if (deps == 0 && wf->child_start[i] == wf->child_start[i + 1]) {
+      deps = 1; /* a sink: the workflow's output */
+      FL_TRY(fl_wf_add_terms(w, idx, i, -1, &nterms));
+    }
+    w->ndep[idx] = deps;
+  }
+  tstart[m] = nterms;
+  FL_ALLOC(scratch, nterms);
+  for (long idx = 0; idx < m; idx++)
+    w->weight[idx] = w->ndep[idx] > 0 ? fl_wf_simplified(w, tstart[idx], tstart[idx + 1], w->ndep[idx], &best[idx],
+                                                         scratch)
+                                      : 0.0;
+  full = (fl_pol_full){.nterms = nterms,
+                       .term_i = w->t_i,
+                       .term_j = w->t_j,
+                       .term_k = w->t_k,
+                       .term_w = w->t_w,
+                       .crosses = w->t_cross,
+                       .max_cross = -1,
+                       .ndependents = w->ndep,
+                       .failed_task = w->lost + from};
+  sim->strat.error_budget = fmax(0.0, w->budget - w->spent);
+  memset(w->subst, 0, (size_t)m);
+  FL_TRY(fl_strat_decide_graph(&sim->strat, &full, m, w->weight, w->subst, w->t_by, &have_z));
+  rep->res->decisions++;
+
+  for (long idx = 0; idx < m; idx++) {
+    long i = w->lost[from + idx];
+    int sub = w->subst[idx] && (have_z || isfinite(w->weight[idx]) || w->ndep[idx] == 0);
+    if (sub) {
+      long used = 0;
+      for (long t = tstart[idx]; t < tstart[idx + 1]; t++) {
+        long e = w->t_edge[t], j = w->t_j[t];
+        if (have_z ? !w->t_by[t] : j != best[idx])
+          continue;
+        if (!have_z) { /* one term per dependent: the cheapest of j* for it */
+          int seen = 0;
+          for (long u = tstart[idx]; u < t && !seen; u++)
+            seen = w->t_j[u] == j && w->t_k[u] == w->t_k[t] && w->t_w[u] <= w->t_w[t];
+          for (long u = t + 1; u < tstart[idx + 1] && !seen; u++)
+            seen = w->t_j[u] == j && w->t_k[u] == w->t_k[t] && w->t_w[u] < w->t_w[t];
+          if (seen)
+            continue;
+        }
+        used++;
+        w->spent += w->t_w[t];
+        if (e >= 0) {
+          w->esrc[e] = j;
+          w->edge_at[e] = -1;
+          fl_wf_drop_comm(w, e);
+          FL_TRY(fl_wf_borrow(w, j, e));
+          fl_wf_wake(w, w->where[wf->edge_dst[e]]);
+        }
+      }
+      FL_CHECK(used == w->ndep[idx], FL_ERR_INTERNAL, "task %s: %ld substitutes for %ld dependents", wf->task[i].name,
+               used, w->ndep[idx]);
+      w->state[i] = FL_T_SUBST;
+      rep->res->tasks_substituted++;
+      fl_evlog_add(rep->log, t_now, "substitution", -1, "task %.40s", wf->task[i].name);
+      fl_wf_count_done(w);
+    } else {
+      rep->res->tasks_replicated++;
+      fl_wf_reassign(w, i);
+      fl_evlog_add(rep->log, t_now, "replication", w->where[i], "task %.40s", wf->task[i].name);
+      fl_wf_cascade(w, i, nl);
+    }
+  }
+  rep->res->tasks_lost += m;
+done:
+  free(tstart);
+  free(scratch);
+  free(best);
+  return rc;
+}
+
+void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
+{
+  fl_wfrun *w = rep->sim->wfr;
+  long nl = 0, nmoved = 0, from = 0;
+  fl_err rc = FL_OK;
+
+  if (!at_start)
+    rep->res->platform_failures++;
+  if (p >= w->H || !w->up[p])
+    return;
+  w->up[p] = 0;
+  if (w->finished)
+    return;
+  w->stampv++;
+  if (!at_start && (w->running[p] >= 0 || w->nouts[p] > 0 || w->q[p].n > 0))
+    rep->res->failures++;
+  fl_evlog_add(rep->log, t, at_start ? "down-at-start" : "failure", p, "host %s", sg_host_get_name(w->host[p]));
+  /* 1. the running task is killed */
+  if (w->running[p] >= 0) {
+    long k = w->running[p];
+    w->running[p] = -1;
+    w->state[k] = FL_T_PENDING;
+    w->stamp[k] = w->stampv;
+    w->lost[nl++] = k;
+  }
+  /* 2. outputs held only here: gone; lost if still needed */
+  for (long q = 0; q < w->nouts[p]; q++) {
+    long k = w->outs[p][q];
+    if (w->state[k] != FL_T_DONE || w->out_host[k] != p)
+      continue;
+    if (fl_wf_needed(w, k, p)) {
+      w->state[k] = FL_T_PENDING;
+      w->ndone--;
+      w->stamp[k] = w->stampv;
+      w->lost[nl++] = k;
+    }
+    w->out_host[k] = -1;
+  }
+  w->nouts[p] = 0;
+  /* 3. the tasks waiting here move to the live hosts (first, so that the decision sees where dependents run) */
+  {
+    fl_lq *q = &w->q[p];
+    long *moved = malloc((size_t)(q->n > 0 ? q->n : 1) * sizeof *moved);
+    if (!moved) {
+      rep->rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+      return;
+    }
+    for (long k = 0; k < q->n; k++) {
+      long x = q->v[k];
+      if (w->where[x] == p && w->state[x] == FL_T_PENDING && w->stamp[x] != w->stampv) {
+        w->stamp[x] = w->stampv; /* once, though the queue may hold it twice */
+        moved[nmoved++] = x;
+      }
+    }
+    q->n = 0;
+    w->queued_s[p] = 0.0;
+    for (long k = 0; k < nmoved; k++)
+      w->where[moved[k]] = -1;
+    for (long k = 0; k < nmoved; k++)
+      fl_wf_reassign(w, moved[k]);
+    for (long k = 0; k < nmoved; k++)
+      fl_wf_cascade(w, moved[k], &nl);
+    free(moved);
+  }
+  /* 4. decide, round after round while re-executions need outputs that are gone */
+  while (from < nl) {
+    long to = nl;
+    if ((rc = fl_wf_decide(w, from, to, &nl, t)) != FL_OK) {
+      rep->rc = rc;
+      return;
+    }
+    from = to;
+  }
+}
+
+void fl_wfr_on_repair(fl_replica *rep, long p, double t)
+{
+  fl_wfrun *w = rep->sim->wfr;
+  long n = w->norphan;
+  if (p >= w->H)
+    return;
+  w->up[p] = 1;
+  fl_evlog_add(rep->log, t, "repair", p, "host %s", sg_host_get_name(w->host[p]));
+  w->norphan = 0;
+  for (long k = 0; k < n; k++)
+    if (w->state[w->orphan[k]] == FL_T_PENDING && w->where[w->orphan[k]] < 0)
+      fl_wf_reassign(w, w->orphan[k]);
+  fl_wf_wake(w, p);
+}
+
+/* ---- the coordinator ---- */
+
+void fl_sim_run_workflow(fl_replica *rep)
+{
+  fl_sim *sim = rep->sim;
+  fl_wfrun *w = sim->wfr;
+  fl_sim_result *res = rep->res;
+
+  res->tasks_replicated = res->tasks_substituted = res->tasks_lost = 0;
+  res->error_spent = 0.0;
+  res->policy_objective = 0;
+  sim->strat.solver = NULL;
+  sim->strat.solve_time_s = 0.0;
+  sim->strat.worst_gap = NAN;
+  sim->strat.objective = 0;
+  sim->strat.fell_back = 0;
+  for (long p = 0; p < w->H; p++)
+    if (w->q[p].n > 0 && w->up[p])
+      fl_wf_wake(w, p);
+  while (!w->finished) {
+    double left = sim->max_time_s - fl_wf_now(rep);
+    int timed_out;
+    if (left <= 0 || rep->over_budget || rep->rc != FL_OK)
+      break;
+    rep->phase = FL_PHASE_COMPUTE;
+    timed_out = sg_sem_acquire_timeout(rep->sem, left);
+    rep->phase = FL_PHASE_IDLE;
+    if (!timed_out)
+      rep->interrupt_pending = 0;
+  }
+  if (!w->finished) {
+    w->finished = 1;
+    rep->now = fl_wf_now(rep);
+    res->status = rep->rc != FL_OK ? "failed" : "timeout";
+    for (long e = 0; e < w->wf->nedges; e++)
+      fl_wf_drop_comm(w, e);
+    for (long p = 0; p < w->H; p++)
+      if (w->worker[p]) {
+        sg_actor_t a = w->worker[p];
+        w->worker[p] = NULL;
+        sg_actor_kill(a);
+      }
+  }
+  res->error_spent = w->spent;
+  res->tasks_stale = -1;
+  if (fl_strat_reads(&sim->strat, "policy.kind")) {
+    res->policy_solver = sim->strat.solver;
+    res->policy_time_s = sim->strat.solve_time_s;
+    res->policy_gap = sim->strat.worst_gap;
+    res->policy_objective = sim->strat.objective;
+  }
+}
