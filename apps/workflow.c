@@ -89,6 +89,7 @@ static fl_err fl_wfb_task(fl_wfb *b, const char *name, const char *stage, double
   t->stage = stage && *stage ? fl_wf_strdup(stage) : fl_wf_stage_of(name);
   FL_CHECK(t->name && t->stage, FL_ERR_NOMEM, "out of memory");
   t->flops = flops;
+  t->cores = 1;
   t->line = line;
   *id = wf->ntasks++;
 done:
@@ -486,6 +487,16 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
     flops = runtime * (isfinite(speed) ? speed : ref_speed);
     stage = fl_json_str(t, "category", NULL);
     FL_TRY(fl_wfb_task(b, name, stage, flops, 0, &id));
+    {
+      double cores = fl_json_num(et, "coreCount", "cores");
+      if (isfinite(cores)) {
+        if (!(cores >= 1 && cores <= 1e6 && cores == floor(cores))) {
+          rc = fl_json_task_error(path, name, i, "cores must be a whole number >= 1");
+          goto done;
+        }
+        b->wf->task[id].cores = (long)cores;
+      }
+    }
     parents = json_object_get(t, "parents");
     if (parents && !json_is_array(parents)) {
       rc = fl_json_task_error(path, name, i, "\"parents\" is not an array");
@@ -656,10 +667,10 @@ done:
 static char fl_dot_err[512];
 static int fl_dot_errf(char *msg)
 {
-  if (!fl_dot_err[0]) {
-    snprintf(fl_dot_err, sizeof fl_dot_err, "%s", msg);
-    fl_dot_err[strcspn(fl_dot_err, "\n")] = '\0';
-  }
+  /* cgraph reports in pieces ("Error", ": syntax error in line 1 near 'x'"): keep them on one line */
+  size_t n = strlen(fl_dot_err);
+  snprintf(fl_dot_err + n, sizeof fl_dot_err - n, "%s", msg);
+  fl_dot_err[strcspn(fl_dot_err, "\n")] = '\0';
   return 0;
 }
 
@@ -706,6 +717,16 @@ static fl_err fl_wf_read_dot(fl_wfb *b, const char *path)
     long id;
     FL_TRY(fl_dot_size(path, "task", agnameof(n), agget(n, "size"), &flops));
     FL_TRY(fl_wfb_task(b, agnameof(n), agget(n, "category"), flops, 0, &id));
+    {
+      const char *c = agget(n, "cores");
+      double cores;
+      if (c && *c) {
+        FL_TRY(fl_dot_size(path, "task", agnameof(n), c, &cores));
+        FL_CHECK(cores >= 1 && cores <= 1e6 && cores == floor(cores), FL_ERR_INPUT,
+                 "%s: task '%s': cores '%s' must be a whole number >= 1", path, agnameof(n), c);
+        b->wf->task[id].cores = (long)cores;
+      }
+    }
     FL_CHECK(agbindrec(n, "fl_wf", sizeof(fl_dot_rec), 0) != NULL, FL_ERR_NOMEM, "out of memory");
     ((fl_dot_rec *)aggetrec(n, "fl_wf", 0))->id = id;
   }

@@ -28,6 +28,7 @@ typedef struct fl_wf_task {
   double flops;     /* compute cost */
   double in_bytes;  /* all the files it reads */
   double out_bytes; /* all the files it writes */
+  long cores;       /* cores it needs on one host (WfCommons cores / coreCount, DOT cores; 1 otherwise) */
   int line;         /* where the file declares it (0: unknown) */
 } fl_wf_task;
 

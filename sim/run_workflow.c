@@ -51,6 +51,7 @@ struct fl_wfrun {
   long H;
   sg_host_t *host;
   double *speed;
+  long *cores, *tcores; /* per host, per task */
   long *prio; /* per task: position in the schedule's start-time order */
   double budget;
   /* comm-time cache for the scheduler */
@@ -202,9 +203,24 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   w->budget = sc->error_budget;
   FL_ALLOC(w->host, w->H);
   FL_ALLOC(w->speed, w->H);
-  for (long p = 0; p < w->H; p++) {
-    w->host[p] = fl_platform_host(sim->pf, p);
-    w->speed[p] = sg_host_get_speed(w->host[p]);
+  FL_ALLOC(w->cores, w->H);
+  FL_ALLOC(w->tcores, n);
+  {
+    long most = 0;
+    for (long p = 0; p < w->H; p++) {
+      w->host[p] = fl_platform_host(sim->pf, p);
+      w->speed[p] = sg_host_get_speed(w->host[p]);
+      w->cores[p] = sg_host_core_count(w->host[p]);
+      most = w->cores[p] > most ? w->cores[p] : most;
+    }
+    for (long i = 0; i < n; i++) {
+      w->tcores[i] = w->wf->task[i].cores;
+      if (w->tcores[i] > most) {
+        rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s' needs %ld cores but no host of platform '%s' has more than %ld: no "
+                        "host can run it", path, w->wf->task[i].name, w->tcores[i], fl_platform_describe(sim->pf), most);
+        goto done;
+      }
+    }
   }
   FL_ALLOC(w->cache_key, 65536);
   FL_ALLOC(w->cache_lat, 65536);
@@ -221,8 +237,10 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                        .child_start = w->wf->child_start,
                        .parent_start = w->wf->parent_start,
                        .parent_edge = w->wf->parent_edge,
-                       .topo = w->wf->topo};
-    fl_heft_hosts h = {.nhosts = w->H, .speed = w->speed, .comm = fl_wf_comm, .ctx = w, .candidates = 16};
+                       .topo = w->wf->topo,
+                       .cores = w->tcores};
+    fl_heft_hosts h = {
+        .nhosts = w->H, .speed = w->speed, .cores = w->cores, .comm = fl_wf_comm, .ctx = w, .candidates = 16};
     double *flops = NULL;
     for (long k = 0; k < 256 && w->H > 1; k++) {
       long a = (k * 7919L) % w->H, b = (k * 104729L + 1) % w->H;
@@ -314,6 +332,8 @@ void fl_wfr_destroy(fl_wfrun **pw)
   fl_wf_destroy(&w->wf);
   free(w->host);
   free(w->speed);
+  free(w->cores);
+  free(w->tcores);
   free(w->prio);
   free(w->cache_key);
   free(w->cache_lat);
@@ -418,7 +438,7 @@ static long fl_wf_best_host(const fl_wfrun *w, long t)
   double bf = INFINITY;
   for (long p = 0; p < w->H; p++) {
     double f;
-    if (!w->up[p])
+    if (!w->up[p] || w->cores[p] < w->tcores[t])
       continue;
     f = w->queued_s[p] + (w->running[p] >= 0 ? 1e-9 : 0.0) + w->wf->task[t].flops / w->speed[p];
     if (f < bf) {
@@ -535,6 +555,13 @@ static int fl_wf_missing(const fl_wfrun *w, long e, long p)
 
 /* ---- the worker of a host ---- */
 
+/* Up for the handler and on for SimGrid: between the injector turning a host off and the failure handler running
+ * (the same date), a worker may see it off yet marked up. */
+static int fl_wf_live(const fl_wfrun *w, long p)
+{
+  return w->up[p] && sg_host_is_on(w->host[p]);
+}
+
 static void fl_wf_worker_main(int argc, char **argv)
 {
   fl_wf_worker_arg *arg = sg_actor_self_get_data();
@@ -549,7 +576,7 @@ static void fl_wf_worker_main(int argc, char **argv)
     int ready = 1, failed = 0;
     if (w->finished)
       break;
-    t = w->up[p] ? fl_lq_peek(w, p) : -1;
+    t = fl_wf_live(w, p) ? fl_lq_peek(w, p) : -1;
     if (t < 0) {
       sg_sem_acquire(w->sem[p]);
       continue;
@@ -565,8 +592,8 @@ static void fl_wf_worker_main(int argc, char **argv)
         continue;
       if (w->ecomm[e] && w->ecomm_dst[e] == p)
         continue; /* on its way */
-      if (!w->up[w->out_host[s]]) {
-        ready = 0; /* the failure handler is deciding about s */
+      if (!fl_wf_live(w, w->out_host[s])) {
+        ready = 0; /* the failure handler is deciding about s (or is about to) */
         break;
       }
       fl_wf_drop_comm(w, e);
@@ -602,7 +629,7 @@ static void fl_wf_worker_main(int argc, char **argv)
     }
     if (w->finished)
       break;
-    if (failed || w->where[t] != p || w->state[t] != FL_T_PENDING || !w->up[p])
+    if (failed || w->where[t] != p || w->state[t] != FL_T_PENDING || !fl_wf_live(w, p))
       continue; /* something changed while the inputs moved: look again */
     for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1] && ready; k++) {
       long e = wf->parent_edge[k];
@@ -617,10 +644,16 @@ static void fl_wf_worker_main(int argc, char **argv)
     w->state[t] = FL_T_RUNNING;
     w->running[p] = t;
     failed = fl_sg_exec(w->host[p], wf->task[t].flops);
-    if (w->running[p] == t)
-      w->running[p] = -1;
     if (w->finished)
       break;
+    if (failed && w->running[p] == t && w->up[p]) {
+      /* the host went off and the injector has not told the failure handler yet (the same date): the handler
+       * must find the task running to decide about it; it wakes this worker when done */
+      sg_sem_acquire(w->sem[p]);
+      continue;
+    }
+    if (w->running[p] == t)
+      w->running[p] = -1;
     if (failed || w->state[t] != FL_T_RUNNING || w->where[t] != p)
       continue; /* killed: the failure handler took care of it */
     w->state[t] = FL_T_DONE;
@@ -634,7 +667,8 @@ static void fl_wf_worker_main(int argc, char **argv)
       long c = wf->edge_dst[e], q = w->where[c];
       if (w->esrc[e] != t || w->state[c] != FL_T_PENDING || q < 0)
         continue;
-      if (q != p && wf->edge_bytes[e] > 0 && w->up[q] && !(w->ecomm[e] && w->ecomm_dst[e] == q)) {
+      if (q != p && wf->edge_bytes[e] > 0 && fl_wf_live(w, q) && fl_wf_live(w, p) &&
+          !(w->ecomm[e] && w->ecomm_dst[e] == q)) {
         fl_wf_drop_comm(w, e);
         w->ecomm[e] = fl_sgc_send(w->host[p], w->host[q], wf->edge_bytes[e]);
         w->ecomm_dst[e] = q;
@@ -961,10 +995,12 @@ void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
     long to = nl;
     if ((rc = fl_wf_decide(w, from, to, &nl, t)) != FL_OK) {
       rep->rc = rc;
-      return;
+      break;
     }
     from = to;
   }
+  if (w->worker[p])
+    sg_sem_release(w->sem[p]); /* it may wait for this decision about its task */
 }
 
 void fl_wfr_on_repair(fl_replica *rep, long p, double t)

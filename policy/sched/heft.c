@@ -204,9 +204,23 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
         }
       }
     }
+    if (g->cores && h->cores && !out->exhaustive) {
+      /* a parent's host or an early host may be too small: every host that fits is a candidate then */
+      long fit = 0;
+      for (long c = 0; c < ncand; c++)
+        fit += h->cores[cand[c]] >= g->cores[i];
+      if (fit == 0) {
+        ncand = 0;
+        for (long p = 0; p < H && ncand < K; p++)
+          if (h->cores[p] >= g->cores[i])
+            cand[ncand++] = p;
+      }
+    }
     for (long c = 0; c < ncand; c++) {
       long p = cand[c], at;
       double ready = 0.0, d = g->flops[i] / h->speed[p], s;
+      if (g->cores && h->cores && h->cores[p] < g->cores[i])
+        continue;
       for (long e = g->parent_start[i]; e < g->parent_start[i + 1]; e++) {
         long ed = g->parent_edge[e], m = g->edge_src[ed];
         double arrive = out->finish[m];
@@ -221,6 +235,11 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
         best_p = p;
         best_at = at;
       }
+    }
+    if (best_p < 0) {
+      rc = fl_err_set(FL_ERR_INPUT, "HEFT: task %ld needs %ld cores and no host has that many", i,
+                      g->cores ? g->cores[i] : 1L);
+      goto done;
     }
     FL_TRY(fl_heft_insert(&slots[best_p], best_at, best_s, best_f));
     out->host[i] = best_p;

@@ -11,7 +11,7 @@
  *      AFT(m) + c(host(m), p)), c = 0 on the same host; ties go to the lowest host index.
  * On large platforms (ntasks x nhosts over FL_HEFT_EXHAUSTIVE), step 3 looks at the parents' hosts and the
  * `candidates` hosts that become free first instead of every host: O(n (P + K log H)) instead of O(n H).
- * Pure code: the host speeds and the communication times come from the caller. */
+ * A task that needs more cores than any host has is FL_ERR_INPUT (the caller names it). Pure code: the host speeds and the communication times come from the caller. */
 #ifndef FL_HEFT_H
 #define FL_HEFT_H
 
@@ -27,11 +27,13 @@ typedef struct fl_heft_graph {
   const long *child_start;                /* ntasks + 1 */
   const long *parent_start, *parent_edge; /* ntasks + 1, nedges */
   const long *topo;                       /* a topological order */
+  const long *cores;                      /* cores each task needs (NULL: 1) */
 } fl_heft_graph;
 
 typedef struct fl_heft_hosts {
   long nhosts;
   const double *speed; /* flop/s */
+  const long *cores;   /* cores of each host (NULL: enough for every task); a task goes only where it fits */
   /* time to move `bytes` from host a to host b (a != b) */
   double (*comm)(void *ctx, long a, long b, double bytes);
   void *ctx;

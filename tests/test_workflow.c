@@ -1,0 +1,405 @@
+/* test_workflow.c — task graphs: the readers (WfCommons JSON 1.4 and 1.5, Pegasus DAX, DOT), the substitution
+ * relation, HEFT against a schedule computed by hand, and through `faultline simulate`: the failure-free makespan
+ * equals that schedule, the hand-made replicate/substitute decision (the full MIP beats the simplified knapsack on
+ * a case built for it), and bad graphs refused with one line, exit 2, no row. */
+#include "cli_util.h"
+#include "fl_test.h"
+#include "heft.h"
+#include "workflow.h"
+
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static fl_wf *load(const char *path)
+{
+  fl_wf *wf = NULL;
+  fl_err rc = fl_wf_load(path, 1e9, &wf);
+  if (rc != FL_OK)
+    fprintf(stderr, "load %s: %s\n", path, fl_err_msg());
+  CU_ASSERT_EQUAL(rc, FL_OK);
+  return wf;
+}
+
+static long edge(const fl_wf *wf, const char *a, const char *b)
+{
+  long s = fl_wf_find(wf, a), d = fl_wf_find(wf, b);
+  for (long e = 0; s >= 0 && e < wf->nedges; e++)
+    if (wf->edge_src[e] == s && wf->edge_dst[e] == d)
+      return e;
+  return -1;
+}
+
+/* every edge goes forward in the topological order */
+static int topo_ok(const fl_wf *wf)
+{
+  long *pos = calloc((size_t)wf->ntasks, sizeof *pos);
+  int ok = pos != NULL;
+  for (long i = 0; ok && i < wf->ntasks; i++)
+    pos[wf->topo[i]] = i;
+  for (long e = 0; ok && e < wf->nedges; e++)
+    ok = pos[wf->edge_src[e]] < pos[wf->edge_dst[e]];
+  free(pos);
+  return ok;
+}
+
+static void test_dot(void)
+{
+  fl_wf *wf = load(fl_test_src("tests/data/workflows/diamond.dot"));
+  long e;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  CU_ASSERT_EQUAL(wf->ntasks, 4);
+  CU_ASSERT_EQUAL(wf->nedges, 4);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "T2")].flops, 4e9, 1e-3);
+  e = edge(wf, "T1", "T3");
+  CU_ASSERT_FATAL(e >= 0);
+  CU_ASSERT_DOUBLE_EQUAL(wf->edge_bytes[e], 2e8, 1e-3);
+  CU_ASSERT(edge(wf, "T3", "T1") < 0);
+  CU_ASSERT(topo_ok(wf));
+  CU_ASSERT_STRING_EQUAL(wf->task[fl_wf_find(wf, "T4")].stage, "T"); /* the name without its digits */
+  fl_wf_destroy(&wf);
+}
+
+/* A published WfCommons 1.4 instance (Pegasus Epigenomics on Chameleon, shipped in data/workflows). */
+static void test_wfcommons_14(void)
+{
+  fl_wf *wf = load(fl_test_src("data/workflows/epigenomics-chameleon-hep-1seq-100k-001.json"));
+  long chr, merge, e;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  CU_ASSERT_EQUAL(wf->ntasks, 41);
+  CU_ASSERT(topo_ok(wf));
+  chr = fl_wf_find(wf, "chr21_chr21_ID0000001");
+  merge = fl_wf_find(wf, "mapMerge_mapMerge_HEP2_MSP1_Digests_ID0000021");
+  CU_ASSERT_FATAL(chr >= 0 && merge >= 0);
+  CU_ASSERT_STRING_EQUAL(wf->task[chr].stage, "chr21");
+  /* the file mapMerge writes and chr21 reads: its size on the edge */
+  e = edge(wf, "mapMerge_mapMerge_HEP2_MSP1_Digests_ID0000021", "chr21_chr21_ID0000001");
+  CU_ASSERT_FATAL(e >= 0);
+  CU_ASSERT_DOUBLE_EQUAL(wf->edge_bytes[e], 8974436.0, 0.5);
+  /* its runtime, 2.774 s, x the speed of the machine it ran on, 1202 MHz */
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[chr].flops, 2.774 * 1202e6, 1.0);
+  fl_wf_destroy(&wf);
+}
+
+static void test_wfcommons_15(void)
+{
+  fl_wf *wf;
+  fl_cli_write("w15.json",
+               "{\"name\":\"t\",\"schemaVersion\":\"1.5\",\"workflow\":{\"specification\":{"
+               "\"tasks\":[{\"name\":\"a\",\"id\":\"a_1\",\"parents\":[],\"children\":[\"b_1\"],\"inputFiles\":[],"
+               "\"outputFiles\":[\"f1\"]},"
+               "{\"name\":\"b\",\"id\":\"b_1\",\"parents\":[\"a_1\"],\"children\":[],\"inputFiles\":[\"f1\"],"
+               "\"outputFiles\":[]}],"
+               "\"files\":[{\"id\":\"f1\",\"sizeInBytes\":5000}]},"
+               "\"execution\":{\"makespanInSeconds\":3,\"tasks\":[{\"id\":\"a_1\",\"runtimeInSeconds\":2,"
+               "\"coreCount\":2,\"machines\":[\"m\"]},{\"id\":\"b_1\",\"runtimeInSeconds\":1}],"
+               "\"machines\":[{\"nodeName\":\"m\",\"cpu\":{\"coreCount\":4,\"speedInMHz\":2000}}]}}}");
+  wf = load(fl_test_tmp("w15.json"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  CU_ASSERT_EQUAL(wf->ntasks, 2);
+  CU_ASSERT_EQUAL(wf->nedges, 1);
+  CU_ASSERT_DOUBLE_EQUAL(wf->edge_bytes[0], 5000.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "a_1")].flops, 2 * 2000e6, 1e-3); /* on machine m */
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "b_1")].flops, 1e9, 1e-3);       /* the reference speed */
+  CU_ASSERT_EQUAL(wf->task[fl_wf_find(wf, "a_1")].cores, 2);
+  fl_wf_destroy(&wf);
+}
+
+static void test_dax(void)
+{
+  fl_wf *wf;
+  fl_cli_write("w.dax", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                        "<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" version=\"2.1\" name=\"m\">\n"
+                        "  <job id=\"ID1\" namespace=\"m\" name=\"mProject\" runtime=\"3.5\">\n"
+                        "    <uses file=\"in.fits\" link=\"input\" size=\"100\"/>\n"
+                        "    <uses file=\"p1.fits\" link=\"output\" size=\"4000\"/>\n"
+                        "  </job>\n"
+                        "  <job id=\"ID2\" namespace=\"m\" name=\"mProject\" runtime=\"3.0\">\n"
+                        "    <uses file=\"in2.fits\" link=\"input\" size=\"120\"/>\n"
+                        "    <uses file=\"p2.fits\" link=\"output\" size=\"4000\"/>\n"
+                        "  </job>\n"
+                        "  <job id=\"ID3\" namespace=\"m\" name=\"mAdd\" runtime=\"1\">\n"
+                        "    <uses file=\"p1.fits\" link=\"input\" size=\"4000\"/>\n"
+                        "    <uses file=\"p2.fits\" link=\"input\" size=\"4000\"/>\n"
+                        "  </job>\n"
+                        "  <child ref=\"ID3\"><parent ref=\"ID1\"/><parent ref=\"ID2\"/></child>\n"
+                        "</adag>\n");
+  wf = load(fl_test_tmp("w.dax"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  CU_ASSERT_EQUAL(wf->ntasks, 3);
+  CU_ASSERT_EQUAL(wf->nedges, 2); /* the <child> dependencies and the files are the same two edges */
+  CU_ASSERT_DOUBLE_EQUAL(wf->edge_bytes[edge(wf, "ID1", "ID3")], 4000.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "ID1")].flops, 3.5e9, 1e-3);
+  CU_ASSERT_STRING_EQUAL(wf->task[fl_wf_find(wf, "ID2")].stage, "mProject");
+  /* the rule: the two mProject jobs (inputs 100 and 120 bytes) stand in for each other, weight 1 + 20/120 */
+  CU_ASSERT_EQUAL_FATAL(fl_wf_subs_rule(wf, 0.5, 2), FL_OK);
+  {
+    long i = fl_wf_find(wf, "ID1"), j = fl_wf_find(wf, "ID2"), a = fl_wf_find(wf, "ID3");
+    CU_ASSERT_EQUAL_FATAL(wf->sub_start[i + 1] - wf->sub_start[i], 1);
+    CU_ASSERT_EQUAL(wf->sub_j[wf->sub_start[i]], j);
+    CU_ASSERT_DOUBLE_EQUAL(wf->sub_w[wf->sub_start[i]], 1.0 + 20.0 / 120.0, 1e-12);
+    CU_ASSERT_EQUAL(wf->sub_start[a + 1] - wf->sub_start[a], 0); /* alone in its stage */
+  }
+  /* a stricter rule: 20/120 is too far */
+  CU_ASSERT_EQUAL(fl_wf_subs_rule(wf, 0.1, 2), FL_OK);
+  CU_ASSERT_EQUAL(wf->nsubs, 0);
+  fl_wf_destroy(&wf);
+}
+
+static void test_side_file(void)
+{
+  fl_wf *wf = load(fl_test_src("tests/data/workflows/decide.dot"));
+  long x;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  CU_ASSERT_EQUAL_FATAL(fl_wf_subs_file(wf, fl_test_src("tests/data/workflows/decide-subs.csv")), FL_OK);
+  x = fl_wf_find(wf, "X");
+  CU_ASSERT_EQUAL(wf->nsubs, 4);
+  CU_ASSERT_EQUAL(wf->sub_start[x + 1] - wf->sub_start[x], 4);
+  CU_ASSERT_EQUAL(wf->sub_k[wf->sub_start[x]], fl_wf_find(wf, "K1"));
+  fl_cli_write("bad-subs.csv", "task,substitute,weight\nX,J1,0.5\nX,J9,0.5\n");
+  CU_ASSERT_EQUAL(fl_wf_subs_file(wf, fl_test_tmp("bad-subs.csv")), FL_ERR_INPUT);
+  CU_ASSERT(strstr(fl_err_msg(), "bad-subs.csv:3") && strstr(fl_err_msg(), "J9"));
+  fl_cli_write("bad-subs2.csv", "X,J1,-1\n");
+  CU_ASSERT_EQUAL(fl_wf_subs_file(wf, fl_test_tmp("bad-subs2.csv")), FL_ERR_INPUT);
+  CU_ASSERT(strstr(fl_err_msg(), "bad-subs2.csv:1") && strstr(fl_err_msg(), "weight"));
+  fl_wf_destroy(&wf);
+}
+
+/* Each bad graph names the file and the element. */
+static void test_bad_graphs(void)
+{
+  static const struct {
+    const char *name, *text, *expect;
+  } bad[] = {
+      {"cycle.dot", "digraph g { a [size=1]; b [size=1]; c [size=1]; a -> b; b -> c; c -> a; }", "cycle"},
+      {"self.dot", "digraph g { a [size=1]; a -> a; }", "itself"},
+      {"syntax.dot", "digraph g { a [size=1]; a -> ; }", "malformed DOT"},
+      {"neg.dot", "digraph g { a [size=\"-5\"]; }", "task 'a'"},
+      {"unknown.json",
+       "{\"workflow\":{\"tasks\":[{\"name\":\"a\",\"runtimeInSeconds\":1,\"parents\":[\"zz\"],\"files\":[]}]}}",
+       "parent 'zz'"},
+      {"broken.json", "{\"workflow\":{\"tasks\":[\n{\"name\":\"a\",,}]}}", "broken.json:2"},
+      {"noruntime.json", "{\"workflow\":{\"tasks\":[{\"name\":\"a\",\"parents\":[]}]}}", "task 'a'"},
+      {"broken.dax", "<adag><job id=\"a\" runtime=\"1\"></adag>", "malformed DAX"},
+      {"unknown.dax", "<adag><job id=\"a\" runtime=\"1\"/><child ref=\"a\"><parent ref=\"q\"/></child></adag>",
+       "parent 'q'"},
+      {"cycle.dax",
+       "<adag><job id=\"a\" runtime=\"1\"/><job id=\"b\" runtime=\"1\"/>"
+       "<child ref=\"a\"><parent ref=\"b\"/></child><child ref=\"b\"><parent ref=\"a\"/></child></adag>",
+       "cycle"},
+      {"graph.txt", "x", "unknown workflow format"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    fl_wf *wf = NULL;
+    fl_cli_write(bad[k].name, bad[k].text);
+    CU_ASSERT_EQUAL(fl_wf_load(fl_test_tmp(bad[k].name), 1e9, &wf), FL_ERR_INPUT);
+    CU_ASSERT_PTR_NULL(wf);
+    if (!strstr(fl_err_msg(), bad[k].name) || !strstr(fl_err_msg(), bad[k].expect)) {
+      fprintf(stderr, "%s: got '%s'\n", bad[k].name, fl_err_msg());
+      CU_FAIL("message names the file and the element");
+    }
+  }
+}
+
+/* HEFT on the diamond (tests/data/workflows/diamond.dot) on two 1 Gflop/s hosts, 1e8 B/s between them, computed
+ * by hand: ranks T1 10, T2 7, T3 5, T4 2; T1 on host 0 [0, 2]; T2 host 0 [2, 6] (host 1: 3 + 4 = 7); T3 host 1
+ * [4, 6] (T1's 2e8 bytes arrive at 4; host 0 would end at 8); T4 host 0 [7, 9] (T3's bytes arrive at 7; host 1
+ * ties at 9 and the lower index wins). Makespan 9. */
+static double comm_1e8(void *ctx, long a, long b, double bytes)
+{
+  (void)ctx;
+  (void)a;
+  (void)b;
+  return bytes / 1e8;
+}
+
+static void test_heft_by_hand(void)
+{
+  fl_wf *wf = load(fl_test_src("tests/data/workflows/diamond.dot"));
+  double speed[2] = {1e9, 1e9}, flops[4];
+  fl_heft_schedule s;
+  fl_heft_hosts h = {.nhosts = 2, .speed = speed, .comm = comm_1e8, .mean_latency = 0, .mean_bandwidth = 1e8,
+                     .candidates = 4};
+  long t1, t2, t3, t4;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  for (long i = 0; i < 4; i++)
+    flops[i] = wf->task[i].flops;
+  {
+    fl_heft_graph g = {.ntasks = wf->ntasks,
+                       .nedges = wf->nedges,
+                       .flops = flops,
+                       .edge_src = wf->edge_src,
+                       .edge_dst = wf->edge_dst,
+                       .edge_bytes = wf->edge_bytes,
+                       .child_start = wf->child_start,
+                       .parent_start = wf->parent_start,
+                       .parent_edge = wf->parent_edge,
+                       .topo = wf->topo};
+    CU_ASSERT_EQUAL_FATAL(fl_heft(&g, &h, &s), FL_OK);
+  }
+  t1 = fl_wf_find(wf, "T1");
+  t2 = fl_wf_find(wf, "T2");
+  t3 = fl_wf_find(wf, "T3");
+  t4 = fl_wf_find(wf, "T4");
+  CU_ASSERT_DOUBLE_EQUAL(s.rank[t1], 10.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.rank[t2], 7.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.rank[t3], 5.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.rank[t4], 2.0, 1e-12);
+  CU_ASSERT_EQUAL(s.host[t1], 0);
+  CU_ASSERT_EQUAL(s.host[t2], 0);
+  CU_ASSERT_EQUAL(s.host[t3], 1);
+  CU_ASSERT_EQUAL(s.host[t4], 0);
+  CU_ASSERT_DOUBLE_EQUAL(s.start[t3], 4.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.start[t4], 7.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.makespan, 9.0, 1e-12);
+  CU_ASSERT(s.exhaustive);
+  fl_heft_free(&s);
+  fl_wf_destroy(&wf);
+}
+
+/* ---- through faultline simulate ---- */
+
+static double q1(const char *db, const char *sql)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  double v = NAN;
+  if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+      sqlite3_column_type(st, 0) != SQLITE_NULL)
+    v = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return v;
+}
+
+static void test_cli_heft_makespan(void)
+{
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "simulate %s --db heft.db", fl_test_src("tests/data/workflows/diamond.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("heft.db"), "SELECT makespan_s FROM runs"), 9.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("heft.db"), "SELECT work_s FROM runs"), 9.0, 1e-9);
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("heft.db"), "SELECT count(*) FROM runs WHERE status = 'completed' AND app = "
+                                             "'workflow' AND tasks_lost = 0"),
+                  1.0);
+}
+
+/* X fails at 5 s. Budget 0.5: the simplified knapsack (w_X = 2 x max(0.1, 1.0) = 2) re-executes X with every
+ * solver; the full MIP substitutes J1 for K1 and J2 for K2 (error 0.2) and the run ends 10 s earlier. Budget 2.5:
+ * the simplified one substitutes X by one task for both (error 0.1 + 1.0). */
+static void test_cli_decisions(void)
+{
+  static const char *simplified[] = {"greedy", "exact", "mip"};
+  char cmd[2048];
+  for (int k = 0; k < 3; k++) {
+    snprintf(cmd, sizeof cmd, "simulate %s --db dec.db --set policy.kind=%s",
+             fl_test_src("tests/data/workflows/decide.ini"), simplified[k]);
+    CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  }
+  snprintf(cmd, sizeof cmd, "simulate %s --db dec.db --set policy.kind=full-mip",
+           fl_test_src("tests/data/workflows/decide.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  snprintf(cmd, sizeof cmd, "simulate %s --db dec.db --set policy.kind=greedy --set policy.error_budget=2.5",
+           fl_test_src("tests/data/workflows/decide.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT count(*) FROM runs WHERE error_budget = 0.5 AND policy IN "
+                                            "('greedy','exact','mip') AND tasks_replicated = 1 AND "
+                                            "tasks_substituted = 0 AND tasks_lost = 1 AND status = 'completed'"),
+                  3.0);
+  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT max(makespan_s) FROM runs WHERE error_budget = 0.5 AND "
+                                                   "policy = 'greedy'"),
+                         16.0, 0.01);
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT tasks_substituted FROM runs WHERE policy_solver = 'full-mip'"),
+                  1.0);
+  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT error_spent FROM runs WHERE policy_solver = 'full-mip'"),
+                         0.2, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT makespan_s FROM runs WHERE policy_solver = 'full-mip'"),
+                         6.0, 0.01);
+  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT error_spent FROM runs WHERE error_budget = 2.5"), 1.1,
+                         1e-12);
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT tasks_substituted FROM runs WHERE error_budget = 2.5"), 1.0);
+}
+
+static void test_cli_bad_input(void)
+{
+  static const struct {
+    const char *file, *text, *expect;
+  } bad[] = {
+      {"cyc.dot", "digraph g { a [size=\"1e9\"]; b [size=\"1e9\"]; a -> b; b -> a; }", "cycle"},
+      {"bad.json", "{\"workflow\": [1,", "bad.json:1"},
+      {"cores.dot", "digraph g { a [size=\"1e9\", cores=64]; }", "no host can run it"},
+  };
+  char ini[1024], cmd[2048];
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    fl_cli_write(bad[k].file, bad[k].text);
+    snprintf(ini, sizeof ini, "[platform]\nnodes = 4\n[app]\nkind = workflow\ngraph = %s\n[strategy]\nkind = "
+                              "replication\n[failures]\nmodel = none\n",
+             bad[k].file);
+    fl_cli_write("bad.ini", ini);
+    snprintf(cmd, sizeof cmd, "simulate bad.ini --db bad-%zu.db", k);
+    CU_ASSERT_EQUAL(fl_cli_run(cmd), 2);
+    CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+    if (!strstr(fl_cli_err, bad[k].file) || !strstr(fl_cli_err, bad[k].expect)) {
+      fprintf(stderr, "%s: got '%s'\n", bad[k].file, fl_cli_err);
+      CU_FAIL("the message names the file and the element");
+    }
+    snprintf(cmd, sizeof cmd, "bad-%zu.db", k);
+    CU_ASSERT(!fl_cli_exists(cmd) || q1(fl_test_tmp(cmd), "SELECT count(*) FROM runs") == 0.0);
+  }
+  /* a substitution edge to an unknown task */
+  fl_cli_write("ok.dot", "digraph g { a [size=\"1e9\"]; b [size=\"1e9\"]; a -> b [size=10]; }");
+  fl_cli_write("subs.csv", "task,substitute,weight\na,nosuch,0.5\n");
+  fl_cli_write("subs.ini", "[platform]\nnodes = 4\n[app]\nkind = workflow\ngraph = ok.dot\nsubstitutes = subs.csv\n"
+                           "[strategy]\nkind = substitution\n[failures]\nmodel = none\n");
+  CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db"), 2);
+  CU_ASSERT(strstr(fl_cli_err, "subs.csv:2") && strstr(fl_cli_err, "nosuch"));
+  CU_ASSERT(!fl_cli_exists("subs.db") || q1(fl_test_tmp("subs.db"), "SELECT count(*) FROM runs") == 0.0);
+  /* full-mip outside a workflow */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db --set app.kind=gridworld --set strategy.kind=hybrid "
+                             "--set policy.kind=full-mip --set platform.nodes=100"),
+                  2);
+  CU_ASSERT(strstr(fl_cli_err, "full-mip") != NULL);
+}
+
+/* The shipped WfCommons scenarios run with failures and every replica completes. */
+static void test_cli_real_instances(void)
+{
+  static const char *sc[] = {"scenarios/workflow-epigenomics.ini", "scenarios/workflow-1000genome.ini",
+                             "scenarios/workflow-montage.ini"};
+  char cmd[2048];
+  for (int k = 0; k < 3; k++) {
+    snprintf(cmd, sizeof cmd, "simulate %s --db real.db --set run.replicas=4 --set run.sweep=", fl_test_src(sc[k]));
+    CU_ASSERT_EQUAL(fl_cli_run(cmd), 0);
+  }
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("real.db"), "SELECT count(*) FROM runs WHERE status = 'completed'"), 12.0);
+  CU_ASSERT(q1(fl_test_tmp("real.db"), "SELECT sum(tasks_lost) FROM runs") > 0);
+  CU_ASSERT(q1(fl_test_tmp("real.db"), "SELECT min(makespan_s - work_s) FROM runs") >= -1e-9);
+}
+
+static CU_TestInfo graph_tests[] = {
+    {"DOT: sizes, edges, topological order", test_dot},
+    {"WfCommons 1.4: a published Epigenomics instance", test_wfcommons_14},
+    {"WfCommons 1.5: specification and execution", test_wfcommons_15},
+    {"Pegasus DAX, and the stage rule", test_dax},
+    {"side file of substitutes", test_side_file},
+    {"bad graphs name the file and the element", test_bad_graphs},
+    {"HEFT: the diamond by hand", test_heft_by_hand},
+    CU_TEST_INFO_NULL,
+};
+static CU_TestInfo cli_tests[] = {
+    {"failure-free makespan = HEFT's schedule", test_cli_heft_makespan},
+    {"decisions: simplified re-executes, full MIP substitutes", test_cli_decisions},
+    {"bad graphs: exit 2, one line, no row", test_cli_bad_input},
+    {"shipped WfCommons scenarios", test_cli_real_instances},
+    CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {
+    {"workflow", NULL, NULL, NULL, NULL, graph_tests},
+    {"workflow-cli", NULL, NULL, NULL, NULL, cli_tests},
+    CU_SUITE_INFO_NULL,
+};
+FL_TEST_MAIN(suites)
