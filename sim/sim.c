@@ -67,7 +67,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     if (sim->platform_costs && !sc->platform_file)
       form = fl_iocost_form(sc, est_nodes);
     if (strcmp(sim->app, "workflow") == 0 && !sc->platform_file)
-      form = FL_IO_PER_RANK; /* files move between hosts: every node with its link */
+      form = FL_PLATFORM_CLUSTER; /* files move between any two hosts: one SimGrid cluster */
     FL_TRY(fl_platform_get(sc, form, &sim->pf));
   }
   sim->nodes = fl_platform_nodes(sim->pf);

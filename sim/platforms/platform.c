@@ -203,6 +203,13 @@ fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g)
     snprintf(post, sizeof post, "\" speed=\"%s\"/>\n", spd);
     fl_xml_indexed(f, "<host id=\"node-", 0, g->nodes, post);
     fputs("</zone>\n</platform>\n", f);
+  } else if (g->io == FL_PLATFORM_CLUSTER) {
+    fprintf(f,
+            "<zone id=\"faultline\" routing=\"Full\">\n<zone id=\"ctl\" routing=\"None\">\n"
+            "<host id=\"controller\" speed=\"%s\"/>\n</zone>\n"
+            "<cluster id=\"nodes\" prefix=\"node-\" suffix=\"\" radical=\"0-%ld\" speed=\"%s\" bw=\"%.17gBps\" "
+            "lat=\"%.17gs\" bb_bw=\"%.17gBps\" bb_lat=\"0s\" sharing_policy=\"SPLITDUPLEX\"/>\n</zone>\n</platform>\n",
+            spd, g->nodes - 1, spd, g->link_bw, g->link_lat_s, g->cabinet_bw);
   } else if (g->io == FL_IO_AGGREGATED) {
     /* the nodes as plain hosts (they fail and compute); the I/O runs between one host per cabinet, whose link
      * carries what its nodes' links carry in parallel (up to the cabinet's uplink), and the PFS servers */
@@ -564,7 +571,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
     pf->nnodes = gen_nodes;
     pf->controller = sg_host_by_name("controller");
     FL_ALLOC(pf->hosts, gen_nodes);
-    if (io && gen.pfs_servers > 0) {
+    if (io && io != FL_PLATFORM_CLUSTER && gen.pfs_servers > 0) {
       pf->npfs = gen.pfs_servers;
       FL_ALLOC(pf->pfs, pf->npfs);
       for (long j = 0; j < pf->npfs; j++) {

@@ -25,6 +25,11 @@ typedef struct fl_platform fl_platform;
  * plus one I/O host per cabinet whose link carries what its nodes' links carry in parallel (members x link_bw,
  * at most the cabinet's uplink), and the PFS servers: one flow per cabinet instead of one per node
  * (docs/platform-costs.md says why that is exact when a cabinet's nodes move the same bytes). */
+/* io = FL_PLATFORM_CLUSTER (task graphs): the nodes in one SimGrid <cluster>, each with its link
+ * (platform.link_bandwidth, link_latency) to a backbone (platform.cabinet_bandwidth): files move between any two
+ * nodes, and SimGrid routes them without a route table. */
+#define FL_PLATFORM_CLUSTER 3
+
 typedef struct fl_platform_gen {
   long nodes;
   double speed;
