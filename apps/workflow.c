@@ -244,7 +244,8 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     FL_TRY(fl_wfb_edge(b, p, b->ref[r].child, 0.0));
   }
   /* files: the producer of each file (its first writer) sends it to every reader */
-  qsort(b->use, (size_t)b->nuse, sizeof *b->use, fl_cmp_use);
+  if (b->nuse > 0)
+    qsort(b->use, (size_t)b->nuse, sizeof *b->use, fl_cmp_use);
   for (long u = 0; u < b->nuse;) {
     long v = u, producer = b->use[u].out ? b->use[u].task : -1;
     while (v < b->nuse && strcmp(b->use[v].file, b->use[u].file) == 0) {
@@ -271,7 +272,8 @@ static fl_err fl_wfb_finish(fl_wfb *b)
   }
   fl_sort_src = b->rs;
   fl_sort_dst = b->rd;
-  qsort(order, (size_t)b->nraw, sizeof *order, fl_cmp_edge);
+  if (b->nraw > 0)
+    qsort(order, (size_t)b->nraw, sizeof *order, fl_cmp_edge);
   FL_ALLOC(wf->edge_src, b->nraw);
   FL_ALLOC(wf->edge_dst, b->nraw);
   FL_ALLOC(wf->edge_bytes, b->nraw);

@@ -851,8 +851,11 @@ fl_err fl_scenario_check(const fl_scenario *sc)
     goto done;
   }
   if (strcmp(sc->app, "workflow") == 0) {
-    if (!sc->graph)
-      return fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot)");
+    if (!sc->graph) {
+      rc = fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot)");
+      goto done;
+    }
+    free(file);
     file = fl_scenario_resolve(sc, sc->graph);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
     if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -48,7 +48,8 @@ static fl_err fl_heft_insert(fl_host_slots *hs, long at, double s, double f)
     hs->v = q;
     hs->cap = nc;
   }
-  memmove(hs->v + at + 1, hs->v + at, (size_t)(hs->n - at) * sizeof *hs->v);
+  if (hs->n > at)
+    memmove(hs->v + at + 1, hs->v + at, (size_t)(hs->n - at) * sizeof *hs->v);
   hs->v[at] = (fl_slot){s, f};
   hs->n++;
 done:
