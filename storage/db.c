@@ -414,8 +414,19 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
            "%s: results schema version %d is newer than this faultline's (%d)", path, version, FL_DB_SCHEMA_VERSION);
   if (flags & SQLITE_OPEN_READWRITE) {
     char pragma[64];
-    FL_TRY(fl_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-                      "setting up the journal"));
+    {
+      /* Switching to WAL takes an exclusive lock, and SQLite returns SQLITE_BUSY at once (no busy handler, to avoid
+       * a deadlock) when another process is switching or creating the file at the same moment: retry for as
+       * long as the busy timeout would have waited. */
+      int tries = 0, x;
+      while ((x = sqlite3_exec(db->h, "PRAGMA journal_mode=WAL", NULL, NULL, NULL)) == SQLITE_BUSY && tries++ < 400)
+        sqlite3_sleep(25);
+      if (x != SQLITE_OK) {
+        rc = fl_db_fail(db, "setting up the journal");
+        goto done;
+      }
+    }
+    FL_TRY(fl_db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", "setting up the journal"));
     FL_TRY(fl_db_exec(db, "BEGIN IMMEDIATE", "creating the schema"));
     rc = fl_db_exec(db, fl_db_schema, "creating the schema");
     if (rc == FL_OK)
