@@ -45,23 +45,6 @@ typedef struct fl_wfb {
   long nraw, cap_raw;
 } fl_wfb;
 
-static fl_err fl_grow(void **p, long *cap, long need, size_t elem)
-{
-  fl_err rc = FL_OK;
-  if (need > *cap) {
-    long nc = *cap ? *cap * 2 : 64;
-    void *q;
-    while (nc < need)
-      nc *= 2;
-    q = realloc(*p, (size_t)nc * elem);
-    FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory reading a workflow (%ld entries)", need);
-    *p = q;
-    *cap = nc;
-  }
-done:
-  return rc;
-}
-
 static char *fl_wf_strdup(const char *s)
 {
   return strdup(s ? s : "");

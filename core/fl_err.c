@@ -2,6 +2,7 @@
 #include "fl_err.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,4 +57,20 @@ void fl_err_push_frame(const char *file, int line)
   size_t used = strlen(fl_err_rec.where);
   if (used + 8 < sizeof fl_err_rec.where)
     snprintf(fl_err_rec.where + used, sizeof fl_err_rec.where - used, " <- %s:%d", file, line);
+}
+
+fl_err fl_grow(void **p, long *cap, long need, size_t elem)
+{
+  long nc = *cap > 0 ? *cap : 8;
+  void *q;
+  if (need <= *cap)
+    return FL_OK;
+  while (nc < need)
+    nc *= 2;
+  q = realloc(*p, (size_t)nc * elem);
+  if (!q)
+    return fl_err_set(FL_ERR_NOMEM, "out of memory growing an array to %ld x %zu bytes", nc, elem);
+  *p = q;
+  *cap = nc;
+  return FL_OK;
 }

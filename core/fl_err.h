@@ -7,6 +7,8 @@
 #ifndef FL_ERR_H
 #define FL_ERR_H
 
+#include <stddef.h>
+
 typedef enum fl_err {
   FL_OK = 0,
   FL_ERR_INPUT, /* bad user input: scenario, trace, command line. The CLI exits 2. */
@@ -53,6 +55,10 @@ void fl_err_push_frame(const char *file, int line);
   } while (0)
 
 /* Allocation that raises FL_ERR_NOMEM. */
+/* Grow a malloc'ed array *p of *cap elements of `elem` bytes to hold at least `need` (doubling; FL_ERR_NOMEM
+ * leaves it as it was). */
+fl_err fl_grow(void **p, long *cap, long need, size_t elem);
+
 #define FL_ALLOC(ptr, n)                                                                                               \
   FL_CHECK(((ptr) = calloc((size_t)(n) > 0u ? (size_t)(n) : 1u, sizeof *(ptr))) != NULL, FL_ERR_NOMEM,                 \
            "out of memory allocating %zu x %zu bytes", (size_t)(n), sizeof *(ptr))

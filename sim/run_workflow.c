@@ -98,12 +98,7 @@ static fl_err fl_lq_push(fl_wfrun *w, fl_lq *q, long t)
 {
   fl_err rc = FL_OK;
   long i;
-  if (q->n == q->cap) {
-    long nc = q->cap ? 2 * q->cap : 8, *v = realloc(q->v, (size_t)nc * sizeof *v);
-    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
-    q->v = v;
-    q->cap = nc;
-  }
+  FL_TRY(fl_grow((void **)&q->v, &q->cap, q->n + 1, sizeof *q->v));
   i = q->n++;
   q->v[i] = t;
   while (i > 0 && fl_lq_less(w, q->v[i], q->v[(i - 1) / 2])) {
@@ -373,14 +368,6 @@ void fl_wfr_destroy(fl_wfrun **pw)
   *pw = NULL;
 }
 
-long fl_wfr_tasks(const fl_wfrun *w)
-{
-  return w->wf->ntasks;
-}
-const fl_heft_schedule *fl_wfr_schedule(const fl_wfrun *w)
-{
-  return &w->hs;
-}
 
 /* ---- per replica ---- */
 
@@ -452,12 +439,7 @@ static long fl_wf_best_host(const fl_wfrun *w, long t)
 static fl_err fl_wf_add_out(fl_wfrun *w, long p, long t)
 {
   fl_err rc = FL_OK;
-  if (w->nouts[p] == w->capouts[p]) {
-    long nc = w->capouts[p] ? 2 * w->capouts[p] : 8, *v = realloc(w->outs[p], (size_t)nc * sizeof *v);
-    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
-    w->outs[p] = v;
-    w->capouts[p] = nc;
-  }
+  FL_TRY(fl_grow((void **)&w->outs[p], &w->capouts[p], w->nouts[p] + 1, sizeof *w->outs[p]));
   w->outs[p][w->nouts[p]++] = t;
 done:
   return rc;
@@ -466,13 +448,7 @@ done:
 static fl_err fl_wf_borrow(fl_wfrun *w, long j, long e)
 {
   fl_err rc = FL_OK;
-  if (w->nborrow == w->capborrow) {
-    long nc = w->capborrow ? 2 * w->capborrow : 64;
-    fl_borrow *v = realloc(w->borrow, (size_t)nc * sizeof *v);
-    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
-    w->borrow = v;
-    w->capborrow = nc;
-  }
+  FL_TRY(fl_grow((void **)&w->borrow, &w->capborrow, w->nborrow + 1, sizeof *w->borrow));
   w->borrow[w->nborrow] = (fl_borrow){.edge = e, .next = w->borrow_head[j]};
   w->borrow_head[j] = w->nborrow++;
 done:
@@ -688,27 +664,18 @@ static void fl_wf_worker_main(int argc, char **argv)
 static fl_err fl_wf_terms_cap(fl_wfrun *w, long need)
 {
   fl_err rc = FL_OK;
-  long nc;
+  long cap[7] = {w->ncapterms, w->ncapterms, w->ncapterms, w->ncapterms, w->ncapterms, w->ncapterms, w->ncapterms};
   if (need <= w->ncapterms)
     goto done;
-  nc = w->ncapterms ? 2 * w->ncapterms : 1024;
-  while (nc < need)
-    nc *= 2;
-#define FL_GROW(a)                                                                                                     \
-  do {                                                                                                                 \
-    void *q_ = realloc(w->a, (size_t)nc * sizeof *w->a);                                                               \
-    FL_CHECK(q_ != NULL, FL_ERR_NOMEM, "out of memory");                                                               \
-    w->a = q_;                                                                                                         \
-  } while (0)
-  FL_GROW(t_i);
-  FL_GROW(t_j);
-  FL_GROW(t_k);
-  FL_GROW(t_edge);
-  FL_GROW(t_by);
-  FL_GROW(t_w);
-  FL_GROW(t_cross);
-#undef FL_GROW
-  w->ncapterms = nc;
+  /* the seven term arrays share one capacity: each grows to the same size */
+  FL_TRY(fl_grow((void **)&w->t_i, &cap[0], need, sizeof *w->t_i));
+  FL_TRY(fl_grow((void **)&w->t_j, &cap[1], need, sizeof *w->t_j));
+  FL_TRY(fl_grow((void **)&w->t_k, &cap[2], need, sizeof *w->t_k));
+  FL_TRY(fl_grow((void **)&w->t_edge, &cap[3], need, sizeof *w->t_edge));
+  FL_TRY(fl_grow((void **)&w->t_by, &cap[4], need, sizeof *w->t_by));
+  FL_TRY(fl_grow((void **)&w->t_w, &cap[5], need, sizeof *w->t_w));
+  FL_TRY(fl_grow((void **)&w->t_cross, &cap[6], need, sizeof *w->t_cross));
+  w->ncapterms = cap[0];
 done:
   return rc;
 }

@@ -29,14 +29,11 @@ void fl_sim_run_workflow(fl_replica *rep);
 
 /* Task graphs (run_workflow.c): the graph, its HEFT schedule and the per-replica state. */
 typedef struct fl_wfrun fl_wfrun;
-struct fl_heft_schedule;
 fl_err fl_wfr_create(struct fl_sim *sim, const fl_scenario *sc, fl_wfrun **out);
 void fl_wfr_destroy(fl_wfrun **w);
 fl_err fl_wfr_reset(fl_replica *rep); /* before the replica's actors start */
 void fl_wfr_on_failure(fl_replica *rep, long node, double t, int at_start);
 void fl_wfr_on_repair(fl_replica *rep, long node, double t);
-long fl_wfr_tasks(const fl_wfrun *w);
-const struct fl_heft_schedule *fl_wfr_schedule(const fl_wfrun *w);
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {

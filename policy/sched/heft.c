@@ -41,13 +41,7 @@ static double fl_heft_gap(const fl_host_slots *hs, double ready, double d, long 
 static fl_err fl_heft_insert(fl_host_slots *hs, long at, double s, double f)
 {
   fl_err rc = FL_OK;
-  if (hs->n == hs->cap) {
-    long nc = hs->cap ? 2 * hs->cap : 4;
-    fl_slot *q = realloc(hs->v, (size_t)nc * sizeof *q);
-    FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory scheduling");
-    hs->v = q;
-    hs->cap = nc;
-  }
+  FL_TRY(fl_grow((void **)&hs->v, &hs->cap, hs->n + 1, sizeof *hs->v));
   if (hs->n > at)
     memmove(hs->v + at + 1, hs->v + at, (size_t)(hs->n - at) * sizeof *hs->v);
   hs->v[at] = (fl_slot){s, f};

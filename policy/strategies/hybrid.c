@@ -54,18 +54,18 @@ static void fl_hybrid_account(fl_strategy_run *run, const fl_pol_decision *d)
     run->solver = run->full_model && !strstr(d->solver, "fallback") ? "full-mip" : d->solver;
 }
 
-static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute)
+/* One decision: the simplified knapsack on weight[] (full == NULL), or the full MIP on the terms. */
+static fl_err fl_hybrid_solve(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
+                              unsigned char *substitute, long *substitute_by)
 {
   fl_pol_instance in = {.nfailed = nfailed,
                         .weight = weight,
                         .budget = run->error_budget,
-                        .full = NULL,
+                        .full = full,
                         .time_limit_s = run->time_limit_s,
                         .mip_gap = run->mip_gap};
-  fl_pol_decision d = {.substitute = substitute};
+  fl_pol_decision d = {.substitute = substitute, .substitute_by = full ? substitute_by : NULL};
   fl_err rc;
-  if (run->full_model)
-    return fl_err_set(FL_ERR_INPUT, "policy.kind = full-mip needs per-dependent substitutes: app.kind = workflow");
   if (nfailed <= 0)
     return FL_OK;
   if ((rc = fl_pol_solve(run->policy, &in, &d)) != FL_OK)
@@ -74,28 +74,21 @@ static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weigh
   return FL_OK;
 }
 
+static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute)
+{
+  if (run->full_model)
+    return fl_err_set(FL_ERR_INPUT, "policy.kind = full-mip needs per-dependent substitutes: app.kind = workflow");
+  return fl_hybrid_solve(run, NULL, nfailed, weight, substitute, NULL);
+}
+
 /* On a task graph: the simplified knapsack (greedy, exact, mip) on w_i, or seed 002's full MIP on the terms. */
 static fl_err fl_hybrid_decide_graph(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
                                      unsigned char *substitute, long *substitute_by, int *have_z)
 {
   fl_pol_full f = *full;
-  fl_pol_instance in = {.nfailed = nfailed,
-                        .weight = weight,
-                        .budget = run->error_budget,
-                        .full = run->full_model ? &f : NULL,
-                        .time_limit_s = run->time_limit_s,
-                        .mip_gap = run->mip_gap};
-  fl_pol_decision d = {.substitute = substitute, .substitute_by = run->full_model ? substitute_by : NULL};
-  fl_err rc;
   f.max_cross = run->max_cross;
-  *have_z = 0;
-  if (nfailed <= 0)
-    return FL_OK;
-  if ((rc = fl_pol_solve(run->policy, &in, &d)) != FL_OK)
-    return rc;
-  *have_z = run->full_model;
-  fl_hybrid_account(run, &d);
-  return FL_OK;
+  *have_z = run->full_model && nfailed > 0;
+  return fl_hybrid_solve(run, run->full_model ? &f : NULL, nfailed, weight, substitute, substitute_by);
 }
 
 const fl_strategy_ops fl_strategy_hybrid = {
