@@ -52,26 +52,38 @@ void fl_gw_destroy(fl_gw **pgw)
   *pgw = NULL;
 }
 
+/* The Bellman update of state s from its own and its four neighbours' values (a wall: the state's own). */
+static inline double fl_gw_bellman(const fl_gw *gw, long s, double up, double down, double left, double right)
+{
+  const double c_other = (1.0 - gw->p) / 3.0, c_best = gw->p - c_other, delta = gw->discount;
+  double sum = up + down + left + right, pick;
+  if (c_best >= 0)
+    pick = fmax(fmax(up, down), fmax(left, right));
+  else
+    pick = fmin(fmin(up, down), fmin(left, right));
+  return gw->reward[s] + delta * (c_best * pick + c_other * sum);
+}
+
 double fl_gw_sweep(const fl_gw *gw, const double *in, double *out, long first, long last)
 {
   const long cols = gw->cols, rows = gw->rows;
-  const double c_other = (1.0 - gw->p) / 3.0, c_best = gw->p - c_other, delta = gw->discount;
-  const int use_max = c_best >= 0;
   double change = 0.0;
   for (long s = first; s < last; s++) {
     long i = s / cols, j = s - i * cols;
     double self = in[s];
     double up = i > 0 ? in[s - cols] : self, down = i + 1 < rows ? in[s + cols] : self;
     double left = j > 0 ? in[s - 1] : self, right = j + 1 < cols ? in[s + 1] : self;
-    double sum = up + down + left + right, pick;
-    if (use_max)
-      pick = fmax(fmax(up, down), fmax(left, right));
-    else
-      pick = fmin(fmin(up, down), fmin(left, right));
-    out[s] = gw->reward[s] + delta * (c_best * pick + c_other * sum);
+    out[s] = fl_gw_bellman(gw, s, up, down, left, right);
     change = fmax(change, fabs(out[s] - self));
   }
   return change;
+}
+
+double fl_gw_update(const fl_gw *gw, long s, const double v[5], const unsigned char have[5])
+{
+  double self = v[0];
+  return fl_gw_bellman(gw, s, have[1] ? v[1] : self, have[2] ? v[2] : self, have[3] ? v[3] : self,
+                       have[4] ? v[4] : self);
 }
 
 int fl_gw_neighbours(const fl_gw *gw, long s, long nb[4])

@@ -31,6 +31,9 @@ void fl_gw_destroy(fl_gw **gw);
 
 /* One synchronous sweep: out[s] for s in [first, last) from in[]. Returns max |out[s] - in[s]| over the range. */
 double fl_gw_sweep(const fl_gw *gw, const double *in, double *out, long first, long last);
+/* One state's update from values read elsewhere (a task graph's inputs): v[0] its own previous value, v[1..4]
+ * up, down, left, right; have[d] = 0 for a wall (the own value stands in, as in the sweep). */
+double fl_gw_update(const fl_gw *gw, long s, const double v[5], const unsigned char have[5]);
 /* The up-to-4 neighbours of s (fewer at the border); returns their count. */
 int fl_gw_neighbours(const fl_gw *gw, long s, long nb[4]);
 /* The seed's bound on |V(s) - V(s')| for neighbours: (1 - delta p) / (1 - delta), scaled by the reward range. */

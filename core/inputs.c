@@ -145,7 +145,7 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
 {
   fl_err rc = FL_OK;
   const char *keys[4] = {"platform.file", "failures.trace", "app.graph", "app.substitutes"};
-  const char *rel[4] = {sc->platform_file, sc->trace, strcmp(sc->app, "workflow") == 0 ? sc->graph : NULL,
+  const char *rel[4] = {sc->platform_file, sc->trace, strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc) ? sc->graph : NULL,
                         strcmp(sc->app, "workflow") == 0 ? sc->substitutes : NULL};
   char *path = NULL, **profiles = NULL;
   int nprofiles = 0;

@@ -52,6 +52,7 @@ typedef struct fl_key {
 static const char *const fl_events_choices[] = {"none", "all", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
 static const char *const fl_subs_rule_choices[] = {"stage", "none", NULL};
+static const char *const fl_outputs_choices[] = {"local", "shared", NULL};
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
@@ -169,12 +170,19 @@ static const fl_key fl_keys[] = {
      "gridworld: simulated time of one task's update in one sweep"},
     {"app", "graph", FL_K_STR, FL_OFF(graph), FL_K_OPTIONAL, "", NULL,
      "workflow: the task graph, its format from the extension: .json (WfCommons instance), .dax (Pegasus), .dot "
-     "(SimGrid's convention: size = flops on a task, bytes on an edge); relative to the scenario's directory"},
+     "(SimGrid's convention: size = flops on a task, bytes on an edge); relative to the scenario's directory; or "
+     "gridworld: seed 002's value iteration as a graph (app.grid, app.iterations sweeps, app.task_time each on a host "
+     "of app.reference_speed), its values computed and compared with the failure-free run"},
     {"app", "substitutes", FL_K_STR, FL_OFF(substitutes), FL_K_OPTIONAL, "", NULL,
      "workflow: CSV side file of substitutes, task,substitute,weight[,dependent] (default: app.substitute_rule)"},
     {"app", "substitute_rule", FL_K_ENUM_INT, FL_OFF(substitute_rule), 0, "stage", fl_subs_rule_choices,
      "workflow without a side file: stage = tasks of the same stage with similar input sizes substitute for each "
      "other (weight 1 + relative difference; the 2 nearest on each side); none = no substitutes"},
+    {"app", "outputs", FL_K_ENUM_INT, FL_OFF(outputs_shared), 0, "local", fl_outputs_choices,
+     "workflow: where a task's output lives: local = only in its host's memory (a host failure loses the outputs "
+     "still needed, and re-executing them may cascade back through the graph); shared = also on shared storage "
+     "that survives failures (as Pegasus' shared file system): after its host fails it is read from the "
+     "controller host over the platform"},
     {"app", "substitute_max_diff", FL_K_REAL, FL_OFF(substitute_max_diff), FL_K_NONNEG, "0.5", NULL,
      "workflow, rule stage: largest relative difference of input sizes between a task and its substitute"},
     {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
@@ -735,6 +743,11 @@ char *fl_scenario_resolve(const fl_scenario *sc, const char *rel)
   return out;
 }
 
+int fl_scenario_graph_generated(const fl_scenario *sc)
+{
+  return sc->graph && strcmp(sc->graph, "gridworld") == 0;
+}
+
 long fl_scenario_job_slots(const fl_scenario *sc)
 {
   if (strcmp(sc->app, "gridworld") == 0)
@@ -850,9 +863,9 @@ fl_err fl_scenario_check(const fl_scenario *sc)
     rc = fl_scenario_fail(sc, "platform", "nodes", "give [platform] file or nodes, or [app] nodes");
     goto done;
   }
-  if (strcmp(sc->app, "workflow") == 0) {
+  if (strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc)) {
     if (!sc->graph) {
-      rc = fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot)");
+      rc = fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot, or gridworld)");
       goto done;
     }
     free(file);

@@ -92,6 +92,7 @@ typedef struct fl_scenario {
   char *graph;               /* workflow: the task graph (.json WfCommons, .dax, .dot; NULL: none) */
   char *substitutes;         /* workflow: side file of substitutes (NULL: the rule) */
   int substitute_rule;       /* workflow: 0 stage, 1 none */
+  int outputs_shared;        /* workflow: 0 outputs in the producer host's memory, 1 also on shared storage */
   double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
   double reference_speed;    /* workflow: flop/s that converts a recorded runtime without a machine speed */
 
@@ -170,6 +171,8 @@ fl_err fl_scenario_replay(const char *text, const char *overrides, const char *p
 void fl_scenario_destroy(fl_scenario **sc);
 
 /* Nodes the job occupies: bsp ranks (times the copies under process replication), or grid-world states. */
+/* app.graph = gridworld: the workflow is generated (no file). */
+int fl_scenario_graph_generated(const fl_scenario *sc);
 long fl_scenario_job_slots(const fl_scenario *sc);
 
 /* Raise FL_ERR_INPUT naming where `section.key` got its value: "file:line: [s] k = 'v': <reason>". */

@@ -49,7 +49,8 @@ struct fl_wfrun {
   fl_wf *wf;
   fl_heft_schedule hs;
   long H;
-  sg_host_t *host;
+  sg_host_t *host; /* H + 1: host[H] is the controller, standing for shared storage (app.outputs = shared) */
+  int shared;
   double *speed;
   long *cores, *tcores; /* per host, per task */
   long *prio; /* per task: position in the schedule's start-time order */
@@ -63,6 +64,8 @@ struct fl_wfrun {
   long *where, *out_host;
   long *esrc, *edge_at, *ecomm_dst;
   fl_sgc **ecomm;
+  fl_sgc **dropped; /* transfers given up on: SimGrid may still touch them until the replica ends */
+  long ndropped, capdropped;
   long *borrow_head;
   fl_borrow *borrow;
   long nborrow, capborrow;
@@ -85,7 +88,15 @@ struct fl_wfrun {
   double *t_w;
   unsigned char *t_cross;
   long ncapterms;
+  /* the grid world as a graph (app.graph = gridworld): its model, each task's value, the failure-free run's final
+   * values, and for a substituted last-sweep task the task whose value it reports */
+  fl_gw *gw;
+  double *val, *ref;
+  long *sink_sub;
+  int empirical;
 };
+
+static void fl_wf_free_dropped(fl_wfrun *w);
 
 /* ---- small helpers ---- */
 
@@ -182,21 +193,35 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
 
   *out = NULL;
   FL_ALLOC(w, 1);
-  path = fl_scenario_resolve(sc, sc->graph);
-  FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
-  FL_TRY(fl_wf_load(path, sc->reference_speed, &w->wf));
+  if (fl_scenario_graph_generated(sc)) {
+    long it = 0;
+    FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &w->gw));
+    FL_TRY(fl_wf_gridworld(sc->grid_rows, sc->grid_cols, sc->iterations, sc->task_time_s * sc->reference_speed,
+                           fl_gw_bound(w->gw), &w->wf));
+    FL_ALLOC(w->val, w->wf->ntasks);
+    FL_ALLOC(w->ref, w->gw->n);
+    FL_ALLOC(w->sink_sub, w->wf->ntasks);
+    /* the failure-free run of the same sweeps (tolerance 0: all of them) */
+    FL_CHECK(fl_gw_solve(w->gw, 0.0, sc->iterations, w->ref, &it) >= 0, FL_ERR_NOMEM, "out of memory");
+    w->empirical = sc->weights_empirical;
+    FL_CHECK((path = strdup("gridworld")) != NULL, FL_ERR_NOMEM, "out of memory");
+  } else {
+    path = fl_scenario_resolve(sc, sc->graph);
+    FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_wf_load(path, sc->reference_speed, &w->wf));
+  }
   if (sc->substitutes) {
     subs = fl_scenario_resolve(sc, sc->substitutes);
     FL_CHECK(subs != NULL, FL_ERR_NOMEM, "out of memory");
     FL_TRY(fl_wf_subs_file(w->wf, subs));
-  } else if (sc->substitute_rule == 0) {
+  } else if (sc->substitute_rule == 0 && !w->gw) {
     FL_TRY(fl_wf_subs_rule(w->wf, sc->substitute_max_diff, 2));
   }
   n = w->wf->ntasks;
   E = w->wf->nedges;
   w->H = sim->ranks;
   w->budget = sc->error_budget;
-  FL_ALLOC(w->host, w->H);
+  FL_ALLOC(w->host, w->H + 1);
   FL_ALLOC(w->speed, w->H);
   FL_ALLOC(w->cores, w->H);
   FL_ALLOC(w->tcores, n);
@@ -207,6 +232,14 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
       w->speed[p] = sg_host_get_speed(w->host[p]);
       w->cores[p] = sg_host_core_count(w->host[p]);
       most = w->cores[p] > most ? w->cores[p] : most;
+    }
+    w->host[w->H] = fl_platform_controller(sim->pf);
+    w->shared = sc->outputs_shared;
+    if (w->shared && !(sg_host_get_route_bandwidth(w->host[w->H], w->host[0]) > 0)) {
+      rc = fl_scenario_fail(sc, "app", "outputs", "shared storage is read from the controller host %s, but platform "
+                            "'%s' has no route from it to %s", sg_host_get_name(w->host[w->H]),
+                            fl_platform_describe(sim->pf), sg_host_get_name(w->host[0]));
+      goto done;
     }
     for (long i = 0; i < n; i++) {
       w->tcores[i] = w->wf->task[i].cores;
@@ -281,7 +314,7 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->ecomm_dst, E);
   FL_ALLOC(w->ecomm, E);
   FL_ALLOC(w->borrow_head, n);
-  FL_ALLOC(w->up, w->H);
+  FL_ALLOC(w->up, w->H + 1);
   FL_ALLOC(w->running, w->H);
   FL_ALLOC(w->q, w->H);
   FL_ALLOC(w->queued_s, w->H);
@@ -319,12 +352,18 @@ void fl_wfr_destroy(fl_wfrun **pw)
     free(w->outs[p]);
   for (long e = 0; w->ecomm && e < w->wf->nedges; e++)
     fl_sgc_unref(w->ecomm[e]);
+  fl_wf_free_dropped(w);
+  free(w->dropped);
   if (w->sem)
     for (long p = 0; p < w->H; p++)
       if (w->sem[p])
         sg_sem_destroy(w->sem[p]);
   fl_heft_free(&w->hs);
   fl_wf_destroy(&w->wf);
+  fl_gw_destroy(&w->gw);
+  free(w->val);
+  free(w->ref);
+  free(w->sink_sub);
   free(w->host);
   free(w->speed);
   free(w->cores);
@@ -459,9 +498,19 @@ static void fl_wf_drop_comm(fl_wfrun *w, long e)
 {
   if (w->ecomm[e]) {
     fl_sgc_cancel(w->ecomm[e]);
-    fl_sgc_unref(w->ecomm[e]);
+    if (fl_grow((void **)&w->dropped, &w->capdropped, w->ndropped + 1, sizeof *w->dropped) == FL_OK)
+      w->dropped[w->ndropped++] = w->ecomm[e];
+    else
+      w->rep->rc = FL_ERR_NOMEM; /* keep it: a leak, not a crash */
     w->ecomm[e] = NULL;
   }
+}
+
+static void fl_wf_free_dropped(fl_wfrun *w)
+{
+  for (long k = 0; k < w->ndropped; k++)
+    fl_sgc_unref(w->dropped[k]);
+  w->ndropped = 0;
 }
 
 fl_err fl_wfr_reset(fl_replica *rep)
@@ -470,11 +519,13 @@ fl_err fl_wfr_reset(fl_replica *rep)
   fl_wfrun *w = rep->sim->wfr;
   const fl_wf *wf = w->wf;
   w->rep = rep;
+  fl_wf_free_dropped(w); /* the previous replica's engine has ended */
   w->finished = 0;
   w->ndone = 0;
   w->spent = 0.0;
   w->norphan = 0;
   w->nborrow = 0;
+  w->up[w->H] = 1; /* the storage never fails */
   for (long p = 0; p < w->H; p++) {
     w->up[p] = 1;
     w->running[p] = -1;
@@ -529,6 +580,58 @@ static int fl_wf_missing(const fl_wfrun *w, long e, long p)
   return w->wf->edge_bytes[e] > 0 && w->out_host[s] != p && w->edge_at[e] != p;
 }
 
+/* ---- the grid world's values ---- */
+
+/* Task t = (sweep, state s) computes V(s) from the values its input edges deliver: an edge's original source says
+ * which neighbour it stands for, its current source (a substitute's, after a substitution) says whose value. The
+ * first sweep reads V_0 = r. */
+static void fl_wf_gw_value(fl_wfrun *w, long t)
+{
+  const fl_wf *wf = w->wf;
+  const fl_gw *gw = w->gw;
+  const long S = gw->n, cols = gw->cols, s = t % S;
+  double v[5] = {0};
+  unsigned char have[5] = {1, 0, 0, 0, 0};
+  if (t < S) {
+    long r = s / cols, c = s % cols, nb[5] = {s, r > 0 ? s - cols : -1, r + 1 < gw->rows ? s + cols : -1,
+                                              c > 0 ? s - 1 : -1, c + 1 < cols ? s + 1 : -1};
+    for (int d = 0; d < 5; d++)
+      if (nb[d] >= 0) {
+        v[d] = gw->reward[nb[d]];
+        have[d] = 1;
+      }
+  } else {
+    for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
+      long e = wf->parent_edge[k], o = wf->edge_src[e] % S;
+      int d = o == s ? 0 : o == s - cols ? 1 : o == s + cols ? 2 : o == s - 1 ? 3 : 4;
+      v[d] = w->val[w->esrc[e]];
+      have[d] = 1;
+    }
+  }
+  w->val[t] = fl_gw_update(gw, s, v, have);
+}
+
+/* Empirical weight of j standing in for task i (run_tasks' rule): |V(j) - the last value i's state computed itself|
+ * (an earlier sweep's when i's own were substituted; V_0 = r before any). */
+static double fl_wf_gw_empirical(const fl_wfrun *w, long i, long j)
+{
+  const long S = w->gw->n;
+  for (long t = i - S; t >= 0; t -= S)
+    if (w->state[t] == FL_T_DONE)
+      return fabs(w->val[j] - w->val[t]);
+  return fabs(w->val[j] - w->gw->reward[i % S]);
+}
+
+/* Has the producer of edge e done its part? A control dependency (no bytes) needs it finished or substituted; a
+ * file needs it finished with its output somewhere. */
+static int fl_wf_input_done(const fl_wfrun *w, long e)
+{
+  long s = w->esrc[e];
+  if (w->wf->edge_bytes[e] <= 0)
+    return w->state[s] == FL_T_DONE || w->state[s] == FL_T_SUBST;
+  return w->state[s] == FL_T_DONE && w->out_host[s] >= 0;
+}
+
 /* ---- the worker of a host ---- */
 
 /* Up for the handler and on for SimGrid: between the injector turning a host off and the failure handler running
@@ -560,7 +663,7 @@ static void fl_wf_worker_main(int argc, char **argv)
     /* the inputs: all producers done, transfers to p started */
     for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1] && ready; k++) {
       long e = wf->parent_edge[k], s = w->esrc[e];
-      if (w->state[s] != FL_T_DONE || w->out_host[s] < 0) {
+      if (!fl_wf_input_done(w, e)) {
         ready = 0;
         break;
       }
@@ -605,11 +708,12 @@ static void fl_wf_worker_main(int argc, char **argv)
     }
     if (w->finished)
       break;
-    if (failed || w->where[t] != p || w->state[t] != FL_T_PENDING || !fl_wf_live(w, p))
-      continue; /* something changed while the inputs moved: look again */
+    /* something changed while the inputs moved (a failure, or a task placed here that comes first): look again */
+    if (failed || w->where[t] != p || w->state[t] != FL_T_PENDING || !fl_wf_live(w, p) || fl_lq_peek(w, p) != t)
+      continue;
     for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1] && ready; k++) {
       long e = wf->parent_edge[k];
-      if (w->state[w->esrc[e]] != FL_T_DONE || fl_wf_missing(w, e, p))
+      if (!fl_wf_input_done(w, e) || fl_wf_missing(w, e, p))
         ready = 0;
     }
     if (!ready)
@@ -632,6 +736,8 @@ static void fl_wf_worker_main(int argc, char **argv)
       w->running[p] = -1;
     if (failed || w->state[t] != FL_T_RUNNING || w->where[t] != p)
       continue; /* killed: the failure handler took care of it */
+    if (w->gw)
+      fl_wf_gw_value(w, t);
     w->state[t] = FL_T_DONE;
     w->out_host[t] = p;
     if (fl_wf_add_out(w, p, t) != FL_OK) {
@@ -699,6 +805,19 @@ static int fl_wf_needed(const fl_wfrun *w, long t, long p)
   return 0;
 }
 
+/* Can j stand in for lost task i towards dependent k (k >= ntasks: i's output as the workflow's)? j finished with
+ * its output on a live host; or j will still produce one: pending or running, not lost in this failure, and before
+ * k in the schedule's order, so every host's queue still runs in an order where each task's inputs come from
+ * earlier tasks (no deadlock, no cycle through borrowed outputs). A substituted j produces nothing. */
+static int fl_wf_can_substitute(const fl_wfrun *w, long j, long k)
+{
+  if (w->state[j] == FL_T_DONE)
+    return w->out_host[j] >= 0 && w->up[w->out_host[j]];
+  if (w->state[j] != FL_T_PENDING && w->state[j] != FL_T_RUNNING)
+    return 0;
+  return w->stamp[j] != w->stampv && (k >= w->wf->ntasks || w->prio[j] < w->prio[k]);
+}
+
 /* Candidate terms (i = idx, j, k) for the dependents reached through edge e (k = its destination) or, e < 0, the
  * workflow's output of sink i (k a virtual id). */
 static fl_err fl_wf_add_terms(fl_wfrun *w, long idx, long i, long e, long *nterms)
@@ -708,8 +827,7 @@ static fl_err fl_wf_add_terms(fl_wfrun *w, long idx, long i, long e, long *nterm
   long k = e >= 0 ? wf->edge_dst[e] : wf->ntasks + i;
   for (long s = wf->sub_start[i]; s < wf->sub_start[i + 1]; s++) {
     long j = wf->sub_j[s], t;
-    if ((wf->sub_k[s] >= 0 && wf->sub_k[s] != k) || j == k || w->state[j] != FL_T_DONE || w->out_host[j] < 0 ||
-        !w->up[w->out_host[j]])
+    if ((wf->sub_k[s] >= 0 && wf->sub_k[s] != k) || j == k || !fl_wf_can_substitute(w, j, k))
       continue;
     FL_TRY(fl_wf_terms_cap(w, *nterms + 1));
     t = (*nterms)++;
@@ -717,8 +835,8 @@ static fl_err fl_wf_add_terms(fl_wfrun *w, long idx, long i, long e, long *nterm
     w->t_j[t] = j;
     w->t_k[t] = k;
     w->t_edge[t] = e;
-    w->t_w[t] = wf->sub_w[s];
-    w->t_cross[t] = e >= 0 && w->where[k] != w->out_host[j];
+    w->t_w[t] = w->gw && w->empirical && w->state[j] == FL_T_DONE ? fl_wf_gw_empirical(w, i, j) : wf->sub_w[s];
+    w->t_cross[t] = e >= 0 && w->where[k] != (w->state[j] == FL_T_DONE ? w->out_host[j] : w->where[j]);
     w->t_by[t] = 0;
   }
 done:
@@ -774,14 +892,15 @@ static void fl_wf_reassign(fl_wfrun *w, long t)
     w->rep->rc = FL_ERR_NOMEM;
 }
 
-/* Producers of t's inputs whose output is gone (their host failed, earlier or now) join the lost set. */
+/* Producers of t's inputs whose output is gone (their host failed, earlier or now) join the lost set; so does a
+ * producer that was substituted while t was running (t had its input then; re-executed, it needs one again). */
 static void fl_wf_cascade(fl_wfrun *w, long t, long *nl)
 {
   const fl_wf *wf = w->wf;
   for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
     long e = wf->parent_edge[k], s = w->esrc[e];
-    if (wf->edge_bytes[e] > 0 && w->state[s] == FL_T_DONE && w->out_host[s] < 0 && w->edge_at[e] != w->where[t] &&
-        w->stamp[s] != w->stampv) {
+    int gone = w->state[s] == FL_T_SUBST || (w->state[s] == FL_T_DONE && w->out_host[s] < 0);
+    if (wf->edge_bytes[e] > 0 && gone && w->edge_at[e] != w->where[t] && w->stamp[s] != w->stampv) {
       w->stamp[s] = w->stampv;
       w->state[s] = FL_T_PENDING;
       w->ndone--;
@@ -864,6 +983,8 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
         }
         used++;
         w->spent += w->t_w[t];
+        if (e < 0 && w->sink_sub)
+          w->sink_sub[i] = j;
         if (e >= 0) {
           w->esrc[e] = j;
           w->edge_at[e] = -1;
@@ -923,6 +1044,10 @@ void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
     long k = w->outs[p][q];
     if (w->state[k] != FL_T_DONE || w->out_host[k] != p)
       continue;
+    if (w->shared) {
+      w->out_host[k] = w->H; /* read from the storage from now on */
+      continue;
+    }
     if (fl_wf_needed(w, k, p)) {
       w->state[k] = FL_T_PENDING;
       w->ndone--;
@@ -970,6 +1095,55 @@ void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
     sg_sem_release(w->sem[p]); /* it may wait for this decision about its task */
 }
 
+static const long *fl_sort_prio;
+static int fl_cmp_prio(const void *a, const void *b)
+{
+  long x = fl_sort_prio[*(const long *)a], y = fl_sort_prio[*(const long *)b];
+  return (x > y) - (x < y);
+}
+
+/* Repaired host p takes a share of the busiest live host's queue: every other task of it in schedule order (not
+ * its first, which may be gathering its inputs), while p stays the less loaded of the two. Without this, hosts
+ * that took over a failed host's tasks stay doubled up after capacity comes back. */
+static void fl_wf_rebalance(fl_wfrun *w, long p)
+{
+  long q = -1, m = 0;
+  double most = 0.0;
+  fl_lq *lq;
+  for (long h = 0; h < w->H; h++)
+    if (h != p && w->up[h] && w->queued_s[h] > most) {
+      most = w->queued_s[h];
+      q = h;
+    }
+  if (q < 0)
+    return;
+  lq = &w->q[q];
+  w->stampv++;
+  for (long k = 0; k < lq->n; k++) {
+    long x = lq->v[k];
+    if (w->where[x] == q && w->state[x] == FL_T_PENDING && w->stamp[x] != w->stampv) {
+      w->stamp[x] = w->stampv;
+      w->lost[m++] = x; /* scratch: no failure is being handled */
+    }
+  }
+  fl_sort_prio = w->prio;
+  qsort(w->lost, (size_t)m, sizeof *w->lost, fl_cmp_prio);
+  for (long k = 1; k < m; k += 2) {
+    long x = w->lost[k];
+    double cp = w->wf->task[x].flops / w->speed[p], cq = w->wf->task[x].flops / w->speed[q];
+    if (w->cores[p] < w->tcores[x])
+      continue;
+    if (w->queued_s[p] + cp >= w->queued_s[q] - cq)
+      break;
+    w->queued_s[q] = fmax(0.0, w->queued_s[q] - cq);
+    if (fl_wf_assign(w, x, p) != FL_OK) {
+      w->rep->rc = FL_ERR_NOMEM;
+      return;
+    }
+  }
+  fl_wf_wake(w, q);
+}
+
 void fl_wfr_on_repair(fl_replica *rep, long p, double t)
 {
   fl_wfrun *w = rep->sim->wfr;
@@ -982,6 +1156,8 @@ void fl_wfr_on_repair(fl_replica *rep, long p, double t)
   for (long k = 0; k < n; k++)
     if (w->state[w->orphan[k]] == FL_T_PENDING && w->where[w->orphan[k]] < 0)
       fl_wf_reassign(w, w->orphan[k]);
+  if (!w->finished)
+    fl_wf_rebalance(w, p);
   fl_wf_wake(w, p);
 }
 
@@ -1030,6 +1206,22 @@ void fl_sim_run_workflow(fl_replica *rep)
   }
   res->error_spent = w->spent;
   res->tasks_stale = -1;
+  if (w->gw && strcmp(res->status, "completed") == 0) {
+    /* the last sweep's values (a substituted one reports its substitute's) against the failure-free run's */
+    const long S = w->gw->n, last = w->wf->ntasks - S;
+    res->iterations = w->wf->gw_sweeps;
+    res->error_linf = 0.0;
+    res->error_l1 = 0.0;
+    for (long s = 0; s < S; s++) {
+      long i = last + s, hops = 0;
+      double e;
+      while (w->state[i] == FL_T_SUBST && hops++ < S)
+        i = w->sink_sub[i];
+      e = fabs(w->val[i] - w->ref[s]);
+      res->error_linf = fmax(res->error_linf, e);
+      res->error_l1 += e;
+    }
+  }
   if (fl_strat_reads(&sim->strat, "policy.kind")) {
     res->policy_solver = sim->strat.solver;
     res->policy_time_s = sim->strat.solve_time_s;

@@ -365,6 +365,44 @@ static void test_cli_bad_input(void)
   CU_ASSERT(strstr(fl_cli_err, "full-mip") != NULL);
 }
 
+/* Seed 002's grid world as a graph. Without failures the engine's values equal value iteration's (error 0 exactly:
+ * every task computed its state from its inputs) and the makespan is the sweeps' (1 s each, plus microsecond
+ * transfers). With outputs on shared storage, replication re-executes lost tasks from the same inputs: error 0 again;
+ * substitution finishes no later and pays with error. Regression: every replica of these finishes (a task placed
+ * on a host while its worker gathered another's inputs was dropped from the queue; a dependent re-executed after
+ * its producer was substituted waited for ever). */
+static void test_cli_gridworld_graph(void)
+{
+  const char *base = "[run]\nseed = 3\nreplicas = 1\nevents = none\nmax_time = 2000s\n[platform]\nnodes = 20\n"
+                     "[failures]\nmodel = exponential\nnode_mtbf = 20s\nrepair = 20s\nstart = steady\n[app]\n"
+                     "kind = workflow\ngraph = gridworld\ngrid = 4x4\niterations = 5\ntask_time = 1s\n[strategy]\n"
+                     "kind = replication\n";
+  char cmd[2048];
+  fl_cli_write("gwg.ini", base);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate gwg.ini --db gwg-free.db --set failures.model=none --set app.grid=6x6 "
+                                   "--set app.iterations=20 --set platform.nodes=40"),
+                        0);
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-free.db"), "SELECT error_linf FROM runs"), 0.0);
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-free.db"), "SELECT iterations FROM runs"), 20.0);
+  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("gwg-free.db"), "SELECT makespan_s FROM runs"), 20.0, 0.01);
+  /* the replicas that stalled before the fixes: replication, shared outputs, seeds 1..8 */
+  for (int seed = 1; seed <= 8; seed++) {
+    snprintf(cmd, sizeof cmd, "simulate gwg.ini --db gwg-rep.db --set app.outputs=shared --set run.seed=%d", seed);
+    CU_ASSERT_EQUAL(fl_cli_run(cmd), 0);
+  }
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-rep.db"), "SELECT count(*) FROM runs WHERE status = 'completed' AND "
+                                                "error_linf = 0 AND tasks_replicated > 0"),
+                  8.0);
+  /* local outputs, node MTBF 100 s: substitution with a substitute produced later (pending) and re-opened */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate gwg.ini --db gwg-sub.db --set app.grid=10x10 --set app.iterations=100 "
+                             "--set platform.nodes=200 --set failures.node_mtbf=100s --set run.replicas=2 "
+                             "--set run.seed=11 --set strategy.kind=substitution"),
+                  0);
+  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-sub.db"), "SELECT count(*) FROM runs WHERE status = 'completed' AND "
+                                                "error_linf > 0 AND tasks_substituted > 0"),
+                  2.0);
+}
+
 /* The shipped WfCommons scenarios run with failures and every replica completes. */
 static void test_cli_real_instances(void)
 {
@@ -395,6 +433,7 @@ static CU_TestInfo cli_tests[] = {
     {"decisions: simplified re-executes, full MIP substitutes", test_cli_decisions},
     {"bad graphs: exit 2, one line, no row", test_cli_bad_input},
     {"shipped WfCommons scenarios", test_cli_real_instances},
+    {"the grid world as a graph: values, regressions", test_cli_gridworld_graph},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {

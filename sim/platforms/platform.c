@@ -204,12 +204,16 @@ fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g)
     fl_xml_indexed(f, "<host id=\"node-", 0, g->nodes, post);
     fputs("</zone>\n</platform>\n", f);
   } else if (g->io == FL_PLATFORM_CLUSTER) {
-    fprintf(f,
-            "<zone id=\"faultline\" routing=\"Full\">\n<zone id=\"ctl\" routing=\"None\">\n"
-            "<host id=\"controller\" speed=\"%s\"/>\n</zone>\n"
-            "<cluster id=\"nodes\" prefix=\"node-\" suffix=\"\" radical=\"0-%ld\" speed=\"%s\" bw=\"%.17gBps\" "
-            "lat=\"%.17gs\" bb_bw=\"%.17gBps\" bb_lat=\"0s\" sharing_policy=\"SPLITDUPLEX\"/>\n</zone>\n</platform>\n",
-            spd, g->nodes - 1, spd, g->link_bw, g->link_lat_s, g->cabinet_bw);
+    /* SimGrid's <cluster> spelled out, so that the controller is a member too (it reads a workflow's outputs
+     * back from shared storage): a private link per host, one backbone */
+    fputs("<zone id=\"faultline\" routing=\"Cluster\">\n", f);
+    fl_xml_io_host(f, "controller", g->speed, "", 0.0, g->link_bw, g->link_lat_s);
+    for (long i = 0; i < g->nodes; i++) {
+      snprintf(name, sizeof name, "node-%ld", i);
+      fl_xml_io_host(f, name, g->speed, "", 0.0, g->link_bw, g->link_lat_s);
+    }
+    fprintf(f, "<backbone id=\"backbone\" bandwidth=\"%.17gBps\" latency=\"0s\"/>\n</zone>\n</platform>\n",
+            g->cabinet_bw);
   } else if (g->io == FL_IO_AGGREGATED) {
     /* the nodes as plain hosts (they fail and compute); the I/O runs between one host per cabinet, whose link
      * carries what its nodes' links carry in parallel (up to the cabinet's uplink), and the PFS servers */
