@@ -260,6 +260,55 @@ static void test_heft_by_hand(void)
   fl_wf_destroy(&wf);
 }
 
+/* Above 2e7 task x host pairs HEFT looks at the parents' hosts and the 16 earliest free: a 20x20 grid world of 100
+ * sweeps on 800 hosts (3.2e7 pairs) still runs each sweep in parallel, 100 s in all. Regression: hosts taken out
+ * of the earliest-free heap were not all put back, and the schedule serialised (3,288 s). */
+static void test_heft_candidates(void)
+{
+  fl_wf *wf = NULL;
+  long H = 800, *cores = NULL, *tcores = NULL;
+  double *speed = NULL, *flops = NULL;
+  fl_heft_schedule s;
+  CU_ASSERT_EQUAL_FATAL(fl_wf_gridworld(20, 20, 100, 1e9, 1.0, &wf), FL_OK);
+  speed = malloc((size_t)H * sizeof *speed);
+  cores = malloc((size_t)H * sizeof *cores);
+  flops = malloc((size_t)wf->ntasks * sizeof *flops);
+  tcores = malloc((size_t)wf->ntasks * sizeof *tcores);
+  CU_ASSERT_FATAL(speed && cores && flops && tcores);
+  for (long p = 0; p < H; p++) {
+    speed[p] = 1e9;
+    cores[p] = 1;
+  }
+  for (long i = 0; i < wf->ntasks; i++) {
+    flops[i] = wf->task[i].flops;
+    tcores[i] = 1;
+  }
+  {
+    fl_heft_graph g = {.ntasks = wf->ntasks,
+                       .nedges = wf->nedges,
+                       .flops = flops,
+                       .edge_src = wf->edge_src,
+                       .edge_dst = wf->edge_dst,
+                       .edge_bytes = wf->edge_bytes,
+                       .child_start = wf->child_start,
+                       .parent_start = wf->parent_start,
+                       .parent_edge = wf->parent_edge,
+                       .topo = wf->topo,
+                       .cores = tcores};
+    fl_heft_hosts h = {.nhosts = H, .speed = speed, .cores = cores, .comm = comm_1e8, .mean_latency = 0,
+                       .mean_bandwidth = 1e8, .candidates = 16};
+    CU_ASSERT_EQUAL_FATAL(fl_heft(&g, &h, &s), FL_OK);
+  }
+  CU_ASSERT(!s.exhaustive);
+  CU_ASSERT(s.makespan >= 100.0 && s.makespan < 100.0 + 100 * 1e-6);
+  fl_heft_free(&s);
+  fl_wf_destroy(&wf);
+  free(speed);
+  free(cores);
+  free(flops);
+  free(tcores);
+}
+
 /* ---- through faultline simulate ---- */
 
 static double q1(const char *db, const char *sql)
@@ -426,6 +475,7 @@ static CU_TestInfo graph_tests[] = {
     {"side file of substitutes", test_side_file},
     {"bad graphs name the file and the element", test_bad_graphs},
     {"HEFT: the diamond by hand", test_heft_by_hand},
+    {"HEFT: candidate hosts on a large platform", test_heft_candidates},
     CU_TEST_INFO_NULL,
 };
 static CU_TestInfo cli_tests[] = {

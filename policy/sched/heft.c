@@ -178,7 +178,7 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
       for (long p = 0; p < H; p++)
         cand[ncand++] = p;
     } else {
-      long taken = 0;
+      long taken = 0, base;
       for (long e = g->parent_start[i]; e < g->parent_start[i + 1]; e++) {
         long p = out->host[g->edge_src[g->parent_edge[e]]];
         if (stamp[p] != k + 1) {
@@ -186,12 +186,13 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
           cand[ncand++] = p;
         }
       }
+      base = ncand; /* the popped hosts sit after the parents' hosts; ncand grows as they are taken */
       while (taken < K && q.n > 0) {
         long p = fl_hpop(&q);
-        cand[ncand + taken++] = p;
+        cand[base + taken++] = p;
       }
       for (long t = 0; t < taken; t++) {
-        long p = cand[ncand + t];
+        long p = cand[base + t];
         fl_hpush(&q, p);
         if (stamp[p] != k + 1) {
           stamp[p] = k + 1;
