@@ -107,12 +107,11 @@ done:
 static fl_err fl_wfb_edge(fl_wfb *b, long src, long dst, double bytes)
 {
   fl_err rc = FL_OK;
-  FL_TRY(fl_grow((void **)&b->rs, &b->cap_raw, b->nraw + 1, sizeof *b->rs));
-  {
-    long cap = b->cap_raw; /* the three arrays grow together */
-    b->rd = realloc(b->rd, (size_t)cap * sizeof *b->rd);
-    b->rb = realloc(b->rb, (size_t)cap * sizeof *b->rb);
-    FL_CHECK(b->rd && b->rb, FL_ERR_NOMEM, "out of memory");
+  if (b->nraw + 1 > b->cap_raw) { /* the three arrays grow together, only when full */
+    long cap_d = b->cap_raw, cap_b = b->cap_raw;
+    FL_TRY(fl_grow((void **)&b->rd, &cap_d, b->nraw + 1, sizeof *b->rd));
+    FL_TRY(fl_grow((void **)&b->rb, &cap_b, b->nraw + 1, sizeof *b->rb));
+    FL_TRY(fl_grow((void **)&b->rs, &b->cap_raw, b->nraw + 1, sizeof *b->rs));
   }
   b->rs[b->nraw] = src;
   b->rd[b->nraw] = dst;
