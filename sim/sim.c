@@ -760,6 +760,10 @@ static void fl_coordinator_main(int argc, char **argv)
   else
     fl_sim_run_ranks(rep);
   rep->res->makespan_s = fl_rep_now(rep);
+  if (rep->sim->wfr)
+    /* task graphs take their dates from SimGrid's clock, which the replicas of one process share: below SimGrid's
+     * precision (surf/precision, 1e-9 s) the digits depend on where the replica started, and `rerun` runs it alone */
+    rep->res->makespan_s = round(rep->res->makespan_s * 1e9) / 1e9;
 }
 
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)

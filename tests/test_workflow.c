@@ -450,6 +450,13 @@ static void test_cli_gridworld_graph(void)
   CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-sub.db"), "SELECT count(*) FROM runs WHERE status = 'completed' AND "
                                                 "error_linf > 0 AND tasks_substituted > 0"),
                   2.0);
+  /* a row from the middle of a sweep re-simulates alone to the same numbers (SimGrid's clock is shared by the
+   * replicas of one process; makespans are kept at its 1e-9 s precision) */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate gwg.ini --db gwg-re.db --set app.outputs=shared --set run.replicas=2 "
+                             "--sweep strategy.kind=replication,substitution"),
+                  0);
+  CU_ASSERT_EQUAL(fl_cli_run("rerun gwg-re.db 4"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "identical"));
 }
 
 /* The shipped WfCommons scenarios run with failures and every replica completes. */
