@@ -22,6 +22,8 @@ enum {
   FL_M_EL1,
   FL_M_REPLICATED,
   FL_M_SUBSTITUTED,
+  FL_M_LOST,
+  FL_M_SPENT,
   FL_NMETRICS
 };
 
@@ -271,6 +273,7 @@ static void fl_group_runs(const fl_group *g, char *buf, size_t size)
 }
 
 /* One group: a CSV line to out, or a row of tab. -1 when out of memory. */
+/* tasks: 0 job-level runs, 1 grid-world sweeps, 2 task graphs (app = workflow) */
 static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_table *tab)
 {
   char nodes[32];
@@ -286,11 +289,15 @@ static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_t
     return 0;
   }
   if (csv) {
+    static const int grid[] = {FL_M_MAKESPAN, FL_M_RESILIENCE, FL_M_ELINF, FL_M_EL1, FL_M_REPLICATED, FL_M_SUBSTITUTED};
+    static const int graph[] = {FL_M_MAKESPAN, FL_M_WASTE,  FL_M_LOST, FL_M_REPLICATED,
+                                FL_M_SUBSTITUTED, FL_M_SPENT, FL_M_ELINF};
+    const int *ks = tasks == 2 ? graph : grid;
+    int nk = tasks == 2 ? 7 : 6;
     fprintf(out, "%s,%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu", g->scenario, g->mode, g->strategy, g->weights, g->policy,
             g->nodes, g->mtbf, g->model, g->n, g->failed + g->wrong, g->timeout);
-    for (int k = FL_M_MAKESPAN; k < FL_NMETRICS; k++)
-      if (k == FL_M_MAKESPAN || k >= FL_M_RESILIENCE)
-        fprintf(out, ",%.9g,%.9g", mean[k], half[k]);
+    for (int k = 0; k < nk; k++)
+      fprintf(out, ",%.9g,%.9g", mean[ks[k]], half[ks[k]]);
     fputc('\n', out);
     return 0;
   }
@@ -305,6 +312,21 @@ static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_t
         g->scenario,      g->mode,       g->strategy,      g->interval,          nodes, g->mtbf, g->model, runs,
         c[FL_M_MAKESPAN], c[FL_M_WASTE], c[FL_M_FAILURES], c[FL_M_INTERRUPTIONS]};
     return fl_table_add(tab, row);
+  }
+  if (tasks == 2) {
+    fl_fmt_ci(g, FL_M_WASTE, 1.0, "%.3g", c[FL_M_WASTE], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_LOST, 1.0, "%.4g", c[FL_M_LOST], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_REPLICATED, 1.0, "%.4g", c[FL_M_REPLICATED], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_SUBSTITUTED, 1.0, "%.4g", c[FL_M_SUBSTITUTED], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_SPENT, 1.0, "%.4g", c[FL_M_SPENT], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_ELINF, 1.0, "%.3g", c[FL_M_ELINF], sizeof c[0]);
+    {
+      const char *row[] = {g->scenario,     g->mode,           g->strategy,         g->policy,
+                           g->mtbf,         runs,              c[FL_M_MAKESPAN],    c[FL_M_WASTE],
+                           c[FL_M_LOST],    c[FL_M_REPLICATED], c[FL_M_SUBSTITUTED], c[FL_M_SPENT],
+                           c[FL_M_ELINF]};
+      return fl_table_add(tab, row);
+    }
   }
   fl_fmt_ci(g, FL_M_RESILIENCE, 100.0, "%.1f%%", c[FL_M_RESILIENCE], sizeof c[0]);
   fl_fmt_ci(g, FL_M_ELINF, 1.0, "%.3g", c[FL_M_ELINF], sizeof c[0]);
@@ -329,6 +351,19 @@ static const char *fl_text(sqlite3_stmt *st, int i)
 {
   const char *t = (const char *)sqlite3_column_text(st, i);
   return t ? t : "";
+}
+
+/* 1 when runs has column `name` (report opens older databases read-only, as they are). */
+static int fl_has_column(sqlite3 *db, const char *name)
+{
+  sqlite3_stmt *st = NULL;
+  int have = 0;
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('runs') WHERE name = ?1", -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    have = sqlite3_step(st) == SQLITE_ROW;
+  }
+  sqlite3_finalize(st);
+  return have;
 }
 
 /* 1 when runs has the lossy-CG columns (databases written before them lack them; report opens read-only). */
@@ -511,21 +546,22 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
   return FL_OK;
 }
 
-/* One table: job-level runs (tasks = 0) or task-level runs (tasks = 1). */
+/* One table: job-level runs (tasks = 0), grid-world sweeps (tasks = 1) or task graphs (tasks = 2). */
 static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks, FILE *out, int *rows_out)
 {
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
   fl_group g;
-  fl_table tab = {.ncols = tasks ? 13 : 12, .right = tasks ? 1u << 5 : 1u << 4};
+  fl_table tab = {.ncols = tasks ? 13 : 12, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
   int have = 0, rows = 0;
   const char *sql =
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), fl_xxh64(scenario_text)"
+      "       fl_variant(overrides), fl_xxh64(scenario_text), %s"
       "  FROM runs"
-      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids) AND (app = 'gridworld') = ?4"
+      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
+      "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
       "   AND (?5 = 0 OR codec IS NULL)"
       " ORDER BY scenario, fl_xxh64(scenario_text), fl_variant(overrides), mode, strategy, interval_s, nodes,"
       "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
@@ -533,19 +569,25 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), fl_xxh64(scenario_text)"
+      "       fl_variant(overrides), fl_xxh64(scenario_text), %s"
       "  FROM runs"
-      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids) AND (app = 'gridworld') = ?4"
+      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
+      "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
       "   AND ?5 = 0"
       " ORDER BY scenario, fl_xxh64(scenario_text), fl_variant(overrides), mode, strategy, interval_s, nodes,"
       "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const int lossy = fl_has_codec_column(db);
+  /* the task-graph columns (tasks_lost, error_spent) are absent from databases written before them */
+  const int graphs = fl_has_column(db, "tasks_lost");
+  char *q = sqlite3_mprintf(lossy ? sql : sql_old, graphs ? "tasks_lost, error_spent" : "NULL, NULL");
 
   memset(&g, 0, sizeof g);
-  if (sqlite3_prepare_v2(db, lossy ? sql : sql_old, -1, &st, NULL) != SQLITE_OK) {
+  if (!q || sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
     rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
+    sqlite3_free(q);
     goto done;
   }
+  sqlite3_free(q);
   if (opt->scenario)
     sqlite3_bind_text(st, 1, opt->scenario, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, opt->min_id);
@@ -571,7 +613,10 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       static const char *const task_head[] = {
           "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
           "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
-      if (fl_table_add(&tab, tasks ? task_head : job_head) != 0) {
+      static const char *const graph_head[] = {
+          "scenario", "mode",     "strategy",    "policy (budget)", "node-MTBF",   "runs",      "makespan (95% CI)",
+          "x schedule", "lost", "re-executed", "substituted",     "error spent", "error Linf"};
+      if (fl_table_add(&tab, tasks == 2 ? graph_head : tasks ? task_head : job_head) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
@@ -579,10 +624,14 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       if (!tasks)
         fprintf(out, "scenario,mode,strategy,interval,nodes,node_mtbf,failure_model,runs,failed,timeout,makespan_s,"
                      "makespan_ci95,waste,waste_ci95,failures,failures_ci95,interruptions,interruptions_ci95\n");
-      else
+      else if (tasks == 1)
         fprintf(out, "scenario,mode,strategy,weights,policy,tasks,node_mtbf,failure_model,runs,failed,timeout,"
                      "makespan_s,makespan_ci95,resilience,resilience_ci95,error_linf,error_linf_ci95,error_l1,"
                      "error_l1_ci95,replicated,replicated_ci95,substituted,substituted_ci95\n");
+      else
+        fprintf(out, "scenario,mode,strategy,weights,policy,hosts,node_mtbf,failure_model,runs,failed,timeout,"
+                     "makespan_s,makespan_ci95,slowdown,slowdown_ci95,lost,lost_ci95,replicated,replicated_ci95,"
+                     "substituted,substituted_ci95,error_spent,error_spent_ci95,error_linf,error_linf_ci95\n");
     }
     rule = (const char *)sqlite3_column_text(st, 3);
     tau = fl_col(st, 4);
@@ -639,6 +688,13 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       v[FL_M_EL1] = fl_col(st, 19);
       v[FL_M_REPLICATED] = iters > 0 ? fl_col(st, 20) / iters : NAN;
       v[FL_M_SUBSTITUTED] = iters > 0 ? fl_col(st, 21) / iters : NAN;
+      v[FL_M_LOST] = fl_col(st, 24);
+      v[FL_M_SPENT] = fl_col(st, 25);
+      if (tasks == 2) { /* a task graph: per run, and its makespan against the failure-free schedule */
+        v[FL_M_WASTE] = work > 0 ? makespan / work : NAN;
+        v[FL_M_REPLICATED] = fl_col(st, 20);
+        v[FL_M_SUBSTITUTED] = fl_col(st, 21);
+      }
       if (fl_group_push(&g, v) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
@@ -803,6 +859,17 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
   if (task_rows && !opt->csv && !opt->json)
     fprintf(out, "(resilience: share of sweeps in which every task got a value; error: final values against the "
                  "failure-free run; replicated, substituted: tasks per sweep)\n\n");
+  {
+    int graph_rows = 0;
+    o.json_key = "graphs";
+    o.json_sep = job_rows + task_rows ? ",\n" : "";
+    FL_TRY(fl_report_table(db, opt, 2, out, &graph_rows));
+    if (graph_rows && !opt->csv && !opt->json)
+      fprintf(out, "(task graphs, per run over the completed ones: x schedule = makespan / the failure-free HEFT "
+                   "schedule; lost, re-executed, substituted: tasks; error spent: substitution weights; error Linf: "
+                   "generated grid worlds only)\n\n");
+    task_rows += graph_rows;
+  }
   if (o.json) {
     fputs("}\n", out);
     goto done;

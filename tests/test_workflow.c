@@ -457,6 +457,13 @@ static void test_cli_gridworld_graph(void)
                   0);
   CU_ASSERT_EQUAL(fl_cli_run("rerun gwg-re.db 4"), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "identical"));
+  /* report: task graphs have their own table (makespan against the schedule, tasks lost / re-executed /
+   * substituted, error) */
+  CU_ASSERT_EQUAL(fl_cli_run("report gwg-re.db"), 0);
+  CU_ASSERT(strstr(fl_cli_out, "x schedule") && strstr(fl_cli_out, "re-executed") && strstr(fl_cli_out, "error Linf"));
+  CU_ASSERT_EQUAL(fl_cli_run("report gwg-re.db --csv"), 0);
+  CU_ASSERT(strncmp(fl_cli_out, "scenario,mode,strategy,weights,policy,hosts,", 44) == 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, ",replication,"));
 }
 
 /* The shipped WfCommons scenarios run with failures and every replica completes. */
