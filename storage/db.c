@@ -181,6 +181,25 @@ static fl_err fl_db_exec(fl_db *db, const char *sql, const char *what)
   return FL_OK;
 }
 
+/* BEGIN IMMEDIATE, waiting for another writer. The busy handler (10 s) covers the usual case; in WAL mode SQLite
+ * also answers SQLITE_BUSY at once while another connection recovers or checkpoints the log, and a loaded machine
+ * (sanitizer builds, many processes) can hold a writer past 10 s: keep trying for a minute in all. */
+static fl_err fl_db_begin(fl_db *db, const char *what)
+{
+  struct timespec t0, t;
+  int x;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  while ((x = sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL)) == SQLITE_BUSY) {
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (t.tv_sec - t0.tv_sec >= 60)
+      break;
+    sqlite3_sleep(250);
+  }
+  if (x != SQLITE_OK)
+    return fl_err_set(FL_ERR_DB, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->h));
+  return FL_OK;
+}
+
 /* Files written by an earlier faultline lack the columns added since: add each nullable column of the schema's
  * runs table that the file does not have (ALTER TABLE ADD COLUMN), so old studies stay usable. */
 static fl_err fl_db_add_missing_columns(fl_db *db)
@@ -427,7 +446,7 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
       }
     }
     FL_TRY(fl_db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", "setting up the journal"));
-    FL_TRY(fl_db_exec(db, "BEGIN IMMEDIATE", "creating the schema"));
+    FL_TRY(fl_db_begin(db, "creating the schema"));
     rc = fl_db_exec(db, fl_db_schema, "creating the schema");
     if (rc == FL_OK)
       rc = fl_db_add_missing_columns(db);
@@ -611,7 +630,7 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
 
   FL_CHECK(st != NULL, FL_ERR_DB, "%s: opened read-only", db->path);
   FL_CHECK(!(events && events->oom), FL_ERR_NOMEM, "out of memory logging events; the replica is not written");
-  FL_TRY(fl_db_exec(db, "BEGIN IMMEDIATE", "starting a transaction"));
+  FL_TRY(fl_db_begin(db, "starting a transaction"));
   began = 1;
   if (r->job_id) {
     /* one row per real job: another process of it (a replica set finishing at the same moment) may have written

@@ -302,6 +302,8 @@ static void test_concurrent_writers_own_summary(void)
   CU_ASSERT(strstr(a, " checkpoint ") && !strstr(a, " buddy "));
   CU_ASSERT(strstr(b, " buddy ") && !strstr(b, " checkpoint "));
   CU_ASSERT_EQUAL(db_count("two.sqlite", "SELECT COUNT(*) FROM runs"), 600);
+  if (!strstr(a, " checkpoint ") || !strstr(b, " buddy "))
+    fprintf(stderr, "first simulate said:\n%s\nsecond simulate said:\n%s\n", a, b); /* for the CI log */
 }
 
 /* rerun read the platform and trace from their paths at rerun time and compared four fields */
