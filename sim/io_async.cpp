@@ -133,6 +133,11 @@ extern "C" void fl_sgc_cancel(fl_sgc *c)
     c->comm->cancel();
 }
 
+extern "C" const char *fl_sg_zone_name(sg_host_t host)
+{
+  return host->get_englobing_zone()->get_cname();
+}
+
 extern "C" int fl_sg_exec(sg_host_t host, double flops)
 {
   try {

@@ -48,6 +48,9 @@ int fl_sgc_wait(fl_sgc *c);
 void fl_sgc_cancel(fl_sgc *c);
 /* Run `flops` on `host` from the calling actor (which may sit on another host): 0 done, 1 the host failed. */
 int fl_sg_exec(sg_host_t host, double flops);
+/* The name of the netzone that holds host (SimGrid 3.32 crashes on a route query between zones it cannot route
+ * between, so callers compare zones before asking). */
+const char *fl_sg_zone_name(sg_host_t host);
 
 #ifdef __cplusplus
 }

@@ -235,6 +235,14 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     }
     w->host[w->H] = fl_platform_controller(sim->pf);
     w->shared = sc->outputs_shared;
+    if (w->shared && strcmp(fl_sg_zone_name(w->host[w->H]), fl_sg_zone_name(w->host[0])) != 0) {
+      rc = fl_scenario_fail(sc, "app", "outputs", "shared storage is read from the controller host %s, which must be in "
+                            "the zone of the nodes (%s is in zone '%s', %s in zone '%s') in platform '%s'",
+                            sg_host_get_name(w->host[w->H]), sg_host_get_name(w->host[w->H]),
+                            fl_sg_zone_name(w->host[w->H]), sg_host_get_name(w->host[0]), fl_sg_zone_name(w->host[0]),
+                            fl_platform_describe(sim->pf));
+      goto done;
+    }
     if (w->shared && !(sg_host_get_route_bandwidth(w->host[w->H], w->host[0]) > 0)) {
       rc = fl_scenario_fail(sc, "app", "outputs", "shared storage is read from the controller host %s, but platform "
                             "'%s' has no route from it to %s", sg_host_get_name(w->host[w->H]),

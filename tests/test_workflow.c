@@ -407,6 +407,19 @@ static void test_cli_bad_input(void)
   CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db"), 2);
   CU_ASSERT(strstr(fl_cli_err, "subs.csv:2") && strstr(fl_cli_err, "nosuch"));
   CU_ASSERT(!fl_cli_exists("subs.db") || q1(fl_test_tmp("subs.db"), "SELECT count(*) FROM runs") == 0.0);
+  /* shared outputs read from a controller the platform cannot route to the nodes (SimGrid crashed on the query) */
+  fl_cli_write("noroute.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                              "<platform version=\"4.1\"><zone id=\"top\" routing=\"Full\">"
+                              "<zone id=\"a\" routing=\"None\"><host id=\"controller\" speed=\"1Gf\"/></zone>"
+                              "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" "
+                              "lat=\"1us\"/></zone></platform>\n");
+  fl_cli_write("nr.ini", "[platform]\nfile = noroute.xml\n[app]\nkind = workflow\ngraph = gridworld\ngrid = 2x2\n"
+                         "iterations = 3\noutputs = shared\n[strategy]\nkind = replication\n[failures]\nmodel = none\n");
+  CU_ASSERT_EQUAL(fl_cli_run("simulate nr.ini --db nr.db"), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT(strstr(fl_cli_err, "nr.ini:") && strstr(fl_cli_err, "outputs") && strstr(fl_cli_err, "zone"));
+  CU_ASSERT(!fl_cli_exists("nr.db") || q1(fl_test_tmp("nr.db"), "SELECT count(*) FROM runs") == 0.0);
+  CU_ASSERT_EQUAL(fl_cli_run("simulate nr.ini --db nr.db --set app.outputs=local"), 0); /* local needs no route */
   /* full-mip outside a workflow */
   CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db --set app.kind=gridworld --set strategy.kind=hybrid "
                              "--set policy.kind=full-mip --set platform.nodes=100"),
