@@ -369,14 +369,7 @@ static int fl_has_column(sqlite3 *db, const char *name)
 /* 1 when runs has the lossy-CG columns (databases written before them lack them; report opens read-only). */
 static int fl_has_codec_column(sqlite3 *db)
 {
-  sqlite3_stmt *st = NULL;
-  int have = 0;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('runs') WHERE name = 'codec'", -1, &st, NULL) ==
-          SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
-    have = 1;
-  sqlite3_finalize(st);
-  return have;
+  return fl_has_column(db, "codec");
 }
 
 /* One number from a query with the lossy table's bindings: ?1 scenario, ?2 codec, ?3 mode, ?4 lost_at (-1: all),

@@ -3,6 +3,8 @@
 
 #include "fl_test.h"
 
+#include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,4 +80,18 @@ int fl_cli_lines(const char *s)
   for (; *s; s++)
     n += *s == '\n';
   return n;
+}
+
+double fl_cli_query(const char *db, const char *sql)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  double v = NAN;
+  if (sqlite3_open_v2(db[0] == '/' ? db : fl_test_tmp(db), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+      sqlite3_column_type(st, 0) != SQLITE_NULL)
+    v = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return v;
 }

@@ -20,5 +20,8 @@ void fl_cli_write(const char *name, const char *text);
 int fl_cli_exists(const char *name);
 /* Lines in `s`. */
 int fl_cli_lines(const char *s);
+/* The first column of the first row of `sql` on database `db` (a name in the temporary directory, or an absolute
+ * path), opened read-only; NAN for no row, a NULL, or a database that cannot be read. */
+double fl_cli_query(const char *db, const char *sql);
 
 #endif

@@ -13,20 +13,6 @@
 #include <string.h>
 
 /* One number from the database `db` (in the temporary directory); NAN if none. */
-static double fl_q(const char *db, const char *sql)
-{
-  sqlite3 *h = NULL;
-  sqlite3_stmt *st = NULL;
-  double v = NAN;
-  if (sqlite3_open_v2(fl_test_tmp(db), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
-      sqlite3_column_type(st, 0) != SQLITE_NULL)
-    v = sqlite3_column_double(st, 0);
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return v;
-}
-
 static const char *const GEN = "[run]\nname = pc\nseed = 5\nreplicas = 2\nevents = none\n"
                                "[platform]\nnodes = 520\ncabinet = 64\npfs_servers = 2\npfs_bandwidth = 2GBps\n"
                                "[failures]\nmodel = exponential\nnode_mtbf = 2y\nrepair = 1h\n"
@@ -42,25 +28,25 @@ static void test_generated_pfs(void)
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate pc.ini --db a.sqlite --quiet", 120), 0);
   CU_ASSERT_EQUAL_FATAL(
       fl_cli_run_limited("simulate pc.ini --db b.sqlite --quiet --set platform.pfs_bandwidth=0.2GBps", 120), 0);
-  c1 = fl_q("a.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
-  c2 = fl_q("b.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
-  m1 = fl_q("a.sqlite", "SELECT avg(makespan_s) FROM runs");
-  m2 = fl_q("b.sqlite", "SELECT avg(makespan_s) FROM runs");
+  c1 = fl_cli_query("a.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  c2 = fl_cli_query("b.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  m1 = fl_cli_query("a.sqlite", "SELECT avg(makespan_s) FROM runs");
+  m2 = fl_cli_query("b.sqlite", "SELECT avg(makespan_s) FROM runs");
   CU_ASSERT_DOUBLE_EQUAL(c1, 256.0, 256.0 * 0.02);
   CU_ASSERT_DOUBLE_EQUAL(c2 / c1, 10.0, 0.2);
   CU_ASSERT(m2 > m1 * 1.05);
   /* the restart reads the same bytes back from the same disks */
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("a.sqlite", "SELECT restart_cost_s FROM runs LIMIT 1"), 256.0, 256.0 * 0.02);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("a.sqlite", "SELECT restart_cost_s FROM runs LIMIT 1"), 256.0, 256.0 * 0.02);
   /* strategy.cost = constant keeps the scenario's constants (Daly's validation stays exact) */
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate pc.ini --db c.sqlite --quiet --set strategy.cost=constant "
                                            "--set strategy.checkpoint_cost=7min",
                                            120),
                         0);
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("c.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1"), 420.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("c.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1"), 420.0, 1e-9);
   /* auto without PFS servers falls back to the constants */
   CU_ASSERT_EQUAL_FATAL(
       fl_cli_run_limited("simulate pc.ini --db d.sqlite --quiet --set platform.pfs_servers=0", 120), 0);
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("d.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1"), 300.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("d.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1"), 300.0, 1e-9);
 }
 
 /* Buddy copies cross the cabinets' uplinks: a narrower uplink makes them slower; per-rank and aggregated flows
@@ -77,9 +63,9 @@ static void test_generated_buddy(void)
                                            "--set platform.cabinet_bandwidth=20GBps --set platform.io_flows=aggregated",
                                            120),
                         0);
-  wide = fl_q("e.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
-  narrow = fl_q("f.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
-  agg = fl_q("g.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  wide = fl_cli_query("e.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  narrow = fl_cli_query("f.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  agg = fl_cli_query("g.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
   CU_ASSERT(wide > 0 && narrow > 5 * wide); /* 64 x 2 GB through 20 GB/s: >= 6.4 s */
   CU_ASSERT(narrow >= 64 * 2e9 / 20e9);
   CU_ASSERT_DOUBLE_EQUAL(agg / narrow, 1.0, 0.02);
@@ -95,8 +81,8 @@ static void test_flops(void)
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(cmd, 120), 0);
   snprintf(cmd, sizeof cmd, "%s --db i.sqlite --set platform.node_speed=2Gf", base);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(cmd, 120), 0);
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("h.sqlite", "SELECT makespan_s FROM runs LIMIT 1"), 3600.0, 1e-6);
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("i.sqlite", "SELECT makespan_s FROM runs LIMIT 1"), 1800.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("h.sqlite", "SELECT makespan_s FROM runs LIMIT 1"), 3600.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("i.sqlite", "SELECT makespan_s FROM runs LIMIT 1"), 1800.0, 1e-6);
 }
 
 /* A platform file in SimGrid's own Cluster-zone form: 8 compute hosts and one storage host with a 2 GB/s disk;
@@ -128,8 +114,8 @@ static void test_file_platform(void)
                            "[failures]\nmodel = none\n[app]\nkind = bsp\nwork = 1h\ncheckpoint_size = 1GB\n"
                            "[strategy]\nkind = checkpoint\ninterval = 10min\n[storage]\npfs = io-0\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate site.ini --db s.sqlite --quiet", 120), 0);
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("s.sqlite", "SELECT checkpoint_cost_s FROM runs"), 4.0, 4.0 * 0.02);
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("s.sqlite", "SELECT nodes FROM runs"), 8.0, 0); /* io-0 runs no rank */
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("s.sqlite", "SELECT checkpoint_cost_s FROM runs"), 4.0, 4.0 * 0.02);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("s.sqlite", "SELECT nodes FROM runs"), 8.0, 0); /* io-0 runs no rank */
   /* zone:ID names every host of a zone: here the whole site, whose compute hosts have no disk */
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate site.ini --db t.sqlite --quiet --set storage.pfs=zone:site", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set storage.pfs=zone:site: host 'cn-0' has no <disk>"));
@@ -190,17 +176,17 @@ static void test_group_failures_and_buddy_placement(void)
   CU_ASSERT_EQUAL_FATAL(
       fl_cli_run_limited("simulate groups.ini --db gc.sqlite --quiet --set strategy.cost=constant", 120), 0);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate groups.ini --db gp.sqlite --quiet", 120), 0);
-  failures = fl_q("gp.sqlite", "SELECT sum(failures) FROM runs");
-  lost_next_rank = fl_q("gc.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
-  lost_next_cabinet = fl_q("gp.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
+  failures = fl_cli_query("gp.sqlite", "SELECT sum(failures) FROM runs");
+  lost_next_rank = fl_cli_query("gc.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
+  lost_next_cabinet = fl_cli_query("gp.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
   /* failures come 8 at a time: whole cabinets */
   CU_ASSERT(failures >= 8 && fmod(failures, 8.0) == 0.0);
   CU_ASSERT(lost_next_rank >= 1);
   CU_ASSERT_EQUAL(lost_next_cabinet, 0);
   /* the group dates come from their own stream: the first one of each replica is the same in both */
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("gc.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"),
-                         fl_q("gp.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"), 0);
-  CU_ASSERT_EQUAL(fmod(fl_q("gc.sqlite", "SELECT sum(failures) FROM runs"), 8.0), 0.0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("gc.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"),
+                         fl_cli_query("gp.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"), 0);
+  CU_ASSERT_EQUAL(fmod(fl_cli_query("gc.sqlite", "SELECT sum(failures) FROM runs"), 8.0), 0.0);
 }
 
 /* SimGrid availability profiles are failures: the hosts of SimGrid's examples/platforms/small_platform_failures.xml
@@ -230,21 +216,21 @@ static void test_state_profiles(void)
                          "[failures]\nmodel = none\n[app]\nkind = bsp\nnodes = 3\nwork = 300s\n"
                          "[strategy]\nkind = checkpoint\ninterval = 15s\ncheckpoint_cost = 1s\nrestart_cost = 1s\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate sp.ini --db sp.sqlite --quiet", 60), 0);
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("sp.sqlite", "SELECT count(*) FROM runs WHERE status = 'completed'"), 3, 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("sp.sqlite", "SELECT count(*) FROM runs WHERE status = 'completed'"), 3, 0);
   /* Jupiter, the first host by name without a profile, runs the simulator; the other four are nodes */
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "host 'Jupiter' runs the simulator's actors"));
-  CU_ASSERT_DOUBLE_EQUAL(fl_q("sp.sqlite", "SELECT count(*) FROM runs WHERE controller = 'Jupiter'"), 3, 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("sp.sqlite", "SELECT count(*) FROM runs WHERE controller = 'Jupiter'"), 3, 0);
   /* in every replica: Fafard (node 1) off at 10, 60, 110, ...; Bourassa (node 0) at 67; Ginette (2) at 100 */
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_q("sp.sqlite", "SELECT count(DISTINCT run_id) FROM events WHERE kind = 'failure' AND node = 0 AND t_s = 67"), 3,
+      fl_cli_query("sp.sqlite", "SELECT count(DISTINCT run_id) FROM events WHERE kind = 'failure' AND node = 0 AND t_s = 67"), 3,
       0);
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s IN (10, 60, 110)"), 9,
+      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s IN (10, 60, 110)"), 9,
       0);
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 0 AND t_s = 70"), 3, 0);
+      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 0 AND t_s = 70"), 3, 0);
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_q("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 2 AND t_s = 100"), 3, 0);
+      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 2 AND t_s = 100"), 3, 0);
   /* the profiles are inputs of the row: rerun reproduces it, and refuses once a profile changed */
   CU_ASSERT_EQUAL(fl_cli_run_limited("rerun sp.sqlite 2", 60), 0);
   fl_cli_write("profiles/bourassa_state.profile", "67 0\n71 1\n");

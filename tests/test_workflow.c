@@ -216,6 +216,22 @@ static double comm_1e8(void *ctx, long a, long b, double bytes)
   return bytes / 1e8;
 }
 
+/* HEFT's view of a loaded graph, with per-task flops and cores (NULL: any host). */
+static fl_heft_graph heft_graph(const fl_wf *wf, const double *flops, const long *cores)
+{
+  return (fl_heft_graph){.ntasks = wf->ntasks,
+                         .nedges = wf->nedges,
+                         .flops = flops,
+                         .edge_src = wf->edge_src,
+                         .edge_dst = wf->edge_dst,
+                         .edge_bytes = wf->edge_bytes,
+                         .child_start = wf->child_start,
+                         .parent_start = wf->parent_start,
+                         .parent_edge = wf->parent_edge,
+                         .topo = wf->topo,
+                         .cores = cores};
+}
+
 static void test_heft_by_hand(void)
 {
   fl_wf *wf = load(fl_test_src("tests/data/workflows/diamond.dot"));
@@ -228,16 +244,7 @@ static void test_heft_by_hand(void)
   for (long i = 0; i < 4; i++)
     flops[i] = wf->task[i].flops;
   {
-    fl_heft_graph g = {.ntasks = wf->ntasks,
-                       .nedges = wf->nedges,
-                       .flops = flops,
-                       .edge_src = wf->edge_src,
-                       .edge_dst = wf->edge_dst,
-                       .edge_bytes = wf->edge_bytes,
-                       .child_start = wf->child_start,
-                       .parent_start = wf->parent_start,
-                       .parent_edge = wf->parent_edge,
-                       .topo = wf->topo};
+    fl_heft_graph g = heft_graph(wf, flops, NULL);
     CU_ASSERT_EQUAL_FATAL(fl_heft(&g, &h, &s), FL_OK);
   }
   t1 = fl_wf_find(wf, "T1");
@@ -284,17 +291,7 @@ static void test_heft_candidates(void)
     tcores[i] = 1;
   }
   {
-    fl_heft_graph g = {.ntasks = wf->ntasks,
-                       .nedges = wf->nedges,
-                       .flops = flops,
-                       .edge_src = wf->edge_src,
-                       .edge_dst = wf->edge_dst,
-                       .edge_bytes = wf->edge_bytes,
-                       .child_start = wf->child_start,
-                       .parent_start = wf->parent_start,
-                       .parent_edge = wf->parent_edge,
-                       .topo = wf->topo,
-                       .cores = tcores};
+    fl_heft_graph g = heft_graph(wf, flops, tcores);
     fl_heft_hosts h = {.nhosts = H, .speed = speed, .cores = cores, .comm = comm_1e8, .mean_latency = 0,
                        .mean_bandwidth = 1e8, .candidates = 16};
     CU_ASSERT_EQUAL_FATAL(fl_heft(&g, &h, &s), FL_OK);
@@ -311,28 +308,14 @@ static void test_heft_candidates(void)
 
 /* ---- through faultline simulate ---- */
 
-static double q1(const char *db, const char *sql)
-{
-  sqlite3 *h = NULL;
-  sqlite3_stmt *st = NULL;
-  double v = NAN;
-  if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
-      sqlite3_column_type(st, 0) != SQLITE_NULL)
-    v = sqlite3_column_double(st, 0);
-  sqlite3_finalize(st);
-  sqlite3_close(h);
-  return v;
-}
-
 static void test_cli_heft_makespan(void)
 {
   char cmd[2048];
   snprintf(cmd, sizeof cmd, "simulate %s --db heft.db", fl_test_src("tests/data/workflows/diamond.ini"));
   CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
-  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("heft.db"), "SELECT makespan_s FROM runs"), 9.0, 1e-9);
-  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("heft.db"), "SELECT work_s FROM runs"), 9.0, 1e-9);
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("heft.db"), "SELECT count(*) FROM runs WHERE status = 'completed' AND app = "
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("heft.db", "SELECT makespan_s FROM runs"), 9.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("heft.db", "SELECT work_s FROM runs"), 9.0, 1e-9);
+  CU_ASSERT_EQUAL(fl_cli_query("heft.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND app = "
                                              "'workflow' AND tasks_lost = 0"),
                   1.0);
 }
@@ -355,22 +338,22 @@ static void test_cli_decisions(void)
   snprintf(cmd, sizeof cmd, "simulate %s --db dec.db --set policy.kind=greedy --set policy.error_budget=2.5",
            fl_test_src("tests/data/workflows/decide.ini"));
   CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT count(*) FROM runs WHERE error_budget = 0.5 AND policy IN "
+  CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT count(*) FROM runs WHERE error_budget = 0.5 AND policy IN "
                                             "('greedy','exact','mip') AND tasks_replicated = 1 AND "
                                             "tasks_substituted = 0 AND tasks_lost = 1 AND status = 'completed'"),
                   3.0);
-  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT max(makespan_s) FROM runs WHERE error_budget = 0.5 AND "
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT max(makespan_s) FROM runs WHERE error_budget = 0.5 AND "
                                                    "policy = 'greedy'"),
                          16.0, 0.01);
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT tasks_substituted FROM runs WHERE policy_solver = 'full-mip'"),
+  CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT tasks_substituted FROM runs WHERE policy_solver = 'full-mip'"),
                   1.0);
-  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT error_spent FROM runs WHERE policy_solver = 'full-mip'"),
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT error_spent FROM runs WHERE policy_solver = 'full-mip'"),
                          0.2, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT makespan_s FROM runs WHERE policy_solver = 'full-mip'"),
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT makespan_s FROM runs WHERE policy_solver = 'full-mip'"),
                          6.0, 0.01);
-  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT error_spent FROM runs WHERE error_budget = 2.5"), 1.1,
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT error_spent FROM runs WHERE error_budget = 2.5"), 1.1,
                          1e-12);
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("dec.db"), "SELECT tasks_substituted FROM runs WHERE error_budget = 2.5"), 1.0);
+  CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT tasks_substituted FROM runs WHERE error_budget = 2.5"), 1.0);
 }
 
 static void test_cli_bad_input(void)
@@ -397,7 +380,7 @@ static void test_cli_bad_input(void)
       CU_FAIL("the message names the file and the element");
     }
     snprintf(cmd, sizeof cmd, "bad-%zu.db", k);
-    CU_ASSERT(!fl_cli_exists(cmd) || q1(fl_test_tmp(cmd), "SELECT count(*) FROM runs") == 0.0);
+    CU_ASSERT(!fl_cli_exists(cmd) || fl_cli_query(cmd, "SELECT count(*) FROM runs") == 0.0);
   }
   /* a substitution edge to an unknown task */
   fl_cli_write("ok.dot", "digraph g { a [size=\"1e9\"]; b [size=\"1e9\"]; a -> b [size=10]; }");
@@ -406,7 +389,7 @@ static void test_cli_bad_input(void)
                            "[strategy]\nkind = substitution\n[failures]\nmodel = none\n");
   CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db"), 2);
   CU_ASSERT(strstr(fl_cli_err, "subs.csv:2") && strstr(fl_cli_err, "nosuch"));
-  CU_ASSERT(!fl_cli_exists("subs.db") || q1(fl_test_tmp("subs.db"), "SELECT count(*) FROM runs") == 0.0);
+  CU_ASSERT(!fl_cli_exists("subs.db") || fl_cli_query("subs.db", "SELECT count(*) FROM runs") == 0.0);
   /* shared outputs read from a controller the platform cannot route to the nodes (SimGrid crashed on the query) */
   fl_cli_write("noroute.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                               "<platform version=\"4.1\"><zone id=\"top\" routing=\"Full\">"
@@ -418,7 +401,7 @@ static void test_cli_bad_input(void)
   CU_ASSERT_EQUAL(fl_cli_run("simulate nr.ini --db nr.db"), 2);
   CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
   CU_ASSERT(strstr(fl_cli_err, "nr.ini:") && strstr(fl_cli_err, "outputs") && strstr(fl_cli_err, "zone"));
-  CU_ASSERT(!fl_cli_exists("nr.db") || q1(fl_test_tmp("nr.db"), "SELECT count(*) FROM runs") == 0.0);
+  CU_ASSERT(!fl_cli_exists("nr.db") || fl_cli_query("nr.db", "SELECT count(*) FROM runs") == 0.0);
   CU_ASSERT_EQUAL(fl_cli_run("simulate nr.ini --db nr.db --set app.outputs=local"), 0); /* local needs no route */
   /* full-mip outside a workflow */
   CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db --set app.kind=gridworld --set strategy.kind=hybrid "
@@ -444,15 +427,15 @@ static void test_cli_gridworld_graph(void)
   CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate gwg.ini --db gwg-free.db --set failures.model=none --set app.grid=6x6 "
                                    "--set app.iterations=20 --set platform.nodes=40"),
                         0);
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-free.db"), "SELECT error_linf FROM runs"), 0.0);
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-free.db"), "SELECT iterations FROM runs"), 20.0);
-  CU_ASSERT_DOUBLE_EQUAL(q1(fl_test_tmp("gwg-free.db"), "SELECT makespan_s FROM runs"), 20.0, 0.01);
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-free.db", "SELECT error_linf FROM runs"), 0.0);
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-free.db", "SELECT iterations FROM runs"), 20.0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("gwg-free.db", "SELECT makespan_s FROM runs"), 20.0, 0.01);
   /* the replicas that stalled before the fixes: replication, shared outputs, seeds 1..8 */
   for (int seed = 1; seed <= 8; seed++) {
     snprintf(cmd, sizeof cmd, "simulate gwg.ini --db gwg-rep.db --set app.outputs=shared --set run.seed=%d", seed);
     CU_ASSERT_EQUAL(fl_cli_run(cmd), 0);
   }
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-rep.db"), "SELECT count(*) FROM runs WHERE status = 'completed' AND "
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-rep.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND "
                                                 "error_linf = 0 AND tasks_replicated > 0"),
                   8.0);
   /* local outputs, node MTBF 100 s: substitution with a substitute produced later (pending) and re-opened */
@@ -460,7 +443,7 @@ static void test_cli_gridworld_graph(void)
                              "--set platform.nodes=200 --set failures.node_mtbf=100s --set run.replicas=2 "
                              "--set run.seed=11 --set strategy.kind=substitution"),
                   0);
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("gwg-sub.db"), "SELECT count(*) FROM runs WHERE status = 'completed' AND "
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-sub.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND "
                                                 "error_linf > 0 AND tasks_substituted > 0"),
                   2.0);
   /* a row from the middle of a sweep re-simulates alone to the same numbers (SimGrid's clock is shared by the
@@ -489,9 +472,9 @@ static void test_cli_real_instances(void)
     snprintf(cmd, sizeof cmd, "simulate %s --db real.db --set run.replicas=4 --set run.sweep=", fl_test_src(sc[k]));
     CU_ASSERT_EQUAL(fl_cli_run(cmd), 0);
   }
-  CU_ASSERT_EQUAL(q1(fl_test_tmp("real.db"), "SELECT count(*) FROM runs WHERE status = 'completed'"), 12.0);
-  CU_ASSERT(q1(fl_test_tmp("real.db"), "SELECT sum(tasks_lost) FROM runs") > 0);
-  CU_ASSERT(q1(fl_test_tmp("real.db"), "SELECT min(makespan_s - work_s) FROM runs") >= -1e-9);
+  CU_ASSERT_EQUAL(fl_cli_query("real.db", "SELECT count(*) FROM runs WHERE status = 'completed'"), 12.0);
+  CU_ASSERT(fl_cli_query("real.db", "SELECT sum(tasks_lost) FROM runs") > 0);
+  CU_ASSERT(fl_cli_query("real.db", "SELECT min(makespan_s - work_s) FROM runs") >= -1e-9);
 }
 
 static CU_TestInfo graph_tests[] = {
