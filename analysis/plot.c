@@ -6,6 +6,7 @@
 #include "plot.h"
 
 #include "cleanup.h"
+#include "db.h"
 #include "scenario.h"
 #include "stats.h"
 #include "units.h"
@@ -213,12 +214,15 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
   FL_CHECK(strcmp(y, "waste") == 0 || strcmp(y, "makespan") == 0 || strcmp(y, "failures") == 0 ||
                strcmp(y, "interruptions") == 0,
            FL_ERR_INPUT, "--y %s: expected waste, makespan, failures or interruptions", y);
-  FL_CHECK(sqlite3_prepare_v2(db,
-                              "SELECT scenario_text, COALESCE(overrides, ''), mode, strategy, makespan_s, work_s, "
+  {
+    char *q = sqlite3_mprintf("SELECT %s AS fl_text, COALESCE(overrides, ''), mode, strategy, makespan_s, work_s, "
                               "failures, interruptions, scenario FROM runs WHERE status = 'completed' "
-                              "AND (?1 IS NULL OR scenario = ?1) ORDER BY scenario_text, overrides",
-                              -1, &st, NULL) == SQLITE_OK,
-           FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+                              "AND (?1 IS NULL OR scenario = ?1) ORDER BY fl_text, overrides",
+                              fl_db_text_sql(db));
+    int ok = q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_free(q);
+    FL_CHECK(ok, FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+  }
   sqlite3_bind_text(st, 1, opt->scenario, -1, SQLITE_STATIC);
   title[0] = '\0';
   while (sqlite3_step(st) == SQLITE_ROW) {
@@ -482,11 +486,14 @@ fl_err fl_plot_varying_keys(sqlite3 *db, const char *scenario, char *buf, size_t
   fl_scen_cache *cache = NULL;
   size_t n = 0, cap = 0;
   buf[0] = '\0';
-  FL_CHECK(sqlite3_prepare_v2(db,
-                              "SELECT DISTINCT scenario_text, COALESCE(overrides, '') FROM runs WHERE status = "
+  {
+    char *q = sqlite3_mprintf("SELECT DISTINCT %s, COALESCE(overrides, '') FROM runs WHERE status = "
                               "'completed' AND (?1 IS NULL OR scenario = ?1)",
-                              -1, &st, NULL) == SQLITE_OK,
-           FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+                              fl_db_text_sql(db));
+    int ok = q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_free(q);
+    FL_CHECK(ok, FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+  }
   sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
   while (sqlite3_step(st) == SQLITE_ROW) {
     if (n == cap) {

@@ -4,13 +4,14 @@
  * compares differ (waste and interruptions; resilience and numerical error). */
 #include "report.h"
 
+#include "db.h"
+
 #include "stats.h"
 #include "units.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 enum {
   FL_M_MAKESPAN,
@@ -551,28 +552,29 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), fl_xxh64(scenario_text), %s"
+      "       fl_variant(overrides), %s AS fl_text_hash, %s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
       "   AND (?5 = 0 OR codec IS NULL)"
-      " ORDER BY scenario, fl_xxh64(scenario_text), fl_variant(overrides), mode, strategy, interval_s, nodes,"
+      " ORDER BY scenario, fl_text_hash, fl_variant(overrides), mode, strategy, interval_s, nodes,"
       "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const char *sql_old = /* a database from before the lossy-CG columns */
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), fl_xxh64(scenario_text), %s"
+      "       fl_variant(overrides), %s AS fl_text_hash, %s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
       "   AND ?5 = 0"
-      " ORDER BY scenario, fl_xxh64(scenario_text), fl_variant(overrides), mode, strategy, interval_s, nodes,"
+      " ORDER BY scenario, fl_text_hash, fl_variant(overrides), mode, strategy, interval_s, nodes,"
       "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const int lossy = fl_has_codec_column(db);
   /* the task-graph columns (tasks_lost, error_spent) are absent from databases written before them */
   const int graphs = fl_has_column(db, "tasks_lost");
-  char *q = sqlite3_mprintf(lossy ? sql : sql_old, graphs ? "tasks_lost, error_spent" : "NULL, NULL");
+  char *q = sqlite3_mprintf(lossy ? sql : sql_old, fl_db_text_hash_sql(db),
+                            graphs ? "tasks_lost, error_spent" : "NULL, NULL");
 
   memset(&g, 0, sizeof g);
   if (!q || sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
@@ -801,15 +803,6 @@ static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, buf, (int)used, sqlite3_free);
 }
 
-/* SQL function fl_xxh64(text): the scenario text's fingerprint, so two scenario files of one name are two
- * experiments. */
-static void fl_sql_xxh64(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-  const void *t = sqlite3_value_blob(argv[0]);
-  (void)argc;
-  sqlite3_result_int64(ctx, (sqlite3_int64)XXH64(t ? t : "", (size_t)sqlite3_value_bytes(argv[0]), 0));
-}
-
 fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
 {
   fl_err rc = FL_OK;
@@ -818,8 +811,7 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
   const fl_report_opts *opt = &o;
   FL_CHECK(sqlite3_create_function(db, "fl_variant", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fl_sql_variant, NULL,
                                    NULL) == SQLITE_OK &&
-               sqlite3_create_function(db, "fl_xxh64", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fl_sql_xxh64, NULL,
-                                       NULL) == SQLITE_OK,
+               fl_db_sql_functions(db) == SQLITE_OK,
            FL_ERR_DB, "report: %s", sqlite3_errmsg(db));
   FL_TRY(fl_report_select_ids(db, opt_in));
   if (opt_in->where) {

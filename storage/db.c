@@ -20,7 +20,9 @@
 struct fl_db {
   sqlite3 *h;
   char *path;
-  sqlite3_stmt *ins_run, *ins_ev, *ins_input, *has_row;
+  sqlite3_stmt *ins_run, *ins_ev, *ins_input, *ins_text, *has_row;
+  char text_stored[17]; /* the scenario text last committed to scenario_texts by this connection */
+  int key_unique;       /* runs_key, a unique index on row_key, is there */
 };
 
 static const char fl_db_schema[] =
@@ -94,7 +96,12 @@ static const char fl_db_schema[] =
     "  verify_time_s REAL,\n"
     "  tasks_lost INTEGER,\n"
     "  error_spent REAL,\n"
-    "  policy_objective INTEGER\n"
+    "  policy_objective INTEGER,\n"
+    "  scenario_xxh64 TEXT\n"
+    ");\n"
+    "CREATE TABLE IF NOT EXISTS scenario_texts (\n"
+    "  xxh64 TEXT PRIMARY KEY,\n"
+    "  text TEXT NOT NULL\n"
     ");\n"
     "CREATE TABLE IF NOT EXISTS shards (\n"
     "  sweep TEXT NOT NULL,\n"
@@ -111,7 +118,7 @@ static const char fl_db_schema[] =
     "  PRIMARY KEY (xxh64, size)\n"
     ");\n"
     "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
-    "CREATE INDEX IF NOT EXISTS runs_by_key ON runs(row_key);\n"
+
     "CREATE TABLE IF NOT EXISTS events (\n"
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
     "  t_s REAL NOT NULL,\n"
@@ -135,9 +142,12 @@ static const char fl_db_ins_run_sql[] =
     " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
     " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
     " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs, row_key, sdc_injected,"
-    " sdc_detected, sdc_silent, verify_time_s, tasks_lost, error_spent, policy_objective)"
+    " sdc_detected, sdc_silent, verify_time_s, tasks_lost, error_spent, policy_objective, scenario_xxh64)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+/* The scenario text is stored once per database, content-addressed (schema 2): rows keep its xxh64 */
+static const char fl_db_ins_text_sql[] = "INSERT OR IGNORE INTO scenario_texts (xxh64, text) VALUES (?1, ?2)";
 
 static const char fl_db_ins_input_sql[] =
     "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
@@ -161,6 +171,7 @@ static const char *const fl_db_added_columns[][2] = {
     {"tasks_lost", "INTEGER"},
     {"error_spent", "REAL"},
     {"policy_objective", "INTEGER"},
+    {"scenario_xxh64", "TEXT"},
 };
 
 static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
@@ -241,6 +252,29 @@ static fl_err fl_db_add_missing_columns(fl_db *db)
 done:
   sqlite3_finalize(st);
   return rc;
+}
+
+/* Row keys are unique (schema 2): a row written twice (two processes simulating the same replica, a merge) is
+ * one row, and the index does the check an insert needs anyway. A file of schema 1 had a plain index; it is
+ * replaced, unless the file holds duplicate keys (then the plain index stays and writers check first). */
+static fl_err fl_db_key_index(fl_db *db)
+{
+  sqlite3_stmt *st = NULL;
+  int have = sqlite3_prepare_v2(db->h, "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'runs_key'", -1,
+                                &st, NULL) == SQLITE_OK &&
+             sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  db->key_unique = 1;
+  if (have)
+    return FL_OK;
+  if (sqlite3_exec(db->h,
+                   "SAVEPOINT fl_key; CREATE UNIQUE INDEX runs_key ON runs(row_key); DROP INDEX IF EXISTS runs_by_key;"
+                   " RELEASE fl_key",
+                   NULL, NULL, NULL) == SQLITE_OK)
+    return FL_OK;
+  db->key_unique = 0;
+  sqlite3_exec(db->h, "ROLLBACK TO fl_key; RELEASE fl_key", NULL, NULL, NULL);
+  return fl_db_exec(db, "CREATE INDEX IF NOT EXISTS runs_by_key ON runs(row_key)", "indexing the row keys");
 }
 
 /* Open `path` for reading without creating anything beside it: a WAL-mode file with no -wal file beside it is
@@ -356,7 +390,8 @@ static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_i
     *our_tables += strcmp((const char *)sqlite3_column_text(q, 0), "runs") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "events") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "input_files") == 0 ||
-                   strcmp((const char *)sqlite3_column_text(q, 0), "shards") == 0;
+                   strcmp((const char *)sqlite3_column_text(q, 0), "shards") == 0 ||
+                   strcmp((const char *)sqlite3_column_text(q, 0), "scenario_texts") == 0;
   }
 done:
   sqlite3_finalize(q);
@@ -392,7 +427,7 @@ done:
   return rc;
 }
 
-static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
+static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db **out)
 {
   fl_err rc = FL_OK;
   fl_db *db = NULL;
@@ -433,6 +468,11 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
            "%s: results schema version %d is newer than this faultline's (%d)", path, version, FL_DB_SCHEMA_VERSION);
   if (flags & SQLITE_OPEN_READWRITE) {
     char pragma[64];
+    if (page_size > 0) {
+      /* takes effect only on a file without tables yet */
+      snprintf(pragma, sizeof pragma, "PRAGMA page_size=%d", page_size);
+      FL_TRY(fl_db_exec(db, pragma, "setting the page size"));
+    }
     {
       /* Switching to WAL takes an exclusive lock, and SQLite returns SQLITE_BUSY at once (no busy handler, to avoid
        * a deadlock) when another process is switching or creating the file at the same moment: retry for as
@@ -450,6 +490,8 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
     rc = fl_db_exec(db, fl_db_schema, "creating the schema");
     if (rc == FL_OK)
       rc = fl_db_add_missing_columns(db);
+    if (rc == FL_OK)
+      rc = fl_db_key_index(db);
     snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d; PRAGMA application_id=%d", FL_DB_SCHEMA_VERSION,
              (int)FL_DB_APPLICATION_ID);
     if (rc == FL_OK)
@@ -473,9 +515,13 @@ static fl_err fl_db_open_flags(const char *path, int flags, fl_db **out)
       goto done;
     }
     FL_TRY(fl_db_exec(db, "COMMIT", "creating the schema"));
-    if (sqlite3_prepare_v2(db->h, fl_db_ins_run_sql, -1, &db->ins_run, NULL) != SQLITE_OK ||
+    char ins_run[sizeof fl_db_ins_run_sql + 64];
+    snprintf(ins_run, sizeof ins_run, "%s%s", fl_db_ins_run_sql,
+             db->key_unique ? " ON CONFLICT (row_key) DO NOTHING" : "");
+    if (sqlite3_prepare_v2(db->h, ins_run, -1, &db->ins_run, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->h, fl_db_ins_input_sql, -1, &db->ins_input, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(db->h, fl_db_ins_input_sql, -1, &db->ins_input, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h, fl_db_ins_text_sql, -1, &db->ins_text, NULL) != SQLITE_OK) {
       rc = fl_db_fail(db, "preparing statements");
       goto done;
     }
@@ -493,12 +539,17 @@ done:
 fl_err fl_db_open(const char *path, fl_db **out)
 {
   /* URI filenames for ATTACH (merge attaches shards read-only); the path itself is opened as a plain path */
-  return fl_db_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, out);
+  return fl_db_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, 0, out);
+}
+
+fl_err fl_db_open_large(const char *path, fl_db **out)
+{
+  return fl_db_open_flags(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, 65536, out);
 }
 
 fl_err fl_db_open_readonly(const char *path, fl_db **out)
 {
-  return fl_db_open_flags(path, SQLITE_OPEN_READONLY, out);
+  return fl_db_open_flags(path, SQLITE_OPEN_READONLY, 0, out);
 }
 
 void fl_db_close(fl_db **pdb)
@@ -509,12 +560,56 @@ void fl_db_close(fl_db **pdb)
   sqlite3_finalize(db->ins_run);
   sqlite3_finalize(db->ins_ev);
   sqlite3_finalize(db->ins_input);
+  sqlite3_finalize(db->ins_text);
   sqlite3_finalize(db->has_row);
   if (db->h)
     sqlite3_close(db->h);
   free(db->path);
   free(db);
   *pdb = NULL;
+}
+
+static int fl_db_has_text_table(sqlite3 *h)
+{
+  sqlite3_stmt *st = NULL;
+  int have = sqlite3_prepare_v2(h, "SELECT 1 FROM pragma_table_info('runs') WHERE name = 'scenario_xxh64'", -1, &st,
+                                NULL) == SQLITE_OK &&
+             sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  return have;
+}
+
+const char *fl_db_text_sql(sqlite3 *h)
+{
+  return fl_db_has_text_table(h) ? "COALESCE((SELECT t.text FROM scenario_texts t WHERE t.xxh64 = runs.scenario_xxh64),"
+                                   " runs.scenario_text)"
+                                 : "runs.scenario_text";
+}
+
+const char *fl_db_text_hash_sql(sqlite3 *h)
+{
+  return fl_db_has_text_table(h) ? "COALESCE(runs.scenario_xxh64, fl_xxh64(runs.scenario_text))"
+                                 : "fl_xxh64(runs.scenario_text)";
+}
+
+/* fl_xxh64(text): 16 hex digits, as scenario_xxh64 and the row keys spell a text's fingerprint */
+static void fl_sql_xxh64(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+  const void *t = sqlite3_value_blob(argv[0]);
+  char hex[17];
+  (void)argc;
+  snprintf(hex, sizeof hex, "%016" PRIx64, (uint64_t)XXH64(t ? t : "", (size_t)sqlite3_value_bytes(argv[0]), 0));
+  sqlite3_result_text(ctx, hex, 16, SQLITE_TRANSIENT);
+}
+
+int fl_db_key_unique(const fl_db *db)
+{
+  return db->key_unique;
+}
+
+int fl_db_sql_functions(sqlite3 *h)
+{
+  return sqlite3_create_function(h, "fl_xxh64", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fl_sql_xxh64, NULL, NULL);
 }
 
 sqlite3 *fl_db_sqlite(fl_db *db)
@@ -627,8 +722,11 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   sqlite3_stmt *st = db->ins_run;
   int i = 1, began = 0;
   int64_t run_id;
+  const char *text = r->scenario_text ? r->scenario_text : "";
+  char text_hash[17];
 
   FL_CHECK(st != NULL, FL_ERR_DB, "%s: opened read-only", db->path);
+  snprintf(text_hash, sizeof text_hash, "%016" PRIx64, (uint64_t)XXH64(text, strlen(text), 0));
   FL_CHECK(!(events && events->oom), FL_ERR_NOMEM, "out of memory logging events; the replica is not written");
   FL_TRY(fl_db_begin(db, "starting a transaction"));
   began = 1;
@@ -650,7 +748,7 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_text(st, i++, FL_VERSION);
   fl_bind_text(st, i++, r->scenario);
   fl_bind_text(st, i++, r->scenario_path);
-  fl_bind_text(st, i++, r->scenario_text ? r->scenario_text : "");
+  fl_bind_text(st, i++, ""); /* the text is in scenario_texts, under scenario_xxh64 */
   fl_bind_text(st, i++, r->overrides ? r->overrides : "");
   fl_bind_text(st, i++, r->mode);
   fl_bind_text(st, i++, r->app);
@@ -726,11 +824,27 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   fl_bind_count(st, i++, r->tasks_lost);
   fl_bind_real(st, i++, r->error_spent);
   fl_bind_count(st, i++, r->policy_objective);
+  fl_bind_text(st, i++, text_hash);
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;
   }
+  if (sqlite3_changes(db->h) == 0) {
+    /* another process wrote this row (same key) since the caller looked: it is there once */
+    if (id)
+      *id = 0;
+    goto done; /* rolled back: nothing to add */
+  }
   run_id = sqlite3_last_insert_rowid(db->h); /* before any other insert changes it */
+  if (strcmp(text_hash, db->text_stored) != 0) {
+    sqlite3_reset(db->ins_text);
+    sqlite3_bind_text(db->ins_text, 1, text_hash, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(db->ins_text, 2, text, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(db->ins_text) != SQLITE_DONE) {
+      rc = fl_db_fail(db, "recording the scenario text");
+      goto done;
+    }
+  }
   for (int k = 0; k < r->ninputs; k++) {
     /* content-addressed: a file used by a thousand replicas is stored once */
     char hex[20];
@@ -796,6 +910,7 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   }
   FL_TRY(fl_db_exec(db, "COMMIT", "committing a run"));
   began = 0;
+  memcpy(db->text_stored, text_hash, sizeof text_hash);
   if (id)
     *id = run_id;
 done:

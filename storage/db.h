@@ -14,7 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FL_DB_SCHEMA_VERSION 1
+/* 2: the scenario text stored once in scenario_texts, rows keep its xxh64 (scenario_xxh64) and an empty
+ * scenario_text; rows of version 1 files keep their text */
+#define FL_DB_SCHEMA_VERSION 2
 /* PRAGMA application_id of a results file ("FLTL"): a file without it is never written unless it is empty or an
  * older faultline file. */
 #define FL_DB_APPLICATION_ID 0x464C544Cu
@@ -104,6 +106,9 @@ void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const 
 /* Open or create `path`, creating or checking the schema. Refuses (FL_ERR_INPUT, the file unchanged) a file that
  * is not SQLite, another program's SQLite file, a damaged one, or one of a newer schema. */
 fl_err fl_db_open(const char *path, fl_db **out);
+/* The same, a new file made with 64 KiB pages (SQLite's largest): for a file that receives many rows at once
+ * (merge), where a commit writes far fewer pages. */
+fl_err fl_db_open_large(const char *path, fl_db **out);
 /* Open an existing database read-only (report). */
 fl_err fl_db_open_readonly(const char *path, fl_db **out);
 void fl_db_close(fl_db **db);
@@ -121,8 +126,18 @@ fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found);
  * the command's options), planned to hold `expected` rows: `merge` reports missing and incomplete shards from it. */
 fl_err fl_db_record_shard(fl_db *db, const char *sweep, long shard, long nshards, long expected);
 
-/* Insert one run and its events in a single transaction; *id gets the run's id. */
+/* Insert one run and its events in a single transaction; *id gets the run's id, or 0 when a row of the same key
+ * was there already (written meanwhile by another process: nothing is added). */
 fl_err fl_db_insert_run(fl_db *db, const fl_db_run *run, const fl_evlog *events, int64_t *id);
+
+/* SQL expressions, for a query on `runs` of connection `h`, of a row's scenario text and of its xxh64 (16 hex
+ * digits): rows written since schema 2 find their text in scenario_texts, older rows (and rows merged from older
+ * files) carry it. The hash needs fl_xxh64(), which fl_db_sql_functions registers on `h` (SQLITE_OK or an error). */
+const char *fl_db_text_sql(sqlite3 *h);
+const char *fl_db_text_hash_sql(sqlite3 *h);
+int fl_db_sql_functions(sqlite3 *h);
+/* Is row_key a unique index of this (writable) database? (It is unless a file of schema 1 held duplicate keys.) */
+int fl_db_key_unique(const fl_db *db);
 
 /* The connection, borrowed, for queries (report, tests). */
 sqlite3 *fl_db_sqlite(fl_db *db);

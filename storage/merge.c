@@ -5,18 +5,20 @@
  * merging is idempotent: a row already in the output is skipped, merging twice adds nothing, and shards that
  * overlap (a shard re-run after a crash) give each row once. Inputs are opened read-only (immutable when they have
  * no WAL) and never changed. Rows are copied column by column by name, so a shard written by an older faultline
- * (fewer columns) merges into a newer file. Each shard is copied in one transaction (SQLite cannot ATTACH inside
- * one), so a merge stopped half-way has whole shards in, and running it again completes it. */
+ * (fewer columns) merges into a newer file. Shards are attached in batches (as many as SQLite attaches at once),
+ * each batch copied in one transaction (SQLite cannot ATTACH inside one), so a merge stopped half-way has whole
+ * shards in, and running it again completes it. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "merge.h"
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <unistd.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #define FL_MERGE_MAX_SHARDS 100000
@@ -30,10 +32,14 @@ static long fl_file_size(const char *path)
 typedef struct fl_shard_info {
   char sweep[40];
   long shard, nshards, expected, rows;
+  int keyed;     /* every row has a row_key */
+  char hash[17]; /* the scenario text's xxh64 ("" when the file has no rows) */
   const char *path;
+  fl_err rc; /* the scan's outcome, and its message */
+  char msg[1024];
 } fl_shard_info;
 
-static fl_err fl_merge_scan(const char *path, fl_shard_info *info, uint64_t *text_hash, int *have_text)
+static fl_err fl_merge_scan(const char *path, fl_shard_info *info)
 {
   fl_err rc = FL_OK;
   fl_db *db = NULL;
@@ -51,19 +57,38 @@ static fl_err fl_merge_scan(const char *path, fl_shard_info *info, uint64_t *tex
   info->rows = (long)sqlite3_column_int64(st, 0);
   sqlite3_finalize(st);
   st = NULL;
-  /* one scenario per merge: every row's scenario text is the same */
-  FL_CHECK(sqlite3_prepare_v2(h, "SELECT DISTINCT scenario_text FROM runs", -1, &st, NULL) == SQLITE_OK, FL_ERR_INPUT,
-           "%s: %s", path, sqlite3_errmsg(h));
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    const void *t = sqlite3_column_blob(st, 0);
-    uint64_t x = XXH64(t ? t : "", (size_t)sqlite3_column_bytes(st, 0), 0);
-    FL_CHECK(!*have_text || x == *text_hash, FL_ERR_INPUT,
-             "%s: rows of another scenario than the other shards' (scenario text xxh64 %016" PRIx64 ", not %016" PRIx64
-             "); merge the shards of one sweep at a time",
-             path, x, *text_hash);
-    *text_hash = x;
-    *have_text = 1;
+  /* one scenario per merge: every row's scenario text is the same (its xxh64, stored since schema 2); and every
+   * row one the results schema takes (a file with faultline's tables but not its constraints could hold others),
+   * so that copying cannot fail half-way */
+  {
+    char *q = sqlite3_mprintf(
+        "SELECT h, SUM(bad) FROM (SELECT %s AS h, (mode IS NULL OR mode NOT IN ('sim', 'real') OR"
+        " faultline_version IS NULL OR scenario IS NULL OR scenario_text IS NULL OR overrides IS NULL OR app IS NULL"
+        " OR strategy IS NULL OR failure_model IS NULL OR seed IS NULL OR replica IS NULL OR nodes IS NULL OR"
+        " platform_nodes IS NULL OR work_s IS NULL OR status IS NULL OR created_at IS NULL) AS bad FROM runs)"
+        " GROUP BY h",
+        fl_db_text_hash_sql(h));
+    int ok = q && fl_db_sql_functions(h) == SQLITE_OK && sqlite3_prepare_v2(h, q, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_free(q);
+    FL_CHECK(ok, FL_ERR_INPUT, "%s: %s", path, sqlite3_errmsg(h));
   }
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *x = (const char *)sqlite3_column_text(st, 0);
+    FL_CHECK(!info->hash[0] || strcmp(x, info->hash) == 0, FL_ERR_INPUT,
+             "%s: rows of two scenarios (scenario text xxh64 %s and %s); merge the shards of one sweep at a time", path,
+             info->hash, x);
+    FL_CHECK(sqlite3_column_int64(st, 1) == 0, FL_ERR_INPUT,
+             "%s: %lld row%s the results schema refuses (a missing value, a mode other than sim or real); it is not a "
+             "file faultline wrote",
+             path, (long long)sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 1) == 1 ? "" : "s");
+    snprintf(info->hash, sizeof info->hash, "%s", x);
+  }
+  sqlite3_finalize(st);
+  st = NULL;
+  /* the fast path (ATTACH) needs every row keyed: files of faultline versions before row keys are not */
+  if (sqlite3_prepare_v2(h, "SELECT COUNT(*) - COUNT(row_key) FROM runs", -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    info->keyed = sqlite3_column_int64(st, 0) == 0;
   sqlite3_finalize(st);
   st = NULL;
   if (sqlite3_prepare_v2(h, "SELECT sweep, shard, nshards, expected FROM shards", -1, &st, NULL) == SQLITE_OK) {
@@ -130,8 +155,8 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
   FL_CHECK(sqlite3_prepare_v2(hi, "SELECT t_s, kind, node, detail FROM events WHERE run_id = ?1", -1, &ev_sel, NULL) ==
                SQLITE_OK,
            FL_ERR_INPUT, "%s: %s", path, sqlite3_errmsg(hi));
-  FL_CHECK(sqlite3_prepare_v2(ho, "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?1, ?2, ?3, ?4, ?5)", -1,
-                              &ev_ins, NULL) == SQLITE_OK,
+  FL_CHECK(sqlite3_prepare_v2(ho, "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?1, ?2, ?3, ?4, ?5)",
+                              -1, &ev_ins, NULL) == SQLITE_OK,
            FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
 
   for (int step; (step = sqlite3_step(sel)) != SQLITE_DONE;) {
@@ -209,110 +234,228 @@ done:
   return rc;
 }
 
-/* The fast path: the shard ATTACHed to the output's connection and copied by SQLite in three statements (rows
- * whose key the output lacks, their events re-keyed by a join, the input files), in one transaction per shard.
- * Taken when every row of the shard has a row_key; 1 in *done when it was. */
-static fl_err fl_merge_attach(fl_db *out, const char *path, long *added, long *present, int *done_fast)
+/* Does schema `in` of connection h have table `name`? */
+static int fl_merge_has_table(sqlite3 *h, const char *in, const char *name)
+{
+  sqlite3_stmt *st = NULL;
+  char *q = sqlite3_mprintf("SELECT 1 FROM %s.sqlite_schema WHERE type = 'table' AND name = %Q", in, name);
+  int have = q && sqlite3_prepare_v2(h, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  sqlite3_free(q);
+  return have;
+}
+
+/* Copy the rows of attached schema `in` (shard `path`, every row keyed) that the output lacks, their events and
+ * the content-addressed tables, inside the caller's transaction. */
+static fl_err fl_merge_attached(sqlite3 *ho, const char *out_path, int unique, const char *in, const char *path,
+                                long rows, long *added, long *present)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  char *q = NULL, *cols = NULL;
+  sqlite3_int64 before = 0, n;
+
+  /* the columns both have, but id (the output numbers its rows) */
+  q = sqlite3_mprintf("SELECT group_concat(i.name, ', ') FROM pragma_table_info('runs', %Q) i"
+                      " JOIN pragma_table_info('runs', 'main') o ON o.name = i.name WHERE i.name <> 'id'",
+                      in);
+  FL_CHECK(q && sqlite3_prepare_v2(ho, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW, FL_ERR_DB,
+           "%s: %s", path, sqlite3_errmsg(ho));
+  cols = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
+  FL_CHECK(cols, FL_ERR_NOMEM, "out of memory");
+  sqlite3_finalize(st);
+  st = NULL;
+  sqlite3_free(q);
+  /* rows inserted by this shard get ids above every id there now */
+  FL_CHECK(sqlite3_prepare_v2(ho, "SELECT COALESCE(MAX(id), 0) FROM main.runs", -1, &st, NULL) == SQLITE_OK &&
+               sqlite3_step(st) == SQLITE_ROW,
+           FL_ERR_DB, "%s: %s", out_path, sqlite3_errmsg(ho));
+  before = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  st = NULL;
+  /* rows whose key the output has are skipped: by the unique index itself where the output has one (one index
+   * step a row), else by a lookup first (a schema-1 file that held duplicate keys). OR IGNORE rather than ON
+   * CONFLICT DO NOTHING: a statement that cannot abort needs no statement journal, which would copy every index
+   * page the shard touches (a third of the merge's time); what else IGNORE would skip (a row the schema refuses)
+   * is caught below. */
+  q = unique
+          ? sqlite3_mprintf("INSERT OR IGNORE INTO main.runs (%s) SELECT %s FROM %s.runs r ORDER BY r.id", cols, cols,
+                            in)
+          : sqlite3_mprintf("INSERT INTO main.runs (%s) SELECT %s FROM %s.runs r"
+                            " WHERE NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.row_key = r.row_key) ORDER BY r.id",
+                            cols, cols, in);
+  FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging %s: %s", out_path, path,
+           sqlite3_errmsg(ho));
+  n = sqlite3_changes64(ho);
+  *added += (long)n;
+  *present += rows - (long)n;
+  sqlite3_free(q);
+  q = NULL;
+  if (unique) {
+    /* every row of the shard is in the output now, added or there before: a row IGNORE dropped for another
+     * reason than its key (a NULL where the schema wants a value, an unknown mode) would not be */
+    q = sqlite3_mprintf("SELECT COUNT(*) FROM %s.runs r WHERE NOT EXISTS (SELECT 1 FROM main.runs m"
+                        " WHERE m.row_key = r.row_key)",
+                        in);
+    FL_CHECK(q && sqlite3_prepare_v2(ho, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW, FL_ERR_DB,
+             "%s: %s", out_path, sqlite3_errmsg(ho));
+    FL_CHECK(sqlite3_column_int64(st, 0) == 0, FL_ERR_INPUT,
+             "%s: %lld row%s the results schema refuses (a missing value, an unknown mode); nothing of its batch of "
+             "shards is merged",
+             path, (long long)sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 0) == 1 ? "" : "s");
+    sqlite3_finalize(st);
+    st = NULL;
+    sqlite3_free(q);
+    q = NULL;
+  }
+  if (n > 0 && fl_merge_has_table(ho, in, "events")) {
+    q = sqlite3_mprintf("INSERT INTO main.events (run_id, t_s, kind, node, detail)"
+                        " SELECT m.id, e.t_s, e.kind, e.node, e.detail FROM %s.runs r"
+                        " JOIN main.runs m ON m.row_key = r.row_key AND m.id > %lld"
+                        " JOIN %s.events e ON e.run_id = r.id ORDER BY m.id, e.rowid",
+                        in, (long long)before, in);
+    FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging events of %s: %s",
+             out_path, path, sqlite3_errmsg(ho));
+    sqlite3_free(q);
+    q = NULL;
+  }
+  /* the inputs' content and the scenario text, content-addressed */
+  if (fl_merge_has_table(ho, in, "input_files")) {
+    q = sqlite3_mprintf("INSERT OR IGNORE INTO main.input_files (xxh64, size, path, text)"
+                        " SELECT xxh64, size, path, text FROM %s.input_files",
+                        in);
+    FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging %s: %s", out_path, path,
+             sqlite3_errmsg(ho));
+    sqlite3_free(q);
+    q = NULL;
+  }
+  if (fl_merge_has_table(ho, in, "scenario_texts")) {
+    q = sqlite3_mprintf(
+        "INSERT OR IGNORE INTO main.scenario_texts (xxh64, text) SELECT xxh64, text FROM %s.scenario_texts", in);
+    FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging %s: %s", out_path, path,
+             sqlite3_errmsg(ho));
+  }
+done:
+  sqlite3_finalize(st);
+  sqlite3_free(q);
+  sqlite3_free(cols);
+  return rc;
+}
+
+/* The fast path: shards whose rows are all keyed, ATTACHed to the output's connection (as many at once as SQLite
+ * allows) and copied by SQLite, in one transaction per batch: a commit rewrites the output's row-key index pages,
+ * so fewer commits write far less. Each shard is opened read-only, and immutable when no writer's WAL is beside
+ * it: nothing is created next to it. */
+static fl_err fl_merge_batch(fl_db *out, const fl_shard_info *info, int n, long *added, long *present)
 {
   fl_err rc = FL_OK;
   sqlite3 *ho = fl_db_sqlite(out);
   sqlite3_stmt *st = NULL;
-  char *uri = NULL, *cols = NULL, *sql = NULL, wal[4200];
-  size_t len = 0;
   int attached = 0, began = 0;
-  long total = 0, unkeyed = 0;
 
-  *done_fast = 0;
-  /* read-only, and immutable when no writer's WAL is beside it: nothing is created next to the shard */
-  snprintf(wal, sizeof wal, "%s-wal", path);
-  FL_ALLOC(uri, strlen(path) * 3 + 64);
-  len = (size_t)sprintf(uri, "file:");
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-    len += (size_t)(isalnum(*p) || strchr("/-_.~", *p) ? sprintf(uri + len, "%c", *p) : sprintf(uri + len, "%%%02X", *p));
-  sprintf(uri + len, "?mode=ro%s", access(wal, F_OK) == 0 ? "" : "&immutable=1");
-  FL_CHECK(sqlite3_prepare_v2(ho, "ATTACH ?1 AS fl_in", -1, &st, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
-           fl_db_path(out), sqlite3_errmsg(ho));
-  sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
-  FL_CHECK(sqlite3_step(st) == SQLITE_DONE, FL_ERR_INPUT, "%s: cannot attach it: %s", path, sqlite3_errmsg(ho));
-  sqlite3_finalize(st);
-  st = NULL;
-  attached = 1;
-  /* every row keyed? (files of faultline versions before row keys are not) */
-  if (sqlite3_prepare_v2(ho, "SELECT COUNT(*), COUNT(*) - COUNT(row_key) FROM fl_in.runs", -1, &st, NULL) !=
-          SQLITE_OK ||
-      sqlite3_step(st) != SQLITE_ROW)
-    goto done; /* no row_key column: the row-by-row path */
-  total = (long)sqlite3_column_int64(st, 0);
-  unkeyed = (long)sqlite3_column_int64(st, 1);
-  sqlite3_finalize(st);
-  st = NULL;
-  if (unkeyed > 0)
-    goto done;
-  /* the columns both have, but id */
-  FL_CHECK(sqlite3_prepare_v2(ho,
-                              "SELECT group_concat(i.name, ', ') FROM pragma_table_info('runs', 'fl_in') i"
-                              " JOIN pragma_table_info('runs', 'main') o ON o.name = i.name WHERE i.name <> 'id'",
-                              -1, &st, NULL) == SQLITE_OK &&
-               sqlite3_step(st) == SQLITE_ROW,
-           FL_ERR_DB, "%s: %s", path, sqlite3_errmsg(ho));
-  FL_ALLOC(cols, (size_t)sqlite3_column_bytes(st, 0) + 1);
-  strcpy(cols, (const char *)sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-  st = NULL;
-  FL_ALLOC(sql, 2 * strlen(cols) + 1024);
+  for (; attached < n; attached++) {
+    const char *path = info[attached].path;
+    char wal[4200], as[16], *uri = NULL;
+    size_t len = 0;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    snprintf(as, sizeof as, "fl_in%d", attached);
+    FL_ALLOC(uri, strlen(path) * 3 + 64);
+    len = (size_t)sprintf(uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+      len += (size_t)(isalnum(*p) || strchr("/-_.~", *p) ? sprintf(uri + len, "%c", *p)
+                                                         : sprintf(uri + len, "%%%02X", *p));
+    sprintf(uri + len, "?mode=ro%s", access(wal, F_OK) == 0 ? "" : "&immutable=1");
+    if (sqlite3_prepare_v2(ho, "ATTACH ?1 AS ?2", -1, &st, NULL) != SQLITE_OK) {
+      free(uri);
+      rc = fl_err_set(FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
+      goto done;
+    }
+    sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, as, -1, SQLITE_TRANSIENT);
+    free(uri);
+    FL_CHECK(sqlite3_step(st) == SQLITE_DONE, FL_ERR_INPUT, "%s: cannot attach it: %s", path, sqlite3_errmsg(ho));
+    sqlite3_finalize(st);
+    st = NULL;
+  }
   FL_CHECK(sqlite3_exec(ho, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", fl_db_path(out),
            sqlite3_errmsg(ho));
   began = 1;
-  sprintf(sql,
-          "CREATE TEMP TABLE fl_new AS SELECT r.id AS old_id, r.row_key FROM fl_in.runs r"
-          " WHERE NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.row_key = r.row_key);"
-          "INSERT INTO main.runs (%s) SELECT %s FROM fl_in.runs WHERE id IN (SELECT old_id FROM temp.fl_new) ORDER BY id;"
-          "INSERT INTO main.events (run_id, t_s, kind, node, detail)"
-          " SELECT m.id, e.t_s, e.kind, e.node, e.detail FROM temp.fl_new n JOIN fl_in.events e ON e.run_id = n.old_id"
-          " JOIN main.runs m ON m.row_key = n.row_key;",
-          cols, cols);
-  FL_CHECK(sqlite3_exec(ho, sql, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging %s: %s", fl_db_path(out), path,
+  for (int k = 0; k < n; k++) {
+    char as[16];
+    snprintf(as, sizeof as, "fl_in%d", k);
+    FL_TRY(
+        fl_merge_attached(ho, fl_db_path(out), fl_db_key_unique(out), as, info[k].path, info[k].rows, added, present));
+  }
+  FL_CHECK(sqlite3_exec(ho, "COMMIT", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", fl_db_path(out),
            sqlite3_errmsg(ho));
-  if (sqlite3_prepare_v2(ho, "SELECT 1 FROM fl_in.sqlite_schema WHERE name = 'input_files'", -1, &st, NULL) ==
-          SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
-    FL_CHECK(sqlite3_exec(ho,
-                          "INSERT OR IGNORE INTO main.input_files (xxh64, size, path, text)"
-                          " SELECT xxh64, size, path, text FROM fl_in.input_files",
-                          NULL, NULL, NULL) == SQLITE_OK,
-             FL_ERR_DB, "%s: merging %s: %s", fl_db_path(out), path, sqlite3_errmsg(ho));
-  sqlite3_finalize(st);
-  st = NULL;
-  FL_CHECK(sqlite3_prepare_v2(ho, "SELECT COUNT(*) FROM temp.fl_new", -1, &st, NULL) == SQLITE_OK &&
-               sqlite3_step(st) == SQLITE_ROW,
-           FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
-  *added += (long)sqlite3_column_int64(st, 0);
-  *present += total - (long)sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
-  st = NULL;
-  FL_CHECK(sqlite3_exec(ho, "DROP TABLE temp.fl_new; COMMIT", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
-           fl_db_path(out), sqlite3_errmsg(ho));
   began = 0;
-  *done_fast = 1;
 done:
   sqlite3_finalize(st);
   if (began)
-    sqlite3_exec(ho, "ROLLBACK; DROP TABLE IF EXISTS temp.fl_new", NULL, NULL, NULL);
-  if (attached)
-    sqlite3_exec(ho, "DETACH fl_in", NULL, NULL, NULL);
-  free(uri);
-  free(cols);
-  free(sql);
+    sqlite3_exec(ho, "ROLLBACK", NULL, NULL, NULL);
+  for (int k = 0; k < attached; k++) {
+    char sql[32];
+    snprintf(sql, sizeof sql, "DETACH fl_in%d", k);
+    sqlite3_exec(ho, sql, NULL, NULL, NULL);
+  }
+  return rc;
+}
+
+/* The scans, several files at a time: each reads its whole file (integrity check, every row's scenario), and
+ * they are independent. Each thread takes every nthreads-th file; the outcome stays with the file. */
+typedef struct fl_scan_job {
+  fl_shard_info *info;
+  const char *const *paths;
+  int n, first, step;
+} fl_scan_job;
+
+static void *fl_merge_scan_thread(void *arg)
+{
+  fl_scan_job *j = arg;
+  for (int k = j->first; k < j->n; k += j->step) {
+    fl_err rc = fl_merge_scan(j->paths[k], &j->info[k]);
+    j->info[k].rc = rc;
+    if (rc != FL_OK)
+      snprintf(j->info[k].msg, sizeof j->info[k].msg, "%s", fl_err_msg());
+  }
+  return NULL;
+}
+
+static fl_err fl_merge_scan_all(const char *const *paths, int n, fl_shard_info *info)
+{
+  fl_err rc = FL_OK;
+  enum { FL_SCAN_THREADS = 8 };
+  pthread_t th[FL_SCAN_THREADS];
+  fl_scan_job jobs[FL_SCAN_THREADS];
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int nt = cores < 1 ? 1 : cores > FL_SCAN_THREADS ? FL_SCAN_THREADS : (int)cores, started = 0;
+  if (nt > n)
+    nt = n;
+  for (int t = 0; t < nt; t++) {
+    jobs[t] = (fl_scan_job){.info = info, .paths = paths, .n = n, .first = t, .step = nt};
+    if (t > 0 && pthread_create(&th[t], NULL, fl_merge_scan_thread, &jobs[t]) == 0)
+      started |= 1 << t;
+  }
+  for (int t = 0; t < nt; t++)
+    if (!(started & (1 << t)))
+      fl_merge_scan_thread(&jobs[t]); /* this thread's share, and that of any thread that could not start */
+  for (int t = 1; t < nt; t++)
+    if (started & (1 << t))
+      pthread_join(th[t], NULL);
+  /* the first bad file in the order given, as one run through them would have found */
+  for (int k = 0; k < n; k++)
+    FL_CHECK(info[k].rc == FL_OK, info[k].rc, "%s", info[k].msg);
+done:
   return rc;
 }
 
 fl_err fl_db_merge(const char *out_path, const char *const *shards, int nshards, FILE *log, int *incomplete)
 {
   fl_err rc = FL_OK;
-  fl_shard_info *info = NULL;
+  fl_shard_info *info = NULL, out_info = {.path = out_path};
   fl_db *out = NULL;
-  uint64_t text_hash = 0;
-  int have_text = 0, began = 0;
+  const char *text_hash = NULL, *text_from = NULL;
+  int began = 0;
   long added = 0, present = 0;
   char *out_real = NULL;
 
@@ -327,11 +470,20 @@ fl_err fl_db_merge(const char *out_path, const char *const *shards, int nshards,
     int same = r && out_real && strcmp(r, out_real) == 0;
     free(r);
     FL_CHECK(!same, FL_ERR_INPUT, "%s: is the output (--db) too; merge into another file", shards[k]);
-    FL_TRY(fl_merge_scan(shards[k], &info[k], &text_hash, &have_text));
   }
-  if (fl_file_size(out_path) > 0) {
-    fl_shard_info o;
-    FL_TRY(fl_merge_scan(out_path, &o, &text_hash, &have_text)); /* its rows must be of the same scenario too */
+  FL_TRY(fl_merge_scan_all(shards, nshards, info));
+  if (fl_file_size(out_path) > 0)
+    FL_TRY(fl_merge_scan(out_path, &out_info)); /* its rows must be of the same scenario too */
+  for (int k = 0; k <= nshards; k++) {
+    const fl_shard_info *f = k < nshards ? &info[k] : &out_info;
+    if (!f->hash[0])
+      continue;
+    FL_CHECK(!text_hash || strcmp(f->hash, text_hash) == 0, FL_ERR_INPUT,
+             "%s: rows of another scenario than %s's (scenario text xxh64 %s, not %s); merge the shards of one sweep "
+             "at a time",
+             f->path, text_from, f->hash, text_hash);
+    text_hash = f->hash;
+    text_from = f->path;
   }
   /* completeness: per sweep, which of its N shards are here and whole */
   for (int k = 0; k < nshards; k++) {
@@ -363,21 +515,31 @@ fl_err fl_db_merge(const char *out_path, const char *const *shards, int nshards,
       }
     }
   }
-  FL_TRY(fl_db_open(out_path, &out));
+  /* a new output gets 64 KiB pages: a batch's commit then writes a sixteenth of the pages it would */
+  FL_TRY(fl_db_open_large(out_path, &out));
   sqlite3_exec(fl_db_sqlite(out), "PRAGMA cache_size = -262144", NULL, NULL, NULL); /* 256 MiB: the indexes stay in */
-  for (int k = 0; k < nshards; k++) {
-    int fast = 0;
-    FL_TRY(fl_merge_attach(out, shards[k], &added, &present, &fast));
-    if (fast)
-      continue;
-    /* rows without keys (an older faultline's file): one by one */
-    FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
-             out_path, sqlite3_errmsg(fl_db_sqlite(out)));
-    began = 1;
-    FL_TRY(fl_merge_copy(out, shards[k], &added, &present));
-    FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "COMMIT", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", out_path,
-             sqlite3_errmsg(fl_db_sqlite(out)));
-    began = 0;
+  {
+    int batch = sqlite3_limit(fl_db_sqlite(out), SQLITE_LIMIT_ATTACHED, -1);
+    batch = batch < 1 ? 1 : batch;
+    for (int k = 0; k < nshards;) {
+      int n = 0;
+      if (info[k].keyed) {
+        while (k + n < nshards && n < batch && info[k + n].keyed)
+          n++;
+        FL_TRY(fl_merge_batch(out, &info[k], n, &added, &present));
+        k += n;
+        continue;
+      }
+      /* rows without keys (an older faultline's file): one by one */
+      FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s",
+               out_path, sqlite3_errmsg(fl_db_sqlite(out)));
+      began = 1;
+      FL_TRY(fl_merge_copy(out, shards[k], &added, &present));
+      FL_CHECK(sqlite3_exec(fl_db_sqlite(out), "COMMIT", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", out_path,
+               sqlite3_errmsg(fl_db_sqlite(out)));
+      began = 0;
+      k++;
+    }
   }
   fprintf(log, "merge: %ld row%s added, %ld already in %s, from %d file%s\n", added, added == 1 ? "" : "s", present,
           out_path, nshards, nshards == 1 ? "" : "s");

@@ -74,7 +74,17 @@ static void test_schema_and_rows(void)
   CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE run_id = 1"), 2);
   CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE node IS NULL AND kind = 'interruption'"), 1);
   CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs WHERE repair_s IS NULL AND lost_work_s IS NULL"), 1);
-  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs WHERE scenario_text LIKE '%seed = 3%' AND seed = 3"), 1);
+  {
+    /* the text is stored once, content-addressed; the row keeps its xxh64 */
+    char q[512];
+    snprintf(q, sizeof q, "SELECT COUNT(*) FROM runs WHERE %s = '[run]\nseed = 3\n' AND seed = 3",
+             fl_db_text_sql(fl_db_sqlite(db)));
+    CU_ASSERT_EQUAL(count(db, q), 1);
+    CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM scenario_texts"), 1);
+    CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs r JOIN scenario_texts t ON t.xxh64 = r.scenario_xxh64"
+                              " WHERE r.scenario_text = '' AND r.row_key LIKE 'sim:' || t.xxh64 || ':%'"),
+                    1);
+  }
   CU_ASSERT_EQUAL(count(db, "SELECT CAST(ROUND(waste * 1000) AS INTEGER) FROM run_summary"), 200); /* 1 - 80/100 */
   fl_evlog_free(&log);
   fl_db_close(&db);
@@ -86,6 +96,13 @@ static void test_schema_and_rows(void)
   CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, &id), FL_OK);
   CU_ASSERT_EQUAL(id, 2);
   CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 2);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM scenario_texts"), 1);
+  /* a row of the same identity (another process simulated the same replica meanwhile) is there once */
+  row.makespan_s = 999.0;
+  CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, &id), FL_OK);
+  CU_ASSERT_EQUAL(id, 0);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 2);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs WHERE makespan_s = 999"), 0);
   fl_db_close(&db);
 }
 
@@ -159,14 +176,16 @@ static void test_foreign_files_untouched(void)
   CU_ASSERT_EQUAL(sqlite3_exec(h, "CREATE TABLE t(x); INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
   sqlite3_close(h);
   CU_ASSERT_EQUAL_FATAL(sqlite3_open(paths[1], &h), SQLITE_OK);
-  CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA application_id = 1234; CREATE TABLE runs(x); CREATE TABLE events(y)", NULL,
-                               NULL, NULL),
-                  SQLITE_OK);
+  CU_ASSERT_EQUAL(
+      sqlite3_exec(h, "PRAGMA application_id = 1234; CREATE TABLE runs(x); CREATE TABLE events(y)", NULL, NULL, NULL),
+      SQLITE_OK);
   sqlite3_close(h);
   /* a results file with rows, then a page overwritten in the middle */
   CU_ASSERT_EQUAL_FATAL(fl_db_open(paths[2], &db), FL_OK);
-  for (int k = 0; k < 200; k++)
+  for (int k = 0; k < 200; k++) {
+    row.replica = k;
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
+  }
   sqlite3_exec(fl_db_sqlite(db), "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE", NULL, NULL, NULL);
   {
     /* the runs table's root page: its cell pointers are overwritten below */
@@ -260,10 +279,12 @@ static void test_report(void)
   {
     fl_db_run other = sample_row(0, 500.0);
     other.strategy = "none";
+    other.overrides = "run.replicas=3\nstrategy.kind=none\n";
     other.interval_s = NAN;
     other.interval_rule = NULL;
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
     other.status = "timeout";
+    other.replica = 1;
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
   }
   out = fmemopen(buf, sizeof buf, "w");

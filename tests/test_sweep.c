@@ -105,15 +105,105 @@ static void test_merge_refuses(void)
   CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite third.sqlite --db out.sqlite"), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "rows of another scenario"));
   CU_ASSERT_FALSE(fl_cli_exists("out.sqlite"));
+  {
+    /* faultline's tables without its constraints, and a row they would refuse: refused before anything is written */
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate t.ini --db loose.sqlite --quiet"), 0);
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("loose.sqlite"), &h), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(h,
+                                 "DROP VIEW run_summary; CREATE TABLE loose AS SELECT * FROM runs; DROP TABLE runs;"
+                                 " ALTER TABLE loose RENAME TO runs; UPDATE runs SET mode = 'dream' WHERE id = 2",
+                                 NULL, NULL, NULL),
+                    SQLITE_OK);
+    sqlite3_close(h);
+    CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite loose.sqlite --db out.sqlite"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "loose.sqlite: 1 row the results schema refuses"));
+    CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+    CU_ASSERT_FALSE(fl_cli_exists("out.sqlite"));
+  }
   CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite --db other.sqlite"), 2);
   CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite"), 2);
   CU_ASSERT_EQUAL(fl_cli_run("simulate t.ini --db x.sqlite --shard 4/3"), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--shard I '4': must be at most 3"));
 }
 
+/* Turn a results file into what faultline wrote before schema 2: the scenario text in every row, no
+ * scenario_texts table, a plain index on row_key, user_version 1. */
+static int to_schema_1(const char *name)
+{
+  sqlite3 *h = NULL;
+  int ok =
+      sqlite3_open(fl_test_tmp(name), &h) == SQLITE_OK &&
+      sqlite3_exec(h,
+                   "PRAGMA journal_mode=DELETE;"
+                   "UPDATE runs SET scenario_text = (SELECT text FROM scenario_texts WHERE xxh64 = scenario_xxh64);"
+                   "ALTER TABLE runs DROP COLUMN scenario_xxh64; DROP TABLE scenario_texts; DROP INDEX runs_key;"
+                   "CREATE INDEX runs_by_key ON runs(row_key); PRAGMA user_version = 1",
+                   NULL, NULL, NULL) == SQLITE_OK;
+  sqlite3_close(h);
+  return ok;
+}
+
+/* Schema 2 stores the scenario text once (scenario_texts) and makes row keys unique; a shard written before
+ * (the text in every row) still merges with today's shards as the same scenario, its rows report in the same
+ * group and re-simulate, and a file of schema 1 that held the same key twice keeps working. */
+static void test_schema_1_shards(void)
+{
+  static char full[1 << 16], merged[1 << 16], rep_full[1 << 16];
+  fl_cli_write("v.ini", "[run]\nname = v\n[platform]\nnodes = 40\n[failures]\nmodel = weibull\nnode_mtbf = 20d\n"
+                        "[app]\nnodes = 32\nwork = 12h\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate v.ini --db vfull.sqlite --quiet " SWEEP), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("vfull.sqlite", "SELECT COUNT(*) FROM scenario_texts"), 1);
+  CU_ASSERT_EQUAL(fl_cli_query("vfull.sqlite", "SELECT COUNT(*) FROM runs WHERE scenario_text <> ''"), 0);
+  for (int i = 1; i <= 2; i++) {
+    char args[512];
+    snprintf(args, sizeof args, "simulate v.ini --db v%d.sqlite --shard %d/2 --quiet " SWEEP, i, i);
+    CU_ASSERT_EQUAL(fl_cli_run(args), 0);
+  }
+  CU_ASSERT_FATAL(to_schema_1("v1.sqlite"));
+  CU_ASSERT_EQUAL(fl_cli_query("v1.sqlite", "SELECT COUNT(*) FROM runs WHERE scenario_text LIKE '[run]%'"), 10);
+  CU_ASSERT_EQUAL(fl_cli_run("merge v1.sqlite v2.sqlite --db vmerged.sqlite"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "20 rows added"));
+  rows_of("vfull.sqlite", full, sizeof full);
+  rows_of("vmerged.sqlite", merged, sizeof merged);
+  CU_ASSERT_STRING_EQUAL(full, merged);
+  /* one experiment per sweep point, whichever schema wrote the row */
+  CU_ASSERT_EQUAL(fl_cli_run("report vfull.sqlite --csv"), 0);
+  snprintf(rep_full, sizeof rep_full, "%s", fl_cli_out);
+  CU_ASSERT_EQUAL(fl_cli_run("report vmerged.sqlite --csv"), 0);
+  CU_ASSERT_STRING_EQUAL(rep_full, fl_cli_out);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5); /* header + 2 shapes x 2 strategies */
+  /* a row that came from the schema-1 shard re-simulates from the text it carries */
+  CU_ASSERT_EQUAL(fl_cli_run("rerun vmerged.sqlite 1"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "identical"));
+  /* a schema-1 file holding one key twice: opened for writing it keeps a plain index, merges still add rows once */
+  {
+    sqlite3 *h = NULL;
+    CU_ASSERT_FATAL(to_schema_1("v2.sqlite"));
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("v2.sqlite"), &h), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(h,
+                                 "INSERT INTO runs (faultline_version, scenario, scenario_text, overrides, mode, app,"
+                                 " strategy, failure_model, seed, replica, nodes, platform_nodes, work_s, status,"
+                                 " row_key) SELECT faultline_version, scenario, scenario_text, overrides, mode, app,"
+                                 " strategy, failure_model, seed, replica, nodes, platform_nodes, work_s, status,"
+                                 " row_key FROM runs WHERE id = 1",
+                                 NULL, NULL, NULL),
+                    SQLITE_OK);
+    sqlite3_close(h);
+  }
+  CU_ASSERT_EQUAL(fl_cli_run("merge v1.sqlite --db v2.sqlite"), 1); /* 1: shard 2/2 not among the inputs */
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "10 rows added, 0 already"));
+  CU_ASSERT_EQUAL(fl_cli_run("merge v1.sqlite --db v2.sqlite"), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "0 rows added, 10 already"));
+  CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "SELECT COUNT(*) FROM runs"), 21);
+  CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'runs_key'"), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "PRAGMA user_version"), 2);
+}
+
 static CU_TestInfo sweep_tests[] = {
     {"shards merge back to the sweep, row for row", test_shards_merge_to_the_sweep},
     {"merge refuses what is not its input", test_merge_refuses},
+    {"shards of schema 1 (the text in every row) merge with today's", test_schema_1_shards},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"sweep", NULL, NULL, NULL, NULL, sweep_tests}, CU_SUITE_INFO_NULL};
