@@ -144,6 +144,23 @@ int fl_usage_error(const char *cmd, const char *fmt, const char *arg)
 
 /* ---- simulate ---- */
 
+/* A shard started beside the first one (--after-fd): wait for the sweep's word that the first is past its checks
+ * (a byte: 1) or is not (end of file: 0). The descriptor is closed; later calls answer the same. */
+static int fl_sweep_go(long *fd)
+{
+  static int go = -1;
+  if (*fd >= 0) {
+    char b;
+    ssize_t n;
+    while ((n = read((int)*fd, &b, 1)) < 0 && errno == EINTR)
+      ;
+    close((int)*fd);
+    *fd = -1;
+    go = n == 1;
+  }
+  return go == 1;
+}
+
 /* Does the simulation use any of the '+'-joined keys of a sweep term? */
 static int fl_sweep_uses(const fl_sim *sim, const char *keys)
 {
@@ -212,7 +229,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   size_t nown = 0, own_cap = 0;
   long shard_i = 1, shard_n = 1, item = 0, skipped = 0; /* --shard I/N: this command's slice of the items */
   long rows_total = 0, rows_done = 0;                   /* progress */
-  long ready_fd = -1;                                   /* --ready-fd (sweep) */
+  long ready_fd = -1, after_fd = -1;                    /* --ready-fd, --after-fd (sweep) */
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
@@ -264,6 +281,14 @@ static int fl_cmd_simulate(int argc, char **argv)
     } else if ((v = fl_args_value(argc, argv, &i, "--ready-fd"))) {
       /* internal (sweep): say on this descriptor, by one byte, that every input is checked and the database open */
       if (fl_args_count("--ready-fd", v, 3, 1023, &ready_fd) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        goto out;
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--after-fd"))) {
+      /* internal (sweep): set up, then wait on this descriptor for the first shard's word before opening the
+       * database: a byte, go on; end of file, the first shard found bad input (and said so): leave, silent */
+      if (fl_args_count("--after-fd", v, 3, 1023, &after_fd) != FL_OK) {
         rc = 2;
         fl_usage_error("simulate", "%s", fl_err_msg());
         goto out;
@@ -374,6 +399,10 @@ static int fl_cmd_simulate(int argc, char **argv)
     goto done;
   }
 
+  if (after_fd >= 0 && !fl_sweep_go(&after_fd)) {
+    rc = 2; /* the first shard refused the input and said why: one line for the whole sweep */
+    goto out;
+  }
   FL_TRY(fl_db_open(jobs[0].sc->db, &db));
   if (ready_fd >= 0) {
     ssize_t w = write((int)ready_fd, "1", 1);
@@ -446,6 +475,10 @@ static int fl_cmd_simulate(int argc, char **argv)
       FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
       fl_sim_fill_row(sim, sc, r, &res, &row);
       FL_TRY(fl_db_insert_run(db, &row, &log, &id));
+      if (id == 0) {
+        skipped++; /* another process wrote this very row meanwhile (same key): it is there once */
+        continue;
+      }
       if (strcmp(res.status, "completed") == 0) {
         sum_makespan += res.makespan_s;
         completed++;
@@ -485,7 +518,9 @@ static int fl_cmd_simulate(int argc, char **argv)
             nown == 1 ? "" : "s", fl_wall_seconds() - wall0, first_id, last_id,
             (int64_t)nown == last_id - first_id + 1 ? "" : " (interleaved with another writer's)", jobs[0].sc->db);
 done:
-  if (rc != FL_OK)
+  if (rc != FL_OK && after_fd >= 0 && !fl_sweep_go(&after_fd))
+    rc = fl_exit_code(rc); /* the first shard met the same and said it: one line for the whole sweep */
+  else if (rc != FL_OK)
     rc = fl_report_error(rc);
 out:
   /* SimGrid's own teardown of a large platform takes seconds at exit; everything of ours is closed below, so a
@@ -715,6 +750,52 @@ done:
   return rc;
 }
 
+/* Start `faultline simulate PATH PASS... --shard I/N --db DB --quiet` for shard index `i` (0-based), stdout to
+ * /dev/null; `ready_fd` / `after_fd` (or -1) passed on as --ready-fd / --after-fd, `close_fds` closed in it. */
+static fl_err fl_sweep_spawn(const char *self, const char *path, const char **pass, int npass, long i, long nshards,
+                             const char *db, int ready_fd, int after_fd, const int *close_fds, int nclose, pid_t *child)
+{
+  fl_err rc = FL_OK;
+  pid_t pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
+  if (child)
+    *child = pid;
+  if (pid == 0) {
+    char *av[64 + 256], shard[48], fd[16], afd[16];
+    int c = 0;
+    for (int k = 0; k < nclose; k++)
+      close(close_fds[k]);
+    snprintf(shard, sizeof shard, "%ld/%ld", i + 1, nshards);
+    av[c++] = "faultline";
+    av[c++] = "simulate";
+    av[c++] = (char *)path;
+    for (int k = 0; k < npass && c < 250; k++)
+      av[c++] = (char *)pass[k];
+    av[c++] = "--shard";
+    av[c++] = shard;
+    av[c++] = "--db";
+    av[c++] = (char *)db;
+    av[c++] = "--quiet";
+    if (ready_fd >= 0) {
+      snprintf(fd, sizeof fd, "%d", ready_fd);
+      av[c++] = "--ready-fd";
+      av[c++] = fd;
+    }
+    if (after_fd >= 0) {
+      snprintf(afd, sizeof afd, "%d", after_fd);
+      av[c++] = "--after-fd";
+      av[c++] = afd;
+    }
+    av[c] = NULL;
+    if (freopen("/dev/null", "w", stdout) == NULL)
+      _exit(1);
+    execv(self, av);
+    _exit(127);
+  }
+done:
+  return rc;
+}
+
 static int fl_cmd_sweep(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -815,68 +896,61 @@ static int fl_cmd_sweep(int argc, char **argv)
     FL_TRY(fl_sweep_slurm(self, path, pass, npass, dir, nshards, jobs, jobs_given, quiet, &failed));
     next = nshards; /* every shard ran as an array task: merge them */
   }
-  while (next < nshards || running > 0) {
-    while (running < jobs && next < nshards) {
-      /* the first shard checks every input before it writes anything (as the whole sweep's check): the others
-       * start when it says it is past that (--ready-fd), or not at all when it finds bad input (one line, exit 2) */
-      int pfd[2] = {-1, -1};
-      pid_t pid;
-      if (next == 0 && strcmp(launcher, "local") == 0)
-        FL_CHECK(pipe(pfd) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
-      pid = fork();
-      FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
-      if (pid == 0) {
-        char *av[64 + 256], shard[48], fd[16];
-        int c = 0;
-        snprintf(shard, sizeof shard, "%ld/%ld", next + 1, nshards);
-        av[c++] = "faultline";
-        av[c++] = "simulate";
-        av[c++] = (char *)path;
-        for (int k = 0; k < npass && c < 250; k++)
-          av[c++] = (char *)pass[k];
-        av[c++] = "--shard";
-        av[c++] = shard;
-        av[c++] = "--db";
-        av[c++] = paths[next];
-        av[c++] = "--quiet";
-        if (pfd[1] >= 0) {
-          close(pfd[0]);
-          snprintf(fd, sizeof fd, "%d", pfd[1]);
-          av[c++] = "--ready-fd";
-          av[c++] = fd;
-        }
-        av[c] = NULL;
-        if (freopen("/dev/null", "w", stdout) == NULL)
-          _exit(1);
-        execv(self, av);
-        _exit(127);
-      }
+  if (strcmp(launcher, "local") == 0 && next < nshards) {
+    /* The first shard checks every input before it writes anything (as the whole sweep's check) and says when it
+     * is past that (--ready-fd). The others of the first wave set up at the same time, and wait (--after-fd)
+     * for its word before they open their databases: a byte each, go on; end of file, it found bad input (said
+     * in one line, exit 2), and they leave without a word. */
+    int pfd[2] = {-1, -1}, gfd[2] = {-1, -1};
+    long wave = jobs < nshards ? jobs : nshards;
+    pid_t first = -1;
+    char b;
+    ssize_t n;
+    FL_CHECK(pipe(pfd) == 0 && pipe(gfd) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
+    for (long k = 0; k < wave; k++) {
+      int close_fds[3] = {k == 0 ? pfd[0] : pfd[1], gfd[1], k == 0 ? gfd[0] : pfd[0]};
+      FL_TRY(fl_sweep_spawn(self, path, pass, npass, next, nshards, paths[next], k == 0 ? pfd[1] : -1,
+                            k == 0 ? -1 : gfd[0], close_fds, 3, k == 0 ? &first : NULL));
       next++;
       running++;
-      if (pfd[0] >= 0) {
-        char b;
-        ssize_t n;
-        close(pfd[1]);
-        while ((n = read(pfd[0], &b, 1)) < 0 && errno == EINTR)
-          ;
-        close(pfd[0]);
-        if (n == 1 && !quiet) /* the input is good: the sweep goes on */
-          fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, local processes, in %s/\n", sc->name,
-                  nshards, jobs, dir);
-        if (n != 1) { /* it ended before it was ready: bad input (said in one line) or a failure */
-          int st = 0;
-          while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
-          running--;
-          if (WIFEXITED(st) && WEXITSTATUS(st) == 2) {
-            if (made_dir)
-              rmdir(dir); /* ours, and empty: nothing ran */
-            code = 2;
-            goto done;
-          }
-          failed++;
-        }
+    }
+    close(pfd[1]);
+    close(gfd[0]);
+    while ((n = read(pfd[0], &b, 1)) < 0 && errno == EINTR)
+      ;
+    close(pfd[0]);
+    if (n == 1) {
+      for (long k = 1; k < wave; k++)
+        if (write(gfd[1], "1", 1) != 1)
+          break;
+      if (!quiet) /* the input is good: the sweep goes on */
+        fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, local processes, in %s/\n", sc->name, nshards,
+                jobs, dir);
+    }
+    close(gfd[1]);
+    if (n != 1) {
+      /* it ended before it was ready: bad input (said in one line) or a failure; the others leave */
+      int st = 0, bad = 0;
+      pid_t w;
+      while (running > 0 && (w = wait(&st)) > 0) {
+        running--;
+        if (w == first)
+          bad = WIFEXITED(st) && WEXITSTATUS(st) == 2;
+        failed += !WIFEXITED(st) || WEXITSTATUS(st) != 0;
       }
+      if (bad) {
+        if (made_dir)
+          rmdir(dir); /* ours, and empty: nothing ran */
+        code = 2;
+        goto done;
+      }
+    }
+  }
+  while (next < nshards || running > 0) {
+    while (running < jobs && next < nshards) {
+      FL_TRY(fl_sweep_spawn(self, path, pass, npass, next, nshards, paths[next], -1, -1, NULL, 0, NULL));
+      next++;
+      running++;
     }
     {
       int st = 0;
@@ -1499,14 +1573,19 @@ static int fl_cmd_rerun(int argc, char **argv)
   if (argc != 3 || fl_units_number(argv[2], 1, &id) != FL_OK || id < 1)
     return fl_usage_error("rerun", "%s", "expected a database and a run id");
   FL_TRY(fl_db_open_readonly(argv[1], &db));
-  FL_CHECK(sqlite3_prepare_v2(fl_db_sqlite(db), "SELECT * FROM runs WHERE id = ?", -1, &st, NULL) == SQLITE_OK,
-           FL_ERR_DB, "%s: %s", argv[1], sqlite3_errmsg(fl_db_sqlite(db)));
+  {
+    char *q =
+        sqlite3_mprintf("SELECT *, %s AS fl_scenario_text FROM runs WHERE id = ?", fl_db_text_sql(fl_db_sqlite(db)));
+    int ok = q && sqlite3_prepare_v2(fl_db_sqlite(db), q, -1, &st, NULL) == SQLITE_OK;
+    sqlite3_free(q);
+    FL_CHECK(ok, FL_ERR_DB, "%s: %s", argv[1], sqlite3_errmsg(fl_db_sqlite(db)));
+  }
   sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
   FL_CHECK(sqlite3_step(st) == SQLITE_ROW, FL_ERR_INPUT, "%s: no run with id %.0f", argv[1], id);
   c_text = c_over = c_path = c_replica = c_mode = c_inputs = c_status = -1;
   for (int k = 0; k < sqlite3_column_count(st); k++) {
     const char *n = sqlite3_column_name(st, k);
-    c_text = strcmp(n, "scenario_text") == 0 ? k : c_text;
+    c_text = strcmp(n, "fl_scenario_text") == 0 ? k : c_text;
     c_over = strcmp(n, "overrides") == 0 ? k : c_over;
     c_path = strcmp(n, "scenario_path") == 0 ? k : c_path;
     c_replica = strcmp(n, "replica") == 0 ? k : c_replica;
