@@ -4,10 +4,13 @@
 #include "cli_util.h"
 #include "fl_test.h"
 
+#include <math.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SWEEP "--sweep failures.shape=0.5,0.9 --sweep strategy.kind=checkpoint,buddy --replicas 5"
@@ -200,10 +203,62 @@ static void test_schema_1_shards(void)
   CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "PRAGMA user_version"), 2);
 }
 
+/* A sweep killed half-way (SIGKILL to the whole process group, as a lost login session or a cancelled job would
+ * end it) and run again: it completes, every row once, the same rows as one process's. */
+static void test_killed_sweep_resumes(void)
+{
+  static char full[1 << 17], swept[1 << 17];
+  char cmd[8192];
+  const char *bin = getenv("FAULTLINE");
+  double seen = 0;
+  int waited = 0;
+  fl_cli_write("k.ini", "[run]\nname = k\n[platform]\nnodes = 40\n[failures]\nmodel = weibull\nnode_mtbf = 20d\n"
+                        "[app]\nnodes = 32\nwork = 12h\n");
+#define KSWEEP "--sweep failures.shape=0.5,0.9 --sweep strategy.kind=checkpoint,buddy --replicas 300"
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate k.ini --db kfull.sqlite --quiet " KSWEEP), 0);
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' && setsid '%s' sweep k.ini --jobs 2 --shards 4 --dir ksw --db kswept.sqlite --quiet " KSWEEP
+           " >/dev/null 2>&1 & echo $! > '%s'",
+           fl_test_tmpdir(), bin, fl_test_tmp("kpid"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  /* until the shards hold some rows, but not all: then the whole group, sweep and shards, is killed */
+  while (waited++ < 3000) {
+    double a = fl_cli_query("ksw/shard-1.sqlite", "SELECT COUNT(*) FROM runs");
+    double b = fl_cli_query("ksw/shard-2.sqlite", "SELECT COUNT(*) FROM runs");
+    seen = (isnan(a) ? 0 : a) + (isnan(b) ? 0 : b);
+    if (seen >= 40)
+      break;
+    struct timespec ts = {0, 10000000};
+    nanosleep(&ts, NULL);
+  }
+  {
+    /* setsid made the sweep its group's leader: the group is the sweep and its shards */
+    FILE *f = fopen(fl_test_tmp("kpid"), "r");
+    long pid = 0;
+    struct timespec ts = {0, 200000000};
+    CU_ASSERT_FATAL(f && fscanf(f, "%ld", &pid) == 1 && pid > 1);
+    fclose(f);
+    CU_ASSERT_EQUAL(kill(-(pid_t)pid, SIGKILL), 0);
+    nanosleep(&ts, NULL);
+  }
+  CU_ASSERT(seen >= 40);
+  CU_ASSERT_FALSE(fl_cli_exists("kswept.sqlite")); /* killed before its merge */
+  CU_ASSERT_EQUAL(fl_cli_run("sweep k.ini --jobs 2 --shards 4 --dir ksw --db kswept.sqlite " KSWEEP), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "1200 rows added, 0 already"));
+  CU_ASSERT_EQUAL(fl_cli_query("kswept.sqlite", "SELECT COUNT(*) FROM runs"), 1200);
+  CU_ASSERT_EQUAL(fl_cli_query("kswept.sqlite", "SELECT COUNT(DISTINCT row_key) FROM runs"), 1200);
+  rows_of("kfull.sqlite", full, sizeof full);
+  rows_of("kswept.sqlite", swept, sizeof swept);
+  CU_ASSERT_EQUAL(fl_cli_lines(full), 1200);
+  CU_ASSERT_STRING_EQUAL(full, swept);
+#undef KSWEEP
+}
+
 static CU_TestInfo sweep_tests[] = {
     {"shards merge back to the sweep, row for row", test_shards_merge_to_the_sweep},
     {"merge refuses what is not its input", test_merge_refuses},
     {"shards of schema 1 (the text in every row) merge with today's", test_schema_1_shards},
+    {"a sweep killed half-way completes when run again, every row once", test_killed_sweep_resumes},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"sweep", NULL, NULL, NULL, NULL, sweep_tests}, CU_SUITE_INFO_NULL};
