@@ -12,6 +12,7 @@
 #include "merge.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -39,6 +40,28 @@ typedef struct fl_shard_info {
   char msg[1024];
 } fl_shard_info;
 
+/* Has another process `path` open, SQLite in WAL mode? Every connection to a WAL database holds a read lock on
+ * its -shm file's "DMS" byte while it is open (SQLite's unix VFS: byte 128, after the 8 WAL locks from 120) and
+ * takes it exclusively only when it is the last to close; F_GETLK asks, without taking anything. A -shm file
+ * nobody locks is what a killed writer leaves: not in use. */
+static int fl_merge_in_use(const char *path)
+{
+  char shm[4200];
+  struct flock l;
+  int fd, busy;
+  snprintf(shm, sizeof shm, "%s-shm", path);
+  if ((fd = open(shm, O_RDONLY)) < 0)
+    return 0;
+  memset(&l, 0, sizeof l);
+  l.l_type = F_WRLCK;
+  l.l_whence = SEEK_SET;
+  l.l_start = 128;
+  l.l_len = 1;
+  busy = fcntl(fd, F_GETLK, &l) == 0 && l.l_type != F_UNLCK;
+  close(fd);
+  return busy;
+}
+
 static fl_err fl_merge_scan(const char *path, fl_shard_info *info)
 {
   fl_err rc = FL_OK;
@@ -49,6 +72,10 @@ static fl_err fl_merge_scan(const char *path, fl_shard_info *info)
   memset(info, 0, sizeof *info);
   info->path = path;
   info->shard = info->nshards = info->expected = -1;
+  /* a shard still being written would be merged in part, and its count would change under the merge */
+  FL_CHECK(!fl_merge_in_use(path), FL_ERR_INPUT,
+           "%s: being written (another process has it open: a shard still running?); merge it when that is done",
+           path);
   FL_TRY(fl_db_open_readonly(path, &db));
   h = fl_db_sqlite(db);
   FL_CHECK(sqlite3_prepare_v2(h, "SELECT COUNT(*) FROM runs", -1, &st, NULL) == SQLITE_OK &&

@@ -124,6 +124,35 @@ static void test_merge_refuses(void)
     CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
     CU_ASSERT_FALSE(fl_cli_exists("out.sqlite"));
   }
+  {
+    /* a shard still being written: refused, named, nothing written; the writer is not disturbed */
+    char cmd[8192];
+    FILE *f;
+    long pid = 0;
+    int waited = 0;
+    double rows = 0, after = 0;
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' simulate t.ini --replicas 1000000 --shard 1/2 --db busy.sqlite --quiet >/dev/null 2>&1 & "
+             "echo $! > '%s'",
+             fl_test_tmpdir(), getenv("FAULTLINE"), fl_test_tmp("busypid"));
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    while (waited++ < 3000 && !((rows = fl_cli_query("busy.sqlite", "SELECT COUNT(*) FROM runs")) >= 10)) {
+      struct timespec ts = {0, 10000000};
+      nanosleep(&ts, NULL);
+    }
+    CU_ASSERT(rows >= 10);
+    CU_ASSERT_EQUAL(fl_cli_run("merge busy.sqlite --db out.sqlite"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "busy.sqlite: being written"));
+    CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+    CU_ASSERT_FALSE(fl_cli_exists("out.sqlite"));
+    after = fl_cli_query("busy.sqlite", "SELECT COUNT(*) FROM runs");
+    CU_ASSERT(after >= rows); /* still writing */
+    f = fopen(fl_test_tmp("busypid"), "r");
+    if (f && fscanf(f, "%ld", &pid) == 1 && pid > 1)
+      kill((pid_t)pid, SIGKILL);
+    if (f)
+      fclose(f);
+  }
   CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite --db other.sqlite"), 2);
   CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite"), 2);
   CU_ASSERT_EQUAL(fl_cli_run("simulate t.ini --db x.sqlite --shard 4/3"), 2);
