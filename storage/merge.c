@@ -74,8 +74,7 @@ static fl_err fl_merge_scan(const char *path, fl_shard_info *info)
   info->shard = info->nshards = info->expected = -1;
   /* a shard still being written would be merged in part, and its count would change under the merge */
   FL_CHECK(!fl_merge_in_use(path), FL_ERR_INPUT,
-           "%s: being written (another process has it open: a shard still running?); merge it when that is done",
-           path);
+           "%s: being written (another process has it open: a shard still running?); merge it when that is done", path);
   FL_TRY(fl_db_open_readonly(path, &db));
   h = fl_db_sqlite(db);
   FL_CHECK(sqlite3_prepare_v2(h, "SELECT COUNT(*) FROM runs", -1, &st, NULL) == SQLITE_OK &&
