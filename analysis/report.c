@@ -5,7 +5,6 @@
 #include "report.h"
 
 #include "db.h"
-
 #include "stats.h"
 #include "units.h"
 
@@ -540,6 +539,49 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
   return FL_OK;
 }
 
+/* CSV text (header line, then rows; fields without commas but the first's "name [k=v ...]") printed to out with
+ * every override that varies in its own column after the first, as fl_table_split_variants does for the table.
+ * -1 when out of memory. */
+static int fl_csv_print_split(const char *csv, FILE *out)
+{
+  fl_table t = {0}, split;
+  const fl_table *show = &t;
+  int ok = 1, plain = 0;
+  for (const char *line = csv ? csv : ""; *line && ok;) {
+    size_t n = strcspn(line, "\n");
+    char *copy = strndup(line, n), *fields[FL_TABLE_MAXCOLS];
+    int nf = 0;
+    ok = copy != NULL;
+    for (char *p = copy; ok && p && nf < FL_TABLE_MAXCOLS; nf++) {
+      fields[nf] = p;
+      if ((p = strchr(p, ',')))
+        *p++ = '\0';
+    }
+    if (ok && t.ncols == 0)
+      t.ncols = nf;
+    if (ok && nf != t.ncols)
+      plain = 1; /* a value with a comma in it: the lines as they are */
+    else if (ok)
+      ok = fl_table_add(&t, (const char *const *)fields) == 0;
+    free(copy);
+    line += n + (line[n] == '\n');
+  }
+  if (ok && plain) {
+    fputs(csv, out);
+    fl_table_free(&t);
+    return 0;
+  }
+  if (ok && fl_table_split_variants(&t, &split))
+    show = &split;
+  for (size_t r = 0; ok && r < show->nrows; r++)
+    for (int k = 0; k < show->ncols; k++)
+      fprintf(out, "%s%s", show->cells[r * (size_t)show->ncols + (size_t)k], k + 1 < show->ncols ? "," : "\n");
+  if (show == &split)
+    fl_table_free(&split);
+  fl_table_free(&t);
+  return ok ? 0 : -1;
+}
+
 /* One table: job-level runs (tasks = 0), grid-world sweeps (tasks = 1) or task graphs (tasks = 2). */
 static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks, FILE *out, int *rows_out)
 {
@@ -548,6 +590,9 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_group g;
   fl_table tab = {.ncols = tasks ? 13 : 12, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
   int have = 0, rows = 0;
+  FILE *dst = out; /* CSV: a buffer, printed at the end with the varying overrides split into columns */
+  char *csv = NULL;
+  size_t csv_len = 0;
   const char *sql =
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
@@ -577,6 +622,10 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
                             graphs ? "tasks_lost, error_spent" : "NULL, NULL");
 
   memset(&g, 0, sizeof g);
+  if (opt->csv && !(dst = open_memstream(&csv, &csv_len))) {
+    sqlite3_free(q);
+    return fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+  }
   if (!q || sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
     rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
     sqlite3_free(q);
@@ -617,14 +666,14 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       }
     } else if (rows == 1 && opt->csv) {
       if (!tasks)
-        fprintf(out, "scenario,mode,strategy,interval,nodes,node_mtbf,failure_model,runs,failed,timeout,makespan_s,"
+        fprintf(dst, "scenario,mode,strategy,interval,nodes,node_mtbf,failure_model,runs,failed,timeout,makespan_s,"
                      "makespan_ci95,waste,waste_ci95,failures,failures_ci95,interruptions,interruptions_ci95\n");
       else if (tasks == 1)
-        fprintf(out, "scenario,mode,strategy,weights,policy,tasks,node_mtbf,failure_model,runs,failed,timeout,"
+        fprintf(dst, "scenario,mode,strategy,weights,policy,tasks,node_mtbf,failure_model,runs,failed,timeout,"
                      "makespan_s,makespan_ci95,resilience,resilience_ci95,error_linf,error_linf_ci95,error_l1,"
                      "error_l1_ci95,replicated,replicated_ci95,substituted,substituted_ci95\n");
       else
-        fprintf(out, "scenario,mode,strategy,weights,policy,hosts,node_mtbf,failure_model,runs,failed,timeout,"
+        fprintf(dst, "scenario,mode,strategy,weights,policy,hosts,node_mtbf,failure_model,runs,failed,timeout,"
                      "makespan_s,makespan_ci95,slowdown,slowdown_ci95,lost,lost_ci95,replicated,replicated_ci95,"
                      "substituted,substituted_ci95,error_spent,error_spent_ci95,error_linf,error_linf_ci95\n");
     }
@@ -652,7 +701,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2),
              tau, nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy, fl_text(st, 22), fl_text(st, 23));
     if (!have || strcmp(key, g.key) != 0) {
-      if (have && fl_group_print(&g, tasks, opt->csv, out, &tab) != 0) {
+      if (have && fl_group_print(&g, tasks, opt->csv, dst, &tab) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
@@ -702,11 +751,16 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       g.failed++;
     }
   }
-  if (have && fl_group_print(&g, tasks, opt->csv, out, &tab) != 0) {
+  if (have && fl_group_print(&g, tasks, opt->csv, dst, &tab) != 0) {
     rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
     goto done;
   }
-  {
+  if (opt->csv) {
+    /* the CSV lines, then every override that varies as a column of its own, as in the table */
+    fclose(dst);
+    dst = NULL;
+    FL_CHECK(fl_csv_print_split(csv, out) == 0, FL_ERR_NOMEM, "out of memory in report");
+  } else {
     fl_table split;
     const fl_table *show = fl_table_split_variants(&tab, &split) ? &split : &tab;
     if (opt->json)
@@ -717,6 +771,9 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       fl_table_free(&split);
   }
 done:
+  if (dst && dst != out)
+    fclose(dst);
+  free(csv);
   fl_table_free(&tab);
   *rows_out = rows;
   sqlite3_finalize(st);
