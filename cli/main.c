@@ -211,6 +211,141 @@ static void fl_print_job_header(const fl_sim_job *job)
   fprintf(stderr, "; %ld replica%s -> %s\n", sc->replicas, sc->replicas == 1 ? "" : "s", sc->db);
 }
 
+/* This shard's rows: every shard_n-th (combination, replica) item from shard_i - 1 whose combination runs here. */
+static long fl_simulate_expected(const fl_sim_job *jobs, long ncombos, long shard_i, long shard_n)
+{
+  long expected = 0, k = 0;
+  for (long c = 0; c < ncombos; c++)
+    for (long r = 0; r < jobs[c].sc->replicas; r++, k++)
+      expected += jobs[c].sim && k % shard_n == shard_i - 1;
+  return expected;
+}
+
+/* The shard's plan, for merge: which sweep (scenario text and every option but --db), which slice, how many rows. */
+static fl_err fl_simulate_record_shard(fl_db *db, const fl_scenario *base, char **sets, int nsets, long shard_i,
+                                       long shard_n, long expected)
+{
+  uint64_t h = XXH64(base->text ? base->text : "", base->text ? strlen(base->text) : 0, 0);
+  char sweep[40];
+  for (int i = 0; i < nsets; i++)
+    if (strncmp(sets[i], "run.db=", 7) != 0)
+      h = XXH64(sets[i], strlen(sets[i]), h);
+  snprintf(sweep, sizeof sweep, "%016" PRIx64, h);
+  return fl_db_record_shard(db, sweep, shard_i, shard_n, expected);
+}
+
+/* Run this very command again for platform group `g` (--platform-group), with `extra` ("--count" or NULL) added
+ * and the sweep's descriptors left out; *status gets its exit status, and with --count *count the number it
+ * printed. Its stderr is this one's; its stdout too, unless counting. */
+static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra, int *status, long *count)
+{
+  fl_err rc = FL_OK;
+  char self[4096], gbuf[16], **av = NULL, buf[64];
+  int pfd[2] = {-1, -1}, c = 0, st = 0;
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  pid_t pid;
+  FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
+  self[len] = '\0';
+  FL_ALLOC(av, (size_t)argc + 8);
+  av[c++] = "faultline";
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && (strcmp(argv[i], "--ready-fd") == 0 || strcmp(argv[i], "--after-fd") == 0)) {
+      i++; /* the sweep's word is for this process */
+      continue;
+    }
+    if (i > 0 && (strncmp(argv[i], "--ready-fd=", 11) == 0 || strncmp(argv[i], "--after-fd=", 11) == 0))
+      continue;
+    av[c++] = argv[i];
+  }
+  snprintf(gbuf, sizeof gbuf, "%d", g);
+  av[c++] = "--platform-group";
+  av[c++] = gbuf;
+  if (extra)
+    av[c++] = (char *)extra;
+  av[c] = NULL;
+  if (count)
+    FL_CHECK(pipe(pfd) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    if (count) {
+      close(pfd[0]);
+      if (dup2(pfd[1], STDOUT_FILENO) < 0)
+        _exit(1);
+      close(pfd[1]);
+    }
+    execv(self, av);
+    _exit(127);
+  }
+  if (count) {
+    size_t n = 0;
+    ssize_t r;
+    close(pfd[1]);
+    pfd[1] = -1;
+    while (n + 1 < sizeof buf && ((r = read(pfd[0], buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+      n += r > 0 ? (size_t)r : 0;
+    buf[n] = '\0';
+    *count = strtol(buf, NULL, 10);
+  }
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+done:
+  if (pfd[0] >= 0)
+    close(pfd[0]);
+  if (pfd[1] >= 0)
+    close(pfd[1]);
+  free(av);
+  return rc;
+}
+
+/* A sweep over several platforms: every group checked (set up, this shard's rows counted) before anything is
+ * written, then the database opened, the shard's plan recorded and the sweep told (--ready-fd), and each group
+ * run in a process of its own, one after the other. Returns the exit status. */
+static int fl_simulate_groups(int argc, char **argv, int ngroups, int print, long ready_fd, long after_fd,
+                              const char *db_path, long shard_i, long shard_n, const fl_scenario *base, char **sets,
+                              int nsets)
+{
+  fl_err rc = FL_OK;
+  fl_db *db = NULL;
+  long total = 0;
+  int worst = 0, st = 0;
+  for (int g = 0; g < ngroups; g++) {
+    long n = 0;
+    FL_TRY(fl_simulate_child(argc, argv, g, print ? NULL : "--count", &st, print ? NULL : &n));
+    if (st != 0) {
+      worst = st; /* it said why, in one line; nothing was written */
+      goto done;
+    }
+    total += n;
+  }
+  if (print)
+    goto done;
+  if (after_fd >= 0 && !fl_sweep_go(&after_fd)) {
+    worst = 2; /* the first shard refused the input and said why */
+    goto done;
+  }
+  FL_TRY(fl_db_open(db_path, &db));
+  if (shard_n > 1)
+    FL_TRY(fl_simulate_record_shard(db, base, sets, nsets, shard_i, shard_n, total));
+  fl_db_close(&db);
+  if (ready_fd >= 0) {
+    ssize_t w = write((int)ready_fd, "1", 1);
+    (void)w;
+    close((int)ready_fd);
+  }
+  for (int g = 0; g < ngroups; g++) {
+    FL_TRY(fl_simulate_child(argc, argv, g, NULL, &st, NULL));
+    worst = st > worst ? st : worst;
+  }
+done:
+  fl_db_close(&db);
+  if (rc != FL_OK)
+    return fl_report_error(rc);
+  return worst;
+}
+
 static int fl_cmd_simulate(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -230,6 +365,9 @@ static int fl_cmd_simulate(int argc, char **argv)
   long shard_i = 1, shard_n = 1, item = 0, skipped = 0; /* --shard I/N: this command's slice of the items */
   long rows_total = 0, rows_done = 0;                   /* progress */
   long ready_fd = -1, after_fd = -1;                    /* --ready-fd, --after-fd (sweep) */
+  long pgroup = -1;                                     /* --platform-group K: one process per platform */
+  int count_only = 0, ngroups = 1, *group = NULL;
+  char **pkeys = NULL;
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
   size_t sweep_len = 1;
@@ -285,6 +423,15 @@ static int fl_cmd_simulate(int argc, char **argv)
         fl_usage_error("simulate", "%s", fl_err_msg());
         goto out;
       }
+    } else if ((v = fl_args_value(argc, argv, &i, "--platform-group"))) {
+      /* internal: only the combinations of the K-th distinct platform (SimGrid loads one per process) */
+      if (fl_args_count("--platform-group", v, 0, FL_MAX_COMBOS, &pgroup) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        goto out;
+      }
+    } else if (strcmp(argv[i], "--count") == 0) {
+      count_only = 1; /* internal, with --platform-group: set up, print this shard's rows of the group, leave */
     } else if ((v = fl_args_value(argc, argv, &i, "--after-fd"))) {
       /* internal (sweep): set up, then wait on this descriptor for the first shard's word before opening the
        * database: a byte, go on; end of file, the first shard found bad input (and said so): leave, silent */
@@ -361,8 +508,10 @@ static int fl_cmd_simulate(int argc, char **argv)
            base->replicas, (double)ncombos * (double)base->replicas);
   FL_ALLOC(jobs, ncombos);
   FL_ALLOC(effective, ncombos * FL_MAX_SWEEP_DIMS);
+  FL_ALLOC(group, ncombos);
+  FL_ALLOC(pkeys, ncombos);
   for (long c = 0; c < ncombos; c++) {
-    long same = -1;
+    char key[4400];
     FL_TRY(fl_scenario_load(path, &jobs[c].sc));
     njobs++;
     for (int i = 0; i < nsets; i++)
@@ -371,6 +520,30 @@ static int fl_cmd_simulate(int argc, char **argv)
     FL_TRY(fl_sweep_apply(jobs[c].sc, dims, ndims, c));
     FL_CHECK(strcmp(jobs[c].sc->db, jobs[0].sc->db) == 0, FL_ERR_INPUT,
              "--sweep: every combination writes to one database (run.db cannot be swept)");
+    /* which platform it needs: SimGrid holds one per process, so each distinct one gets a process */
+    FL_TRY(fl_sim_platform_key(jobs[c].sc, key, sizeof key));
+    group[c] = -1;
+    for (long e = 0; e < c && group[c] < 0; e++)
+      if (strcmp(pkeys[e], key) == 0)
+        group[c] = group[e];
+    if (group[c] < 0)
+      group[c] = c == 0 ? 0 : ngroups++;
+    FL_ALLOC(pkeys[c], strlen(key) + 1);
+    strcpy(pkeys[c], key);
+  }
+  if (ngroups > 1 && pgroup < 0) {
+    /* several platforms: a process each (this command, re-run with --platform-group K), first all checked and
+     * counted, nothing written, then run one after the other */
+    rc = fl_simulate_groups(argc, argv, ngroups, print, ready_fd, after_fd, jobs[0].sc->db, shard_i, shard_n, base,
+                            sets, nsets);
+    goto out;
+  }
+  FL_CHECK(pgroup < ngroups, FL_ERR_INPUT, "--platform-group %ld: the sweep has %d platform%s", pgroup, ngroups,
+           ngroups == 1 ? "" : "s");
+  for (long c = 0; c < ncombos; c++) {
+    long same = -1;
+    if (pgroup >= 0 && group[c] != pgroup)
+      continue; /* another process's platform: its items are counted, not run */
     FL_TRY(fl_sim_create(jobs[c].sc, &jobs[c].sim));
     /* a combination that differs from an earlier one only in keys this simulation ignores would repeat its
      * replicas exactly (same seed): skip it */
@@ -392,10 +565,17 @@ static int fl_cmd_simulate(int argc, char **argv)
   }
   if (print) {
     for (long c = 0; c < ncombos; c++) {
+      if (pgroup >= 0 && group[c] != pgroup)
+        continue;
       if (ncombos > 1)
         printf("; combination %ld of %ld\n", c + 1, ncombos);
       fl_scenario_print(jobs[c].sc, stdout);
     }
+    goto done;
+  }
+  if (count_only) {
+    /* this shard's rows of this process's platform: the parent adds them up for the shard's plan */
+    printf("%ld\n", fl_simulate_expected(jobs, ncombos, shard_i, shard_n));
     goto done;
   }
 
@@ -409,20 +589,9 @@ static int fl_cmd_simulate(int argc, char **argv)
     (void)w; /* the sweep reads EOF as "not ready": nothing to do if it went away */
     close((int)ready_fd);
   }
-  if (shard_n > 1) {
-    /* the shard's plan, for merge: which sweep (scenario text and every option but --db), which slice, how many rows */
-    long expected = 0, k = 0;
-    uint64_t h = XXH64(base->text ? base->text : "", base->text ? strlen(base->text) : 0, 0);
-    char sweep[40];
-    for (int i = 0; i < nsets; i++)
-      if (strncmp(sets[i], "run.db=", 7) != 0)
-        h = XXH64(sets[i], strlen(sets[i]), h);
-    for (long c = 0; c < ncombos; c++)
-      for (long r = 0; r < jobs[c].sc->replicas; r++, k++)
-        expected += jobs[c].sim && k % shard_n == shard_i - 1;
-    snprintf(sweep, sizeof sweep, "%016" PRIx64, h);
-    FL_TRY(fl_db_record_shard(db, sweep, shard_i, shard_n, expected));
-  }
+  if (shard_n > 1 && pgroup < 0)
+    FL_TRY(fl_simulate_record_shard(db, base, sets, nsets, shard_i, shard_n,
+                                    fl_simulate_expected(jobs, ncombos, shard_i, shard_n)));
   fl_progress_init(&prog, stderr, quiet);
   {
     /* the rows this command will simulate, for the sweep's progress line */
@@ -536,6 +705,10 @@ out:
   free(jobs);
   free(own);
   free(effective);
+  free(group);
+  for (long c = 0; pkeys && c < ncombos; c++)
+    free(pkeys[c]);
+  free(pkeys);
   fl_scenario_destroy(&base);
   free(sweep_text);
   for (int i = 0; i < nsets; i++)

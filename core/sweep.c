@@ -2,6 +2,7 @@
 #include "sweep.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Parse "section.key=v1,v2 section.key=w1" terms into dims: a new key is appended, a key already swept gets the
@@ -56,6 +57,17 @@ fl_err fl_sweep_apply(fl_scenario *sc, const fl_sweep_dim *dims, int ndims, long
     snprintf(keys, sizeof keys, "%.127s", dims[d].key);
     snprintf(vals, sizeof vals, "%.255s", value);
     k /= dims[d].nvalues;
+    if (!strchr(dims[d].key, '+')) {
+      /* one key: the value whole ("platform.file=/abs/a.xml,/abs/b.xml" has slashes of its own) */
+      size_t n = strlen(dims[d].key) + strlen(value) + 2;
+      char *assign = malloc(n);
+      FL_CHECK(assign != NULL, FL_ERR_NOMEM, "out of memory");
+      sprintf(assign, "%s=%s", dims[d].key, value);
+      rc = fl_scenario_set_sweep(sc, assign);
+      free(assign);
+      FL_TRY(rc);
+      continue;
+    }
     for (key = strtok_r(keys, "+", &ksave), val = strtok_r(vals, "/", &vsave); key;
          key = strtok_r(NULL, "+", &ksave), val = strtok_r(NULL, "/", &vsave)) {
       char assign[512];

@@ -46,6 +46,33 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
 
 static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc);
 
+/* The platform form a picked simulation asks for: the network and storage its checkpoint costs are simulated on
+ * when they come from the platform, one cluster for task graphs; sets sim->platform_costs. */
+static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
+{
+  const char *why = NULL;
+  long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
+  int form = 0;
+  sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
+  if (sim->platform_costs && !sc->platform_file)
+    form = fl_iocost_form(sc, est_nodes);
+  if (strcmp(sim->app, "workflow") == 0 && !sc->platform_file)
+    form = FL_PLATFORM_CLUSTER; /* files move between any two hosts: one SimGrid cluster */
+  return form;
+}
+
+fl_err fl_sim_platform_key(const fl_scenario *sc, char *buf, size_t size)
+{
+  fl_err rc = FL_OK;
+  fl_sim tmp;
+  memset(&tmp, 0, sizeof tmp);
+  FL_TRY(fl_scenario_check(sc));
+  FL_TRY(fl_sim_pick(sc, &tmp));
+  FL_TRY(fl_platform_key(sc, fl_sim_platform_form(&tmp, sc), buf, size));
+done:
+  return rc;
+}
+
 fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 {
   fl_err rc = FL_OK;
@@ -59,17 +86,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_TRY(fl_fm_create(sc, &sim->fm));
   /* everything about the input that needs no platform is checked: now load it, with the network and storage
    * its checkpoint costs are simulated on when they come from the platform */
-  {
-    const char *why = NULL;
-    long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
-    int form = 0;
-    sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
-    if (sim->platform_costs && !sc->platform_file)
-      form = fl_iocost_form(sc, est_nodes);
-    if (strcmp(sim->app, "workflow") == 0 && !sc->platform_file)
-      form = FL_PLATFORM_CLUSTER; /* files move between any two hosts: one SimGrid cluster */
-    FL_TRY(fl_platform_get(sc, form, &sim->pf));
-  }
+  FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), &sim->pf));
   sim->nodes = fl_platform_nodes(sim->pf);
   sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;

@@ -55,6 +55,9 @@ typedef struct fl_sim_result {
 /* Set up the scenario's job on its platform (loading SimGrid and the platform on first use). Checks every
  * name and value first: the caller may rely on fl_sim_create failing before anything else is done. */
 fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out);
+/* The platform fl_sim_create(sc) would load, in words, without loading anything: SimGrid holds one platform per
+ * process, so a sweep over platforms runs one process per distinct key. */
+fl_err fl_sim_platform_key(const fl_scenario *sc, char *buf, size_t size);
 void fl_sim_destroy(fl_sim **sim);
 
 /* Show progress of replicas on `p` (may be NULL). */

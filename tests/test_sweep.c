@@ -204,7 +204,7 @@ static void test_schema_1_shards(void)
   snprintf(rep_full, sizeof rep_full, "%s", fl_cli_out);
   CU_ASSERT_EQUAL(fl_cli_run("report vmerged.sqlite --csv"), 0);
   CU_ASSERT_STRING_EQUAL(rep_full, fl_cli_out);
-  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5); /* header + 2 shapes x 2 strategies */
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5);                         /* header + 2 shapes x 2 strategies */
   CU_ASSERT(strncmp(fl_cli_out, "scenario,failures.shape,", 24) == 0); /* each varying key a column */
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\nv,0.9,sim,buddy,"));
   /* a row that came from the schema-1 shard re-simulates from the text it carries */
@@ -285,11 +285,71 @@ static void test_killed_sweep_resumes(void)
 #undef KSWEEP
 }
 
+/* platform.* sweeps: SimGrid holds one platform per process, so each platform's combinations run in a process of
+ * their own; the rows are those of the platforms run one by one, sharded or not; a platform that cannot hold the
+ * job is one line before anything is written. */
+static void test_platform_sweep(void)
+{
+  static char full[1 << 16], swept[1 << 16], one[1 << 16];
+  fl_cli_write("p.ini", "[run]\nname = p\n[platform]\nnodes = 40\n[failures]\nmodel = weibull\nnode_mtbf = 20d\n"
+                        "[app]\nnodes = 32\nwork = 12h\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate p.ini --db pfull.sqlite --quiet --replicas 3 "
+                                   "--sweep platform.nodes=40,48,64 --sweep strategy.kind=checkpoint,buddy"),
+                        0);
+  CU_ASSERT_EQUAL(fl_cli_query("pfull.sqlite", "SELECT COUNT(*) FROM runs"), 18);
+  CU_ASSERT_EQUAL(fl_cli_query("pfull.sqlite", "SELECT COUNT(DISTINCT platform_nodes) FROM runs"), 3);
+  /* the same rows as each platform on its own */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate p.ini --db pone.sqlite --quiet --replicas 3 --set platform.nodes=48 "
+                             "--sweep strategy.kind=checkpoint,buddy"),
+                  0);
+  CU_ASSERT_EQUAL(fl_cli_query("pfull.sqlite", "SELECT COUNT(*) FROM runs WHERE platform_nodes = 48"), 6);
+  {
+    static char a[1 << 16], b[1 << 16];
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    const char *q = "SELECT group_concat(quote(makespan_s) || ':' || failures, ' ') FROM (SELECT * FROM runs"
+                    " WHERE platform_nodes = 48 ORDER BY strategy, replica)";
+    a[0] = b[0] = '\0';
+    if (sqlite3_open_v2(fl_test_tmp("pfull.sqlite"), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(h, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+      snprintf(a, sizeof a, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    if (sqlite3_open_v2(fl_test_tmp("pone.sqlite"), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(h, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+      snprintf(b, sizeof b, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    CU_ASSERT(a[0] != '\0');
+    CU_ASSERT_STRING_EQUAL(a, b);
+  }
+  /* sharded by the sweep (each shard runs each platform in its own process), merged: the same rows */
+  CU_ASSERT_EQUAL(fl_cli_run("sweep p.ini --jobs 2 --shards 3 --dir psw --db pswept.sqlite --quiet --replicas 3 "
+                             "--sweep platform.nodes=40,48,64 --sweep strategy.kind=checkpoint,buddy"),
+                  0);
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_err, "INCOMPLETE"));
+  rows_of("pfull.sqlite", full, sizeof full);
+  rows_of("pswept.sqlite", swept, sizeof swept);
+  CU_ASSERT_EQUAL(fl_cli_lines(full), 18);
+  CU_ASSERT_STRING_EQUAL(full, swept);
+  /* the report and the plot see the platform key vary */
+  CU_ASSERT_EQUAL(fl_cli_run("report pfull.sqlite --csv"), 0);
+  CU_ASSERT(strncmp(fl_cli_out, "scenario,platform.nodes,", 24) == 0);
+  /* a platform too small for the job: one line, no file */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate p.ini --db pbad.sqlite --sweep platform.nodes=40,16"), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "only 16 hosts"));
+  CU_ASSERT_FALSE(fl_cli_exists("pbad.sqlite"));
+  rows_of("pbad.sqlite", one, sizeof one);
+  CU_ASSERT_STRING_EQUAL(one, "");
+}
+
 static CU_TestInfo sweep_tests[] = {
     {"shards merge back to the sweep, row for row", test_shards_merge_to_the_sweep},
     {"merge refuses what is not its input", test_merge_refuses},
     {"shards of schema 1 (the text in every row) merge with today's", test_schema_1_shards},
     {"a sweep killed half-way completes when run again, every row once", test_killed_sweep_resumes},
+    {"platform.* sweeps: a process per platform, the same rows", test_platform_sweep},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"sweep", NULL, NULL, NULL, NULL, sweep_tests}, CU_SUITE_INFO_NULL};

@@ -499,6 +499,32 @@ static int fl_platform_is_pfs(const fl_platform *pf, sg_host_t h)
   return 0;
 }
 
+fl_err fl_platform_key(const fl_scenario *sc, int io, char *describe, size_t size)
+{
+  fl_err rc = FL_OK;
+  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
+  fl_platform_gen gen;
+  char *file = NULL;
+  fl_platform_gen_from(sc, gen_nodes, sc->platform_file ? 0 : io, &gen);
+  if (sc->platform_file) {
+    file = fl_scenario_resolve(sc, sc->platform_file);
+    FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
+    snprintf(describe, size, "file:%s:controller=%s:pfs=%s%s", file, sc->controller,
+             sc->storage_pfs ? sc->storage_pfs : "", strcmp(sc->app, "workflow") == 0 ? ":cm02" : "");
+  } else if (io == 0) {
+    snprintf(describe, size, "generated:%ld:%.17g", gen_nodes, sc->node_speed);
+  } else {
+    snprintf(describe, size, "generated:%ld:%.17g:io=%d:%ld:%.17g:%.17g:%.17g:%.17g:%ld:%.17g:%.17g", gen_nodes,
+             sc->node_speed, io, gen.cabinet, gen.link_bw, gen.link_lat_s, gen.cabinet_bw, gen.disk_bw, gen.pfs_servers,
+             gen.pfs_bw, gen.pfs_link_bw);
+  }
+  if (strcmp(sc->app, "workflow") == 0 && !sc->platform_file)
+    strncat(describe, ":cm02", size - strlen(describe) - 1);
+done:
+  free(file);
+  return rc;
+}
+
 fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
 {
   fl_err rc = FL_OK;
@@ -515,17 +541,8 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
   if (sc->platform_file) {
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-    snprintf(describe, sizeof describe, "file:%s:controller=%s:pfs=%s%s", file, sc->controller,
-             sc->storage_pfs ? sc->storage_pfs : "", strcmp(sc->app, "workflow") == 0 ? ":cm02" : "");
-  } else if (io == 0) {
-    snprintf(describe, sizeof describe, "generated:%ld:%.17g", gen_nodes, sc->node_speed);
-  } else {
-    snprintf(describe, sizeof describe, "generated:%ld:%.17g:io=%d:%ld:%.17g:%.17g:%.17g:%.17g:%ld:%.17g:%.17g",
-             gen_nodes, sc->node_speed, io, gen.cabinet, gen.link_bw, gen.link_lat_s, gen.cabinet_bw, gen.disk_bw,
-             gen.pfs_servers, gen.pfs_bw, gen.pfs_link_bw);
   }
-  if (strcmp(sc->app, "workflow") == 0 && !sc->platform_file)
-    strncat(describe, ":cm02", sizeof describe - strlen(describe) - 1);
+  FL_TRY(fl_platform_key(sc, io, describe, sizeof describe));
   if (fl_the_platform) {
     FL_CHECK(strcmp(fl_the_platform->describe, describe) == 0, FL_ERR_SIM,
              "SimGrid loads one platform per process: '%s' is loaded, '%s' asked for", fl_the_platform->describe,

@@ -51,6 +51,9 @@ int fl_platform_gen_routable(const fl_platform_gen *g);
  * fl_platform_gen; ignored for files). A second call with the same description returns the same platform; with
  * another it fails (FL_ERR_SIM). Owned by the process: never destroyed. */
 fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out);
+/* What fl_platform_get(sc, io) would load, in words ("generated:1056:1e9", "file:/abs/p.xml:..."), without loading
+ * it: two scenarios of one description share a process's platform; others need a process each. */
+fl_err fl_platform_key(const fl_scenario *sc, int io, char *describe, size_t size);
 
 /* File platforms: the hosts' state profiles, as outages the failure source plays (empty for generated ones). */
 const fl_profiles *fl_platform_profiles(const fl_platform *pf);
