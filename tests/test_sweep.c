@@ -204,7 +204,7 @@ static void test_schema_1_shards(void)
   snprintf(rep_full, sizeof rep_full, "%s", fl_cli_out);
   CU_ASSERT_EQUAL(fl_cli_run("report vmerged.sqlite --csv"), 0);
   CU_ASSERT_STRING_EQUAL(rep_full, fl_cli_out);
-  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5);                         /* header + 2 shapes x 2 strategies */
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5);                        /* header + 2 shapes x 2 strategies */
   CU_ASSERT(strncmp(fl_cli_out, "scenario,failures.shape,", 24) == 0); /* each varying key a column */
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\nv,0.9,sim,buddy,"));
   /* a row that came from the schema-1 shard re-simulates from the text it carries */
