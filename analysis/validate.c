@@ -410,6 +410,14 @@ static const fl_io_check fl_io_checks[] = {
      "[strategy]\nkind = checkpoint\n[platform]\nio_flows = aggregated\npfs_bandwidth = 20GBps\npfs_link_bandwidth = "
      "30GBps\ncabinet_bandwidth = 40GBps\n",
      FL_LEVEL_FILE, 1.0, -0.02, 0.02},
+    {"platform:aggregated-pfs-few", "per cabinet / per rank, PFS, 8 cabinets on 77 servers",
+     "[strategy]\nkind = checkpoint\n[platform]\nio_flows = per-rank\npfs_servers = 77\n",
+     "[strategy]\nkind = checkpoint\n[platform]\nio_flows = aggregated\npfs_servers = 77\n", FL_LEVEL_FILE, 1.0, -0.02,
+     0.02},
+    {"platform:aggregated-pfs-many", "per cabinet / per rank, PFS, 8 cabinets on 3 servers",
+     "[strategy]\nkind = checkpoint\n[platform]\nio_flows = per-rank\npfs_servers = 3\n",
+     "[strategy]\nkind = checkpoint\n[platform]\nio_flows = aggregated\npfs_servers = 3\n", FL_LEVEL_FILE, 1.0, -0.02,
+     0.02},
     {"platform:aggregated-buddy", "one flow per cabinet / one per rank, buddy",
      "[strategy]\nkind = buddy\n[platform]\nio_flows = per-rank\nlink_bandwidth = 2GBps\ncabinet_bandwidth = 100GBps\n",
      "[strategy]\nkind = buddy\n[platform]\nio_flows = aggregated\nlink_bandwidth = 2GBps\ncabinet_bandwidth = "
@@ -424,16 +432,27 @@ static const fl_io_check fl_io_checks[] = {
 #define FL_N_IO_CHECKS ((int)(sizeof fl_io_checks / sizeof fl_io_checks[0]))
 
 /* The checkpoint cost of `level` for the scenario FL_VALIDATE_IO_BASE + extra, simulated in a child process (its
- * own platform). */
+ * own platform). A key `extra` sets replaces the base's line of that key (pfs_servers, cabinet). */
 static fl_err fl_validate_io_cost(const char *extra, int level, double *cost)
 {
   fl_err rc = FL_OK;
   char text[2048];
+  size_t used = 0;
   int fds[2] = {-1, -1}, status = 0;
   pid_t pid;
   ssize_t got;
 
-  snprintf(text, sizeof text, "%s%s", FL_VALIDATE_IO_BASE, extra);
+  for (const char *line = FL_VALIDATE_IO_BASE; *line;) {
+    size_t n = strcspn(line, "\n") + 1, k = strcspn(line, " =\n");
+    char key[64];
+    snprintf(key, sizeof key, "\n%.*s = ", (int)(k < 60 ? k : 60), line);
+    if (!(line[k] == ' ' && strstr(extra, key)) && used + n < sizeof text) {
+      memcpy(text + used, line, n);
+      used += n;
+    }
+    line += n;
+  }
+  snprintf(text + used, sizeof text - used, "%s", extra);
   FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "validate: pipe: %s", strerror(errno));
   fflush(NULL);
   pid = fork();
