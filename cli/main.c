@@ -236,8 +236,9 @@ static fl_err fl_simulate_record_shard(fl_db *db, const fl_scenario *base, char 
 
 /* Run this very command again for platform group `g` (--platform-group), with `extra` ("--count" or NULL) added
  * and the sweep's descriptors left out; *status gets its exit status, and with --count *count the number it
- * printed. Its stderr is this one's; its stdout too, unless counting. */
-static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra, int *status, long *count)
+ * printed. Its stderr is this one's, or `errcap` when given; its stdout too, unless counting. */
+static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra, int *status, long *count,
+                                FILE *errcap)
 {
   fl_err rc = FL_OK;
   char self[4096], gbuf[16], **av = NULL, buf[64];
@@ -269,6 +270,8 @@ static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra,
   pid = fork();
   FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
   if (pid == 0) {
+    if (errcap && dup2(fileno(errcap), STDERR_FILENO) < 0)
+      _exit(1);
     if (count) {
       close(pfd[0]);
       if (dup2(pfd[1], STDOUT_FILENO) < 0)
@@ -309,23 +312,36 @@ static int fl_simulate_groups(int argc, char **argv, int ngroups, int print, lon
 {
   fl_err rc = FL_OK;
   fl_db *db = NULL;
+  FILE *errcap = NULL;
   long total = 0;
   int worst = 0, st = 0;
+  /* the checks' words are kept: a failing check's are said (unless this is a shard started beside the sweep's
+   * first, --after-fd, and the first refused the input: it said so), a passing check's warnings are said again
+   * by the run itself */
+  FL_CHECK((errcap = tmpfile()) != NULL, FL_ERR_IO, "a temporary file: %s", strerror(errno));
   for (int g = 0; g < ngroups; g++) {
     long n = 0;
-    FL_TRY(fl_simulate_child(argc, argv, g, print ? NULL : "--count", &st, print ? NULL : &n));
+    rewind(errcap); /* this check's words only */
+    FL_CHECK(ftruncate(fileno(errcap), 0) == 0, FL_ERR_IO, "a temporary file: %s", strerror(errno));
+    FL_TRY(fl_simulate_child(argc, argv, g, print ? NULL : "--count", &st, print ? NULL : &n, print ? NULL : errcap));
     if (st != 0) {
       worst = st; /* it said why, in one line; nothing was written */
+      if (after_fd < 0 || fl_sweep_go(&after_fd)) {
+        char line[4096];
+        rewind(errcap);
+        while (fgets(line, sizeof line, errcap))
+          fputs(line, stderr);
+      }
       goto done;
     }
     total += n;
   }
-  if (print)
-    goto done;
   if (after_fd >= 0 && !fl_sweep_go(&after_fd)) {
     worst = 2; /* the first shard refused the input and said why */
     goto done;
   }
+  if (print)
+    goto done;
   FL_TRY(fl_db_open(db_path, &db));
   if (shard_n > 1)
     FL_TRY(fl_simulate_record_shard(db, base, sets, nsets, shard_i, shard_n, total));
@@ -336,10 +352,12 @@ static int fl_simulate_groups(int argc, char **argv, int ngroups, int print, lon
     close((int)ready_fd);
   }
   for (int g = 0; g < ngroups; g++) {
-    FL_TRY(fl_simulate_child(argc, argv, g, NULL, &st, NULL));
+    FL_TRY(fl_simulate_child(argc, argv, g, NULL, &st, NULL, NULL));
     worst = st > worst ? st : worst;
   }
 done:
+  if (errcap)
+    fclose(errcap);
   fl_db_close(&db);
   if (rc != FL_OK)
     return fl_report_error(rc);

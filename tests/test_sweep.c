@@ -342,6 +342,26 @@ static void test_platform_sweep(void)
   CU_ASSERT_FALSE(fl_cli_exists("pbad.sqlite"));
   rows_of("pbad.sqlite", one, sizeof one);
   CU_ASSERT_STRING_EQUAL(one, "");
+  {
+    /* a platform file SimGrid cannot parse, swept by 2 shards at once: one line for the sweep (the second shard's
+     * check waits for the first's word), no directory, no file */
+    char sc[8192], args[8192];
+    fl_cli_write("broken.xml", "<?xml version='1.0'?>\n<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n");
+    snprintf(sc, sizeof sc,
+             "[run]\nname = q\n[platform]\nfile = %s\n[failures]\nmodel = weibull\nnode_mtbf = 20d\n"
+             "[app]\nnodes = 28\nwork = 12h\n",
+             fl_test_src("sim/platforms/small-cluster.xml"));
+    fl_cli_write("q.ini", sc);
+    snprintf(args, sizeof args,
+             "sweep q.ini --jobs 2 --shards 2 --dir qsw --db qswept.sqlite --replicas 2 "
+             "--sweep platform.file=%s,%s/broken.xml",
+             fl_test_src("sim/platforms/small-cluster.xml"), fl_test_tmpdir());
+    CU_ASSERT_EQUAL(fl_cli_run(args), 2);
+    CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "broken.xml"));
+    CU_ASSERT_FALSE(fl_cli_exists("qsw"));
+    CU_ASSERT_FALSE(fl_cli_exists("qswept.sqlite"));
+  }
 }
 
 static CU_TestInfo sweep_tests[] = {
