@@ -403,6 +403,19 @@ static void test_cli_bad_input(void)
   CU_ASSERT(strstr(fl_cli_err, "nr.ini:") && strstr(fl_cli_err, "outputs") && strstr(fl_cli_err, "zone"));
   CU_ASSERT(!fl_cli_exists("nr.db") || fl_cli_query("nr.db", "SELECT count(*) FROM runs") == 0.0);
   CU_ASSERT_EQUAL(fl_cli_run("simulate nr.ini --db nr.db --set app.outputs=local"), 0); /* local needs no route */
+  /* nodes in two clusters the platform does not connect: SimGrid crashed (SIGSEGV) on HEFT's first route query;
+   * now one line naming the two hosts and their zones, exit 2, no row */
+  fl_cli_write("nr2.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                          "<platform version=\"4.1\"><zone id=\"top\" routing=\"Full\">"
+                          "<zone id=\"a\" routing=\"None\"><host id=\"controller\" speed=\"1Gf\"/></zone>"
+                          "<cluster id=\"c1\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" "
+                          "lat=\"1us\"/><cluster id=\"c2\" prefix=\"m-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" "
+                          "bw=\"1GBps\" lat=\"1us\"/></zone></platform>\n");
+  CU_ASSERT_EQUAL(fl_cli_run("simulate nr.ini --db nr2.db --set platform.file=nr2.xml --set app.outputs=local"), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT(strstr(fl_cli_err, "no route from host") && strstr(fl_cli_err, "zone 'c1'") &&
+            strstr(fl_cli_err, "zone 'c2'"));
+  CU_ASSERT(!fl_cli_exists("nr2.db") || fl_cli_query("nr2.db", "SELECT count(*) FROM runs") == 0.0);
   /* full-mip outside a workflow */
   CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db --set app.kind=gridworld --set strategy.kind=hybrid "
                              "--set policy.kind=full-mip --set platform.nodes=100"),
