@@ -271,6 +271,20 @@ fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, uns
                           ranks, FL_IOCOST_FILE_MAX_RANKS);
     goto done;
   }
+  if (!pl.gen) {
+    /* a platform file: its copies move between the job's nodes and to the PFS hosts, which must be routable */
+    long npfs = (levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) ? fl_platform_pfs_count(pf) : 0, nh = 0;
+    sg_host_t *hs = malloc((size_t)(ranks + npfs + 1) * sizeof *hs);
+    FL_CHECK(hs != NULL, FL_ERR_NOMEM, "out of memory");
+    for (long i = 0; i < ranks; i++)
+      hs[nh++] = fl_platform_host(pf, i);
+    for (long j = 0; j < npfs; j++)
+      hs[nh++] = fl_platform_pfs_host(pf, j);
+    rc = fl_platform_check_routes(pf, sc, hs, nh, "checkpoint copies move between the job's nodes and to the PFS");
+    free(hs);
+    if (rc != FL_OK)
+      goto done;
+  }
   pl.aggregated = pl.gen && fl_platform_io(pf) == FL_IO_AGGREGATED;
   if (pl.aggregated)
     pl.ncab = (ranks + pl.gen->cabinet - 1) / pl.gen->cabinet;

@@ -29,15 +29,10 @@
 #include "sim_impl.h"
 #include "workflow.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 enum { FL_T_PENDING = 0, FL_T_RUNNING, FL_T_DONE, FL_T_SUBST };
 
@@ -189,87 +184,6 @@ static int fl_cmp_start(const void *a, const void *b)
   return (fl_sort_pos[x] > fl_sort_pos[y]) - (fl_sort_pos[x] < fl_sort_pos[y]);
 }
 
-/* Tasks move their outputs between any two of the hosts, and HEFT prices those routes: every pair of the hosts'
- * netzones must be routable. SimGrid 3.32 crashes (SIGSEGV) on a route query it cannot answer, so the queries are
- * asked in a child process first, one pair of hosts per pair of zones (and two hosts of each zone), each pair's
- * index sent up a pipe before its query: a child ended by a signal names the pair that has no route. */
-static fl_err fl_wf_check_routes(fl_sim *sim, const fl_scenario *sc, sg_host_t *host, long H)
-{
-  fl_err rc = FL_OK;
-  enum { FL_ZONES_ALL_PAIRS = 64 };
-  long *rep = NULL, nz = 0, *second = NULL, npairs = 0, (*pairs)[2] = NULL, last = -1;
-  int fds[2] = {-1, -1}, st = 0;
-  pid_t pid;
-
-  FL_ALLOC(rep, H);
-  FL_ALLOC(second, H);
-  for (long p = 0; p < H; p++) {
-    long z = 0;
-    while (z < nz && strcmp(fl_sg_zone_name(host[rep[z]]), fl_sg_zone_name(host[p])) != 0)
-      z++;
-    if (z == nz) {
-      rep[nz] = p;
-      second[nz++] = -1;
-    } else if (second[z] < 0) {
-      second[z] = p;
-    }
-  }
-  /* within each zone; between every two zones (or, with many zones, each to the first and to the next) */
-  FL_ALLOC(pairs, 2 * nz * (nz <= FL_ZONES_ALL_PAIRS ? nz : 3) + 1);
-  for (long z = 0; z < nz; z++) {
-    if (second[z] >= 0) {
-      pairs[npairs][0] = rep[z];
-      pairs[npairs++][1] = second[z];
-    }
-    for (long y = 0; y < nz; y++)
-      if (y != z && (nz <= FL_ZONES_ALL_PAIRS || y == 0 || z == 0 || y == z + 1)) {
-        pairs[npairs][0] = rep[z];
-        pairs[npairs++][1] = rep[y];
-      }
-  }
-  if (npairs == 0)
-    goto done;
-  FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
-  fflush(NULL);
-  pid = fork();
-  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    int devnull = open("/dev/null", O_WRONLY);
-    close(fds[0]);
-    if (devnull >= 0)
-      dup2(devnull, STDERR_FILENO); /* SimGrid's own last words: the parent says what happened, in one line */
-    for (long k = 0; k < npairs; k++) {
-      if (write(fds[1], &k, sizeof k) != (ssize_t)sizeof k)
-        _exit(3);
-      (void)sg_host_get_route_latency(host[pairs[k][0]], host[pairs[k][1]]);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  fds[1] = -1;
-  for (long k; read(fds[0], &k, sizeof k) == (ssize_t)sizeof k;)
-    last = k;
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-    ;
-  if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && last >= 0) {
-    sg_host_t a = host[pairs[last][0]], b = host[pairs[last][1]];
-    rc = fl_scenario_fail(sc, "platform", "file",
-                          "no route from host %s (zone '%s') to host %s (zone '%s') in platform '%s': the tasks of a "
-                          "workflow move data between any two nodes (add a zoneRoute, or use one zone)",
-                          sg_host_get_name(a), fl_sg_zone_name(a), sg_host_get_name(b), fl_sg_zone_name(b),
-                          fl_platform_describe(sim->pf));
-  }
-done:
-  if (fds[0] >= 0)
-    close(fds[0]);
-  if (fds[1] >= 0)
-    close(fds[1]);
-  free(rep);
-  free(second);
-  free(pairs);
-  return rc;
-}
-
 fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
 {
   fl_err rc = FL_OK;
@@ -335,7 +249,10 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                             fl_platform_describe(sim->pf), sg_host_get_name(w->host[0]));
       goto done;
     }
-    FL_TRY(fl_wf_check_routes(sim, sc, w->host, w->H));
+    /* tasks move their outputs between any two nodes, and HEFT prices those routes */
+    FL_TRY(fl_platform_check_routes(sim->pf, sc, w->host, w->H,
+                                    "the tasks of a workflow move data between any two "
+                                    "nodes"));
     for (long i = 0; i < n; i++) {
       w->tcores[i] = w->wf->task[i].cores;
       if (w->tcores[i] > most) {

@@ -159,6 +159,23 @@ static void test_bad_storage(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate bad.ini --db bad.sqlite --quiet", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "bad.ini:17: [storage] pfs = 'io-9': no host 'io-9' on the platform"));
   CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
+  /* nodes in two clusters the platform does not connect: SimGrid aborted ("Bad gateways") on the first buddy copy;
+   * now one line naming the hosts and zones */
+  fl_cli_write("split.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                            "<platform version=\"4.1\"><zone id=\"top\" routing=\"Full\">"
+                            "<zone id=\"a\" routing=\"None\"><host id=\"controller\" speed=\"1Gf\"/></zone>"
+                            "<cluster id=\"c1\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" "
+                            "lat=\"1us\"/><cluster id=\"c2\" prefix=\"m-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" "
+                            "bw=\"1GBps\" lat=\"1us\"/></zone></platform>\n");
+  fl_cli_write("split.ini",
+               "[run]\nreplicas = 1\nevents = none\n[platform]\nfile = split.xml\n[failures]\nmodel = none\n"
+               "[app]\nnodes = 6\nwork = 1h\ncheckpoint_size = 1GB\n[strategy]\nkind = buddy\ncost = platform\n"
+               "interval = 10min\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate split.ini --db bad.sqlite --quiet", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT(strstr(fl_cli_err, "split.ini:5: [platform] file = 'split.xml': no route from host") &&
+            strstr(fl_cli_err, "zone 'c1'") && strstr(fl_cli_err, "zone 'c2'"));
+  CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
 }
 
 /* A whole cabinet failing (failures.group_mtbf) takes a rank and its buddy when the buddy is the next rank, the

@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <simgrid/disk.h>
@@ -20,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <stdio.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct fl_platform {
@@ -767,4 +770,84 @@ long fl_platform_pfs_count(const fl_platform *pf)
 sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j)
 {
   return pf->pfs[j];
+}
+
+/* SimGrid 3.32 crashes (SIGSEGV, or an abort on "bad gateways") on a route query it cannot answer: the queries are
+ * asked in a child process first, one pair of hosts per pair of zones (and two hosts of each zone), each pair's
+ * index sent up a pipe before its query, so that a child ended by a signal names the pair that has no route. */
+fl_err fl_platform_check_routes(const fl_platform *pf, const fl_scenario *sc, sg_host_t *host, long H, const char *why)
+{
+  fl_err rc = FL_OK;
+  enum { FL_ZONES_ALL_PAIRS = 64 };
+  long *rep = NULL, nz = 0, *second = NULL, npairs = 0, (*pairs)[2] = NULL, last = -1;
+  int fds[2] = {-1, -1}, st = 0;
+  pid_t pid;
+
+  FL_ALLOC(rep, H);
+  FL_ALLOC(second, H);
+  for (long p = 0; p < H; p++) {
+    long z = 0;
+    while (z < nz && strcmp(fl_sg_zone_name(host[rep[z]]), fl_sg_zone_name(host[p])) != 0)
+      z++;
+    if (z == nz) {
+      rep[nz] = p;
+      second[nz++] = -1;
+    } else if (second[z] < 0) {
+      second[z] = p;
+    }
+  }
+  /* within each zone; between every two zones (or, with many zones, each to the first and to the next) */
+  FL_ALLOC(pairs, 2 * nz * (nz <= FL_ZONES_ALL_PAIRS ? nz : 3) + 1);
+  for (long z = 0; z < nz; z++) {
+    if (second[z] >= 0) {
+      pairs[npairs][0] = rep[z];
+      pairs[npairs++][1] = second[z];
+    }
+    for (long y = 0; y < nz; y++)
+      if (y != z && (nz <= FL_ZONES_ALL_PAIRS || y == 0 || z == 0 || y == z + 1)) {
+        pairs[npairs][0] = rep[z];
+        pairs[npairs++][1] = rep[y];
+      }
+  }
+  if (npairs == 0)
+    goto done;
+  FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_WRONLY);
+    close(fds[0]);
+    if (devnull >= 0)
+      dup2(devnull, STDERR_FILENO); /* SimGrid's own last words: the parent says what happened, in one line */
+    for (long k = 0; k < npairs; k++) {
+      if (write(fds[1], &k, sizeof k) != (ssize_t)sizeof k)
+        _exit(3);
+      (void)sg_host_get_route_latency(host[pairs[k][0]], host[pairs[k][1]]);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  fds[1] = -1;
+  for (long k; read(fds[0], &k, sizeof k) == (ssize_t)sizeof k;)
+    last = k;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && last >= 0) {
+    sg_host_t a = host[pairs[last][0]], b = host[pairs[last][1]];
+    rc = fl_scenario_fail(sc, "platform", "file",
+                          "no route from host %s (zone '%s') to host %s (zone '%s') in platform '%s': %s (add a "
+                          "zoneRoute, or use one zone)",
+                          sg_host_get_name(a), fl_sg_zone_name(a), sg_host_get_name(b), fl_sg_zone_name(b),
+                          fl_platform_describe(pf), why);
+  }
+done:
+  if (fds[0] >= 0)
+    close(fds[0]);
+  if (fds[1] >= 0)
+    close(fds[1]);
+  free(rep);
+  free(second);
+  free(pairs);
+  return rc;
 }

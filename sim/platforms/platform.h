@@ -54,6 +54,11 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out);
 /* What fl_platform_get(sc, io) would load, in words ("generated:1056:1e9", "file:/abs/p.xml:..."), without loading
  * it: two scenarios of one description share a process's platform; others need a process each. */
 fl_err fl_platform_key(const fl_scenario *sc, int io, char *describe, size_t size);
+/* Can every two of `hosts` reach each other (one pair per two netzones, two hosts of each)? Asked in a child
+ * process (SimGrid 3.32 crashes on a route it cannot answer); a pair without a route is refused naming the hosts,
+ * their zones and `why` they must talk (FL_ERR_INPUT, platform.file). */
+fl_err fl_platform_check_routes(const fl_platform *pf, const fl_scenario *sc, sg_host_t *hosts, long n,
+                                const char *why);
 
 /* File platforms: the hosts' state profiles, as outages the failure source plays (empty for generated ones). */
 const fl_profiles *fl_platform_profiles(const fl_platform *pf);
