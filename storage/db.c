@@ -277,19 +277,37 @@ static fl_err fl_db_key_index(fl_db *db)
   return fl_db_exec(db, "CREATE INDEX IF NOT EXISTS runs_by_key ON runs(row_key)", "indexing the row keys");
 }
 
-/* Open `path` for reading without creating anything beside it: a WAL-mode file with no -wal file beside it is
- * opened immutable (else SQLite would create -wal and -shm files next to a file that is not ours to touch). */
+char *fl_db_reader_uri(const char *path)
+{
+  size_t n = strlen(path), len;
+  char *uri = malloc(n * 3 + 32), *wal = malloc(n + 5);
+  int has_wal;
+  if (!uri || !wal) {
+    free(uri);
+    free(wal);
+    return NULL;
+  }
+  sprintf(wal, "%s-wal", path);
+  has_wal = access(wal, F_OK) == 0;
+  free(wal);
+  len = (size_t)sprintf(uri, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+    len +=
+        (size_t)(isalnum(*p) || strchr("/-_.~", *p) ? sprintf(uri + len, "%c", *p) : sprintf(uri + len, "%%%02X", *p));
+  sprintf(uri + len, "?mode=ro%s", has_wal ? "" : "&immutable=1");
+  return uri;
+}
+
+/* Open `path` for reading without creating anything beside it (fl_db_reader_uri). */
 static int fl_db_open_reader(const char *path, sqlite3 **h)
 {
-  char wal[4200], uri[8400], *q = uri;
-  snprintf(wal, sizeof wal, "%s-wal", path);
-  if (access(wal, F_OK) == 0 || strlen(path) * 3 + 32 > sizeof uri)
-    return sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY, NULL);
-  q += sprintf(q, "file:");
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-    q += isalnum(*p) || strchr("/-_.~", *p) ? sprintf(q, "%c", *p) : sprintf(q, "%%%02X", *p);
-  sprintf(q, "?mode=ro&immutable=1");
-  return sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+  char *uri = fl_db_reader_uri(path);
+  int r;
+  if (!uri)
+    return SQLITE_NOMEM;
+  r = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+  free(uri);
+  return r;
 }
 
 /* One line of a multi-line SQLite message. */

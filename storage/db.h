@@ -109,6 +109,10 @@ fl_err fl_db_open(const char *path, fl_db **out);
 /* The same, a new file made with 64 KiB pages (SQLite's largest): for a file that receives many rows at once
  * (merge), where a commit writes far fewer pages. */
 fl_err fl_db_open_large(const char *path, fl_db **out);
+/* The SQLite URI that opens `path` read-only without creating anything beside it: a WAL-mode file with no -wal
+ * file beside it is opened immutable (else SQLite would create -wal and -shm files next to a file that is not ours
+ * to touch). malloc'd; NULL when out of memory. */
+char *fl_db_reader_uri(const char *path);
 /* Open an existing database read-only (report). */
 fl_err fl_db_open_readonly(const char *path, fl_db **out);
 void fl_db_close(fl_db **db);

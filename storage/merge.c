@@ -11,7 +11,6 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "merge.h"
 
-#include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -370,8 +369,7 @@ done:
 
 /* The fast path: shards whose rows are all keyed, ATTACHed to the output's connection (as many at once as SQLite
  * allows) and copied by SQLite, in one transaction per batch: a commit rewrites the output's row-key index pages,
- * so fewer commits write far less. Each shard is opened read-only, and immutable when no writer's WAL is beside
- * it: nothing is created next to it. */
+ * so fewer commits write far less. Each shard is opened read-only, nothing created beside it (fl_db_reader_uri). */
 static fl_err fl_merge_batch(fl_db *out, const fl_shard_info *info, int n, long *added, long *present)
 {
   fl_err rc = FL_OK;
@@ -381,16 +379,9 @@ static fl_err fl_merge_batch(fl_db *out, const fl_shard_info *info, int n, long 
 
   for (; attached < n; attached++) {
     const char *path = info[attached].path;
-    char wal[4200], as[16], *uri = NULL;
-    size_t len = 0;
-    snprintf(wal, sizeof wal, "%s-wal", path);
+    char as[16], *uri = fl_db_reader_uri(path);
+    FL_CHECK(uri != NULL, FL_ERR_NOMEM, "out of memory");
     snprintf(as, sizeof as, "fl_in%d", attached);
-    FL_ALLOC(uri, strlen(path) * 3 + 64);
-    len = (size_t)sprintf(uri, "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-      len += (size_t)(isalnum(*p) || strchr("/-_.~", *p) ? sprintf(uri + len, "%c", *p)
-                                                         : sprintf(uri + len, "%%%02X", *p));
-    sprintf(uri + len, "?mode=ro%s", access(wal, F_OK) == 0 ? "" : "&immutable=1");
     if (sqlite3_prepare_v2(ho, "ATTACH ?1 AS ?2", -1, &st, NULL) != SQLITE_OK) {
       free(uri);
       rc = fl_err_set(FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
