@@ -259,7 +259,6 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
 /* Arguments common to both commands. Returns 0, or the exit status of a usage error. */
 static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_args *a)
 {
-  ssize_t len;
   memset(a, 0, sizeof *a);
   a->failures = 4;
   for (int i = 1; i < argc; i++) {
@@ -294,10 +293,8 @@ static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_args 
   }
   if (!a->path || a->np < 2)
     return fl_usage_error(cmd, "%s", "give a scenario and --np N (N >= 2)");
-  len = readlink("/proc/self/exe", a->exe, sizeof a->exe - 1);
-  if (len <= 0)
-    return fl_report_error(fl_err_set(FL_ERR_IO, "cannot find my own executable: %s", strerror(errno)));
-  a->exe[len] = '\0';
+  if (fl_self_exe(a->exe, sizeof a->exe) != FL_OK)
+    return fl_report_error(FL_ERR_IO);
   return 0;
 }
 

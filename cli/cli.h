@@ -8,6 +8,8 @@
 int fl_report_error(fl_err rc);
 /* "faultline CMD: <fmt with arg> (see 'faultline help CMD')" on stderr; returns 2. */
 int fl_usage_error(const char *cmd, const char *fmt, const char *arg);
+/* The path of this executable (/proc/self/exe), into buf. */
+fl_err fl_self_exe(char *buf, size_t size);
 
 /* faultline calibrate / faultline agree (agree.c). */
 int fl_cmd_calibrate(int argc, char **argv);

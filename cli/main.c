@@ -142,6 +142,15 @@ int fl_usage_error(const char *cmd, const char *fmt, const char *arg)
   return 2;
 }
 
+fl_err fl_self_exe(char *buf, size_t size)
+{
+  ssize_t len = readlink("/proc/self/exe", buf, size - 1);
+  if (len <= 0)
+    return fl_err_set(FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
+  buf[len] = '\0';
+  return FL_OK;
+}
+
 /* ---- simulate ---- */
 
 /* A shard started beside the first one (--after-fd): wait for the sweep's word that the first is past its checks
@@ -243,10 +252,8 @@ static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra,
   fl_err rc = FL_OK;
   char self[4096], gbuf[16], **av = NULL, buf[64];
   int pfd[2] = {-1, -1}, c = 0, st = 0;
-  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
   pid_t pid;
-  FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
-  self[len] = '\0';
+  FL_TRY(fl_self_exe(self, sizeof self));
   FL_ALLOC(av, (size_t)argc + 8);
   av[c++] = "faultline";
   for (int i = 0; i < argc; i++) {
@@ -1052,9 +1059,7 @@ static int fl_cmd_sweep(int argc, char **argv)
   FL_TRY(fl_scenario_load(path, &sc));
   if (!out)
     out = sc->db;
-  len = readlink("/proc/self/exe", self, sizeof self - 1);
-  FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
-  self[len] = '\0';
+  FL_TRY(fl_self_exe(self, sizeof self));
   /* a Slurm sweep is checked here, before anything is submitted: bad input is one line and nothing runs (a local
    * sweep's first shard checks it, below) */
   if (strcmp(launcher, "slurm") == 0) {
@@ -1354,7 +1359,6 @@ static int fl_cmd_run(int argc, char **argv)
   struct sigaction fwd, old_sig[4];
   static const int fwd_sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
   pid_t pid;
-  ssize_t len;
 
   margv = calloc((size_t)argc * 2 + 40, sizeof *margv);
   if (!margv)
@@ -1436,9 +1440,7 @@ static int fl_cmd_run(int argc, char **argv)
     FL_TRY(fl_scenario_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
   }
   /* faultline-mpi sits next to this binary */
-  len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  FL_CHECK(len > 0, FL_ERR_IO, "cannot find my own executable: %s", strerror(errno));
-  exe[len] = '\0';
+  FL_TRY(fl_self_exe(exe, sizeof exe));
   *strrchr(exe, '/') = '\0';
   snprintf(mpi, sizeof mpi, "%s/faultline-mpi", exe);
   FL_CHECK(access(mpi, X_OK) == 0, FL_ERR_INPUT,
