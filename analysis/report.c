@@ -29,7 +29,7 @@ enum {
 
 typedef struct fl_group {
   char key[1200];
-  char scenario[400], mode[8], strategy[32], interval[32], model[32], mtbf[32], policy[64], weights[16];
+  char scenario[400], mode[8], strategy[32], interval[128], model[32], mtbf[32], policy[64], weights[16];
   long nodes;
   size_t n, cap, failed, timeout, wrong; /* wrong: 'wrong_result' (also in the CSV's failed count) */
   double *m[FL_NMETRICS];
@@ -102,6 +102,27 @@ static void fl_table_free(fl_table *t)
   memset(t, 0, sizeof *t);
 }
 
+/* The length of the "section.key=value" at s in a blank-separated list of them: a value may hold blanks
+ * ("strategy.levels=local:1 file:8"), so it ends where a blank is followed by the next "section.key=", or at a
+ * character of `stop`, or at the end. */
+static size_t fl_variant_len(const char *s, const char *stop)
+{
+  size_t n = 0;
+  for (; s[n] && !strchr(stop, s[n]); n++) {
+    const char *q = s + n + 1;
+    size_t sec, key;
+    if (s[n] != ' ')
+      continue;
+    sec = strspn(q, "abcdefghijklmnopqrstuvwxyz_");
+    if (sec == 0 || q[sec] != '.')
+      continue;
+    key = strspn(q + sec + 1, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (key > 0 && q[sec + 1 + key] == '=')
+      break;
+  }
+  return n;
+}
+
 /* Every override that varies between the rows ("name [k=v k2=v2]" in the first column) gets a column of its own,
  * after the first: the first column keeps the name. Returns the new table in *o (t is left as it is), or 0 when no
  * row has such a suffix (*o untouched). */
@@ -111,11 +132,11 @@ static int fl_table_split_variants(const fl_table *t, fl_table *o)
   int nkeys = 0, ok = 1;
   for (size_t r = 1; r < t->nrows; r++) { /* row 0 is the header */
     const char *c = t->cells[r * (size_t)t->ncols], *lb = strstr(c, " [");
-    char *copy, *save = NULL, *kv;
+    char *copy;
     if (!lb || c[strlen(c) - 1] != ']')
       continue;
     copy = strndup(lb + 2, strlen(lb + 2) - 1);
-    for (kv = copy ? strtok_r(copy, " ", &save) : NULL; kv; kv = strtok_r(NULL, " ", &save)) {
+    for (const char *kv = copy; kv && *kv; kv += fl_variant_len(kv, ""), kv += *kv == ' ') {
       size_t kl = strcspn(kv, "=");
       int seen = 0;
       for (int k = 0; k < nkeys; k++)
@@ -147,8 +168,11 @@ static int fl_table_split_variants(const fl_table *t, fl_table *o)
             hit = p + strlen(keys[k]) + 1;
             break;
           }
-        if (hit)
-          snprintf(vals[k], sizeof vals[k], "%.*s", (int)strcspn(hit, " ]"), hit);
+        if (hit) { /* up to the next key, or to the bracket that closes the name */
+          size_t n = fl_variant_len(hit, "");
+          n -= !hit[n] && n > 0 && hit[n - 1] == ']';
+          snprintf(vals[k], sizeof vals[k], "%.*s", (int)n, hit);
+        }
       }
       row[1 + k] = vals[k];
     }
@@ -640,7 +664,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   sqlite3_bind_int(st, 5, lossy);
   for (;;) {
     int step = sqlite3_step(st);
-    char key[640], interval[32], mtbf[32], tmp[32], policy[64];
+    char key[640], interval[128], mtbf[32], tmp[32], policy[64];
     const char *rule, *status;
     double tau, mtbf_s, makespan, work, iters, v[FL_NMETRICS];
     long nodes;

@@ -36,6 +36,7 @@
 
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
 #include <gsl/gsl_multifit.h>
 #include <inttypes.h>
 #include <math.h>
@@ -188,6 +189,135 @@ static fl_err fl_validate_multilevel(const fl_ml_case *c, const fl_validate_opts
   snprintf(row->what, sizeof row->what, "E[makespan] %s", c->what);
   fl_row_finish(row, x, (size_t)opt->replicas);
 done:
+  free(x);
+  return rc;
+}
+
+/* The multilevel interval rule (strategy.interval = multilevel, "local:auto file:auto": Benoit et al.'s first
+ * order, fl_pol_interval_levels) against the best pattern of the exact model: the pattern the rule chooses is
+ * simulated, and its mean makespan must not exceed by more than 1 % (beyond the 99.9 % CI) the least expected
+ * makespan fl_pol_twolevel_expected gives over every file period k and interval tau (k = 1..400, tau by GSL's
+ * Brent minimiser for each k), the work being cut in whole patterns as the model counts it. */
+static const fl_ml_case fl_mlrule_cases[] = {
+    {"multilevel-rule:moderate", "Mn=10h Mp=5h, local 1min, file 10min", 0, NULL, "1min", "10min", "5min", "1min",
+     "10h", "5h", "48h"},
+    {"multilevel-rule:high-rate", "Mn=4h Mp=2h, local 30s, file 5min", 0, NULL, "30s", "5min", "2min", "30s", "4h",
+     "2h", "24h"},
+    {"multilevel-rule:crash-heavy", "Mn=50h Mp=1h, local 20s, file 20min", 0, NULL, "20s", "20min", "5min", "1min",
+     "50h", "1h", "96h"},
+};
+#define FL_N_MLRULE ((int)(sizeof fl_mlrule_cases / sizeof fl_mlrule_cases[0]))
+#define FL_MLRULE_MAX_K 400
+
+typedef struct fl_mlrule_fn {
+  fl_pol_twolevel m;
+} fl_mlrule_fn;
+
+/* expected time per unit of work of one pattern at tau (the model's rate) */
+static double fl_mlrule_rate(double tau, void *p)
+{
+  fl_mlrule_fn *f = p;
+  double r;
+  f->m.tau_s = tau;
+  r = fl_pol_twolevel_expected(&f->m, 1) / (tau * (double)f->m.every);
+  return isfinite(r) && r >= 1.0 ? r : 1e300; /* past the model's floating range: no candidate */
+}
+
+/* the least rate over tau for the model's pattern m (every fixed), by Brent's method from tau0 */
+static double fl_mlrule_best_tau(const fl_pol_twolevel *m, double tau0, double *tau_best)
+{
+  fl_mlrule_fn f = {.m = *m};
+  gsl_function fn = {.function = fl_mlrule_rate, .params = &f};
+  gsl_min_fminimizer *s = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+  double lo = tau0 / 50.0, hi = tau0 * 50.0, x = tau0, best;
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  /* a start below both ends, as Brent needs: walk down the grid of tau0's multiples */
+  for (double t = lo * 1.25; t < hi; t *= 1.25)
+    if (fl_mlrule_rate(t, &f) < fl_mlrule_rate(x, &f))
+      x = t;
+  best = fl_mlrule_rate(x, &f);
+  if (s && x > lo && x < hi && gsl_min_fminimizer_set(s, &fn, x, x / 1.25, x * 1.25) == GSL_SUCCESS) {
+    for (int it = 0; it < 100; it++) {
+      if (gsl_min_fminimizer_iterate(s) != GSL_SUCCESS)
+        break;
+      if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(s), gsl_min_fminimizer_x_upper(s), 1e-6, 0.0) == GSL_SUCCESS)
+        break;
+    }
+    x = gsl_min_fminimizer_x_minimum(s);
+    best = fmin(best, fl_mlrule_rate(x, &f));
+  }
+  gsl_set_error_handler(old);
+  if (s)
+    gsl_min_fminimizer_free(s);
+  *tau_best = x;
+  return best;
+}
+
+static fl_err fl_validate_mlrule(const fl_ml_case *c, const fl_validate_opts *opt, fl_progress *prog,
+                                 fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  char text[1024], node[64], proc[64];
+  double *x = NULL, v[10], tau_rule, best = INFINITY, best_tau = NAN, unused;
+  long k_rule, best_k = 0;
+  const char *in[] = {c->local, c->file, c->restart, c->downtime, c->node_mtbf, c->proc_mtbf, c->work};
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  fl_pol_twolevel m;
+
+  for (int i = 0; i < 7; i++)
+    FL_TRY(fl_units_duration(in[i], 1, &v[i]));
+  snprintf(node, sizeof node, "%.17g", v[4] * FL_VALIDATE_NODES);
+  snprintf(proc, sizeof proc, "%.17g", v[5] * FL_VALIDATE_NODES);
+  snprintf(text, sizeof text,
+           "[run]\nname = validate-%s\nseed = %" PRIu64 "\nevents = none\n"
+           "[platform]\nnodes = %d\n"
+           "[failures]\nmodel = exponential\nnode_mtbf = %s\nprocess_mtbf = %s\nrepair = 0s\n"
+           "[app]\nkind = bsp\nnodes = %d\nwork = %s\n"
+           "[strategy]\nkind = multilevel\nlevels = local:auto file:auto\ninterval = multilevel\n"
+           "checkpoint_cost = %s\nfile_cost = %s\nrestart_cost = %s\ndowntime = %s\n",
+           c->name + 16, opt->seed, FL_VALIDATE_PLATFORM, node, proc, FL_VALIDATE_NODES, c->work, c->local, c->file,
+           c->restart, c->downtime);
+  /* the rule's pattern, as the simulator sets it up */
+  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
+  FL_TRY(fl_sim_create(sc, &sim));
+  tau_rule = fl_sim_interval(sim);
+  k_rule = fl_sim_level_every(sim, FL_LEVEL_FILE);
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+  /* the model's best pattern */
+  m = (fl_pol_twolevel){
+      .local_s = v[0], .file_s = v[1], .restart_s = v[2], .downtime_s = v[3], .node_mtbf_s = v[4], .proc_mtbf_s = v[5]};
+  for (long k = 1; k <= FL_MLRULE_MAX_K; k++) {
+    double t, r;
+    m.every = k;
+    r = fl_mlrule_best_tau(&m, tau_rule, &t);
+    if (r < best) {
+      best = r;
+      best_tau = t;
+      best_k = k;
+    }
+  }
+  /* simulate the rule's pattern over whole patterns of work */
+  {
+    double pattern = tau_rule * (double)k_rule, work = fmax(1.0, round(v[6] / pattern)) * pattern;
+    char *at = strstr(text, "work = "), tail[512];
+    snprintf(tail, sizeof tail, "%s", strchr(at, '\n'));
+    snprintf(at, sizeof text - (size_t)(at - text), "work = %.17g%s", work, tail);
+    FL_ALLOC(x, opt->replicas);
+    memset(row, 0, sizeof *row);
+    FL_TRY(fl_validate_simulate(text, c->name, "completed", -1, FL_METRIC_MAKESPAN, opt, prog, x, &unused));
+    snprintf(row->name, sizeof row->name, "%s", c->name);
+    snprintf(row->what, sizeof row->what, "rule file:%ld tau %.0fs vs best file:%ld tau %.0fs (+1%%)", k_rule, tau_rule,
+             best_k, best_tau);
+    row->analytic = best * work;
+  }
+  fl_stats_ci(x, (size_t)opt->replicas, FL_VALIDATE_LEVEL, &row->mean, &row->half);
+  row->rel_err = (row->mean - row->analytic) / row->analytic;
+  row->pass = isfinite(row->half) && row->mean - row->half <= 1.01 * row->analytic;
+done:
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
   free(x);
   return rc;
 }
@@ -529,6 +659,11 @@ int fl_validate_matches(const char *only, char *names, size_t size)
     strncat(names, ", ", size - strlen(names) - 1);
     strncat(names, fl_ml_cases[i].name, size - strlen(names) - 1);
   }
+  for (int i = 0; i < FL_N_MLRULE; i++) {
+    hits += strstr(fl_mlrule_cases[i].name, only) != NULL;
+    strncat(names, ", ", size - strlen(names) - 1);
+    strncat(names, fl_mlrule_cases[i].name, size - strlen(names) - 1);
+  }
   for (int i = 0; i < FL_N_IO_CHECKS; i++) {
     hits += strstr(fl_io_checks[i].name, only) != NULL;
     strncat(names, ", ", size - strlen(names) - 1);
@@ -592,6 +727,12 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
     if (opt->only && !strstr(fl_ml_cases[i].name, opt->only))
       continue;
     FL_TRY(fl_validate_multilevel(&fl_ml_cases[i], opt, &prog, &row));
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
+  }
+  for (int i = 0; i < FL_N_MLRULE; i++) {
+    if (opt->only && !strstr(fl_mlrule_cases[i].name, opt->only))
+      continue;
+    FL_TRY(fl_validate_mlrule(&fl_mlrule_cases[i], opt, &prog, &row));
     fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   if (!opt->only || strstr("replication:mnfti", opt->only)) {

@@ -442,10 +442,12 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
       sc->interval_kind = FL_INTERVAL_DALY;
     } else if (strcmp(p, "hazard") == 0) {
       sc->interval_kind = FL_INTERVAL_HAZARD;
+    } else if (strcmp(p, "multilevel") == 0) {
+      sc->interval_kind = FL_INTERVAL_LEVELS;
     } else {
       if (fl_units_duration(raw, 0, &v) != FL_OK)
         return fl_scenario_fail(sc, key->section, key->key,
-                                "expected young, daly, hazard, never or a duration (e.g. 600s, 11min)");
+                                "expected young, daly, hazard, multilevel, never or a duration (e.g. 600s, 11min)");
       if (!(v > 0))
         return fl_scenario_fail(sc, key->section, key->key, "must be positive");
       sc->interval_kind = FL_INTERVAL_FIXED;

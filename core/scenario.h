@@ -18,6 +18,7 @@ typedef enum fl_interval_kind {
   FL_INTERVAL_DALY,      /* Daly 2006, higher order */
   FL_INTERVAL_NEVER,     /* no checkpoint: an interruption restarts from scratch */
   FL_INTERVAL_HAZARD,    /* Young with the job's current failure rate (policy/interval.h) */
+  FL_INTERVAL_LEVELS,    /* multilevel: tau and the levels' periods to first order (Benoit et al. 2017) */
 } fl_interval_kind;
 
 typedef enum fl_start {

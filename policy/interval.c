@@ -84,6 +84,7 @@ const char *fl_pol_interval_name(fl_interval_kind kind)
 {
   switch (kind) {
   case FL_INTERVAL_HAZARD: return "hazard";
+  case FL_INTERVAL_LEVELS: return "multilevel";
   case FL_INTERVAL_YOUNG: return "young";
   case FL_INTERVAL_DALY: return "daly";
   case FL_INTERVAL_FIXED: return "fixed";
@@ -107,7 +108,8 @@ fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s)
     return fl_scenario_fail(sc, "strategy", "interval",
                             "%s needs a finite MTBF, but failures.model = '%s' gives none; give a duration",
                             fl_pol_interval_name(sc->interval_kind), sc->model);
-  /* hazard: Young until the engine gives the current rate (fl_strat_hazard_interval) */
+  /* hazard: Young until the engine gives the current rate (fl_strat_hazard_interval); multilevel: Young is its
+   * one-level case (the strategy layer plans several levels with fl_pol_interval_levels) */
   tau = sc->interval_kind != FL_INTERVAL_DALY ? fl_pol_interval_young(sc->checkpoint_cost_s, job_mtbf_s)
                                               : fl_pol_interval_daly(sc->checkpoint_cost_s, job_mtbf_s);
   if (!(tau > 0))
@@ -170,4 +172,112 @@ double fl_pol_twolevel_expected(const fl_pol_twolevel *m, long patterns)
   m0 = 1.0 / l - s0 * p0 / (1.0 - p0);
   /* from position 0 any failure returns to 0 */
   return (double)patterns * (p0 * (s0 + a_next) + (1.0 - p0) * (m0 + t_rec)) / (p0 * (1.0 - b_next));
+}
+
+/* ---- multi-level periods (interval.h, Benoit et al. 2017) ---- */
+
+static void fl_lv_ab(const fl_pol_levels *p, const long *every, double *A, double *B)
+{
+  *A = *B = 0.0;
+  for (int l = 0; l < p->n; l++) {
+    *A += (p->cost_s[l] - (l ? p->cost_s[l - 1] : 0.0)) / (double)every[l];
+    *B += p->rate[l] * (double)every[l] / 2.0;
+  }
+}
+
+/* A B: the square of half the overhead at the best tau for these periods */
+static double fl_lv_ab_product(const fl_pol_levels *p, const long *every)
+{
+  double A, B;
+  fl_lv_ab(p, every, &A, &B);
+  return A * B;
+}
+
+/* every[] from the ratios every[l] / every[l-1]; 0 when a period would pass FL_POL_MAX_EVERY */
+static int fl_lv_periods(int n, const long *ratio, long *every)
+{
+  every[0] = 1;
+  for (int l = 1; l < n; l++) {
+    if (ratio[l] > FL_POL_MAX_EVERY / every[l - 1])
+      return 0;
+    every[l] = every[l - 1] * ratio[l];
+  }
+  return 1;
+}
+
+void fl_pol_interval_levels(fl_pol_levels *p)
+{
+  long ratio[FL_POL_MAX_LEVELS] = {1, 1, 1, 1}, every[FL_POL_MAX_LEVELS];
+  double A, B;
+  int n = p->n < 1 ? 1 : (p->n > FL_POL_MAX_LEVELS ? FL_POL_MAX_LEVELS : p->n);
+
+  p->n = n;
+  if (p->every[0] == 0) {
+    /* the real optimum's periods, rounded, as the start: every[l] = N_0 / N_l */
+    double n0 = p->cost_s[0] > 0 && p->rate[0] > 0 ? sqrt(p->rate[0] / (2.0 * p->cost_s[0])) : 0.0, prev = 1.0;
+    for (int l = 1; l < n; l++) {
+      double dc = p->cost_s[l] - p->cost_s[l - 1], nl = dc > 0 ? sqrt(p->rate[l] / (2.0 * dc)) : INFINITY;
+      double e = n0 > 0 && nl > 0 && isfinite(nl) ? n0 / nl : 1.0, r = e / prev;
+      ratio[l] = r >= 1.0 && r < (double)FL_POL_MAX_EVERY ? (long)llround(r) : (r >= 1.0 ? FL_POL_MAX_EVERY : 1);
+      prev = prev * (double)ratio[l];
+    }
+    while (!fl_lv_periods(n, ratio, every)) /* too long a pattern: shorten its top ratios */
+      for (int l = n - 1; l >= 1; l--)
+        if (ratio[l] > 1) {
+          ratio[l] /= 2;
+          break;
+        }
+    /* coordinate descent, each step exact: with the other ratios fixed, A B = (a0 + a1/r)(b0 + b1 r) */
+    for (int round = 0, changed = 1; changed && round < 100; round++) {
+      changed = 0;
+      for (int j = 1; j < n; j++) {
+        double a0 = 0, a1 = 0, b0 = 0, b1 = 0, best;
+        long cand[5], pick = ratio[j];
+        for (int l = 0; l < n; l++) {
+          double dc = p->cost_s[l] - (l ? p->cost_s[l - 1] : 0.0);
+          if (l < j) {
+            a0 += dc / (double)every[l];
+            b0 += p->rate[l] * (double)every[l] / 2.0;
+          } else { /* every[l] = ratio[j] * (every[l] / ratio[j]) */
+            double base = (double)(every[l] / ratio[j]);
+            a1 += dc / base;
+            b1 += p->rate[l] * base / 2.0;
+          }
+        }
+        /* convex in r (or monotone when a term vanishes or a level is no dearer than the one below): the
+         * minimum is at 1, at the largest ratio allowed, or next to sqrt(a1 b0 / (a0 b1)) */
+        cand[0] = ratio[j];
+        cand[1] = 1;
+        cand[2] = FL_POL_MAX_EVERY / every[j - 1];
+        cand[3] = cand[4] = 1;
+        if (a0 > 0 && a1 > 0 && b0 > 0 && b1 > 0) {
+          double r = sqrt(a1 * b0 / (a0 * b1));
+          r = r < 1.0 ? 1.0 : (r > (double)cand[2] ? (double)cand[2] : r);
+          cand[3] = (long)floor(r);
+          cand[4] = (long)ceil(r);
+        }
+        best = INFINITY;
+        for (int c = 0; c < 5; c++) {
+          long keep = ratio[j], trial[FL_POL_MAX_LEVELS];
+          double v;
+          ratio[j] = cand[c];
+          if (fl_lv_periods(n, ratio, trial) && (v = fl_lv_ab_product(p, trial)) < best * (1.0 - 1e-12)) {
+            best = v;
+            pick = cand[c];
+          }
+          ratio[j] = keep;
+        }
+        if (pick != ratio[j]) {
+          ratio[j] = pick;
+          fl_lv_periods(n, ratio, every);
+          changed = 1;
+        }
+      }
+    }
+    for (int l = 0; l < n; l++)
+      p->every[l] = every[l];
+  }
+  fl_lv_ab(p, p->every, &A, &B);
+  p->tau_s = B > 0 ? sqrt(A / B) : INFINITY;
+  p->overhead = 2.0 * sqrt(A * B);
 }

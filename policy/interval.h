@@ -70,4 +70,30 @@ typedef struct fl_pol_twolevel {
 } fl_pol_twolevel;
 double fl_pol_twolevel_expected(const fl_pol_twolevel *m, long patterns);
 
+/* Multi-level periods, to first order (A. Benoit, A. Cavelan, V. Le Fevre, Y. Robert, H. Sun, "Towards optimal
+ * multi-level checkpointing", IEEE Transactions on Computers 66(7):1212-1226, 2017). Levels 0..n-1, cheapest
+ * first; rate[l] the failures per second that level l recovers and no cheaper level does; a pattern of segments of
+ * tau of compute, the k-th followed by a checkpoint of the highest level l whose every[l] divides k (every[0] = 1,
+ * each a multiple of the one before). A level-l failure loses on average half of a level-l period, tau every[l] / 2;
+ * writing level l in place of level l-1 costs the difference dC_l = cost[l] - cost[l-1] (SCR and faultline write
+ * each level on its own; with cumulative levels, as Benoit et al. count them, dC_l is their C_l). Per unit of work
+ *   H(tau, every) = A / tau + B tau,  A = sum_l dC_l / every[l],  B = sum_l rate[l] every[l] / 2,
+ * minimal over tau at tau* = sqrt(A / B), H* = 2 sqrt(A B); with free real periods the levels separate,
+ * N_l = 1 / (tau every[l]) = sqrt(rate[l] / (2 dC_l)) and H* = sum_l sqrt(2 rate[l] dC_l), their Theorem's form.
+ * Periods are whole: the ratios every[l] / every[l-1] are chosen by coordinate descent from the rounded real
+ * optimum, each step exact (A B is convex in one ratio with the others fixed, so its whole minimum is the floor
+ * or the ceiling of the real one), a ratio of 1 dropping a level that does not pay (their dynamic programme's
+ * choice of levels, here within the levels given). One level is Young's rule. */
+#define FL_POL_MAX_LEVELS 4
+#define FL_POL_MAX_EVERY 1000000L
+typedef struct fl_pol_levels {
+  int n;                            /* levels, cheapest first */
+  double cost_s[FL_POL_MAX_LEVELS]; /* time to write one checkpoint of the level */
+  double rate[FL_POL_MAX_LEVELS];   /* failures per second this level is the cheapest to recover */
+  long every[FL_POL_MAX_LEVELS];    /* in: 0 = choose all, else all given; out: the pattern */
+  double tau_s;                     /* out: compute between checkpoints (INFINITY: no failures) */
+  double overhead;                  /* out: H at the pattern, first order */
+} fl_pol_levels;
+void fl_pol_interval_levels(fl_pol_levels *p);
+
 #endif

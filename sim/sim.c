@@ -233,6 +233,21 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->start = sc->start;
   sim->seed = sc->seed;
   sim->model_name = fl_fm_name(sim->fm);
+  {
+    /* the rates strategy.interval = multilevel prices the levels with: a group failure takes a rank and its
+     * partner at once when the partner is in the same group */
+    double node = isfinite(sim->node_mtbf_s) ? (double)sim->slots / (sim->mnfti * sim->node_mtbf_s) : 0.0;
+    double group = isfinite(sim->group_mtbf_s)
+                       ? (double)((sim->slots + sim->group_size - 1) / sim->group_size) / sim->group_mtbf_s
+                       : 0.0;
+    int group_takes_partner = fl_iocost_partner_step(sim->pf, sim->ranks) < sim->group_size;
+    fl_strat_set_rates(
+        &sim->strat,
+        &(fl_strat_rates){.crash = isfinite(sim->process_mtbf_s) ? (double)sim->ranks / sim->process_mtbf_s : 0.0,
+                          .node = node + (group_takes_partner ? 0.0 : group),
+                          .node_mtbf_s = sim->node_mtbf_s,
+                          .group = group_takes_partner ? group : 0.0});
+  }
   FL_TRY(fl_strat_set_mtbf(sc, &sim->strat, fl_sim_job_mtbf(sim)));
   sim->tau_s = fl_strat_interval(&sim->strat);
   for (int l = 0; l < FL_NLEVELS; l++)
@@ -376,6 +391,12 @@ double fl_sim_job_mtbf(const fl_sim *sim)
 double fl_sim_interval(const fl_sim *sim)
 {
   return sim->tau_s;
+}
+long fl_sim_level_every(const fl_sim *sim, int level)
+{
+  if (level <= FL_LEVEL_SCRATCH || level >= FL_NLEVELS || !(sim->strat.levels & FL_LEVEL_BIT(level)))
+    return 0;
+  return sim->strat.ops->level ? sim->strat.every[level] : 1;
 }
 long fl_sim_platform_nodes(const fl_sim *sim)
 {

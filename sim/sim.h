@@ -70,6 +70,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
 double fl_sim_job_mtbf(const fl_sim *sim); /* node MTBF / ranks (INFINITY without failures) */
 double fl_sim_node_mtbf(const fl_sim *sim);
 double fl_sim_interval(const fl_sim *sim); /* compute time between checkpoints; INFINITY for strategy none */
+/* multilevel: every how many checkpoints `level` (an fl_level) is written; 0 when the strategy does not write it */
+long fl_sim_level_every(const fl_sim *sim, int level);
 long fl_sim_platform_nodes(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
 /* Checkpoint (write = 1) or restart cost of `level` (an fl_level) as the run pays it: simulated on the platform

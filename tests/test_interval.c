@@ -98,7 +98,91 @@ static void test_silent_period(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_silent(C, 0.0, Mf, INFINITY), fl_pol_interval_young(C, Mf), 1e-9);
 }
 
+/* first-order overhead of a pattern (interval.h): A/tau + B tau */
+static double levels_overhead(const fl_pol_levels *p, const long *every, double tau)
+{
+  double h = 0.0;
+  for (int l = 0; l < p->n; l++)
+    h += (p->cost_s[l] - (l ? p->cost_s[l - 1] : 0.0)) / ((double)every[l] * tau) +
+         p->rate[l] * (double)every[l] * tau / 2.0;
+  return h;
+}
+
+/* Multi-level periods (Benoit et al.): one level is Young; periods whose real optimum is whole come out exactly,
+ * with H = sum sqrt(2 lambda dC); given periods keep theirs and get tau = sqrt(A/B). */
+static void test_levels_closed_forms(void)
+{
+  fl_pol_levels p = {.n = 1, .cost_s = {60.0}, .rate = {1.0 / 36000.0}};
+  fl_pol_interval_levels(&p);
+  CU_ASSERT_EQUAL(p.every[0], 1);
+  CU_ASSERT_DOUBLE_EQUAL(p.tau_s, fl_pol_interval_young(60.0, 36000.0), 1e-9);
+
+  /* N0 = sqrt(2e-4 / 20) and N1 = N0 / 9: lambda1 = 2 * 90 * N1^2 */
+  double n0 = sqrt(2e-4 / 20.0), n1 = n0 / 9.0;
+  p = (fl_pol_levels){.n = 2, .cost_s = {10.0, 100.0}, .rate = {2e-4, 2.0 * 90.0 * n1 * n1}};
+  fl_pol_interval_levels(&p);
+  CU_ASSERT_EQUAL(p.every[0], 1);
+  CU_ASSERT_EQUAL(p.every[1], 9);
+  CU_ASSERT_DOUBLE_EQUAL(p.tau_s, 1.0 / n0, 1e-9 / n0);
+  CU_ASSERT_DOUBLE_EQUAL(p.overhead, sqrt(2.0 * 2e-4 * 10.0) + sqrt(2.0 * p.rate[1] * 90.0), 1e-12);
+
+  /* given periods: only tau */
+  p = (fl_pol_levels){.n = 2, .cost_s = {10.0, 100.0}, .rate = {2e-4, 1e-5}, .every = {1, 16}};
+  fl_pol_interval_levels(&p);
+  CU_ASSERT_EQUAL(p.every[1], 16);
+  CU_ASSERT_DOUBLE_EQUAL(p.tau_s, sqrt((10.0 + 90.0 / 16.0) / (2e-4 / 2.0 + 1e-5 * 16.0 / 2.0)), 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(p.overhead, levels_overhead(&p, p.every, p.tau_s), 1e-12);
+
+  /* no failures at all: no finite tau */
+  p = (fl_pol_levels){.n = 2, .cost_s = {10.0, 100.0}};
+  fl_pol_interval_levels(&p);
+  CU_ASSERT(isinf(p.tau_s));
+}
+
+/* Whole periods: the pattern chosen is the best of all whole ratios (brute force over 1..300 each), for
+ * random costs and rates over three levels; a level no dearer than the one below is written every time (ratio
+ * 1); a level that recovers nothing is written as rarely as allowed. */
+static void test_levels_whole_periods(void)
+{
+  unsigned seed = 12345;
+  for (int trial = 0; trial < 40; trial++) {
+    fl_pol_levels p = {.n = 3};
+    double c = 0.0, best = INFINITY;
+    for (int l = 0; l < 3; l++) {
+      seed = seed * 1103515245u + 12345u;
+      c += 1.0 + (double)(seed % 1000);
+      p.cost_s[l] = c;
+      seed = seed * 1103515245u + 12345u;
+      p.rate[l] = 1e-7 * (1.0 + (double)(seed % 10000));
+    }
+    fl_pol_interval_levels(&p);
+    for (long r1 = 1; r1 <= 300; r1++)
+      for (long r2 = 1; r2 <= 300; r2++) {
+        long e[3] = {1, r1, r1 * r2};
+        double a = 0, b = 0;
+        for (int l = 0; l < 3; l++) {
+          a += (p.cost_s[l] - (l ? p.cost_s[l - 1] : 0.0)) / (double)e[l];
+          b += p.rate[l] * (double)e[l] / 2.0;
+        }
+        best = fmin(best, 2.0 * sqrt(a * b));
+      }
+    CU_ASSERT(p.overhead <= best * (1.0 + 1e-12));
+    CU_ASSERT_DOUBLE_EQUAL(p.overhead, levels_overhead(&p, p.every, p.tau_s), 1e-12);
+    CU_ASSERT(p.every[2] % p.every[1] == 0);
+  }
+
+  fl_pol_levels q = {.n = 2, .cost_s = {50.0, 40.0}, .rate = {1e-4, 1e-5}};
+  fl_pol_interval_levels(&q);
+  CU_ASSERT_EQUAL(q.every[1], 1);
+  q = (fl_pol_levels){.n = 2, .cost_s = {10.0, 600.0}, .rate = {1e-4, 0.0}};
+  fl_pol_interval_levels(&q);
+  CU_ASSERT_EQUAL(q.every[1], FL_POL_MAX_EVERY);
+  CU_ASSERT_DOUBLE_EQUAL(q.tau_s, fl_pol_interval_young(10.0, 1e4) * sqrt(1.0 + 590.0 / 10.0 / FL_POL_MAX_EVERY), 1e-6);
+}
+
 static CU_TestInfo interval_tests[] = {
+    {"multilevel periods: Young for one level, closed forms, given periods", test_levels_closed_forms},
+    {"multilevel periods: the best whole pattern (brute force), levels that do not pay", test_levels_whole_periods},
     {"hazard-aware rule: Young at a constant rate, shorter for young nodes", test_hazard_rule},
     {"fail-stop and silent errors: first-order period", test_silent_period},
     {"Young", test_young},

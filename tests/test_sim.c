@@ -3,9 +3,10 @@
  * SimGrid loads one platform per process: every scenario here uses the same generated 64 nodes. */
 #include "fl_test.h"
 #include "interval.h"
-#include "scenario.h"
 #include "profiles.h"
+#include "scenario.h"
 #include "sim.h"
+#include "strategy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -280,6 +281,74 @@ static void test_multilevel_bad_levels(void)
     CU_ASSERT_EQUAL(fl_sim_create(sc, &sim), FL_ERR_INPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "[strategy] levels"));
     CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), bad[i][1]));
+    fl_sim_destroy(&sim);
+    fl_scenario_destroy(&sc);
+  }
+}
+
+/* strategy.interval = multilevel with LEVEL:auto: the simulator hands the rule the rates it simulates (crashes
+ * to the local level, node losses to the file level), and runs the pattern chosen; the row names it. */
+static void test_multilevel_rule(void)
+{
+  fl_scenario *sc = NULL;
+  fl_sim_result r;
+  fl_db_run row;
+  fl_pol_levels p = {.n = 2, .cost_s = {30.0, 600.0}};
+  char want[96];
+  fl_sim *sim = make_sim("[failures]\nmodel = exponential\nnode_mtbf = 3000h\nprocess_mtbf = 300h\nrepair = 0s\n"
+                         "[app]\nnodes = 60\nwork = 24h\n[strategy]\nkind = multilevel\nlevels = local:auto file:auto\n"
+                         "interval = multilevel\ncheckpoint_cost = 30s\nfile_cost = 10min\nrestart_cost = 1min\n",
+                         &sc);
+  /* local: crashes, 60 ranks at 300 h each; file: node losses, 60 nodes at 3000 h */
+  p.rate[0] = 60.0 / (300.0 * 3600);
+  p.rate[1] = 60.0 / (3000.0 * 3600);
+  fl_pol_interval_levels(&p);
+  CU_ASSERT(p.every[1] > 1);
+  CU_ASSERT_DOUBLE_EQUAL(fl_sim_interval(sim), p.tau_s, 1e-9 * p.tau_s);
+  CU_ASSERT_EQUAL(fl_sim_level_every(sim, FL_LEVEL_LOCAL), 1);
+  CU_ASSERT_EQUAL(fl_sim_level_every(sim, FL_LEVEL_FILE), p.every[1]);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+  CU_ASSERT_STRING_EQUAL(r.status, "completed");
+  fl_sim_fill_row(sim, sc, 0, &r, &row);
+  snprintf(want, sizeof want, "multilevel local:1 file:%ld", p.every[1]);
+  CU_ASSERT_STRING_EQUAL(row.interval_rule, want);
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+
+  /* three levels: a node loss goes to the partner, the loss of both partners in one buddy period to the file */
+  sim = make_sim("[failures]\nmodel = exponential\nnode_mtbf = 300h\nprocess_mtbf = 3000h\nrepair = 0s\n"
+                 "[app]\nnodes = 60\nwork = 24h\n[strategy]\nkind = multilevel\n"
+                 "levels = local:auto buddy:auto file:auto\ninterval = multilevel\ncheckpoint_cost = 30s\n"
+                 "file_cost = 10min\n",
+                 NULL);
+  CU_ASSERT(fl_sim_level_every(sim, FL_LEVEL_FILE) > fl_sim_level_every(sim, FL_LEVEL_BUDDY));
+  CU_ASSERT_EQUAL(fl_sim_level_every(sim, FL_LEVEL_FILE) % fl_sim_level_every(sim, FL_LEVEL_BUDDY), 0);
+  fl_sim_destroy(&sim);
+}
+
+/* The rule's keys are checked, naming the key. */
+static void test_multilevel_rule_bad(void)
+{
+  static const char *const bad[][3] = {
+      {"kind = multilevel\nlevels = local:auto file:auto\ninterval = daly\n", "[strategy] levels",
+       "chosen by strategy.interval = multilevel"},
+      {"kind = multilevel\nlevels = local:1 file:auto\ninterval = multilevel\n", "[strategy] levels",
+       "give every period or none"},
+      {"kind = two-level\ninterval = multilevel\n", "[strategy] interval", "not of 'two-level'"},
+      {"kind = multilevel\nlevels = local:auto file:auto\ninterval = multilevel\n[failures]\nmodel = none\n",
+       "[strategy] interval", "needs failures that some level recovers"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char text[512];
+    fl_scenario *sc = NULL;
+    fl_sim *sim = NULL;
+    snprintf(text, sizeof text, PLATFORM "[app]\nnodes = 60\n[strategy]\n%s", bad[i][0]);
+    CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text(text, "<test>", fl_test_tmpdir(), &sc), FL_OK);
+    CU_ASSERT_EQUAL(fl_sim_create(sc, &sim), FL_ERR_INPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), bad[i][1]));
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), bad[i][2]));
+    if (!strstr(fl_err_msg(), bad[i][2]))
+      fprintf(stderr, "%s\n", fl_err_msg());
     fl_sim_destroy(&sim);
     fl_scenario_destroy(&sc);
   }
@@ -645,6 +714,8 @@ static CU_TestInfo sim_tests[] = {
     {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
     {"two levels: buddy lost, back to the file level", test_two_level_rollback},
     {"multilevel: a node lost takes its local copies", test_multilevel_node_loss},
+    {"multilevel: interval = multilevel chooses the periods from the simulated rates", test_multilevel_rule},
+    {"multilevel: the rule's keys are checked", test_multilevel_rule_bad},
     {"multilevel: process crashes resume from the local level", test_multilevel_process_crashes},
     {"multilevel: bad strategy.levels", test_multilevel_bad_levels},
     {"SimGrid state profiles as outages", test_profile_parse},

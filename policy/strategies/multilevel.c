@@ -3,8 +3,9 @@
  * partner's memory instead, every 16th to the parallel file system instead (each level is written on its own,
  * as SCR does; a level-L checkpoint is the k-th where L is the highest level whose period divides k). A failure
  * restarts from the newest checkpoint that survived it: local copies survive a process crash but not the loss of
- * their node, a partner copy survives unless the partner was lost too, the file level survives everything. The
- * interval rule prices the cheapest level. */
+ * their node, a partner copy survives unless the partner was lost too, the file level survives everything. Young
+ * and Daly price the cheapest level; strategy.interval = multilevel prices every level with the failures it
+ * recovers and, for "local:auto buddy:auto file:auto", chooses the periods too (policy/interval.h). */
 #include "strategy.h"
 
 #include <errno.h>
@@ -13,7 +14,8 @@
 
 static const fl_strategy_key fl_multilevel_keys[] = {
     FL_STRAT_CKPT_KEYS,
-    {"strategy.levels", FL_SHAPE_RANKS, "the levels and how often each is used: local:1 buddy:4 file:16"},
+    {"strategy.levels", FL_SHAPE_RANKS,
+     "the levels and how often each is used: local:1 buddy:4 file:16, or LEVEL:auto with interval = multilevel"},
     {"strategy.file_cost", FL_SHAPE_RANKS, "the cost of a file-level checkpoint (constant costs)"},
     {NULL, 0, NULL},
 };
@@ -22,7 +24,7 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
   char *copy, *save = NULL;
   long prev = 0;
-  int prev_level = 0;
+  int prev_level = 0, nauto = 0, ngiven = 0;
   fl_err rc = FL_OK;
 
   run->levels = 0;
@@ -36,7 +38,8 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
     fl_level level;
     long every;
     if (!colon) {
-      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s': expected LEVEL:EVERY (e.g. local:1 buddy:4 file:16)", t);
+      rc = fl_scenario_fail(sc, "strategy", "levels",
+                            "'%s': expected LEVEL:EVERY or LEVEL:auto (e.g. local:1 buddy:4 file:16)", t);
       goto done;
     }
     *colon = '\0';
@@ -51,24 +54,48 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
       goto done;
     }
     errno = 0;
-    every = strtol(colon + 1, &end, 10);
-    if (errno || end == colon + 1 || *end || every < 1) {
-      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s:%s': the period must be a whole number >= 1", t, colon + 1);
-      goto done;
+    if (strcmp(colon + 1, "auto") == 0) {
+      every = 0; /* chosen by strategy.interval = multilevel */
+      nauto++;
+    } else {
+      every = strtol(colon + 1, &end, 10);
+      if (errno || end == colon + 1 || *end || every < 1) {
+        rc = fl_scenario_fail(sc, "strategy", "levels", "'%s:%s': the period must be a whole number >= 1 or auto", t,
+                              colon + 1);
+        goto done;
+      }
+      ngiven++;
     }
     /* cheapest first, each period a multiple of the previous one */
     if (run->levels & FL_LEVEL_BIT(level)) {
       rc = fl_scenario_fail(sc, "strategy", "levels", "level '%s' is given twice", t);
       goto done;
     }
-    if (prev_level && (fl_level_rank(level) <= fl_level_rank((fl_level)prev_level) || every % prev != 0)) {
+    if (prev_level && fl_level_rank(level) <= fl_level_rank((fl_level)prev_level)) {
+      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s': levels go from the cheapest (local, buddy, file)", t);
+      goto done;
+    }
+    if (nauto && ngiven) {
+      rc = fl_scenario_fail(sc, "strategy", "levels",
+                            "'%s:%s': give every period or none (LEVEL:auto for all: strategy.interval = multilevel "
+                            "chooses them)",
+                            t, colon + 1);
+      goto done;
+    }
+    if (nauto && sc->interval_kind != FL_INTERVAL_LEVELS) {
+      rc = fl_scenario_fail(sc, "strategy", "levels",
+                            "'%s:auto': periods are chosen by strategy.interval = multilevel (this one: %s)", t,
+                            fl_pol_interval_name(sc->interval_kind));
+      goto done;
+    }
+    if (prev_level && every && every % prev != 0) {
       rc = fl_scenario_fail(sc, "strategy", "levels",
                             "'%s:%ld': levels go from the cheapest (local, buddy, file) and each period is a multiple "
                             "of the previous one",
                             t, every);
       goto done;
     }
-    if (!prev_level && every != 1) {
+    if (!prev_level && every > 1) {
       rc = fl_scenario_fail(sc, "strategy", "levels", "'%s:%ld': the first level takes every checkpoint (period 1)", t,
                             every);
       goto done;
@@ -80,6 +107,10 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
   }
   if (!run->levels)
     rc = fl_scenario_fail(sc, "strategy", "levels", "no level given (e.g. local:1 buddy:4 file:16)");
+  else if (nauto == 1 && !(run->levels & (run->levels - 1u))) /* one level: every checkpoint, Young's tau */
+    run->every[prev_level] = 1;
+  else
+    run->auto_every = nauto > 0;
 done:
   free(copy);
   return rc;
@@ -89,7 +120,7 @@ static fl_level fl_multilevel_level(const fl_strategy_run *run, long k)
 {
   fl_level best = FL_LEVEL_SCRATCH;
   for (int l = 1; l < FL_NLEVELS; l++)
-    if ((run->levels & FL_LEVEL_BIT(l)) && k % run->every[l] == 0 &&
+    if ((run->levels & FL_LEVEL_BIT(l)) && run->every[l] > 0 && k % run->every[l] == 0 &&
         (best == FL_LEVEL_SCRATCH || fl_level_rank((fl_level)l) > fl_level_rank(best)))
       best = (fl_level)l;
   return best;

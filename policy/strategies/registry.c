@@ -127,6 +127,11 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
     return fl_scenario_fail(sc, "strategy", "kind", "the %s engine cannot re-execute or substitute tasks", caps->name);
   if (fl_level_count(run->levels) > 1 && run->file_every < 1)
     return fl_scenario_fail(sc, "strategy", "file_every", "must be at least 1");
+  if (run->rule == FL_INTERVAL_LEVELS && fl_level_count(run->levels) > 1 && ops != &fl_strategy_multilevel)
+    return fl_scenario_fail(sc, "strategy", "interval",
+                            "multilevel plans the periods of strategy.kind = multilevel, not of '%s' (whose file "
+                            "level comes every strategy.file_every); use young or daly",
+                            ops->name);
   return FL_OK;
 }
 
@@ -142,6 +147,73 @@ double fl_strat_hazard_interval(fl_strategy_run *run, fl_pol_expected_failures F
   if (run->rule == FL_INTERVAL_HAZARD && run->levels)
     run->tau_s = fl_pol_interval_hazard(run->delta_s[fl_strat_primary(run)], F, ctx, tau_max_s);
   return run->tau_s;
+}
+
+void fl_strat_set_rates(fl_strategy_run *run, const fl_strat_rates *rates)
+{
+  run->rates = *rates;
+}
+
+/* strategy.interval = multilevel: tau and, for LEVEL:auto, the periods (fl_pol_interval_levels). Each failure is
+ * priced at the cheapest level that recovers it: a crash at the lowest level, a node loss at the partner's or
+ * the file level, the loss of a rank and its partner in the same buddy period (rate node x period / node MTBF,
+ * which depends on the period: a fixed point, found in a few rounds) and group failures that take partners at
+ * the file level. Failures no level recovers restart from scratch whatever the periods: they are left out.
+ * Returns 0 when no failure reaches any level (no finite tau). */
+static int fl_strat_plan_levels(fl_strategy_run *run)
+{
+  static const fl_level order[] = {FL_LEVEL_LOCAL, FL_LEVEL_BUDDY, FL_LEVEL_FILE};
+  fl_level lv[FL_POL_MAX_LEVELS];
+  fl_pol_levels p;
+  int n = 0, buddy = -1, ok = 0;
+  double pair = 0.0;
+
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    if (run->levels & FL_LEVEL_BIT(order[i]))
+      lv[n++] = order[i];
+  for (int i = 0; i < n; i++)
+    if (lv[i] == FL_LEVEL_BUDDY)
+      buddy = i;
+  for (int round = 0; round < 20; round++) {
+    double prev_tau = round ? p.tau_s : NAN;
+    long prev_top = round ? p.every[n - 1] : 0;
+    memset(&p, 0, sizeof p);
+    p.n = n;
+    for (int i = 0; i < n; i++) {
+      p.cost_s[i] = run->delta_s[lv[i]];
+      p.every[i] = run->auto_every ? 0 : run->every[lv[i]];
+    }
+    p.rate[0] += run->rates.crash;
+    for (int i = 0; i < n; i++)
+      if (lv[i] != FL_LEVEL_LOCAL) {
+        p.rate[i] += run->rates.node;
+        break;
+      }
+    if (buddy >= 0 && lv[n - 1] == FL_LEVEL_FILE && buddy < n - 1) {
+      p.rate[buddy] -= fmin(pair, p.rate[buddy]);
+      p.rate[n - 1] += pair + run->rates.group;
+    }
+    fl_pol_interval_levels(&p);
+    if (!isfinite(p.tau_s))
+      break;
+    ok = 1;
+    if (buddy < 0 || lv[n - 1] != FL_LEVEL_FILE || buddy == n - 1 || !(run->rates.node_mtbf_s > 0))
+      break;
+    if (round && fabs(p.tau_s - prev_tau) <= 1e-9 * p.tau_s && p.every[n - 1] == prev_top)
+      break;
+    /* a partner lost within the buddy period that the node's failure falls in */
+    pair = run->rates.node * (p.tau_s + run->delta_s[FL_LEVEL_BUDDY]) * (double)p.every[buddy] / run->rates.node_mtbf_s;
+  }
+  if (!ok)
+    return 0;
+  run->tau_s = p.tau_s;
+  for (int i = 0; i < n; i++)
+    run->every[lv[i]] = p.every[i];
+  snprintf(run->pattern, sizeof run->pattern, "multilevel");
+  for (int i = 0; i < n; i++)
+    snprintf(run->pattern + strlen(run->pattern), sizeof run->pattern - strlen(run->pattern), " %s:%ld",
+             fl_level_name(lv[i]), p.every[i]);
+  return 1;
 }
 
 void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s)
@@ -172,6 +244,14 @@ fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job
   }
   if (fl_strat_silent_rule(run))
     return FL_OK;
+  if (run->rule == FL_INTERVAL_LEVELS && fl_level_count(run->levels) > 1) {
+    if (!fl_strat_plan_levels(run))
+      return fl_scenario_fail(sc, "strategy", "interval",
+                              "multilevel needs failures that some level recovers, but failures.model = '%s' gives "
+                              "none; give a duration and the periods",
+                              sc->model);
+    return FL_OK;
+  }
   if ((rc = fl_pol_interval(sc, job_mtbf_s, &run->tau_s)) != FL_OK)
     return rc;
   return FL_OK;
@@ -186,7 +266,11 @@ void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s)
     return;
   if (level != fl_strat_primary(run) || !isfinite(run->mtbf_s) || !(run->mtbf_s > 0))
     return;
-  if (run->rule == FL_INTERVAL_YOUNG || run->rule == FL_INTERVAL_HAZARD)
+  if (run->rule == FL_INTERVAL_LEVELS && fl_level_count(run->levels) > 1) {
+    fl_strat_plan_levels(run); /* all the levels' costs, as the engine measured them */
+    return;
+  }
+  if (run->rule == FL_INTERVAL_YOUNG || run->rule == FL_INTERVAL_HAZARD || run->rule == FL_INTERVAL_LEVELS)
     run->tau_s = fl_pol_interval_young(delta_s, run->mtbf_s);
   else if (run->rule == FL_INTERVAL_DALY)
     run->tau_s = fl_pol_interval_daly(delta_s, run->mtbf_s);
@@ -273,7 +357,8 @@ void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy
 {
   memset(row, 0, sizeof *row);
   row->strategy = run->ops->name;
-  row->interval_rule = run->levels && isfinite(run->tau_s) ? fl_pol_interval_name(run->rule) : NULL;
+  row->interval_rule =
+      run->levels && isfinite(run->tau_s) ? (run->pattern[0] ? run->pattern : fl_pol_interval_name(run->rule)) : NULL;
   row->policy = fl_strat_reads(run, "policy.kind") ? sc->policy : NULL;
   row->weights = fl_strat_reads(run, "policy.weights") ? (sc->weights_empirical ? "empirical" : "bound") : NULL;
   row->error_budget = row->policy ? sc->error_budget : NAN;

@@ -74,6 +74,15 @@ typedef struct fl_recovery {
 
 typedef struct fl_strategy_ops fl_strategy_ops;
 
+/* The failure rates an engine sees, split by what they take (strategy.interval = multilevel prices each level
+ * with the failures it is the cheapest to recover from). */
+typedef struct fl_strat_rates {
+  double crash;       /* process crashes per second, job-wide: the node lives, its local copy too */
+  double node;        /* node losses per second, job-wide (group failures that spare the partners included) */
+  double node_mtbf_s; /* one node's MTBF: a partner lost in the same buddy period takes both copies */
+  double group;       /* group failures per second that take a rank and its partner at once */
+} fl_strat_rates;
+
 /* One run's strategy state: what it decided at set-up and what it has measured since. The engine may read it. */
 typedef struct fl_strategy_run {
   const fl_strategy_ops *ops;
@@ -81,7 +90,11 @@ typedef struct fl_strategy_run {
   long degree;     /* copies of every rank (1 without replication) */
   unsigned levels; /* FL_LEVEL_BIT()s the strategy writes (0: no checkpoint) */
   long file_every; /* with two levels: every file_every-th checkpoint also goes to the file level */
-  long every[FL_NLEVELS]; /* multilevel: the k-th checkpoint goes to the highest level whose every divides k */
+  long every[FL_NLEVELS]; /* multilevel: the k-th checkpoint goes to the highest level whose every divides k;
+                           * 0 (LEVEL:auto): chosen by strategy.interval = multilevel */
+  int auto_every;         /* the periods are the rule's (LEVEL:auto) */
+  fl_strat_rates rates;   /* the engine's (fl_strat_set_rates), for strategy.interval = multilevel */
+  char pattern[96];       /* strategy.interval = multilevel: the rule and the periods it chose, for the row */
   fl_interval_kind rule;
   double fixed_s;             /* FL_INTERVAL_FIXED: the interval */
   double mtbf_s;              /* the job's MTBF the rule uses (INFINITY: none) */
@@ -162,6 +175,8 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
 fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s);
 /* The job's MTBF of silent errors that a verification turns into rollbacks: with strategy.verify, Young and Daly
  * become the first-order period of fail-stop plus silent errors (fl_pol_interval_silent). */
+/* The failure rates the engine sees, before fl_strat_set_mtbf (strategy.interval = multilevel). */
+void fl_strat_set_rates(fl_strategy_run *run, const fl_strat_rates *rates);
 void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s);
 /* strategy.interval = hazard: the next interval from the job's expected failures F over a horizon (the engine's
  * view of its nodes' ages), at most tau_max_s; sets and returns run->tau_s. Other rules: run->tau_s. */
