@@ -193,6 +193,20 @@ static void test_report_groups_by_overrides(void)
   }
   CU_ASSERT_EQUAL(faultline("report w.sqlite --where \"nodes >\""), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "--where 'nodes >': "));
+  /* an override whose value holds blanks is one column, whole, beside the next key */
+  unlink(fl_test_tmp("v.sqlite"));
+  for (int k = 4; k <= 8; k += 4) {
+    char cmd[256];
+    snprintf(cmd, sizeof cmd,
+             "simulate w.ini --db v.sqlite --quiet --set strategy.kind=multilevel --set \"strategy.levels=local:1 "
+             "file:%d\" --set failures.shape=0.%d",
+             k, k + 1);
+    CU_ASSERT_EQUAL_FATAL(faultline(cmd), 0);
+  }
+  CU_ASSERT_EQUAL(faultline("report v.sqlite"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "strategy.levels  failures.shape"));
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw         local:1 file:4   0.5  "), 1);
+  CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw         local:1 file:8   0.9  "), 1);
 }
 
 static void test_validate(void)
