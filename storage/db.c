@@ -307,6 +307,10 @@ static int fl_db_open_reader(const char *path, sqlite3 **h)
     return SQLITE_NOMEM;
   r = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
   free(uri);
+  /* a writer switching the file to WAL, or creating it, holds it a moment: wait as a writer would (a reader
+   * without a busy handler read "database is locked" while two simulations created one file) */
+  if (r == SQLITE_OK)
+    sqlite3_busy_timeout(*h, 10000);
   return r;
 }
 
