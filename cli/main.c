@@ -210,8 +210,16 @@ static void fl_print_job_header(const fl_sim_job *job)
           fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
   if (strcmp(sc->app, "gridworld") != 0)
     fprintf(stderr, " (job MTBF %s)", fl_units_format_duration(fl_sim_job_mtbf(job->sim), b, sizeof b));
-  if (isfinite(fl_sim_interval(job->sim)))
+  if (isfinite(fl_sim_interval(job->sim))) {
+    const char *rule = fl_sim_interval_rule(job->sim);
+    double slow, flush = fl_sim_flush(job->sim, &slow);
     fprintf(stderr, ", interval %s", fl_units_format_duration(fl_sim_interval(job->sim), c, sizeof c));
+    if (rule && strchr(rule, ' ')) /* the multilevel rule's pattern */
+      fprintf(stderr, " (%s)", rule);
+    if (isfinite(flush))
+      fprintf(stderr, ", async flush %s (compute %.3g %% slower meanwhile)",
+              fl_units_format_duration(flush, b, sizeof b), 100.0 * slow);
+  }
   if (sc->overrides[0]) {
     fprintf(stderr, " [");
     for (const char *p = sc->overrides; *p; p++)

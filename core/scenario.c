@@ -59,6 +59,7 @@ static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
 static const char *const fl_cost_choices[] = {"auto", "constant", "platform", NULL};
 static const char *const fl_io_flows_choices[] = {"auto", "per-rank", "aggregated", NULL};
 static const char *const fl_verify_choices[] = {"none", "checkpoint", NULL};
+static const char *const fl_flush_choices[] = {"sync", "async", NULL};
 static const char *const fl_log_format_choices[] = {"auto", "csv", "lanl", "fta", NULL}; /* fl_log_format order */
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
@@ -155,6 +156,9 @@ static const fl_key fl_keys[] = {
     {"app", "flops", FL_K_FLOPS, FL_OFF(flops), FL_K_NONNEG, "0", NULL,
      "bsp: computation of each rank, flop (e.g. 8.64Pf); the job computes at its slowest host's speed, so the "
      "failure-free time follows the platform; 0 = use app.work"},
+    {"app", "comm_fraction", FL_K_REAL, FL_OFF(comm_fraction), FL_K_NONNEG, "0", NULL,
+     "bsp with platform costs: the share of its time the job spends exchanging with its neighbours (below 1); an "
+     "async flush shares their links, and the slowdown that follows is simulated"},
     {"app", "checkpoint_size", FL_K_BYTES, FL_OFF(checkpoint_size), FL_K_NONNEG, "0", NULL,
      "bsp: bytes of state per rank a checkpoint writes and a restart reads back; with storage on the platform, "
      "checkpoint and restart costs come from simulated I/O (strategy.cost)"},
@@ -191,7 +195,7 @@ static const fl_key fl_keys[] = {
      "none | checkpoint | buddy | two-level | multilevel | replication (ranks: process replication; tasks: re-execute failed "
      "tasks) | substitution | hybrid (tasks: the simulator's grid world); see faultline keys and docs/architecture.md"},
     {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
-     "young | daly | never | a duration: compute time between checkpoints"},
+     "young | daly | hazard | multilevel | never | a duration: compute time between checkpoints"},
     {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
      "time to write one coordinated checkpoint (delta)"},
     {"strategy", "cost", FL_K_ENUM_INT, FL_OFF(cost), 0, "auto", fl_cost_choices,
@@ -209,6 +213,13 @@ static const fl_key fl_keys[] = {
     {"strategy", "levels", FL_K_STR, FL_OFF(levels), 0, "local:1 buddy:4 file:16", NULL,
      "multilevel: LEVEL:EVERY terms from the cheapest (local, buddy, file): the k-th checkpoint goes to the highest "
      "level whose EVERY divides k; the first level's EVERY is 1, each a multiple of the previous"},
+    {"strategy", "flush", FL_K_ENUM_INT, FL_OFF(flush_async), 0, "sync", fl_flush_choices,
+     "multilevel: sync = the job waits while a file-level checkpoint is written; async = it writes the level below "
+     "and goes on computing while that copy drains to the PFS (VeloC), slowed by the flush's interference; the "
+     "file level holds the checkpoint once the flush is done"},
+    {"strategy", "flush_slowdown", FL_K_REAL, FL_OFF(flush_slowdown), FL_K_NONNEG, "0", NULL,
+     "async flush with constant costs: the fraction by which compute slows while a flush drains (with platform "
+     "costs it is simulated from app.comm_fraction)"},
     {"strategy", "verify", FL_K_ENUM_INT, FL_OFF(verify), 0, "none", fl_verify_choices,
      "checkpoint: verify the state before each checkpoint (a detector of cost verify_cost and recall "
      "verify_recall; replication compares the copies, triplication votes); none: trust it"},
@@ -889,6 +900,11 @@ fl_err fl_scenario_check(const fl_scenario *sc)
   if (!(sc->burst_ratio <= 0.95))
     return fl_scenario_fail(sc, "failures", "burst_ratio",
                             "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");
+  if (!(sc->comm_fraction < 1.0))
+    return fl_scenario_fail(sc, "app", "comm_fraction", "must be below 1 (the share of time spent communicating)");
+  if (!(sc->flush_slowdown < 10.0))
+    return fl_scenario_fail(sc, "strategy", "flush_slowdown",
+                            "must be below 10 (a fraction: 0.2 = compute 20 %% slower while a flush drains)");
   if (!(sc->verify_recall <= 1.0))
     return fl_scenario_fail(sc, "strategy", "verify_recall", "is a probability: at most 1");
   if (strcmp(sc->model, "trace") == 0 && !sc->trace) {

@@ -84,6 +84,7 @@ typedef struct fl_scenario {
   double work_s;             /* bsp: failure-free compute time, seconds */
   double flops;              /* bsp: computation per rank (0: work_s is the time) */
   double checkpoint_size;    /* bsp: bytes per rank per checkpoint (0: none given) */
+  double comm_fraction;      /* bsp: share of time spent exchanging with neighbours (async flush interference) */
   long grid_rows, grid_cols; /* gridworld: n x m states */
   long iterations;           /* gridworld: at most this many value-iteration sweeps */
   double tolerance;          /* gridworld: converged when no value changes by more than this */
@@ -107,6 +108,8 @@ typedef struct fl_scenario {
   double downtime_s;
   long degree;        /* replication: copies of each rank (2 or 3) */
   int verify;          /* 1: verify the state before each checkpoint */
+  int flush_async;     /* multilevel: the file level drains in the background (strategy.flush = async) */
+  double flush_slowdown; /* async flush, constant costs: compute slows by this fraction while a flush drains */
   double verify_cost_s; /* V */
   double verify_recall; /* r in [0, 1] */
   long file_every;    /* two-level: every this many checkpoints one goes to the file level */

@@ -12,26 +12,50 @@
 #include <simgrid/s4u/Exec.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Io.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
-extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n)
+/* A transfer of at most `rate` bytes/s. SimGrid 3.32 drops the rate of a host-to-host transfer (Comm::sendto_init:
+ * the activity it starts is built from the hosts and the size only), but keeps that of a mailbox transfer, whose
+ * ends are the hosts of the actors that put and get (as SimGrid's own comm-throttling example throttles): a
+ * sender on the source host, a receiver on the destination host, which the caller joins. */
+static simgrid::s4u::ActorPtr fl_io_throttled(const fl_io_op &op, long id)
+{
+  static int token;
+  std::string name = "fl-io-" + std::to_string(id);
+  auto bytes = static_cast<uint64_t>(op.bytes);
+  double rate = op.rate;
+  simgrid::s4u::Actor::create(name + "-put", op.src, [name, bytes, rate]() {
+    simgrid::s4u::Mailbox::by_name(name)->put_init(&token, bytes)->set_rate(rate)->wait();
+  });
+  return simgrid::s4u::Actor::create(name + "-get", op.dst,
+                                     [name]() { simgrid::s4u::Mailbox::by_name(name)->get<int>(); });
+}
+
+extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n, long nfirst, double *first_s)
 {
   std::vector<simgrid::s4u::ActivityPtr> acts;
+  std::vector<simgrid::s4u::ActorPtr> throttled; /* acts[i] == nullptr: throttled[i] to join */
+  static long serial;
   double t0 = simgrid::s4u::Engine::get_clock(), last = t0;
   acts.reserve(static_cast<size_t>(n));
+  throttled.resize(static_cast<size_t>(n));
   for (long i = 0; i < n; i++) {
     const fl_io_op &op = ops[i];
     auto bytes = static_cast<uint64_t>(op.bytes);
     switch (op.kind) {
     case FL_IO_SEND: {
-      /* SimGrid 3.32 starts a host-to-host transfer as soon as both ends are set, and refuses set_rate() after:
-       * size and rate first, then the hosts */
+      if (op.rate > 0) {
+        throttled[static_cast<size_t>(i)] = fl_io_throttled(op, serial++);
+        acts.push_back(nullptr);
+        break;
+      }
+      /* SimGrid 3.32 starts a host-to-host transfer as soon as both ends are set: the size first */
       simgrid::s4u::CommPtr c = simgrid::s4u::Comm::sendto_init();
-      if (op.rate > 0)
-        c->set_rate(op.rate);
       c->set_payload_size(bytes);
       c->set_source(op.src);
       c->set_destination(op.dst);
@@ -42,11 +66,17 @@ extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n)
     case FL_IO_READ: acts.push_back(op.disk->read_async(bytes)); break;
     }
   }
-  for (auto &a : acts) {
-    a->wait();
+  /* in order: after the first nfirst waits the clock is when the last of them ended */
+  for (size_t i = 0; i < acts.size(); i++) {
+    if (acts[i])
+      acts[i]->wait();
+    else
+      throttled[i]->join();
     double t = simgrid::s4u::Engine::get_clock();
     if (t > last)
       last = t;
+    if (first_s && static_cast<long>(i) + 1 == nfirst)
+      *first_s = last - t0;
   }
   return last - t0;
 }

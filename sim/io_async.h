@@ -20,8 +20,9 @@ typedef struct fl_io_op {
   double rate; /* FL_IO_SEND: at most this many bytes/s (0: no bound) */
 } fl_io_op;
 
-/* From inside an actor: start every operation at once, wait for all; the simulated time the last one took. */
-double fl_io_run_concurrent(const fl_io_op *ops, long n);
+/* From inside an actor: start every operation at once, wait for all; the simulated time the last one took.
+ * *first_s (when not NULL) gets the time the last of the first `nfirst` took. */
+double fl_io_run_concurrent(const fl_io_op *ops, long n, long nfirst, double *first_s);
 
 /* Add a host of `speed` flop/s to the loaded platform's root zone, before the simulation starts (the C API has
  * no way to): the controller faultline adds when every host of a file may fail. It has no route: it runs the

@@ -69,8 +69,8 @@ long fl_iocost_partner_step(const fl_platform *pf, long ranks)
 
 typedef struct fl_probe {
   const fl_io_op *ops;
-  long n;
-  double elapsed;
+  long n, nfirst;
+  double elapsed, first;
 } fl_probe;
 
 static void fl_probe_main(int argc, char **argv)
@@ -78,13 +78,14 @@ static void fl_probe_main(int argc, char **argv)
   fl_probe *p = sg_actor_self_get_data();
   (void)argc;
   (void)argv;
-  p->elapsed = fl_io_run_concurrent(p->ops, p->n);
+  p->elapsed = fl_io_run_concurrent(p->ops, p->n, p->nfirst, &p->first);
 }
 
-/* Run `ops` at once on the platform, from an actor on the controller; the simulated time they took. */
-static double fl_probe_run(fl_platform *pf, const fl_io_op *ops, long n)
+/* Run `ops` at once on the platform, from an actor on the controller; the simulated time they took, and in
+ * *first_s (when not NULL) the time the first nfirst of them took. */
+static double fl_probe_run2(fl_platform *pf, const fl_io_op *ops, long n, long nfirst, double *first_s)
 {
-  fl_probe p = {.ops = ops, .n = n, .elapsed = 0.0};
+  fl_probe p = {.ops = ops, .n = n, .nfirst = nfirst, .elapsed = 0.0, .first = 0.0};
   sg_actor_t a;
   if (n == 0)
     return 0.0;
@@ -92,7 +93,14 @@ static double fl_probe_run(fl_platform *pf, const fl_io_op *ops, long n)
   sg_actor_set_data(a, &p);
   sg_actor_start(a, fl_probe_main, 0, NULL);
   simgrid_run();
+  if (first_s)
+    *first_s = p.first;
   return p.elapsed;
+}
+
+static double fl_probe_run(fl_platform *pf, const fl_io_op *ops, long n)
+{
+  return fl_probe_run2(pf, ops, n, 0, NULL);
 }
 
 typedef struct fl_io_plan {
@@ -102,6 +110,7 @@ typedef struct fl_io_plan {
   const fl_platform_gen *gen; /* NULL: a platform file */
   int aggregated;
   long ncab;    /* aggregated: cabinets holding ranks */
+  double scale; /* bytes moved per rank: this times app.checkpoint_size (1 for checkpoints) */
   fl_io_op *ops;
   long n, cap;
 } fl_io_plan;
@@ -133,13 +142,13 @@ static sg_host_t fl_plan_host(fl_io_plan *pl, long i, double *bytes, double *rat
       members = pl->gen->nodes - first;
     if (last > pl->ranks)
       last = pl->ranks;
-    *bytes = (double)(last - first) * pl->sc->checkpoint_size;
+    *bytes = (double)(last - first) * pl->sc->checkpoint_size * pl->scale;
     if (last - first < members)
       *rate = (double)(last - first) * pl->gen->link_bw;
     snprintf(name, sizeof name, "cab-%ld", i);
     return sg_host_by_name(name);
   }
-  *bytes = pl->sc->checkpoint_size;
+  *bytes = pl->sc->checkpoint_size * pl->scale;
   return fl_platform_host(pl->pf, i);
 }
 
@@ -247,15 +256,65 @@ done:
   return rc;
 }
 
+/* An asynchronous flush (strategy.flush = async): the file level's transfers and PFS writes, fed from the level
+ * `stage` (its local disk read back as the data drains; a partner's memory costs no read), in the background.
+ * Its interference: the job's own exchange with its neighbours (each rank to its partner, as a buddy copy goes)
+ * run alone, then beside the flush; the ratio of the two times is the slowdown of the communicating share
+ * (app.comm_fraction) of the job's time while a flush drains. Beside the job the flush streams: each of its
+ * transfers runs at its bytes over the whole flush, the rate of its slowest stage (SimGrid runs a transfer and
+ * the disk write it feeds side by side, so a PFS-bound flush would otherwise fill the links at full speed for a
+ * moment instead of a little for all its length). The exchange is made small enough to end well within the
+ * flush, so that it sees the flush's sharing throughout. */
+static fl_err fl_iocost_flush(fl_io_plan *pl, fl_level stage, fl_iocost *out)
+{
+  fl_err rc = FL_OK;
+  long napp;
+  pl->n = 0;
+  FL_TRY(fl_plan_level(pl, FL_LEVEL_FILE, 1));
+  if (stage == FL_LEVEL_LOCAL)
+    FL_TRY(fl_plan_level(pl, FL_LEVEL_LOCAL, 0));
+  out->flush_s = fl_probe_run(pl->pf, pl->ops, pl->n);
+  if (!(pl->sc->comm_fraction > 0) || (pl->aggregated ? pl->ncab : pl->ranks) < 2 || !(out->flush_s > 0))
+    goto done;
+  for (double scale = 1e-2; scale >= 1e-6; scale /= 10.0) {
+    double alone, with = 0.0;
+    pl->n = 0;
+    pl->scale = scale;
+    FL_TRY(fl_plan_level(pl, FL_LEVEL_BUDDY, 1));
+    napp = pl->n;
+    alone = fl_probe_run(pl->pf, pl->ops, napp);
+    pl->scale = 1.0;
+    FL_TRY(fl_plan_level(pl, FL_LEVEL_FILE, 1));
+    if (stage == FL_LEVEL_LOCAL)
+      FL_TRY(fl_plan_level(pl, FL_LEVEL_LOCAL, 0));
+    for (long i = napp; i < pl->n; i++)
+      if (pl->ops[i].kind == FL_IO_SEND) {
+        double stream = pl->ops[i].bytes / out->flush_s;
+        pl->ops[i].rate = pl->ops[i].rate > 0 ? fmin(pl->ops[i].rate, stream) : stream;
+      }
+    fl_probe_run2(pl->pf, pl->ops, pl->n, napp, &with);
+    if (with <= 0.5 * out->flush_s || scale < 1e-5) {
+      out->flush_slowdown = alone > 0 ? pl->sc->comm_fraction * fmax(0.0, with / alone - 1.0) : 0.0;
+      break;
+    }
+  }
+done:
+  pl->scale = 1.0;
+  return rc;
+}
+
 fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, unsigned levels,
                          const unsigned written[FL_NLEVELS], fl_iocost *out)
 {
   fl_err rc = FL_OK;
-  fl_io_plan pl = {.pf = pf, .sc = sc, .ranks = ranks, .gen = fl_platform_generated(pf)};
+  fl_io_plan pl = {.pf = pf, .sc = sc, .ranks = ranks, .gen = fl_platform_generated(pf), .scale = 1.0};
+  fl_level stage = FL_LEVEL_SCRATCH; /* async flush: the level it drains from */
 
   for (int l = 0; l < FL_NLEVELS; l++)
     out->write_s[l] = out->read_s[l] = NAN;
   out->flows = 0;
+  out->flush_s = NAN;
+  out->flush_slowdown = 0.0;
   if (!(sc->checkpoint_size > 0)) {
     rc = fl_scenario_fail(sc, "app", "checkpoint_size", "platform costs need the bytes each rank checkpoints");
     goto done;
@@ -285,6 +344,10 @@ fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, uns
     if (rc != FL_OK)
       goto done;
   }
+  if (sc->flush_async && (levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
+    stage = (levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))   ? FL_LEVEL_BUDDY
+            : (levels & FL_LEVEL_BIT(FL_LEVEL_LOCAL)) ? FL_LEVEL_LOCAL
+                                                      : FL_LEVEL_SCRATCH;
   pl.aggregated = pl.gen && fl_platform_io(pf) == FL_IO_AGGREGATED;
   if (pl.aggregated)
     pl.ncab = (ranks + pl.gen->cabinet - 1) / pl.gen->cabinet;
@@ -303,6 +366,8 @@ fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, uns
     FL_TRY(fl_plan_level(&pl, (fl_level)l, 0));
     out->read_s[l] = fl_probe_run(pf, pl.ops, pl.n);
   }
+  if (stage != FL_LEVEL_SCRATCH)
+    FL_TRY(fl_iocost_flush(&pl, stage, out));
 done:
   free(pl.ops);
   return rc;

@@ -28,6 +28,8 @@ typedef struct fl_iocost {
   double read_s[FL_NLEVELS];  /* a restart from the level */
   long flows;                 /* transfers and disk accesses started per operation, at most */
   int aggregated;             /* 1: one flow per cabinet */
+  double flush_s;             /* strategy.flush = async: the file level drained in the background (NAN: none) */
+  double flush_slowdown;      /* meanwhile, the fraction by which the job's compute slows (app.comm_fraction) */
 } fl_iocost;
 
 /* Whether the scenario's costs come from the platform (strategy.cost, resolved for `auto`). *why names what is

@@ -146,6 +146,35 @@ static int fl_sdc_outvoted(fl_replica *rep, long k)
   return 1;
 }
 
+/* Async flush (strategy.flush = async): a flush drained by `t` puts its checkpoint on the file level; one still
+ * under way at an interruption is lost (conservative: its source may be on a lost node, and a job being
+ * restarted does not drain). */
+static void fl_flush_settle(fl_replica *rep, double t, double work_at[FL_NLEVELS], int interrupted)
+{
+  if (!isfinite(rep->flush_end))
+    return;
+  if (rep->flush_end <= t) {
+    rep->version[FL_LEVEL_FILE] = rep->flush_version;
+    work_at[FL_LEVEL_FILE] = rep->flush_work;
+    fl_evlog_add(rep->log, rep->flush_end, "flush", -1, "work %.6gs on the file level", rep->flush_work);
+  } else if (interrupted) {
+    fl_evlog_add(rep->log, t, "flush-lost", -1, "work %.6gs not drained", rep->flush_work);
+  } else {
+    return;
+  }
+  rep->flush_end = INFINITY;
+}
+
+/* The wall time of `seg` of compute from now, slowed by flush_slowdown while a flush drains. */
+static double fl_flush_wall(const fl_replica *rep, double seg)
+{
+  const fl_sim *sim = rep->sim;
+  double left = rep->flush_end - fl_rep_now(rep), s = 1.0 + sim->flush_slowdown;
+  if (!sim->flush_async || !(left > 0) || !isfinite(left) || !(sim->flush_slowdown > 0))
+    return seg;
+  return seg * s <= left ? seg * s : left + (seg - left / s);
+}
+
 /* strategy.interval = hazard: the job's expected failures in the next `horizon` seconds, from the age of the node
  * under each of its ranks — known for nodes repaired during the replica; for the others, their age since the
  * replica's start (failures.start = fresh), or unknown, then at the stationary rate 1/M — plus the process and
@@ -194,6 +223,7 @@ void fl_sim_run_ranks(fl_replica *rep)
   for (int l = 0; l < FL_NLEVELS; l++)
     rep->version[l] = -1;
   rep->local_valid = 1;
+  rep->flush_end = INFINITY;
   if (fl_rep_wait_nodes(rep)) { /* nodes down at the start (failures.start = steady) */
     res->status = "failed";
     return;
@@ -216,14 +246,17 @@ void fl_sim_run_ranks(fl_replica *rep)
     long index = ckpt && sim->tau_s > 0 && !sim->hazard ? (long)floor(committed / sim->tau_s + 1e-9) + 1
                                                         : res->checkpoints + 1;
     fl_level level = fl_strat_level(&sim->strat, index);
-    double delta = ckpt ? sim->strat.delta_s[level] : 0.0;
-    double t_seg = fl_rep_now(rep);
+    int flush = ckpt && sim->flush_async && level == FL_LEVEL_FILE; /* write the stage level, drain it after */
+    double delta = ckpt ? sim->strat.delta_s[flush ? sim->flush_stage : level] : 0.0;
+    double t_seg = fl_rep_now(rep), wall;
     if (fl_rep_timed_out(rep)) {
       res->status = "timeout";
       return;
     }
     fl_rep_progress(rep, committed);
-    interrupted = fl_rep_wait(rep, seg, FL_PHASE_COMPUTE);
+    fl_flush_settle(rep, fl_rep_now(rep), work_at, 0);
+    wall = fl_flush_wall(rep, seg);
+    interrupted = fl_rep_wait(rep, wall, FL_PHASE_COMPUTE);
     if (!interrupted && sim->sdc) {
       sdc_k = (long)gsl_ran_poisson(rep->sdc_rng, sim->sdc_rate * seg);
       res->sdc_injected += sdc_k;
@@ -248,7 +281,10 @@ void fl_sim_run_ranks(fl_replica *rep)
         }
       }
     }
+    if (!interrupted && flush && isfinite(rep->flush_end)) /* the previous flush must drain first */
+      delta += fmax(0.0, rep->flush_end - fl_rep_now(rep));
     if (interrupted || (ckpt && fl_rep_wait(rep, delta, FL_PHASE_CHECKPOINT))) {
+      fl_flush_settle(rep, fl_rep_now(rep), work_at, 1);
       if (fl_recover(rep, t_seg, &from)) {
         res->status = fl_rep_timed_out(rep) ? "timeout" : "failed";
         return;
@@ -257,6 +293,8 @@ void fl_sim_run_ranks(fl_replica *rep)
       continue;
     }
     committed += seg;
+    res->checkpoint_time_s += wall - seg; /* compute slowed by a flush: what the flush cost the job */
+    fl_flush_settle(rep, fl_rep_now(rep), work_at, 0);
     if (sdc_k > 0) { /* escaped (or no) verification: the corruption is in the state kept from now on */
       res->sdc_silent += sdc_k;
       if (!isfinite(tainted_at))
@@ -265,7 +303,7 @@ void fl_sim_run_ranks(fl_replica *rep)
                    sdc_k == 1 ? "" : "s");
     }
     if (ckpt) {
-      unsigned wrote = sim->strat.writes[level];
+      unsigned wrote = sim->strat.writes[flush ? sim->flush_stage : level];
       res->checkpoints++;
       res->checkpoint_time_s += delta;
       for (int l = 1; l < FL_NLEVELS; l++)
@@ -277,8 +315,16 @@ void fl_sim_run_ranks(fl_replica *rep)
         rep->commit_epoch++; /* every rank's buddy copy is fresh again */
       if (wrote & FL_LEVEL_BIT(FL_LEVEL_LOCAL))
         rep->local_valid = 1;
+      if (flush) {
+        rep->flush_end = fl_rep_now(rep) + sim->flush_s;
+        rep->flush_version = res->checkpoints;
+        rep->flush_work = committed;
+      }
       if (sim->strat.levels == FL_LEVEL_BIT(level))
         fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs", committed);
+      else if (flush)
+        fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs, %s level, draining to the file level",
+                     committed, fl_level_name(sim->flush_stage));
       else
         fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs, %s level", committed,
                      fl_level_name(level));

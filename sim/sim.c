@@ -248,6 +248,28 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                           .node_mtbf_s = sim->node_mtbf_s,
                           .group = group_takes_partner ? group : 0.0});
   }
+  if (sc->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
+    unsigned lv = sim->strat.levels;
+    if (!(lv & FL_LEVEL_BIT(FL_LEVEL_FILE)) || !(lv & (FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_BUDDY)))) {
+      rc = fl_scenario_fail(sc, "strategy", "flush",
+                            "async drains a checkpoint from a local or buddy level to the file level: "
+                            "strategy.levels needs both (this one: %s)",
+                            sc->levels);
+      goto done;
+    }
+    if (sim->platform_costs && sc->flush_slowdown > 0) {
+      rc = fl_scenario_fail(sc, "strategy", "flush_slowdown",
+                            "with platform costs the flush's interference is simulated (from app.comm_fraction); "
+                            "leave this key out, or set strategy.cost = constant");
+      goto done;
+    }
+    sim->flush_async = 1;
+    sim->flush_stage = (lv & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_LOCAL;
+    sim->flush_s = sc->file_cost_s;
+    sim->flush_slowdown = sc->flush_slowdown;
+    /* what a file-level checkpoint costs the job: the level below, and compute slowed while it drains */
+    sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
+  }
   FL_TRY(fl_strat_set_mtbf(sc, &sim->strat, fl_sim_job_mtbf(sim)));
   sim->tau_s = fl_strat_interval(&sim->strat);
   for (int l = 0; l < FL_NLEVELS; l++)
@@ -262,6 +284,11 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
         sim->restart_level_s[l] = io.read_s[l];
       }
     sim->restart_level_s[FL_LEVEL_SCRATCH] = 0.0; /* nothing to read back */
+    if (sim->flush_async) {
+      sim->flush_s = io.flush_s;
+      sim->flush_slowdown = io.flush_slowdown;
+      sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
+    }
     fl_strat_observe(&sim->strat, primary, sim->strat.delta_s[primary]); /* Young/Daly with the simulated cost */
     sim->tau_s = fl_strat_interval(&sim->strat);
     sim->delta_s = sim->strat.delta_s[primary];
@@ -391,6 +418,15 @@ double fl_sim_job_mtbf(const fl_sim *sim)
 double fl_sim_interval(const fl_sim *sim)
 {
   return sim->tau_s;
+}
+const char *fl_sim_interval_rule(const fl_sim *sim)
+{
+  return sim->row.interval_rule;
+}
+double fl_sim_flush(const fl_sim *sim, double *slowdown)
+{
+  *slowdown = sim->flush_async ? sim->flush_slowdown : 0.0;
+  return sim->flush_async ? sim->flush_s : NAN;
 }
 long fl_sim_level_every(const fl_sim *sim, int level)
 {

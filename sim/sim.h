@@ -72,6 +72,11 @@ double fl_sim_node_mtbf(const fl_sim *sim);
 double fl_sim_interval(const fl_sim *sim); /* compute time between checkpoints; INFINITY for strategy none */
 /* multilevel: every how many checkpoints `level` (an fl_level) is written; 0 when the strategy does not write it */
 long fl_sim_level_every(const fl_sim *sim, int level);
+/* The interval rule the rows name ("daly", "multilevel local:1 file:54"; NULL without checkpoints). */
+const char *fl_sim_interval_rule(const fl_sim *sim);
+/* strategy.flush = async: how long a flush drains, and *slowdown the fraction compute slows meanwhile; NAN when
+ * the file level is written in the foreground. */
+double fl_sim_flush(const fl_sim *sim, double *slowdown);
 long fl_sim_platform_nodes(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
 /* Checkpoint (write = 1) or restart cost of `level` (an fl_level) as the run pays it: simulated on the platform

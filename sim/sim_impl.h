@@ -69,6 +69,11 @@ struct fl_sim {
   long group_size;                    /* nodes per group (platform.cabinet) */
   double restart_level_s[FL_NLEVELS]; /* a restart from each level ([FL_LEVEL_SCRATCH]: from nothing) */
   int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
+  /* strategy.flush = async: a file-level checkpoint writes the level `flush_stage` and drains to the file level in
+   * flush_s, while compute runs flush_slowdown slower; the file level holds it once drained */
+  int flush_async;
+  fl_level flush_stage;
+  double flush_s, flush_slowdown;
   long max_events; /* failures and repairs one replica may draw (run.max_events) */
   int start;
   uint64_t seed;
@@ -121,6 +126,9 @@ struct fl_replica {
   long commit_epoch;     /* buddy copies refreshed so far (copies fresher than any failure of this epoch) */
   long version[FL_NLEVELS]; /* the newest checkpoint written to each level (its number, from 1; -1: none) */
   int local_valid;          /* no job node lost since the newest local-level checkpoint */
+  double flush_end;         /* async flush: when the one under way is drained (INFINITY: none) */
+  long flush_version;       /* the checkpoint it carries, and the work that checkpoint holds */
+  double flush_work;
   int buddy_lost;        /* buddy level: some rank and its copy's holder failed in the same epoch */
   long nevents;          /* failures and repairs drawn so far */
   int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */

@@ -267,6 +267,63 @@ static void test_state_profiles(void)
 }
 
 /* faultline validate's platform checks, aggregation at 1,000 nodes included. */
+/* strategy.flush = async: the PFS level drains while the job computes. Its interference emerges from the
+ * platform: a flush bound by the nodes' links (their local disks feed 100 GB at 5 GB/s, streamed over 10 GB/s
+ * links) slows the job's neighbour exchange by a factor sigma near 2, so compute by comm_fraction (sigma - 1);
+ * a flush bound by the PFS's disks (6.4 TB at 4 GB/s, 1,600 s) leaves the links nearly free. Two flushes overlap
+ * compute in 2 h of work (the third comes at the end). Bad input is one line, exit 2. */
+static const char *const ASYNC =
+    "[run]\nname = async\nreplicas = 1\nevents = none\n"
+    "[platform]\nnodes = 64\ncabinet = 16\nlink_bandwidth = 10GBps\ncabinet_bandwidth = 1000GBps\n"
+    "disk_bandwidth = 5GBps\npfs_servers = 4\npfs_bandwidth = 1000GBps\npfs_link_bandwidth = 1000GBps\n"
+    "io_flows = per-rank\n[failures]\nmodel = none\n"
+    "[app]\nkind = bsp\nnodes = 64\nwork = 2h\ncheckpoint_size = 100GB\ncomm_fraction = 0.3\n"
+    "[strategy]\nkind = multilevel\nlevels = local:1 file:4\ninterval = 10min\nflush = async\n";
+
+static void test_async_flush(void)
+{
+  double quiet_links, busy_links, quiet_pfs, busy_pfs, sync_pfs;
+  fl_cli_write("async.ini", ASYNC);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate async.ini --db as1.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate async.ini --db as2.sqlite --quiet --set app.comm_fraction=0", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate async.ini --db as3.sqlite --quiet --set platform.pfs_bandwidth=1GBps", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate async.ini --db as4.sqlite --quiet --set "
+                                           "platform.pfs_bandwidth=1GBps --set app.comm_fraction=0",
+                                           120),
+                        0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate async.ini --db as5.sqlite --quiet --set "
+                                           "platform.pfs_bandwidth=1GBps --set strategy.flush=sync",
+                                           120),
+                        0);
+  busy_links = fl_cli_query("as1.sqlite", "SELECT makespan_s FROM runs");
+  quiet_links = fl_cli_query("as2.sqlite", "SELECT makespan_s FROM runs");
+  busy_pfs = fl_cli_query("as3.sqlite", "SELECT makespan_s FROM runs");
+  quiet_pfs = fl_cli_query("as4.sqlite", "SELECT makespan_s FROM runs");
+  sync_pfs = fl_cli_query("as5.sqlite", "SELECT makespan_s FROM runs");
+  /* without communication a flush costs the job nothing but the local write: 7200 s + 12 x 20 s */
+  CU_ASSERT_DOUBLE_EQUAL(quiet_links, 7200.0 + 12 * 20.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(quiet_pfs, 7200.0 + 12 * 20.0, 1e-6);
+  /* link-bound: 2 flushes of 20 s, compute slowed by 0.3 (sigma - 1), sigma in [1.5, 2.5] */
+  CU_ASSERT((busy_links - quiet_links) / 40.0 >= 0.3 * 0.5 && (busy_links - quiet_links) / 40.0 <= 0.3 * 1.5);
+  /* PFS-bound: 2 flushes of 1,600 s, the links nearly free */
+  CU_ASSERT((busy_pfs - quiet_pfs) / 3200.0 < 0.02);
+  CU_ASSERT(busy_pfs > quiet_pfs);
+  /* written in the foreground, the same three PFS checkpoints stop the job for 1,600 s each */
+  CU_ASSERT(sync_pfs > busy_pfs + 3 * 1500.0);
+  /* bad input */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set \"strategy.levels=local:1\"", 60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "[strategy] flush = 'async'"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set strategy.flush_slowdown=0.2", 60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set strategy.flush_slowdown=0.2: with platform costs"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set app.comm_fraction=1", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set app.comm_fraction=1: must be below 1"));
+  CU_ASSERT_FALSE(fl_cli_exists("as6.sqlite"));
+}
+
 static void test_validate_platform(void)
 {
   CU_ASSERT_EQUAL(fl_cli_run_limited("validate --only platform --quiet", 120), 0);
@@ -290,6 +347,7 @@ static CU_TestInfo pc_tests[] = {
     {"group failures and buddy placement", test_group_failures_and_buddy_placement},
     {"SimGrid state profiles are failures", test_state_profiles},
     {"validate --only platform, --only multilevel", test_validate_platform},
+    {"async flush: interference from the platform", test_async_flush},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"platform costs", NULL, NULL, NULL, NULL, pc_tests}, CU_SUITE_INFO_NULL};

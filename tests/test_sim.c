@@ -229,6 +229,70 @@ static void test_multilevel_node_loss(void)
   fl_sim_destroy(&sim);
 }
 
+/* strategy.flush = async, constant costs: "local:1 file:2", 100 s segments, local 10 s, a flush of 50 s
+ * (file_cost) during which compute runs 1.5 times slower (flush_slowdown 0.5). Local at 110, then the file-level
+ * checkpoint writes the local level (210-220) and drains until 270; the third segment does 50/1.5 s of work by
+ * 270 and the rest after: it ends at 336.67; local to 346.67; the fourth segment and the last local write end at
+ * 456.67 (a flush still draining at the end does not hold the job). */
+static void test_async_flush_timeline(void)
+{
+  fl_sim_result r;
+  fl_evlog log;
+  int flushed = 0;
+  fl_sim *sim = make_sim("[failures]\nmodel = none\n[app]\nnodes = 8\nwork = 400s\n[strategy]\nkind = multilevel\n"
+                         "levels = local:1 file:2\ninterval = 100s\ncheckpoint_cost = 10s\nfile_cost = 50s\n"
+                         "flush = async\nflush_slowdown = 0.5\n",
+                         NULL);
+  fl_evlog_init(&log, 1);
+  CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
+  CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 400.0 + 4 * 10.0 + 50.0 + (100.0 - 50.0 / 1.5) - 100.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r.checkpoint_time_s, 40.0 + 50.0 + (100.0 - 50.0 / 1.5) - 100.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(accounted(&r, 400.0), r.makespan_s, 1e-9);
+  for (size_t i = 0; i < log.n; i++)
+    if (strcmp(log.v[i].kind, "flush") == 0) {
+      flushed++;
+      CU_ASSERT_DOUBLE_EQUAL(log.v[i].t_s, 270.0, 1e-9);
+    }
+  CU_ASSERT_EQUAL(flushed, 1);
+  fl_evlog_free(&log);
+  fl_sim_destroy(&sim);
+}
+
+/* A flush holds the file level only once drained: node 3 lost at 250 (the flush of work 200 drains 220-270, no
+ * slowdown) takes the local copies and the flush with them: from scratch (lost 30 + 200), downtime to 255, restart
+ * to 275, then 4 segments and checkpoints again: 715. Lost at 280 instead, after the drain: back to the file
+ * level's 200 (lost 60), downtime to 285, restart to 305, 2 segments and checkpoints: 525. */
+static void test_async_flush_failures(void)
+{
+  static const struct {
+    const char *trace;
+    double makespan, lost;
+    const char *event, *detail;
+  } cases[] = {{"250, 3\n", 715.0, 230.0, "flush-lost", "work 200s"}, {"280, 3\n", 525.0, 60.0, "restart", "file level"}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    fl_sim_result r;
+    fl_evlog log;
+    int seen = 0;
+    fl_sim *sim;
+    write_trace("async.csv", cases[c].trace);
+    sim = make_sim("[failures]\nmodel = trace\ntrace = async.csv\nrepair = never\n[app]\nnodes = 60\nwork = 400s\n"
+                   "[strategy]\nkind = multilevel\nlevels = local:1 file:2\ninterval = 100s\ncheckpoint_cost = 10s\n"
+                   "file_cost = 50s\nflush = async\nrestart_cost = 20s\ndowntime = 5s\n",
+                   NULL);
+    fl_evlog_init(&log, 1);
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, &log), FL_OK);
+    CU_ASSERT_STRING_EQUAL(r.status, "completed");
+    CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, cases[c].makespan, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, cases[c].lost, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(accounted(&r, 400.0), r.makespan_s, 1e-9);
+    for (size_t i = 0; i < log.n; i++)
+      seen += strcmp(log.v[i].kind, cases[c].event) == 0 && strstr(log.v[i].detail, cases[c].detail) != NULL;
+    CU_ASSERT_EQUAL(seen, 1);
+    fl_evlog_free(&log);
+    fl_sim_destroy(&sim);
+  }
+}
+
 /* Process crashes only (no node failure): every interruption resumes from the local level, never further back;
  * the rate enters the interval rule's MTBF. */
 static void test_multilevel_process_crashes(void)
@@ -716,6 +780,8 @@ static CU_TestInfo sim_tests[] = {
     {"multilevel: a node lost takes its local copies", test_multilevel_node_loss},
     {"multilevel: interval = multilevel chooses the periods from the simulated rates", test_multilevel_rule},
     {"multilevel: the rule's keys are checked", test_multilevel_rule_bad},
+    {"multilevel: async flush, by hand", test_async_flush_timeline},
+    {"multilevel: async flush lost to a failure, or drained before it", test_async_flush_failures},
     {"multilevel: process crashes resume from the local level", test_multilevel_process_crashes},
     {"multilevel: bad strategy.levels", test_multilevel_bad_levels},
     {"SimGrid state profiles as outages", test_profile_parse},

@@ -17,6 +17,8 @@ static const fl_strategy_key fl_multilevel_keys[] = {
     {"strategy.levels", FL_SHAPE_RANKS,
      "the levels and how often each is used: local:1 buddy:4 file:16, or LEVEL:auto with interval = multilevel"},
     {"strategy.file_cost", FL_SHAPE_RANKS, "the cost of a file-level checkpoint (constant costs)"},
+    {"strategy.flush", FL_SHAPE_RANKS, "sync, or async: the file level drains in the background (VeloC)"},
+    {"strategy.flush_slowdown", FL_SHAPE_RANKS, "async flush, constant costs: compute slows by this fraction meanwhile"},
     {NULL, 0, NULL},
 };
 

@@ -106,6 +106,7 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
     run->writes[l] = FL_LEVEL_BIT(l);
   }
   run->worst_gap = NAN;
+  run->async_file_s = NAN;
   run->verify = sc->verify;
   run->verify_s = sc->verify ? sc->verify_cost_s : 0.0;
   run->sdc_mtbf_s = INFINITY;
@@ -180,7 +181,7 @@ static int fl_strat_plan_levels(fl_strategy_run *run)
     memset(&p, 0, sizeof p);
     p.n = n;
     for (int i = 0; i < n; i++) {
-      p.cost_s[i] = run->delta_s[lv[i]];
+      p.cost_s[i] = lv[i] == FL_LEVEL_FILE && isfinite(run->async_file_s) ? run->async_file_s : run->delta_s[lv[i]];
       p.every[i] = run->auto_every ? 0 : run->every[lv[i]];
     }
     p.rate[0] += run->rates.crash;

@@ -93,6 +93,7 @@ typedef struct fl_strategy_run {
   long every[FL_NLEVELS]; /* multilevel: the k-th checkpoint goes to the highest level whose every divides k;
                            * 0 (LEVEL:auto): chosen by strategy.interval = multilevel */
   int auto_every;         /* the periods are the rule's (LEVEL:auto) */
+  double async_file_s;    /* async flush: what a file-level checkpoint costs the job (the engine's; NAN: sync) */
   fl_strat_rates rates;   /* the engine's (fl_strat_set_rates), for strategy.interval = multilevel */
   char pattern[96];       /* strategy.interval = multilevel: the rule and the periods it chose, for the row */
   fl_interval_kind rule;
