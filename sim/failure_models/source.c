@@ -212,8 +212,15 @@ static void fl_fsrc_drop_stale(fl_fsrc *s);
 double fl_fsrc_peek(fl_fsrc *s)
 {
   double t;
-  if (s->group_node >= 0)
-    return s->group_t;
+  if (s->group_node >= 0) {
+    /* members left to take down: now; none (the rest were down already): the group is done, and the next
+     * event is the next one, not the next group's first member at this date */
+    while (s->group_node < s->group_end && s->down[s->group_node])
+      s->group_node++;
+    if (s->group_node < s->group_end)
+      return s->group_t;
+    s->group_node = -1;
+  }
   fl_fsrc_drop_stale(s);
   t = s->n ? s->heap[0].t : INFINITY;
   return s->next_group_t < t ? s->next_group_t : t;
