@@ -213,6 +213,9 @@ static const fl_key fl_keys[] = {
     {"strategy", "levels", FL_K_STR, FL_OFF(levels), 0, "local:1 buddy:4 file:16", NULL,
      "multilevel: LEVEL:EVERY terms from the cheapest (local, buddy, file): the k-th checkpoint goes to the highest "
      "level whose EVERY divides k; the first level's EVERY is 1, each a multiple of the previous"},
+    {"strategy", "xor_group", FL_K_COUNT, FL_OFF(xor_group), FL_K_POS, "8", NULL,
+     "multilevel: ranks per XOR set (SCR's SET_SIZE): a set's parity survives one lost node; sets span cabinets "
+     "(rank r with r + cabinet, r + 2 cabinet, ...) so that one cabinet's failure takes one member of each"},
     {"strategy", "flush", FL_K_ENUM_INT, FL_OFF(flush_async), 0, "sync", fl_flush_choices,
      "multilevel: sync = the job waits while a file-level checkpoint is written; async = it writes the level below "
      "and goes on computing while that copy drains to the PFS (VeloC), slowed by the flush's interference; the "
@@ -900,6 +903,8 @@ fl_err fl_scenario_check(const fl_scenario *sc)
   if (!(sc->burst_ratio <= 0.95))
     return fl_scenario_fail(sc, "failures", "burst_ratio",
                             "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");
+  if (sc->xor_group < 2 || sc->xor_group > 1024)
+    return fl_scenario_fail(sc, "strategy", "xor_group", "an XOR set holds 2 to 1024 ranks");
   if (!(sc->comm_fraction < 1.0))
     return fl_scenario_fail(sc, "app", "comm_fraction", "must be below 1 (the share of time spent communicating)");
   if (!(sc->flush_slowdown < 10.0))

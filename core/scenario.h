@@ -108,6 +108,7 @@ typedef struct fl_scenario {
   double downtime_s;
   long degree;        /* replication: copies of each rank (2 or 3) */
   int verify;          /* 1: verify the state before each checkpoint */
+  long xor_group;      /* multilevel: ranks per XOR set */
   int flush_async;     /* multilevel: the file level drains in the background (strategy.flush = async) */
   double flush_slowdown; /* async flush, constant costs: compute slows by this fraction while a flush drains */
   double verify_cost_s; /* V */

@@ -33,7 +33,7 @@ int fl_iocost_wanted(const fl_scenario *sc, unsigned levels, const char **why)
       *why = "platform.pfs_servers is 0";
       return 0;
     }
-    if ((levels & FL_LEVEL_BIT(FL_LEVEL_LOCAL)) && !(sc->disk_bw > 0)) {
+    if ((levels & (FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_XOR))) && !(sc->disk_bw > 0)) {
       *why = "platform.disk_bandwidth is 0";
       return 0;
     }
@@ -152,6 +152,49 @@ static sg_host_t fl_plan_host(fl_io_plan *pl, long i, double *bytes, double *rat
   return fl_platform_host(pl->pf, i);
 }
 
+/* Flow i's state written to (or read from) its own disk: aggregated, one cabinet's disk stands for each node. */
+static fl_err fl_plan_disk(fl_io_plan *pl, sg_host_t h, const char *disk_name, int write, double bytes)
+{
+  fl_err rc = FL_OK;
+  sg_disk_t d = fl_host_disk(h, disk_name);
+  if (!d) {
+    if (pl->gen)
+      rc = fl_scenario_fail(pl->sc, "platform", "disk_bandwidth", "the local level needs node disks");
+    else if (disk_name)
+      rc = fl_scenario_fail(pl->sc, "storage", "disk", "host '%s' has no disk named '%s'", sg_host_get_name(h),
+                            disk_name);
+    else
+      rc = fl_scenario_fail(pl->sc, "strategy", "kind", "host '%s' has no <disk> for the local level",
+                            sg_host_get_name(h));
+    goto done;
+  }
+  FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ, .disk = d, .bytes = bytes}));
+done:
+  return rc;
+}
+
+/* Flow i's bytes to its partner (written) or back (read): aggregated, the next cabinet, which holds the partners
+ * (fl_iocost_partner_step). */
+static fl_err fl_plan_partner(fl_io_plan *pl, long i, sg_host_t h, int write, double bytes, double rate)
+{
+  fl_err rc = FL_OK;
+  long nflows = pl->aggregated ? pl->ncab : pl->ranks;
+  long step = pl->aggregated ? 1 : fl_iocost_partner_step(pl->pf, pl->ranks);
+  double pbytes, prate;
+  sg_host_t partner;
+  if (nflows < 2) {
+    rc = pl->aggregated ? fl_scenario_fail(pl->sc, "platform", "io_flows",
+                                           "aggregated buddy flows need ranks in two cabinets at least")
+                        : fl_scenario_fail(pl->sc, "app", "nodes", "a buddy copy needs two ranks at least");
+    goto done;
+  }
+  partner = fl_plan_host(pl, (i + step) % nflows, &pbytes, &prate);
+  FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : partner, .dst = write ? partner : h,
+                                     .bytes = bytes, .rate = rate}));
+done:
+  return rc;
+}
+
 /* The operations of one level, written (`write` = 1) or read back. */
 static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
 {
@@ -163,39 +206,16 @@ static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
     double bytes, rate;
     sg_host_t h = fl_plan_host(pl, i, &bytes, &rate);
     switch (level) {
-    case FL_LEVEL_LOCAL: {
-      sg_disk_t d = fl_host_disk(h, disk_name);
-      if (!d) {
-        if (pl->gen)
-          rc = fl_scenario_fail(pl->sc, "platform", "disk_bandwidth", "the local level needs node disks");
-        else if (disk_name)
-          rc = fl_scenario_fail(pl->sc, "storage", "disk", "host '%s' has no disk named '%s'", sg_host_get_name(h),
-                                disk_name);
-        else
-          rc = fl_scenario_fail(pl->sc, "strategy", "kind", "host '%s' has no <disk> for the local level",
-                                sg_host_get_name(h));
-        goto done;
-      }
-      /* each node writes its own state to its own disk: aggregated, one cabinet's disk stands for each */
-      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ, .disk = d,
-                                         .bytes = pl->sc->checkpoint_size}));
+    case FL_LEVEL_LOCAL: FL_TRY(fl_plan_disk(pl, h, disk_name, write, pl->sc->checkpoint_size)); break;
+    case FL_LEVEL_BUDDY: FL_TRY(fl_plan_partner(pl, i, h, write, bytes, rate)); break;
+    case FL_LEVEL_XOR:
+      /* SCR's XOR: each rank's checkpoint and its share of the set's parity, S / (g - 1), on its local disk; the
+       * parity's reduce-scatter around the set's ring moves S per rank to the next member (one cabinet on: the
+       * partner's path); a rebuild moves the same around the ring and reads the disks back */
+      FL_TRY(fl_plan_disk(pl, h, disk_name, write,
+                          pl->sc->checkpoint_size * (1.0 + 1.0 / (double)(pl->sc->xor_group - 1))));
+      FL_TRY(fl_plan_partner(pl, i, h, write, bytes, rate));
       break;
-    }
-    case FL_LEVEL_BUDDY: {
-      /* aggregated: the next cabinet, which holds the partners (fl_iocost_partner_step) */
-      long step = pl->aggregated ? 1 : fl_iocost_partner_step(pl->pf, pl->ranks);
-      double pbytes, prate;
-      sg_host_t partner = fl_plan_host(pl, (i + step) % nflows, &pbytes, &prate);
-      if (nflows < 2) {
-        rc = pl->aggregated ? fl_scenario_fail(pl->sc, "platform", "io_flows",
-                                               "aggregated buddy flows need ranks in two cabinets at least")
-                            : fl_scenario_fail(pl->sc, "app", "nodes", "a buddy copy needs two ranks at least");
-        goto done;
-      }
-      FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : partner, .dst = write ? partner : h,
-                                         .bytes = bytes, .rate = rate}));
-      break;
-    }
     case FL_LEVEL_FILE: {
       long npfs = fl_platform_pfs_count(pl->pf), first, nsrv;
       if (npfs == 0) {
@@ -271,7 +291,7 @@ static fl_err fl_iocost_flush(fl_io_plan *pl, fl_level stage, fl_iocost *out)
   long napp;
   pl->n = 0;
   FL_TRY(fl_plan_level(pl, FL_LEVEL_FILE, 1));
-  if (stage == FL_LEVEL_LOCAL)
+  if (stage == FL_LEVEL_LOCAL || stage == FL_LEVEL_XOR) /* both keep the checkpoint on the local disk */
     FL_TRY(fl_plan_level(pl, FL_LEVEL_LOCAL, 0));
   out->flush_s = fl_probe_run(pl->pf, pl->ops, pl->n);
   if (!(pl->sc->comm_fraction > 0) || (pl->aggregated ? pl->ncab : pl->ranks) < 2 || !(out->flush_s > 0))
@@ -285,7 +305,7 @@ static fl_err fl_iocost_flush(fl_io_plan *pl, fl_level stage, fl_iocost *out)
     alone = fl_probe_run(pl->pf, pl->ops, napp);
     pl->scale = 1.0;
     FL_TRY(fl_plan_level(pl, FL_LEVEL_FILE, 1));
-    if (stage == FL_LEVEL_LOCAL)
+    if (stage == FL_LEVEL_LOCAL || stage == FL_LEVEL_XOR)
       FL_TRY(fl_plan_level(pl, FL_LEVEL_LOCAL, 0));
     for (long i = napp; i < pl->n; i++)
       if (pl->ops[i].kind == FL_IO_SEND) {
@@ -345,7 +365,8 @@ fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, uns
       goto done;
   }
   if (sc->flush_async && (levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
-    stage = (levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))   ? FL_LEVEL_BUDDY
+    stage = (levels & FL_LEVEL_BIT(FL_LEVEL_XOR))     ? FL_LEVEL_XOR
+            : (levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY
             : (levels & FL_LEVEL_BIT(FL_LEVEL_LOCAL)) ? FL_LEVEL_LOCAL
                                                       : FL_LEVEL_SCRATCH;
   pl.aggregated = pl.gen && fl_platform_io(pf) == FL_IO_AGGREGATED;

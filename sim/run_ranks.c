@@ -22,7 +22,9 @@ static fl_recovery fl_restore_point(const fl_replica *rep)
                           .buddy_version = rep->version[FL_LEVEL_BUDDY],
                           .file_version = rep->version[FL_LEVEL_FILE],
                           .local_intact = rep->local_valid,
-                          .local_version = rep->version[FL_LEVEL_LOCAL]};
+                          .local_version = rep->version[FL_LEVEL_LOCAL],
+                          .xor_intact = !rep->xor_lost,
+                          .xor_version = rep->version[FL_LEVEL_XOR]};
   return fl_strat_on_failure(&rep->sim->strat, &view);
 }
 
@@ -94,6 +96,7 @@ static void fl_resume(fl_replica *rep, const fl_recovery *from, double *committe
       work_at[l] = 0.0;
     }
   rep->buddy_lost = 0;
+  rep->xor_lost = 0;
   rep->local_valid = 1; /* the ranks' nodes hold the restored state again */
 }
 
@@ -223,6 +226,7 @@ void fl_sim_run_ranks(fl_replica *rep)
   for (int l = 0; l < FL_NLEVELS; l++)
     rep->version[l] = -1;
   rep->local_valid = 1;
+  rep->xor_lost = 0;
   rep->flush_end = INFINITY;
   if (fl_rep_wait_nodes(rep)) { /* nodes down at the start (failures.start = steady) */
     res->status = "failed";
@@ -313,6 +317,8 @@ void fl_sim_run_ranks(fl_replica *rep)
         }
       if (wrote & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
         rep->commit_epoch++; /* every rank's buddy copy is fresh again */
+      if (wrote & FL_LEVEL_BIT(FL_LEVEL_XOR))
+        rep->xor_epoch++; /* every set's parity too */
       if (wrote & FL_LEVEL_BIT(FL_LEVEL_LOCAL))
         rep->local_valid = 1;
       if (flush) {

@@ -24,7 +24,8 @@ static void fl_sim_caps(fl_sim *sim)
 {
   sim->caps = (fl_engine_caps){.name = "sim",
                                .shape = strcmp(sim->app, "bsp") != 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
-                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL),
+                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
+                                         FL_LEVEL_BIT(FL_LEVEL_XOR),
                                .max_degree = 3,
                                .task_recovery = 1};
 }
@@ -250,9 +251,10 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   }
   if (sc->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
     unsigned lv = sim->strat.levels;
-    if (!(lv & FL_LEVEL_BIT(FL_LEVEL_FILE)) || !(lv & (FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_BUDDY)))) {
+    if (!(lv & FL_LEVEL_BIT(FL_LEVEL_FILE)) ||
+        !(lv & (FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_XOR)))) {
       rc = fl_scenario_fail(sc, "strategy", "flush",
-                            "async drains a checkpoint from a local or buddy level to the file level: "
+                            "async drains a checkpoint from a local, buddy or xor level to the file level: "
                             "strategy.levels needs both (this one: %s)",
                             sc->levels);
       goto done;
@@ -264,7 +266,9 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
       goto done;
     }
     sim->flush_async = 1;
-    sim->flush_stage = (lv & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_LOCAL;
+    sim->flush_stage = (lv & FL_LEVEL_BIT(FL_LEVEL_XOR))     ? FL_LEVEL_XOR
+                       : (lv & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY
+                                                             : FL_LEVEL_LOCAL;
     sim->flush_s = sc->file_cost_s;
     sim->flush_slowdown = sc->flush_slowdown;
     /* what a file-level checkpoint costs the job: the level below, and compute slowed while it drains */
@@ -309,6 +313,10 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->partner_step = fl_iocost_partner_step(sim->pf, sim->ranks);
   if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
     FL_ALLOC(sim->fail_epoch, sim->ranks);
+  if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_XOR)) {
+    FL_ALLOC(sim->xor_fail_epoch, sim->ranks);
+    sim->xor_group = sc->xor_group;
+  }
   FL_ALLOC(sim->slot_node, sim->slots);
   FL_ALLOC(sim->node_slot, sim->nodes);
   FL_ALLOC(sim->alive, sim->ranks);
@@ -364,6 +372,7 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->alive);
   free(sim->task_failed);
   free(sim->fail_epoch);
+  free(sim->xor_fail_epoch);
   free(sim->spare);
   free(sim->spare_pos);
   free(sim->missing);
@@ -502,6 +511,9 @@ static void fl_job_reset(fl_sim *sim)
   if (sim->fail_epoch)
     for (long r = 0; r < sim->ranks; r++)
       sim->fail_epoch[r] = -1;
+  if (sim->xor_fail_epoch)
+    for (long r = 0; r < sim->ranks; r++)
+      sim->xor_fail_epoch[r] = -1;
   sim->nspare = 0;
   for (long n = sim->slots; n < sim->nodes; n++) {
     sim->spare_pos[n] = (int32_t)sim->nspare;
@@ -608,6 +620,13 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start
     if (sim->ranks > 1 && (sim->fail_epoch[next] == rep->commit_epoch || sim->fail_epoch[prev] == rep->commit_epoch))
       rep->buddy_lost = 1;
     sim->fail_epoch[r] = rep->commit_epoch;
+  }
+  if (sim->xor_fail_epoch && !at_start) {
+    /* rank r's XOR set: r, r + step, r + 2 step, ... within a block of xor_group steps (one rank per cabinet) */
+    long step = sim->partner_step, set = (r / step / sim->xor_group) * step + r % step;
+    if (sim->xor_fail_epoch[set] == rep->xor_epoch)
+      rep->xor_lost = 1;
+    sim->xor_fail_epoch[set] = rep->xor_epoch;
   }
   sim->node_slot[node] = -1;
   sim->slot_node[q] = -1;

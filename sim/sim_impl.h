@@ -86,6 +86,8 @@ struct fl_sim {
   unsigned char *alive;       /* rank -> live copies */
   unsigned char *task_failed; /* task-parallel apps: slot lost its host during the current sweep (else NULL) */
   long *fail_epoch;           /* buddy level: rank -> commit epoch of its last failure (-1: none) */
+  long *xor_fail_epoch;       /* XOR level: set -> XOR epoch of its last lost node (-1: none) */
+  long xor_group;             /* XOR level: ranks per set, which spans partner_step-apart ranks */
   int32_t *spare;             /* live nodes without a slot */
   int32_t *spare_pos;         /* node -> index in spare[], -1 if not a spare */
   long partner_step;          /* buddy level: rank r's copy is on rank r + partner_step's node */
@@ -130,6 +132,8 @@ struct fl_replica {
   long flush_version;       /* the checkpoint it carries, and the work that checkpoint holds */
   double flush_work;
   int buddy_lost;        /* buddy level: some rank and its copy's holder failed in the same epoch */
+  long xor_epoch;        /* XOR-level checkpoints written so far */
+  int xor_lost;          /* XOR level: some set lost two nodes in the same epoch */
   long nevents;          /* failures and repairs drawn so far */
   int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */
   fl_err rc;             /* an error inside an actor, reported after the run */

@@ -204,6 +204,60 @@ static void test_group_failures_and_buddy_placement(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("gc.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"),
                          fl_cli_query("gp.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"), 0);
   CU_ASSERT_EQUAL(fmod(fl_cli_query("gc.sqlite", "SELECT sum(failures) FROM runs"), 8.0), 0.0);
+  /* a group's members fail at its date, and the next group at its own: time never runs backwards (the end of one
+   * group once emitted the next group's members at once, its future date written on them: a restart "finished"
+   * 2,880 s early and a replica lost -2,400 s of work) */
+  for (int k = 0; k < 2; k++) {
+    const char *db = k ? "gp.sqlite" : "gc.sqlite";
+    CU_ASSERT(fl_cli_query(db, "SELECT min(lost_work_s) FROM runs") >= 0.0);
+    CU_ASSERT(fl_cli_query(db, "SELECT max(abs(makespan_s - work_s - checkpoint_time_s - lost_work_s - restart_time_s "
+                               "- downtime_total_s - wait_nodes_s)) FROM runs") < 1e-6);
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT count(*) FROM events a JOIN events b ON b.rowid = a.rowid + 1 AND "
+                                     "b.run_id = a.run_id WHERE b.t_s < a.t_s"),
+                    0);
+  }
+}
+
+/* The XOR level (SCR's XOR, FTI's level 3): each rank writes its state and its share of the parity, S (1 + 1/(g-1)),
+ * to its disk while S goes to the next member of its set: it costs more than the local level and at least a buddy
+ * copy. Its sets span cabinets with platform costs (ranks r, r + cabinet, ...), so a whole cabinet failing takes one
+ * member of each set and every loss is rebuilt; sets of consecutive ranks (constant costs) lose data. */
+static void test_xor_level(void)
+{
+  const char *scen = "[run]\nname = xor\nseed = 11\nreplicas = 10\nevents = all\n"
+                     "[platform]\nnodes = 80\ncabinet = 8\ndisk_bandwidth = 1GBps\npfs_servers = 2\n"
+                     "[failures]\nmodel = none\ngroup_mtbf = 8d\nrepair = 1h\n"
+                     "[app]\nkind = bsp\nnodes = 64\nwork = 24h\ncheckpoint_size = 1GB\n"
+                     "[strategy]\nkind = multilevel\nlevels = xor:1 file:1000\nxor_group = 4\ninterval = 10min\n"
+                     "checkpoint_cost = 10s\nrestart_cost = 10s\n";
+  double xor_cost, local_cost, buddy_cost;
+  fl_cli_write("xor.ini", scen);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate xor.ini --db xp.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate xor.ini --db xc.sqlite --quiet --set strategy.cost=constant", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate xor.ini --db xl.sqlite --quiet --set \"strategy.levels=local:1 "
+                                           "file:1000\" --replicas 1",
+                                           120),
+                        0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate xor.ini --db xb.sqlite --quiet --set \"strategy.levels=buddy:1 "
+                                           "file:1000\" --replicas 1",
+                                           120),
+                        0);
+  xor_cost = fl_cli_query("xp.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  local_cost = fl_cli_query("xl.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  buddy_cost = fl_cli_query("xb.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
+  CU_ASSERT_DOUBLE_EQUAL(local_cost, 1.0, 0.02);                   /* 1 GB at 1 GB/s */
+  /* the disk (state and a third of it in parity) and the ring's transfer side by side: the slower of the two */
+  CU_ASSERT_DOUBLE_EQUAL(xor_cost, fmax(local_cost * 4.0 / 3.0, buddy_cost), 0.02 * xor_cost);
+  CU_ASSERT(fl_cli_query("xp.sqlite", "SELECT sum(failures) FROM runs") >= 8);
+  CU_ASSERT_EQUAL(fl_cli_query("xp.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'"), 0);
+  CU_ASSERT(fl_cli_query("xp.sqlite", "SELECT count(*) FROM events WHERE kind = 'restart' AND detail LIKE '%xor%'") >=
+            1);
+  CU_ASSERT(fl_cli_query("xc.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'") >= 1);
+  /* a set of one rank is no set */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate xor.ini --db xz.sqlite --quiet --set strategy.xor_group=1", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "strategy.xor_group=1: an XOR set holds 2 to 1024 ranks"));
+  CU_ASSERT_FALSE(fl_cli_exists("xz.sqlite"));
 }
 
 /* SimGrid availability profiles are failures: the hosts of SimGrid's examples/platforms/small_platform_failures.xml
@@ -348,6 +402,7 @@ static CU_TestInfo pc_tests[] = {
     {"SimGrid state profiles are failures", test_state_profiles},
     {"validate --only platform, --only multilevel", test_validate_platform},
     {"async flush: interference from the platform", test_async_flush},
+    {"the XOR level: costs, sets across cabinets", test_xor_level},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"platform costs", NULL, NULL, NULL, NULL, pc_tests}, CU_SUITE_INFO_NULL};

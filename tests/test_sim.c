@@ -293,6 +293,35 @@ static void test_async_flush_failures(void)
   }
 }
 
+/* The XOR level survives one lost node per set, not two: "xor:1 file:4", sets of 4 consecutive ranks (constant
+ * costs: no cabinets), 100 s segments, 10 s checkpoints, XOR at 110, 220, 330. Node 3 lost at 355: back to the XOR
+ * level's 300 (lost 25), downtime to 360, restart to 380, 7 more segments and checkpoints: 1150. Nodes 1 and 2
+ * (one set) at 355 and 356: the set's parity cannot rebuild two, no file checkpoint yet: from scratch (lost 25 +
+ * 300), 1480. Nodes 1 and 5 (two sets): each set rebuilds its one, 1150. */
+static void test_xor_level(void)
+{
+  static const struct {
+    const char *trace;
+    double makespan, lost;
+  } cases[] = {{"355, 3\n", 1150.0, 25.0}, {"355, 1\n356, 2\n", 1480.0, 325.0}, {"355, 1\n356, 5\n", 1150.0, 25.0}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    fl_sim_result r;
+    fl_sim *sim;
+    write_trace("xor.csv", cases[c].trace);
+    sim = make_sim("[failures]\nmodel = trace\ntrace = xor.csv\nrepair = never\n[app]\nnodes = 60\nwork = 1000s\n"
+                   "[strategy]\nkind = multilevel\nlevels = xor:1 file:4\nxor_group = 4\ninterval = 100s\n"
+                   "checkpoint_cost = 10s\nfile_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+                   NULL);
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+    CU_ASSERT_STRING_EQUAL(r.status, "completed");
+    CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, cases[c].makespan, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, cases[c].lost, 1e-9);
+    if (fabs(r.makespan_s - cases[c].makespan) > 1e-9)
+      fprintf(stderr, "xor case %zu: makespan %g lost %g\n", c, r.makespan_s, r.lost_work_s);
+    fl_sim_destroy(&sim);
+  }
+}
+
 /* Process crashes only (no node failure): every interruption resumes from the local level, never further back;
  * the rate enters the interval rule's MTBF. */
 static void test_multilevel_process_crashes(void)
@@ -781,6 +810,7 @@ static CU_TestInfo sim_tests[] = {
     {"multilevel: interval = multilevel chooses the periods from the simulated rates", test_multilevel_rule},
     {"multilevel: the rule's keys are checked", test_multilevel_rule_bad},
     {"multilevel: async flush, by hand", test_async_flush_timeline},
+    {"multilevel: the XOR level survives one lost node per set", test_xor_level},
     {"multilevel: async flush lost to a failure, or drained before it", test_async_flush_failures},
     {"multilevel: process crashes resume from the local level", test_multilevel_process_crashes},
     {"multilevel: bad strategy.levels", test_multilevel_bad_levels},

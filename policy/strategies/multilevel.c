@@ -17,6 +17,7 @@ static const fl_strategy_key fl_multilevel_keys[] = {
     {"strategy.levels", FL_SHAPE_RANKS,
      "the levels and how often each is used: local:1 buddy:4 file:16, or LEVEL:auto with interval = multilevel"},
     {"strategy.file_cost", FL_SHAPE_RANKS, "the cost of a file-level checkpoint (constant costs)"},
+    {"strategy.xor_group", FL_SHAPE_RANKS, "the XOR level's set size: it survives one lost node per set"},
     {"strategy.flush", FL_SHAPE_RANKS, "sync, or async: the file level drains in the background (VeloC)"},
     {"strategy.flush_slowdown", FL_SHAPE_RANKS, "async flush, constant costs: compute slows by this fraction meanwhile"},
     {NULL, 0, NULL},
@@ -30,6 +31,7 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
   fl_err rc = FL_OK;
 
   run->levels = 0;
+  run->xor_group = sc->xor_group;
   run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s; /* constant costs: the other levels cost checkpoint_cost */
   copy = malloc(strlen(sc->levels) + 1);
   if (!copy)
@@ -49,10 +51,12 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
       level = FL_LEVEL_LOCAL;
     else if (strcmp(t, "buddy") == 0 || strcmp(t, "partner") == 0)
       level = FL_LEVEL_BUDDY;
+    else if (strcmp(t, "xor") == 0)
+      level = FL_LEVEL_XOR;
     else if (strcmp(t, "file") == 0 || strcmp(t, "pfs") == 0)
       level = FL_LEVEL_FILE;
     else {
-      rc = fl_scenario_fail(sc, "strategy", "levels", "unknown level '%s' (local, buddy, file)", t);
+      rc = fl_scenario_fail(sc, "strategy", "levels", "unknown level '%s' (local, buddy, xor, file)", t);
       goto done;
     }
     errno = 0;
@@ -74,7 +78,7 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
       goto done;
     }
     if (prev_level && fl_level_rank(level) <= fl_level_rank((fl_level)prev_level)) {
-      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s': levels go from the cheapest (local, buddy, file)", t);
+      rc = fl_scenario_fail(sc, "strategy", "levels", "'%s': levels go from the cheapest (local, buddy, xor, file)", t);
       goto done;
     }
     if (nauto && ngiven) {
@@ -92,7 +96,7 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
     }
     if (prev_level && every && every % prev != 0) {
       rc = fl_scenario_fail(sc, "strategy", "levels",
-                            "'%s:%ld': levels go from the cheapest (local, buddy, file) and each period is a multiple "
+                            "'%s:%ld': levels go from the cheapest (local, buddy, xor, file) and each period is a multiple "
                             "of the previous one",
                             t, every);
       goto done;

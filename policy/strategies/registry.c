@@ -39,6 +39,7 @@ const char *fl_level_name(fl_level l)
   case FL_LEVEL_BUDDY: return "buddy";
   case FL_LEVEL_FILE: return "file";
   case FL_LEVEL_LOCAL: return "local";
+  case FL_LEVEL_XOR: return "xor";
   default: return "?";
   }
 }
@@ -48,7 +49,8 @@ int fl_level_rank(fl_level l)
   switch (l) {
   case FL_LEVEL_LOCAL: return 1;
   case FL_LEVEL_BUDDY: return 2;
-  case FL_LEVEL_FILE: return 3;
+  case FL_LEVEL_XOR: return 3;
+  case FL_LEVEL_FILE: return 4;
   default: return 0;
   }
 }
@@ -138,9 +140,11 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
 
 fl_level fl_strat_primary(const fl_strategy_run *run)
 {
-  if (run->levels & FL_LEVEL_BIT(FL_LEVEL_LOCAL))
-    return FL_LEVEL_LOCAL;
-  return (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE;
+  static const fl_level cheapest_first[] = {FL_LEVEL_LOCAL, FL_LEVEL_BUDDY, FL_LEVEL_XOR};
+  for (size_t i = 0; i < sizeof cheapest_first / sizeof cheapest_first[0]; i++)
+    if (run->levels & FL_LEVEL_BIT(cheapest_first[i]))
+      return cheapest_first[i];
+  return FL_LEVEL_FILE;
 }
 
 double fl_strat_hazard_interval(fl_strategy_run *run, fl_pol_expected_failures F, void *ctx, double tau_max_s)
@@ -156,28 +160,31 @@ void fl_strat_set_rates(fl_strategy_run *run, const fl_strat_rates *rates)
 }
 
 /* strategy.interval = multilevel: tau and, for LEVEL:auto, the periods (fl_pol_interval_levels). Each failure is
- * priced at the cheapest level that recovers it: a crash at the lowest level, a node loss at the partner's or
- * the file level, the loss of a rank and its partner in the same buddy period (rate node x period / node MTBF,
- * which depends on the period: a fixed point, found in a few rounds) and group failures that take partners at
- * the file level. Failures no level recovers restart from scratch whatever the periods: they are left out.
- * Returns 0 when no failure reaches any level (no finite tau). */
+ * priced at the cheapest level that recovers it: a crash at the lowest level; a node loss at the lowest level
+ * that survives one (buddy, xor or file); at the file level, the second loss that defeats that level within its
+ * period — the partner (rate node x period / node MTBF) or another member of the XOR set (x (set size - 1)),
+ * which depends on the period: a fixed point, found in a few rounds — and group failures that take partners.
+ * Failures no level recovers restart from scratch whatever the periods: they are left out. Returns 0 when no
+ * failure reaches any level (no finite tau). */
 static int fl_strat_plan_levels(fl_strategy_run *run)
 {
-  static const fl_level order[] = {FL_LEVEL_LOCAL, FL_LEVEL_BUDDY, FL_LEVEL_FILE};
+  static const fl_level order[] = {FL_LEVEL_LOCAL, FL_LEVEL_BUDDY, FL_LEVEL_XOR, FL_LEVEL_FILE};
   fl_level lv[FL_POL_MAX_LEVELS];
   fl_pol_levels p;
-  int n = 0, buddy = -1, ok = 0;
-  double pair = 0.0;
+  int n = 0, m = -1, ok = 0;
+  double dbl = 0.0, others;
 
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
     if (run->levels & FL_LEVEL_BIT(order[i]))
       lv[n++] = order[i];
-  for (int i = 0; i < n; i++)
-    if (lv[i] == FL_LEVEL_BUDDY)
-      buddy = i;
+  for (int i = n - 1; i >= 0; i--)
+    if (lv[i] != FL_LEVEL_LOCAL)
+      m = i; /* the lowest level that survives a node loss */
+  others = m >= 0 && lv[m] == FL_LEVEL_XOR ? (double)(run->xor_group - 1) : 1.0;
   for (int round = 0; round < 20; round++) {
     double prev_tau = round ? p.tau_s : NAN;
     long prev_top = round ? p.every[n - 1] : 0;
+    int split = m >= 0 && m < n - 1 && lv[n - 1] == FL_LEVEL_FILE;
     memset(&p, 0, sizeof p);
     p.n = n;
     for (int i = 0; i < n; i++) {
@@ -185,25 +192,22 @@ static int fl_strat_plan_levels(fl_strategy_run *run)
       p.every[i] = run->auto_every ? 0 : run->every[lv[i]];
     }
     p.rate[0] += run->rates.crash;
-    for (int i = 0; i < n; i++)
-      if (lv[i] != FL_LEVEL_LOCAL) {
-        p.rate[i] += run->rates.node;
-        break;
-      }
-    if (buddy >= 0 && lv[n - 1] == FL_LEVEL_FILE && buddy < n - 1) {
-      p.rate[buddy] -= fmin(pair, p.rate[buddy]);
-      p.rate[n - 1] += pair + run->rates.group;
+    if (m >= 0)
+      p.rate[m] += run->rates.node;
+    if (split) {
+      p.rate[m] -= fmin(dbl, p.rate[m]);
+      p.rate[n - 1] += dbl + run->rates.group;
     }
     fl_pol_interval_levels(&p);
     if (!isfinite(p.tau_s))
       break;
     ok = 1;
-    if (buddy < 0 || lv[n - 1] != FL_LEVEL_FILE || buddy == n - 1 || !(run->rates.node_mtbf_s > 0))
+    if (!split || !(run->rates.node_mtbf_s > 0))
       break;
     if (round && fabs(p.tau_s - prev_tau) <= 1e-9 * p.tau_s && p.every[n - 1] == prev_top)
       break;
-    /* a partner lost within the buddy period that the node's failure falls in */
-    pair = run->rates.node * (p.tau_s + run->delta_s[FL_LEVEL_BUDDY]) * (double)p.every[buddy] / run->rates.node_mtbf_s;
+    /* a second loss within the level's period, of the partner or of another member of the set */
+    dbl = run->rates.node * others * (p.tau_s + run->delta_s[lv[m]]) * (double)p.every[m] / run->rates.node_mtbf_s;
   }
   if (!ok)
     return 0;
@@ -309,6 +313,7 @@ fl_recovery fl_strat_rollback_newest(const fl_strategy_run *run, const fl_failur
   } cand[] = {
       {FL_LEVEL_LOCAL, f->local_intact && !f->reshaped, f->local_version},
       {FL_LEVEL_BUDDY, f->buddy_intact && !f->reshaped, f->buddy_version},
+      {FL_LEVEL_XOR, f->xor_intact && !f->reshaped, f->xor_version},
       {FL_LEVEL_FILE, 1, f->file_version},
   };
   for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)

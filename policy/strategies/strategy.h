@@ -31,6 +31,8 @@ typedef enum fl_level {
   FL_LEVEL_FILE = 2,    /* files through storage/ckpt (the real engine: a directory; the simulator with platform
                          * costs: the parallel file system) */
   FL_LEVEL_LOCAL = 3,   /* the node's own disk: survives a process crash, not the node's loss (simulator) */
+  FL_LEVEL_XOR = 4,     /* local disks plus XOR parity over a set of strategy.xor_group ranks (SCR's XOR level,
+                         * FTI's erasure-coded level 3): survives one lost node per set (simulator) */
   FL_NLEVELS
 } fl_level;
 #define FL_LEVEL_BIT(l) (1u << (unsigned)(l))
@@ -57,6 +59,8 @@ typedef struct fl_failure_view {
   long file_version;  /* newest file-level version complete on every rank (-1: none) */
   int local_intact;   /* no node was lost since the newest local-level checkpoint (a process crash keeps it) */
   long local_version; /* newest local-level version (-1: none) */
+  int xor_intact;     /* no XOR set lost two nodes since the newest XOR-level checkpoint */
+  long xor_version;   /* newest XOR-level version (-1: none) */
   int reshaped;       /* the job goes on with fewer ranks: per-rank buddy copies no longer fit the new ranks */
 } fl_failure_view;
 
@@ -93,6 +97,7 @@ typedef struct fl_strategy_run {
   long every[FL_NLEVELS]; /* multilevel: the k-th checkpoint goes to the highest level whose every divides k;
                            * 0 (LEVEL:auto): chosen by strategy.interval = multilevel */
   int auto_every;         /* the periods are the rule's (LEVEL:auto) */
+  long xor_group;         /* the XOR level's set size (strategy.xor_group) */
   double async_file_s;    /* async flush: what a file-level checkpoint costs the job (the engine's; NAN: sync) */
   fl_strat_rates rates;   /* the engine's (fl_strat_set_rates), for strategy.interval = multilevel */
   char pattern[96];       /* strategy.interval = multilevel: the rule and the periods it chose, for the row */
