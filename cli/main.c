@@ -1740,9 +1740,11 @@ static fl_err fl_rerun_check_inputs(const char *db_path, double id, const char *
     int k, found = -1;
     if (sscanf(line, "%63[^\t]\t%4095[^\t]\t%ld\t%23s", key, path, &size, hex) != 4)
       continue;
-    /* platform.file and failures.trace are one each; state profiles are told apart by their path */
+    /* platform.file and failures.trace are one each; state and speed profiles are told apart by their path */
     for (k = 0; k < n; k++)
-      if (strcmp(now[k].key, key) == 0 && (strcmp(key, "platform.state_file") != 0 || strcmp(now[k].path, path) == 0))
+      if (strcmp(now[k].key, key) == 0 &&
+          ((strcmp(key, "platform.state_file") != 0 && strcmp(key, "platform.speed_file") != 0) ||
+           strcmp(now[k].path, path) == 0))
         found = k;
     FL_CHECK(found >= 0, FL_ERR_INPUT, "%s: run %.0f read %s %s, which the scenario no longer names", db_path, id, key,
              path);

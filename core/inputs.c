@@ -91,10 +91,10 @@ int fl_file_mentions(const char *path, const char *needle)
   return found;
 }
 
-/* The state profiles a platform file names (<host state_file="...">), resolved against its directory: the
- * simulator plays them as failures, so they are inputs of the row too. A file that is not XML has none here
- * (loading it reports that). */
-static fl_err fl_inputs_profiles(const char *xml, char ***paths, int *n)
+/* The profiles a platform file names (<host state_file="..."> or speed_file), resolved against its directory: the
+ * simulator plays them as failures and slowdowns, so they are inputs of the row too; (*speed)[i] says which kind.
+ * A file that is not XML has none here (loading it reports that). */
+static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **speed, int *n)
 {
   fl_err rc = FL_OK;
   xmlDoc *doc = xmlReadFile(xml, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
@@ -104,14 +104,16 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int *n)
   size_t dl = slash ? (size_t)(slash - xml) + 1 : 0;
 
   *paths = NULL;
+  *speed = NULL;
   *n = 0;
   if (!doc)
     goto done;
   FL_CHECK((ctx = xmlXPathNewContext(doc)) != NULL, FL_ERR_NOMEM, "out of memory");
-  hits = xmlXPathEvalExpression((const xmlChar *)"//host/@state_file", ctx);
+  hits = xmlXPathEvalExpression((const xmlChar *)"//host/@state_file | //host/@speed_file", ctx);
   if (!hits || !hits->nodesetval || hits->nodesetval->nodeNr == 0)
     goto done;
   FL_ALLOC(*paths, hits->nodesetval->nodeNr);
+  FL_ALLOC(*speed, hits->nodesetval->nodeNr);
   for (int i = 0; i < hits->nodesetval->nodeNr; i++) {
     xmlChar *val = xmlNodeGetContent(hits->nodesetval->nodeTab[i]);
     size_t len = val ? strlen((const char *)val) : 0;
@@ -129,6 +131,7 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int *n)
       memcpy(p + dl, val, len + 1);
     }
     xmlFree(val);
+    (*speed)[*n] = strcmp((const char *)hits->nodesetval->nodeTab[i]->name, "speed_file") == 0;
     (*paths)[(*n)++] = p;
   }
 done:
@@ -148,14 +151,15 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
   const char *rel[4] = {sc->platform_file, sc->trace, strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc) ? sc->graph : NULL,
                         strcmp(sc->app, "workflow") == 0 ? sc->substitutes : NULL};
   char *path = NULL, **profiles = NULL;
-  int nprofiles = 0;
+  int nprofiles = 0, *speed = NULL;
 
   *v = NULL;
   *n = 0;
   if (sc->platform_file && sc->platform_file[0]) {
     FL_CHECK((path = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
-    if (fl_file_mentions(path, "state_file")) /* a scan of the bytes first: no XML tree for a million hosts */
-      FL_TRY(fl_inputs_profiles(path, &profiles, &nprofiles));
+    /* a scan of the bytes first: no XML tree for a million hosts */
+    if (fl_file_mentions(path, "state_file") || fl_file_mentions(path, "speed_file"))
+      FL_TRY(fl_inputs_profiles(path, &profiles, &speed, &nprofiles));
     free(path);
     path = NULL;
   }
@@ -170,7 +174,7 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
     path = NULL;
   }
   for (int k = 0; k < nprofiles; k++) {
-    FL_TRY(fl_input_read("platform.state_file", profiles[k], &(*v)[*n]));
+    FL_TRY(fl_input_read(speed[k] ? "platform.speed_file" : "platform.state_file", profiles[k], &(*v)[*n]));
     (*n)++;
   }
 done:
@@ -178,6 +182,7 @@ done:
   for (int k = 0; k < nprofiles; k++)
     free(profiles[k]);
   free(profiles);
+  free(speed);
   if (rc != FL_OK) {
     fl_inputs_free(v, *n + 1);
     *n = 0;

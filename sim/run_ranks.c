@@ -168,14 +168,42 @@ static void fl_flush_settle(fl_replica *rep, double t, double work_at[FL_NLEVELS
   rep->flush_end = INFINITY;
 }
 
-/* The wall time of `seg` of compute from now, slowed by flush_slowdown while a flush drains. */
-static double fl_flush_wall(const fl_replica *rep, double seg)
+/* The wall time `seg` of compute takes from now: a bulk-synchronous job advances at the pace of its slowest node,
+ * and a node whose speed_file slows it (while it holds a rank) slows the job; an async flush that drains slows it
+ * by flush_slowdown more. Piecewise constant: integrated from one change to the next. */
+static double fl_compute_wall(const fl_replica *rep, double seg)
 {
   const fl_sim *sim = rep->sim;
-  double left = rep->flush_end - fl_rep_now(rep), s = 1.0 + sim->flush_slowdown;
-  if (!sim->flush_async || !(left > 0) || !isfinite(left) || !(sim->flush_slowdown > 0))
+  double t = fl_rep_now(rep), left = seg, wall = 0.0;
+  int flushing = sim->flush_async && sim->flush_slowdown > 0 && isfinite(rep->flush_end);
+  if (sim->nspeeds == 0 && !flushing)
     return seg;
-  return seg * s <= left ? seg * s : left + (seg - left / s);
+  for (long piece = 0; left > 0; piece++) {
+    double slowest = INFINITY, next = INFINITY, span, rate;
+    long profiled = 0;
+    for (size_t i = 0; i < sim->nspeeds; i++)
+      if (sim->node_slot[sim->speeds[i].node] >= 0) {
+        double nx, f = fl_host_speed_at(sim->speeds[i].hs, t, &nx);
+        slowest = fmin(slowest, f);
+        next = fmin(next, nx);
+        profiled++;
+      }
+    /* the nodes without a profile run at their speed (1): they bound the pace too */
+    rate = profiled < sim->slots ? fmin(1.0, slowest) : slowest;
+    if (flushing && t < rep->flush_end) {
+      rate /= 1.0 + sim->flush_slowdown;
+      next = fmin(next, rep->flush_end);
+    }
+    span = next - t;
+    if (!(span > 0) || rate * span >= left || piece > 10000000) { /* the last piece (or a runaway profile) */
+      wall += left / rate;
+      break;
+    }
+    wall += span;
+    left -= rate * span;
+    t = next;
+  }
+  return wall;
 }
 
 /* strategy.interval = hazard: the job's expected failures in the next `horizon` seconds, from the age of the node
@@ -259,7 +287,7 @@ void fl_sim_run_ranks(fl_replica *rep)
     }
     fl_rep_progress(rep, committed);
     fl_flush_settle(rep, fl_rep_now(rep), work_at, 0);
-    wall = fl_flush_wall(rep, seg);
+    wall = fl_compute_wall(rep, seg);
     interrupted = fl_rep_wait(rep, wall, FL_PHASE_COMPUTE);
     if (!interrupted && sim->sdc) {
       sdc_k = (long)gsl_ran_poisson(rep->sdc_rng, sim->sdc_rate * seg);

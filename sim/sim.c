@@ -184,6 +184,20 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                                                           .period = hp->period};
     }
   }
+  {
+    /* hosts the platform file says slow down (speed_file; taken out for bsp jobs only): a bsp job runs at its
+     * slowest node's pace, every replica from its start (run_ranks.c) */
+    const fl_profiles *pp = fl_platform_profiles(sim->pf);
+    if (pp->nspeed > 0)
+      FL_ALLOC(sim->speeds, pp->nspeed);
+    for (size_t i = 0; i < pp->nspeed; i++) {
+      long node = fl_platform_node_of(sim->pf, pp->speed[i].host);
+      if (node >= 0) {
+        sim->speeds[sim->nspeeds].node = node;
+        sim->speeds[sim->nspeeds++].hs = &pp->speed[i];
+      }
+    }
+  }
   sim->work_s = sc->work_s;
   if (sc->flops > 0 && strcmp(sim->app, "bsp") == 0) {
     /* bulk-synchronous: the job advances at its slowest host's speed */
@@ -367,6 +381,7 @@ void fl_sim_destroy(fl_sim **psim)
   fl_inputs_free(&sim->inputs, sim->ninputs);
   free(sim->trace_node);
   free(sim->profiles);
+  free(sim->speeds);
   free(sim->slot_node);
   free(sim->node_slot);
   free(sim->alive);

@@ -9,6 +9,7 @@
 #include "fm.h"
 #include "gridworld.h"
 #include "inputs.h"
+#include "io_async.h"
 #include "iocost.h"
 #include "platform.h"
 #include "sim.h"
@@ -53,6 +54,11 @@ struct fl_sim {
   long *trace_node; /* trace model: node of each record */
   fl_fsrc_profile *profiles; /* the platform's availability profiles, by node (lists borrowed from the platform) */
   size_t nprofiles;
+  struct fl_node_speed {
+    long node;
+    const struct fl_host_speed *hs; /* borrowed from the platform */
+  } *speeds;                        /* bsp: the nodes whose speed_file slows the job while they hold a rank */
+  size_t nspeeds;
   long nodes;       /* platform nodes */
   long ranks;
   double node_mtbf_s; /* as the model gives it, or estimated from the trace */

@@ -260,6 +260,42 @@ static void test_xor_level(void)
   CU_ASSERT_FALSE(fl_cli_exists("xz.sqlite"));
 }
 
+/* SimGrid speed profiles slow a bsp job, at the pace of its slowest node, every replica from its start. Jupiter
+ * plays SimGrid's own examples/platforms/profiles/jupiter_speed.profile (0.5, 1, 0.7, 0.1 for 2 s each, then 4 for
+ * 10 s: a period of 18 s): 20 s of work alone on it take 2 x 0.5 + 2 + 1.4 + 0.2 = 4.6 by 8 s, then 15.4 at 4x:
+ * 11.85 s; beside Ruby (no profile: never faster than 1) 26.8 s. A speed of 0 is refused, naming where. */
+static void test_speed_profiles(void)
+{
+  const char *xml = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                    "<platform version=\"4.1\">\n<zone id=\"AS0\" routing=\"Full\">\n"
+                    "<host id=\"Jupiter\" speed=\"25Mf\" speed_file=\"profiles/jupiter_speed.profile\"/>\n"
+                    "<host id=\"Ruby\" speed=\"25Mf\"/>\n<host id=\"Tremblay\" speed=\"25Mf\"/>\n"
+                    "<link id=\"1\" bandwidth=\"1MBps\" latency=\"0\"/>\n"
+                    "<route src=\"Jupiter\" dst=\"Ruby\"><link_ctn id=\"1\"/></route>\n</zone>\n</platform>\n";
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  fl_cli_write("spd.xml", xml);
+  fl_cli_write("profiles/jupiter_speed.profile", "0 0.5\n2 1.0\n4 0.7\n6 0.1\n8 4\nLOOPAFTER 10");
+  fl_cli_write("spd.ini", "[run]\nname = spd\nreplicas = 2\nevents = none\n[platform]\nfile = spd.xml\n"
+                          "controller = Tremblay\n[failures]\nmodel = none\n[app]\nkind = bsp\nnodes = 1\nwork = 20s\n"
+                          "[strategy]\nkind = none\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate spd.ini --db spd1.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate spd.ini --db spd2.sqlite --quiet --set app.nodes=2", 60), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("spd1.sqlite", "SELECT max(makespan_s) FROM runs"), 11.85, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("spd1.sqlite", "SELECT min(makespan_s) FROM runs"), 11.85, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("spd2.sqlite", "SELECT max(makespan_s) FROM runs"), 26.8, 1e-9);
+  /* the profile is an input of the row: rerun reproduces it, and refuses once it changed */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun spd2.sqlite 2", 60), 0);
+  fl_cli_write("profiles/jupiter_speed.profile", "0 0.5\n2 0\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun spd2.sqlite 2", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "platform.speed_file"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate spd.ini --db spd3.sqlite --quiet", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "spd.xml:5: host 'Jupiter' speed_file: "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "'2 0': a speed must be above 0"));
+  CU_ASSERT_FALSE(fl_cli_exists("spd3.sqlite"));
+}
+
 /* SimGrid availability profiles are failures: the hosts of SimGrid's examples/platforms/small_platform_failures.xml
  * (Bourassa with SimGrid's own bourassa_state.profile, "67 0 / 70 1"), Fafard on a looping profile, Ginette off for
  * good at 100 s. Every replica replays them from its start; the controller is a host that never fails. */
@@ -403,6 +439,7 @@ static CU_TestInfo pc_tests[] = {
     {"validate --only platform, --only multilevel", test_validate_platform},
     {"async flush: interference from the platform", test_async_flush},
     {"the XOR level: costs, sets across cabinets", test_xor_level},
+    {"SimGrid speed profiles slow a bsp job", test_speed_profiles},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"platform costs", NULL, NULL, NULL, NULL, pc_tests}, CU_SUITE_INFO_NULL};

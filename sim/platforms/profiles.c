@@ -29,6 +29,13 @@ void fl_profiles_free(fl_profiles *p)
   for (size_t i = 0; i < p->n; i++)
     fl_host_profile_free(&p->v[i]);
   free(p->v);
+  for (size_t i = 0; i < p->nspeed; i++) {
+    free(p->speed[i].host);
+    free(p->speed[i].path);
+    free(p->speed[i].t);
+    free(p->speed[i].v);
+  }
+  free(p->speed);
   memset(p, 0, sizeof *p);
 }
 
@@ -67,12 +74,15 @@ static fl_err fl_file_outage(fl_host_profile *hp, double start, double end)
   return FL_OK; /* the third play only closes what the second opened */
 }
 
-fl_err fl_profiles_parse_state(const char *text, const char *label, fl_host_profile *hp)
+/* The "DATE VALUE" lines of a SimGrid profile, and its LOOPAFTER delay (< 0: none); *date and *value malloc'ed
+ * (freed on error too). */
+static fl_err fl_profile_lex(const char *text, const char *label, double **pdate, double **pvalue, size_t *pn,
+                             double *ploop)
 {
   fl_err rc = FL_OK;
-  double *date = NULL, *value = NULL, loop = -1.0, off_at = NAN;
+  double *date = NULL, *value = NULL, loop = -1.0;
   size_t n = 0, cap = 0;
-  int line = 0, plays;
+  int line = 0;
   const char *p = text;
 
   while (*p) {
@@ -120,6 +130,28 @@ fl_err fl_profiles_parse_state(const char *text, const char *label, fl_host_prof
     value[n] = v;
     n++;
   }
+done:
+  if (rc != FL_OK) {
+    free(date);
+    free(value);
+    date = value = NULL;
+    n = 0;
+  }
+  *pdate = date;
+  *pvalue = value;
+  *pn = n;
+  *ploop = loop;
+  return rc;
+}
+
+fl_err fl_profiles_parse_state(const char *text, const char *label, fl_host_profile *hp)
+{
+  fl_err rc = FL_OK;
+  double *date = NULL, *value = NULL, loop = -1.0, off_at = NAN;
+  size_t n = 0;
+  int plays;
+
+  FL_TRY(fl_profile_lex(text, label, &date, &value, &n, &loop));
   hp->period = INFINITY;
   if (n == 0)
     goto done;
@@ -148,6 +180,54 @@ done:
   free(date);
   free(value);
   return rc;
+}
+
+fl_err fl_profiles_parse_speed(const char *text, const char *label, fl_host_speed *hs)
+{
+  fl_err rc = FL_OK;
+  double loop;
+  FL_TRY(fl_profile_lex(text, label, &hs->t, &hs->v, &hs->n, &loop));
+  for (size_t i = 0; i < hs->n; i++)
+    FL_CHECK(hs->v[i] > 0, FL_ERR_INPUT,
+             "%s: '%g %g': a speed must be above 0 (a host that stops is an outage: give it a state_file)", label,
+             hs->t[i], hs->v[i]);
+  hs->period = INFINITY;
+  if (hs->n > 0 && loop >= 0) {
+    hs->period = hs->t[hs->n - 1] + loop;
+    FL_CHECK(hs->period > 0, FL_ERR_INPUT, "%s: a looping profile must span some time", label);
+  }
+done:
+  return rc;
+}
+
+double fl_host_speed_at(const fl_host_speed *hs, double t, double *next)
+{
+  double base = 0.0, tau = t;
+  size_t i;
+  *next = INFINITY;
+  if (hs->n == 0)
+    return 1.0;
+  if (isfinite(hs->period) && t >= hs->period) {
+    double k = floor(t / hs->period);
+    base = k * hs->period;
+    tau = t - base;
+    if (tau < hs->t[0]) { /* a later play before its first date: the last value holds */
+      *next = base + hs->t[0];
+      return hs->v[hs->n - 1];
+    }
+  }
+  if (tau < hs->t[0]) {
+    *next = hs->t[0];
+    return 1.0;
+  }
+  /* the last date at or before tau (few dates: a linear scan) */
+  for (i = 0; i + 1 < hs->n && hs->t[i + 1] <= tau; i++)
+    ;
+  if (i + 1 < hs->n)
+    *next = base + hs->t[i + 1];
+  else if (isfinite(hs->period))
+    *next = base + hs->period + hs->t[0];
+  return hs->v[i];
 }
 
 /* `rel` against the directory of `file`, absolute (caller frees). */
@@ -193,11 +273,56 @@ done:
   return rc;
 }
 
-/* Every element: state_file of a host read and removed; other *_file attributes and <include file> made absolute. */
-static fl_err fl_walk(xmlNode *node, const char *file, fl_profiles *out)
+/* A host's state_file or speed_file (`abs`, its absolute path), read into *out. */
+static fl_err fl_host_profile_read(xmlNode *n, const char *file, const char *attr, const char *abs, fl_profiles *out)
+{
+  fl_err rc = FL_OK;
+  int speed = strcmp(attr, "speed_file") == 0;
+  xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
+  char *text = NULL, **host;
+  FL_CHECK(id != NULL, FL_ERR_INPUT, "%s:%ld: a <host> without id", file, (long)xmlGetLineNo(n));
+  if (speed) {
+    fl_host_speed *grown = realloc(out->speed, (out->nspeed + 1) * sizeof *grown);
+    FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
+    out->speed = grown;
+    memset(&out->speed[out->nspeed], 0, sizeof *grown);
+    host = &out->speed[out->nspeed++].host;
+  } else {
+    fl_host_profile *grown = realloc(out->v, (out->n + 1) * sizeof *grown);
+    FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
+    out->v = grown;
+    memset(&out->v[out->n], 0, sizeof *grown);
+    host = &out->v[out->n++].host;
+  }
+  *host = strdup((const char *)id);
+  if (speed)
+    out->speed[out->nspeed - 1].path = strdup(abs);
+  rc = *host && (!speed || out->speed[out->nspeed - 1].path) ? fl_read_text(abs, &text)
+                                                             : fl_err_set(FL_ERR_NOMEM, "out of memory");
+  if (rc == FL_OK)
+    rc = speed ? fl_profiles_parse_speed(text, abs, &out->speed[out->nspeed - 1])
+               : fl_profiles_parse_state(text, abs, &out->v[out->n - 1]);
+  if (rc != FL_OK) { /* where the platform names it, then what is wrong in it */
+    char why[512];
+    snprintf(why, sizeof why, "%s", fl_err_msg());
+    rc = fl_err_set(rc == FL_ERR_NOMEM ? FL_ERR_NOMEM : FL_ERR_INPUT, "%s:%ld: host '%s' %s: %s", file,
+                    (long)xmlGetLineNo(n), (const char *)id, attr, why);
+  }
+done:
+  xmlFree(id);
+  free(text);
+  return rc;
+}
+
+/* Every element: state_file and (take_speed) speed_file of a host read and removed (faultline plays them, not
+ * SimGrid); other
+ * *_file attributes and <include file> made absolute. */
+static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profiles *out)
 {
   fl_err rc = FL_OK;
   for (xmlNode *n = node; n; n = n->next) {
+    xmlAttr *taken[2];
+    int ntaken = 0;
     if (n->type != XML_ELEMENT_NODE)
       continue;
     for (xmlAttr *a = n->properties; a; a = a->next) {
@@ -214,49 +339,24 @@ static fl_err fl_walk(xmlNode *node, const char *file, fl_profiles *out)
       xmlFree(val);
       FL_CHECK(abs != NULL, FL_ERR_NOMEM, "out of memory");
       xmlSetProp(n, a->name, (const xmlChar *)abs);
-      if (strcmp((const char *)n->name, "host") == 0 && strcmp(an, "state_file") == 0) {
-        xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
-        char *text = NULL;
-        fl_host_profile *grown, *hp;
-        if (!id) {
-          free(abs);
-          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: a <host> without id", file, (long)xmlGetLineNo(n));
-          goto done;
-        }
-        grown = realloc(out->v, (out->n + 1) * sizeof *grown);
-        if (!grown) {
-          xmlFree(id);
-          free(abs);
-          rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
-          goto done;
-        }
-        out->v = grown;
-        hp = &out->v[out->n++];
-        memset(hp, 0, sizeof *hp);
-        hp->host = strdup((const char *)id);
-        xmlFree(id);
-        rc = hp->host ? fl_read_text(abs, &text) : fl_err_set(FL_ERR_NOMEM, "out of memory");
-        if (rc == FL_OK)
-          rc = fl_profiles_parse_state(text, abs, hp);
-        else
-          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: host '%s': state_file: %s", file, (long)xmlGetLineNo(n),
-                          hp->host ? hp->host : "?", fl_err_msg());
-        free(text);
-        free(abs);
-        if (rc != FL_OK)
-          goto done;
-        xmlRemoveProp(a); /* faultline plays it, not SimGrid */
-        break;            /* the attribute list changed: this element is done (a host has one state_file) */
+      if (strcmp((const char *)n->name, "host") == 0 &&
+          (strcmp(an, "state_file") == 0 || (take_speed && strcmp(an, "speed_file") == 0)) && ntaken < 2) {
+        rc = fl_host_profile_read(n, file, an, abs, out);
+        taken[ntaken++] = a;
       }
       free(abs);
+      if (rc != FL_OK)
+        goto done;
     }
-    FL_TRY(fl_walk(n->children, file, out));
+    for (int k = 0; k < ntaken; k++)
+      xmlRemoveProp(taken[k]);
+    FL_TRY(fl_walk(n->children, file, take_speed, out));
   }
 done:
   return rc;
 }
 
-fl_err fl_profiles_prepare(const char *file, char **load_path, int *fd, fl_profiles *out)
+fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, int *fd, fl_profiles *out)
 {
   fl_err rc = FL_OK;
   xmlDoc *doc = NULL;
@@ -265,7 +365,7 @@ fl_err fl_profiles_prepare(const char *file, char **load_path, int *fd, fl_profi
   memset(out, 0, sizeof *out);
   *fd = -1;
   *load_path = NULL;
-  if (!fl_file_mentions(file, "state_file")) {
+  if (!fl_file_mentions(file, "state_file") && !(take_speed && fl_file_mentions(file, "speed_file"))) {
     /* no profile: SimGrid loads the file itself, and no XML tree is built (a million hosts would cost more than
      * SimGrid's own load) */
     *load_path = strdup(file);
@@ -279,8 +379,8 @@ fl_err fl_profiles_prepare(const char *file, char **load_path, int *fd, fl_profi
                     e && e->message ? strtok(e->message, "\n") : "unreadable");
     goto done;
   }
-  FL_TRY(fl_walk(xmlDocGetRootElement(doc), file, out));
-  if (out->n == 0) {
+  FL_TRY(fl_walk(xmlDocGetRootElement(doc), file, take_speed, out));
+  if (out->n == 0 && out->nspeed == 0) {
     *load_path = strdup(file);
     FL_CHECK(*load_path != NULL, FL_ERR_NOMEM, "out of memory");
     goto done;

@@ -5,7 +5,9 @@
  * hit whichever replica ran then, and could switch off the host running the simulator's actors. Instead faultline
  * reads them: the file is parsed with libxml2, the hosts' state_file attributes are taken out (and every other
  * *_file path made absolute) in a copy SimGrid loads, and each profile becomes outages (date, duration) of its
- * host that every replica replays from its own start, on top of the [failures] model (fl_fsrc). */
+ * host that every replica replays from its own start, on top of the [failures] model (fl_fsrc). Speed profiles
+ * (speed_file) are taken out the same way and slow the job's compute: a bulk-synchronous job advances at the pace
+ * of its slowest node, every replica from its own start. */
 #ifndef FL_PROFILES_H
 #define FL_PROFILES_H
 
@@ -25,15 +27,28 @@ typedef struct fl_host_profile {
   double period; /* INFINITY: played once */
 } fl_host_profile;
 
-typedef struct fl_profiles {
-  fl_host_profile *v;
+/* One host's speed profile (speed_file): from each date t[i] on, the host runs at v[i] times its speed (1 before
+ * the first); looping, the list plays again every period from the start, the last value holding until the first
+ * date of the next play. */
+typedef struct fl_host_speed {
+  char *host;
+  char *path; /* the profile file, absolute */
+  double *t, *v;
   size_t n;
+  double period; /* INFINITY: played once */
+} fl_host_speed;
+
+typedef struct fl_profiles {
+  fl_host_profile *v; /* state profiles */
+  size_t n;
+  fl_host_speed *speed; /* speed profiles */
+  size_t nspeed;
 } fl_profiles;
 
-/* Read the platform `file`. When a host has a state_file, write the copy without them to a temporary file that
+/* Read the platform `file`. When a host has a state_file (or, with take_speed, a speed_file), write the copy without them to a temporary file that
  * is already unlinked (*fd open on it; *load_path names it through /proc/self/fd) and fill *out. Without any,
  * *fd is -1 and *load_path is a copy of `file`. Bad XML or profile: FL_ERR_INPUT naming the file and line. */
-fl_err fl_profiles_prepare(const char *file, char **load_path, int *fd, fl_profiles *out);
+fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, int *fd, fl_profiles *out);
 void fl_profiles_free(fl_profiles *p);
 /* The profile of `host`, or NULL. */
 const fl_host_profile *fl_profiles_find(const fl_profiles *p, const char *host);
@@ -42,5 +57,11 @@ const fl_host_profile *fl_profiles_find(const fl_profiles *p, const char *host);
  * other: on; a host starts on), '#' comments, and LOOPAFTER d (or PERIODICITY d): after the last event, wait d
  * and play the list again. */
 fl_err fl_profiles_parse_state(const char *text, const char *label, fl_host_profile *hp);
+/* Parse one SimGrid speed profile: "DATE VALUE" lines (value: the fraction of the host's speed, above 0), '#'
+ * comments, LOOPAFTER d as for states. */
+fl_err fl_profiles_parse_speed(const char *text, const char *label, fl_host_speed *hs);
+/* The fraction of its speed the host runs at at time t (from the replica's start), and in *next the date it
+ * changes next (INFINITY: never). */
+double fl_host_speed_at(const fl_host_speed *hs, double t, double *next);
 
 #endif
