@@ -1743,8 +1743,7 @@ static fl_err fl_rerun_check_inputs(const char *db_path, double id, const char *
     /* platform.file and failures.trace are one each; state and speed profiles are told apart by their path */
     for (k = 0; k < n; k++)
       if (strcmp(now[k].key, key) == 0 &&
-          ((strcmp(key, "platform.state_file") != 0 && strcmp(key, "platform.speed_file") != 0) ||
-           strcmp(now[k].path, path) == 0))
+          (strcmp(key, "platform.file") == 0 || strncmp(key, "platform.", 9) != 0 || strcmp(now[k].path, path) == 0))
         found = k;
     FL_CHECK(found >= 0, FL_ERR_INPUT, "%s: run %.0f read %s %s, which the scenario no longer names", db_path, id, key,
              path);

@@ -91,10 +91,13 @@ int fl_file_mentions(const char *path, const char *needle)
   return found;
 }
 
-/* The profiles a platform file names (<host state_file="..."> or speed_file), resolved against its directory: the
- * simulator plays them as failures and slowdowns, so they are inputs of the row too; (*speed)[i] says which kind.
- * A file that is not XML has none here (loading it reports that). */
-static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **speed, int *n)
+/* The profiles a platform file names (<host state_file="..."> or speed_file, <link bandwidth_file="..."> or
+ * latency_file), resolved against its directory: the simulator plays them as failures, slowdowns and checkpoint
+ * costs, so they are inputs of the row too; (*kind)[i] indexes fl_profile_keys. A file that is not XML has none
+ * here (loading it reports that). */
+static const char *const fl_profile_keys[] = {"platform.state_file", "platform.speed_file", "platform.bandwidth_file",
+                                              "platform.latency_file"};
+static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, int *n)
 {
   fl_err rc = FL_OK;
   xmlDoc *doc = xmlReadFile(xml, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
@@ -104,16 +107,17 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **speed, in
   size_t dl = slash ? (size_t)(slash - xml) + 1 : 0;
 
   *paths = NULL;
-  *speed = NULL;
+  *kind = NULL;
   *n = 0;
   if (!doc)
     goto done;
   FL_CHECK((ctx = xmlXPathNewContext(doc)) != NULL, FL_ERR_NOMEM, "out of memory");
-  hits = xmlXPathEvalExpression((const xmlChar *)"//host/@state_file | //host/@speed_file", ctx);
+  hits = xmlXPathEvalExpression(
+      (const xmlChar *)"//host/@state_file | //host/@speed_file | //link/@bandwidth_file | //link/@latency_file", ctx);
   if (!hits || !hits->nodesetval || hits->nodesetval->nodeNr == 0)
     goto done;
   FL_ALLOC(*paths, hits->nodesetval->nodeNr);
-  FL_ALLOC(*speed, hits->nodesetval->nodeNr);
+  FL_ALLOC(*kind, hits->nodesetval->nodeNr);
   for (int i = 0; i < hits->nodesetval->nodeNr; i++) {
     xmlChar *val = xmlNodeGetContent(hits->nodesetval->nodeTab[i]);
     size_t len = val ? strlen((const char *)val) : 0;
@@ -131,7 +135,9 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **speed, in
       memcpy(p + dl, val, len + 1);
     }
     xmlFree(val);
-    (*speed)[*n] = strcmp((const char *)hits->nodesetval->nodeTab[i]->name, "speed_file") == 0;
+    for (int k = 0; k < 4; k++)
+      if (strcmp((const char *)hits->nodesetval->nodeTab[i]->name, fl_profile_keys[k] + 9) == 0)
+        (*kind)[*n] = k;
     (*paths)[(*n)++] = p;
   }
 done:
@@ -158,7 +164,8 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
   if (sc->platform_file && sc->platform_file[0]) {
     FL_CHECK((path = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
     /* a scan of the bytes first: no XML tree for a million hosts */
-    if (fl_file_mentions(path, "state_file") || fl_file_mentions(path, "speed_file"))
+    if (fl_file_mentions(path, "state_file") || fl_file_mentions(path, "speed_file") ||
+        fl_file_mentions(path, "bandwidth_file") || fl_file_mentions(path, "latency_file"))
       FL_TRY(fl_inputs_profiles(path, &profiles, &speed, &nprofiles));
     free(path);
     path = NULL;
@@ -174,7 +181,7 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
     path = NULL;
   }
   for (int k = 0; k < nprofiles; k++) {
-    FL_TRY(fl_input_read(speed[k] ? "platform.speed_file" : "platform.state_file", profiles[k], &(*v)[*n]));
+    FL_TRY(fl_input_read(fl_profile_keys[speed[k]], profiles[k], &(*v)[*n]));
     (*n)++;
   }
 done:

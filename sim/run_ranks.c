@@ -28,6 +28,16 @@ static fl_recovery fl_restore_point(const fl_replica *rep)
   return fl_strat_on_failure(&rep->sim->strat, &view);
 }
 
+/* What reading the level the job resumes from costs now: with link profiles, as the links are now. */
+static double fl_restart_cost(const fl_replica *rep, const fl_recovery *from)
+{
+  const fl_sim *sim = rep->sim;
+  fl_level l = from->action == FL_ACT_ROLLBACK ? from->level : FL_LEVEL_SCRATCH;
+  if (sim->nregimes && l != FL_LEVEL_SCRATCH)
+    return sim->regime_read[fl_sim_regime(sim, fl_rep_now(rep)) * FL_NLEVELS + (size_t)l];
+  return sim->restart_level_s[l];
+}
+
 /* After an interruption: downtime, nodes, then the restart, which reads the level the strategy resumes from
  * (*from). Returns 1 when the job cannot go on. */
 static int fl_recover(fl_replica *rep, double t_lost_from, fl_recovery *from)
@@ -51,7 +61,7 @@ static int fl_recover(fl_replica *rep, double t_lost_from, fl_recovery *from)
       return 1;
     t_restart = fl_rep_now(rep);
     *from = fl_restore_point(rep); /* again at each try: a failure during a restart may lose a level */
-    restart_s = sim->restart_level_s[from->action == FL_ACT_ROLLBACK ? from->level : FL_LEVEL_SCRATCH];
+    restart_s = fl_restart_cost(rep, from);
     if (fl_rep_wait(rep, restart_s, FL_PHASE_RESTART)) {
       res->restart_time_s += fl_rep_now(rep) - t_restart;
       res->interruptions++;
@@ -105,14 +115,13 @@ static void fl_resume(fl_replica *rep, const fl_recovery *from, double *committe
  * cannot go on. */
 static int fl_sdc_rollback(fl_replica *rep, double t_seg, fl_recovery *from)
 {
-  fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
   double t_r = fl_rep_now(rep), restart_s;
   res->sdc_rollbacks++;
   res->lost_work_s += t_r - t_seg;
   fl_evlog_add(rep->log, t_r, "sdc-detected", -1, "corrupted state, lost %.6gs", t_r - t_seg);
   *from = fl_restore_point(rep);
-  restart_s = sim->restart_level_s[from->action == FL_ACT_ROLLBACK ? from->level : FL_LEVEL_SCRATCH];
+  restart_s = fl_restart_cost(rep, from);
   if (!fl_rep_wait(rep, restart_s, FL_PHASE_RESTART)) {
     res->restart_time_s += restart_s;
     return 0;
@@ -313,6 +322,9 @@ void fl_sim_run_ranks(fl_replica *rep)
         }
       }
     }
+    if (!interrupted && ckpt && sim->nregimes) /* with link profiles: the cost as the links are now */
+      delta = sim->regime_write[fl_sim_regime(sim, fl_rep_now(rep)) * FL_NLEVELS +
+                                (size_t)(flush ? sim->flush_stage : level)];
     if (!interrupted && flush && isfinite(rep->flush_end)) /* the previous flush must drain first */
       delta += fmax(0.0, rep->flush_end - fl_rep_now(rep));
     if (interrupted || (ckpt && fl_rep_wait(rep, delta, FL_PHASE_CHECKPOINT))) {

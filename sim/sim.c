@@ -46,6 +46,7 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
 }
 
 static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc);
+static fl_err fl_sim_link_regimes(fl_sim *sim, const fl_scenario *sc);
 
 /* The platform form a picked simulation asks for: the network and storage its checkpoint costs are simulated on
  * when they come from the platform, one cluster for task graphs; sets sim->platform_costs. */
@@ -295,6 +296,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   if (sim->platform_costs) {
     fl_level primary = fl_strat_primary(&sim->strat);
     fl_iocost io;
+    FL_TRY(fl_sim_link_regimes(sim, sc));
     FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &io));
     for (int l = 1; l < FL_NLEVELS; l++)
       if (sim->strat.levels & FL_LEVEL_BIT(l)) {
@@ -345,6 +347,83 @@ done:
   return rc;
 }
 
+/* Link profiles with platform costs: every combination of the profiled links' values (the declared one and each
+ * of the profile's) is set on the platform and the levels' writes and reads probed; the declared values come back
+ * after. At most FL_SIM_MAX_REGIMES combinations. */
+#define FL_SIM_MAX_REGIMES 256
+static fl_err fl_sim_link_regimes(fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  const fl_profiles *pp = fl_platform_profiles(sim->pf);
+  sg_link_t *links = NULL;
+  double *declared = NULL;
+  size_t combos = 1;
+  if (pp->nlink == 0)
+    return FL_OK;
+  for (size_t i = 0; i < pp->nlink; i++) {
+    combos *= pp->link[i].n + 1;
+    if (combos > FL_SIM_MAX_REGIMES) {
+      rc = fl_scenario_fail(sc, "platform", "file",
+                            "its links' bandwidth and latency profiles make more than %d combinations of values, "
+                            "each a set of checkpoint costs to simulate; give fewer distinct values",
+                            FL_SIM_MAX_REGIMES);
+      goto done;
+    }
+  }
+  FL_ALLOC(links, pp->nlink);
+  FL_ALLOC(declared, pp->nlink);
+  for (size_t i = 0; i < pp->nlink; i++) {
+    links[i] = sg_link_by_name(pp->link[i].host);
+    FL_CHECK(links[i] != NULL, FL_ERR_INPUT, "%s: link '%s' has a profile but SimGrid knows no such link",
+             sc->platform_file, pp->link[i].host);
+    declared[i] = pp->link_latency[i] ? sg_link_get_latency(links[i]) : sg_link_get_bandwidth(links[i]);
+  }
+  FL_ALLOC(sim->regime_write, combos * FL_NLEVELS);
+  FL_ALLOC(sim->regime_read, combos * FL_NLEVELS);
+  for (size_t c = 0; c < combos; c++) {
+    fl_iocost io;
+    size_t rest = c;
+    for (size_t i = 0; i < pp->nlink; i++) {
+      size_t k = rest % (pp->link[i].n + 1);
+      double v = k == 0 ? declared[i] : pp->link[i].v[k - 1];
+      rest /= pp->link[i].n + 1;
+      if (pp->link_latency[i])
+        sg_link_set_latency(links[i], v);
+      else
+        sg_link_set_bandwidth(links[i], v);
+    }
+    FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &io));
+    for (int l = 0; l < FL_NLEVELS; l++) {
+      sim->regime_write[c * FL_NLEVELS + (size_t)l] = io.write_s[l];
+      sim->regime_read[c * FL_NLEVELS + (size_t)l] = io.read_s[l];
+    }
+  }
+  sim->nregimes = combos;
+done:
+  for (size_t i = 0; links && declared && i < pp->nlink; i++)
+    if (links[i]) {
+      if (pp->link_latency[i])
+        sg_link_set_latency(links[i], declared[i]);
+      else
+        sg_link_set_bandwidth(links[i], declared[i]);
+    }
+  free(links);
+  free(declared);
+  return rc;
+}
+
+size_t fl_sim_regime(const fl_sim *sim, double t)
+{
+  const fl_profiles *pp = fl_platform_profiles(sim->pf);
+  size_t c = 0, mul = 1;
+  for (size_t i = 0; i < pp->nlink; i++) {
+    double next;
+    c += fl_profile_index_at(&pp->link[i], t, &next) * mul;
+    mul *= pp->link[i].n + 1;
+  }
+  return c;
+}
+
 /* The grid world's model, its failure-free reference run, and the per-sweep arrays. */
 static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
 {
@@ -382,6 +461,8 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->trace_node);
   free(sim->profiles);
   free(sim->speeds);
+  free(sim->regime_write);
+  free(sim->regime_read);
   free(sim->slot_node);
   free(sim->node_slot);
   free(sim->alive);

@@ -17,6 +17,7 @@
 #include "strategy.h"
 
 #include <simgrid/actor.h>
+#include <simgrid/link.h>
 #include <simgrid/semaphore.h>
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
@@ -77,6 +78,11 @@ struct fl_sim {
   int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
   /* strategy.flush = async: a file-level checkpoint writes the level `flush_stage` and drains to the file level in
    * flush_s, while compute runs flush_slowdown slower; the file level holds it once drained */
+  /* link profiles (bandwidth_file, latency_file) with platform costs: the write and read costs of every
+   * combination of the links' values ([regime * FL_NLEVELS + level]), probed before the replicas; the one that
+   * holds when a checkpoint or restart starts is used (fl_sim_regime) */
+  size_t nregimes;
+  double *regime_write, *regime_read;
   int flush_async;
   fl_level flush_stage;
   double flush_s, flush_slowdown;
@@ -170,5 +176,8 @@ void fl_sim_place(fl_sim *sim, long slot, long node);
 void fl_sim_missing_push(fl_sim *sim, long slot);
 long fl_sim_missing_pop(fl_sim *sim);
 void fl_sim_missing_remove(fl_sim *sim, long slot);
+
+/* Link profiles: the combination of link values that holds at `t` (from the replica's start). */
+size_t fl_sim_regime(const fl_sim *sim, double t);
 
 #endif

@@ -296,6 +296,56 @@ static void test_speed_profiles(void)
   CU_ASSERT_FALSE(fl_cli_exists("spd3.sqlite"));
 }
 
+/* SimGrid link profiles with platform costs: SimGrid's own examples/platforms/profiles/link1_bandwidth.profile
+ * (2 MB/s from 2 s, 3 MB/s from 4 s, looping 6 s after: a period of 10 s) on the only link to the PFS host, declared
+ * at 1 MBps. Checkpoints of 1 MB every 3 s of work start at 3 s (2 MB/s), 6.5 s and 9.8 s (3 MB/s): the makespan
+ * is 9 s of work plus the costs measured on the same platform with the link at 2 and 3 MB/s. */
+static void test_link_profiles(void)
+{
+  static const char *const bws[3] = {"1MBps\" bandwidth_file=\"profiles/link1_bandwidth.profile", "2MBps", "3MBps"};
+  char cmd[256];
+  double cost[3], with_profile;
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  fl_cli_write("profiles/link1_bandwidth.profile", "2 2000000\n4 3000000\nLOOPAFTER 6\n");
+  for (int k = 0; k < 3; k++) {
+    char xml[1024], ini[512], run[128], db[32];
+    snprintf(xml, sizeof xml,
+             "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+             "<platform version=\"4.1\">\n<zone id=\"AS0\" routing=\"Full\">\n<host id=\"Fafard\" speed=\"25Mf\"/>\n"
+             "<host id=\"Jupiter\" speed=\"25Mf\"><disk id=\"d\" read_bw=\"1GBps\" write_bw=\"1GBps\"/></host>\n"
+             "<host id=\"Tremblay\" speed=\"25Mf\"/>\n<link id=\"1\" bandwidth=\"%s\" latency=\"0\"/>\n"
+             "<route src=\"Fafard\" dst=\"Jupiter\"><link_ctn id=\"1\"/></route>\n</zone>\n</platform>\n",
+             bws[k]);
+    snprintf(run, sizeof run, "lp%d.xml", k);
+    fl_cli_write(run, xml);
+    snprintf(ini, sizeof ini,
+             "[run]\nname = lp\nreplicas = 1\nevents = none\n[platform]\nfile = lp%d.xml\ncontroller = Tremblay\n"
+             "[failures]\nmodel = none\n[app]\nkind = bsp\nnodes = 1\nwork = 9s\ncheckpoint_size = 1MB\n"
+             "[strategy]\nkind = checkpoint\ninterval = 3s\n[storage]\npfs = Jupiter\n",
+             k);
+    snprintf(run, sizeof run, "lp%d.ini", k);
+    fl_cli_write(run, ini);
+    snprintf(cmd, sizeof cmd, "simulate lp%d.ini --db lp%d.sqlite --quiet", k, k);
+    CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(cmd, 60), 0);
+    snprintf(db, sizeof db, "lp%d.sqlite", k);
+    cost[k] = fl_cli_query(db, "SELECT checkpoint_cost_s FROM runs");
+  }
+  with_profile = fl_cli_query("lp0.sqlite", "SELECT makespan_s FROM runs");
+  CU_ASSERT(cost[1] < cost[0] && cost[2] < cost[1]);
+  CU_ASSERT_DOUBLE_EQUAL(with_profile, 9.0 + cost[1] + 2.0 * cost[2], 1e-9);
+  /* the profile is an input of the row; a bandwidth of 0 is refused, naming the link and the line */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun lp0.sqlite 1", 60), 0);
+  fl_cli_write("profiles/link1_bandwidth.profile", "2 2000000\n4 3000000\nLOOPAFTER 7\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun lp0.sqlite 1", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "platform.bandwidth_file"));
+  fl_cli_write("profiles/link1_bandwidth.profile", "2 0\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate lp0.ini --db lp9.sqlite --quiet", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "lp0.xml:8: link '1' bandwidth_file: "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "'2 0': a bandwidth must be above 0 bytes/s"));
+  CU_ASSERT_FALSE(fl_cli_exists("lp9.sqlite"));
+}
+
 /* SimGrid availability profiles are failures: the hosts of SimGrid's examples/platforms/small_platform_failures.xml
  * (Bourassa with SimGrid's own bourassa_state.profile, "67 0 / 70 1"), Fafard on a looping profile, Ginette off for
  * good at 100 s. Every replica replays them from its start; the controller is a host that never fails. */
@@ -440,6 +490,7 @@ static CU_TestInfo pc_tests[] = {
     {"async flush: interference from the platform", test_async_flush},
     {"the XOR level: costs, sets across cabinets", test_xor_level},
     {"SimGrid speed profiles slow a bsp job", test_speed_profiles},
+    {"SimGrid link profiles change checkpoint costs", test_link_profiles},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"platform costs", NULL, NULL, NULL, NULL, pc_tests}, CU_SUITE_INFO_NULL};

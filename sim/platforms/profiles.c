@@ -31,11 +31,17 @@ void fl_profiles_free(fl_profiles *p)
   free(p->v);
   for (size_t i = 0; i < p->nspeed; i++) {
     free(p->speed[i].host);
-    free(p->speed[i].path);
     free(p->speed[i].t);
     free(p->speed[i].v);
   }
   free(p->speed);
+  for (size_t i = 0; i < p->nlink; i++) {
+    free(p->link[i].host);
+    free(p->link[i].t);
+    free(p->link[i].v);
+  }
+  free(p->link);
+  free(p->link_latency);
   memset(p, 0, sizeof *p);
 }
 
@@ -187,6 +193,7 @@ fl_err fl_profiles_parse_speed(const char *text, const char *label, fl_host_spee
   fl_err rc = FL_OK;
   double loop;
   FL_TRY(fl_profile_lex(text, label, &hs->t, &hs->v, &hs->n, &loop));
+  hs->initial = 1.0;
   for (size_t i = 0; i < hs->n; i++)
     FL_CHECK(hs->v[i] > 0, FL_ERR_INPUT,
              "%s: '%g %g': a speed must be above 0 (a host that stops is an outage: give it a state_file)", label,
@@ -200,25 +207,45 @@ done:
   return rc;
 }
 
-double fl_host_speed_at(const fl_host_speed *hs, double t, double *next)
+/* A link's bandwidth or latency profile: absolute values (SimGrid's examples/platforms/profiles/link1_bandwidth.profile
+ * gives 2 and 3 MB/s for a 1 MBps link), bandwidths above 0, latencies from 0. */
+static fl_err fl_profiles_parse_link(const char *text, const char *label, int latency, fl_host_speed *hs)
+{
+  fl_err rc = FL_OK;
+  double loop;
+  FL_TRY(fl_profile_lex(text, label, &hs->t, &hs->v, &hs->n, &loop));
+  hs->initial = NAN;
+  for (size_t i = 0; i < hs->n; i++)
+    FL_CHECK(latency ? hs->v[i] >= 0 : hs->v[i] > 0, FL_ERR_INPUT, "%s: '%g %g': a %s must be %s", label, hs->t[i],
+             hs->v[i], latency ? "latency" : "bandwidth", latency ? "0 or more seconds" : "above 0 bytes/s");
+  hs->period = INFINITY;
+  if (hs->n > 0 && loop >= 0) {
+    hs->period = hs->t[hs->n - 1] + loop;
+    FL_CHECK(hs->period > 0, FL_ERR_INPUT, "%s: a looping profile must span some time", label);
+  }
+done:
+  return rc;
+}
+
+size_t fl_profile_index_at(const fl_host_speed *hs, double t, double *next)
 {
   double base = 0.0, tau = t;
   size_t i;
   *next = INFINITY;
   if (hs->n == 0)
-    return 1.0;
+    return 0;
   if (isfinite(hs->period) && t >= hs->period) {
     double k = floor(t / hs->period);
     base = k * hs->period;
     tau = t - base;
     if (tau < hs->t[0]) { /* a later play before its first date: the last value holds */
       *next = base + hs->t[0];
-      return hs->v[hs->n - 1];
+      return hs->n;
     }
   }
   if (tau < hs->t[0]) {
     *next = hs->t[0];
-    return 1.0;
+    return 0;
   }
   /* the last date at or before tau (few dates: a linear scan) */
   for (i = 0; i + 1 < hs->n && hs->t[i + 1] <= tau; i++)
@@ -227,7 +254,13 @@ double fl_host_speed_at(const fl_host_speed *hs, double t, double *next)
     *next = base + hs->t[i + 1];
   else if (isfinite(hs->period))
     *next = base + hs->period + hs->t[0];
-  return hs->v[i];
+  return i + 1;
+}
+
+double fl_host_speed_at(const fl_host_speed *hs, double t, double *next)
+{
+  size_t k = fl_profile_index_at(hs, t, next);
+  return k == 0 ? hs->initial : hs->v[k - 1];
 }
 
 /* `rel` against the directory of `file`, absolute (caller frees). */
@@ -278,10 +311,22 @@ static fl_err fl_host_profile_read(xmlNode *n, const char *file, const char *att
 {
   fl_err rc = FL_OK;
   int speed = strcmp(attr, "speed_file") == 0;
+  int link = strcmp((const char *)n->name, "link") == 0;
   xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
   char *text = NULL, **host;
-  FL_CHECK(id != NULL, FL_ERR_INPUT, "%s:%ld: a <host> without id", file, (long)xmlGetLineNo(n));
-  if (speed) {
+  FL_CHECK(id != NULL, FL_ERR_INPUT, "%s:%ld: a <%s> without id", file, (long)xmlGetLineNo(n), (const char *)n->name);
+  if (link) {
+    fl_host_speed *grown = realloc(out->link, (out->nlink + 1) * sizeof *grown);
+    int *lat;
+    FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
+    out->link = grown;
+    lat = realloc(out->link_latency, (out->nlink + 1) * sizeof *lat);
+    FL_CHECK(lat != NULL, FL_ERR_NOMEM, "out of memory");
+    out->link_latency = lat;
+    memset(&out->link[out->nlink], 0, sizeof *grown);
+    out->link_latency[out->nlink] = strcmp(attr, "latency_file") == 0;
+    host = &out->link[out->nlink++].host;
+  } else if (speed) {
     fl_host_speed *grown = realloc(out->speed, (out->nspeed + 1) * sizeof *grown);
     FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
     out->speed = grown;
@@ -295,18 +340,17 @@ static fl_err fl_host_profile_read(xmlNode *n, const char *file, const char *att
     host = &out->v[out->n++].host;
   }
   *host = strdup((const char *)id);
-  if (speed)
-    out->speed[out->nspeed - 1].path = strdup(abs);
-  rc = *host && (!speed || out->speed[out->nspeed - 1].path) ? fl_read_text(abs, &text)
-                                                             : fl_err_set(FL_ERR_NOMEM, "out of memory");
-  if (rc == FL_OK)
+  rc = *host ? fl_read_text(abs, &text) : fl_err_set(FL_ERR_NOMEM, "out of memory");
+  if (link && rc == FL_OK)
+    rc = fl_profiles_parse_link(text, abs, out->link_latency[out->nlink - 1], &out->link[out->nlink - 1]);
+  else if (rc == FL_OK)
     rc = speed ? fl_profiles_parse_speed(text, abs, &out->speed[out->nspeed - 1])
                : fl_profiles_parse_state(text, abs, &out->v[out->n - 1]);
   if (rc != FL_OK) { /* where the platform names it, then what is wrong in it */
     char why[512];
     snprintf(why, sizeof why, "%s", fl_err_msg());
-    rc = fl_err_set(rc == FL_ERR_NOMEM ? FL_ERR_NOMEM : FL_ERR_INPUT, "%s:%ld: host '%s' %s: %s", file,
-                    (long)xmlGetLineNo(n), (const char *)id, attr, why);
+    rc = fl_err_set(rc == FL_ERR_NOMEM ? FL_ERR_NOMEM : FL_ERR_INPUT, "%s:%ld: %s '%s' %s: %s", file,
+                    (long)xmlGetLineNo(n), (const char *)n->name, (const char *)id, attr, why);
   }
 done:
   xmlFree(id);
@@ -339,8 +383,11 @@ static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profil
       xmlFree(val);
       FL_CHECK(abs != NULL, FL_ERR_NOMEM, "out of memory");
       xmlSetProp(n, a->name, (const xmlChar *)abs);
-      if (strcmp((const char *)n->name, "host") == 0 &&
-          (strcmp(an, "state_file") == 0 || (take_speed && strcmp(an, "speed_file") == 0)) && ntaken < 2) {
+      if (ntaken < 2 &&
+          ((strcmp((const char *)n->name, "host") == 0 &&
+            (strcmp(an, "state_file") == 0 || (take_speed && strcmp(an, "speed_file") == 0))) ||
+           (take_speed && strcmp((const char *)n->name, "link") == 0 &&
+            (strcmp(an, "bandwidth_file") == 0 || strcmp(an, "latency_file") == 0)))) {
         rc = fl_host_profile_read(n, file, an, abs, out);
         taken[ntaken++] = a;
       }
@@ -365,7 +412,9 @@ fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, i
   memset(out, 0, sizeof *out);
   *fd = -1;
   *load_path = NULL;
-  if (!fl_file_mentions(file, "state_file") && !(take_speed && fl_file_mentions(file, "speed_file"))) {
+  if (!fl_file_mentions(file, "state_file") &&
+      !(take_speed && (fl_file_mentions(file, "speed_file") || fl_file_mentions(file, "bandwidth_file") ||
+                       fl_file_mentions(file, "latency_file")))) {
     /* no profile: SimGrid loads the file itself, and no XML tree is built (a million hosts would cost more than
      * SimGrid's own load) */
     *load_path = strdup(file);
@@ -380,7 +429,7 @@ fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, i
     goto done;
   }
   FL_TRY(fl_walk(xmlDocGetRootElement(doc), file, take_speed, out));
-  if (out->n == 0 && out->nspeed == 0) {
+  if (out->n == 0 && out->nspeed == 0 && out->nlink == 0) {
     *load_path = strdup(file);
     FL_CHECK(*load_path != NULL, FL_ERR_NOMEM, "out of memory");
     goto done;

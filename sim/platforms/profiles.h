@@ -31,11 +31,11 @@ typedef struct fl_host_profile {
  * the first); looping, the list plays again every period from the start, the last value holding until the first
  * date of the next play. */
 typedef struct fl_host_speed {
-  char *host;
-  char *path; /* the profile file, absolute */
+  char *host; /* or, for a link's profile, the link's id */
   double *t, *v;
   size_t n;
-  double period; /* INFINITY: played once */
+  double period;  /* INFINITY: played once */
+  double initial; /* before the first date: 1 for a speed; NAN for a link (its bandwidth or latency as declared) */
 } fl_host_speed;
 
 typedef struct fl_profiles {
@@ -43,6 +43,10 @@ typedef struct fl_profiles {
   size_t n;
   fl_host_speed *speed; /* speed profiles */
   size_t nspeed;
+  /* link profiles (bandwidth_file, latency_file; taken out with take_speed): absolute values, bytes/s and s */
+  fl_host_speed *link;
+  int *link_latency; /* link[i] is a latency profile */
+  size_t nlink;
 } fl_profiles;
 
 /* Read the platform `file`. When a host has a state_file (or, with take_speed, a speed_file), write the copy without them to a temporary file that
@@ -63,5 +67,7 @@ fl_err fl_profiles_parse_speed(const char *text, const char *label, fl_host_spee
 /* The fraction of its speed the host runs at at time t (from the replica's start), and in *next the date it
  * changes next (INFINITY: never). */
 double fl_host_speed_at(const fl_host_speed *hs, double t, double *next);
+/* Which value holds at t: 0 the initial one, k >= 1 v[k - 1]; *next as above. */
+size_t fl_profile_index_at(const fl_host_speed *hs, double t, double *next);
 
 #endif
