@@ -113,7 +113,9 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, int
     goto done;
   FL_CHECK((ctx = xmlXPathNewContext(doc)) != NULL, FL_ERR_NOMEM, "out of memory");
   hits = xmlXPathEvalExpression(
-      (const xmlChar *)"//host/@state_file | //host/@speed_file | //link/@bandwidth_file | //link/@latency_file", ctx);
+      (const xmlChar *)"//host/@state_file | //host/@speed_file | //link/@bandwidth_file | //link/@latency_file | "
+                       "//link/@state_file",
+      ctx);
   if (!hits || !hits->nodesetval || hits->nodesetval->nodeNr == 0)
     goto done;
   FL_ALLOC(*paths, hits->nodesetval->nodeNr);

@@ -47,6 +47,7 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
 
 static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc);
 static fl_err fl_sim_link_regimes(fl_sim *sim, const fl_scenario *sc);
+static fl_err fl_sim_link_outages(fl_sim *sim, const fl_profiles *pp);
 
 /* The platform form a picked simulation asks for: the network and storage its checkpoint costs are simulated on
  * when they come from the platform, one cluster for task graphs; sets sim->platform_costs. */
@@ -170,6 +171,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     const fl_profiles *pp = fl_platform_profiles(sim->pf);
     if (pp->n > 0)
       FL_ALLOC(sim->profiles, pp->n);
+    FL_TRY(fl_sim_link_outages(sim, pp));
     for (size_t i = 0; i < pp->n; i++) {
       const fl_host_profile *hp = &pp->v[i];
       long node = fl_platform_node_of(sim->pf, hp->host);
@@ -344,6 +346,58 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim = NULL;
 done:
   fl_sim_destroy(&sim);
+  return rc;
+}
+
+/* A link's state profile (bsp): its outages are outages of the nodes it cuts off, those whose routes to two other
+ * nodes of the platform both cross it (a node's own link, or the uplink of its part of the platform; a link on the
+ * way to one other node only is someone else's). Appended to sim->profiles. */
+static fl_err fl_sim_link_outages(fl_sim *sim, const fl_profiles *pp)
+{
+  fl_err rc = FL_OK;
+  xbt_dynar_t route = NULL;
+  if (pp->nlink_state == 0 || sim->nodes < 3)
+    return FL_OK;
+  route = xbt_dynar_new(sizeof(sg_link_t), NULL);
+  for (size_t i = 0; i < pp->nlink_state; i++) {
+    const fl_host_profile *lp = &pp->link_state[i];
+    sg_link_t link = sg_link_by_name(lp->host);
+    if (!link)
+      continue;
+    for (long n = 0; n < sim->nodes; n++) {
+      int crossings = 0;
+      for (long k = 0, seen = 0; k < sim->nodes && seen < 2; k++) {
+        sg_link_t *v;
+        unsigned long len;
+        int on = 0;
+        if (k == n)
+          continue;
+        seen++;
+        xbt_dynar_reset(route);
+        sg_host_get_route(fl_platform_host(sim->pf, n), fl_platform_host(sim->pf, k), route);
+        v = (sg_link_t *)xbt_dynar_get_ptr(route, 0);
+        len = xbt_dynar_length(route);
+        for (unsigned long j = 0; j < len && v; j++)
+          on |= v[j] == link;
+        crossings += on;
+      }
+      if (crossings == 2) {
+        fl_fsrc_profile *grown = realloc(sim->profiles, (sim->nprofiles + pp->n + 1) * sizeof *grown);
+        FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
+        sim->profiles = grown;
+        sim->profiles[sim->nprofiles++] = (fl_fsrc_profile){.node = n,
+                                                            .first_t = lp->first_t,
+                                                            .first_dur = lp->first_dur,
+                                                            .nfirst = lp->nfirst,
+                                                            .steady_t = lp->steady_t,
+                                                            .steady_dur = lp->steady_dur,
+                                                            .nsteady = lp->nsteady,
+                                                            .period = lp->period};
+      }
+    }
+  }
+done:
+  xbt_dynar_free(&route);
   return rc;
 }
 

@@ -346,6 +346,39 @@ static void test_link_profiles(void)
   CU_ASSERT_FALSE(fl_cli_exists("lp9.sqlite"));
 }
 
+/* A link's state profile (SimGrid's state_file on a <link>) cuts off the nodes whose routes cross it: n1's own link
+ * off from 5 s to 10 s takes n1 out of the job then (its rank moves to the spare), every replica; n0 and n2, whose
+ * routes cross it only towards n1, stay. */
+static void test_link_state_profile(void)
+{
+  char xml[4096] = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                   "<platform version=\"4.1\">\n<zone id=\"AS0\" routing=\"Full\">\n<host id=\"zc\" speed=\"1Gf\"/>\n";
+  char cmd[256];
+  for (int i = 0; i < 4; i++)
+    snprintf(xml + strlen(xml), sizeof xml - strlen(xml),
+             "<host id=\"n%d\" speed=\"1Gf\"/>\n<link id=\"l%d\" bandwidth=\"1GBps\" latency=\"0\"%s/>\n", i, i,
+             i == 1 ? " state_file=\"profiles/l1_state.profile\"" : "");
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++)
+      snprintf(xml + strlen(xml), sizeof xml - strlen(xml),
+               "<route src=\"n%d\" dst=\"n%d\"><link_ctn id=\"l%d\"/><link_ctn id=\"l%d\"/></route>\n", i, j, i, j);
+  snprintf(xml + strlen(xml), sizeof xml - strlen(xml), "</zone>\n</platform>\n");
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  fl_cli_write("profiles/l1_state.profile", "5 0\n10 1\n");
+  fl_cli_write("ls.xml", xml);
+  fl_cli_write("ls.ini", "[run]\nname = ls\nreplicas = 2\nevents = all\n[platform]\nfile = ls.xml\ncontroller = zc\n"
+                         "[failures]\nmodel = none\nrepair = never\n[app]\nkind = bsp\nnodes = 3\nwork = 20s\n"
+                         "[strategy]\nkind = checkpoint\ninterval = 3s\ncheckpoint_cost = 0.5s\nrestart_cost = 0.5s\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate ls.ini --db ls.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure'"), 2);
+  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s = 5"),
+                  2);
+  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 1 AND t_s = 10"),
+                  2);
+  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM runs WHERE status = 'completed'"), 2);
+}
+
 /* SimGrid availability profiles are failures: the hosts of SimGrid's examples/platforms/small_platform_failures.xml
  * (Bourassa with SimGrid's own bourassa_state.profile, "67 0 / 70 1"), Fafard on a looping profile, Ginette off for
  * good at 100 s. Every replica replays them from its start; the controller is a host that never fails. */
@@ -491,6 +524,7 @@ static CU_TestInfo pc_tests[] = {
     {"the XOR level: costs, sets across cabinets", test_xor_level},
     {"SimGrid speed profiles slow a bsp job", test_speed_profiles},
     {"SimGrid link profiles change checkpoint costs", test_link_profiles},
+    {"a link's state profile cuts off its nodes", test_link_state_profile},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"platform costs", NULL, NULL, NULL, NULL, pc_tests}, CU_SUITE_INFO_NULL};

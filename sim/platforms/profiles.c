@@ -42,6 +42,9 @@ void fl_profiles_free(fl_profiles *p)
   }
   free(p->link);
   free(p->link_latency);
+  for (size_t i = 0; i < p->nlink_state; i++)
+    fl_host_profile_free(&p->link_state[i]);
+  free(p->link_state);
   memset(p, 0, sizeof *p);
 }
 
@@ -315,7 +318,14 @@ static fl_err fl_host_profile_read(xmlNode *n, const char *file, const char *att
   xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
   char *text = NULL, **host;
   FL_CHECK(id != NULL, FL_ERR_INPUT, "%s:%ld: a <%s> without id", file, (long)xmlGetLineNo(n), (const char *)n->name);
-  if (link) {
+  if (link && strcmp(attr, "state_file") == 0) {
+    fl_host_profile *grown = realloc(out->link_state, (out->nlink_state + 1) * sizeof *grown);
+    FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
+    out->link_state = grown;
+    memset(&out->link_state[out->nlink_state], 0, sizeof *grown);
+    host = &out->link_state[out->nlink_state++].host;
+    speed = -1; /* a link's outages */
+  } else if (link) {
     fl_host_speed *grown = realloc(out->link, (out->nlink + 1) * sizeof *grown);
     int *lat;
     FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
@@ -341,7 +351,9 @@ static fl_err fl_host_profile_read(xmlNode *n, const char *file, const char *att
   }
   *host = strdup((const char *)id);
   rc = *host ? fl_read_text(abs, &text) : fl_err_set(FL_ERR_NOMEM, "out of memory");
-  if (link && rc == FL_OK)
+  if (speed < 0 && rc == FL_OK)
+    rc = fl_profiles_parse_state(text, abs, &out->link_state[out->nlink_state - 1]);
+  else if (link && rc == FL_OK)
     rc = fl_profiles_parse_link(text, abs, out->link_latency[out->nlink - 1], &out->link[out->nlink - 1]);
   else if (rc == FL_OK)
     rc = speed ? fl_profiles_parse_speed(text, abs, &out->speed[out->nspeed - 1])
@@ -365,7 +377,7 @@ static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profil
 {
   fl_err rc = FL_OK;
   for (xmlNode *n = node; n; n = n->next) {
-    xmlAttr *taken[2];
+    xmlAttr *taken[3];
     int ntaken = 0;
     if (n->type != XML_ELEMENT_NODE)
       continue;
@@ -383,11 +395,11 @@ static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profil
       xmlFree(val);
       FL_CHECK(abs != NULL, FL_ERR_NOMEM, "out of memory");
       xmlSetProp(n, a->name, (const xmlChar *)abs);
-      if (ntaken < 2 &&
+      if (ntaken < 3 &&
           ((strcmp((const char *)n->name, "host") == 0 &&
             (strcmp(an, "state_file") == 0 || (take_speed && strcmp(an, "speed_file") == 0))) ||
            (take_speed && strcmp((const char *)n->name, "link") == 0 &&
-            (strcmp(an, "bandwidth_file") == 0 || strcmp(an, "latency_file") == 0)))) {
+            (strcmp(an, "bandwidth_file") == 0 || strcmp(an, "latency_file") == 0 || strcmp(an, "state_file") == 0)))) {
         rc = fl_host_profile_read(n, file, an, abs, out);
         taken[ntaken++] = a;
       }
@@ -429,7 +441,7 @@ fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, i
     goto done;
   }
   FL_TRY(fl_walk(xmlDocGetRootElement(doc), file, take_speed, out));
-  if (out->n == 0 && out->nspeed == 0 && out->nlink == 0) {
+  if (out->n == 0 && out->nspeed == 0 && out->nlink == 0 && out->nlink_state == 0) {
     *load_path = strdup(file);
     FL_CHECK(*load_path != NULL, FL_ERR_NOMEM, "out of memory");
     goto done;

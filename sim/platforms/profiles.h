@@ -47,6 +47,8 @@ typedef struct fl_profiles {
   fl_host_speed *link;
   int *link_latency; /* link[i] is a latency profile */
   size_t nlink;
+  fl_host_profile *link_state; /* link state profiles (state_file on a <link>; taken out with take_speed) */
+  size_t nlink_state;
 } fl_profiles;
 
 /* Read the platform `file`. When a host has a state_file (or, with take_speed, a speed_file), write the copy without them to a temporary file that
