@@ -149,30 +149,45 @@ static const fl_ml_case fl_ml_cases[] = {
 };
 #define FL_N_ML ((int)(sizeof fl_ml_cases / sizeof fl_ml_cases[0]))
 
-static fl_err fl_validate_multilevel(const fl_ml_case *c, const fl_validate_opts *opt, fl_progress *prog,
-                                     fl_validate_row *row)
+/* A case's durations (v: tau, local, file, restart, downtime, node and process MTBF of the job, work; tau NAN when
+ * the rule chooses it) and its scenario: the job's MTBFs per node and per process, the levels and the interval. */
+static fl_err fl_ml_setup(const fl_ml_case *c, const char *levels, const char *interval, const fl_validate_opts *opt,
+                          double v[8], char *text, size_t size)
 {
   fl_err rc = FL_OK;
-  char text[1024], node[64], proc[64];
-  double *x = NULL, unused, v[10];
   const char *in[] = {c->tau, c->local, c->file, c->restart, c->downtime, c->node_mtbf, c->proc_mtbf, c->work};
-  fl_pol_twolevel m;
-
-  for (int i = 0; i < 8; i++)
-    FL_TRY(fl_units_duration(in[i], 1, &v[i]));
-  /* per node and per process: the job's MTBFs times its ranks */
+  char node[64], proc[64];
+  for (int i = 0; i < 8; i++) {
+    v[i] = NAN;
+    if (in[i])
+      FL_TRY(fl_units_duration(in[i], 1, &v[i]));
+  }
   snprintf(node, sizeof node, "%.17g", v[5] * FL_VALIDATE_NODES);
   snprintf(proc, sizeof proc, "%.17g", v[6] * FL_VALIDATE_NODES);
-  snprintf(text, sizeof text,
+  snprintf(text, size,
            "[run]\nname = validate-%s\nseed = %" PRIu64 "\nevents = none\n"
            "[platform]\nnodes = %d\n"
            "[failures]\nmodel = %s\nnode_mtbf = %s\nprocess_mtbf = %s\nrepair = 0s\n"
            "[app]\nkind = bsp\nnodes = %d\nwork = %s\n"
-           "[strategy]\nkind = multilevel\nlevels = local:1 file:%ld\ninterval = %s\ncheckpoint_cost = %s\n"
+           "[strategy]\nkind = multilevel\nlevels = %s\ninterval = %s\ncheckpoint_cost = %s\n"
            "file_cost = %s\nrestart_cost = %s\ndowntime = %s\n",
-           c->name + 11, opt->seed, FL_VALIDATE_PLATFORM, isfinite(v[5]) ? "exponential" : "none",
-           isfinite(v[5]) ? node : "5y", proc, FL_VALIDATE_NODES, c->work, c->every, c->tau, c->local, c->file,
+           strchr(c->name, ':') + 1, opt->seed, FL_VALIDATE_PLATFORM, isfinite(v[5]) ? "exponential" : "none",
+           isfinite(v[5]) ? node : "5y", proc, FL_VALIDATE_NODES, c->work, levels, interval, c->local, c->file,
            c->restart, c->downtime);
+done:
+  return rc;
+}
+
+static fl_err fl_validate_multilevel(const fl_ml_case *c, const fl_validate_opts *opt, fl_progress *prog,
+                                     fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  char text[1024], levels[64];
+  double *x = NULL, unused, v[8];
+  fl_pol_twolevel m;
+
+  snprintf(levels, sizeof levels, "local:1 file:%ld", c->every);
+  FL_TRY(fl_ml_setup(c, levels, c->tau, opt, v, text, sizeof text));
   m = (fl_pol_twolevel){.tau_s = v[0],
                         .local_s = v[1],
                         .file_s = v[2],
@@ -260,27 +275,14 @@ static fl_err fl_validate_mlrule(const fl_ml_case *c, const fl_validate_opts *op
                                  fl_validate_row *row)
 {
   fl_err rc = FL_OK;
-  char text[1024], node[64], proc[64];
-  double *x = NULL, v[10], tau_rule, best = INFINITY, best_tau = NAN, unused;
+  char text[1024];
+  double *x = NULL, v[8], tau_rule, best = INFINITY, best_tau = NAN, unused;
   long k_rule, best_k = 0;
-  const char *in[] = {c->local, c->file, c->restart, c->downtime, c->node_mtbf, c->proc_mtbf, c->work};
   fl_scenario *sc = NULL;
   fl_sim *sim = NULL;
   fl_pol_twolevel m;
 
-  for (int i = 0; i < 7; i++)
-    FL_TRY(fl_units_duration(in[i], 1, &v[i]));
-  snprintf(node, sizeof node, "%.17g", v[4] * FL_VALIDATE_NODES);
-  snprintf(proc, sizeof proc, "%.17g", v[5] * FL_VALIDATE_NODES);
-  snprintf(text, sizeof text,
-           "[run]\nname = validate-%s\nseed = %" PRIu64 "\nevents = none\n"
-           "[platform]\nnodes = %d\n"
-           "[failures]\nmodel = exponential\nnode_mtbf = %s\nprocess_mtbf = %s\nrepair = 0s\n"
-           "[app]\nkind = bsp\nnodes = %d\nwork = %s\n"
-           "[strategy]\nkind = multilevel\nlevels = local:auto file:auto\ninterval = multilevel\n"
-           "checkpoint_cost = %s\nfile_cost = %s\nrestart_cost = %s\ndowntime = %s\n",
-           c->name + 16, opt->seed, FL_VALIDATE_PLATFORM, node, proc, FL_VALIDATE_NODES, c->work, c->local, c->file,
-           c->restart, c->downtime);
+  FL_TRY(fl_ml_setup(c, "local:auto file:auto", "multilevel", opt, v, text, sizeof text));
   /* the rule's pattern, as the simulator sets it up */
   FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
   FL_TRY(fl_sim_create(sc, &sim));
@@ -290,7 +292,7 @@ static fl_err fl_validate_mlrule(const fl_ml_case *c, const fl_validate_opts *op
   fl_scenario_destroy(&sc);
   /* the model's best pattern */
   m = (fl_pol_twolevel){
-      .local_s = v[0], .file_s = v[1], .restart_s = v[2], .downtime_s = v[3], .node_mtbf_s = v[4], .proc_mtbf_s = v[5]};
+      .local_s = v[1], .file_s = v[2], .restart_s = v[3], .downtime_s = v[4], .node_mtbf_s = v[5], .proc_mtbf_s = v[6]};
   for (long k = 1; k <= FL_MLRULE_MAX_K; k++) {
     double t, r;
     m.every = k;
@@ -303,7 +305,7 @@ static fl_err fl_validate_mlrule(const fl_ml_case *c, const fl_validate_opts *op
   }
   /* simulate the rule's pattern over whole patterns of work */
   {
-    double pattern = tau_rule * (double)k_rule, work = fmax(1.0, round(v[6] / pattern)) * pattern;
+    double pattern = tau_rule * (double)k_rule, work = fmax(1.0, round(v[7] / pattern)) * pattern;
     char *at = strstr(text, "work = "), tail[512];
     snprintf(tail, sizeof tail, "%s", strchr(at, '\n'));
     snprintf(at, sizeof text - (size_t)(at - text), "work = %.17g%s", work, tail);

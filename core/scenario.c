@@ -192,7 +192,8 @@ static const fl_key fl_keys[] = {
     {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
      "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
-     "none | checkpoint | buddy | two-level | multilevel | replication (ranks: process replication; tasks: re-execute failed "
+     "none | checkpoint | buddy | two-level | multilevel | replication (ranks: process replication; tasks: re-execute "
+     "failed "
      "tasks) | substitution | hybrid (tasks: the simulator's grid world); see faultline keys and docs/architecture.md"},
     {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
      "young | daly | hazard | multilevel | never | a duration: compute time between checkpoints"},

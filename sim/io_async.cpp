@@ -4,20 +4,19 @@
  * cannot add a host to a loaded platform. */
 #include "io_async.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Disk.hpp>
-#include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Exec.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Io.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/NetZone.hpp>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -99,9 +98,8 @@ extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n, long nfirst,
     if (lo >= hi)
       break;
     double *pl = &last[static_cast<size_t>(w)], *pf = &first[static_cast<size_t>(w)];
-    workers.push_back(simgrid::s4u::Actor::create("fl-io-worker", here, [ops, lo, hi, nfirst, pl, pf]() {
-      fl_io_slice(ops, lo, hi, nfirst, pl, pf);
-    }));
+    workers.push_back(simgrid::s4u::Actor::create(
+        "fl-io-worker", here, [ops, lo, hi, nfirst, pl, pf]() { fl_io_slice(ops, lo, hi, nfirst, pl, pf); }));
   }
   for (auto &a : workers)
     a->join();

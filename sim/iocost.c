@@ -189,8 +189,10 @@ static fl_err fl_plan_partner(fl_io_plan *pl, long i, sg_host_t h, int write, do
     goto done;
   }
   partner = fl_plan_host(pl, (i + step) % nflows, &pbytes, &prate);
-  FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND, .src = write ? h : partner, .dst = write ? partner : h,
-                                     .bytes = bytes, .rate = rate}));
+  FL_TRY(fl_plan_push(
+      pl,
+      (fl_io_op){
+          .kind = FL_IO_SEND, .src = write ? h : partner, .dst = write ? partner : h, .bytes = bytes, .rate = rate}));
 done:
   return rc;
 }

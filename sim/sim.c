@@ -24,8 +24,8 @@ static void fl_sim_caps(fl_sim *sim)
 {
   sim->caps = (fl_engine_caps){.name = "sim",
                                .shape = strcmp(sim->app, "bsp") != 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
-                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
-                                         FL_LEVEL_BIT(FL_LEVEL_XOR),
+                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) |
+                                         FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_XOR),
                                .max_degree = 3,
                                .task_recovery = 1};
 }
@@ -48,6 +48,19 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
 static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc);
 static fl_err fl_sim_link_regimes(fl_sim *sim, const fl_scenario *sc);
 static fl_err fl_sim_link_outages(fl_sim *sim, const fl_profiles *pp);
+
+/* A platform profile's outages, played on `node` (the lists are borrowed). */
+static fl_fsrc_profile fl_fsrc_profile_of(long node, const fl_host_profile *hp)
+{
+  return (fl_fsrc_profile){.node = node,
+                           .first_t = hp->first_t,
+                           .first_dur = hp->first_dur,
+                           .nfirst = hp->nfirst,
+                           .steady_t = hp->steady_t,
+                           .steady_dur = hp->steady_dur,
+                           .nsteady = hp->nsteady,
+                           .period = hp->period};
+}
 
 /* The platform form a picked simulation asks for: the network and storage its checkpoint costs are simulated on
  * when they come from the platform, one cluster for task graphs; sets sim->platform_costs. */
@@ -177,14 +190,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
       long node = fl_platform_node_of(sim->pf, hp->host);
       if (node < 0)
         continue; /* a storage host (no node of the job); the controller cannot have one */
-      sim->profiles[sim->nprofiles++] = (fl_fsrc_profile){.node = node,
-                                                          .first_t = hp->first_t,
-                                                          .first_dur = hp->first_dur,
-                                                          .nfirst = hp->nfirst,
-                                                          .steady_t = hp->steady_t,
-                                                          .steady_dur = hp->steady_dur,
-                                                          .nsteady = hp->nsteady,
-                                                          .period = hp->period};
+      sim->profiles[sim->nprofiles++] = fl_fsrc_profile_of(node, hp);
     }
   }
   {
@@ -385,14 +391,7 @@ static fl_err fl_sim_link_outages(fl_sim *sim, const fl_profiles *pp)
         fl_fsrc_profile *grown = realloc(sim->profiles, (sim->nprofiles + pp->n + 1) * sizeof *grown);
         FL_CHECK(grown != NULL, FL_ERR_NOMEM, "out of memory");
         sim->profiles = grown;
-        sim->profiles[sim->nprofiles++] = (fl_fsrc_profile){.node = n,
-                                                            .first_t = lp->first_t,
-                                                            .first_dur = lp->first_dur,
-                                                            .nfirst = lp->nfirst,
-                                                            .steady_t = lp->steady_t,
-                                                            .steady_dur = lp->steady_dur,
-                                                            .nsteady = lp->nsteady,
-                                                            .period = lp->period};
+        sim->profiles[sim->nprofiles++] = fl_fsrc_profile_of(n, lp);
       }
     }
   }

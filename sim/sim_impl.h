@@ -16,10 +16,10 @@
 #include "source.h"
 #include "strategy.h"
 
+#include <gsl/gsl_rng.h>
 #include <simgrid/actor.h>
 #include <simgrid/link.h>
 #include <simgrid/semaphore.h>
-#include <gsl/gsl_rng.h>
 #include <stdint.h>
 
 typedef struct fl_replica fl_replica;
@@ -58,7 +58,7 @@ struct fl_sim {
   struct fl_node_speed {
     long node;
     const struct fl_host_speed *hs; /* borrowed from the platform */
-  } *speeds;                        /* bsp: the nodes whose speed_file slows the job while they hold a rank */
+  } * speeds;                       /* bsp: the nodes whose speed_file slows the job while they hold a rank */
   size_t nspeeds;
   long nodes;       /* platform nodes */
   long ranks;

@@ -178,6 +178,14 @@ static void test_bad_storage(void)
   CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
 }
 
+/* The folder the platforms below name their SimGrid profiles in. */
+static void make_profiles_dir(void)
+{
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+}
+
 /* A whole cabinet failing (failures.group_mtbf) takes a rank and its buddy when the buddy is the next rank, the
  * same cabinet; not when the buddy is the same rank of the next cabinet, as generated platforms place it with
  * platform costs (SCR's advice). */
@@ -233,8 +241,8 @@ static void test_xor_level(void)
   double xor_cost, local_cost, buddy_cost;
   fl_cli_write("xor.ini", scen);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate xor.ini --db xp.sqlite --quiet", 120), 0);
-  CU_ASSERT_EQUAL_FATAL(
-      fl_cli_run_limited("simulate xor.ini --db xc.sqlite --quiet --set strategy.cost=constant", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate xor.ini --db xc.sqlite --quiet --set strategy.cost=constant", 120),
+                        0);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate xor.ini --db xl.sqlite --quiet --set \"strategy.levels=local:1 "
                                            "file:1000\" --replicas 1",
                                            120),
@@ -246,7 +254,7 @@ static void test_xor_level(void)
   xor_cost = fl_cli_query("xp.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
   local_cost = fl_cli_query("xl.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
   buddy_cost = fl_cli_query("xb.sqlite", "SELECT checkpoint_cost_s FROM runs LIMIT 1");
-  CU_ASSERT_DOUBLE_EQUAL(local_cost, 1.0, 0.02);                   /* 1 GB at 1 GB/s */
+  CU_ASSERT_DOUBLE_EQUAL(local_cost, 1.0, 0.02); /* 1 GB at 1 GB/s */
   /* the disk (state and a third of it in parity) and the ring's transfer side by side: the slower of the two */
   CU_ASSERT_DOUBLE_EQUAL(xor_cost, fmax(local_cost * 4.0 / 3.0, buddy_cost), 0.02 * xor_cost);
   CU_ASSERT(fl_cli_query("xp.sqlite", "SELECT sum(failures) FROM runs") >= 8);
@@ -272,9 +280,7 @@ static void test_speed_profiles(void)
                     "<host id=\"Ruby\" speed=\"25Mf\"/>\n<host id=\"Tremblay\" speed=\"25Mf\"/>\n"
                     "<link id=\"1\" bandwidth=\"1MBps\" latency=\"0\"/>\n"
                     "<route src=\"Jupiter\" dst=\"Ruby\"><link_ctn id=\"1\"/></route>\n</zone>\n</platform>\n";
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
-  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  make_profiles_dir();
   fl_cli_write("spd.xml", xml);
   fl_cli_write("profiles/jupiter_speed.profile", "0 0.5\n2 1.0\n4 0.7\n6 0.1\n8 4\nLOOPAFTER 10");
   fl_cli_write("spd.ini", "[run]\nname = spd\nreplicas = 2\nevents = none\n[platform]\nfile = spd.xml\n"
@@ -305,8 +311,7 @@ static void test_link_profiles(void)
   static const char *const bws[3] = {"1MBps\" bandwidth_file=\"profiles/link1_bandwidth.profile", "2MBps", "3MBps"};
   char cmd[256];
   double cost[3], with_profile;
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
-  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  make_profiles_dir();
   fl_cli_write("profiles/link1_bandwidth.profile", "2 2000000\n4 3000000\nLOOPAFTER 6\n");
   for (int k = 0; k < 3; k++) {
     char xml[1024], ini[512], run[128], db[32];
@@ -353,7 +358,6 @@ static void test_link_state_profile(void)
 {
   char xml[4096] = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                    "<platform version=\"4.1\">\n<zone id=\"AS0\" routing=\"Full\">\n<host id=\"zc\" speed=\"1Gf\"/>\n";
-  char cmd[256];
   for (int i = 0; i < 4; i++)
     snprintf(xml + strlen(xml), sizeof xml - strlen(xml),
              "<host id=\"n%d\" speed=\"1Gf\"/>\n<link id=\"l%d\" bandwidth=\"1GBps\" latency=\"0\"%s/>\n", i, i,
@@ -363,8 +367,7 @@ static void test_link_state_profile(void)
       snprintf(xml + strlen(xml), sizeof xml - strlen(xml),
                "<route src=\"n%d\" dst=\"n%d\"><link_ctn id=\"l%d\"/><link_ctn id=\"l%d\"/></route>\n", i, j, i, j);
   snprintf(xml + strlen(xml), sizeof xml - strlen(xml), "</zone>\n</platform>\n");
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
-  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  make_profiles_dir();
   fl_cli_write("profiles/l1_state.profile", "5 0\n10 1\n");
   fl_cli_write("ls.xml", xml);
   fl_cli_write("ls.ini", "[run]\nname = ls\nreplicas = 2\nevents = all\n[platform]\nfile = ls.xml\ncontroller = zc\n"
@@ -372,10 +375,10 @@ static void test_link_state_profile(void)
                          "[strategy]\nkind = checkpoint\ninterval = 3s\ncheckpoint_cost = 0.5s\nrestart_cost = 0.5s\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate ls.ini --db ls.sqlite --quiet", 60), 0);
   CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure'"), 2);
-  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s = 5"),
-                  2);
-  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 1 AND t_s = 10"),
-                  2);
+  CU_ASSERT_EQUAL(
+      fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s = 5"), 2);
+  CU_ASSERT_EQUAL(
+      fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 1 AND t_s = 10"), 2);
   CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM runs WHERE status = 'completed'"), 2);
 }
 
@@ -395,9 +398,7 @@ static void test_state_profiles(void)
       "<link id=\"1\" bandwidth=\"1MBps\" latency=\"0\"/>\n"
       "<route src=\"Tremblay\" dst=\"Jupiter\"><link_ctn id=\"1\"/></route>\n"
       "</zone>\n</platform>\n";
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", fl_test_tmp("profiles"));
-  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  make_profiles_dir();
   fl_cli_write("sp.xml", xml);
   fl_cli_write("profiles/bourassa_state.profile", "67 0\n70 1\n");
   fl_cli_write("profiles/fafard_state.profile", "10 0\n20 1\nLOOPAFTER 30\n");
@@ -458,8 +459,8 @@ static void test_async_flush(void)
   double quiet_links, busy_links, quiet_pfs, busy_pfs, sync_pfs;
   fl_cli_write("async.ini", ASYNC);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate async.ini --db as1.sqlite --quiet", 120), 0);
-  CU_ASSERT_EQUAL_FATAL(
-      fl_cli_run_limited("simulate async.ini --db as2.sqlite --quiet --set app.comm_fraction=0", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate async.ini --db as2.sqlite --quiet --set app.comm_fraction=0", 120),
+                        0);
   CU_ASSERT_EQUAL_FATAL(
       fl_cli_run_limited("simulate async.ini --db as3.sqlite --quiet --set platform.pfs_bandwidth=1GBps", 120), 0);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate async.ini --db as4.sqlite --quiet --set "
@@ -486,11 +487,11 @@ static void test_async_flush(void)
   /* written in the foreground, the same three PFS checkpoints stop the job for 1,600 s each */
   CU_ASSERT(sync_pfs > busy_pfs + 3 * 1500.0);
   /* bad input */
-  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set \"strategy.levels=local:1\"", 60),
-                  2);
+  CU_ASSERT_EQUAL(
+      fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set \"strategy.levels=local:1\"", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "[strategy] flush = 'async'"));
-  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set strategy.flush_slowdown=0.2", 60),
-                  2);
+  CU_ASSERT_EQUAL(
+      fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set strategy.flush_slowdown=0.2", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set strategy.flush_slowdown=0.2: with platform costs"));
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate async.ini --db as6.sqlite --quiet --set app.comm_fraction=1", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set app.comm_fraction=1: must be below 1"));

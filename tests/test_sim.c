@@ -268,7 +268,8 @@ static void test_async_flush_failures(void)
     const char *trace;
     double makespan, lost;
     const char *event, *detail;
-  } cases[] = {{"250, 3\n", 715.0, 230.0, "flush-lost", "work 200s"}, {"280, 3\n", 525.0, 60.0, "restart", "file level"}};
+  } cases[] = {{"250, 3\n", 715.0, 230.0, "flush-lost", "work 200s"},
+               {"280, 3\n", 525.0, 60.0, "restart", "file level"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     fl_sim_result r;
     fl_evlog log;

@@ -19,7 +19,8 @@ static const fl_strategy_key fl_multilevel_keys[] = {
     {"strategy.file_cost", FL_SHAPE_RANKS, "the cost of a file-level checkpoint (constant costs)"},
     {"strategy.xor_group", FL_SHAPE_RANKS, "the XOR level's set size: it survives one lost node per set"},
     {"strategy.flush", FL_SHAPE_RANKS, "sync, or async: the file level drains in the background (VeloC)"},
-    {"strategy.flush_slowdown", FL_SHAPE_RANKS, "async flush, constant costs: compute slows by this fraction meanwhile"},
+    {"strategy.flush_slowdown", FL_SHAPE_RANKS,
+     "async flush, constant costs: compute slows by this fraction meanwhile"},
     {NULL, 0, NULL},
 };
 
@@ -95,10 +96,11 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
       goto done;
     }
     if (prev_level && every && every % prev != 0) {
-      rc = fl_scenario_fail(sc, "strategy", "levels",
-                            "'%s:%ld': levels go from the cheapest (local, buddy, xor, file) and each period is a multiple "
-                            "of the previous one",
-                            t, every);
+      rc = fl_scenario_fail(
+          sc, "strategy", "levels",
+          "'%s:%ld': levels go from the cheapest (local, buddy, xor, file) and each period is a multiple "
+          "of the previous one",
+          t, every);
       goto done;
     }
     if (!prev_level && every > 1) {

@@ -191,16 +191,17 @@ done:
   return rc;
 }
 
-fl_err fl_profiles_parse_speed(const char *text, const char *label, fl_host_speed *hs)
+/* A profile of values (a host's speed fraction, a link's bandwidth or latency): its lines, each value checked
+ * (above 0, or from 0 with zero_ok, else `why`), the value before its first date, its period. */
+static fl_err fl_profile_values(const char *text, const char *label, double initial, int zero_ok, const char *why,
+                                fl_host_speed *hs)
 {
   fl_err rc = FL_OK;
   double loop;
   FL_TRY(fl_profile_lex(text, label, &hs->t, &hs->v, &hs->n, &loop));
-  hs->initial = 1.0;
+  hs->initial = initial;
   for (size_t i = 0; i < hs->n; i++)
-    FL_CHECK(hs->v[i] > 0, FL_ERR_INPUT,
-             "%s: '%g %g': a speed must be above 0 (a host that stops is an outage: give it a state_file)", label,
-             hs->t[i], hs->v[i]);
+    FL_CHECK(zero_ok ? hs->v[i] >= 0 : hs->v[i] > 0, FL_ERR_INPUT, "%s: '%g %g': %s", label, hs->t[i], hs->v[i], why);
   hs->period = INFINITY;
   if (hs->n > 0 && loop >= 0) {
     hs->period = hs->t[hs->n - 1] + loop;
@@ -210,24 +211,19 @@ done:
   return rc;
 }
 
+fl_err fl_profiles_parse_speed(const char *text, const char *label, fl_host_speed *hs)
+{
+  return fl_profile_values(text, label, 1.0, 0,
+                           "a speed must be above 0 (a host that stops is an outage: give it a state_file)", hs);
+}
+
 /* A link's bandwidth or latency profile: absolute values (SimGrid's examples/platforms/profiles/link1_bandwidth.profile
- * gives 2 and 3 MB/s for a 1 MBps link), bandwidths above 0, latencies from 0. */
+ * gives 2 and 3 MB/s for a 1 MBps link), bandwidths above 0, latencies from 0; before the first date the link's
+ * declared value (NAN here). */
 static fl_err fl_profiles_parse_link(const char *text, const char *label, int latency, fl_host_speed *hs)
 {
-  fl_err rc = FL_OK;
-  double loop;
-  FL_TRY(fl_profile_lex(text, label, &hs->t, &hs->v, &hs->n, &loop));
-  hs->initial = NAN;
-  for (size_t i = 0; i < hs->n; i++)
-    FL_CHECK(latency ? hs->v[i] >= 0 : hs->v[i] > 0, FL_ERR_INPUT, "%s: '%g %g': a %s must be %s", label, hs->t[i],
-             hs->v[i], latency ? "latency" : "bandwidth", latency ? "0 or more seconds" : "above 0 bytes/s");
-  hs->period = INFINITY;
-  if (hs->n > 0 && loop >= 0) {
-    hs->period = hs->t[hs->n - 1] + loop;
-    FL_CHECK(hs->period > 0, FL_ERR_INPUT, "%s: a looping profile must span some time", label);
-  }
-done:
-  return rc;
+  return fl_profile_values(text, label, NAN, latency,
+                           latency ? "a latency must be 0 or more seconds" : "a bandwidth must be above 0 bytes/s", hs);
 }
 
 size_t fl_profile_index_at(const fl_host_speed *hs, double t, double *next)

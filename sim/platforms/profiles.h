@@ -51,9 +51,10 @@ typedef struct fl_profiles {
   size_t nlink_state;
 } fl_profiles;
 
-/* Read the platform `file`. When a host has a state_file (or, with take_speed, a speed_file), write the copy without them to a temporary file that
- * is already unlinked (*fd open on it; *load_path names it through /proc/self/fd) and fill *out. Without any,
- * *fd is -1 and *load_path is a copy of `file`. Bad XML or profile: FL_ERR_INPUT naming the file and line. */
+/* Read the platform `file`. When a host has a state_file (or, with take_speed, a speed_file), write the copy without
+ * them to a temporary file that is already unlinked (*fd open on it; *load_path names it through /proc/self/fd) and
+ * fill *out. Without any, *fd is -1 and *load_path is a copy of `file`. Bad XML or profile: FL_ERR_INPUT naming the
+ * file and line. */
 fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, int *fd, fl_profiles *out);
 void fl_profiles_free(fl_profiles *p);
 /* The profile of `host`, or NULL. */
