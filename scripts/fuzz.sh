@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_platform fuzz_logs)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_platform fuzz_logs fuzz_profiles)
 
 PACKAGES=(clang libclang-rt-14-dev)
 missing=()
@@ -29,7 +29,11 @@ cmake --build "$B" -j"$(nproc)" --target "${HARNESSES[@]}" >/dev/null
 
 # seed corpora from the files users have
 C=$B/corpus
-mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_platform,fuzz_logs} "$B/artifacts"
+mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_platform,fuzz_logs,fuzz_profiles} "$B/artifacts"
+# SimGrid's own example profiles (examples/platforms/profiles/): jupiter_speed, link1_bandwidth, bourassa_state
+printf '0 0.5\n2 1.0\n4 0.7\n6 0.1\n8 4\nLOOPAFTER 10' > "$C/fuzz_profiles/jupiter_speed.profile"
+printf '2 2000000\n4 3000000\nLOOPAFTER 6\n' > "$C/fuzz_profiles/link1_bandwidth.profile"
+printf '67 0\n70 1\n' > "$C/fuzz_profiles/bourassa_state.profile"
 cp scenarios/*.ini "$C/fuzz_scenario/"
 printf '[run]\nseed = 7\n[app]\nnodes = 4\n--\nfailures.node_mtbf=1h30min\nstrategy.interval=young\n--\nstrategy.kind+strategy.checkpoint_cost=checkpoint/1min,buddy/10s failures.shape=0.5,0.7\n' \
   > "$C/fuzz_scenario/overrides-and-sweep"
