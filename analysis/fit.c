@@ -153,6 +153,10 @@ fl_err fl_fit_observe(const fl_log *log, const fl_fit_opts *opts, fl_fit_obs *ob
                log->path, b->line, b->node, b->t_s, a->t_s, a->line);
   }
 
+  /* one observation per node that never failed, too: sized only after this check (a fuzzed log once declared
+   * systems of billions of nodes, and the allocation of their observations failed) */
+  FL_CHECK(nodes <= FL_LOG_MAX_NODES, FL_ERR_INPUT, "%s: %ld nodes (%s): a fit takes at most %ld", log->path, nodes,
+           opts->nodes >= 0 ? "--nodes" : "the log's systems together", FL_LOG_MAX_NODES);
   cap = log->n + 1 + (nodes > 0 ? (size_t)nodes : 0);
   FL_ALLOC(v, cap);
   if (opts->per_system) {

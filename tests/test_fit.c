@@ -258,6 +258,9 @@ static void test_bad_logs(void)
       {"d.csv", "System,nodes,nodenumz,Prob Started\n20,4,1,13/40/2001 3:00\n",
        "d.csv:2: Prob Started '13/40/2001 3:00'", FL_LOG_LANL},
       {"h.csv", "System,nodes,Prob Started\n", "h.csv:1: LANL header has no 'nodenumz' column", FL_LOG_LANL},
+      /* found by fuzz_logs: a system of 5 billion nodes, whose observations a fit then failed to allocate */
+      {"big.csv", "System,nodes,nodenumz,Prob Started\n20,5182043040,1,12/31/2001 13:56\n",
+       "big.csv:2: nodes '5182043040': a system of 0 to 10000000 nodes", FL_LOG_LANL},
       {"f.tab", "1\t0\t5\t1\tn5\t0\tyesterday\t1\t0\n", "f.tab:1: event_start_time 'yesterday'", FL_LOG_FTA},
       {"s.tab", "1\t0\t5\t1\tn5\t0\t100\t50\t0\n", "s.tab:1: event_stop_time '50' is before", FL_LOG_FTA},
   };

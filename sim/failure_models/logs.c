@@ -240,6 +240,10 @@ static fl_err fl_log_lanl_row(fl_log *log, fl_row *row, int line, const fl_log_c
   if (fl_log_trim(row->field[c->nodes])[0] != '\0' &&
       fl_log_long(log, line, "nodes", fl_log_trim(row->field[c->nodes]), nodes) != FL_OK)
     return FL_ERR_INPUT;
+  /* a fit gives every node of the system an observation: the count is checked before anything is sized by it */
+  if (*nodes < -1 || *nodes > FL_LOG_MAX_NODES)
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: nodes '%s': a system of 0 to %ld nodes", log->path, line,
+                      fl_log_trim(row->field[c->nodes]), FL_LOG_MAX_NODES);
   if (fl_log_trim(row->field[c->node])[0] != '\0' &&
       fl_log_long(log, line, "nodenumz", fl_log_trim(row->field[c->node]), &nodenum) != FL_OK)
     return FL_ERR_INPUT;

@@ -30,6 +30,9 @@ typedef struct fl_log_rec {
   int line;          /* line of the file */
 } fl_log_rec;
 
+/* The most nodes a log's system (and all its systems together) may declare: a fit sizes its observations by them. */
+#define FL_LOG_MAX_NODES 10000000L
+
 typedef struct fl_log {
   char *path;
   fl_log_format format; /* as detected */
