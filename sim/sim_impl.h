@@ -9,7 +9,6 @@
 #include "fm.h"
 #include "gridworld.h"
 #include "inputs.h"
-#include "io_async.h"
 #include "iocost.h"
 #include "platform.h"
 #include "sim.h"

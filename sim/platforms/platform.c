@@ -610,8 +610,8 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
     char *load_path = NULL;
     int pfd = -1;
     /* before SimGrid sees the file: its hosts' state profiles become failures faultline plays, and for a bsp job
-     * their speed profiles slowdowns it plays (profiles.h); task graphs and the grid world run on SimGrid's CPUs,
-     * which play speed profiles themselves */
+     * its speed and link profiles too (profiles.h); task graphs and the grid world run on SimGrid's CPUs and
+     * network, which play those themselves */
     FL_TRY(fl_profiles_prepare(file, strcmp(sc->app, "bsp") == 0, &load_path, &pfd, &pf->profiles));
     fl_simgrid_init(0, 0, strcmp(sc->app, "workflow") == 0);
     fl_sg_watch_hosts(); /* the host list comes from the load itself */
