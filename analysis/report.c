@@ -854,7 +854,9 @@ static int fl_variant_hidden(const char *key, size_t n)
 }
 
 /* SQL function fl_variant(overrides): the overrides that make a row's experiment differ from its scenario file's
- * and that no other column shows, blank-separated, in their order ("failures.shape=0.5 mpi.checkpoint_every=5"). */
+ * and that no other column shows, blank-separated, in their order ("failures.shape=0.5 mpi.checkpoint_every=5");
+ * a key set more than once shows its last value (`faultline run --kill A --kill B` records mpi.kill=A, then
+ * mpi.kill=A B). */
 static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
   const char *o = (const char *)sqlite3_value_text(argv[0]);
@@ -872,7 +874,10 @@ static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   }
   for (const char *line = o; *line;) {
     size_t n = strcspn(line, "\n"), k = strcspn(line, "=");
-    if (n > 0 && !fl_variant_hidden(line, k < n ? k : n)) {
+    int later = 0; /* the key is set again further on: that value is the one the run used */
+    for (const char *q = line + n; k < n && *q && !later; q += strcspn(q + 1, "\n") + 1)
+      later = q[0] == '\n' && strncmp(q + 1, line, k + 1) == 0;
+    if (n > 0 && !later && !fl_variant_hidden(line, k < n ? k : n)) {
       if (used)
         buf[used++] = ' ';
       memcpy(buf + used, line, n);

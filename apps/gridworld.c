@@ -106,6 +106,27 @@ double fl_gw_bound(const fl_gw *gw)
   return (1.0 - gw->discount * gw->p) / (1.0 - gw->discount) * (gw->r_max - gw->r_min);
 }
 
+long fl_gw_best_substitute(const fl_gw *gw, const unsigned char *failed, const double *own, const double *v, long s,
+                           int empirical, double *w_out)
+{
+  long nb[4], best = -1;
+  double bw = INFINITY, bound = fl_gw_bound(gw);
+  int k = fl_gw_neighbours(gw, s, nb);
+  for (int i = 0; i < k; i++) {
+    double w;
+    if (failed[nb[i]])
+      continue;
+    w = empirical ? fabs(own[s] - v[nb[i]]) : bound;
+    if (w < bw) {
+      bw = w;
+      best = nb[i];
+    }
+  }
+  if (w_out)
+    *w_out = best >= 0 ? (double)(k + 1) * bw : INFINITY;
+  return best;
+}
+
 int fl_gw_solve(const fl_gw *gw, double tol, long max_iter, double *v, long *iterations)
 {
   double *tmp = malloc((size_t)gw->n * sizeof *tmp), *a = v, *b = tmp;

@@ -38,6 +38,13 @@ double fl_gw_update(const fl_gw *gw, long s, const double v[5], const unsigned c
 int fl_gw_neighbours(const fl_gw *gw, long s, long nb[4]);
 /* The seed's bound on |V(s) - V(s')| for neighbours: (1 - delta p) / (1 - delta), scaled by the reward range. */
 double fl_gw_bound(const fl_gw *gw);
+/* The best live substitute of failed task s (seed 002), for both engines: the neighbour not marked in failed[]
+ * with the least weight w_sj — the seed's bound, or with `empirical` the observed |own[s] - v[j]|, own[s] being
+ * the last value task s computed itself (a borrowed value would make every later substitution look free).
+ * *w_out (if given) gets the knapsack weight w_s = N_s min_j w_sj, N_s = the tasks that depend on s (its
+ * neighbours and itself), or INFINITY when no neighbour lives. Returns j, or -1. */
+long fl_gw_best_substitute(const fl_gw *gw, const unsigned char *failed, const double *own, const double *v, long s,
+                           int empirical, double *w_out);
 /* Run value iteration from V_0 = r until no value changes by more than tol or max_iter sweeps; v gets the values
  * (n entries), *iterations the sweeps done. Returns 1 if it converged. */
 int fl_gw_solve(const fl_gw *gw, double tol, long max_iter, double *v, long *iterations);

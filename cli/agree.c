@@ -415,6 +415,12 @@ int fl_cmd_agree(int argc, char **argv)
       FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
       rc = fl_exec_setup(probe, a.np, &caps, &strat);
       fl_scenario_destroy(&probe);
+      if (rc == FL_OK && caps.shape != FL_SHAPE_RANKS)
+        rc = fl_err_set(FL_ERR_INPUT,
+                        "agree compares the makespan of a job of ranks (the simulator's bsp model of the calibrated "
+                        "job), and '%s' drives the grid world's tasks: run it with faultline run and faultline "
+                        "simulate, and compare the rows with faultline report",
+                        kind);
     }
     if (rc != FL_OK) {
       char msg[600];

@@ -11,13 +11,21 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
 {
   fl_err rc;
   double scale = sc->time_scale > 0 ? sc->time_scale : 1.0;
+  const fl_strategy_ops *ops = fl_strat_find(sc->strategy);
+  int gridworld = strcmp(sc->app, "gridworld") == 0;
   *caps = (fl_engine_caps){.name = "real",
                            .shape = FL_SHAPE_RANKS, /* cg, and the grid world by rows */
                            .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
                            .max_degree = 3, /* replica sets of whole copies (exec/mpi_inmem/rt.h) */
-                           .task_recovery = 0};
+                           .task_recovery = gridworld};
+  /* the grid world runs as tasks (exec/mpi_inmem/gw_tasks.h) under a strategy that drives tasks only
+   * (substitution, hybrid); by rows under the others, whose checkpoints and replicas are of ranks */
+  if (gridworld && ops && !(ops->shapes & FL_SHAPE_RANKS))
+    caps->shape = FL_SHAPE_TASKS;
   if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
     return rc;
+  if (caps->shape == FL_SHAPE_TASKS)
+    return FL_OK; /* every role holds the whole state: nothing to write, and a shrink deals the tasks again */
   if (sc->shrink && run->levels && !(run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
     return fl_scenario_fail(sc, "mpi", "on_no_spare",
                             "shrink re-cuts a dead rank's rows over the others from the file level, which strategy "

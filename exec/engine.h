@@ -5,8 +5,10 @@
  * The real engine runs rank-parallel applications (cg; the grid world by rows) with checkpoints in a buddy's
  * memory (exec/mpi_inmem/imc) and in files (storage/ckpt), alone or as two levels, at the interval the strategy's
  * rule gives: every mpi.checkpoint_every iterations, or, with 0, Young's or Daly's with the checkpoint cost measured
- * in the run and the MTBF of [failures] mapped through mpi.time_scale. It does not run replica ranks nor
- * task-level recovery yet: those strategies are refused with the reason. */
+ * in the run and the MTBF of [failures] mapped through mpi.time_scale; replica sets of whole copies (replication);
+ * and the grid world as tasks under a strategy that drives tasks only (substitution, hybrid: a failed task is
+ * re-executed or substituted as the strategy decides, exec/mpi_inmem/gw_tasks.h). A strategy it cannot run is
+ * refused with the reason. */
 #ifndef FL_EXEC_ENGINE_H
 #define FL_EXEC_ENGINE_H
 

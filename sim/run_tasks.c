@@ -18,27 +18,9 @@
 #include <math.h>
 #include <string.h>
 
-/* Best live substitute of failed task s: the non-failed neighbour with the least weight; -1 if none. Empirical
- * weights compare the neighbour's current value with the last value task s computed itself (a substituted task
- * produces no data of its own: comparing its borrowed value would make every later substitution look free). */
 static long fl_best_substitute(const fl_sim *sim, const double *v, long s, double *w_out)
 {
-  long nb[4], best = -1;
-  double bw = INFINITY, bound = fl_gw_bound(sim->gw);
-  int k = fl_gw_neighbours(sim->gw, s, nb);
-  for (int i = 0; i < k; i++) {
-    double w;
-    if (sim->task_failed[nb[i]])
-      continue;
-    w = sim->strat.weights_empirical ? fabs(sim->gw_own[s] - v[nb[i]]) : bound;
-    if (w < bw) {
-      bw = w;
-      best = nb[i];
-    }
-  }
-  if (w_out)
-    *w_out = best >= 0 ? (double)(k + 1) * bw : INFINITY; /* N_i = neighbours + itself */
-  return best;
+  return fl_gw_best_substitute(sim->gw, sim->task_failed, sim->gw_own, v, s, sim->strat.weights_empirical, w_out);
 }
 
 void fl_sim_run_tasks(fl_replica *rep)
@@ -54,6 +36,7 @@ void fl_sim_run_tasks(fl_replica *rep)
   res->converged_at = -1;
   res->complete_iterations = 0;
   res->tasks_replicated = res->tasks_substituted = res->tasks_stale = 0;
+  res->error_spent = 0.0;
   sim->strat.solver = NULL;
   sim->strat.solve_time_s = 0.0;
   sim->strat.worst_gap = NAN;
@@ -106,6 +89,7 @@ void fl_sim_run_tasks(fl_replica *rep)
         } else {
           vnext[s] = vnext[j];
           res->tasks_substituted++;
+          res->error_spent += sim->gw_weight[f]; /* the w_i the policy accepted */
           fl_evlog_add(rep->log, fl_rep_now(rep), "substitution", -1, "task %ld by task %ld, sweep %ld", s, j, it + 1);
         }
         continue;

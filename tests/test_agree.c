@@ -95,6 +95,12 @@ static void test_agree(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited(args, 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--strategies hybrid"));
   CU_ASSERT_FALSE(fl_cli_exists("refused.sqlite"));
+  /* one the real engine runs, on the grid world's tasks, which agree's job-of-ranks model does not compare */
+  snprintf(args, sizeof args, "agree '%s' --np 4 --strategies substitution --db refused.sqlite",
+           fl_test_src("scenarios/das-10x10.ini"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "drives the grid world's tasks"));
+  CU_ASSERT_FALSE(fl_cli_exists("refused.sqlite"));
 }
 
 static CU_TestInfo agree_tests[] = {

@@ -343,6 +343,36 @@ static void test_report(void)
   fl_db_close(&db);
 }
 
+/* A key overridden twice (faultline run --kill A --kill B records mpi.kill=A, then mpi.kill=A B): the report
+ * shows and groups by the value the run used, the last. */
+static void test_report_override_twice(void)
+{
+  fl_db *db = NULL;
+  fl_report_opts ro = {.csv = 1};
+  char buf[4096];
+  FILE *out;
+  size_t n;
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("twice.sqlite"), &db), FL_OK);
+  {
+    fl_db_run a = sample_row(0, 100.0), b = sample_row(0, 200.0);
+    a.overrides = "failures.shape=0.5\nfailures.shape=0.7\n";
+    b.overrides = "failures.shape=0.9\n";
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &a, NULL, NULL), FL_OK);
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &b, NULL, NULL), FL_OK);
+  }
+  out = fmemopen(buf, sizeof buf, "w");
+  CU_ASSERT_EQUAL(fl_report_print(fl_db_sqlite(db), &ro, out), FL_OK);
+  n = (size_t)ftell(out);
+  fclose(out);
+  buf[n < sizeof buf ? n : sizeof buf - 1] = '\0';
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,0.7,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,0.9,"));
+  CU_ASSERT_PTR_NULL(strstr(buf, "0.5"));
+  if (!strstr(buf, "unit,0.7,"))
+    fprintf(stderr, "%s", buf);
+  fl_db_close(&db);
+}
+
 static CU_TestInfo db_tests[] = {
     {"schema, rows, events, view", test_schema_and_rows},
     {"no half-written rows", test_no_half_written_rows},
@@ -351,6 +381,7 @@ static CU_TestInfo db_tests[] = {
     {"empty and older own files are taken", test_own_files_taken},
     {"confidence intervals", test_stats},
     {"report groups and summarises", test_report},
+    {"report: a key overridden twice shows its last value", test_report_override_twice},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"db", NULL, NULL, NULL, NULL, db_tests}, CU_SUITE_INFO_NULL};

@@ -219,6 +219,11 @@ static void test_hybrid_extremes(void)
   /* in between: some of each, and substitutions grow with the budget */
   CU_ASSERT(m.tasks_substituted > 0 && m.tasks_replicated > 0);
   CU_ASSERT(a.tasks_substituted < m.tasks_substituted && m.tasks_substituted < b.tasks_substituted);
+  /* the error spent is the weights of the substitutions made: none without a budget, at most the budget a sweep */
+  CU_ASSERT_EQUAL(a.error_spent, 0.0);
+  CU_ASSERT(m.error_spent > 0 && m.error_spent <= 60.0 * (double)m.iterations);
+  CU_ASSERT(s.error_spent >= m.error_spent);
+  CU_ASSERT_EQUAL(r.error_spent, 0.0);
   fl_sim_destroy(&rep);
   fl_sim_destroy(&sub);
   fl_sim_destroy(&h0);

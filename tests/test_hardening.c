@@ -367,9 +367,10 @@ static void test_run_arguments(void)
   snprintf(args, sizeof args, "run '%s' --np 2 --out stale", sc);
   expect_2(fl_cli_run_limited(args, 60), "--out stale: holds rank-*.txt outcome files of an earlier run");
   /* the real engine refuses what it cannot run, naming why; it never runs something else in its place */
-  snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite", fl_test_src("scenarios/das-10x10.ini"));
-  expect_2(fl_cli_run_limited(args, 60), "[strategy] kind = 'hybrid': strategy 'hybrid' cannot drive app gridworld "
-                                         "as the real engine runs it");
+  snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite --set strategy.kind=hybrid",
+           fl_test_src("scenarios/cg-buddy.ini"));
+  expect_2(fl_cli_run_limited(args, 60), "--set strategy.kind=hybrid: strategy 'hybrid' cannot drive app cg as the "
+                                         "real engine runs it");
   snprintf(args, sizeof args, "run '%s' --np 2 --db refused.sqlite --set mpi.on_no_spare=shrink", sc);
   expect_2(fl_cli_run_limited(args, 60), "shrink re-cuts a dead rank's rows over the others from the file level");
   CU_ASSERT_FALSE(fl_cli_exists("refused.sqlite"));

@@ -5,6 +5,7 @@
 #include "fl_config.h"
 #include "fl_test.h"
 
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -497,6 +498,107 @@ static void test_gridworld(void)
   }
 }
 
+/* One real from the newest row of the suite's results database (NAN when none). */
+static double db_real(const char *column)
+{
+  char sql[256];
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  double x = NAN;
+  snprintf(sql, sizeof sql, "SELECT %s FROM runs ORDER BY rowid DESC LIMIT 1", column);
+  if (sqlite3_open_v2(fl_test_tmp("mpi.sqlite"), &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+      sqlite3_column_type(st, 0) != SQLITE_NULL)
+    x = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  return x;
+}
+
+/* The grid world as tasks (substitution, hybrid: exec/mpi_inmem/gw_tasks.h), 24x20 = 480 tasks dealt over 4
+ * roles (120 each), a real kill -9 of role 1 before sweep 17. Re-executing every failed task (hybrid with a zero
+ * budget) gives the failure-free values bit for bit; substitution gives every failed task a neighbour's value
+ * (error spent, recorded); the hybrid with a budget substitutes within it and re-executes the rest, the solver
+ * named in the row; shrink deals the tasks over the 3 roles left. */
+static void test_gridworld_tasks(void)
+{
+  static const char *grid = "--set app.grid=24x20 --set app.iterations=60 --set mpi.timeout=0.5s";
+  char dir[512], scen[512], extra[512];
+  outcome ref[NP], got[NP];
+  double spent;
+  FILE *f;
+  snprintf(scen, sizeof scen, "%s/gwt.ini", fl_test_tmpdir());
+  f = fopen(scen, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("[app]\nkind = gridworld\ngrid = 24x20\niterations = 60\n[strategy]\nkind = substitution\n[mpi]\n"
+        "spares = 1\n",
+        f);
+  fclose(f);
+  snprintf(dir, sizeof dir, "%s/gwt-free", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(run_scenario(scen, grid, dir), 0);
+  CU_ASSERT_EQUAL(read_outcomes(dir, NP + 1, ref), NP + 1);
+  CU_ASSERT_EQUAL(ref[0].iterations, 60);
+  CU_ASSERT_STRING_EQUAL(ref[1].checksum, ref[0].checksum); /* every role holds the whole grid */
+  CU_ASSERT_EQUAL(db_real("tasks_substituted"), 0);
+  CU_ASSERT_EQUAL(db_real("error_linf"), 0.0);
+
+  /* re-execute everything: bit for bit */
+  snprintf(dir, sizeof dir, "%s/gwt-reexec", fl_test_tmpdir());
+  snprintf(extra, sizeof extra, "%s --set strategy.kind=hybrid --set policy.error_budget=0 --kill 1@17", grid);
+  CU_ASSERT_EQUAL(run_scenario(scen, extra, dir), 0);
+  CU_ASSERT_EQUAL(read_outcomes(dir, NP + 1, got), NP);
+  for (int r = 0; r < NP; r++) {
+    CU_ASSERT(got[r].present && strcmp(got[r].status, "completed") == 0);
+    CU_ASSERT_EQUAL(got[r].iterations, ref[r].iterations);
+    CU_ASSERT_STRING_EQUAL(got[r].checksum, ref[0].checksum);
+  }
+  CU_ASSERT_EQUAL(db_real("tasks_replicated"), 120);
+  CU_ASSERT_EQUAL(db_real("tasks_substituted"), 0);
+  CU_ASSERT_EQUAL(db_real("error_linf"), 0.0);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE rowid = (SELECT MAX(rowid) FROM runs) AND "
+                           "strategy = 'hybrid' AND policy_solver = 'greedy' AND interruptions = 1"),
+                  1);
+
+  /* substitute everything: a neighbour's value, the error spent recorded */
+  snprintf(dir, sizeof dir, "%s/gwt-subst", fl_test_tmpdir());
+  snprintf(extra, sizeof extra, "%s --kill 1@17", grid);
+  CU_ASSERT_EQUAL(run_scenario(scen, extra, dir), 0);
+  CU_ASSERT_EQUAL(read_outcomes(dir, NP + 1, got), NP);
+  CU_ASSERT(got[0].present && strcmp(got[0].status, "completed") == 0);
+  CU_ASSERT_STRING_NOT_EQUAL(got[0].checksum, ref[0].checksum);
+  CU_ASSERT_STRING_EQUAL(got[1].checksum, got[0].checksum); /* the promoted spare agrees */
+  CU_ASSERT_EQUAL(db_real("tasks_substituted"), 120);
+  CU_ASSERT_EQUAL(db_real("tasks_replicated"), 0);
+  CU_ASSERT(db_real("error_spent") > 0);
+  CU_ASSERT(db_real("error_linf") > 0 && db_real("error_linf") < 0.05);
+  CU_ASSERT(isnan(db_real("error_budget"))); /* substitution has no budget */
+
+  /* the hybrid: within the budget, per decision; the rest re-executed */
+  snprintf(dir, sizeof dir, "%s/gwt-hybrid", fl_test_tmpdir());
+  snprintf(extra, sizeof extra,
+           "%s --set strategy.kind=hybrid --set policy.kind=exact --set policy.weights=empirical "
+           "--set policy.error_budget=0.2 --kill 1@17",
+           grid);
+  CU_ASSERT_EQUAL(run_scenario(scen, extra, dir), 0);
+  spent = db_real("error_spent");
+  CU_ASSERT(spent > 0 && spent <= 0.2);
+  CU_ASSERT(db_real("tasks_substituted") > 0 && db_real("tasks_replicated") > 0);
+  CU_ASSERT_EQUAL(db_real("tasks_substituted") + db_real("tasks_replicated"), 120);
+  CU_ASSERT_EQUAL(db_real("policy_objective"), db_real("tasks_substituted"));
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE rowid = (SELECT MAX(rowid) FROM runs) AND "
+                           "policy_solver = 'exact' AND error_budget = 0.2"),
+                  1);
+
+  /* no spare left: the tasks dealt again over 3 roles */
+  snprintf(dir, sizeof dir, "%s/gwt-shrink", fl_test_tmpdir());
+  snprintf(extra, sizeof extra, "%s --spares 0 --set mpi.on_no_spare=shrink --kill 2@9", grid);
+  CU_ASSERT_EQUAL(run_scenario(scen, extra, dir), 0);
+  CU_ASSERT_EQUAL(read_outcomes(dir, NP, got), NP - 1);
+  CU_ASSERT_EQUAL(got[0].iterations, 60);
+  CU_ASSERT_EQUAL(db_real("tasks_substituted"), 120);
+  CU_ASSERT_EQUAL(role0_figure(dir, NP, "roles"), NP - 1);
+}
+
 static void test_bad_input(void)
 {
   char dir[512];
@@ -520,6 +622,7 @@ static CU_TestInfo mpi_tests[] = {
     {"a rank stopped past the timeout is fenced: one outcome", test_stopped_rank_fenced},
     {"failures drawn from the model kill processes", test_model_failures},
     {"grid world distributed by rows recovers bit for bit", test_gridworld},
+    {"grid world as tasks: re-executed, substituted, the hybrid's budget", test_gridworld_tasks},
     {"bad input", test_bad_input},
     CU_TEST_INFO_NULL,
 };

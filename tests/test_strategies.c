@@ -197,6 +197,17 @@ static void test_real_engine_caps(void)
       CU_ASSERT_EQUAL(rc, FL_OK);
     }
     fl_scenario_destroy(&sc);
+    /* the grid world: by rows, or as tasks under a strategy that drives tasks only */
+    snprintf(text, sizeof text, "[app]\nkind = gridworld\ngrid = 16x16\n[strategy]\nkind = %s\n", ops->name);
+    CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text(text, "real.ini", NULL, &sc), FL_OK);
+    rc = fl_exec_setup(sc, 4, &caps, &run);
+    if (strcmp(ops->name, "multilevel") == 0) {
+      CU_ASSERT_EQUAL(rc, FL_ERR_INPUT);
+    } else {
+      CU_ASSERT_EQUAL(rc, FL_OK);
+      CU_ASSERT_EQUAL(caps.shape, (ops->shapes & FL_SHAPE_RANKS) ? FL_SHAPE_RANKS : FL_SHAPE_TASKS);
+    }
+    fl_scenario_destroy(&sc);
   }
 }
 

@@ -446,7 +446,9 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
     /* a failure: agree, promote, and do what the strategy decides */
     {
       long versions[2] = {-1, -1};
-      if (d.imc)
+      if (ops->versions)
+        ops->versions(app, versions);
+      else if (d.imc)
         fl_imc_versions(d.imc, versions);
       rc = fl_rt_recover(rt, versions);
       if (rc == FL_RT_LOST) {
@@ -463,8 +465,15 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
         continue; /* still a spare */
       if (rt->promoted || rt->reshaped)
         ops->set_role(app);
-      if ((rc = fl_drv_relayout(&d)) == FL_RT_OK)
+      if (ops->recover_tasks) { /* the strategy decides per failed task; no rollback */
+        rc = ops->recover_tasks(app, rt->agreed_version, res, &need_init);
+        if (rc == FL_RT_OK && need_init) {
+          res->rollbacks[FL_LEVEL_SCRATCH]++;
+          d.replaying = 1;
+        }
+      } else if ((rc = fl_drv_relayout(&d)) == FL_RT_OK) {
         rc = fl_drv_restore(&d, &need_init);
+      }
       if (rc == FL_RT_LOST) {
         res->status = "lost";
         goto done;

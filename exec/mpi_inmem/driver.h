@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+typedef struct fl_driver_result fl_driver_result;
+
 typedef struct fl_mpi_app_ops {
   const char *name;
   size_t (*checkpoint_bytes)(void *app); /* the same on every role */
@@ -26,6 +28,14 @@ typedef struct fl_mpi_app_ops {
   /* Shrink: take, from old_role's checkpoint buffer of a partition over old_nroles roles, the scalars and the rows
    * that are mine now (set_role has set the new partition; checkpoint_bytes may have grown). NULL: no shrink. */
   void (*unpack_from)(void *app, const unsigned char *buf, int old_role, int old_nroles);
+  /* Task-parallel applications (the strategy drives tasks: exec/mpi_inmem/gw_tasks.h) keep their own recovery
+   * state instead of checkpoints; both NULL otherwise. versions: the two newest iterations I can return to, for the
+   * agreement (LONG_MAX, LONG_MAX when I hold no state: a spare, or one promoted but not yet given it).
+   * recover_tasks, after an agreed recovery: bring every role to iteration `agreed` and complete the interrupted
+   * one as the strategy decides for the failed tasks (re-execute, substitute); *need_init = 1 when no role holds
+   * any state (start over). Adds its time to res->restore_s (state, decision) and res->replay_s (the sweep). */
+  void (*versions)(void *app, long v[2]);
+  int (*recover_tasks)(void *app, long agreed, fl_driver_result *res, int *need_init);
 } fl_mpi_app_ops;
 
 typedef struct fl_driver_config {
@@ -39,7 +49,7 @@ typedef struct fl_driver_config {
   double fail_at_s; /* this process dies after so many seconds (< 0: never) */
 } fl_driver_config;
 
-typedef struct fl_driver_result {
+struct fl_driver_result {
   const char *status; /* "ended" (the application finished), "lost", "dead", "idle" (a spare never promoted) */
   char message[256];
   long commits;               /* checkpoints taken (any level) */
@@ -51,7 +61,7 @@ typedef struct fl_driver_result {
   double restore_s;           /* reading a checkpoint back after a failure */
   double replay_s;            /* recomputing iterations done before the failure */
   double detect_s, recover_s; /* per recovery */
-} fl_driver_result;
+};
 
 void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_driver_config *cfg, fl_driver_result *res);
 

@@ -18,6 +18,7 @@
 #include "fl_config.h"
 #include "fm.h"
 #include "gw_mpi.h"
+#include "gw_tasks.h"
 #include "lossy_main.h"
 #include "rng.h"
 #include "rt.h"
@@ -86,31 +87,47 @@ static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_resu
   fclose(f);
 }
 
-/* The grid world through the generic driver; its outcome in the CG result's shape. Returns -1 on set-up failure. */
-static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res)
+/* The grid world through the generic driver, by rows (checkpoint strategies, replication) or as tasks
+ * (substitution, hybrid: gw_tasks.h); its outcome in the CG result's shape, the task counts in *counts. Returns -1
+ * on set-up failure. */
+static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res,
+                            fl_gwt_counts *counts)
 {
   fl_gw *gw = NULL;
   fl_gwm *g = NULL;
+  fl_gwt *t = NULL;
   fl_driver_result dr;
+  int tasks = dc->strat->caps->shape == FL_SHAPE_TASKS;
   memset(res, 0, sizeof *res);
+  memset(counts, 0, sizeof *counts);
   if (fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &gw) != FL_OK ||
-      !(g = fl_gwm_create(rt, gw, sc->tolerance, sc->iterations))) {
+      (tasks ? !(t = fl_gwt_create(rt, gw, dc->strat, sc->tolerance, sc->iterations))
+             : !(g = fl_gwm_create(rt, gw, sc->tolerance, sc->iterations)))) {
     fl_gw_destroy(&gw);
     return -1;
   }
-  fl_driver_run(rt, &fl_gwm_ops, g, dc, &dr);
+  if (tasks)
+    fl_driver_run(rt, &fl_gwt_ops, t, dc, &dr);
+  else
+    fl_driver_run(rt, &fl_gwm_ops, g, dc, &dr);
   res->status = dr.status;
   snprintf(res->message, sizeof res->message, "%s", dr.message);
   if (strcmp(dr.status, "ended") == 0) {
     int converged = 0;
-    if (fl_gwm_finish(g, &res->iterations, &converged, &res->checksum, &res->error_linf, &res->row0, &res->nrows) !=
-        FL_RT_OK)
+    if (tasks) {
+      fl_gwt_finish(t, &res->iterations, &converged, &res->checksum, &res->error_linf, counts);
+      res->row0 = 0; /* every role holds the whole grid */
+      res->nrows = sc->grid_rows;
+    } else if (fl_gwm_finish(g, &res->iterations, &converged, &res->checksum, &res->error_linf, &res->row0,
+                             &res->nrows) != FL_RT_OK) {
       res->error_linf = NAN;
+    }
     res->converged = converged;
     res->status = "completed"; /* the grid world runs its sweeps, converged or not (as in the simulator) */
   }
   res->drv = dr;
   fl_gwm_destroy(&g);
+  fl_gwt_destroy(&t);
   fl_gw_destroy(&gw);
   return 0;
 }
@@ -124,6 +141,7 @@ int main(int argc, char **argv)
   fl_engine_caps caps;
   fl_strategy_run strat;
   fl_driver_config dc;
+  fl_gwt_counts counts;
   char file_dir[4096];
   long kill_rank[FL_MAX_KILLS], kill_iter[FL_MAX_KILLS];
   double kill_at_s[FL_MAX_KILLS];
@@ -137,6 +155,7 @@ int main(int argc, char **argv)
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);
   memset(&cfg, 0, sizeof cfg);
   memset(&dc, 0, sizeof dc);
+  memset(&counts, 0, sizeof counts);
 
   /* every rank reads the same input and so fails the same way; rank 0 speaks */
   for (int i = 1; i < argc && rc == FL_OK; i++) {
@@ -259,7 +278,7 @@ int main(int argc, char **argv)
     cfg.maxit = sc->iterations;
     cfg.drv = &dc;
     fl_cgm_run(&rt, &cfg, &res);
-  } else if (fl_run_gridworld(&rt, sc, &dc, &res) != 0) {
+  } else if (fl_run_gridworld(&rt, sc, &dc, &res, &counts) != 0) {
     fprintf(stderr, "faultline-mpi: rank %d: out of memory\n", wrank);
     code = 1;
     goto done;
@@ -322,6 +341,24 @@ int main(int argc, char **argv)
     row.recovery_time_s = rt.recoveries ? dr->recover_s : NAN;
     row.checkpoint_bytes = dr->ckpt_bytes * rt.nroles;
     row.commit_time_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN;
+    if (strat.caps->shape == FL_SHAPE_TASKS) { /* the grid world as tasks: what became of the failed ones */
+      fl_strategy_row sr;
+      fl_strat_row(&strat, sc, &sr);
+      row.policy = sr.policy;
+      row.weights = sr.weights;
+      row.error_budget = sr.error_budget;
+      row.tasks_replicated = counts.replicated;
+      row.tasks_substituted = counts.substituted;
+      row.tasks_stale = counts.stale;
+      row.error_spent = counts.error_spent;
+      row.complete_iterations = res.iterations - counts.stale_sweeps;
+      if (row.policy) {
+        row.policy_solver = strat.solver;
+        row.policy_time_s = strat.solve_time_s;
+        row.policy_gap = strat.worst_gap;
+        row.policy_objective = strat.objective;
+      }
+    }
     if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK) {
       fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
       if (!lost_writer)
