@@ -765,13 +765,13 @@ int fl_scenario_graph_generated(const fl_scenario *sc)
   return sc->graph && strcmp(sc->graph, "gridworld") == 0;
 }
 
-long fl_scenario_job_slots(const fl_scenario *sc)
+long fl_scenario_job_slots(const fl_scenario *sc, long copies)
 {
   if (strcmp(sc->app, "gridworld") == 0)
     return sc->grid_rows * sc->grid_cols;
   if (strcmp(sc->app, "workflow") == 0)
     return sc->app_nodes; /* hosts the scheduler may use (0: every host) */
-  return sc->app_nodes * (strcmp(sc->strategy, "replication") == 0 ? sc->degree : 1);
+  return sc->app_nodes * (copies > 1 ? copies : 1);
 }
 
 /* The [recovery] keys' syntax (lossy CG, real mode); `kills`: explicit deaths given outside the file. */
@@ -844,7 +844,7 @@ fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills)
   return FL_OK;
 }
 
-fl_err fl_scenario_check(const fl_scenario *sc)
+fl_err fl_scenario_check(const fl_scenario *sc, long copies)
 {
   fl_err rc = FL_OK;
   char *file = NULL;
@@ -864,19 +864,19 @@ fl_err fl_scenario_check(const fl_scenario *sc)
       rc = fl_scenario_fail(sc, "platform", "file", "platform file '%s' not found", file);
       goto done;
     }
-  } else if (sc->platform_nodes > 0 && fl_scenario_job_slots(sc) > sc->platform_nodes) {
+  } else if (sc->platform_nodes > 0 && fl_scenario_job_slots(sc, copies) > sc->platform_nodes) {
     if (strcmp(sc->app, "gridworld") == 0)
       rc = fl_scenario_fail(sc, "app", "grid", "%ld tasks need as many nodes but the platform has only %ld hosts",
-                            fl_scenario_job_slots(sc), sc->platform_nodes);
-    else if (fl_scenario_job_slots(sc) != sc->app_nodes)
+                            fl_scenario_job_slots(sc, copies), sc->platform_nodes);
+    else if (fl_scenario_job_slots(sc, copies) != sc->app_nodes)
       rc = fl_scenario_fail(sc, "app", "nodes",
                             "the job needs %ld ranks x %ld copies but the platform has only %ld hosts", sc->app_nodes,
-                            sc->degree, sc->platform_nodes);
+                            copies, sc->platform_nodes);
     else
       rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but the platform has only %ld hosts",
                             sc->app_nodes, sc->platform_nodes);
     goto done;
-  } else if (sc->platform_nodes == 0 && fl_scenario_job_slots(sc) == 0) {
+  } else if (sc->platform_nodes == 0 && fl_scenario_job_slots(sc, copies) == 0) {
     rc = fl_scenario_fail(sc, "platform", "nodes", "give [platform] file or nodes, or [app] nodes");
     goto done;
   }
@@ -899,8 +899,6 @@ fl_err fl_scenario_check(const fl_scenario *sc)
     return fl_scenario_fail(sc, "app", "discount", "must be below 1");
   if (!(sc->move_prob <= 1.0))
     return fl_scenario_fail(sc, "app", "move_prob", "is a probability: at most 1");
-  if (strcmp(sc->strategy, "replication") == 0 && strcmp(sc->app, "bsp") == 0 && (sc->degree < 2 || sc->degree > 3))
-    return fl_scenario_fail(sc, "strategy", "degree", "process replication takes 2 or 3 copies");
   if (!(sc->burst_ratio <= 0.95))
     return fl_scenario_fail(sc, "failures", "burst_ratio",
                             "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");

@@ -67,7 +67,7 @@ static fl_fsrc_profile fl_fsrc_profile_of(long node, const fl_host_profile *hp)
 static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
 {
   const char *why = NULL;
-  long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
+  long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, sim->strat.degree);
   int form = 0;
   sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
   if (sim->platform_costs && !sc->platform_file)
@@ -82,9 +82,9 @@ fl_err fl_sim_platform_key(const fl_scenario *sc, char *buf, size_t size)
   fl_err rc = FL_OK;
   fl_sim tmp;
   memset(&tmp, 0, sizeof tmp);
-  FL_TRY(fl_scenario_check(sc));
-  FL_TRY(fl_sim_pick(sc, &tmp));
-  FL_TRY(fl_platform_key(sc, fl_sim_platform_form(&tmp, sc), buf, size));
+  FL_TRY(fl_sim_pick(sc, &tmp)); /* the strategy first: the copies of a rank it runs need hosts too */
+  FL_TRY(fl_scenario_check(sc, tmp.strat.degree));
+  FL_TRY(fl_platform_key(sc, fl_sim_platform_form(&tmp, sc), tmp.strat.degree, buf, size));
 done:
   return rc;
 }
@@ -96,13 +96,13 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 
   *out = NULL;
   FL_ALLOC(sim, 1);
-  FL_TRY(fl_scenario_check(sc));
-  FL_TRY(fl_sim_pick(sc, sim));
+  FL_TRY(fl_sim_pick(sc, sim)); /* the strategy first: the copies of a rank it runs need hosts too */
+  FL_TRY(fl_scenario_check(sc, sim->strat.degree));
   FL_TRY(fl_inputs_collect(sc, &sim->inputs, &sim->ninputs));
   FL_TRY(fl_fm_create(sc, &sim->fm));
   /* everything about the input that needs no platform is checked: now load it, with the network and storage
    * its checkpoint costs are simulated on when they come from the platform */
-  FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), &sim->pf));
+  FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), sim->strat.degree, &sim->pf));
   sim->nodes = fl_platform_nodes(sim->pf);
   sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;

@@ -502,10 +502,10 @@ static int fl_platform_is_pfs(const fl_platform *pf, sg_host_t h)
   return 0;
 }
 
-fl_err fl_platform_key(const fl_scenario *sc, int io, char *describe, size_t size)
+fl_err fl_platform_key(const fl_scenario *sc, int io, long copies, char *describe, size_t size)
 {
   fl_err rc = FL_OK;
-  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
+  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, copies);
   fl_platform_gen gen;
   char *file = NULL;
   fl_platform_gen_from(sc, gen_nodes, sc->platform_file ? 0 : io, &gen);
@@ -528,7 +528,7 @@ done:
   return rc;
 }
 
-fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
+fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform **out)
 {
   fl_err rc = FL_OK;
   fl_platform *pf = NULL;
@@ -536,7 +536,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
   char describe[4200];
   FILE *f = NULL;
   int fd = -1, tmp_made = 0;
-  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc);
+  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, copies);
   fl_platform_gen gen;
 
   *out = NULL;
@@ -545,7 +545,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out)
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
   }
-  FL_TRY(fl_platform_key(sc, io, describe, sizeof describe));
+  FL_TRY(fl_platform_key(sc, io, copies, describe, sizeof describe));
   if (fl_the_platform) {
     FL_CHECK(strcmp(fl_the_platform->describe, describe) == 0, FL_ERR_SIM,
              "SimGrid loads one platform per process: '%s' is loaded, '%s' asked for", fl_the_platform->describe,

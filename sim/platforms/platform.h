@@ -48,12 +48,13 @@ long fl_platform_gen_cabinets(const fl_platform_gen *g);
 int fl_platform_gen_routable(const fl_platform_gen *g);
 
 /* Initialise SimGrid (first call only) and load the platform `sc` describes; a generated one in form `io` (see
- * fl_platform_gen; ignored for files). A second call with the same description returns the same platform; with
- * another it fails (FL_ERR_SIM). Owned by the process: never destroyed. */
-fl_err fl_platform_get(const fl_scenario *sc, int io, fl_platform **out);
+ * fl_platform_gen; ignored for files) with room for the job's ranks x `copies` (fl_scenario_job_slots) unless
+ * platform.nodes says. A second call with the same description returns the same platform; with another it fails
+ * (FL_ERR_SIM). Owned by the process: never destroyed. */
+fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform **out);
 /* What fl_platform_get(sc, io) would load, in words ("generated:1056:1e9", "file:/abs/p.xml:..."), without loading
  * it: two scenarios of one description share a process's platform; others need a process each. */
-fl_err fl_platform_key(const fl_scenario *sc, int io, char *describe, size_t size);
+fl_err fl_platform_key(const fl_scenario *sc, int io, long copies, char *describe, size_t size);
 /* Can every two of `hosts` reach each other (one pair per two netzones, two hosts of each)? Asked in a child
  * process (SimGrid 3.32 crashes on a route it cannot answer); a pair without a route is refused naming the hosts,
  * their zones and `why` they must talk (FL_ERR_INPUT, platform.file). */

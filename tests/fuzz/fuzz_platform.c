@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     alarm(20);
     if (fl_scenario_replay(text, "", NULL, &sc) != FL_OK)
       _exit(2);
-    _exit(fl_platform_get(sc, 0, &pf) == FL_OK ? 0 : fl_err_msg()[0] ? 2 : 3);
+    _exit(fl_platform_get(sc, 0, 1, &pf) == FL_OK ? 0 : fl_err_msg()[0] ? 2 : 3);
   }
   if (pid < 0)
     return 0;
