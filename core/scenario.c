@@ -56,6 +56,7 @@ static const char *const fl_outputs_choices[] = {"local", "shared", NULL};
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
+static const char *const fl_ckpt_store_choices[] = {"file", "hdf5", NULL};
 static const char *const fl_cost_choices[] = {"auto", "constant", "platform", NULL};
 static const char *const fl_io_flows_choices[] = {"auto", "per-rank", "aggregated", NULL};
 static const char *const fl_verify_choices[] = {"none", "checkpoint", NULL};
@@ -259,6 +260,9 @@ static const fl_key fl_keys[] = {
     {"mpi", "checkpoint_dir", FL_K_STR, FL_OFF(checkpoint_dir), FL_K_OPTIONAL, "", NULL,
      "real mode: where file-level checkpoints go (a directory per role, created); unset: inside the run's --out "
      "directory, removed with it"},
+    {"mpi", "checkpoint_store", FL_K_ENUM_INT, FL_OFF(checkpoint_hdf5), 0, "file", fl_ckpt_store_choices,
+     "real mode: the file level's format through the checkpoint library: file (a file per array) or hdf5 (one HDF5 "
+     "file per version, readable by h5dump)"},
     {"mpi", "on_no_spare", FL_K_ENUM_INT, FL_OFF(shrink), 0, "stop", fl_no_spare_choices,
      "real mode: a rank dies and no spare is left: stop (status data_lost, exit 3), or shrink (go on with fewer ranks, "
      "the dead rank's rows re-cut over the others from the file level; needs strategy checkpoint, two-level or none)"},

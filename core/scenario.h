@@ -134,6 +134,7 @@ typedef struct fl_scenario {
   char *checkpoint_dir;  /* file-level checkpoints (a directory per role), or NULL: under the run's --out */
   int mirror_pair;       /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
   int shrink;            /* no spare left: 0 stop, 1 go on with fewer ranks (mpi.on_no_spare) */
+  int checkpoint_hdf5;   /* the real engine's file level: 0 the file store, 1 the hdf5 store (mpi.checkpoint_store) */
   double mpi_timeout_s;  /* a peer silent this long is suspected dead */
   double watchdog_s;     /* `faultline run` ends a job whose ranks made no progress for this long (INFINITY: never) */
   double time_scale;     /* simulated seconds per real second for failures drawn from [failures]; 0 = none */

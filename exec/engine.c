@@ -1,6 +1,7 @@
 /* engine.c — the real engine's capabilities and interval set-up (see engine.h). */
 #include "engine.h"
 
+#include "fl_config.h"
 #include "interval.h"
 
 #include <math.h>
@@ -25,7 +26,9 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
   if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
     return rc;
   if (caps->shape == FL_SHAPE_TASKS)
-    return FL_OK; /* every role holds the whole state: nothing to write, and a shrink deals the tasks again */
+    return FL_OK;
+  if (sc->checkpoint_hdf5 && !FL_HAVE_HDF5 && (run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
+    return fl_scenario_fail(sc, "mpi", "checkpoint_store", "this faultline was built without HDF5: use file"); /* every role holds the whole state: nothing to write, and a shrink deals the tasks again */
   if (sc->shrink && run->levels && !(run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
     return fl_scenario_fail(sc, "mpi", "on_no_spare",
                             "shrink re-cuts a dead rank's rows over the others from the file level, which strategy "

@@ -201,6 +201,18 @@ static void test_buddy_and_rank(void)
   CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_file"), 1);
   CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_scratch"), 0);
   CU_ASSERT(role0_figure(dir, NP + 2, "file_commits") >= 2);
+  /* the same with the file level in HDF5 (mpi.checkpoint_store): one file per version that h5dump reads */
+  if (FL_HAVE_HDF5) {
+    char cmd[1024];
+    check_recovery("two-level-hdf5",
+                   "--set strategy.kind=two-level --set strategy.file_every=2 --set mpi.checkpoint_store=hdf5 "
+                   "--kill 1@22 --kill 2@22",
+                   2, NP);
+    snprintf(dir, sizeof dir, "%s/two-level-hdf5", fl_test_tmpdir());
+    CU_ASSERT_EQUAL(role0_figure(dir, NP + 2, "from_file"), 1);
+    snprintf(cmd, sizeof cmd, "h5dump -H '%s'/ckpt/role-1/v*/arrays.h5 2>&1 | grep -q 'DATASET'", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+  }
 }
 
 /* Replication (replica sets): a copy of rank 1 killed in each set at once, so no copy goes on unharmed: both sets

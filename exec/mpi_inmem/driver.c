@@ -116,7 +116,8 @@ static int fl_drv_open_file(fl_drv *d)
   a.label = "state";
   a.shape = (fl_ckpt_shape){.dtype = FL_CKPT_U8, .ndims = 1, .dims = {d->bytes ? d->bytes : 1}};
   a.data = d->state;
-  if (fl_ckpt_create(&(fl_ckpt_opts){.store = "file", .path = path, .keep = 2}, &d->ck) != FL_OK ||
+  if (fl_ckpt_create(&(fl_ckpt_opts){.store = d->cfg->file_store ? d->cfg->file_store : "file", .path = path, .keep = 2},
+                     &d->ck) != FL_OK ||
       fl_ckpt_register(d->ck, &a) != FL_OK ||
       fl_ckpt_register(d->ck, &(fl_ckpt_array){.label = "layout",
                                                .shape = {.dtype = FL_CKPT_I64, .ndims = 1, .dims = {2}},

@@ -42,6 +42,7 @@ typedef struct fl_driver_config {
   fl_strategy_run *strat;            /* the strategy's decisions (policy/strategies), set up by fl_exec_setup */
   long checkpoint_every;             /* > 0: checkpoint every this many iterations; 0: the strategy's interval */
   const char *file_dir;              /* file level: a directory per role goes here (NULL: no file level) */
+  const char *file_store;            /* its storage/ckpt store: "file" (NULL) or "hdf5" */
   int shrink;                        /* no spare left: go on with fewer roles, re-cut from the file level */
   const long *kill_rank, *kill_iter; /* world rank kill_rank[i] dies (SIGKILL) before iteration kill_iter[i] */
   const double *kill_at_s;           /* or, where kill_iter[i] < 0, once kill_at_s[i] seconds have passed */

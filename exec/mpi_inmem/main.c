@@ -265,6 +265,7 @@ int main(int argc, char **argv)
   dc.kill_iter = kill_iter;
   dc.kill_at_s = kill_at_s;
   dc.shrink = sc->shrink;
+  dc.file_store = sc->checkpoint_hdf5 ? "hdf5" : "file";
   dc.nkill = nkill;
   if (sc->checkpoint_dir || out_dir) {
     snprintf(file_dir, sizeof file_dir, "%s", sc->checkpoint_dir ? sc->checkpoint_dir : out_dir);
