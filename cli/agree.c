@@ -16,6 +16,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "engine.h"
+#include "fl_config.h"
 #include "rng.h"
 #include "scenario.h"
 #include "units.h"
@@ -58,6 +59,8 @@ typedef struct fl_agree_row {
 typedef struct fl_calib {
   long np, iterations, every;
   double t_iter, makespan0, delta_buddy, delta_file, bytes_buddy, bytes_file, detect, recovery, restore;
+  const char *store, *other_store; /* the file level's format (mpi.checkpoint_store), and the other one measured */
+  double delta_other, bytes_other;  /* (other_store NULL: not measured, no HDF5) */
 } fl_calib;
 
 /* Run this faultline with argv (argv[0] is ignored); stdout (and stderr when quiet) to /dev/null. Exit status, or
@@ -139,8 +142,8 @@ done:
 /* One real run for calibration: `faultline run` on np ranks with strategy `kind`, rows into our database. */
 /* One real run: `faultline run` on np ranks + spares with strategy `kind` and the kills given (RANK@ITER or
  * RANK@TIME), its row into db and read back. Exit 3 (no spare left) is a result when lost_ok, else an error. */
-static fl_err fl_agree_real(const fl_agree_args *a, const char *kind, char *const *kills, long nkills, long spares,
-                            const char *db, int lost_ok, fl_agree_row *r)
+static fl_err fl_agree_real(const fl_agree_args *a, const char *kind, const char *set, char *const *kills, long nkills,
+                            long spares, const char *db, int lost_ok, fl_agree_row *r)
 {
   char *argv[4 * FL_AGREE_MAX_SETS + 2 * FL_AGREE_MAX_FAILURES + 40], np[32], sp[32], strat[64];
   char *extra[2 * FL_AGREE_MAX_FAILURES + 16];
@@ -157,6 +160,10 @@ static fl_err fl_agree_real(const fl_agree_args *a, const char *kind, char *cons
   extra[e++] = "--quiet";
   extra[e++] = "--set";
   extra[e++] = strat;
+  if (set) {
+    extra[e++] = "--set";
+    extra[e++] = (char *)set;
+  }
   for (long i = 0; i < nkills && i < FL_AGREE_MAX_FAILURES; i++) {
     extra[e++] = "--kill";
     extra[e++] = kills[i];
@@ -171,11 +178,12 @@ static fl_err fl_agree_real(const fl_agree_args *a, const char *kind, char *cons
 }
 
 /* A calibration run: rows into our own database. */
-static fl_err fl_calib_run(const fl_agree_args *a, const char *kind, const char *kill, long spares, fl_agree_row *r)
+static fl_err fl_calib_run(const fl_agree_args *a, const char *kind, const char *set, const char *kill, long spares,
+                           fl_agree_row *r)
 {
   char db[4200], *kills[1] = {(char *)kill};
   snprintf(db, sizeof db, "%s/calibrate.sqlite", a->tmp);
-  return fl_agree_real(a, kind, kills, kill ? 1 : 0, spares, db, 0, r);
+  return fl_agree_real(a, kind, set, kills, kill ? 1 : 0, spares, db, 0, r);
 }
 
 static fl_err fl_calib_measure(const fl_agree_args *a, const fl_scenario *sc, fl_calib *c)
@@ -189,9 +197,10 @@ static fl_err fl_calib_measure(const fl_agree_args *a, const fl_scenario *sc, fl
   FL_CHECK(c->every > 0, FL_ERR_INPUT,
            "%s: calibrate and agree need mpi.checkpoint_every > 0 (a cadence both engines share)", a->path);
   if (!a->quiet)
-    fprintf(stderr, "faultline: calibrating on %ld ranks: buddy, file, one kill ...\n", a->np);
-  FL_TRY(fl_calib_run(a, "buddy", NULL, 1, &b));
-  FL_TRY(fl_calib_run(a, "checkpoint", NULL, 1, &f));
+    fprintf(stderr, "faultline: calibrating on %ld ranks: buddy, file%s, one kill ...\n", a->np,
+            FL_HAVE_HDF5 ? " (file and hdf5 stores)" : "");
+  FL_TRY(fl_calib_run(a, "buddy", NULL, NULL, 1, &b));
+  FL_TRY(fl_calib_run(a, "checkpoint", NULL, NULL, 1, &f));
   FL_CHECK(b.iterations > 2 && b.checkpoints > 0 && f.checkpoints > 0, FL_ERR_INPUT,
            "%s: the failure-free run made %ld iterations: too short to calibrate (a larger app.grid)", a->path,
            b.iterations);
@@ -202,8 +211,18 @@ static fl_err fl_calib_measure(const fl_agree_args *a, const fl_scenario *sc, fl
   c->delta_file = f.checkpoint_time / (double)f.checkpoints;
   c->bytes_buddy = b.bytes / (double)b.checkpoints / (double)a->np;
   c->bytes_file = f.bytes / (double)f.checkpoints / (double)a->np;
+  c->store = sc->checkpoint_hdf5 ? "hdf5" : "file";
+  if (FL_HAVE_HDF5) { /* the file level in the other format too: both bandwidths in the fragment's comments */
+    fl_agree_row o;
+    c->other_store = sc->checkpoint_hdf5 ? "file" : "hdf5";
+    FL_TRY(fl_calib_run(a, "checkpoint", sc->checkpoint_hdf5 ? "mpi.checkpoint_store=file" : "mpi.checkpoint_store=hdf5",
+                        NULL, 1, &o));
+    FL_CHECK(o.checkpoints > 0, FL_ERR_IO, "calibration: the %s-store run took no checkpoint", c->other_store);
+    c->delta_other = o.checkpoint_time / (double)o.checkpoints;
+    c->bytes_other = o.bytes / (double)o.checkpoints / (double)a->np;
+  }
   snprintf(kill, sizeof kill, "1@%ld", b.iterations / 2);
-  FL_TRY(fl_calib_run(a, "buddy", kill, 1, &k));
+  FL_TRY(fl_calib_run(a, "buddy", NULL, kill, 1, &k));
   FL_CHECK(k.interruptions >= 1, FL_ERR_IO, "calibration: the run with rank 1 killed saw no recovery");
   c->detect = k.detect;
   c->recovery = k.recovery;
@@ -220,7 +239,7 @@ static double fl_calib_delta(const fl_calib *c, const char *kind)
 
 static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const char *kind, const char *path)
 {
-  char tmp[4200], host[256] = "?", when[64];
+  char tmp[4200], host[256] = "?", when[64], other[160] = "";
   int is_stdout = strcmp(path, "/dev/stdout") == 0;
   FILE *f;
   time_t now = time(NULL);
@@ -229,13 +248,17 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
   f = is_stdout ? stdout : fopen(tmp, "w"); /* a file appears complete or not at all */
   if (!f)
     return fl_err_set(FL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  if (c->other_store)
+    snprintf(other, sizeof other, "; the file level with the %s store: checkpoint %.6g s (%.1f MB/s a rank)\n",
+             c->other_store, c->delta_other, c->delta_other > 0 ? c->bytes_other / c->delta_other / 1e6 : 0.0);
   gethostname(host, sizeof host - 1);
   strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tm));
   fprintf(
       f,
       "; faultline calibrate %s --np %ld (strategy %s), measured %s on %s\n"
       "; failure-free: %ld iterations of %.6g s; buddy checkpoint %.6g s (%.1f MB/s a rank), file checkpoint %.6g s "
-      "(%.1f MB/s a rank)\n"
+      "(%.1f MB/s a rank, %s store)\n"
+      "%s"
       "; one rank killed: detection %.4g s, recovery (agreement, spare promotion) %.4g s, restore %.4g s\n"
       "; faultline simulate SCENARIO --calibration THIS_FILE: the job as a bsp job of the measured work\n"
       "[app]\nkind = bsp\nnodes = %ld\nwork = %.9gs\n"
@@ -243,7 +266,7 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
       "downtime = %.9gs\n",
       a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->delta_buddy,
       c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
-      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->detect, c->recovery, c->restore, a->np,
+      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->store, other, c->detect, c->recovery, c->restore, a->np,
       c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
       c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
   if (is_stdout)
@@ -474,7 +497,7 @@ int fl_cmd_agree(int argc, char **argv)
        * all of them running; measured failure-free, like the rest */
       fl_calib cr = c;
       fl_agree_row rr;
-      FL_TRY(fl_calib_run(&a, kind, NULL, a.failures, &rr));
+      FL_TRY(fl_calib_run(&a, kind, NULL, NULL, a.failures, &rr));
       FL_CHECK(rr.iterations > 0 && rr.checkpoints > 0, FL_ERR_IO, "calibration: the %s run made no iteration", kind);
       cr.t_iter = (rr.makespan - rr.checkpoint_time) / (double)rr.iterations;
       cr.delta_file = rr.checkpoint_time / (double)rr.checkpoints;
@@ -507,7 +530,7 @@ int fl_cmd_agree(int argc, char **argv)
       snprintf(kills[i], sizeof kills[i], "%ld@%.9gs", rank[i], t[i]);
       killv[i] = kills[i];
     }
-    FL_TRY(fl_agree_real(&a, kind, killv, a.failures, a.failures, db, 1, &real));
+    FL_TRY(fl_agree_real(&a, kind, NULL, killv, a.failures, a.failures, db, 1, &real));
     ratio = real.makespan / sim.makespan;
     ok = ratio >= 0.85 && ratio <= 1.15 && strcmp(real.status, "completed") == 0;
     within &= ok;

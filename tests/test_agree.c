@@ -44,6 +44,9 @@ static void test_calibrate(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "checkpoint_cost = "));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "downtime = "));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "MB/s"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "a rank, file store)"));
+    if (FL_HAVE_HDF5) /* the other format of the file level, measured too */
+      CU_ASSERT_PTR_NOT_NULL(strstr(text, "; the file level with the hdf5 store: checkpoint "));
     free(text);
   }
   /* the simulator applies it; the row stores it with the overrides */
