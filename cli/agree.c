@@ -60,7 +60,7 @@ typedef struct fl_calib {
   long np, iterations, every;
   double t_iter, makespan0, delta_buddy, delta_file, bytes_buddy, bytes_file, detect, recovery, restore;
   const char *store, *other_store; /* the file level's format (mpi.checkpoint_store), and the other one measured */
-  double delta_other, bytes_other;  /* (other_store NULL: not measured, no HDF5) */
+  double delta_other, bytes_other; /* (other_store NULL: not measured, no HDF5) */
 } fl_calib;
 
 /* Run this faultline with argv (argv[0] is ignored); stdout (and stderr when quiet) to /dev/null. Exit status, or
@@ -215,8 +215,8 @@ static fl_err fl_calib_measure(const fl_agree_args *a, const fl_scenario *sc, fl
   if (FL_HAVE_HDF5) { /* the file level in the other format too: both bandwidths in the fragment's comments */
     fl_agree_row o;
     c->other_store = sc->checkpoint_hdf5 ? "file" : "hdf5";
-    FL_TRY(fl_calib_run(a, "checkpoint", sc->checkpoint_hdf5 ? "mpi.checkpoint_store=file" : "mpi.checkpoint_store=hdf5",
-                        NULL, 1, &o));
+    FL_TRY(fl_calib_run(a, "checkpoint",
+                        sc->checkpoint_hdf5 ? "mpi.checkpoint_store=file" : "mpi.checkpoint_store=hdf5", NULL, 1, &o));
     FL_CHECK(o.checkpoints > 0, FL_ERR_IO, "calibration: the %s-store run took no checkpoint", c->other_store);
     c->delta_other = o.checkpoint_time / (double)o.checkpoints;
     c->bytes_other = o.bytes / (double)o.checkpoints / (double)a->np;
@@ -266,8 +266,8 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
       "downtime = %.9gs\n",
       a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->delta_buddy,
       c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
-      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->store, other, c->detect, c->recovery, c->restore, a->np,
-      c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
+      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->store, other, c->detect, c->recovery,
+      c->restore, a->np, c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
       c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
   if (is_stdout)
     return fflush(stdout) == 0 ? FL_OK : fl_err_set(FL_ERR_IO, "stdout: %s", strerror(errno));
