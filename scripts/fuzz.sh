@@ -69,5 +69,5 @@ for h in "${HARNESSES[@]}"; do
   if [ $rc -ne 0 ]; then outcome="FAILED (exit $rc; see $log)"; status=1; fi
   printf '%-17s %12s %8s %8s  %s\n' "$h" "${execs:-?}" "$SECONDS_EACH" "$(ls "$C/$h" | wc -l)" "$outcome"
 done
-rm -f /tmp/fuzz-trace-*.csv /tmp/fuzz-db-*.sqlite /tmp/fuzz-platform-*.xml
+rm -f /tmp/fuzz-trace-*.csv /tmp/fuzz-db-*.sqlite /tmp/fuzz-platform-*.xml /dev/shm/fuzz-*
 exit $status
