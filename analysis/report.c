@@ -33,6 +33,9 @@ typedef struct fl_group {
   long nodes;
   size_t n, cap, failed, timeout, wrong; /* wrong: 'wrong_result' (also in the CSV's failed count) */
   double *m[FL_NMETRICS];
+  /* grid-world task graphs: the share of sweeps done by the end, over every run (timeouts too: how far they got) */
+  double progress_sum;
+  size_t progress_n;
 } fl_group;
 
 static int fl_group_push(fl_group *g, const double *values)
@@ -322,6 +325,8 @@ static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_t
             g->nodes, g->mtbf, g->model, g->n, g->failed + g->wrong, g->timeout);
     for (int k = 0; k < nk; k++)
       fprintf(out, ",%.9g,%.9g", mean[ks[k]], half[ks[k]]);
+    if (tasks == 2)
+      fprintf(out, ",%.9g", g->progress_n ? g->progress_sum / (double)g->progress_n : NAN);
     fputc('\n', out);
     return 0;
   }
@@ -345,10 +350,13 @@ static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_t
     fl_fmt_ci(g, FL_M_SPENT, 1.0, "%.4g", c[FL_M_SPENT], sizeof c[0]);
     fl_fmt_ci(g, FL_M_ELINF, 1.0, "%.3g", c[FL_M_ELINF], sizeof c[0]);
     {
+      char done[32] = "-";
+      if (g->progress_n)
+        snprintf(done, sizeof done, "%.1f%%", 100.0 * g->progress_sum / (double)g->progress_n);
       const char *row[] = {g->scenario,     g->mode,           g->strategy,         g->policy,
                            g->mtbf,         runs,              c[FL_M_MAKESPAN],    c[FL_M_WASTE],
                            c[FL_M_LOST],    c[FL_M_REPLICATED], c[FL_M_SUBSTITUTED], c[FL_M_SPENT],
-                           c[FL_M_ELINF]};
+                           c[FL_M_ELINF],   done};
       return fl_table_add(tab, row);
     }
   }
@@ -612,7 +620,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
   fl_group g;
-  fl_table tab = {.ncols = tasks ? 13 : 12, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
+  fl_table tab = {.ncols = tasks == 2 ? 14 : tasks ? 13 : 12, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
   int have = 0, rows = 0;
   FILE *dst = out; /* CSV: a buffer, printed at the end with the varying overrides split into columns */
   char *csv = NULL;
@@ -683,7 +691,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
           "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
       static const char *const graph_head[] = {
           "scenario", "mode",     "strategy",    "policy (budget)", "node-MTBF",   "runs",      "makespan (95% CI)",
-          "x schedule", "lost", "re-executed", "substituted",     "error spent", "error Linf"};
+          "x schedule", "lost", "re-executed", "substituted",     "error spent", "error Linf", "sweeps done"};
       if (fl_table_add(&tab, tasks == 2 ? graph_head : tasks ? task_head : job_head) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
@@ -699,7 +707,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       else
         fprintf(dst, "scenario,mode,strategy,weights,policy,hosts,node_mtbf,failure_model,runs,failed,timeout,"
                      "makespan_s,makespan_ci95,slowdown,slowdown_ci95,lost,lost_ci95,replicated,replicated_ci95,"
-                     "substituted,substituted_ci95,error_spent,error_spent_ci95,error_linf,error_linf_ci95\n");
+                     "substituted,substituted_ci95,error_spent,error_spent_ci95,error_linf,error_linf_ci95,sweeps_done\n");
     }
     rule = (const char *)sqlite3_column_text(st, 3);
     tau = fl_col(st, 4);
@@ -729,7 +737,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
-      g.n = g.failed = g.timeout = g.wrong = 0;
+      g.n = g.failed = g.timeout = g.wrong = g.progress_n = 0;
+      g.progress_sum = 0.0;
       have = 1;
       snprintf(g.key, sizeof g.key, "%s", key);
       /* overrides the other columns do not show tell the group apart: "quickstart [failures.shape=0.5]" */
@@ -745,6 +754,11 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       snprintf(g.weights, sizeof g.weights, "%s", sqlite3_column_type(st, 14) == SQLITE_NULL ? "-" : fl_text(st, 14));
       snprintf(g.policy, sizeof g.policy, "%s", policy);
       g.nodes = nodes;
+    }
+    if (tasks == 2 && iters > 0 && sqlite3_column_type(st, 17) != SQLITE_NULL &&
+        (strcmp(status, "completed") == 0 || strcmp(status, "timeout") == 0)) {
+      g.progress_sum += fl_col(st, 17) / iters; /* a grid world's sweeps done, timeouts included */
+      g.progress_n++;
     }
     if (strcmp(status, "completed") == 0 && makespan > 0) {
       v[FL_M_MAKESPAN] = makespan;
@@ -938,7 +952,8 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
     if (graph_rows && !opt->csv && !opt->json)
       fprintf(out, "(task graphs, per run over the completed ones: x schedule = makespan / the failure-free HEFT "
                    "schedule; lost, re-executed, substituted: tasks; error spent: substitution weights; error Linf: "
-                   "generated grid worlds only)\n\n");
+                   "generated grid worlds only; sweeps done: a generated grid world's leading sweeps with every "
+                   "value, over every run, timeouts included)\n\n");
     task_rows += graph_rows;
   }
   if (o.json) {

@@ -1218,6 +1218,17 @@ void fl_sim_run_workflow(fl_replica *rep)
   }
   res->error_spent = w->spent;
   res->tasks_stale = -1;
+  if (w->gw) {
+    /* progress: the leading sweeps whose every task has a value (computed or substituted) — all of them when the
+     * run completed, how far it got by run.max_time when it timed out (the seed's resilience to failures) */
+    const long S = w->gw->n;
+    long t = 0, s = S;
+    for (; t < w->wf->gw_sweeps && s == S; t += s == S)
+      for (s = 0; s < S && (w->state[t * S + s] == FL_T_DONE || w->state[t * S + s] == FL_T_SUBST); s++)
+        ;
+    res->iterations = w->wf->gw_sweeps;
+    res->complete_iterations = t;
+  }
   if (w->gw && strcmp(res->status, "completed") == 0) {
     /* the last sweep's values (a substituted one reports its substitute's) against the failure-free run's */
     const long S = w->gw->n, last = w->wf->ntasks - S;

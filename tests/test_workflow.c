@@ -442,6 +442,16 @@ static void test_cli_gridworld_graph(void)
                         0);
   CU_ASSERT_EQUAL(fl_cli_query("gwg-free.db", "SELECT error_linf FROM runs"), 0.0);
   CU_ASSERT_EQUAL(fl_cli_query("gwg-free.db", "SELECT iterations FROM runs"), 20.0);
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-free.db", "SELECT complete_iterations FROM runs"), 20.0);
+  /* a run stopped by run.max_time says how far it got: the leading sweeps with every value */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate gwg.ini --db gwg-cut.db --set failures.model=none --set app.grid=6x6 "
+                             "--set app.iterations=20 --set platform.nodes=40 --set run.max_time=7.5s"),
+                  0);
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-cut.db", "SELECT count(*) FROM runs WHERE status = 'timeout'"), 1.0);
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-cut.db", "SELECT complete_iterations FROM runs"), 7.0);
+  CU_ASSERT_EQUAL(fl_cli_run("report gwg-cut.db"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "sweeps done"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "35.0%"));
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("gwg-free.db", "SELECT makespan_s FROM runs"), 20.0, 0.01);
   /* the replicas that stalled before the fixes: replication, shared outputs, seeds 1..8 */
   for (int seed = 1; seed <= 8; seed++) {
