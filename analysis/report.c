@@ -353,10 +353,20 @@ static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_t
       char done[32] = "-";
       if (g->progress_n)
         snprintf(done, sizeof done, "%.1f%%", 100.0 * g->progress_sum / (double)g->progress_n);
-      const char *row[] = {g->scenario,     g->mode,           g->strategy,         g->policy,
-                           g->mtbf,         runs,              c[FL_M_MAKESPAN],    c[FL_M_WASTE],
-                           c[FL_M_LOST],    c[FL_M_REPLICATED], c[FL_M_SUBSTITUTED], c[FL_M_SPENT],
-                           c[FL_M_ELINF],   done};
+      const char *row[] = {g->scenario,
+                           g->mode,
+                           g->strategy,
+                           g->policy,
+                           g->mtbf,
+                           runs,
+                           c[FL_M_MAKESPAN],
+                           c[FL_M_WASTE],
+                           c[FL_M_LOST],
+                           c[FL_M_REPLICATED],
+                           c[FL_M_SUBSTITUTED],
+                           c[FL_M_SPENT],
+                           c[FL_M_ELINF],
+                           done};
       return fl_table_add(tab, row);
     }
   }
@@ -690,7 +700,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
           "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
           "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
       static const char *const graph_head[] = {
-          "scenario", "mode",     "strategy",    "policy (budget)", "node-MTBF",   "runs",      "makespan (95% CI)",
+          "scenario",   "mode", "strategy",    "policy (budget)", "node-MTBF",   "runs",       "makespan (95% CI)",
           "x schedule", "lost", "re-executed", "substituted",     "error spent", "error Linf", "sweeps done"};
       if (fl_table_add(&tab, tasks == 2 ? graph_head : tasks ? task_head : job_head) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
@@ -705,9 +715,10 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
                      "makespan_s,makespan_ci95,resilience,resilience_ci95,error_linf,error_linf_ci95,error_l1,"
                      "error_l1_ci95,replicated,replicated_ci95,substituted,substituted_ci95\n");
       else
-        fprintf(dst, "scenario,mode,strategy,weights,policy,hosts,node_mtbf,failure_model,runs,failed,timeout,"
-                     "makespan_s,makespan_ci95,slowdown,slowdown_ci95,lost,lost_ci95,replicated,replicated_ci95,"
-                     "substituted,substituted_ci95,error_spent,error_spent_ci95,error_linf,error_linf_ci95,sweeps_done\n");
+        fprintf(dst,
+                "scenario,mode,strategy,weights,policy,hosts,node_mtbf,failure_model,runs,failed,timeout,"
+                "makespan_s,makespan_ci95,slowdown,slowdown_ci95,lost,lost_ci95,replicated,replicated_ci95,"
+                "substituted,substituted_ci95,error_spent,error_spent_ci95,error_linf,error_linf_ci95,sweeps_done\n");
     }
     rule = (const char *)sqlite3_column_text(st, 3);
     tau = fl_col(st, 4);
