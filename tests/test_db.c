@@ -262,14 +262,24 @@ static void test_stats(void)
   CU_ASSERT(isnan(h));
 }
 
+/* The report of db into buf (cut to fit, NUL-terminated). */
+static void report_to(fl_db *db, const fl_report_opts *ro, char *buf, size_t size)
+{
+  FILE *out = fmemopen(buf, size, "w");
+  size_t n;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+  CU_ASSERT_EQUAL(fl_report_print(fl_db_sqlite(db), ro, out), FL_OK);
+  n = (size_t)ftell(out);
+  fclose(out);
+  buf[n < size ? n : size - 1] = '\0';
+}
+
 /* The report groups rows and prints mean and CI; checked through its CSV form, and its text form's alignment. */
 static void test_report(void)
 {
   fl_db *db = NULL;
   fl_report_opts ro = {.csv = 1};
   char buf[4096];
-  FILE *out;
-  size_t n;
   double makespans[] = {100.0, 110.0, 120.0};
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("r.sqlite"), &db), FL_OK);
   for (int i = 0; i < 3; i++) {
@@ -287,11 +297,7 @@ static void test_report(void)
     other.replica = 1;
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
   }
-  out = fmemopen(buf, sizeof buf, "w");
-  CU_ASSERT_EQUAL(fl_report_print(fl_db_sqlite(db), &ro, out), FL_OK);
-  n = (size_t)ftell(out);
-  fclose(out);
-  buf[n < sizeof buf ? n : sizeof buf - 1] = '\0';
+  report_to(db, &ro, buf, sizeof buf);
   /* checkpoint: 3 runs, makespan 110 +- 24.84, waste mean (0.2 + 0.2727 + 0.3333)/3, failures 1 */
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,sim,checkpoint,10min daly,100,11.6d,exponential,3,0,0,110,24.8413771"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, ",0.268686869,"));
@@ -302,11 +308,7 @@ static void test_report(void)
   /* the text form: a header and one row per group, every column starting at the same character on every line
    * (the "±" of a CI is one character, two bytes) */
   ro.csv = 0;
-  out = fmemopen(buf, sizeof buf, "w");
-  CU_ASSERT_EQUAL(fl_report_print(fl_db_sqlite(db), &ro, out), FL_OK);
-  n = (size_t)ftell(out);
-  fclose(out);
-  buf[n < sizeof buf ? n : sizeof buf - 1] = '\0';
+  report_to(db, &ro, buf, sizeof buf);
   {
     const char *line = buf, *cols[] = {"makespan (95% CI)", "waste (95% CI)", "interruptions"};
     long at[3] = {-1, -1, -1}, lines = 0, misaligned = 0;
@@ -350,8 +352,6 @@ static void test_report_override_twice(void)
   fl_db *db = NULL;
   fl_report_opts ro = {.csv = 1};
   char buf[4096];
-  FILE *out;
-  size_t n;
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("twice.sqlite"), &db), FL_OK);
   {
     fl_db_run a = sample_row(0, 100.0), b = sample_row(0, 200.0);
@@ -360,11 +360,7 @@ static void test_report_override_twice(void)
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &a, NULL, NULL), FL_OK);
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &b, NULL, NULL), FL_OK);
   }
-  out = fmemopen(buf, sizeof buf, "w");
-  CU_ASSERT_EQUAL(fl_report_print(fl_db_sqlite(db), &ro, out), FL_OK);
-  n = (size_t)ftell(out);
-  fclose(out);
-  buf[n < sizeof buf ? n : sizeof buf - 1] = '\0';
+  report_to(db, &ro, buf, sizeof buf);
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,0.7,"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unit,0.9,"));
   CU_ASSERT_PTR_NULL(strstr(buf, "0.5"));
