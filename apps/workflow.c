@@ -238,6 +238,8 @@ static fl_err fl_wfb_finish(fl_wfb *b)
         wf->task[x->task].in_bytes += x->size;
         if (producer >= 0 && producer != x->task)
           FL_TRY(fl_wfb_edge(b, producer, x->task, x->size));
+        else if (producer < 0)
+          wf->task[x->task].staged_bytes += x->size; /* an input of the workflow */
       }
       v++;
     }

@@ -9,8 +9,9 @@
  * A task's compute cost is flops: DOT gives them; JSON and DAX give a runtime in seconds, converted with the speed
  * of the machine the instance recorded (WfCommons cpu speed in MHz x 10^6 flop/s per core, as WRENCH does) or
  * `reference_speed` when there is none. An edge carries the bytes of the files its source writes and its
- * destination reads (0 for a control dependency). Files no task writes are the workflow's inputs: staged before
- * the run, their transfer is not simulated; their sizes count in a task's in_bytes.
+ * destination reads (0 for a control dependency). Files no task writes are the workflow's inputs, staged before
+ * the run on the storage a task reads them from (the simulator: the controller host, app.stage_inputs); their
+ * sizes count in a task's in_bytes and staged_bytes.
  *
  * The substitution relation (seed 002): who can stand in for whom, with weight w_ijk (the error task k incurs when
  * j's output replaces i's). From a side file (CSV: task,substitute,weight[,dependent]) or a rule: tasks of the
@@ -28,6 +29,7 @@ typedef struct fl_wf_task {
   double flops;     /* compute cost */
   double in_bytes;  /* all the files it reads */
   double out_bytes; /* all the files it writes */
+  double staged_bytes; /* of in_bytes, the files no task writes: the workflow's inputs, staged before the run */
   long cores;       /* cores it needs on one host (WfCommons cores / coreCount, DOT cores; 1 otherwise) */
   int line;         /* where the file declares it (0: unknown) */
 } fl_wf_task;

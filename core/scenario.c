@@ -53,6 +53,7 @@ static const char *const fl_events_choices[] = {"none", "all", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
 static const char *const fl_subs_rule_choices[] = {"stage", "none", NULL};
 static const char *const fl_outputs_choices[] = {"local", "shared", NULL};
+static const char *const fl_stage_inputs_choices[] = {"no", "yes", NULL};
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
@@ -188,6 +189,9 @@ static const fl_key fl_keys[] = {
      "still needed, and re-executing them may cascade back through the graph); shared = also on shared storage "
      "that survives failures (as Pegasus' shared file system): after its host fails it is read from the "
      "controller host over the platform"},
+    {"app", "stage_inputs", FL_K_ENUM_INT, FL_OFF(stage_inputs), 0, "yes", fl_stage_inputs_choices,
+     "workflow: the files no task writes (the workflow's inputs) are staged on storage (the controller host) and each "
+     "task reads its own over the platform as it starts, as HEFT prices it; no = they are on every host already"},
     {"app", "substitute_max_diff", FL_K_REAL, FL_OFF(substitute_max_diff), FL_K_NONNEG, "0.5", NULL,
      "workflow, rule stage: largest relative difference of input sizes between a task and its substitute"},
     {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,

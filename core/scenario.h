@@ -95,6 +95,7 @@ typedef struct fl_scenario {
   char *substitutes;         /* workflow: side file of substitutes (NULL: the rule) */
   int substitute_rule;       /* workflow: 0 stage, 1 none */
   int outputs_shared;        /* workflow: 0 outputs in the producer host's memory, 1 also on shared storage */
+  int stage_inputs;          /* workflow: 1 a task reads its staged inputs from the controller as it starts */
   double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
   double reference_speed;    /* workflow: flop/s that converts a recorded runtime without a machine speed */
 

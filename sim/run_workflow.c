@@ -49,8 +49,11 @@ struct fl_wfrun {
   fl_wf *wf;
   fl_heft_schedule hs;
   long H;
-  sg_host_t *host; /* H + 1: host[H] is the controller, standing for shared storage (app.outputs = shared) */
+  sg_host_t *host; /* H + 1: host[H] is the controller, standing for shared storage (app.outputs = shared) and
+                    * for the storage the workflow's inputs are staged on (app.stage_inputs) */
   int shared;
+  double *staged;  /* per task: bytes read from the controller as it starts (NULL: none, or app.stage_inputs = no) */
+  fl_sgc **stagec; /* per host: the staged read under way (a reference held for the finish to cancel) */
   double *speed;
   long *cores, *tcores; /* per host, per task */
   long *prio; /* per task: position in the schedule's start-time order */
@@ -172,6 +175,13 @@ static double fl_wf_comm(void *ctx, long a, long b, double bytes)
   return w->cache_lat[slot] + (w->cache_bw[slot] > 0 ? bytes / w->cache_bw[slot] : INFINITY);
 }
 
+/* The scheduler's price of reading staged inputs: from the controller (host H) to p. */
+static double fl_wf_stage(void *ctx, long p, double bytes)
+{
+  fl_wfrun *w = ctx;
+  return fl_wf_comm(ctx, w->H, p, bytes);
+}
+
 /* ---- set-up ---- */
 
 static const double *fl_sort_start;
@@ -235,19 +245,33 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     }
     w->host[w->H] = fl_platform_controller(sim->pf);
     w->shared = sc->outputs_shared;
-    if (w->shared && strcmp(fl_sg_zone_name(w->host[w->H]), fl_sg_zone_name(w->host[0])) != 0) {
-      rc = fl_scenario_fail(sc, "app", "outputs", "shared storage is read from the controller host %s, which must be in "
-                            "the zone of the nodes (%s is in zone '%s', %s in zone '%s') in platform '%s'",
-                            sg_host_get_name(w->host[w->H]), sg_host_get_name(w->host[w->H]),
-                            fl_sg_zone_name(w->host[w->H]), sg_host_get_name(w->host[0]), fl_sg_zone_name(w->host[0]),
-                            fl_platform_describe(sim->pf));
-      goto done;
-    }
-    if (w->shared && !(sg_host_get_route_bandwidth(w->host[w->H], w->host[0]) > 0)) {
-      rc = fl_scenario_fail(sc, "app", "outputs", "shared storage is read from the controller host %s, but platform "
-                            "'%s' has no route from it to %s", sg_host_get_name(w->host[w->H]),
-                            fl_platform_describe(sim->pf), sg_host_get_name(w->host[0]));
-      goto done;
+    if (sc->stage_inputs)
+      for (long i = 0; i < n && !w->staged; i++)
+        if (w->wf->task[i].staged_bytes > 0) {
+          FL_ALLOC(w->staged, n);
+          for (long k = 0; k < n; k++)
+            w->staged[k] = w->wf->task[k].staged_bytes;
+        }
+    for (int why = 0; why < 2; why++) { /* the controller stands for storage: it must reach the nodes */
+      const char *key = why ? "stage_inputs" : "outputs";
+      const char *what = why ? "the workflow's inputs are staged on" : "shared storage is read from";
+      if (!(why ? w->staged != NULL : w->shared))
+        continue;
+      if (strcmp(fl_sg_zone_name(w->host[w->H]), fl_sg_zone_name(w->host[0])) != 0) {
+        rc = fl_scenario_fail(sc, "app", key,
+                              "%s the controller host %s, which must be in the zone of the nodes (%s "
+                              "is in zone '%s', %s in zone '%s') in platform '%s'",
+                              what, sg_host_get_name(w->host[w->H]), sg_host_get_name(w->host[w->H]),
+                              fl_sg_zone_name(w->host[w->H]), sg_host_get_name(w->host[0]), fl_sg_zone_name(w->host[0]),
+                              fl_platform_describe(sim->pf));
+        goto done;
+      }
+      if (!(sg_host_get_route_bandwidth(w->host[w->H], w->host[0]) > 0)) {
+        rc = fl_scenario_fail(sc, "app", key, "%s the controller host %s, but platform '%s' has no route from it to %s",
+                              what, sg_host_get_name(w->host[w->H]), fl_platform_describe(sim->pf),
+                              sg_host_get_name(w->host[0]));
+        goto done;
+      }
     }
     /* tasks move their outputs between any two nodes, and HEFT prices those routes */
     FL_TRY(fl_platform_check_routes(sim->pf, sc, w->host, w->H,
@@ -278,9 +302,15 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                        .parent_start = w->wf->parent_start,
                        .parent_edge = w->wf->parent_edge,
                        .topo = w->wf->topo,
-                       .cores = w->tcores};
-    fl_heft_hosts h = {
-        .nhosts = w->H, .speed = w->speed, .cores = w->cores, .comm = fl_wf_comm, .ctx = w, .candidates = 16};
+                       .cores = w->tcores,
+                       .staged_bytes = w->staged};
+    fl_heft_hosts h = {.nhosts = w->H,
+                       .speed = w->speed,
+                       .cores = w->cores,
+                       .comm = fl_wf_comm,
+                       .stage = fl_wf_stage,
+                       .ctx = w,
+                       .candidates = 16};
     double *flops = NULL;
     for (long k = 0; k < 256 && w->H > 1; k++) {
       long a = (k * 7919L) % w->H, b = (k * 104729L + 1) % w->H;
@@ -328,6 +358,7 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->borrow_head, n);
   FL_ALLOC(w->up, w->H + 1);
   FL_ALLOC(w->running, w->H);
+  FL_ALLOC(w->stagec, w->H);
   FL_ALLOC(w->q, w->H);
   FL_ALLOC(w->queued_s, w->H);
   FL_ALLOC(w->outs, w->H);
@@ -395,6 +426,8 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->borrow);
   free(w->up);
   free(w->running);
+  free(w->stagec);
+  free(w->staged);
   free(w->q);
   free(w->queued_s);
   free(w->outs);
@@ -545,6 +578,8 @@ fl_err fl_wfr_reset(fl_replica *rep)
     w->queued_s[p] = 0.0;
     w->nouts[p] = 0;
     w->worker[p] = NULL;
+    fl_sgc_unref(w->stagec[p]);
+    w->stagec[p] = NULL;
   }
   for (long e = 0; e < wf->nedges; e++) {
     w->esrc[e] = wf->edge_src[e];
@@ -735,7 +770,22 @@ static void fl_wf_worker_main(int argc, char **argv)
     w->queued_s[p] = fmax(0.0, w->queued_s[p] - wf->task[t].flops / w->speed[p]);
     w->state[t] = FL_T_RUNNING;
     w->running[p] = t;
-    failed = fl_sg_exec(w->host[p], wf->task[t].flops);
+    failed = 0;
+    if (w->staged && w->staged[t] > 0) { /* its staged inputs, read from storage (the controller) first */
+      fl_sgc *c = fl_sgc_send(w->host[w->H], w->host[p], w->staged[t]);
+      w->stagec[p] = c; /* the send's reference, for the finish to cancel */
+      fl_sgc_ref(c);
+      failed = fl_sgc_wait(c) != 0;
+      if (w->stagec[p] == c) {
+        w->stagec[p] = NULL;
+        fl_sgc_unref(c);
+      }
+      fl_sgc_unref(c);
+      if (w->finished)
+        break;
+    }
+    if (!failed)
+      failed = fl_sg_exec(w->host[p], wf->task[t].flops);
     if (w->finished)
       break;
     if (failed && w->running[p] == t && w->up[p]) {
@@ -1209,6 +1259,13 @@ void fl_sim_run_workflow(fl_replica *rep)
     res->status = rep->rc != FL_OK ? "failed" : "timeout";
     for (long e = 0; e < w->wf->nedges; e++)
       fl_wf_drop_comm(w, e);
+    for (long p = 0; p < w->H; p++)
+      if (w->stagec[p]) { /* a staged read under way: cancelled, freed when the engine has ended */
+        fl_sgc_cancel(w->stagec[p]);
+        if (fl_grow((void **)&w->dropped, &w->capdropped, w->ndropped + 1, sizeof *w->dropped) == FL_OK)
+          w->dropped[w->ndropped++] = w->stagec[p];
+        w->stagec[p] = NULL;
+      }
     for (long p = 0; p < w->H; p++)
       if (w->worker[p]) {
         sg_actor_t a = w->worker[p];

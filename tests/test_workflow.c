@@ -320,6 +320,36 @@ static void test_cli_heft_makespan(void)
                   1.0);
 }
 
+/* Staged inputs (files no task writes) are read from the controller as a task starts, and HEFT prices the read:
+ * one job reading a 200 MB input, 1 s of computation; the controller reaches n1 at 100 MB/s and n2 at 50 MB/s, so
+ * HEFT picks n1 and both the schedule and the simulated run take 2 + 1 = 3 s (1 s with app.stage_inputs = no). */
+static void test_cli_staged_inputs(void)
+{
+  fl_cli_write("stage.xml",
+               "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+               "<platform version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n"
+               "    <host id=\"ctl\" speed=\"1Gf\"/>\n    <host id=\"n1\" speed=\"1Gf\"/>\n"
+               "    <host id=\"n2\" speed=\"1Gf\"/>\n"
+               "    <link id=\"c1\" bandwidth=\"100MBps\" latency=\"0s\"/>\n"
+               "    <link id=\"c2\" bandwidth=\"50MBps\" latency=\"0s\"/>\n"
+               "    <link id=\"l12\" bandwidth=\"100MBps\" latency=\"0s\"/>\n"
+               "    <route src=\"ctl\" dst=\"n1\"><link_ctn id=\"c1\"/></route>\n"
+               "    <route src=\"ctl\" dst=\"n2\"><link_ctn id=\"c2\"/></route>\n"
+               "    <route src=\"n1\" dst=\"n2\"><link_ctn id=\"l12\"/></route>\n  </zone>\n</platform>\n");
+  fl_cli_write("stage.dax", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                            "<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" version=\"2.1\" name=\"s\">\n"
+                            "  <job id=\"ID1\" name=\"read\" runtime=\"1\">\n"
+                            "    <uses file=\"in.dat\" link=\"input\" size=\"200000000\"/>\n  </job>\n</adag>\n");
+  fl_cli_write("stage.ini", "[platform]\nfile = stage.xml\ncontroller = ctl\n[app]\nkind = workflow\n"
+                            "graph = stage.dax\nreference_speed = 1e9\n[failures]\nmodel = none\n[strategy]\n"
+                            "kind = replication\n[run]\nreplicas = 1\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate stage.ini --db stage.db"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("stage.db", "SELECT work_s FROM runs"), 3.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("stage.db", "SELECT makespan_s FROM runs"), 3.0, 1e-6);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate stage.ini --db stage-no.db --set app.stage_inputs=no"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("stage-no.db", "SELECT makespan_s FROM runs"), 1.0, 1e-6);
+}
+
 /* X fails at 5 s. Budget 0.5: the simplified knapsack (w_X = 2 x max(0.1, 1.0) = 2) re-executes X with every
  * solver; the full MIP substitutes J1 for K1 and J2 for K2 (error 0.2) and the run ends 10 s earlier. Budget 2.5:
  * the simplified one substitutes X by one task for both (error 0.1 + 1.0). */
@@ -515,6 +545,7 @@ static CU_TestInfo graph_tests[] = {
 };
 static CU_TestInfo cli_tests[] = {
     {"failure-free makespan = HEFT's schedule", test_cli_heft_makespan},
+    {"staged inputs: read from the controller, priced by HEFT", test_cli_staged_inputs},
     {"decisions: simplified re-executes, full MIP substitutes", test_cli_decisions},
     {"bad graphs: exit 2, one line, no row", test_cli_bad_input},
     {"shipped WfCommons scenarios", test_cli_real_instances},

@@ -148,6 +148,8 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
       best = fmax(best, c + out->rank[g->edge_dst[e]]);
     }
     out->rank[i] = g->flops[i] * inv_speed + best;
+    if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
+      out->rank[i] += h->mean_latency + g->staged_bytes[i] / h->mean_bandwidth;
   }
   /* 2. the order */
   for (long i = 0; i < n; i++)
@@ -215,6 +217,8 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
     for (long c = 0; c < ncand; c++) {
       long p = cand[c], at;
       double ready = 0.0, d = g->flops[i] / h->speed[p], s;
+      if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
+        d += h->stage(h->ctx, p, g->staged_bytes[i]); /* read from storage as it starts */
       if (g->cores && h->cores && h->cores[p] < g->cores[i])
         continue;
       for (long e = g->parent_start[i]; e < g->parent_start[i + 1]; e++) {

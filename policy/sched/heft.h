@@ -11,7 +11,10 @@
  *      AFT(m) + c(host(m), p)), c = 0 on the same host; ties go to the lowest host index.
  * On large platforms (ntasks x nhosts over FL_HEFT_EXHAUSTIVE), step 3 looks at the parents' hosts and the
  * `candidates` hosts that become free first instead of every host: O(n (P + K log H)) instead of O(n H).
- * A task that needs more cores than any host has is FL_ERR_INPUT (the caller names it). Pure code: the host speeds and the communication times come from the caller. */
+ * A task that needs more cores than any host has is FL_ERR_INPUT (the caller names it). A task with staged inputs
+ * reads them from storage when it starts: its execution time on p is the read (hosts.stage) plus its computation,
+ * and w_i counts the read at the mean latency and bandwidth. Pure code: the host speeds and the communication
+ * times come from the caller. */
 #ifndef FL_HEFT_H
 #define FL_HEFT_H
 
@@ -28,6 +31,7 @@ typedef struct fl_heft_graph {
   const long *parent_start, *parent_edge; /* ntasks + 1, nedges */
   const long *topo;                       /* a topological order */
   const long *cores;                      /* cores each task needs (NULL: 1) */
+  const double *staged_bytes;             /* bytes each task reads from storage when it starts (NULL: none) */
 } fl_heft_graph;
 
 typedef struct fl_heft_hosts {
@@ -36,6 +40,8 @@ typedef struct fl_heft_hosts {
   const long *cores;   /* cores of each host (NULL: enough for every task); a task goes only where it fits */
   /* time to move `bytes` from host a to host b (a != b) */
   double (*comm)(void *ctx, long a, long b, double bytes);
+  /* time to read `bytes` of staged inputs from storage onto host p (NULL: staged inputs cost nothing) */
+  double (*stage)(void *ctx, long p, double bytes);
   void *ctx;
   double mean_latency, mean_bandwidth; /* over host pairs, for the ranks */
   long candidates;                     /* large platforms: hosts examined besides the parents' (>= 1) */
