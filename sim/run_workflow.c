@@ -97,6 +97,9 @@ struct fl_wfrun {
   double *val, *ref;
   long *sink_sub;
   int empirical;
+  /* per task, for a substituted one: the task standing in for it (the first dependent's) and that term's weight */
+  long *sub_of;
+  double *sub_wt;
 };
 
 static void fl_wf_free_dropped(fl_wfrun *w);
@@ -372,6 +375,8 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->stamp, n);
   FL_ALLOC(w->subst, n);
   FL_ALLOC(w->weight, n);
+  FL_ALLOC(w->sub_of, n);
+  FL_ALLOC(w->sub_wt, n);
   sim->work_s = w->hs.makespan; /* the failure-free schedule's length */
   *out = w;
   w = NULL;
@@ -441,6 +446,8 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->stamp);
   free(w->subst);
   free(w->weight);
+  free(w->sub_of);
+  free(w->sub_wt);
   free(w->t_i);
   free(w->t_j);
   free(w->t_k);
@@ -592,6 +599,7 @@ fl_err fl_wfr_reset(fl_replica *rep)
     w->state[t] = FL_T_PENDING;
     w->out_host[t] = -1;
     w->borrow_head[t] = -1;
+    w->sub_of[t] = -1;
     w->where[t] = w->hs.host[t];
     FL_TRY(fl_lq_push(w, &w->q[w->where[t]], t));
     w->queued_s[w->where[t]] += wf->task[t].flops / w->speed[w->where[t]];
@@ -867,6 +875,8 @@ static int fl_wf_needed(const fl_wfrun *w, long t, long p)
   return 0;
 }
 
+#define FL_WF_MAX_CHAIN 64 /* substitutes of substitutes followed at most */
+
 /* Can j stand in for lost task i towards dependent k (k >= ntasks: i's output as the workflow's)? j finished with
  * its output on a live host; or j will still produce one: pending or running, not lost in this failure, and before
  * k in the schedule's order, so every host's queue still runs in an order where each task's inputs come from
@@ -882,14 +892,30 @@ static int fl_wf_can_substitute(const fl_wfrun *w, long j, long k)
 
 /* Candidate terms (i = idx, j, k) for the dependents reached through edge e (k = its destination) or, e < 0, the
  * workflow's output of sink i (k a virtual id). */
+/* What a substitute j delivers: its own output, or, substituted itself, its substitute's (transitively, as a node
+ * asking a neighbour for its current value gets what that neighbour took over). *w gets the weights along the chain
+ * beyond j. -1: a chain longer than the bound (a stale link). */
+static long fl_wf_resolve(const fl_wfrun *w, long j, double *wsum)
+{
+  *wsum = 0.0;
+  for (int hop = 0; hop < FL_WF_MAX_CHAIN && w->state[j] == FL_T_SUBST; hop++) {
+    if (w->sub_of[j] < 0)
+      return -1;
+    *wsum += w->sub_wt[j];
+    j = w->sub_of[j];
+  }
+  return w->state[j] == FL_T_SUBST ? -1 : j;
+}
+
 static fl_err fl_wf_add_terms(fl_wfrun *w, long idx, long i, long e, long *nterms)
 {
   fl_err rc = FL_OK;
   const fl_wf *wf = w->wf;
   long k = e >= 0 ? wf->edge_dst[e] : wf->ntasks + i;
   for (long s = wf->sub_start[i]; s < wf->sub_start[i + 1]; s++) {
-    long j = wf->sub_j[s], t;
-    if ((wf->sub_k[s] >= 0 && wf->sub_k[s] != k) || j == k || !fl_wf_can_substitute(w, j, k))
+    double chain;
+    long j = fl_wf_resolve(w, wf->sub_j[s], &chain), t;
+    if ((wf->sub_k[s] >= 0 && wf->sub_k[s] != k) || j < 0 || j == k || j == i || !fl_wf_can_substitute(w, j, k))
       continue;
     FL_TRY(fl_wf_terms_cap(w, *nterms + 1));
     t = (*nterms)++;
@@ -897,9 +923,36 @@ static fl_err fl_wf_add_terms(fl_wfrun *w, long idx, long i, long e, long *nterm
     w->t_j[t] = j;
     w->t_k[t] = k;
     w->t_edge[t] = e;
-    w->t_w[t] = w->gw && w->empirical && w->state[j] == FL_T_DONE ? fl_wf_gw_empirical(w, i, j) : wf->sub_w[s];
+    w->t_w[t] = w->gw && w->empirical && w->state[j] == FL_T_DONE ? fl_wf_gw_empirical(w, i, j) : wf->sub_w[s] + chain;
     w->t_cross[t] = e >= 0 && w->where[k] != (w->state[j] == FL_T_DONE ? w->out_host[j] : w->where[j]);
     w->t_by[t] = 0;
+  }
+done:
+  return rc;
+}
+
+/* Appends to (*edges, *n) the edges that read lost task i's output for a pending dependent: its own and those it
+ * serves as a substitute, each once (an edge may be borrowed by i twice: i, j, then i again). */
+static fl_err fl_wf_readers(const fl_wfrun *w, long i, long **edges, long *cap, long *n)
+{
+  fl_err rc = FL_OK;
+  const fl_wf *wf = w->wf;
+  long n0 = *n;
+  for (long e = wf->child_start[i]; e < wf->child_start[i + 1]; e++)
+    if (w->esrc[e] == i && w->state[wf->edge_dst[e]] == FL_T_PENDING) {
+      FL_TRY(fl_grow((void **)edges, cap, *n + 1, sizeof **edges));
+      (*edges)[(*n)++] = e;
+    }
+  for (long b = w->borrow_head[i]; b >= 0; b = w->borrow[b].next) {
+    long e = w->borrow[b].edge, dup = 0;
+    if (w->esrc[e] != i || w->state[wf->edge_dst[e]] != FL_T_PENDING)
+      continue;
+    for (long u = n0; u < *n && !dup; u++)
+      dup = (*edges)[u] == e;
+    if (!dup) {
+      FL_TRY(fl_grow((void **)edges, cap, *n + 1, sizeof **edges));
+      (*edges)[(*n)++] = e;
+    }
   }
 done:
   return rc;
@@ -979,22 +1032,26 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
   fl_sim *sim = rep->sim;
   const fl_wf *wf = w->wf;
   long m = to - from, nterms = 0, *tstart = NULL, *scratch = NULL, *best = NULL;
+  long *rstart = NULL, *redge = NULL, nread = 0, capread = 0;
   int have_z = 0;
   fl_pol_full full;
 
   FL_ALLOC(tstart, m + 1);
+  FL_ALLOC(rstart, m + 1);
   FL_ALLOC(best, m);
   for (long idx = 0; idx < m; idx++) {
     long i = w->lost[from + idx], deps = 0;
     tstart[idx] = nterms;
-    for (long e = wf->child_start[i]; e < wf->child_start[i + 1]; e++)
-      if (w->esrc[e] == i && w->state[wf->edge_dst[e]] == FL_T_PENDING) {
-        deps++;
-        FL_TRY(fl_wf_add_terms(w, idx, i, e, &nterms));
-      }
-    for (long b = w->borrow_head[i]; b >= 0; b = w->borrow[b].next) {
-      long e = w->borrow[b].edge;
-      if (w->esrc[e] == i && w->state[wf->edge_dst[e]] == FL_T_PENDING) {
+    rstart[idx] = nread;
+    FL_TRY(fl_wf_readers(w, i, &redge, &capread, &nread));
+    /* terms per dependent, not per edge: a dependent may read i through two edges (its own input and one that i
+     * serves as a substitute; a neighbour substitute in the grid world always does), and one substitute j then
+     * stands in on both */
+    for (long q = rstart[idx]; q < nread; q++) {
+      long e = redge[q], seen = 0;
+      for (long u = rstart[idx]; u < q && !seen; u++)
+        seen = wf->edge_dst[redge[u]] == wf->edge_dst[e];
+      if (!seen) {
         deps++;
         FL_TRY(fl_wf_add_terms(w, idx, i, e, &nterms));
       }
@@ -1006,6 +1063,7 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
     w->ndep[idx] = deps;
   }
   tstart[m] = nterms;
+  rstart[m] = nread;
   FL_ALLOC(scratch, nterms);
   for (long idx = 0; idx < m; idx++)
     w->weight[idx] = w->ndep[idx] > 0 ? fl_wf_simplified(w, tstart[idx], tstart[idx + 1], w->ndep[idx], &best[idx],
@@ -1043,17 +1101,24 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
           if (seen)
             continue;
         }
-        used++;
+        if (used++ == 0) {
+          w->sub_of[i] = j;
+          w->sub_wt[i] = w->t_w[t];
+        }
         w->spent += w->t_w[t];
         if (e < 0 && w->sink_sub)
           w->sink_sub[i] = j;
-        if (e >= 0) {
-          w->esrc[e] = j;
-          w->edge_at[e] = -1;
-          fl_wf_drop_comm(w, e);
-          FL_TRY(fl_wf_borrow(w, j, e));
-          fl_wf_wake(w, w->where[wf->edge_dst[e]]);
+        for (long q = rstart[idx]; e >= 0 && q < rstart[idx + 1]; q++) { /* every edge from i to this dependent */
+          long r = redge[q];
+          if (wf->edge_dst[r] != wf->edge_dst[e] || w->esrc[r] != i)
+            continue;
+          w->esrc[r] = j;
+          w->edge_at[r] = -1;
+          fl_wf_drop_comm(w, r);
+          FL_TRY(fl_wf_borrow(w, j, r));
         }
+        if (e >= 0)
+          fl_wf_wake(w, w->where[wf->edge_dst[e]]);
       }
       FL_CHECK(used == w->ndep[idx], FL_ERR_INTERNAL, "task %s: %ld substitutes for %ld dependents", wf->task[i].name,
                used, w->ndep[idx]);
@@ -1071,6 +1136,8 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
   rep->res->tasks_lost += m;
 done:
   free(tstart);
+  free(rstart);
+  free(redge);
   free(scratch);
   free(best);
   return rc;
@@ -1130,14 +1197,12 @@ void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
     for (long k = 0; k < q->n; k++) {
       long x = q->v[k];
       if (w->where[x] == p && w->state[x] == FL_T_PENDING && w->stamp[x] != w->stampv) {
-        w->stamp[x] = w->stampv; /* once, though the queue may hold it twice */
+        w->where[x] = -1; /* once, though the queue may hold it twice; not stamped: not lost, it may stand in */
         moved[nmoved++] = x;
       }
     }
     q->n = 0;
     w->queued_s[p] = 0.0;
-    for (long k = 0; k < nmoved; k++)
-      w->where[moved[k]] = -1;
     for (long k = 0; k < nmoved; k++)
       fl_wf_reassign(w, moved[k]);
     for (long k = 0; k < nmoved; k++)

@@ -386,6 +386,32 @@ static void test_cli_decisions(void)
   CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT tasks_substituted FROM runs WHERE error_budget = 2.5"), 1.0);
 }
 
+/* Substitutes of substitutes (tests/data/workflows/chain.dot says the case). Regressions: a lost substitute whose
+ * dependent reads it through two edges (its own input and the one it stood in for) was counted as two dependents
+ * and could never be substituted (3 of 3 re-executed here); a substituted task was no candidate, though what its
+ * dependents read (its substitute's output) is what a node asking it for its value gets. */
+static void test_cli_substitute_chain(void)
+{
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "simulate %s --db chain.db", fl_test_src("tests/data/workflows/chain.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("chain.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND tasks_lost = 3 "
+                                           "AND tasks_substituted = 3 AND tasks_replicated = 0"),
+                  1.0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("chain.db", "SELECT error_spent FROM runs"), 0.8, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("chain.db", "SELECT makespan_s FROM runs"), 21.0, 0.01);
+  /* without Z, Y has no substitute: re-executed (on a live host, after its failure), and K waits for it */
+  fl_cli_write("chain2-subs.csv", "task,substitute,weight\nX,Y,0.1\nW,X,0.2\n");
+  /* (a key's path is relative to the scenario file: an absolute one) */
+  snprintf(cmd, sizeof cmd, "simulate %s --db chain2.db --set app.substitutes=%s/chain2-subs.csv",
+           fl_test_src("tests/data/workflows/chain.ini"), fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("chain2.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND "
+                                            "tasks_substituted = 2 AND tasks_replicated = 1"),
+                  1.0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("chain2.db", "SELECT error_spent FROM runs"), 0.4, 1e-12);
+}
+
 static void test_cli_bad_input(void)
 {
   static const struct {
@@ -547,6 +573,7 @@ static CU_TestInfo cli_tests[] = {
     {"failure-free makespan = HEFT's schedule", test_cli_heft_makespan},
     {"staged inputs: read from the controller, priced by HEFT", test_cli_staged_inputs},
     {"decisions: simplified re-executes, full MIP substitutes", test_cli_decisions},
+    {"substitutes of substitutes, a dependent reading twice", test_cli_substitute_chain},
     {"bad graphs: exit 2, one line, no row", test_cli_bad_input},
     {"shipped WfCommons scenarios", test_cli_real_instances},
     {"the grid world as a graph: values, regressions", test_cli_gridworld_graph},
