@@ -47,6 +47,9 @@ void fl_sgc_unref(fl_sgc *c);
 int fl_sgc_wait(fl_sgc *c);
 /* Stop it if it still runs (its waiters see a failure). */
 void fl_sgc_cancel(fl_sgc *c);
+/* Callbacks connected to SimGrid's host on/off signal (each execution adds one for its duration: a count that
+ * grows from replica to replica is a leak that slows every failure; tests watch it). */
+long fl_sg_state_callbacks(void);
 /* Run `flops` on `host` from the calling actor (which may sit on another host): 0 done, 1 the host failed. */
 int fl_sg_exec(sg_host_t host, double flops);
 /* The name of the netzone that holds host (SimGrid 3.32 crashes on a route query between zones it cannot route
