@@ -29,6 +29,7 @@
 #include "sim_impl.h"
 #include "workflow.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,11 @@ struct fl_wfrun {
   fl_sgc **stagec; /* per host: the staged read under way (a reference held for the finish to cancel) */
   double *speed;
   long *cores, *tcores; /* per host, per task */
+  /* where a task moved off a failed host goes (fl_wf_best_host): hosts of equal speed and cores form a class, each
+   * with a tournament tree over its hosts' keys (work queued, INFINITY when down), so that the choice costs
+   * O(classes x log hosts) instead of a pass over every host; nclass = 0: too many classes, the pass */
+  long nclass, *cls_of, *cls_pos, *cls_start, *cls_size, *cls_host, *tree_arg;
+  double *tree_key;
   long *prio; /* per task: position in the schedule's start-time order */
   double budget;
   /* comm-time cache for the scheduler */
@@ -103,6 +109,8 @@ struct fl_wfrun {
 };
 
 static void fl_wf_free_dropped(fl_wfrun *w);
+static fl_err fl_wf_classes(fl_wfrun *w);
+static void fl_wf_touch(fl_wfrun *w, long p);
 
 /* ---- small helpers ---- */
 
@@ -247,6 +255,7 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
       most = w->cores[p] > most ? w->cores[p] : most;
     }
     w->host[w->H] = fl_platform_controller(sim->pf);
+    FL_TRY(fl_wf_classes(w));
     w->shared = sc->outputs_shared;
     if (sc->stage_inputs)
       for (long i = 0; i < n && !w->staged; i++)
@@ -415,6 +424,13 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->host);
   free(w->speed);
   free(w->cores);
+  free(w->cls_of);
+  free(w->cls_pos);
+  free(w->cls_start);
+  free(w->cls_size);
+  free(w->cls_host);
+  free(w->tree_key);
+  free(w->tree_arg);
   free(w->tcores);
   free(w->prio);
   free(w->cache_key);
@@ -504,7 +520,83 @@ static fl_err fl_wf_assign(fl_wfrun *w, long t, long p)
   }
   FL_TRY(fl_lq_push(w, &w->q[p], t));
   w->queued_s[p] += w->wf->task[t].flops / w->speed[p];
+  fl_wf_touch(w, p);
   fl_wf_wake(w, p);
+done:
+  return rc;
+}
+
+static double fl_wf_key(const fl_wfrun *w, long p)
+{
+  return w->up[p] ? w->queued_s[p] + (w->running[p] >= 0 ? 1e-9 : 0.0) : INFINITY;
+}
+
+/* Host p's key changed (work queued, running, up): its class's tree learns it. Ties go to the lower host. */
+static void fl_wf_touch(fl_wfrun *w, long p)
+{
+  long c, m, base, i;
+  if (w->nclass == 0 || p >= w->H)
+    return;
+  c = w->cls_of[p];
+  m = w->cls_size[c];
+  base = 2 * w->cls_start[c];
+  i = m + w->cls_pos[p];
+  w->tree_key[base + i] = fl_wf_key(w, p);
+  w->tree_arg[base + i] = p;
+  for (i /= 2; i >= 1; i /= 2) {
+    long l = base + 2 * i, r = l + 1;
+    int right =
+        w->tree_key[r] < w->tree_key[l] || (w->tree_key[r] == w->tree_key[l] && w->tree_arg[r] < w->tree_arg[l]);
+    w->tree_key[base + i] = w->tree_key[right ? r : l];
+    w->tree_arg[base + i] = w->tree_arg[right ? r : l];
+  }
+}
+
+/* Host classes (equal speed and cores) in host order, trees sized 2 x the class's hosts rounded up to a power of
+ * two; above 64 classes, none (the pass over the hosts). */
+static fl_err fl_wf_classes(fl_wfrun *w)
+{
+  fl_err rc = FL_OK;
+  long nc = 0, total = 0;
+  FL_ALLOC(w->cls_of, w->H);
+  FL_ALLOC(w->cls_pos, w->H);
+  FL_ALLOC(w->cls_start, 65);
+  FL_ALLOC(w->cls_size, 65);
+  FL_ALLOC(w->cls_host, 65);
+  for (long p = 0; p < w->H && nc <= 64; p++) {
+    long c = 0;
+    while (c < nc && !(w->speed[w->cls_host[c]] == w->speed[p] && w->cores[w->cls_host[c]] == w->cores[p]))
+      c++;
+    if (c == nc) {
+      if (nc == 64) {
+        nc = 65;
+        break;
+      }
+      w->cls_host[nc] = p; /* a representative */
+      w->cls_size[nc++] = 0;
+    }
+    w->cls_of[p] = c;
+    w->cls_pos[p] = w->cls_size[c]++;
+  }
+  if (nc > 64) {
+    w->nclass = 0;
+    goto done;
+  }
+  for (long c = 0; c < nc; c++) {
+    long m = 1;
+    while (m < w->cls_size[c])
+      m *= 2;
+    w->cls_size[c] = m; /* leaves; a host's leaf is m + its position */
+    w->cls_start[c] = total;
+    total += m; /* its tree takes 2m slots from 2 x cls_start */
+  }
+  FL_ALLOC(w->tree_key, 2 * total);
+  FL_ALLOC(w->tree_arg, 2 * total);
+  for (long i = 0; i < 2 * total; i++) {
+    w->tree_key[i] = INFINITY;
+    w->tree_arg[i] = LONG_MAX;
+  }
+  w->nclass = nc;
 done:
   return rc;
 }
@@ -514,6 +606,19 @@ static long fl_wf_best_host(const fl_wfrun *w, long t)
 {
   long best = -1;
   double bf = INFINITY;
+  for (long c = 0; c < w->nclass; c++) {
+    long r = w->cls_host[c], base = 2 * w->cls_start[c], p = w->tree_arg[base + 1];
+    double f;
+    if (w->cores[r] < w->tcores[t] || !isfinite(w->tree_key[base + 1]))
+      continue;
+    f = w->tree_key[base + 1] + w->wf->task[t].flops / w->speed[r];
+    if (f < bf || (f == bf && p < best)) {
+      bf = f;
+      best = p;
+    }
+  }
+  if (w->nclass > 0)
+    return best;
   for (long p = 0; p < w->H; p++) {
     double f;
     if (!w->up[p] || w->cores[p] < w->tcores[t])
@@ -604,6 +709,8 @@ fl_err fl_wfr_reset(fl_replica *rep)
     FL_TRY(fl_lq_push(w, &w->q[w->where[t]], t));
     w->queued_s[w->where[t]] += wf->task[t].flops / w->speed[w->where[t]];
   }
+  for (long p = 0; p < w->H; p++)
+    fl_wf_touch(w, p);
 done:
   return rc;
 }
@@ -778,6 +885,7 @@ static void fl_wf_worker_main(int argc, char **argv)
     w->queued_s[p] = fmax(0.0, w->queued_s[p] - wf->task[t].flops / w->speed[p]);
     w->state[t] = FL_T_RUNNING;
     w->running[p] = t;
+    fl_wf_touch(w, p);
     failed = 0;
     if (w->staged && w->staged[t] > 0) { /* its staged inputs, read from storage (the controller) first */
       fl_sgc *c = fl_sgc_send(w->host[w->H], w->host[p], w->staged[t]);
@@ -802,8 +910,10 @@ static void fl_wf_worker_main(int argc, char **argv)
       sg_sem_acquire(w->sem[p]);
       continue;
     }
-    if (w->running[p] == t)
+    if (w->running[p] == t) {
       w->running[p] = -1;
+      fl_wf_touch(w, p);
+    }
     if (failed || w->state[t] != FL_T_RUNNING || w->where[t] != p)
       continue; /* killed: the failure handler took care of it */
     if (w->gw)
@@ -1154,6 +1264,7 @@ void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
   if (p >= w->H || !w->up[p])
     return;
   w->up[p] = 0;
+  fl_wf_touch(w, p);
   if (w->finished)
     return;
   w->stampv++;
@@ -1203,6 +1314,7 @@ void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
     }
     q->n = 0;
     w->queued_s[p] = 0.0;
+    fl_wf_touch(w, p);
     for (long k = 0; k < nmoved; k++)
       fl_wf_reassign(w, moved[k]);
     for (long k = 0; k < nmoved; k++)
@@ -1263,6 +1375,7 @@ static void fl_wf_rebalance(fl_wfrun *w, long p)
     if (w->queued_s[p] + cp >= w->queued_s[q] - cq)
       break;
     w->queued_s[q] = fmax(0.0, w->queued_s[q] - cq);
+    fl_wf_touch(w, q);
     if (fl_wf_assign(w, x, p) != FL_OK) {
       w->rep->rc = FL_ERR_NOMEM;
       return;
@@ -1278,6 +1391,7 @@ void fl_wfr_on_repair(fl_replica *rep, long p, double t)
   if (p >= w->H)
     return;
   w->up[p] = 1;
+  fl_wf_touch(w, p);
   fl_evlog_add(rep->log, t, "repair", p, "host %s", sg_host_get_name(w->host[p]));
   w->norphan = 0;
   for (long k = 0; k < n; k++)
