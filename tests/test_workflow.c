@@ -558,6 +558,20 @@ static void test_cli_gridworld_graph(void)
   CU_ASSERT_EQUAL(fl_cli_query("gwg-sub.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND "
                                                 "error_linf > 0 AND tasks_substituted > 0"),
                   2.0);
+  /* seed 002's shape through the task graphs: 10x10 at node MTBF = repair = 20 s, outputs in node memory;
+   * replication's re-executions cascade and it gets through almost no sweep by 10x the failure-free time, while
+   * substitution finishes (before substitutes of substitutes, it re-executed every lost substitute) */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate gwg.ini --db gwg-shape.db --set app.grid=10x10 --set app.iterations=100 "
+                             "--set platform.nodes=200 --set run.max_time=1000s --set run.replicas=2 --set run.seed=11 "
+                             "--sweep strategy.kind=replication,substitution"),
+                  0);
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-shape.db", "SELECT count(*) FROM runs WHERE strategy = 'substitution' AND "
+                                               "status = 'completed' AND complete_iterations = 100 AND "
+                                               "tasks_replicated < tasks_substituted / 20"),
+                  2.0);
+  CU_ASSERT_EQUAL(fl_cli_query("gwg-shape.db", "SELECT count(*) FROM runs WHERE strategy = 'replication' AND "
+                                               "status = 'timeout' AND complete_iterations < 10"),
+                  2.0);
   /* a row from the middle of a sweep re-simulates alone to the same numbers (SimGrid's clock is shared by the
    * replicas of one process; makespans are kept at its 1e-9 s precision) */
   CU_ASSERT_EQUAL(fl_cli_run("simulate gwg.ini --db gwg-re.db --set app.outputs=shared --set run.replicas=2 "
