@@ -990,7 +990,8 @@ static int fl_wf_needed(const fl_wfrun *w, long t, long p)
 /* Can j stand in for lost task i towards dependent k (k >= ntasks: i's output as the workflow's)? j finished with
  * its output on a live host; or j will still produce one: pending or running, not lost in this failure, and before
  * k in the schedule's order, so every host's queue still runs in an order where each task's inputs come from
- * earlier tasks (no deadlock, no cycle through borrowed outputs). A substituted j produces nothing. */
+ * earlier tasks (no deadlock, no cycle through borrowed outputs). A substituted j produces nothing itself: the
+ * caller resolves it to what it delivers first (fl_wf_resolve). */
 static int fl_wf_can_substitute(const fl_wfrun *w, long j, long k)
 {
   if (w->state[j] == FL_T_DONE)
