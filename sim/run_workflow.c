@@ -563,7 +563,7 @@ static fl_err fl_wf_classes(fl_wfrun *w)
   FL_ALLOC(w->cls_start, 65);
   FL_ALLOC(w->cls_size, 65);
   FL_ALLOC(w->cls_host, 65);
-  for (long p = 0; p < w->H && nc <= 64; p++) {
+  for (long p = 0; p < w->H; p++) {
     long c = 0;
     while (c < nc && !(w->speed[w->cls_host[c]] == w->speed[p] && w->cores[w->cls_host[c]] == w->cores[p]))
       c++;
@@ -623,7 +623,7 @@ static long fl_wf_best_host(const fl_wfrun *w, long t)
     double f;
     if (!w->up[p] || w->cores[p] < w->tcores[t])
       continue;
-    f = w->queued_s[p] + (w->running[p] >= 0 ? 1e-9 : 0.0) + w->wf->task[t].flops / w->speed[p];
+    f = fl_wf_key(w, p) + w->wf->task[t].flops / w->speed[p];
     if (f < bf) {
       bf = f;
       best = p;
