@@ -36,28 +36,30 @@ static void fl_tmr_cu_destroy(void **state)
 }
 
 /* A GPU decides itself whether concurrent streams overlap: always offer them. */
-static int fl_tmr_cu_auto(void *state, const fl_tmr_task *task)
+static int fl_tmr_cu_auto(void *state, const fl_tmr_kernel_def *k, int nk)
 {
   (void)state;
-  (void)task;
+  (void)k;
+  (void)nk;
   return 1;
 }
 
-static fl_err fl_tmr_cu_begin(void *state, const fl_tmr_task *task)
+static fl_err fl_tmr_cu_attempt(void *state, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
+                                fl_tmr_tally *tally)
 {
-  return fl_tmr_cuda_begin(state, task);
+  return fl_tmr_cuda_attempt(state, k, nk, exec, tally);
 }
-static fl_err fl_tmr_cu_attempt(void *state, const fl_tmr_task *task, const fl_tmr_exec *exec, fl_tmr_tally *tally)
+static fl_err fl_tmr_cu_plain(void *state, const fl_tmr_kernel_def *k, int nk, void *stream)
 {
-  return fl_tmr_cuda_attempt(state, task, exec, tally);
+  return fl_tmr_cuda_plain(state, k, nk, stream);
 }
-static fl_err fl_tmr_cu_finish(void *state, const fl_tmr_task *task)
+static fl_err fl_tmr_cu_builtin(void *state, const fl_tmr_task *task, fl_tmr_kernel_def *def)
 {
-  return fl_tmr_cuda_finish(state, task);
+  return fl_tmr_cuda_builtin(state, task, def);
 }
-static fl_err fl_tmr_cu_plain(void *state, const fl_tmr_task *task)
+static fl_err fl_tmr_cu_builtin_finish(void *state, const fl_tmr_task *task)
 {
-  return fl_tmr_cuda_plain(state, task);
+  return fl_tmr_cuda_builtin_finish(state, task);
 }
 
 const fl_tmr_backend_ops fl_tmr_cuda_ops = {
@@ -66,10 +68,10 @@ const fl_tmr_backend_ops fl_tmr_cuda_ops = {
     .create = fl_tmr_cu_create,
     .destroy = fl_tmr_cu_destroy,
     .auto_concurrent = fl_tmr_cu_auto,
-    .begin = fl_tmr_cu_begin,
     .attempt = fl_tmr_cu_attempt,
-    .finish = fl_tmr_cu_finish,
     .plain = fl_tmr_cu_plain,
+    .builtin = fl_tmr_cu_builtin,
+    .builtin_finish = fl_tmr_cu_builtin_finish,
 };
 
 #else

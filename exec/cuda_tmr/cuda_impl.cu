@@ -33,16 +33,20 @@ typedef struct fl_tmr_cu_tally {
   unsigned long long benign, corrected, nomajority, outvoted[3], ntotal;
 } fl_tmr_cu_tally;
 
+#define FL_TMR_CU_SLOTS (FL_TMR_MAX_STAGES * FL_TMR_MAX_ARRAYS) /* (kernel, array) of a run */
+
 struct fl_tmr_cuda {
   cudaStream_t stream[3];
-  cudaEvent_t ready, done[3];
-  int nstreams, nevents, have_ready;
-  double *d_in[FL_TMR_MAX_ARRAYS];
-  long in_cap[FL_TMR_MAX_ARRAYS];
-  double *d_priv[3][FL_TMR_MAX_ARRAYS];
-  long priv_cap[3][FL_TMR_MAX_ARRAYS];
-  double *d_out[3][FL_TMR_MAX_ARRAYS];
-  long out_cap[3][FL_TMR_MAX_ARRAYS];
+  cudaEvent_t ready, user, done[3];
+  int nstreams, nevents, have_ready, have_user;
+  /* replicas 1, 2: their outputs; any replica: a corrupted copy of an input (device memory kept between runs) */
+  void *scratch[3][FL_TMR_CU_SLOTS];
+  size_t scratch_cap[3][FL_TMR_CU_SLOTS];
+  void *priv[3][FL_TMR_CU_SLOTS];
+  size_t priv_cap[3][FL_TMR_CU_SLOTS];
+  /* the built-in tasks: device copies of their host arrays */
+  void *d_in[FL_TMR_MAX_ARRAYS], *d_out[FL_TMR_MAX_ARRAYS];
+  size_t in_cap[FL_TMR_MAX_ARRAYS], out_cap[FL_TMR_MAX_ARRAYS];
   fl_tmr_cu_tally *d_tally, *h_tally;
   fl_tmr_mismatch *d_pos, *h_pos;
 };
@@ -94,45 +98,87 @@ __global__ void fl_k_gridworld(fl_tmr_k_gw c, const double *__restrict__ reward,
   }
 }
 
-__global__ void fl_k_flip(double *p, long i, int bit)
+/* Flip bit `bit` of element `element` (of `size` bytes): bit b of its little-endian pattern. */
+__global__ void fl_k_flip(unsigned char *p, size_t size, long element, int bit)
 {
-  p[i] = __longlong_as_double(__double_as_longlong(p[i]) ^ (long long)(1ULL << bit));
+  p[size * (size_t)element + (size_t)(bit / 8)] ^= (unsigned char)(1u << (bit % 8));
 }
 
-__global__ void fl_k_vote(long n, int array, double *r0, const double *r1, const double *r2, fl_tmr_vote_params v,
-                          fl_tmr_cu_tally *t, fl_tmr_mismatch *pos)
+/* Count an element the vote did not find unanimous and list it while there is room. */
+__device__ static void fl_tmr_cu_note(int k, int outvoted, long i, int stage, int array, double a, double b, double c,
+                                      fl_tmr_cu_tally *t, fl_tmr_mismatch *pos)
+{
+  unsigned long long slot;
+  if (k == FL_TMR_V_EQUAL)
+    return;
+  if (k == FL_TMR_V_BENIGN) {
+    atomicAdd(&t->benign, 1ULL);
+    return;
+  }
+  if (k == FL_TMR_V_CORRECTED) {
+    atomicAdd(&t->corrected, 1ULL);
+    if (outvoted >= 0)
+      atomicAdd(&t->outvoted[outvoted], 1ULL);
+  } else {
+    atomicAdd(&t->nomajority, 1ULL);
+  }
+  slot = atomicAdd(&t->ntotal, 1ULL);
+  if (slot < FL_TMR_MAX_POSITIONS) {
+    pos[slot].stage = stage;
+    pos[slot].array = array;
+    pos[slot].outvoted = k == FL_TMR_V_CORRECTED ? outvoted : -1;
+    pos[slot].index = i;
+    pos[slot].value[0] = a;
+    pos[slot].value[1] = b;
+    pos[slot].value[2] = c;
+  }
+}
+
+/* The bit pattern of a double or a float, zero-extended. */
+__device__ static inline uint64_t fl_tmr_cu_bits(double x)
+{
+  return (uint64_t)__double_as_longlong(x);
+}
+__device__ static inline uint64_t fl_tmr_cu_bits(float x)
+{
+  return (uint64_t)__float_as_uint(x);
+}
+
+/* The vote of one output array of doubles or floats (F): vote.h's fl_tmr_vote_elem on the exact double values,
+ * writing replica 0's copy only where it lost or there is no majority (NaN). */
+template <typename F>
+__global__ void fl_k_vote_fp(long n, int stage, int array, F *r0, const F *r1, const F *r2, fl_tmr_vote_params v,
+                             fl_tmr_cu_tally *t, fl_tmr_mismatch *pos)
 {
   FL_TMR_CU_LOOP(i, n)
   {
-    double a = r0[i], b = r1[i], c = r2 ? r2[i] : nan(""), value;
-    uint64_t ba = fl_tmr_bits(a);
+    F fa = r0[i], fb = r1[i], fc = r2 ? r2[i] : fa;
+    double a = fa, b = fb, c = r2 ? (double)fc : nan(""), value;
     int outvoted, k;
-    if (ba == fl_tmr_bits(b) && (!r2 || ba == fl_tmr_bits(c)))
+    if (fl_tmr_cu_bits(fa) == fl_tmr_cu_bits(fb) && fl_tmr_cu_bits(fa) == fl_tmr_cu_bits(fc))
       continue;
     k = fl_tmr_vote_elem(a, b, c, &v, &value, &outvoted);
-    if (k == FL_TMR_V_BENIGN) {
-      atomicAdd(&t->benign, 1ULL);
-    } else if (k != FL_TMR_V_EQUAL) {
-      unsigned long long slot;
-      if (k == FL_TMR_V_CORRECTED) {
-        atomicAdd(&t->corrected, 1ULL);
-        if (outvoted >= 0)
-          atomicAdd(&t->outvoted[outvoted], 1ULL);
-      } else {
-        atomicAdd(&t->nomajority, 1ULL);
-      }
-      slot = atomicAdd(&t->ntotal, 1ULL);
-      if (slot < FL_TMR_MAX_POSITIONS) {
-        pos[slot].array = array;
-        pos[slot].outvoted = k == FL_TMR_V_CORRECTED ? outvoted : -1;
-        pos[slot].index = i;
-        pos[slot].value[0] = a;
-        pos[slot].value[1] = b;
-        pos[slot].value[2] = c;
-      }
-    }
-    if (fl_tmr_bits(value) != ba)
-      r0[i] = value;
+    fl_tmr_cu_note(k, outvoted, i, stage, array, a, b, c, t, pos);
+    if (fl_tmr_bits(value) != fl_tmr_bits(a))
+      r0[i] = (F)value;
+  }
+}
+
+/* The vote of one output array of integers (I): bitwise, replica 0's value kept where there is no majority. */
+template <typename I>
+__global__ void fl_k_vote_int(long n, int stage, int array, I *r0, const I *r1, const I *r2, int replicas,
+                              fl_tmr_cu_tally *t, fl_tmr_mismatch *pos)
+{
+  FL_TMR_CU_LOOP(i, n)
+  {
+    I a = r0[i], b = r1[i], c = r2 ? r2[i] : a;
+    int outvoted, pick, k;
+    if (a == b && a == c)
+      continue;
+    k = fl_tmr_vote_bits((uint64_t)a, (uint64_t)b, (uint64_t)(r2 ? c : b), replicas, &pick, &outvoted);
+    fl_tmr_cu_note(k, outvoted, i, stage, array, (double)a, (double)b, r2 ? (double)c : nan(""), t, pos);
+    if (pick)
+      r0[i] = b;
   }
 }
 
@@ -158,7 +204,7 @@ extern "C" int fl_tmr_cuda_probe(char *why, size_t len)
   }
   e = cudaGetDeviceProperties(&prop, 0);
   if (e == cudaSuccess)
-    e = cudaFuncGetAttributes(&attr, fl_k_vote); /* fails when no image of this build fits the device */
+    e = cudaFuncGetAttributes(&attr, fl_k_vote_fp<double>); /* fails when no image of this build fits the device */
   if (e != cudaSuccess) {
     if (why && len)
       snprintf(why, len, "device 0 of %d cannot run this build's kernels: %s (%d)", count, cudaGetErrorString(e),
@@ -180,11 +226,13 @@ extern "C" void fl_tmr_cuda_destroy(fl_tmr_cuda **cp)
     cudaStreamSynchronize(c->stream[s]);
   for (int k = 0; k < FL_TMR_MAX_ARRAYS; k++) {
     cudaFree(c->d_in[k]);
-    for (int r = 0; r < 3; r++) {
-      cudaFree(c->d_priv[r][k]);
-      cudaFree(c->d_out[r][k]);
-    }
+    cudaFree(c->d_out[k]);
   }
+  for (int r = 0; r < 3; r++)
+    for (int k = 0; k < FL_TMR_CU_SLOTS; k++) {
+      cudaFree(c->scratch[r][k]);
+      cudaFree(c->priv[r][k]);
+    }
   cudaFree(c->d_tally);
   cudaFree(c->d_pos);
   cudaFreeHost(c->h_tally);
@@ -193,6 +241,8 @@ extern "C" void fl_tmr_cuda_destroy(fl_tmr_cuda **cp)
     cudaEventDestroy(c->done[s]);
   if (c->have_ready)
     cudaEventDestroy(c->ready);
+  if (c->have_user)
+    cudaEventDestroy(c->user);
   for (int s = 0; s < c->nstreams; s++)
     cudaStreamDestroy(c->stream[s]);
   free(c);
@@ -211,6 +261,8 @@ extern "C" fl_err fl_tmr_cuda_create(fl_tmr_cuda **out)
     FL_CU(cudaEventCreateWithFlags(&c->done[c->nevents], cudaEventDisableTiming));
   FL_CU(cudaEventCreateWithFlags(&c->ready, cudaEventDisableTiming));
   c->have_ready = 1;
+  FL_CU(cudaEventCreateWithFlags(&c->user, cudaEventDisableTiming));
+  c->have_user = 1;
   FL_CU(cudaMalloc((void **)&c->d_tally, sizeof *c->d_tally));
   FL_CU(cudaMalloc((void **)&c->d_pos, FL_TMR_MAX_POSITIONS * sizeof *c->d_pos));
   FL_CU(cudaMallocHost((void **)&c->h_tally, sizeof *c->h_tally));
@@ -222,19 +274,24 @@ done:
   return rc;
 }
 
-/* A device buffer of at least n doubles (contents not kept when it grows). */
-static fl_err fl_tmr_cu_grow(double **buf, long *cap, long n)
+/* A device buffer of at least `bytes` (contents not kept when it grows). */
+static fl_err fl_tmr_cu_grow(void **buf, size_t *cap, size_t bytes)
 {
   fl_err rc = FL_OK;
-  if (*cap < n) {
+  if (*cap < bytes) {
     FL_CU(cudaFree(*buf));
     *buf = NULL;
     *cap = 0;
-    FL_CU(cudaMalloc((void **)buf, (size_t)n * sizeof(double)));
-    *cap = n;
+    FL_CU(cudaMalloc(buf, bytes));
+    *cap = bytes;
   }
 done:
   return rc;
+}
+
+static size_t fl_tmr_cu_bytes(const fl_tmr_buffer *b)
+{
+  return (size_t)b->count * fl_tmr_type_size(b->type);
 }
 
 static fl_err fl_tmr_cu_launch(const fl_tmr_task *k, const double *const *in, double *const *out, cudaStream_t s)
@@ -264,17 +321,55 @@ done:
   return rc;
 }
 
-extern "C" fl_err fl_tmr_cuda_begin(fl_tmr_cuda *c, const fl_tmr_task *task)
+/* The launch function of the built-in tasks on the GPU (arg: the task). */
+static int fl_tmr_cu_builtin_launch(const fl_tmr_launch *l, void *arg)
+{
+  const fl_tmr_task *task = (const fl_tmr_task *)arg;
+  const double *in[FL_TMR_MAX_ARRAYS] = {NULL, NULL, NULL, NULL};
+  double *out[FL_TMR_MAX_ARRAYS] = {NULL, NULL, NULL, NULL};
+  for (int i = 0; i < task->nin; i++)
+    in[i] = (const double *)l->in[i];
+  for (int i = 0; i < task->nout; i++)
+    out[i] = (double *)l->out[i];
+  return (int)fl_tmr_cu_launch(task, in, out, (cudaStream_t)l->stream);
+}
+
+/* The built-in task as a definition over device copies of its arrays, the inputs copied in on stream 0 (which
+ * every replica waits for). */
+extern "C" fl_err fl_tmr_cuda_builtin(fl_tmr_cuda *c, const fl_tmr_task *task, fl_tmr_kernel_def *def)
 {
   fl_err rc = FL_OK;
+  def->name = task->name;
+  def->nin = task->nin;
+  def->nout = task->nout;
   for (int k = 0; k < task->nin; k++) {
-    FL_TRY(fl_tmr_cu_grow(&c->d_in[k], &c->in_cap[k], task->in_n[k]));
-    FL_CU(cudaMemcpyAsync(c->d_in[k], task->in[k], (size_t)task->in_n[k] * sizeof(double), cudaMemcpyHostToDevice,
-                          c->stream[0]));
+    size_t bytes = (size_t)task->in_n[k] * sizeof(double);
+    FL_TRY(fl_tmr_cu_grow(&c->d_in[k], &c->in_cap[k], bytes));
+    FL_CU(cudaMemcpyAsync(c->d_in[k], task->in[k], bytes, cudaMemcpyHostToDevice, c->stream[0]));
+    def->in[k].data = c->d_in[k];
+    def->in[k].count = task->in_n[k];
+    def->in[k].type = FL_TMR_F64;
   }
+  for (int k = 0; k < task->nout; k++) {
+    FL_TRY(fl_tmr_cu_grow(&c->d_out[k], &c->out_cap[k], (size_t)task->out_n[k] * sizeof(double)));
+    def->out[k].data = c->d_out[k];
+    def->out[k].count = task->out_n[k];
+    def->out[k].type = FL_TMR_F64;
+  }
+  def->launch = fl_tmr_cu_builtin_launch;
+  def->arg = (void *)task;
+  def->work = task->work;
+done:
+  return rc;
+}
+
+extern "C" fl_err fl_tmr_cuda_builtin_finish(fl_tmr_cuda *c, const fl_tmr_task *task)
+{
+  fl_err rc = FL_OK;
   for (int k = 0; k < task->nout; k++)
-    FL_TRY(fl_tmr_cu_grow(&c->d_out[0][k], &c->out_cap[0][k], task->out_n[k]));
-  FL_CU(cudaEventRecord(c->ready, c->stream[0]));
+    FL_CU(cudaMemcpyAsync(task->out[k], c->d_out[k], (size_t)task->out_n[k] * sizeof(double), cudaMemcpyDeviceToHost,
+                          c->stream[0]));
+  FL_CU(cudaStreamSynchronize(c->stream[0]));
 done:
   return rc;
 }
@@ -282,61 +377,156 @@ done:
 static int fl_tmr_cu_cmp(const void *x, const void *y)
 {
   const fl_tmr_mismatch *a = (const fl_tmr_mismatch *)x, *b = (const fl_tmr_mismatch *)y;
+  if (a->stage != b->stage)
+    return a->stage < b->stage ? -1 : 1;
   if (a->array != b->array)
     return a->array < b->array ? -1 : 1;
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_task *task, const fl_tmr_exec *exec,
+/* Queue the flips of `target` for replica r on array `array` of kernel `stage` (absolute) of p, on stream s. */
+static fl_err fl_tmr_cu_flips(const fl_tmr_exec *exec, fl_tmr_target target, int r, int stage, int array, void *p,
+                              size_t size, cudaStream_t s)
+{
+  fl_err rc = FL_OK;
+  for (long f = 0; f < exec->nfaults; f++) {
+    const fl_tmr_rfault *ft = &exec->faults[f];
+    if (ft->target == target && ft->replica == r && ft->stage == stage && ft->array == array)
+      fl_k_flip<<<1, 1, 0, s>>>((unsigned char *)p, size, ft->element, ft->bit);
+  }
+  FL_CU(cudaGetLastError());
+done:
+  return rc;
+}
+
+/* The vote kernel for output buffer b, on stream s. */
+static fl_err fl_tmr_cu_vote(const fl_tmr_buffer *b, int stage, int array, void *r0, const void *r1, const void *r2,
+                             const fl_tmr_vote_params *v, fl_tmr_cu_tally *t, fl_tmr_mismatch *pos, cudaStream_t s)
+{
+  fl_err rc = FL_OK;
+  const long n = b->count;
+  const unsigned blocks = fl_tmr_cu_blocks(n);
+  switch (b->type) {
+  case FL_TMR_F64:
+    fl_k_vote_fp<double><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (double *)r0, (const double *)r1,
+                                                              (const double *)r2, *v, t, pos);
+    break;
+  case FL_TMR_F32:
+    fl_k_vote_fp<float><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (float *)r0, (const float *)r1,
+                                                             (const float *)r2, *v, t, pos);
+    break;
+  case FL_TMR_I64:
+    fl_k_vote_int<long long><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(
+        n, stage, array, (long long *)r0, (const long long *)r1, (const long long *)r2, v->replicas, t, pos);
+    break;
+  case FL_TMR_I32:
+    fl_k_vote_int<int><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (int *)r0, (const int *)r1,
+                                                            (const int *)r2, v->replicas, t, pos);
+    break;
+  case FL_TMR_U8:
+    fl_k_vote_int<unsigned char><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (unsigned char *)r0,
+                                                                      (const unsigned char *)r1,
+                                                                      (const unsigned char *)r2, v->replicas, t, pos);
+    break;
+  }
+  FL_CU(cudaGetLastError());
+done:
+  return rc;
+}
+
+/* Stream 0 after the caller's stream (its kernels made the inputs). */
+static fl_err fl_tmr_cu_after_caller(fl_tmr_cuda *c, void *stream)
+{
+  fl_err rc = FL_OK;
+  FL_CU(cudaEventRecord(c->user, (cudaStream_t)stream));
+  FL_CU(cudaStreamWaitEvent(c->stream[0], c->user, 0));
+done:
+  return rc;
+}
+
+/* One attempt: replica r's kernels on stream r (stream 0 for all, in turn), each with its input faults before it
+ * (on a private device copy) and its output faults after, then the votes on stream 0 once every replica is done,
+ * the faults on the voted outputs, and the counts back to the host: the only transfer. */
+extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
                                       fl_tmr_tally *tally)
 {
   fl_err rc = FL_OK;
   const int nrep = exec->vote.replicas;
-  const double *rin[3][FL_TMR_MAX_ARRAYS];
-  double *rout[3][FL_TMR_MAX_ARRAYS];
+  void *rout[3][FL_TMR_CU_SLOTS];
   cudaStream_t s0 = c->stream[0];
 
-  for (int r = 1; r < nrep; r++)
-    for (int k = 0; k < task->nout; k++)
-      FL_TRY(fl_tmr_cu_grow(&c->d_out[r][k], &c->out_cap[r][k], task->out_n[k]));
+  for (int r = 0; r < nrep; r++)
+    for (int j = 0; j < nk; j++)
+      for (int i = 0; i < k[j].nout; i++) {
+        const int slot = j * FL_TMR_MAX_ARRAYS + i;
+        if (r == 0) {
+          rout[r][slot] = k[j].out[i].data;
+        } else {
+          FL_TRY(fl_tmr_cu_grow(&c->scratch[r][slot], &c->scratch_cap[r][slot], fl_tmr_cu_bytes(&k[j].out[i])));
+          rout[r][slot] = c->scratch[r][slot];
+        }
+      }
+  for (long f = 0; f < exec->nfaults; f++) {
+    const fl_tmr_rfault *ft = &exec->faults[f];
+    const int j = ft->stage - exec->stage0, slot = j * FL_TMR_MAX_ARRAYS + ft->array;
+    if (ft->target == FL_TMR_INPUT)
+      FL_TRY(fl_tmr_cu_grow(&c->priv[ft->replica][slot], &c->priv_cap[ft->replica][slot],
+                            fl_tmr_cu_bytes(&k[j].in[ft->array])));
+  }
+  FL_TRY(fl_tmr_cu_after_caller(c, exec->stream));
+  FL_CU(cudaEventRecord(c->ready, s0));
   for (int r = 0; r < nrep; r++) {
     cudaStream_t s = exec->concurrent ? c->stream[r] : s0;
     if (s != s0)
       FL_CU(cudaStreamWaitEvent(s, c->ready, 0));
-    for (int k = 0; k < task->nin; k++)
-      rin[r][k] = c->d_in[k];
-    for (int k = 0; k < task->nout; k++)
-      rout[r][k] = c->d_out[r][k];
-    for (long f = 0; f < exec->nfaults; f++) {
-      const fl_tmr_rfault *ft = &exec->faults[f];
-      int k = ft->array;
-      if (ft->replica != r || ft->target != FL_TMR_INPUT)
-        continue;
-      if (rin[r][k] == c->d_in[k]) {
-        FL_TRY(fl_tmr_cu_grow(&c->d_priv[r][k], &c->priv_cap[r][k], task->in_n[k]));
-        FL_CU(cudaMemcpyAsync(c->d_priv[r][k], c->d_in[k], (size_t)task->in_n[k] * sizeof(double),
-                              cudaMemcpyDeviceToDevice, s));
-        rin[r][k] = c->d_priv[r][k];
+    for (int j = 0; j < nk; j++) {
+      const fl_tmr_kernel_def *d = &k[j];
+      const int stage = exec->stage0 + j;
+      fl_tmr_launch l;
+      int e;
+      memset(&l, 0, sizeof l);
+      l.replica = r;
+      l.stream = (void *)s;
+      l.last = d->items;
+      for (int i = 0; i < d->nin; i++) {
+        const int from = exec->from[j][i], slot = j * FL_TMR_MAX_ARRAYS + i;
+        const void *src = r > 0 && from >= 0 ? rout[r][from] : d->in[i].data;
+        int faulted = 0;
+        for (long f = 0; f < exec->nfaults && !faulted; f++) {
+          const fl_tmr_rfault *ft = &exec->faults[f];
+          faulted = ft->target == FL_TMR_INPUT && ft->replica == r && ft->stage == stage && ft->array == i;
+        }
+        if (faulted) {
+          FL_CU(cudaMemcpyAsync(c->priv[r][slot], src, fl_tmr_cu_bytes(&d->in[i]), cudaMemcpyDeviceToDevice, s));
+          FL_TRY(
+              fl_tmr_cu_flips(exec, FL_TMR_INPUT, r, stage, i, c->priv[r][slot], fl_tmr_type_size(d->in[i].type), s));
+          src = c->priv[r][slot];
+        }
+        l.in[i] = src;
       }
-      fl_k_flip<<<1, 1, 0, s>>>(c->d_priv[r][k], ft->element, ft->bit);
+      for (int i = 0; i < d->nout; i++)
+        l.out[i] = rout[r][j * FL_TMR_MAX_ARRAYS + i];
+      e = d->launch(&l, d->arg);
+      FL_CHECK(e == 0, FL_ERR_INTERNAL, "tmr kernel %d (%s): the launch function of replica %d returned %d", stage,
+               d->name ? d->name : "unnamed", r, e);
+      FL_CU(cudaGetLastError());
+      for (int i = 0; i < d->nout; i++)
+        FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_OUTPUT, r, stage, i, l.out[i], fl_tmr_type_size(d->out[i].type), s));
     }
-    FL_TRY(fl_tmr_cu_launch(task, rin[r], rout[r], s));
-    for (long f = 0; f < exec->nfaults; f++) {
-      const fl_tmr_rfault *ft = &exec->faults[f];
-      if (ft->replica == r && ft->target == FL_TMR_OUTPUT)
-        fl_k_flip<<<1, 1, 0, s>>>(rout[r][ft->array], ft->element, ft->bit);
-    }
-    FL_CU(cudaGetLastError());
     if (s != s0) {
       FL_CU(cudaEventRecord(c->done[r], s));
       FL_CU(cudaStreamWaitEvent(s0, c->done[r], 0));
     }
   }
   FL_CU(cudaMemsetAsync(c->d_tally, 0, sizeof *c->d_tally, s0));
-  for (int k = 0; k < task->nout; k++)
-    fl_k_vote<<<fl_tmr_cu_blocks(task->out_n[k]), FL_TMR_CU_THREADS, 0, s0>>>(
-      task->out_n[k], k, rout[0][k], rout[1][k], nrep == 3 ? rout[2][k] : NULL, exec->vote, c->d_tally, c->d_pos);
-  FL_CU(cudaGetLastError());
+  for (int j = 0; j < nk; j++)
+    for (int i = 0; i < k[j].nout; i++) {
+      const int slot = j * FL_TMR_MAX_ARRAYS + i;
+      FL_TRY(fl_tmr_cu_vote(&k[j].out[i], exec->stage0 + j, i, rout[0][slot], rout[1][slot],
+                            nrep == 3 ? rout[2][slot] : NULL, &exec->vote, c->d_tally, c->d_pos, s0));
+      FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_VOTED, 0, exec->stage0 + j, i, rout[0][slot],
+                             fl_tmr_type_size(k[j].out[i].type), s0));
+    }
   FL_CU(cudaMemcpyAsync(c->h_tally, c->d_tally, sizeof *c->h_tally, cudaMemcpyDeviceToHost, s0));
   FL_CU(cudaMemcpyAsync(c->h_pos, c->d_pos, FL_TMR_MAX_POSITIONS * sizeof *c->h_pos, cudaMemcpyDeviceToHost, s0));
   FL_CU(cudaStreamSynchronize(s0));
@@ -350,24 +540,33 @@ extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_task *task, c
   memcpy(tally->positions, c->h_pos, (size_t)tally->npositions * sizeof *tally->positions);
   qsort(tally->positions, (size_t)tally->npositions, sizeof *tally->positions, fl_tmr_cu_cmp);
 done:
+  if (rc != FL_OK)
+    for (int r = 0; r < 3; r++)
+      cudaStreamSynchronize(c->stream[r]); /* nothing of this attempt left running on the caller's buffers */
   return rc;
 }
 
-extern "C" fl_err fl_tmr_cuda_finish(fl_tmr_cuda *c, const fl_tmr_task *task)
+extern "C" fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, void *stream)
 {
   fl_err rc = FL_OK;
-  for (int k = 0; k < task->nout; k++)
-    FL_CU(cudaMemcpyAsync(task->out[k], c->d_out[0][k], (size_t)task->out_n[k] * sizeof(double),
-                          cudaMemcpyDeviceToHost, c->stream[0]));
-  FL_CU(cudaStreamSynchronize(c->stream[0]));
-done:
-  return rc;
-}
-
-extern "C" fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_task *task)
-{
-  fl_err rc = FL_OK;
-  FL_TRY(fl_tmr_cu_launch(task, c->d_in, c->d_out[0], c->stream[0]));
+  cudaStream_t s0 = c->stream[0];
+  FL_TRY(fl_tmr_cu_after_caller(c, stream));
+  for (int j = 0; j < nk; j++) {
+    fl_tmr_launch l;
+    int e;
+    memset(&l, 0, sizeof l);
+    l.stream = (void *)s0;
+    l.last = k[j].items;
+    for (int i = 0; i < k[j].nin; i++)
+      l.in[i] = k[j].in[i].data;
+    for (int i = 0; i < k[j].nout; i++)
+      l.out[i] = k[j].out[i].data;
+    e = k[j].launch(&l, k[j].arg);
+    FL_CHECK(e == 0, FL_ERR_INTERNAL, "tmr kernel %d (%s): the launch function returned %d", j,
+             k[j].name ? k[j].name : "unnamed", e);
+    FL_CU(cudaGetLastError());
+  }
+  FL_CU(cudaStreamSynchronize(s0));
 done:
   return rc;
 }

@@ -18,10 +18,11 @@ typedef struct fl_tmr_cuda fl_tmr_cuda;
 int fl_tmr_cuda_probe(char *why, size_t len);
 fl_err fl_tmr_cuda_create(fl_tmr_cuda **out);
 void fl_tmr_cuda_destroy(fl_tmr_cuda **c);
-fl_err fl_tmr_cuda_begin(fl_tmr_cuda *c, const fl_tmr_task *task);
-fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_task *task, const fl_tmr_exec *exec, fl_tmr_tally *tally);
-fl_err fl_tmr_cuda_finish(fl_tmr_cuda *c, const fl_tmr_task *task);
-fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_task *task);
+fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
+                           fl_tmr_tally *tally);
+fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, void *stream);
+fl_err fl_tmr_cuda_builtin(fl_tmr_cuda *c, const fl_tmr_task *task, fl_tmr_kernel_def *def);
+fl_err fl_tmr_cuda_builtin_finish(fl_tmr_cuda *c, const fl_tmr_task *task);
 
 #ifdef __cplusplus
 }

@@ -254,10 +254,15 @@ fl_tmr_task fl_tmr_task_gridworld(const fl_gw *gw, const double *in, double *out
   return k;
 }
 
-static int fl_tmr_overlap(const void *p, long n, const void *q, long m)
+static int fl_tmr_overlap(const void *p, size_t n, const void *q, size_t m)
 {
   uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-  return a < b + (uintptr_t)m * sizeof(double) && b < a + (uintptr_t)n * sizeof(double);
+  return a < b + m && b < a + n;
+}
+
+static size_t fl_tmr_bytes(const fl_tmr_buffer *b)
+{
+  return (size_t)b->count * fl_tmr_type_size(b->type);
 }
 
 static fl_err fl_tmr_check_task(const fl_tmr_task *k)
@@ -277,12 +282,92 @@ static fl_err fl_tmr_check_task(const fl_tmr_task *k)
   for (int i = 0; i < k->nout; i++) {
     FL_CHECK(k->out[i] && k->out_n[i] > 0, FL_ERR_INPUT, "tmr %s: output %d is empty or NULL", k->name, i);
     for (int j = 0; j < k->nin; j++)
-      FL_CHECK(!fl_tmr_overlap(k->out[i], k->out_n[i], k->in[j], k->in_n[j]), FL_ERR_INPUT,
+      FL_CHECK(!fl_tmr_overlap(k->out[i], (size_t)k->out_n[i] * 8, k->in[j], (size_t)k->in_n[j] * 8), FL_ERR_INPUT,
                "tmr %s: output %d overlaps input %d (replica 0 computes in place: outputs need their own memory)",
                k->name, i, j);
     for (int j = 0; j < i; j++)
-      FL_CHECK(!fl_tmr_overlap(k->out[i], k->out_n[i], k->out[j], k->out_n[j]), FL_ERR_INPUT,
+      FL_CHECK(!fl_tmr_overlap(k->out[i], (size_t)k->out_n[i] * 8, k->out[j], (size_t)k->out_n[j] * 8), FL_ERR_INPUT,
                "tmr %s: outputs %d and %d overlap", k->name, j, i);
+  }
+done:
+  return rc;
+}
+
+static fl_err fl_tmr_check_buffer(const fl_tmr_kernel_def *d, int stage, const char *what, int i)
+{
+  fl_err rc = FL_OK;
+  const fl_tmr_buffer *b = what[0] == 'i' ? &d->in[i] : &d->out[i];
+  size_t size = fl_tmr_type_size(b->type);
+  FL_CHECK(size > 0, FL_ERR_INPUT, "tmr kernel %d (%s): %s %d has an unknown type %d", stage, d->name, what, i,
+           (int)b->type);
+  FL_CHECK(b->data != NULL && b->count > 0, FL_ERR_INPUT, "tmr kernel %d (%s): %s %d is NULL or empty (%ld elements)",
+           stage, d->name, what, i, b->count);
+  FL_CHECK((unsigned long)b->count <= (unsigned long)(PTRDIFF_MAX / (long)size), FL_ERR_INPUT,
+           "tmr kernel %d (%s): %s %d has %ld elements of %zu bytes: more than memory holds", stage, d->name, what, i,
+           b->count, size);
+done:
+  return rc;
+}
+
+/* Check the kernels of a run and work out which inputs read an earlier kernel's output (exec->from). An output
+ * may overlap nothing else written in the run, nor an input of its own or an earlier kernel; an input overlapping
+ * an earlier kernel's output must be that very buffer. */
+static fl_err fl_tmr_check_defs(const fl_tmr_kernel_def *k, int nk, fl_tmr_exec *exec)
+{
+  fl_err rc = FL_OK;
+  FL_CHECK(k != NULL && nk >= 1 && nk <= FL_TMR_MAX_STAGES, FL_ERR_INPUT, "tmr: %d kernels (1 .. %d)", nk,
+           FL_TMR_MAX_STAGES);
+  for (int j = 0; j < nk; j++) {
+    const fl_tmr_kernel_def *d = &k[j];
+    const char *name = d->name ? d->name : "unnamed";
+    FL_CHECK(d->launch != NULL, FL_ERR_INPUT, "tmr kernel %d (%s): no launch function", j, name);
+    FL_CHECK(d->nin >= 0 && d->nin <= FL_TMR_MAX_ARRAYS && d->nout >= 1 && d->nout <= FL_TMR_MAX_ARRAYS, FL_ERR_INPUT,
+             "tmr kernel %d (%s): %d inputs, %d outputs (0 .. %d inputs, 1 .. %d outputs)", j, name, d->nin, d->nout,
+             FL_TMR_MAX_ARRAYS, FL_TMR_MAX_ARRAYS);
+    FL_CHECK(d->items >= 0 && d->width >= 0 && d->work >= 0, FL_ERR_INPUT,
+             "tmr kernel %d (%s): items %ld, width %ld, work %ld (>= 0)", j, name, d->items, d->width, d->work);
+    for (int i = 0; i < d->nin; i++) {
+      FL_TRY(fl_tmr_check_buffer(d, j, "input", i));
+      exec->from[j][i] = -1;
+    }
+    for (int i = 0; i < d->nout; i++)
+      FL_TRY(fl_tmr_check_buffer(d, j, "output", i));
+    FL_CHECK(d->items == 0 || (d->items <= d->out[0].count && d->items * (d->width ? d->width : 1) == d->out[0].count),
+             FL_ERR_INPUT, "tmr kernel %d (%s): %ld items of width %ld do not make output 0 (%ld elements)", j, name,
+             d->items, d->width ? d->width : 1, d->out[0].count);
+  }
+  for (int j = 0; j < nk; j++) {
+    const fl_tmr_kernel_def *d = &k[j];
+    for (int i = 0; i < d->nout; i++) {
+      const fl_tmr_buffer *o = &d->out[i];
+      for (int p = 0; p <= j; p++)
+        for (int q = 0; q < (p == j ? i : k[p].nout); q++)
+          FL_CHECK(!fl_tmr_overlap(o->data, fl_tmr_bytes(o), k[p].out[q].data, fl_tmr_bytes(&k[p].out[q])),
+                   FL_ERR_INPUT,
+                   "tmr: output %d of kernel %d overlaps output %d of kernel %d (each output needs its "
+                   "own memory)",
+                   i, j, q, p);
+      for (int p = 0; p <= j; p++)
+        for (int q = 0; q < k[p].nin; q++)
+          FL_CHECK(!fl_tmr_overlap(o->data, fl_tmr_bytes(o), k[p].in[q].data, fl_tmr_bytes(&k[p].in[q])), FL_ERR_INPUT,
+                   "tmr: output %d of kernel %d overlaps input %d of kernel %d (replica 0 computes in "
+                   "place: an output needs memory no kernel before it reads)",
+                   i, j, q, p);
+    }
+    for (int i = 0; i < d->nin; i++) {
+      const fl_tmr_buffer *b = &d->in[i];
+      for (int p = 0; p < j; p++)
+        for (int q = 0; q < k[p].nout; q++) {
+          const fl_tmr_buffer *o = &k[p].out[q];
+          if (!fl_tmr_overlap(b->data, fl_tmr_bytes(b), o->data, fl_tmr_bytes(o)))
+            continue;
+          FL_CHECK(b->data == o->data && b->count == o->count && b->type == o->type, FL_ERR_INPUT,
+                   "tmr: input %d of kernel %d overlaps output %d of kernel %d without being that buffer (same "
+                   "pointer, count and type)",
+                   i, j, q, p);
+          exec->from[j][i] = p * FL_TMR_MAX_ARRAYS + q;
+        }
+    }
   }
 done:
   return rc;
@@ -292,7 +377,8 @@ done:
 
 fl_tmr_fault fl_tmr_fault_random(void)
 {
-  fl_tmr_fault f = {.replica = -1, .target = FL_TMR_OUTPUT, .array = -1, .element = -1, .bit = -1, .persistent = 0};
+  fl_tmr_fault f = {
+      .replica = -1, .target = FL_TMR_OUTPUT, .array = -1, .element = -1, .bit = -1, .persistent = 0, .stage = -1};
   return f;
 }
 
@@ -328,7 +414,8 @@ fl_err fl_tmr_inject_sdc(fl_tmr *t, double expected, fl_tmr_target target, long 
   fl_tmr_fault f = fl_tmr_fault_random();
   FL_CHECK(t != NULL, FL_ERR_INPUT, "tmr: no context");
   FL_CHECK(expected >= 0 && expected <= 1e6, FL_ERR_INPUT, "tmr: SDC rate %g per run (0 .. 1e6)", expected);
-  FL_CHECK(target == FL_TMR_OUTPUT || target == FL_TMR_INPUT, FL_ERR_INPUT, "tmr: fault target %d", (int)target);
+  FL_CHECK(target == FL_TMR_OUTPUT || target == FL_TMR_INPUT || target == FL_TMR_VOTED, FL_ERR_INPUT,
+           "tmr: fault target %d", (int)target);
   f.target = target;
   n = expected > 0 ? (long)gsl_ran_poisson(t->rng, expected) : 0;
   for (long i = 0; i < n; i++)
@@ -347,7 +434,14 @@ static long fl_tmr_draw(gsl_rng *rng, long n)
   return (long)fmin((double)(n - 1), floor(gsl_rng_uniform(rng) * (double)n));
 }
 
-static fl_err fl_tmr_resolve(fl_tmr *t, const fl_tmr_task *k)
+static const char *fl_tmr_target_str(fl_tmr_target t)
+{
+  return t == FL_TMR_INPUT ? "input" : t == FL_TMR_VOTED ? "voted output" : "output";
+}
+
+/* Draw the queued faults' open fields against the kernels of the run, in queue order: replica, stage and array
+ * (together, weighted by length), element, bit. */
+static fl_err fl_tmr_resolve(fl_tmr *t, const fl_tmr_kernel_def *k, int nk)
 {
   fl_err rc = FL_OK;
   if (t->nqueue > t->cap_resolved) {
@@ -362,34 +456,55 @@ static fl_err fl_tmr_resolve(fl_tmr *t, const fl_tmr_task *k)
   for (long i = 0; i < t->nqueue; i++) {
     const fl_tmr_fault *q = &t->queue[i];
     fl_tmr_rfault *r = &t->resolved[i];
-    int narr;
-    const long *len;
-    FL_CHECK(q->target == FL_TMR_OUTPUT || q->target == FL_TMR_INPUT, FL_ERR_INPUT, "tmr fault %ld: target %d", i,
-             (int)q->target);
-    narr = q->target == FL_TMR_OUTPUT ? k->nout : k->nin;
-    len = q->target == FL_TMR_OUTPUT ? k->out_n : k->in_n;
+    const int input = q->target == FL_TMR_INPUT;
+    const char *what = fl_tmr_target_str(q->target);
+    const fl_tmr_buffer *b;
+    int s0 = q->stage < 0 ? 0 : q->stage, s1 = q->stage < 0 ? nk : q->stage + 1;
+    FL_CHECK(q->target == FL_TMR_OUTPUT || q->target == FL_TMR_INPUT || q->target == FL_TMR_VOTED, FL_ERR_INPUT,
+             "tmr fault %ld: target %d", i, (int)q->target);
+    FL_CHECK(q->stage < nk, FL_ERR_INPUT, "tmr fault %ld: kernel %d (the run has %d)", i, q->stage, nk);
     r->target = q->target;
     r->persistent = q->persistent != 0;
-    r->replica = q->replica < 0 ? (int)fl_tmr_draw(t->rng, t->cfg.replicas) : q->replica;
+    r->replica = q->target == FL_TMR_VOTED ? 0
+                 : q->replica < 0          ? (int)fl_tmr_draw(t->rng, t->cfg.replicas)
+                                           : q->replica;
     FL_CHECK(r->replica < t->cfg.replicas, FL_ERR_INPUT, "tmr fault %ld: replica %d (this context runs %d)", i,
              r->replica, t->cfg.replicas);
     if (q->array < 0) {
       long total = 0, u;
-      for (int a = 0; a < narr; a++)
-        total += len[a];
+      for (int j = s0; j < s1; j++)
+        for (int a = 0; a < (input ? k[j].nin : k[j].nout); a++)
+          total += input ? k[j].in[a].count : k[j].out[a].count;
+      FL_CHECK(total > 0, FL_ERR_INPUT, "tmr fault %ld: an input fault, and kernel %d has no input", i, s0);
       u = fl_tmr_draw(t->rng, total);
-      for (r->array = 0; u >= len[r->array]; r->array++)
-        u -= len[r->array];
+      for (r->stage = s0, r->array = 0;; r->array++) {
+        long len;
+        if (r->array == (input ? k[r->stage].nin : k[r->stage].nout)) {
+          r->stage++;
+          r->array = -1;
+          continue;
+        }
+        len = input ? k[r->stage].in[r->array].count : k[r->stage].out[r->array].count;
+        if (u < len)
+          break;
+        u -= len;
+      }
     } else {
+      FL_CHECK(q->stage >= 0 || nk == 1, FL_ERR_INPUT, "tmr fault %ld: %s %d of which kernel (stage -1 of %d)", i, what,
+               q->array, nk);
+      r->stage = s0;
       r->array = q->array;
     }
-    FL_CHECK(r->array < narr, FL_ERR_INPUT, "tmr fault %ld: %s %d of %s (it has %d)", i,
-             q->target == FL_TMR_OUTPUT ? "output" : "input", r->array, k->name, narr);
-    r->element = q->element < 0 ? fl_tmr_draw(t->rng, len[r->array]) : q->element;
-    FL_CHECK(r->element < len[r->array], FL_ERR_INPUT, "tmr fault %ld: element %ld of %s %d (%ld elements)", i,
-             r->element, q->target == FL_TMR_OUTPUT ? "output" : "input", r->array, len[r->array]);
-    r->bit = q->bit < 0 ? (int)fl_tmr_draw(t->rng, 64) : q->bit;
-    FL_CHECK(r->bit < 64, FL_ERR_INPUT, "tmr fault %ld: bit %d (0 .. 63)", i, r->bit);
+    FL_CHECK(r->array < (input ? k[r->stage].nin : k[r->stage].nout), FL_ERR_INPUT,
+             "tmr fault %ld: %s %d of %s (it has %d)", i, what, r->array,
+             k[r->stage].name ? k[r->stage].name : "kernel", input ? k[r->stage].nin : k[r->stage].nout);
+    b = input ? &k[r->stage].in[r->array] : &k[r->stage].out[r->array];
+    r->element = q->element < 0 ? fl_tmr_draw(t->rng, b->count) : q->element;
+    FL_CHECK(r->element < b->count, FL_ERR_INPUT, "tmr fault %ld: element %ld of %s %d (%ld elements)", i, r->element,
+             what, r->array, b->count);
+    r->bit = q->bit < 0 ? (int)fl_tmr_draw(t->rng, 8 * (long)fl_tmr_type_size(b->type)) : q->bit;
+    FL_CHECK(r->bit < 8 * (int)fl_tmr_type_size(b->type), FL_ERR_INPUT, "tmr fault %ld: bit %d (0 .. %d for %s)", i,
+             r->bit, 8 * (int)fl_tmr_type_size(b->type) - 1, fl_tmr_type_name(b->type));
   }
 done:
   return rc;
@@ -397,36 +512,25 @@ done:
 
 /* ---- running ---- */
 
-fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res)
+/* Kernels [stage0, stage0 + nk) of the run: attempts until the vote has a majority everywhere or the retries are
+ * spent; the final attempt's counts and positions are added to res. */
+static fl_err fl_tmr_stages(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, int stage0, fl_tmr_exec *exec,
+                            fl_tmr_result *res)
 {
   fl_err rc = FL_OK;
-  double t0 = fl_tmr_now();
-  fl_tmr_exec exec;
-  fl_tmr_tally *tally = NULL;
-
-  FL_CHECK(t != NULL && res != NULL, FL_ERR_INPUT, "tmr: no context or no result");
-  memset(res, 0, sizeof *res);
-  FL_TRY(fl_tmr_check_task(task));
-  FL_TRY(fl_tmr_resolve(t, task));
-  tally = &t->tally;
-  exec.vote.replicas = t->cfg.replicas;
-  exec.vote.tolerance = t->cfg.vote == FL_TMR_VOTE_TOLERANCE;
-  exec.vote.abs_tol = t->cfg.abs_tol;
-  exec.vote.rel_tol = t->cfg.rel_tol;
-  exec.concurrent = t->cfg.concurrency == FL_TMR_AUTO ? t->ops->auto_concurrent(t->state, task) != 0
-                                                      : t->cfg.concurrency == FL_TMR_CONCURRENT;
-  exec.faults = t->active;
-  FL_TRY(t->ops->begin(t->state, task));
+  fl_tmr_tally *tally = &t->tally;
+  exec->stage0 = stage0;
   for (int attempt = 0;; attempt++) {
-    exec.nfaults = 0;
+    exec->nfaults = 0;
     for (long i = 0; i < t->nqueue; i++) {
       const fl_tmr_rfault *r = &t->resolved[i];
-      if (attempt > 0 && !r->persistent)
+      if ((attempt > 0 && !r->persistent) || r->stage < stage0 || r->stage >= stage0 + nk)
         continue;
-      t->active[exec.nfaults++] = *r;
+      t->active[exec->nfaults++] = *r;
       if (res->nlisted < FL_TMR_MAX_LISTED) {
         fl_tmr_applied *a = &res->faults[res->nlisted++];
         a->replica = r->replica;
+        a->stage = r->stage;
         a->array = r->array;
         a->bit = r->bit;
         a->attempt = attempt;
@@ -434,28 +538,115 @@ fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res)
         a->element = r->element;
       }
     }
-    res->nfaults += exec.nfaults;
+    res->nfaults += exec->nfaults;
     memset(tally, 0, offsetof(fl_tmr_tally, positions)); /* the positions are written before they are read */
-    FL_TRY(t->ops->attempt(t->state, task, &exec, tally));
-    res->attempts = attempt + 1;
+    FL_TRY(t->ops->attempt(t->state, k + stage0, nk, exec, tally));
+    if (attempt + 1 > res->attempts)
+      res->attempts = attempt + 1;
     if (tally->nomajority == 0 || attempt >= t->cfg.max_retries)
       break;
     res->retried += tally->corrected + tally->nomajority;
   }
-  FL_TRY(t->ops->finish(t->state, task));
-  res->benign = tally->benign;
+  res->benign += tally->benign;
   if (t->cfg.replicas == 3) {
-    res->corrected = tally->corrected;
-    res->uncorrectable = tally->nomajority;
-    res->status = tally->nomajority ? FL_TMR_UNCORRECTABLE : tally->corrected ? FL_TMR_CORRECTED : FL_TMR_CLEAN;
+    res->corrected += tally->corrected;
+    res->uncorrectable += tally->nomajority;
   } else {
-    res->detected = tally->nomajority;
-    res->status = tally->nomajority ? FL_TMR_DETECTED : FL_TMR_CLEAN;
+    res->detected += tally->nomajority;
   }
   for (int r = 0; r < 3; r++)
-    res->outvoted[r] = tally->outvoted[r];
-  res->npositions = tally->npositions;
-  memcpy(res->positions, tally->positions, (size_t)tally->npositions * sizeof *tally->positions);
+    res->outvoted[r] += tally->outvoted[r];
+  for (long i = 0; i < tally->npositions && res->npositions < FL_TMR_MAX_POSITIONS; i++)
+    res->positions[res->npositions++] = tally->positions[i];
+  res->stages = stage0 + nk;
+done:
+  return rc;
+}
+
+static fl_err fl_tmr_go(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, fl_tmr_vote_at at, fl_tmr_result *res)
+{
+  fl_err rc = FL_OK;
+  double t0 = fl_tmr_now();
+  fl_tmr_exec exec;
+
+  FL_CHECK(t != NULL && res != NULL, FL_ERR_INPUT, "tmr: no context or no result");
+  memset(res, 0, sizeof *res);
+  memset(&exec, 0, sizeof exec);
+  FL_CHECK(at == FL_TMR_VOTE_EACH || at == FL_TMR_VOTE_END, FL_ERR_INPUT, "tmr: vote point %d (0 each, 1 end)",
+           (int)at);
+  FL_TRY(fl_tmr_check_defs(k, nk, &exec));
+  FL_TRY(fl_tmr_resolve(t, k, nk));
+  exec.vote.replicas = t->cfg.replicas;
+  exec.vote.tolerance = t->cfg.vote == FL_TMR_VOTE_TOLERANCE;
+  exec.vote.abs_tol = t->cfg.abs_tol;
+  exec.vote.rel_tol = t->cfg.rel_tol;
+  exec.concurrent = t->cfg.concurrency == FL_TMR_AUTO ? t->ops->auto_concurrent(t->state, k, nk) != 0
+                                                      : t->cfg.concurrency == FL_TMR_CONCURRENT;
+  exec.faults = t->active;
+  exec.stream = t->cfg.stream;
+  if (at == FL_TMR_VOTE_END || nk == 1) {
+    FL_TRY(fl_tmr_stages(t, k, nk, 0, &exec, res));
+  } else {
+    /* each kernel reads the voted outputs of the ones before it: nothing is remapped */
+    fl_tmr_exec one = exec;
+    for (int j = 0; j < nk; j++) {
+      long bad = res->uncorrectable + res->detected;
+      for (int i = 0; i < FL_TMR_MAX_ARRAYS; i++)
+        one.from[0][i] = -1;
+      FL_TRY(fl_tmr_stages(t, k, 1, j, &one, res));
+      if (res->uncorrectable + res->detected > bad)
+        break; /* no majority: the kernels after it would read NaN */
+    }
+  }
+  if (t->cfg.replicas == 3)
+    res->status = res->uncorrectable ? FL_TMR_UNCORRECTABLE : res->corrected ? FL_TMR_CORRECTED : FL_TMR_CLEAN;
+  else
+    res->status = res->detected ? FL_TMR_DETECTED : FL_TMR_CLEAN;
+done:
+  if (t)
+    t->nqueue = 0;
+  if (res)
+    res->time_s = fl_tmr_now() - t0;
+  return rc;
+}
+
+fl_err fl_tmr_run_kernels(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, fl_tmr_vote_at at, fl_tmr_result *res)
+{
+  return fl_tmr_go(t, k, nk, at, res);
+}
+
+fl_err fl_tmr_run_kernel(fl_tmr *t, const fl_tmr_kernel_def *k, fl_tmr_result *res)
+{
+  return fl_tmr_go(t, k, 1, FL_TMR_VOTE_END, res);
+}
+
+fl_err fl_tmr_run_kernels_plain(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, double *time_s)
+{
+  fl_err rc = FL_OK;
+  double t0 = fl_tmr_now();
+  fl_tmr_exec exec;
+  FL_CHECK(t != NULL, FL_ERR_INPUT, "tmr: no context");
+  FL_TRY(fl_tmr_check_defs(k, nk, &exec));
+  FL_TRY(t->ops->plain(t->state, k, nk, t->cfg.stream));
+done:
+  if (time_s)
+    *time_s = fl_tmr_now() - t0;
+  return rc;
+}
+
+/* The built-in tasks are kernel definitions over the backend's memory: the same path as yours. */
+fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res)
+{
+  fl_err rc = FL_OK;
+  double t0 = fl_tmr_now();
+  fl_tmr_kernel_def def;
+  FL_CHECK(t != NULL && res != NULL, FL_ERR_INPUT, "tmr: no context or no result");
+  memset(res, 0, sizeof *res);
+  FL_TRY(fl_tmr_check_task(task));
+  memset(&def, 0, sizeof def);
+  FL_TRY(t->ops->builtin(t->state, task, &def));
+  FL_TRY(fl_tmr_go(t, &def, 1, FL_TMR_VOTE_END, res));
+  FL_TRY(t->ops->builtin_finish(t->state, task));
 done:
   if (t)
     t->nqueue = 0;
@@ -468,11 +659,13 @@ fl_err fl_tmr_run_plain(fl_tmr *t, const fl_tmr_task *task, double *time_s)
 {
   fl_err rc = FL_OK;
   double t0 = fl_tmr_now();
+  fl_tmr_kernel_def def;
   FL_CHECK(t != NULL, FL_ERR_INPUT, "tmr: no context");
   FL_TRY(fl_tmr_check_task(task));
-  FL_TRY(t->ops->begin(t->state, task));
-  FL_TRY(t->ops->plain(t->state, task));
-  FL_TRY(t->ops->finish(t->state, task));
+  memset(&def, 0, sizeof def);
+  FL_TRY(t->ops->builtin(t->state, task, &def));
+  FL_TRY(t->ops->plain(t->state, &def, 1, t->cfg.stream));
+  FL_TRY(t->ops->builtin_finish(t->state, task));
 done:
   if (time_s)
     *time_s = fl_tmr_now() - t0;

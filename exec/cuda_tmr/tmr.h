@@ -57,6 +57,8 @@ typedef struct fl_tmr_config {
   fl_tmr_concurrency concurrency;
   uint64_t seed; /* random faults draw from stream FL_STREAM_FAILURES of (seed, 0); see fl_tmr_seed */
   FILE *log;     /* where the backend choice is logged (one line); NULL: nowhere */
+  void *stream;  /* "cuda", your kernels: the cudaStream_t whose work a run waits for first (NULL: the legacy
+                    default stream); a run returns when its work is done */
 } fl_tmr_config;
 
 /* The default configuration: auto backend, 3 replicas, bitwise vote, no retry, auto concurrency, seed 1. */
@@ -119,6 +121,8 @@ fl_tmr_task fl_tmr_task_gridworld(const fl_gw *gw, const double *in, double *out
 typedef enum fl_tmr_target {
   FL_TMR_OUTPUT = 0, /* the replica's copy of an output, after its kernel ran, before the vote */
   FL_TMR_INPUT = 1,  /* a private copy of an input the replica reads instead of the shared one */
+  FL_TMR_VOTED = 2,  /* the voted output, after the vote: what TMR cannot see (silent by construction; for studies
+                        of the vote's own exposure). Its replica field is ignored */
 } fl_tmr_target;
 
 typedef struct fl_tmr_fault {
@@ -126,8 +130,9 @@ typedef struct fl_tmr_fault {
   fl_tmr_target target;
   int array;      /* which input or output of the task; -1: drawn (weighted by length) */
   long element;   /* -1: drawn */
-  int bit;        /* 0 .. 63 of the double's bit pattern (52..62 exponent, 63 sign); -1: drawn */
+  int bit;        /* 0 .. 8 size - 1 of the element's bit pattern (doubles: 52..62 exponent, 63 sign); -1: drawn */
   int persistent; /* 0: transient, first attempt only; 1: at every attempt (a stuck bit) */
+  int stage;      /* kernels run as a pipeline (fl_tmr_run_kernels): which kernel; -1: drawn (with array) */
 } fl_tmr_fault;
 
 /* A fault with everything drawn, transient, on an output. */
@@ -154,6 +159,7 @@ typedef enum fl_tmr_status {
 const char *fl_tmr_status_str(fl_tmr_status s);
 
 typedef struct fl_tmr_mismatch {
+  int stage;       /* kernel of a pipeline (0 for a single kernel or task) */
   int array;       /* output array */
   int outvoted;    /* the replica outvoted; -1 when none agrees (uncorrectable, detected) or it is ambiguous */
   long index;      /* element */
@@ -161,7 +167,7 @@ typedef struct fl_tmr_mismatch {
 } fl_tmr_mismatch;
 
 typedef struct fl_tmr_applied {
-  int replica, array, bit, attempt;
+  int replica, stage, array, bit, attempt;
   fl_tmr_target target;
   long element;
 } fl_tmr_applied;
@@ -184,6 +190,8 @@ typedef struct fl_tmr_result {
   long nlisted; /* the first of them */
   fl_tmr_applied faults[FL_TMR_MAX_LISTED];
   double time_s; /* wall time of the call */
+  int stages;    /* kernels of a pipeline voted (1 for a task): fewer than asked when a vote after one kernel found
+                    no majority (FL_TMR_VOTE_EACH stops there, the later kernels not run) */
 } fl_tmr_result;
 
 /* Run `task` protected: the replicas, the queued faults, the vote, retries. The queue is emptied (also on
@@ -193,6 +201,97 @@ fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res);
 /* Run `task` once, unprotected, on the same backend: the baseline TMR's overhead is measured against. Queued
  * faults stay queued. *time_s (may be NULL) gets its wall time. */
 fl_err fl_tmr_run_plain(fl_tmr *t, const fl_tmr_task *task, double *time_s);
+
+/* ---- your own kernels: buffers where your data lives, a function that launches the kernel ----
+ *
+ * On "cuda" the buffers are device memory and nothing crosses to the host but the vote's counts: replica 0 runs
+ * into your output buffers, replicas 1 and 2 into device copies kept by the context, each replica on a stream of
+ * its own (overlapping where the GPU has room), and a vote kernel leaves the majority in your buffers. On "cpu"
+ * the buffers are host memory and the replicas run on the caller's thread in turn or on a pool of threads, as for
+ * the built-in tasks (which are themselves definitions of this kind: fl_tmr_run builds one per backend). Your
+ * launch function is called once per replica (and per range, see items) with that replica's arrays:
+ *
+ *     static int my_launch(const fl_tmr_launch *l, void *arg) {
+ *       const my_args *a = arg;
+ *       my_kernel<<<a->grid, a->block, 0, (cudaStream_t)l->stream>>>(a->n, (const double *)l->in[0],
+ *                                                                  (double *)l->out[0]);
+ *       return 0; // faultline checks cudaGetLastError after it
+ *     }
+ *     fl_tmr_kernel_def k = {.name = "mine", .nin = 1, .nout = 1, .launch = my_launch, .arg = &args};
+ *     k.in[0] = (fl_tmr_buffer){d_x, n, FL_TMR_F64};
+ *     k.out[0] = (fl_tmr_buffer){d_y, n, FL_TMR_F64};
+ *     FL_TRY(fl_tmr_run_kernel(t, &k, &res));   // then read res.status
+ *
+ * A launch must write every element of its outputs from its inputs only (no state carried between calls, no
+ * atomics accumulating into an output it does not first clear): the replicas must compute the same bits. */
+
+typedef enum fl_tmr_type {
+  FL_TMR_F64 = 0, /* double: bitwise or tolerance vote; no majority gives NaN */
+  FL_TMR_F32 = 1, /* float: the same */
+  FL_TMR_I64 = 2, /* 64-bit integers: bitwise vote; no majority keeps replica 0's value (listed, counted) */
+  FL_TMR_I32 = 3, /* 32-bit integers: the same */
+  FL_TMR_U8 = 4,  /* bytes: the same */
+} fl_tmr_type;
+
+/* Bytes per element (0 for an unknown type) and the type's name ("f64", ...; "?"). */
+size_t fl_tmr_type_size(fl_tmr_type type);
+const char *fl_tmr_type_name(fl_tmr_type type);
+
+typedef struct fl_tmr_buffer {
+  void *data; /* device memory on "cuda", host memory on "cpu" */
+  long count; /* elements */
+  fl_tmr_type type;
+} fl_tmr_buffer;
+
+/* What a launch function gets: one replica's arrays, and where to run. */
+typedef struct fl_tmr_launch {
+  int replica;                       /* 0 .. replicas-1 */
+  void *stream;                      /* "cuda": the cudaStream_t to launch on; "cpu": NULL */
+  const void *in[FL_TMR_MAX_ARRAYS]; /* the inputs, in their order: shared, or this replica's corrupted copy */
+  void *out[FL_TMR_MAX_ARRAYS];      /* this replica's copies of the outputs */
+  long first, last;                  /* items to compute: 0 .. items, or a range of them (see items) */
+} fl_tmr_launch;
+
+/* Launch (GPU) or compute (CPU) the kernel for one replica; 0 when it did, else a code reported as the error. */
+typedef int (*fl_tmr_launch_fn)(const fl_tmr_launch *l, void *arg);
+
+typedef struct fl_tmr_kernel_def {
+  const char *name;                     /* for messages */
+  int nin, nout;                        /* 0 .. FL_TMR_MAX_ARRAYS inputs, 1 .. FL_TMR_MAX_ARRAYS outputs */
+  fl_tmr_buffer in[FL_TMR_MAX_ARRAYS];  /* read by every replica, never written */
+  fl_tmr_buffer out[FL_TMR_MAX_ARRAYS]; /* one copy per replica; the majority lands here */
+  fl_tmr_launch_fn launch;
+  void *arg; /* handed to launch */
+  /* CPU only, optional. items > 0: the kernel computes any range [first, last) of items 0 .. items, item i
+   * writing elements [i width, (i + 1) width) of output 0 (width 0 means 1), with inputs whole, out[0] pointing
+   * at the range's first element (so that a replica's chunk can stay in cache) and further outputs whole (a
+   * reduction: set it when first == 0, combine it after). The CPU then runs replicas in turn chunk by chunk,
+   * voting each chunk while it is in cache. items == 0: always [0, 0), whole arrays. */
+  long items, width;
+  long work; /* rough operations per replica, for the CPU's choice of threads under FL_TMR_AUTO; 0: unknown */
+} fl_tmr_kernel_def;
+
+/* Where a pipeline of kernels is voted. After each kernel, a bad replica is outvoted before the next kernel reads
+ * its data (every kernel's outputs cross memory once more and the replicas wait for each other at every vote);
+ * at the end, the replicas run the whole chain each on its own copies of the intermediate arrays and are voted
+ * once (one synchronisation; an error propagates down its replica's chain and is still outvoted there, but two
+ * replicas hit at different kernels now both differ at the end, where voting each kernel would have corrected
+ * both). docs/tmr.md, "Pipelines". */
+typedef enum fl_tmr_vote_at {
+  FL_TMR_VOTE_EACH = 0, /* after every kernel */
+  FL_TMR_VOTE_END = 1,  /* after the last one: every output of every kernel voted then */
+} fl_tmr_vote_at;
+
+#define FL_TMR_MAX_STAGES 8 /* kernels in one pipeline */
+
+/* Run your kernel protected: replicas, queued faults, vote, retries, as fl_tmr_run. FL_OK whatever the vote
+ * found: read res->status. */
+fl_err fl_tmr_run_kernel(fl_tmr *t, const fl_tmr_kernel_def *k, fl_tmr_result *res);
+/* Run nk kernels in order (1 .. FL_TMR_MAX_STAGES), a kernel's input that is an earlier kernel's output buffer
+ * (the same data pointer) reading that kernel's result. Faults name their kernel in fl_tmr_fault.stage. */
+fl_err fl_tmr_run_kernels(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, fl_tmr_vote_at at, fl_tmr_result *res);
+/* The kernels once each, unprotected, on the same backend (the baseline); *time_s (may be NULL) its wall time. */
+fl_err fl_tmr_run_kernels_plain(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, double *time_s);
 
 #ifdef __cplusplus
 }

@@ -11,11 +11,12 @@
 
 #define FL_TMR_VOTE_BLOCK 256
 
-static void fl_tmr_note(fl_tmr_tally *t, int array, long i, int outvoted, double a, double b, double c)
+static void fl_tmr_note(fl_tmr_tally *t, int stage, int array, long i, int outvoted, double a, double b, double c)
 {
   t->ntotal++;
   if (t->npositions < FL_TMR_MAX_POSITIONS) {
     fl_tmr_mismatch *m = &t->positions[t->npositions++];
+    m->stage = stage;
     m->array = array;
     m->index = i;
     m->outvoted = outvoted;
@@ -26,7 +27,7 @@ static void fl_tmr_note(fl_tmr_tally *t, int array, long i, int outvoted, double
 }
 
 static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, long first, long last, long base,
-                             int array, const fl_tmr_vote_params *v, fl_tmr_tally *t)
+                             int stage, int array, const fl_tmr_vote_params *v, fl_tmr_tally *t)
 {
   for (long i = first; i < last; i++) {
     double a = r0[i], b = r1[i], c = r2 ? r2[i] : NAN, value;
@@ -38,11 +39,11 @@ static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, lon
       t->corrected++;
       if (outvoted >= 0)
         t->outvoted[outvoted]++;
-      fl_tmr_note(t, array, base + i, outvoted, a, b, c);
+      fl_tmr_note(t, stage, array, base + i, outvoted, a, b, c);
       break;
     default:
       t->nomajority++;
-      fl_tmr_note(t, array, base + i, -1, a, b, c);
+      fl_tmr_note(t, stage, array, base + i, -1, a, b, c);
       break;
     }
     if (fl_tmr_bits(value) != fl_tmr_bits(a))
@@ -73,14 +74,131 @@ FL_TMR_VOTE_CLONES static uint64_t fl_tmr_vote_diff(const double *r0, const doub
   return diff;
 }
 
-void fl_tmr_vote_range(double *r0, const double *r1, const double *r2, long n, long base, int array,
-                       const fl_tmr_vote_params *v, fl_tmr_tally *tally)
+static void fl_tmr_vote_f64(double *r0, const double *r1, const double *r2, long n, long base, int stage, int array,
+                            const fl_tmr_vote_params *v, fl_tmr_tally *tally)
 {
   for (long b0 = 0; b0 < n; b0 += FL_TMR_VOTE_BLOCK) {
     long b1 = b0 + FL_TMR_VOTE_BLOCK < n ? b0 + FL_TMR_VOTE_BLOCK : n;
     if (fl_tmr_vote_diff(r0 + b0, r1 + b0, r2 ? r2 + b0 : NULL, b1 - b0))
-      fl_tmr_vote_slow(r0, r1, r2, b0, b1, base, array, v, tally);
+      fl_tmr_vote_slow(r0, r1, r2, b0, b1, base, stage, array, v, tally);
   }
+}
+
+/* Element i of an array of `type` as its bit pattern (zero-extended) and as a double (for the record). */
+static uint64_t fl_tmr_load(fl_tmr_type type, const void *p, long i, double *value)
+{
+  switch (type) {
+  case FL_TMR_F32: {
+    float f;
+    uint32_t u;
+    memcpy(&f, (const char *)p + 4 * i, 4);
+    memcpy(&u, &f, 4);
+    *value = f;
+    return u;
+  }
+  case FL_TMR_I64: {
+    int64_t x;
+    memcpy(&x, (const char *)p + 8 * i, 8);
+    *value = (double)x;
+    return (uint64_t)x;
+  }
+  case FL_TMR_I32: {
+    int32_t x;
+    memcpy(&x, (const char *)p + 4 * i, 4);
+    *value = x;
+    return (uint32_t)x;
+  }
+  case FL_TMR_U8: *value = ((const uint8_t *)p)[i]; return ((const uint8_t *)p)[i];
+  default: {
+    double d;
+    memcpy(&d, (const char *)p + 8 * i, 8);
+    *value = d;
+    return fl_tmr_bits(d);
+  }
+  }
+}
+
+/* Element by element, any type but f64: floats through fl_tmr_vote_elem on their (exact) double values, integers
+ * bitwise. */
+static void fl_tmr_vote_elems(fl_tmr_type type, void *r0, const void *r1, const void *r2, long first, long last,
+                              long base, int stage, int array, const fl_tmr_vote_params *v, fl_tmr_tally *t)
+{
+  const size_t size = fl_tmr_type_size(type);
+  for (long i = first; i < last; i++) {
+    double a, b, c = NAN, value;
+    uint64_t ba = fl_tmr_load(type, r0, i, &a), bb = fl_tmr_load(type, r1, i, &b), bc = r2 ? 0 : ba;
+    int outvoted, k, pick = 0;
+    if (r2)
+      bc = fl_tmr_load(type, r2, i, &c);
+    if (ba == bb && ba == bc)
+      continue;
+    if (type == FL_TMR_F32) {
+      k = fl_tmr_vote_elem(a, b, c, v, &value, &outvoted);
+      if (fl_tmr_bits(value) != fl_tmr_bits(a)) {
+        float f = (float)value; /* b exactly, or NaN */
+        memcpy((char *)r0 + 4 * i, &f, 4);
+      }
+    } else {
+      k = fl_tmr_vote_bits(ba, bb, r2 ? bc : bb, v->replicas, &pick, &outvoted);
+      if (pick)
+        memcpy((char *)r0 + size * (size_t)i, (const char *)r1 + size * (size_t)i, size);
+    }
+    switch (k) {
+    case FL_TMR_V_EQUAL: break;
+    case FL_TMR_V_BENIGN: t->benign++; break;
+    case FL_TMR_V_CORRECTED:
+      t->corrected++;
+      if (outvoted >= 0)
+        t->outvoted[outvoted]++;
+      fl_tmr_note(t, stage, array, base + i, outvoted, a, b, c);
+      break;
+    default:
+      t->nomajority++;
+      fl_tmr_note(t, stage, array, base + i, -1, a, b, c);
+      break;
+    }
+  }
+}
+
+void fl_tmr_vote_range(fl_tmr_type type, void *r0, const void *r1, const void *r2, long n, long base, int stage,
+                       int array, const fl_tmr_vote_params *v, fl_tmr_tally *tally)
+{
+  const size_t size = fl_tmr_type_size(type);
+  if (type == FL_TMR_F64) {
+    fl_tmr_vote_f64(r0, r1, r2, n, base, stage, array, v, tally);
+    return;
+  }
+  for (long b0 = 0; b0 < n; b0 += FL_TMR_VOTE_BLOCK) {
+    long b1 = b0 + FL_TMR_VOTE_BLOCK < n ? b0 + FL_TMR_VOTE_BLOCK : n;
+    size_t off = size * (size_t)b0, len = size * (size_t)(b1 - b0);
+    if (memcmp((char *)r0 + off, (const char *)r1 + off, len) != 0 ||
+        (r2 && memcmp((char *)r0 + off, (const char *)r2 + off, len) != 0))
+      fl_tmr_vote_elems(type, r0, r1, r2, b0, b1, base, stage, array, v, tally);
+  }
+}
+
+size_t fl_tmr_type_size(fl_tmr_type type)
+{
+  switch (type) {
+  case FL_TMR_F64:
+  case FL_TMR_I64: return 8;
+  case FL_TMR_F32:
+  case FL_TMR_I32: return 4;
+  case FL_TMR_U8: return 1;
+  }
+  return 0;
+}
+
+const char *fl_tmr_type_name(fl_tmr_type type)
+{
+  switch (type) {
+  case FL_TMR_F64: return "f64";
+  case FL_TMR_F32: return "f32";
+  case FL_TMR_I64: return "i64";
+  case FL_TMR_I32: return "i32";
+  case FL_TMR_U8: return "u8";
+  }
+  return "?";
 }
 
 void fl_tmr_tally_merge(fl_tmr_tally *sum, const fl_tmr_tally *part)
@@ -95,10 +213,9 @@ void fl_tmr_tally_merge(fl_tmr_tally *sum, const fl_tmr_tally *part)
     sum->positions[sum->npositions++] = part->positions[k];
 }
 
-void fl_tmr_flip(double *x, int bit)
+void fl_tmr_flip(void *p, size_t size, long element, int bit)
 {
-  uint64_t u = fl_tmr_bits(*x) ^ ((uint64_t)1 << bit);
-  memcpy(x, &u, sizeof u);
+  ((unsigned char *)p)[size * (size_t)element + (size_t)(bit / 8)] ^= (unsigned char)(1u << (bit % 8));
 }
 
 double fl_tmr_now(void)

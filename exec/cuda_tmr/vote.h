@@ -99,4 +99,31 @@ FL_TMR_HD static inline int fl_tmr_vote_elem(double a, double b, double c, const
   return FL_TMR_V_CORRECTED;
 }
 
+/* The bitwise vote on integer patterns (integer types, whatever the vote mode). *pick gets the replica whose
+ * value the output takes (0 or 1); with no majority it stays 0: an integer has no NaN to mark the element, which
+ * is counted and listed instead. Returns an FL_TMR_V_ class. */
+FL_TMR_HD static inline int fl_tmr_vote_bits(uint64_t a, uint64_t b, uint64_t c, int replicas, int *pick, int *outvoted)
+{
+  *pick = 0;
+  *outvoted = -1;
+  if (replicas == 2)
+    return a == b ? FL_TMR_V_EQUAL : FL_TMR_V_NOMAJORITY;
+  if (a == b && a == c)
+    return FL_TMR_V_EQUAL;
+  if (a == b) {
+    *outvoted = 2;
+    return FL_TMR_V_CORRECTED;
+  }
+  if (a == c) {
+    *outvoted = 1;
+    return FL_TMR_V_CORRECTED;
+  }
+  if (b == c) {
+    *outvoted = 0;
+    *pick = 1;
+    return FL_TMR_V_CORRECTED;
+  }
+  return FL_TMR_V_NOMAJORITY;
+}
+
 #endif
