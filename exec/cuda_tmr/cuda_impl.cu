@@ -570,3 +570,56 @@ extern "C" fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, 
 done:
   return rc;
 }
+
+/* For benchmarks (faultline-tmr-check): seconds per vote of three equal arrays of n doubles (the vote kernel as a
+ * run launches it, nothing to correct) and per device-to-device copy of n doubles, each the mean of `reps`
+ * back-to-back runs timed with events. The vote reads 3 n doubles; a copy reads and writes n. */
+extern "C" fl_err fl_tmr_cuda_bench_vote(long n, int reps, double *vote_s, double *copy_s)
+{
+  fl_err rc = FL_OK;
+  double *r[4] = {NULL, NULL, NULL, NULL};
+  fl_tmr_cu_tally *t = NULL;
+  fl_tmr_mismatch *pos = NULL;
+  cudaEvent_t e0 = NULL, e1 = NULL;
+  fl_tmr_vote_params v = {3, 0, 0.0, 0.0};
+  float ms = 0;
+  fl_tmr_cu_tally h;
+  for (int i = 0; i < 4; i++) {
+    FL_CU(cudaMalloc((void **)&r[i], (size_t)n * sizeof(double)));
+    FL_CU(cudaMemset(r[i], 0, (size_t)n * sizeof(double)));
+  }
+  FL_CU(cudaMalloc((void **)&t, sizeof *t));
+  FL_CU(cudaMemset(t, 0, sizeof *t));
+  FL_CU(cudaMalloc((void **)&pos, FL_TMR_MAX_POSITIONS * sizeof *pos));
+  FL_CU(cudaEventCreate(&e0));
+  FL_CU(cudaEventCreate(&e1));
+  fl_k_vote_fp<double><<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS>>>(n, 0, 0, r[0], r[1], r[2], v, t, pos); /* warm */
+  FL_CU(cudaEventRecord(e0));
+  for (int k = 0; k < reps; k++)
+    fl_k_vote_fp<double><<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS>>>(n, 0, 0, r[0], r[1], r[2], v, t, pos);
+  FL_CU(cudaEventRecord(e1));
+  FL_CU(cudaEventSynchronize(e1));
+  FL_CU(cudaGetLastError());
+  FL_CU(cudaEventElapsedTime(&ms, e0, e1));
+  *vote_s = 1e-3 * ms / reps;
+  FL_CU(cudaMemcpy(&h, t, sizeof h, cudaMemcpyDeviceToHost));
+  FL_CHECK(h.corrected == 0 && h.nomajority == 0, FL_ERR_INTERNAL, "the vote found differences in equal arrays");
+  FL_CU(cudaMemcpy(r[3], r[0], (size_t)n * sizeof(double), cudaMemcpyDeviceToDevice)); /* warm */
+  FL_CU(cudaEventRecord(e0));
+  for (int k = 0; k < reps; k++)
+    FL_CU(cudaMemcpyAsync(r[3], r[k % 3], (size_t)n * sizeof(double), cudaMemcpyDeviceToDevice, 0));
+  FL_CU(cudaEventRecord(e1));
+  FL_CU(cudaEventSynchronize(e1));
+  FL_CU(cudaEventElapsedTime(&ms, e0, e1));
+  *copy_s = 1e-3 * ms / reps;
+done:
+  for (int i = 0; i < 4; i++)
+    cudaFree(r[i]);
+  cudaFree(t);
+  cudaFree(pos);
+  if (e0)
+    cudaEventDestroy(e0);
+  if (e1)
+    cudaEventDestroy(e1);
+  return rc;
+}

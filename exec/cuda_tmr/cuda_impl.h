@@ -23,6 +23,9 @@ fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, c
 fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, void *stream);
 fl_err fl_tmr_cuda_builtin(fl_tmr_cuda *c, const fl_tmr_task *task, fl_tmr_kernel_def *def);
 fl_err fl_tmr_cuda_builtin_finish(fl_tmr_cuda *c, const fl_tmr_task *task);
+/* For benchmarks: seconds per vote kernel over three equal arrays of n doubles, and per device-to-device copy of n
+ * doubles (means of `reps` back-to-back runs, timed with events). */
+fl_err fl_tmr_cuda_bench_vote(long n, int reps, double *vote_s, double *copy_s);
 
 #ifdef __cplusplus
 }
