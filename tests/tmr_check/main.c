@@ -28,7 +28,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
   const char *backend = "auto", *v;
-  long trials = 1000, seed = 2026, big = 1L << 25, steps = 20000, samples = 9;
+  long trials = 1000, seed = 2026, big = 0, steps = 0, samples = 9; /* big, steps: 0 = the backend's default */
   int bench = 0, checks = 1, fails = 0;
   char why[256] = "";
   const tmr_env *env;
@@ -83,6 +83,12 @@ int main(int argc, char **argv)
     printf("faultline-tmr-check: backend %s is not compiled into this program\n", backend);
     return 77;
   }
+  /* sizes: AXPY of 256 MB arrays on a GPU (1.5 GB in all with the replicas' copies), 64 MB on the CPU; chains
+   * long enough that a kernel outlasts the launches and the synchronisation around it (~0.4 ms on an H100) */
+  if (big == 0)
+    big = strcmp(backend, "cuda") == 0 ? 1L << 25 : 1L << 23;
+  if (steps == 0)
+    steps = strcmp(backend, "cuda") == 0 ? 100000 : 2000;
   printf("faultline-tmr-check: backend %s (%s)\n", backend, why);
   if (checks) {
     fails += tmr_check_one_corrupted(env, (int)trials, (uint64_t)seed, stdout);
