@@ -12,6 +12,8 @@
 #include "platform.h"
 #include "scenario.h"
 
+#include <simgrid/engine.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -60,6 +62,13 @@ static void fl_load(const char *path)
 
 static void fl_zygote(int rd, int wr)
 {
+  /* SimGrid's engine, made once here as fl_platform_get makes it for a file platform of a bsp job (the same
+   * arguments): its own call in each child then finds it made (simgrid_init keeps one engine per process) and only
+   * the load is left to do per input */
+  char a0[] = "faultline", a1[] = "--log=root.thresh:warning";
+  char *args[] = {a0, a1, NULL};
+  int nargs = 2;
+  simgrid_init(&nargs, args);
   for (;;) {
     char path[128];
     uint32_t n;
