@@ -458,12 +458,7 @@ static fl_err fl_tmr_cpu_plain(void *state, const fl_tmr_kernel_def *k, int nk, 
   for (int j = 0; j < nk; j++) {
     fl_tmr_launch l;
     int e;
-    memset(&l, 0, sizeof l);
-    l.last = k[j].items;
-    for (int i = 0; i < k[j].nin; i++)
-      l.in[i] = k[j].in[i].data;
-    for (int i = 0; i < k[j].nout; i++)
-      l.out[i] = k[j].out[i].data;
+    fl_tmr_launch_whole(&l, &k[j], NULL);
     e = k[j].launch(&l, k[j].arg);
     FL_CHECK(e == 0, FL_ERR_INTERNAL, "tmr kernel %d (%s): the launch function returned %d", j,
              k[j].name ? k[j].name : "unnamed", e);

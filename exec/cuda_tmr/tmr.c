@@ -634,22 +634,33 @@ done:
   return rc;
 }
 
-/* The built-in tasks are kernel definitions over the backend's memory: the same path as yours. */
+/* The built-in tasks are kernel definitions over the backend's memory: the same path as yours. One unprotected
+ * (plain) or protected run of `task`, its outputs handed back. */
+static fl_err fl_tmr_builtin(fl_tmr *t, const fl_tmr_task *task, int plain, fl_tmr_result *res)
+{
+  fl_err rc = FL_OK;
+  fl_tmr_kernel_def def;
+  FL_TRY(fl_tmr_check_task(task));
+  memset(&def, 0, sizeof def);
+  FL_TRY(t->ops->builtin(t->state, task, &def));
+  if (plain)
+    FL_TRY(t->ops->plain(t->state, &def, 1, t->cfg.stream));
+  else
+    FL_TRY(fl_tmr_go(t, &def, 1, FL_TMR_VOTE_END, res));
+  FL_TRY(t->ops->builtin_finish(t->state, task));
+done:
+  return rc;
+}
+
 fl_err fl_tmr_run(fl_tmr *t, const fl_tmr_task *task, fl_tmr_result *res)
 {
   fl_err rc = FL_OK;
   double t0 = fl_tmr_now();
-  fl_tmr_kernel_def def;
   FL_CHECK(t != NULL && res != NULL, FL_ERR_INPUT, "tmr: no context or no result");
   memset(res, 0, sizeof *res);
-  FL_TRY(fl_tmr_check_task(task));
-  memset(&def, 0, sizeof def);
-  FL_TRY(t->ops->builtin(t->state, task, &def));
-  FL_TRY(fl_tmr_go(t, &def, 1, FL_TMR_VOTE_END, res));
-  FL_TRY(t->ops->builtin_finish(t->state, task));
+  rc = fl_tmr_builtin(t, task, 0, res);
+  t->nqueue = 0;
 done:
-  if (t)
-    t->nqueue = 0;
   if (res)
     res->time_s = fl_tmr_now() - t0;
   return rc;
@@ -659,13 +670,8 @@ fl_err fl_tmr_run_plain(fl_tmr *t, const fl_tmr_task *task, double *time_s)
 {
   fl_err rc = FL_OK;
   double t0 = fl_tmr_now();
-  fl_tmr_kernel_def def;
   FL_CHECK(t != NULL, FL_ERR_INPUT, "tmr: no context");
-  FL_TRY(fl_tmr_check_task(task));
-  memset(&def, 0, sizeof def);
-  FL_TRY(t->ops->builtin(t->state, task, &def));
-  FL_TRY(t->ops->plain(t->state, &def, 1, t->cfg.stream));
-  FL_TRY(t->ops->builtin_finish(t->state, task));
+  rc = fl_tmr_builtin(t, task, 1, NULL);
 done:
   if (time_s)
     *time_s = fl_tmr_now() - t0;

@@ -79,6 +79,9 @@ void fl_tmr_tally_merge(fl_tmr_tally *sum, const fl_tmr_tally *part);
 /* Flip bit `bit` of element `element` (of `size` bytes) of p: bit b of the element's little-endian pattern. */
 void fl_tmr_flip(void *p, size_t size, long element, int bit);
 
+/* The launch of replica 0 over the kernel's own buffers, whole (an unprotected run), on `stream`. */
+void fl_tmr_launch_whole(fl_tmr_launch *l, const fl_tmr_kernel_def *d, void *stream);
+
 /* Monotonic wall clock, seconds. */
 double fl_tmr_now(void);
 

@@ -26,26 +26,33 @@ static void fl_tmr_note(fl_tmr_tally *t, int stage, int array, long i, int outvo
   }
 }
 
+/* Count element i by its vote class k and list it unless unanimous or benign. */
+static void fl_tmr_count(fl_tmr_tally *t, int k, int outvoted, int stage, int array, long i, double a, double b,
+                         double c)
+{
+  switch (k) {
+  case FL_TMR_V_EQUAL: break;
+  case FL_TMR_V_BENIGN: t->benign++; break;
+  case FL_TMR_V_CORRECTED:
+    t->corrected++;
+    if (outvoted >= 0)
+      t->outvoted[outvoted]++;
+    fl_tmr_note(t, stage, array, i, outvoted, a, b, c);
+    break;
+  default:
+    t->nomajority++;
+    fl_tmr_note(t, stage, array, i, -1, a, b, c);
+    break;
+  }
+}
+
 static void fl_tmr_vote_slow(double *r0, const double *r1, const double *r2, long first, long last, long base,
                              int stage, int array, const fl_tmr_vote_params *v, fl_tmr_tally *t)
 {
   for (long i = first; i < last; i++) {
     double a = r0[i], b = r1[i], c = r2 ? r2[i] : NAN, value;
     int outvoted, k = fl_tmr_vote_elem(a, b, c, v, &value, &outvoted);
-    switch (k) {
-    case FL_TMR_V_EQUAL: break;
-    case FL_TMR_V_BENIGN: t->benign++; break;
-    case FL_TMR_V_CORRECTED:
-      t->corrected++;
-      if (outvoted >= 0)
-        t->outvoted[outvoted]++;
-      fl_tmr_note(t, stage, array, base + i, outvoted, a, b, c);
-      break;
-    default:
-      t->nomajority++;
-      fl_tmr_note(t, stage, array, base + i, -1, a, b, c);
-      break;
-    }
+    fl_tmr_count(t, k, outvoted, stage, array, base + i, a, b, c);
     if (fl_tmr_bits(value) != fl_tmr_bits(a))
       r0[i] = value;
   }
@@ -143,20 +150,7 @@ static void fl_tmr_vote_elems(fl_tmr_type type, void *r0, const void *r1, const 
       if (pick)
         memcpy((char *)r0 + size * (size_t)i, (const char *)r1 + size * (size_t)i, size);
     }
-    switch (k) {
-    case FL_TMR_V_EQUAL: break;
-    case FL_TMR_V_BENIGN: t->benign++; break;
-    case FL_TMR_V_CORRECTED:
-      t->corrected++;
-      if (outvoted >= 0)
-        t->outvoted[outvoted]++;
-      fl_tmr_note(t, stage, array, base + i, outvoted, a, b, c);
-      break;
-    default:
-      t->nomajority++;
-      fl_tmr_note(t, stage, array, base + i, -1, a, b, c);
-      break;
-    }
+    fl_tmr_count(t, k, outvoted, stage, array, base + i, a, b, c);
   }
 }
 
@@ -216,6 +210,17 @@ void fl_tmr_tally_merge(fl_tmr_tally *sum, const fl_tmr_tally *part)
 void fl_tmr_flip(void *p, size_t size, long element, int bit)
 {
   ((unsigned char *)p)[size * (size_t)element + (size_t)(bit / 8)] ^= (unsigned char)(1u << (bit % 8));
+}
+
+void fl_tmr_launch_whole(fl_tmr_launch *l, const fl_tmr_kernel_def *d, void *stream)
+{
+  memset(l, 0, sizeof *l);
+  l->stream = stream;
+  l->last = d->items;
+  for (int i = 0; i < d->nin; i++)
+    l->in[i] = d->in[i].data;
+  for (int i = 0; i < d->nout; i++)
+    l->out[i] = d->out[i].data;
 }
 
 double fl_tmr_now(void)

@@ -185,18 +185,46 @@ static int setup_failed(FILE *log, const char *check)
   return 1;
 }
 
+/* What the trial checks share: the two contexts, the input stream, a case of every kind. */
+typedef struct fixture {
+  fl_tmr *t[2];
+  gsl_rng *rng;
+  tcase c[KINDS];
+} fixture;
+
+static void fixture_close(fixture *f)
+{
+  for (int k = 0; k < KINDS; k++)
+    tcase_free(&f->c[k]);
+  fl_tmr_destroy(&f->t[0]);
+  fl_tmr_destroy(&f->t[1]);
+  if (f->rng)
+    gsl_rng_free(f->rng);
+}
+
+/* 0 when set up; else 1, said on log, and nothing left to close. */
+static int fixture_open(fixture *f, const tmr_env *env, uint64_t seed, unsigned long inputs, const char *check,
+                        FILE *log)
+{
+  memset(f, 0, sizeof *f);
+  f->rng = gsl_rng_alloc(gsl_rng_mt19937);
+  if (f->rng)
+    gsl_rng_set(f->rng, inputs);
+  if (!f->rng || contexts(env, seed, f->t) != FL_OK || cases(env, f->t[0], f->rng, f->c) != FL_OK) {
+    fixture_close(f);
+    return setup_failed(log, check);
+  }
+  return 0;
+}
+
 int tmr_check_one_corrupted(const tmr_env *env, int trials, uint64_t seed, FILE *log)
 {
   int fails = 0, status[4] = {0, 0, 0, 0};
-  fl_tmr *t[2] = {NULL, NULL};
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  tcase c[KINDS];
-  memset(c, 0, sizeof c);
-  gsl_rng_set(rng, (unsigned long)seed);
-  if (contexts(env, seed, t) != FL_OK || cases(env, t[0], rng, c) != FL_OK) {
-    fails = setup_failed(log, "one corrupted replica");
-    goto done;
-  }
+  fixture fx;
+  fl_tmr **t = fx.t;
+  tcase *c = fx.c;
+  if (fixture_open(&fx, env, seed, (unsigned long)seed, "one corrupted replica", log))
+    return 1;
   for (int trial = 0; trial < trials; trial++) {
     tcase *k = &c[trial % KINDS];
     fl_tmr *ctx = t[(trial / KINDS) % 2];
@@ -226,12 +254,7 @@ int tmr_check_one_corrupted(const tmr_env *env, int trials, uint64_t seed, FILE 
       "one corrupted replica (%s): %d of %d trials give the unprotected run's bits (%d corrected, %d clean: the flip "
       "did not change the output)\n",
       env->backend, trials - fails, trials, status[FL_TMR_CORRECTED], status[FL_TMR_CLEAN]);
-done:
-  for (int k = 0; k < KINDS; k++)
-    tcase_free(&c[k]);
-  fl_tmr_destroy(&t[0]);
-  fl_tmr_destroy(&t[1]);
-  gsl_rng_free(rng);
+  fixture_close(&fx);
   return fails;
 }
 
@@ -239,15 +262,13 @@ int tmr_check_two_corrupted(const tmr_env *env, int trials, uint64_t seed, FILE 
 {
   static const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
   int fails = 0;
-  fl_tmr *t[2] = {NULL, NULL};
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  tcase c[KINDS];
-  memset(c, 0, sizeof c);
-  gsl_rng_set(rng, (unsigned long)seed + 1);
-  if (contexts(env, seed, t) != FL_OK || cases(env, t[0], rng, c) != FL_OK) {
-    fails = setup_failed(log, "two corrupted replicas");
-    goto done;
-  }
+  fixture fx;
+  fl_tmr **t = fx.t;
+  tcase *c = fx.c;
+  gsl_rng *rng;
+  if (fixture_open(&fx, env, seed, (unsigned long)seed + 1, "two corrupted replicas", log))
+    return 1;
+  rng = fx.rng;
   for (int trial = 0; trial < trials; trial++) {
     tcase *k = &c[trial % KINDS];
     fl_tmr *ctx = t[(trial / KINDS) % 2];
@@ -279,12 +300,7 @@ int tmr_check_two_corrupted(const tmr_env *env, int trials, uint64_t seed, FILE 
   }
   say(log, "two corrupted replicas (%s): %d of %d trials reported (status uncorrectable, the element listed)\n",
       env->backend, trials - fails, trials);
-done:
-  for (int k = 0; k < KINDS; k++)
-    tcase_free(&c[k]);
-  fl_tmr_destroy(&t[0]);
-  fl_tmr_destroy(&t[1]);
-  gsl_rng_free(rng);
+  fixture_close(&fx);
   return fails;
 }
 
@@ -305,15 +321,11 @@ int tmr_check_nothing_silent(const tmr_env *env, int trials, uint64_t seed, FILE
 {
   int fails = 0, silent = 0, blind = 0, reported = 0, right = 0;
   long faults = 0;
-  fl_tmr *t[2] = {NULL, NULL};
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  tcase c[KINDS];
-  memset(c, 0, sizeof c);
-  gsl_rng_set(rng, (unsigned long)seed + 2);
-  if (contexts(env, seed + 2, t) != FL_OK || cases(env, t[0], rng, c) != FL_OK) {
-    fails = setup_failed(log, "nothing silent");
-    goto done;
-  }
+  fixture fx;
+  fl_tmr **t = fx.t;
+  tcase *c = fx.c;
+  if (fixture_open(&fx, env, seed + 2, (unsigned long)seed + 2, "nothing silent", log))
+    return 1;
   for (int trial = 0; trial < trials; trial++) {
     tcase *k = &c[trial % KINDS];
     fl_tmr *ctx = t[(trial / KINDS) % 2];
@@ -353,12 +365,7 @@ int tmr_check_nothing_silent(const tmr_env *env, int trials, uint64_t seed, FILE
       "random faults (%s): %d trials, %ld faults: %d right, %d reported, %d silent, %d with two replicas flipped "
       "identically (TMR's blind spot)\n",
       env->backend, trials, faults, right, reported, silent, blind);
-done:
-  for (int k = 0; k < KINDS; k++)
-    tcase_free(&c[k]);
-  fl_tmr_destroy(&t[0]);
-  fl_tmr_destroy(&t[1]);
-  gsl_rng_free(rng);
+  fixture_close(&fx);
   return fails;
 }
 
