@@ -269,6 +269,8 @@ static void fl_tmr_cpu_replica(fl_tmr_cpu *cpu, int r)
     int e;
     memset(&l, 0, sizeof l);
     l.replica = r;
+    l.nin = d->nin;
+    l.nout = d->nout;
     l.last = d->items;
     for (int i = 0; i < d->nin; i++)
       l.in[i] = fl_tmr_cpu_input(cpu, r, j, i);
@@ -325,6 +327,8 @@ static void fl_tmr_cpu_chunked(fl_tmr_cpu *cpu, fl_tmr_tally *tally)
   for (int r = 0; r < nrep; r++) {
     memset(&l[r], 0, sizeof l[r]);
     l[r].replica = r;
+    l[r].nin = d->nin;
+    l[r].nout = d->nout;
     for (int i = 0; i < d->nin; i++)
       l[r].in[i] = fl_tmr_cpu_input(cpu, r, 0, i);
     for (int i = 1; i < d->nout; i++)

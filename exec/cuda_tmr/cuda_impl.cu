@@ -486,6 +486,8 @@ extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k
       int e;
       memset(&l, 0, sizeof l);
       l.replica = r;
+      l.nin = d->nin;
+      l.nout = d->nout;
       l.stream = (void *)s;
       l.last = d->items;
       for (int i = 0; i < d->nin; i++) {
@@ -616,4 +618,34 @@ done:
   if (e1)
     cudaEventDestroy(e1);
   return rc;
+}
+
+extern "C" int fl_tmr_launch_cuda(const fl_tmr_launch *l, void *arg)
+{
+  const fl_tmr_cuda_kernel *k = (const fl_tmr_cuda_kernel *)arg;
+  void *args[FL_TMR_MAX_KERNEL_ARGS];
+  const void *in[FL_TMR_MAX_ARRAYS];
+  void *out[FL_TMR_MAX_ARRAYS];
+  if (!k || !k->func || k->nargs < 0 || k->nargs > FL_TMR_MAX_KERNEL_ARGS || (k->nargs > 0 && !k->args))
+    return -1;
+  for (int i = 0; i < k->nargs; i++)
+    args[i] = k->args[i];
+  /* the replica's pointers, in place of the buffer arguments */
+  for (int j = 0; j < l->nin; j++) {
+    in[j] = l->in[j];
+    if (k->in_arg[j] >= k->nargs)
+      return -1;
+    if (k->in_arg[j] >= 0)
+      args[k->in_arg[j]] = (void *)&in[j];
+  }
+  for (int j = 0; j < l->nout; j++) {
+    out[j] = l->out[j];
+    if (k->out_arg[j] >= k->nargs)
+      return -1;
+    if (k->out_arg[j] >= 0)
+      args[k->out_arg[j]] = (void *)&out[j];
+  }
+  return (int)cudaLaunchKernel(k->func, dim3(k->grid[0], k->grid[1], k->grid[2]),
+                               dim3(k->block[0], k->block[1], k->block[2]), args, k->shared_bytes,
+                               (cudaStream_t)l->stream);
 }

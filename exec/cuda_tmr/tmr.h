@@ -246,6 +246,7 @@ typedef struct fl_tmr_buffer {
 /* What a launch function gets: one replica's arrays, and where to run. */
 typedef struct fl_tmr_launch {
   int replica;                       /* 0 .. replicas-1 */
+  int nin, nout;                     /* the definition's */
   void *stream;                      /* "cuda": the cudaStream_t to launch on; "cpu": NULL */
   const void *in[FL_TMR_MAX_ARRAYS]; /* the inputs, in their order: shared, or this replica's corrupted copy */
   void *out[FL_TMR_MAX_ARRAYS];      /* this replica's copies of the outputs */
@@ -283,6 +284,23 @@ typedef enum fl_tmr_vote_at {
 } fl_tmr_vote_at;
 
 #define FL_TMR_MAX_STAGES 8 /* kernels in one pipeline */
+
+/* For a CUDA kernel launched as is, without a launch function of your own: set launch = fl_tmr_launch_cuda and
+ * arg = a fl_tmr_cuda_kernel naming the __global__ function, its grid, block, dynamic shared memory and arguments
+ * in cudaLaunchKernel's form (args[i] points at the i-th argument). in_arg[j] / out_arg[j] say which argument is
+ * input / output buffer j of the definition (j < nin / nout; -1: not passed); each replica's pointers go there. */
+#define FL_TMR_MAX_KERNEL_ARGS 32
+typedef struct fl_tmr_cuda_kernel {
+  const void *func; /* the __global__ function */
+  unsigned grid[3], block[3];
+  size_t shared_bytes;
+  void **args;
+  int nargs; /* 0 .. FL_TMR_MAX_KERNEL_ARGS */
+  int in_arg[FL_TMR_MAX_ARRAYS], out_arg[FL_TMR_MAX_ARRAYS];
+} fl_tmr_cuda_kernel;
+/* Launch arg (a fl_tmr_cuda_kernel) for one replica with cudaLaunchKernel on l->stream: its cudaError_t (0: launched);
+ * -1 for a bad description or a build without CUDA. */
+int fl_tmr_launch_cuda(const fl_tmr_launch *l, void *arg);
 
 /* Run your kernel protected: replicas, queued faults, vote, retries, as fl_tmr_run. FL_OK whatever the vote
  * found: read res->status. */

@@ -216,6 +216,8 @@ void fl_tmr_launch_whole(fl_tmr_launch *l, const fl_tmr_kernel_def *d, void *str
 {
   memset(l, 0, sizeof *l);
   l->stream = stream;
+  l->nin = d->nin;
+  l->nout = d->nout;
   l->last = d->items;
   for (int i = 0; i < d->nin; i++)
     l->in[i] = d->in[i].data;

@@ -641,6 +641,17 @@ int tmr_check_bad_input(const tmr_env *env, FILE *log)
     BAD(fl_tmr_run_kernel(t[m], &bad, &res), FL_ERR_INTERNAL, "tmr kernel 0 (failing): the launch function of replica");
     BAD(fl_tmr_run_kernels_plain(t[m], &bad, 1, NULL), FL_ERR_INTERNAL, "returned 7");
   }
+  {
+    /* a cudaLaunchKernel description that cannot be launched: refused before any CUDA call, on any backend */
+    fl_tmr_cuda_kernel ck;
+    memset(&ck, 0, sizeof ck);
+    ck.nargs = 2;
+    bad = c.def;
+    bad.launch = fl_tmr_launch_cuda;
+    bad.arg = &ck;
+    bad.name = "described";
+    BAD(fl_tmr_run_kernels_plain(t[0], &bad, 1, NULL), FL_ERR_INTERNAL, "(described): the launch function returned -1");
+  }
 #undef BAD
   say(log, "bad input (%s): %d failures\n", env->backend, fails);
 done:

@@ -4,6 +4,7 @@
  * arrays of that replica; faultline checks cudaGetLastError after it. */
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <string.h>
 
 extern "C" {
 #include "checks.h"
@@ -88,12 +89,29 @@ static unsigned env_blocks(long n)
 
 #define ENV_STREAM(l) ((cudaStream_t)(l)->stream)
 
+/* This one without a launch of its own: described for cudaLaunchKernel and handed to fl_tmr_launch_cuda, which puts
+ * each replica's pointers in place of arguments 2, 3 (inputs) and 4 (output). */
 static int k_axpy(const fl_tmr_launch *l, void *arg)
 {
   const tmr_args *a = (const tmr_args *)arg;
-  g_axpy<<<env_blocks(a->n), ENV_THREADS, 0, ENV_STREAM(l)>>>(a->n, a->a, (const double *)l->in[0],
-                                                              (const double *)l->in[1], (double *)l->out[0]);
-  return 0;
+  long n = a->n;
+  double av = a->a;
+  const double *x = NULL, *y = NULL;
+  double *o = NULL;
+  void *args[5] = {&n, &av, &x, &y, &o};
+  fl_tmr_cuda_kernel k;
+  memset(&k, 0, sizeof k);
+  k.func = (const void *)g_axpy;
+  k.grid[0] = env_blocks(n);
+  k.grid[1] = k.grid[2] = 1;
+  k.block[0] = ENV_THREADS;
+  k.block[1] = k.block[2] = 1;
+  k.args = args;
+  k.nargs = 5;
+  k.in_arg[0] = 2;
+  k.in_arg[1] = 3;
+  k.out_arg[0] = 4;
+  return fl_tmr_launch_cuda(l, &k);
 }
 static int k_chain(const fl_tmr_launch *l, void *arg)
 {
