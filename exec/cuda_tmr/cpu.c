@@ -49,6 +49,7 @@ typedef struct fl_tmr_cpu {
   void *priv[3][FL_TMR_CPU_SLOTS]; /* a replica's corrupted copy of an input */
   size_t priv_cap[3][FL_TMR_CPU_SLOTS];
   void *chunkbuf[3]; /* in turn: replicas 1 and 2's copy of one chunk of output 0 */
+  long chunk_items;  /* fl_tmr_config.chunk_items */
   size_t chunkbuf_cap[3];
 } fl_tmr_cpu;
 
@@ -312,6 +313,14 @@ static void fl_tmr_cpu_vote_part(fl_tmr_cpu *cpu, int part)
     }
 }
 
+/* Items per chunk in turn: the caller's, or FL_TMR_CPU_CHUNK output elements. */
+static long fl_tmr_cpu_chunk(const fl_tmr_cpu *cpu, long width)
+{
+  if (cpu->chunk_items > 0)
+    return cpu->chunk_items;
+  return FL_TMR_CPU_CHUNK / width > 0 ? FL_TMR_CPU_CHUNK / width : 1;
+}
+
 /* In turn, one kernel with items: cache-sized chunks of items, each computed by every replica in turn, faulted,
  * and voted while it is still in cache. Replicas 1 and 2 compute a chunk of output 0 into a small buffer of their
  * own that stays in cache, so a bandwidth-bound kernel reads its inputs from memory once and writes only the real
@@ -321,7 +330,7 @@ static void fl_tmr_cpu_chunked(fl_tmr_cpu *cpu, fl_tmr_tally *tally)
   const fl_tmr_exec *exec = cpu->exec;
   const fl_tmr_kernel_def *d = &cpu->k[0];
   const int nrep = exec->vote.replicas, stage = exec->stage0;
-  const long items = d->items, w = d->width ? d->width : 1, chunk = FL_TMR_CPU_CHUNK / w > 0 ? FL_TMR_CPU_CHUNK / w : 1;
+  const long items = d->items, w = d->width ? d->width : 1, chunk = fl_tmr_cpu_chunk(cpu, w);
   const size_t size = fl_tmr_cpu_esize(&d->out[0]);
   fl_tmr_launch l[3];
   for (int r = 0; r < nrep; r++) {
@@ -396,7 +405,7 @@ static fl_err fl_tmr_cpu_attempt(void *state, const fl_tmr_kernel_def *k, int nk
         if (r == 0) {
           cpu->rout[r][slot] = k[j].out[i].data;
         } else if (chunked && i == 0) {
-          long w = k[0].width ? k[0].width : 1, chunk = FL_TMR_CPU_CHUNK / w > 0 ? FL_TMR_CPU_CHUNK / w : 1;
+          long w = k[0].width ? k[0].width : 1, chunk = fl_tmr_cpu_chunk(cpu, w);
           FL_TRY(fl_tmr_cpu_grow(&cpu->chunkbuf[r], &cpu->chunkbuf_cap[r],
                                  (size_t)(chunk * w) * fl_tmr_cpu_esize(&k[0].out[0])));
           cpu->rout[r][slot] = NULL;
@@ -525,8 +534,8 @@ static fl_err fl_tmr_cpu_create(const fl_tmr_config *cfg, void **state)
 {
   fl_err rc = FL_OK;
   fl_tmr_cpu *cpu = NULL;
-  (void)cfg;
   FL_ALLOC(cpu, 1);
+  cpu->chunk_items = cfg->chunk_items;
   FL_CHECK(pthread_mutex_init(&cpu->mu, NULL) == 0, FL_ERR_IO, "tmr cpu: pthread_mutex_init failed");
   if (pthread_cond_init(&cpu->go, NULL) != 0) {
     pthread_mutex_destroy(&cpu->mu);

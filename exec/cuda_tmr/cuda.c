@@ -20,8 +20,7 @@ static fl_err fl_tmr_cu_create(const fl_tmr_config *cfg, void **state)
 {
   fl_err rc = FL_OK;
   fl_tmr_cuda *c = NULL;
-  (void)cfg;
-  FL_TRY(fl_tmr_cuda_create(&c));
+  FL_TRY(fl_tmr_cuda_create(&c, cfg->chunk_items));
   *state = c;
 done:
   return rc;
@@ -35,13 +34,9 @@ static void fl_tmr_cu_destroy(void **state)
     *state = NULL;
 }
 
-/* A GPU decides itself whether concurrent streams overlap: always offer them. */
 static int fl_tmr_cu_auto(void *state, const fl_tmr_kernel_def *k, int nk)
 {
-  (void)state;
-  (void)k;
-  (void)nk;
-  return 1;
+  return fl_tmr_cuda_auto_concurrent(state, k, nk);
 }
 
 static fl_err fl_tmr_cu_attempt(void *state, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,

@@ -33,6 +33,11 @@ typedef struct fl_tmr_cu_tally {
   unsigned long long benign, corrected, nomajority, outvoted[3], ntotal;
 } fl_tmr_cu_tally;
 
+typedef struct fl_tmr_cu_report {
+  fl_tmr_cu_tally tally;
+  fl_tmr_mismatch pos[FL_TMR_MAX_POSITIONS];
+} fl_tmr_cu_report;
+
 #define FL_TMR_CU_SLOTS (FL_TMR_MAX_STAGES * FL_TMR_MAX_ARRAYS) /* (kernel, array) of a run */
 
 struct fl_tmr_cuda {
@@ -47,8 +52,14 @@ struct fl_tmr_cuda {
   /* the built-in tasks: device copies of their host arrays */
   void *d_in[FL_TMR_MAX_ARRAYS], *d_out[FL_TMR_MAX_ARRAYS];
   size_t in_cap[FL_TMR_MAX_ARRAYS], out_cap[FL_TMR_MAX_ARRAYS];
-  fl_tmr_cu_tally *d_tally, *h_tally;
-  fl_tmr_mismatch *d_pos, *h_pos;
+  /* the vote's counts and positions, one block so that one copy brings them back */
+  fl_tmr_cu_report *d_report, *h_report;
+  fl_tmr_cu_tally *d_tally;
+  fl_tmr_mismatch *d_pos;
+  long l2_bytes;    /* the device's L2 cache: what the in-turn schedule's chunks are sized by */
+  long chunk_items; /* fl_tmr_config.chunk_items */
+  void *chunk[3];
+  size_t chunk_cap[3];
 };
 
 #define FL_CU(call)                                                                                           \
@@ -147,8 +158,8 @@ __device__ static inline uint64_t fl_tmr_cu_bits(float x)
 /* The vote of one output array of doubles or floats (F): vote.h's fl_tmr_vote_elem on the exact double values,
  * writing replica 0's copy only where it lost or there is no majority (NaN). */
 template <typename F>
-__global__ void fl_k_vote_fp(long n, int stage, int array, F *r0, const F *r1, const F *r2, fl_tmr_vote_params v,
-                             fl_tmr_cu_tally *t, fl_tmr_mismatch *pos)
+__global__ void fl_k_vote_fp(long n, long base, int stage, int array, F *r0, const F *r1, const F *r2,
+                             fl_tmr_vote_params v, fl_tmr_cu_tally *t, fl_tmr_mismatch *pos)
 {
   FL_TMR_CU_LOOP(i, n)
   {
@@ -158,7 +169,7 @@ __global__ void fl_k_vote_fp(long n, int stage, int array, F *r0, const F *r1, c
     if (fl_tmr_cu_bits(fa) == fl_tmr_cu_bits(fb) && fl_tmr_cu_bits(fa) == fl_tmr_cu_bits(fc))
       continue;
     k = fl_tmr_vote_elem(a, b, c, &v, &value, &outvoted);
-    fl_tmr_cu_note(k, outvoted, i, stage, array, a, b, c, t, pos);
+    fl_tmr_cu_note(k, outvoted, base + i, stage, array, a, b, c, t, pos);
     if (fl_tmr_bits(value) != fl_tmr_bits(a))
       r0[i] = (F)value;
   }
@@ -166,7 +177,7 @@ __global__ void fl_k_vote_fp(long n, int stage, int array, F *r0, const F *r1, c
 
 /* The vote of one output array of integers (I): bitwise, replica 0's value kept where there is no majority. */
 template <typename I>
-__global__ void fl_k_vote_int(long n, int stage, int array, I *r0, const I *r1, const I *r2, int replicas,
+__global__ void fl_k_vote_int(long n, long base, int stage, int array, I *r0, const I *r1, const I *r2, int replicas,
                               fl_tmr_cu_tally *t, fl_tmr_mismatch *pos)
 {
   FL_TMR_CU_LOOP(i, n)
@@ -176,7 +187,7 @@ __global__ void fl_k_vote_int(long n, int stage, int array, I *r0, const I *r1, 
     if (a == b && a == c)
       continue;
     k = fl_tmr_vote_bits((uint64_t)a, (uint64_t)b, (uint64_t)(r2 ? c : b), replicas, &pick, &outvoted);
-    fl_tmr_cu_note(k, outvoted, i, stage, array, (double)a, (double)b, r2 ? (double)c : nan(""), t, pos);
+    fl_tmr_cu_note(k, outvoted, base + i, stage, array, (double)a, (double)b, r2 ? (double)c : nan(""), t, pos);
     if (pick)
       r0[i] = b;
   }
@@ -233,10 +244,10 @@ extern "C" void fl_tmr_cuda_destroy(fl_tmr_cuda **cp)
       cudaFree(c->scratch[r][k]);
       cudaFree(c->priv[r][k]);
     }
-  cudaFree(c->d_tally);
-  cudaFree(c->d_pos);
-  cudaFreeHost(c->h_tally);
-  cudaFreeHost(c->h_pos);
+  cudaFree(c->d_report);
+  cudaFreeHost(c->h_report);
+  for (int r = 0; r < 3; r++)
+    cudaFree(c->chunk[r]);
   for (int s = 0; s < c->nevents; s++)
     cudaEventDestroy(c->done[s]);
   if (c->have_ready)
@@ -249,11 +260,12 @@ extern "C" void fl_tmr_cuda_destroy(fl_tmr_cuda **cp)
   *cp = NULL;
 }
 
-extern "C" fl_err fl_tmr_cuda_create(fl_tmr_cuda **out)
+extern "C" fl_err fl_tmr_cuda_create(fl_tmr_cuda **out, long chunk_items)
 {
   fl_err rc = FL_OK;
   fl_tmr_cuda *c = (fl_tmr_cuda *)calloc(1, sizeof *c);
   FL_CHECK(c != NULL, FL_ERR_NOMEM, "tmr cuda: out of memory");
+  c->chunk_items = chunk_items;
   FL_CU(cudaSetDevice(0));
   for (; c->nstreams < 3; c->nstreams++)
     FL_CU(cudaStreamCreateWithFlags(&c->stream[c->nstreams], cudaStreamNonBlocking));
@@ -263,10 +275,15 @@ extern "C" fl_err fl_tmr_cuda_create(fl_tmr_cuda **out)
   c->have_ready = 1;
   FL_CU(cudaEventCreateWithFlags(&c->user, cudaEventDisableTiming));
   c->have_user = 1;
-  FL_CU(cudaMalloc((void **)&c->d_tally, sizeof *c->d_tally));
-  FL_CU(cudaMalloc((void **)&c->d_pos, FL_TMR_MAX_POSITIONS * sizeof *c->d_pos));
-  FL_CU(cudaMallocHost((void **)&c->h_tally, sizeof *c->h_tally));
-  FL_CU(cudaMallocHost((void **)&c->h_pos, FL_TMR_MAX_POSITIONS * sizeof *c->h_pos));
+  FL_CU(cudaMalloc((void **)&c->d_report, sizeof *c->d_report));
+  FL_CU(cudaMallocHost((void **)&c->h_report, sizeof *c->h_report));
+  c->d_tally = &c->d_report->tally;
+  c->d_pos = c->d_report->pos;
+  {
+    int l2 = 0;
+    FL_CU(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    c->l2_bytes = l2 > 0 ? l2 : 4L << 20;
+  }
   *out = c;
   c = NULL;
 done:
@@ -384,47 +401,50 @@ static int fl_tmr_cu_cmp(const void *x, const void *y)
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Queue the flips of `target` for replica r on array `array` of kernel `stage` (absolute) of p, on stream s. */
+/* Queue the flips of `target` for replica r on array `array` of kernel `stage` (absolute) on stream s, those of
+ * elements [base, base + n) (n < 0: all), p holding element base. */
 static fl_err fl_tmr_cu_flips(const fl_tmr_exec *exec, fl_tmr_target target, int r, int stage, int array, void *p,
-                              size_t size, cudaStream_t s)
+                              size_t size, long base, long n, cudaStream_t s)
 {
   fl_err rc = FL_OK;
   for (long f = 0; f < exec->nfaults; f++) {
     const fl_tmr_rfault *ft = &exec->faults[f];
-    if (ft->target == target && ft->replica == r && ft->stage == stage && ft->array == array)
-      fl_k_flip<<<1, 1, 0, s>>>((unsigned char *)p, size, ft->element, ft->bit);
+    if (ft->target == target && ft->replica == r && ft->stage == stage && ft->array == array && ft->element >= base &&
+        (n < 0 || ft->element < base + n))
+      fl_k_flip<<<1, 1, 0, s>>>((unsigned char *)p, size, ft->element - base, ft->bit);
   }
   FL_CU(cudaGetLastError());
 done:
   return rc;
 }
 
-/* The vote kernel for output buffer b, on stream s. */
-static fl_err fl_tmr_cu_vote(const fl_tmr_buffer *b, int stage, int array, void *r0, const void *r1, const void *r2,
-                             const fl_tmr_vote_params *v, fl_tmr_cu_tally *t, fl_tmr_mismatch *pos, cudaStream_t s)
+/* The vote kernel over n elements of type `type` from element `base` on (r0, r1, r2 point at that element), on
+ * stream s. */
+static fl_err fl_tmr_cu_vote(fl_tmr_type type, long n, long base, int stage, int array, void *r0, const void *r1,
+                             const void *r2, const fl_tmr_vote_params *v, fl_tmr_cu_tally *t, fl_tmr_mismatch *pos,
+                             cudaStream_t s)
 {
   fl_err rc = FL_OK;
-  const long n = b->count;
   const unsigned blocks = fl_tmr_cu_blocks(n);
-  switch (b->type) {
+  switch (type) {
   case FL_TMR_F64:
-    fl_k_vote_fp<double><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (double *)r0, (const double *)r1,
+    fl_k_vote_fp<double><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, base, stage, array, (double *)r0, (const double *)r1,
                                                               (const double *)r2, *v, t, pos);
     break;
   case FL_TMR_F32:
-    fl_k_vote_fp<float><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (float *)r0, (const float *)r1,
+    fl_k_vote_fp<float><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, base, stage, array, (float *)r0, (const float *)r1,
                                                              (const float *)r2, *v, t, pos);
     break;
   case FL_TMR_I64:
     fl_k_vote_int<long long><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(
-        n, stage, array, (long long *)r0, (const long long *)r1, (const long long *)r2, v->replicas, t, pos);
+        n, base, stage, array, (long long *)r0, (const long long *)r1, (const long long *)r2, v->replicas, t, pos);
     break;
   case FL_TMR_I32:
-    fl_k_vote_int<int><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (int *)r0, (const int *)r1,
+    fl_k_vote_int<int><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, base, stage, array, (int *)r0, (const int *)r1,
                                                             (const int *)r2, v->replicas, t, pos);
     break;
   case FL_TMR_U8:
-    fl_k_vote_int<unsigned char><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, stage, array, (unsigned char *)r0,
+    fl_k_vote_int<unsigned char><<<blocks, FL_TMR_CU_THREADS, 0, s>>>(n, base, stage, array, (unsigned char *)r0,
                                                                       (const unsigned char *)r1,
                                                                       (const unsigned char *)r2, v->replicas, t, pos);
     break;
@@ -444,36 +464,124 @@ done:
   return rc;
 }
 
-/* One attempt: replica r's kernels on stream r (stream 0 for all, in turn), each with its input faults before it
- * (on a private device copy) and its output faults after, then the votes on stream 0 once every replica is done,
- * the faults on the voted outputs, and the counts back to the host: the only transfer. */
-extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
-                                      fl_tmr_tally *tally)
+/* The vote's counts and positions back from the device (the one copy of a run that is not the caller's data). */
+static fl_err fl_tmr_cu_fetch_report(fl_tmr_cuda *c, cudaStream_t s0, fl_tmr_tally *tally)
+{
+  fl_err rc = FL_OK;
+  const fl_tmr_cu_tally *h = &c->h_report->tally;
+  FL_CU(cudaMemcpyAsync(c->h_report, c->d_report, sizeof *c->h_report, cudaMemcpyDeviceToHost, s0));
+  FL_CU(cudaStreamSynchronize(s0));
+  tally->benign = (long)h->benign;
+  tally->corrected = (long)h->corrected;
+  tally->nomajority = (long)h->nomajority;
+  for (int r = 0; r < 3; r++)
+    tally->outvoted[r] = (long)h->outvoted[r];
+  tally->ntotal = (long)h->ntotal;
+  tally->npositions = tally->ntotal < FL_TMR_MAX_POSITIONS ? tally->ntotal : FL_TMR_MAX_POSITIONS;
+  memcpy(tally->positions, c->h_report->pos, (size_t)tally->npositions * sizeof *tally->positions);
+  qsort(tally->positions, (size_t)tally->npositions, sizeof *tally->positions, fl_tmr_cu_cmp);
+done:
+  return rc;
+}
+
+/* Input i of kernel j (absolute stage `stage`) as replica r reads it, from src: src itself, or a private copy made
+ * on stream s with the replica's faults on that input flipped. */
+static fl_err fl_tmr_cu_input(fl_tmr_cuda *c, const fl_tmr_kernel_def *d, const fl_tmr_exec *exec, int r, int j, int i,
+                              const void *src, cudaStream_t s, const void **in)
+{
+  fl_err rc = FL_OK;
+  const int stage = exec->stage0 + j, slot = j * FL_TMR_MAX_ARRAYS + i;
+  int faulted = 0;
+  for (long f = 0; f < exec->nfaults && !faulted; f++) {
+    const fl_tmr_rfault *ft = &exec->faults[f];
+    faulted = ft->target == FL_TMR_INPUT && ft->replica == r && ft->stage == stage && ft->array == i;
+  }
+  *in = src;
+  if (faulted) {
+    FL_CU(cudaMemcpyAsync(c->priv[r][slot], src, fl_tmr_cu_bytes(&d->in[i]), cudaMemcpyDeviceToDevice, s));
+    FL_TRY(
+        fl_tmr_cu_flips(exec, FL_TMR_INPUT, r, stage, i, c->priv[r][slot], fl_tmr_type_size(d->in[i].type), 0, -1, s));
+    *in = c->priv[r][slot];
+  }
+done:
+  return rc;
+}
+
+/* Items per chunk of the in-turn schedule: the chunk's inputs (their share per item) and three copies of its
+ * output-0 elements in half the L2 cache, so that replicas 1 and 2 and the vote read them there. */
+static long fl_tmr_cu_chunk(const fl_tmr_cuda *c, const fl_tmr_kernel_def *d)
+{
+  double bytes = 3.0 * (double)fl_tmr_cu_bytes(&d->out[0]);
+  long items;
+  if (c->chunk_items > 0)
+    return c->chunk_items < d->items ? c->chunk_items : d->items;
+  for (int i = 0; i < d->nin; i++)
+    bytes += (double)fl_tmr_cu_bytes(&d->in[i]);
+  items = (long)((double)c->l2_bytes / 2 / (bytes / (double)d->items));
+  return items < 1 ? 1 : items > d->items ? d->items : items;
+}
+
+/* In turn, one kernel with items: chunk by chunk on stream 0, each replica computes the chunk (replica 0 into the
+ * caller's output, replicas 1 and 2 into a chunk-sized buffer of their own), the chunk's faults are flipped and the
+ * vote runs on it while it is in L2. A bandwidth-bound kernel then reads its inputs from memory about once and
+ * writes only the real output there, where three whole replicas and a vote over them cross it four times. */
+static fl_err fl_tmr_cu_chunked(fl_tmr_cuda *c, const fl_tmr_kernel_def *d, const fl_tmr_exec *exec)
+{
+  fl_err rc = FL_OK;
+  const int nrep = exec->vote.replicas, stage = exec->stage0;
+  const long w = d->width ? d->width : 1, chunk = fl_tmr_cu_chunk(c, d);
+  const size_t size = fl_tmr_type_size(d->out[0].type);
+  cudaStream_t s0 = c->stream[0];
+  fl_tmr_launch l[3];
+  for (int r = 1; r < nrep; r++)
+    FL_TRY(fl_tmr_cu_grow(&c->chunk[r], &c->chunk_cap[r], (size_t)(chunk * w) * size));
+  for (int r = 0; r < nrep; r++) {
+    memset(&l[r], 0, sizeof l[r]);
+    l[r].replica = r;
+    l[r].nin = d->nin;
+    l[r].nout = d->nout;
+    l[r].stream = (void *)s0;
+    for (int i = 0; i < d->nin; i++)
+      FL_TRY(fl_tmr_cu_input(c, d, exec, r, 0, i, d->in[i].data, s0, &l[r].in[i]));
+    for (int i = 1; i < d->nout; i++)
+      l[r].out[i] = r == 0 ? d->out[i].data : c->scratch[r][i];
+  }
+  for (long c0 = 0; c0 < d->items; c0 += chunk) {
+    const long c1 = c0 + chunk < d->items ? c0 + chunk : d->items;
+    for (int r = 0; r < nrep; r++) {
+      int e;
+      l[r].first = c0;
+      l[r].last = c1;
+      l[r].out[0] = r == 0 ? (void *)((char *)d->out[0].data + size * (size_t)(c0 * w)) : c->chunk[r];
+      e = d->launch(&l[r], d->arg);
+      FL_CHECK(e == 0, FL_ERR_INTERNAL, "tmr kernel %d (%s): the launch function of replica %d returned %d", stage,
+               d->name ? d->name : "unnamed", r, e);
+      FL_CU(cudaGetLastError());
+      FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_OUTPUT, r, stage, 0, l[r].out[0], size, c0 * w, (c1 - c0) * w, s0));
+    }
+    FL_TRY(fl_tmr_cu_vote(d->out[0].type, (c1 - c0) * w, c0 * w, stage, 0, l[0].out[0], l[1].out[0],
+                          nrep == 3 ? l[2].out[0] : NULL, &exec->vote, c->d_tally, c->d_pos, s0));
+  }
+  for (int i = 1; i < d->nout; i++) {
+    for (int r = 0; r < nrep; r++)
+      FL_TRY(
+          fl_tmr_cu_flips(exec, FL_TMR_OUTPUT, r, stage, i, l[r].out[i], fl_tmr_type_size(d->out[i].type), 0, -1, s0));
+    FL_TRY(fl_tmr_cu_vote(d->out[i].type, d->out[i].count, 0, stage, i, l[0].out[i], l[1].out[i],
+                          nrep == 3 ? l[2].out[i] : NULL, &exec->vote, c->d_tally, c->d_pos, s0));
+  }
+done:
+  return rc;
+}
+
+/* The replicas over whole arrays: replica r's kernels on stream r (stream 0 for all, in turn), each with its input
+ * faults before it (on a private device copy) and its output faults after, then stream 0 waits for them all and
+ * votes every output. */
+static fl_err fl_tmr_cu_whole(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
+                              void *rout[3][FL_TMR_CU_SLOTS])
 {
   fl_err rc = FL_OK;
   const int nrep = exec->vote.replicas;
-  void *rout[3][FL_TMR_CU_SLOTS];
   cudaStream_t s0 = c->stream[0];
-
-  for (int r = 0; r < nrep; r++)
-    for (int j = 0; j < nk; j++)
-      for (int i = 0; i < k[j].nout; i++) {
-        const int slot = j * FL_TMR_MAX_ARRAYS + i;
-        if (r == 0) {
-          rout[r][slot] = k[j].out[i].data;
-        } else {
-          FL_TRY(fl_tmr_cu_grow(&c->scratch[r][slot], &c->scratch_cap[r][slot], fl_tmr_cu_bytes(&k[j].out[i])));
-          rout[r][slot] = c->scratch[r][slot];
-        }
-      }
-  for (long f = 0; f < exec->nfaults; f++) {
-    const fl_tmr_rfault *ft = &exec->faults[f];
-    const int j = ft->stage - exec->stage0, slot = j * FL_TMR_MAX_ARRAYS + ft->array;
-    if (ft->target == FL_TMR_INPUT)
-      FL_TRY(fl_tmr_cu_grow(&c->priv[ft->replica][slot], &c->priv_cap[ft->replica][slot],
-                            fl_tmr_cu_bytes(&k[j].in[ft->array])));
-  }
-  FL_TRY(fl_tmr_cu_after_caller(c, exec->stream));
   FL_CU(cudaEventRecord(c->ready, s0));
   for (int r = 0; r < nrep; r++) {
     cudaStream_t s = exec->concurrent ? c->stream[r] : s0;
@@ -491,20 +599,8 @@ extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k
       l.stream = (void *)s;
       l.last = d->items;
       for (int i = 0; i < d->nin; i++) {
-        const int from = exec->from[j][i], slot = j * FL_TMR_MAX_ARRAYS + i;
-        const void *src = r > 0 && from >= 0 ? rout[r][from] : d->in[i].data;
-        int faulted = 0;
-        for (long f = 0; f < exec->nfaults && !faulted; f++) {
-          const fl_tmr_rfault *ft = &exec->faults[f];
-          faulted = ft->target == FL_TMR_INPUT && ft->replica == r && ft->stage == stage && ft->array == i;
-        }
-        if (faulted) {
-          FL_CU(cudaMemcpyAsync(c->priv[r][slot], src, fl_tmr_cu_bytes(&d->in[i]), cudaMemcpyDeviceToDevice, s));
-          FL_TRY(
-              fl_tmr_cu_flips(exec, FL_TMR_INPUT, r, stage, i, c->priv[r][slot], fl_tmr_type_size(d->in[i].type), s));
-          src = c->priv[r][slot];
-        }
-        l.in[i] = src;
+        const int from = exec->from[j][i];
+        FL_TRY(fl_tmr_cu_input(c, d, exec, r, j, i, r > 0 && from >= 0 ? rout[r][from] : d->in[i].data, s, &l.in[i]));
       }
       for (int i = 0; i < d->nout; i++)
         l.out[i] = rout[r][j * FL_TMR_MAX_ARRAYS + i];
@@ -513,39 +609,83 @@ extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k
                d->name ? d->name : "unnamed", r, e);
       FL_CU(cudaGetLastError());
       for (int i = 0; i < d->nout; i++)
-        FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_OUTPUT, r, stage, i, l.out[i], fl_tmr_type_size(d->out[i].type), s));
+        FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_OUTPUT, r, stage, i, l.out[i], fl_tmr_type_size(d->out[i].type), 0, -1, s));
     }
     if (s != s0) {
       FL_CU(cudaEventRecord(c->done[r], s));
       FL_CU(cudaStreamWaitEvent(s0, c->done[r], 0));
     }
   }
-  FL_CU(cudaMemsetAsync(c->d_tally, 0, sizeof *c->d_tally, s0));
   for (int j = 0; j < nk; j++)
     for (int i = 0; i < k[j].nout; i++) {
       const int slot = j * FL_TMR_MAX_ARRAYS + i;
-      FL_TRY(fl_tmr_cu_vote(&k[j].out[i], exec->stage0 + j, i, rout[0][slot], rout[1][slot],
+      FL_TRY(fl_tmr_cu_vote(k[j].out[i].type, k[j].out[i].count, 0, exec->stage0 + j, i, rout[0][slot], rout[1][slot],
                             nrep == 3 ? rout[2][slot] : NULL, &exec->vote, c->d_tally, c->d_pos, s0));
-      FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_VOTED, 0, exec->stage0 + j, i, rout[0][slot],
-                             fl_tmr_type_size(k[j].out[i].type), s0));
     }
-  FL_CU(cudaMemcpyAsync(c->h_tally, c->d_tally, sizeof *c->h_tally, cudaMemcpyDeviceToHost, s0));
-  FL_CU(cudaMemcpyAsync(c->h_pos, c->d_pos, FL_TMR_MAX_POSITIONS * sizeof *c->h_pos, cudaMemcpyDeviceToHost, s0));
-  FL_CU(cudaStreamSynchronize(s0));
-  tally->benign = (long)c->h_tally->benign;
-  tally->corrected = (long)c->h_tally->corrected;
-  tally->nomajority = (long)c->h_tally->nomajority;
-  for (int r = 0; r < 3; r++)
-    tally->outvoted[r] = (long)c->h_tally->outvoted[r];
-  tally->ntotal = (long)c->h_tally->ntotal;
-  tally->npositions = tally->ntotal < FL_TMR_MAX_POSITIONS ? tally->ntotal : FL_TMR_MAX_POSITIONS;
-  memcpy(tally->positions, c->h_pos, (size_t)tally->npositions * sizeof *tally->positions);
-  qsort(tally->positions, (size_t)tally->npositions, sizeof *tally->positions, fl_tmr_cu_cmp);
+done:
+  return rc;
+}
+
+/* Whether the schedule of this attempt is the chunked one: in turn, one kernel that computes ranges. */
+static int fl_tmr_cu_is_chunked(const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec)
+{
+  return !exec->concurrent && nk == 1 && k[0].items > 0;
+}
+
+/* One attempt: the buffers, stream 0 after the caller's stream, the replicas and the votes (chunked or whole), the
+ * faults on the voted outputs, and the counts back to the host: the only transfer. */
+extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
+                                      fl_tmr_tally *tally)
+{
+  fl_err rc = FL_OK;
+  const int nrep = exec->vote.replicas, chunked = fl_tmr_cu_is_chunked(k, nk, exec);
+  void *rout[3][FL_TMR_CU_SLOTS];
+  cudaStream_t s0 = c->stream[0];
+
+  for (int r = 0; r < nrep; r++)
+    for (int j = 0; j < nk; j++)
+      for (int i = 0; i < k[j].nout; i++) {
+        const int slot = j * FL_TMR_MAX_ARRAYS + i;
+        if (r == 0) {
+          rout[r][slot] = k[j].out[i].data;
+        } else if (chunked && i == 0) {
+          rout[r][slot] = NULL; /* a chunk buffer */
+        } else {
+          FL_TRY(fl_tmr_cu_grow(&c->scratch[r][slot], &c->scratch_cap[r][slot], fl_tmr_cu_bytes(&k[j].out[i])));
+          rout[r][slot] = c->scratch[r][slot];
+        }
+      }
+  for (long f = 0; f < exec->nfaults; f++) {
+    const fl_tmr_rfault *ft = &exec->faults[f];
+    const int j = ft->stage - exec->stage0, slot = j * FL_TMR_MAX_ARRAYS + ft->array;
+    if (ft->target == FL_TMR_INPUT)
+      FL_TRY(fl_tmr_cu_grow(&c->priv[ft->replica][slot], &c->priv_cap[ft->replica][slot],
+                            fl_tmr_cu_bytes(&k[j].in[ft->array])));
+  }
+  FL_TRY(fl_tmr_cu_after_caller(c, exec->stream));
+  FL_CU(cudaMemsetAsync(c->d_tally, 0, sizeof *c->d_tally, s0));
+  if (chunked)
+    FL_TRY(fl_tmr_cu_chunked(c, &k[0], exec));
+  else
+    FL_TRY(fl_tmr_cu_whole(c, k, nk, exec, rout));
+  for (int j = 0; j < nk; j++)
+    for (int i = 0; i < k[j].nout; i++)
+      FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_VOTED, 0, exec->stage0 + j, i, k[j].out[i].data,
+                             fl_tmr_type_size(k[j].out[i].type), 0, -1, s0));
+  FL_TRY(fl_tmr_cu_fetch_report(c, s0, tally));
 done:
   if (rc != FL_OK)
     for (int r = 0; r < 3; r++)
       cudaStreamSynchronize(c->stream[r]); /* nothing of this attempt left running on the caller's buffers */
   return rc;
+}
+
+/* Auto: a kernel that computes ranges and whose output alone outgrows the L2 cache is bandwidth-bound territory:
+ * in turn, chunked; everything else runs its replicas on three streams, which overlap kernels too small to fill
+ * the GPU. */
+extern "C" int fl_tmr_cuda_auto_concurrent(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk)
+{
+  return !(nk == 1 && k[0].items > 0 && (long)fl_tmr_cu_bytes(&k[0].out[0]) >= c->l2_bytes);
 }
 
 extern "C" fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, void *stream)
@@ -589,10 +729,10 @@ extern "C" fl_err fl_tmr_cuda_bench_vote(long n, int reps, double *vote_s, doubl
   FL_CU(cudaMalloc((void **)&pos, FL_TMR_MAX_POSITIONS * sizeof *pos));
   FL_CU(cudaEventCreate(&e0));
   FL_CU(cudaEventCreate(&e1));
-  fl_k_vote_fp<double><<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS>>>(n, 0, 0, r[0], r[1], r[2], v, t, pos); /* warm */
+  fl_k_vote_fp<double><<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS>>>(n, 0, 0, 0, r[0], r[1], r[2], v, t, pos); /* warm */
   FL_CU(cudaEventRecord(e0));
   for (int k = 0; k < reps; k++)
-    fl_k_vote_fp<double><<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS>>>(n, 0, 0, r[0], r[1], r[2], v, t, pos);
+    fl_k_vote_fp<double><<<fl_tmr_cu_blocks(n), FL_TMR_CU_THREADS>>>(n, 0, 0, 0, r[0], r[1], r[2], v, t, pos);
   FL_CU(cudaEventRecord(e1));
   FL_CU(cudaEventSynchronize(e1));
   FL_CU(cudaGetLastError());

@@ -116,6 +116,8 @@ static fl_err fl_tmr_check_config(const fl_tmr_config *c)
            c->abs_tol, c->rel_tol);
   FL_CHECK(c->max_retries >= 0 && c->max_retries <= 1000, FL_ERR_INPUT, "tmr: max_retries %d (0 .. 1000)",
            c->max_retries);
+  FL_CHECK(c->chunk_items >= 0, FL_ERR_INPUT, "tmr: chunk_items %ld (0: the backend's choice, or more)",
+           c->chunk_items);
   FL_CHECK(c->concurrency >= FL_TMR_AUTO && c->concurrency <= FL_TMR_CONCURRENT, FL_ERR_INPUT,
            "tmr: concurrency %d (-1 auto, 0 in turn, 1 concurrent)", (int)c->concurrency);
 done:

@@ -59,6 +59,8 @@ typedef struct fl_tmr_config {
   FILE *log;     /* where the backend choice is logged (one line); NULL: nowhere */
   void *stream;  /* "cuda", your kernels: the cudaStream_t whose work a run waits for first (NULL: the legacy
                     default stream); a run returns when its work is done */
+  long chunk_items; /* in turn, a kernel that computes ranges: items per chunk (0: the backend's choice, the L1
+                       cache on the CPU, half the L2 on a GPU) */
 } fl_tmr_config;
 
 /* The default configuration: auto backend, 3 replicas, bitwise vote, no retry, auto concurrency, seed 1. */

@@ -29,6 +29,19 @@ typedef struct tcase {
   fl_tmr_kernel_def def;
 } tcase;
 
+void tmr_range(const fl_tmr_launch *l, tmr_args *a, long *first, long *last)
+{
+  *first = 0;
+  *last = a->n;
+  if (l->last > l->first) {
+    *first = l->first;
+    *last = l->last;
+    if (l->last - l->first < a->n)
+      __atomic_fetch_add(&a->ranged, 1, __ATOMIC_RELAXED);
+  }
+  __atomic_fetch_add(&a->calls, 1, __ATOMIC_RELAXED);
+}
+
 static void say(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void say(FILE *log, const char *fmt, ...)
 {
@@ -634,6 +647,14 @@ int tmr_check_bad_input(const tmr_env *env, FILE *log)
     say(log, "bad input (%s): the run after the refusals: %s, %ld faults\n", env->backend,
         fl_tmr_status_str(res.status), res.nfaults);
   }
+  {
+    fl_tmr *u = NULL;
+    fl_tmr_config cfg = fl_tmr_config_default();
+    cfg.backend = env->backend;
+    cfg.chunk_items = -1;
+    BAD(fl_tmr_create(&cfg, &u), FL_ERR_INPUT, "chunk_items -1");
+    fl_tmr_destroy(&u);
+  }
   for (int m = 0; m < 2; m++) {
     bad = c.def;
     bad.launch = fail7;
@@ -666,40 +687,49 @@ done:
 int tmr_check_ranges(const tmr_env *env, FILE *log)
 {
   int fails = 0;
-  fl_tmr *t[2] = {NULL, NULL};
+  fl_tmr *t = NULL;
+  fl_tmr_config cfg = fl_tmr_config_default();
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   tcase c;
   fl_tmr_result res;
-  fl_tmr_fault f = {.replica = 1, .target = FL_TMR_OUTPUT, .array = 0, .element = 5000, .bit = 3};
+  /* chunk by chunk: a flip at the end of chunk 0, one at the start of chunk 5, one in an input of chunk 7 */
+  const fl_tmr_fault f[3] = {{.replica = 0, .target = FL_TMR_OUTPUT, .array = 0, .element = 999, .bit = 3},
+                             {.replica = 1, .target = FL_TMR_OUTPUT, .array = 0, .element = 5000, .bit = 62},
+                             {.replica = 2, .target = FL_TMR_INPUT, .array = 1, .element = 7500, .bit = 20}};
   long wrong = 0;
   memset(&c, 0, sizeof c);
-  if (strcmp(env->backend, "cpu") != 0) {
-    say(log, "ranges (%s): not applicable (the CPU runs ranges; a GPU runs every kernel whole)\n", env->backend);
-    goto done;
-  }
-  if (contexts(env, 5, t) != FL_OK || tcase_make(&c, env, t[1], 0, 10000, rng) != FL_OK) {
+  cfg.backend = env->backend;
+  cfg.concurrency = FL_TMR_IN_TURN;
+  cfg.chunk_items = 1000;
+  if (fl_tmr_create(&cfg, &t) != FL_OK || tcase_make(&c, env, t, 0, 10000, rng) != FL_OK) {
     fails = setup_failed(log, "ranges");
     goto done;
   }
   c.def.items = 10000;
   c.args.calls = c.args.ranged = 0;
-  if (fl_tmr_inject(t[1], &f) != FL_OK || tcase_run(&c, t[1], &res) != FL_OK) {
+  for (int i = 0; i < 3; i++)
+    if (fl_tmr_inject(t, &f[i]) != FL_OK)
+      fails++;
+  if (fails || tcase_run(&c, t, &res) != FL_OK) {
     fails++;
-    say(log, "ranges: %s\n", fl_err_msg());
+    say(log, "ranges (%s): %s\n", env->backend, fl_err_msg());
     goto done;
   }
   for (long i = 0; i < c.n; i++)
     wrong += tcase_differs(&c, i);
-  if (wrong || res.status != FL_TMR_CORRECTED || res.corrected != 1 || c.args.ranged < 3 * 9) {
+  if (wrong || res.status != FL_TMR_CORRECTED || res.corrected != 3 || !listed(&res, 0, 0, 999, 0) ||
+      !listed(&res, 0, 0, 5000, 0) || !listed(&res, 0, 0, 7500, 0) || c.args.ranged != 30) {
     fails++;
-    say(log, "ranges: %ld wrong, status %s, %ld corrected, %d ranged launches of %d\n", wrong,
-        fl_tmr_status_str(res.status), res.corrected, c.args.ranged, c.args.calls);
+    say(log, "ranges (%s): %ld wrong, status %s, %ld corrected (3), %d ranged launches of %d (30)\n", env->backend,
+        wrong, fl_tmr_status_str(res.status), res.corrected, c.args.ranged, c.args.calls);
   }
-  say(log, "ranges (cpu): %d launches of chunks, the bits of the whole run, %d failures\n", c.args.ranged, fails);
+  say(log,
+      "ranges (%s): %d launches of chunks, the bits of the whole run, 3 faults at chunk edges corrected, %d "
+      "failures\n",
+      env->backend, c.args.ranged, fails);
 done:
   tcase_free(&c);
-  fl_tmr_destroy(&t[0]);
-  fl_tmr_destroy(&t[1]);
+  fl_tmr_destroy(&t);
   gsl_rng_free(rng);
   return fails;
 }
@@ -712,43 +742,56 @@ static double median(double *v, int n)
   return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
 }
 
-/* Seconds per call of the unprotected and the protected run, medians of `samples` alternating samples, each long
- * enough (>= 20 ms) to hide the clock. */
-static fl_err time_pair(fl_tmr *t, const fl_tmr_kernel_def *k, int samples, double *plain_s, double *tmr_s)
+/* Seconds per call of the unprotected run (on t[0]) and of the protected run on each context of t, medians of
+ * `samples` samples taken in turn, each long enough (>= 20 ms) to hide the clock. */
+static fl_err time_runs(fl_tmr *t[3], const fl_tmr_kernel_def *k, int samples, double *plain_s, double tmr_s[3])
 {
   fl_err rc = FL_OK;
-  double *p = NULL, *q = NULL, one = 0;
+  double *p = NULL, *q[3] = {NULL, NULL, NULL}, one = 0;
   fl_tmr_result res;
   int reps;
   FL_ALLOC(p, samples);
-  FL_ALLOC(q, samples);
-  FL_TRY(fl_tmr_run_kernel(t, k, &res)); /* warm: buffers, code */
-  FL_TRY(fl_tmr_run_kernels_plain(t, k, 1, &one));
-  FL_TRY(fl_tmr_run_kernels_plain(t, k, 1, &one));
+  for (int m = 0; m < 3; m++) {
+    FL_ALLOC(q[m], samples);
+    FL_TRY(fl_tmr_run_kernel(t[m], k, &res)); /* warm: buffers, code */
+  }
+  FL_TRY(fl_tmr_run_kernels_plain(t[0], k, 1, &one));
+  FL_TRY(fl_tmr_run_kernels_plain(t[0], k, 1, &one));
   reps = one > 0.02 ? 1 : (int)(0.02 / fmax(one, 1e-7)) + 1;
   for (int s = 0; s < samples; s++) {
     double t0 = fl_tmr_now();
     for (int r = 0; r < reps; r++)
-      FL_TRY(fl_tmr_run_kernels_plain(t, k, 1, NULL));
+      FL_TRY(fl_tmr_run_kernels_plain(t[0], k, 1, NULL));
     p[s] = (fl_tmr_now() - t0) / reps;
-    t0 = fl_tmr_now();
-    for (int r = 0; r < reps; r++)
-      FL_TRY(fl_tmr_run_kernel(t, k, &res));
-    q[s] = (fl_tmr_now() - t0) / reps;
-    FL_CHECK(res.status == FL_TMR_CLEAN, FL_ERR_INTERNAL, "a fault-free run was %s", fl_tmr_status_str(res.status));
+    for (int m = 0; m < 3; m++) {
+      t0 = fl_tmr_now();
+      for (int r = 0; r < reps; r++)
+        FL_TRY(fl_tmr_run_kernel(t[m], k, &res));
+      q[m][s] = (fl_tmr_now() - t0) / reps;
+      FL_CHECK(res.status == FL_TMR_CLEAN, FL_ERR_INTERNAL, "a fault-free run was %s", fl_tmr_status_str(res.status));
+    }
   }
   *plain_s = median(p, samples);
-  *tmr_s = median(q, samples);
+  for (int m = 0; m < 3; m++)
+    tmr_s[m] = median(q[m], samples);
 done:
   free(p);
-  free(q);
+  for (int m = 0; m < 3; m++)
+    free(q[m]);
   return rc;
+}
+
+static void measure_row(FILE *out, const char *name, double plain, const double tmr[3], const char *goal)
+{
+  say(out, "%-36s %9.4f ms %9.4f ms %6.2fx %9.4f ms %6.2fx %9.4f ms %6.2fx  %s\n", name, 1e3 * plain, 1e3 * tmr[0],
+      tmr[0] / plain, 1e3 * tmr[1], tmr[1] / plain, 1e3 * tmr[2], tmr[2] / plain, goal);
 }
 
 int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_bench *b, FILE *out)
 {
+  static const fl_tmr_concurrency modes[3] = {FL_TMR_AUTO, FL_TMR_CONCURRENT, FL_TMR_IN_TURN};
   int fails = 0;
-  fl_tmr *t = NULL;
+  fl_tmr *t[3] = {NULL, NULL, NULL};
   fl_tmr_config cfg = fl_tmr_config_default();
   void *x = NULL, *y = NULL, *o = NULL, *xs = NULL, *os = NULL;
   double *h = NULL, vote_s = 0, copy_s = 0;
@@ -759,8 +802,11 @@ int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_ben
   const size_t bb = (size_t)n_big * sizeof(double), sb = 4096 * sizeof(double);
   memset(b, 0, sizeof *b);
   cfg.backend = env->backend;
-  if (fl_tmr_create(&cfg, &t) != FL_OK)
-    goto fail;
+  for (int m = 0; m < 3; m++) {
+    cfg.concurrency = modes[m];
+    if (fl_tmr_create(&cfg, &t[m]) != FL_OK)
+      goto fail;
+  }
   h = calloc((size_t)n_big, sizeof *h);
   if (!h)
     goto fail;
@@ -770,30 +816,30 @@ int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_ben
       env->alloc(&xs, sb) != FL_OK || env->alloc(&os, sb) != FL_OK || env->put(x, h, bb) != FL_OK ||
       env->put(y, h, bb) != FL_OK || env->put(xs, h, sb) != FL_OK)
     goto fail;
-  kb.items = n_big; /* the CPU may run it chunk by chunk (a GPU runs it whole) */
+  kb.items = n_big; /* both compute ranges: in turn runs them chunk by chunk */
   ks.items = 4096;
   kb.in[0] = (fl_tmr_buffer){x, n_big, FL_TMR_F64};
   kb.in[1] = (fl_tmr_buffer){y, n_big, FL_TMR_F64};
   kb.out[0] = (fl_tmr_buffer){o, n_big, FL_TMR_F64};
   ks.in[0] = (fl_tmr_buffer){xs, 4096, FL_TMR_F64};
   ks.out[0] = (fl_tmr_buffer){os, 4096, FL_TMR_F64};
-  if (time_pair(t, &kb, samples, &b->big_plain_s, &b->big_tmr_s) != FL_OK ||
-      time_pair(t, &ks, samples, &b->small_plain_s, &b->small_tmr_s) != FL_OK ||
+  if (time_runs(t, &kb, samples, &b->big_plain_s, b->big_tmr_s) != FL_OK ||
+      time_runs(t, &ks, samples, &b->small_plain_s, b->small_tmr_s) != FL_OK ||
       env->bench_vote(n_big, 20, &vote_s, &copy_s) != FL_OK)
     goto fail;
   b->vote_gbs = 24.0 * (double)n_big / vote_s / 1e9;
   b->copy_gbs = 16.0 * (double)n_big / copy_s / 1e9;
-  say(out, "backend: %s\n", fl_tmr_backend_reason(t));
-  say(out, "%-44s %12s %12s %8s  %s\n", "case", "single", "TMR", "ratio", "goal");
-  say(out, "%-44s %10.4f ms %10.4f ms %7.2fx  <= 3.1x\n", "memory-bound: AXPY", 1e3 * b->big_plain_s,
-      1e3 * b->big_tmr_s, b->big_tmr_s / b->big_plain_s);
-  say(out, "  (%ld doubles: %.0f MB per array; single run %.0f GB/s)\n", n_big, bb / 1e6,
+  say(out, "backend: %s\n", fl_tmr_backend_reason(t[0]));
+  say(out, "%-36s %12s %12s %7s %12s %7s %12s %7s  %s\n", "case", "single", "TMR auto", "ratio", "concurrent", "ratio",
+      "in turn", "ratio", "goal (auto)");
+  measure_row(out, "memory-bound: AXPY", b->big_plain_s, b->big_tmr_s, "<= 3.1x");
+  say(out, "  (%ld doubles, %.0f MB per array; the single run moves %.0f GB/s)\n", n_big, (double)bb / 1e6,
       24.0 * (double)n_big / b->big_plain_s / 1e9);
-  say(out, "%-44s %10.4f ms %10.4f ms %7.2fx  <= 1.5x\n", "latency-bound small: 4096 chains", 1e3 * b->small_plain_s,
-      1e3 * b->small_tmr_s, b->small_tmr_s / b->small_plain_s);
+  measure_row(out, "latency-bound small: 4096 chains", b->small_plain_s, b->small_tmr_s, "<= 1.5x");
   say(out, "  (%ld dependent steps each)\n", steps);
   say(out,
-      "vote: %.1f GB/s (3 x %ld doubles read in %.4f ms); copy within memory: %.1f GB/s; fraction %.2f (goal >= 0.8)\n",
+      "vote: %.1f GB/s (3 x %ld doubles read in %.4f ms); copy within memory: %.1f GB/s (read + write); "
+      "fraction %.2f (goal >= 0.8)\n",
       b->vote_gbs, n_big, 1e3 * vote_s, b->copy_gbs, b->vote_gbs / b->copy_gbs);
   goto done;
 fail:
@@ -806,6 +852,7 @@ done:
   env->release(xs);
   env->release(os);
   free(h);
-  fl_tmr_destroy(&t);
+  for (int m = 0; m < 3; m++)
+    fl_tmr_destroy(&t[m]);
   return fails;
 }

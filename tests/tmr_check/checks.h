@@ -21,6 +21,10 @@ typedef struct tmr_args {
   int ranged; /* launches that computed a strict sub-range */
 } tmr_args;
 
+/* The items a launch computes: [first, last) when the kernel computes ranges and was given one, else [0, n); counts
+ * the launch in a (atomically: replicas may run on threads at once). Output 0 then starts at element first. */
+void tmr_range(const fl_tmr_launch *l, tmr_args *a, long *first, long *last);
+
 typedef struct tmr_env {
   const char *backend; /* "cpu", "cuda" */
   fl_err (*alloc)(void **p, size_t bytes);
@@ -61,14 +65,15 @@ int tmr_check_nothing_silent(const tmr_env *env, int trials, uint64_t seed, FILE
 int tmr_check_pipeline(const tmr_env *env, FILE *log);
 /* Bad definitions and faults are FL_ERR_INPUT naming the problem; a failing launch is an error naming the kernel. */
 int tmr_check_bad_input(const tmr_env *env, FILE *log);
-/* CPU: a kernel that computes ranges is run chunk by chunk in turn and gives the same bits. */
+/* A kernel that computes ranges is run chunk by chunk in turn (chunks of 1,000 items) and gives the same bits, faults
+ * at chunk edges corrected. */
 int tmr_check_ranges(const tmr_env *env, FILE *log);
 
 /* The issue-18 measurements: TMR over one unprotected run for a memory-bound kernel (AXPY of n_big doubles) and a
  * latency-bound small kernel (4,096 dependent chains), and the vote's bandwidth over the copy bandwidth. Prints a
  * table to `out`; the figures come back for the caller's checks. */
 typedef struct tmr_bench {
-  double big_plain_s, big_tmr_s, small_plain_s, small_tmr_s;
+  double big_plain_s, big_tmr_s[3], small_plain_s, small_tmr_s[3]; /* TMR: auto, concurrent, in turn */
   double vote_gbs, copy_gbs;
 } tmr_bench;
 int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_bench *b, FILE *out);

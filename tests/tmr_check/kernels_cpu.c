@@ -26,45 +26,36 @@ static fl_err env_get(void *host, const void *src, size_t bytes)
   return FL_OK;
 }
 
-/* The range a launch computes: [first, last) when the kernel said it computes ranges, else everything. Output 0
- * then starts at element `first` (tmr.h, items). */
-static void range(const fl_tmr_launch *l, tmr_args *a, long *first, long *last)
-{
-  *first = 0;
-  *last = a->n;
-  if (l->last > l->first) {
-    *first = l->first;
-    *last = l->last;
-    if (l->last - l->first < a->n)
-      __atomic_fetch_add(&a->ranged, 1, __ATOMIC_RELAXED);
-  }
-  __atomic_fetch_add(&a->calls, 1, __ATOMIC_RELAXED); /* replicas may run on threads at once */
-}
-
 static int k_axpy(const fl_tmr_launch *l, void *arg)
 {
   tmr_args *a = arg;
-  const double *x = l->in[0], *y = l->in[1];
-  double *o = l->out[0];
+  const double *restrict x, *restrict y;
+  double *restrict o = l->out[0];
+  double av = a->a;
   long f, e;
-  range(l, a, &f, &e);
-  for (long i = f; i < e; i++)
-    o[i - f] = a->a * x[i] + y[i];
+  tmr_range(l, a, &f, &e);
+  x = (const double *)l->in[0] + f;
+  y = (const double *)l->in[1] + f;
+  for (long i = 0; i < e - f; i++)
+    o[i] = av * x[i] + y[i];
   return 0;
 }
 
 static int k_chain(const fl_tmr_launch *l, void *arg)
 {
   tmr_args *a = arg;
-  const double *x = l->in[0];
-  double *o = l->out[0];
+  const double *restrict x;
+  double *restrict o = l->out[0];
+  const double av = a->a;
+  const long steps = a->steps;
   long f, e;
-  range(l, a, &f, &e);
-  for (long i = f; i < e; i++) {
+  tmr_range(l, a, &f, &e);
+  x = (const double *)l->in[0] + f;
+  for (long i = 0; i < e - f; i++) {
     double t = x[i];
-    for (long s = 0; s < a->steps; s++)
-      t = a->a * t + x[i];
-    o[i - f] = t;
+    for (long s = 0; s < steps; s++)
+      t = av * t + x[i];
+    o[i] = t;
   }
   return 0;
 }
@@ -75,7 +66,7 @@ static int k_sq32(const fl_tmr_launch *l, void *arg)
   const float *x = l->in[0];
   float *o = l->out[0];
   long f, e;
-  range(l, a, &f, &e);
+  tmr_range(l, a, &f, &e);
   for (long i = f; i < e; i++)
     o[i - f] = x[i] * x[i] + (float)a->a;
   return 0;
@@ -87,7 +78,7 @@ static int k_hash32(const fl_tmr_launch *l, void *arg)
   const int32_t *x = l->in[0];
   int32_t *o = l->out[0];
   long f, e;
-  range(l, a, &f, &e);
+  tmr_range(l, a, &f, &e);
   for (long i = f; i < e; i++) {
     uint32_t u = (uint32_t)x[i];
     o[i - f] = (int32_t)((u * 2654435761u) ^ (u >> 7));
@@ -101,7 +92,7 @@ static int k_mix64(const fl_tmr_launch *l, void *arg)
   const int64_t *x = l->in[0], *y = l->in[1];
   int64_t *o = l->out[0];
   long f, e;
-  range(l, a, &f, &e);
+  tmr_range(l, a, &f, &e);
   for (long i = f; i < e; i++)
     o[i - f] = (int64_t)(((uint64_t)x[i] * 0x9E3779B97F4A7C15ull) ^ (uint64_t)y[i]);
   return 0;
@@ -113,7 +104,7 @@ static int k_bytes(const fl_tmr_launch *l, void *arg)
   const uint8_t *x = l->in[0], *y = l->in[1];
   uint8_t *o = l->out[0];
   long f, e;
-  range(l, a, &f, &e);
+  tmr_range(l, a, &f, &e);
   for (long i = f; i < e; i++)
     o[i - f] = (uint8_t)(x[i] + y[i]);
   return 0;
