@@ -565,6 +565,7 @@ done:
   return rc;
 }
 
+/* A protected run of kernels k[0 .. nk) into res, which the caller has zeroed. */
 static fl_err fl_tmr_go(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, fl_tmr_vote_at at, fl_tmr_result *res)
 {
   fl_err rc = FL_OK;
@@ -572,7 +573,6 @@ static fl_err fl_tmr_go(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, fl_tmr_vo
   fl_tmr_exec exec;
 
   FL_CHECK(t != NULL && res != NULL, FL_ERR_INPUT, "tmr: no context or no result");
-  memset(res, 0, sizeof *res);
   memset(&exec, 0, sizeof exec);
   FL_CHECK(at == FL_TMR_VOTE_EACH || at == FL_TMR_VOTE_END, FL_ERR_INPUT, "tmr: vote point %d (0 each, 1 end)",
            (int)at);
@@ -614,12 +614,14 @@ done:
 
 fl_err fl_tmr_run_kernels(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, fl_tmr_vote_at at, fl_tmr_result *res)
 {
+  if (res)
+    memset(res, 0, sizeof *res);
   return fl_tmr_go(t, k, nk, at, res);
 }
 
 fl_err fl_tmr_run_kernel(fl_tmr *t, const fl_tmr_kernel_def *k, fl_tmr_result *res)
 {
-  return fl_tmr_go(t, k, 1, FL_TMR_VOTE_END, res);
+  return fl_tmr_run_kernels(t, k, 1, FL_TMR_VOTE_END, res);
 }
 
 fl_err fl_tmr_run_kernels_plain(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, double *time_s)
