@@ -268,11 +268,8 @@ static void fl_tmr_cpu_replica(fl_tmr_cpu *cpu, int r)
     const fl_tmr_kernel_def *d = &cpu->k[j];
     fl_tmr_launch l;
     int e;
-    memset(&l, 0, sizeof l);
+    fl_tmr_launch_whole(&l, d, NULL);
     l.replica = r;
-    l.nin = d->nin;
-    l.nout = d->nout;
-    l.last = d->items;
     for (int i = 0; i < d->nin; i++)
       l.in[i] = fl_tmr_cpu_input(cpu, r, j, i);
     for (int i = 0; i < d->nout; i++)

@@ -592,12 +592,8 @@ static fl_err fl_tmr_cu_whole(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk
       const int stage = exec->stage0 + j;
       fl_tmr_launch l;
       int e;
-      memset(&l, 0, sizeof l);
+      fl_tmr_launch_whole(&l, d, (void *)s);
       l.replica = r;
-      l.nin = d->nin;
-      l.nout = d->nout;
-      l.stream = (void *)s;
-      l.last = d->items;
       for (int i = 0; i < d->nin; i++) {
         const int from = exec->from[j][i];
         FL_TRY(fl_tmr_cu_input(c, d, exec, r, j, i, r > 0 && from >= 0 ? rout[r][from] : d->in[i].data, s, &l.in[i]));
