@@ -57,11 +57,14 @@ status=0
 printf '%-17s %12s %8s %8s  %s\n' harness executions seconds corpus outcome
 for h in "${HARNESSES[@]}"; do
   log=$B/$h.log
+  extra=()
+  # a harness with a dictionary of its format's words (tests/fuzz/NAME.dict) gets it
+  [ -f "tests/fuzz/${h#fuzz_}.dict" ] && extra+=(-dict="tests/fuzz/${h#fuzz_}.dict")
   set +e
   # -rss_limit_mb and -timeout: a harness input that eats memory or hangs is a finding too
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     "$B/tests/fuzz/$h" "$C/$h" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=20 \
-    -artifact_prefix="$B/artifacts/$h-" -print_final_stats=1 >"$log" 2>&1
+    -artifact_prefix="$B/artifacts/$h-" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
   rc=$?
   set -e
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)

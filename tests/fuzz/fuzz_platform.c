@@ -1,26 +1,33 @@
 /* fuzz_platform.c — libFuzzer harness: a platform XML handed to SimGrid through faultline's loader. SimGrid loads
  * one platform per process and aborts on a file it cannot parse, which faultline's guard turns into a one-line
  * error and exit 2. So each input runs in a process of its own, and what is checked is that guard: the process
- * must end with 0 or 2, never by a signal or with another status. Coverage inside it does not reach libFuzzer (the
- * counters are its own copy): this harness mutates the seeds blindly.
+ * must end with 0 or 2, never by a signal or with another status.
+ *
+ * Coverage comes back from that process: libFuzzer's 8-bit counters (the __sancov_cntrs section, faultline's code
+ * and this harness) are private memory, so each loading process maps the pages holding them onto a shared memory
+ * file (memfd) first, and the fuzzer adds what the process counted to its own counters once it has ended. So
+ * libFuzzer keeps the inputs that take faultline's loader somewhere new (SimGrid itself is not instrumented).
  *
  * The processes are forked by a zygote, itself forked at start-up while this process is still small: a fork of
  * the fuzzing process (ASan's and libFuzzer's memory, growing with the corpus) spent most of its time copying page
  * tables (about 130 inputs/s; the zygote's forks are cheap). The zygote reads an input's path from a pipe and
  * writes back the wait status of the process that loaded it. */
+#define _GNU_SOURCE /* memfd_create, syscall */
+#include "fuzz_cov_bounds.h"
 #include "fuzz_util.h"
 #include "platform.h"
 #include "scenario.h"
 
-#include <simgrid/engine.h>
-
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <simgrid/engine.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +35,53 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int fl_to_zygote = -1, fl_from_zygote = -1;
+
+static uint8_t *fl_cntrs; /* libFuzzer's inline 8-bit counters of this executable */
+static size_t fl_ncntrs;
+static int fl_cov_fd = -1;            /* memfd: the whole pages holding the counters, shared with each loader */
+static uint8_t *fl_cov_view;          /* the fuzzer's view of that file */
+static uintptr_t fl_cov_lo;           /* first page of the counters */
+static size_t fl_cov_len, fl_cov_off; /* pages' length; the counters' offset in them */
+
+static int fl_cov_setup(void)
+{
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), hi;
+  fl_cntrs = fl_fuzz_counters(&fl_ncntrs);
+  if (!fl_ncntrs)
+    return -1;
+  hi = ((uintptr_t)(fl_cntrs + fl_ncntrs) + pg - 1) & ~(pg - 1);
+  fl_cov_lo = (uintptr_t)fl_cntrs & ~(pg - 1);
+  fl_cov_len = hi - fl_cov_lo;
+  fl_cov_off = (uintptr_t)fl_cntrs - fl_cov_lo;
+  if ((fl_cov_fd = memfd_create("fuzz-platform-coverage", MFD_CLOEXEC)) < 0 ||
+      ftruncate(fl_cov_fd, (off_t)fl_cov_len) != 0)
+    return -1;
+  fl_cov_view = mmap(NULL, fl_cov_len, PROT_READ | PROT_WRITE, MAP_SHARED, fl_cov_fd, 0);
+  return fl_cov_view == MAP_FAILED ? -1 : 0;
+}
+
+/* In a loading process: put its counter pages (their present content first: other data may share the pages) on
+ * the shared file, counters zeroed. The raw system call copies the pages: ASan's pwrite would refuse the
+ * redzones between globals. */
+static void fl_cov_share(void)
+{
+  if (syscall(SYS_pwrite64, fl_cov_fd, (const void *)fl_cov_lo, fl_cov_len, (off_t)0) != (long)fl_cov_len ||
+      mmap((void *)fl_cov_lo, fl_cov_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fl_cov_fd, 0) == MAP_FAILED)
+    _exit(4);
+  memset(fl_cntrs, 0, fl_ncntrs);
+}
+
+/* In the fuzzer, once the loading process has ended: its counts added to this run's, saturating */
+static void fl_cov_collect(void)
+{
+  uint8_t *c = fl_cov_view + fl_cov_off;
+  for (size_t i = 0; i < fl_ncntrs; i++)
+    if (c[i]) {
+      unsigned v = (unsigned)fl_cntrs[i] + c[i];
+      fl_cntrs[i] = (uint8_t)(v > 255 ? 255 : v);
+    }
+  memset(c, 0, fl_ncntrs);
+}
 
 static int fl_full(int fd, void *buf, size_t n, int wr)
 {
@@ -49,7 +103,9 @@ static void fl_load(const char *path)
   char text[256];
   fl_scenario *sc = NULL;
   fl_platform *pf = NULL;
-  int devnull = open("/dev/null", O_WRONLY);
+  int devnull;
+  fl_cov_share();
+  devnull = open("/dev/null", O_WRONLY);
   dup2(devnull, 1);
   dup2(devnull, 2);
   signal(SIGALRM, SIG_DFL);
@@ -95,7 +151,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   pid_t pid;
   (void)argc;
   (void)argv;
-  if (pipe(down) != 0 || pipe(up) != 0)
+  if (pipe(down) != 0 || pipe(up) != 0 || fl_cov_setup() != 0)
     abort();
   pid = fork();
   if (pid < 0)
@@ -126,6 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fprintf(stderr, "fuzz_platform: the zygote is gone\n");
     abort();
   }
+  fl_cov_collect();
   if (st == -1 || !WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 2)) {
     fprintf(stderr, "fuzz_platform: the loader ended with %s %d\n",
             st == -1        ? "a failed fork"
