@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_platform fuzz_logs fuzz_profiles)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_merge fuzz_platform fuzz_logs fuzz_profiles)
 
 PACKAGES=(clang libclang-rt-14-dev)
 missing=()
@@ -29,7 +29,7 @@ cmake --build "$B" -j"$(nproc)" --target "${HARNESSES[@]}" >/dev/null
 
 # seed corpora from the files users have
 C=$B/corpus
-mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_platform,fuzz_logs,fuzz_profiles} "$B/artifacts"
+mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_merge,fuzz_platform,fuzz_logs,fuzz_profiles} "$B/artifacts"
 # SimGrid's own example profiles (examples/platforms/profiles/): jupiter_speed, link1_bandwidth, bourassa_state
 printf '0 0.5\n2 1.0\n4 0.7\n6 0.1\n8 4\nLOOPAFTER 10' > "$C/fuzz_profiles/jupiter_speed.profile"
 printf '2 2000000\n4 3000000\nLOOPAFTER 6\n' > "$C/fuzz_profiles/link1_bandwidth.profile"
@@ -52,6 +52,16 @@ if [ ! -s "$C/fuzz_results_db/seed.sqlite" ]; then
   cp "$t/seed.sqlite" "$C/fuzz_results_db/seed.sqlite"
   rm -rf "$t"
 fi
+if [ ! -s "$C/fuzz_merge/shard-1-of-2.sqlite" ]; then
+  # a shard of a sweep as a cluster's array task writes it, and a whole database (not written by --shard)
+  t=$(mktemp -d)
+  build/faultline simulate scenarios/quickstart.ini --sweep strategy.interval=1h,2h --replicas 3 --shard 1/2 \
+    --db "$t/shard.sqlite" --quiet >/dev/null
+  sqlite3 "$t/shard.sqlite" "PRAGMA journal_mode=DELETE; VACUUM" >/dev/null
+  cp "$t/shard.sqlite" "$C/fuzz_merge/shard-1-of-2.sqlite"
+  cp "$C/fuzz_results_db/seed.sqlite" "$C/fuzz_merge/whole.sqlite"
+  rm -rf "$t"
+fi
 
 status=0
 printf '%-17s %12s %8s %8s  %s\n' harness executions seconds corpus outcome
@@ -72,5 +82,5 @@ for h in "${HARNESSES[@]}"; do
   if [ $rc -ne 0 ]; then outcome="FAILED (exit $rc; see $log)"; status=1; fi
   printf '%-17s %12s %8s %8s  %s\n' "$h" "${execs:-?}" "$SECONDS_EACH" "$(ls "$C/$h" | wc -l)" "$outcome"
 done
-rm -f /tmp/fuzz-trace-*.csv /tmp/fuzz-db-*.sqlite /tmp/fuzz-platform-*.xml /dev/shm/fuzz-*
+rm -f /tmp/fuzz-trace-*.csv /tmp/fuzz-db-*.sqlite /tmp/fuzz-shard-* /tmp/fuzz-platform-*.xml /dev/shm/fuzz-*
 exit $status
