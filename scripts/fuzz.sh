@@ -41,7 +41,7 @@ cp scenarios/traces/*.csv "$C/fuzz_trace/"
 printf '0, 1\n3600, node-2, 10min\n7200.5, 3, never\n' > "$C/fuzz_trace/forms.csv"
 head -200 data/failures/lanl-system20.csv > "$C/fuzz_logs/lanl-head.csv"
 printf '1\t0\t5\t1\tn5\t0\t1000000000\t1000003600\t0\n2\t0\t7\t1\tn7\t1\t1000050000.5\tNULL\t0\n' > "$C/fuzz_logs/fta.tab"
-cp sim/platforms/*.xml "$C/fuzz_platform/"
+cp sim/platforms/*.xml tests/fuzz/seeds/platform/*.xml "$C/fuzz_platform/"   # SimGrid's own examples too
 build/faultline platform --nodes 3 -o "$C/fuzz_platform/generated-3.xml"
 cp tests/fuzz/seeds/manifest/* "$C/fuzz_manifest/"
 cp tests/fuzz/seeds/serial/* "$C/fuzz_serial/"
