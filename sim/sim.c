@@ -116,8 +116,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   }
   if (strcmp(sim->app, "workflow") == 0) {
     if (sc->app_nodes > sim->nodes) {
-      rc = fl_scenario_fail(sc, "app", "nodes", "%ld hosts asked for but platform '%s' has only %ld nodes",
-                            sc->app_nodes, fl_platform_describe(sim->pf), sim->nodes);
+      rc = fl_scenario_fail(sc, "app", "nodes", "%ld hosts asked for but platform '%s' has only %ld node%s",
+                            sc->app_nodes, fl_platform_describe(sim->pf), sim->nodes, sim->nodes == 1 ? "" : "s");
       goto done;
     }
     sim->degree = 1; /* replication of a task is its re-execution */
@@ -130,9 +130,9 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   }
   sim->slots = sim->ranks * sim->degree;
   if (sim->slots > sim->nodes || sim->ranks < 1) {
-    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks%s but platform '%s' has only %ld nodes",
+    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks%s but platform '%s' has only %ld node%s",
                           sim->ranks, sim->degree > 1 ? (sim->degree == 2 ? " x 2 copies" : " x 3 copies") : "",
-                          fl_platform_describe(sim->pf), sim->nodes);
+                          fl_platform_describe(sim->pf), sim->nodes, sim->nodes == 1 ? "" : "s");
     goto done;
   }
   FL_CHECK(sim->nodes <= INT32_MAX - 1, FL_ERR_INPUT, "at most %d nodes", INT32_MAX - 1);

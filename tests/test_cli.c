@@ -69,10 +69,14 @@ static void test_bad_input(void)
   expect_bad("[platform]\nfile = badplat.xml\n[app]\nnodes = 1\n", "",
              "bad.ini:2: [platform] file = 'badplat.xml': Parse error at badplat.xml:6");
   {
-    char ini[1024];
+    /* the platform named by its path (not faultline's internal key for it) */
+    char ini[1024], want[1024];
     snprintf(ini, sizeof ini, "[platform]\nfile = %s\n[app]\nnodes = 40\n",
              fl_test_src("sim/platforms/small-cluster.xml"));
-    expect_bad(ini, "", "bad.ini:4: [app] nodes = '40': the job needs 40 ranks but platform");
+    snprintf(want, sizeof want,
+             "bad.ini:4: [app] nodes = '40': the job needs 40 ranks but platform '%s' has only 32 nodes",
+             fl_test_src("sim/platforms/small-cluster.xml"));
+    expect_bad(ini, "", want);
   }
   CU_ASSERT_EQUAL(faultline("simulate"), 2);
   CU_ASSERT_EQUAL(faultline("simulate nothere.ini"), 2);

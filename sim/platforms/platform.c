@@ -28,6 +28,7 @@
 
 struct fl_platform {
   char *describe; /* what was loaded, to refuse a different second request */
+  char *name;     /* for messages: the file's path, or "generated (N nodes)" */
   long nnodes;
   int generated;
   sg_host_t controller;
@@ -556,6 +557,16 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
   FL_ALLOC(pf, 1);
   FL_ALLOC(pf->describe, strlen(describe) + 1);
   strcpy(pf->describe, describe);
+  {
+    char gname[64];
+    const char *name = file;
+    if (!file) {
+      snprintf(gname, sizeof gname, "generated (%ld nodes)", gen_nodes);
+      name = gname;
+    }
+    FL_ALLOC(pf->name, strlen(name) + 1);
+    strcpy(pf->name, name);
+  }
 
   if (!file) {
     const char *dir = getenv("TMPDIR");
@@ -692,6 +703,7 @@ done:
     fl_cleanup_remove(tmpl);
   if (pf) {
     free(pf->describe);
+    free(pf->name);
     free(pf->hosts);
     free(pf->names);
     free(pf->pfs);
@@ -708,7 +720,7 @@ long fl_platform_nodes(const fl_platform *pf)
 }
 const char *fl_platform_describe(const fl_platform *pf)
 {
-  return pf->describe;
+  return pf->name;
 }
 sg_host_t fl_platform_controller(const fl_platform *pf)
 {

@@ -87,7 +87,7 @@ sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j);
 fl_err fl_platform_check_size(const fl_scenario *sc, long nodes);
 
 long fl_platform_nodes(const fl_platform *pf);
-const char *fl_platform_describe(const fl_platform *pf); /* "generated:1000000" or the file's path */
+const char *fl_platform_describe(const fl_platform *pf); /* for messages: the file's path, "generated (N nodes)" */
 sg_host_t fl_platform_host(fl_platform *pf, long node);
 sg_host_t fl_platform_controller(const fl_platform *pf);
 /* The controller's host name; whether it was not the scenario's [platform] controller (absent from the file). */
