@@ -706,7 +706,8 @@ void fl_db_row_key(const fl_db_run *r, char *buf, size_t size)
   }
 }
 
-fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found)
+/* The key as a text (row_key) or as the value another file stored (key) */
+static fl_err fl_db_has_key(fl_db *db, const char *row_key, sqlite3_value *key, int *found)
 {
   fl_err rc = FL_OK;
   *found = 0;
@@ -715,10 +716,24 @@ fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found)
                  SQLITE_OK,
              FL_ERR_DB, "%s: %s", db->path, sqlite3_errmsg(db->h));
   sqlite3_reset(db->has_row);
-  sqlite3_bind_text(db->has_row, 1, row_key, -1, SQLITE_TRANSIENT);
+  if (key)
+    sqlite3_bind_value(db->has_row, 1, key);
+  else
+    sqlite3_bind_text(db->has_row, 1, row_key, -1, SQLITE_TRANSIENT);
   *found = sqlite3_step(db->has_row) == SQLITE_ROW;
+  sqlite3_reset(db->has_row);
 done:
   return rc;
+}
+
+fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found)
+{
+  return fl_db_has_key(db, row_key, NULL, found);
+}
+
+fl_err fl_db_has_row_value(fl_db *db, sqlite3_value *key, int *found)
+{
+  return fl_db_has_key(db, NULL, key, found);
 }
 
 fl_err fl_db_record_shard(fl_db *db, const char *sweep, long shard, long nshards, long expected)

@@ -123,8 +123,10 @@ void fl_db_close(fl_db **db);
 void fl_db_row_key(const fl_db_run *run, char *buf, size_t size);
 void fl_db_sim_row_key(const char *scenario_text, const char *overrides, uint64_t seed, long replica, char *buf,
                        size_t size);
-/* Is a row of that key in the database? */
+/* Is a row of that key in the database? The key as text, or as the value another file stored (compared as the
+ * unique index compares it: a key read back as text could differ, a BLOB say). */
 fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found);
+fl_err fl_db_has_row_value(fl_db *db, sqlite3_value *key, int *found);
 
 /* Record that this file holds shard `shard` of `nshards` of sweep `sweep` (a fingerprint of the scenario text and
  * the command's options), planned to hold `expected` rows: `merge` reports missing and incomplete shards from it. */

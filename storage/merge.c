@@ -139,7 +139,7 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
   fl_db *in = NULL;
   sqlite3 *hi, *ho = fl_db_sqlite(out);
   sqlite3_stmt *sel = NULL, *ins = NULL, *ev_sel = NULL, *ev_ins = NULL, *inp = NULL, *inp_ins = NULL;
-  char *sql = NULL;
+  char *sql = NULL, *key = NULL;
   int ncols, id_col = -1, key_col = -1, map[128], nmap = 0;
   size_t len = 0;
 
@@ -185,13 +185,16 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
            FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
 
   for (int step; (step = sqlite3_step(sel)) != SQLITE_DONE;) {
-    char key[96];
     int found = 0;
     int64_t old_id, new_id;
+    sqlite3_free(key);
+    key = NULL;
     FL_CHECK(step == SQLITE_ROW, FL_ERR_INPUT, "%s: %s", path, sqlite3_errmsg(hi));
     old_id = sqlite3_column_int64(sel, id_col);
+    /* the key as stored, looked up as the unique index compares it; a legacy key whole, however long (a key cut
+     * short would not find its row, and two cut alike would be one) */
     if (key_col >= 0 && sqlite3_column_type(sel, key_col) != SQLITE_NULL) {
-      snprintf(key, sizeof key, "%s", (const char *)sqlite3_column_text(sel, key_col));
+      FL_TRY(fl_db_has_row_value(out, sqlite3_column_value(sel, key_col), &found));
     } else {
       /* a row from before row keys: its identity from what it stored */
       const void *t = NULL;
@@ -201,9 +204,10 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
           t = sqlite3_column_blob(sel, j);
           tn = (size_t)sqlite3_column_bytes(sel, j);
         }
-      snprintf(key, sizeof key, "legacy:%016" PRIx64 ":%s:%" PRId64, (uint64_t)XXH64(t ? t : "", tn, 0), path, old_id);
+      key = sqlite3_mprintf("legacy:%016" PRIx64 ":%s:%" PRId64, (uint64_t)XXH64(t ? t : "", tn, 0), path, old_id);
+      FL_CHECK(key != NULL, FL_ERR_NOMEM, "out of memory");
+      FL_TRY(fl_db_has_row(out, key, &found));
     }
-    FL_TRY(fl_db_has_row(out, key, &found));
     if (found) {
       (*present)++;
       continue;
@@ -254,6 +258,7 @@ done:
   sqlite3_finalize(ev_ins);
   sqlite3_finalize(inp);
   sqlite3_finalize(inp_ins);
+  sqlite3_free(key);
   free(sql);
   fl_db_close(&in);
   return rc;

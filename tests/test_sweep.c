@@ -234,6 +234,49 @@ static void test_schema_1_shards(void)
   CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "PRAGMA user_version"), 2);
 }
 
+/* Keys a foreign or damaged file may hold, on the row-by-row path (one row without a key sends a file there): a
+ * BLOB key, a key with a NUL inside, rows without keys in two files whose long paths agree on their first hundred
+ * characters. Each merge twice: the second adds nothing and fails nowhere (it met a UNIQUE constraint on the BLOB
+ * and NUL keys, looked up as C text; the two keyless files were one, their identities cut to 96 characters). */
+static void test_merge_odd_keys(void)
+{
+  char dir[2][1024], shard[2][1100], args[2400];
+  sqlite3 *h = NULL;
+  fl_cli_write("k.ini", "[run]\nname = k\n[platform]\nnodes = 40\n[failures]\nmodel = weibull\nnode_mtbf = 20d\n"
+                        "[app]\nnodes = 32\nwork = 12h\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate k.ini --db kodd.sqlite --quiet --replicas 4"), 0);
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("kodd.sqlite"), &h), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h,
+                               "UPDATE runs SET row_key = NULL WHERE id = 1;"
+                               "UPDATE runs SET row_key = CAST(row_key AS BLOB) WHERE id = 2;"
+                               "UPDATE runs SET row_key = row_key || char(0) || 'x' WHERE id = 3",
+                               NULL, NULL, NULL),
+                  SQLITE_OK);
+  sqlite3_close(h);
+  CU_ASSERT_EQUAL(fl_cli_run("merge kodd.sqlite --db kout.sqlite"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "4 rows added, 0 already"));
+  CU_ASSERT_EQUAL(fl_cli_run("merge kodd.sqlite --db kout.sqlite"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "0 rows added, 4 already"));
+  CU_ASSERT_EQUAL(fl_cli_query("kout.sqlite", "SELECT COUNT(*) FROM runs"), 4);
+  /* keyless rows in two files whose paths differ only after 100 characters */
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("kodd.sqlite"), &h), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET row_key = NULL", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(h);
+  for (int i = 0; i < 2; i++) {
+    char cmd[4096];
+    snprintf(dir[i], sizeof dir[i], "%s/%0100d-%d", fl_test_tmp("klong"), 0, i);
+    snprintf(shard[i], sizeof shard[i], "%s/shard.sqlite", dir[i]);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s' '%s'", dir[i], fl_test_tmp("kodd.sqlite"), shard[i]);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  }
+  snprintf(args, sizeof args, "merge %s %s --db klong.sqlite", shard[0], shard[1]);
+  CU_ASSERT_EQUAL(fl_cli_run(args), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "8 rows added, 0 already"));
+  CU_ASSERT_EQUAL(fl_cli_run(args), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "0 rows added, 8 already"));
+  CU_ASSERT_EQUAL(fl_cli_query("klong.sqlite", "SELECT COUNT(*) FROM runs"), 8);
+}
+
 /* A sweep killed half-way (SIGKILL to the whole process group, as a lost login session or a cancelled job would
  * end it) and run again: it completes, every row once, the same rows as one process's. */
 static void test_killed_sweep_resumes(void)
@@ -368,6 +411,7 @@ static CU_TestInfo sweep_tests[] = {
     {"shards merge back to the sweep, row for row", test_shards_merge_to_the_sweep},
     {"merge refuses what is not its input", test_merge_refuses},
     {"shards of schema 1 (the text in every row) merge with today's", test_schema_1_shards},
+    {"odd keys merge once: a BLOB, a NUL inside, keyless files with long paths", test_merge_odd_keys},
     {"a sweep killed half-way completes when run again, every row once", test_killed_sweep_resumes},
     {"platform.* sweeps: a process per platform, the same rows", test_platform_sweep},
     CU_TEST_INFO_NULL,
