@@ -119,8 +119,13 @@ static fl_err fl_merge_scan(const char *path, fl_shard_info *info)
   if (sqlite3_prepare_v2(h, "SELECT sweep, shard, nshards, expected FROM shards", -1, &st, NULL) == SQLITE_OK) {
     int n = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
+      const char *sweep = (const char *)sqlite3_column_text(st, 0);
       FL_CHECK(++n == 1, FL_ERR_INPUT, "%s: written by more than one shard (--shard given different values)", path);
-      snprintf(info->sweep, sizeof info->sweep, "%s", (const char *)sqlite3_column_text(st, 0));
+      /* faultline's sweep ids are 16 hex digits: a longer one, cut short, could pass for another sweep's */
+      FL_CHECK(sweep && strlen(sweep) < sizeof info->sweep, FL_ERR_INPUT,
+               "%s: shards table: sweep id '%.60s%s' is not one faultline writes", path, sweep ? sweep : "(null)",
+               sweep && strlen(sweep) > 60 ? "..." : "");
+      snprintf(info->sweep, sizeof info->sweep, "%s", sweep);
       info->shard = (long)sqlite3_column_int64(st, 1);
       info->nshards = (long)sqlite3_column_int64(st, 2);
       info->expected = (long)sqlite3_column_int64(st, 3);

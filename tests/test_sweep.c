@@ -153,6 +153,18 @@ static void test_merge_refuses(void)
     if (pid > 1)
       kill((pid_t)pid, SIGKILL);
   }
+  {
+    /* a sweep id faultline does not write (too long to keep whole): refused, named */
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate t.ini --db longsweep.sqlite --shard 1/2 --quiet"), 0);
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("longsweep.sqlite"), &h), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE shards SET sweep = sweep || sweep || sweep", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    CU_ASSERT_EQUAL(fl_cli_run("merge longsweep.sqlite --db out.sqlite"), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "longsweep.sqlite: shards table: sweep id '"));
+    CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+    CU_ASSERT_FALSE(fl_cli_exists("out.sqlite"));
+  }
   CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite --db other.sqlite"), 2);
   CU_ASSERT_EQUAL(fl_cli_run("merge other.sqlite"), 2);
   CU_ASSERT_EQUAL(fl_cli_run("simulate t.ini --db x.sqlite --shard 4/3"), 2);
