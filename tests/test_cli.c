@@ -78,6 +78,29 @@ static void test_bad_input(void)
              fl_test_src("sim/platforms/small-cluster.xml"));
     expect_bad(ini, "", want);
   }
+  {
+    /* a platform file whose size is checked before SimGrid builds any of it: a cluster's radical of 10^8 hosts
+     * (fuzz_platform's finding: 9 million took 24 GB and the OOM killer), and a Full zone of 200,000 hosts (its
+     * routing table alone 320 GB) */
+    FILE *f = fopen(fl_test_tmp("huge.xml"), "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+               "<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-99999999\"\n"
+               " speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\"/>\n</platform>\n");
+    fclose(f);
+    expect_bad("[platform]\nfile = huge.xml\n[app]\nnodes = 2\n", "",
+               "huge.xml:5: cluster radical = '0-99999999': 100000000 hosts would need about");
+    f = fopen(fl_test_tmp("full.xml"), "w");
+    CU_ASSERT_FATAL(f != NULL);
+    fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+               "<platform version=\"4.1\">\n<zone id=\"flat\" routing=\"Full\">\n");
+    for (int i = 0; i < 200000; i++)
+      fprintf(f, "<host id=\"h%d\" speed=\"1Gf\"/>\n", i);
+    fprintf(f, "</zone>\n</platform>\n");
+    fclose(f);
+    expect_bad("[platform]\nfile = full.xml\n[app]\nnodes = 2\n", "",
+               "full.xml:4: zone 'flat': 200000 members, whose routing table takes");
+  }
   CU_ASSERT_EQUAL(faultline("simulate"), 2);
   CU_ASSERT_EQUAL(faultline("simulate nothere.ini"), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "nothere.ini: cannot open scenario"));

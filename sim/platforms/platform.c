@@ -12,19 +12,20 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libxml/xmlreader.h>
 #include <math.h>
 #include <signal.h>
 #include <simgrid/disk.h>
 #include <simgrid/version.h>
 #include <simgrid/zone.h>
-#include <xbt/dynar.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <stdio.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <xbt/dynar.h>
 
 struct fl_platform {
   char *describe; /* what was loaded, to refuse a different second request */
@@ -435,6 +436,185 @@ done:
   return rc;
 }
 
+/* Hosts a cluster's radical names ("0-99", "1,3,5-9"; a number read as far as it goes, as SimGrid reads it):
+ * -1 when it is no list of numbers (SimGrid says why) */
+static double fl_radical_hosts(const char *radical)
+{
+  double n = 0;
+  const char *p = radical;
+  while (p && *p) {
+    char *end;
+    long a = strtol(p, &end, 10), b;
+    if (end == p)
+      return -1;
+    b = a;
+    if (*end == '-') {
+      const char *q = end + 1;
+      b = strtol(q, &end, 10);
+      if (end == q)
+        return -1;
+    }
+    n += b >= a ? (double)b - (double)a + 1 : 0;
+    while (*end && *end != ',')
+      end++;
+    p = *end == ',' ? end + 1 : end;
+  }
+  return n;
+}
+
+/* The file to libxml2 with every NUL byte a space: SimGrid's parser reads past one, libxml2 would stop there */
+static int fl_read_no_nul(void *ctx, char *buf, int len)
+{
+  size_t n = fread(buf, 1, (size_t)len, (FILE *)ctx);
+  for (size_t i = 0; i < n; i++)
+    if (!buf[i])
+      buf[i] = ' ';
+  return n == 0 && ferror((FILE *)ctx) ? -1 : (int)n;
+}
+static int fl_close_file(void *ctx)
+{
+  return fclose((FILE *)ctx);
+}
+
+fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
+{
+  fl_err rc = FL_OK;
+  xmlTextReader *r = NULL;
+  /* the zones open around the element read: each one's routing and its members (hosts, routers, zones) */
+  struct {
+    int quadratic; /* bytes per pair of members: Full 8, Floyd 24 */
+    double members;
+    long line;
+    char id[64];
+  } zone[64];
+  int depth = 0, step;
+  double biggest = 0, table = 0;
+
+  memset(est, 0, sizeof *est);
+  /* read as Latin-1: every byte is a character (SimGrid's own parser takes any byte; a name it accepts must not
+   * stop the count), and in recovery mode (what is well-formed enough to read is counted) */
+  {
+    FILE *f = fopen(file, "rb");
+    FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: cannot open the platform file: %s", file, strerror(errno));
+    r = xmlReaderForIO(fl_read_no_nul, fl_close_file, f, file, "ISO-8859-1",
+                       XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_RECOVER | XML_PARSE_HUGE);
+    if (!r)
+      fclose(f);
+    FL_CHECK(r != NULL, FL_ERR_NOMEM, "%s: out of memory reading the platform file", file);
+  }
+  while ((step = xmlTextReaderRead(r)) == 1) {
+    const char *name = (const char *)xmlTextReaderConstLocalName(r);
+    int type = xmlTextReaderNodeType(r), empty = xmlTextReaderIsEmptyElement(r);
+    double hosts = 0, members = 1;
+    const char *attr = NULL;
+    xmlChar *value = NULL;
+    if (!name)
+      continue;
+    if (type == XML_READER_TYPE_END_ELEMENT) {
+      if ((strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0) && depth > 0) {
+        double cost;
+        depth--;
+        cost = zone[depth].quadratic * zone[depth].members * zone[depth].members;
+        est->bytes += cost;
+        if (cost > table) {
+          table = cost;
+          est->table_line = zone[depth].line;
+          est->table_members = zone[depth].members;
+          snprintf(est->table_zone, sizeof est->table_zone, "%s", zone[depth].id);
+        }
+      }
+      continue;
+    }
+    if (type != XML_READER_TYPE_ELEMENT)
+      continue;
+    if (strcmp(name, "host") == 0 || strcmp(name, "peer") == 0) {
+      hosts = 1;
+    } else if (strcmp(name, "cluster") == 0 || strcmp(name, "cabinet") == 0) {
+      attr = "radical";
+      value = xmlTextReaderGetAttribute(r, (const xmlChar *)attr);
+      hosts = value ? fmax(0, fl_radical_hosts((const char *)value)) : 0;
+    } else if (strcmp(name, "router") != 0 && strcmp(name, "zone") != 0 && strcmp(name, "AS") != 0) {
+      members = 0;
+    }
+    if (depth > 0)
+      zone[depth - 1].members += members;
+    est->hosts += hosts;
+    if (hosts > biggest) {
+      /* the element that brings the most hosts, for the message */
+      biggest = hosts;
+      est->line = xmlGetLineNo(xmlTextReaderCurrentNode(r));
+      snprintf(est->element, sizeof est->element, "%s", name);
+      snprintf(est->attr, sizeof est->attr, "%s", attr ? attr : "");
+      snprintf(est->value, sizeof est->value, "%s", value ? (const char *)value : "");
+    }
+    xmlFree(value);
+    if ((strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0) && !empty) {
+      xmlChar *routing = xmlTextReaderGetAttribute(r, (const xmlChar *)"routing");
+      if (depth < (int)(sizeof zone / sizeof zone[0])) {
+        zone[depth].quadratic = !routing                                      ? 0
+                                : strcmp((const char *)routing, "Full") == 0  ? 8
+                                : strcmp((const char *)routing, "Floyd") == 0 ? 24
+                                                                              : 0;
+        zone[depth].members = 0;
+        zone[depth].line = xmlGetLineNo(xmlTextReaderCurrentNode(r));
+        {
+          xmlChar *id = xmlTextReaderGetAttribute(r, (const xmlChar *)"id");
+          snprintf(zone[depth].id, sizeof zone[depth].id, "%s", id ? (const char *)id : "");
+          xmlFree(id);
+        }
+        depth++;
+      }
+      xmlFree(routing);
+    }
+  }
+  /* a file SimGrid cannot parse: it says why; what was counted up to there stands (zones left open included) */
+  while (depth > 0) {
+    double cost;
+    depth--;
+    cost = zone[depth].quadratic * zone[depth].members * zone[depth].members;
+    est->bytes += cost;
+    if (cost > table) {
+      table = cost;
+      est->table_line = zone[depth].line;
+      est->table_members = zone[depth].members;
+      snprintf(est->table_zone, sizeof est->table_zone, "%s", zone[depth].id);
+    }
+  }
+  est->table_bytes = table;
+  est->bytes += FL_PLATFORM_BASE_BYTES + est->hosts * FL_PLATFORM_FILE_BYTES_PER_HOST;
+done:
+  if (r)
+    xmlFreeTextReader(r);
+  return rc;
+}
+
+/* Refuse a platform file whose hosts (and the routing tables of its Full and Floyd zones, a pointer or three per
+ * pair of members) would not fit in memory, before SimGrid builds any of it. */
+static fl_err fl_platform_file_check_size(const char *file)
+{
+  fl_err rc = FL_OK;
+  fl_platform_estimate est;
+  double avail = fl_memory_available();
+  char a[32], b[32], where[320] = "";
+  FL_TRY(fl_platform_file_estimate(file, &est));
+  if (est.table_bytes > est.hosts * FL_PLATFORM_FILE_BYTES_PER_HOST)
+    snprintf(where, sizeof where, "%ld: zone '%.60s': %.0f members, whose routing table takes %s; ", est.table_line,
+             est.table_zone, est.table_members, fl_units_format_bytes(est.table_bytes, a, sizeof a));
+  else if (est.value[0])
+    snprintf(where, sizeof where, "%ld: %s %s = '%.160s': ", est.line, est.element, est.attr, est.value);
+  else if (est.element[0])
+    snprintf(where, sizeof where, "%ld: %s: ", est.line, est.element);
+  FL_CHECK(est.hosts <= (double)FL_PLATFORM_MAX_NODES, FL_ERR_INPUT, "%s:%s%.0f hosts: at most %ld", file, where,
+           est.hosts, (long)FL_PLATFORM_MAX_NODES);
+  FL_CHECK(est.bytes <= avail, FL_ERR_INPUT,
+           "%s:%s%.0f hosts would need about %s of memory (%.0f bytes a host, measured, and the routing tables of Full "
+           "and Floyd zones) but %s are available",
+           file, where, est.hosts, fl_units_format_bytes(est.bytes, a, sizeof a), FL_PLATFORM_FILE_BYTES_PER_HOST,
+           fl_units_format_bytes(avail, b, sizeof b));
+done:
+  return rc;
+}
+
 /* storage.pfs of a file platform: host names or zone:ID, resolved to hosts (FL_ERR_INPUT naming the key). */
 static fl_err fl_platform_parse_pfs(const fl_scenario *sc, fl_platform *pf)
 {
@@ -623,6 +803,8 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
     /* before SimGrid sees the file: its hosts' state profiles become failures faultline plays, and for a bsp job
      * its speed and link profiles too (profiles.h); task graphs and the grid world run on SimGrid's CPUs and
      * network, which play those themselves */
+    /* its size first: a cluster's radical or a Full zone can ask for more memory than there is */
+    FL_TRY(fl_platform_file_check_size(file));
     FL_TRY(fl_profiles_prepare(file, strcmp(sc->app, "bsp") == 0, &load_path, &pfd, &pf->profiles));
     fl_simgrid_init(0, 0, strcmp(sc->app, "workflow") == 0);
     fl_sg_watch_hosts(); /* the host list comes from the load itself */

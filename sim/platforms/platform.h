@@ -80,6 +80,23 @@ sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j);
 #define FL_PLATFORM_BASE_BYTES (64.0 * 1024 * 1024)
 #define FL_PLATFORM_XML_BYTES_PER_HOST 48.0
 #define FL_PLATFORM_MAX_NODES 100000000L
+/* Platform files: a host of a SimGrid cluster (its private link and route), measured with SimGrid 3.32 by faultline
+ * loading a 992,000-host cluster: peak RSS 3.27 GB (docs/reliability.md). */
+#define FL_PLATFORM_FILE_BYTES_PER_HOST 3400.0
+
+/* What a platform file would build, read before SimGrid sees it (libxml2's streaming reader, no tree): its hosts
+ * (<host>, <peer>, and a <cluster> or <cabinet> radical's), and the memory they and the routing tables of its Full
+ * and Floyd zones would take; the element that brings the most hosts (line, name, attribute, value), and the zone with
+ * the largest routing table. A file that is not well-formed is counted as far as it reads. */
+typedef struct fl_platform_estimate {
+  double hosts, bytes;
+  long line;
+  char element[32], attr[32], value[200];
+  double table_bytes, table_members; /* the Full or Floyd zone whose routing table is the largest */
+  long table_line;
+  char table_zone[64];
+} fl_platform_estimate;
+fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est);
 
 /* Refuse (FL_ERR_INPUT, naming the scenario key) a generated platform of `nodes` hosts that would not fit in the
  * memory this process may use (MemAvailable, rlimits, cgroup) or whose XML would not fit in TMPDIR. Called
