@@ -476,19 +476,34 @@ static int fl_close_file(void *ctx)
   return fclose((FILE *)ctx);
 }
 
+/* A zone open around the element read: its routing and its members (hosts, routers, zones) */
+typedef struct fl_zone_size {
+  int quadratic; /* bytes per pair of members: Full 8, Floyd 24 */
+  double members;
+  long line;
+  char id[64];
+} fl_zone_size;
+
+/* A zone closed: its routing table counted, and kept for the message when it is the largest */
+static void fl_zone_close(const fl_zone_size *z, fl_platform_estimate *est)
+{
+  double cost = z->quadratic * z->members * z->members;
+  est->bytes += cost;
+  if (cost > est->table_bytes) {
+    est->table_bytes = cost;
+    est->table_line = z->line;
+    est->table_members = z->members;
+    snprintf(est->table_zone, sizeof est->table_zone, "%s", z->id);
+  }
+}
+
 fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
 {
   fl_err rc = FL_OK;
   xmlTextReader *r = NULL;
-  /* the zones open around the element read: each one's routing and its members (hosts, routers, zones) */
-  struct {
-    int quadratic; /* bytes per pair of members: Full 8, Floyd 24 */
-    double members;
-    long line;
-    char id[64];
-  } zone[64];
-  int depth = 0, step;
-  double biggest = 0, table = 0;
+  fl_zone_size zone[64];
+  int depth = 0, deeper = 0, step; /* deeper: zones nested past 64, not counted */
+  double biggest = 0;
 
   memset(est, 0, sizeof *est);
   /* read as Latin-1: every byte is a character (SimGrid's own parser takes any byte; a name it accepts must not
@@ -511,18 +526,10 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
     if (!name)
       continue;
     if (type == XML_READER_TYPE_END_ELEMENT) {
-      if ((strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0) && depth > 0) {
-        double cost;
-        depth--;
-        cost = zone[depth].quadratic * zone[depth].members * zone[depth].members;
-        est->bytes += cost;
-        if (cost > table) {
-          table = cost;
-          est->table_line = zone[depth].line;
-          est->table_members = zone[depth].members;
-          snprintf(est->table_zone, sizeof est->table_zone, "%s", zone[depth].id);
-        }
-      }
+      if ((strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0) && deeper > 0)
+        deeper--;
+      else if ((strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0) && depth > 0)
+        fl_zone_close(&zone[--depth], est);
       continue;
     }
     if (type != XML_READER_TYPE_ELEMENT)
@@ -563,24 +570,15 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
           xmlFree(id);
         }
         depth++;
+      } else {
+        deeper++;
       }
       xmlFree(routing);
     }
   }
   /* a file SimGrid cannot parse: it says why; what was counted up to there stands (zones left open included) */
-  while (depth > 0) {
-    double cost;
-    depth--;
-    cost = zone[depth].quadratic * zone[depth].members * zone[depth].members;
-    est->bytes += cost;
-    if (cost > table) {
-      table = cost;
-      est->table_line = zone[depth].line;
-      est->table_members = zone[depth].members;
-      snprintf(est->table_zone, sizeof est->table_zone, "%s", zone[depth].id);
-    }
-  }
-  est->table_bytes = table;
+  while (depth > 0)
+    fl_zone_close(&zone[--depth], est);
   est->bytes += FL_PLATFORM_BASE_BYTES + est->hosts * FL_PLATFORM_FILE_BYTES_PER_HOST;
 done:
   if (r)
