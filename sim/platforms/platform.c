@@ -292,12 +292,15 @@ static void fl_simgrid_init(long hosts, int generated, int workflow)
 {
   /* cpu/optim:TI is the cheapest CPU model to set up for many hosts, but handles single-core hosts only: it
    * serves our generated platforms; a user's file keeps SimGrid's default. At a million hosts SimGrid's own
-   * teardown takes seconds, so skip it (the process exits right after). */
+   * teardown takes seconds, so skip it (the process exits right after). A platform file SimGrid refuses ends in
+   * its assertion or exception handler, which resolves a backtrace of the call first (a second or so of reading
+   * SimGrid's symbols) that no user sees: the load guard below keeps SimGrid's one line of reason. no_loc and
+   * exception/cutpath skip that backtrace; the reason's text is the same. */
   char a0[] = "faultline", a1[] = "--log=root.thresh:warning", a2[] = "--cfg=cpu/optim:TI",
        a3[] = "--cfg=debug/clean-atexit:0", a4[] = "--cfg=network/model:CM02", a5[] = "--cfg=network/TCP-gamma:0",
-       a6[] = "--cfg=network/crosstraffic:0";
-  char *argv[] = {a0, a1, NULL, NULL, NULL, NULL, NULL, NULL};
-  int argc = 2;
+       a6[] = "--cfg=network/crosstraffic:0", a7[] = "--log=no_loc", a8[] = "--cfg=exception/cutpath:yes";
+  char *argv[] = {a0, a1, a7, a8, NULL, NULL, NULL, NULL, NULL, NULL};
+  int argc = 4;
   if (generated)
     argv[argc++] = a2;
   if (workflow) {

@@ -121,9 +121,10 @@ static void fl_zygote(int rd, int wr)
   /* SimGrid's engine, made once here as fl_platform_get makes it for a file platform of a bsp job (the same
    * arguments): its own call in each child then finds it made (simgrid_init keeps one engine per process) and only
    * the load is left to do per input */
-  char a0[] = "faultline", a1[] = "--log=root.thresh:warning";
-  char *args[] = {a0, a1, NULL};
-  int nargs = 2;
+  char a0[] = "faultline", a1[] = "--log=root.thresh:warning", a2[] = "--log=no_loc",
+       a3[] = "--cfg=exception/cutpath:yes";
+  char *args[] = {a0, a1, a2, a3, NULL};
+  int nargs = 4;
   simgrid_init(&nargs, args);
   for (;;) {
     char path[128];
