@@ -35,9 +35,13 @@ int fl_cli_run_bounded(const char *args, int seconds, long mem_kb)
   CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
   if (mem_kb > 0)
     snprintf(limit, sizeof limit, "ulimit -v %ld && ", mem_kb);
-  /* timeout(1) ends a hung command with SIGKILL after the limit; its status 137 then reads as -1 */
-  if (seconds > 0)
-    snprintf(timer, sizeof timer, "timeout -s KILL %d ", seconds);
+  /* timeout(1) ends a hung command with SIGKILL after the limit; its status 137 then reads as -1. The limit is
+   * scaled in a sanitizer build (FL_TEST_TIME_SCALE, tests/CMakeLists.txt): there the same work takes longer. */
+  if (seconds > 0) {
+    const char *scale = getenv("FL_TEST_TIME_SCALE");
+    long k = scale ? strtol(scale, NULL, 10) : 1;
+    snprintf(timer, sizeof timer, "timeout -s KILL %ld ", (long)seconds * (k >= 1 && k <= 100 ? k : 1));
+  }
   snprintf(cmd, sizeof cmd, "cd '%s' && %s%s'%s' %s >out.txt 2>err.txt </dev/null", fl_test_tmpdir(), limit, timer, bin,
            args);
   st = system(cmd);
