@@ -288,7 +288,7 @@ fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g)
   return FL_OK;
 }
 
-static void fl_simgrid_init(long hosts, int generated, int workflow)
+void fl_simgrid_init(long hosts, int generated, int workflow)
 {
   /* cpu/optim:TI is the cheapest CPU model to set up for many hosts, but handles single-core hosts only: it
    * serves our generated platforms; a user's file keeps SimGrid's default. At a million hosts SimGrid's own

@@ -113,6 +113,10 @@ int fl_platform_controller_substituted(const fl_platform *pf);
 /* Node index of host `name`, or -1. */
 long fl_platform_node_of(const fl_platform *pf, const char *name);
 
+/* Start SimGrid's engine as fl_platform_get does for a platform of `hosts` hosts (0: a user's file), generated or
+ * not, for a workflow or not. SimGrid keeps one engine per process: a later call changes nothing. */
+void fl_simgrid_init(long hosts, int generated, int workflow);
+
 /* Write the XML of a generated platform (the same bytes fl_platform_get loads). */
 fl_err fl_platform_write_xml(FILE *f, const fl_platform_gen *g);
 

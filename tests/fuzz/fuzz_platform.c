@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <simgrid/engine.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,14 +117,9 @@ static void fl_load(const char *path)
 
 static void fl_zygote(int rd, int wr)
 {
-  /* SimGrid's engine, made once here as fl_platform_get makes it for a file platform of a bsp job (the same
-   * arguments): its own call in each child then finds it made (simgrid_init keeps one engine per process) and only
-   * the load is left to do per input */
-  char a0[] = "faultline", a1[] = "--log=root.thresh:warning", a2[] = "--log=no_loc",
-       a3[] = "--cfg=exception/cutpath:yes";
-  char *args[] = {a0, a1, a2, a3, NULL};
-  int nargs = 4;
-  simgrid_init(&nargs, args);
+  /* SimGrid's engine, made once here as fl_platform_get makes it for a file platform of a bsp job: its own call in
+   * each child then finds it made (SimGrid keeps one engine per process) and only the load is left per input */
+  fl_simgrid_init(0, 0, 0);
   for (;;) {
     char path[128];
     uint32_t n;
