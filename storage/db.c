@@ -395,6 +395,11 @@ static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_i
            "%s: not a SQLite database (a results database must be one); it is left as it is", path);
   FL_CHECK(fl_db_open_reader(path, &db) == SQLITE_OK, FL_ERR_INPUT, "%s: cannot read it as SQLite: %s", path,
            db ? sqlite3_errmsg(db) : "out of memory");
+  /* every read below in one read transaction, so from one snapshot: read one by one, another faultline creating
+   * the file could commit its schema and marks between them, and the file read as marked nowhere but holding
+   * tables, "another program's" (two simulations starting on one new file, about 1 in 50) */
+  FL_CHECK(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK, FL_ERR_INPUT,
+           "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path, sqlite3_errmsg(db));
   FL_CHECK(fl_db_pragma_int(db, "PRAGMA application_id", &app) && fl_db_pragma_int(db, "PRAGMA user_version", &ver),
            FL_ERR_INPUT, "%s: a damaged or unreadable SQLite file (%s); it is left as it is", path, sqlite3_errmsg(db));
   *app_id = (unsigned)app;
@@ -417,6 +422,8 @@ static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_i
   }
 done:
   sqlite3_finalize(q);
+  if (db && !sqlite3_get_autocommit(db))
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL); /* a read transaction: nothing to keep */
   if (db)
     sqlite3_close(db);
   if (f)
