@@ -1357,7 +1357,7 @@ static int fl_cmd_run(int argc, char **argv)
   fl_err rc = FL_OK;
   fl_scenario *sc = NULL;
   const char *path = NULL, *out = NULL;
-  char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200];
+  char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200], shmdir[4096] = "";
   int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0, watchdog_fired = 0, degree = 1;
   long procs = 0;
   fl_engine_caps caps;
@@ -1472,6 +1472,20 @@ static int fl_cmd_run(int argc, char **argv)
   }
 
   {
+    /* Open MPI's shared-memory files (vader_segment.*, one per process): in a directory of this run's, removed at the
+     * end. By default they go to /dev/shm, and a rank that dies or exits without MPI_Finalize (which is collective:
+     * faultline-mpi skips it once a rank is lost) never removes its own: they piled up there, run after run. Where
+     * temporary files go ($TMPDIR) when it is set, else /dev/shm (memory), else /tmp. */
+    const char *t = getenv("TMPDIR");
+    const char *base = t && *t ? t : access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
+    snprintf(shmdir, sizeof shmdir, "%s/faultline-run-shm-XXXXXX", base);
+    if (!mkdtemp(shmdir)) {
+      rc = fl_err_set(FL_ERR_IO, "cannot make a directory for MPI's shared memory in %s: %s", base, strerror(errno));
+      shmdir[0] = '\0';
+      goto done;
+    }
+  }
+  {
     /* mpirun ... faultline-mpi SCENARIO --spares S --out DIR [forwarded flags] */
     char *cmd[128];
     int c = 0;
@@ -1488,6 +1502,9 @@ static int fl_cmd_run(int argc, char **argv)
     cmd[c++] = "--mca";
     cmd[c++] = "btl";
     cmd[c++] = "self,vader";
+    cmd[c++] = "--mca";
+    cmd[c++] = "btl_vader_backing_directory";
+    cmd[c++] = shmdir;
     cmd[c++] = "--mca";
     cmd[c++] = "mpi_yield_when_idle";
     cmd[c++] = "1";
@@ -1672,6 +1689,8 @@ static int fl_cmd_run(int argc, char **argv)
 done:
   if (tmpdir && fl_remove_tree(outdir) != 0)
     fprintf(stderr, "faultline: cannot remove the temporary directory %s: %s\n", outdir, strerror(errno));
+  if (shmdir[0] && fl_remove_tree(shmdir) != 0)
+    fprintf(stderr, "faultline: cannot remove the temporary directory %s: %s\n", shmdir, strerror(errno));
   fl_scenario_destroy(&sc);
   free(margv);
   if (fl_run_signal)

@@ -193,6 +193,59 @@ static void test_run_signal_cleans_up(void)
   }
 }
 
+/* Open MPI's shared-memory files of a `faultline run` whose rank is killed: they were left in /dev/shm (a rank that
+ * dies, or ends without MPI_Finalize, never removes its own), a few MB each, run after run. Now they are in a
+ * directory of the run's (in $TMPDIR when set), seen there while the job runs, and gone with it at the end. */
+static void test_run_mpi_shared_memory_removed(void)
+{
+  const char *tmp = private_tmp();
+  char mpi[4200], sc[4096], db[4096];
+  pid_t pid;
+  int st = 0, seen = 0, left = 0;
+  snprintf(mpi, sizeof mpi, "%s-mpi", getenv("FAULTLINE"));
+  if (access(mpi, X_OK) != 0) {
+    fprintf(stderr, "(no faultline-mpi: this part needs MPI) ");
+    return;
+  }
+  snprintf(sc, sizeof sc, "%s", fl_test_src("scenarios/cg-buddy.ini"));
+  snprintf(db, sizeof db, "%s", fl_test_tmp("run-shm.sqlite"));
+  {
+    char *argv[] = {"faultline", "run", sc, "--np", "2", "--spares", "1", "--kill", "1@5", "--db", db, "--quiet", NULL};
+    pid = spawn_faultline(argv);
+  }
+  while (waitpid(pid, &st, WNOHANG) == 0) {
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    struct timespec ts = {0, 50000000};
+    while (d && !seen && (e = readdir(d))) {
+      char sub[4400];
+      DIR *s;
+      struct dirent *f;
+      if (strncmp(e->d_name, "faultline-run-shm-", 18) != 0)
+        continue;
+      snprintf(sub, sizeof sub, "%s/%s", tmp, e->d_name);
+      for (s = opendir(sub); s && (f = readdir(s));)
+        seen |= strncmp(f->d_name, "vader_segment.", 14) == 0;
+      if (s)
+        closedir(s);
+    }
+    if (d)
+      closedir(d);
+    nanosleep(&ts, NULL);
+  }
+  CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  CU_ASSERT(seen);
+  {
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+      left += strncmp(e->d_name, "faultline-", 10) == 0 || strncmp(e->d_name, "vader_segment.", 14) == 0;
+    if (d)
+      closedir(d);
+    CU_ASSERT_EQUAL(left, 0);
+  }
+}
+
 /* zero hosts aborted with SIGABRT; only a controller: exit 2 naming the file */
 static void test_platform_without_hosts(void)
 {
@@ -412,6 +465,7 @@ static CU_TestInfo hardening_tests[] = {
     {"platform size checked before anything is built", test_platform_size_checked_first},
     {"a signal leaves no temporary platform", test_signal_leaves_no_temp_platform},
     {"a signal to run leaves no temporary directory", test_run_signal_cleans_up},
+    {"run's MPI shared-memory files go with it", test_run_mpi_shared_memory_removed},
     {"platforms without hosts, without a controller", test_platform_without_hosts},
     {"failures that outpace progress end the replica", test_no_progress_ends},
     {"steady start: nodes down at t=0 are not failures", test_steady_start_is_not_a_failure},
