@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
 # Build the libFuzzer harnesses (clang, ASan + UBSan, build-fuzz/) and run each for SECONDS (default 60).
-# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]      e.g. scripts/fuzz.sh 10; scripts/fuzz.sh 3600 fuzz_trace
+# Usage: scripts/fuzz.sh [--jobs N] [SECONDS] [HARNESS...]
+#   e.g. scripts/fuzz.sh 10; scripts/fuzz.sh 3600 fuzz_trace; scripts/fuzz.sh --jobs 16 36000 fuzz_platform
+# --jobs N runs N fuzzing processes of each harness at once (default 1), on one corpus: each writes the inputs it
+# finds new there and reads the others' (libFuzzer's -reload), as libFuzzer's own -jobs does; executions are summed.
 # Corpora grow in build-fuzz/corpus/NAME (seeded from the shipped scenarios, traces, platforms, a results
 # database and checkpoint files); a crash, leak or UB report leaves its input in build-fuzz/artifacts/ and makes
 # the script exit 1. Prints one line per harness: executions, seconds, corpus size, outcome.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+JOBS=1
+if [ "${1:-}" = "--jobs" ] || [ "${1:-}" = "-j" ]; then
+  JOBS=${2:-}
+  shift 2 || true
+fi
+case "$JOBS" in
+  '' | *[!0-9]* | 0*) echo "scripts/fuzz.sh: --jobs '$JOBS': a whole number of processes, 1 or more" >&2; exit 2 ;;
+esac
 SECONDS_EACH=${1:-60}
+case "$SECONDS_EACH" in
+  '' | *[!0-9]* | 0*) echo "scripts/fuzz.sh: SECONDS '$SECONDS_EACH': a whole number of seconds, 1 or more" >&2; exit 2 ;;
+esac
 shift || true
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_merge fuzz_platform fuzz_logs fuzz_profiles)
@@ -66,21 +80,35 @@ fi
 status=0
 printf '%-17s %12s %8s %8s  %s\n' harness executions seconds corpus outcome
 for h in "${HARNESSES[@]}"; do
-  log=$B/$h.log
+  [ -x "$B/tests/fuzz/$h" ] || { echo "scripts/fuzz.sh: no harness '$h'" >&2; exit 2; }
   extra=()
   # a harness with a dictionary of its format's words (tests/fuzz/NAME.dict) gets it
   [ -f "tests/fuzz/${h#fuzz_}.dict" ] && extra+=(-dict="tests/fuzz/${h#fuzz_}.dict")
-  set +e
-  # -rss_limit_mb and -timeout: a harness input that eats memory or hangs is a finding too
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$B/tests/fuzz/$h" "$C/$h" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=20 \
-    -artifact_prefix="$B/artifacts/$h-" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1
-  rc=$?
-  set -e
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  pids=()
+  logs=()
+  for ((j = 1; j <= JOBS; j++)); do
+    log=$B/$h.log
+    [ "$JOBS" -gt 1 ] && log=$B/$h.$j.log
+    logs+=("$log")
+    # -rss_limit_mb and -timeout: a harness input that eats memory or hangs is a finding too
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      "$B/tests/fuzz/$h" "$C/$h" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=20 \
+      -artifact_prefix="$B/artifacts/$h-" -print_final_stats=1 "${extra[@]}" >"$log" 2>&1 &
+    pids+=($!)
+  done
+  execs=0
+  failed=()
+  for ((j = 0; j < JOBS; j++)); do
+    rc=0
+    wait "${pids[$j]}" || rc=$?
+    # the file each process wrote its inputs to (fuzz_util.h: named by its process id)
+    rm -f /tmp/fuzz-*-"${pids[$j]}".* /dev/shm/fuzz-*-"${pids[$j]}".*
+    n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "${logs[$j]}" | grep -o '[0-9]*$' | tail -1 || true)
+    execs=$((execs + ${n:-0}))
+    [ $rc -ne 0 ] && failed+=("exit $rc; see ${logs[$j]}")
+  done
   outcome=ok
-  if [ $rc -ne 0 ]; then outcome="FAILED (exit $rc; see $log)"; status=1; fi
-  printf '%-17s %12s %8s %8s  %s\n' "$h" "${execs:-?}" "$SECONDS_EACH" "$(ls "$C/$h" | wc -l)" "$outcome"
+  if [ ${#failed[@]} -gt 0 ]; then outcome="FAILED (${failed[*]})"; status=1; fi
+  printf '%-17s %12s %8s %8s  %s\n' "$h" "$execs" "$SECONDS_EACH" "$(ls "$C/$h" | wc -l)" "$outcome"
 done
-rm -f /tmp/fuzz-trace-*.csv /tmp/fuzz-db-*.sqlite /tmp/fuzz-shard-* /tmp/fuzz-platform-*.xml /dev/shm/fuzz-*
 exit $status
