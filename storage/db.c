@@ -364,8 +364,8 @@ static int fl_db_pragma_int(sqlite3 *h, const char *sql, long *v)
   return ok;
 }
 
-static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version, int *tables,
-                             int *our_tables)
+static fl_err fl_db_classify_once(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version,
+                                  int *tables, int *our_tables)
 {
   fl_err rc = FL_OK;
   unsigned char h[100];
@@ -428,6 +428,51 @@ done:
     sqlite3_close(db);
   if (f)
     fclose(f);
+  return rc;
+}
+
+/* What can change while a file is read: the file, its -wal and its -journal (existence, size, modification time) */
+static void fl_db_fingerprint(const char *path, long long fp[9])
+{
+  static const char *side[3] = {"", "-wal", "-journal"};
+  char p[4200];
+  for (int k = 0; k < 3; k++) {
+    struct stat st;
+    snprintf(p, sizeof p, "%s%s", path, side[k]);
+    if (stat(p, &st) != 0)
+      memset(&st, 0, sizeof st);
+    fp[3 * k] = (long long)st.st_size;
+    fp[3 * k + 1] = (long long)st.st_mtim.tv_sec;
+    fp[3 * k + 2] = (long long)st.st_mtim.tv_nsec;
+  }
+}
+
+/* fl_db_classify_once, and a refusal only from a file that did not change while it was read. Another faultline
+ * creating or closing the file at that moment could be read half-written (a file without a -wal is read immutable,
+ * without locks: nothing is created beside a file that may be another program's), and answer "damaged" or "another
+ * program's" for what is a moment later a good results file: read again, for up to 5 s, until it stands still. An
+ * answer that lets the command go on is taken at once (a file written by a running sweep changes all the time). */
+static fl_err fl_db_classify(const char *path, fl_db_kind *kind, unsigned *app_id, unsigned *user_version, int *tables,
+                             int *our_tables)
+{
+  fl_err rc = FL_OK;
+  int still = 0; /* refusals in a row from a file that stood still while it was read */
+  for (int tries = 0;; tries++) {
+    long long before[9], after[9];
+    struct timespec ts = {0, 20000000};
+    fl_db_fingerprint(path, before);
+    rc = fl_db_classify_once(path, kind, app_id, user_version, tables, our_tables);
+    fl_db_fingerprint(path, after);
+    if (rc == FL_OK && *kind != FL_DB_FOREIGN && !(*kind == FL_DB_UNMARKED && *tables > 0))
+      break;
+    /* twice, 20 ms apart: a write under way when both looks were taken shows no change to either */
+    still = memcmp(before, after, sizeof before) == 0 ? still + 1 : 0;
+    if (still >= 2 || tries >= 250)
+      break;
+    if (rc != FL_OK)
+      fl_err_clear();
+    nanosleep(&ts, NULL);
+  }
   return rc;
 }
 
