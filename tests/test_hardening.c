@@ -97,6 +97,30 @@ static void test_platform_size_checked_first(void)
   CU_ASSERT_EQUAL(entries_in(tmp), 0);
 }
 
+/* Entries of `dir` whose names start with `prefix` (0 when it cannot be read) */
+static int entries_named(const char *dir, const char *prefix)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  while (d && (e = readdir(d)))
+    n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* faultline-mpi next to faultline: the real-mode checks need it */
+static int mpi_built(void)
+{
+  char mpi[4200];
+  snprintf(mpi, sizeof mpi, "%s-mpi", getenv("FAULTLINE"));
+  if (access(mpi, X_OK) == 0)
+    return 1;
+  fprintf(stderr, "(no faultline-mpi: this part needs MPI) ");
+  return 0;
+}
+
 /* Start `faultline ARGV...` in the background, output discarded, SIGINT and SIGTERM at their defaults (as in a
  * terminal: a test runner may have started us with SIGINT ignored). */
 static pid_t spawn_faultline(char *const argv[])
@@ -151,15 +175,12 @@ static void test_signal_leaves_no_temp_platform(void)
 static void test_run_signal_cleans_up(void)
 {
   const char *tmp = private_tmp();
-  char mpi[4200], sc[4096], db[4096];
+  char sc[4096], db[4096];
   pid_t pid;
   int st = 0;
   struct timespec ts = {2, 500000000};
-  snprintf(mpi, sizeof mpi, "%s-mpi", getenv("FAULTLINE"));
-  if (access(mpi, X_OK) != 0) {
-    fprintf(stderr, "(no faultline-mpi: this part needs MPI) ");
+  if (!mpi_built())
     return;
-  }
   snprintf(sc, sizeof sc, "%s", fl_test_src("scenarios/cg-buddy.ini"));
   snprintf(db, sizeof db, "%s", fl_test_tmp("run-sig.sqlite"));
   {
@@ -181,16 +202,7 @@ static void test_run_signal_cleans_up(void)
   CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
   ts.tv_sec = 1;
   nanosleep(&ts, NULL); /* mpirun's own session directory goes with it */
-  {
-    DIR *d = opendir(tmp);
-    struct dirent *e;
-    int ours = 0;
-    while (d && (e = readdir(d)))
-      ours += strncmp(e->d_name, "faultline-", 10) == 0;
-    if (d)
-      closedir(d);
-    CU_ASSERT_EQUAL(ours, 0);
-  }
+  CU_ASSERT_EQUAL(entries_named(tmp, "faultline-"), 0);
 }
 
 /* Open MPI's shared-memory files of a `faultline run` whose rank is killed: they were left in /dev/shm (a rank that
@@ -199,14 +211,11 @@ static void test_run_signal_cleans_up(void)
 static void test_run_mpi_shared_memory_removed(void)
 {
   const char *tmp = private_tmp();
-  char mpi[4200], sc[4096], db[4096];
+  char sc[4096], db[4096];
   pid_t pid;
-  int st = 0, seen = 0, left = 0;
-  snprintf(mpi, sizeof mpi, "%s-mpi", getenv("FAULTLINE"));
-  if (access(mpi, X_OK) != 0) {
-    fprintf(stderr, "(no faultline-mpi: this part needs MPI) ");
+  int st = 0, seen = 0;
+  if (!mpi_built())
     return;
-  }
   snprintf(sc, sizeof sc, "%s", fl_test_src("scenarios/cg-buddy.ini"));
   snprintf(db, sizeof db, "%s", fl_test_tmp("run-shm.sqlite"));
   {
@@ -219,15 +228,10 @@ static void test_run_mpi_shared_memory_removed(void)
     struct timespec ts = {0, 50000000};
     while (d && !seen && (e = readdir(d))) {
       char sub[4400];
-      DIR *s;
-      struct dirent *f;
       if (strncmp(e->d_name, "faultline-run-shm-", 18) != 0)
         continue;
       snprintf(sub, sizeof sub, "%s/%s", tmp, e->d_name);
-      for (s = opendir(sub); s && (f = readdir(s));)
-        seen |= strncmp(f->d_name, "vader_segment.", 14) == 0;
-      if (s)
-        closedir(s);
+      seen = entries_named(sub, "vader_segment.") > 0;
     }
     if (d)
       closedir(d);
@@ -235,15 +239,7 @@ static void test_run_mpi_shared_memory_removed(void)
   }
   CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   CU_ASSERT(seen);
-  {
-    DIR *d = opendir(tmp);
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-      left += strncmp(e->d_name, "faultline-", 10) == 0 || strncmp(e->d_name, "vader_segment.", 14) == 0;
-    if (d)
-      closedir(d);
-    CU_ASSERT_EQUAL(left, 0);
-  }
+  CU_ASSERT_EQUAL(entries_named(tmp, "faultline-") + entries_named(tmp, "vader_segment."), 0);
 }
 
 /* zero hosts aborted with SIGABRT; only a controller: exit 2 naming the file */
