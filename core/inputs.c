@@ -64,27 +64,27 @@ done:
   return rc;
 }
 
-int fl_file_mentions(const char *path, const char *needle)
+unsigned fl_file_mentions(const char *path, const char *const *needles, int n)
 {
-  size_t nl = strlen(needle), keep = 0;
-  char buf[1 << 20];
-  int found = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f || nl == 0 || nl >= sizeof buf / 2) {
-    if (f)
-      fclose(f);
+  size_t maxl = 0, keep = 0;
+  unsigned found = 0, all = n >= 32 ? ~0u : (1u << n) - 1;
+  char buf[1 << 16];
+  FILE *f = NULL;
+  for (int i = 0; i < n && i < 32; i++)
+    maxl = strlen(needles[i]) > maxl ? strlen(needles[i]) : maxl;
+  if (n <= 0 || maxl == 0 || maxl >= sizeof buf / 2 || !(f = fopen(path, "rb")))
     return 0;
-  }
   for (;;) {
     size_t got = fread(buf + keep, 1, sizeof buf - keep, f), have = keep + got;
-    if (have >= nl && memmem(buf, have, needle, nl)) {
-      found = 1;
-      break;
+    for (int i = 0; i < n && i < 32; i++) {
+      size_t nl = strlen(needles[i]);
+      if (!(found & 1u << i) && nl && have >= nl && memmem(buf, have, needles[i], nl))
+        found |= 1u << i;
     }
-    if (got == 0)
+    if (got == 0 || found == all)
       break;
-    /* the needle may straddle two reads: keep its length less one */
-    keep = have < nl - 1 ? have : nl - 1;
+    /* a needle may straddle two reads: keep the longest's length less one */
+    keep = have < maxl - 1 ? have : maxl - 1;
     memmove(buf, buf + have - keep, keep);
   }
   fclose(f);
@@ -95,6 +95,7 @@ int fl_file_mentions(const char *path, const char *needle)
  * latency_file), resolved against its directory: the simulator plays them as failures, slowdowns and checkpoint
  * costs, so they are inputs of the row too; (*kind)[i] indexes fl_profile_keys. A file that is not XML has none
  * here (loading it reports that). */
+const char *const fl_profile_attrs[4] = {"state_file", "speed_file", "bandwidth_file", "latency_file"};
 static const char *const fl_profile_keys[] = {"platform.state_file", "platform.speed_file", "platform.bandwidth_file",
                                               "platform.latency_file"};
 static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, int *n)
@@ -166,8 +167,7 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
   if (sc->platform_file && sc->platform_file[0]) {
     FL_CHECK((path = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
     /* a scan of the bytes first: no XML tree for a million hosts */
-    if (fl_file_mentions(path, "state_file") || fl_file_mentions(path, "speed_file") ||
-        fl_file_mentions(path, "bandwidth_file") || fl_file_mentions(path, "latency_file"))
+    if (fl_file_mentions(path, fl_profile_attrs, 4))
       FL_TRY(fl_inputs_profiles(path, &profiles, &speed, &nprofiles));
     free(path);
     path = NULL;

@@ -25,9 +25,13 @@ typedef struct fl_input {
  * FL_ERR_INPUT naming the key and the path. */
 fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n);
 void fl_inputs_free(fl_input **v, int n);
-/* 1 if the file at `path` contains the bytes of `needle` (0 too when it cannot be read): a cheap test before
- * parsing a large file for something it rarely holds. */
-int fl_file_mentions(const char *path, const char *needle);
+/* Which of the n (at most 32) `needles` the file at `path` contains, as bits (bit i: needles[i]; 0 too when it
+ * cannot be read): one pass over the bytes, a cheap test before parsing a large file for something it rarely
+ * holds. */
+unsigned fl_file_mentions(const char *path, const char *const *needles, int n);
+/* The attributes of a platform file's profiles, in the order fl_profiles_prepare needs them: state_file first,
+ * then those the simulator takes out for a bulk-synchronous job (speed_file, bandwidth_file, latency_file). */
+extern const char *const fl_profile_attrs[4];
 
 /* The one-line-per-input text stored in a row: "KEY\tPATH\tSIZE\tXXH64HEX\n"... Caller frees. */
 char *fl_inputs_format(const fl_input *v, int n);

@@ -1,5 +1,6 @@
 /* test_scenario.c — scenario files, overrides, and the errors a user sees for bad input. */
 #include "fl_test.h"
+#include "inputs.h"
 #include "scenario.h"
 #include "units.h"
 
@@ -189,12 +190,47 @@ static void test_docs_cover_every_key(void)
   }
 }
 
+/* fl_file_mentions: which of several byte strings a file holds, found in one pass whatever the file's size, a
+ * string lying across two of its reads included. */
+static void test_file_mentions(void)
+{
+  static const char *const needles[] = {"state_file", "speed_file", "bandwidth_file"};
+  const size_t big = 3 * 65536 + 100;
+  char *text = malloc(big + 1);
+  const char *path;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  path = write_file("mentions-none.xml", "<platform><host id=\"a\" speed=\"1f\"/></platform>\n");
+  CU_ASSERT_EQUAL(fl_file_mentions(path, needles, 3), 0u);
+  CU_ASSERT_EQUAL(fl_file_mentions(fl_test_tmp("mentions-absent.xml"), needles, 3), 0u);
+  /* "speed_file" across the first read's end (64 KiB), "bandwidth_file" across the second's (the 13 bytes kept
+   * from the first, then 64 KiB less those), nothing else */
+  for (int off = 1; off < 14; off += 3) {
+    memset(text, 'x', big);
+    text[big] = '\0';
+    memcpy(text + 65536 - off, "speed_file", 10);
+    memcpy(text + 2 * 65536 - 13 - off, "bandwidth_file", 14);
+    path = write_file("mentions-big.xml", text);
+    CU_ASSERT_EQUAL(fl_file_mentions(path, needles, 3), 6u);
+    CU_ASSERT_EQUAL(fl_file_mentions(path, needles, 1), 0u);
+    CU_ASSERT_EQUAL(fl_file_mentions(path, needles + 1, 1), 1u);
+  }
+  /* at the very end, and the three together */
+  memset(text, 'x', big);
+  memcpy(text + big - 10, "state_file", 10);
+  memcpy(text + 5, "bandwidth_file", 14);
+  memcpy(text + 2 * 65536, "speed_file", 10);
+  path = write_file("mentions-big.xml", text);
+  CU_ASSERT_EQUAL(fl_file_mentions(path, needles, 3), 7u);
+  free(text);
+}
+
 static CU_TestInfo scenario_tests[] = {
     {"values and defaults", test_defaults_and_values},
     {"--set overrides and replay", test_overrides},
     {"errors name file, line, key, value", test_errors_name_file_line_key_value},
     {"checks across keys", test_checks_across_keys},
     {"docs/scenarios.md covers every key", test_docs_cover_every_key},
+    {"a file's mentions found in one pass", test_file_mentions},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"scenario", NULL, NULL, NULL, NULL, scenario_tests}, CU_SUITE_INFO_NULL};

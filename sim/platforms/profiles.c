@@ -420,9 +420,7 @@ fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, i
   memset(out, 0, sizeof *out);
   *fd = -1;
   *load_path = NULL;
-  if (!fl_file_mentions(file, "state_file") &&
-      !(take_speed && (fl_file_mentions(file, "speed_file") || fl_file_mentions(file, "bandwidth_file") ||
-                       fl_file_mentions(file, "latency_file")))) {
+  if (!fl_file_mentions(file, fl_profile_attrs, take_speed ? 4 : 1)) {
     /* no profile: SimGrid loads the file itself, and no XML tree is built (a million hosts would cost more than
      * SimGrid's own load) */
     *load_path = strdup(file);
