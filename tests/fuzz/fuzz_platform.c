@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libxml/parser.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,6 +121,7 @@ static void fl_zygote(int rd, int wr)
   /* SimGrid's engine, made once here as fl_platform_get makes it for a file platform of a bsp job: its own call in
    * each child then finds it made (SimGrid keeps one engine per process) and only the load is left per input */
   fl_simgrid_init(0, 0, 0);
+  xmlInitParser(); /* libxml2's per-process set-up (dictionaries, locks), used by the size pass and the profiles */
   for (;;) {
     char path[128];
     uint32_t n;
