@@ -4,8 +4,10 @@
 #define _XOPEN_SOURCE 700 /* strdup */
 #include "workflow.h"
 
-#include <ctype.h>
+#include "inputs.h"
+
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <graphviz/cgraph.h>
 #include <jansson.h>
@@ -684,11 +686,12 @@ typedef struct fl_dot_rec {
 static fl_err fl_wf_read_dot(fl_wfb *b, const char *path)
 {
   fl_err rc = FL_OK;
-  FILE *f = fopen(path, "r");
+  const char *why;
+  FILE *f = fl_input_fopen(path, &why);
   Agraph_t *g = NULL;
   Agnode_t *n;
 
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, why);
   fl_dot_err[0] = '\0';
   agseterr(AGERR);
   agseterrf(fl_dot_errf);
@@ -748,12 +751,13 @@ fl_err fl_wf_load(const char *path, double reference_speed, fl_wf **out)
   fl_wf *wf = NULL;
   const char *ext = fl_ext(path);
   FILE *probe;
+  const char *why;
 
   *out = NULL;
   memset(&b, 0, sizeof b);
   FL_CHECK(reference_speed > 0, FL_ERR_INPUT, "%s: reference speed %g: must be positive", path, reference_speed);
-  probe = fopen(path, "r");
-  FL_CHECK(probe != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  probe = fl_input_fopen(path, &why);
+  FL_CHECK(probe != NULL, FL_ERR_INPUT, "%s: %s", path, why);
   fclose(probe);
   FL_TRY(fl_wf_new(path, &wf, &b));
   if (strcmp(ext, "json") == 0)
@@ -996,7 +1000,8 @@ static void fl_subs_end(int c, void *data)
 fl_err fl_wf_subs_file(fl_wf *wf, const char *path)
 {
   fl_err rc = FL_OK;
-  FILE *f = fopen(path, "r");
+  const char *why;
+  FILE *f = fl_input_fopen(path, &why);
   struct csv_parser p;
   int ready = 0;
   char *line = NULL;
@@ -1005,7 +1010,7 @@ fl_err fl_wf_subs_file(fl_wf *wf, const char *path)
   fl_subs_row r = {.wf = wf, .path = path};
   long n = wf->ntasks;
 
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, why);
   FL_CHECK(csv_init(&p, CSV_APPEND_NULL) == 0, FL_ERR_NOMEM, "out of memory");
   ready = 1;
   while ((len = getline(&line, &cap, f)) >= 0) {

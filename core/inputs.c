@@ -4,19 +4,64 @@
 #include "inputs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libxml/parser.h>
-#include <libxml/xpath.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
+
+/* What a file that is not a regular one is, for a message */
+static const char *fl_input_kind(mode_t m)
+{
+  return S_ISDIR(m)    ? "a directory, not a regular file"
+         : S_ISFIFO(m) ? "a FIFO, not a regular file"
+         : S_ISCHR(m)  ? "a character device, not a regular file"
+         : S_ISBLK(m)  ? "a block device, not a regular file"
+         : S_ISSOCK(m) ? "a socket, not a regular file"
+                       : "not a regular file";
+}
+
+int fl_input_is_regular(const char *path, const char **why)
+{
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    *why = strerror(errno);
+    return 0;
+  }
+  *why = S_ISREG(st.st_mode) ? NULL : fl_input_kind(st.st_mode);
+  return S_ISREG(st.st_mode);
+}
+
+FILE *fl_input_fopen(const char *path, const char **why)
+{
+  struct stat st;
+  FILE *f = NULL;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO's open returns at once */
+  *why = NULL;
+  if (fd < 0)
+    *why = strerror(errno);
+  else if (fstat(fd, &st) != 0)
+    *why = strerror(errno);
+  else if (!S_ISREG(st.st_mode))
+    *why = fl_input_kind(st.st_mode);
+  else if (fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "rb")))
+    *why = strerror(errno);
+  if (!f && fd >= 0)
+    close(fd);
+  return f;
+}
 
 static fl_err fl_input_read(const char *key, const char *path, fl_input *in)
 {
   fl_err rc = FL_OK;
   FILE *f = NULL;
   XXH64_state_t *st = NULL;
+  const char *why;
   char buf[65536];
   size_t n, have = 0, cap = 0;
 
@@ -27,8 +72,8 @@ static fl_err fl_input_read(const char *key, const char *path, fl_input *in)
     FL_CHECK((in->path = malloc(strlen(path) + 1)) != NULL, FL_ERR_NOMEM, "out of memory");
     strcpy(in->path, path);
   }
-  f = fopen(path, "rb");
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s %s: %s", key, path, strerror(errno));
+  f = fl_input_fopen(path, &why);
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, why);
   FL_CHECK((st = XXH64_createState()) != NULL, FL_ERR_NOMEM, "out of memory");
   XXH64_reset(st, 0);
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
@@ -69,10 +114,11 @@ unsigned fl_file_mentions(const char *path, const char *const *needles, int n)
   size_t maxl = 0, keep = 0;
   unsigned found = 0, all = n >= 32 ? ~0u : (1u << n) - 1;
   char buf[1 << 16];
+  const char *why;
   FILE *f = NULL;
   for (int i = 0; i < n && i < 32; i++)
     maxl = strlen(needles[i]) > maxl ? strlen(needles[i]) : maxl;
-  if (n <= 0 || maxl == 0 || maxl >= sizeof buf / 2 || !(f = fopen(path, "rb")))
+  if (n <= 0 || maxl == 0 || maxl >= sizeof buf / 2 || !(f = fl_input_fopen(path, &why)))
     return 0;
   for (;;) {
     size_t got = fread(buf + keep, 1, sizeof buf - keep, f), have = keep + got;
@@ -98,7 +144,7 @@ unsigned fl_file_mentions(const char *path, const char *const *needles, int n)
 const char *const fl_profile_attrs[4] = {"state_file", "speed_file", "bandwidth_file", "latency_file"};
 static const char *const fl_profile_keys[] = {"platform.state_file", "platform.speed_file", "platform.bandwidth_file",
                                               "platform.latency_file"};
-static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, int *n)
+static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, long **line, int *n)
 {
   fl_err rc = FL_OK;
   xmlDoc *doc = xmlReadFile(xml, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
@@ -109,6 +155,7 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, int
 
   *paths = NULL;
   *kind = NULL;
+  *line = NULL;
   *n = 0;
   if (!doc)
     goto done;
@@ -121,6 +168,7 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, int
     goto done;
   FL_ALLOC(*paths, hits->nodesetval->nodeNr);
   FL_ALLOC(*kind, hits->nodesetval->nodeNr);
+  FL_ALLOC(*line, hits->nodesetval->nodeNr);
   for (int i = 0; i < hits->nodesetval->nodeNr; i++) {
     xmlChar *val = xmlNodeGetContent(hits->nodesetval->nodeTab[i]);
     size_t len = val ? strlen((const char *)val) : 0;
@@ -141,6 +189,7 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, int
     for (int k = 0; k < 4; k++)
       if (strcmp((const char *)hits->nodesetval->nodeTab[i]->name, fl_profile_keys[k] + 9) == 0)
         (*kind)[*n] = k;
+    (*line)[*n] = xmlGetLineNo(hits->nodesetval->nodeTab[i]->parent);
     (*paths)[(*n)++] = p;
   }
 done:
@@ -156,42 +205,58 @@ done:
 fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
 {
   fl_err rc = FL_OK;
-  const char *keys[4] = {"platform.file", "failures.trace", "app.graph", "app.substitutes"};
-  const char *rel[4] = {sc->platform_file, sc->trace, strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc) ? sc->graph : NULL,
+  const char *keys[5] = {"platform.file", "failures.trace", "failures.trace_map", "app.graph", "app.substitutes"};
+  const char *rel[5] = {sc->platform_file, sc->trace, sc->trace && sc->trace[0] ? sc->trace_map : NULL,
+                        strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc) ? sc->graph : NULL,
                         strcmp(sc->app, "workflow") == 0 ? sc->substitutes : NULL};
-  char *path = NULL, **profiles = NULL;
+  char *path = NULL, *xml = NULL, **profiles = NULL, why[1024];
   int nprofiles = 0, *speed = NULL;
+  long *line = NULL;
 
   *v = NULL;
   *n = 0;
   if (sc->platform_file && sc->platform_file[0]) {
-    FL_CHECK((path = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_CHECK((xml = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
     /* a scan of the bytes first: no XML tree for a million hosts */
-    if (fl_file_mentions(path, fl_profile_attrs, 4))
-      FL_TRY(fl_inputs_profiles(path, &profiles, &speed, &nprofiles));
-    free(path);
-    path = NULL;
+    if (fl_file_mentions(xml, fl_profile_attrs, 4))
+      FL_TRY(fl_inputs_profiles(xml, &profiles, &speed, &line, &nprofiles));
   }
-  FL_ALLOC(*v, 4 + nprofiles);
-  for (int k = 0; k < 4; k++) {
+  FL_ALLOC(*v, 5 + nprofiles);
+  for (int k = 0; k < 5; k++) {
+    char section[16];
     if (!rel[k] || !rel[k][0])
       continue;
     FL_CHECK((path = fl_scenario_resolve(sc, rel[k])) != NULL, FL_ERR_NOMEM, "out of memory");
-    FL_TRY(fl_input_read(keys[k], path, &(*v)[*n]));
+    if ((rc = fl_input_read(keys[k], path, &(*v)[*n])) != FL_OK) {
+      /* where the scenario names the file, then what is wrong with it */
+      snprintf(why, sizeof why, "%s", fl_err_msg());
+      snprintf(section, sizeof section, "%.*s", (int)(strchr(keys[k], '.') - keys[k]), keys[k]);
+      if (rc == FL_ERR_INPUT)
+        rc = fl_scenario_fail(sc, section, strchr(keys[k], '.') + 1, "%s", why);
+      goto done;
+    }
     (*n)++;
     free(path);
     path = NULL;
   }
   for (int k = 0; k < nprofiles; k++) {
-    FL_TRY(fl_input_read(fl_profile_keys[speed[k]], profiles[k], &(*v)[*n]));
+    if ((rc = fl_input_read(fl_profile_keys[speed[k]], profiles[k], &(*v)[*n])) != FL_OK) {
+      /* where the platform names the profile */
+      snprintf(why, sizeof why, "%s", fl_err_msg());
+      if (rc == FL_ERR_INPUT)
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: %s: %s", xml, line[k], fl_profile_attrs[speed[k]], why);
+      goto done;
+    }
     (*n)++;
   }
 done:
   free(path);
+  free(xml);
   for (int k = 0; k < nprofiles; k++)
     free(profiles[k]);
   free(profiles);
   free(speed);
+  free(line);
   if (rc != FL_OK) {
     fl_inputs_free(v, *n + 1);
     *n = 0;

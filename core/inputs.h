@@ -10,21 +10,32 @@
 #include "scenario.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define FL_INPUT_TEXT_MAX (256 * 1024) /* files up to this size are stored whole with the row */
 
 typedef struct fl_input {
-  const char *key; /* "platform.file" | "failures.trace" | "platform.state_file" (a host's profile; static) */
+  const char *key; /* "platform.file" | "failures.trace" | "failures.trace_map" | "app.graph" | "app.substitutes" |
+                    * "platform.state_file" and the other profiles (static) */
   char *path;      /* resolved */
   long size;       /* bytes */
   uint64_t xxh64;  /* of the content, seed 0 */
   char *text;      /* the content when size <= FL_INPUT_TEXT_MAX, else NULL */
 } fl_input;
 
-/* Fingerprint every input file `sc` names. *v is owned by the caller (fl_inputs_free). An unreadable file is
- * FL_ERR_INPUT naming the key and the path. */
+/* Fingerprint every input file `sc` names. *v is owned by the caller (fl_inputs_free). An unreadable file, or one
+ * that is not a regular file, is FL_ERR_INPUT naming where it is named (the scenario's file, line and key, or the
+ * platform file's line and attribute) and the path. */
 fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n);
 void fl_inputs_free(fl_input **v, int n);
+/* Open `path` for reading as an input file: a regular file only, opened without waiting (a FIFO with no writer
+ * would block the open for ever, a device such as /dev/zero never ends, and neither can be read again by `rerun`).
+ * NULL when it cannot be; *why then says why, for the caller's message: strerror's text, or "a FIFO, not a regular
+ * file" and the like. */
+FILE *fl_input_fopen(const char *path, const char **why);
+/* 1 when `path` names a regular file (symbolic links followed); 0 with *why as for fl_input_fopen. */
+int fl_input_is_regular(const char *path, const char **why);
+
 /* Which of the n (at most 32) `needles` the file at `path` contains, as bits (bit i: needles[i]; 0 too when it
  * cannot be read): one pass over the bytes, a cheap test before parsing a large file for something it rarely
  * holds. */

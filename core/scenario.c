@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "scenario.h"
 
+#include "inputs.h"
 #include "units.h"
 
 #include <ctype.h>
@@ -655,14 +656,15 @@ done:
 fl_err fl_scenario_load(const char *path, fl_scenario **out)
 {
   fl_err rc = FL_OK;
+  const char *why;
   FILE *f = NULL;
   char *text = NULL, *dir = NULL;
   long size;
   const char *slash;
 
   *out = NULL;
-  f = fopen(path, "rb");
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: cannot open scenario: %s", path, strerror(errno));
+  f = fl_input_fopen(path, &why);
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: cannot open scenario: %s", path, why);
   FL_CHECK(fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0, FL_ERR_INPUT,
            "%s: cannot read scenario: %s", path, strerror(errno));
   FL_CHECK(size <= (1L << 24), FL_ERR_INPUT, "%s: scenario file larger than 16 MiB", path);
@@ -856,7 +858,7 @@ fl_err fl_scenario_check(const fl_scenario *sc, long copies)
 {
   fl_err rc = FL_OK;
   char *file = NULL;
-  struct stat st;
+  const char *why;
 
   if (sc->replicas > FL_SCENARIO_MAX_REPLICAS)
     return fl_scenario_fail(sc, "run", "replicas",
@@ -868,8 +870,8 @@ fl_err fl_scenario_check(const fl_scenario *sc, long copies)
       return fl_scenario_fail(sc, "platform", "nodes", "give either [platform] file or nodes, not both");
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
-      rc = fl_scenario_fail(sc, "platform", "file", "platform file '%s' not found", file);
+    if (!fl_input_is_regular(file, &why)) {
+      rc = fl_scenario_fail(sc, "platform", "file", "platform file '%s': %s", file, why);
       goto done;
     }
   } else if (sc->platform_nodes > 0 && fl_scenario_job_slots(sc, copies) > sc->platform_nodes) {
@@ -896,8 +898,8 @@ fl_err fl_scenario_check(const fl_scenario *sc, long copies)
     free(file);
     file = fl_scenario_resolve(sc, sc->graph);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
-      rc = fl_scenario_fail(sc, "app", "graph", "workflow file '%s' not found", file);
+    if (!fl_input_is_regular(file, &why)) {
+      rc = fl_scenario_fail(sc, "app", "graph", "workflow file '%s': %s", file, why);
       goto done;
     }
     free(file);

@@ -378,6 +378,18 @@ static void test_rerun_is_self_contained(void)
   expect_2(fl_cli_run_limited("rerun tr.sqlite 2", 60), "failures.trace");
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "changed since the run"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "SELECT text FROM input_files"));
+  /* the trace's node map is an input too */
+  fl_cli_write("trm.csv", "3600, a\n7200, b, 10min\n");
+  fl_cli_write("trm.map", "a, n0\nb, n1\n");
+  fl_cli_write("trm.ini",
+               "[run]\nreplicas = 1\n[platform]\nfile = plat.xml\n[failures]\nmodel = trace\ntrace = trm.csv\n"
+               "trace_map = trm.map\nrepair = 1h\n[app]\nnodes = 2\nwork = 5h\n[strategy]\ninterval = 1h\n"
+               "checkpoint_cost = 1min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate trm.ini --db trm.sqlite -q", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun trm.sqlite 1", 60), 0);
+  fl_cli_write("trm.map", "a, n0\nb, n2\n");
+  expect_2(fl_cli_run_limited("rerun trm.sqlite 1", 60), "failures.trace_map");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "changed since the run"));
 }
 
 /* seeds above 2^53 lost precision, 2^62 was refused: any unsigned 64-bit seed, stored and re-run exactly */
@@ -457,6 +469,70 @@ static void test_command_line_consistency(void)
   CU_ASSERT_FALSE(fl_cli_exists("x.sqlite"));
 }
 
+/* An input that is not a regular file: a FIFO with no writer blocked the open for ever, /dev/zero as a trace or a
+ * host's state profile was read for ever (the fingerprint of the row's inputs never ended). Each is refused at
+ * once, exit 2, one line naming where the file is named and what it is; no database is created. */
+static void test_inputs_regular_files_only(void)
+{
+  char fifo[4096], args[8192], xml[2048];
+  const char *head = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                     "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"
+                     "<host id=\"controller\" speed=\"1Gf\"/>\n";
+  struct {
+    const char *args, *want, *also;
+  } cases[] = {
+      {"simulate fifo --db r.sqlite", "fifo: cannot open scenario: a FIFO, not a regular file", NULL},
+      {"simulate pf.ini --db r.sqlite", "pf.ini:2: [platform] file = 'fifo'", "a FIFO, not a regular file"},
+      {"simulate pz.ini --db r.sqlite", "pz.ini:2: [platform] file = '/dev/zero'", "a character device"},
+      {"simulate tz.ini --db r.sqlite", "tz.ini:4: [failures] trace = '/dev/zero'", "a character device"},
+      {"simulate tz.ini --set failures.trace=fifo --db r.sqlite", "--set failures.trace=fifo", "a FIFO"},
+      {"simulate tz.ini --set failures.trace=t.csv --set failures.trace_map=fifo --db r.sqlite",
+       "--set failures.trace_map=fifo", "a FIFO"},
+      {"simulate sf.ini --db r.sqlite", "sf.xml:7: state_file: ", "fifo: a FIFO, not a regular file"},
+      {"simulate sz.ini --db r.sqlite", "sz.xml:7: state_file: /dev/zero: a character device", NULL},
+      {"fit fifo", "cannot open failure log 'fifo': a FIFO", NULL},
+      {"fit /dev/zero", "cannot open failure log '/dev/zero': a character device", NULL},
+  };
+  snprintf(fifo, sizeof fifo, "%s", fl_test_tmp("fifo"));
+  unlink(fifo);
+  CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+  fl_cli_write("pf.ini", "[platform]\nfile = fifo\n[app]\nnodes = 2\n");
+  fl_cli_write("pz.ini", "[platform]\nfile = /dev/zero\n[app]\nnodes = 2\n");
+  fl_cli_write("tz.ini", "[failures]\nmodel = trace\ntrace_format = csv\ntrace = /dev/zero\n"
+                         "[platform]\nnodes = 8\n[app]\nnodes = 4\nwork = 1h\n[run]\nreplicas = 1\n");
+  fl_cli_write("t.csv", "time,node,downtime\n100,1,10\n");
+  for (int z = 0; z < 2; z++) {
+    snprintf(xml, sizeof xml,
+             "%s<host id=\"a\" speed=\"1Gf\"/>\n<host id=\"b\" speed=\"1Gf\" state_file=\"%s\"/>\n"
+             "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+             "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n</zone>\n</platform>\n",
+             head, z ? "/dev/zero" : "fifo");
+    fl_cli_write(z ? "sz.xml" : "sf.xml", xml);
+  }
+  fl_cli_write("sf.ini", "[platform]\nfile = sf.xml\n[app]\nnodes = 2\n[run]\nreplicas = 1\n");
+  fl_cli_write("sz.ini", "[platform]\nfile = sz.xml\n[app]\nnodes = 2\n[run]\nreplicas = 1\n");
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int code = fl_cli_run_bounded(cases[i].args, 30, 4L << 20);
+    if (code != 2)
+      fprintf(stderr, "\n    faultline %s: exit %d\n", cases[i].args, code);
+    expect_2(code, cases[i].want);
+    if (cases[i].also)
+      CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, cases[i].also));
+    CU_ASSERT_FALSE(fl_cli_exists("r.sqlite"));
+  }
+  /* a workflow's graph and its substitutes (the shipped Montage scenario) */
+  snprintf(args, sizeof args, "simulate %s --set app.graph=%s --db r.sqlite",
+           fl_test_src("scenarios/workflow-montage.ini"), fifo);
+  expect_2(fl_cli_run_bounded(args, 60, 4L << 20), "a FIFO, not a regular file");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set app.graph="));
+  snprintf(args, sizeof args, "simulate %s --set app.substitutes=%s --db r.sqlite",
+           fl_test_src("scenarios/workflow-montage.ini"), fifo);
+  expect_2(fl_cli_run_bounded(args, 60, 4L << 20), "a FIFO, not a regular file");
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set app.substitutes="));
+  CU_ASSERT_FALSE(fl_cli_exists("r.sqlite"));
+  unlink(fifo);
+}
+
 static CU_TestInfo hardening_tests[] = {
     {"platform size checked before anything is built", test_platform_size_checked_first},
     {"a signal leaves no temporary platform", test_signal_leaves_no_temp_platform},
@@ -471,6 +547,7 @@ static CU_TestInfo hardening_tests[] = {
     {"seeds are any unsigned 64-bit integer", test_seed_is_any_u64},
     {"run's arguments are checked", test_run_arguments},
     {"command line consistency", test_command_line_consistency},
+    {"inputs: regular files only, refused at once", test_inputs_regular_files_only},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"hardening", NULL, NULL, NULL, NULL, hardening_tests}, CU_SUITE_INFO_NULL};

@@ -2,6 +2,8 @@
  * field by field, every error naming file, line and field. */
 #define _GNU_SOURCE /* timegm, strptime */
 #include "logs.h"
+
+#include "inputs.h"
 #include "units.h"
 
 #include <csv.h>
@@ -368,6 +370,7 @@ fl_err fl_log_read(const char *path, fl_log_format format, long system, fl_log *
 {
   fl_err rc = FL_OK;
   fl_log *log = NULL;
+  const char *why;
   FILE *f = NULL;
   char *line = NULL;
   size_t cap = 0, alloc = 0;
@@ -387,8 +390,8 @@ fl_err fl_log_read(const char *path, fl_log_format format, long system, fl_log *
   FL_CHECK(log->path != NULL, FL_ERR_NOMEM, "out of memory");
   log->origin_epoch = NAN;
   log->nodes = -1;
-  f = fopen(path, "r");
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "cannot open failure log '%s': %s", path, strerror(errno));
+  f = fl_input_fopen(path, &why);
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "cannot open failure log '%s': %s", path, why);
   FL_CHECK(csv_init(&p, CSV_APPEND_NULL) == 0, FL_ERR_NOMEM, "out of memory");
   csv_ready = 1;
 
@@ -535,11 +538,12 @@ fl_err fl_log_map_read(const char *path, fl_log_map **out)
 
   *out = NULL;
   {
-    FILE *f = fopen(path, "r");
+    const char *why;
+    FILE *f = fl_input_fopen(path, &why);
     char *line = NULL;
     size_t cap = 0, alloc = 0;
     int lineno = 0;
-    FL_CHECK(f != NULL, FL_ERR_INPUT, "cannot open node map '%s': %s", path, strerror(errno));
+    FL_CHECK(f != NULL, FL_ERR_INPUT, "cannot open node map '%s': %s", path, why);
     FL_ALLOC(m, 1);
     while (getline(&line, &cap, f) >= 0) {
       char *t = fl_log_trim(line), *comma, *a, *b;

@@ -8,6 +8,7 @@
  * whatever [failures] trace_map maps them to. Records are sorted by time (stable), so a trace may list them
  * in any order. */
 #include "fm_impl.h"
+#include "inputs.h"
 #include "logs.h"
 
 #include <ctype.h>
@@ -73,9 +74,10 @@ static fl_err fl_fm_trace_setup(fl_fm *fm, const fl_scenario *sc)
 
   FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
   {
-    FILE *probe = fopen(path, "r");
+    const char *why;
+    FILE *probe = fl_input_fopen(path, &why);
     if (!probe) {
-      rc = fl_scenario_fail(sc, "failures", "trace", "cannot open trace '%s': %s", path, strerror(errno));
+      rc = fl_scenario_fail(sc, "failures", "trace", "cannot open trace '%s': %s", path, why);
       goto done;
     }
     fclose(probe);

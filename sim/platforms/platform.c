@@ -6,6 +6,7 @@
 #include "platform.h"
 
 #include "cleanup.h"
+#include "inputs.h"
 #include "io_async.h"
 #include "units.h"
 
@@ -512,8 +513,9 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
   /* read as Latin-1: every byte is a character (SimGrid's own parser takes any byte; a name it accepts must not
    * stop the count), and in recovery mode (what is well-formed enough to read is counted) */
   {
-    FILE *f = fopen(file, "rb");
-    FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: cannot open the platform file: %s", file, strerror(errno));
+    const char *why;
+    FILE *f = fl_input_fopen(file, &why);
+    FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: cannot open the platform file: %s", file, why);
     r = xmlReaderForIO(fl_read_no_nul, fl_close_file, f, file, "ISO-8859-1",
                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_RECOVER | XML_PARSE_HUGE);
     if (!r)

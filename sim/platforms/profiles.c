@@ -285,10 +285,11 @@ static char *fl_resolve_against(const char *file, const char *rel)
 static fl_err fl_read_text(const char *path, char **text)
 {
   fl_err rc = FL_OK;
-  FILE *f = fopen(path, "rb");
+  const char *why;
+  FILE *f = fl_input_fopen(path, &why);
   long len;
   *text = NULL;
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, strerror(errno));
+  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, why);
   FL_CHECK(fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0, FL_ERR_INPUT,
            "%s: cannot read", path);
   FL_CHECK(len <= 64L * 1024 * 1024, FL_ERR_INPUT, "%s: %ld bytes: a profile is at most 64 MiB", path, len);
