@@ -316,6 +316,8 @@ static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_args 
   }
   if (!a->path || a->np < 2)
     return fl_usage_error(cmd, "%s", "give a scenario and --np N (N >= 2)");
+  if (a->out && fl_args_output("--out", a->out) != FL_OK)
+    return fl_report_error(FL_ERR_INPUT); /* before minutes of measurement */
   if (fl_self_exe(a->exe, sizeof a->exe) != FL_OK)
     return fl_report_error(FL_ERR_IO);
   return 0;

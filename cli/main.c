@@ -816,6 +816,8 @@ static int fl_cmd_report(int argc, char **argv)
   if (po.file && !po.x && !timeline)
     return fl_usage_error("report", "%s",
                           "--plot needs --x KEY (the scenario key on the horizontal axis) or --timeline RUN_ID");
+  if ((po.file && fl_args_output("--plot", po.file) != FL_OK) || (html && fl_args_output("--html", html) != FL_OK))
+    return fl_report_error(FL_ERR_INPUT);
   FL_TRY(fl_db_open_readonly(path, &db));
   if (html) {
     FL_TRY(fl_report_html(fl_db_sqlite(db), path, ro.scenario, html));

@@ -11,4 +11,9 @@ const char *fl_args_value(int argc, char **argv, int *i, const char *flag);
 #include "fl_err.h"
 fl_err fl_args_count(const char *flag, const char *value, long min, long max, long *out);
 
+/* An output file a flag names (--plot, --html, --out), checked before any work is done: its directory exists and
+ * may be written, and the file, when it exists, is a regular file (the output is written beside it and renamed over
+ * it). /dev/stdout passes. FL_ERR_INPUT "--html /x/r.html: no directory /x (No such file or directory)". */
+fl_err fl_args_output(const char *flag, const char *file);
+
 #endif

@@ -533,6 +533,32 @@ static void test_inputs_regular_files_only(void)
   unlink(fifo);
 }
 
+/* An output a flag names is checked before any work: a report's plot into a directory that does not exist failed
+ * after the work with gnuplot's status, calibrate --out after minutes of measurement. A FIFO (or any file that is
+ * not a regular one) at the output's path is refused, not replaced. */
+static void test_outputs_checked_first(void)
+{
+  char fifo[4096];
+  struct stat st;
+  fl_cli_write("o.ini", GOOD);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate o.ini --sweep failures.node_mtbf=10d,20d --db o.sqlite -q", 120),
+                        0);
+  expect_2(fl_cli_run_limited("report o.sqlite --plot no-such-dir/w.svg --x failures.node_mtbf", 60),
+           "--plot no-such-dir/w.svg: no directory no-such-dir");
+  expect_2(fl_cli_run_limited("report o.sqlite --html o.ini/r.html", 60),
+           "--html o.ini/r.html: o.ini is not a directory");
+  snprintf(fifo, sizeof fifo, "%s", fl_test_tmp("out.html"));
+  CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+  expect_2(fl_cli_run_limited("report o.sqlite --html out.html", 60), "--html out.html: exists and is not a regular");
+  CU_ASSERT(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+  expect_2(fl_cli_run_limited("calibrate o.ini --np 2 --out no-such-dir/c.ini", 30), "--out no-such-dir/c.ini");
+  CU_ASSERT_EQUAL(entries_in(fl_test_tmp("no-such-dir")), -1);
+  /* and a good one still works */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report o.sqlite --plot w.svg --x failures.node_mtbf", 60), 0);
+  CU_ASSERT_TRUE(fl_cli_exists("w.svg"));
+  unlink(fifo);
+}
+
 static CU_TestInfo hardening_tests[] = {
     {"platform size checked before anything is built", test_platform_size_checked_first},
     {"a signal leaves no temporary platform", test_signal_leaves_no_temp_platform},
@@ -548,6 +574,7 @@ static CU_TestInfo hardening_tests[] = {
     {"run's arguments are checked", test_run_arguments},
     {"command line consistency", test_command_line_consistency},
     {"inputs: regular files only, refused at once", test_inputs_regular_files_only},
+    {"outputs checked before any work", test_outputs_checked_first},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"hardening", NULL, NULL, NULL, NULL, hardening_tests}, CU_SUITE_INFO_NULL};
