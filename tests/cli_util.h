@@ -12,7 +12,7 @@ extern char fl_cli_out[1 << 16], fl_cli_err[1 << 14];
 int fl_cli_run(const char *args);
 /* The same with a time limit in seconds: -1 if it had to be killed. */
 int fl_cli_run_limited(const char *args, int seconds);
-/* The same with, besides, an address-space limit (ulimit -v, KiB; 0: none). */
+/* The same with, besides, an address-space limit (ulimit -v, KiB; 0: none; none in a sanitizer build). */
 int fl_cli_run_bounded(const char *args, int seconds, long mem_kb);
 /* Write `text` to `name` in the temporary directory. */
 void fl_cli_write(const char *name, const char *text);
