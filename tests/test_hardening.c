@@ -490,6 +490,7 @@ static void test_inputs_regular_files_only(void)
        "--set failures.trace_map=fifo", "a FIFO"},
       {"simulate sf.ini --db r.sqlite", "sf.xml:7: state_file: ", "fifo: a FIFO, not a regular file"},
       {"simulate sz.ini --db r.sqlite", "sz.xml:7: state_file: /dev/zero: a character device", NULL},
+      {"simulate tf.ini --db r.sqlite", "tf.xml:7: trace file = 'fifo': a FIFO, not a regular file", NULL},
       {"fit fifo", "cannot open failure log 'fifo': a FIFO", NULL},
       {"fit /dev/zero", "cannot open failure log '/dev/zero': a character device", NULL},
   };
@@ -509,6 +510,13 @@ static void test_inputs_regular_files_only(void)
              head, z ? "/dev/zero" : "fifo");
     fl_cli_write(z ? "sz.xml" : "sf.xml", xml);
   }
+  /* a <trace> element's file, which SimGrid reads itself (it blocked there) */
+  snprintf(xml, sizeof xml,
+           "%s<host id=\"a\" speed=\"1Gf\"/>\n<trace id=\"t1\" file=\"fifo\" periodicity=\"1.0\"/>\n"
+           "<trace_connect trace=\"t1\" element=\"a\" kind=\"SPEED\"/>\n</zone>\n</platform>\n",
+           head);
+  fl_cli_write("tf.xml", xml);
+  fl_cli_write("tf.ini", "[platform]\nfile = tf.xml\n[app]\nnodes = 1\n[run]\nreplicas = 1\n");
   fl_cli_write("sf.ini", "[platform]\nfile = sf.xml\n[app]\nnodes = 2\n[run]\nreplicas = 1\n");
   fl_cli_write("sz.ini", "[platform]\nfile = sz.xml\n[app]\nnodes = 2\n[run]\nreplicas = 1\n");
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -501,6 +501,32 @@ static void fl_zone_close(const fl_zone_size *z, fl_platform_estimate *est)
   }
 }
 
+/* The files an element names (a host's or link's *_file profile, a <trace file>): one that exists but is not a
+ * regular file (a FIFO, /dev/zero) would block SimGrid's read or never end; refused here, naming the line. Looked
+ * for against the platform file's directory, as faultline resolves profiles, and as written, as SimGrid does. */
+static fl_err fl_platform_named_files(xmlTextReader *r, const char *file, const char *element)
+{
+  fl_err rc = FL_OK;
+  long line = xmlGetLineNo(xmlTextReaderCurrentNode(r));
+  while (rc == FL_OK && xmlTextReaderMoveToNextAttribute(r) == 1) {
+    const char *an = (const char *)xmlTextReaderConstLocalName(r), *val = (const char *)xmlTextReaderConstValue(r);
+    const char *why = NULL;
+    size_t al = an ? strlen(an) : 0;
+    char *abs;
+    if (!an || !val || !*val ||
+        !((al > 5 && strcmp(an + al - 5, "_file") == 0) || (strcmp(element, "trace") == 0 && strcmp(an, "file") == 0)))
+      continue;
+    FL_CHECK((abs = fl_profiles_resolve(file, val)) != NULL, FL_ERR_NOMEM, "out of memory");
+    if ((access(abs, F_OK) == 0 && !fl_input_is_regular(abs, &why)) ||
+        (access(val, F_OK) == 0 && !fl_input_is_regular(val, &why)))
+      rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: %s %s = '%.200s': %s", file, line, element, an, val, why);
+    free(abs);
+  }
+  xmlTextReaderMoveToElement(r);
+done:
+  return rc;
+}
+
 fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
 {
   fl_err rc = FL_OK;
@@ -539,6 +565,8 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
     }
     if (type != XML_READER_TYPE_ELEMENT)
       continue;
+    if (xmlTextReaderHasAttributes(r) == 1)
+      FL_TRY(fl_platform_named_files(r, file, name));
     if (strcmp(name, "host") == 0 || strcmp(name, "peer") == 0) {
       hosts = 1;
     } else if (strcmp(name, "cluster") == 0 || strcmp(name, "cabinet") == 0) {

@@ -262,8 +262,7 @@ double fl_host_speed_at(const fl_host_speed *hs, double t, double *next)
   return k == 0 ? hs->initial : hs->v[k - 1];
 }
 
-/* `rel` against the directory of `file`, absolute (caller frees). */
-static char *fl_resolve_against(const char *file, const char *rel)
+char *fl_profiles_resolve(const char *file, const char *rel)
 {
   const char *slash = strrchr(file, '/');
   size_t dl = slash ? (size_t)(slash - file) : 1;
@@ -388,7 +387,7 @@ static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profil
       if (!is_file)
         continue;
       val = xmlNodeGetContent((xmlNode *)a);
-      abs = val ? fl_resolve_against(file, (const char *)val) : NULL;
+      abs = val ? fl_profiles_resolve(file, (const char *)val) : NULL;
       xmlFree(val);
       FL_CHECK(abs != NULL, FL_ERR_NOMEM, "out of memory");
       xmlSetProp(n, a->name, (const xmlChar *)abs);
