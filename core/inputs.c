@@ -26,6 +26,25 @@ static const char *fl_input_kind(mode_t m)
                        : "not a regular file";
 }
 
+char *fl_input_resolve(const char *file, const char *rel)
+{
+  const char *slash = strrchr(file, '/');
+  size_t dl = slash ? (size_t)(slash - file) : 1;
+  char *out;
+  if (rel[0] == '/')
+    return strdup(rel);
+  out = malloc(dl + strlen(rel) + 2);
+  if (!out)
+    return NULL;
+  if (slash)
+    memcpy(out, file, dl);
+  else
+    out[0] = '.';
+  out[dl] = '/';
+  strcpy(out + dl + 1, rel);
+  return out;
+}
+
 int fl_input_is_regular(const char *path, const char **why)
 {
   struct stat st;
@@ -150,8 +169,6 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, lon
   xmlDoc *doc = xmlReadFile(xml, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   xmlXPathContext *ctx = NULL;
   xmlXPathObject *hits = NULL;
-  const char *slash = strrchr(xml, '/');
-  size_t dl = slash ? (size_t)(slash - xml) + 1 : 0;
 
   *paths = NULL;
   *kind = NULL;
@@ -171,21 +188,9 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, lon
   FL_ALLOC(*line, hits->nodesetval->nodeNr);
   for (int i = 0; i < hits->nodesetval->nodeNr; i++) {
     xmlChar *val = xmlNodeGetContent(hits->nodesetval->nodeTab[i]);
-    size_t len = val ? strlen((const char *)val) : 0;
-    char *p = malloc(dl + len + 1);
-    if (!p || !val) {
-      free(p);
-      xmlFree(val);
-      rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
-      goto done;
-    }
-    if (val[0] == '/') {
-      memcpy(p, val, len + 1);
-    } else {
-      memcpy(p, xml, dl);
-      memcpy(p + dl, val, len + 1);
-    }
+    char *p = val ? fl_input_resolve(xml, (const char *)val) : NULL;
     xmlFree(val);
+    FL_CHECK(p != NULL, FL_ERR_NOMEM, "out of memory");
     for (int k = 0; k < 4; k++)
       if (strcmp((const char *)hits->nodesetval->nodeTab[i]->name, fl_profile_keys[k] + 9) == 0)
         (*kind)[*n] = k;

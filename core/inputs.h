@@ -33,6 +33,9 @@ void fl_inputs_free(fl_input **v, int n);
  * NULL when it cannot be; *why then says why, for the caller's message: strerror's text, or "a FIFO, not a regular
  * file" and the like. */
 FILE *fl_input_fopen(const char *path, const char **why);
+/* `rel` (a path the file `file` names, as a platform names its profiles) against the directory of `file`; as it is
+ * when absolute. Caller frees; NULL when out of memory. */
+char *fl_input_resolve(const char *file, const char *rel);
 /* 1 when `path` names a regular file (symbolic links followed); 0 with *why as for fl_input_fopen. */
 int fl_input_is_regular(const char *path, const char **why);
 

@@ -262,25 +262,6 @@ double fl_host_speed_at(const fl_host_speed *hs, double t, double *next)
   return k == 0 ? hs->initial : hs->v[k - 1];
 }
 
-char *fl_profiles_resolve(const char *file, const char *rel)
-{
-  const char *slash = strrchr(file, '/');
-  size_t dl = slash ? (size_t)(slash - file) : 1;
-  char *out;
-  if (rel[0] == '/')
-    return strdup(rel);
-  out = malloc(dl + strlen(rel) + 2);
-  if (!out)
-    return NULL;
-  if (slash)
-    memcpy(out, file, dl);
-  else
-    out[0] = '.';
-  out[dl] = '/';
-  strcpy(out + dl + 1, rel);
-  return out;
-}
-
 static fl_err fl_read_text(const char *path, char **text)
 {
   fl_err rc = FL_OK;
@@ -387,7 +368,7 @@ static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profil
       if (!is_file)
         continue;
       val = xmlNodeGetContent((xmlNode *)a);
-      abs = val ? fl_profiles_resolve(file, (const char *)val) : NULL;
+      abs = val ? fl_input_resolve(file, (const char *)val) : NULL;
       xmlFree(val);
       FL_CHECK(abs != NULL, FL_ERR_NOMEM, "out of memory");
       xmlSetProp(n, a->name, (const xmlChar *)abs);

@@ -57,9 +57,6 @@ typedef struct fl_profiles {
  * file and line. */
 fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, int *fd, fl_profiles *out);
 void fl_profiles_free(fl_profiles *p);
-/* `rel` (a path the platform `file` names) against the directory of `file`; as it is when absolute. Caller frees;
- * NULL when out of memory. */
-char *fl_profiles_resolve(const char *file, const char *rel);
 /* The profile of `host`, or NULL. */
 const fl_host_profile *fl_profiles_find(const fl_profiles *p, const char *host);
 
