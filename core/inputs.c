@@ -157,12 +157,12 @@ unsigned fl_file_mentions(const char *path, const char *const *needles, int n)
 }
 
 /* The profiles a platform file names (<host state_file="..."> or speed_file, <link bandwidth_file="..."> or
- * latency_file), resolved against its directory: the simulator plays them as failures, slowdowns and checkpoint
- * costs, so they are inputs of the row too; (*kind)[i] indexes fl_profile_keys. A file that is not XML has none
- * here (loading it reports that). */
+ * latency_file), and the files of its <trace> elements (SimGrid's older way to the same profiles), resolved against
+ * its directory: the simulator plays them as failures, slowdowns and checkpoint costs, so they are inputs of the row
+ * too; (*kind)[i] indexes fl_profile_keys. A file that is not XML has none here (loading it reports that). */
 const char *const fl_profile_attrs[4] = {"state_file", "speed_file", "bandwidth_file", "latency_file"};
 static const char *const fl_profile_keys[] = {"platform.state_file", "platform.speed_file", "platform.bandwidth_file",
-                                              "platform.latency_file"};
+                                              "platform.latency_file", "platform.trace_file"};
 static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, long **line, int *n)
 {
   fl_err rc = FL_OK;
@@ -179,7 +179,7 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, lon
   FL_CHECK((ctx = xmlXPathNewContext(doc)) != NULL, FL_ERR_NOMEM, "out of memory");
   hits = xmlXPathEvalExpression(
       (const xmlChar *)"//host/@state_file | //host/@speed_file | //link/@bandwidth_file | //link/@latency_file | "
-                       "//link/@state_file",
+                       "//link/@state_file | //trace/@file",
       ctx);
   if (!hits || !hits->nodesetval || hits->nodesetval->nodeNr == 0)
     goto done;
@@ -191,6 +191,7 @@ static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, lon
     char *p = val ? fl_input_resolve(xml, (const char *)val) : NULL;
     xmlFree(val);
     FL_CHECK(p != NULL, FL_ERR_NOMEM, "out of memory");
+    (*kind)[*n] = 4; /* <trace file> */
     for (int k = 0; k < 4; k++)
       if (strcmp((const char *)hits->nodesetval->nodeTab[i]->name, fl_profile_keys[k] + 9) == 0)
         (*kind)[*n] = k;
@@ -221,9 +222,11 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
   *v = NULL;
   *n = 0;
   if (sc->platform_file && sc->platform_file[0]) {
+    const char *scan[5] = {fl_profile_attrs[0], fl_profile_attrs[1], fl_profile_attrs[2], fl_profile_attrs[3],
+                           "<trace"};
     FL_CHECK((xml = fl_scenario_resolve(sc, sc->platform_file)) != NULL, FL_ERR_NOMEM, "out of memory");
     /* a scan of the bytes first: no XML tree for a million hosts */
-    if (fl_file_mentions(xml, fl_profile_attrs, 4))
+    if (fl_file_mentions(xml, scan, 5))
       FL_TRY(fl_inputs_profiles(xml, &profiles, &speed, &line, &nprofiles));
   }
   FL_ALLOC(*v, 5 + nprofiles);
@@ -249,7 +252,8 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
       /* where the platform names the profile */
       snprintf(why, sizeof why, "%s", fl_err_msg());
       if (rc == FL_ERR_INPUT)
-        rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: %s: %s", xml, line[k], fl_profile_attrs[speed[k]], why);
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: %s: %s", xml, line[k],
+                        speed[k] < 4 ? fl_profile_attrs[speed[k]] : "trace file", why);
       goto done;
     }
     (*n)++;
