@@ -56,6 +56,15 @@ int fl_input_is_regular(const char *path, const char **why)
   return S_ISREG(st.st_mode);
 }
 
+int fl_input_is_special(const char *path, const char **why)
+{
+  struct stat st;
+  if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+    return 0;
+  *why = fl_input_kind(st.st_mode);
+  return 1;
+}
+
 FILE *fl_input_fopen(const char *path, const char **why)
 {
   struct stat st;

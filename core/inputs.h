@@ -38,6 +38,9 @@ FILE *fl_input_fopen(const char *path, const char **why);
 char *fl_input_resolve(const char *file, const char *rel);
 /* 1 when `path` names a regular file (symbolic links followed); 0 with *why as for fl_input_fopen. */
 int fl_input_is_regular(const char *path, const char **why);
+/* 1 when `path` exists but is not a regular file (a FIFO, a device, a directory), with *why as for fl_input_fopen;
+ * 0 when it is a regular file or does not exist (one stat, for a pass that leaves a missing file to a later error). */
+int fl_input_is_special(const char *path, const char **why);
 
 /* Which of the n (at most 32) `needles` the file at `path` contains, as bits (bit i: needles[i]; 0 too when it
  * cannot be read): one pass over the bytes, a cheap test before parsing a large file for something it rarely

@@ -66,10 +66,19 @@ int fl_test_run(CU_SuiteInfo *suites)
   CU_basic_set_mode(CU_BRM_VERBOSE);
   if (getenv("FL_TEST_ONLY") && *getenv("FL_TEST_ONLY")) {
     /* only the tests whose name holds this text (the others inactive, not counted as failures) */
+    int matched = 0;
     CU_set_fail_on_inactive(CU_FALSE);
     for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext)
-      for (CU_pTest t = s->pTest; t; t = t->pNext)
-        CU_set_test_active(t, strstr(t->pName, getenv("FL_TEST_ONLY")) ? CU_TRUE : CU_FALSE);
+      for (CU_pTest t = s->pTest; t; t = t->pNext) {
+        int on = strstr(t->pName, getenv("FL_TEST_ONLY")) != NULL;
+        matched += on;
+        CU_set_test_active(t, on ? CU_TRUE : CU_FALSE);
+      }
+    if (!matched) { /* a mistyped filter runs nothing: not a pass */
+      fprintf(stderr, "FL_TEST_ONLY='%s': no test of this suite has it in its name\n", getenv("FL_TEST_ONLY"));
+      CU_cleanup_registry();
+      return 1;
+    }
   }
   CU_basic_run_tests();
   failed_tests = CU_get_number_of_tests_failed();

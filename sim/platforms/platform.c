@@ -517,8 +517,7 @@ static fl_err fl_platform_named_files(xmlTextReader *r, const char *file, const 
         !((al > 5 && strcmp(an + al - 5, "_file") == 0) || (strcmp(element, "trace") == 0 && strcmp(an, "file") == 0)))
       continue;
     FL_CHECK((abs = fl_input_resolve(file, val)) != NULL, FL_ERR_NOMEM, "out of memory");
-    if ((access(abs, F_OK) == 0 && !fl_input_is_regular(abs, &why)) ||
-        (access(val, F_OK) == 0 && !fl_input_is_regular(val, &why)))
+    if (fl_input_is_special(abs, &why) || fl_input_is_special(val, &why))
       rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: %s %s = '%.200s': %s", file, line, element, an, val, why);
     free(abs);
   }
