@@ -38,11 +38,16 @@ static void test_ranges(void)
   CU_ASSERT_EQUAL(tmr_check_ranges(env(), stdout), 0);
 }
 
+static void test_replay(void)
+{
+  CU_ASSERT_EQUAL(tmr_check_replay(env(), stdout), 0);
+}
+
 /* The measurement runs end to end at a small size (its figures are for docs/benchmarks.md, not checked here). */
 static void test_measure(void)
 {
   tmr_bench b;
-  CU_ASSERT_EQUAL(tmr_measure(env(), 1L << 16, 200, 1, &b, stdout), 0);
+  CU_ASSERT_EQUAL(tmr_measure(env(), 1L << 16, 200, 1, 0, &b, stdout), 0);
   CU_ASSERT(b.big_plain_s > 0 && b.big_tmr_s[0] > 0 && b.big_tmr_s[2] > 0 && b.small_plain_s > 0 && b.vote_gbs > 0 &&
             b.copy_gbs > 0);
 }
@@ -54,6 +59,7 @@ static CU_TestInfo tmr_user_tests[] = {
     {"pipelines voted after each kernel and at the end", test_pipeline},
     {"bad definitions and faults refused, failing launches named", test_bad_input},
     {"a kernel that computes ranges runs chunk by chunk", test_ranges},
+    {"replay: repeated runs, a fault, a new buffer (the CPU ignores replay)", test_replay},
     {"the measurement runs", test_measure},
     CU_TEST_INFO_NULL,
 };

@@ -40,6 +40,16 @@ typedef struct fl_tmr_cu_report {
 
 #define FL_TMR_CU_SLOTS (FL_TMR_MAX_STAGES * FL_TMR_MAX_ARRAYS) /* (kernel, array) of a run */
 
+/* What a replayed graph was recorded for: the kernels as launched and every setting of the attempt the recorded
+ * work depends on. An attempt replays the graph only when all of it is equal. */
+typedef struct fl_tmr_cu_key {
+  int nk, concurrent, stage0, replicas, tolerance;
+  double abs_tol, rel_tol;
+  int from[FL_TMR_MAX_STAGES][FL_TMR_MAX_ARRAYS];
+  unsigned long gen;
+  fl_tmr_kernel_def k[FL_TMR_MAX_STAGES]; /* compared field by field (fl_tmr_cu_same_def), not their padding */
+} fl_tmr_cu_key;
+
 struct fl_tmr_cuda {
   cudaStream_t stream[3];
   cudaEvent_t ready, user, done[3];
@@ -56,10 +66,16 @@ struct fl_tmr_cuda {
   fl_tmr_cu_report *d_report, *h_report;
   fl_tmr_cu_tally *d_tally;
   fl_tmr_mismatch *d_pos;
-  long l2_bytes;    /* the device's L2 cache: what the in-turn schedule's chunks are sized by */
+  long l2_bytes;    /* the device's L2 cache: what the chunked schedules' chunks are sized by */
   long chunk_items; /* fl_tmr_config.chunk_items */
-  void *chunk[3];
+  void *chunk[3];   /* replicas 1, 2 of a chunk's output 0 (overlapped: a ring of two chunks) */
   size_t chunk_cap[3];
+  cudaEvent_t ring[4]; /* overlapped chunks: ring[s] slot s's replicas 1, 2 done, ring[2 + s] its vote done */
+  int nring;
+  /* replay (fl_tmr_kernel_def.replay): the graph of the last fault-free attempt, and what it was recorded for */
+  cudaGraphExec_t graph;
+  fl_tmr_cu_key *graph_key;
+  unsigned long gen; /* bumped whenever a buffer of the context moves: a recorded graph points at the old one */
 };
 
 #define FL_CU(call)                                                                                           \
@@ -71,6 +87,13 @@ struct fl_tmr_cuda {
       goto done;                                                                                             \
     }                                                                                                        \
   } while (0)
+
+static fl_err fl_tmr_cu_err(cudaError_t e, const char *what)
+{
+  return e == cudaSuccess ? FL_OK
+                          : fl_err_set(e == cudaErrorMemoryAllocation ? FL_ERR_NOMEM : FL_ERR_IO, "cuda: %s: %s (%d)",
+                                       what, cudaGetErrorString(e), (int)e);
+}
 
 /* ---- kernels ---- */
 
@@ -248,6 +271,11 @@ extern "C" void fl_tmr_cuda_destroy(fl_tmr_cuda **cp)
   cudaFreeHost(c->h_report);
   for (int r = 0; r < 3; r++)
     cudaFree(c->chunk[r]);
+  if (c->graph)
+    cudaGraphExecDestroy(c->graph);
+  free(c->graph_key);
+  for (int s = 0; s < c->nring; s++)
+    cudaEventDestroy(c->ring[s]);
   for (int s = 0; s < c->nevents; s++)
     cudaEventDestroy(c->done[s]);
   if (c->have_ready)
@@ -271,6 +299,8 @@ extern "C" fl_err fl_tmr_cuda_create(fl_tmr_cuda **out, long chunk_items)
     FL_CU(cudaStreamCreateWithFlags(&c->stream[c->nstreams], cudaStreamNonBlocking));
   for (; c->nevents < 3; c->nevents++)
     FL_CU(cudaEventCreateWithFlags(&c->done[c->nevents], cudaEventDisableTiming));
+  for (; c->nring < 4; c->nring++)
+    FL_CU(cudaEventCreateWithFlags(&c->ring[c->nring], cudaEventDisableTiming));
   FL_CU(cudaEventCreateWithFlags(&c->ready, cudaEventDisableTiming));
   c->have_ready = 1;
   FL_CU(cudaEventCreateWithFlags(&c->user, cudaEventDisableTiming));
@@ -291,11 +321,12 @@ done:
   return rc;
 }
 
-/* A device buffer of at least `bytes` (contents not kept when it grows). */
-static fl_err fl_tmr_cu_grow(void **buf, size_t *cap, size_t bytes)
+/* A device buffer of the context of at least `bytes` (contents not kept when it grows). */
+static fl_err fl_tmr_cu_grow(fl_tmr_cuda *c, void **buf, size_t *cap, size_t bytes)
 {
   fl_err rc = FL_OK;
   if (*cap < bytes) {
+    c->gen++;
     FL_CU(cudaFree(*buf));
     *buf = NULL;
     *cap = 0;
@@ -361,14 +392,14 @@ extern "C" fl_err fl_tmr_cuda_builtin(fl_tmr_cuda *c, const fl_tmr_task *task, f
   def->nout = task->nout;
   for (int k = 0; k < task->nin; k++) {
     size_t bytes = (size_t)task->in_n[k] * sizeof(double);
-    FL_TRY(fl_tmr_cu_grow(&c->d_in[k], &c->in_cap[k], bytes));
+    FL_TRY(fl_tmr_cu_grow(c, &c->d_in[k], &c->in_cap[k], bytes));
     FL_CU(cudaMemcpyAsync(c->d_in[k], task->in[k], bytes, cudaMemcpyHostToDevice, c->stream[0]));
     def->in[k].data = c->d_in[k];
     def->in[k].count = task->in_n[k];
     def->in[k].type = FL_TMR_F64;
   }
   for (int k = 0; k < task->nout; k++) {
-    FL_TRY(fl_tmr_cu_grow(&c->d_out[k], &c->out_cap[k], (size_t)task->out_n[k] * sizeof(double)));
+    FL_TRY(fl_tmr_cu_grow(c, &c->d_out[k], &c->out_cap[k], (size_t)task->out_n[k] * sizeof(double)));
     def->out[k].data = c->d_out[k];
     def->out[k].count = task->out_n[k];
     def->out[k].type = FL_TMR_F64;
@@ -464,12 +495,20 @@ done:
   return rc;
 }
 
-/* The vote's counts and positions back from the device (the one copy of a run that is not the caller's data). */
-static fl_err fl_tmr_cu_fetch_report(fl_tmr_cuda *c, cudaStream_t s0, fl_tmr_tally *tally)
+/* The vote's counts and positions back from the device (the one copy of a run that is not the caller's data):
+ * queued on s0 (into pinned memory, so that a graph can hold it too), then read once s0 is done. */
+static fl_err fl_tmr_cu_queue_report(fl_tmr_cuda *c, cudaStream_t s0)
+{
+  fl_err rc = FL_OK;
+  FL_CU(cudaMemcpyAsync(c->h_report, c->d_report, sizeof *c->h_report, cudaMemcpyDeviceToHost, s0));
+done:
+  return rc;
+}
+
+static fl_err fl_tmr_cu_read_report(fl_tmr_cuda *c, cudaStream_t s0, fl_tmr_tally *tally)
 {
   fl_err rc = FL_OK;
   const fl_tmr_cu_tally *h = &c->h_report->tally;
-  FL_CU(cudaMemcpyAsync(c->h_report, c->d_report, sizeof *c->h_report, cudaMemcpyDeviceToHost, s0));
   FL_CU(cudaStreamSynchronize(s0));
   tally->benign = (long)h->benign;
   tally->corrected = (long)h->corrected;
@@ -507,9 +546,11 @@ done:
   return rc;
 }
 
-/* Items per chunk of the in-turn schedule: the chunk's inputs (their share per item) and three copies of its
- * output-0 elements in half the L2 cache, so that replicas 1 and 2 and the vote read them there. */
-static long fl_tmr_cu_chunk(const fl_tmr_cuda *c, const fl_tmr_kernel_def *d)
+/* Items per chunk of the chunked schedules: the chunk's inputs (their share per item) and three copies of its
+ * output-0 elements in half the L2 cache (overlapped: 2/5, a second chunk of replicas 1 and 2 being in flight), so
+ * that replicas 1 and 2 and the vote read them there. Measured with AXPY on an H100 (50 MB of L2; 40 bytes an item):
+ * overlapped and replayed 3.19x at 393,216 items, 3.08x at 524,288, 3.14x at 655,360, 3.44x at 1,048,576. */
+static long fl_tmr_cu_chunk(const fl_tmr_cuda *c, const fl_tmr_kernel_def *d, int overlap)
 {
   double bytes = 3.0 * (double)fl_tmr_cu_bytes(&d->out[0]);
   long items;
@@ -517,50 +558,75 @@ static long fl_tmr_cu_chunk(const fl_tmr_cuda *c, const fl_tmr_kernel_def *d)
     return c->chunk_items < d->items ? c->chunk_items : d->items;
   for (int i = 0; i < d->nin; i++)
     bytes += (double)fl_tmr_cu_bytes(&d->in[i]);
-  items = (long)((double)c->l2_bytes / 2 / (bytes / (double)d->items));
+  items = (long)((double)c->l2_bytes * (overlap ? 0.4 : 0.5) / (bytes / (double)d->items));
   return items < 1 ? 1 : items > d->items ? d->items : items;
 }
 
-/* In turn, one kernel with items: chunk by chunk on stream 0, each replica computes the chunk (replica 0 into the
- * caller's output, replicas 1 and 2 into a chunk-sized buffer of their own), the chunk's faults are flipped and the
- * vote runs on it while it is in L2. A bandwidth-bound kernel then reads its inputs from memory about once and
- * writes only the real output there, where three whole replicas and a vote over them cross it four times. */
+/* One kernel with items, chunk by chunk, each chunk voted while it is in L2 (replica 0 into the caller's output,
+ * replicas 1 and 2 into chunk buffers of their own, the chunk's faults flipped before its vote). A bandwidth-bound
+ * kernel then reads its inputs from memory about once and writes only the real output there, where three whole
+ * replicas and a vote over them cross it four times.
+ *   In turn (exec->concurrent 0): everything on stream 0, one kernel after the other.
+ *   Overlapped (2, auto's choice on a GPU): replica 0 on stream 0 beside replicas 1 and 2 in turn on stream 1,
+ *   which read the chunk's inputs while replica 0's reads have them in L2; the vote on stream 0 after both. Stream
+ *   1 runs up to a chunk ahead into a ring of two chunk buffers, each slot waiting for the vote that last read it,
+ *   so that one stream's launches and the gaps between its kernels are covered by the other's work
+ *   (bench/tmr_schedule_probe.cu: AXPY on an H100, 3.40x against 4.48x in turn, 3.87x for whole replicas). */
 static fl_err fl_tmr_cu_chunked(fl_tmr_cuda *c, const fl_tmr_kernel_def *d, const fl_tmr_exec *exec)
 {
   fl_err rc = FL_OK;
-  const int nrep = exec->vote.replicas, stage = exec->stage0;
-  const long w = d->width ? d->width : 1, chunk = fl_tmr_cu_chunk(c, d);
+  const int nrep = exec->vote.replicas, stage = exec->stage0, overlap = exec->concurrent == 2;
+  int joined = 0;
+  const long w = d->width ? d->width : 1, chunk = fl_tmr_cu_chunk(c, d, overlap);
   const size_t size = fl_tmr_type_size(d->out[0].type);
-  cudaStream_t s0 = c->stream[0];
+  cudaStream_t s0 = c->stream[0], s1 = overlap ? c->stream[1] : s0;
   fl_tmr_launch l[3];
-  for (int r = 1; r < nrep; r++)
-    FL_TRY(fl_tmr_cu_grow(&c->chunk[r], &c->chunk_cap[r], (size_t)(chunk * w) * size));
   for (int r = 0; r < nrep; r++) {
     memset(&l[r], 0, sizeof l[r]);
     l[r].replica = r;
     l[r].nin = d->nin;
     l[r].nout = d->nout;
-    l[r].stream = (void *)s0;
+    l[r].stream = (void *)(r == 0 ? s0 : s1);
     for (int i = 0; i < d->nin; i++)
       FL_TRY(fl_tmr_cu_input(c, d, exec, r, 0, i, d->in[i].data, s0, &l[r].in[i]));
     for (int i = 1; i < d->nout; i++)
       l[r].out[i] = r == 0 ? d->out[i].data : c->scratch[r][i];
   }
-  for (long c0 = 0; c0 < d->items; c0 += chunk) {
+  if (overlap) { /* stream 1 after stream 0's work so far (the caller's, the inputs' copies) */
+    FL_CU(cudaEventRecord(c->ready, s0));
+    FL_CU(cudaStreamWaitEvent(s1, c->ready, 0));
+  }
+  for (long c0 = 0, k = 0; c0 < d->items; c0 += chunk, k++) {
     const long c1 = c0 + chunk < d->items ? c0 + chunk : d->items;
+    const int slot = overlap ? (int)(k & 1) : 0;
+    if (overlap && k >= 2)
+      FL_CU(cudaStreamWaitEvent(s1, c->ring[2 + slot], 0));
     for (int r = 0; r < nrep; r++) {
       int e;
       l[r].first = c0;
       l[r].last = c1;
-      l[r].out[0] = r == 0 ? (void *)((char *)d->out[0].data + size * (size_t)(c0 * w)) : c->chunk[r];
+      l[r].out[0] = r == 0 ? (void *)((char *)d->out[0].data + size * (size_t)(c0 * w))
+                           : (void *)((char *)c->chunk[r] + size * (size_t)(slot * chunk * w));
       e = d->launch(&l[r], d->arg);
       FL_CHECK(e == 0, FL_ERR_INTERNAL, "tmr kernel %d (%s): the launch function of replica %d returned %d", stage,
                d->name ? d->name : "unnamed", r, e);
       FL_CU(cudaGetLastError());
-      FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_OUTPUT, r, stage, 0, l[r].out[0], size, c0 * w, (c1 - c0) * w, s0));
+      FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_OUTPUT, r, stage, 0, l[r].out[0], size, c0 * w, (c1 - c0) * w,
+                             r == 0 ? s0 : s1));
+    }
+    if (overlap) {
+      FL_CU(cudaEventRecord(c->ring[slot], s1));
+      FL_CU(cudaStreamWaitEvent(s0, c->ring[slot], 0));
     }
     FL_TRY(fl_tmr_cu_vote(d->out[0].type, (c1 - c0) * w, c0 * w, stage, 0, l[0].out[0], l[1].out[0],
                           nrep == 3 ? l[2].out[0] : NULL, &exec->vote, c->d_tally, c->d_pos, s0));
+    if (overlap)
+      FL_CU(cudaEventRecord(c->ring[2 + slot], s0));
+  }
+  if (overlap) { /* stream 0 after all of stream 1's work: the further outputs' votes read it */
+    FL_CU(cudaEventRecord(c->done[1], s1));
+    FL_CU(cudaStreamWaitEvent(s0, c->done[1], 0));
+    joined = 1;
   }
   for (int i = 1; i < d->nout; i++) {
     for (int r = 0; r < nrep; r++)
@@ -570,6 +636,10 @@ static fl_err fl_tmr_cu_chunked(fl_tmr_cuda *c, const fl_tmr_kernel_def *d, cons
                           nrep == 3 ? l[2].out[i] : NULL, &exec->vote, c->d_tally, c->d_pos, s0));
   }
 done:
+  if (overlap && !joined) { /* also on an error: a capture must end joined */
+    cudaEventRecord(c->done[1], s1);
+    cudaStreamWaitEvent(s0, c->done[1], 0);
+  }
   return rc;
 }
 
@@ -625,7 +695,107 @@ done:
 /* Whether the schedule of this attempt is the chunked one: in turn, one kernel that computes ranges. */
 static int fl_tmr_cu_is_chunked(const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec)
 {
-  return !exec->concurrent && nk == 1 && k[0].items > 0;
+  return exec->concurrent != 1 && nk == 1 && k[0].items > 0;
+}
+
+static int fl_tmr_cu_same_buffer(const fl_tmr_buffer *a, const fl_tmr_buffer *b)
+{
+  return a->data == b->data && a->count == b->count && a->type == b->type;
+}
+
+/* Whether a graph recorded for kernels `a` launches what kernels `b` would. */
+static int fl_tmr_cu_same_def(const fl_tmr_kernel_def *a, const fl_tmr_kernel_def *b)
+{
+  if (a->nin != b->nin || a->nout != b->nout || a->launch != b->launch || a->arg != b->arg || a->items != b->items ||
+      a->width != b->width)
+    return 0;
+  for (int i = 0; i < a->nin; i++)
+    if (!fl_tmr_cu_same_buffer(&a->in[i], &b->in[i]))
+      return 0;
+  for (int i = 0; i < a->nout; i++)
+    if (!fl_tmr_cu_same_buffer(&a->out[i], &b->out[i]))
+      return 0;
+  return 1;
+}
+
+static void fl_tmr_cu_make_key(const fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
+                               fl_tmr_cu_key *key)
+{
+  memset(key, 0, sizeof *key);
+  key->nk = nk;
+  key->concurrent = exec->concurrent;
+  key->stage0 = exec->stage0;
+  key->replicas = exec->vote.replicas;
+  key->tolerance = exec->vote.tolerance;
+  key->abs_tol = exec->vote.abs_tol;
+  key->rel_tol = exec->vote.rel_tol;
+  memcpy(key->from, exec->from, sizeof key->from);
+  key->gen = c->gen;
+  for (int j = 0; j < nk; j++)
+    key->k[j] = k[j];
+}
+
+static int fl_tmr_cu_same_key(const fl_tmr_cu_key *a, const fl_tmr_cu_key *b)
+{
+  if (a->nk != b->nk || a->concurrent != b->concurrent || a->stage0 != b->stage0 || a->replicas != b->replicas ||
+      a->tolerance != b->tolerance || a->abs_tol != b->abs_tol || a->rel_tol != b->rel_tol || a->gen != b->gen ||
+      memcmp(a->from, b->from, sizeof a->from) != 0)
+    return 0;
+  for (int j = 0; j < a->nk; j++)
+    if (!fl_tmr_cu_same_def(&a->k[j], &b->k[j]))
+      return 0;
+  return 1;
+}
+
+/* The replicas and votes of a fault-free attempt whose kernels all promise the same launches every run
+ * (fl_tmr_kernel_def.replay), with the counts' reset before and their copy to the host after: recorded once into
+ * a CUDA graph on stream 0, replayed while the key holds. The context's buffers are all in place before (the
+ * capture may not allocate). */
+static fl_err fl_tmr_cu_replay(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, const fl_tmr_exec *exec,
+                               void *rout[3][FL_TMR_CU_SLOTS], int chunked)
+{
+  fl_err rc = FL_OK;
+  cudaStream_t s0 = c->stream[0];
+  cudaGraph_t g = NULL;
+  fl_tmr_cu_key key;
+  fl_tmr_cu_make_key(c, k, nk, exec, &key);
+  if (!c->graph || !fl_tmr_cu_same_key(&key, c->graph_key)) {
+    fl_err run;
+    cudaError_t e;
+    if (c->graph) {
+      FL_CU(cudaGraphExecDestroy(c->graph));
+      c->graph = NULL;
+    }
+    if (!c->graph_key)
+      FL_CHECK((c->graph_key = (fl_tmr_cu_key *)malloc(sizeof *c->graph_key)) != NULL, FL_ERR_NOMEM,
+               "tmr cuda: out of memory");
+    FL_CU(cudaStreamBeginCapture(s0, cudaStreamCaptureModeThreadLocal));
+    run = fl_tmr_cu_err(cudaMemsetAsync(c->d_tally, 0, sizeof *c->d_tally, s0), "cudaMemsetAsync");
+    if (run == FL_OK)
+      run = chunked ? fl_tmr_cu_chunked(c, &k[0], exec) : fl_tmr_cu_whole(c, k, nk, exec, rout);
+    if (run == FL_OK)
+      run = fl_tmr_cu_queue_report(c, s0);
+    e = cudaStreamEndCapture(s0, &g);
+    if (run != FL_OK && e == cudaSuccess) {
+      rc = run;
+      goto done;
+    }
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      rc = fl_err_set(FL_ERR_INPUT,
+                      "tmr kernel %d (%s): replay is set, but its launches cannot be recorded into a CUDA graph "
+                      "(%s: %s); a launch function may only launch on the stream it is given",
+                      exec->stage0, k[0].name ? k[0].name : "unnamed", cudaGetErrorName(e), cudaGetErrorString(e));
+      goto done;
+    }
+    FL_CU(cudaGraphInstantiate(&c->graph, g, 0));
+    *c->graph_key = key;
+  }
+  FL_CU(cudaGraphLaunch(c->graph, s0));
+done:
+  if (g)
+    cudaGraphDestroy(g);
+  return rc;
 }
 
 /* One attempt: the buffers, stream 0 after the caller's stream, the replicas and the votes (chunked or whole), the
@@ -635,6 +805,7 @@ extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k
 {
   fl_err rc = FL_OK;
   const int nrep = exec->vote.replicas, chunked = fl_tmr_cu_is_chunked(k, nk, exec);
+  int replay = exec->nfaults == 0; /* and every kernel promises it (below) */
   void *rout[3][FL_TMR_CU_SLOTS];
   cudaStream_t s0 = c->stream[0];
 
@@ -645,9 +816,14 @@ extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k
         if (r == 0) {
           rout[r][slot] = k[j].out[i].data;
         } else if (chunked && i == 0) {
-          rout[r][slot] = NULL; /* a chunk buffer */
+          rout[r][slot] = NULL; /* a chunk buffer, two in a ring when overlapped */
+          FL_TRY(fl_tmr_cu_grow(
+              c, &c->chunk[r], &c->chunk_cap[r],
+              (size_t)((exec->concurrent == 2 ? 2 : 1) * fl_tmr_cu_chunk(c, &k[0], exec->concurrent == 2) *
+                       (k[0].width ? k[0].width : 1)) *
+                  fl_tmr_type_size(k[0].out[0].type)));
         } else {
-          FL_TRY(fl_tmr_cu_grow(&c->scratch[r][slot], &c->scratch_cap[r][slot], fl_tmr_cu_bytes(&k[j].out[i])));
+          FL_TRY(fl_tmr_cu_grow(c, &c->scratch[r][slot], &c->scratch_cap[r][slot], fl_tmr_cu_bytes(&k[j].out[i])));
           rout[r][slot] = c->scratch[r][slot];
         }
       }
@@ -655,20 +831,27 @@ extern "C" fl_err fl_tmr_cuda_attempt(fl_tmr_cuda *c, const fl_tmr_kernel_def *k
     const fl_tmr_rfault *ft = &exec->faults[f];
     const int j = ft->stage - exec->stage0, slot = j * FL_TMR_MAX_ARRAYS + ft->array;
     if (ft->target == FL_TMR_INPUT)
-      FL_TRY(fl_tmr_cu_grow(&c->priv[ft->replica][slot], &c->priv_cap[ft->replica][slot],
+      FL_TRY(fl_tmr_cu_grow(c, &c->priv[ft->replica][slot], &c->priv_cap[ft->replica][slot],
                             fl_tmr_cu_bytes(&k[j].in[ft->array])));
   }
   FL_TRY(fl_tmr_cu_after_caller(c, exec->stream));
-  FL_CU(cudaMemsetAsync(c->d_tally, 0, sizeof *c->d_tally, s0));
-  if (chunked)
-    FL_TRY(fl_tmr_cu_chunked(c, &k[0], exec));
-  else
-    FL_TRY(fl_tmr_cu_whole(c, k, nk, exec, rout));
   for (int j = 0; j < nk; j++)
-    for (int i = 0; i < k[j].nout; i++)
-      FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_VOTED, 0, exec->stage0 + j, i, k[j].out[i].data,
-                             fl_tmr_type_size(k[j].out[i].type), 0, -1, s0));
-  FL_TRY(fl_tmr_cu_fetch_report(c, s0, tally));
+    replay = replay && k[j].replay;
+  if (replay) {
+    FL_TRY(fl_tmr_cu_replay(c, k, nk, exec, rout, chunked));
+  } else {
+    FL_CU(cudaMemsetAsync(c->d_tally, 0, sizeof *c->d_tally, s0));
+    if (chunked)
+      FL_TRY(fl_tmr_cu_chunked(c, &k[0], exec));
+    else
+      FL_TRY(fl_tmr_cu_whole(c, k, nk, exec, rout));
+    for (int j = 0; j < nk; j++)
+      for (int i = 0; i < k[j].nout; i++)
+        FL_TRY(fl_tmr_cu_flips(exec, FL_TMR_VOTED, 0, exec->stage0 + j, i, k[j].out[i].data,
+                               fl_tmr_type_size(k[j].out[i].type), 0, -1, s0));
+    FL_TRY(fl_tmr_cu_queue_report(c, s0));
+  }
+  FL_TRY(fl_tmr_cu_read_report(c, s0, tally));
 done:
   if (rc != FL_OK)
     for (int r = 0; r < 3; r++)
@@ -677,11 +860,11 @@ done:
 }
 
 /* Auto: a kernel that computes ranges and whose output alone outgrows the L2 cache is bandwidth-bound territory:
- * in turn, chunked; everything else runs its replicas on three streams, which overlap kernels too small to fill
- * the GPU. */
+ * chunked, overlapped (2); everything else runs its replicas on three streams (1), which overlap kernels too small
+ * to fill the GPU. */
 extern "C" int fl_tmr_cuda_auto_concurrent(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk)
 {
-  return !(nk == 1 && k[0].items > 0 && (long)fl_tmr_cu_bytes(&k[0].out[0]) >= c->l2_bytes);
+  return nk == 1 && k[0].items > 0 && (long)fl_tmr_cu_bytes(&k[0].out[0]) >= c->l2_bytes ? 2 : 1;
 }
 
 extern "C" fl_err fl_tmr_cuda_plain(fl_tmr_cuda *c, const fl_tmr_kernel_def *k, int nk, void *stream)

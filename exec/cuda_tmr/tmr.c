@@ -582,7 +582,7 @@ static fl_err fl_tmr_go(fl_tmr *t, const fl_tmr_kernel_def *k, int nk, fl_tmr_vo
   exec.vote.tolerance = t->cfg.vote == FL_TMR_VOTE_TOLERANCE;
   exec.vote.abs_tol = t->cfg.abs_tol;
   exec.vote.rel_tol = t->cfg.rel_tol;
-  exec.concurrent = t->cfg.concurrency == FL_TMR_AUTO ? t->ops->auto_concurrent(t->state, k, nk) != 0
+  exec.concurrent = t->cfg.concurrency == FL_TMR_AUTO ? t->ops->auto_concurrent(t->state, k, nk)
                                                       : t->cfg.concurrency == FL_TMR_CONCURRENT;
   exec.faults = t->active;
   exec.stream = t->cfg.stream;

@@ -43,8 +43,11 @@ typedef enum fl_tmr_vote_mode {
 } fl_tmr_vote_mode;
 
 typedef enum fl_tmr_concurrency {
-  FL_TMR_AUTO = -1,      /* CUDA: streams; CPU: threads for large compute-bound tasks, else in turn */
-  FL_TMR_IN_TURN = 0,    /* one replica after the other (CPU: chunk by chunk, each chunk voted in cache) */
+  FL_TMR_AUTO = -1,      /* CUDA: streams (a kernel with items whose output outgrows the L2: chunks voted in L2,
+                            replica 0 beside replicas 1 and 2 on two streams); CPU: threads for large compute-bound
+                            tasks, else in turn */
+  FL_TMR_IN_TURN = 0,    /* one replica after the other (a kernel with items: chunk by chunk, each chunk voted in
+                            cache) */
   FL_TMR_CONCURRENT = 1, /* replicas at once: one CUDA stream or one thread each */
 } fl_tmr_concurrency;
 
@@ -265,13 +268,22 @@ typedef struct fl_tmr_kernel_def {
   fl_tmr_buffer out[FL_TMR_MAX_ARRAYS]; /* one copy per replica; the majority lands here */
   fl_tmr_launch_fn launch;
   void *arg; /* handed to launch */
-  /* CPU only, optional. items > 0: the kernel computes any range [first, last) of items 0 .. items, item i
-   * writing elements [i width, (i + 1) width) of output 0 (width 0 means 1), with inputs whole, out[0] pointing
-   * at the range's first element (so that a replica's chunk can stay in cache) and further outputs whole (a
-   * reduction: set it when first == 0, combine it after). The CPU then runs replicas in turn chunk by chunk,
-   * voting each chunk while it is in cache. items == 0: always [0, 0), whole arrays. */
+  /* Optional. items > 0: the kernel computes any range [first, last) of items 0 .. items, item i writing
+   * elements [i width, (i + 1) width) of output 0 (width 0 means 1), with inputs whole, out[0] pointing at the
+   * range's first element (so that a replica's chunk can stay in cache) and further outputs whole (a reduction:
+   * set it when first == 0, combine it after). Replicas then run chunk by chunk, each chunk voted while it is in
+   * cache (CPU: in turn, also under FL_TMR_AUTO when it does not choose threads; CUDA: in turn, or under
+   * FL_TMR_AUTO when output 0 outgrows the L2). items == 0: always [0, 0), whole arrays. */
   long items, width;
   long work; /* rough operations per replica, for the CPU's choice of threads under FL_TMR_AUTO; 0: unknown */
+  /* CUDA, optional. 1 promises that launch() launches the same kernels with the same arguments on every run of
+   * this definition (what *arg holds does not change between runs). A fault-free run then records its launches
+   * and votes into a CUDA graph once and replays it on the next runs of an equal definition (same launch, arg,
+   * buffers, items and width, same settings): the host's cost of a launch (~3 us) is paid once, not once per
+   * replica and chunk, which is what makes chunked TMR of a bandwidth-bound kernel cheap (docs/tmr.md). Runs
+   * with injected faults launch as usual. A launch that cannot be recorded (it synchronises, or launches on
+   * another stream) is FL_ERR_INPUT. The CPU ignores it. */
+  int replay;
 } fl_tmr_kernel_def;
 
 /* Where a pipeline of kernels is voted. After each kernel, a bad replica is outvoted before the next kernel reads

@@ -26,7 +26,7 @@ typedef struct fl_tmr_rfault {
 /* One attempt over kernels [stage0, stage0 + nk) of a run: what to run and what to inject. */
 typedef struct fl_tmr_exec {
   fl_tmr_vote_params vote; /* vote.replicas: 2 or 3 */
-  int concurrent;          /* resolved: 0 or 1 */
+  int concurrent;          /* resolved: 0 in turn, 1 concurrent, 2 (cuda, auto) chunks overlapped on two streams */
   const fl_tmr_rfault *faults; /* those of this attempt; their stage is absolute (stage0 + j) */
   long nfaults;
   int stage0;
@@ -53,7 +53,7 @@ typedef struct fl_tmr_backend_ops {
   int (*probe)(char *why, size_t len);
   fl_err (*create)(const fl_tmr_config *cfg, void **state);
   void (*destroy)(void **state);
-  /* Whether these kernels run their replicas concurrently under FL_TMR_AUTO. */
+  /* How these kernels run their replicas under FL_TMR_AUTO: fl_tmr_exec.concurrent's values. */
   int (*auto_concurrent)(void *state, const fl_tmr_kernel_def *k, int nk);
   /* The replicas of kernels k[0 .. nk) with exec's faults, then the vote of every output of every kernel; the
    * caller zeroes tally's counters (not its positions). */

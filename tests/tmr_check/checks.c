@@ -734,6 +734,117 @@ done:
   return fails;
 }
 
+/* A launch that waits for the device after launching: what a launch function may not do while faultline records a
+ * graph of it. */
+static int launch_then_sync(const fl_tmr_launch *l, void *arg)
+{
+  const tmr_env *env = ((tmr_args *)arg)->env;
+  int e = env->axpy(l, arg);
+  if (env->sync)
+    env->sync();
+  return e;
+}
+
+/* One replay case: a protected run of c (its output junk first), clean or with `fault`, checked against the
+ * unprotected run; *calls gets the launches it made. Returns the failures. */
+static int replay_step(tcase *c, fl_tmr *t, const char *mode, const char *what, const fl_tmr_fault *fault, int *calls,
+                       FILE *log)
+{
+  fl_tmr_result res;
+  long wrong = 0;
+  int before = c->args.calls;
+  if ((fault && fl_tmr_inject(t, fault) != FL_OK) || tcase_run(c, t, &res) != FL_OK) {
+    say(log, "replay (%s, %s, %s): %s\n", c->env->backend, mode, what, fl_err_msg());
+    return 1;
+  }
+  *calls = c->args.calls - before;
+  for (long i = 0; i < c->n; i++)
+    wrong += tcase_differs(c, i);
+  if (wrong || res.status != (fault ? FL_TMR_CORRECTED : FL_TMR_CLEAN) || res.corrected != (fault ? 1 : 0)) {
+    say(log, "replay (%s, %s, %s): %ld elements wrong, status %s, %ld corrected\n", c->env->backend, mode, what, wrong,
+        fl_tmr_status_str(res.status), res.corrected);
+    return 1;
+  }
+  return 0;
+}
+
+int tmr_check_replay(const tmr_env *env, FILE *log)
+{
+  static const fl_tmr_concurrency modes[3] = {FL_TMR_AUTO, FL_TMR_CONCURRENT, FL_TMR_IN_TURN};
+  static const char *const mode_name[3] = {"auto", "concurrent", "in turn"};
+  const int cuda = strcmp(env->backend, "cuda") == 0;
+  /* on a GPU, an output past the L2 of any current GPU, so that auto overlaps chunks */
+  const long n = cuda ? 1L << 24 : 100000;
+  int fails = 0;
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  for (int m = 0; m < 3 && rng; m++) {
+    fl_tmr *t = NULL;
+    fl_tmr_config cfg = fl_tmr_config_default();
+    tcase c;
+    fl_tmr_fault f = fl_tmr_fault_random();
+    void *first_out = NULL, *other = NULL;
+    int calls[6] = {0, 0, 0, 0, 0, 0}, f0 = fails;
+    memset(&c, 0, sizeof c);
+    gsl_rng_set(rng, 77 + (unsigned long)m);
+    cfg.backend = env->backend;
+    cfg.concurrency = modes[m];
+    cfg.chunk_items = cuda && m == 0 ? 0 : 10000; /* auto: the backend's chunks */
+    if (fl_tmr_create(&cfg, &t) != FL_OK || tcase_make(&c, env, t, 0, n, rng) != FL_OK ||
+        env->alloc(&other, (size_t)n * sizeof(double)) != FL_OK) {
+      fails += setup_failed(log, "replay");
+      goto next;
+    }
+    c.args.env = env;
+    c.def.items = n;
+    c.def.replay = 1;
+    f.replica = 1;
+    f.element = n / 2 + 3;
+    f.bit = 40;
+    first_out = c.out;
+    fails += replay_step(&c, t, mode_name[m], "first run", NULL, &calls[0], log);
+    fails += replay_step(&c, t, mode_name[m], "second run", NULL, &calls[1], log);
+    fails += replay_step(&c, t, mode_name[m], "a fault", &f, &calls[2], log);
+    fails += replay_step(&c, t, mode_name[m], "after the fault", NULL, &calls[3], log);
+    c.out = other; /* another output buffer: a graph of the old one must not be replayed */
+    c.def.out[0].data = other;
+    fails += replay_step(&c, t, mode_name[m], "new output buffer", NULL, &calls[4], log);
+    fails += replay_step(&c, t, mode_name[m], "new output buffer again", NULL, &calls[5], log);
+    c.out = first_out;
+    c.def.out[0].data = first_out;
+    /* on a GPU the replays launch nothing; the CPU ignores replay */
+    if (cuda ? calls[0] == 0 || calls[1] != 0 || calls[2] != calls[0] || calls[3] != 0 || calls[4] != calls[0] ||
+                   calls[5] != 0
+             : calls[1] != calls[0] || calls[3] != calls[0] || calls[5] != calls[0]) {
+      fails++;
+      say(log, "replay (%s, %s): launches per run %d %d %d %d %d %d\n", env->backend, mode_name[m], calls[0], calls[1],
+          calls[2], calls[3], calls[4], calls[5]);
+    }
+    if (cuda) { /* a launch that cannot be recorded: a clear error, and the context still runs */
+      fl_tmr_result res;
+      int e;
+      c.def.launch = launch_then_sync;
+      e = fl_tmr_run_kernel(t, &c.def, &res);
+      if (e != FL_ERR_INPUT || !strstr(fl_err_msg(), "cannot be recorded")) {
+        fails++;
+        say(log, "replay (%s, %s): a launch that synchronises gave %d: %s\n", env->backend, mode_name[m], e,
+            e ? fl_err_msg() : "no error");
+      }
+      c.def.launch = env->axpy;
+      fails += replay_step(&c, t, mode_name[m], "after a failed recording", NULL, &calls[0], log);
+    }
+    say(log,
+        "replay (%s, %s): %ld items, launches per run %d, %d replayed, %d with a fault, %d, %d new buffer, %d; %d "
+        "failures\n",
+        env->backend, mode_name[m], n, calls[0], calls[1], calls[2], calls[3], calls[4], calls[5], fails - f0);
+  next:
+    env->release(other);
+    tcase_free(&c);
+    fl_tmr_destroy(&t);
+  }
+  gsl_rng_free(rng);
+  return fails;
+}
+
 /* ---- measurements ---- */
 
 static double median(double *v, int n)
@@ -742,56 +853,62 @@ static double median(double *v, int n)
   return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
 }
 
-/* Seconds per call of the unprotected run (on t[0]) and of the protected run on each context of t, medians of
- * `samples` samples taken in turn, each long enough (>= 20 ms) to hide the clock. */
-static fl_err time_runs(fl_tmr *t[3], const fl_tmr_kernel_def *k, int samples, double *plain_s, double tmr_s[3])
+/* Seconds per call of the unprotected run (on t[0]) and of the protected run on each context of t (the last one
+ * with replay set), medians of `samples` samples taken in turn, each long enough (>= 20 ms) to hide the clock. */
+static fl_err time_runs(fl_tmr *t[TMR_MODES], const fl_tmr_kernel_def *k0, int samples, double *plain_s,
+                        double tmr_s[TMR_MODES])
 {
   fl_err rc = FL_OK;
-  double *p = NULL, *q[3] = {NULL, NULL, NULL}, one = 0;
+  double *p = NULL, *q[TMR_MODES] = {NULL, NULL, NULL, NULL}, one = 0;
   fl_tmr_result res;
+  fl_tmr_kernel_def kd[TMR_MODES];
   int reps;
   FL_ALLOC(p, samples);
-  for (int m = 0; m < 3; m++) {
+  for (int m = 0; m < TMR_MODES; m++) {
+    kd[m] = *k0;
+    kd[m].replay = m == TMR_MODES - 1;
     FL_ALLOC(q[m], samples);
-    FL_TRY(fl_tmr_run_kernel(t[m], k, &res)); /* warm: buffers, code */
+    FL_TRY(fl_tmr_run_kernel(t[m], &kd[m], &res)); /* warm: buffers, code, the graph */
   }
-  FL_TRY(fl_tmr_run_kernels_plain(t[0], k, 1, &one));
-  FL_TRY(fl_tmr_run_kernels_plain(t[0], k, 1, &one));
+  FL_TRY(fl_tmr_run_kernels_plain(t[0], k0, 1, &one));
+  FL_TRY(fl_tmr_run_kernels_plain(t[0], k0, 1, &one));
   reps = one > 0.02 ? 1 : (int)(0.02 / fmax(one, 1e-7)) + 1;
   for (int s = 0; s < samples; s++) {
     double t0 = fl_tmr_now();
     for (int r = 0; r < reps; r++)
-      FL_TRY(fl_tmr_run_kernels_plain(t[0], k, 1, NULL));
+      FL_TRY(fl_tmr_run_kernels_plain(t[0], k0, 1, NULL));
     p[s] = (fl_tmr_now() - t0) / reps;
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < TMR_MODES; m++) {
       t0 = fl_tmr_now();
       for (int r = 0; r < reps; r++)
-        FL_TRY(fl_tmr_run_kernel(t[m], k, &res));
+        FL_TRY(fl_tmr_run_kernel(t[m], &kd[m], &res));
       q[m][s] = (fl_tmr_now() - t0) / reps;
       FL_CHECK(res.status == FL_TMR_CLEAN, FL_ERR_INTERNAL, "a fault-free run was %s", fl_tmr_status_str(res.status));
     }
   }
   *plain_s = median(p, samples);
-  for (int m = 0; m < 3; m++)
+  for (int m = 0; m < TMR_MODES; m++)
     tmr_s[m] = median(q[m], samples);
 done:
   free(p);
-  for (int m = 0; m < 3; m++)
+  for (int m = 0; m < TMR_MODES; m++)
     free(q[m]);
   return rc;
 }
 
-static void measure_row(FILE *out, const char *name, double plain, const double tmr[3], const char *goal)
+static void measure_row(FILE *out, const char *name, double plain, const double tmr[TMR_MODES], const char *goal)
 {
-  say(out, "%-36s %9.4f ms %9.4f ms %6.2fx %9.4f ms %6.2fx %9.4f ms %6.2fx  %s\n", name, 1e3 * plain, 1e3 * tmr[0],
-      tmr[0] / plain, 1e3 * tmr[1], tmr[1] / plain, 1e3 * tmr[2], tmr[2] / plain, goal);
+  say(out, "%-33s %8.4f ms", name, 1e3 * plain);
+  for (int m = 0; m < TMR_MODES; m++)
+    say(out, " %8.4f ms %5.2fx", 1e3 * tmr[m], tmr[m] / plain);
+  say(out, "  %s\n", goal);
 }
 
-int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_bench *b, FILE *out)
+int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, long chunk_items, tmr_bench *b, FILE *out)
 {
-  static const fl_tmr_concurrency modes[3] = {FL_TMR_AUTO, FL_TMR_CONCURRENT, FL_TMR_IN_TURN};
+  static const fl_tmr_concurrency modes[TMR_MODES] = {FL_TMR_AUTO, FL_TMR_CONCURRENT, FL_TMR_IN_TURN, FL_TMR_AUTO};
   int fails = 0;
-  fl_tmr *t[3] = {NULL, NULL, NULL};
+  fl_tmr *t[TMR_MODES] = {NULL, NULL, NULL, NULL};
   fl_tmr_config cfg = fl_tmr_config_default();
   void *x = NULL, *y = NULL, *o = NULL, *xs = NULL, *os = NULL;
   double *h = NULL, vote_s = 0, copy_s = 0;
@@ -802,7 +919,8 @@ int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_ben
   const size_t bb = (size_t)n_big * sizeof(double), sb = 4096 * sizeof(double);
   memset(b, 0, sizeof *b);
   cfg.backend = env->backend;
-  for (int m = 0; m < 3; m++) {
+  cfg.chunk_items = chunk_items;
+  for (int m = 0; m < TMR_MODES; m++) {
     cfg.concurrency = modes[m];
     if (fl_tmr_create(&cfg, &t[m]) != FL_OK)
       goto fail;
@@ -830,11 +948,13 @@ int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_ben
   b->vote_gbs = 24.0 * (double)n_big / vote_s / 1e9;
   b->copy_gbs = 16.0 * (double)n_big / copy_s / 1e9;
   say(out, "backend: %s\n", fl_tmr_backend_reason(t[0]));
-  say(out, "%-36s %12s %12s %7s %12s %7s %12s %7s  %s\n", "case", "single", "TMR auto", "ratio", "concurrent", "ratio",
-      "in turn", "ratio", "goal (auto)");
+  say(out, "%-33s %11s %11s %6s %11s %6s %11s %6s %11s %6s  %s\n", "case", "single", "TMR auto", "ratio", "concurrent",
+      "ratio", "in turn", "ratio", "auto+replay", "ratio", "goal");
   measure_row(out, "memory-bound: AXPY", b->big_plain_s, b->big_tmr_s, "<= 3.1x");
   say(out, "  (%ld doubles, %.0f MB per array; the single run moves %.0f GB/s)\n", n_big, (double)bb / 1e6,
       24.0 * (double)n_big / b->big_plain_s / 1e9);
+  if (chunk_items)
+    say(out, "  (in turn: chunks of %ld items, --chunk)\n", chunk_items);
   measure_row(out, "latency-bound small: 4096 chains", b->small_plain_s, b->small_tmr_s, "<= 1.5x");
   say(out, "  (%ld dependent steps each)\n", steps);
   say(out,
@@ -852,7 +972,7 @@ done:
   env->release(xs);
   env->release(os);
   free(h);
-  for (int m = 0; m < 3; m++)
+  for (int m = 0; m < TMR_MODES; m++)
     fl_tmr_destroy(&t[m]);
   return fails;
 }

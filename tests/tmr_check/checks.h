@@ -19,6 +19,7 @@ typedef struct tmr_args {
   double a;
   int calls;  /* launches seen (CPU kernels count them, ranges included) */
   int ranged; /* launches that computed a strict sub-range */
+  const struct tmr_env *env; /* for launch wrappers that need it */
 } tmr_args;
 
 /* The items a launch computes: [first, last) when the kernel computes ranges and was given one, else [0, n); counts
@@ -41,6 +42,8 @@ typedef struct tmr_env {
   /* measurements: seconds per vote of 3 x n doubles (nothing to correct) and per copy of n doubles within the
    * backend's memory (device to device; memcpy on the host) */
   fl_err (*bench_vote)(long n, int reps, double *vote_s, double *copy_s);
+  /* wait for the device (cuda: cudaDeviceSynchronize); NULL on the CPU */
+  void (*sync)(void);
 } tmr_env;
 
 const tmr_env *tmr_env_cpu(void);
@@ -69,13 +72,21 @@ int tmr_check_bad_input(const tmr_env *env, FILE *log);
  * at chunk edges corrected. */
 int tmr_check_ranges(const tmr_env *env, FILE *log);
 
+/* fl_tmr_kernel_def.replay, in every concurrency mode: repeated fault-free runs give the unprotected bits (on a GPU
+ * without calling the launch function again: the recorded graph), a run with a fault is corrected (launched as
+ * usual), a new output buffer is recorded anew; on a GPU a launch function that synchronises is FL_ERR_INPUT and the
+ * context runs on. */
+int tmr_check_replay(const tmr_env *env, FILE *log);
+
 /* The issue-18 measurements: TMR over one unprotected run for a memory-bound kernel (AXPY of n_big doubles) and a
- * latency-bound small kernel (4,096 dependent chains), and the vote's bandwidth over the copy bandwidth. Prints a
- * table to `out`; the figures come back for the caller's checks. */
+ * latency-bound small kernel (4,096 dependent chains), and the vote's bandwidth over the copy bandwidth; chunk_items
+ * as fl_tmr_config's (0: the backend's choice). Prints a table to `out`; the figures come back for the caller's checks.
+ */
+#define TMR_MODES 4 /* TMR: auto, concurrent, in turn, auto with fl_tmr_kernel_def.replay */
 typedef struct tmr_bench {
-  double big_plain_s, big_tmr_s[3], small_plain_s, small_tmr_s[3]; /* TMR: auto, concurrent, in turn */
+  double big_plain_s, big_tmr_s[TMR_MODES], small_plain_s, small_tmr_s[TMR_MODES];
   double vote_gbs, copy_gbs;
 } tmr_bench;
-int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, tmr_bench *b, FILE *out);
+int tmr_measure(const tmr_env *env, long n_big, long steps, int samples, long chunk_items, tmr_bench *b, FILE *out);
 
 #endif

@@ -166,9 +166,14 @@ static fl_err env_bench_vote(long n, int reps, double *vote_s, double *copy_s)
   return fl_tmr_cuda_bench_vote(n, reps, vote_s, copy_s);
 }
 
+static void env_sync(void)
+{
+  cudaDeviceSynchronize();
+}
+
 static const tmr_env fl_env_cuda = {
-    "cuda",  env_alloc, env_release, env_put, env_get, k_axpy,
-    k_chain, k_sq32,    k_hash32,    k_mix64, k_bytes, env_bench_vote,
+    "cuda", env_alloc, env_release, env_put, env_get,        k_axpy,   k_chain,
+    k_sq32, k_hash32,  k_mix64,     k_bytes, env_bench_vote, env_sync,
 };
 
 extern "C" const tmr_env *tmr_env_cuda(void)

@@ -20,7 +20,7 @@
 static void usage(FILE *f)
 {
   fprintf(f, "usage: faultline-tmr-check [--backend auto|cpu|cuda] [--trials N] [--seed S] [--bench] [--bench-only]\n"
-             "                           [--big N] [--steps N] [--samples N] [--quick]\n"
+             "                           [--big N] [--steps N] [--samples N] [--chunk N] [--quick]\n"
              "  checks TMR of user kernels (1,000 trials of one corrupted replica, of two, of random faults;\n"
              "  pipelines; bad input) and with --bench measures TMR's overhead and the vote's bandwidth\n");
 }
@@ -28,7 +28,8 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
   const char *backend = "auto", *v;
-  long trials = 1000, seed = 2026, big = 0, steps = 0, samples = 9; /* big, steps: 0 = the backend's default */
+  long trials = 1000, seed = 2026, big = 0, steps = 0, samples = 9,
+       chunk = 0; /* big, steps: 0 = the backend's default */
   int bench = 0, checks = 1, fails = 0;
   char why[256] = "";
   const tmr_env *env;
@@ -49,6 +50,9 @@ int main(int argc, char **argv)
         goto bad;
     } else if ((v = fl_args_value(argc, argv, &i, "--samples"))) {
       if (fl_args_count("--samples", v, 1, 1000, &samples) != FL_OK)
+        goto bad;
+    } else if ((v = fl_args_value(argc, argv, &i, "--chunk"))) {
+      if (fl_args_count("--chunk", v, 1, 1L << 31, &chunk) != FL_OK)
         goto bad;
     } else if (strcmp(argv[i], "--bench") == 0) {
       bench = 1;
@@ -97,11 +101,12 @@ int main(int argc, char **argv)
     fails += tmr_check_pipeline(env, stdout);
     fails += tmr_check_bad_input(env, stdout);
     fails += tmr_check_ranges(env, stdout);
+    fails += tmr_check_replay(env, stdout);
     printf("checks: %s (%d failures)\n", fails ? "FAILED" : "passed", fails);
   }
   if (bench) {
     tmr_bench b;
-    fails += tmr_measure(env, big, steps, (int)samples, &b, stdout);
+    fails += tmr_measure(env, big, steps, (int)samples, chunk, &b, stdout);
   }
   return fails ? 1 : 0;
 bad:
