@@ -78,22 +78,19 @@ struct fl_tmr_cuda {
   unsigned long gen; /* bumped whenever a buffer of the context moves: a recorded graph points at the old one */
 };
 
-#define FL_CU(call)                                                                                           \
-  do {                                                                                                       \
-    cudaError_t fl_cu_e_ = (call);                                                                           \
-    if (fl_cu_e_ != cudaSuccess) {                                                                           \
-      rc = fl_err_set(fl_cu_e_ == cudaErrorMemoryAllocation ? FL_ERR_NOMEM : FL_ERR_IO, "cuda: %s: %s (%d)",    \
-                      #call, cudaGetErrorString(fl_cu_e_), (int)fl_cu_e_);                                   \
-      goto done;                                                                                             \
-    }                                                                                                        \
-  } while (0)
-
+/* A CUDA call's failure as faultline's error (out of memory, or I/O naming the call); FL_OK on success. */
 static fl_err fl_tmr_cu_err(cudaError_t e, const char *what)
 {
   return e == cudaSuccess ? FL_OK
                           : fl_err_set(e == cudaErrorMemoryAllocation ? FL_ERR_NOMEM : FL_ERR_IO, "cuda: %s: %s (%d)",
                                        what, cudaGetErrorString(e), (int)e);
 }
+
+#define FL_CU(call)                                                                                                    \
+  do {                                                                                                                 \
+    if ((rc = fl_tmr_cu_err((call), #call)) != FL_OK)                                                                  \
+      goto done;                                                                                                       \
+  } while (0)
 
 /* ---- kernels ---- */
 
