@@ -645,6 +645,22 @@ done:
   return rc;
 }
 
+/* Everything done to a platform file before SimGrid sees it: its size first (a cluster's radical or a Full zone can
+ * ask for more memory than there is), then its hosts' state profiles, which become failures faultline plays, and for
+ * a bsp job (take_speed) its speed and link profiles too (profiles.h); task graphs and the grid world run on
+ * SimGrid's CPUs and network, which play those themselves. */
+fl_err fl_platform_file_prepare(const char *file, int take_speed, char **load_path, int *fd, fl_profiles *profiles)
+{
+  fl_err rc = FL_OK;
+  *load_path = NULL;
+  *fd = -1;
+  memset(profiles, 0, sizeof *profiles);
+  FL_TRY(fl_platform_file_check_size(file));
+  FL_TRY(fl_profiles_prepare(file, take_speed, load_path, fd, profiles));
+done:
+  return rc;
+}
+
 /* storage.pfs of a file platform: host names or zone:ID, resolved to hosts (FL_ERR_INPUT naming the key). */
 static fl_err fl_platform_parse_pfs(const fl_scenario *sc, fl_platform *pf)
 {
@@ -830,12 +846,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
     size_t count, k = 0;
     char *load_path = NULL;
     int pfd = -1;
-    /* before SimGrid sees the file: its hosts' state profiles become failures faultline plays, and for a bsp job
-     * its speed and link profiles too (profiles.h); task graphs and the grid world run on SimGrid's CPUs and
-     * network, which play those themselves */
-    /* its size first: a cluster's radical or a Full zone can ask for more memory than there is */
-    FL_TRY(fl_platform_file_check_size(file));
-    FL_TRY(fl_profiles_prepare(file, strcmp(sc->app, "bsp") == 0, &load_path, &pfd, &pf->profiles));
+    FL_TRY(fl_platform_file_prepare(file, strcmp(sc->app, "bsp") == 0, &load_path, &pfd, &pf->profiles));
     fl_simgrid_init(0, 0, strcmp(sc->app, "workflow") == 0);
     fl_sg_watch_hosts(); /* the host list comes from the load itself */
     rc = fl_load_user_platform(sc, load_path);

@@ -98,6 +98,11 @@ typedef struct fl_platform_estimate {
 } fl_platform_estimate;
 fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est);
 
+/* What fl_platform_get does to a platform file before SimGrid sees it (the size check, the profiles taken out):
+ * FL_ERR_INPUT for a file it refuses, SimGrid untouched. On success the path SimGrid is to load (*load_path, freed
+ * by the caller), the descriptor behind it (*fd, or -1; closed by the caller) and the profiles (fl_profiles_free). */
+fl_err fl_platform_file_prepare(const char *file, int take_speed, char **load_path, int *fd, fl_profiles *profiles);
+
 /* Refuse (FL_ERR_INPUT, naming the scenario key) a generated platform of `nodes` hosts that would not fit in the
  * memory this process may use (MemAvailable, rlimits, cgroup) or whose XML would not fit in TMPDIR. Called
  * before anything is written. */

@@ -1,7 +1,8 @@
 /* fuzz_platform.c — libFuzzer harness: a platform XML handed to SimGrid through faultline's loader. SimGrid loads
  * one platform per process and aborts on a file it cannot parse, which faultline's guard turns into a one-line
- * error and exit 2. So each input runs in a process of its own, and what is checked is that guard: the process
- * must end with 0 or 2, never by a signal or with another status.
+ * error and exit 2. So each input that faultline's own checks before SimGrid pass (run here, in the fuzzing
+ * process) is loaded in a process of its own, and what is checked is that guard: the process must end with 0 or 2,
+ * never by a signal or with another status.
  *
  * Coverage comes back from that process: libFuzzer's 8-bit counters (the __sancov_cntrs section, faultline's code
  * and this harness) are private memory, so each loading process maps the pages holding them onto a shared memory
@@ -170,7 +171,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   char path[96];
   uint32_t n;
-  int st = 0;
+  int st = 0, pfd = -1;
+  char *load = NULL;
+  fl_profiles prof;
   fl_platform_estimate est;
   if (fl_fuzz_write_file("platform", "xml", data, size, path, sizeof path) != 0)
     return 0;
@@ -179,6 +182,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    * input may take: not loaded (the refusal of sizes beyond the memory is tests/test_cli.c's) */
   if (fl_platform_file_estimate(path, &est) == FL_OK && (est.hosts > 1e5 || est.bytes > 1e9))
     return 0;
+  /* the rest of what faultline does before SimGrid sees the file (the size check, the profiles taken out, as for the
+   * bsp job of fl_load), here too: a file it refuses never reaches SimGrid, and its loading process would only have
+   * done this and ended with exit 2, so it takes none (a process costs ~30 ms here, most inputs' whole time) */
+  fl_err_clear();
+  if (fl_platform_file_prepare(path, 1, &load, &pfd, &prof) != FL_OK) {
+    if (!fl_err_msg()[0]) {
+      fprintf(stderr, "fuzz_platform: the platform file was refused without a message\n");
+      abort();
+    }
+    fl_err_clear();
+    return 0;
+  }
+  free(load);
+  if (pfd >= 0)
+    close(pfd);
+  fl_profiles_free(&prof);
   fl_err_clear();
   n = (uint32_t)strlen(path);
   if (fl_full(fl_to_zygote, &n, sizeof n, 1) != 0 || fl_full(fl_to_zygote, path, n, 1) != 0 ||
