@@ -567,7 +567,7 @@ static double fl_xml_num(xmlNode *n, const char *attr, int *present)
 static fl_err fl_wf_read_dax(fl_wfb *b, const char *path, double ref_speed)
 {
   fl_err rc = FL_OK;
-  xmlDoc *doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  xmlDoc *doc = fl_xml_read_file(path);
   xmlNode *root, *n;
 
   if (!doc) {

@@ -165,6 +165,23 @@ unsigned fl_file_mentions(const char *path, const char *const *needles, int n)
   return found;
 }
 
+static void fl_xml_silent(void *ctx, xmlErrorPtr e)
+{
+  (void)ctx;
+  (void)e;
+}
+
+void fl_xml_quiet(void)
+{
+  xmlSetStructuredErrorFunc(NULL, fl_xml_silent);
+}
+
+xmlDoc *fl_xml_read_file(const char *path)
+{
+  fl_xml_quiet();
+  return xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+}
+
 /* The profiles a platform file names (<host state_file="..."> or speed_file, <link bandwidth_file="..."> or
  * latency_file), and the files of its <trace> elements (SimGrid's older way to the same profiles), resolved against
  * its directory: the simulator plays them as failures, slowdowns and checkpoint costs, so they are inputs of the row
@@ -175,7 +192,7 @@ static const char *const fl_profile_keys[] = {"platform.state_file", "platform.s
 static fl_err fl_inputs_profiles(const char *xml, char ***paths, int **kind, long **line, int *n)
 {
   fl_err rc = FL_OK;
-  xmlDoc *doc = xmlReadFile(xml, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  xmlDoc *doc = fl_xml_read_file(xml);
   xmlXPathContext *ctx = NULL;
   xmlXPathObject *hits = NULL;
 

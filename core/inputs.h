@@ -50,6 +50,14 @@ unsigned fl_file_mentions(const char *path, const char *const *needles, int n);
  * then those the simulator takes out for a bulk-synchronous job (speed_file, bandwidth_file, latency_file). */
 extern const char *const fl_profile_attrs[4];
 
+/* libxml2 prints some errors of a file it reads itself, whatever the parser's options say (a declared encoding the
+ * bytes do not fit: "encoding error : input conversion failed...", "I/O error : encoder error"), on stderr before
+ * faultline's one line. fl_xml_quiet sends every libxml2 error of this thread to xmlGetLastError only, where the
+ * callers take their message from; fl_xml_read_file reads a whole file so (no network, no error printed), or NULL
+ * with xmlGetLastError saying why. */
+void fl_xml_quiet(void);
+struct _xmlDoc *fl_xml_read_file(const char *path);
+
 /* The one-line-per-input text stored in a row: "KEY\tPATH\tSIZE\tXXH64HEX\n"... Caller frees. */
 char *fl_inputs_format(const fl_input *v, int n);
 

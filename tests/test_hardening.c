@@ -580,6 +580,24 @@ static void test_outputs_checked_first(void)
   unlink(fifo);
 }
 
+/* An XML file declaring an encoding its bytes do not fit (UTF-32 here) made libxml2 print its own lines on stderr
+ * ("encoding error : input conversion failed...", "I/O error : encoder error") before faultline's: a platform file
+ * with a profile (read by faultline's own passes) and a workflow's DAX. One line now, exit 2, no database. */
+static void test_xml_errors_one_line(void)
+{
+  fl_cli_write("u32.xml", "<?xml version=\"1.0\" encoding=\"UTF-32\"?>\n<platform version=\"4.1\"><zone id=\"z\" "
+                          "routing=\"Full\"><host id=\"controller\" speed=\"1Gf\"/><host id=\"a\" speed=\"1Gf\" "
+                          "state_file=\"a.txt\"/></zone></platform>\n");
+  fl_cli_write("u32.ini", "[platform]\nfile = u32.xml\n[app]\nnodes = 1\n");
+  expect_2(fl_cli_run_limited("simulate u32.ini --db x.sqlite", 30), "u32.xml:1: not well-formed XML");
+  fl_cli_write("u32.dax", "<?xml version=\"1.0\" encoding=\"UTF-32\"?>\n<adag name=\"x\"><job id=\"a\" name=\"t\" "
+                          "runtime=\"1\"/></adag>\n");
+  fl_cli_write("w32.ini", "[run]\nreplicas = 1\n[platform]\nnodes = 2\n[app]\nkind = workflow\ngraph = u32.dax\n"
+                          "[strategy]\nkind = replication\n");
+  expect_2(fl_cli_run_limited("simulate w32.ini --db x.sqlite", 30), "u32.dax:1: malformed DAX");
+  CU_ASSERT_FALSE(fl_cli_exists("x.sqlite"));
+}
+
 static CU_TestInfo hardening_tests[] = {
     {"platform size checked before anything is built", test_platform_size_checked_first},
     {"a signal leaves no temporary platform", test_signal_leaves_no_temp_platform},
@@ -596,6 +614,7 @@ static CU_TestInfo hardening_tests[] = {
     {"command line consistency", test_command_line_consistency},
     {"inputs: regular files only, refused at once", test_inputs_regular_files_only},
     {"outputs checked before any work", test_outputs_checked_first},
+    {"libxml2 prints nothing of its own", test_xml_errors_one_line},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"hardening", NULL, NULL, NULL, NULL, hardening_tests}, CU_SUITE_INFO_NULL};

@@ -541,6 +541,7 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
     const char *why;
     FILE *f = fl_input_fopen(file, &why);
     FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: cannot open the platform file: %s", file, why);
+    fl_xml_quiet();
     r = xmlReaderForIO(fl_read_no_nul, fl_close_file, f, file, "ISO-8859-1",
                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_RECOVER | XML_PARSE_HUGE);
     if (!r)

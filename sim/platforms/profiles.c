@@ -408,7 +408,7 @@ fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, i
     FL_CHECK(*load_path != NULL, FL_ERR_NOMEM, "out of memory");
     goto done;
   }
-  doc = xmlReadFile(file, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  doc = fl_xml_read_file(file);
   if (!doc) {
     const xmlError *e = xmlGetLastError();
     rc = fl_err_set(FL_ERR_INPUT, "%s:%d: not well-formed XML: %s", file, e ? e->line : 0,
