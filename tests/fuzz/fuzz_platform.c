@@ -2,7 +2,8 @@
  * one platform per process and aborts on a file it cannot parse, which faultline's guard turns into a one-line
  * error and exit 2. So each input that faultline's own checks before SimGrid pass (run here, in the fuzzing
  * process) is loaded in a process of its own, and what is checked is that guard: the process must end with 0 or 2,
- * never by a signal or with another status.
+ * never by a signal or with another status; and faultline's checks in the fuzzing process must print nothing (their
+ * refusal is the caller's one line of error).
  *
  * Coverage comes back from that process: libFuzzer's 8-bit counters (the __sancov_cntrs section, faultline's code
  * and this harness) are private memory, so each loading process maps the pages holding them onto a shared memory
@@ -22,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libxml/parser.h>
+#include <sanitizer/common_interface_defs.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int fl_to_zygote = -1, fl_from_zygote = -1;
+static int fl_stderr_fd = -1, fl_said_fd = -1; /* the real stderr; a memfd for what the checks print */
 
 static uint8_t *fl_cntrs; /* libFuzzer's inline 8-bit counters of this executable */
 static size_t fl_ncntrs;
@@ -163,7 +166,35 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   close(up[1]);
   fl_to_zygote = down[1];
   fl_from_zygote = up[0];
+  if ((fl_stderr_fd = dup(2)) < 0 || (fl_said_fd = memfd_create("fuzz-platform-stderr", MFD_CLOEXEC)) < 0)
+    abort();
   signal(SIGPIPE, SIG_IGN);
+  return 0;
+}
+
+/* faultline's checks of the file before SimGrid sees it, here in the fuzzing process (their coverage direct): 1 when
+ * the input is done with, 0 when it is to be loaded, -1 when a refusal has no message */
+static int fl_checks(const char *path)
+{
+  int pfd = -1;
+  char *load = NULL;
+  fl_profiles prof;
+  fl_platform_estimate est;
+  /* the size pass; a platform of more than 100,000 hosts is legitimate but takes SimGrid seconds to build (minutes
+   * under ASan), longer than the time an input may take: not loaded (the refusal of sizes beyond the memory is
+   * tests/test_cli.c's) */
+  if (fl_platform_file_estimate(path, &est) == FL_OK && (est.hosts > 1e5 || est.bytes > 1e9))
+    return 1;
+  /* the rest (the size check, the profiles taken out, as for the bsp job of fl_load): a file it refuses never
+   * reaches SimGrid, and its loading process would only have done this and ended with exit 2, so it takes none (a
+   * process costs ~30 ms here, most inputs' whole time) */
+  fl_err_clear();
+  if (fl_platform_file_prepare(path, 1, &load, &pfd, &prof) != FL_OK)
+    return fl_err_msg()[0] ? 1 : -1;
+  free(load);
+  if (pfd >= 0)
+    close(pfd);
+  fl_profiles_free(&prof);
   return 0;
 }
 
@@ -171,34 +202,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   char path[96];
   uint32_t n;
-  int st = 0, pfd = -1;
-  char *load = NULL;
-  fl_profiles prof;
-  fl_platform_estimate est;
+  int st = 0, done;
+  off_t said;
   if (fl_fuzz_write_file("platform", "xml", data, size, path, sizeof path) != 0)
     return 0;
-  /* faultline's size pass over the file, here in the fuzzing process (its coverage direct); a platform of more than
-   * 100,000 hosts is legitimate but takes SimGrid seconds to build (minutes under ASan), longer than the time an
-   * input may take: not loaded (the refusal of sizes beyond the memory is tests/test_cli.c's) */
-  if (fl_platform_file_estimate(path, &est) == FL_OK && (est.hosts > 1e5 || est.bytes > 1e9))
-    return 0;
-  /* the rest of what faultline does before SimGrid sees the file (the size check, the profiles taken out, as for the
-   * bsp job of fl_load), here too: a file it refuses never reaches SimGrid, and its loading process would only have
-   * done this and ended with exit 2, so it takes none (a process costs ~30 ms here, most inputs' whole time) */
-  fl_err_clear();
-  if (fl_platform_file_prepare(path, 1, &load, &pfd, &prof) != FL_OK) {
-    if (!fl_err_msg()[0]) {
-      fprintf(stderr, "fuzz_platform: the platform file was refused without a message\n");
-      abort();
-    }
-    fl_err_clear();
-    return 0;
+  /* the checks print nothing of their own (their refusal is the caller's one line): their stderr goes to a file
+   * (the sanitizers' reports to the real one), which must be empty after them (libxml2 printed its own lines) */
+  if (ftruncate(fl_said_fd, 0) != 0 || lseek(fl_said_fd, 0, SEEK_SET) != 0)
+    abort();
+  __sanitizer_set_report_fd((void *)(intptr_t)fl_stderr_fd);
+  fflush(stderr);
+  dup2(fl_said_fd, 2);
+  done = fl_checks(path);
+  fflush(stderr);
+  dup2(fl_stderr_fd, 2);
+  __sanitizer_set_report_fd((void *)(intptr_t)2);
+  if ((said = lseek(fl_said_fd, 0, SEEK_END)) != 0) {
+    char text[512];
+    ssize_t k = pread(fl_said_fd, text, sizeof text - 1, 0);
+    text[k > 0 ? k : 0] = '\0';
+    fprintf(stderr, "fuzz_platform: faultline's checks before SimGrid printed %ld bytes: %s\n", (long)said, text);
+    abort();
   }
-  free(load);
-  if (pfd >= 0)
-    close(pfd);
-  fl_profiles_free(&prof);
+  if (done < 0) {
+    fprintf(stderr, "fuzz_platform: the platform file was refused without a message\n");
+    abort();
+  }
   fl_err_clear();
+  if (done)
+    return 0;
   n = (uint32_t)strlen(path);
   if (fl_full(fl_to_zygote, &n, sizeof n, 1) != 0 || fl_full(fl_to_zygote, path, n, 1) != 0 ||
       fl_full(fl_from_zygote, &st, sizeof st, 0) != 0) {
