@@ -171,9 +171,17 @@ static void fl_xml_silent(void *ctx, xmlErrorPtr e)
   (void)e;
 }
 
+/* what libxml2 prints itself ("xmlParseChunk: encoder error") */
+static void fl_xml_silent_text(void *ctx, const char *fmt, ...)
+{
+  (void)ctx;
+  (void)fmt;
+}
+
 void fl_xml_quiet(void)
 {
   xmlSetStructuredErrorFunc(NULL, fl_xml_silent);
+  xmlSetGenericErrorFunc(NULL, fl_xml_silent_text);
 }
 
 xmlDoc *fl_xml_read_file(const char *path)

@@ -595,6 +595,21 @@ static void test_xml_errors_one_line(void)
   fl_cli_write("w32.ini", "[run]\nreplicas = 1\n[platform]\nnodes = 2\n[app]\nkind = workflow\ngraph = u32.dax\n"
                           "[strategy]\nkind = replication\n");
   expect_2(fl_cli_run_limited("simulate w32.ini --db x.sqlite", 30), "u32.dax:1: malformed DAX");
+  /* libxml2's own print of an input it cannot convert ("xmlParseChunk: encoder error", fuzz_platform) */
+  {
+    static const char chunk[] =
+        "<?xml version='1.0' encoding='ut-f8'?>\n<!DOCTYPE platform SYSTEM \"https:state_filed.dt+\">\n<platform "
+        "version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n  <!-- this plat\234\220\215\222\337\222\220\337all "
+        "pri The routebone\n  -->\n  <cluster bb_bw=\"0.2<route bb_lat=\"500us\" bw=\"125MBps\" core=\"2\" "
+        "id=\"backboned\" latency_filelat=\"50us\" prefix=\"node-\" radical=\"0-7_off\000\000\000,\" value=\"0.0\" "
+        "/>\n\377\377\377\377\377\377\377\n\n  <!U-- We have only one oatform>\n";
+    FILE *f = fopen(fl_test_tmp("chunk.xml"), "wb");
+    CU_ASSERT_FATAL(f != NULL);
+    fwrite(chunk, 1, sizeof chunk - 1, f);
+    fclose(f);
+  }
+  fl_cli_write("chunk.ini", "[platform]\nfile = chunk.xml\n[app]\nnodes = 1\n");
+  expect_2(fl_cli_run_limited("simulate chunk.ini --db x.sqlite", 30), "chunk.xml:");
   CU_ASSERT_FALSE(fl_cli_exists("x.sqlite"));
 }
 
