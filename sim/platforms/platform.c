@@ -466,6 +466,224 @@ static double fl_radical_hosts(const char *radical)
   return n;
 }
 
+/* A piece of a cluster's topo_parameters */
+typedef struct fl_span {
+  const char *s;
+  size_t n;
+} fl_span;
+
+/* boost::split of s (n bytes) at every `sep`, as SimGrid splits topo_parameters (empty pieces kept): the number of
+ * pieces, the first `max` of them stored */
+static size_t fl_split(const char *s, size_t n, char sep, fl_span *out, size_t max)
+{
+  size_t k = 0, start = 0;
+  for (size_t i = 0; i <= n; i++)
+    if (i == n || s[i] == sep) {
+      if (k < max) {
+        out[k].s = s + start;
+        out[k].n = i - start;
+      }
+      k++;
+      start = i + 1;
+    }
+  return k;
+}
+
+/* One count of topo_parameters as SimGrid 3.32 reads it (std::stoi: blanks, a sign, digits, the rest of the piece
+ * ignored): 0 with *v, or -1 with the reason in `why`. SimGrid refuses 0 and keeps a negative count in an unsigned
+ * one (-2 becomes 4294967294: std::bad_alloc, or the machine's memory): both refused here, as is a number past an
+ * int (std::out_of_range). */
+static int fl_topo_count(fl_span f, const char *what, double *v, char *why, size_t wsize)
+{
+  size_t i = 0, digits = 0;
+  int neg = 0;
+  double x = 0;
+  while (i < f.n && isspace((unsigned char)f.s[i]))
+    i++;
+  if (i < f.n && (f.s[i] == '+' || f.s[i] == '-'))
+    neg = f.s[i++] == '-';
+  for (; i < f.n && isdigit((unsigned char)f.s[i]); i++, digits++)
+    x = x * 10 + (f.s[i] - '0');
+  if (digits == 0) {
+    snprintf(why, wsize, "%s '%.*s' is not a number", what, (int)(f.n < 40 ? f.n : 40), f.s);
+    return -1;
+  }
+  if (x > 2147483647.0) {
+    snprintf(why, wsize, "%s %s%.0f is beyond an int", what, neg ? "-" : "", x);
+    return -1;
+  }
+  if (neg || x == 0) {
+    snprintf(why, wsize, "%s %s%.0f: a count is 1 or more", what, neg && x > 0 ? "-" : "", x);
+    return -1;
+  }
+  *v = x;
+  return 0;
+}
+
+/* What a cluster's TORUS, FAT_TREE or DRAGONFLY topology builds in SimGrid 3.32 (TorusZone, FatTreeZone and
+ * DragonflyZone: parse_topo_parameters and the zone's creation): its hosts, its switches or routers, and its links;
+ * 0, or -1 with the reason in `why` for parameters SimGrid would misread or die on. */
+static int fl_topology_size(const char *topology, const char *params, double *hosts, double *switches, double *links,
+                            char *why, size_t wsize)
+{
+  size_t n = strlen(params), np;
+  fl_span part[4], f[2];
+  *hosts = 1;
+  *switches = *links = 0;
+  if (strcmp(topology, "TORUS") == 0) {
+    /* dims "d1,d2,...": a host per point, a link per host and dimension */
+    size_t dims = fl_split(params, n, ',', NULL, 0), k = 0, start = 0;
+    for (size_t i = 0; i <= n; i++)
+      if (i == n || params[i] == ',') {
+        double d;
+        fl_span one = {params + start, i - start};
+        char what[48];
+        snprintf(what, sizeof what, "dimension %zu", ++k);
+        if (fl_topo_count(one, what, &d, why, wsize) != 0)
+          return -1;
+        *hosts *= d;
+        start = i + 1;
+      }
+    *links = *hosts * (double)dims;
+    return 0;
+  }
+  if (strcmp(topology, "DRAGONFLY") == 0) {
+    /* "groups,blue;chassis,black;routers,green;nodes" */
+    static const char *names[3][2] = {{"groups", "blue links"}, {"chassis", "black links"}, {"routers", "green links"}};
+    double v[3][2], nodes, g, c, r;
+    if (fl_split(params, n, ';', part, 4) != 4) {
+      snprintf(why, wsize, "a Dragonfly is 'groups,links;chassis,links;routers,links;nodes' (4 fields)");
+      return -1;
+    }
+    for (int l = 0; l < 3; l++) {
+      if (fl_split(part[l].s, part[l].n, ',', f, 2) != 2) {
+        snprintf(why, wsize, "a Dragonfly's %s field is '%s,%s'", names[l][0], names[l][0], names[l][1]);
+        return -1;
+      }
+      for (int e = 0; e < 2; e++)
+        if (fl_topo_count(f[e], names[l][e], &v[l][e], why, wsize) != 0)
+          return -1;
+    }
+    if (fl_topo_count(part[3], "nodes", &nodes, why, wsize) != 0)
+      return -1;
+    g = v[0][0];
+    c = v[1][0];
+    r = v[2][0];
+    if (g > c * r) {
+      snprintf(why, wsize,
+               "%.0f groups, but a group has %.0f routers (chassis x routers): SimGrid links router n of each group "
+               "to group n, and past its last router it writes beyond its table",
+               g, c * r);
+      return -1;
+    }
+    *switches = g * c * r;
+    *hosts = *switches * nodes;
+    /* a link from each router to each of its nodes, green links between the routers of a chassis, black links
+     * between the chassis of a group (one per router), blue links between groups */
+    *links = *hosts + g * c * r * (r - 1) / 2 + g * r * c * (c - 1) / 2 + g * (g - 1) / 2;
+    return 0;
+  }
+  if (strcmp(topology, "FAT_TREE") == 0) {
+    /* "levels;down,...;up,...;links,...": hosts the product of the down counts; at level i+1 the product of the up
+     * counts to i and of the down counts past i; from each switch down[i] x links[i] links to its children */
+    static const char *names[3] = {"down", "up", "link"};
+    double levels, below = 1, ups = 1;
+    double *vec[3] = {NULL, NULL, NULL};
+    int rc = -1;
+    if ((np = fl_split(params, n, ';', part, 4)) != 4) {
+      snprintf(why, wsize, "a Fat-Tree is 'levels;down counts;up counts;link counts' (4 fields, not %zu)", np);
+      return -1;
+    }
+    if (fl_topo_count(part[0], "levels", &levels, why, wsize) != 0)
+      return -1;
+    for (int l = 0; l < 3; l++) {
+      size_t pieces = fl_split(part[l + 1].s, part[l + 1].n, ',', NULL, 0), start = 0, k = 0;
+      if ((double)pieces != levels) {
+        snprintf(why, wsize, "%.0f levels, but %zu %s counts", levels, pieces, names[l]);
+        goto out;
+      }
+      if (!(vec[l] = malloc(pieces * sizeof *vec[l]))) {
+        snprintf(why, wsize, "out of memory");
+        goto out;
+      }
+      for (size_t i = 0; i <= part[l + 1].n; i++)
+        if (i == part[l + 1].n || part[l + 1].s[i] == ',') {
+          char what[48];
+          fl_span one = {part[l + 1].s + start, i - start};
+          snprintf(what, sizeof what, "%s count %zu", names[l], k + 1);
+          if (fl_topo_count(one, what, &vec[l][k++], why, wsize) != 0)
+            goto out;
+          start = i + 1;
+        }
+    }
+    for (size_t i = 0; i < (size_t)levels; i++)
+      *hosts *= vec[0][i];
+    for (size_t i = 0; i < (size_t)levels; i++) {
+      double at;
+      below *= vec[0][i];
+      ups *= vec[1][i];
+      at = ups * (*hosts / below); /* switches at level i+1 */
+      *switches += at;
+      *links += at * vec[0][i] * vec[2][i];
+    }
+    rc = 0;
+  out:
+    for (int l = 0; l < 3; l++)
+      free(vec[l]);
+    return rc;
+  }
+  return 0; /* FLAT, or what SimGrid refuses itself */
+}
+
+/* A <cluster>'s topology, for the size pass: for a TORUS, FAT_TREE or DRAGONFLY one its hosts (*hosts, which its
+ * radical must name), and the memory of its hosts, switches and links (*bytes, *links; else *bytes 0); *topo its
+ * topo_parameters (for the messages; xmlFree) when it has them. FL_ERR_INPUT naming the line for parameters SimGrid
+ * would misread. */
+static fl_err fl_cluster_topology(xmlTextReader *r, const char *file, const char *radical, double *hosts, double *bytes,
+                                  double *links, xmlChar **topo)
+{
+  fl_err rc = FL_OK;
+  xmlChar *topology = xmlTextReaderGetAttribute(r, (const xmlChar *)"topology");
+  long line = xmlGetLineNo(xmlTextReaderCurrentNode(r));
+  char why[256] = "";
+  double h, sw, ln;
+  *bytes = *links = 0;
+  *topo = NULL;
+  if (!topology || !(strcmp((const char *)topology, "TORUS") == 0 || strcmp((const char *)topology, "FAT_TREE") == 0 ||
+                     strcmp((const char *)topology, "DRAGONFLY") == 0))
+    goto done;
+  *topo = xmlTextReaderGetAttribute(r, (const xmlChar *)"topo_parameters");
+  FL_CHECK(*topo != NULL, FL_ERR_INPUT, "%s:%ld: cluster topology = '%s': no topo_parameters", file, line,
+           (const char *)topology);
+  if (fl_topology_size((const char *)topology, (const char *)*topo, &h, &sw, &ln, why, sizeof why) != 0) {
+    rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: cluster topo_parameters = '%.200s': %s", file, line, (const char *)*topo,
+                    why);
+    goto done;
+  }
+  /* SimGrid names host i by the radical's i-th number and dies past its last one */
+  if (radical && fl_radical_hosts(radical) >= 0 && h > fl_radical_hosts(radical)) {
+    rc = fl_err_set(FL_ERR_INPUT,
+                    "%s:%ld: cluster topo_parameters = '%.200s': a %s of %.0f hosts, but radical = "
+                    "'%.100s' names %.0f",
+                    file, line, (const char *)*topo, (const char *)topology, h, radical, fl_radical_hosts(radical));
+    goto done;
+  }
+  {
+    /* SPLITDUPLEX (FULLDUPLEX) makes two links of each */
+    xmlChar *sharing = xmlTextReaderGetAttribute(r, (const xmlChar *)"sharing_policy");
+    if (sharing &&
+        (strcmp((const char *)sharing, "SPLITDUPLEX") == 0 || strcmp((const char *)sharing, "FULLDUPLEX") == 0))
+      ln *= 2;
+    xmlFree(sharing);
+  }
+  *hosts = h;
+  *links = ln;
+  *bytes = (h + sw) * FL_PLATFORM_TOPO_BYTES_PER_HOST + ln * FL_PLATFORM_FILE_BYTES_PER_LINK;
+done:
+  xmlFree(topology);
+  return rc;
+}
+
 /* The file to libxml2 with every NUL byte a space: SimGrid's parser reads past one, libxml2 would stop there */
 static int fl_read_no_nul(void *ctx, char *buf, int len)
 {
@@ -551,7 +769,7 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
   while ((step = xmlTextReaderRead(r)) == 1) {
     const char *name = (const char *)xmlTextReaderConstLocalName(r);
     int type = xmlTextReaderNodeType(r), empty = xmlTextReaderIsEmptyElement(r);
-    double hosts = 0, members = 1;
+    double hosts = 0, members = 1, bytes = -1, links = 0; /* bytes: those of a cluster's topology, or per host */
     const char *attr = NULL;
     xmlChar *value = NULL;
     if (!name)
@@ -573,15 +791,35 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
       attr = "radical";
       value = xmlTextReaderGetAttribute(r, (const xmlChar *)attr);
       hosts = value ? fmax(0, fl_radical_hosts((const char *)value)) : 0;
+      if (strcmp(name, "cluster") == 0) {
+        xmlChar *topo = NULL;
+        rc = fl_cluster_topology(r, file, (const char *)value, &hosts, &bytes, &links, &topo);
+        if (topo && rc == FL_OK && links * FL_PLATFORM_FILE_BYTES_PER_LINK > hosts * FL_PLATFORM_TOPO_BYTES_PER_HOST) {
+          /* its links weigh more than its hosts: the message names its topo_parameters */
+          attr = "topo_parameters";
+          xmlFree(value);
+          value = topo;
+          topo = NULL;
+        }
+        xmlFree(topo);
+        if (rc != FL_OK) {
+          xmlFree(value);
+          goto done;
+        }
+      }
     } else if (strcmp(name, "router") != 0 && strcmp(name, "zone") != 0 && strcmp(name, "AS") != 0) {
       members = 0;
     }
     if (depth > 0)
       zone[depth - 1].members += members;
+    if (bytes <= 0)
+      bytes = hosts * FL_PLATFORM_FILE_BYTES_PER_HOST;
     est->hosts += hosts;
-    if (hosts > biggest) {
-      /* the element that brings the most hosts, for the message */
-      biggest = hosts;
+    est->links += links;
+    est->bytes += bytes;
+    if (bytes > biggest) {
+      /* the element that brings the most memory, for the message */
+      biggest = est->element_bytes = bytes;
       est->line = xmlGetLineNo(xmlTextReaderCurrentNode(r));
       snprintf(est->element, sizeof est->element, "%s", name);
       snprintf(est->attr, sizeof est->attr, "%s", attr ? attr : "");
@@ -612,7 +850,7 @@ fl_err fl_platform_file_estimate(const char *file, fl_platform_estimate *est)
   /* a file SimGrid cannot parse: it says why; what was counted up to there stands (zones left open included) */
   while (depth > 0)
     fl_zone_close(&zone[--depth], est);
-  est->bytes += FL_PLATFORM_BASE_BYTES + est->hosts * FL_PLATFORM_FILE_BYTES_PER_HOST;
+  est->bytes += FL_PLATFORM_BASE_BYTES;
 done:
   if (r)
     xmlFreeTextReader(r);
@@ -628,7 +866,7 @@ static fl_err fl_platform_file_check_size(const char *file)
   double avail = fl_memory_available();
   char a[32], b[32], where[320] = "";
   FL_TRY(fl_platform_file_estimate(file, &est));
-  if (est.table_bytes > est.hosts * FL_PLATFORM_FILE_BYTES_PER_HOST)
+  if (est.table_bytes > est.element_bytes)
     snprintf(where, sizeof where, "%ld: zone '%.60s': %.0f members, whose routing table takes %s; ", est.table_line,
              est.table_zone, est.table_members, fl_units_format_bytes(est.table_bytes, a, sizeof a));
   else if (est.value[0])
@@ -637,6 +875,14 @@ static fl_err fl_platform_file_check_size(const char *file)
     snprintf(where, sizeof where, "%ld: %s: ", est.line, est.element);
   FL_CHECK(est.hosts <= (double)FL_PLATFORM_MAX_NODES, FL_ERR_INPUT, "%s:%s%.0f hosts: at most %ld", file, where,
            est.hosts, (long)FL_PLATFORM_MAX_NODES);
+  if (est.links > 0)
+    FL_CHECK(est.bytes <= avail, FL_ERR_INPUT,
+             "%s:%s%.0f hosts and %.0f links of cluster topologies would need about %s of memory (%.0f bytes a host, "
+             "%.0f a topology's host or switch, %.0f a link, measured, and the routing tables of Full and Floyd "
+             "zones) but %s are available",
+             file, where, est.hosts, est.links, fl_units_format_bytes(est.bytes, a, sizeof a),
+             FL_PLATFORM_FILE_BYTES_PER_HOST, FL_PLATFORM_TOPO_BYTES_PER_HOST, FL_PLATFORM_FILE_BYTES_PER_LINK,
+             fl_units_format_bytes(avail, b, sizeof b));
   FL_CHECK(est.bytes <= avail, FL_ERR_INPUT,
            "%s:%s%.0f hosts would need about %s of memory (%.0f bytes a host, measured, and the routing tables of Full "
            "and Floyd zones) but %s are available",

@@ -83,13 +83,26 @@ sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j);
 /* Platform files: a host of a SimGrid cluster (its private link and route), measured with SimGrid 3.32 by faultline
  * loading a 992,000-host cluster: peak RSS 3.27 GB (docs/reliability.md). */
 #define FL_PLATFORM_FILE_BYTES_PER_HOST 3400.0
+/* A Dragonfly, Fat-Tree or Torus cluster of SimGrid 3.32 (its topo_parameters): a host or a switch (router) of it,
+ * and a link (to a host, between switches or routers), measured by faultline loading such clusters: 1M hosts as a
+ * torus 100x100x100 (3M links) 5,324 MB peak RSS, as a fat tree 2;1000,1000;1,1;1,1 (1M links) 2,923 MB, as a
+ * Dragonfly 50,1;20,1;25,1;40 (1.54M links) 3,398 MB, a Dragonfly of 1,000 routers in one chassis (499,500 links)
+ * 775 MB: ~1,700 and ~1,200-1,460 bytes; taken upwards, the estimate is 3-16 % above those (docs/reliability.md). */
+#define FL_PLATFORM_TOPO_BYTES_PER_HOST 1700.0
+#define FL_PLATFORM_FILE_BYTES_PER_LINK 1500.0
 
 /* What a platform file would build, read before SimGrid sees it (libxml2's streaming reader, no tree): its hosts
- * (<host>, <peer>, and a <cluster> or <cabinet> radical's), and the memory they and the routing tables of its Full
- * and Floyd zones would take; the element that brings the most hosts (line, name, attribute, value), and the zone with
- * the largest routing table. A file that is not well-formed is counted as far as it reads. */
+ * (<host>, <peer>, a <cabinet> radical's, and a <cluster>'s: its radical's, or for a TORUS, FAT_TREE or DRAGONFLY
+ * topology the hosts, switches and links its topo_parameters make), and the memory they and the routing tables of
+ * its Full and Floyd zones would take; the element that brings the most memory (line, name, attribute, value), and
+ * the zone with the largest routing table. A file that is not well-formed is counted as far as it reads.
+ * FL_ERR_INPUT, naming the line, for topo_parameters SimGrid 3.32 would misread (a negative or zero count, a number
+ * beyond an int, the wrong number of fields), for a topology of more hosts than its radical names, and for a
+ * Dragonfly of more groups than routers in a group (SimGrid links router n of each group to group n; past that it
+ * writes beyond its table of routers). */
 typedef struct fl_platform_estimate {
-  double hosts, bytes;
+  double hosts, bytes, links; /* links: those of the clusters' topologies */
+  double element_bytes;       /* the memory of the element below */
   long line;
   char element[32], attr[32], value[200];
   double table_bytes, table_members; /* the Full or Floyd zone whose routing table is the largest */
