@@ -121,6 +121,25 @@ static void write_topology(const char *name, const char *topology, const char *p
   write_file(name, text);
 }
 
+/* expect_bad for a platform file that, were its check to fail, would ask SimGrid for all the memory there is: run
+ * under 4 GiB of address space and 120 s (the memory limit is left out under ASan, whose shadow alone exceeds it) */
+#define DF "[platform]\nfile = df.xml\n[app]\nnodes = 2\n"
+#define FT "[platform]\nfile = ft.xml\n[app]\nnodes = 2\n"
+#define TO "[platform]\nfile = to.xml\n[app]\nnodes = 2\n"
+static void expect_bad_bounded(const char *ini, const char *want)
+{
+  int rc;
+  write_file("bad.ini", ini);
+  unlink(fl_test_tmp("bad.sqlite"));
+  rc = fl_cli_run_bounded("simulate bad.ini --db bad.sqlite", 120, 4L << 20);
+  CU_ASSERT_EQUAL(rc, 2);
+  CU_ASSERT_EQUAL(lines(err_text), 1);
+  if (!strstr(err_text, want))
+    fprintf(stderr, "\n    stderr '%s' lacks '%s'\n", err_text, want);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, want));
+  CU_ASSERT_FALSE(exists("bad.sqlite"));
+}
+
 /* Torus, Fat-Tree and Dragonfly clusters: SimGrid's own examples load with every host; topo_parameters SimGrid
  * 3.32 misreads are refused before it sees them (fuzz_platform's finding: a Dragonfly of -2 groups, kept by SimGrid
  * as 4294967294, ended in std::bad_alloc; 10 groups of one router each wrote past SimGrid's table of routers and
@@ -139,44 +158,42 @@ static void test_topology_clusters(void)
              examples[i].nodes);
     write_file("topo.ini", ini);
     unlink(fl_test_tmp("topo.sqlite"));
-    CU_ASSERT_EQUAL(faultline("simulate topo.ini --db topo.sqlite --quiet"), 0);
+    CU_ASSERT_EQUAL(fl_cli_run_bounded("simulate topo.ini --db topo.sqlite --quiet", 120, 4L << 20), 0);
     CU_ASSERT_TRUE(exists("topo.sqlite"));
     /* one host more than the topology has: said as a scenario error */
     snprintf(ini, sizeof ini, "[platform]\nfile = %s\n[app]\nnodes = %d\n", fl_test_src(examples[i].file),
              examples[i].nodes + 1);
     write_file("topo.ini", ini);
-    CU_ASSERT_EQUAL(faultline("simulate topo.ini --db topo2.sqlite --quiet"), 2);
+    CU_ASSERT_EQUAL(fl_cli_run_bounded("simulate topo.ini --db topo2.sqlite --quiet", 120, 4L << 20), 2);
+    snprintf(ini, sizeof ini, "has only %d nodes", examples[i].nodes);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err_text, ini));
   }
   write_topology("df.xml", "DRAGONFLY", "-2,4;4,3;5,1;2", "0-119");
-  expect_bad("[platform]\nfile = df.xml\n[app]\nnodes = 2\n", "",
-             "df.xml:6: cluster topo_parameters = '-2,4;4,3;5,1;2': groups -2: a count is 1 or more");
+  expect_bad_bounded(DF, "df.xml:6: cluster topo_parameters = '-2,4;4,3;5,1;2': groups -2: a count is 1 or more");
   write_topology("df.xml", "DRAGONFLY", "10,1;1,1;1,1;1", "0-9");
-  expect_bad("[platform]\nfile = df.xml\n[app]\nnodes = 2\n", "",
-             "df.xml:6: cluster topo_parameters = '10,1;1,1;1,1;1': 10 groups, but a group has 1 routers");
+  expect_bad_bounded(DF, "df.xml:6: cluster topo_parameters = '10,1;1,1;1,1;1': 10 groups, but a group has 1 routers");
   write_topology("df.xml", "DRAGONFLY", "1,1;1,1;100000,1;1", "0-99999");
-  expect_bad("[platform]\nfile = df.xml\n[app]\nnodes = 2\n", "",
-             "df.xml:6: cluster topo_parameters = '1,1;1,1;100000,1;1': 100000 hosts and 5000050000 links of cluster "
-             "topologies would need about");
+  expect_bad_bounded(
+      DF, "df.xml:6: cluster topo_parameters = '1,1;1,1;100000,1;1': 100000 hosts and 5000050000 links of cluster "
+          "topologies would need about");
   write_topology("df.xml", "DRAGONFLY", "3,4;4,3;5,1;2", "0-99");
-  expect_bad("[platform]\nfile = df.xml\n[app]\nnodes = 2\n", "",
-             "df.xml:6: cluster topo_parameters = '3,4;4,3;5,1;2': a DRAGONFLY of 120 hosts, but radical = '0-99' "
-             "names 100");
+  expect_bad_bounded(
+      DF, "df.xml:6: cluster topo_parameters = '3,4;4,3;5,1;2': a DRAGONFLY of 120 hosts, but radical = '0-99' "
+          "names 100");
   write_topology("df.xml", "DRAGONFLY", "3,4;4;5,1;2", "0-119");
-  expect_bad("[platform]\nfile = df.xml\n[app]\nnodes = 2\n", "",
-             "a Dragonfly's chassis field is 'chassis,black links'");
+  expect_bad_bounded(DF, "a Dragonfly's chassis field is 'chassis,black links'");
   write_topology("ft.xml", "FAT_TREE", "2;4,4;1,2", "0-15");
-  expect_bad("[platform]\nfile = ft.xml\n[app]\nnodes = 2\n", "",
-             "ft.xml:6: cluster topo_parameters = '2;4,4;1,2': a Fat-Tree is 'levels;down counts;up counts;link "
-             "counts' (4 fields, not 3)");
+  expect_bad_bounded(
+      FT, "ft.xml:6: cluster topo_parameters = '2;4,4;1,2': a Fat-Tree is 'levels;down counts;up counts;link "
+          "counts' (4 fields, not 3)");
   write_topology("ft.xml", "FAT_TREE", "2;4,4;1,2;1,99999999999", "0-15");
-  expect_bad("[platform]\nfile = ft.xml\n[app]\nnodes = 2\n", "", "link count 2 99999999999 is beyond an int");
+  expect_bad_bounded(FT, "link count 2 99999999999 is beyond an int");
   write_topology("ft.xml", "FAT_TREE", "3;4,4;1,2,2;1,2,1", "0-15");
-  expect_bad("[platform]\nfile = ft.xml\n[app]\nnodes = 2\n", "", "3 levels, but 2 down counts");
+  expect_bad_bounded(FT, "3 levels, but 2 down counts");
   write_topology("to.xml", "TORUS", "3,0,2", "0-11");
-  expect_bad("[platform]\nfile = to.xml\n[app]\nnodes = 2\n", "",
-             "to.xml:6: cluster topo_parameters = '3,0,2': dimension 2 0: a count is 1 or more");
+  expect_bad_bounded(TO, "to.xml:6: cluster topo_parameters = '3,0,2': dimension 2 0: a count is 1 or more");
   write_topology("to.xml", "TORUS", "3,x", "0-11");
-  expect_bad("[platform]\nfile = to.xml\n[app]\nnodes = 2\n", "", "dimension 2 'x' is not a number");
+  expect_bad_bounded(TO, "dimension 2 'x' is not a number");
 }
 
 static void test_simulate_report_rerun(void)
