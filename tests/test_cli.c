@@ -28,15 +28,16 @@ static int count_lines_with(const char *text, const char *needle)
 
 #define GOOD "[run]\nreplicas = 3\n[platform]\nnodes = 40\n[failures]\nnode_mtbf = 20d\n[app]\nnodes = 32\nwork = 12h\n"
 
-/* Each bad input: exit 2, one line on stderr that contains `want`, no database file. */
-static void expect_bad(const char *ini, const char *args, const char *want)
+/* Each bad input: exit 2, one line on stderr that contains `want`, no database file; the command limited to
+ * `seconds` and `mem_kb` of address space where they are not 0 (fl_cli_run_bounded). */
+static void expect_bad_within(const char *ini, const char *args, const char *want, int seconds, long mem_kb)
 {
   char cmdline[1024];
   int rc;
   write_file("bad.ini", ini);
   unlink(fl_test_tmp("bad.sqlite"));
   snprintf(cmdline, sizeof cmdline, "simulate bad.ini --db bad.sqlite %s", args);
-  rc = faultline(cmdline);
+  rc = fl_cli_run_bounded(cmdline, seconds, mem_kb);
   CU_ASSERT_EQUAL(rc, 2);
   CU_ASSERT_EQUAL(lines(err_text), 1);
   if (!strstr(err_text, want))
@@ -44,6 +45,11 @@ static void expect_bad(const char *ini, const char *args, const char *want)
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, want));
   CU_ASSERT_FALSE(exists("bad.sqlite"));
   CU_ASSERT_FALSE(exists("bad.sqlite-wal"));
+}
+
+static void expect_bad(const char *ini, const char *args, const char *want)
+{
+  expect_bad_within(ini, args, want, 0, 0);
 }
 
 static void test_bad_input(void)
@@ -121,25 +127,6 @@ static void write_topology(const char *name, const char *topology, const char *p
   write_file(name, text);
 }
 
-/* expect_bad for a platform file that, were its check to fail, would ask SimGrid for all the memory there is: run
- * under 4 GiB of address space and 120 s (the memory limit is left out under ASan, whose shadow alone exceeds it) */
-#define DF "[platform]\nfile = df.xml\n[app]\nnodes = 2\n"
-#define FT "[platform]\nfile = ft.xml\n[app]\nnodes = 2\n"
-#define TO "[platform]\nfile = to.xml\n[app]\nnodes = 2\n"
-static void expect_bad_bounded(const char *ini, const char *want)
-{
-  int rc;
-  write_file("bad.ini", ini);
-  unlink(fl_test_tmp("bad.sqlite"));
-  rc = fl_cli_run_bounded("simulate bad.ini --db bad.sqlite", 120, 4L << 20);
-  CU_ASSERT_EQUAL(rc, 2);
-  CU_ASSERT_EQUAL(lines(err_text), 1);
-  if (!strstr(err_text, want))
-    fprintf(stderr, "\n    stderr '%s' lacks '%s'\n", err_text, want);
-  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, want));
-  CU_ASSERT_FALSE(exists("bad.sqlite"));
-}
-
 /* Torus, Fat-Tree and Dragonfly clusters: SimGrid's own examples load with every host; topo_parameters SimGrid
  * 3.32 misreads are refused before it sees them (fuzz_platform's finding: a Dragonfly of -2 groups, kept by SimGrid
  * as 4294967294, ended in std::bad_alloc; 10 groups of one router each wrote past SimGrid's table of routers and
@@ -152,6 +139,27 @@ static void test_topology_clusters(void)
   } examples[] = {{"tests/fuzz/seeds/platform/cluster_dragonfly.xml", 119},
                   {"tests/fuzz/seeds/platform/cluster_fat_tree.xml", 15},
                   {"tests/fuzz/seeds/platform/cluster_torus.xml", 11}};
+  static const struct {
+    const char *topology, *params, *radical, *want;
+  } refused[] = {
+      {"DRAGONFLY", "-2,4;4,3;5,1;2", "0-119",
+       "p.xml:6: cluster topo_parameters = '-2,4;4,3;5,1;2': groups -2: a count is 1 or more"},
+      {"DRAGONFLY", "10,1;1,1;1,1;1", "0-9",
+       "p.xml:6: cluster topo_parameters = '10,1;1,1;1,1;1': 10 groups, but a group has 1 routers"},
+      {"DRAGONFLY", "1,1;1,1;100000,1;1", "0-99999",
+       "p.xml:6: cluster topo_parameters = '1,1;1,1;100000,1;1': 100000 hosts and 5000050000 links of cluster "
+       "topologies would need about"},
+      {"DRAGONFLY", "3,4;4,3;5,1;2", "0-99",
+       "p.xml:6: cluster topo_parameters = '3,4;4,3;5,1;2': a DRAGONFLY of 120 hosts, but radical = '0-99' names 100"},
+      {"DRAGONFLY", "3,4;4;5,1;2", "0-119", "a Dragonfly's chassis field is 'chassis,black links'"},
+      {"FAT_TREE", "2;4,4;1,2", "0-15",
+       "p.xml:6: cluster topo_parameters = '2;4,4;1,2': a Fat-Tree is 'levels;down counts;up counts;link counts' (4 "
+       "fields, not 3)"},
+      {"FAT_TREE", "2;4,4;1,2;1,99999999999", "0-15", "link count 2 99999999999 is beyond an int"},
+      {"FAT_TREE", "3;4,4;1,2,2;1,2,1", "0-15", "3 levels, but 2 down counts"},
+      {"TORUS", "3,0,2", "0-11", "p.xml:6: cluster topo_parameters = '3,0,2': dimension 2 0: a count is 1 or more"},
+      {"TORUS", "3,x", "0-11", "dimension 2 'x' is not a number"},
+  };
   char ini[1200];
   for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
     snprintf(ini, sizeof ini, "[platform]\nfile = %s\n[app]\nnodes = %d\n", fl_test_src(examples[i].file),
@@ -168,32 +176,12 @@ static void test_topology_clusters(void)
     snprintf(ini, sizeof ini, "has only %d nodes", examples[i].nodes);
     CU_ASSERT_PTR_NOT_NULL(strstr(err_text, ini));
   }
-  write_topology("df.xml", "DRAGONFLY", "-2,4;4,3;5,1;2", "0-119");
-  expect_bad_bounded(DF, "df.xml:6: cluster topo_parameters = '-2,4;4,3;5,1;2': groups -2: a count is 1 or more");
-  write_topology("df.xml", "DRAGONFLY", "10,1;1,1;1,1;1", "0-9");
-  expect_bad_bounded(DF, "df.xml:6: cluster topo_parameters = '10,1;1,1;1,1;1': 10 groups, but a group has 1 routers");
-  write_topology("df.xml", "DRAGONFLY", "1,1;1,1;100000,1;1", "0-99999");
-  expect_bad_bounded(
-      DF, "df.xml:6: cluster topo_parameters = '1,1;1,1;100000,1;1': 100000 hosts and 5000050000 links of cluster "
-          "topologies would need about");
-  write_topology("df.xml", "DRAGONFLY", "3,4;4,3;5,1;2", "0-99");
-  expect_bad_bounded(
-      DF, "df.xml:6: cluster topo_parameters = '3,4;4,3;5,1;2': a DRAGONFLY of 120 hosts, but radical = '0-99' "
-          "names 100");
-  write_topology("df.xml", "DRAGONFLY", "3,4;4;5,1;2", "0-119");
-  expect_bad_bounded(DF, "a Dragonfly's chassis field is 'chassis,black links'");
-  write_topology("ft.xml", "FAT_TREE", "2;4,4;1,2", "0-15");
-  expect_bad_bounded(
-      FT, "ft.xml:6: cluster topo_parameters = '2;4,4;1,2': a Fat-Tree is 'levels;down counts;up counts;link "
-          "counts' (4 fields, not 3)");
-  write_topology("ft.xml", "FAT_TREE", "2;4,4;1,2;1,99999999999", "0-15");
-  expect_bad_bounded(FT, "link count 2 99999999999 is beyond an int");
-  write_topology("ft.xml", "FAT_TREE", "3;4,4;1,2,2;1,2,1", "0-15");
-  expect_bad_bounded(FT, "3 levels, but 2 down counts");
-  write_topology("to.xml", "TORUS", "3,0,2", "0-11");
-  expect_bad_bounded(TO, "to.xml:6: cluster topo_parameters = '3,0,2': dimension 2 0: a count is 1 or more");
-  write_topology("to.xml", "TORUS", "3,x", "0-11");
-  expect_bad_bounded(TO, "dimension 2 'x' is not a number");
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    write_topology("p.xml", refused[i].topology, refused[i].params, refused[i].radical);
+    /* under 4 GiB of address space and 120 s: were the check to fail, SimGrid would take all the memory there is
+     * (the memory limit is left out under ASan, whose shadow alone exceeds it) */
+    expect_bad_within("[platform]\nfile = p.xml\n[app]\nnodes = 2\n", "", refused[i].want, 120, 4L << 20);
+  }
 }
 
 static void test_simulate_report_rerun(void)
