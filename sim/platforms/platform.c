@@ -520,6 +520,31 @@ static int fl_topo_count(fl_span f, const char *what, double *v, char *why, size
   return 0;
 }
 
+/* A comma list of counts (a torus' dimensions, a fat tree's counts per level), each read by fl_topo_count and named
+ * "`what` K": their number, product, and the first `max` of them in `out` (NULL: none kept); -1 as fl_topo_count */
+static int fl_topo_list(fl_span list, const char *what, double *out, size_t max, size_t *count, double *product,
+                        char *why, size_t wsize)
+{
+  size_t k = 0, start = 0;
+  *product = 1;
+  for (size_t i = 0; i <= list.n; i++)
+    if (i == list.n || list.s[i] == ',') {
+      char name[48];
+      double v;
+      fl_span one = {list.s + start, i - start};
+      snprintf(name, sizeof name, "%s %zu", what, k + 1);
+      if (fl_topo_count(one, name, &v, why, wsize) != 0)
+        return -1;
+      if (out && k < max)
+        out[k] = v;
+      *product *= v;
+      k++;
+      start = i + 1;
+    }
+  *count = k;
+  return 0;
+}
+
 /* What a cluster's TORUS, FAT_TREE or DRAGONFLY topology builds in SimGrid 3.32 (TorusZone, FatTreeZone and
  * DragonflyZone: parse_topo_parameters and the zone's creation): its hosts, its switches or routers, and its links;
  * 0, or -1 with the reason in `why` for parameters SimGrid would misread or die on. */
@@ -532,18 +557,10 @@ static int fl_topology_size(const char *topology, const char *params, double *ho
   *switches = *links = 0;
   if (strcmp(topology, "TORUS") == 0) {
     /* dims "d1,d2,...": a host per point, a link per host and dimension */
-    size_t dims = fl_split(params, n, ',', NULL, 0), k = 0, start = 0;
-    for (size_t i = 0; i <= n; i++)
-      if (i == n || params[i] == ',') {
-        double d;
-        fl_span one = {params + start, i - start};
-        char what[48];
-        snprintf(what, sizeof what, "dimension %zu", ++k);
-        if (fl_topo_count(one, what, &d, why, wsize) != 0)
-          return -1;
-        *hosts *= d;
-        start = i + 1;
-      }
+    fl_span all = {params, n};
+    size_t dims;
+    if (fl_topo_list(all, "dimension", NULL, 0, &dims, hosts, why, wsize) != 0)
+      return -1;
     *links = *hosts * (double)dims;
     return 0;
   }
@@ -597,7 +614,9 @@ static int fl_topology_size(const char *topology, const char *params, double *ho
     if (fl_topo_count(part[0], "levels", &levels, why, wsize) != 0)
       return -1;
     for (int l = 0; l < 3; l++) {
-      size_t pieces = fl_split(part[l + 1].s, part[l + 1].n, ',', NULL, 0), start = 0, k = 0;
+      size_t pieces = fl_split(part[l + 1].s, part[l + 1].n, ',', NULL, 0);
+      double product;
+      char what[16];
       if ((double)pieces != levels) {
         snprintf(why, wsize, "%.0f levels, but %zu %s counts", levels, pieces, names[l]);
         goto out;
@@ -606,18 +625,12 @@ static int fl_topology_size(const char *topology, const char *params, double *ho
         snprintf(why, wsize, "out of memory");
         goto out;
       }
-      for (size_t i = 0; i <= part[l + 1].n; i++)
-        if (i == part[l + 1].n || part[l + 1].s[i] == ',') {
-          char what[48];
-          fl_span one = {part[l + 1].s + start, i - start};
-          snprintf(what, sizeof what, "%s count %zu", names[l], k + 1);
-          if (fl_topo_count(one, what, &vec[l][k++], why, wsize) != 0)
-            goto out;
-          start = i + 1;
-        }
+      snprintf(what, sizeof what, "%s count", names[l]);
+      if (fl_topo_list(part[l + 1], what, vec[l], pieces, &pieces, &product, why, wsize) != 0)
+        goto out;
+      if (l == 0)
+        *hosts = product;
     }
-    for (size_t i = 0; i < (size_t)levels; i++)
-      *hosts *= vec[0][i];
     for (size_t i = 0; i < (size_t)levels; i++) {
       double at;
       below *= vec[0][i];
@@ -646,7 +659,7 @@ static fl_err fl_cluster_topology(xmlTextReader *r, const char *file, const char
   xmlChar *topology = xmlTextReaderGetAttribute(r, (const xmlChar *)"topology");
   long line = xmlGetLineNo(xmlTextReaderCurrentNode(r));
   char why[256] = "";
-  double h, sw, ln;
+  double h, sw, ln, named;
   *bytes = *links = 0;
   *topo = NULL;
   if (!topology || !(strcmp((const char *)topology, "TORUS") == 0 || strcmp((const char *)topology, "FAT_TREE") == 0 ||
@@ -661,11 +674,12 @@ static fl_err fl_cluster_topology(xmlTextReader *r, const char *file, const char
     goto done;
   }
   /* SimGrid names host i by the radical's i-th number and dies past its last one */
-  if (radical && fl_radical_hosts(radical) >= 0 && h > fl_radical_hosts(radical)) {
+  named = radical ? fl_radical_hosts(radical) : -1;
+  if (named >= 0 && h > named) {
     rc = fl_err_set(FL_ERR_INPUT,
                     "%s:%ld: cluster topo_parameters = '%.200s': a %s of %.0f hosts, but radical = "
                     "'%.100s' names %.0f",
-                    file, line, (const char *)*topo, (const char *)topology, h, radical, fl_radical_hosts(radical));
+                    file, line, (const char *)*topo, (const char *)topology, h, radical, named);
     goto done;
   }
   {
@@ -864,7 +878,7 @@ static fl_err fl_platform_file_check_size(const char *file)
   fl_err rc = FL_OK;
   fl_platform_estimate est;
   double avail = fl_memory_available();
-  char a[32], b[32], where[320] = "";
+  char a[32], b[32], where[320] = "", links[64] = "", costs[96] = "";
   FL_TRY(fl_platform_file_estimate(file, &est));
   if (est.table_bytes > est.element_bytes)
     snprintf(where, sizeof where, "%ld: zone '%.60s': %.0f members, whose routing table takes %s; ", est.table_line,
@@ -875,19 +889,16 @@ static fl_err fl_platform_file_check_size(const char *file)
     snprintf(where, sizeof where, "%ld: %s: ", est.line, est.element);
   FL_CHECK(est.hosts <= (double)FL_PLATFORM_MAX_NODES, FL_ERR_INPUT, "%s:%s%.0f hosts: at most %ld", file, where,
            est.hosts, (long)FL_PLATFORM_MAX_NODES);
-  if (est.links > 0)
-    FL_CHECK(est.bytes <= avail, FL_ERR_INPUT,
-             "%s:%s%.0f hosts and %.0f links of cluster topologies would need about %s of memory (%.0f bytes a host, "
-             "%.0f a topology's host or switch, %.0f a link, measured, and the routing tables of Full and Floyd "
-             "zones) but %s are available",
-             file, where, est.hosts, est.links, fl_units_format_bytes(est.bytes, a, sizeof a),
-             FL_PLATFORM_FILE_BYTES_PER_HOST, FL_PLATFORM_TOPO_BYTES_PER_HOST, FL_PLATFORM_FILE_BYTES_PER_LINK,
-             fl_units_format_bytes(avail, b, sizeof b));
+  if (est.links > 0) {
+    snprintf(links, sizeof links, " and %.0f links of cluster topologies", est.links);
+    snprintf(costs, sizeof costs, ", %.0f a topology's host or switch, %.0f a link", FL_PLATFORM_TOPO_BYTES_PER_HOST,
+             FL_PLATFORM_FILE_BYTES_PER_LINK);
+  }
   FL_CHECK(est.bytes <= avail, FL_ERR_INPUT,
-           "%s:%s%.0f hosts would need about %s of memory (%.0f bytes a host, measured, and the routing tables of Full "
-           "and Floyd zones) but %s are available",
-           file, where, est.hosts, fl_units_format_bytes(est.bytes, a, sizeof a), FL_PLATFORM_FILE_BYTES_PER_HOST,
-           fl_units_format_bytes(avail, b, sizeof b));
+           "%s:%s%.0f hosts%s would need about %s of memory (%.0f bytes a host%s, measured, and the routing tables "
+           "of Full and Floyd zones) but %s are available",
+           file, where, est.hosts, links, fl_units_format_bytes(est.bytes, a, sizeof a),
+           FL_PLATFORM_FILE_BYTES_PER_HOST, costs, fl_units_format_bytes(avail, b, sizeof b));
 done:
   return rc;
 }
