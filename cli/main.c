@@ -379,6 +379,50 @@ done:
   return worst;
 }
 
+/* What simulate wrote: its rows (for the summary), those another writer had, and the completed replicas' makespans
+ * of the current sweep point (for Daly's expectation) */
+typedef struct fl_sim_tally {
+  int64_t first_id, last_id, *own;
+  size_t nown, own_cap;
+  long skipped, completed;
+  double sum_makespan;
+} fl_sim_tally;
+
+/* A replica handed to the writer thread: its row's id once written, and what the tally needs of its result */
+typedef struct fl_sim_slot {
+  int64_t id;
+  int pending, completed;
+  double makespan_s;
+} fl_sim_slot;
+
+/* Count a written replica (nothing while none is pending) */
+static fl_err fl_simulate_account(fl_sim_slot *s, fl_sim_tally *t)
+{
+  fl_err rc = FL_OK;
+  if (!s->pending)
+    goto done;
+  s->pending = 0;
+  if (s->id == 0) {
+    t->skipped++; /* another process wrote this very row meanwhile (same key): it is there once */
+    goto done;
+  }
+  if (s->completed) {
+    t->sum_makespan += s->makespan_s;
+    t->completed++;
+  }
+  if (!t->first_id)
+    t->first_id = s->id;
+  t->last_id = s->id;
+  if (t->nown == t->own_cap) {
+    int64_t *g = realloc(t->own, (t->own_cap = t->own_cap ? 2 * t->own_cap : 256) * sizeof *t->own);
+    FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory");
+    t->own = g;
+  }
+  t->own[t->nown++] = s->id;
+done:
+  return rc;
+}
+
 static int fl_cmd_simulate(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -393,9 +437,11 @@ static int fl_cmd_simulate(int argc, char **argv)
   int nsets = 0, nsweeps = 0, ndims = 0, quiet = 0, print = 0, big = 0;
   long ncombos = 1, njobs = 0;
   int *effective = NULL;
-  int64_t first_id = 0, last_id = 0, *own = NULL; /* the rows this command wrote */
-  size_t nown = 0, own_cap = 0;
-  long shard_i = 1, shard_n = 1, item = 0, skipped = 0; /* --shard I/N: this command's slice of the items */
+  fl_sim_tally acc = {0};  /* the rows this command wrote */
+  fl_sim_slot slot[2] = {{0}}; /* the replica being written, the one before */
+  fl_db_writer *writer = NULL;
+  int cur = 0;
+  long shard_i = 1, shard_n = 1, item = 0; /* --shard I/N: this command's slice of the items */
   long rows_total = 0, rows_done = 0;                   /* progress */
   long ready_fd = -1, after_fd = -1;                    /* --ready-fd, --after-fd (sweep) */
   long pgroup = -1;                                     /* --platform-group K: one process per platform */
@@ -617,6 +663,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     goto out;
   }
   FL_TRY(fl_db_open(jobs[0].sc->db, &db));
+  FL_TRY(fl_db_writer_start(db, &writer));
   if (ready_fd >= 0) {
     ssize_t w = write((int)ready_fd, "1", 1);
     (void)w; /* the sweep reads EOF as "not ready": nothing to do if it went away */
@@ -644,6 +691,8 @@ static int fl_cmd_simulate(int argc, char **argv)
     }
     fl_evlog_free(&log);
     fl_evlog_init(&log, sc->events_all);
+    acc.sum_makespan = 0.0;
+    acc.completed = 0;
     if (ncombos == 1 && shard_n == 1)
       fl_sim_set_progress(sim, &prog, sc->replicas); /* one point: the replica's own progress says most */
     if (!quiet)
@@ -652,7 +701,6 @@ static int fl_cmd_simulate(int argc, char **argv)
     for (long r = 0; r < sc->replicas; r++) {
       fl_sim_result res;
       fl_db_run row;
-      int64_t id;
       char key[64];
       int present = 0;
       /* shard I of N takes every N-th (combination, replica) item, starting at I - 1: disjoint, deterministic */
@@ -663,7 +711,7 @@ static int fl_cmd_simulate(int argc, char **argv)
       FL_TRY(fl_db_has_row(db, key, &present));
       rows_done++;
       if (present) {
-        skipped++;
+        acc.skipped++;
         continue;
       }
       if (ncombos > 1 || shard_n > 1) {
@@ -676,25 +724,18 @@ static int fl_cmd_simulate(int argc, char **argv)
       }
       FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
       fl_sim_fill_row(sim, sc, r, &res, &row);
-      FL_TRY(fl_db_insert_run(db, &row, &log, &id));
-      if (id == 0) {
-        skipped++; /* another process wrote this very row meanwhile (same key): it is there once */
-        continue;
-      }
-      if (strcmp(res.status, "completed") == 0) {
-        sum_makespan += res.makespan_s;
-        completed++;
-      }
-      if (!first_id)
-        first_id = id;
-      last_id = id;
-      if (nown == own_cap) {
-        int64_t *g = realloc(own, (own_cap = own_cap ? 2 * own_cap : 256) * sizeof *own);
-        FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory");
-        own = g;
-      }
-      own[nown++] = id;
+      /* written by the writer thread while the next replica runs; the one before is written once this returns */
+      FL_TRY(fl_db_writer_submit(writer, &row, &log, &slot[cur].id));
+      slot[cur].pending = 1;
+      slot[cur].completed = strcmp(res.status, "completed") == 0;
+      slot[cur].makespan_s = res.makespan_s;
+      cur ^= 1;
+      FL_TRY(fl_simulate_account(&slot[cur], &acc));
     }
+    FL_TRY(fl_db_writer_sync(writer));
+    FL_TRY(fl_simulate_account(&slot[cur ^ 1], &acc));
+    sum_makespan = acc.sum_makespan;
+    completed = acc.completed;
     fl_progress_done(&prog);
     if (strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && sc->repair_s == 0.0 &&
         fl_sim_is_daly_model(sim)) {
@@ -708,17 +749,18 @@ static int fl_cmd_simulate(int argc, char **argv)
              completed ? 100.0 * (sum_makespan / (double)completed - expect) / expect : NAN);
     }
   }
-  if (nown > 0) {
-    fl_report_opts ro = {.scenario = NULL, .ids = own, .nids = nown, .csv = 0};
+  if (acc.nown > 0) {
+    fl_report_opts ro = {.scenario = NULL, .ids = acc.own, .nids = acc.nown, .csv = 0};
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
-  if ((skipped || shard_n > 1) && !quiet)
-    fprintf(stderr, "faultline: %s%ld row%s written, %ld already in %s and skipped\n", shard_label, (long)nown,
-            nown == 1 ? "" : "s", skipped, jobs[0].sc->db);
+  if ((acc.skipped || shard_n > 1) && !quiet)
+    fprintf(stderr, "faultline: %s%ld row%s written, %ld already in %s and skipped\n", shard_label, (long)acc.nown,
+            acc.nown == 1 ? "" : "s", acc.skipped, jobs[0].sc->db);
   if (!quiet)
-    fprintf(stderr, "faultline: %zu run%s in %.2f s; rows %" PRId64 "..%" PRId64 "%s of %s\n", nown,
-            nown == 1 ? "" : "s", fl_wall_seconds() - wall0, first_id, last_id,
-            (int64_t)nown == last_id - first_id + 1 ? "" : " (interleaved with another writer's)", jobs[0].sc->db);
+    fprintf(stderr, "faultline: %zu run%s in %.2f s; rows %" PRId64 "..%" PRId64 "%s of %s\n", acc.nown,
+            acc.nown == 1 ? "" : "s", fl_wall_seconds() - wall0, acc.first_id, acc.last_id,
+            (int64_t)acc.nown == acc.last_id - acc.first_id + 1 ? "" : " (interleaved with another writer's)",
+            jobs[0].sc->db);
 done:
   if (rc != FL_OK && after_fd >= 0 && !fl_sweep_go(&after_fd))
     rc = fl_exit_code(rc); /* the first shard met the same and said it: one line for the whole sweep */
@@ -729,6 +771,7 @@ out:
    * large run leaves without it */
   for (long c = 0; c < njobs && !big; c++)
     big = jobs[c].sim && fl_sim_platform_nodes(jobs[c].sim) >= 100000;
+  fl_db_writer_destroy(&writer); /* before the database it writes to, and before the sims its rows point into */
   fl_evlog_free(&log);
   fl_db_close(&db);
   for (long c = 0; c < njobs; c++) {
@@ -736,7 +779,7 @@ out:
     fl_scenario_destroy(&jobs[c].sc);
   }
   free(jobs);
-  free(own);
+  free(acc.own);
   free(effective);
   free(group);
   for (long c = 0; pkeys && c < ncombos; c++)

@@ -50,7 +50,7 @@ static int fl_recover(fl_replica *rep, double t_lost_from, fl_recovery *from)
     return 1; /* woken by the event budget, not by a failure */
   res->interruptions++;
   res->lost_work_s += now - t_lost_from;
-  fl_evlog_add(rep->log, now, "interruption", -1, "lost %.6gs", now - t_lost_from);
+  fl_evlog_value(rep->log, now, FL_EV_INTERRUPTION, now - t_lost_from, NULL);
   for (;;) {
     double t_restart, restart_s;
     if (sim->downtime_s > 0) {
@@ -65,17 +65,17 @@ static int fl_recover(fl_replica *rep, double t_lost_from, fl_recovery *from)
     if (fl_rep_wait(rep, restart_s, FL_PHASE_RESTART)) {
       res->restart_time_s += fl_rep_now(rep) - t_restart;
       res->interruptions++;
-      fl_evlog_add(rep->log, fl_rep_now(rep), "interruption", -1, "during restart");
+      fl_evlog_add(rep->log, fl_rep_now(rep), FL_EV_INTERRUPTION_RESTART, -1);
       if (fl_rep_timed_out(rep))
         return 1;
       continue;
     }
     res->restart_time_s += restart_s;
     if (from->action == FL_ACT_ROLLBACK && (sim->strat.levels & (sim->strat.levels - 1u)))
-      fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from the %s level", fl_level_name(from->level));
+      fl_evlog_value(rep->log, fl_rep_now(rep), FL_EV_RESTART_LEVEL, NAN, fl_level_name(from->level));
     else
-      fl_evlog_add(rep->log, fl_rep_now(rep), "restart", -1, "from %s",
-                   sim->strat.levels && isfinite(sim->tau_s) ? "checkpoint" : "scratch");
+      fl_evlog_add(rep->log, fl_rep_now(rep),
+                   sim->strat.levels && isfinite(sim->tau_s) ? FL_EV_RESTART_CHECKPOINT : FL_EV_RESTART_SCRATCH, -1);
     return 0;
   }
 }
@@ -92,10 +92,9 @@ static void fl_resume(fl_replica *rep, const fl_recovery *from, double *committe
     /* the newest commit did not survive (a buddy pair lost, a node with local copies lost) */
     res->lost_work_s += *committed - restored;
     if (from->action == FL_ACT_ROLLBACK)
-      fl_evlog_add(rep->log, fl_rep_now(rep), "rollback", -1, "back to the %s level, work %.6gs",
-                   fl_level_name(from->level), restored);
+      fl_evlog_value(rep->log, fl_rep_now(rep), FL_EV_ROLLBACK, restored, fl_level_name(from->level));
     else
-      fl_evlog_add(rep->log, fl_rep_now(rep), "data-lost", -1, "work %.6gs lost, restart from scratch", *committed);
+      fl_evlog_value(rep->log, fl_rep_now(rep), FL_EV_DATA_LOST, *committed, NULL);
     *committed = restored;
   }
   if (restored < *tainted_at)
@@ -119,7 +118,7 @@ static int fl_sdc_rollback(fl_replica *rep, double t_seg, fl_recovery *from)
   double t_r = fl_rep_now(rep), restart_s;
   res->sdc_rollbacks++;
   res->lost_work_s += t_r - t_seg;
-  fl_evlog_add(rep->log, t_r, "sdc-detected", -1, "corrupted state, lost %.6gs", t_r - t_seg);
+  fl_evlog_value(rep->log, t_r, FL_EV_SDC_DETECTED, t_r - t_seg, NULL);
   *from = fl_restore_point(rep);
   restart_s = fl_restart_cost(rep, from);
   if (!fl_rep_wait(rep, restart_s, FL_PHASE_RESTART)) {
@@ -168,9 +167,9 @@ static void fl_flush_settle(fl_replica *rep, double t, double work_at[FL_NLEVELS
   if (rep->flush_end <= t) {
     rep->version[FL_LEVEL_FILE] = rep->flush_version;
     work_at[FL_LEVEL_FILE] = rep->flush_work;
-    fl_evlog_add(rep->log, rep->flush_end, "flush", -1, "work %.6gs on the file level", rep->flush_work);
+    fl_evlog_value(rep->log, rep->flush_end, FL_EV_FLUSH, rep->flush_work, NULL);
   } else if (interrupted) {
-    fl_evlog_add(rep->log, t, "flush-lost", -1, "work %.6gs not drained", rep->flush_work);
+    fl_evlog_value(rep->log, t, FL_EV_FLUSH_LOST, rep->flush_work, NULL);
   } else {
     return;
   }
@@ -309,7 +308,7 @@ void fl_sim_run_ranks(fl_replica *rep)
       if (!interrupted && sdc_k > 0) {
         if (sim->degree >= 3 && fl_sdc_outvoted(rep, sdc_k)) {
           res->sdc_detected += sdc_k; /* corrected in place */
-          fl_evlog_add(rep->log, fl_rep_now(rep), "sdc-corrected", -1, "%ld outvoted", sdc_k);
+          fl_evlog_count_of(rep->log, fl_rep_now(rep), FL_EV_SDC_CORRECTED, sdc_k);
           sdc_k = 0;
         } else if (sim->degree >= 3 || fl_sdc_caught(rep)) {
           res->sdc_detected += sdc_k;
@@ -343,8 +342,7 @@ void fl_sim_run_ranks(fl_replica *rep)
       res->sdc_silent += sdc_k;
       if (!isfinite(tainted_at))
         tainted_at = committed;
-      fl_evlog_add(rep->log, fl_rep_now(rep), "sdc-silent", -1, "%ld corruption%s committed", sdc_k,
-                   sdc_k == 1 ? "" : "s");
+      fl_evlog_count_of(rep->log, fl_rep_now(rep), FL_EV_SDC_SILENT, sdc_k);
     }
     if (ckpt) {
       unsigned wrote = sim->strat.writes[flush ? sim->flush_stage : level];
@@ -367,13 +365,11 @@ void fl_sim_run_ranks(fl_replica *rep)
         rep->flush_work = committed;
       }
       if (sim->strat.levels == FL_LEVEL_BIT(level))
-        fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs", committed);
+        fl_evlog_value(rep->log, fl_rep_now(rep), FL_EV_CHECKPOINT, committed, NULL);
       else if (flush)
-        fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs, %s level, draining to the file level",
-                     committed, fl_level_name(sim->flush_stage));
+        fl_evlog_value(rep->log, fl_rep_now(rep), FL_EV_CHECKPOINT_DRAIN, committed, fl_level_name(sim->flush_stage));
       else
-        fl_evlog_add(rep->log, fl_rep_now(rep), "checkpoint", -1, "work %.6gs, %s level", committed,
-                     fl_level_name(level));
+        fl_evlog_value(rep->log, fl_rep_now(rep), FL_EV_CHECKPOINT_LEVEL, committed, fl_level_name(level));
     } else {
       rep->commit_epoch++;
     }

@@ -85,12 +85,12 @@ void fl_sim_run_tasks(fl_replica *rep)
         if (j < 0) {
           vnext[s] = v[s];
           stale++;
-          fl_evlog_add(rep->log, fl_rep_now(rep), "stale", -1, "task %ld, sweep %ld: no live neighbour", s, it + 1);
+          fl_evlog_task(rep->log, fl_rep_now(rep), FL_EV_STALE_NEIGHBOUR, -1, s, -1, it + 1);
         } else {
           vnext[s] = vnext[j];
           res->tasks_substituted++;
           res->error_spent += sim->gw_weight[f]; /* the w_i the policy accepted */
-          fl_evlog_add(rep->log, fl_rep_now(rep), "substitution", -1, "task %ld by task %ld, sweep %ld", s, j, it + 1);
+          fl_evlog_task(rep->log, fl_rep_now(rep), FL_EV_SUBSTITUTION_TASK, -1, s, j, it + 1);
         }
         continue;
       }
@@ -99,7 +99,7 @@ void fl_sim_run_tasks(fl_replica *rep)
         if (node < 0) {
           vnext[s] = v[s];
           stale++;
-          fl_evlog_add(rep->log, fl_rep_now(rep), "stale", -1, "task %ld, sweep %ld: no spare", s, it + 1);
+          fl_evlog_task(rep->log, fl_rep_now(rep), FL_EV_STALE_SPARE, -1, s, -1, it + 1);
           continue;
         }
         fl_sim_missing_remove(sim, s); /* it was waiting for a node */
@@ -117,10 +117,10 @@ void fl_sim_run_tasks(fl_replica *rep)
         if (sim->task_failed[s]) {
           vnext[s] = v[s];
           stale++;
-          fl_evlog_add(rep->log, fl_rep_now(rep), "stale", -1, "task %ld, sweep %ld: re-run lost", s, it + 1);
+          fl_evlog_task(rep->log, fl_rep_now(rep), FL_EV_STALE_RERUN, -1, s, -1, it + 1);
         } else {
           res->tasks_replicated++;
-          fl_evlog_add(rep->log, fl_rep_now(rep), "replication", sim->slot_node[s], "task %ld, sweep %ld", s, it + 1);
+          fl_evlog_task(rep->log, fl_rep_now(rep), FL_EV_REPLICATION_TASK, sim->slot_node[s], s, -1, it + 1);
         }
       }
     }

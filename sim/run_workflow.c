@@ -1235,12 +1235,12 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
                used, w->ndep[idx]);
       w->state[i] = FL_T_SUBST;
       rep->res->tasks_substituted++;
-      fl_evlog_add(rep->log, t_now, "substitution", -1, "task %.40s", wf->task[i].name);
+      fl_evlog_label(rep->log, t_now, FL_EV_SUBSTITUTION_WF, -1, wf->task[i].name);
       fl_wf_count_done(w);
     } else {
       rep->res->tasks_replicated++;
       fl_wf_reassign(w, i);
-      fl_evlog_add(rep->log, t_now, "replication", w->where[i], "task %.40s", wf->task[i].name);
+      fl_evlog_label(rep->log, t_now, FL_EV_REPLICATION_WF, w->where[i], wf->task[i].name);
       fl_wf_cascade(w, i, nl);
     }
   }
@@ -1271,7 +1271,7 @@ void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
   w->stampv++;
   if (!at_start && (w->running[p] >= 0 || w->nouts[p] > 0 || w->q[p].n > 0))
     rep->res->failures++;
-  fl_evlog_add(rep->log, t, at_start ? "down-at-start" : "failure", p, "host %s", sg_host_get_name(w->host[p]));
+  fl_evlog_label(rep->log, t, at_start ? FL_EV_START_HOST : FL_EV_FAILURE_HOST, p, sg_host_get_name(w->host[p]));
   /* 1. the running task is killed */
   if (w->running[p] >= 0) {
     long k = w->running[p];
@@ -1393,7 +1393,7 @@ void fl_wfr_on_repair(fl_replica *rep, long p, double t)
     return;
   w->up[p] = 1;
   fl_wf_touch(w, p);
-  fl_evlog_add(rep->log, t, "repair", p, "host %s", sg_host_get_name(w->host[p]));
+  fl_evlog_label(rep->log, t, FL_EV_REPAIR_HOST, p, sg_host_get_name(w->host[p]));
   w->norphan = 0;
   for (long k = 0; k < n; k++)
     if (w->state[w->orphan[k]] == FL_T_PENDING && w->where[w->orphan[k]] < 0)

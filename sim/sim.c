@@ -749,13 +749,14 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start
   fl_sim *sim = rep->sim;
   int32_t q = sim->node_slot[node];
   long r;
-  const char *what = at_start ? "down-at-start" : "failure";
+  int base = at_start ? FL_EV_START_SPARE - FL_EV_FAILURE_SPARE : 0; /* down-at-start: the same variants, +10 */
+  fl_evlog_entry *e;
   if (!at_start)
     rep->res->platform_failures++; /* a node down before the run began is no failure of the run */
   if (q < 0) {
     if (sim->spare_pos[node] >= 0)
       fl_spare_remove(sim, node);
-    fl_evlog_add(rep->log, t, what, node, "spare");
+    fl_evlog_add(rep->log, t, base + FL_EV_FAILURE_SPARE, node);
     return;
   }
   r = q / sim->degree;
@@ -785,15 +786,24 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start
   if (sim->degree == 1 && !sim->task_failed && sim->nspare > 0) {
     long s = fl_sim_take_spare(sim);
     fl_sim_place(sim, q, s);
-    fl_evlog_add(rep->log, t, what, node, "rank %ld moves to node %ld", r, s);
+    if ((e = fl_evlog_add(rep->log, t, base + FL_EV_FAILURE_MOVE, node))) {
+      e->rank = (int32_t)r;
+      e->peer = (int32_t)s;
+    }
   } else {
     fl_sim_missing_push(sim, q);
-    if (sim->task_failed)
-      fl_evlog_add(rep->log, t, what, node, "task %ld loses its host", r);
-    else if (sim->degree == 1)
-      fl_evlog_add(rep->log, t, what, node, "rank %ld waits for a node", r);
-    else
-      fl_evlog_add(rep->log, t, what, node, "copy %ld of rank %ld, %d left", q % sim->degree, r, (int)sim->alive[r]);
+    e = fl_evlog_add(rep->log, t,
+                     base + (sim->task_failed     ? FL_EV_FAILURE_TASK
+                             : sim->degree == 1 ? FL_EV_FAILURE_WAIT
+                                                : FL_EV_FAILURE_COPY),
+                     node);
+    if (e) {
+      e->rank = (int32_t)r;
+      if (!sim->task_failed && sim->degree > 1) {
+        e->peer = (int32_t)(q % sim->degree);
+        e->n = sim->alive[r];
+      }
+    }
   }
   if (sim->task_failed)
     return;
@@ -817,15 +827,14 @@ static void fl_job_on_repair(fl_replica *rep, long node, double t)
   if (sim->nmissing > 0 && (sim->degree == 1 || recovering)) {
     long q = fl_sim_missing_pop(sim);
     fl_sim_place(sim, q, node);
-    if (sim->task_failed)
-      fl_evlog_add(rep->log, t, "repair", node, "hosts task %ld", q);
-    else
-      fl_evlog_add(rep->log, t, "repair", node, "takes rank %ld", (long)(q / sim->degree));
+    fl_evlog_entry *e = fl_evlog_add(rep->log, t, sim->task_failed ? FL_EV_REPAIR_TASK : FL_EV_REPAIR_RANK, node);
+    if (e)
+      e->rank = (int32_t)(sim->task_failed ? q : q / sim->degree);
     if (sim->nmissing == 0 && rep->phase == FL_PHASE_WAIT_NODES)
       fl_rep_wake(rep, t);
   } else {
     fl_spare_push(sim, node);
-    fl_evlog_add(rep->log, t, "repair", node, "spare");
+    fl_evlog_add(rep->log, t, FL_EV_REPAIR_SPARE, node);
   }
 }
 
@@ -932,7 +941,9 @@ static void fl_injector_main(int argc, char **argv)
       /* the event budget (run.max_events): the replica cannot make progress at this failure rate; it ends as
        * 'timeout' and no further failure is drawn, so neither time nor memory grows without bound */
       rep->over_budget = 1;
-      fl_evlog_add(rep->log, t, "budget", -1, "run.max_events = %ld reached", rep->sim->max_events);
+      fl_evlog_entry *e = fl_evlog_add(rep->log, t, FL_EV_BUDGET, -1);
+      if (e)
+        e->n = rep->sim->max_events;
       if (fl_phase_interruptible(rep->phase) || rep->phase == FL_PHASE_WAIT_NODES)
         fl_rep_wake(rep, t);
       return;
@@ -977,7 +988,9 @@ static void fl_crasher_main(int argc, char **argv)
     sg_actor_sleep_until(rep->t0 + t);
     if (++rep->nevents > sim->max_events) {
       rep->over_budget = 1;
-      fl_evlog_add(rep->log, t, "budget", -1, "run.max_events = %ld reached", sim->max_events);
+      fl_evlog_entry *e = fl_evlog_add(rep->log, t, FL_EV_BUDGET, -1);
+      if (e)
+        e->n = sim->max_events;
       if (fl_phase_interruptible(rep->phase) || rep->phase == FL_PHASE_WAIT_NODES)
         fl_rep_wake(rep, t);
       return;
@@ -985,7 +998,11 @@ static void fl_crasher_main(int argc, char **argv)
     if (!fl_phase_interruptible(rep->phase))
       continue; /* the job is down already (downtime, waiting for nodes): nothing runs to crash */
     rep->res->failures++;
-    fl_evlog_add(rep->log, t, "process-failure", sim->slot_node[rank], "rank %ld crashed, its node lives", rank);
+    {
+      fl_evlog_entry *e = fl_evlog_add(rep->log, t, FL_EV_PROCESS_FAILURE, sim->slot_node[rank]);
+      if (e)
+        e->rank = (int32_t)rank;
+    }
     fl_rep_wake(rep, t);
   }
 }

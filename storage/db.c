@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -119,14 +120,28 @@ static const char fl_db_schema[] =
     ");\n"
     "CREATE INDEX IF NOT EXISTS runs_by_scenario ON runs(scenario, strategy, interval_s);\n"
 
+    "CREATE TABLE IF NOT EXISTS event_kinds (\n"
+    "  code INTEGER PRIMARY KEY,\n"
+    "  name TEXT NOT NULL,\n"
+    "  variant TEXT NOT NULL,\n"
+    "  doc TEXT\n"
+    ");\n"
+    /* id = run_id * 2^32 + the event's number in its run: a run's events are one range of the rowid, appended in
+     * order, so the table needs no index (one would cost as much as the inserts) */
     "CREATE TABLE IF NOT EXISTS events (\n"
+    "  id INTEGER PRIMARY KEY,\n"
     "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
     "  t_s REAL NOT NULL,\n"
-    "  kind TEXT NOT NULL,\n"
+    "  kind INTEGER NOT NULL,\n"
     "  node INTEGER,\n"
-    "  detail TEXT\n"
+    "  rank INTEGER,\n"
+    "  peer INTEGER,\n"
+    "  n INTEGER,\n"
+    "  value REAL,\n"
+    "  level TEXT,\n"
+    "  label TEXT,\n"
+    "  note TEXT\n"
     ");\n"
-    "CREATE INDEX IF NOT EXISTS events_by_run ON events(run_id, t_s);\n"
     "CREATE VIEW IF NOT EXISTS run_summary AS\n"
     "  SELECT id, scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, seed, replica, status,\n"
     "         work_s, makespan_s, 1.0 - work_s / makespan_s AS waste, failures, interruptions, checkpoints,\n"
@@ -174,7 +189,45 @@ static const char *const fl_db_added_columns[][2] = {
     {"scenario_xxh64", "TEXT"},
 };
 
-static const char fl_db_ins_ev_sql[] = "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?,?,?,?,?)";
+static const char fl_db_ins_ev_sql[] =
+    "INSERT INTO events (id, run_id, t_s, kind, node, rank, peer, n, value, level, label) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+
+/* The kinds of events.h, as rows of event_kinds and as the detail sentence of events_text. */
+static const struct {
+  int code;
+  const char *name, *variant, *doc, *detail_sql;
+} fl_ev_kinds[] = {
+#define FL_EV_ROW(e, code, name, variant, doc, sql) {code, name, variant, doc, sql},
+    FL_EVENT_KINDS(FL_EV_ROW)
+#undef FL_EV_ROW
+};
+
+const char *fl_ev_kind_name(int code)
+{
+  for (size_t k = 0; k < sizeof fl_ev_kinds / sizeof fl_ev_kinds[0]; k++)
+    if (fl_ev_kinds[k].code == code)
+      return fl_ev_kinds[k].name;
+  return NULL;
+}
+
+/* CREATE VIEW events_text: the sentence of each built-in kind from its columns; rows converted from older files
+ * keep the text they had (note; '' where they had none). */
+static char *fl_db_events_view_sql(void)
+{
+  size_t cap = 512;
+  char *sql, *p;
+  for (size_t k = 0; k < sizeof fl_ev_kinds / sizeof fl_ev_kinds[0]; k++)
+    cap += strlen(fl_ev_kinds[k].detail_sql) + 32;
+  if (!(sql = malloc(cap)))
+    return NULL;
+  p = sql + sprintf(sql, "CREATE VIEW events_text AS SELECT e.run_id, e.t_s, k.name AS kind, k.variant, e.node,"
+                         " e.rank, e.peer, e.n, e.value, e.level, e.label,"
+                         " CASE WHEN e.note IS NOT NULL THEN NULLIF(e.note, '') ELSE CASE e.kind");
+  for (size_t k = 0; k < sizeof fl_ev_kinds / sizeof fl_ev_kinds[0]; k++)
+    p += sprintf(p, " WHEN %d THEN %s", fl_ev_kinds[k].code, fl_ev_kinds[k].detail_sql);
+  sprintf(p, " END END AS detail, e.id FROM events e JOIN event_kinds k ON k.code = e.kind");
+  return sql;
+}
 
 static fl_err fl_db_fail(fl_db *db, const char *what)
 {
@@ -251,6 +304,160 @@ static fl_err fl_db_add_missing_columns(fl_db *db)
   }
 done:
   sqlite3_finalize(st);
+  return rc;
+}
+
+/* Does `schema`.`table` exist and have column `col`? */
+static int fl_db_has_column(sqlite3 *h, const char *schema, const char *table, const char *col)
+{
+  sqlite3_stmt *st = NULL;
+  char *q = sqlite3_mprintf("SELECT 1 FROM pragma_table_info(%Q, %Q) WHERE name = %Q", table, schema, col);
+  int have = q && sqlite3_prepare_v2(h, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  sqlite3_free(q);
+  return have;
+}
+
+static fl_err fl_db_exec_h(sqlite3 *h, const char *sql, const char *what)
+{
+  char *msg = NULL;
+  if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    fl_err rc = fl_err_set(FL_ERR_DB, "%s: %s", what, msg ? msg : sqlite3_errmsg(h));
+    sqlite3_free(msg);
+    return rc;
+  }
+  return FL_OK;
+}
+
+/* Schema 3's vocabulary in a writable file: every kind of events.h in event_kinds (a doc line changed by a newer
+ * version is updated; codes never change), and the events_text view as this version builds it. */
+static fl_err fl_db_events_vocabulary(fl_db *db)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  char *view = fl_db_events_view_sql();
+  int same = 0;
+
+  FL_CHECK(view != NULL, FL_ERR_NOMEM, "out of memory");
+  FL_CHECK(sqlite3_prepare_v2(db->h,
+                              "INSERT INTO event_kinds (code, name, variant, doc) VALUES (?1, ?2, ?3, ?4)"
+                              " ON CONFLICT (code) DO UPDATE SET name = excluded.name, variant = excluded.variant,"
+                              " doc = excluded.doc WHERE name IS NOT excluded.name OR variant IS NOT excluded.variant"
+                              " OR doc IS NOT excluded.doc",
+                              -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_DB, "%s: %s", db->path, sqlite3_errmsg(db->h));
+  for (size_t k = 0; k < sizeof fl_ev_kinds / sizeof fl_ev_kinds[0]; k++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int(st, 1, fl_ev_kinds[k].code);
+    sqlite3_bind_text(st, 2, fl_ev_kinds[k].name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, fl_ev_kinds[k].variant, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, fl_ev_kinds[k].doc, -1, SQLITE_STATIC);
+    FL_CHECK(sqlite3_step(st) == SQLITE_DONE, FL_ERR_DB, "%s: recording the event kinds: %s", db->path,
+             sqlite3_errmsg(db->h));
+  }
+  sqlite3_finalize(st);
+  st = NULL;
+  if (sqlite3_prepare_v2(db->h, "SELECT sql FROM sqlite_schema WHERE type = 'view' AND name = 'events_text'", -1, &st,
+                         NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    same = strcmp((const char *)sqlite3_column_text(st, 0), view) == 0;
+  sqlite3_finalize(st);
+  st = NULL;
+  if (!same) {
+    FL_TRY(fl_db_exec(db, "DROP VIEW IF EXISTS events_text", "recreating the events_text view"));
+    FL_TRY(fl_db_exec(db, view, "creating the events_text view"));
+  }
+done:
+  sqlite3_finalize(st);
+  free(view);
+  return rc;
+}
+
+fl_err fl_db_add_legacy_kinds(sqlite3 *h, const char *names_sql)
+{
+  fl_err rc = FL_OK;
+  char *q = sqlite3_mprintf(
+      "INSERT INTO main.event_kinds (code, name, variant, doc)"
+      " SELECT (SELECT COALESCE(MAX(code) + 1, %d) FROM main.event_kinds WHERE code >= %d)"
+      " + ROW_NUMBER() OVER (ORDER BY x.name) - 1, x.name, 'legacy', 'a kind of events written by an older faultline'"
+      " FROM (SELECT DISTINCT name FROM (%s) WHERE name IS NOT NULL"
+      " AND name NOT IN (SELECT name FROM main.event_kinds)) x",
+      FL_EV_LEGACY_CODE, FL_EV_LEGACY_CODE, names_sql);
+  FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory");
+  FL_TRY(fl_db_exec_h(h, q, "recording the kinds of older events"));
+done:
+  sqlite3_free(q);
+  return rc;
+}
+
+fl_err fl_db_copy_events(sqlite3 *h, const char *src_schema, const char *src_table, const char *map_sql)
+{
+  fl_err rc = FL_OK;
+  char *names = NULL, *q = NULL;
+
+  if (fl_db_has_column(h, src_schema, src_table, "detail")) {
+    /* schema 1-2: kind names and detail text; the number within the run is the order the rows were written in */
+    names = sqlite3_mprintf("SELECT kind AS name FROM \"%w\".\"%w\"", src_schema, src_table);
+    FL_CHECK(names != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_db_add_legacy_kinds(h, names));
+    q = sqlite3_mprintf("INSERT INTO main.events (id, run_id, t_s, kind, node, note)"
+                        " SELECT m.new_id * 4294967296 + ROW_NUMBER() OVER (PARTITION BY e.run_id ORDER BY e.rowid) - 1,"
+                        " m.new_id, e.t_s, (SELECT MIN(k.code) FROM main.event_kinds k WHERE k.name = e.kind), e.node,"
+                        " COALESCE(e.detail, '') FROM \"%w\".\"%w\" e JOIN (%s) m ON m.old_id = e.run_id ORDER BY 1",
+                        src_schema, src_table, map_sql);
+  } else if (fl_db_has_column(h, src_schema, src_table, "kind")) {
+    /* schema 3: codes below FL_EV_LEGACY_CODE are the same in every file; legacy ones are mapped by name */
+    names = sqlite3_mprintf("SELECT name FROM \"%w\".event_kinds WHERE code >= %d", src_schema, FL_EV_LEGACY_CODE);
+    FL_CHECK(names != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_db_add_legacy_kinds(h, names));
+    q = sqlite3_mprintf(
+        "INSERT INTO main.events (id, run_id, t_s, kind, node, rank, peer, n, value, level, label, note)"
+        " SELECT m.new_id * 4294967296 + (e.id & 4294967295), m.new_id, e.t_s,"
+        " CASE WHEN e.kind < %d THEN e.kind ELSE (SELECT MIN(k.code) FROM main.event_kinds k"
+        " JOIN \"%w\".event_kinds s ON s.name = k.name WHERE s.code = e.kind AND k.code >= %d) END,"
+        " e.node, e.rank, e.peer, e.n, e.value, e.level, e.label, e.note"
+        " FROM \"%w\".\"%w\" e JOIN (%s) m ON m.old_id = e.run_id ORDER BY 1",
+        FL_EV_LEGACY_CODE, src_schema, FL_EV_LEGACY_CODE, src_schema, src_table, map_sql);
+  } else {
+    goto done; /* no events there */
+  }
+  FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory");
+  FL_TRY(fl_db_exec_h(h, q, "copying events"));
+done:
+  sqlite3_free(names);
+  sqlite3_free(q);
+  return rc;
+}
+
+const char *fl_db_events_sql(sqlite3 *h)
+{
+  if (fl_db_has_column(h, "main", "events", "detail"))
+    /* id in the run's range as schema 3 numbers them, so FL_DB_EVENTS_OF_RUN selects a run in either form */
+    return "(SELECT run_id, t_s, kind, NULL AS variant, node, NULL AS rank, NULL AS peer, NULL AS n, NULL AS value,"
+           " NULL AS level, NULL AS label, detail, run_id * 4294967296 + (rowid & 4294967295) AS id FROM events)";
+  return "events_text";
+}
+
+/* An older file's `events` (text kinds and details) becomes schema 3's: renamed aside here, before the schema is
+ * created, and copied back typed by fl_db_upgrade_events. *old: there was such a table. */
+static fl_err fl_db_set_aside_old_events(fl_db *db, int *old)
+{
+  fl_err rc = FL_OK;
+  *old = fl_db_has_column(db->h, "main", "events", "detail");
+  if (*old) {
+    FL_TRY(fl_db_exec(db, "DROP TABLE IF EXISTS events_v2; ALTER TABLE events RENAME TO events_v2",
+                      "upgrading the events of an older results file"));
+  }
+done:
+  return rc;
+}
+
+static fl_err fl_db_upgrade_events(fl_db *db)
+{
+  fl_err rc = FL_OK;
+  FL_TRY(fl_db_copy_events(db->h, "main", "events_v2", "SELECT id AS old_id, id AS new_id FROM main.runs"));
+  FL_TRY(fl_db_exec(db, "DROP TABLE events_v2", "upgrading the events of an older results file"));
+done:
   return rc;
 }
 
@@ -416,6 +623,7 @@ static fl_err fl_db_classify_once(const char *path, fl_db_kind *kind, unsigned *
     (*tables)++;
     *our_tables += strcmp((const char *)sqlite3_column_text(q, 0), "runs") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "events") == 0 ||
+                   strcmp((const char *)sqlite3_column_text(q, 0), "event_kinds") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "input_files") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "shards") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "scenario_texts") == 0;
@@ -503,10 +711,18 @@ done:
 
 static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db **out)
 {
+  /* no memory statistics: they take a global mutex at every allocation, a tenth of an event insert's cost once
+   * a writer thread runs beside the simulation. Takes effect only before SQLite's first use in the process
+   * (SQLITE_MISUSE after: then nothing changes). */
+  static int configured;
+  if (!configured) {
+    configured = 1;
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  }
   fl_err rc = FL_OK;
   fl_db *db = NULL;
   sqlite3_stmt *st = NULL;
-  int version = 0;
+  int version = 0, old_events = 0;
 
   *out = NULL;
   if (flags & SQLITE_OPEN_READWRITE) {
@@ -559,9 +775,15 @@ static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db
         goto done;
       }
     }
-    FL_TRY(fl_db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", "setting up the journal"));
+    FL_TRY(fl_db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;", "setting up the journal"));
     FL_TRY(fl_db_begin(db, "creating the schema"));
-    rc = fl_db_exec(db, fl_db_schema, "creating the schema");
+    rc = fl_db_set_aside_old_events(db, &old_events);
+    if (rc == FL_OK)
+      rc = fl_db_exec(db, fl_db_schema, "creating the schema");
+    if (rc == FL_OK)
+      rc = fl_db_events_vocabulary(db);
+    if (rc == FL_OK && old_events)
+      rc = fl_db_upgrade_events(db);
     if (rc == FL_OK)
       rc = fl_db_add_missing_columns(db);
     if (rc == FL_OK)
@@ -952,7 +1174,9 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   if (events && events->enabled) {
     sqlite3_stmt *ev = db->ins_ev;
     fl_evlog_entry *chunk = NULL;
-    size_t nchunk = 0, k = 0, from_spill = 0;
+    size_t nchunk = 0, k = 0, from_spill = 0, seq = 0;
+    FL_CHECK(fl_evlog_count(events) <= 4294967295u, FL_ERR_INPUT,
+             "%zu events in one run: more than a run's range of event ids (2^32) holds", fl_evlog_count(events));
     if (events->spill) {
       FL_CHECK(fseek((FILE *)events->spill, 0, SEEK_SET) == 0, FL_ERR_IO, "events: cannot read back: %s",
                strerror(errno));
@@ -978,17 +1202,26 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
         break;
       }
       sqlite3_reset(ev);
-      sqlite3_bind_int64(ev, 1, run_id);
-      sqlite3_bind_double(ev, 2, e->t_s);
-      sqlite3_bind_text(ev, 3, e->kind, -1, SQLITE_STATIC);
-      if (e->node >= 0)
-        sqlite3_bind_int64(ev, 4, e->node);
+      sqlite3_bind_int64(ev, 1, run_id * 4294967296 + (int64_t)seq++);
+      sqlite3_bind_int64(ev, 2, run_id);
+      sqlite3_bind_double(ev, 3, e->t_s);
+      sqlite3_bind_int(ev, 4, e->kind);
+      fl_bind_count(ev, 5, e->node);
+      fl_bind_count(ev, 6, e->rank);
+      fl_bind_count(ev, 7, e->peer);
+      fl_bind_count(ev, 8, e->n);
+      if (isnan(e->value))
+        sqlite3_bind_null(ev, 9);
       else
-        sqlite3_bind_null(ev, 4);
-      if (e->detail[0])
-        sqlite3_bind_text(ev, 5, e->detail, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_double(ev, 9, e->value);
+      if (e->level)
+        sqlite3_bind_text(ev, 10, e->level, -1, SQLITE_STATIC);
       else
-        sqlite3_bind_null(ev, 5);
+        sqlite3_bind_null(ev, 10);
+      if (e->label)
+        sqlite3_bind_text(ev, 11, e->label, -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_null(ev, 11);
       if (sqlite3_step(ev) != SQLITE_DONE) {
         free(chunk);
         rc = fl_db_fail(db, "inserting events");
@@ -1049,6 +1282,13 @@ void fl_evlog_init(fl_evlog *log, int enabled)
   log->enabled = enabled;
 }
 
+static void fl_evlog_free_texts(fl_evlog *log)
+{
+  for (size_t k = 0; k < log->ntexts; k++)
+    free(log->texts[k]);
+  log->ntexts = 0;
+}
+
 void fl_evlog_clear(fl_evlog *log)
 {
   log->n = 0;
@@ -1057,12 +1297,15 @@ void fl_evlog_clear(fl_evlog *log)
     fclose((FILE *)log->spill);
   log->spill = NULL;
   log->nspilled = 0;
+  fl_evlog_free_texts(log);
 }
 
 void fl_evlog_free(fl_evlog *log)
 {
   if (log->spill)
     fclose((FILE *)log->spill);
+  fl_evlog_free_texts(log);
+  free(log->texts);
   free(log->v);
   memset(log, 0, sizeof *log);
 }
@@ -1072,19 +1315,18 @@ size_t fl_evlog_count(const fl_evlog *log)
   return log->nspilled + log->n;
 }
 
-void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const char *fmt, ...)
+fl_evlog_entry *fl_evlog_add(fl_evlog *log, double t_s, int kind, long node)
 {
   fl_evlog_entry *e;
-  va_list ap;
   if (!log || !log->enabled || log->oom)
-    return;
+    return NULL;
   if (log->n == FL_EVLOG_CHUNK) {
     /* stream the full chunk out; memory stays at one chunk */
     if (!log->spill)
       log->spill = tmpfile();
     if (!log->spill || fwrite(log->v, sizeof *log->v, log->n, (FILE *)log->spill) != log->n) {
       log->oom = 1;
-      return;
+      return NULL;
     }
     log->nspilled += log->n;
     log->n = 0;
@@ -1094,19 +1336,171 @@ void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const 
     fl_evlog_entry *g = realloc(log->v, nc * sizeof *g);
     if (!g) {
       log->oom = 1;
-      return;
+      return NULL;
     }
     log->v = g;
     log->cap = nc;
   }
   e = &log->v[log->n++];
   e->t_s = t_s;
+  e->value = NAN;
+  e->n = -1;
+  e->node = (int32_t)node;
+  e->rank = e->peer = -1;
   e->kind = kind;
-  e->node = node;
-  e->detail[0] = '\0';
-  if (fmt) {
-    va_start(ap, fmt);
-    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
-    va_end(ap);
+  e->level = e->label = NULL;
+  return e;
+}
+
+fl_evlog_entry *fl_evlog_add_text(fl_evlog *log, double t_s, int kind, long node, const char *fmt, ...)
+{
+  fl_evlog_entry *e = fl_evlog_add(log, t_s, kind, node);
+  char buf[256];
+  va_list ap;
+  if (!e)
+    return NULL;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (log->ntexts == log->captexts) {
+    size_t nc = log->captexts ? 2 * log->captexts : 16;
+    char **g = realloc(log->texts, nc * sizeof *g);
+    if (!g) {
+      log->oom = 1;
+      return NULL;
+    }
+    log->texts = g;
+    log->captexts = nc;
   }
+  if (!(e->label = log->texts[log->ntexts] = strdup(buf))) {
+    log->oom = 1;
+    return NULL;
+  }
+  log->ntexts++;
+  return e;
+}
+
+struct fl_db_writer {
+  fl_db *db;
+  pthread_t thread;
+  int threaded;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int busy, stop;  /* a run is handed over and not yet written; the thread should end */
+  fl_db_run row;   /* the run in flight */
+  fl_evlog log;    /* its events (the writer's buffer) */
+  int64_t *id;     /* where its id goes */
+  fl_err rc;       /* the first error, kept until a submit or sync reports it */
+  char msg[1024];
+};
+
+static void fl_db_writer_write(fl_db_writer *w)
+{
+  fl_err rc = fl_db_insert_run(w->db, &w->row, &w->log, w->id);
+  if (rc != FL_OK && w->rc == FL_OK) {
+    w->rc = rc;
+    snprintf(w->msg, sizeof w->msg, "%s", fl_err_msg());
+  }
+  fl_evlog_clear(&w->log);
+}
+
+static void *fl_db_writer_main(void *arg)
+{
+  fl_db_writer *w = arg;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (!w->busy && !w->stop)
+      pthread_cond_wait(&w->cv, &w->mu);
+    if (!w->busy)
+      break; /* stopped with nothing left */
+    pthread_mutex_unlock(&w->mu);
+    fl_db_writer_write(w); /* the fields of the run in flight are the writer's until busy drops */
+    pthread_mutex_lock(&w->mu);
+    w->busy = 0;
+    pthread_cond_broadcast(&w->cv);
+  }
+  pthread_mutex_unlock(&w->mu);
+  return NULL;
+}
+
+fl_err fl_db_writer_start(fl_db *db, fl_db_writer **out)
+{
+  fl_err rc = FL_OK;
+  fl_db_writer *w = NULL;
+  *out = NULL;
+  FL_ALLOC(w, 1);
+  w->db = db;
+  fl_evlog_init(&w->log, 0);
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->cv, NULL);
+  w->threaded = sqlite3_threadsafe() == 1 && pthread_create(&w->thread, NULL, fl_db_writer_main, w) == 0;
+  *out = w;
+done:
+  return rc;
+}
+
+/* The writer's error, raised in the caller's thread (and cleared) */
+static fl_err fl_db_writer_collect(fl_db_writer *w)
+{
+  fl_err rc = w->rc;
+  if (rc == FL_OK)
+    return FL_OK;
+  w->rc = FL_OK;
+  return fl_err_set(rc, "%s", w->msg);
+}
+
+fl_err fl_db_writer_sync(fl_db_writer *w)
+{
+  if (w->threaded) {
+    pthread_mutex_lock(&w->mu);
+    while (w->busy)
+      pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+  }
+  return fl_db_writer_collect(w);
+}
+
+fl_err fl_db_writer_submit(fl_db_writer *w, const fl_db_run *row, fl_evlog *events, int64_t *id)
+{
+  fl_err rc = FL_OK;
+  fl_evlog spent;
+  FL_TRY(fl_db_writer_sync(w));
+  /* the writer is idle: its spent (cleared) log becomes the caller's next, the caller's full one the writer's */
+  spent = w->log;
+  w->log = *events;
+  *events = spent;
+  events->enabled = w->log.enabled;
+  w->row = *row;
+  w->id = id;
+  *id = 0;
+  if (!w->threaded) {
+    fl_db_writer_write(w);
+    FL_TRY(fl_db_writer_collect(w));
+    goto done;
+  }
+  pthread_mutex_lock(&w->mu);
+  w->busy = 1;
+  pthread_cond_broadcast(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+done:
+  return rc;
+}
+
+void fl_db_writer_destroy(fl_db_writer **pw)
+{
+  fl_db_writer *w = pw ? *pw : NULL;
+  if (!w)
+    return;
+  if (w->threaded) {
+    pthread_mutex_lock(&w->mu);
+    w->stop = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+  }
+  pthread_mutex_destroy(&w->mu);
+  pthread_cond_destroy(&w->cv);
+  fl_evlog_free(&w->log);
+  free(w);
+  *pw = NULL;
 }

@@ -7,6 +7,7 @@
 #ifndef FL_DB_H
 #define FL_DB_H
 
+#include "events.h"
 #include "fl_err.h"
 #include "inputs.h"
 
@@ -15,8 +16,11 @@
 #include <stdint.h>
 
 /* 2: the scenario text stored once in scenario_texts, rows keep its xxh64 (scenario_xxh64) and an empty
- * scenario_text; rows of version 1 files keep their text */
-#define FL_DB_SCHEMA_VERSION 2
+ * scenario_text; rows of version 1 files keep their text
+ * 3: typed events (events.h): `events` holds kind codes and numbers, `event_kinds` the codes, `events_text` the
+ * sentence form; an event's id is run_id * 2^32 + its number within the run, so a run's events are one range of
+ * the table's own key and need no index. Older files' events are converted on open (their text kept in `note`). */
+#define FL_DB_SCHEMA_VERSION 3
 /* PRAGMA application_id of a results file ("FLTL"): a file without it is never written unless it is empty or an
  * older faultline file. */
 #define FL_DB_APPLICATION_ID 0x464C544Cu
@@ -71,12 +75,18 @@ void fl_db_run_scenario(fl_db_run *row, const struct fl_scenario *sc, const char
  * -1, NULL) for the caller to set. `kills`: failures given explicitly (--kill). */
 void fl_db_run_real(fl_db_run *row, const struct fl_scenario *sc, const char *status, int kills);
 
-/* A buffer of timed events for one replica, filled by the simulator or the runtime. */
+/* A buffer of timed events for one replica, filled by the simulator or the runtime: typed entries (events.h says
+ * what each column means for each kind), stored as they are; no formatting on the simulation's path. */
 typedef struct fl_evlog_entry {
   double t_s;
-  const char *kind; /* static string: "failure", "repair", "checkpoint", "interruption", "restart", ... */
-  long node;        /* -1: none */
-  char detail[56];
+  double value;      /* seconds of work; NAN: none */
+  int64_t n;         /* a count; -1: none */
+  int32_t node;      /* -1: none */
+  int32_t rank;      /* -1: none */
+  int32_t peer;      /* -1: none */
+  int32_t kind;      /* fl_ev_kind */
+  const char *level; /* static level name, or NULL */
+  const char *label; /* a name that outlives the log (a task's, a host's) or a string the log owns; or NULL */
 } fl_evlog_entry;
 
 /* Events stay in memory up to FL_EVLOG_CHUNK entries; beyond, full chunks are streamed to an unlinked temporary
@@ -91,6 +101,8 @@ typedef struct fl_evlog {
   void *spill;     /* FILE * of the chunks streamed out, or NULL */
   size_t nspilled; /* entries in it */
   int oom;         /* an append failed for want of memory or disk */
+  char **texts;    /* labels the log owns (fl_evlog_add_text), freed by clear and free */
+  size_t ntexts, captexts;
 } fl_evlog;
 
 /* Entries logged so far (in memory and streamed out). */
@@ -99,8 +111,42 @@ size_t fl_evlog_count(const fl_evlog *log);
 void fl_evlog_init(fl_evlog *log, int enabled);
 void fl_evlog_clear(fl_evlog *log);
 void fl_evlog_free(fl_evlog *log);
-/* Append (a no-op when disabled). On allocation failure sets log->oom; the writer then refuses the replica. */
-void fl_evlog_add(fl_evlog *log, double t_s, const char *kind, long node, const char *fmt, ...)
+/* Append an event of `kind` at `t_s` about `node` (-1: none), every other column "none", and return it for the
+ * caller to fill (rank, peer, n, value, level, label); NULL when the log is disabled or an append failed (then
+ * log->oom is set and the writer refuses the replica). */
+fl_evlog_entry *fl_evlog_add(fl_evlog *log, double t_s, int kind, long node);
+/* Shorthands for the usual shapes: seconds of work and a level; a count; a task (rank, peer, n); a name. */
+static inline void fl_evlog_value(fl_evlog *log, double t_s, int kind, double value, const char *level)
+{
+  fl_evlog_entry *e = fl_evlog_add(log, t_s, kind, -1);
+  if (e) {
+    e->value = value;
+    e->level = level;
+  }
+}
+static inline void fl_evlog_count_of(fl_evlog *log, double t_s, int kind, long n)
+{
+  fl_evlog_entry *e = fl_evlog_add(log, t_s, kind, -1);
+  if (e)
+    e->n = n;
+}
+static inline void fl_evlog_task(fl_evlog *log, double t_s, int kind, long node, long rank, long peer, long n)
+{
+  fl_evlog_entry *e = fl_evlog_add(log, t_s, kind, node);
+  if (e) {
+    e->rank = (int32_t)rank;
+    e->peer = (int32_t)peer;
+    e->n = n;
+  }
+}
+static inline void fl_evlog_label(fl_evlog *log, double t_s, int kind, long node, const char *label)
+{
+  fl_evlog_entry *e = fl_evlog_add(log, t_s, kind, node);
+  if (e)
+    e->label = label;
+}
+/* The same, with a label formatted into a string the log owns (rare kinds only: the GPU engine's). */
+fl_evlog_entry *fl_evlog_add_text(fl_evlog *log, double t_s, int kind, long node, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
 /* Open or create `path`, creating or checking the schema. Refuses (FL_ERR_INPUT, the file unchanged) a file that
@@ -136,6 +182,25 @@ fl_err fl_db_record_shard(fl_db *db, const char *sweep, long shard, long nshards
  * was there already (written meanwhile by another process: nothing is added). */
 fl_err fl_db_insert_run(fl_db *db, const fl_db_run *run, const fl_evlog *events, int64_t *id);
 
+/* A writer thread for a run of many replicas: fl_db_insert_run on a thread of its own, so that storing one
+ * replica's events overlaps simulating the next (the one other core does the SQLite work). Each submitted run is
+ * still one transaction of its own, written in submission order; at most one is in flight.
+ *
+ * fl_db_writer_submit waits for the run before (so at most two replicas' events are in memory), then hands the row
+ * over (a shallow copy: every string and array it points to must stay valid until fl_db_writer_sync) and swaps
+ * *events with the writer's spent log (cleared): the caller logs the next replica into it. When the run is written,
+ * *id is set as fl_db_insert_run sets it; until then the caller must keep *id where it is. An error of the writer
+ * comes back from the next submit or sync, with its message. The caller must not use `db` for writing meanwhile
+ * (reads such as fl_db_has_row are fine: SQLite serializes one connection's calls). Without a thread-safe SQLite
+ * the writer writes at once, in the caller's thread. */
+typedef struct fl_db_writer fl_db_writer;
+fl_err fl_db_writer_start(fl_db *db, fl_db_writer **out);
+fl_err fl_db_writer_submit(fl_db_writer *w, const fl_db_run *row, fl_evlog *events, int64_t *id);
+/* Wait until everything submitted is written; its error, if any. */
+fl_err fl_db_writer_sync(fl_db_writer *w);
+/* Sync, stop the thread, free; NULL is a no-op. An error not collected by a sync is lost: sync first. */
+void fl_db_writer_destroy(fl_db_writer **w);
+
 /* SQL expressions, for a query on `runs` of connection `h`, of a row's scenario text and of its xxh64 (16 hex
  * digits): rows written since schema 2 find their text in scenario_texts, older rows (and rows merged from older
  * files) carry it. The hash needs fl_xxh64(), which fl_db_sql_functions registers on `h` (SQLITE_OK or an error). */
@@ -144,6 +209,20 @@ const char *fl_db_text_hash_sql(sqlite3 *h);
 int fl_db_sql_functions(sqlite3 *h);
 /* Is row_key a unique index of this (writable) database? (It is unless a file of schema 1 held duplicate keys.) */
 int fl_db_key_unique(const fl_db *db);
+
+/* Events of a database of any schema, for readers: a FROM-clause source (a view or subquery) of columns run_id,
+ * t_s, kind (the name), variant, node, rank, peer, n, value, level, label, detail (the sentence). Files of schema
+ * 3 and up give the `events_text` view; older ones (opened read-only, not upgraded) their own table. Static. */
+const char *fl_db_events_sql(sqlite3 *h);
+/* The WHERE condition that selects run ?N's events of a schema-3 `events` table by its key range (no index). */
+#define FL_DB_EVENTS_OF_RUN(N) "id BETWEEN ?" #N " * 4294967296 AND ?" #N " * 4294967296 + 4294967295"
+/* Copy the events of runs from `src_schema`.`src_table` (a file of any schema; "main" for the file itself) into
+ * main.events, the run ids mapped by `map_sql`: a SELECT of (old_id, new_id) pairs. Older kinds are converted
+ * (codes by name, their text kept in `note`); kinds unknown here are added to event_kinds as legacy kinds. */
+fl_err fl_db_copy_events(sqlite3 *h, const char *src_schema, const char *src_table, const char *map_sql);
+/* Event kind names (`names_sql`: a SELECT of a `name` column) that main.event_kinds lacks are added to it as legacy
+ * kinds, numbered from FL_EV_LEGACY_CODE on. */
+fl_err fl_db_add_legacy_kinds(sqlite3 *h, const char *names_sql);
 
 /* The connection, borrowed, for queries (report, tests). */
 sqlite3 *fl_db_sqlite(fl_db *db);

@@ -182,10 +182,21 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
   sprintf(sql + len, ")");
   FL_CHECK(sqlite3_prepare_v2(ho, sql, -1, &ins, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", fl_db_path(out),
            sqlite3_errmsg(ho));
-  FL_CHECK(sqlite3_prepare_v2(hi, "SELECT t_s, kind, node, detail FROM events WHERE run_id = ?1", -1, &ev_sel, NULL) ==
-               SQLITE_OK,
-           FL_ERR_INPUT, "%s: %s", path, sqlite3_errmsg(hi));
-  FL_CHECK(sqlite3_prepare_v2(ho, "INSERT INTO events (run_id, t_s, kind, node, detail) VALUES (?1, ?2, ?3, ?4, ?5)",
+  /* the events, typed as this version writes them: files of this path (before row keys) have text events */
+  {
+    char *q = sqlite3_mprintf("SELECT t_s, kind, node, detail, id FROM %s WHERE run_id = ?1 ORDER BY id",
+                              fl_db_events_sql(hi));
+    FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory");
+    if (sqlite3_prepare_v2(hi, q, -1, &ev_sel, NULL) != SQLITE_OK) {
+      rc = fl_err_set(FL_ERR_INPUT, "%s: %s", path, sqlite3_errmsg(hi));
+      sqlite3_free(q);
+      goto done;
+    }
+    sqlite3_free(q);
+  }
+  FL_CHECK(sqlite3_prepare_v2(ho,
+                              "INSERT INTO events (id, run_id, t_s, kind, node, note) VALUES (?1 * 4294967296 + ?2, ?1,"
+                              " ?3, (SELECT MIN(code) FROM event_kinds WHERE name = ?4), ?5, COALESCE(?6, ''))",
                               -1, &ev_ins, NULL) == SQLITE_OK,
            FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
 
@@ -234,11 +245,22 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
     new_id = sqlite3_last_insert_rowid(ho);
     sqlite3_reset(ev_sel);
     sqlite3_bind_int64(ev_sel, 1, old_id);
-    while (sqlite3_step(ev_sel) == SQLITE_ROW) {
+    for (int64_t seq = 0; sqlite3_step(ev_sel) == SQLITE_ROW; seq++) {
+      /* a kind this version does not know becomes a legacy kind of the output (its text kept in note) */
+      if (sqlite3_column_type(ev_sel, 1) == SQLITE_TEXT) {
+        char *add = sqlite3_mprintf("SELECT %Q AS name", (const char *)sqlite3_column_text(ev_sel, 1));
+        FL_CHECK(add != NULL, FL_ERR_NOMEM, "out of memory");
+        rc = fl_db_add_legacy_kinds(ho, add);
+        sqlite3_free(add);
+        FL_TRY(rc);
+      }
       sqlite3_reset(ev_ins);
       sqlite3_bind_int64(ev_ins, 1, new_id);
-      for (int k = 0; k < 4; k++)
-        sqlite3_bind_value(ev_ins, k + 2, sqlite3_column_value(ev_sel, k));
+      sqlite3_bind_int64(ev_ins, 2, seq);
+      sqlite3_bind_value(ev_ins, 3, sqlite3_column_value(ev_sel, 0));
+      sqlite3_bind_value(ev_ins, 4, sqlite3_column_value(ev_sel, 1));
+      sqlite3_bind_value(ev_ins, 5, sqlite3_column_value(ev_sel, 2));
+      sqlite3_bind_value(ev_ins, 6, sqlite3_column_value(ev_sel, 3));
       FL_CHECK(sqlite3_step(ev_ins) == SQLITE_DONE, FL_ERR_DB, "%s: inserting events of %s: %s", fl_db_path(out), path,
                sqlite3_errmsg(ho));
     }
@@ -344,13 +366,12 @@ static fl_err fl_merge_attached(sqlite3 *ho, const char *out_path, int unique, c
     q = NULL;
   }
   if (n > 0 && fl_merge_has_table(ho, in, "events")) {
-    q = sqlite3_mprintf("INSERT INTO main.events (run_id, t_s, kind, node, detail)"
-                        " SELECT m.id, e.t_s, e.kind, e.node, e.detail FROM %s.runs r"
-                        " JOIN main.runs m ON m.row_key = r.row_key AND m.id > %lld"
-                        " JOIN %s.events e ON e.run_id = r.id ORDER BY m.id, e.rowid",
-                        in, (long long)before, in);
-    FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging events of %s: %s",
-             out_path, path, sqlite3_errmsg(ho));
+    /* typed as this version writes them, whichever version wrote the shard */
+    q = sqlite3_mprintf("SELECT r.id AS old_id, m.id AS new_id FROM %s.runs r"
+                        " JOIN main.runs m ON m.row_key = r.row_key AND m.id > %lld",
+                        in, (long long)before);
+    FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_db_copy_events(ho, in, "events", q));
     sqlite3_free(q);
     q = NULL;
   }

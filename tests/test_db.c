@@ -68,13 +68,32 @@ static void test_schema_and_rows(void)
   CU_ASSERT_EQUAL_FATAL(fl_db_open(path, &db), FL_OK);
   CU_ASSERT_EQUAL(count(db, "PRAGMA user_version"), FL_DB_SCHEMA_VERSION);
   fl_evlog_init(&log, 1);
-  fl_evlog_add(&log, 10.0, "failure", 7, "rank %d moves to node %d", 7, 105);
-  fl_evlog_add(&log, 12.0, "interruption", -1, "lost %gs", 2.0);
+  fl_evlog_task(&log, 10.0, FL_EV_FAILURE_MOVE, 7, 7, 105, -1);
+  fl_evlog_value(&log, 12.0, FL_EV_INTERRUPTION, 2.0, NULL);
+  fl_evlog_value(&log, 13.0, FL_EV_CHECKPOINT_LEVEL, 1548.58, "buddy");
   CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, &log, &id), FL_OK);
   CU_ASSERT_EQUAL(id, 1);
   CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 1);
-  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE run_id = 1"), 2);
-  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE node IS NULL AND kind = 'interruption'"), 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE run_id = 1"), 3);
+  /* typed: a kind code, numbers in their columns, NULL where a column does not apply */
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE node = 7 AND rank = 7 AND peer = 105 AND kind = 2"
+                            " AND value IS NULL AND n IS NULL AND level IS NULL"),
+                  1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events e JOIN event_kinds k ON k.code = e.kind"
+                            " WHERE e.node IS NULL AND k.name = 'interruption' AND e.value = 2.0"),
+                  1);
+  /* a run's events are its range of ids, in the order logged */
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE id BETWEEN 4294967296 AND 8589934591"), 3);
+  CU_ASSERT_EQUAL(count(db, "SELECT MIN(id) FROM events"), 4294967296LL);
+  /* the sentence form for people, as the events were worded before they were typed */
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events_text WHERE kind = 'failure' AND variant = 'move'"
+                            " AND detail = 'rank 7 moves to node 105'"),
+                  1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events_text WHERE detail = 'lost 2s'"), 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events_text WHERE detail = 'work 1548.58s, buddy level'"), 1);
+  /* every kind of events.h is in event_kinds, and every one has a sentence */
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM event_kinds WHERE code = 1 AND name = 'failure'"), 1);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM event_kinds WHERE code = 82 AND name = 'vote'"), 1);
   CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs WHERE repair_s IS NULL AND lost_work_s IS NULL"), 1);
   {
     /* the text is stored once, content-addressed; the row keeps its xxh64 */
@@ -117,7 +136,7 @@ static void test_no_half_written_rows(void)
   int64_t id = 0;
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("b.sqlite"), &db), FL_OK);
   fl_evlog_init(&log, 1);
-  fl_evlog_add(&log, 1.0, "failure", 1, NULL);
+  fl_evlog_add(&log, 1.0, FL_EV_FAILURE_SPARE, 1);
   log.oom = 1;
   CU_ASSERT_NOT_EQUAL(fl_db_insert_run(db, &row, &log, &id), FL_OK);
   CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 0);

@@ -281,9 +281,9 @@ static void test_no_progress_ends(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "job failures are expected per checkpoint interval"));
   CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'timeout'"), 2);
   /* every event was kept, past the in-memory chunk: streamed, then written with the row */
-  CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM events WHERE kind IN ('failure', 'repair')"),
+  CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM events_text WHERE kind IN ('failure', 'repair')"),
                   2 * 100000);
-  CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM events WHERE kind = 'budget'"), 2);
+  CU_ASSERT_EQUAL(db_count("mtbf.sqlite", "SELECT COUNT(*) FROM events_text WHERE kind = 'budget'"), 2);
 }
 
 /* failures.start = steady counted the nodes down at t = 0 as failures of the run */
@@ -292,7 +292,7 @@ static void test_steady_start_is_not_a_failure(void)
   fl_cli_write("steady.ini", "[run]\nreplicas = 5\n[platform]\nnodes = 1056\n[failures]\nmodel = exponential\n"
                              "start = steady\nrepair = 30d\n[app]\nnodes = 1024\nwork = 1s\n");
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate steady.ini --db steady.sqlite -q", 60), 0);
-  CU_ASSERT(db_count("steady.sqlite", "SELECT COUNT(*) FROM events WHERE kind = 'down-at-start'") > 0);
+  CU_ASSERT(db_count("steady.sqlite", "SELECT COUNT(*) FROM events_text WHERE kind = 'down-at-start'") > 0);
   CU_ASSERT_EQUAL(db_count("steady.sqlite", "SELECT SUM(failures) + SUM(platform_failures) + SUM(interruptions) "
                                             "FROM runs"),
                   0);

@@ -202,15 +202,15 @@ static void test_group_failures_and_buddy_placement(void)
       fl_cli_run_limited("simulate groups.ini --db gc.sqlite --quiet --set strategy.cost=constant", 120), 0);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate groups.ini --db gp.sqlite --quiet", 120), 0);
   failures = fl_cli_query("gp.sqlite", "SELECT sum(failures) FROM runs");
-  lost_next_rank = fl_cli_query("gc.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
-  lost_next_cabinet = fl_cli_query("gp.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'");
+  lost_next_rank = fl_cli_query("gc.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'data-lost'");
+  lost_next_cabinet = fl_cli_query("gp.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'data-lost'");
   /* failures come 8 at a time: whole cabinets */
   CU_ASSERT(failures >= 8 && fmod(failures, 8.0) == 0.0);
   CU_ASSERT(lost_next_rank >= 1);
   CU_ASSERT_EQUAL(lost_next_cabinet, 0);
   /* the group dates come from their own stream: the first one of each replica is the same in both */
-  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("gc.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"),
-                         fl_cli_query("gp.sqlite", "SELECT min(t_s) FROM events WHERE kind = 'failure' AND run_id = 1"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("gc.sqlite", "SELECT min(t_s) FROM events_text WHERE kind = 'failure' AND run_id = 1"),
+                         fl_cli_query("gp.sqlite", "SELECT min(t_s) FROM events_text WHERE kind = 'failure' AND run_id = 1"), 0);
   CU_ASSERT_EQUAL(fmod(fl_cli_query("gc.sqlite", "SELECT sum(failures) FROM runs"), 8.0), 0.0);
   /* a group's members fail at its date, and the next group at its own: time never runs backwards (the end of one
    * group once emitted the next group's members at once, its future date written on them: a restart "finished"
@@ -258,10 +258,10 @@ static void test_xor_level(void)
   /* the disk (state and a third of it in parity) and the ring's transfer side by side: the slower of the two */
   CU_ASSERT_DOUBLE_EQUAL(xor_cost, fmax(local_cost * 4.0 / 3.0, buddy_cost), 0.02 * xor_cost);
   CU_ASSERT(fl_cli_query("xp.sqlite", "SELECT sum(failures) FROM runs") >= 8);
-  CU_ASSERT_EQUAL(fl_cli_query("xp.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'"), 0);
-  CU_ASSERT(fl_cli_query("xp.sqlite", "SELECT count(*) FROM events WHERE kind = 'restart' AND detail LIKE '%xor%'") >=
+  CU_ASSERT_EQUAL(fl_cli_query("xp.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'data-lost'"), 0);
+  CU_ASSERT(fl_cli_query("xp.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'restart' AND detail LIKE '%xor%'") >=
             1);
-  CU_ASSERT(fl_cli_query("xc.sqlite", "SELECT count(*) FROM events WHERE kind = 'data-lost'") >= 1);
+  CU_ASSERT(fl_cli_query("xc.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'data-lost'") >= 1);
   /* a set of one rank is no set */
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate xor.ini --db xz.sqlite --quiet --set strategy.xor_group=1", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "strategy.xor_group=1: an XOR set holds 2 to 1024 ranks"));
@@ -374,11 +374,11 @@ static void test_link_state_profile(void)
                          "[failures]\nmodel = none\nrepair = never\n[app]\nkind = bsp\nnodes = 3\nwork = 20s\n"
                          "[strategy]\nkind = checkpoint\ninterval = 3s\ncheckpoint_cost = 0.5s\nrestart_cost = 0.5s\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate ls.ini --db ls.sqlite --quiet", 60), 0);
-  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure'"), 2);
+  CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'failure'"), 2);
   CU_ASSERT_EQUAL(
-      fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s = 5"), 2);
+      fl_cli_query("ls.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'failure' AND node = 1 AND t_s = 5"), 2);
   CU_ASSERT_EQUAL(
-      fl_cli_query("ls.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 1 AND t_s = 10"), 2);
+      fl_cli_query("ls.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'repair' AND node = 1 AND t_s = 10"), 2);
   CU_ASSERT_EQUAL(fl_cli_query("ls.sqlite", "SELECT count(*) FROM runs WHERE status = 'completed'"), 2);
 }
 
@@ -413,15 +413,15 @@ static void test_state_profiles(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("sp.sqlite", "SELECT count(*) FROM runs WHERE controller = 'Jupiter'"), 3, 0);
   /* in every replica: Fafard (node 1) off at 10, 60, 110, ...; Bourassa (node 0) at 67; Ginette (2) at 100 */
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_cli_query("sp.sqlite", "SELECT count(DISTINCT run_id) FROM events WHERE kind = 'failure' AND node = 0 AND t_s = 67"), 3,
+      fl_cli_query("sp.sqlite", "SELECT count(DISTINCT run_id) FROM events_text WHERE kind = 'failure' AND node = 0 AND t_s = 67"), 3,
       0);
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 1 AND t_s IN (10, 60, 110)"), 9,
+      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'failure' AND node = 1 AND t_s IN (10, 60, 110)"), 9,
       0);
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'repair' AND node = 0 AND t_s = 70"), 3, 0);
+      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'repair' AND node = 0 AND t_s = 70"), 3, 0);
   CU_ASSERT_DOUBLE_EQUAL(
-      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events WHERE kind = 'failure' AND node = 2 AND t_s = 100"), 3, 0);
+      fl_cli_query("sp.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'failure' AND node = 2 AND t_s = 100"), 3, 0);
   /* the profiles are inputs of the row: rerun reproduces it, and refuses once a profile changed */
   CU_ASSERT_EQUAL(fl_cli_run_limited("rerun sp.sqlite 2", 60), 0);
   fl_cli_write("profiles/bourassa_state.profile", "67 0\n71 1\n");

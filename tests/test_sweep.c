@@ -2,6 +2,7 @@
  * are disjoint and together the whole sweep, row for row with identical figures; a re-run skips what is there;
  * merging is idempotent, never changes its inputs, says which shard is missing, refuses other files. */
 #include "cli_util.h"
+#include "db.h"
 #include "fl_test.h"
 
 #include <math.h>
@@ -182,7 +183,14 @@ static int to_schema_1(const char *name)
                    "PRAGMA journal_mode=DELETE;"
                    "UPDATE runs SET scenario_text = (SELECT text FROM scenario_texts WHERE xxh64 = scenario_xxh64);"
                    "ALTER TABLE runs DROP COLUMN scenario_xxh64; DROP TABLE scenario_texts; DROP INDEX runs_key;"
-                   "CREATE INDEX runs_by_key ON runs(row_key); PRAGMA user_version = 1",
+                   "CREATE INDEX runs_by_key ON runs(row_key);"
+                   /* events as schema 1 and 2 had them: the kind's name and a detail sentence, one row each */
+                   "CREATE TABLE events_old (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                   " t_s REAL NOT NULL, kind TEXT NOT NULL, node INTEGER, detail TEXT);"
+                   "INSERT INTO events_old SELECT run_id, t_s, kind, node, detail FROM events_text ORDER BY id;"
+                   "DROP VIEW events_text; DROP TABLE events; DROP TABLE event_kinds;"
+                   "ALTER TABLE events_old RENAME TO events; CREATE INDEX events_by_run ON events(run_id, t_s);"
+                   "PRAGMA user_version = 1",
                    NULL, NULL, NULL) == SQLITE_OK;
   sqlite3_close(h);
   return ok;
@@ -211,6 +219,25 @@ static void test_schema_1_shards(void)
   rows_of("vfull.sqlite", full, sizeof full);
   rows_of("vmerged.sqlite", merged, sizeof merged);
   CU_ASSERT_STRING_EQUAL(full, merged);
+  /* the schema-1 shard's text events came along typed (kind codes by name, their sentence kept): the same events
+   * as the sweep written at once, kind for kind, sentence for sentence */
+  {
+    static const char *const q[] = {
+        "SELECT COUNT(*) FROM events_text",
+        "SELECT COUNT(*) FROM events WHERE kind IS NULL OR kind >= 1000",
+        "SELECT COUNT(DISTINCT kind) FROM events_text",
+        "SELECT SUM(t_s) FROM events_text",
+        "SELECT SUM(length(detail) * t_s) FROM events_text",
+        "SELECT SUM(unicode(kind) * t_s) FROM events_text WHERE detail LIKE 'work %'",
+        "SELECT COUNT(DISTINCT detail) FROM events_text",
+    };
+    CU_ASSERT(fl_cli_query("vfull.sqlite", q[0]) > 0);
+    for (size_t k = 0; k < sizeof q / sizeof q[0]; k++)
+      CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("vfull.sqlite", q[k]), fl_cli_query("vmerged.sqlite", q[k]), 1e-6);
+    /* the converted ones keep the text they had; the others are typed */
+    CU_ASSERT(fl_cli_query("vmerged.sqlite", "SELECT COUNT(*) FROM events WHERE note IS NOT NULL") > 0);
+    CU_ASSERT(fl_cli_query("vmerged.sqlite", "SELECT COUNT(*) FROM events WHERE note IS NULL") > 0);
+  }
   /* one experiment per sweep point, whichever schema wrote the row */
   CU_ASSERT_EQUAL(fl_cli_run("report vfull.sqlite --csv"), 0);
   snprintf(rep_full, sizeof rep_full, "%s", fl_cli_out);
@@ -243,7 +270,13 @@ static void test_schema_1_shards(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "0 rows added, 10 already"));
   CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "SELECT COUNT(*) FROM runs"), 21);
   CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'runs_key'"), 0);
-  CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "PRAGMA user_version"), 2);
+  CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "PRAGMA user_version"), FL_DB_SCHEMA_VERSION); /* upgraded on open */
+  /* its text events were converted in place: every one still there, typed, with its sentence */
+  CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "SELECT COUNT(*) FROM sqlite_schema WHERE name = 'events_v2'"), 0);
+  CU_ASSERT(fl_cli_query("v2.sqlite", "SELECT COUNT(*) FROM events_text WHERE kind = 'checkpoint' AND detail LIKE"
+                                      " 'work %s'") > 0);
+  CU_ASSERT_EQUAL(fl_cli_query("v2.sqlite", "SELECT COUNT(*) FROM events WHERE run_id NOT IN (SELECT id FROM runs)"),
+                  0);
 }
 
 /* Keys a foreign or damaged file may hold, on the row-by-row path (one row without a key sends a file there): a

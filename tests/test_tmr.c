@@ -786,11 +786,11 @@ static void test_cli(void)
                                       " AND strategy = 'tmr' AND failure_model = 'sdc' AND status = 'completed'"
                                       " AND error_linf = 0 AND nodes = 1600 AND work_s > 0 AND makespan_s > 0"),
                   12);
-  CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM events WHERE kind = 'vote'"), 12);
-  CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM events WHERE kind = 'sdc'"),
+  CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'vote'"), 12);
+  CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'sdc'"),
                   query("tmr.sqlite", "SELECT sum(failures) FROM runs"));
   CU_ASSERT(query("tmr.sqlite", "SELECT sum(failures) FROM runs") > 12);
-  CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM events WHERE kind = 'vote' AND detail LIKE"
+  CU_ASSERT_EQUAL(query("tmr.sqlite", "SELECT count(*) FROM events_text WHERE kind = 'vote' AND detail LIKE"
                                       " 'corrected % uncorrectable 0 benign 0 attempts 1'"),
                   12);
   /* so many flips on so few elements that some have no majority: those trials are failed rows that say how many
