@@ -155,6 +155,48 @@ static void test_no_half_written_rows(void)
   fl_db_close(&db);
 }
 
+/* The writer thread: runs written in submission order, one transaction each, the caller's log swapped for an empty
+ * one at each submit; a run the schema refuses comes back as an error with its message, nothing of it written, and
+ * the writer goes on. */
+static void test_writer_thread(void)
+{
+  fl_db *db = NULL;
+  fl_db_writer *w = NULL;
+  fl_evlog log;
+  int64_t id[4] = {-1, -1, -1, -1};
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("w.sqlite"), &db), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_db_writer_start(db, &w), FL_OK);
+  fl_evlog_init(&log, 1);
+  for (int r = 0; r < 3; r++) {
+    fl_db_run row = sample_row(r, 100.0 + r);
+    for (int k = 0; k <= r; k++)
+      fl_evlog_value(&log, 10.0 * k, FL_EV_CHECKPOINT, 5.0 * k, NULL);
+    CU_ASSERT_EQUAL(fl_db_writer_submit(w, &row, &log, &id[r]), FL_OK);
+    CU_ASSERT_EQUAL(fl_evlog_count(&log), 0); /* a fresh log for the next replica */
+    CU_ASSERT(log.enabled);
+  }
+  CU_ASSERT_EQUAL(fl_db_writer_sync(w), FL_OK);
+  CU_ASSERT(id[0] == 1 && id[1] == 2 && id[2] == 3);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events"), 6);
+  CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events WHERE id BETWEEN 3 * 4294967296 AND 4 * 4294967296 - 1"), 3);
+  {
+    fl_db_run bad = sample_row(3, 100.0);
+    bad.mode = "dream";
+    fl_evlog_value(&log, 1.0, FL_EV_CHECKPOINT, 1.0, NULL);
+    CU_ASSERT_EQUAL(fl_db_writer_submit(w, &bad, &log, &id[3]), FL_OK); /* taken; the error comes with the sync */
+    CU_ASSERT_EQUAL(fl_db_writer_sync(w), FL_ERR_DB);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "CHECK constraint"));
+    CU_ASSERT_EQUAL(fl_db_writer_sync(w), FL_OK); /* reported once */
+    CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM runs"), 3);
+    CU_ASSERT_EQUAL(count(db, "SELECT COUNT(*) FROM events"), 6);
+  }
+  fl_db_writer_destroy(&w);
+  CU_ASSERT_PTR_NULL(w);
+  fl_db_writer_destroy(&w); /* NULL: nothing */
+  fl_evlog_free(&log);
+  fl_db_close(&db);
+}
+
 static void test_refusals(void)
 {
   fl_db *db = NULL;
@@ -450,6 +492,7 @@ static void test_two_processes_create_one_file(void)
 static CU_TestInfo db_tests[] = {
     {"schema, rows, events, view", test_schema_and_rows},
     {"no half-written rows", test_no_half_written_rows},
+    {"the writer thread", test_writer_thread},
     {"refusals", test_refusals},
     {"foreign and damaged files are refused untouched", test_foreign_files_untouched},
     {"empty and older own files are taken", test_own_files_taken},
