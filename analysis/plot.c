@@ -385,12 +385,24 @@ done:
   return rc;
 }
 
+/* A statement over the events of a file of any schema: `fmt`'s %s becomes the events source (fl_db_events_sql) */
+static fl_err fl_plot_events_stmt(sqlite3 *db, const char *fmt, sqlite3_stmt **st)
+{
+  fl_err rc = FL_OK;
+  char *q = sqlite3_mprintf(fmt, fl_db_events_sql(db));
+  FL_CHECK(q && sqlite3_prepare_v2(db, q, -1, st, NULL) == SQLITE_OK, FL_ERR_IO, "reading the events: %s",
+           sqlite3_errmsg(db));
+done:
+  sqlite3_free(q);
+  return rc;
+}
+
 fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
 {
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
   const char *term = fl_terminal(file), *unit = "s";
-  char tmp[4096] = "", data[4200], script[4200], out_tmp[4200], title[512], kinds[32][32], *q = NULL;
+  char tmp[4096] = "", data[4200], script[4200], out_tmp[4200], title[512], kinds[32][32];
   int nkinds = 0;
   long nev = 0;
   double makespan = 0, scale = 1;
@@ -413,12 +425,8 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
     scale = 3600.0, unit = "hours";
   else if (makespan >= 120.0)
     scale = 60.0, unit = "minutes";
-  q = sqlite3_mprintf("SELECT kind FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " GROUP BY kind ORDER BY MIN(t_s)",
-                      fl_db_events_sql(db));
-  FL_CHECK(q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK, FL_ERR_IO, "reading the events: %s",
-           sqlite3_errmsg(db));
-  sqlite3_free(q);
-  q = NULL;
+  FL_TRY(fl_plot_events_stmt(db, "SELECT kind FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " GROUP BY kind ORDER BY MIN(t_s)",
+                             &st));
   sqlite3_bind_int64(st, 1, run_id);
   while (sqlite3_step(st) == SQLITE_ROW && nkinds < 32)
     snprintf(kinds[nkinds++], sizeof kinds[0], "%s", (const char *)sqlite3_column_text(st, 0));
@@ -431,12 +439,8 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   snprintf(data, sizeof data, "%s/data", tmp);
   snprintf(script, sizeof script, "%s/plot.gp", tmp);
   FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
-  q = sqlite3_mprintf("SELECT t_s FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind = ?2 ORDER BY t_s",
-                      fl_db_events_sql(db));
-  FL_CHECK(q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK, FL_ERR_IO, "reading the events: %s",
-           sqlite3_errmsg(db));
-  sqlite3_free(q);
-  q = NULL;
+  FL_TRY(
+      fl_plot_events_stmt(db, "SELECT t_s FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind = ?2 ORDER BY t_s", &st));
   for (int k = 0; k < nkinds; k++) { /* one block per kind: "t y" */
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 1, run_id);
@@ -477,7 +481,6 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   rc = fl_gnuplot(script, tmp, out_tmp, file);
   (void)nev;
 done:
-  sqlite3_free(q);
   if (f)
     fclose(f);
   sqlite3_finalize(st);

@@ -439,6 +439,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   int *effective = NULL;
   fl_sim_tally acc = {0};  /* the rows this command wrote */
   fl_sim_slot slot[2] = {{0}}; /* the replica being written, the one before */
+  char *present = NULL;        /* the current point's replicas that are in the database already */
   fl_db_writer *writer = NULL;
   int cur = 0;
   long shard_i = 1, shard_n = 1, item = 0; /* --shard I/N: this command's slice of the items */
@@ -698,19 +699,27 @@ static int fl_cmd_simulate(int argc, char **argv)
     if (!quiet)
       fl_print_job_header(&jobs[c]);
     fl_warn_no_progress(&jobs[c]);
+    /* a row already in the database (a re-run after a crash, a cancelled array) is not simulated again: looked up
+     * here, before the writer thread has the connection (one written meanwhile by another process is found by
+     * the insert, which keeps the one there) */
+    free(present);
+    FL_CHECK((present = calloc((size_t)sc->replicas, 1)) != NULL, FL_ERR_NOMEM, "out of memory");
+    for (long r = 0; r < sc->replicas; r++)
+      if ((item + r) % shard_n == shard_i - 1) {
+        char key[64];
+        int found = 0;
+        fl_db_sim_row_key(sc->text, sc->overrides, sc->seed, r, key, sizeof key);
+        FL_TRY(fl_db_has_row(db, key, &found));
+        present[r] = (char)found;
+      }
     for (long r = 0; r < sc->replicas; r++) {
       fl_sim_result res;
       fl_db_run row;
-      char key[64];
-      int present = 0;
       /* shard I of N takes every N-th (combination, replica) item, starting at I - 1: disjoint, deterministic */
       if (item++ % shard_n != shard_i - 1)
         continue;
-      /* a row already in the database (a re-run after a crash, a cancelled array) is not simulated again */
-      fl_db_sim_row_key(sc->text, sc->overrides, sc->seed, r, key, sizeof key);
-      FL_TRY(fl_db_has_row(db, key, &present));
       rows_done++;
-      if (present) {
+      if (present[r]) {
         acc.skipped++;
         continue;
       }
@@ -780,6 +789,7 @@ out:
   }
   free(jobs);
   free(acc.own);
+  free(present);
   free(effective);
   free(group);
   for (long c = 0; pkeys && c < ncombos; c++)

@@ -283,8 +283,8 @@ void fl_sim_run_ranks(fl_replica *rep)
     /* the level follows the work: the checkpoint after the k-th segment of the failure-free schedule goes to the
      * level the strategy gives checkpoint k, however many were taken and lost before (a rollback replays the same
      * pattern of levels, as the models of multi-level checkpointing assume) */
-    long index = ckpt && sim->tau_s > 0 && !sim->hazard ? (long)floor(committed / sim->tau_s + 1e-9) + 1
-                                                        : res->checkpoints + 1;
+    long index =
+        ckpt && sim->tau_s > 0 && !sim->hazard ? (long)floor(committed / sim->tau_s + 1e-9) + 1 : res->checkpoints + 1;
     fl_level level = fl_strat_level(&sim->strat, index);
     int flush = ckpt && sim->flush_async && level == FL_LEVEL_FILE; /* write the stage level, drain it after */
     double delta = ckpt ? sim->strat.delta_s[flush ? sim->flush_stage : level] : 0.0;

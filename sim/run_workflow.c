@@ -292,8 +292,10 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     for (long i = 0; i < n; i++) {
       w->tcores[i] = w->wf->task[i].cores;
       if (w->tcores[i] > most) {
-        rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s' needs %ld cores but no host of platform '%s' has more than %ld: no "
-                        "host can run it", path, w->wf->task[i].name, w->tcores[i], fl_platform_describe(sim->pf), most);
+        rc = fl_err_set(FL_ERR_INPUT,
+                        "%s: task '%s' needs %ld cores but no host of platform '%s' has more than %ld: no "
+                        "host can run it",
+                        path, w->wf->task[i].name, w->tcores[i], fl_platform_describe(sim->pf), most);
         goto done;
       }
     }
@@ -474,7 +476,6 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w);
   *pw = NULL;
 }
-
 
 /* ---- per replica ---- */
 
@@ -755,8 +756,9 @@ static void fl_wf_gw_value(fl_wfrun *w, long t)
   double v[5] = {0};
   unsigned char have[5] = {1, 0, 0, 0, 0};
   if (t < S) {
-    long r = s / cols, c = s % cols, nb[5] = {s, r > 0 ? s - cols : -1, r + 1 < gw->rows ? s + cols : -1,
-                                              c > 0 ? s - 1 : -1, c + 1 < cols ? s + 1 : -1};
+    long r = s / cols, c = s % cols,
+         nb[5] = {s, r > 0 ? s - cols : -1, r + 1 < gw->rows ? s + cols : -1, c > 0 ? s - 1 : -1,
+                  c + 1 < cols ? s + 1 : -1};
     for (int d = 0; d < 5; d++)
       if (nb[d] >= 0) {
         v[d] = gw->reward[nb[d]];
@@ -1177,9 +1179,8 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
   rstart[m] = nread;
   FL_ALLOC(scratch, nterms);
   for (long idx = 0; idx < m; idx++)
-    w->weight[idx] = w->ndep[idx] > 0 ? fl_wf_simplified(w, tstart[idx], tstart[idx + 1], w->ndep[idx], &best[idx],
-                                                         scratch)
-                                      : 0.0;
+    w->weight[idx] =
+        w->ndep[idx] > 0 ? fl_wf_simplified(w, tstart[idx], tstart[idx + 1], w->ndep[idx], &best[idx], scratch) : 0.0;
   full = (fl_pol_full){.nterms = nterms,
                        .term_i = w->t_i,
                        .term_j = w->t_j,

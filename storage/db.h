@@ -190,9 +190,9 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *run, const fl_evlog *events,
  * over (a shallow copy: every string and array it points to must stay valid until fl_db_writer_sync) and swaps
  * *events with the writer's spent log (cleared): the caller logs the next replica into it. When the run is written,
  * *id is set as fl_db_insert_run sets it; until then the caller must keep *id where it is. An error of the writer
- * comes back from the next submit or sync, with its message. The caller must not use `db` for writing meanwhile
- * (reads such as fl_db_has_row are fine: SQLite serializes one connection's calls). Without a thread-safe SQLite
- * the writer writes at once, in the caller's thread. */
+ * comes back from the next submit or sync, with its message. The caller must not use `db` at all between a submit
+ * and the next sync (fl_db_open's connection has no mutex of SQLite's: one thread at a time). Without a
+ * thread-safe SQLite build the writer writes at once, in the caller's thread. */
 typedef struct fl_db_writer fl_db_writer;
 fl_err fl_db_writer_start(fl_db *db, fl_db_writer **out);
 fl_err fl_db_writer_submit(fl_db_writer *w, const fl_db_run *row, fl_evlog *events, int64_t *id);

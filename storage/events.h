@@ -22,66 +22,69 @@
   X(FL_EV_FAILURE_SPARE, 1, "failure", "spare", "a spare node failed", "'spare'")                                      \
   X(FL_EV_FAILURE_MOVE, 2, "failure", "move", "a rank's node failed; the rank moves to a spare (peer)",                \
     "printf('rank %d moves to node %d', rank, peer)")                                                                  \
-  X(FL_EV_FAILURE_TASK, 3, "failure", "task", "a task's host failed", "printf('task %d loses its host', rank)")         \
-  X(FL_EV_FAILURE_WAIT, 4, "failure", "wait", "a rank's node failed and no spare is left",                            \
+  X(FL_EV_FAILURE_TASK, 3, "failure", "task", "a task's host failed", "printf('task %d loses its host', rank)")        \
+  X(FL_EV_FAILURE_WAIT, 4, "failure", "wait", "a rank's node failed and no spare is left",                             \
     "printf('rank %d waits for a node', rank)")                                                                        \
   X(FL_EV_FAILURE_COPY, 5, "failure", "copy", "a replica's node failed (copy peer of rank, n copies left)",            \
     "printf('copy %d of rank %d, %d left', peer, rank, n)")                                                            \
   X(FL_EV_FAILURE_HOST, 6, "failure", "host", "a workflow host failed", "printf('host %s', label)")                    \
   X(FL_EV_START_SPARE, 11, "down-at-start", "spare", "a spare node was down when the run began", "'spare'")            \
-  X(FL_EV_START_MOVE, 12, "down-at-start", "move", "a rank's node was down at the start; it moves to peer",           \
+  X(FL_EV_START_MOVE, 12, "down-at-start", "move", "a rank's node was down at the start; it moves to peer",            \
     "printf('rank %d moves to node %d', rank, peer)")                                                                  \
   X(FL_EV_START_TASK, 13, "down-at-start", "task", "a task's host was down at the start",                              \
     "printf('task %d loses its host', rank)")                                                                          \
-  X(FL_EV_START_WAIT, 14, "down-at-start", "wait", "a rank's node was down at the start, no spare left",              \
+  X(FL_EV_START_WAIT, 14, "down-at-start", "wait", "a rank's node was down at the start, no spare left",               \
     "printf('rank %d waits for a node', rank)")                                                                        \
   X(FL_EV_START_COPY, 15, "down-at-start", "copy", "a replica's node was down at the start",                           \
     "printf('copy %d of rank %d, %d left', peer, rank, n)")                                                            \
-  X(FL_EV_START_HOST, 16, "down-at-start", "host", "a workflow host was down at the start", "printf('host %s', label)") \
-  X(FL_EV_REPAIR_TASK, 21, "repair", "task", "a repaired node hosts a task", "printf('hosts task %d', rank)")           \
-  X(FL_EV_REPAIR_RANK, 22, "repair", "rank", "a repaired node takes a waiting rank", "printf('takes rank %d', rank)")   \
+  X(FL_EV_START_HOST, 16, "down-at-start", "host", "a workflow host was down at the start",                            \
+    "printf('host %s', label)")                                                                                        \
+  X(FL_EV_REPAIR_TASK, 21, "repair", "task", "a repaired node hosts a task", "printf('hosts task %d', rank)")          \
+  X(FL_EV_REPAIR_RANK, 22, "repair", "rank", "a repaired node takes a waiting rank", "printf('takes rank %d', rank)")  \
   X(FL_EV_REPAIR_SPARE, 23, "repair", "spare", "a repaired node becomes a spare", "'spare'")                           \
   X(FL_EV_REPAIR_HOST, 24, "repair", "host", "a workflow host is back", "printf('host %s', label)")                    \
   X(FL_EV_PROCESS_FAILURE, 31, "process-failure", "", "a rank's process crashed, its node lives",                      \
     "printf('rank %d crashed, its node lives', rank)")                                                                 \
   X(FL_EV_BUDGET, 32, "budget", "", "the event budget run.max_events (n) was reached",                                 \
     "printf('run.max_events = %d reached', n)")                                                                        \
-  X(FL_EV_INTERRUPTION, 41, "interruption", "lost", "the job stopped; value seconds of work lost",                    \
+  X(FL_EV_INTERRUPTION, 41, "interruption", "lost", "the job stopped; value seconds of work lost",                     \
     "printf('lost %.6gs', value)")                                                                                     \
-  X(FL_EV_INTERRUPTION_RESTART, 42, "interruption", "restart", "a failure during a restart", "'during restart'")      \
-  X(FL_EV_RESTART_LEVEL, 43, "restart", "level", "restart from a checkpoint level", "printf('from the %s level', level)") \
+  X(FL_EV_INTERRUPTION_RESTART, 42, "interruption", "restart", "a failure during a restart", "'during restart'")       \
+  X(FL_EV_RESTART_LEVEL, 43, "restart", "level", "restart from a checkpoint level",                                    \
+    "printf('from the %s level', level)")                                                                              \
   X(FL_EV_RESTART_CHECKPOINT, 44, "restart", "checkpoint", "restart from the checkpoint", "'from checkpoint'")         \
   X(FL_EV_RESTART_SCRATCH, 45, "restart", "scratch", "restart from the beginning", "'from scratch'")                   \
   X(FL_EV_ROLLBACK, 46, "rollback", "", "the newest commit was lost; back to an older level holding value s of work",  \
     "printf('back to the %s level, work %.6gs', level, value)")                                                        \
   X(FL_EV_DATA_LOST, 47, "data-lost", "", "every copy of the state was lost; value s of work lost",                    \
     "printf('work %.6gs lost, restart from scratch', value)")                                                          \
-  X(FL_EV_CHECKPOINT, 51, "checkpoint", "", "a checkpoint committed value s of work",                                  \
-    "printf('work %.6gs', value)")                                                                                     \
-  X(FL_EV_CHECKPOINT_LEVEL, 52, "checkpoint", "level", "a checkpoint of one level committed value s of work",        \
+  X(FL_EV_CHECKPOINT, 51, "checkpoint", "", "a checkpoint committed value s of work", "printf('work %.6gs', value)")   \
+  X(FL_EV_CHECKPOINT_LEVEL, 52, "checkpoint", "level", "a checkpoint of one level committed value s of work",          \
     "printf('work %.6gs, %s level', value, level)")                                                                    \
-  X(FL_EV_CHECKPOINT_DRAIN, 53, "checkpoint", "drain", "a checkpoint staged at level, draining to the file level",  \
+  X(FL_EV_CHECKPOINT_DRAIN, 53, "checkpoint", "drain", "a checkpoint staged at level, draining to the file level",     \
     "printf('work %.6gs, %s level, draining to the file level', value, level)")                                        \
   X(FL_EV_FLUSH, 54, "flush", "", "an asynchronous flush put value s of work on the file level",                       \
     "printf('work %.6gs on the file level', value)")                                                                   \
-  X(FL_EV_FLUSH_LOST, 55, "flush-lost", "", "a flush under way was lost", "printf('work %.6gs not drained', value)")  \
+  X(FL_EV_FLUSH_LOST, 55, "flush-lost", "", "a flush under way was lost", "printf('work %.6gs not drained', value)")   \
   X(FL_EV_SDC_DETECTED, 61, "sdc-detected", "", "a verification caught a corruption; value s of work lost",            \
     "printf('corrupted state, lost %.6gs', value)")                                                                    \
-  X(FL_EV_SDC_CORRECTED, 62, "sdc-corrected", "", "n corruptions outvoted by triplication", "printf('%d outvoted', n)") \
-  X(FL_EV_SDC_SILENT, 63, "sdc-silent", "", "n corruptions escaped verification and were committed",                  \
+  X(FL_EV_SDC_CORRECTED, 62, "sdc-corrected", "", "n corruptions outvoted by triplication",                            \
+    "printf('%d outvoted', n)")                                                                                        \
+  X(FL_EV_SDC_SILENT, 63, "sdc-silent", "", "n corruptions escaped verification and were committed",                   \
     "printf('%d corruption%s committed', n, CASE n WHEN 1 THEN '' ELSE 's' END)")                                      \
-  X(FL_EV_STALE_NEIGHBOUR, 71, "stale", "neighbour", "a failed task kept its old value: no live neighbour (sweep n)", \
+  X(FL_EV_STALE_NEIGHBOUR, 71, "stale", "neighbour", "a failed task kept its old value: no live neighbour (sweep n)",  \
     "printf('task %d, sweep %d: no live neighbour', rank, n)")                                                         \
-  X(FL_EV_STALE_SPARE, 72, "stale", "spare", "a failed task kept its old value: no spare (sweep n)",                  \
+  X(FL_EV_STALE_SPARE, 72, "stale", "spare", "a failed task kept its old value: no spare (sweep n)",                   \
     "printf('task %d, sweep %d: no spare', rank, n)")                                                                  \
   X(FL_EV_STALE_RERUN, 73, "stale", "rerun", "a failed task's re-execution was lost too (sweep n)",                    \
     "printf('task %d, sweep %d: re-run lost', rank, n)")                                                               \
-  X(FL_EV_SUBSTITUTION_TASK, 74, "substitution", "task", "task rank substituted by task peer (sweep n)",              \
+  X(FL_EV_SUBSTITUTION_TASK, 74, "substitution", "task", "task rank substituted by task peer (sweep n)",               \
     "printf('task %d by task %d, sweep %d', rank, peer, n)")                                                           \
   X(FL_EV_REPLICATION_TASK, 75, "replication", "task", "task rank re-executed on node (sweep n)",                      \
     "printf('task %d, sweep %d', rank, n)")                                                                            \
-  X(FL_EV_SUBSTITUTION_WF, 76, "substitution", "workflow", "a failed workflow task substituted", "printf('task %s', label)") \
-  X(FL_EV_REPLICATION_WF, 77, "replication", "workflow", "a failed workflow task re-executed on node",                \
+  X(FL_EV_SUBSTITUTION_WF, 76, "substitution", "workflow", "a failed workflow task substituted",                       \
+    "printf('task %s', label)")                                                                                        \
+  X(FL_EV_REPLICATION_WF, 77, "replication", "workflow", "a failed workflow task re-executed on node",                 \
     "printf('task %s', label)")                                                                                        \
   X(FL_EV_TMR_SDC, 81, "sdc", "tmr", "a bit flip injected into a TMR replica (detail in label)", "label")              \
   X(FL_EV_TMR_VOTE, 82, "vote", "tmr", "the TMR vote of a trial (detail in label)", "label")

@@ -76,15 +76,16 @@ static void test_timeline(void)
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate tl.ini --db tl2.sqlite --quiet", 60), 0);
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("tl2.sqlite"), &h), SQLITE_OK);
-    CU_ASSERT_EQUAL(sqlite3_exec(h,
-                                 "PRAGMA journal_mode=DELETE;"
-                                 "CREATE TABLE events_old (run_id INTEGER NOT NULL, t_s REAL NOT NULL, kind TEXT NOT NULL,"
-                                 " node INTEGER, detail TEXT);"
-                                 "INSERT INTO events_old SELECT run_id, t_s, kind, node, detail FROM events_text ORDER BY id;"
-                                 "DROP VIEW events_text; DROP TABLE events; DROP TABLE event_kinds;"
-                                 "ALTER TABLE events_old RENAME TO events; PRAGMA user_version = 2",
-                                 NULL, NULL, NULL),
-                    SQLITE_OK);
+    CU_ASSERT_EQUAL(
+        sqlite3_exec(h,
+                     "PRAGMA journal_mode=DELETE;"
+                     "CREATE TABLE events_old (run_id INTEGER NOT NULL, t_s REAL NOT NULL, kind TEXT NOT NULL,"
+                     " node INTEGER, detail TEXT);"
+                     "INSERT INTO events_old SELECT run_id, t_s, kind, node, detail FROM events_text ORDER BY id;"
+                     "DROP VIEW events_text; DROP TABLE events; DROP TABLE event_kinds;"
+                     "ALTER TABLE events_old RENAME TO events; PRAGMA user_version = 2",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(h);
     CU_ASSERT_EQUAL(fl_cli_run_limited("report tl2.sqlite --timeline 1 --plot tlo.svg", 60), 0);
     svg = fl_test_read_file(fl_test_tmp("tlo.svg"), &n);
@@ -94,8 +95,8 @@ static void test_timeline(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">restart<"));
     free(svg);
     CU_ASSERT_EQUAL(fl_cli_query("tl2.sqlite", "PRAGMA user_version"), 2);
-    CU_ASSERT_EQUAL(fl_cli_query("tl2.sqlite", "SELECT COUNT(*) FROM pragma_table_info('events') WHERE name = 'detail'"),
-                    1);
+    CU_ASSERT_EQUAL(
+        fl_cli_query("tl2.sqlite", "SELECT COUNT(*) FROM pragma_table_info('events') WHERE name = 'detail'"), 1);
   }
   /* a run without events, a run that does not exist, --timeline without --plot: one line, exit 2, no file */
   CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --timeline 1 --plot tl2.svg", 60), 2);

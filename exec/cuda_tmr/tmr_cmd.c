@@ -358,12 +358,12 @@ int fl_tmr_cmd(int argc, char **argv)
     for (long f = 0; f < res.nlisted; f++) {
       const fl_tmr_applied *a = &res.faults[f];
       fl_evlog_add_text(&log, 0.0, FL_EV_TMR_SDC, -1, "replica %d %s %d[%ld] bit %d%s", a->replica,
-                   a->target == FL_TMR_OUTPUT ? "output" : "input", a->array, a->element, a->bit,
-                   a->attempt ? " (again)" : "");
+                        a->target == FL_TMR_OUTPUT ? "output" : "input", a->array, a->element, a->bit,
+                        a->attempt ? " (again)" : "");
     }
-    fl_evlog_add_text(&log, res.time_s, FL_EV_TMR_VOTE, -1, "corrected %ld %s %ld benign %ld attempts %d", res.corrected,
-                 o.cfg.replicas == 2 ? "detected" : "uncorrectable", res.uncorrectable + res.detected, res.benign,
-                 res.attempts);
+    fl_evlog_add_text(&log, res.time_s, FL_EV_TMR_VOTE, -1, "corrected %ld %s %ld benign %ld attempts %d",
+                      res.corrected, o.cfg.replicas == 2 ? "detected" : "uncorrectable",
+                      res.uncorrectable + res.detected, res.benign, res.attempts);
     memset(&row, 0, sizeof row);
     row.scenario = name;
     row.scenario_text = text;
