@@ -684,8 +684,6 @@ static int fl_cmd_simulate(int argc, char **argv)
   for (long c = 0; c < ncombos; c++) {
     fl_scenario *sc = jobs[c].sc;
     fl_sim *sim = jobs[c].sim;
-    double sum_makespan = 0.0;
-    long completed = 0;
     if (!sim) {
       item += sc->replicas; /* the same runs as an earlier combination: no shard runs them */
       continue;
@@ -743,8 +741,6 @@ static int fl_cmd_simulate(int argc, char **argv)
     }
     FL_TRY(fl_db_writer_sync(writer));
     FL_TRY(fl_simulate_account(&slot[cur ^ 1], &acc));
-    sum_makespan = acc.sum_makespan;
-    completed = acc.completed;
     fl_progress_done(&prog);
     if (strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && sc->repair_s == 0.0 &&
         fl_sim_is_daly_model(sim)) {
@@ -754,8 +750,8 @@ static int fl_cmd_simulate(int argc, char **argv)
       printf("Daly's expected makespan for exponential failures (job MTBF %s): %.7g s; simulated mean %.7g s "
              "over %ld completed (%+.3f%%)\n",
              fl_units_format_duration(fl_sim_job_mtbf(sim), a, sizeof a), expect,
-             completed ? sum_makespan / (double)completed : NAN, completed,
-             completed ? 100.0 * (sum_makespan / (double)completed - expect) / expect : NAN);
+             acc.completed ? acc.sum_makespan / (double)acc.completed : NAN, acc.completed,
+             acc.completed ? 100.0 * (acc.sum_makespan / (double)acc.completed - expect) / expect : NAN);
     }
   }
   if (acc.nown > 0) {

@@ -234,15 +234,22 @@ static fl_err fl_db_fail(fl_db *db, const char *what)
   return fl_err_set(FL_ERR_DB, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->h));
 }
 
-static fl_err fl_db_exec(fl_db *db, const char *sql, const char *what)
+/* Run `sql` on connection `h`; an error names `path` (when given), what was being done, and SQLite's message */
+static fl_err fl_db_exec_h(sqlite3 *h, const char *path, const char *sql, const char *what)
 {
   char *msg = NULL;
-  if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-    fl_err rc = fl_err_set(FL_ERR_DB, "%s: %s: %s", db->path, what, msg ? msg : sqlite3_errmsg(db->h));
+  if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    fl_err rc = fl_err_set(FL_ERR_DB, "%s%s%s: %s", path ? path : "", path ? ": " : "", what,
+                           msg ? msg : sqlite3_errmsg(h));
     sqlite3_free(msg);
     return rc;
   }
   return FL_OK;
+}
+
+static fl_err fl_db_exec(fl_db *db, const char *sql, const char *what)
+{
+  return fl_db_exec_h(db->h, db->path, sql, what);
 }
 
 /* BEGIN IMMEDIATE, waiting for another writer. The busy handler (10 s) covers the usual case; in WAL mode SQLite
@@ -318,17 +325,6 @@ static int fl_db_has_column(sqlite3 *h, const char *schema, const char *table, c
   return have;
 }
 
-static fl_err fl_db_exec_h(sqlite3 *h, const char *sql, const char *what)
-{
-  char *msg = NULL;
-  if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-    fl_err rc = fl_err_set(FL_ERR_DB, "%s: %s", what, msg ? msg : sqlite3_errmsg(h));
-    sqlite3_free(msg);
-    return rc;
-  }
-  return FL_OK;
-}
-
 /* Schema 3's vocabulary in a writable file: every kind of events.h in event_kinds (a doc line changed by a newer
  * version is updated; codes never change), and the events_text view as this version builds it. */
 static fl_err fl_db_events_vocabulary(fl_db *db)
@@ -384,7 +380,7 @@ fl_err fl_db_add_legacy_kinds(sqlite3 *h, const char *names_sql)
       " AND name NOT IN (SELECT name FROM main.event_kinds)) x",
       FL_EV_LEGACY_CODE, FL_EV_LEGACY_CODE, names_sql);
   FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory");
-  FL_TRY(fl_db_exec_h(h, q, "recording the kinds of older events"));
+  FL_TRY(fl_db_exec_h(h, NULL, q, "recording the kinds of older events"));
 done:
   sqlite3_free(q);
   return rc;
@@ -422,7 +418,7 @@ fl_err fl_db_copy_events(sqlite3 *h, const char *src_schema, const char *src_tab
     goto done; /* no events there */
   }
   FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory");
-  FL_TRY(fl_db_exec_h(h, q, "copying events"));
+  FL_TRY(fl_db_exec_h(h, NULL, q, "copying events"));
 done:
   sqlite3_free(names);
   sqlite3_free(q);
@@ -794,13 +790,7 @@ static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db
       rc = fl_db_exec(db, pragma, "setting the schema version");
     for (size_t c = 0; rc == FL_OK && c < sizeof fl_db_added_columns / sizeof fl_db_added_columns[0]; c++) {
       char sql[160];
-      int have = 0;
-      snprintf(sql, sizeof sql, "SELECT 1 FROM pragma_table_info('runs') WHERE name = '%s'", fl_db_added_columns[c][0]);
-      if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        have = 1;
-      sqlite3_finalize(st);
-      st = NULL;
-      if (!have) {
+      if (!fl_db_has_column(db->h, "main", "runs", fl_db_added_columns[c][0])) {
         snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", fl_db_added_columns[c][0],
                  fl_db_added_columns[c][1]);
         rc = fl_db_exec(db, sql, "adding a column");

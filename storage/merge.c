@@ -194,6 +194,24 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
     }
     sqlite3_free(q);
   }
+  /* the kinds this version does not know become legacy kinds of the output (each event's text kept in note) */
+  {
+    sqlite3_stmt *kinds = NULL;
+    char *q = sqlite3_mprintf("SELECT DISTINCT kind FROM %s", fl_db_events_sql(hi));
+    FL_CHECK(q && sqlite3_prepare_v2(hi, q, -1, &kinds, NULL) == SQLITE_OK, FL_ERR_INPUT, "%s: %s", path,
+             sqlite3_errmsg(hi));
+    sqlite3_free(q);
+    q = NULL;
+    while (rc == FL_OK && sqlite3_step(kinds) == SQLITE_ROW) {
+      if (!(q = sqlite3_mprintf("SELECT %Q AS name", (const char *)sqlite3_column_text(kinds, 0))))
+        rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+      else
+        rc = fl_db_add_legacy_kinds(ho, q);
+      sqlite3_free(q);
+    }
+    sqlite3_finalize(kinds);
+    FL_TRY(rc);
+  }
   FL_CHECK(sqlite3_prepare_v2(ho,
                               "INSERT INTO events (id, run_id, t_s, kind, node, note) VALUES (?1 * 4294967296 + ?2, ?1,"
                               " ?3, (SELECT MIN(code) FROM event_kinds WHERE name = ?4), ?5, COALESCE(?6, ''))",
@@ -246,14 +264,6 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
     sqlite3_reset(ev_sel);
     sqlite3_bind_int64(ev_sel, 1, old_id);
     for (int64_t seq = 0; sqlite3_step(ev_sel) == SQLITE_ROW; seq++) {
-      /* a kind this version does not know becomes a legacy kind of the output (its text kept in note) */
-      if (sqlite3_column_type(ev_sel, 1) == SQLITE_TEXT) {
-        char *add = sqlite3_mprintf("SELECT %Q AS name", (const char *)sqlite3_column_text(ev_sel, 1));
-        FL_CHECK(add != NULL, FL_ERR_NOMEM, "out of memory");
-        rc = fl_db_add_legacy_kinds(ho, add);
-        sqlite3_free(add);
-        FL_TRY(rc);
-      }
       sqlite3_reset(ev_ins);
       sqlite3_bind_int64(ev_ins, 1, new_id);
       sqlite3_bind_int64(ev_ins, 2, seq);
