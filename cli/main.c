@@ -200,6 +200,22 @@ static void fl_warn_no_progress(const fl_sim_job *job)
             job->sc->max_events);
 }
 
+/* Costs asked of the platform (app.checkpoint_size) that the platform cannot price: one line for the command per
+ * reason (*said: the last reason given), so that nobody reads constant costs as the platform's */
+static void fl_warn_cost_fallback(const fl_sim_job *job, const char **said)
+{
+  const char *why = fl_sim_cost_fallback(job->sim);
+  char a[32];
+  if (!why || why == *said)
+    return;
+  *said = why;
+  fprintf(stderr,
+          "faultline: warning: %s: app.checkpoint_size = %s asks for checkpoint costs from the platform, but %s: "
+          "the constant strategy.checkpoint_cost and restart_cost are used (strategy.cost = platform refuses "
+          "instead)\n",
+          job->sc->name, fl_units_format_bytes(job->sc->checkpoint_size, a, sizeof a), why);
+}
+
 static void fl_print_job_header(const fl_sim_job *job)
 {
   char a[32], b[32], c[32];
@@ -441,6 +457,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   fl_sim_slot slot[2] = {{0}}; /* the replica being written, the one before */
   char *present = NULL;        /* the current point's replicas that are in the database already */
   fl_db_writer *writer = NULL;
+  const char *cost_said = NULL; /* the reason last given for constant costs (fl_warn_cost_fallback) */
   int cur = 0;
   long shard_i = 1, shard_n = 1, item = 0; /* --shard I/N: this command's slice of the items */
   long rows_total = 0, rows_done = 0;                   /* progress */
@@ -697,6 +714,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     if (!quiet)
       fl_print_job_header(&jobs[c]);
     fl_warn_no_progress(&jobs[c]);
+    fl_warn_cost_fallback(&jobs[c], &cost_said);
     /* a row already in the database (a re-run after a crash, a cancelled array) is not simulated again: looked up
      * here, before the writer thread has the connection (one written meanwhile by another process is found by
      * the insert, which keeps the one there) */

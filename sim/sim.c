@@ -70,6 +70,7 @@ static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
   long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, sim->strat.degree);
   int form = 0;
   sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
+  sim->cost_fallback = !sim->platform_costs && why && sc->checkpoint_size > 0 ? why : NULL;
   if (sim->platform_costs && !sc->platform_file)
     form = fl_iocost_form(sc, est_nodes);
   if (strcmp(sim->app, "workflow") == 0 && !sc->platform_file)
@@ -599,6 +600,11 @@ long fl_sim_platform_nodes(const fl_sim *sim)
 long fl_sim_ranks(const fl_sim *sim)
 {
   return sim->ranks;
+}
+
+const char *fl_sim_cost_fallback(const fl_sim *sim)
+{
+  return sim->cost_fallback;
 }
 
 double fl_sim_failures_per_step(const fl_sim *sim, const char **step)

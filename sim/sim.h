@@ -92,6 +92,10 @@ double fl_sim_expected_makespan(const fl_sim *sim);
  * with its checkpoint, a restart, or the whole run without checkpoints; the larger), and which step. Far above
  * 1 means the job almost never progresses. 0 for task-parallel apps. */
 double fl_sim_failures_per_step(const fl_sim *sim, const char **step);
+/* Why the checkpoint and restart costs are the constant ones though app.checkpoint_size asks for the platform's
+ * (strategy.cost = auto on a platform without what the strategy's levels need: "storage.pfs names no PFS host");
+ * NULL when they are not. Static string. */
+const char *fl_sim_cost_fallback(const fl_sim *sim);
 /* Fill the scenario-derived columns of a runs row (strings borrowed from sim and sc). */
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row);
 

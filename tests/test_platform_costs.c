@@ -178,6 +178,31 @@ static void test_bad_storage(void)
   CU_ASSERT_FALSE(fl_cli_exists("bad.sqlite"));
 }
 
+/* Costs asked of a platform that cannot price them (strategy.cost = auto, app.checkpoint_size given, no PFS
+ * server): the constant costs are used and the command says so and why, once for a sweep of two points, in one
+ * line; nothing is said when the costs are the platform's, or constant as asked, or no size asks for them. */
+static void test_cost_fallback_said(void)
+{
+  static const char *const quiet[] = {"", "--set strategy.cost=constant", "--set platform.pfs_servers=2",
+                                      "--set app.checkpoint_size=0"};
+  char args[512];
+  fl_cli_write("fb.ini", "[run]\nreplicas = 2\nevents = none\n[platform]\nnodes = 40\n[failures]\nnode_mtbf = 1y\n"
+                         "[app]\nnodes = 32\nwork = 6h\ncheckpoint_size = 1GiB\n[strategy]\nkind = checkpoint\n"
+                         "interval = 30min\ncheckpoint_cost = 1min\nrestart_cost = 1min\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate fb.ini --db fb.sqlite --quiet --sweep failures.node_mtbf=1y,2y", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "faultline: warning: fb: app.checkpoint_size = 1GiB asks for checkpoint "
+                                            "costs from the platform, but platform.pfs_servers is 0: the constant"));
+  /* the rows carry the constant costs that were used */
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("fb.sqlite", "SELECT MIN(checkpoint_cost_s) FROM runs"), 60.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("fb.sqlite", "SELECT MAX(checkpoint_cost_s) FROM runs"), 60.0, 1e-9);
+  for (size_t k = 1; k < sizeof quiet / sizeof quiet[0]; k++) {
+    snprintf(args, sizeof args, "simulate fb.ini --db fb%zu.sqlite --quiet %s", k, quiet[k]);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(args, 60), 0);
+    CU_ASSERT_PTR_NULL(strstr(fl_cli_err, "warning"));
+  }
+}
+
 /* The folder the platforms below name their SimGrid profiles in. */
 static void make_profiles_dir(void)
 {
@@ -518,6 +543,7 @@ static CU_TestInfo pc_tests[] = {
     {"app.flops at the hosts' speed", test_flops},
     {"platform file with [storage] pfs", test_file_platform},
     {"bad [storage] input", test_bad_storage},
+    {"constant costs where platform costs were asked for are said", test_cost_fallback_said},
     {"group failures and buddy placement", test_group_failures_and_buddy_placement},
     {"SimGrid state profiles are failures", test_state_profiles},
     {"validate --only platform, --only multilevel", test_validate_platform},
