@@ -1909,6 +1909,10 @@ static int fl_cmd_rerun(int argc, char **argv)
     diffs++;
   printf("  %s (%d numeric columns compared exactly: makespan, failures, interruptions, lost work, ...)\n",
          diffs ? "DIFFERENT" : "identical", compared);
+  if (diffs && fl_sim_io_by_server(sim))
+    printf("  expected for a row written before 2026-11-27: its file-level costs come from aggregated PFS flows, "
+           "which now follow the ranks' striping server by server (within 1 %% of per-rank flows; they were up to "
+           "16 %% off)\n");
 done:
   sqlite3_finalize(st);
   sqlite3_finalize(again);

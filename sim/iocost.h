@@ -28,6 +28,8 @@ typedef struct fl_iocost {
   double read_s[FL_NLEVELS];  /* a restart from the level */
   long flows;                 /* transfers and disk accesses started per operation, at most */
   int aggregated;             /* 1: one flow per cabinet */
+  int by_server;              /* aggregated file level split per server as the ranks' striping (few cabinets; since
+                               * 2026-11-27: rows priced before re-simulate with other costs) */
   double flush_s;             /* strategy.flush = async: the file level drained in the background (NAN: none) */
   double flush_slowdown;      /* meanwhile, the fraction by which the job's compute slows (app.comm_fraction) */
 } fl_iocost;

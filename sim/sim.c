@@ -307,6 +307,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     fl_iocost io;
     FL_TRY(fl_sim_link_regimes(sim, sc));
     FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &io));
+    sim->io_by_server = io.by_server;
     for (int l = 1; l < FL_NLEVELS; l++)
       if (sim->strat.levels & FL_LEVEL_BIT(l)) {
         sim->strat.delta_s[l] = io.write_s[l];
@@ -600,6 +601,11 @@ long fl_sim_platform_nodes(const fl_sim *sim)
 long fl_sim_ranks(const fl_sim *sim)
 {
   return sim->ranks;
+}
+
+int fl_sim_io_by_server(const fl_sim *sim)
+{
+  return sim->io_by_server;
 }
 
 const char *fl_sim_cost_fallback(const fl_sim *sim)

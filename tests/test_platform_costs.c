@@ -203,6 +203,37 @@ static void test_cost_fallback_said(void)
   }
 }
 
+/* A row whose file-level costs came from aggregated flows split per server (few cabinets) and that differs on
+ * re-simulation (as one written before that split does: its stored cost is changed here) is flagged by rerun in
+ * one line; a row priced per rank that differs is not. */
+static void test_rerun_aggregated_note(void)
+{
+  sqlite3 *h = NULL;
+  fl_cli_write("ag.ini", "[run]\nreplicas = 1\nevents = none\n[platform]\nnodes = 1024\ncabinet = 128\n"
+                         "pfs_servers = 7\ncabinet_bandwidth = 32GBps\npfs_link_bandwidth = 50GBps\n[failures]\n"
+                         "model = none\n[app]\nnodes = 1000\nwork = 1h\ncheckpoint_size = 1GB\n[strategy]\n"
+                         "kind = checkpoint\ninterval = 30min\ncost = platform\n");
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate ag.ini --db ag.sqlite --quiet --sweep platform.io_flows=aggregated,per-rank", 120), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("ag.sqlite", "SELECT COUNT(*) FROM runs"), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun ag.sqlite 1", 120), 0);
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "expected for a row"));
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("ag.sqlite"), &h), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET checkpoint_cost_s = checkpoint_cost_s * 1.1", NULL, NULL, NULL),
+                  SQLITE_OK);
+  sqlite3_close(h);
+  for (int id = 1; id <= 2; id++) {
+    char args[64], q[96];
+    int aggregated;
+    snprintf(q, sizeof q, "SELECT overrides LIKE '%%io_flows=aggregated%%' FROM runs WHERE id = %d", id);
+    aggregated = fl_cli_query("ag.sqlite", q) > 0;
+    snprintf(args, sizeof args, "rerun ag.sqlite %d", id);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(args, 120), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "DIFFERENT"));
+    CU_ASSERT_EQUAL(strstr(fl_cli_out, "expected for a row written before 2026-11-27") != NULL, aggregated);
+  }
+}
+
 /* The folder the platforms below name their SimGrid profiles in. */
 static void make_profiles_dir(void)
 {
@@ -544,6 +575,7 @@ static CU_TestInfo pc_tests[] = {
     {"platform file with [storage] pfs", test_file_platform},
     {"bad [storage] input", test_bad_storage},
     {"constant costs where platform costs were asked for are said", test_cost_fallback_said},
+    {"rerun flags rows priced by the aggregated split per server", test_rerun_aggregated_note},
     {"group failures and buddy placement", test_group_failures_and_buddy_placement},
     {"SimGrid state profiles are failures", test_state_profiles},
     {"validate --only platform, --only multilevel", test_validate_platform},
