@@ -6,8 +6,8 @@
 #include <string.h>
 
 static const fl_fm_ops *const fl_fm_registry[] = {
-    &fl_fm_none_ops, &fl_fm_exponential_ops, &fl_fm_weibull_ops, &fl_fm_lognormal_ops, &fl_fm_gamma_ops,
-    &fl_fm_trace_ops,
+    &fl_fm_none_ops,      &fl_fm_exponential_ops, &fl_fm_weibull_ops,
+    &fl_fm_lognormal_ops, &fl_fm_gamma_ops,       &fl_fm_trace_ops,
 };
 #define FL_FM_NREG ((int)(sizeof fl_fm_registry / sizeof fl_fm_registry[0]))
 
@@ -70,6 +70,22 @@ int fl_fm_is_renewal(const fl_fm *fm)
 double fl_fm_draw(const fl_fm *fm, gsl_rng *r)
 {
   return fm->ops->draw(fm, r);
+}
+int fl_fm_by_inversion(const fl_fm *fm, int residual)
+{
+  return fm->ops->uniform && fm->ops->time_of && (!residual || fm->ops->draw_residual == fm->ops->draw);
+}
+double fl_fm_uniform(const fl_fm *fm, gsl_rng *r)
+{
+  return fm->ops->uniform(r);
+}
+double fl_fm_time_of(const fl_fm *fm, double u)
+{
+  return fm->ops->time_of(fm, u);
+}
+int fl_fm_decreasing(const fl_fm *fm)
+{
+  return fm->ops->decreasing;
 }
 double fl_fm_draw_residual(const fl_fm *fm, gsl_rng *r)
 {

@@ -3,7 +3,8 @@
  * A model is an ops table (fm_impl.h) registered under its type string ("exponential", "weibull",
  * "lognormal", "gamma", "none", "trace"). Renewal models draw a node's time to failure afresh after each repair;
  * `trace` replays recorded failures instead. Every node is its own renewal process, exact for any law:
- * fl_fsrc (source.h) keeps one pending event per node in a heap, O(log n) per event, O(n) memory.
+ * fl_fsrc (source.h) keeps one pending event per node in a heap, O(log n) per event, O(n) memory (laws drawn by
+ * inversion compute a node's first time only once it may be next).
  * All distributions come from GSL. */
 #ifndef FL_FM_H
 #define FL_FM_H
@@ -38,6 +39,14 @@ double fl_fm_draw(const fl_fm *fm, gsl_rng *r);
 /* Time to first failure of a node observed at a random moment of a long life: the stationary forward
  * recurrence time (density (1 - F(t)) / mean), sampled exactly as U * L with L length-biased. */
 double fl_fm_draw_residual(const fl_fm *fm, gsl_rng *r);
+/* Laws drawn by inversion from one uniform (exponential, Weibull): 1, and fl_fm_draw(fm, r) (with `residual`,
+ * fl_fm_draw_residual: the exponential's) equals fl_fm_time_of(fm, fl_fm_uniform(fm, r)) bit for bit, the time
+ * monotone in the uniform (falling when fl_fm_decreasing), so that a caller may store the uniform and compute
+ * the time only when it is needed. */
+int fl_fm_by_inversion(const fl_fm *fm, int residual);
+double fl_fm_uniform(const fl_fm *fm, gsl_rng *r);
+double fl_fm_time_of(const fl_fm *fm, double u);
+int fl_fm_decreasing(const fl_fm *fm);
 /* Mean and variance of the time to failure (INFINITY for none; NAN for trace). */
 double fl_fm_mean(const fl_fm *fm);
 double fl_fm_variance(const fl_fm *fm);

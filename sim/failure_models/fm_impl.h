@@ -14,6 +14,12 @@ typedef struct fl_fm_ops {
   double (*mean)(const fl_fm *fm);
   double (*variance)(const fl_fm *fm);
   double (*cumhazard)(const fl_fm *fm, double age_s); /* -log S(age); NULL: not a renewal model */
+  /* Laws drawn by inversion from one uniform (exponential, Weibull): draw = time(uniform(r)), the uniform drawn
+   * as GSL draws it, so that the time can be computed later from the stored uniform, bit for bit the same
+   * (fl_fsrc's lazy first failures). NULL: not so drawn. `decreasing`: the time falls as the uniform grows. */
+  double (*uniform)(gsl_rng *r);
+  double (*time_of)(const fl_fm *fm, double u);
+  int decreasing;
 } fl_fm_ops;
 
 struct fl_fm {

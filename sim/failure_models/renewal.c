@@ -40,9 +40,18 @@ static fl_err fl_fm_exp_setup(fl_fm *fm, const fl_scenario *sc)
   (void)fm;
   return FL_OK;
 }
+/* gsl_ran_exponential(r, mu), split: u = gsl_rng_uniform(r), time -mu log1p(-u), as GSL 2.7 computes it */
+static double fl_fm_exp_uniform(gsl_rng *r)
+{
+  return gsl_rng_uniform(r);
+}
+static double fl_fm_exp_time(const fl_fm *fm, double u)
+{
+  return -fm->mean_s * log1p(-u);
+}
 static double fl_fm_exp_draw(const fl_fm *fm, gsl_rng *r)
 {
-  return gsl_ran_exponential(r, fm->mean_s);
+  return fl_fm_exp_time(fm, fl_fm_exp_uniform(r));
 }
 static double fl_fm_mean_s(const fl_fm *fm)
 {
@@ -64,6 +73,8 @@ const fl_fm_ops fl_fm_exponential_ops = {
     .draw_residual = fl_fm_exp_draw,
     .mean = fl_fm_mean_s,
     .variance = fl_fm_exp_var,
+    .uniform = fl_fm_exp_uniform,
+    .time_of = fl_fm_exp_time,
 };
 
 /* Weibull */
@@ -75,9 +86,18 @@ static fl_err fl_fm_weibull_setup(fl_fm *fm, const fl_scenario *sc)
   fm->scale = fm->mean_s / gsl_sf_gamma(1.0 + 1.0 / fm->shape);
   return FL_OK;
 }
+/* gsl_ran_weibull(r, a, b), split: x = gsl_rng_uniform_pos(r), time a (-log x)^(1/b), as GSL 2.7 computes it */
+static double fl_fm_weibull_uniform(gsl_rng *r)
+{
+  return gsl_rng_uniform_pos(r);
+}
+static double fl_fm_weibull_time(const fl_fm *fm, double x)
+{
+  return fm->scale * pow(-log(x), 1 / fm->shape);
+}
 static double fl_fm_weibull_draw(const fl_fm *fm, gsl_rng *r)
 {
-  return gsl_ran_weibull(r, fm->scale, fm->shape);
+  return fl_fm_weibull_time(fm, fl_fm_weibull_uniform(r));
 }
 static double fl_fm_weibull_residual(const fl_fm *fm, gsl_rng *r)
 {
@@ -101,6 +121,9 @@ const fl_fm_ops fl_fm_weibull_ops = {
     .draw_residual = fl_fm_weibull_residual,
     .mean = fl_fm_mean_s,
     .variance = fl_fm_weibull_var,
+    .uniform = fl_fm_weibull_uniform,
+    .time_of = fl_fm_weibull_time,
+    .decreasing = 1,
 };
 
 /* log-normal */

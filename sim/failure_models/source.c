@@ -5,6 +5,7 @@
 #include "rng.h"
 #include "scenario.h"
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,18 +28,27 @@ struct fl_fsrc {
   unsigned char *down;  /* per node */
   long pending_repairs; /* down nodes whose repair is scheduled */
   /* group failures */
-  gsl_rng *group_rng;   /* NULL: none */
-  uint32_t *gen;        /* per node: bumped when a group failure takes an up node (its pending event goes stale) */
+  gsl_rng *group_rng; /* NULL: none */
+  uint32_t *gen;      /* per node: bumped when a group failure takes an up node (its pending event goes stale) */
   long ngroups;
-  double next_group_t;  /* date of the next group failure */
-  long group_node;      /* the next member to take down while a group failure is being emitted, else -1 */
-  long group_end;       /* one past its last member */
-  double group_t;       /* its date */
+  double next_group_t; /* date of the next group failure */
+  long group_node;     /* the next member to take down while a group failure is being emitted, else -1 */
+  long group_end;      /* one past its last member */
+  double group_t;      /* its date */
   /* bursts: offspring failures of each failure (a Hawkes branching process), from their own stream */
   gsl_rng *burst_rng; /* NULL: none */
+  /* lazy first failures (laws drawn by inversion, many nodes): the nodes' first uniforms are drawn as the eager
+   * path draws them, but a node's time is computed, and its event put in the heap, only once it may be next: in
+   * bands of the uniforms' range, the first `lazy_q` of it taken so far; the others wait (their times no earlier
+   * than lazy_t). Nothing is stored per waiting node: a band is taken by drawing the uniforms again from a copy
+   * of the stream as it was before them (lazy_rng), a few ms per million nodes. */
+  gsl_rng *lazy_rng, *lazy_tmp;
+  size_t nlazy;  /* nodes waiting */
+  double lazy_q; /* the share of the uniforms' range taken (-1: none yet) */
+  double lazy_t;
   /* profiles: the next outage of each is one heap event */
-  long *prof_play;   /* per profile: the play its next outage is in */
-  size_t *prof_idx;  /* and its index in that play's list */
+  long *prof_play;  /* per profile: the play its next outage is in */
+  size_t *prof_idx; /* and its index in that play's list */
 };
 
 static int fl_ev_less(const fl_fsrc_ev *a, const fl_fsrc_ev *b)
@@ -116,6 +126,58 @@ static fl_err fl_fsrc_push(fl_fsrc *s, double t, long node, int32_t aux)
 
 static fl_err fl_fsrc_profile_next(fl_fsrc *s, size_t i);
 
+/* Lazy first failures from this many nodes on; the first fill takes about FL_LAZY_FIRST nodes, each further one
+ * twice the share of the uniforms' range */
+#define FL_LAZY_MIN_NODES 4096
+#define FL_LAZY_FIRST 2048
+
+/* Is a uniform in the band of the range taken once the share q of it is (q < 0: none yet) */
+static int fl_lazy_taken(double u, double q, int dec)
+{
+  return q >= 1.0 || (q >= 0 && (dec ? u >= 1.0 - q : u <= q));
+}
+
+/* Take the next band of the waiting nodes into the heap, their uniforms drawn from `r` (the failure stream itself
+ * at creation, a copy of it as it was then afterwards): each node's time computed from its uniform, with the
+ * event the eager path would have made (renewal, generation 0: a group failure since made it stale as it would
+ * have). Every node left waiting then fails no earlier than lazy_t (a relative margin of 1e-12 covers a last-bit
+ * wobble of log, log1p or pow). */
+static fl_err fl_fsrc_lazy_fill(fl_fsrc *s, gsl_rng *r)
+{
+  const fl_fm *fm = s->cfg.fm;
+  int dec = fl_fm_decreasing(fm);
+  double prev = s->lazy_q, q = prev < 0 ? (double)FL_LAZY_FIRST / (double)s->cfg.nodes : 2.0 * prev;
+  fl_err rc = fl_fsrc_reserve(s, s->nlazy); /* a no-op unless bursts or profiles grew the heap past every node */
+  if (rc != FL_OK)
+    return rc;
+  if (q >= 0.5)
+    q = 1.0; /* the rest at once */
+  for (long i = 0; i < s->cfg.nodes; i++) {
+    double u = fl_fm_uniform(fm, r);
+    if (fl_lazy_taken(u, prev, dec) || !fl_lazy_taken(u, q, dec))
+      continue;
+    s->heap[s->n] = (fl_fsrc_ev){fl_fm_time_of(fm, u), (int32_t)i, FL_AUX_RENEWAL, 0};
+    fl_heap_up(s->heap, s->n++);
+    s->nlazy--;
+  }
+  s->lazy_q = q;
+  if (s->nlazy == 0) {
+    s->lazy_t = INFINITY;
+  } else {
+    double t = fl_fm_time_of(fm, dec ? 1.0 - q : q);
+    s->lazy_t = t - fabs(t) * 1e-12;
+  }
+  return FL_OK;
+}
+
+/* The heap's top is the next event of all: waiting nodes that may come first are taken in */
+static void fl_fsrc_lazy_ready(fl_fsrc *s)
+{
+  while (s->nlazy && (s->n == 0 || s->heap[0].t >= s->lazy_t))
+    if (gsl_rng_memcpy(s->lazy_tmp, s->lazy_rng) != GSL_SUCCESS || fl_fsrc_lazy_fill(s, s->lazy_tmp) != FL_OK)
+      break; /* out of memory: as a burst that cannot be pushed, the rest is not drawn */
+}
+
 fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
 {
   fl_err rc = FL_OK;
@@ -136,17 +198,28 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
     double p_down = (cfg->start == FL_START_STEADY && isfinite(cfg->repair_s) && cfg->repair_s > 0)
                         ? cfg->repair_s / (fl_fm_mean(cfg->fm) + cfg->repair_s)
                         : 0.0;
-    for (long i = 0; i < cfg->nodes; i++) {
-      if (p_down > 0 && gsl_rng_uniform(s->rng) < p_down) {
-        s->heap[i] = (fl_fsrc_ev){0.0, (int32_t)i, FL_AUX_DOWN_AT_START, 0};
-        continue;
+    if (p_down == 0 && cfg->nodes >= FL_LAZY_MIN_NODES && !cfg->eager &&
+        fl_fm_by_inversion(cfg->fm, cfg->start != FL_START_FRESH)) {
+      /* the same uniforms in the same order as below, the first band's times now, the others' later */
+      s->lazy_rng = gsl_rng_clone(s->rng);
+      s->lazy_tmp = gsl_rng_clone(s->rng);
+      FL_CHECK(s->lazy_rng && s->lazy_tmp, FL_ERR_NOMEM, "out of memory");
+      s->nlazy = (size_t)cfg->nodes;
+      s->lazy_q = -1.0;
+      FL_TRY(fl_fsrc_lazy_fill(s, s->rng));
+    } else {
+      for (long i = 0; i < cfg->nodes; i++) {
+        if (p_down > 0 && gsl_rng_uniform(s->rng) < p_down) {
+          s->heap[i] = (fl_fsrc_ev){0.0, (int32_t)i, FL_AUX_DOWN_AT_START, 0};
+          continue;
+        }
+        double t = cfg->start == FL_START_FRESH ? fl_fm_draw(cfg->fm, s->rng) : fl_fm_draw_residual(cfg->fm, s->rng);
+        s->heap[i] = (fl_fsrc_ev){t, (int32_t)i, FL_AUX_RENEWAL, 0};
       }
-      double t = cfg->start == FL_START_FRESH ? fl_fm_draw(cfg->fm, s->rng) : fl_fm_draw_residual(cfg->fm, s->rng);
-      s->heap[i] = (fl_fsrc_ev){t, (int32_t)i, FL_AUX_RENEWAL, 0};
+      s->n = (size_t)cfg->nodes;
+      for (size_t i = s->n / 2; i-- > 0;)
+        fl_heap_down(s->heap, s->n, i);
     }
-    s->n = (size_t)cfg->nodes;
-    for (size_t i = s->n / 2; i-- > 0;)
-      fl_heap_down(s->heap, s->n, i);
   } else if (ntrace > 0) {
     FL_CHECK(cfg->trace_node != NULL, FL_ERR_INTERNAL, "trace nodes not resolved");
     /* A repair is pushed only after its failure is popped, so the heap never holds more than ntrace events:
@@ -202,6 +275,10 @@ void fl_fsrc_destroy(fl_fsrc **ps)
   free(s->prof_idx);
   free(s->heap);
   free(s->down);
+  if (s->lazy_rng)
+    gsl_rng_free(s->lazy_rng);
+  if (s->lazy_tmp)
+    gsl_rng_free(s->lazy_tmp);
   free(s);
   *ps = NULL;
 }
@@ -284,7 +361,7 @@ static fl_err fl_fsrc_profile_next(fl_fsrc *s, size_t i)
 
 static void fl_fsrc_drop_stale(fl_fsrc *s)
 {
-  while (s->n && fl_ev_stale(s, &s->heap[0]))
+  for (fl_fsrc_lazy_ready(s); s->n && fl_ev_stale(s, &s->heap[0]); fl_fsrc_lazy_ready(s))
     (void)fl_fsrc_pop(s);
 }
 
@@ -322,8 +399,8 @@ static int fl_fsrc_next_raw(fl_fsrc *s, double *t_s, long *node, fl_fsrc_kind *k
       long g = (long)gsl_rng_uniform_int(s->group_rng, (unsigned long)s->ngroups);
       s->group_t = s->next_group_t;
       s->group_node = g * s->cfg.group_size;
-      s->group_end = s->group_node + s->cfg.group_size < s->cfg.nodes ? s->group_node + s->cfg.group_size
-                                                                       : s->cfg.nodes;
+      s->group_end =
+          s->group_node + s->cfg.group_size < s->cfg.nodes ? s->group_node + s->cfg.group_size : s->cfg.nodes;
       s->next_group_t += gsl_ran_exponential(s->group_rng, s->cfg.group_mtbf_s / (double)s->ngroups);
       continue;
     }

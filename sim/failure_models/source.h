@@ -1,8 +1,13 @@
 /* source.h — the failure/repair timeline of a platform's nodes for one replica, independent of any job.
  *
- * Renewal models: every node is its own renewal process. The source holds exactly one pending event per node
- * (its next failure, or its repair while down) in a binary heap: O(n) to start (one draw per node, heapify),
- * O(log n) per event, 16 bytes per node. Trace: the recorded failures, plus their repairs.
+ * Renewal models: every node is its own renewal process, with exactly one pending event (its next failure, or
+ * its repair while down), kept in a binary heap: O(log n) per event, 16 bytes per node. To start, one uniform
+ * per node is drawn; laws drawn by inversion (exponential, Weibull: fl_fm_by_inversion) compute the times, and
+ * heap the events, only of the nodes that may fail next, a band of the uniforms' range at a time (the others'
+ * uniforms are drawn again from a copy of the stream when their band is reached): the same events, bit for bit,
+ * as drawing and heaping every node at once, which other laws do (and fl_fsrc_config.eager). At a million nodes
+ * a replica's start costs the million uniforms, not a million logarithms and a heapify (source.c).
+ * Trace: the recorded failures, plus their repairs.
  * The events depend only on (model, nodes, repair, seed, replica): two strategies simulated with the same
  * seed see the same failures.
  *
@@ -52,6 +57,8 @@ typedef struct fl_fsrc_config {
   double burst_time_s;    /* mean delay of an offspring failure */
   const fl_fsrc_profile *profiles; /* outages the platform declares, on top of the model (borrowed) */
   size_t nprofiles;
+  int eager;              /* 1: draw every node's first failure time at once (tests; the default computes a time
+                           * from its stored uniform only when it may be next: the same events, see source.c) */
 } fl_fsrc_config;
 
 fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out);
