@@ -21,7 +21,7 @@
 struct fl_db {
   sqlite3 *h;
   char *path;
-  sqlite3_stmt *ins_run, *ins_ev, *ins_input, *ins_text, *has_row;
+  sqlite3_stmt *ins_run, *ins_ev, *ins_ev_batch, *ins_input, *ins_text, *has_row;
   char text_stored[17]; /* the scenario text last committed to scenario_texts by this connection */
   int key_unique;       /* runs_key, a unique index on row_key, is there */
 };
@@ -189,6 +189,8 @@ static const char *const fl_db_added_columns[][2] = {
     {"scenario_xxh64", "TEXT"},
 };
 
+/* events inserted FL_DB_EV_BATCH rows a statement (fl_db_insert_events) */
+#define FL_DB_EV_BATCH 64
 static const char fl_db_ins_ev_sql[] =
     "INSERT INTO events (id, run_id, t_s, kind, node, rank, peer, n, value, level, label) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
 
@@ -227,6 +229,28 @@ static char *fl_db_events_view_sql(void)
     p += sprintf(p, " WHEN %d THEN %s", fl_ev_kinds[k].code, fl_ev_kinds[k].detail_sql);
   sprintf(p, " END END AS detail, e.id FROM events e JOIN event_kinds k ON k.code = e.kind");
   return sql;
+}
+
+/* The events insert of FL_DB_EV_BATCH rows: fl_db_ins_ev_sql with its VALUES tuple repeated */
+static int fl_db_prepare_ev_batch(fl_db *db)
+{
+  const char *tuple = strstr(fl_db_ins_ev_sql, "VALUES ") + 7;
+  size_t head = (size_t)(tuple - fl_db_ins_ev_sql), tl = strlen(tuple), len = head;
+  char *sql = malloc(head + FL_DB_EV_BATCH * (tl + 1) + 1);
+  int x;
+  if (!sql)
+    return SQLITE_NOMEM;
+  memcpy(sql, fl_db_ins_ev_sql, head);
+  for (int r = 0; r < FL_DB_EV_BATCH; r++) {
+    if (r)
+      sql[len++] = ',';
+    memcpy(sql + len, tuple, tl);
+    len += tl;
+  }
+  sql[len] = '\0';
+  x = sqlite3_prepare_v2(db->h, sql, -1, &db->ins_ev_batch, NULL);
+  free(sql);
+  return x;
 }
 
 static fl_err fl_db_fail(fl_db *db, const char *what)
@@ -806,6 +830,7 @@ static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db
              db->key_unique ? " ON CONFLICT (row_key) DO NOTHING" : "");
     if (sqlite3_prepare_v2(db->h, ins_run, -1, &db->ins_run, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK ||
+        fl_db_prepare_ev_batch(db) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h, fl_db_ins_input_sql, -1, &db->ins_input, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h, fl_db_ins_text_sql, -1, &db->ins_text, NULL) != SQLITE_OK) {
       rc = fl_db_fail(db, "preparing statements");
@@ -849,6 +874,7 @@ void fl_db_close(fl_db **pdb)
     return;
   sqlite3_finalize(db->ins_run);
   sqlite3_finalize(db->ins_ev);
+  sqlite3_finalize(db->ins_ev_batch);
   sqlite3_finalize(db->ins_input);
   sqlite3_finalize(db->ins_text);
   sqlite3_finalize(db->has_row);
@@ -1021,6 +1047,53 @@ done:
   return rc;
 }
 
+/* Bind event `e` to columns base+1 .. base+11 of an events insert. The run's first event is numbered explicitly,
+ * the others take SQLite's next rowid (the largest + 1: this run's previous event, the run being the newest): an
+ * explicit id costs a uniqueness search per row, the next rowid a walk down the right edge. fl_db_insert_run
+ * checks the last id. */
+static void fl_bind_event(sqlite3_stmt *st, int base, int64_t run_id, const fl_evlog_entry *e, size_t seq)
+{
+  if (seq == 0)
+    sqlite3_bind_int64(st, base + 1, run_id * 4294967296);
+  else
+    sqlite3_bind_null(st, base + 1);
+  sqlite3_bind_int64(st, base + 2, run_id);
+  sqlite3_bind_double(st, base + 3, e->t_s);
+  sqlite3_bind_int(st, base + 4, e->kind);
+  fl_bind_count(st, base + 5, e->node);
+  fl_bind_count(st, base + 6, e->rank);
+  fl_bind_count(st, base + 7, e->peer);
+  fl_bind_count(st, base + 8, e->n);
+  if (isnan(e->value))
+    sqlite3_bind_null(st, base + 9);
+  else
+    sqlite3_bind_double(st, base + 9, e->value);
+  if (e->level)
+    sqlite3_bind_text(st, base + 10, e->level, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null(st, base + 10);
+  if (e->label)
+    sqlite3_bind_text(st, base + 11, e->label, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null(st, base + 11);
+}
+
+/* Insert n events of run `run_id`, *seq of its events inserted before them: FL_DB_EV_BATCH in one statement,
+ * fewer one by one. */
+static fl_err fl_db_insert_events(fl_db *db, int64_t run_id, const fl_evlog_entry *ev, int n, size_t *seq)
+{
+  sqlite3_stmt *st = n == FL_DB_EV_BATCH ? db->ins_ev_batch : db->ins_ev;
+  for (int i = 0; i < n;) {
+    int rows = n == FL_DB_EV_BATCH ? n : 1;
+    sqlite3_reset(st);
+    for (int r = 0; r < rows; r++, i++)
+      fl_bind_event(st, 11 * r, run_id, &ev[i], (*seq)++);
+    if (sqlite3_step(st) != SQLITE_DONE)
+      return fl_db_fail(db, "inserting events");
+  }
+  return FL_OK;
+}
+
 fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, int64_t *id)
 {
   fl_err rc = FL_OK;
@@ -1166,9 +1239,9 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     }
   }
   if (events && events->enabled) {
-    sqlite3_stmt *ev = db->ins_ev;
-    fl_evlog_entry *chunk = NULL;
+    fl_evlog_entry *chunk = NULL, batch[FL_DB_EV_BATCH];
     size_t nchunk = 0, k = 0, from_spill = 0, seq = 0;
+    int nb = 0;
     FL_CHECK(fl_evlog_count(events) <= 4294967295u, FL_ERR_INPUT,
              "%zu events in one run: more than a run's range of event ids (2^32) holds", fl_evlog_count(events));
     if (events->spill) {
@@ -1177,7 +1250,7 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
       FL_CHECK((chunk = malloc(FL_EVLOG_CHUNK * sizeof *chunk)) != NULL, FL_ERR_NOMEM, "out of memory");
     }
     for (;;) {
-      const fl_evlog_entry *e;
+      const fl_evlog_entry *e = NULL;
       if (from_spill < events->nspilled) {
         if (k == nchunk) {
           nchunk = fread(chunk, sizeof *chunk, FL_EVLOG_CHUNK, (FILE *)events->spill);
@@ -1192,41 +1265,20 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
         from_spill++;
       } else if (from_spill - events->nspilled < events->n) {
         e = &events->v[from_spill++ - events->nspilled];
-      } else {
+      }
+      if (e)
+        batch[nb++] = *e;
+      /* FL_DB_EV_BATCH rows a statement (a third less than a statement a row); the last few one by one */
+      if (nb == FL_DB_EV_BATCH || (!e && nb > 0)) {
+        rc = fl_db_insert_events(db, run_id, batch, nb, &seq);
+        nb = 0;
+        if (rc != FL_OK) {
+          free(chunk);
+          goto done;
+        }
+      }
+      if (!e)
         break;
-      }
-      sqlite3_reset(ev);
-      /* the run's first event is numbered explicitly, the others take SQLite's next rowid (the largest + 1: this
-       * run's previous event, the run being the newest): an explicit id costs a uniqueness search per row, the
-       * next rowid a walk down the right edge. The last id is checked below. */
-      if (seq++ == 0)
-        sqlite3_bind_int64(ev, 1, run_id * 4294967296);
-      else
-        sqlite3_bind_null(ev, 1);
-      sqlite3_bind_int64(ev, 2, run_id);
-      sqlite3_bind_double(ev, 3, e->t_s);
-      sqlite3_bind_int(ev, 4, e->kind);
-      fl_bind_count(ev, 5, e->node);
-      fl_bind_count(ev, 6, e->rank);
-      fl_bind_count(ev, 7, e->peer);
-      fl_bind_count(ev, 8, e->n);
-      if (isnan(e->value))
-        sqlite3_bind_null(ev, 9);
-      else
-        sqlite3_bind_double(ev, 9, e->value);
-      if (e->level)
-        sqlite3_bind_text(ev, 10, e->level, -1, SQLITE_STATIC);
-      else
-        sqlite3_bind_null(ev, 10);
-      if (e->label)
-        sqlite3_bind_text(ev, 11, e->label, -1, SQLITE_STATIC);
-      else
-        sqlite3_bind_null(ev, 11);
-      if (sqlite3_step(ev) != SQLITE_DONE) {
-        free(chunk);
-        rc = fl_db_fail(db, "inserting events");
-        goto done;
-      }
     }
     free(chunk);
     FL_CHECK(seq == 0 || sqlite3_last_insert_rowid(db->h) == run_id * 4294967296 + (int64_t)seq - 1, FL_ERR_DB,
