@@ -407,6 +407,7 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
   fl_err rc = FL_OK;
   json_error_t jerr;
   json_t *root = json_load_file(path, 0, &jerr), *wfj, *tasks, *machines, *files = NULL, *exec_tasks = NULL;
+  json_t *exec_by_id = NULL, *file_by_id = NULL; /* schema 1.5: id -> execution task, id -> file */
   int v15;
   size_t i;
   json_t *t;
@@ -429,6 +430,26 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
     machines = json_object_get(wfj, "machines");
   }
   FL_CHECK(json_is_array(tasks), FL_ERR_INPUT, "%s: no workflow%s.tasks array", path, v15 ? ".specification" : "");
+  if (v15) {
+    /* schema 1.5 keeps a task's runtime and a file's size in lists of their own: index them by id once (Jansson's
+     * objects are hash tables), not a search of the list per task and per file reference (quadratic: 100k tasks
+     * did not load in three minutes); the first entry of an id wins, as the search took it */
+    json_t *x;
+    size_t q;
+    FL_CHECK((exec_by_id = json_object()) && (file_by_id = json_object()), FL_ERR_NOMEM, "out of memory");
+    json_array_foreach(exec_tasks, q, x)
+    {
+      const char *xid = fl_json_str(x, "id", NULL);
+      if (xid && !json_object_get(exec_by_id, xid))
+        FL_CHECK(json_object_set(exec_by_id, xid, x) == 0, FL_ERR_NOMEM, "out of memory");
+    }
+    json_array_foreach(files, q, x)
+    {
+      const char *fid = fl_json_str(x, "id", "name");
+      if (fid && !json_object_get(file_by_id, fid))
+        FL_CHECK(json_object_set(file_by_id, fid, x) == 0, FL_ERR_NOMEM, "out of memory");
+    }
+  }
 
   json_array_foreach(tasks, i, t)
   {
@@ -443,17 +464,7 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
       goto done;
     }
     if (v15 && json_is_array(exec_tasks)) {
-      json_t *x;
-      size_t q;
-      et = NULL;
-      json_array_foreach(exec_tasks, q, x)
-      {
-        const char *xid = fl_json_str(x, "id", NULL);
-        if (xid && strcmp(xid, name) == 0) {
-          et = x;
-          break;
-        }
-      }
+      et = json_object_get(exec_by_id, name);
       if (!et) {
         rc = fl_json_task_error(path, name, i, "no workflow.execution.tasks entry gives its runtime");
         goto done;
@@ -505,17 +516,8 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
         json_array_foreach(lst, k, p)
         {
           const char *fid = json_is_string(p) ? json_string_value(p) : NULL;
-          double size = NAN;
-          json_t *f;
-          size_t q;
-          json_array_foreach(files, q, f)
-          {
-            const char *x = fl_json_str(f, "id", "name");
-            if (fid && x && strcmp(x, fid) == 0) {
-              size = fl_json_num(f, "sizeInBytes", "size");
-              break;
-            }
-          }
+          json_t *f = fid ? json_object_get(file_by_id, fid) : NULL;
+          double size = f ? fl_json_num(f, "sizeInBytes", "size") : NAN;
           if (!fid || !(size >= 0)) {
             char what[512];
             snprintf(what, sizeof what, "file '%s': no size in workflow.specification.files", fid ? fid : "?");
@@ -542,6 +544,8 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
     }
   }
 done:
+  json_decref(exec_by_id);
+  json_decref(file_by_id);
   json_decref(root);
   return rc;
 }
