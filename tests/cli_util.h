@@ -24,4 +24,13 @@ int fl_cli_lines(const char *s);
  * path), opened read-only; NAN for no row, a NULL, or a database that cannot be read. */
 double fl_cli_query(const char *db, const char *sql);
 
+/* SQL that turns a results file's typed events (schema 3) back into the text events of schemas 1 and 2 (the kind's
+ * name and a detail sentence, an index on run and time): to test reading and upgrading older files. */
+#define FL_CLI_EVENTS_AS_TEXT_SQL                                                                                      \
+  "CREATE TABLE events_old (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, t_s REAL NOT NULL,"         \
+  " kind TEXT NOT NULL, node INTEGER, detail TEXT);"                                                                   \
+  "INSERT INTO events_old SELECT run_id, t_s, kind, node, detail FROM events_text ORDER BY id;"                        \
+  "DROP VIEW events_text; DROP TABLE events; DROP TABLE event_kinds;"                                                  \
+  "ALTER TABLE events_old RENAME TO events; CREATE INDEX events_by_run ON events(run_id, t_s);"
+
 #endif

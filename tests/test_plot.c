@@ -54,46 +54,39 @@ static void test_plot_bad_requests(void)
   CU_ASSERT_FALSE(fl_cli_exists("w2.txt"));
 }
 
-/* One run's events on a time axis: a mark per event, a row per kind. */
-static void test_timeline(void)
+/* The timeline `file` drew the kinds a run with failures logs */
+static void check_timeline_svg(const char *file)
 {
   long n = 0;
-  char *svg;
-  fl_cli_write("tl.ini", "[run]\nname = tl\nseed = 5\nreplicas = 1\nevents = all\n[platform]\nnodes = 600\n"
-                         "[failures]\nnode_mtbf = 0.5y\nrepair = 1h\n[app]\nnodes = 512\nwork = 12h\n"
-                         "[strategy]\ncheckpoint_cost = 2min\nrestart_cost = 2min\n");
-  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate tl.ini --db tl.sqlite --quiet", 60), 0);
-  CU_ASSERT_EQUAL(fl_cli_run_limited("report tl.sqlite --timeline 1 --plot tl.svg", 60), 0);
-  svg = fl_test_read_file(fl_test_tmp("tl.svg"), &n);
+  char *svg = fl_test_read_file(fl_test_tmp(file), &n);
   CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
   CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">checkpoint<"));
   CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">failure<"));
   CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">restart<"));
   CU_ASSERT_PTR_NOT_NULL(strstr(svg, "time (hours)"));
   free(svg);
+}
+
+/* One run's events on a time axis: a mark per event, a row per kind. */
+static void test_timeline(void)
+{
+  fl_cli_write("tl.ini", "[run]\nname = tl\nseed = 5\nreplicas = 1\nevents = all\n[platform]\nnodes = 600\n"
+                         "[failures]\nnode_mtbf = 0.5y\nrepair = 1h\n[app]\nnodes = 512\nwork = 12h\n"
+                         "[strategy]\ncheckpoint_cost = 2min\nrestart_cost = 2min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate tl.ini --db tl.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report tl.sqlite --timeline 1 --plot tl.svg", 60), 0);
+  check_timeline_svg("tl.svg");
   /* a file of schema 2 (events as text) is read as it is, read-only: the same timeline, the file unchanged */
   {
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate tl.ini --db tl2.sqlite --quiet", 60), 0);
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("tl2.sqlite"), &h), SQLITE_OK);
-    CU_ASSERT_EQUAL(
-        sqlite3_exec(h,
-                     "PRAGMA journal_mode=DELETE;"
-                     "CREATE TABLE events_old (run_id INTEGER NOT NULL, t_s REAL NOT NULL, kind TEXT NOT NULL,"
-                     " node INTEGER, detail TEXT);"
-                     "INSERT INTO events_old SELECT run_id, t_s, kind, node, detail FROM events_text ORDER BY id;"
-                     "DROP VIEW events_text; DROP TABLE events; DROP TABLE event_kinds;"
-                     "ALTER TABLE events_old RENAME TO events; PRAGMA user_version = 2",
-                     NULL, NULL, NULL),
-        SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA journal_mode=DELETE;" FL_CLI_EVENTS_AS_TEXT_SQL "PRAGMA user_version = 2",
+                                 NULL, NULL, NULL),
+                    SQLITE_OK);
     sqlite3_close(h);
     CU_ASSERT_EQUAL(fl_cli_run_limited("report tl2.sqlite --timeline 1 --plot tlo.svg", 60), 0);
-    svg = fl_test_read_file(fl_test_tmp("tlo.svg"), &n);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">checkpoint<"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">failure<"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">restart<"));
-    free(svg);
+    check_timeline_svg("tlo.svg");
     CU_ASSERT_EQUAL(fl_cli_query("tl2.sqlite", "PRAGMA user_version"), 2);
     CU_ASSERT_EQUAL(
         fl_cli_query("tl2.sqlite", "SELECT COUNT(*) FROM pragma_table_info('events') WHERE name = 'detail'"), 1);

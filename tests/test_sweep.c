@@ -183,14 +183,7 @@ static int to_schema_1(const char *name)
                    "PRAGMA journal_mode=DELETE;"
                    "UPDATE runs SET scenario_text = (SELECT text FROM scenario_texts WHERE xxh64 = scenario_xxh64);"
                    "ALTER TABLE runs DROP COLUMN scenario_xxh64; DROP TABLE scenario_texts; DROP INDEX runs_key;"
-                   "CREATE INDEX runs_by_key ON runs(row_key);"
-                   /* events as schema 1 and 2 had them: the kind's name and a detail sentence, one row each */
-                   "CREATE TABLE events_old (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-                   " t_s REAL NOT NULL, kind TEXT NOT NULL, node INTEGER, detail TEXT);"
-                   "INSERT INTO events_old SELECT run_id, t_s, kind, node, detail FROM events_text ORDER BY id;"
-                   "DROP VIEW events_text; DROP TABLE events; DROP TABLE event_kinds;"
-                   "ALTER TABLE events_old RENAME TO events; CREATE INDEX events_by_run ON events(run_id, t_s);"
-                   "PRAGMA user_version = 1",
+                   "CREATE INDEX runs_by_key ON runs(row_key);" FL_CLI_EVENTS_AS_TEXT_SQL "PRAGMA user_version = 1",
                    NULL, NULL, NULL) == SQLITE_OK;
   sqlite3_close(h);
   return ok;
