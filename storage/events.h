@@ -17,28 +17,23 @@
 #ifndef FL_EVENTS_H
 #define FL_EVENTS_H
 
+/* A node lost (`failure`) or found down when the run began (`down-at-start`, failures.start = steady): the same
+ * variants, codes base + 1 .. base + 6 */
+#define FL_EV_NODE_LOST(X, P, base, name, when)                                                                        \
+  X(FL_EV_##P##_SPARE, base + 1, name, "spare", "a spare node " when, "'spare'")                                       \
+  X(FL_EV_##P##_MOVE, base + 2, name, "move", "a rank's node " when "; the rank moves to a spare (peer)",              \
+    "printf('rank %d moves to node %d', rank, peer)")                                                                  \
+  X(FL_EV_##P##_TASK, base + 3, name, "task", "a task's host " when, "printf('task %d loses its host', rank)")         \
+  X(FL_EV_##P##_WAIT, base + 4, name, "wait", "a rank's node " when " and no spare is left",                           \
+    "printf('rank %d waits for a node', rank)")                                                                        \
+  X(FL_EV_##P##_COPY, base + 5, name, "copy", "a replica's node " when " (copy peer of rank, n copies left)",          \
+    "printf('copy %d of rank %d, %d left', peer, rank, n)")                                                            \
+  X(FL_EV_##P##_HOST, base + 6, name, "host", "a workflow host " when, "printf('host %s', label)")
+
 /* X(ENUM, code, "name", "variant", "doc line", "SQL expression of the detail over the row's columns") */
 #define FL_EVENT_KINDS(X)                                                                                              \
-  X(FL_EV_FAILURE_SPARE, 1, "failure", "spare", "a spare node failed", "'spare'")                                      \
-  X(FL_EV_FAILURE_MOVE, 2, "failure", "move", "a rank's node failed; the rank moves to a spare (peer)",                \
-    "printf('rank %d moves to node %d', rank, peer)")                                                                  \
-  X(FL_EV_FAILURE_TASK, 3, "failure", "task", "a task's host failed", "printf('task %d loses its host', rank)")        \
-  X(FL_EV_FAILURE_WAIT, 4, "failure", "wait", "a rank's node failed and no spare is left",                             \
-    "printf('rank %d waits for a node', rank)")                                                                        \
-  X(FL_EV_FAILURE_COPY, 5, "failure", "copy", "a replica's node failed (copy peer of rank, n copies left)",            \
-    "printf('copy %d of rank %d, %d left', peer, rank, n)")                                                            \
-  X(FL_EV_FAILURE_HOST, 6, "failure", "host", "a workflow host failed", "printf('host %s', label)")                    \
-  X(FL_EV_START_SPARE, 11, "down-at-start", "spare", "a spare node was down when the run began", "'spare'")            \
-  X(FL_EV_START_MOVE, 12, "down-at-start", "move", "a rank's node was down at the start; it moves to peer",            \
-    "printf('rank %d moves to node %d', rank, peer)")                                                                  \
-  X(FL_EV_START_TASK, 13, "down-at-start", "task", "a task's host was down at the start",                              \
-    "printf('task %d loses its host', rank)")                                                                          \
-  X(FL_EV_START_WAIT, 14, "down-at-start", "wait", "a rank's node was down at the start, no spare left",               \
-    "printf('rank %d waits for a node', rank)")                                                                        \
-  X(FL_EV_START_COPY, 15, "down-at-start", "copy", "a replica's node was down at the start",                           \
-    "printf('copy %d of rank %d, %d left', peer, rank, n)")                                                            \
-  X(FL_EV_START_HOST, 16, "down-at-start", "host", "a workflow host was down at the start",                            \
-    "printf('host %s', label)")                                                                                        \
+  FL_EV_NODE_LOST(X, FAILURE, 0, "failure", "failed")                                                                  \
+  FL_EV_NODE_LOST(X, START, 10, "down-at-start", "was down when the run began")                                        \
   X(FL_EV_REPAIR_TASK, 21, "repair", "task", "a repaired node hosts a task", "printf('hosts task %d', rank)")          \
   X(FL_EV_REPAIR_RANK, 22, "repair", "rank", "a repaired node takes a waiting rank", "printf('takes rank %d', rank)")  \
   X(FL_EV_REPAIR_SPARE, 23, "repair", "spare", "a repaired node becomes a spare", "'spare'")                           \
