@@ -190,7 +190,13 @@ static void test_cost_fallback_said(void)
                          "[app]\nnodes = 32\nwork = 6h\ncheckpoint_size = 1GiB\n[strategy]\nkind = checkpoint\n"
                          "interval = 30min\ncheckpoint_cost = 1min\nrestart_cost = 1min\n");
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate fb.ini --db fb.sqlite --quiet --sweep failures.node_mtbf=1y,2y", 60), 0);
-  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  {
+    /* faultline's own lines (a sanitizer build adds its own about SimGrid's stack switches) */
+    int lines = 0;
+    for (const char *p = fl_cli_err; (p = strstr(p, "faultline: ")) != NULL; p++)
+      lines += p == fl_cli_err || p[-1] == '\n';
+    CU_ASSERT_EQUAL(lines, 1);
+  }
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "faultline: warning: fb: app.checkpoint_size = 1GiB asks for checkpoint "
                                             "costs from the platform, but platform.pfs_servers is 0: the constant"));
   /* the rows carry the constant costs that were used */
