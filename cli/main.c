@@ -8,6 +8,7 @@
 #include "ckpt_cli.h"
 #include "cleanup.h"
 #include "cli.h"
+#include "columns.h"
 #include "db.h"
 #include "engine.h"
 #include "fl_config.h"
@@ -56,6 +57,7 @@ static int fl_cmd_sweep(int argc, char **argv);
 static int fl_cmd_rerun(int argc, char **argv);
 static int fl_cmd_run(int argc, char **argv);
 static int fl_cmd_keys(int argc, char **argv);
+static int fl_cmd_columns(int argc, char **argv);
 static int fl_cmd_platform(int argc, char **argv);
 static int fl_cmd_version(int argc, char **argv);
 static int fl_cmd_help(int argc, char **argv);
@@ -110,6 +112,7 @@ static const fl_cmd fl_cmds[] = {
      "simulate one stored row again from its scenario text, overrides, seed and replica; exit 0 if identical",
      fl_cmd_rerun},
     {"keys", "", "list every scenario key with its type, default and meaning", fl_cmd_keys},
+    {"columns", "", "the columns of the results database's runs table (Markdown: type, unit, meaning)", fl_cmd_columns},
     {"platform", "--nodes N [--speed 1Gf] [--io none|per-rank|aggregated] [--set platform.KEY=V]... [-o FILE]",
      "write the SimGrid XML of a generated platform (with --io: its network, disks and PFS)", fl_cmd_platform},
     {"ckpt", "ls|verify|dump DIR [--version N] [--label L] [--values K]", "list, verify or dump a checkpoint directory",
@@ -270,8 +273,7 @@ static fl_err fl_simulate_record_shard(fl_db *db, const fl_scenario *base, char 
 /* Run this very command again for platform group `g` (--platform-group), with `extra` ("--count" or NULL) added
  * and the sweep's descriptors left out; *status gets its exit status, and with --count *count the number it
  * printed. Its stderr is this one's, or `errcap` when given; its stdout too, unless counting. */
-static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra, int *status, long *count,
-                                FILE *errcap)
+static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra, int *status, long *count, FILE *errcap)
 {
   fl_err rc = FL_OK;
   char self[4096], gbuf[16], **av = NULL, buf[64];
@@ -453,16 +455,16 @@ static int fl_cmd_simulate(int argc, char **argv)
   int nsets = 0, nsweeps = 0, ndims = 0, quiet = 0, print = 0, big = 0;
   long ncombos = 1, njobs = 0;
   int *effective = NULL;
-  fl_sim_tally acc = {0};  /* the rows this command wrote */
+  fl_sim_tally acc = {0};      /* the rows this command wrote */
   fl_sim_slot slot[2] = {{0}}; /* the replica being written, the one before */
   char *present = NULL;        /* the current point's replicas that are in the database already */
   fl_db_writer *writer = NULL;
   const char *cost_said = NULL; /* the reason last given for constant costs (fl_warn_cost_fallback) */
   int cur = 0;
   long shard_i = 1, shard_n = 1, item = 0; /* --shard I/N: this command's slice of the items */
-  long rows_total = 0, rows_done = 0;                   /* progress */
-  long ready_fd = -1, after_fd = -1;                    /* --ready-fd, --after-fd (sweep) */
-  long pgroup = -1;                                     /* --platform-group K: one process per platform */
+  long rows_total = 0, rows_done = 0;      /* progress */
+  long ready_fd = -1, after_fd = -1;       /* --ready-fd, --after-fd (sweep) */
+  long pgroup = -1;                        /* --platform-group K: one process per platform */
   int count_only = 0, ngroups = 1, *group = NULL;
   char **pkeys = NULL;
   char shard_label[64] = "";
@@ -1949,6 +1951,14 @@ static int fl_cmd_keys(int argc, char **argv)
                  ? " (tasks)"
                  : (key->shapes == FL_SHAPE_RANKS && ops->shapes != FL_SHAPE_RANKS ? " (ranks)" : ""));
   }
+  return 0;
+}
+
+static int fl_cmd_columns(int argc, char **argv)
+{
+  if (argc > 1)
+    return fl_usage_error("columns", "takes no argument ('%s')", argv[1]);
+  fl_run_columns_markdown(stdout);
   return 0;
 }
 

@@ -2,13 +2,14 @@
  * one file; a `run_summary` view derives waste, so no derived figure is ever stored twice. */
 #include "db.h"
 
+#include "columns.h"
 #include "fl_config.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,80 +27,8 @@ struct fl_db {
   int key_unique;       /* runs_key, a unique index on row_key, is there */
 };
 
+/* The tables but `runs`, whose CREATE TABLE comes from columns.h (fl_db_runs_sql). */
 static const char fl_db_schema[] =
-    "CREATE TABLE IF NOT EXISTS runs (\n"
-    "  id INTEGER PRIMARY KEY,\n"
-    "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),\n"
-    "  faultline_version TEXT NOT NULL,\n"
-    "  scenario TEXT NOT NULL,\n"
-    "  scenario_path TEXT,\n"
-    "  scenario_text TEXT NOT NULL,\n"
-    "  overrides TEXT NOT NULL,\n"
-    "  mode TEXT NOT NULL CHECK (mode IN ('sim', 'real')),\n"
-    "  app TEXT NOT NULL,\n"
-    "  strategy TEXT NOT NULL,\n"
-    "  failure_model TEXT NOT NULL,\n"
-    "  seed INTEGER NOT NULL,\n"
-    "  replica INTEGER NOT NULL,\n"
-    "  nodes INTEGER NOT NULL,\n"
-    "  platform_nodes INTEGER NOT NULL,\n"
-    "  node_mtbf_s REAL,\n"
-    "  repair_s REAL,\n"
-    "  interval_rule TEXT,\n"
-    "  interval_s REAL,\n"
-    "  checkpoint_cost_s REAL,\n"
-    "  restart_cost_s REAL,\n"
-    "  downtime_s REAL,\n"
-    "  work_s REAL NOT NULL,\n"
-    "  makespan_s REAL,\n"
-    "  failures INTEGER,\n"
-    "  platform_failures INTEGER,\n"
-    "  interruptions INTEGER,\n"
-    "  checkpoints INTEGER,\n"
-    "  lost_work_s REAL,\n"
-    "  checkpoint_time_s REAL,\n"
-    "  restart_time_s REAL,\n"
-    "  downtime_total_s REAL,\n"
-    "  wait_nodes_s REAL,\n"
-    "  status TEXT NOT NULL,\n"
-    "  wall_s REAL,\n"
-    "  policy TEXT,\n"
-    "  weights TEXT,\n"
-    "  error_budget REAL,\n"
-    "  iterations INTEGER,\n"
-    "  converged_at INTEGER,\n"
-    "  complete_iterations INTEGER,\n"
-    "  error_linf REAL,\n"
-    "  error_l1 REAL,\n"
-    "  tasks_replicated INTEGER,\n"
-    "  tasks_substituted INTEGER,\n"
-    "  tasks_stale INTEGER,\n"
-    "  policy_solver TEXT,\n"
-    "  policy_time_s REAL,\n"
-    "  policy_gap REAL,\n"
-    "  detect_time_s REAL,\n"
-    "  recovery_time_s REAL,\n"
-    "  checkpoint_bytes REAL,\n"
-    "  commit_time_s REAL,\n"
-    "  recovery_mode TEXT,\n"
-    "  codec TEXT,\n"
-    "  lost_role INTEGER,\n"
-    "  lost_at INTEGER,\n"
-    "  aux_iterations INTEGER,\n"
-    "  compression_ratio REAL,\n"
-    "  raw_checkpoint_bytes REAL,\n"
-    "  controller TEXT,\n"
-    "  inputs TEXT,\n"
-    "  row_key TEXT,\n"
-    "  sdc_injected INTEGER,\n"
-    "  sdc_detected INTEGER,\n"
-    "  sdc_silent INTEGER,\n"
-    "  verify_time_s REAL,\n"
-    "  tasks_lost INTEGER,\n"
-    "  error_spent REAL,\n"
-    "  policy_objective INTEGER,\n"
-    "  scenario_xxh64 TEXT\n"
-    ");\n"
     "CREATE TABLE IF NOT EXISTS scenario_texts (\n"
     "  xxh64 TEXT PRIMARY KEY,\n"
     "  text TEXT NOT NULL\n"
@@ -148,51 +77,16 @@ static const char fl_db_schema[] =
     "         CAST(complete_iterations AS REAL) / iterations AS resilience, error_linf, error_l1\n"
     "  FROM runs;\n";
 
-static const char fl_db_ins_run_sql[] =
-    "INSERT INTO runs (faultline_version, scenario, scenario_path, scenario_text, overrides, mode, app, strategy,"
-    " failure_model, seed, replica, nodes, platform_nodes, node_mtbf_s, repair_s, interval_rule, interval_s,"
-    " checkpoint_cost_s, restart_cost_s, downtime_s, work_s, makespan_s, failures, platform_failures,"
-    " interruptions, checkpoints, lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s,"
-    " status, wall_s, policy, weights, error_budget, iterations, converged_at, complete_iterations, error_linf,"
-    " error_l1, tasks_replicated, tasks_substituted, tasks_stale, policy_solver, policy_time_s, policy_gap,"
-    " detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s, recovery_mode, codec, lost_role, lost_at,"
-    " aux_iterations, compression_ratio, raw_checkpoint_bytes, controller, inputs, row_key, sdc_injected,"
-    " sdc_detected, sdc_silent, verify_time_s, tasks_lost, error_spent, policy_objective, scenario_xxh64)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-    "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-
 /* The scenario text is stored once per database, content-addressed (schema 2): rows keep its xxh64 */
 static const char fl_db_ins_text_sql[] = "INSERT OR IGNORE INTO scenario_texts (xxh64, text) VALUES (?1, ?2)";
 
 static const char fl_db_ins_input_sql[] =
     "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
 
-/* Columns added after schema version 1 first shipped: a database created before gets them on open. */
-static const char *const fl_db_added_columns[][2] = {
-    {"recovery_mode", "TEXT"},
-    {"codec", "TEXT"},
-    {"lost_role", "INTEGER"},
-    {"lost_at", "INTEGER"},
-    {"aux_iterations", "INTEGER"},
-    {"compression_ratio", "REAL"},
-    {"raw_checkpoint_bytes", "REAL"},
-    {"controller", "TEXT"},
-    {"inputs", "TEXT"},
-    {"row_key", "TEXT"},
-    {"sdc_injected", "INTEGER"},
-    {"sdc_detected", "INTEGER"},
-    {"sdc_silent", "INTEGER"},
-    {"verify_time_s", "REAL"},
-    {"tasks_lost", "INTEGER"},
-    {"error_spent", "REAL"},
-    {"policy_objective", "INTEGER"},
-    {"scenario_xxh64", "TEXT"},
-};
-
 /* events inserted FL_DB_EV_BATCH rows a statement (fl_db_insert_events) */
 #define FL_DB_EV_BATCH 64
-static const char fl_db_ins_ev_sql[] =
-    "INSERT INTO events (id, run_id, t_s, kind, node, rank, peer, n, value, level, label) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
+static const char fl_db_ins_ev_sql[] = "INSERT INTO events (id, run_id, t_s, kind, node, rank, peer, n, value, level, "
+                                       "label) VALUES (?,?,?,?,?,?,?,?,?,?,?)";
 
 /* The kinds of events.h, as rows of event_kinds and as the detail sentence of events_text. */
 static const struct {
@@ -263,8 +157,8 @@ static fl_err fl_db_exec_h(sqlite3 *h, const char *path, const char *sql, const 
 {
   char *msg = NULL;
   if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-    fl_err rc = fl_err_set(FL_ERR_DB, "%s%s%s: %s", path ? path : "", path ? ": " : "", what,
-                           msg ? msg : sqlite3_errmsg(h));
+    fl_err rc =
+        fl_err_set(FL_ERR_DB, "%s%s%s: %s", path ? path : "", path ? ": " : "", what, msg ? msg : sqlite3_errmsg(h));
     sqlite3_free(msg);
     return rc;
   }
@@ -295,46 +189,50 @@ static fl_err fl_db_begin(fl_db *db, const char *what)
   return FL_OK;
 }
 
-/* Files written by an earlier faultline lack the columns added since: add each nullable column of the schema's
- * runs table that the file does not have (ALTER TABLE ADD COLUMN), so old studies stay usable. */
+static int fl_db_has_column(sqlite3 *h, const char *schema, const char *table, const char *col);
+
+/* CREATE TABLE runs, from columns.h. sqlite3_malloc'd (NULL: out of memory). */
+static char *fl_db_runs_sql(void)
+{
+  sqlite3_str *q = sqlite3_str_new(NULL);
+  sqlite3_str_appendall(q, "CREATE TABLE IF NOT EXISTS runs (\n");
+  for (int i = 0; i < fl_run_ncolumns(); i++)
+    sqlite3_str_appendf(q, "  %s %s%s\n", fl_run_column(i)->name, fl_run_column(i)->decl,
+                        i + 1 < fl_run_ncolumns() ? "," : "");
+  sqlite3_str_appendall(q, ");\n");
+  return sqlite3_str_finish(q);
+}
+
+/* INSERT INTO runs: every column the row fills (not id, created_at), in table order, bound by fl_db_bind_run. */
+static char *fl_db_ins_run_sql(int key_unique)
+{
+  sqlite3_str *q = sqlite3_str_new(NULL);
+  int n = 0;
+  sqlite3_str_appendall(q, "INSERT INTO runs (");
+  for (int i = 0; i < fl_run_ncolumns(); i++)
+    if (fl_run_column(i)->how != FL_COL_AUTO)
+      sqlite3_str_appendf(q, "%s%s", n++ ? ", " : "", fl_run_column(i)->name);
+  sqlite3_str_appendall(q, ") VALUES (");
+  for (int i = 0; i < n; i++)
+    sqlite3_str_appendall(q, i ? ",?" : "?");
+  sqlite3_str_appendall(q, key_unique ? ") ON CONFLICT (row_key) DO NOTHING" : ")");
+  return sqlite3_str_finish(q);
+}
+
+/* Files written by an earlier faultline lack the columns added since: add each nullable column of columns.h that
+ * the file does not have (ALTER TABLE ADD COLUMN), so old studies stay usable. */
 static fl_err fl_db_add_missing_columns(fl_db *db)
 {
   fl_err rc = FL_OK;
-  const char *p = strstr(fl_db_schema, "CREATE TABLE IF NOT EXISTS runs (\n"), *end;
-  sqlite3_stmt *st = NULL;
-  char have[4096] = " ";
-
-  FL_CHECK(p != NULL, FL_ERR_INTERNAL, "schema without a runs table");
-  end = strstr(p, "\n);");
-  FL_CHECK(sqlite3_prepare_v2(db->h, "SELECT name FROM pragma_table_info('runs')", -1, &st, NULL) == SQLITE_OK,
-           FL_ERR_DB, "%s: %s", db->path, sqlite3_errmsg(db->h));
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    strncat(have, (const char *)sqlite3_column_text(st, 0), sizeof have - strlen(have) - 2);
-    strcat(have, " ");
-  }
-  for (p = strchr(p, '\n') + 1; p && p < end; p = strchr(p, '\n') + 1) {
-    char name[64], decl[192], sql[320], key[70];
-    int n = 0;
-    if (sscanf(p, " %63s %n", name, &n) != 1)
-      break;
-    {
-      const char *eol = strchr(p, '\n');
-      size_t len = (size_t)(eol - (p + n));
-      if (len >= sizeof decl)
-        len = sizeof decl - 1;
-      memcpy(decl, p + n, len);
-      decl[len] = '\0';
-      if (len && decl[len - 1] == ',')
-        decl[len - 1] = '\0';
-    }
-    snprintf(key, sizeof key, " %s ", name);
-    if (strstr(have, key) || strstr(decl, "NOT NULL") || strstr(decl, "PRIMARY"))
+  for (int i = 0; i < fl_run_ncolumns(); i++) {
+    const fl_column *c = fl_run_column(i);
+    char sql[320];
+    if (strstr(c->decl, "NOT NULL") || strstr(c->decl, "PRIMARY") || fl_db_has_column(db->h, "main", "runs", c->name))
       continue;
-    snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", name, decl);
+    snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", c->name, c->decl);
     FL_TRY(fl_db_exec(db, sql, "adding a column to an older results file"));
   }
 done:
-  sqlite3_finalize(st);
   return rc;
 }
 
@@ -420,11 +318,12 @@ fl_err fl_db_copy_events(sqlite3 *h, const char *src_schema, const char *src_tab
     names = sqlite3_mprintf("SELECT kind AS name FROM \"%w\".\"%w\"", src_schema, src_table);
     FL_CHECK(names != NULL, FL_ERR_NOMEM, "out of memory");
     FL_TRY(fl_db_add_legacy_kinds(h, names));
-    q = sqlite3_mprintf("INSERT INTO main.events (id, run_id, t_s, kind, node, note)"
-                        " SELECT m.new_id * 4294967296 + ROW_NUMBER() OVER (PARTITION BY e.run_id ORDER BY e.rowid) - 1,"
-                        " m.new_id, e.t_s, (SELECT MIN(k.code) FROM main.event_kinds k WHERE k.name = e.kind), e.node,"
-                        " COALESCE(e.detail, '') FROM \"%w\".\"%w\" e JOIN (%s) m ON m.old_id = e.run_id ORDER BY 1",
-                        src_schema, src_table, map_sql);
+    q = sqlite3_mprintf(
+        "INSERT INTO main.events (id, run_id, t_s, kind, node, note)"
+        " SELECT m.new_id * 4294967296 + ROW_NUMBER() OVER (PARTITION BY e.run_id ORDER BY e.rowid) - 1,"
+        " m.new_id, e.t_s, (SELECT MIN(k.code) FROM main.event_kinds k WHERE k.name = e.kind), e.node,"
+        " COALESCE(e.detail, '') FROM \"%w\".\"%w\" e JOIN (%s) m ON m.old_id = e.run_id ORDER BY 1",
+        src_schema, src_table, map_sql);
   } else if (fl_db_has_column(h, src_schema, src_table, "kind")) {
     /* schema 3: codes below FL_EV_LEGACY_CODE are the same in every file; legacy ones are mapped by name */
     names = sqlite3_mprintf("SELECT name FROM \"%w\".event_kinds WHERE code >= %d", src_schema, FL_EV_LEGACY_CODE);
@@ -798,6 +697,11 @@ static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db
     FL_TRY(fl_db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF;", "setting up the journal"));
     FL_TRY(fl_db_begin(db, "creating the schema"));
     rc = fl_db_set_aside_old_events(db, &old_events);
+    if (rc == FL_OK) {
+      char *runs = fl_db_runs_sql();
+      rc = runs ? fl_db_exec(db, runs, "creating the schema") : fl_err_set(FL_ERR_NOMEM, "out of memory");
+      sqlite3_free(runs);
+    }
     if (rc == FL_OK)
       rc = fl_db_exec(db, fl_db_schema, "creating the schema");
     if (rc == FL_OK)
@@ -812,24 +716,16 @@ static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db
              (int)FL_DB_APPLICATION_ID);
     if (rc == FL_OK)
       rc = fl_db_exec(db, pragma, "setting the schema version");
-    for (size_t c = 0; rc == FL_OK && c < sizeof fl_db_added_columns / sizeof fl_db_added_columns[0]; c++) {
-      char sql[160];
-      if (!fl_db_has_column(db->h, "main", "runs", fl_db_added_columns[c][0])) {
-        snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", fl_db_added_columns[c][0],
-                 fl_db_added_columns[c][1]);
-        rc = fl_db_exec(db, sql, "adding a column");
-      }
-    }
     if (rc != FL_OK) {
       sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
       goto done;
     }
     FL_TRY(fl_db_exec(db, "COMMIT", "creating the schema"));
-    char ins_run[sizeof fl_db_ins_run_sql + 64];
-    snprintf(ins_run, sizeof ins_run, "%s%s", fl_db_ins_run_sql,
-             db->key_unique ? " ON CONFLICT (row_key) DO NOTHING" : "");
-    if (sqlite3_prepare_v2(db->h, ins_run, -1, &db->ins_run, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK ||
+    char *ins_run = fl_db_ins_run_sql(db->key_unique);
+    FL_CHECK(ins_run != NULL, FL_ERR_NOMEM, "out of memory");
+    int x = sqlite3_prepare_v2(db->h, ins_run, -1, &db->ins_run, NULL);
+    sqlite3_free(ins_run);
+    if (x != SQLITE_OK || sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK ||
         fl_db_prepare_ev_batch(db) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h, fl_db_ins_input_sql, -1, &db->ins_input, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h, fl_db_ins_text_sql, -1, &db->ins_text, NULL) != SQLITE_OK) {
@@ -1123,86 +1019,46 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   }
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
-  fl_bind_text(st, i++, FL_VERSION);
-  fl_bind_text(st, i++, r->scenario);
-  fl_bind_text(st, i++, r->scenario_path);
-  fl_bind_text(st, i++, ""); /* the text is in scenario_texts, under scenario_xxh64 */
-  fl_bind_text(st, i++, r->overrides ? r->overrides : "");
-  fl_bind_text(st, i++, r->mode);
-  fl_bind_text(st, i++, r->app);
-  fl_bind_text(st, i++, r->strategy);
-  fl_bind_text(st, i++, r->failure_model);
-  /* SQLite integers are signed 64-bit: a seed from 2^63 on is stored as the same 64 bits (seed - 2^64), exactly;
-   * readers cast it back to unsigned (docs/results.md) */
-  sqlite3_bind_int64(st, i++, (sqlite3_int64)r->seed);
-  sqlite3_bind_int64(st, i++, r->replica);
-  sqlite3_bind_int64(st, i++, r->nodes);
-  sqlite3_bind_int64(st, i++, r->platform_nodes);
-  fl_bind_real(st, i++, r->node_mtbf_s);
-  fl_bind_real(st, i++, r->repair_s);
-  fl_bind_text(st, i++, r->interval_rule);
-  fl_bind_real(st, i++, r->interval_s);
-  fl_bind_real(st, i++, r->checkpoint_cost_s);
-  fl_bind_real(st, i++, r->restart_cost_s);
-  fl_bind_real(st, i++, r->downtime_s);
-  fl_bind_real(st, i++, r->work_s);
-  fl_bind_real(st, i++, r->makespan_s);
-  fl_bind_count(st, i++, r->failures);
-  fl_bind_count(st, i++, r->platform_failures);
-  fl_bind_count(st, i++, r->interruptions);
-  fl_bind_count(st, i++, r->checkpoints);
-  fl_bind_real(st, i++, r->lost_work_s);
-  fl_bind_real(st, i++, r->checkpoint_time_s);
-  fl_bind_real(st, i++, r->restart_time_s);
-  fl_bind_real(st, i++, r->downtime_total_s);
-  fl_bind_real(st, i++, r->wait_nodes_s);
-  fl_bind_text(st, i++, r->status);
-  fl_bind_real(st, i++, r->wall_s);
-  fl_bind_text(st, i++, r->policy);
-  fl_bind_text(st, i++, r->weights);
-  fl_bind_real(st, i++, r->error_budget);
-  fl_bind_count(st, i++, r->iterations);
-  fl_bind_count(st, i++, r->converged_at);
-  fl_bind_count(st, i++, r->complete_iterations);
-  fl_bind_real(st, i++, r->error_linf);
-  fl_bind_real(st, i++, r->error_l1);
-  fl_bind_count(st, i++, r->tasks_replicated);
-  fl_bind_count(st, i++, r->tasks_substituted);
-  fl_bind_count(st, i++, r->tasks_stale);
-  fl_bind_text(st, i++, r->policy_solver);
-  fl_bind_real(st, i++, r->policy_time_s);
-  fl_bind_real(st, i++, r->policy_gap);
-  fl_bind_real(st, i++, r->detect_time_s);
-  fl_bind_real(st, i++, r->recovery_time_s);
-  fl_bind_real(st, i++, r->checkpoint_bytes);
-  fl_bind_real(st, i++, r->commit_time_s);
-  fl_bind_text(st, i++, r->recovery_mode);
-  fl_bind_text(st, i++, r->codec);
-  fl_bind_count(st, i++, r->lost_role);
-  fl_bind_count(st, i++, r->lost_at);
-  fl_bind_count(st, i++, r->aux_iterations);
-  fl_bind_real(st, i++, r->compression_ratio);
-  fl_bind_real(st, i++, r->raw_checkpoint_bytes);
-  fl_bind_text(st, i++, r->controller);
-  {
-    char *inputs = r->ninputs ? fl_inputs_format(r->inputs, r->ninputs) : NULL;
-    FL_CHECK(!r->ninputs || inputs, FL_ERR_NOMEM, "out of memory");
-    fl_bind_text(st, i++, inputs);
-    free(inputs);
+  for (int c = 0; c < fl_run_ncolumns(); c++) {
+    const fl_column *col = fl_run_column(c);
+    const char *field = (const char *)r + col->offset;
+    switch (col->how) {
+    case FL_COL_AUTO: continue;
+    case FL_COL_TEXT: fl_bind_text(st, i, *(const char *const *)(const void *)field); break;
+    case FL_COL_TEXT0: {
+      const char *v = *(const char *const *)(const void *)field;
+      fl_bind_text(st, i, v ? v : "");
+      break;
+    }
+    case FL_COL_REAL: fl_bind_real(st, i, *(const double *)(const void *)field); break;
+    case FL_COL_COUNT: fl_bind_count(st, i, *(const long *)(const void *)field); break;
+    case FL_COL_INT: sqlite3_bind_int64(st, i, *(const long *)(const void *)field); break;
+    case FL_COL_SEED:
+      /* SQLite integers are signed 64-bit: a seed from 2^63 on is stored as the same 64 bits (seed - 2^64),
+       * exactly; readers cast it back to unsigned (docs/results.md) */
+      sqlite3_bind_int64(st, i, (sqlite3_int64) * (const uint64_t *)(const void *)field);
+      break;
+    case FL_COL_VERSION: fl_bind_text(st, i, FL_VERSION); break;
+    case FL_COL_EMPTY:
+      fl_bind_text(st, i, ""); /* the text is in scenario_texts, under scenario_xxh64 */
+      break;
+    case FL_COL_INPUTS: {
+      char *inputs = r->ninputs ? fl_inputs_format(r->inputs, r->ninputs) : NULL;
+      FL_CHECK(!r->ninputs || inputs, FL_ERR_NOMEM, "out of memory");
+      fl_bind_text(st, i, inputs);
+      free(inputs);
+      break;
+    }
+    case FL_COL_KEY: {
+      char key[160];
+      fl_db_row_key(r, key, sizeof key);
+      fl_bind_text(st, i, key);
+      break;
+    }
+    case FL_COL_HASH: fl_bind_text(st, i, text_hash); break;
+    }
+    i++;
   }
-  {
-    char key[160];
-    fl_db_row_key(r, key, sizeof key);
-    fl_bind_text(st, i++, key);
-  }
-  fl_bind_count(st, i++, r->sdc_injected);
-  fl_bind_count(st, i++, r->sdc_detected);
-  fl_bind_count(st, i++, r->sdc_silent);
-  fl_bind_real(st, i++, r->verify_time_s);
-  fl_bind_count(st, i++, r->tasks_lost);
-  fl_bind_real(st, i++, r->error_spent);
-  fl_bind_count(st, i++, r->policy_objective);
-  fl_bind_text(st, i++, text_hash);
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;
@@ -1441,11 +1297,11 @@ struct fl_db_writer {
   int threaded;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  int busy, stop;  /* a run is handed over and not yet written; the thread should end */
-  fl_db_run row;   /* the run in flight */
-  fl_evlog log;    /* its events (the writer's buffer) */
-  int64_t *id;     /* where its id goes */
-  fl_err rc;       /* the first error, kept until a submit or sync reports it */
+  int busy, stop; /* a run is handed over and not yet written; the thread should end */
+  fl_db_run row;  /* the run in flight */
+  fl_evlog log;   /* its events (the writer's buffer) */
+  int64_t *id;    /* where its id goes */
+  fl_err rc;      /* the first error, kept until a submit or sync reports it */
   char msg[1024];
 };
 

@@ -1,4 +1,5 @@
 /* test_db.c — the results database: schema, atomic replica rows, refusals, and the report's statistics. */
+#include "columns.h"
 #include "db.h"
 #include "fl_test.h"
 #include "report.h"
@@ -128,6 +129,82 @@ static void test_schema_and_rows(void)
 }
 
 /* A replica whose events could not all be kept is refused whole: no row, no events. */
+/* The column table is the schema, the insert and the documentation: a fresh file's `runs` has its columns in its
+ * order and types; every column a row fills comes back from the row's field of the same name; docs/results.md
+ * holds the table `faultline columns` prints. A new column line is covered with no change here. */
+static void test_column_table(void)
+{
+  fl_db *db = NULL;
+  fl_db_run r = sample_row(0, 100.0);
+  sqlite3_stmt *st = NULL;
+  int64_t id = 0;
+  int i = 0;
+  char *gen = NULL, *docs;
+  size_t ngen = 0;
+  long n;
+  FILE *f;
+
+  /* a distinct value in every field the table names */
+  for (int c = 0; c < fl_run_ncolumns(); c++) {
+    const fl_column *col = fl_run_column(c);
+    char *field = (char *)&r + col->offset;
+    if (col->how == FL_COL_TEXT || col->how == FL_COL_TEXT0)
+      *(const char **)(void *)field = col->name;
+    else if (col->how == FL_COL_REAL)
+      *(double *)(void *)field = c + 0.25;
+    else if (col->how == FL_COL_COUNT || col->how == FL_COL_INT)
+      *(long *)(void *)field = c;
+  }
+  r.mode = "sim"; /* the CHECK constraint's */
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("columns.sqlite"), &db), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_db_insert_run(db, &r, NULL, &id), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(
+      sqlite3_prepare_v2(fl_db_sqlite(db), "SELECT name, type FROM pragma_table_info('runs')", -1, &st, NULL),
+      SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const fl_column *col = fl_run_column(i++);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(col);
+    CU_ASSERT_STRING_EQUAL((const char *)sqlite3_column_text(st, 0), col->name);
+    CU_ASSERT_EQUAL(
+        strncmp(col->decl, (const char *)sqlite3_column_text(st, 1), strlen((const char *)sqlite3_column_text(st, 1))),
+        0);
+  }
+  sqlite3_finalize(st);
+  CU_ASSERT_EQUAL(i, fl_run_ncolumns());
+  for (int c = 0; c < fl_run_ncolumns(); c++) {
+    const fl_column *col = fl_run_column(c);
+    char *q = sqlite3_mprintf("SELECT %s FROM runs WHERE id = %lld", col->name, (long long)id);
+    CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(fl_db_sqlite(db), q, -1, &st, NULL), SQLITE_OK);
+    CU_ASSERT_EQUAL_FATAL(sqlite3_step(st), SQLITE_ROW);
+    if (col->how == FL_COL_TEXT || col->how == FL_COL_TEXT0) {
+      CU_ASSERT_STRING_EQUAL((const char *)sqlite3_column_text(st, 0), strcmp(col->name, "mode") ? col->name : "sim");
+    } else if (col->how == FL_COL_REAL) {
+      CU_ASSERT_DOUBLE_EQUAL(sqlite3_column_double(st, 0), c + 0.25, 0.0);
+    } else if (col->how == FL_COL_COUNT || col->how == FL_COL_INT) {
+      CU_ASSERT_EQUAL(sqlite3_column_int64(st, 0), c);
+    } else if (col->how != FL_COL_INPUTS) {
+      CU_ASSERT_NOT_EQUAL(sqlite3_column_type(st, 0), SQLITE_NULL); /* computed: version, key, hash, id, time */
+    }
+    CU_ASSERT(col->doc[0] != '\0' && strchr(col->doc, '|') == NULL);
+    CU_ASSERT(strcmp(col->unit, "") == 0 || strcmp(col->unit, "s") == 0 || strcmp(col->unit, "bytes") == 0);
+    sqlite3_finalize(st);
+    sqlite3_free(q);
+  }
+  fl_db_close(&db);
+
+  f = open_memstream(&gen, &ngen);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fl_run_columns_markdown(f);
+  fclose(f);
+  docs = fl_test_read_file(fl_test_src("docs/results.md"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(docs);
+  if (!strstr(docs, gen))
+    fprintf(stderr, "\n    docs/results.md: its runs table is not `faultline columns`' output: paste it again");
+  CU_ASSERT_PTR_NOT_NULL(strstr(docs, gen));
+  free(docs);
+  free(gen);
+}
+
 static void test_no_half_written_rows(void)
 {
   fl_db *db = NULL;
@@ -491,6 +568,7 @@ static void test_two_processes_create_one_file(void)
 
 static CU_TestInfo db_tests[] = {
     {"schema, rows, events, view", test_schema_and_rows},
+    {"the column table is schema, insert and docs", test_column_table},
     {"no half-written rows", test_no_half_written_rows},
     {"the writer thread", test_writer_thread},
     {"refusals", test_refusals},
