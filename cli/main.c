@@ -11,6 +11,7 @@
 #include "columns.h"
 #include "db.h"
 #include "engine.h"
+#include "export.h"
 #include "fl_config.h"
 #include "fm.h"
 #include "html.h"
@@ -51,6 +52,7 @@ typedef struct fl_cmd {
 
 static int fl_cmd_simulate(int argc, char **argv);
 static int fl_cmd_report(int argc, char **argv);
+static int fl_cmd_export(int argc, char **argv);
 static int fl_cmd_validate(int argc, char **argv);
 static int fl_cmd_merge(int argc, char **argv);
 static int fl_cmd_sweep(int argc, char **argv);
@@ -75,6 +77,10 @@ static const fl_cmd fl_cmds[] = {
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
      "(gnuplot); --html writes one self-contained page with the table and the plots",
      fl_cmd_report},
+    {"export", "DB [--format csv|json] [--where SQL] [-o FILE]",
+     "the runs as data, one row per run: every results column typed, every scenario key as a column `section.key` "
+     "in SI base units (for pandas, R, spreadsheets)",
+     fl_cmd_export},
     {"sweep",
      "SCENARIO.ini [--launcher local|slurm] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep "
      "...]..."
@@ -901,6 +907,69 @@ static int fl_cmd_report(int argc, char **argv)
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
 done:
+  fl_db_close(&db);
+  return rc == FL_OK ? 0 : fl_report_error(rc);
+}
+
+/* ---- export ---- */
+
+static int fl_cmd_export(int argc, char **argv)
+{
+  fl_err rc = FL_OK;
+  fl_db *db = NULL;
+  fl_export_opts eo = {FL_EXPORT_CSV, NULL};
+  const char *path = NULL, *file = NULL, *format = NULL;
+  char tmp[4200] = "";
+  FILE *f = stdout;
+
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if ((v = fl_args_value(argc, argv, &i, "--format"))) {
+      if (format)
+        return fl_usage_error("export", "--format given twice (then '%s')", v);
+      format = v;
+      if (strcmp(v, "json") == 0)
+        eo.format = FL_EXPORT_JSON;
+      else if (strcmp(v, "csv") != 0)
+        return fl_usage_error("export", "--format '%s': expected csv or json", v);
+    } else if ((v = fl_args_value(argc, argv, &i, "--where")))
+      eo.where = v;
+    else if ((v = fl_args_value(argc, argv, &i, "-o")))
+      file = v;
+    else if (argv[i][0] == '-')
+      return fl_usage_error("export", "unknown option or missing value '%s'", argv[i]);
+    else if (!path)
+      path = argv[i];
+    else
+      return fl_usage_error("export", "one database at a time ('%s' is extra)", argv[i]);
+  }
+  if (!path)
+    return fl_usage_error("export", "%s", "no database given");
+  if (access(path, F_OK) != 0)
+    return fl_report_error(fl_err_set(FL_ERR_INPUT, "%s: no such results database", path));
+  if (file && fl_args_output("-o", file) != FL_OK)
+    return fl_report_error(FL_ERR_INPUT);
+  FL_TRY(fl_db_open_readonly(path, &db));
+  if (file) {
+    /* written beside, renamed when complete: a failed export leaves no half file */
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", file, (long)getpid());
+    FL_TRY(fl_cleanup_add(tmp));
+    FL_CHECK((f = fopen(tmp, "w")) != NULL, FL_ERR_IO, "%s: %s", tmp, strerror(errno));
+  }
+  FL_TRY(fl_export(fl_db_sqlite(db), path, &eo, f));
+  if (file) {
+    int closed = fclose(f);
+    f = stdout;
+    FL_CHECK(closed == 0, FL_ERR_IO, "%s: %s", tmp, strerror(errno));
+    FL_CHECK(rename(tmp, file) == 0, FL_ERR_IO, "%s: %s", file, strerror(errno));
+    fl_cleanup_remove(tmp);
+    tmp[0] = '\0';
+  }
+done:
+  if (f != stdout)
+    fclose(f);
+  if (tmp[0])
+    fl_cleanup_remove(tmp); /* unlinks it */
   fl_db_close(&db);
   return rc == FL_OK ? 0 : fl_report_error(rc);
 }

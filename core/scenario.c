@@ -976,6 +976,91 @@ static const char *fl_ktype_name(fl_ktype t)
   return "?";
 }
 
+static const char *fl_ktype_unit(fl_ktype t)
+{
+  switch (t) {
+  case FL_K_DURATION:
+  case FL_K_DURATION_NEVER: return "s";
+  case FL_K_SPEED: return "flop/s";
+  case FL_K_FLOPS: return "flop";
+  case FL_K_BYTES: return "B";
+  case FL_K_BANDWIDTH: return "B/s";
+  default: return "";
+  }
+}
+
+static const char *fl_ktype_vtype(fl_ktype t)
+{
+  switch (t) {
+  case FL_K_SEED:
+  case FL_K_COUNT: return "integer";
+  case FL_K_DURATION:
+  case FL_K_DURATION_NEVER:
+  case FL_K_SPEED:
+  case FL_K_FLOPS:
+  case FL_K_BYTES:
+  case FL_K_BANDWIDTH:
+  case FL_K_REAL: return "real";
+  default: return "text";
+  }
+}
+
+fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t size)
+{
+  fl_value v = {FL_VAL_NULL, 0, 0, 0.0, NULL};
+  const fl_key *k;
+  const char *base;
+  if (i < 0 || i >= FL_NKEYS)
+    return v;
+  k = &fl_keys[i];
+  base = (const char *)sc + k->offset;
+  switch (k->type) {
+  case FL_K_STR:
+    v.s = *(const char *const *)(const void *)base;
+    v.kind = v.s ? FL_VAL_TEXT : FL_VAL_NULL;
+    break;
+  case FL_K_ENUM_INT:
+    v.kind = FL_VAL_TEXT;
+    v.s = k->choices[*(const int *)(const void *)base];
+    break;
+  case FL_K_SEED:
+    v.kind = FL_VAL_UINT;
+    v.u = *(const uint64_t *)(const void *)base;
+    break;
+  case FL_K_COUNT:
+    v.kind = FL_VAL_INT;
+    v.i = *(const long *)(const void *)base;
+    break;
+  case FL_K_DURATION:
+  case FL_K_DURATION_NEVER:
+  case FL_K_SPEED:
+  case FL_K_FLOPS:
+  case FL_K_BYTES:
+  case FL_K_BANDWIDTH:
+  case FL_K_REAL:
+    v.kind = FL_VAL_REAL;
+    v.d = *(const double *)(const void *)base;
+    break;
+  case FL_K_INTERVAL: {
+    static const char *const rules[] = {"fixed", "young", "daly", "never", "hazard", "multilevel"};
+    v.kind = FL_VAL_TEXT;
+    if (sc->interval_kind == FL_INTERVAL_FIXED) {
+      snprintf(buf, size, "%.17g", *(const double *)(const void *)base);
+      v.s = buf;
+    } else {
+      v.s = (unsigned)sc->interval_kind < sizeof rules / sizeof rules[0] ? rules[sc->interval_kind] : "?";
+    }
+    break;
+  }
+  case FL_K_GRID:
+    v.kind = FL_VAL_TEXT;
+    snprintf(buf, size, "%ldx%ld", sc->grid_rows, sc->grid_cols);
+    v.s = buf;
+    break;
+  }
+  return v;
+}
+
 int fl_scenario_key_count(void)
 {
   return FL_NKEYS;
@@ -991,6 +1076,8 @@ const fl_scenario_keyinfo *fl_scenario_key_at(int i)
   info.type = fl_ktype_name(fl_keys[i].type);
   info.def = fl_keys[i].def;
   info.doc = fl_keys[i].doc;
+  info.unit = fl_ktype_unit(fl_keys[i].type);
+  info.vtype = fl_ktype_vtype(fl_keys[i].type);
   return &info;
 }
 

@@ -197,9 +197,24 @@ typedef struct fl_scenario_keyinfo {
   const char *type; /* "duration", "integer", ... */
   const char *def;  /* default as text ("" = unset) */
   const char *doc;
+  const char *unit;  /* of its typed value (fl_scenario_key_value): "s", "flop/s", "flop", "B", "B/s" or "" */
+  const char *vtype; /* "integer", "real" or "text": the type of fl_scenario_key_value's value */
 } fl_scenario_keyinfo;
 int fl_scenario_key_count(void);
 const fl_scenario_keyinfo *fl_scenario_key_at(int i);
+/* Key i's value in sc, typed for export: integers (counts, the seed), reals in SI base units (seconds, flop/s,
+ * flop, bytes, bytes/s; `never` is +infinity), text (strings, choices, grids; `strategy.interval`: the rule's name,
+ * or the fixed interval in seconds written out). An unset optional string is FL_VAL_NULL. `s` is borrowed from sc
+ * or from `buf`. */
+typedef enum fl_val_kind { FL_VAL_NULL, FL_VAL_INT, FL_VAL_UINT, FL_VAL_REAL, FL_VAL_TEXT } fl_val_kind;
+typedef struct fl_value {
+  fl_val_kind kind;
+  long long i;
+  unsigned long long u;
+  double d;
+  const char *s;
+} fl_value;
+fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t size);
 /* The numeric value of key `section.key` (durations in seconds, speeds in flop/s; an interval key that names a
  * rule has none): 1 and *v set, 0 when the key is unknown or not a number (strings, enums, rules, grids). */
 int fl_scenario_number(const fl_scenario *sc, const char *section_dot_key, double *v);

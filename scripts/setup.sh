@@ -10,6 +10,7 @@ PACKAGES=(
   libglpk-dev glpk-utils libhdf5-dev hdf5-tools libzfp-dev hdf5-filter-plugin-zfp-serial
   libopenmpi-dev openmpi-bin
   gnuplot-nox
+  python3
 )
 
 missing=()

@@ -1,0 +1,305 @@
+/* export.c — the results as typed data (export.h). The output columns are the column table's (storage/columns.h),
+ * a derived `waste`, and the scenario key table's (core/scenario.c): a new results column or key is exported with
+ * no change here. A file written by an older faultline lacks some columns: they are exported empty, so one header
+ * fits every file. */
+#include "export.h"
+
+#include "columns.h"
+#include "db.h"
+#include "scenario.h"
+
+#include <csv.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One output column: a runs column (col), the derived waste (col NULL, key < 0), or scenario key `key`. */
+typedef struct fl_xcol {
+  const fl_column *col;
+  int key;
+  int present; /* runs column: the file has it */
+  char name[80];
+  const char *type, *unit, *from;
+} fl_xcol;
+
+/* The last scenario replayed: consecutive rows of one sweep point share it. */
+typedef struct fl_xcache {
+  char *text, *overrides, *path;
+  fl_scenario *sc;
+  int failed;
+} fl_xcache;
+
+static void fl_xcache_clear(fl_xcache *c)
+{
+  free(c->text);
+  free(c->overrides);
+  free(c->path);
+  fl_scenario_destroy(&c->sc);
+  memset(c, 0, sizeof *c);
+}
+
+static int fl_same(const char *a, const char *b)
+{
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static char *fl_dup(const char *s)
+{
+  char *d = s ? malloc(strlen(s) + 1) : NULL;
+  if (d)
+    strcpy(d, s);
+  return d;
+}
+
+/* The scenario of a row (NULL when it does not parse again). */
+static fl_scenario *fl_xcache_get(fl_xcache *c, const char *text, const char *overrides, const char *path,
+                                  long long id)
+{
+  fl_scenario *sc = NULL;
+  if (c->text && fl_same(c->text, text) && fl_same(c->overrides, overrides) && fl_same(c->path, path))
+    return c->sc;
+  fl_xcache_clear(c);
+  c->text = fl_dup(text ? text : "");
+  c->overrides = fl_dup(overrides);
+  c->path = fl_dup(path);
+  if (fl_scenario_replay(text ? text : "", overrides, path, &sc) != FL_OK) {
+    fprintf(stderr, "faultline: export: run %lld: its scenario does not parse with this version (%s): its key "
+                    "columns are empty\n",
+            id, fl_err_msg());
+    return NULL;
+  }
+  c->sc = sc;
+  return sc;
+}
+
+/* A runs value as a typed fl_value (seed: back to unsigned, docs/results.md). */
+static fl_value fl_xrun_value(sqlite3_stmt *st, int i, const fl_column *col)
+{
+  fl_value v = {FL_VAL_NULL, 0, 0, 0.0, NULL};
+  switch (sqlite3_column_type(st, i)) {
+  case SQLITE_INTEGER:
+    if (col->how == FL_COL_SEED) {
+      v.kind = FL_VAL_UINT;
+      v.u = (unsigned long long)(uint64_t)sqlite3_column_int64(st, i);
+    } else if (strcmp(fl_column_type(col), "real") == 0) {
+      v.kind = FL_VAL_REAL; /* a REAL column holding an integral value SQLite stored as an integer */
+      v.d = (double)sqlite3_column_int64(st, i);
+    } else {
+      v.kind = FL_VAL_INT;
+      v.i = sqlite3_column_int64(st, i);
+    }
+    break;
+  case SQLITE_FLOAT:
+    v.kind = FL_VAL_REAL;
+    v.d = sqlite3_column_double(st, i);
+    break;
+  case SQLITE_TEXT:
+  case SQLITE_BLOB:
+    v.kind = FL_VAL_TEXT;
+    v.s = (const char *)sqlite3_column_text(st, i);
+    break;
+  default: break;
+  }
+  return v;
+}
+
+static void fl_csv_value(const fl_value *v, FILE *out)
+{
+  switch (v->kind) {
+  case FL_VAL_NULL: break;
+  case FL_VAL_INT: fprintf(out, "%lld", v->i); break;
+  case FL_VAL_UINT: fprintf(out, "%llu", v->u); break;
+  case FL_VAL_REAL:
+    if (isfinite(v->d))
+      fprintf(out, "%.17g", v->d);
+    else if (isinf(v->d))
+      fputs(v->d > 0 ? "inf" : "-inf", out);
+    break;
+  case FL_VAL_TEXT: csv_fwrite(out, v->s, strlen(v->s)); break;
+  }
+}
+
+static json_t *fl_json_value(const fl_value *v)
+{
+  char buf[32];
+  switch (v->kind) {
+  case FL_VAL_INT: return json_integer(v->i);
+  case FL_VAL_UINT:
+    if (v->u <= (unsigned long long)INT64_MAX)
+      return json_integer((json_int_t)v->u);
+    snprintf(buf, sizeof buf, "%llu", v->u); /* beyond JSON's safe integers either way: exact as text */
+    return json_string(buf);
+  case FL_VAL_REAL: return isfinite(v->d) ? json_real(v->d) : json_null();
+  case FL_VAL_TEXT: {
+    json_t *j = json_string(v->s); /* NULL: not UTF-8 (a foreign file's bytes) */
+    return j ? j : json_null();
+  }
+  default: return json_null();
+  }
+}
+
+fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_xcol *cols = NULL;
+  int ncols = 0, nrun = fl_run_ncolumns(), nkeys = fl_scenario_key_count();
+  int i_text = -1, i_over = -1, i_path = -1, i_id = -1, i_work = -1, i_makespan = -1, nsel = 0;
+  sqlite3_str *q = NULL;
+  char *sql = NULL;
+  sqlite3_stmt *st = NULL;
+  fl_xcache cache;
+  long rows = 0;
+  int x;
+
+  memset(&cache, 0, sizeof cache);
+  FL_ALLOC(cols, nrun + 1 + nkeys);
+  q = sqlite3_str_new(h);
+  sqlite3_str_appendall(q, "SELECT ");
+  for (int c = 0; c < nrun; c++) {
+    const fl_column *col = fl_run_column(c);
+    fl_xcol *o;
+    int present = 0;
+    sqlite3_stmt *has = NULL;
+    char *hq = sqlite3_mprintf("SELECT 1 FROM pragma_table_info('runs') WHERE name = %Q", col->name);
+    if (hq && sqlite3_prepare_v2(h, hq, -1, &has, NULL) == SQLITE_OK)
+      present = sqlite3_step(has) == SQLITE_ROW;
+    sqlite3_finalize(has);
+    sqlite3_free(hq);
+    sqlite3_str_appendf(q, "%s%s", nsel ? ", " : "", present ? col->name : "NULL");
+    nsel++;
+    if (strcmp(col->name, "scenario_text") == 0)
+      continue; /* in scenario_texts; the keys below are what it says */
+    o = &cols[ncols++];
+    o->col = col;
+    o->key = -1;
+    o->present = present;
+    snprintf(o->name, sizeof o->name, "%s", col->name);
+    o->type = fl_column_type(col);
+    o->unit = col->unit;
+    o->from = "run";
+    if (strcmp(col->name, "id") == 0)
+      i_id = c;
+    else if (strcmp(col->name, "overrides") == 0)
+      i_over = c;
+    else if (strcmp(col->name, "scenario_path") == 0)
+      i_path = c;
+    else if (strcmp(col->name, "work_s") == 0)
+      i_work = c;
+    else if (strcmp(col->name, "makespan_s") == 0)
+      i_makespan = c;
+  }
+  FL_CHECK(i_id >= 0 && i_over >= 0 && i_path >= 0 && i_work >= 0 && i_makespan >= 0, FL_ERR_INTERNAL,
+           "the column table lacks a column export needs");
+  i_text = nsel;
+  sqlite3_str_appendf(q, ", %s FROM runs", fl_db_text_sql(h));
+  if (opt->where && *opt->where)
+    sqlite3_str_appendf(q, " WHERE (%s)", opt->where);
+  sqlite3_str_appendall(q, " ORDER BY id");
+  {
+    fl_xcol *o = &cols[ncols++];
+    o->col = NULL;
+    o->key = -1;
+    snprintf(o->name, sizeof o->name, "waste");
+    o->type = "real";
+    o->unit = "";
+    o->from = "derived";
+  }
+  for (int k = 0; k < nkeys; k++) {
+    const fl_scenario_keyinfo *info = fl_scenario_key_at(k);
+    fl_xcol *o = &cols[ncols++];
+    o->col = NULL;
+    o->key = k;
+    snprintf(o->name, sizeof o->name, "%s.%s", info->section, info->key);
+    o->type = info->vtype;
+    o->unit = info->unit;
+    o->from = "scenario";
+  }
+  sql = sqlite3_str_finish(q);
+  q = NULL;
+  FL_CHECK(sql != NULL, FL_ERR_NOMEM, "out of memory");
+  if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
+    rc = fl_err_set(opt->where ? FL_ERR_INPUT : FL_ERR_DB, "%s: %s%s%s: %s", path, opt->where ? "--where '" : "",
+                    opt->where ? opt->where : "reading runs", opt->where ? "'" : "", sqlite3_errmsg(h));
+    goto done;
+  }
+
+  if (opt->format == FL_EXPORT_CSV) {
+    for (int c = 0; c < ncols; c++)
+      fprintf(out, "%s%s", c ? "," : "", cols[c].name);
+    fputc('\n', out);
+  } else {
+    json_t *arr = json_array();
+    char *s;
+    FL_CHECK(arr != NULL, FL_ERR_NOMEM, "out of memory");
+    for (int c = 0; c < ncols; c++)
+      json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "name", cols[c].name, "type", cols[c].type,
+                                           "unit", cols[c].unit, "from", cols[c].from));
+    s = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    FL_CHECK(s != NULL, FL_ERR_NOMEM, "out of memory");
+    fprintf(out, "{\"columns\": %s,\n \"rows\": [", s);
+    free(s);
+  }
+
+  while ((x = sqlite3_step(st)) == SQLITE_ROW) {
+    fl_scenario *sc = fl_xcache_get(&cache, (const char *)sqlite3_column_text(st, i_text),
+                                    (const char *)sqlite3_column_text(st, i_over),
+                                    (const char *)sqlite3_column_text(st, i_path), sqlite3_column_int64(st, i_id));
+    json_t *obj = opt->format == FL_EXPORT_JSON ? json_object() : NULL;
+    FL_CHECK(opt->format != FL_EXPORT_JSON || obj, FL_ERR_NOMEM, "out of memory");
+    for (int c = 0, r = 0; c < ncols; c++) {
+      const fl_xcol *o = &cols[c];
+      fl_value v = {FL_VAL_NULL, 0, 0, 0.0, NULL};
+      char buf[64];
+      if (o->col) {
+        while (fl_run_column(r) != o->col)
+          r++;
+        v = fl_xrun_value(st, r, o->col);
+      } else if (o->key < 0) {
+        double w = sqlite3_column_double(st, i_work), m = sqlite3_column_double(st, i_makespan);
+        if (sqlite3_column_type(st, i_makespan) != SQLITE_NULL && m > 0) {
+          v.kind = FL_VAL_REAL;
+          v.d = 1.0 - w / m;
+        }
+      } else if (sc) {
+        v = fl_scenario_key_value(sc, o->key, buf, sizeof buf);
+      }
+      if (obj) {
+        json_object_set_new(obj, o->name, fl_json_value(&v));
+      } else {
+        if (c)
+          fputc(',', out);
+        fl_csv_value(&v, out);
+      }
+    }
+    if (obj) {
+      fputs(rows ? ",\n  " : "\n  ", out);
+      if (json_dumpf(obj, out, JSON_COMPACT) != 0) {
+        json_decref(obj);
+        rc = fl_err_set(FL_ERR_IO, "export: writing a row failed");
+        goto done;
+      }
+      json_decref(obj);
+    } else {
+      fputc('\n', out);
+    }
+    rows++;
+  }
+  if (x != SQLITE_DONE) {
+    rc = fl_err_set(FL_ERR_DB, "%s: reading runs: %s", path, sqlite3_errmsg(h));
+    goto done;
+  }
+  if (opt->format == FL_EXPORT_JSON)
+    fputs(rows ? "\n ]}\n" : "]}\n", out);
+  FL_CHECK(fflush(out) == 0 && !ferror(out), FL_ERR_IO, "export: writing the output failed");
+done:
+  if (q)
+    sqlite3_free(sqlite3_str_finish(q));
+  sqlite3_free(sql);
+  sqlite3_finalize(st);
+  fl_xcache_clear(&cache);
+  free(cols);
+  return rc;
+}
