@@ -9,6 +9,7 @@
 #include "cleanup.h"
 #include "cli.h"
 #include "columns.h"
+#include "compare.h"
 #include "db.h"
 #include "engine.h"
 #include "export.h"
@@ -70,12 +71,13 @@ static const fl_cmd fl_cmds[] = {
      " [--calibration FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
-     "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] "
+     "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
      "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]] "
      "[--timeline RUN_ID --plot FILE] [--html FILE.html]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
-     "(gnuplot); --html writes one self-contained page with the table and the plots",
+     "(gnuplot); --html writes one self-contained page with the table and the plots; --baseline compares each "
+     "configuration with the baseline's run by run (same seed and replica: the same failures)",
      fl_cmd_report},
     {"export", "DB [--format csv|json] [--where SQL] [-o FILE]",
      "the runs as data, one row per run: every results column typed, every scenario key as a column `section.key` "
@@ -839,7 +841,7 @@ static int fl_cmd_report(int argc, char **argv)
   fl_plot_opts po = {0};
   const char *path = NULL;
   long timeline = 0;
-  const char *html = NULL;
+  const char *html = NULL, *baseline = NULL, *format = NULL;
 
   for (int i = 1; i < argc; i++) {
     const char *v;
@@ -860,7 +862,12 @@ static int fl_cmd_report(int argc, char **argv)
       html = v;
     else if ((v = fl_args_value(argc, argv, &i, "--where")))
       ro.where = v;
+    else if ((v = fl_args_value(argc, argv, &i, "--baseline")))
+      baseline = v;
     else if ((v = fl_args_value(argc, argv, &i, "--format"))) {
+      if (format)
+        return fl_usage_error("report", "--format given twice (then '%s')", v);
+      format = v;
       if (strcmp(v, "csv") == 0)
         ro.csv = 1;
       else if (strcmp(v, "markdown") == 0)
@@ -884,6 +891,9 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_report_error(fl_err_set(FL_ERR_INPUT, "%s: no such results database", path));
   if ((po.x || po.y) && !po.file)
     return fl_usage_error("report", "%s", "--x and --y go with --plot FILE");
+  if (baseline && (html || po.file || timeline || ro.markdown))
+    return fl_usage_error("report", "%s", "--baseline prints a comparison (table, csv or json): not with --plot, "
+                                          "--timeline, --html or markdown");
   if (html && (po.file || po.x || po.y || timeline))
     return fl_usage_error("report", "%s", "--html FILE stands alone (its page draws the plots itself)");
   if (timeline && (!po.file || po.x || po.y))
@@ -900,6 +910,10 @@ static int fl_cmd_report(int argc, char **argv)
   } else if (timeline) {
     FL_TRY(fl_plot_timeline(fl_db_sqlite(db), timeline, po.file));
     fprintf(stderr, "faultline: %s: the events of run %ld\n", po.file, timeline);
+  } else if (baseline) {
+    fl_compare_opts co = {baseline, ro.scenario, ro.where,
+                          ro.csv ? FL_COMPARE_CSV : ro.json ? FL_COMPARE_JSON : FL_COMPARE_TABLE};
+    FL_TRY(fl_compare_print(fl_db_sqlite(db), path, &co, stdout));
   } else if (po.file) {
     FL_TRY(fl_plot(fl_db_sqlite(db), &po));
     fprintf(stderr, "faultline: %s: %s against %s\n", po.file, po.y ? po.y : "waste", po.x);

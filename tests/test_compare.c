@@ -1,0 +1,155 @@
+/* test_compare.c — `faultline report DB --baseline KEY=VALUE`: paired differences, checked against the same
+ * differences computed here from the rows themselves (an SQL self-join on seed and replica, the mean, the sample
+ * standard deviation and the Student-t quantile written out), in every format; a baseline value written in other
+ * units finds the same rows; bad requests are one line, exit 2. */
+#include "cli_util.h"
+#include "fl_test.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const SCEN = "[run]\nname = cmp\nseed = 7\nreplicas = 12\nevents = none\n"
+                                "sweep = failures.node_mtbf=1y,4y strategy.kind=checkpoint,buddy,none\n"
+                                "[platform]\nnodes = 600\n[app]\nnodes = 512\nwork = 24h\n"
+                                "[strategy]\ncheckpoint_cost = 10min\nrestart_cost = 10min\n";
+
+#define T_975_11 2.200985160082949 /* Student t, 0.975 quantile, 11 degrees of freedom (12 pairs) */
+
+/* mean and 95 % half-width of a.col - b.col over the replicas where strategy a and checkpoint both completed */
+static int by_hand(const char *expr, const char *strategy, double mtbf, double *mean, double *half)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  double d[64];
+  int n = 0;
+  char sql[1024];
+  snprintf(sql, sizeof sql,
+           "SELECT %s FROM runs a JOIN runs b ON a.seed = b.seed AND a.replica = b.replica"
+           " AND a.node_mtbf_s = b.node_mtbf_s WHERE a.strategy = '%s' AND b.strategy = 'checkpoint'"
+           " AND a.node_mtbf_s = %.17g AND a.status = 'completed' AND b.status = 'completed'",
+           expr, strategy, mtbf);
+  if (sqlite3_open_v2(fl_test_tmp("cmp.sqlite"), &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
+    sqlite3_close(h);
+    return -1;
+  }
+  while (sqlite3_step(st) == SQLITE_ROW && n < 64)
+    d[n++] = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  {
+    double s = 0, ss = 0;
+    for (int i = 0; i < n; i++)
+      s += d[i];
+    *mean = s / n;
+    for (int i = 0; i < n; i++)
+      ss += (d[i] - *mean) * (d[i] - *mean);
+    *half = T_975_11 * sqrt(ss / (n - 1)) / sqrt((double)n);
+  }
+  return n;
+}
+
+/* The field `name` of the CSV line of `strategy` at `mtbf` in fl_cli_out. */
+static double csv_field(const char *name, const char *strategy, double mtbf)
+{
+  char head[4096], want[64];
+  const char *line = strchr(fl_cli_out, '\n');
+  int col = -1, c = 0;
+  size_t hl = (size_t)(line - fl_cli_out);
+  memcpy(head, fl_cli_out, hl < sizeof head ? hl : sizeof head - 1);
+  head[hl < sizeof head ? hl : sizeof head - 1] = '\0';
+  for (char *save = NULL, *t = strtok_r(head, ",", &save); t; t = strtok_r(NULL, ",", &save), c++)
+    if (strcmp(t, name) == 0)
+      col = c;
+  if (col < 0)
+    return NAN;
+  snprintf(want, sizeof want, "\"cmp\",sim,\"%s\",%.17g,", strategy, mtbf);
+  for (line = line + 1; *line; line = strchr(line, '\n') + 1) {
+    if (strncmp(line, want, strlen(want)) == 0) {
+      const char *p = line;
+      for (int i = 0; i < col; i++)
+        p = strchr(p, ',') + 1;
+      return *p == ',' || *p == '\n' ? NAN : strtod(p, NULL);
+    }
+    if (!strchr(line, '\n'))
+      break;
+  }
+  return NAN;
+}
+
+static void test_paired_by_hand(void)
+{
+  const double year = 365.25 * 86400;
+  const char *strategies[] = {"buddy", "none"};
+  fl_cli_write("cmp.ini", SCEN);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate cmp.ini --db cmp.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report cmp.sqlite --baseline strategy.kind=checkpoint --format csv", 60),
+                        0);
+  for (int s = 0; s < 2; s++)
+    for (int m = 1; m <= 4; m += 3) {
+      double mean, half;
+      int n = by_hand("a.makespan_s - b.makespan_s", strategies[s], m * year, &mean, &half);
+      CU_ASSERT_EQUAL(n, 12);
+      CU_ASSERT_EQUAL(csv_field("pairs", strategies[s], m * year), n);
+      CU_ASSERT_DOUBLE_EQUAL(csv_field("makespan_s_diff", strategies[s], m * year), mean, 1e-9 * (1 + fabs(mean)));
+      CU_ASSERT_DOUBLE_EQUAL(csv_field("makespan_s_diff_ci95", strategies[s], m * year), half,
+                             1e-9 * (1 + fabs(half)));
+      n = by_hand("(1.0 - a.work_s / a.makespan_s) - (1.0 - b.work_s / b.makespan_s)", strategies[s], m * year,
+                  &mean, &half);
+      CU_ASSERT_DOUBLE_EQUAL(csv_field("waste_diff", strategies[s], m * year), mean, 1e-12);
+      CU_ASSERT_DOUBLE_EQUAL(csv_field("waste_diff_ci95", strategies[s], m * year), half, 1e-12);
+      n = by_hand("a.failures - b.failures", strategies[s], m * year, &mean, &half);
+      CU_ASSERT_DOUBLE_EQUAL(csv_field("failures_diff", strategies[s], m * year), mean, 1e-12);
+      by_hand("a.makespan_s", strategies[s], m * year, &mean, &half);
+      {
+        double mb, hb;
+        by_hand("b.makespan_s", strategies[s], m * year, &mb, &hb);
+        CU_ASSERT_DOUBLE_EQUAL(csv_field("makespan_s_ratio", strategies[s], m * year), mean / mb, 1e-12);
+      }
+    }
+  /* the baseline is not compared with itself */
+  CU_ASSERT(isnan(csv_field("pairs", "checkpoint", year)));
+  /* the table says it in words: none against checkpoint at 1y, significant (checked by hand above: CI below 0) */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline strategy.kind=checkpoint", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "verdict (lower is better):"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "strategy.kind=none  failures.node_mtbf=1y  (12 pairs)"));
+  /* JSON: the same numbers */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline strategy.kind=checkpoint --format json", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"baseline\": {\"key\": \"strategy.kind\", \"value\": \"checkpoint\"}"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"makespan_s_diff_ci95\":"));
+}
+
+static void test_baseline_units_and_refusals(void)
+{
+  static char a[sizeof fl_cli_out];
+  /* a duration baseline in other units is the same value */
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report cmp.sqlite --baseline failures.node_mtbf=1y --format csv", 60), 0);
+  snprintf(a, sizeof a, "%s", fl_cli_out);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report cmp.sqlite --baseline failures.node_mtbf=8766h --format csv", 60),
+                        0);
+  CU_ASSERT_STRING_EQUAL(a, fl_cli_out);
+  CU_ASSERT_EQUAL(fl_cli_lines(a), 1 + 3); /* header, 3 strategies at 4y against their 1y */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline strategy.kind=twolevel", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "no row has strategy.kind = twolevel (values in these rows: "));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline no.key=1", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "no scenario key 'no.key'"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline failures.node_mtbf=-1y", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline strategy.kind", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline run.db=x", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --baseline strategy.kind=none --where 'nosuch = 1'", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --format csv --format json", 60), 2);
+}
+
+static CU_TestInfo compare_tests[] = {
+    {"paired differences equal the hand computation", test_paired_by_hand},
+    {"baseline values in any unit; refusals", test_baseline_units_and_refusals},
+    CU_TEST_INFO_NULL,
+};
+static CU_SuiteInfo suites[] = {{"compare", NULL, NULL, NULL, NULL, compare_tests}, CU_SUITE_INFO_NULL};
+
+FL_TEST_MAIN(suites)
