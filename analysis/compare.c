@@ -18,9 +18,9 @@
 #include <string.h>
 
 /* The figures compared: name in CSV/JSON, head in the table, how the table writes a difference. */
-enum { FL_FIG_MAKESPAN, FL_FIG_WASTE, FL_FIG_FAILURES, FL_FIG_INTERRUPTIONS, FL_NFIG };
-static const char *const fl_fig_name[FL_NFIG] = {"makespan_s", "waste", "failures", "interruptions"};
-static const char *const fl_fig_head[FL_NFIG] = {"makespan", "waste", "failures", "interruptions"};
+enum { FL_FIG_MAKESPAN, FL_FIG_WASTE, FL_FIG_NODE_HOURS, FL_FIG_FAILURES, FL_FIG_INTERRUPTIONS, FL_NFIG };
+static const char *const fl_fig_name[FL_NFIG] = {"makespan_s", "waste", "node_hours", "failures", "interruptions"};
+static const char *const fl_fig_head[FL_NFIG] = {"makespan", "waste", "node-hours", "failures", "interruptions"};
 
 typedef struct fl_ccfg {
   char *text, *overrides, *path, *mode, *scenario;
@@ -294,6 +294,8 @@ static void fl_cmp_fmt_diff(int f, double d, double half, char *buf, size_t size
     fl_units_format_duration(d, a, sizeof a);
     fl_units_format_duration(half, b, sizeof b);
     snprintf(buf, size, "%s%s ± %s", d > 0 ? "+" : "", a, isnan(half) ? "-" : b);
+  } else if (f == FL_FIG_NODE_HOURS) {
+    snprintf(buf, size, "%+.4g node-h ± %.2g", d, half);
   } else if (f == FL_FIG_WASTE) {
     snprintf(buf, size, "%+.3g pts ± %.2g", 100.0 * d, 100.0 * half);
   } else {
@@ -349,8 +351,10 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     sqlite3_str *q = sqlite3_str_new(h);
     sqlite3_str_appendf(q,
                         "SELECT id, scenario, mode, seed, replica, status = 'completed', makespan_s,"
-                        " 1.0 - work_s / makespan_s, failures, interruptions, %s, overrides, scenario_path FROM runs"
-                        " WHERE (?1 IS NULL OR scenario = ?1)%s",
+                        " 1.0 - work_s / makespan_s, %s, failures, interruptions, %s, overrides, scenario_path"
+                        " FROM runs WHERE (?1 IS NULL OR scenario = ?1)%s",
+                        fl_has_col(h, "node_hours") ? "COALESCE(node_hours, platform_nodes * makespan_s / 3600.0)"
+                                                    : "platform_nodes * makespan_s / 3600.0",
                         fl_db_text_sql(h), fl_has_col(h, "codec") ? " AND codec IS NULL" : "");
     if (opt->where && *opt->where)
       sqlite3_str_appendf(q, " AND (%s)", opt->where);
@@ -365,8 +369,8 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
   sqlite3_bind_text(st, 1, opt->scenario, -1, SQLITE_STATIC);
   while ((x = sqlite3_step(st)) == SQLITE_ROW) {
     fl_crow *r;
-    int cfg = fl_cmp_cfg(&c, (const char *)sqlite3_column_text(st, 10), (const char *)sqlite3_column_text(st, 11),
-                         (const char *)sqlite3_column_text(st, 12), (const char *)sqlite3_column_text(st, 2),
+    int cfg = fl_cmp_cfg(&c, (const char *)sqlite3_column_text(st, 11), (const char *)sqlite3_column_text(st, 12),
+                         (const char *)sqlite3_column_text(st, 13), (const char *)sqlite3_column_text(st, 2),
                          (const char *)sqlite3_column_text(st, 1));
     FL_CHECK(cfg >= 0, FL_ERR_NOMEM, "out of memory");
     if (!c.cfg[cfg].ok)
@@ -603,7 +607,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
         seen_before |= c.groups[order[o2]].baseline && strcmp(c.cfg[c.groups[order[o2]].cfg].sig, sig) == 0;
       if (seen_before)
         continue;
-      for (int f = 0; f <= FL_FIG_WASTE; f++) {
+      for (int f = 0; f <= FL_FIG_NODE_HOURS; f++) {
         int best = -1, any = 0;
         double bestd = 0, besth = NAN;
         for (int h2 = 0; h2 < c.ngroups; h2++) {

@@ -145,7 +145,7 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
   fl_err rc = FL_OK;
   fl_xcol *cols = NULL;
   int ncols = 0, nrun = fl_run_ncolumns(), nkeys = fl_scenario_key_count();
-  int i_text = -1, i_over = -1, i_path = -1, i_id = -1, i_work = -1, i_makespan = -1, nsel = 0;
+  int i_text = -1, i_over = -1, i_path = -1, i_id = -1, i_work = -1, i_makespan = -1, i_pn = -1, nsel = 0;
   sqlite3_str *q = NULL;
   char *sql = NULL;
   sqlite3_stmt *st = NULL;
@@ -189,8 +189,11 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
       i_work = c;
     else if (strcmp(col->name, "makespan_s") == 0)
       i_makespan = c;
+    else if (strcmp(col->name, "platform_nodes") == 0)
+      i_pn = c;
   }
-  FL_CHECK(i_id >= 0 && i_over >= 0 && i_path >= 0 && i_work >= 0 && i_makespan >= 0, FL_ERR_INTERNAL,
+  FL_CHECK(i_id >= 0 && i_over >= 0 && i_path >= 0 && i_work >= 0 && i_makespan >= 0 && i_pn >= 0,
+           FL_ERR_INTERNAL,
            "the column table lacks a column export needs");
   i_text = nsel;
   sqlite3_str_appendf(q, ", %s FROM runs", fl_db_text_sql(h));
@@ -257,6 +260,12 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
         while (fl_run_column(r) != o->col)
           r++;
         v = fl_xrun_value(st, r, o->col);
+        if (v.kind == FL_VAL_NULL && o->col->how == FL_COL_NODE_HOURS && sqlite3_column_type(st, i_pn) != SQLITE_NULL &&
+            sqlite3_column_type(st, i_makespan) != SQLITE_NULL) {
+          /* a row written before the column: the same product */
+          v.kind = FL_VAL_REAL;
+          v.d = (double)sqlite3_column_int64(st, i_pn) * sqlite3_column_double(st, i_makespan) / 3600.0;
+        }
       } else if (o->key < 0) {
         double w = sqlite3_column_double(st, i_work), m = sqlite3_column_double(st, i_makespan);
         if (sqlite3_column_type(st, i_makespan) != SQLITE_NULL && m > 0) {

@@ -1859,8 +1859,9 @@ done:
 /* Columns that measure the host, not the simulation: never compared. */
 static int fl_rerun_skip_column(const char *name)
 {
+  const fl_column *c = fl_run_column_named(name);
   return strcmp(name, "id") == 0 || strcmp(name, "wall_s") == 0 || strcmp(name, "policy_time_s") == 0 ||
-         strcmp(name, "created_at") == 0;
+         strcmp(name, "created_at") == 0 || (c && fl_column_derived(c)); /* derived: their sources are compared */
 }
 
 /* Compare every numeric column of the stored row (`a`) with the re-simulated one (`b`), exactly. Prints each

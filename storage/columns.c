@@ -18,6 +18,7 @@
 #define FL_COL_OFF_INPUTS(n) 0
 #define FL_COL_OFF_KEY(n) 0
 #define FL_COL_OFF_HASH(n) 0
+#define FL_COL_OFF_NODE_HOURS(n) 0
 
 #define FL_COL_ROW(name, decl, how, unit, engines, doc)                                                                \
   {#name, decl, FL_COL_##how, FL_COL_OFF_##how(name), unit, FL_COLENG_##engines, doc},
@@ -37,6 +38,7 @@ static const fl_column fl_run_columns[] = {FL_RUN_COLUMNS(FL_COL_ROW)};
 #define FL_COL_TYPE_INPUTS(n) 1
 #define FL_COL_TYPE_KEY(n) 1
 #define FL_COL_TYPE_HASH(n) 1
+#define FL_COL_TYPE_NODE_HOURS(n) 1
 #define FL_COL_CHECK(name, decl, how, unit, engines, doc) +FL_COL_TYPE_##how(name)
 _Static_assert((0 FL_RUN_COLUMNS(FL_COL_CHECK)) == sizeof fl_run_columns / sizeof fl_run_columns[0],
                "a column's field has the type its X-macro line says");
@@ -72,6 +74,11 @@ const char *fl_column_type(const fl_column *c)
 int fl_column_numeric(const fl_column *c)
 {
   return strcmp(fl_column_type(c), "text") != 0;
+}
+
+int fl_column_derived(const fl_column *c)
+{
+  return c->how == FL_COL_NODE_HOURS;
 }
 
 const char *fl_column_engines(const fl_column *c)

@@ -14,9 +14,9 @@
  *            COUNT     a long field; negative is SQL NULL
  *            INT       a long field, always stored
  *            SEED      the uint64_t seed, stored as the same 64 bits (signed)
- *            VERSION, EMPTY, INPUTS, KEY, HASH: computed by the insert (faultline's version, '', the input files'
- *            list, the row key, the scenario text's hash)
- *   unit:    "s", "bytes", "" (a count, a name or a ratio)
+ *            VERSION, EMPTY, INPUTS, KEY, HASH, NODE_HOURS: computed by the insert (faultline's version, '', the
+ *            input files' list, the row key, the scenario text's hash, platform_nodes × makespan_s / 3600)
+ *   unit:    "s", "bytes", "node-h", "" (a count, a name or a ratio)
  *   engines: which rows have a value: SIM (faultline simulate), REAL (faultline run / tmr), BOTH
  *   doc:     one line of docs/results.md (Markdown; no '|') */
 #ifndef FL_COLUMNS_H
@@ -159,7 +159,11 @@
   X(policy_objective, "INTEGER", COUNT, "", BOTH, "substitutions the solver chose, summed over the decisions")        \
   X(scenario_xxh64, "TEXT", HASH, "", BOTH,                                                                          \
     "XXH64 (seed 0) of the scenario text, 16 hex digits: the key of its text in `scenario_texts` (the same hash "    \
-    "starts the row key)")
+    "starts the row key)")                                                                                           \
+  X(node_hours, "REAL", NODE_HOURS, "node-h", BOTH,                                                                  \
+    "what the run held: `platform_nodes` (every node of the job, copies and powered spares included) × "            \
+    "`makespan_s` / 3600; real runs: processes × wall time. Computed on insert; NULL in rows written before it "    \
+    "(export and report compute it from the two columns then)")
 /* clang-format on */
 
 typedef enum fl_col_how {
@@ -174,7 +178,8 @@ typedef enum fl_col_how {
   FL_COL_EMPTY,
   FL_COL_INPUTS,
   FL_COL_KEY,
-  FL_COL_HASH
+  FL_COL_HASH,
+  FL_COL_NODE_HOURS
 } fl_col_how;
 
 /* which engines fill a column (FL_COLENG_ ## the X-macro's engines) */
@@ -199,6 +204,8 @@ const fl_column *fl_run_column_named(const char *name);
 const char *fl_column_type(const fl_column *c);
 /* Is it a number (integer or real)? */
 int fl_column_numeric(const fl_column *c);
+/* Is it computed from other columns of the row (not an engine's figure)? `rerun` does not compare these. */
+int fl_column_derived(const fl_column *c);
 /* "sim", "real" or "both". */
 const char *fl_column_engines(const fl_column *c);
 /* The column table of docs/results.md (`faultline columns`). */

@@ -1056,6 +1056,9 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
       break;
     }
     case FL_COL_HASH: fl_bind_text(st, i, text_hash); break;
+    case FL_COL_NODE_HOURS:
+      fl_bind_real(st, i, r->platform_nodes >= 0 ? (double)r->platform_nodes * r->makespan_s / 3600.0 : NAN);
+      break;
     }
     i++;
   }

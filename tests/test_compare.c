@@ -101,6 +101,9 @@ static void test_paired_by_hand(void)
                   &mean, &half);
       CU_ASSERT_DOUBLE_EQUAL(csv_field("waste_diff", strategies[s], m * year), mean, 1e-12);
       CU_ASSERT_DOUBLE_EQUAL(csv_field("waste_diff_ci95", strategies[s], m * year), half, 1e-12);
+      n = by_hand("(a.platform_nodes * a.makespan_s - b.platform_nodes * b.makespan_s) / 3600.0", strategies[s],
+                  m * year, &mean, &half);
+      CU_ASSERT_DOUBLE_EQUAL(csv_field("node_hours_diff", strategies[s], m * year), mean, 1e-9 * (1 + fabs(mean)));
       n = by_hand("a.failures - b.failures", strategies[s], m * year, &mean, &half);
       CU_ASSERT_DOUBLE_EQUAL(csv_field("failures_diff", strategies[s], m * year), mean, 1e-12);
       by_hand("a.makespan_s", strategies[s], m * year, &mean, &half);
@@ -145,7 +148,25 @@ static void test_baseline_units_and_refusals(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("report cmp.sqlite --format csv --format json", 60), 2);
 }
 
+/* node_hours: every node the job holds for the makespan. Failure-free, replication (two copies of 256 ranks) holds
+ * twice the nodes of the same job alone for the same makespan: twice the node-hours. */
+static void test_node_hours(void)
+{
+  fl_cli_write("nh.ini", "[run]\nname = nh\nseed = 1\nreplicas = 1\nevents = none\n"
+                         "sweep = strategy.kind+platform.nodes=none/256,replication/512\n"
+                         "[failures]\nmodel = none\n[app]\nnodes = 256\nwork = 10h\n[strategy]\ninterval = never\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate nh.ini --db nh.sqlite --quiet", 120), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("nh.sqlite", "SELECT node_hours FROM runs WHERE strategy = 'none'"), 2560.0,
+                         1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("nh.sqlite", "SELECT node_hours FROM runs WHERE strategy = 'replication'"),
+                         5120.0, 1e-9);
+  /* the platforms differ, so these two do not pair: said, not compared */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report nh.sqlite --baseline strategy.kind=none", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "(no run pairs with one of the baseline's"));
+}
+
 static CU_TestInfo compare_tests[] = {
+    {"node-hours: replication holds twice the nodes", test_node_hours},
     {"paired differences equal the hand computation", test_paired_by_hand},
     {"baseline values in any unit; refusals", test_baseline_units_and_refusals},
     CU_TEST_INFO_NULL,
