@@ -54,8 +54,7 @@ static char *fl_dup(const char *s)
 }
 
 /* The scenario of a row (NULL when it does not parse again). */
-static fl_scenario *fl_xcache_get(fl_xcache *c, const char *text, const char *overrides, const char *path,
-                                  long long id)
+static fl_scenario *fl_xcache_get(fl_xcache *c, const char *text, const char *overrides, const char *path, long long id)
 {
   fl_scenario *sc = NULL;
   if (c->text && fl_same(c->text, text) && fl_same(c->overrides, overrides) && fl_same(c->path, path))
@@ -65,8 +64,9 @@ static fl_scenario *fl_xcache_get(fl_xcache *c, const char *text, const char *ov
   c->overrides = fl_dup(overrides);
   c->path = fl_dup(path);
   if (fl_scenario_replay(text ? text : "", overrides, path, &sc) != FL_OK) {
-    fprintf(stderr, "faultline: export: run %lld: its scenario does not parse with this version (%s): its key "
-                    "columns are empty\n",
+    fprintf(stderr,
+            "faultline: export: run %lld: its scenario does not parse with this version (%s): its key "
+            "columns are empty\n",
             id, fl_err_msg());
     return NULL;
   }
@@ -192,8 +192,7 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
     else if (strcmp(col->name, "platform_nodes") == 0)
       i_pn = c;
   }
-  FL_CHECK(i_id >= 0 && i_over >= 0 && i_path >= 0 && i_work >= 0 && i_makespan >= 0 && i_pn >= 0,
-           FL_ERR_INTERNAL,
+  FL_CHECK(i_id >= 0 && i_over >= 0 && i_path >= 0 && i_work >= 0 && i_makespan >= 0 && i_pn >= 0, FL_ERR_INTERNAL,
            "the column table lacks a column export needs");
   i_text = nsel;
   sqlite3_str_appendf(q, ", %s FROM runs", fl_db_text_sql(h));
@@ -237,8 +236,8 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
     char *s;
     FL_CHECK(arr != NULL, FL_ERR_NOMEM, "out of memory");
     for (int c = 0; c < ncols; c++)
-      json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "name", cols[c].name, "type", cols[c].type,
-                                           "unit", cols[c].unit, "from", cols[c].from));
+      json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "name", cols[c].name, "type", cols[c].type, "unit",
+                                           cols[c].unit, "from", cols[c].from));
     s = json_dumps(arr, JSON_COMPACT);
     json_decref(arr);
     FL_CHECK(s != NULL, FL_ERR_NOMEM, "out of memory");
