@@ -188,7 +188,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
 
   {
     const char *figs[FL_NFIG];
-    fl_rowset_query rq = {opt->scenario, opt->where, figs, FL_NFIG, 1};
+    fl_rowset_query rq = {opt->scenario, opt->where, figs, FL_NFIG, 1, NULL, 0};
     for (int f = 0; f < FL_NFIG; f++)
       figs[f] = fl_rowset_figure_sql(h, fl_fig_name[f]);
     FL_TRY(fl_rowset_load(h, path, &rq, &c.rs));

@@ -6,6 +6,7 @@
 
 #include "db.h"
 #include "stats.h"
+#include "summary.h"
 #include "units.h"
 
 #include <math.h>
@@ -190,37 +191,6 @@ static int fl_table_split_variants(const fl_table *t, fl_table *o)
   return ok;
 }
 
-/* The rows as a JSON array of objects keyed by the heads (row 0); strings quoted by SQLite's json_quote (JSON1),
- * on a connection of its own. */
-static void fl_table_print_json(const fl_table *t, const char *sep, const char *key, FILE *out)
-{
-  sqlite3 *m = NULL;
-  sqlite3_stmt *q = NULL;
-  if (t->nrows <= 1)
-    return;
-  if (sqlite3_open(":memory:", &m) != SQLITE_OK ||
-      sqlite3_prepare_v2(m, "SELECT json_quote(?1)", -1, &q, NULL) != SQLITE_OK) {
-    sqlite3_close(m);
-    return;
-  }
-  fprintf(out, "%s\"%s\": [", sep, key);
-  for (size_t r = 1; r < t->nrows; r++) {
-    fputs(r > 1 ? ",\n {" : "\n {", out);
-    for (int k = 0; k < t->ncols; k++) {
-      for (int h = 0; h < 2; h++) { /* the head, then the cell */
-        sqlite3_reset(q);
-        sqlite3_bind_text(q, 1, t->cells[(h ? r : 0) * (size_t)t->ncols + (size_t)k], -1, SQLITE_STATIC);
-        if (sqlite3_step(q) == SQLITE_ROW)
-          fprintf(out, "%s%s", h ? ": " : (k ? ", " : ""), (const char *)sqlite3_column_text(q, 0));
-      }
-    }
-    fputs("}", out);
-  }
-  fputs("\n]", out);
-  sqlite3_finalize(q);
-  sqlite3_close(m);
-}
-
 static void fl_table_print(const fl_table *t, int markdown, FILE *out)
 {
   size_t w[FL_TABLE_MAXCOLS] = {0};
@@ -299,37 +269,15 @@ static void fl_group_runs(const fl_group *g, char *buf, size_t size)
     snprintf(buf, size, "%zu", g->n);
 }
 
-/* One group: a CSV line to out, or a row of tab. -1 when out of memory. */
+/* One group: a row of tab. -1 when out of memory. */
 /* tasks: 0 job-level runs, 1 grid-world sweeps, 2 task graphs (app = workflow) */
-static int fl_group_print(const fl_group *g, int tasks, int csv, FILE *out, fl_table *tab)
+static int fl_group_print(const fl_group *g, int tasks, fl_table *tab)
 {
   char nodes[32];
   double mean[FL_NMETRICS], half[FL_NMETRICS];
   char c[FL_NMETRICS][64], runs[64];
   for (int k = 0; k < FL_NMETRICS; k++)
     fl_stats_ci(g->m[k], g->n, 0.95, &mean[k], &half[k]);
-  if (csv && !tasks) {
-    fprintf(out, "%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", g->scenario, g->mode,
-            g->strategy, g->interval, g->nodes, g->mtbf, g->model, g->n, g->failed + g->wrong, g->timeout, mean[FL_M_MAKESPAN],
-            half[FL_M_MAKESPAN], mean[FL_M_WASTE], half[FL_M_WASTE], mean[FL_M_FAILURES], half[FL_M_FAILURES],
-            mean[FL_M_INTERRUPTIONS], half[FL_M_INTERRUPTIONS]);
-    return 0;
-  }
-  if (csv) {
-    static const int grid[] = {FL_M_MAKESPAN, FL_M_RESILIENCE, FL_M_ELINF, FL_M_EL1, FL_M_REPLICATED, FL_M_SUBSTITUTED};
-    static const int graph[] = {FL_M_MAKESPAN, FL_M_WASTE,  FL_M_LOST, FL_M_REPLICATED,
-                                FL_M_SUBSTITUTED, FL_M_SPENT, FL_M_ELINF};
-    const int *ks = tasks == 2 ? graph : grid;
-    int nk = tasks == 2 ? 7 : 6;
-    fprintf(out, "%s,%s,%s,%s,%s,%ld,%s,%s,%zu,%zu,%zu", g->scenario, g->mode, g->strategy, g->weights, g->policy,
-            g->nodes, g->mtbf, g->model, g->n, g->failed + g->wrong, g->timeout);
-    for (int k = 0; k < nk; k++)
-      fprintf(out, ",%.9g,%.9g", mean[ks[k]], half[ks[k]]);
-    if (tasks == 2)
-      fprintf(out, ",%.9g", g->progress_n ? g->progress_sum / (double)g->progress_n : NAN);
-    fputc('\n', out);
-    return 0;
-  }
   fl_group_runs(g, runs, sizeof runs);
   snprintf(nodes, sizeof nodes, "%ld", g->nodes);
   fl_fmt_ci_duration(g, FL_M_MAKESPAN, c[FL_M_MAKESPAN], sizeof c[0]);
@@ -451,7 +399,7 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
   char q_iter[512], q_aux[512], q_ff[512], sql[256];
   sqlite3_stmt *sc = NULL;
   *rows_out = 0;
-  if (!fl_has_codec_column(db) || opt->csv)
+  if (!fl_has_codec_column(db))
     return FL_OK;
   snprintf(q_iter, sizeof q_iter,
            "SELECT AVG(iterations) FROM runs%s AND recovery_mode = ?3 AND lost_role IS NOT NULL"
@@ -581,49 +529,6 @@ static fl_err fl_report_lossy(sqlite3 *db, const fl_report_opts *opt, FILE *out,
   return FL_OK;
 }
 
-/* CSV text (header line, then rows; fields without commas but the first's "name [k=v ...]") printed to out with
- * every override that varies in its own column after the first, as fl_table_split_variants does for the table.
- * -1 when out of memory. */
-static int fl_csv_print_split(const char *csv, FILE *out)
-{
-  fl_table t = {0}, split;
-  const fl_table *show = &t;
-  int ok = 1, plain = 0;
-  for (const char *line = csv ? csv : ""; *line && ok;) {
-    size_t n = strcspn(line, "\n");
-    char *copy = strndup(line, n), *fields[FL_TABLE_MAXCOLS];
-    int nf = 0;
-    ok = copy != NULL;
-    for (char *p = copy; ok && p && nf < FL_TABLE_MAXCOLS; nf++) {
-      fields[nf] = p;
-      if ((p = strchr(p, ',')))
-        *p++ = '\0';
-    }
-    if (ok && t.ncols == 0)
-      t.ncols = nf;
-    if (ok && nf != t.ncols)
-      plain = 1; /* a value with a comma in it: the lines as they are */
-    else if (ok)
-      ok = fl_table_add(&t, (const char *const *)fields) == 0;
-    free(copy);
-    line += n + (line[n] == '\n');
-  }
-  if (ok && plain) {
-    fputs(csv, out);
-    fl_table_free(&t);
-    return 0;
-  }
-  if (ok && fl_table_split_variants(&t, &split))
-    show = &split;
-  for (size_t r = 0; ok && r < show->nrows; r++)
-    for (int k = 0; k < show->ncols; k++)
-      fprintf(out, "%s%s", show->cells[r * (size_t)show->ncols + (size_t)k], k + 1 < show->ncols ? "," : "\n");
-  if (show == &split)
-    fl_table_free(&split);
-  fl_table_free(&t);
-  return ok ? 0 : -1;
-}
-
 /* One table: job-level runs (tasks = 0), grid-world sweeps (tasks = 1) or task graphs (tasks = 2). */
 static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks, FILE *out, int *rows_out)
 {
@@ -632,9 +537,6 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_group g;
   fl_table tab = {.ncols = tasks == 2 ? 14 : tasks ? 13 : 12, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
   int have = 0, rows = 0;
-  FILE *dst = out; /* CSV: a buffer, printed at the end with the varying overrides split into columns */
-  char *csv = NULL;
-  size_t csv_len = 0;
   const char *sql =
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
@@ -664,10 +566,6 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
                             graphs ? "tasks_lost, error_spent" : "NULL, NULL");
 
   memset(&g, 0, sizeof g);
-  if (opt->csv && !(dst = open_memstream(&csv, &csv_len))) {
-    sqlite3_free(q);
-    return fl_err_set(FL_ERR_NOMEM, "out of memory in report");
-  }
   if (!q || sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
     rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
     sqlite3_free(q);
@@ -692,7 +590,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
       goto done;
     }
-    if (rows++ == 0 && !opt->csv) {
+    if (rows++ == 0) {
       static const char *const job_head[] = {
           "scenario", "mode", "strategy",          "interval",       "nodes",    "node-MTBF",
           "model",    "runs", "makespan (95% CI)", "waste (95% CI)", "failures", "interruptions"};
@@ -706,19 +604,6 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
-    } else if (rows == 1 && opt->csv) {
-      if (!tasks)
-        fprintf(dst, "scenario,mode,strategy,interval,nodes,node_mtbf,failure_model,runs,failed,timeout,makespan_s,"
-                     "makespan_ci95,waste,waste_ci95,failures,failures_ci95,interruptions,interruptions_ci95\n");
-      else if (tasks == 1)
-        fprintf(dst, "scenario,mode,strategy,weights,policy,tasks,node_mtbf,failure_model,runs,failed,timeout,"
-                     "makespan_s,makespan_ci95,resilience,resilience_ci95,error_linf,error_linf_ci95,error_l1,"
-                     "error_l1_ci95,replicated,replicated_ci95,substituted,substituted_ci95\n");
-      else
-        fprintf(dst,
-                "scenario,mode,strategy,weights,policy,hosts,node_mtbf,failure_model,runs,failed,timeout,"
-                "makespan_s,makespan_ci95,slowdown,slowdown_ci95,lost,lost_ci95,replicated,replicated_ci95,"
-                "substituted,substituted_ci95,error_spent,error_spent_ci95,error_linf,error_linf_ci95,sweeps_done\n");
     }
     rule = (const char *)sqlite3_column_text(st, 3);
     tau = fl_col(st, 4);
@@ -744,7 +629,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     snprintf(key, sizeof key, "%s|%s|%s|%.17g|%ld|%.17g|%s|%s|%s|%s|%s", fl_text(st, 0), fl_text(st, 1), fl_text(st, 2),
              tau, nodes, mtbf_s, fl_text(st, 7), fl_text(st, 14), policy, fl_text(st, 22), fl_text(st, 23));
     if (!have || strcmp(key, g.key) != 0) {
-      if (have && fl_group_print(&g, tasks, opt->csv, dst, &tab) != 0) {
+      if (have && fl_group_print(&g, tasks, &tab) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
@@ -800,29 +685,18 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       g.failed++;
     }
   }
-  if (have && fl_group_print(&g, tasks, opt->csv, dst, &tab) != 0) {
+  if (have && fl_group_print(&g, tasks, &tab) != 0) {
     rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
     goto done;
   }
-  if (opt->csv) {
-    /* the CSV lines, then every override that varies as a column of its own, as in the table */
-    fclose(dst);
-    dst = NULL;
-    FL_CHECK(fl_csv_print_split(csv, out) == 0, FL_ERR_NOMEM, "out of memory in report");
-  } else {
+  {
     fl_table split;
     const fl_table *show = fl_table_split_variants(&tab, &split) ? &split : &tab;
-    if (opt->json)
-      fl_table_print_json(show, opt->json_sep ? opt->json_sep : "", opt->json_key ? opt->json_key : "runs", out);
-    else
-      fl_table_print(show, opt->markdown, out);
+    fl_table_print(show, opt->markdown, out);
     if (show == &split)
       fl_table_free(&split);
   }
 done:
-  if (dst && dst != out)
-    fclose(dst);
-  free(csv);
   fl_table_free(&tab);
   *rows_out = rows;
   sqlite3_finalize(st);
@@ -941,38 +815,31 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
   /* the queries read the id list from the temp table; min_id only says whether there is one */
   o.min_id = (opt_in->ids || opt_in->min_id || opt_in->where) ? 1 : 0;
   o.max_id = 0;
-  if (o.json) {
-    fputs("{", out);
-    o.json_key = "runs";
-    o.json_sep = "";
+  if (o.csv || o.json) {
+    /* numbers as numbers: the groups typed (summary.h) */
+    fl_summary_opts so = {opt_in->scenario, o.min_id ? "id IN (SELECT id FROM temp.fl_report_ids)" : NULL, o.json};
+    FL_TRY(fl_summary_print(db, "the results file", &so, out));
+    goto done;
   }
   FL_TRY(fl_report_table(db, opt, 0, out, &job_rows));
-  if (job_rows && !opt->csv && !opt->json)
+  if (job_rows)
     fputc('\n', out);
-  o.json_key = "tasks";
-  o.json_sep = job_rows ? ",\n" : "";
   FL_TRY(fl_report_table(db, opt, 1, out, &task_rows));
-  if (task_rows && !opt->csv && !opt->json)
+  if (task_rows)
     fprintf(out, "(resilience: share of sweeps in which every task got a value; error: final values against the "
                  "failure-free run; replicated, substituted: tasks per sweep)\n\n");
   {
     int graph_rows = 0;
-    o.json_key = "graphs";
-    o.json_sep = job_rows + task_rows ? ",\n" : "";
     FL_TRY(fl_report_table(db, opt, 2, out, &graph_rows));
-    if (graph_rows && !opt->csv && !opt->json)
+    if (graph_rows)
       fprintf(out, "(task graphs, per run over the completed ones: x schedule = makespan / the failure-free HEFT "
                    "schedule; lost, re-executed, substituted: tasks; error spent: substitution weights; error Linf: "
                    "generated grid worlds only; sweeps done: a generated grid world's leading sweeps with every "
                    "value, over every run, timeouts included)\n\n");
     task_rows += graph_rows;
   }
-  if (o.json) {
-    fputs("}\n", out);
-    goto done;
-  }
   FL_TRY(fl_report_lossy(db, opt, out, &lossy_rows));
-  if (job_rows + task_rows + lossy_rows == 0 && !opt->csv)
+  if (job_rows + task_rows + lossy_rows == 0)
     fprintf(out, "(no runs match)\n");
 done:
   return rc;

@@ -101,14 +101,23 @@ static char **fl_rs_values(const fl_scenario *sc)
 
 /* The configuration of a row: one seen before, or a new one replayed now (vals NULL when it does not parse).
  * -1: out of memory. */
+static int fl_rs_dims_same(const fl_rowset *rs, int i, sqlite3_stmt *st, int d0)
+{
+  for (int d = 0; d < rs->ndim; d++)
+    if (!fl_rs_same(rs->cfg[i].dims[d], (const char *)sqlite3_column_text(st, d0 + d)))
+      return 0;
+  return 1;
+}
+
 static int fl_rs_cfg(fl_rowset *rs, const char *text, const char *overrides, const char *path, const char *mode,
-                     const char *scenario)
+                     const char *scenario, sqlite3_stmt *st, int d0)
 {
   fl_rowcfg *g;
   fl_scenario *sc = NULL;
   for (int i = rs->ncfg - 1; i >= 0; i--)
     if (fl_rs_same(rs->text[i], text) && fl_rs_same(rs->overrides[i], overrides) && fl_rs_same(rs->path[i], path) &&
-        fl_rs_same(rs->cfg[i].mode, mode) && fl_rs_same(rs->cfg[i].scenario, scenario))
+        fl_rs_same(rs->cfg[i].mode, mode) && fl_rs_same(rs->cfg[i].scenario, scenario) &&
+        fl_rs_dims_same(rs, i, st, d0))
       return i;
   if (rs->ncfg == rs->capcfg) {
     int cap = rs->capcfg ? 2 * rs->capcfg : 16;
@@ -135,6 +144,13 @@ static int fl_rs_cfg(fl_rowset *rs, const char *text, const char *overrides, con
   g->mode = fl_rs_dup(mode);
   g->scenario = fl_rs_dup(scenario);
   rs->ncfg++;
+  if (rs->ndim) {
+    if (!(g->dims = calloc((size_t)rs->ndim, sizeof *g->dims)))
+      return -1;
+    for (int d = 0; d < rs->ndim; d++)
+      if (!(g->dims[d] = fl_rs_dup((const char *)sqlite3_column_text(st, d0 + d))))
+        return -1;
+  }
   if (!rs->text[rs->ncfg - 1] || !rs->overrides[rs->ncfg - 1] || !rs->path[rs->ncfg - 1] || !g->mode || !g->scenario)
     return -1;
   if (fl_scenario_replay(text ? text : "", overrides, path, &sc) == FL_OK) {
@@ -162,10 +178,13 @@ fl_err fl_rowset_load(sqlite3 *h, const char *path, const fl_rowset_query *q, fl
   *out = NULL;
   FL_ALLOC(rs, 1);
   rs->nfig = q->nfig;
+  rs->ndim = q->ndim;
   sqlite3_str_appendf(s, "SELECT id, scenario, mode, seed, replica, status, %s, overrides, scenario_path",
                       fl_db_text_sql(h));
   for (int f = 0; f < q->nfig; f++)
     sqlite3_str_appendf(s, ", %s", q->fig_sql[f]);
+  for (int d = 0; d < q->ndim; d++)
+    sqlite3_str_appendf(s, ", %s", q->dim_sql[d]);
   sqlite3_str_appendall(s, " FROM runs WHERE (?1 IS NULL OR scenario = ?1)");
   if (q->no_lossy && fl_runs_has_column(h, "codec"))
     sqlite3_str_appendall(s, " AND codec IS NULL");
@@ -185,7 +204,7 @@ fl_err fl_rowset_load(sqlite3 *h, const char *path, const fl_rowset_query *q, fl
     fl_row *r;
     int cfg = fl_rs_cfg(rs, (const char *)sqlite3_column_text(st, 6), (const char *)sqlite3_column_text(st, 7),
                         (const char *)sqlite3_column_text(st, 8), (const char *)sqlite3_column_text(st, 2),
-                        (const char *)sqlite3_column_text(st, 1));
+                        (const char *)sqlite3_column_text(st, 1), st, F + q->nfig);
     FL_CHECK(cfg >= 0, FL_ERR_NOMEM, "out of memory");
     if (!rs->cfg[cfg].vals)
       continue;
@@ -236,6 +255,9 @@ void fl_rowset_destroy(fl_rowset **prs)
       for (int k = 0; k < fl_scenario_key_count(); k++)
         free(rs->cfg[i].vals[k]);
     free(rs->cfg[i].vals);
+    for (int d = 0; rs->cfg[i].dims && d < rs->ndim; d++)
+      free(rs->cfg[i].dims[d]);
+    free(rs->cfg[i].dims);
     free(rs->cfg[i].scenario);
     free(rs->cfg[i].mode);
     free(rs->text[i]);

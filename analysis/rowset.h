@@ -19,6 +19,7 @@
 typedef struct fl_rowcfg {
   char *scenario, *mode;
   char **vals; /* per scenario key (fl_scenario_key_at order): its value as text */
+  char **dims; /* per dimension of the query: the row's value as text ('' for NULL) */
 } fl_rowcfg;
 
 typedef struct fl_row {
@@ -34,7 +35,7 @@ typedef struct fl_rowset {
   int ncfg;
   fl_row *rows;
   size_t nrows;
-  int nfig;
+  int nfig, ndim;
   /* private */
   char **text, **overrides, **path; /* per cfg: what identifies it */
   int capcfg;
@@ -47,7 +48,10 @@ typedef struct fl_rowset_query {
   const char *where;          /* an SQL condition on runs (NULL: all); refused by SQLite: FL_ERR_INPUT */
   const char *const *fig_sql; /* nfig SQL expressions on runs */
   int nfig;
-  int no_lossy; /* leave out the lossy-CG study's rows (codec set) */
+  int no_lossy;               /* leave out the lossy-CG study's rows (codec set) */
+  const char *const *dim_sql; /* ndim SQL expressions on runs that tell configurations apart besides the keys
+                               * (the lossy-CG study's codec, recovery mode and fault instant) */
+  int ndim;
 } fl_rowset_query;
 
 fl_err fl_rowset_load(sqlite3 *h, const char *path, const fl_rowset_query *q, fl_rowset **out);

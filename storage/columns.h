@@ -84,7 +84,8 @@
     "`run.max_events`), `wrong_result` (sim: a silent data corruption was committed and never undone, "              \
     "`failures.sdc_mtbf`); real mode: `data_lost` (a rank and every copy of its state died before a commit; the "    \
     "job stopped, exit 3, and says so), `no_progress` (no rank iterated for `mpi.watchdog`: `faultline run` killed " \
-    "every process of the job, exit 1)")                                                                             \
+    "every process of the job, exit 1), `maxit` (real CG: the solve stopped at its iteration limit "                 \
+    "unconverged)")                                                                                                  \
   X(wall_s, "REAL", REAL, "s", SIM, "host seconds spent simulating the replica")                                     \
   X(policy, "TEXT", TEXT, "", BOTH, "grid world: `policy.kind` (hybrid only)")                                       \
   X(weights, "TEXT", TEXT, "", BOTH, "grid world: `policy.weights` (substitution, hybrid)")                          \

@@ -192,8 +192,8 @@ static void test_simulate_report_rerun(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "good"));
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "checkpoint"));
   CU_ASSERT_EQUAL(faultline("report good.sqlite --csv"), 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "good,sim,checkpoint,"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, ",3,0,0,")); /* 3 completed replicas */
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "\"good\",sim,\"bsp\",\"checkpoint\","));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, ",3,3,0,0,0,0,0,")); /* 3 runs, 3 completed */
   /* again, appended, with an override: a second group */
   CU_ASSERT_EQUAL_FATAL(faultline("simulate good.ini --db good.sqlite --quiet --set strategy.kind=none --replicas 2"),
                         0);
@@ -224,10 +224,11 @@ static void test_shipped_scenarios(void)
   CU_ASSERT_EQUAL(faultline(args), 0);
   CU_ASSERT_EQUAL(count_lines_with(out_text, "das-10x10 "), 5);
   CU_ASSERT_EQUAL(faultline("report das.sqlite --csv"), 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "das-10x10,sim,replication,-,-,100,20s,exponential,2,0,0,")); /* not 4: a
-                                                                   second weighting would repeat replication's runs */
-  CU_ASSERT_EQUAL(faultline("report das.sqlite --csv"), 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "das-10x10,sim,hybrid,empirical,greedy (50),100,"));
+  /* replication's runs once (not 4: a second weighting would repeat them); typed: the weighting a column */
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(out_text, "\"das-10x10\",sim,\"gridworld\",\"replication\",\"exponential\",20,\"bound\",2,2,0,"));
+  CU_ASSERT_PTR_NULL(strstr(out_text, "\"replication\",\"exponential\",20,\"empirical\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "\"das-10x10\",sim,\"gridworld\",\"hybrid\",\"exponential\",20,\"empirical\","));
   CU_ASSERT_EQUAL(faultline("rerun das.sqlite 8"), 0); /* a row of a swept combination re-runs too */
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
   /* a sweep term that is not section.key=values */
@@ -283,8 +284,8 @@ static void test_report_groups_by_overrides(void)
     long n = -1;
     if (sqlite3_open(":memory:", &m) == SQLITE_OK &&
         sqlite3_prepare_v2(m,
-                           "SELECT json_valid(?1), json_array_length(?1, '$.runs'), "
-                           "json_extract(?1, '$.runs[0].\"failures.shape\"') IS NOT NULL",
+                           "SELECT json_valid(?1), json_array_length(?1, '$.groups'), "
+                           "json_type(?1, '$.groups[0].keys.\"failures.shape\"') = 'real'",
                            -1, &q, NULL) == SQLITE_OK) {
       sqlite3_bind_text(q, 1, out_text, -1, SQLITE_STATIC);
       if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 && sqlite3_column_int(q, 2) == 1)

@@ -1,0 +1,323 @@
+/* summary.c — the report's groups as numbers (summary.h). */
+#include "summary.h"
+
+#include "columns.h"
+#include "rowset.h"
+#include "stats.h"
+
+#include <csv.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The figures summarised: results columns or rowset's derived ones (waste, resilience, node_hours). */
+static const char *const fl_sum_figs[] = {
+    "makespan_s",        "waste",           "node_hours",        "failures",          "interruptions",
+    "checkpoints",       "lost_work_s",     "checkpoint_time_s", "restart_time_s",    "downtime_total_s",
+    "wait_nodes_s",      "work_s",          "interval_s",        "checkpoint_cost_s", "restart_cost_s",
+    "iterations",        "resilience",      "error_linf",        "error_l1",          "tasks_replicated",
+    "tasks_substituted", "tasks_lost",      "error_spent",       "sdc_detected",      "sdc_silent",
+    "detect_time_s",     "recovery_time_s", "commit_time_s",     "aux_iterations",    "compression_ratio",
+};
+#define FL_SUM_NFIG ((int)(sizeof fl_sum_figs / sizeof fl_sum_figs[0]))
+
+static const char *const fl_sum_status[] = {"completed",    "failed",    "timeout",
+                                            "wrong_result", "data_lost", "no_progress"};
+#define FL_SUM_NSTATUS ((int)(sizeof fl_sum_status / sizeof fl_sum_status[0]))
+
+/* Row columns that tell configurations apart besides the keys: the lossy-CG study runs several codecs, recovery
+ * modes and fault instants from one scenario (docs/lossy-cg.md). */
+static const char *const fl_sum_dims[] = {"codec", "recovery_mode", "lost_at"};
+#define FL_SUM_NDIM ((int)(sizeof fl_sum_dims / sizeof fl_sum_dims[0]))
+
+/* Keys shown for every group, whether they vary or not: what a reader needs to know what ran. */
+static const char *const fl_sum_identity[] = {"app.kind", "strategy.kind", "failures.model", "failures.node_mtbf"};
+
+static const char *fl_sum_unit(const char *fig)
+{
+  const fl_column *c = fl_run_column_named(fig);
+  return c ? c->unit : strcmp(fig, "node_hours") == 0 ? "node-h" : "";
+}
+
+typedef struct fl_sgroup {
+  int cfg; /* a configuration of the group */
+  long runs, status[FL_SUM_NSTATUS];
+  double *v[FL_SUM_NFIG]; /* values over the completed runs */
+  size_t n[FL_SUM_NFIG];
+} fl_sgroup;
+
+/* fl_rowset_before, then the dimensions (numbers as numbers). */
+static int fl_sum_before(const fl_rowset *rs, int a, int b, const int *ks, int n)
+{
+  if (fl_rowset_before(rs, a, b, ks, n))
+    return 1;
+  if (fl_rowset_before(rs, b, a, ks, n))
+    return 0;
+  for (int d = 0; d < rs->ndim; d++) {
+    const char *u = rs->cfg[a].dims[d], *v = rs->cfg[b].dims[d];
+    char *eu, *ev;
+    double du = strtod(u, &eu), dv = strtod(v, &ev);
+    int c = (u[0] && v[0] && !*eu && !*ev) ? (du < dv ? -1 : du > dv) : strcmp(u, v);
+    if (c)
+      return c < 0;
+  }
+  return 0;
+}
+
+static int fl_sum_key_index(const char *name)
+{
+  for (int k = 0; k < fl_scenario_key_count(); k++) {
+    const fl_scenario_keyinfo *i = fl_scenario_key_at(k);
+    size_t ls = strlen(i->section);
+    if (strncmp(name, i->section, ls) == 0 && name[ls] == '.' && strcmp(name + ls + 1, i->key) == 0)
+      return k;
+  }
+  return -1;
+}
+
+static json_t *fl_sum_json_key(int k, const char *v)
+{
+  const char *t = fl_scenario_key_at(k)->vtype;
+  if (!v[0])
+    return json_null();
+  if (strcmp(t, "text") == 0)
+    return json_string(v) ? json_string(v) : json_null();
+  if (strcmp(t, "integer") == 0)
+    return json_integer(strtoll(v, NULL, 10));
+  return isfinite(strtod(v, NULL)) ? json_real(strtod(v, NULL)) : json_null();
+}
+
+fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_rowset *rs = NULL;
+  const char *figs[FL_SUM_NFIG];
+  char **sig = NULL;
+  int *gof = NULL, *order = NULL, *shown = NULL, nshown = 0, ng = 0, nk = fl_scenario_key_count();
+  fl_sgroup *groups = NULL;
+  int kseed = fl_sum_key_index("run.seed"), dshown[FL_SUM_NDIM], ndshown = 0;
+
+  for (int f = 0; f < FL_SUM_NFIG; f++)
+    FL_CHECK((figs[f] = fl_rowset_figure_sql(h, fl_sum_figs[f])) != NULL, FL_ERR_INTERNAL, "figure %s: no column",
+             fl_sum_figs[f]);
+  {
+    const char *dims[FL_SUM_NDIM];
+    fl_rowset_query q = {opt->scenario, opt->where, figs, FL_SUM_NFIG, 0, dims, FL_SUM_NDIM};
+    for (int d = 0; d < FL_SUM_NDIM; d++)
+      dims[d] = fl_runs_has_column(h, fl_sum_dims[d]) ? fl_sum_dims[d] : "NULL";
+    FL_TRY(fl_rowset_load(h, path, &q, &rs));
+  }
+  /* configurations to groups: equal but for the seed and the ignored keys */
+  FL_ALLOC(sig, rs->ncfg + 1);
+  FL_ALLOC(gof, rs->ncfg + 1);
+  FL_ALLOC(groups, rs->ncfg + 1);
+  for (int i = 0; i < rs->ncfg; i++) {
+    sqlite3_str *q;
+    gof[i] = -1;
+    if (!rs->cfg[i].vals)
+      continue;
+    q = sqlite3_str_new(NULL);
+    sqlite3_str_appendf(q, "%s\x1f%s", rs->cfg[i].scenario, rs->cfg[i].mode);
+    for (int k = 0; k < nk; k++)
+      if (k != kseed && !fl_rowset_key_ignored(k))
+        sqlite3_str_appendf(q, "\x1f%s", rs->cfg[i].vals[k]);
+    for (int d = 0; d < FL_SUM_NDIM; d++)
+      sqlite3_str_appendf(q, "\x1f%s", rs->cfg[i].dims[d]);
+    sig[i] = sqlite3_str_finish(q);
+    FL_CHECK(sig[i] != NULL, FL_ERR_NOMEM, "out of memory");
+    for (int j = 0; j < i && gof[i] < 0; j++)
+      if (sig[j] && strcmp(sig[j], sig[i]) == 0)
+        gof[i] = gof[j];
+    if (gof[i] < 0) {
+      gof[i] = ng;
+      groups[ng++].cfg = i;
+    }
+  }
+  for (size_t r = 0; r < rs->nrows; r++) {
+    const fl_row *row = &rs->rows[r];
+    fl_sgroup *g = &groups[gof[row->cfg]];
+    int completed = strcmp(row->status, "completed") == 0;
+    g->runs++;
+    for (int s = 0; s < FL_SUM_NSTATUS; s++)
+      if (strcmp(row->status, fl_sum_status[s]) == 0)
+        g->status[s]++;
+    if (!completed)
+      continue;
+    for (int f = 0; f < FL_SUM_NFIG; f++) {
+      if (isnan(row->fig[f]))
+        continue;
+      if ((g->n[f] & (g->n[f] - 1)) == 0) { /* grow at powers of two */
+        double *m = realloc(g->v[f], (g->n[f] ? 2 * g->n[f] : 1) * sizeof *m);
+        FL_CHECK(m != NULL, FL_ERR_NOMEM, "out of memory");
+        g->v[f] = m;
+      }
+      g->v[f][g->n[f]++] = row->fig[f];
+    }
+  }
+
+  /* keys shown: the identity ones, then every other that varies between the groups */
+  FL_ALLOC(shown, nk + 1);
+  for (size_t i = 0; i < sizeof fl_sum_identity / sizeof fl_sum_identity[0]; i++) {
+    int k = fl_sum_key_index(fl_sum_identity[i]);
+    if (k >= 0)
+      shown[nshown++] = k;
+  }
+  for (int k = 0; k < nk; k++) {
+    int varies = 0, already = 0;
+    for (int s = 0; s < nshown; s++)
+      already |= shown[s] == k;
+    if (already || k == kseed || fl_rowset_key_ignored(k))
+      continue;
+    for (int g = 1; g < ng && !varies; g++)
+      varies = strcmp(rs->cfg[groups[g].cfg].vals[k], rs->cfg[groups[0].cfg].vals[k]) != 0;
+    if (varies)
+      shown[nshown++] = k;
+  }
+  for (int d = 0; d < FL_SUM_NDIM; d++) {
+    int varies = 0;
+    for (int g = 1; g < ng && !varies; g++)
+      varies = strcmp(rs->cfg[groups[g].cfg].dims[d], rs->cfg[groups[0].cfg].dims[d]) != 0;
+    if (varies)
+      dshown[ndshown++] = d;
+  }
+  /* groups ordered by the varying keys first (the sweep's), then the identity keys, then the dimensions */
+  FL_ALLOC(order, ng + 1);
+  {
+    int ks[1024], n = 0, nid = (int)(sizeof fl_sum_identity / sizeof fl_sum_identity[0]);
+    for (int s = 0; s < nshown && n < 1024; s++)
+      if (s >= nid)
+        ks[n++] = shown[s];
+    for (int s = 0; s < nshown && s < nid && n < 1024; s++)
+      ks[n++] = shown[s];
+    for (int g = 0; g < ng; g++) {
+      int at = g;
+      order[g] = g;
+      while (at > 0 && fl_sum_before(rs, groups[order[at]].cfg, groups[order[at - 1]].cfg, ks, n)) {
+        int t = order[at];
+        order[at] = order[at - 1];
+        order[at - 1] = t;
+        at--;
+      }
+    }
+  }
+
+  if (!opt->json) {
+    fputs("scenario,mode", out);
+    for (int s = 0; s < nshown; s++)
+      fprintf(out, ",%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
+    for (int d = 0; d < ndshown; d++)
+      fprintf(out, ",%s", fl_sum_dims[dshown[d]]);
+    fputs(",runs", out);
+    for (int s = 0; s < FL_SUM_NSTATUS; s++)
+      fprintf(out, ",%s", fl_sum_status[s]);
+    for (int f = 0; f < FL_SUM_NFIG; f++)
+      fprintf(out, ",%s_n,%s_mean,%s_ci95,%s_min,%s_max", fl_sum_figs[f], fl_sum_figs[f], fl_sum_figs[f],
+              fl_sum_figs[f], fl_sum_figs[f]);
+    fputc('\n', out);
+  } else {
+    fputs("{\"figures\": [", out);
+    for (int f = 0; f < FL_SUM_NFIG; f++)
+      fprintf(out, "%s{\"name\": \"%s\", \"unit\": \"%s\"}", f ? ", " : "", fl_sum_figs[f],
+              fl_sum_unit(fl_sum_figs[f]));
+    fputs("],\n \"groups\": [", out);
+  }
+  for (int oi = 0; oi < ng; oi++) {
+    const fl_sgroup *g = &groups[order[oi]];
+    const fl_rowcfg *cf = &rs->cfg[g->cfg];
+    if (!opt->json) {
+      csv_fwrite(out, cf->scenario, strlen(cf->scenario));
+      fprintf(out, ",%s", cf->mode);
+      for (int s = 0; s < nshown; s++) {
+        const char *v = cf->vals[shown[s]];
+        fputc(',', out);
+        if (strcmp(fl_scenario_key_at(shown[s])->vtype, "text") == 0)
+          csv_fwrite(out, v, strlen(v));
+        else
+          fputs(v, out); /* a number, `inf` (never), or nothing (unset) */
+      }
+      for (int d = 0; d < ndshown; d++) {
+        const char *v = cf->dims[dshown[d]];
+        fputc(',', out);
+        if (strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0)
+          fputs(v, out);
+        else if (v[0])
+          csv_fwrite(out, v, strlen(v));
+      }
+      fprintf(out, ",%ld", g->runs);
+      for (int s = 0; s < FL_SUM_NSTATUS; s++)
+        fprintf(out, ",%ld", g->status[s]);
+      for (int f = 0; f < FL_SUM_NFIG; f++) {
+        double mean, half, lo = INFINITY, hi = -INFINITY;
+        if (!g->n[f]) {
+          fputs(",0,,,,", out);
+          continue;
+        }
+        fl_stats_ci(g->v[f], g->n[f], 0.95, &mean, &half);
+        for (size_t i = 0; i < g->n[f]; i++) {
+          lo = fmin(lo, g->v[f][i]);
+          hi = fmax(hi, g->v[f][i]);
+        }
+        fprintf(out, ",%zu,%.17g,", g->n[f], mean);
+        if (!isnan(half))
+          fprintf(out, "%.17g", half);
+        fprintf(out, ",%.17g,%.17g", lo, hi);
+      }
+      fputc('\n', out);
+    } else {
+      json_t *o = json_object(), *keys = json_object(), *st = json_object(), *fg = json_object();
+      FL_CHECK(o && keys && st && fg, FL_ERR_NOMEM, "out of memory");
+      json_object_set_new(o, "scenario", json_string(cf->scenario) ? json_string(cf->scenario) : json_null());
+      json_object_set_new(o, "mode", json_string(cf->mode));
+      for (int s = 0; s < nshown; s++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
+        json_object_set_new(keys, name, fl_sum_json_key(shown[s], cf->vals[shown[s]]));
+      }
+      json_object_set_new(o, "keys", keys);
+      for (int d = 0; d < ndshown; d++) {
+        const char *v = cf->dims[dshown[d]];
+        json_object_set_new(o, fl_sum_dims[dshown[d]],
+                            !v[0]                                            ? json_null()
+                            : strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0 ? json_integer(strtoll(v, NULL, 10))
+                                                                             : json_string(v));
+      }
+      json_object_set_new(o, "runs", json_integer(g->runs));
+      for (int s = 0; s < FL_SUM_NSTATUS; s++)
+        json_object_set_new(st, fl_sum_status[s], json_integer(g->status[s]));
+      json_object_set_new(o, "status", st);
+      for (int f = 0; f < FL_SUM_NFIG; f++) {
+        double mean, half, lo = INFINITY, hi = -INFINITY;
+        if (!g->n[f])
+          continue;
+        fl_stats_ci(g->v[f], g->n[f], 0.95, &mean, &half);
+        for (size_t i = 0; i < g->n[f]; i++) {
+          lo = fmin(lo, g->v[f][i]);
+          hi = fmax(hi, g->v[f][i]);
+        }
+        json_object_set_new(fg, fl_sum_figs[f],
+                            json_pack("{s:I, s:f, s:o, s:f, s:f}", "n", (json_int_t)g->n[f], "mean", mean, "ci95",
+                                      isnan(half) ? json_null() : json_real(half), "min", lo, "max", hi));
+      }
+      json_object_set_new(o, "figures", fg);
+      fputs(oi ? ",\n  " : "\n  ", out);
+      json_dumpf(o, out, JSON_COMPACT);
+      json_decref(o);
+    }
+  }
+  if (opt->json)
+    fputs(ng ? "\n ]}\n" : "]}\n", out);
+done:
+  for (int g = 0; groups && g < ng; g++)
+    for (int f = 0; f < FL_SUM_NFIG; f++)
+      free(groups[g].v[f]);
+  for (int i = 0; sig && rs && i < rs->ncfg; i++)
+    sqlite3_free(sig[i]);
+  free(sig);
+  free(gof);
+  free(groups);
+  free(order);
+  free(shown);
+  fl_rowset_destroy(&rs);
+  return rc;
+}

@@ -1,0 +1,33 @@
+/* summary.h — `faultline report --format csv|json`: the report's groups as numbers.
+ *
+ * A group is the runs of one configuration: the same scenario name, mode and value of every scenario key (replayed
+ * from each row, rowset.h) but the seed and the keys that only say where rows go (run.db, run.replicas,
+ * run.events). Per group: the identity keys (app.kind, strategy.kind, failures.model, failures.node_mtbf) and
+ * every key whose value differs between the groups shown, in SI units; the count of runs by status; and for each
+ * figure (makespan_s, waste, node_hours, ..., summary.c's list) over the completed runs that have it: n, mean, the
+ * half-width of the Student-t 95 % interval, min and max. Groups come in the order of those keys' values (numbers
+ * as numbers).
+ *
+ * CSV: one line per group, columns `scenario, mode, <keys>, <dimensions>, runs, completed, failed, timeout,
+ * wrong_result, data_lost, no_progress, maxit` (dimensions: the lossy-CG study's codec, recovery_mode, lost_at where
+ * they vary), then `<figure>_n, <figure>_mean, <figure>_ci95, <figure>_min, <figure>_max` for every
+ * figure (empty where none). JSON: {"figures": [{"name", "unit"}], "groups": [{"scenario", "mode", "keys": {...},
+ * "runs", "status": {...}, "figures": {name: {"n", "mean", "ci95", "min", "max"}}}]}, figures without values left
+ * out. */
+#ifndef FL_SUMMARY_H
+#define FL_SUMMARY_H
+
+#include "fl_err.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+typedef struct fl_summary_opts {
+  const char *scenario; /* only this scenario (NULL: all) */
+  const char *where;    /* an SQL condition on runs (NULL: all) */
+  int json;             /* JSON, else CSV */
+} fl_summary_opts;
+
+fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt, FILE *out);
+
+#endif
