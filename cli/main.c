@@ -30,6 +30,7 @@
 #include "units.h"
 #include "validate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -41,6 +42,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -892,8 +894,9 @@ static int fl_cmd_report(int argc, char **argv)
   if ((po.x || po.y) && !po.file)
     return fl_usage_error("report", "%s", "--x and --y go with --plot FILE");
   if (baseline && (html || po.file || timeline || ro.markdown))
-    return fl_usage_error("report", "%s", "--baseline prints a comparison (table, csv or json): not with --plot, "
-                                          "--timeline, --html or markdown");
+    return fl_usage_error("report", "%s",
+                          "--baseline prints a comparison (table, csv or json): not with --plot, "
+                          "--timeline, --html or markdown");
   if (html && (po.file || po.x || po.y || timeline))
     return fl_usage_error("report", "%s", "--html FILE stands alone (its page draws the plots itself)");
   if (timeline && (!po.file || po.x || po.y))
@@ -912,7 +915,9 @@ static int fl_cmd_report(int argc, char **argv)
     fprintf(stderr, "faultline: %s: the events of run %ld\n", po.file, timeline);
   } else if (baseline) {
     fl_compare_opts co = {baseline, ro.scenario, ro.where,
-                          ro.csv ? FL_COMPARE_CSV : ro.json ? FL_COMPARE_JSON : FL_COMPARE_TABLE};
+                          ro.csv    ? FL_COMPARE_CSV
+                          : ro.json ? FL_COMPARE_JSON
+                                    : FL_COMPARE_TABLE};
     FL_TRY(fl_compare_print(fl_db_sqlite(db), path, &co, stdout));
   } else if (po.file) {
     FL_TRY(fl_plot(fl_db_sqlite(db), &po));
@@ -1435,14 +1440,85 @@ static fl_err fl_run_check_kills(const char *origin, const char *text, long proc
     double r, it;
     FL_CHECK(at != NULL, FL_ERR_INPUT, "%s '%s': expected RANK@ITER", origin, tok);
     *at = '\0';
-    FL_CHECK(fl_units_number(tok, 1, &r) == FL_OK && r >= 0 &&
-                 ((fl_units_number(at + 1, 1, &it) == FL_OK && it >= 0) ||
-                  (fl_units_duration(at + 1, 0, &it) == FL_OK && it >= 0)),
+    FL_CHECK(strcmp(at + 1, "init") == 0 || (fl_units_number(tok, 1, &r) == FL_OK && r >= 0 &&
+                                             ((fl_units_number(at + 1, 1, &it) == FL_OK && it >= 0) ||
+                                              (fl_units_duration(at + 1, 0, &it) == FL_OK && it >= 0))),
              FL_ERR_INPUT, "%s '%s@%s': expected RANK@ITER or RANK@TIME (whole numbers >= 0, a duration such as 2.5s)",
              origin, tok, at + 1);
+    if (strcmp(at + 1, "init") == 0) { /* at start-up (before MPI_Init) */
+      FL_CHECK(fl_units_number(tok, 1, &r) == FL_OK && r >= 0 && r < (double)procs, FL_ERR_INPUT,
+               "%s '%s@init': no process %s (the run has processes 0..%ld: --np plus spares)", origin, tok, tok,
+               procs - 1);
+      continue;
+    }
     FL_CHECK(r < (double)procs, FL_ERR_INPUT,
              "%s '%s@%s': no process %s (the run has processes 0..%ld: --np plus spares)", origin, tok, at + 1, tok,
              procs - 1);
+  }
+done:
+  return rc;
+}
+
+/* The status of job `job_id`'s row in the scenario's results file, or "" when there is none. */
+static void fl_run_row_status(const fl_scenario *sc, const char *job_id, char *out, size_t size)
+{
+  fl_db *db = NULL;
+  fl_db_run r;
+  char key[160];
+  sqlite3_stmt *st = NULL;
+  out[0] = '\0';
+  if (access(sc->db, F_OK) != 0 || fl_db_open_readonly(sc->db, &db) != FL_OK)
+    return;
+  memset(&r, 0, sizeof r);
+  r.mode = "real";
+  r.scenario_text = sc->text;
+  r.job_id = job_id;
+  fl_db_row_key(&r, key, sizeof key);
+  if (sqlite3_prepare_v2(fl_db_sqlite(db), "SELECT status FROM runs WHERE row_key = ?1", -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+      snprintf(out, size, "%s", (const char *)sqlite3_column_text(st, 0));
+  }
+  sqlite3_finalize(st);
+  fl_db_close(&db);
+}
+
+/* The kills together (`text`: every RANK@ITER / RANK@TIME term of mpi.kill and --kill, already checked one by
+ * one): an iteration past the run's last one never comes; a spare (rank >= `active`) iterates only once it has
+ * taken over a role, which needs as many deaths before as spares before it (they take over in rank order), so a
+ * kill of spare j at iteration i needs j + 1 kills at iterations before i. Kills by time are left as given. */
+static fl_err fl_run_check_kill_plan(const char *text, long active, long iterations)
+{
+  fl_err rc = FL_OK;
+  char buf[4096], *save = NULL, *tok;
+  long rank[256], iter[256];
+  int n = 0;
+  snprintf(buf, sizeof buf, "%s", text);
+  for (tok = strtok_r(buf, " \t,", &save); tok && n < 256; tok = strtok_r(NULL, " \t,", &save)) {
+    char *at = strchr(tok, '@');
+    double r, it;
+    if (!at)
+      continue;
+    *at = '\0';
+    if (fl_units_number(tok, 1, &r) != FL_OK || fl_units_number(at + 1, 1, &it) != FL_OK)
+      continue; /* a kill by time */
+    rank[n] = (long)r;
+    iter[n++] = (long)it;
+    FL_CHECK(iterations <= 0 || (long)it < iterations, FL_ERR_INPUT,
+             "--kill '%s@%s': iteration %s never comes: the run stops at app.iterations = %ld", tok, at + 1, at + 1,
+             iterations);
+  }
+  for (int k = 0; k < n; k++) {
+    int before = 0;
+    if (rank[k] < active)
+      continue;
+    for (int j = 0; j < n; j++)
+      before += iter[j] < iter[k];
+    FL_CHECK(before >= rank[k] - active + 1, FL_ERR_INPUT,
+             "--kill '%ld@%ld': rank %ld is a spare (the job's ranks are 0..%ld); it iterates only after it has taken "
+             "over a role, which needs %ld kill%s before iteration %ld (there %s %d)",
+             rank[k], iter[k], rank[k], active - 1, rank[k] - active + 1, rank[k] - active + 1 == 1 ? "" : "s", iter[k],
+             before == 1 ? "is" : "are", before);
   }
 done:
   return rc;
@@ -1476,6 +1552,25 @@ static void fl_run_forward(int sig)
 static void fl_run_kill_all(pid_t mpirun, const char *dir, long procs)
 {
   char p[4200];
+  DIR *proc = opendir("/proc");
+  /* mpirun's own children first (a rank still in MPI_Init has written no heartbeat file to find it by) */
+  for (struct dirent *e; proc && (e = readdir(proc));) {
+    char stat[512];
+    FILE *f;
+    long pid = atol(e->d_name), ppid = 0;
+    if (pid <= 1)
+      continue;
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    if ((f = fopen(p, "r"))) {
+      const char *paren;
+      if (fgets(stat, sizeof stat, f) && (paren = strrchr(stat, ')')) && sscanf(paren + 1, " %*c %ld", &ppid) == 1 &&
+          ppid == (long)mpirun)
+        kill((pid_t)pid, SIGKILL);
+      fclose(f);
+    }
+  }
+  if (proc)
+    closedir(proc);
   kill(-mpirun, SIGKILL);
   for (long w = 0; w < procs; w++) {
     FILE *f;
@@ -1506,6 +1601,18 @@ static double fl_run_newest_beat(const char *dir, long procs)
   return newest;
 }
 
+/* How many processes of the job have written their heartbeat file (they are past MPI_Init). */
+static long fl_run_started(const char *dir, long procs)
+{
+  char p[4200];
+  long n = 0;
+  for (long w = 0; w < procs; w++) {
+    snprintf(p, sizeof p, "%s/beat-%ld", dir, w);
+    n += access(p, F_OK) == 0;
+  }
+  return n;
+}
+
 static int fl_cmd_run(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -1513,6 +1620,10 @@ static int fl_cmd_run(int argc, char **argv)
   const char *path = NULL, *out = NULL;
   char **margv = NULL, exe[4096], mpi[4200], outdir[4096], buf[4200], shmdir[4096] = "";
   int margc = 0, np = 0, quiet = 0, status = 0, code = 1, tmpdir = 0, watchdog_fired = 0, degree = 1;
+  char job_id[64];
+  int kills = 0;        /* --kill terms */
+  int start_failed = 0; /* a process never got past MPI_Init */
+  char init_kills[256] = "";
   long procs = 0;
   fl_engine_caps caps;
   fl_strategy_run strat;
@@ -1525,6 +1636,7 @@ static int fl_cmd_run(int argc, char **argv)
   margv = calloc((size_t)argc * 2 + 40, sizeof *margv);
   if (!margv)
     return fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+  snprintf(job_id, sizeof job_id, "%ld.%ld", (long)time(NULL), (long)getpid());
   /* the scenario is checked here first, so bad input is one line and nothing runs */
   for (int i = 1; i < argc; i++) {
     const char *v;
@@ -1586,6 +1698,26 @@ static int fl_cmd_run(int argc, char **argv)
   for (int k = 0; k < margc; k += 2)
     if (strcmp(margv[k], "--kill") == 0)
       FL_TRY(fl_run_check_kills("--kill", margv[k + 1], procs));
+  {
+    /* kills that can never happen are refused, not run as failure-free runs with a kill in their row */
+    char all[4096];
+    int n = snprintf(all, sizeof all, "%s", sc->kill ? sc->kill : "");
+    for (int k = 0; k < margc && n < (int)sizeof all; k += 2)
+      if (strcmp(margv[k], "--kill") == 0)
+        n += snprintf(all + n, sizeof all - (size_t)n, " %s", margv[k + 1]);
+    FL_TRY(fl_run_check_kill_plan(all, (long)np * degree, sc->iterations));
+    /* RANK@init: those processes die before MPI_Init (exec/mpi_inmem/main.c reads the list) */
+    {
+      char *save = NULL, *tok;
+      int m = 0;
+      init_kills[0] = '\0';
+      for (tok = strtok_r(all, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+        char *at = strchr(tok, '@');
+        if (at && strcmp(at + 1, "init") == 0 && m < (int)sizeof init_kills - 16)
+          m += snprintf(init_kills + m, sizeof init_kills - (size_t)m, "%s%.*s", m ? " " : "", (int)(at - tok), tok);
+      }
+    }
+  }
   if (strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0) {
     rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds cg and gridworld (bsp: faultline simulate)");
     goto done;
@@ -1595,12 +1727,9 @@ static int fl_cmd_run(int argc, char **argv)
                           strcmp(sc->app, "cg") == 0 ? " square" : "", np);
     goto done;
   }
-  {
-    int kills = 0;
-    for (int k = 0; k < margc; k += 2)
-      kills += strcmp(margv[k], "--kill") == 0;
-    FL_TRY(fl_scenario_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
-  }
+  for (int k = 0; k < margc; k += 2)
+    kills += strcmp(margv[k], "--kill") == 0;
+  FL_TRY(fl_scenario_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
   /* faultline-mpi sits next to this binary */
   FL_TRY(fl_self_exe(exe, sizeof exe));
   *strrchr(exe, '/') = '\0';
@@ -1704,6 +1833,11 @@ static int fl_cmd_run(int argc, char **argv)
         for (int k = 0; k < 4; k++)
           sigaction(fwd_sigs[k], &old_sig[k], NULL);
       if (pid == 0) {
+        setenv("FAULTLINE_JOB_ID", job_id, 1); /* every process names the job's row by it (exec/mpi_inmem/rt.c) */
+        if (init_kills[0])
+          setenv("FAULTLINE_KILL_AT_INIT", init_kills, 1);
+        else
+          unsetenv("FAULTLINE_KILL_AT_INIT");
         setpgid(0, 0); /* a group of its own: the watchdog and forwarded signals reach every rank at once */
         close(fds[0]);
         dup2(fds[1], STDERR_FILENO);
@@ -1722,8 +1856,14 @@ static int fl_cmd_run(int argc, char **argv)
          * pipe can stay open after mpirun ends (a stopped rank holds it), so mpirun's exit ends the loop. */
         struct pollfd pfd = {fds[0], POLLIN, 0};
         size_t have = 0;
-        double t0 = fl_wall_seconds(), last_progress = t0, progress = -1, killed_at = 0;
-        int open_fd = 1, exited = 0;
+        double t0 = fl_wall_seconds(), last_progress = t0, progress = -1, killed_at = 0, row_check = 0, row_at = 0;
+        /* a job whose row is written has ended: processes still there after this long are stopped or fenced ones
+         * that can never end by themselves (mpirun would wait for them for ever) */
+        const double grace = fmax(3.0, 2.0 * sc->mpi_timeout_s);
+        /* every process writes its heartbeat file once past MPI_Init: one that has not by then died or hangs in
+         * it, and the others wait in MPI_Init for ever */
+        const double startup = fmin(0.9 * sc->watchdog_s, fmax(30.0, 10.0 * sc->mpi_timeout_s));
+        int open_fd = 1, exited = 0, leftovers = 0, started = 0;
         while (!exited) {
           int pr = poll(&pfd, open_fd ? 1 : 0, 250); /* with no fd left: a 250 ms sleep */
           double beat;
@@ -1767,6 +1907,41 @@ static int fl_cmd_run(int argc, char **argv)
           }
           if (watchdog_fired && fl_wall_seconds() - killed_at > 5)
             fl_run_kill_all(pid, outdir, procs);
+          if (!started && !watchdog_fired && !start_failed) {
+            if (fl_run_started(outdir, procs) == procs) {
+              started = 1;
+            } else if (fl_wall_seconds() - t0 > startup) {
+              char a[32];
+              start_failed = 1;
+              fprintf(stderr,
+                      "faultline: %s: %ld of %ld processes never got past MPI_Init in %s (died or hung in start-up): "
+                      "stopping the job\n",
+                      sc->name, procs - fl_run_started(outdir, procs), procs,
+                      fl_units_format_duration(startup, a, sizeof a));
+              fl_run_kill_all(pid, outdir, procs);
+              killed_at = fl_wall_seconds();
+            }
+          }
+          if (start_failed && fl_wall_seconds() - killed_at > 5)
+            fl_run_kill_all(pid, outdir, procs);
+          if (!sc->recovery_mode && !row_at && fl_wall_seconds() - row_check >= 1.0) {
+            char rs[32];
+            row_check = fl_wall_seconds();
+            fl_run_row_status(sc, job_id, rs, sizeof rs);
+            if (rs[0])
+              row_at = row_check;
+          }
+          if (row_at > 0 && !leftovers && fl_wall_seconds() - row_at > grace) {
+            leftovers = 1;
+            fprintf(stderr,
+                    "faultline: %s: the job has ended (its row is written); ending the processes that did not end by "
+                    "themselves (stopped or fenced)\n",
+                    sc->name);
+            fl_run_kill_all(pid, outdir, procs);
+            killed_at = fl_wall_seconds();
+          }
+          if (leftovers && fl_wall_seconds() - killed_at > 5)
+            fl_run_kill_all(pid, outdir, procs);
         }
         if (have)
           fputs(line, stderr);
@@ -1774,7 +1949,7 @@ static int fl_cmd_run(int argc, char **argv)
         if (!exited)
           while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
-        if (watchdog_fired)
+        if (watchdog_fired || start_failed || leftovers)
           fl_run_kill_all(pid, outdir, procs); /* whatever is left */
         run_wall = fl_wall_seconds() - t0;
       }
@@ -1789,11 +1964,12 @@ static int fl_cmd_run(int argc, char **argv)
     goto done;
   }
 
-  /* mpirun exits 0 even when ranks die: each rank's outcome says what happened */
+  /* mpirun exits 0 even when ranks die: each rank's outcome says what happened, and the job's row (one per job,
+   * whoever wrote it) is the verdict */
   {
     fl_outcome o, role0;
-    int have0 = 0, lost = 0, completed = 0, files = 0;
-    char msg[256] = "";
+    int have0 = 0, lost = 0, completed = 0, files = 0, retired = 0;
+    char msg[256] = "", row_status[32] = "";
     for (int w = 0; w < procs; w++) {
       snprintf(buf, sizeof buf, "%s/rank-%d.txt", outdir, w);
       if (fl_read_outcome(buf, &o) != 0)
@@ -1803,40 +1979,68 @@ static int fl_cmd_run(int argc, char **argv)
         lost = 1;
         snprintf(msg, sizeof msg, "%s", o.message);
       }
+      if (strcmp(o.status, "retired") == 0 && !retired++ && !msg[0])
+        snprintf(msg, sizeof msg, "%s", o.message);
       completed += strcmp(o.status, "completed") == 0;
-      if (o.role == 0) {
+      /* role 0 of the copy that finished (replication: a retired set's role 0 says nothing about the job) */
+      if (o.role == 0 && (!have0 || (strcmp(role0.status, "completed") != 0 && strcmp(o.status, "completed") == 0))) {
         role0 = o;
         have0 = 1;
       }
     }
-    if (watchdog_fired && !lost && !(have0 && strcmp(role0.status, "completed") == 0)) {
-      /* nobody wrote the run's row: say what happened in one */
+    if (!sc->recovery_mode)
+      fl_run_row_status(sc, job_id, row_status, sizeof row_status);
+    if (sc->recovery_mode) {
+      /* the lossy-CG study writes a row per solve: the outcomes say how it ended */
+      if (lost) {
+        fprintf(stderr, "faultline: %s: the job stopped: %s\n", sc->name, msg);
+        code = 3;
+      } else if (have0 && strcmp(role0.status, "completed") == 0) {
+        code = 0;
+      } else {
+        fprintf(stderr, "faultline: %s: the run did not complete (mpirun status %d)\n", sc->name,
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        code = 1;
+      }
+    } else if (!row_status[0]) {
+      /* nobody wrote the job's row (the watchdog stopped it; every replica set retired; the processes died
+       * before they could): write it here, so every run has exactly one */
+      const char *st = watchdog_fired ? "no_progress" : (lost || retired) && !start_failed ? "failed" : "error";
       fl_db *db = NULL;
       fl_db_run row;
-      fl_db_run_real(&row, sc, "no_progress", 0);
+      fl_db_run_real(&row, sc, st, kills);
+      row.strategy = strat.ops->name;
+      row.job_id = job_id;
       row.nodes = np;
       row.platform_nodes = procs;
       row.work_s = 0;
+      row.makespan_s = run_wall;
       row.wall_s = run_wall;
       if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK)
         fprintf(stderr, "faultline: %s\n", fl_err_msg());
+      else if (!watchdog_fired)
+        fprintf(stderr, "faultline: %s: %s; row with status %s in %s\n", sc->name,
+                strcmp(st, "failed") == 0 ? (msg[0] ? msg : "no spare left")
+                : start_failed            ? "the job never started"
+                                          : "the processes ended without an outcome",
+                st, sc->db);
       else
         fprintf(stderr, "faultline: %s: row with status no_progress in %s\n", sc->name, sc->db);
       fl_db_close(&db);
-      code = 1;
-    } else if (lost) {
-      fprintf(stderr, "faultline: %s: the job stopped: %s\n", sc->name, msg);
-      code = 3;
-    } else if (have0 && strcmp(role0.status, "completed") == 0) {
-      if (!quiet)
+      code = strcmp(st, "failed") == 0 ? 3 : 1;
+    } else if (strcmp(row_status, "completed") == 0) {
+      if (!quiet && have0)
         printf("%s: ended after %ld iterations, max error %.3g; %d recover%s; %ld checkpoints; %d of %ld processes "
                "ended by themselves%s; row in %s\n",
                sc->name, role0.iterations, role0.error, role0.recoveries, role0.recoveries == 1 ? "y" : "ies",
                role0.commits, files, procs, role0.roles > 0 && role0.roles < np ? " (shrunk)" : "", sc->db);
-      code = completed >= (role0.roles > 0 ? role0.roles : np) ? 0 : 1;
+      code = 0;
+    } else if (strcmp(row_status, "failed") == 0 || strcmp(row_status, "data_lost") == 0) {
+      fprintf(stderr, "faultline: %s: the job stopped (%s): %s\n", sc->name, row_status, msg[0] ? msg : "-");
+      code = 3;
     } else {
-      fprintf(stderr, "faultline: %s: the run did not complete (mpirun status %d%s%s)\n", sc->name,
-              WIFEXITED(status) ? WEXITSTATUS(status) : -1, tmpdir ? "" : "; outcomes in ", tmpdir ? "" : outdir);
+      fprintf(stderr, "faultline: %s: the run ended with status %s%s%s\n", sc->name, row_status, msg[0] ? ": " : "",
+              msg);
       code = 1;
     }
   }

@@ -28,13 +28,13 @@ typedef enum fl_ktype {
   FL_K_COUNT,    /* integer in [0, LONG_MAX] stored in a long */
   FL_K_DURATION, /* seconds */
   FL_K_DURATION_NEVER,
-  FL_K_SPEED,    /* flop/s */
-  FL_K_FLOPS,    /* an amount of computation, flop */
-  FL_K_BYTES,    /* bytes */
+  FL_K_SPEED,     /* flop/s */
+  FL_K_FLOPS,     /* an amount of computation, flop */
+  FL_K_BYTES,     /* bytes */
   FL_K_BANDWIDTH, /* bytes/s */
-  FL_K_REAL,     /* plain number */
-  FL_K_INTERVAL, /* young | daly | never | duration */
-  FL_K_GRID,     /* ROWSxCOLS into grid_rows, grid_cols */
+  FL_K_REAL,      /* plain number */
+  FL_K_INTERVAL,  /* young | daly | never | duration */
+  FL_K_GRID,      /* ROWSxCOLS into grid_rows, grid_cols */
 } fl_ktype;
 
 enum { FL_K_POS = 1u, FL_K_NONNEG = 2u, FL_K_OPTIONAL = 4u /* empty text unsets a string */ };
@@ -793,6 +793,12 @@ fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills)
   int nmodes = 0, ncodecs = 0, nroles = 0, nat = 0;
   if (!sc->recovery_mode)
     return FL_OK;
+  /* the study keeps lossy checkpoints in buddy memory (its rows say buddy, and none for the baseline without
+   * checkpoints): another strategy asked for would be silently replaced, so it is refused */
+  if (sc->origin[fl_key_find("strategy", "kind")].line != 0 && strcmp(sc->strategy, "buddy") != 0)
+    return fl_scenario_fail(sc, "strategy", "kind",
+                            "the lossy-CG study ([recovery] mode) keeps its compressed checkpoints in buddy memory; "
+                            "strategy.kind must be buddy or unset");
   snprintf(buf, sizeof buf, "%s", sc->recovery_mode);
   for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save), nmodes++) {
     int ok = 0;

@@ -311,22 +311,142 @@ static void test_every_strategy(void)
   }
 }
 
-/* More deaths than spares: the job cannot go on; it says so, stops, and its row says data_lost. */
+/* More deaths than spares: the job cannot go on; it says so, stops, and its row says failed (the simulator's word
+ * for "no node left"; data_lost is for state gone with every copy of it). */
 static void test_no_spare_left(void)
 {
   char dir[512];
   outcome got[NP];
   snprintf(dir, sizeof dir, "%s/lost", fl_test_tmpdir());
-  long before = db_count("SELECT COUNT(*) FROM runs WHERE status = 'data_lost'");
+  long before = db_count("SELECT COUNT(*) FROM runs WHERE status = 'failed'");
   CU_ASSERT_EQUAL(run("--spares 1 --kill 1@12 --kill 2@12", dir), 3);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "no spare left"));
   read_outcomes(dir, NP + 1, got);
   for (int r = 0; r < NP; r++)
     CU_ASSERT(!got[r].present || strcmp(got[r].status, "completed") != 0);
   /* the run that ended is in the database too, as what it was */
-  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'data_lost'"), before + 1);
-  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'data_lost' AND mode = 'real' AND failures >= 2"),
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'failed'"), before + 1);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE status = 'failed' AND mode = 'real' AND failures >= 2"),
                   before + 1);
+}
+
+static long beat_pid(const char *dir, int w);
+static void sleep_ms(long ms);
+static int running(pid_t pid);
+
+/* The fault-injection table (issue: real runs you can trust): for each case the exit code, exactly one row per run
+ * (none for a refusal), its status, and figures that are NULL where there is no answer. Cases already covered
+ * elsewhere in this suite: a kill per strategy (bit for bit), rank and buddy together, the replacement killed again,
+ * SIGSTOP then SIGCONT (fenced), every process stopped (watchdog), kills during writes and recovery. */
+typedef struct fault_case {
+  const char *label, *args;
+  int code;            /* exit status */
+  const char *status;  /* the row's; NULL: no row */
+  const char *message; /* in stderr */
+} fault_case;
+
+static void test_fault_table(void)
+{
+  static const fault_case cases[] = {
+      /* replication: the set that lost a rank and had no spare retires; the other finishes: exit 0, its row */
+      {"repl-one-set", "--spares 1 --set strategy.kind=replication --kill 2@20 --kill 6@20", 0, "completed", NULL},
+      /* both sets retire: the job failed (no spare), one row, exit 3 */
+      {"repl-no-set", "--spares 0 --set strategy.kind=replication --kill 2@20 --kill 6@20", 3, "failed",
+       "no spare left"},
+      /* no spare: failed, not data_lost, under a strategy with a file level too */
+      {"no-spare-file", "--spares 0 --set strategy.kind=two-level --kill 2@20", 3, "failed", "no spare left"},
+      /* kills that cannot happen: refused, nothing runs, no row */
+      {"kill-spare", "--spares 1 --kill 4@3", 2, NULL, "rank 4 is a spare"},
+      {"kill-late", "--spares 1 --kill 2@99999", 2, NULL, "never comes"},
+      /* a role's checkpoint directory cannot be written (a file where its directory goes): every role stops at
+       * that checkpoint, one row, status error, exit 1 */
+      {"ckpt-unwritable", "--spares 1 --set strategy.kind=checkpoint --set mpi.checkpoint_dir=@CKDIR@", 1, "error",
+       "file level"},
+      /* a rank dies before MPI_Init: the others would wait in MPI_Init for ever; the start-up limit stops it */
+      {"kill-at-init", "--spares 1 --set mpi.watchdog=6s --kill 2@init", 1, "error", "never got past MPI_Init"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const fault_case *c = &cases[i];
+    char dir[512], args[1024], ckdir[512], sql[256];
+    const char *at;
+    long rows = db_count("SELECT COUNT(*) FROM runs"), with = 0;
+    int code;
+    snprintf(dir, sizeof dir, "%s/%s", fl_test_tmpdir(), c->label);
+    snprintf(ckdir, sizeof ckdir, "%s/%s-ck", fl_test_tmpdir(), c->label);
+    if ((at = strstr(c->args, "@CKDIR@"))) {
+      char role1[600];
+      snprintf(args, sizeof args, "%.*s%s%s", (int)(at - c->args), c->args, ckdir, at + 7);
+      mkdir(ckdir, 0777);
+      snprintf(role1, sizeof role1, "%s/role-1", ckdir);
+      fclose(fopen(role1, "w")); /* role 1 cannot make its directory: only it fails to write */
+    } else {
+      snprintf(args, sizeof args, "%s", c->args);
+    }
+    if (c->status) {
+      snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM runs WHERE status = '%s'", c->status);
+      with = db_count(sql);
+    }
+    code = run(args, dir);
+    if (code != c->code || (c->message && !strstr(err_text, c->message)))
+      fprintf(stderr, "\n    %s: exit %d (expected %d): %s", c->label, code, c->code, err_text);
+    CU_ASSERT_EQUAL(code, c->code);
+    if (c->message)
+      CU_ASSERT_PTR_NOT_NULL(strstr(err_text, c->message));
+    CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + (c->status ? 1 : 0));
+    if (c->status) {
+      CU_ASSERT_EQUAL(db_count(sql), with + 1);
+      if (strcmp(c->status, "completed") != 0) {
+        /* no answer: no error, no iteration count, no useful work */
+        CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND error_linf "
+                                 "IS NULL AND iterations IS NULL AND work_s = 0"),
+                        1);
+      }
+    }
+  }
+}
+
+/* A rank stopped (SIGSTOP) and never continued: the others replace it and finish; `faultline run` ends the stopped
+ * process once the job's row is written (not after mpi.watchdog): exit 0, one completed row, in seconds. */
+static void test_stopped_never_continued(void)
+{
+  char dir[512], cmd[4096];
+  long rows = db_count("SELECT COUNT(*) FROM runs"), pid = 0;
+  int st;
+  snprintf(dir, sizeof dir, "%s/stopped", fl_test_tmpdir());
+  snprintf(cmd, sizeof cmd,
+           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet --set app.grid=256x256 "
+           "--set app.tolerance=1e-12 --set app.iterations=100000 >/dev/null 2>'%s/st-err.txt'; echo $? > "
+           "'%s/st-code.txt' ) &",
+           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), fl_test_tmpdir(),
+           fl_test_tmpdir());
+  unlink(fl_test_tmp("st-code.txt"));
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  for (int tries = 0; tries < 100 && !pid; tries++) {
+    sleep_ms(50);
+    pid = beat_pid(dir, 2);
+  }
+  CU_ASSERT_FATAL(pid > 0);
+  sleep_ms(300);
+  kill((pid_t)pid, SIGSTOP);
+  /* the default watchdog is 10 min: the run must end long before */
+  for (st = 0; st < 900 && access(fl_test_tmp("st-code.txt"), F_OK) != 0; st++)
+    sleep_ms(100);
+  CU_ASSERT(st < 900);
+  {
+    char code[16] = "";
+    FILE *p = fopen(fl_test_tmp("st-code.txt"), "r");
+    if (p) {
+      if (!fgets(code, sizeof code, p))
+        code[0] = '\0';
+      fclose(p);
+    }
+    CU_ASSERT_EQUAL(atoi(code), 0);
+  }
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = 'completed' "
+                           "AND interruptions >= 1"),
+                  1);
+  CU_ASSERT(!running((pid_t)pid));
 }
 
 /* A process that exists and is not a zombie (an orphaned rank's parent may not reap it at once). */
@@ -630,7 +750,9 @@ static CU_TestInfo mpi_tests[] = {
     {"two failures, two spares", test_two_failures_two_spares},
     {"pair mirror", test_pair_mirror},
     {"rank and buddy lost: the strategy decides (scratch, file level)", test_buddy_and_rank},
-    {"more deaths than spares: data_lost, a row", test_no_spare_left},
+    {"more deaths than spares: failed, a row", test_no_spare_left},
+    {"fault table: exit code, one row, its status", test_fault_table},
+    {"a rank stopped and never continued: the run ends with the job", test_stopped_never_continued},
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"more deaths than spares, shrink: the answer on fewer ranks", test_shrink},
     {"replication: every set loses a copy, the file level", test_replication_all_copies},

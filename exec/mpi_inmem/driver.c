@@ -53,14 +53,28 @@ static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long
     kill(getpid(), SIGKILL);
 }
 
-static int fl_drv_lost(fl_drv *d, const char *what)
+static int fl_drv_lost(fl_drv *d, int kind, const char *what)
 {
   size_t n = strlen(what);
+  d->res->lost_kind = kind;
   if (n >= sizeof d->res->message)
     n = sizeof d->res->message - 1;
   memcpy(d->res->message, what, n); /* cut to fit */
   d->res->message[n] = '\0';
   return FL_RT_LOST;
+}
+
+/* The job stops: why, from the driver's own reason or else the runtime's (a version not in memory any more is
+ * data lost; a runtime that gave no reason failed on its own account). */
+static void fl_drv_lost_from_rt(fl_drv *d)
+{
+  d->res->status = "lost";
+  if (d->res->lost_kind)
+    return;
+  d->res->lost_kind = d->rt->lost_kind ? d->rt->lost_kind : FL_LOST_DATA;
+  if (!d->res->message[0])
+    snprintf(d->res->message, sizeof d->res->message, "%s",
+             d->rt->lost_msg[0] ? d->rt->lost_msg : "a checkpoint in memory was not found");
 }
 
 /* A role's file-level directory in generation gen (the partition after gen shrinks): DIR/role-R, DIR/gen-G/role-R. */
@@ -109,22 +123,23 @@ static int fl_drv_open_file(fl_drv *d)
   *strrchr(path, '/') = '\0';
   if ((mkdir(d->cfg->file_dir, 0777) != 0 && errno != EEXIST) || fl_drv_mkdirs(d->cfg->file_dir, path) != 0) {
     snprintf(msg, sizeof msg, "file level: cannot create %s: %s", path, strerror(errno));
-    return fl_drv_lost(d, msg);
+    return fl_drv_lost(d, FL_LOST_ERROR, msg);
   }
   fl_drv_role_dir(d, d->rt->generation, d->rt->role, path, sizeof path);
   memset(&a, 0, sizeof a);
   a.label = "state";
   a.shape = (fl_ckpt_shape){.dtype = FL_CKPT_U8, .ndims = 1, .dims = {d->bytes ? d->bytes : 1}};
   a.data = d->state;
-  if (fl_ckpt_create(&(fl_ckpt_opts){.store = d->cfg->file_store ? d->cfg->file_store : "file", .path = path, .keep = 2},
-                     &d->ck) != FL_OK ||
+  if (fl_ckpt_create(
+          &(fl_ckpt_opts){.store = d->cfg->file_store ? d->cfg->file_store : "file", .path = path, .keep = 2},
+          &d->ck) != FL_OK ||
       fl_ckpt_register(d->ck, &a) != FL_OK ||
       fl_ckpt_register(d->ck, &(fl_ckpt_array){.label = "layout",
                                                .shape = {.dtype = FL_CKPT_I64, .ndims = 1, .dims = {2}},
                                                .data = d->layout}) != FL_OK) {
     snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
     fl_ckpt_destroy(&d->ck);
-    return fl_drv_lost(d, msg);
+    return fl_drv_lost(d, FL_LOST_ERROR, msg);
   }
   d->ck_role = d->rt->role;
   d->ck_gen = d->rt->generation;
@@ -147,7 +162,7 @@ static int fl_drv_restore_recut(fl_drv *d, long v, int gen)
       snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
       fl_ckpt_destroy(&ck);
       free(layout);
-      return fl_drv_lost(d, msg);
+      return fl_drv_lost(d, FL_LOST_DATA, msg); /* the version agreed on cannot be read back */
     }
     old_n = (int)((int64_t *)layout)[0];
     d->ops->unpack_from(d->app, state, r, old_n);
@@ -167,7 +182,7 @@ static int fl_drv_relayout(fl_drv *d)
   if (bytes == d->bytes)
     return FL_RT_OK;
   if (!(state = malloc(bytes ? bytes : 1)))
-    return fl_drv_lost(d, "out of memory");
+    return fl_drv_lost(d, FL_LOST_ERROR, "out of memory");
   fl_ckpt_destroy(&d->ck); /* its array was the old buffer */
   free(d->state);
   d->state = state;
@@ -176,7 +191,7 @@ static int fl_drv_relayout(fl_drv *d)
     fl_imc_drop_pending(d->imc);
     fl_imc_destroy(&d->imc);
     if (!(d->imc = fl_imc_create(d->rt, bytes, 0)))
-      return fl_drv_lost(d, "out of memory");
+      return fl_drv_lost(d, FL_LOST_ERROR, "out of memory");
   }
   return FL_RT_OK;
 }
@@ -205,15 +220,29 @@ static int fl_drv_checkpoint(fl_drv *d)
       ops->pack(d->app, d->state);
     d->layout[0] = d->rt->nroles;
     d->layout[1] = d->rt->role;
-    if ((rc = fl_drv_open_file(d)) != FL_RT_OK)
-      return rc;
-    if (fl_ckpt_write(d->ck, v) != FL_OK) {
-      char msg[512];
-      snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
-      return fl_drv_lost(d, msg);
-    }
-    d->res->ckpt_bytes += (double)d->bytes;
-    if ((rc = fl_rt_sum(d->rt, &one, 1)) == FL_RT_OK) {
+    {
+      /* every role says whether its part was written: a write that failed on one role (a disk full) stops the
+       * job on every role at once, with one row, instead of leaving that rank to die alone and the others to
+       * recover from a failure that was none */
+      char msg[512] = "";
+      double agree[2] = {one, 0.0};
+      if ((rc = fl_drv_open_file(d)) == FL_RT_OK && fl_ckpt_write(d->ck, v) != FL_OK)
+        rc = FL_RT_LOST, snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
+      else if (rc == FL_RT_LOST)
+        snprintf(msg, sizeof msg, "%s", d->res->message);
+      if (rc == FL_RT_LOST) {
+        fprintf(stderr, "faultline-mpi: role %d: %s\n", d->rt->role, msg);
+        agree[1] = 1.0;
+      }
+      if ((rc = fl_rt_sum(d->rt, agree, 2)) != FL_RT_OK)
+        return rc;
+      if (agree[1] > 0) {
+        if (!msg[0])
+          snprintf(msg, sizeof msg, "file level: checkpoint %ld not written by %.0f role%s (the reason above)", it,
+                   agree[1], agree[1] > 1 ? "s" : "");
+        return fl_drv_lost(d, FL_LOST_ERROR, msg);
+      }
+      d->res->ckpt_bytes += (double)d->bytes;
       d->rt->my_file_version = v;
       d->rt->my_file_gen = d->rt->generation;
       d->res->file_commits++;
@@ -311,7 +340,7 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
     if (rc == FL_RT_LOST) {
       char msg[128];
       snprintf(msg, sizeof msg, "checkpoint version %ld not found", rt->agreed_version);
-      return fl_drv_lost(d, msg);
+      return fl_drv_lost(d, FL_LOST_DATA, msg);
     }
   } else if (rt->agreed_file_gen != rt->generation) {
     if ((rc = fl_drv_restore_recut(d, r.version, rt->agreed_file_gen)) != FL_RT_OK)
@@ -322,7 +351,7 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
     if (fl_ckpt_restore_all(d->ck, r.version, NULL) != FL_OK) {
       char msg[512];
       snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
-      return fl_drv_lost(d, msg);
+      return fl_drv_lost(d, FL_LOST_DATA, msg);
     }
   }
   if (rc != FL_RT_OK)
@@ -384,11 +413,13 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
     d.state = (free(d.state), NULL);
   if (!d.state) {
     res->status = "lost";
+    res->lost_kind = FL_LOST_ERROR;
     snprintf(res->message, sizeof res->message, "out of memory");
     goto done;
   }
   if ((d.strat->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && !cfg->file_dir) {
     res->status = "lost";
+    res->lost_kind = FL_LOST_ERROR;
     snprintf(res->message, sizeof res->message, "the file level needs a directory (mpi.checkpoint_dir or --out)");
     goto done;
   }
@@ -440,7 +471,7 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
         goto done;
       }
       if (rc == FL_RT_LOST) {
-        res->status = "lost";
+        fl_drv_lost_from_rt(&d);
         goto done;
       }
     }
@@ -454,6 +485,7 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
       rc = fl_rt_recover(rt, versions);
       if (rc == FL_RT_LOST) {
         res->status = "lost";
+        res->lost_kind = rt->lost_kind;
         snprintf(res->message, sizeof res->message, "%s", rt->lost_msg);
         goto done;
       }
@@ -476,7 +508,7 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
         rc = fl_drv_restore(&d, &need_init);
       }
       if (rc == FL_RT_LOST) {
-        res->status = "lost";
+        fl_drv_lost_from_rt(&d);
         goto done;
       }
       /* FL_RT_FAILED: another failure during the restore: the loop recovers again */

@@ -53,6 +53,7 @@ typedef struct fl_driver_config {
 struct fl_driver_result {
   const char *status; /* "ended" (the application finished), "lost", "dead", "idle" (a spare never promoted) */
   char message[256];
+  int lost_kind;              /* "lost": why (FL_LOST_* of rt.h: no spare, data lost, an error) */
   long commits;               /* checkpoints taken (any level) */
   long file_commits;          /* of which to the file level */
   long rollbacks[FL_NLEVELS]; /* recoveries by where the state came from: [FL_LEVEL_SCRATCH] = restarts */

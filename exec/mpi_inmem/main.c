@@ -29,12 +29,28 @@
 #include <fcntl.h>
 #include <math.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define FL_MAX_KILLS 64
+
+/* `--kill RANK@init`: this process dies at start-up, before MPI_Init, so the others wait in MPI_Init for a peer that
+ * never comes (what a node lost while a job starts does). `faultline run` names the ranks in FAULTLINE_KILL_AT_INIT;
+ * Open MPI's launcher gives each process its rank in OMPI_COMM_WORLD_RANK before MPI_Init. */
+static void fl_kill_at_init(void)
+{
+  const char *list = getenv("FAULTLINE_KILL_AT_INIT"), *me = getenv("OMPI_COMM_WORLD_RANK");
+  char buf[1024], *save = NULL, *tok;
+  if (!list || !me)
+    return;
+  snprintf(buf, sizeof buf, "%s", list);
+  for (tok = strtok_r(buf, " ,", &save); tok; tok = strtok_r(NULL, " ,", &save))
+    if (strcmp(tok, me) == 0)
+      kill(getpid(), SIGKILL);
+}
 
 /* "RANK@ITER" (before that iteration) or "RANK@DURATION" (that much wall time after the run began, e.g. 2.5s) terms:
  * iter[i] = -1 and at_s[i] set for the latter. */
@@ -50,6 +66,8 @@ static int fl_parse_kills(const char *text, long *rank, long *iter, double *at_s
     rank[*n] = strtol(tok, &end, 10);
     if (*end || rank[*n] < 0)
       return -1;
+    if (strcmp(at + 1, "init") == 0)
+      continue; /* at start-up: done before MPI_Init (fl_kill_at_init), nothing to do later */
     iter[*n] = strtol(at + 1, &end, 10);
     at_s[*n] = -1.0;
     if (*end) {
@@ -66,10 +84,15 @@ static int fl_parse_kills(const char *text, long *rank, long *iter, double *at_s
 
 static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_result *res)
 {
-  char path[4096];
+  char path[4096], message[sizeof res->message];
   FILE *f;
   if (!dir)
     return;
+  /* one line: a library's message may hold line breaks (HDF5's error stack) */
+  snprintf(message, sizeof message, "%s", res->message[0] ? res->message : "-");
+  for (char *c = message; *c; c++)
+    if (*c == '\n' || *c == '\r')
+      *c = ' ';
   snprintf(path, sizeof path, "%s/rank-%d.txt", dir, rt->wrank);
   f = fopen(path, "w");
   if (!f)
@@ -83,7 +106,7 @@ static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_resu
           res->nrows, rt->recoveries, rt->failures, rt->detect_s, rt->recover_s, res->drv.commits,
           res->drv.file_commits, res->drv.ckpt_bytes, res->drv.commit_s, res->drv.restore_s, res->drv.replay_s,
           res->drv.rollbacks[FL_LEVEL_BUDDY], res->drv.rollbacks[FL_LEVEL_FILE], res->drv.rollbacks[FL_LEVEL_SCRATCH],
-          rt->nroles, res->drv.wall_s, res->message[0] ? res->message : "-");
+          rt->nroles, res->drv.wall_s, message);
   fclose(f);
 }
 
@@ -150,6 +173,7 @@ int main(int argc, char **argv)
   int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0, degree = 1, nroles = 1;
   fl_err rc = FL_OK;
 
+  fl_kill_at_init();
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);
@@ -295,10 +319,16 @@ int main(int argc, char **argv)
     int first_alive = 0;
     while (first_alive < wsize && !rt.alive[first_alive])
       first_alive++;
-    lost_writer = rt.wrank == first_alive;
-    if (lost_writer) /* the survivors agree on why: one of them says it, and writes the row */
+    /* the survivors agree on why: one of them, the first holder of a role, says it and writes the row; each
+     * holder releases the spares first, so that they end too instead of taking the holders that stop for dead
+     * ones (a spare never writes the row of a job that stopped) */
+    lost_writer = rt.wrank == first_alive && rt.role >= 0;
+    if (rt.role >= 0)
+      fl_rt_release_spares(&rt);
+    if (lost_writer)
       fprintf(stderr, "faultline-mpi: %s; the job stops\n", res.message);
-    code = 3;
+    /* stopped cleanly (no spare, data lost): 3; stopped by an error of the environment (a disk full): 1 */
+    code = res.drv.lost_kind == FL_LOST_NO_SPARE || res.drv.lost_kind == FL_LOST_DATA ? 3 : 1;
   } else if (strcmp(res.status, "dead") == 0) {
     code = 1;
   }
@@ -312,16 +342,16 @@ int main(int argc, char **argv)
     const fl_driver_result *dr = &res.drv;
     double recoveries_s = (double)rt.recoveries * (dr->detect_s + dr->recover_s);
     if (!lost_writer)
-      fl_rt_release_spares(&rt);
+      fl_rt_release_spares(&rt); /* (the lost path released them above) */
     fl_rt_fence_dead(&rt);
-    fl_db_run_real(&row, sc, lost_writer ? "data_lost" : res.status, nkill);
+    fl_db_run_real(&row, sc, lost_writer ? fl_lost_status(res.drv.lost_kind) : res.status, nkill);
     row.strategy = strat.ops->name;
     row.interval_rule = fl_exec_interval_rule(sc, &strat, every, sizeof every);
     row.interval_s = sc->checkpoint_every > 0 || !strat.levels ? NAN : fl_strat_interval(&strat);
     row.checkpoint_cost_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN;
-    row.nodes = nroles; /* the job's ranks (fewer at the end after a shrink: the outcome files; each a set of copies
-                         * under replication) */
-    row.job_id = rt.degree > 1 ? rt.job_id : NULL; /* replica sets finishing together: one row */
+    row.nodes = nroles;     /* the job's ranks (fewer at the end after a shrink: the outcome files; each a set of copies
+                             * under replication) */
+    row.job_id = rt.job_id; /* one row per job (replica sets finishing together); `faultline run` finds it by it */
     row.platform_nodes = wsize;
     row.makespan_s = dr->wall_s;
     /* useful work: what is left of the makespan once checkpoints, detection, recovery, restore and replay are
@@ -338,6 +368,14 @@ int main(int argc, char **argv)
     row.iterations = res.iterations;
     row.converged_at = res.converged ? res.iterations : -1;
     row.error_linf = res.error_linf;
+    if (lost_writer) {
+      /* the job stopped: no answer, so no error and no iteration count to speak of, and no useful work (the
+       * simulator's failed rows are no more a result than this) */
+      row.iterations = row.converged_at = -1;
+      row.error_linf = NAN;
+      row.work_s = 0.0;
+      row.lost_work_s = NAN;
+    }
     row.detect_time_s = rt.recoveries ? dr->detect_s : NAN;
     row.recovery_time_s = rt.recoveries ? dr->recover_s : NAN;
     row.checkpoint_bytes = dr->ckpt_bytes * rt.nroles;

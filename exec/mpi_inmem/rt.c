@@ -94,8 +94,12 @@ int fl_rt_init(fl_rt *rt, int nroles, int degree, int mirror, double timeout_s)
   {
     /* the job's identity, the same on every process: one row per job however many sets finish */
     double id[2] = {(double)time(NULL), (double)getpid()};
+    const char *given = getenv("FAULTLINE_JOB_ID"); /* `faultline run` names the job, and finds its row by it */
     MPI_Bcast(id, 2, MPI_DOUBLE, 0, rt->world);
-    snprintf(rt->job_id, sizeof rt->job_id, "%.0f.%.0f", id[0], id[1]);
+    if (given && *given && strlen(given) < sizeof rt->job_id)
+      snprintf(rt->job_id, sizeof rt->job_id, "%s", given);
+    else
+      snprintf(rt->job_id, sizeof rt->job_id, "%.0f.%.0f", id[0], id[1]);
   }
   rt->agreed_version = -1;
   rt->agreed_file_version = -1;
@@ -277,8 +281,11 @@ int fl_rt_sum(fl_rt *rt, double *vals, int n)
 {
   double *all = malloc((size_t)(n * rt->nroles) * sizeof *all);
   int rc;
-  if (!all)
+  if (!all) {
+    rt->lost_kind = FL_LOST_ERROR;
+    snprintf(rt->lost_msg, sizeof rt->lost_msg, "out of memory");
     return FL_RT_LOST;
+  }
   rc = fl_rt_allgather(rt, vals, n, all);
   if (rc == FL_RT_OK)
     for (int k = 0; k < n; k++) {
@@ -298,8 +305,11 @@ int fl_rt_max(fl_rt *rt, double *vals, int n)
 {
   double *all = malloc((size_t)(n * rt->nroles) * sizeof *all);
   int rc;
-  if (!all)
+  if (!all) {
+    rt->lost_kind = FL_LOST_ERROR;
+    snprintf(rt->lost_msg, sizeof rt->lost_msg, "out of memory");
     return FL_RT_LOST;
+  }
   rc = fl_rt_allgather(rt, vals, n, all);
   if (rc == FL_RT_OK) {
     for (int k = 0; k < n; k++) {
@@ -444,6 +454,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
 
   if (!heard || !versions || !gens) {
     rc = FL_RT_LOST;
+    rt->lost_kind = FL_LOST_ERROR;
     snprintf(rt->lost_msg, sizeof rt->lost_msg, "out of memory in recovery");
     goto done;
   }
@@ -452,6 +463,8 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
       continue;
     if (fl_rt_exchange_views(rt, e, heard, my_versions, versions, gens, &agreed) != 0) {
       rc = FL_RT_LOST;
+      rt->lost_kind = FL_LOST_ERROR;
+      snprintf(rt->lost_msg, sizeof rt->lost_msg, "the recovery agreement failed");
       goto done;
     }
     if (!agreed) {
@@ -506,6 +519,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
       continue; /* the strategy says what a lost mirror means (a file level, or start over) */
     if (!rt->alive[rt->role_holder[m]] || m == r) {
       rc = FL_RT_LOST;
+      rt->lost_kind = FL_LOST_DATA;
       snprintf(rt->lost_msg, sizeof rt->lost_msg,
                "data lost: role %d (rank %d) and role %d holding its checkpoint mirror (rank %d) both died before a "
                "new commit",
@@ -514,6 +528,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
     }
     if (rt->agreed_version < 0) {
       rc = FL_RT_LOST;
+      rt->lost_kind = FL_LOST_DATA;
       snprintf(rt->lost_msg, sizeof rt->lost_msg,
                "data lost: role %d (rank %d) died before the first checkpoint commit", r, rt->role_holder[r]);
       goto done;
@@ -539,6 +554,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
       }
       if (w < 0) {
         rc = FL_RT_LOST;
+        rt->lost_kind = FL_LOST_NO_SPARE;
         snprintf(rt->lost_msg, sizeof rt->lost_msg, "no spare left for role %d (rank %d died)", rt->dead_roles[k],
                  rt->role_holder[rt->dead_roles[k]]);
         goto done;
@@ -555,6 +571,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
         holder[n++] = holder[r];
     if (n == 0) {
       rc = FL_RT_LOST;
+      rt->lost_kind = FL_LOST_NO_SPARE;
       snprintf(rt->lost_msg, sizeof rt->lost_msg, "every rank died and no spare is left");
       goto done;
     }
@@ -673,4 +690,9 @@ void fl_rt_release_spares(fl_rt *rt)
       MPI_Request_free(&req);
     }
   }
+}
+
+const char *fl_lost_status(int lost_kind)
+{
+  return lost_kind == FL_LOST_DATA ? "data_lost" : lost_kind == FL_LOST_NO_SPARE ? "failed" : "error";
 }

@@ -22,6 +22,11 @@
 #include <stddef.h>
 
 enum { FL_RT_OK = 0, FL_RT_FAILED = 1, FL_RT_LOST = 2, FL_RT_DONE = 3 };
+/* Why the job cannot go on (rt->lost_kind, fl_driver_result.lost_kind), which the row's status says in the
+ * simulator's words (docs/results.md): no spare or node left for a role -> `failed`; the state of a role gone with
+ * every copy of it -> `data_lost`; the run's environment failed it (a disk full, out of memory) -> `error`. */
+enum { FL_LOST_NO_SPARE = 1, FL_LOST_DATA = 2, FL_LOST_ERROR = 3 };
+const char *fl_lost_status(int lost_kind);
 enum { FL_RT_MIRROR_RING = 0, FL_RT_MIRROR_PAIR = 1 };
 
 typedef struct fl_rt {
@@ -64,6 +69,7 @@ typedef struct fl_rt {
   int recoveries;
   double detect_s, recover_s; /* summed over recoveries */
   char lost_msg[256];         /* why the job cannot go on */
+  int lost_kind;              /* FL_LOST_* */
   /* buffers of control messages sent to peers that may be dead (their sends may never complete): freed at
    * finalize, never reused */
   void **kept;

@@ -9,8 +9,8 @@
 #include <string.h>
 
 static const fl_strategy_ops *const fl_strategies[] = {
-    &fl_strategy_none,        &fl_strategy_checkpoint,   &fl_strategy_buddy,  &fl_strategy_two_level, &fl_strategy_multilevel,
-    &fl_strategy_replication, &fl_strategy_substitution, &fl_strategy_hybrid,
+    &fl_strategy_none,       &fl_strategy_checkpoint,  &fl_strategy_buddy,        &fl_strategy_two_level,
+    &fl_strategy_multilevel, &fl_strategy_replication, &fl_strategy_substitution, &fl_strategy_hybrid,
 };
 #define FL_NSTRAT ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
 
@@ -60,23 +60,36 @@ const char *fl_shape_name(fl_shape s)
   return s == FL_SHAPE_TASKS ? "tasks" : "ranks";
 }
 
-/* "a, b and c" of the strategies that can drive `shape`. */
-static void fl_strat_names(fl_shape shape, char *buf, size_t size)
-{
-  buf[0] = '\0';
-  for (int i = 0; i < FL_NSTRAT; i++)
-    if (fl_strategies[i]->shapes & (unsigned)shape) {
-      strncat(buf, buf[0] ? ", " : "", size - strlen(buf) - 1);
-      strncat(buf, fl_strategies[i]->name, size - strlen(buf) - 1);
-    }
-}
-
 static long fl_level_count(unsigned levels)
 {
   long n = 0;
   for (int l = 1; l < FL_NLEVELS; l++)
     n += (levels & FL_LEVEL_BIT(l)) != 0;
   return n;
+}
+
+/* "a, b and c" of the strategies that this engine can run for this scenario: the shape, and the levels and copies
+ * each one's setup asks for (a strategy the engine refuses is never offered as one it runs). */
+static void fl_strat_runnable(const fl_scenario *sc, const fl_engine_caps *caps, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  for (int i = 0; i < FL_NSTRAT; i++) {
+    const fl_strategy_ops *ops = fl_strategies[i];
+    fl_strategy_run probe;
+    if (!(ops->shapes & (unsigned)caps->shape))
+      continue;
+    memset(&probe, 0, sizeof probe);
+    probe.ops = ops;
+    probe.caps = caps;
+    probe.degree = 1;
+    probe.file_every = 1;
+    probe.rule = sc->interval_kind;
+    probe.mtbf_s = probe.tau_s = INFINITY;
+    if (ops->setup(&probe, sc) != FL_OK || (probe.levels & ~caps->levels) || probe.degree > caps->max_degree)
+      continue;
+    strncat(buf, buf[0] ? ", " : "", size - strlen(buf) - 1);
+    strncat(buf, ops->name, size - strlen(buf) - 1);
+  }
 }
 
 fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_strategy_run *run)
@@ -86,7 +99,7 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
   fl_err rc;
 
   memset(run, 0, sizeof *run);
-  fl_strat_names(caps->shape, known, sizeof known);
+  fl_strat_runnable(sc, caps, known, sizeof known);
   if (!ops)
     return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' for app %s (known: %s)", sc->strategy,
                             sc->app, known);
@@ -229,11 +242,9 @@ void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s)
 /* Young/Daly with silent errors to catch: the first-order period of both kinds (interval.h). */
 static int fl_strat_silent_rule(fl_strategy_run *run)
 {
-  if (!run->verify || !isfinite(run->sdc_mtbf_s) ||
-      (run->rule != FL_INTERVAL_YOUNG && run->rule != FL_INTERVAL_DALY))
+  if (!run->verify || !isfinite(run->sdc_mtbf_s) || (run->rule != FL_INTERVAL_YOUNG && run->rule != FL_INTERVAL_DALY))
     return 0;
-  run->tau_s =
-      fl_pol_interval_silent(run->delta_s[fl_strat_primary(run)], run->verify_s, run->mtbf_s, run->sdc_mtbf_s);
+  run->tau_s = fl_pol_interval_silent(run->delta_s[fl_strat_primary(run)], run->verify_s, run->mtbf_s, run->sdc_mtbf_s);
   if (!(run->tau_s > 0))
     run->tau_s = 0.0;
   return 1;
