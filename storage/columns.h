@@ -80,12 +80,12 @@
   X(downtime_total_s, "REAL", REAL, "s", SIM, "time spent in downtime")                                              \
   X(wait_nodes_s, "REAL", REAL, "s", SIM, "time spent waiting for a repaired node when no spare was left")           \
   X(status, "TEXT NOT NULL", TEXT, "", BOTH,                                                                         \
-    "`completed`, `failed` (a rank needed a node and none would come back), `timeout` (`run.max_time` or "           \
-    "`run.max_events`), `wrong_result` (sim: a silent data corruption was committed and never undone, "              \
-    "`failures.sdc_mtbf`); real mode: `data_lost` (a rank and every copy of its state died before a commit; the "    \
-    "job stopped, exit 3, and says so), `no_progress` (no rank iterated for `mpi.watchdog`: `faultline run` killed " \
-    "every process of the job, exit 1), `maxit` (real CG: the solve stopped at its iteration limit "                 \
-    "unconverged)")                                                                                                  \
+    "`completed`, `failed` (a rank needed a node and none would come back; real: no spare left), `timeout` "         \
+    "(`run.max_time` or `run.max_events`), `wrong_result` (sim: a silent data corruption was committed and never "   \
+    "undone, `failures.sdc_mtbf`); real mode also `data_lost` (a rank's state gone with every copy of it; exit 3), " \
+    "`error` (a checkpoint that could not be written, a process that never started; exit 1), `no_progress` (no "     \
+    "rank iterated for `mpi.watchdog`: `faultline run` killed every process of the job, exit 1), `maxit` (real CG: " \
+    "the solve stopped at its iteration limit unconverged); [real-mode.md](real-mode.md) has the table")            \
   X(wall_s, "REAL", REAL, "s", SIM, "host seconds spent simulating the replica")                                     \
   X(policy, "TEXT", TEXT, "", BOTH, "grid world: `policy.kind` (hybrid only)")                                       \
   X(weights, "TEXT", TEXT, "", BOTH, "grid world: `policy.weights` (substitution, hybrid)")                          \
