@@ -82,7 +82,18 @@
   X(FL_EV_REPLICATION_WF, 77, "replication", "workflow", "a failed workflow task re-executed on node",                 \
     "printf('task %s', label)")                                                                                        \
   X(FL_EV_TMR_SDC, 81, "sdc", "tmr", "a bit flip injected into a TMR replica (detail in label)", "label")              \
-  X(FL_EV_TMR_VOTE, 82, "vote", "tmr", "the TMR vote of a trial (detail in label)", "label")
+  X(FL_EV_TMR_VOTE, 82, "vote", "tmr", "the TMR vote of a trial (detail in label)", "label")                          \
+  X(FL_EV_REAL_FAILURE, 91, "failure", "process",                                                                      \
+    "real: a process of the job was found dead (node: the process, rank: its role; peer: the process that takes the "  \
+    "role over, none if no spare was left)",                                                                           \
+    "printf('process %d (role %d) died', node, rank)")                                                                 \
+  X(FL_EV_REAL_DETECTION, 92, "detection", "", "real: a dead process suspected, value s after the wait began",          \
+    "printf('after %.3gs', value)")                                                                                    \
+  X(FL_EV_REAL_RECOVERY, 93, "recovery", "", "real: the survivors agreed on a recovery (n processes dead), in value s", \
+    "printf('%d dead, agreed in %.3gs', n, value)")                                                                    \
+  X(FL_EV_REAL_CHECKPOINT, 94, "checkpoint", "iteration",                                                              \
+    "real: a checkpoint of level committed before iteration n, in value s",                                            \
+    "printf('iteration %d, %s level, %.3gs', n, level, value)")
 
 typedef enum fl_ev_kind {
 #define FL_EV_ENUM(e, code, name, variant, doc, sql) e = code,

@@ -405,6 +405,31 @@ static void test_fault_table(void)
   }
 }
 
+/* run.events = all: the real run's timeline goes into `events` with the simulator's kind names (failure,
+ * recovery, restart from a level, checkpoint by level), so `report --timeline` draws it as it draws a simulated
+ * one. */
+static void test_real_events(void)
+{
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/events", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(
+      run("--spares 2 --set strategy.kind=two-level --set run.events=all --kill 2@20 --kill 1@60", dir), 0);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM events_text e JOIN runs r ON r.id = e.run_id WHERE r.id = (SELECT "
+                           "MAX(id) FROM runs) AND e.kind = 'failure'"),
+                  2);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM events_text WHERE run_id = (SELECT MAX(id) FROM runs) AND kind = "
+                           "'recovery'"),
+                  2);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM events WHERE run_id = (SELECT MAX(id) FROM runs) AND kind = 43 AND "
+                           "level IN ('buddy', 'file')"),
+                  2);
+  /* a checkpoint event per checkpoint the row counts */
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id WHERE r.id = (SELECT MAX(id) "
+                           "FROM runs) AND e.kind = 94") -
+                      db_count("SELECT checkpoints FROM runs WHERE id = (SELECT MAX(id) FROM runs)"),
+                  0);
+}
+
 /* A rank stopped (SIGSTOP) and never continued: the others replace it and finish; `faultline run` ends the stopped
  * process once the job's row is written (not after mpi.watchdog): exit 0, one completed row, in seconds. */
 static void test_stopped_never_continued(void)
@@ -752,6 +777,7 @@ static CU_TestInfo mpi_tests[] = {
     {"rank and buddy lost: the strategy decides (scratch, file level)", test_buddy_and_rank},
     {"more deaths than spares: failed, a row", test_no_spare_left},
     {"fault table: exit code, one row, its status", test_fault_table},
+    {"real runs log their events with the simulator's kinds", test_real_events},
     {"a rank stopped and never continued: the run ends with the job", test_stopped_never_continued},
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"more deaths than spares, shrink: the answer on fewer ranks", test_shrink},

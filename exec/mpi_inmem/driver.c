@@ -41,6 +41,7 @@ typedef struct fl_drv {
   double delta_last; /* my last checkpoint's cost (0: none since the last plan) */
   long high;         /* the highest iteration reached: steps below it are replay */
   int replaying;     /* an init after a restart from scratch is replay too */
+  double t_start;    /* the driver's start: event times are from it */
 } fl_drv;
 
 static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long k, double t_start)
@@ -62,6 +63,30 @@ static int fl_drv_lost(fl_drv *d, int kind, const char *what)
   memcpy(d->res->message, what, n); /* cut to fit */
   d->res->message[n] = '\0';
   return FL_RT_LOST;
+}
+
+/* The timeline of a recovery (run.events = all): the suspicion, each dead role's process and who takes the role
+ * over (none when the job stops), the agreement. `holders`: the roles' processes before it. */
+static void fl_drv_log_recovery(fl_drv *d, int rc, const int *holders, int nh, double detect_s, double agree_s)
+{
+  fl_evlog *log = d->cfg->events;
+  fl_rt *rt = d->rt;
+  double t = fl_rt_now() - d->t_start;
+  fl_evlog_entry *e;
+  if (!log || (rc != FL_RT_OK && rc != FL_RT_LOST))
+    return;
+  fl_evlog_value(log, t - agree_s, FL_EV_REAL_DETECTION, detect_s, NULL);
+  for (int k = 0; k < rt->ndead; k++) {
+    int role = rt->dead_roles[k];
+    if (role < 0 || role >= nh)
+      continue;
+    fl_evlog_task(log, t, FL_EV_REAL_FAILURE, holders[role], role,
+                  rc == FL_RT_OK && !rt->reshaped && role < rt->nroles ? rt->role_holder[role] : -1, -1);
+  }
+  if ((e = fl_evlog_add(log, t, FL_EV_REAL_RECOVERY, -1))) {
+    e->n = rt->ndead;
+    e->value = agree_s;
+  }
 }
 
 /* The job stops: why, from the driver's own reason or else the runtime's (a version not in memory any more is
@@ -250,8 +275,17 @@ static int fl_drv_checkpoint(fl_drv *d)
   }
   d->delta_last = fl_rt_now() - t0;
   d->res->commit_s += d->delta_last;
-  if (rc == FL_RT_OK)
+  if (rc == FL_RT_OK) {
     d->res->commits++;
+    if (d->cfg->events) {
+      fl_evlog_entry *e = fl_evlog_add(d->cfg->events, fl_rt_now() - d->t_start, FL_EV_REAL_CHECKPOINT, -1);
+      if (e) {
+        e->n = it;
+        e->value = d->delta_last;
+        e->level = fl_level_name(level == FL_LEVEL_FILE ? FL_LEVEL_FILE : FL_LEVEL_BUDDY);
+      }
+    }
+  }
   return rc;
 }
 
@@ -330,6 +364,12 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
     return FL_RT_OK;
   }
   d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;
+  if (d->cfg->events) {
+    if (r.action == FL_ACT_ROLLBACK)
+      fl_evlog_value(d->cfg->events, fl_rt_now() - d->t_start, FL_EV_RESTART_LEVEL, NAN, fl_level_name(r.level));
+    else
+      fl_evlog_add(d->cfg->events, fl_rt_now() - d->t_start, FL_EV_RESTART_SCRATCH, -1);
+  }
   if (r.action == FL_ACT_RESTART) {
     *need_init = 1;
     d->replaying = 1;
@@ -397,6 +437,7 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
   memset(res, 0, sizeof *res);
   memset(&d, 0, sizeof d);
   res->status = "idle";
+  d.t_start = t_start;
   d.rt = rt;
   d.ops = ops;
   d.app = app;
@@ -482,7 +523,14 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
         ops->versions(app, versions);
       else if (d.imc)
         fl_imc_versions(d.imc, versions);
-      rc = fl_rt_recover(rt, versions);
+      {
+        double detect0 = rt->detect_s, recover0 = rt->recover_s;
+        int holders[256], nh = rt->nroles < 256 ? rt->nroles : 256;
+        for (int r = 0; r < nh; r++)
+          holders[r] = rt->role_holder[r];
+        rc = fl_rt_recover(rt, versions);
+        fl_drv_log_recovery(&d, rc, holders, nh, rt->detect_s - detect0, rt->recover_s - recover0);
+      }
       if (rc == FL_RT_LOST) {
         res->status = "lost";
         res->lost_kind = rt->lost_kind;

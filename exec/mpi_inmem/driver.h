@@ -8,6 +8,7 @@
 #ifndef FL_DRIVER_H
 #define FL_DRIVER_H
 
+#include "db.h"
 #include "rt.h"
 #include "strategy.h"
 
@@ -48,6 +49,7 @@ typedef struct fl_driver_config {
   const double *kill_at_s;           /* or, where kill_iter[i] < 0, once kill_at_s[i] seconds have passed */
   int nkill;
   double fail_at_s; /* this process dies after so many seconds (< 0: never) */
+  fl_evlog *events; /* this process's timeline with the simulator's event kinds (run.events = all), or NULL */
 } fl_driver_config;
 
 struct fl_driver_result {

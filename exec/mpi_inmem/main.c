@@ -171,8 +171,10 @@ int main(int argc, char **argv)
   const char *path = NULL, *out_dir = NULL;
   char *err = NULL;
   int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0, degree = 1, nroles = 1;
+  fl_evlog events;
   fl_err rc = FL_OK;
 
+  fl_evlog_init(&events, 0);
   fl_kill_at_init();
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
@@ -284,6 +286,8 @@ int main(int argc, char **argv)
     goto done;
   }
   dc.strat = &strat;
+  fl_evlog_init(&events, sc->events_all); /* the row writer's timeline goes in with its row */
+  dc.events = sc->events_all ? &events : NULL;
   dc.checkpoint_every = sc->checkpoint_every;
   dc.kill_rank = kill_rank;
   dc.kill_iter = kill_iter;
@@ -398,7 +402,7 @@ int main(int argc, char **argv)
         row.policy_objective = strat.objective;
       }
     }
-    if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK) {
+    if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, &events, NULL) != FL_OK) {
       fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
       if (!lost_writer)
         code = 1;
@@ -407,6 +411,7 @@ int main(int argc, char **argv)
   }
 done:
   free(err);
+  fl_evlog_free(&events);
   fl_scenario_destroy(&sc);
   if (have_rt)
     fl_rt_finalize(&rt);
