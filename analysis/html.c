@@ -1,12 +1,17 @@
-/* html.c — see html.h. The table is report.c's text output (escaped, in <pre>); the figures are gnuplot's SVG
+/* html.c — see html.h. The table is the report's groups as data (summary.h) in an HTML <table>, one unit per
+ * column (report.c's text table follows, folded); the figures are gnuplot's SVG
  * (plot.c) read back and put inline, so the page carries everything it shows. */
 #include "html.h"
 
 #include "cleanup.h"
 #include "plot.h"
 #include "report.h"
+#include "rowset.h"
+#include "summary.h"
+#include "units.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +53,140 @@ static fl_err fl_html_svg(FILE *f, const char *path)
   return svg ? FL_OK : fl_err_set(FL_ERR_IO, "%s: not an SVG document", path);
 }
 
+/* A column's duration unit: the one that reads best for its largest mean (so one unit per column). */
+static void fl_html_duration_unit(double largest, const char **name, double *scale)
+{
+  static const struct {
+    const char *name;
+    double s, below;
+  } units[] = {{"s", 1.0, 120.0},
+               {"min", 60.0, 7200.0},
+               {"h", 3600.0, 172800.0},
+               {"d", 86400.0, 31557600.0},
+               {"y", 31557600.0, INFINITY}};
+  int i = 0;
+  while (i < 4 && !(fabs(largest) < units[i].below))
+    i++;
+  *name = units[i].name;
+  *scale = units[i].s;
+}
+
+/* A number for a person: whole above 1000, else 4 significant digits. */
+static void fl_html_number(double v, char *buf, size_t size)
+{
+  if (fabs(v) >= 1000.0)
+    snprintf(buf, size, "%.0f", v);
+  else
+    snprintf(buf, size, "%.4g", v);
+}
+
+/* A figure's mean with its interval, in the column's unit (scale: the unit in seconds, or 0.01 for percent). */
+static void fl_html_stat(FILE *f, const fl_summary_stat *x, double scale)
+{
+  char a[32], b[32];
+  if (!x->n) {
+    fputs("<td class=\"num\">&ndash;</td>", f);
+    return;
+  }
+  fprintf(f, "<td class=\"num\" data-v=\"%.17g\">", x->mean);
+  fl_html_number(x->mean / scale, a, sizeof a);
+  fl_html_text(f, a, strlen(a));
+  if (!isnan(x->ci95)) {
+    fl_html_number(x->ci95 / scale, b, sizeof b);
+    fputs(" &plusmn; ", f);
+    fl_html_text(f, b, strlen(b));
+  }
+  fputs("</td>", f);
+}
+
+/* The groups as an HTML table (summary.h): the keys that tell them apart, runs, and the figures any group has. */
+static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
+{
+  static const char *const figs[] = {
+      "makespan_s",     "waste",      "node_hours", "failures",         "interruptions",     "checkpoint_cost_s",
+      "restart_cost_s", "resilience", "error_linf", "tasks_replicated", "tasks_substituted", "tasks_lost"};
+  static const char *const heads[] = {
+      "makespan",   "waste",      "node-hours",     "failures",    "interruptions", "&delta;, checkpoint",
+      "R, restart", "resilience", "error L&infin;", "re-executed", "substituted",   "tasks lost"};
+  fl_err rc = FL_OK;
+  fl_summary *sm = NULL;
+  fl_summary_opts so = {scenario, NULL, 0};
+  int idx[sizeof figs / sizeof figs[0]], use[sizeof figs / sizeof figs[0]];
+  double scale[sizeof figs / sizeof figs[0]];
+  const int nf = (int)(sizeof figs / sizeof figs[0]);
+  FL_TRY(fl_summary_compute(db, db_label, &so, &sm));
+  for (int i = 0; i < nf; i++) {
+    idx[i] = -1;
+    use[i] = 0;
+    for (int k = 0; k < fl_summary_nfig(); k++)
+      if (strcmp(fl_summary_fig_name(k), figs[i]) == 0)
+        idx[i] = k;
+    for (int g = 0; idx[i] >= 0 && g < sm->ngroups; g++)
+      use[i] |= sm->groups[g].fig[idx[i]].n > 0;
+  }
+  fputs("<h2>Summary</h2>\n<p>One row per configuration, in the order of the keys that vary; mean &plusmn; half-width "
+        "of the 95 % interval over the completed runs.</p>\n<div class=\"wide\"><table id=\"summary\">\n<thead><tr>"
+        "<th>scenario</th><th>mode</th>",
+        f);
+  for (int s = 0; s < sm->nshown; s++) {
+    const fl_scenario_keyinfo *k = fl_scenario_key_at(sm->shown[s]);
+    fprintf(f, "<th>%s.%s</th>", k->section, k->key);
+  }
+  for (int d = 0; d < sm->ndims; d++)
+    fprintf(f, "<th>%s</th>", fl_summary_dim_name(sm->dims_shown[d]));
+  fputs("<th>runs</th><th>completed</th>", f);
+  for (int i = 0; i < nf; i++) {
+    const char *unit = fl_summary_fig_unit(idx[i]);
+    scale[i] = 1.0;
+    if (!use[i])
+      continue;
+    if (strcmp(unit, "s") == 0) {
+      double largest = 0;
+      const char *name;
+      for (int g = 0; g < sm->ngroups; g++)
+        if (sm->groups[g].fig[idx[i]].n)
+          largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
+      fl_html_duration_unit(largest, &name, &scale[i]);
+      fprintf(f, "<th>%s (%s)</th>", heads[i], name);
+    } else if (strcmp(figs[i], "waste") == 0 || strcmp(figs[i], "resilience") == 0) {
+      scale[i] = 0.01;
+      fprintf(f, "<th>%s (%%)</th>", heads[i]);
+    } else {
+      int own = !unit[0] || strcmp(unit, "node-h") == 0; /* no unit, or the head says it */
+      fprintf(f, "<th>%s%s%s%s</th>", heads[i], own ? "" : " (", own ? "" : unit, own ? "" : ")");
+    }
+  }
+  fputs("</tr></thead>\n<tbody>\n", f);
+  for (int g = 0; g < sm->ngroups; g++) {
+    const fl_summary_group *gr = &sm->groups[g];
+    fputs("<tr><td>", f);
+    fl_html_text(f, gr->scenario, strlen(gr->scenario));
+    fprintf(f, "</td><td>%s</td>", gr->mode);
+    for (int s = 0; s < sm->nshown; s++) {
+      char v[96];
+      fl_rowset_show(sm->shown[s], gr->vals[sm->shown[s]], v, sizeof v);
+      fputs("<td>", f);
+      fl_html_text(f, v, strlen(v));
+      fputs("</td>", f);
+    }
+    for (int d = 0; d < sm->ndims; d++) {
+      const char *v = gr->dims[sm->dims_shown[d]];
+      fputs("<td>", f);
+      fl_html_text(f, v, strlen(v));
+      fputs("</td>", f);
+    }
+    fprintf(f, "<td class=\"num\">%ld</td><td class=\"num\">%ld</td>", gr->runs, gr->status[0]);
+    for (int i = 0; i < nf; i++)
+      if (use[i])
+        fl_html_stat(f, &gr->fig[idx[i]], scale[i]);
+    fputs("</tr>\n", f);
+  }
+  fputs("</tbody></table></div>\n", f);
+done:
+  fl_summary_destroy(&sm);
+  return rc;
+}
+
 fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, const char *file)
 {
   fl_err rc = FL_OK;
@@ -86,17 +225,21 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
   strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tm));
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>faultline report: ", f);
   fl_html_text(f, db_label, strlen(db_label));
-  fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:1200px}\n"
+  fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:2em}\n"
         "pre{font-size:12px;overflow-x:auto;background:#f6f6f6;padding:1em}\n"
+        ".wide{overflow-x:auto}\ntable{border-collapse:collapse;font-size:13px}\n"
+        "th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;white-space:nowrap}\n"
+        "th{background:#f0f0f0;position:sticky;top:0}\ntd.num{text-align:right;font-variant-numeric:tabular-nums}\n"
         "figure{margin:2em 0}\nfigure svg{width:100%;height:auto;max-width:1000px}\n"
         "figcaption{color:#555}\n</style>\n</head>\n<body>\n<h1>faultline report</h1>\n<p>",
         f);
   fl_html_text(f, db_label, strlen(db_label));
   fprintf(f, "%s%s, written %s. Mean and 95 %% confidence interval over the completed replicas of each group.</p>\n",
           scenario ? ", scenario " : "", scenario ? scenario : "", when);
-  fputs("<h2>Summary</h2>\n<pre id=\"table\">", f);
+  FL_TRY(fl_html_summary(f, db, db_label, scenario));
+  fputs("<details><summary>The same as text</summary>\n<pre id=\"table\">", f);
   fl_html_text(f, table, table_len);
-  fputs("</pre>\n", f);
+  fputs("</pre></details>\n", f);
 
   /* a figure per key that varies: waste against it, a line per strategy */
   if (keys[0]) {
@@ -121,8 +264,10 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
     sqlite3_stmt *st = NULL;
     long long run = 0;
     if (sqlite3_prepare_v2(db,
-                           "SELECT MIN(e.run_id) FROM events e JOIN runs r ON r.id = e.run_id "
-                           "WHERE ?1 IS NULL OR r.scenario = ?1",
+                           /* a run that had failures (the most), else the first that logged events */
+                           "SELECT e.run_id FROM events e JOIN runs r ON r.id = e.run_id "
+                           "WHERE ?1 IS NULL OR r.scenario = ?1 GROUP BY e.run_id "
+                           "ORDER BY COALESCE(r.failures, 0) > 0 DESC, COALESCE(r.failures, 0) DESC, e.run_id LIMIT 1",
                            -1, &st, NULL) == SQLITE_OK) {
       sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
       if (sqlite3_step(st) == SQLITE_ROW)

@@ -21,15 +21,18 @@ static const char *const fl_sum_figs[] = {
     "detect_time_s",     "recovery_time_s", "commit_time_s",     "aux_iterations",    "compression_ratio",
 };
 #define FL_SUM_NFIG ((int)(sizeof fl_sum_figs / sizeof fl_sum_figs[0]))
+_Static_assert(FL_SUM_NFIG <= FL_SUMMARY_MAX_FIG, "fl_summary_group holds every figure");
 
 static const char *const fl_sum_status[] = {"completed",    "failed",    "timeout",
                                             "wrong_result", "data_lost", "no_progress"};
 #define FL_SUM_NSTATUS ((int)(sizeof fl_sum_status / sizeof fl_sum_status[0]))
+_Static_assert(FL_SUM_NSTATUS <= FL_SUMMARY_MAX_STATUS, "fl_summary_group holds every status");
 
 /* Row columns that tell configurations apart besides the keys: the lossy-CG study runs several codecs, recovery
  * modes and fault instants from one scenario (docs/lossy-cg.md). */
 static const char *const fl_sum_dims[] = {"codec", "recovery_mode", "lost_at"};
 #define FL_SUM_NDIM ((int)(sizeof fl_sum_dims / sizeof fl_sum_dims[0]))
+_Static_assert(FL_SUM_NDIM <= 4, "fl_summary holds every dimension");
 
 /* Keys shown for every group, whether they vary or not: what a reader needs to know what ran. */
 static const char *const fl_sum_identity[] = {"app.kind", "strategy.kind", "failures.model", "failures.node_mtbf"};
@@ -40,12 +43,50 @@ static const char *fl_sum_unit(const char *fig)
   return c ? c->unit : strcmp(fig, "node_hours") == 0 ? "node-h" : "";
 }
 
+/* A group while it is gathered: the values of each figure over its completed runs. */
 typedef struct fl_sgroup {
   int cfg; /* a configuration of the group */
   long runs, status[FL_SUM_NSTATUS];
-  double *v[FL_SUM_NFIG]; /* values over the completed runs */
+  double *v[FL_SUM_NFIG];
   size_t n[FL_SUM_NFIG];
 } fl_sgroup;
+
+int fl_summary_nfig(void)
+{
+  return FL_SUM_NFIG;
+}
+const char *fl_summary_fig_name(int f)
+{
+  return f >= 0 && f < FL_SUM_NFIG ? fl_sum_figs[f] : NULL;
+}
+const char *fl_summary_fig_unit(int f)
+{
+  return f >= 0 && f < FL_SUM_NFIG ? fl_sum_unit(fl_sum_figs[f]) : NULL;
+}
+int fl_summary_nstatus(void)
+{
+  return FL_SUM_NSTATUS;
+}
+const char *fl_summary_status_name(int s)
+{
+  return s >= 0 && s < FL_SUM_NSTATUS ? fl_sum_status[s] : NULL;
+}
+const char *fl_summary_dim_name(int d)
+{
+  return d >= 0 && d < FL_SUM_NDIM ? fl_sum_dims[d] : NULL;
+}
+
+void fl_summary_destroy(fl_summary **ps)
+{
+  fl_summary *sm = ps ? *ps : NULL;
+  if (!sm)
+    return;
+  free(sm->groups);
+  free(sm->shown);
+  fl_rowset_destroy(&sm->rs);
+  free(sm);
+  *ps = NULL;
+}
 
 /* fl_rowset_before, then the dimensions (numbers as numbers). */
 static int fl_sum_before(const fl_rowset *rs, int a, int b, const int *ks, int n)
@@ -88,10 +129,12 @@ static json_t *fl_sum_json_key(int k, const char *v)
   return isfinite(strtod(v, NULL)) ? json_real(strtod(v, NULL)) : json_null();
 }
 
-fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt, FILE *out)
+fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *opt, fl_summary **out)
 {
   fl_err rc = FL_OK;
   fl_rowset *rs = NULL;
+  fl_summary *sm = NULL;
+  int ncfg = 0;
   const char *figs[FL_SUM_NFIG];
   char **sig = NULL;
   int *gof = NULL, *order = NULL, *shown = NULL, nshown = 0, ng = 0, nk = fl_scenario_key_count();
@@ -109,6 +152,7 @@ fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt
     FL_TRY(fl_rowset_load(h, path, &q, &rs));
   }
   /* configurations to groups: equal but for the seed and the ignored keys */
+  ncfg = rs->ncfg;
   FL_ALLOC(sig, rs->ncfg + 1);
   FL_ALLOC(gof, rs->ncfg + 1);
   FL_ALLOC(groups, rs->ncfg + 1);
@@ -202,122 +246,167 @@ fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt
     }
   }
 
-  if (!opt->json) {
-    fputs("scenario,mode", out);
-    for (int s = 0; s < nshown; s++)
-      fprintf(out, ",%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
-    for (int d = 0; d < ndshown; d++)
-      fprintf(out, ",%s", fl_sum_dims[dshown[d]]);
-    fputs(",runs", out);
-    for (int s = 0; s < FL_SUM_NSTATUS; s++)
-      fprintf(out, ",%s", fl_sum_status[s]);
-    for (int f = 0; f < FL_SUM_NFIG; f++)
-      fprintf(out, ",%s_n,%s_mean,%s_ci95,%s_min,%s_max", fl_sum_figs[f], fl_sum_figs[f], fl_sum_figs[f],
-              fl_sum_figs[f], fl_sum_figs[f]);
-    fputc('\n', out);
-  } else {
-    fputs("{\"figures\": [", out);
-    for (int f = 0; f < FL_SUM_NFIG; f++)
-      fprintf(out, "%s{\"name\": \"%s\", \"unit\": \"%s\"}", f ? ", " : "", fl_sum_figs[f],
-              fl_sum_unit(fl_sum_figs[f]));
-    fputs("],\n \"groups\": [", out);
-  }
+  /* the groups, in order, with their figures */
+  FL_ALLOC(sm, 1);
+  FL_ALLOC(sm->groups, ng + 1);
   for (int oi = 0; oi < ng; oi++) {
     const fl_sgroup *g = &groups[order[oi]];
+    fl_summary_group *o = &sm->groups[oi];
     const fl_rowcfg *cf = &rs->cfg[g->cfg];
-    if (!opt->json) {
-      csv_fwrite(out, cf->scenario, strlen(cf->scenario));
-      fprintf(out, ",%s", cf->mode);
-      for (int s = 0; s < nshown; s++) {
-        const char *v = cf->vals[shown[s]];
-        fputc(',', out);
-        if (strcmp(fl_scenario_key_at(shown[s])->vtype, "text") == 0)
-          csv_fwrite(out, v, strlen(v));
-        else
-          fputs(v, out); /* a number, `inf` (never), or nothing (unset) */
+    o->scenario = cf->scenario;
+    o->mode = cf->mode;
+    o->vals = (const char *const *)cf->vals;
+    o->dims = (const char *const *)cf->dims;
+    o->runs = g->runs;
+    for (int st = 0; st < FL_SUM_NSTATUS; st++)
+      o->status[st] = g->status[st];
+    for (int f = 0; f < FL_SUM_NFIG; f++) {
+      fl_summary_stat *x = &o->fig[f];
+      x->n = g->n[f];
+      x->mean = x->ci95 = x->min = x->max = NAN;
+      if (!g->n[f])
+        continue;
+      fl_stats_ci(g->v[f], g->n[f], 0.95, &x->mean, &x->ci95);
+      x->min = INFINITY;
+      x->max = -INFINITY;
+      for (size_t i = 0; i < g->n[f]; i++) {
+        x->min = fmin(x->min, g->v[f][i]);
+        x->max = fmax(x->max, g->v[f][i]);
       }
-      for (int d = 0; d < ndshown; d++) {
-        const char *v = cf->dims[dshown[d]];
-        fputc(',', out);
-        if (strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0)
-          fputs(v, out);
-        else if (v[0])
-          csv_fwrite(out, v, strlen(v));
-      }
-      fprintf(out, ",%ld", g->runs);
-      for (int s = 0; s < FL_SUM_NSTATUS; s++)
-        fprintf(out, ",%ld", g->status[s]);
-      for (int f = 0; f < FL_SUM_NFIG; f++) {
-        double mean, half, lo = INFINITY, hi = -INFINITY;
-        if (!g->n[f]) {
-          fputs(",0,,,,", out);
-          continue;
-        }
-        fl_stats_ci(g->v[f], g->n[f], 0.95, &mean, &half);
-        for (size_t i = 0; i < g->n[f]; i++) {
-          lo = fmin(lo, g->v[f][i]);
-          hi = fmax(hi, g->v[f][i]);
-        }
-        fprintf(out, ",%zu,%.17g,", g->n[f], mean);
-        if (!isnan(half))
-          fprintf(out, "%.17g", half);
-        fprintf(out, ",%.17g,%.17g", lo, hi);
-      }
-      fputc('\n', out);
-    } else {
-      json_t *o = json_object(), *keys = json_object(), *st = json_object(), *fg = json_object();
-      FL_CHECK(o && keys && st && fg, FL_ERR_NOMEM, "out of memory");
-      json_object_set_new(o, "scenario", json_string(cf->scenario) ? json_string(cf->scenario) : json_null());
-      json_object_set_new(o, "mode", json_string(cf->mode));
-      for (int s = 0; s < nshown; s++) {
-        char name[128];
-        snprintf(name, sizeof name, "%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
-        json_object_set_new(keys, name, fl_sum_json_key(shown[s], cf->vals[shown[s]]));
-      }
-      json_object_set_new(o, "keys", keys);
-      for (int d = 0; d < ndshown; d++) {
-        const char *v = cf->dims[dshown[d]];
-        json_object_set_new(o, fl_sum_dims[dshown[d]],
-                            !v[0]                                            ? json_null()
-                            : strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0 ? json_integer(strtoll(v, NULL, 10))
-                                                                             : json_string(v));
-      }
-      json_object_set_new(o, "runs", json_integer(g->runs));
-      for (int s = 0; s < FL_SUM_NSTATUS; s++)
-        json_object_set_new(st, fl_sum_status[s], json_integer(g->status[s]));
-      json_object_set_new(o, "status", st);
-      for (int f = 0; f < FL_SUM_NFIG; f++) {
-        double mean, half, lo = INFINITY, hi = -INFINITY;
-        if (!g->n[f])
-          continue;
-        fl_stats_ci(g->v[f], g->n[f], 0.95, &mean, &half);
-        for (size_t i = 0; i < g->n[f]; i++) {
-          lo = fmin(lo, g->v[f][i]);
-          hi = fmax(hi, g->v[f][i]);
-        }
-        json_object_set_new(fg, fl_sum_figs[f],
-                            json_pack("{s:I, s:f, s:o, s:f, s:f}", "n", (json_int_t)g->n[f], "mean", mean, "ci95",
-                                      isnan(half) ? json_null() : json_real(half), "min", lo, "max", hi));
-      }
-      json_object_set_new(o, "figures", fg);
-      fputs(oi ? ",\n  " : "\n  ", out);
-      json_dumpf(o, out, JSON_COMPACT);
-      json_decref(o);
     }
   }
-  if (opt->json)
-    fputs(ng ? "\n ]}\n" : "]}\n", out);
+  sm->ngroups = ng;
+  sm->shown = shown;
+  sm->nshown = nshown;
+  shown = NULL;
+  sm->ndims = ndshown;
+  for (int d = 0; d < ndshown; d++)
+    sm->dims_shown[d] = dshown[d];
+  sm->rs = rs;
+  rs = NULL;
+  *out = sm;
+  sm = NULL;
 done:
   for (int g = 0; groups && g < ng; g++)
     for (int f = 0; f < FL_SUM_NFIG; f++)
       free(groups[g].v[f]);
-  for (int i = 0; sig && rs && i < rs->ncfg; i++)
+  for (int i = 0; sig && i < ncfg; i++)
     sqlite3_free(sig[i]);
   free(sig);
   free(gof);
   free(groups);
   free(order);
   free(shown);
+  fl_summary_destroy(&sm);
   fl_rowset_destroy(&rs);
+  return rc;
+}
+
+fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_summary *sm = NULL;
+  FL_TRY(fl_summary_compute(h, path, opt, &sm));
+  {
+    const int *shown = sm->shown, ns = sm->nshown, *dshown = sm->dims_shown, ndshown = sm->ndims, ng = sm->ngroups;
+    if (!opt->json) {
+      fputs("scenario,mode", out);
+      for (int s = 0; s < ns; s++)
+        fprintf(out, ",%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
+      for (int d = 0; d < ndshown; d++)
+        fprintf(out, ",%s", fl_sum_dims[dshown[d]]);
+      fputs(",runs", out);
+      for (int s = 0; s < FL_SUM_NSTATUS; s++)
+        fprintf(out, ",%s", fl_sum_status[s]);
+      for (int f = 0; f < FL_SUM_NFIG; f++)
+        fprintf(out, ",%s_n,%s_mean,%s_ci95,%s_min,%s_max", fl_sum_figs[f], fl_sum_figs[f], fl_sum_figs[f],
+                fl_sum_figs[f], fl_sum_figs[f]);
+      fputc('\n', out);
+    } else {
+      fputs("{\"figures\": [", out);
+      for (int f = 0; f < FL_SUM_NFIG; f++)
+        fprintf(out, "%s{\"name\": \"%s\", \"unit\": \"%s\"}", f ? ", " : "", fl_sum_figs[f],
+                fl_sum_unit(fl_sum_figs[f]));
+      fputs("],\n \"groups\": [", out);
+    }
+    for (int oi = 0; oi < ng; oi++) {
+      const fl_summary_group *g = &sm->groups[oi];
+      if (!opt->json) {
+        csv_fwrite(out, g->scenario, strlen(g->scenario));
+        fprintf(out, ",%s", g->mode);
+        for (int s = 0; s < ns; s++) {
+          const char *v = g->vals[shown[s]];
+          fputc(',', out);
+          if (strcmp(fl_scenario_key_at(shown[s])->vtype, "text") == 0)
+            csv_fwrite(out, v, strlen(v));
+          else
+            fputs(v, out); /* a number, `inf` (never), or nothing (unset) */
+        }
+        for (int d = 0; d < ndshown; d++) {
+          const char *v = g->dims[dshown[d]];
+          fputc(',', out);
+          if (strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0)
+            fputs(v, out);
+          else if (v[0])
+            csv_fwrite(out, v, strlen(v));
+        }
+        fprintf(out, ",%ld", g->runs);
+        for (int s = 0; s < FL_SUM_NSTATUS; s++)
+          fprintf(out, ",%ld", g->status[s]);
+        for (int f = 0; f < FL_SUM_NFIG; f++) {
+          const fl_summary_stat *x = &g->fig[f];
+          if (!x->n) {
+            fputs(",0,,,,", out);
+            continue;
+          }
+          fprintf(out, ",%zu,%.17g,", x->n, x->mean);
+          if (!isnan(x->ci95))
+            fprintf(out, "%.17g", x->ci95);
+          fprintf(out, ",%.17g,%.17g", x->min, x->max);
+        }
+        fputc('\n', out);
+      } else {
+        json_t *o = json_object(), *keys = json_object(), *st = json_object(), *fg = json_object();
+        FL_CHECK(o && keys && st && fg, FL_ERR_NOMEM, "out of memory");
+        json_object_set_new(o, "scenario", json_string(g->scenario) ? json_string(g->scenario) : json_null());
+        json_object_set_new(o, "mode", json_string(g->mode));
+        for (int s = 0; s < ns; s++) {
+          char name[128];
+          snprintf(name, sizeof name, "%s.%s", fl_scenario_key_at(shown[s])->section,
+                   fl_scenario_key_at(shown[s])->key);
+          json_object_set_new(keys, name, fl_sum_json_key(shown[s], g->vals[shown[s]]));
+        }
+        json_object_set_new(o, "keys", keys);
+        for (int d = 0; d < ndshown; d++) {
+          const char *v = g->dims[dshown[d]];
+          json_object_set_new(o, fl_sum_dims[dshown[d]],
+                              !v[0]                                            ? json_null()
+                              : strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0 ? json_integer(strtoll(v, NULL, 10))
+                                                                               : json_string(v));
+        }
+        json_object_set_new(o, "runs", json_integer(g->runs));
+        for (int s = 0; s < FL_SUM_NSTATUS; s++)
+          json_object_set_new(st, fl_sum_status[s], json_integer(g->status[s]));
+        json_object_set_new(o, "status", st);
+        for (int f = 0; f < FL_SUM_NFIG; f++) {
+          const fl_summary_stat *x = &g->fig[f];
+          if (!x->n)
+            continue;
+          json_object_set_new(fg, fl_sum_figs[f],
+                              json_pack("{s:I, s:f, s:o, s:f, s:f}", "n", (json_int_t)x->n, "mean", x->mean, "ci95",
+                                        isnan(x->ci95) ? json_null() : json_real(x->ci95), "min", x->min, "max",
+                                        x->max));
+        }
+        json_object_set_new(o, "figures", fg);
+        fputs(oi ? ",\n  " : "\n  ", out);
+        json_dumpf(o, out, JSON_COMPACT);
+        json_decref(o);
+      }
+    }
+    if (opt->json)
+      fputs(ng ? "\n ]}\n" : "]}\n", out);
+  }
+done:
+  fl_summary_destroy(&sm);
   return rc;
 }

@@ -30,4 +30,34 @@ typedef struct fl_summary_opts {
 
 fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt, FILE *out);
 
+/* The same groups as data, for other renderers (the HTML report). */
+#define FL_SUMMARY_MAX_STATUS 8
+#define FL_SUMMARY_MAX_FIG 32
+typedef struct fl_summary_stat {
+  size_t n;                    /* completed runs with a value */
+  double mean, ci95, min, max; /* NAN when n = 0; ci95 NAN when n = 1 */
+} fl_summary_stat;
+typedef struct fl_summary_group {
+  const char *scenario, *mode;
+  const char *const *vals; /* per scenario key (fl_scenario_key_at order), as rowset.h writes them */
+  const char *const *dims; /* per dimension (fl_summary_dim_name) */
+  long runs, status[FL_SUMMARY_MAX_STATUS];
+  fl_summary_stat fig[FL_SUMMARY_MAX_FIG];
+} fl_summary_group;
+typedef struct fl_summary {
+  fl_summary_group *groups; /* in order */
+  int ngroups;
+  int *shown, nshown; /* the keys shown (identity, then those that vary) */
+  int dims_shown[4], ndims;
+  struct fl_rowset *rs; /* private: owns the strings */
+} fl_summary;
+fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *opt, fl_summary **out);
+void fl_summary_destroy(fl_summary **sm);
+int fl_summary_nfig(void);
+const char *fl_summary_fig_name(int f); /* "makespan_s", "waste", ... */
+const char *fl_summary_fig_unit(int f); /* "s", "node-h", "" */
+int fl_summary_nstatus(void);
+const char *fl_summary_status_name(int s);
+const char *fl_summary_dim_name(int d);
+
 #endif

@@ -100,7 +100,46 @@ static void test_timeline(void)
   CU_ASSERT_FALSE(fl_cli_exists("tl2.svg"));
 }
 
+/* The HTML page without a browser (test_html opens it in one): the summary is a <table> of the groups, a row each,
+ * one unit per column in its head; the timeline shown is of the run that had the most failures. */
+static void test_html_page(void)
+{
+  long n = 0;
+  char *page, sql[128];
+  int rows = 0;
+  fl_cli_write("hp.ini", "[run]\nname = hp\nseed = 5\nreplicas = 4\nevents = all\n"
+                         "sweep = strategy.kind=checkpoint,none\n[platform]\nnodes = 600\n"
+                         "[failures]\nnode_mtbf = 0.5y\nrepair = 1h\n[app]\nnodes = 512\nwork = 12h\n"
+                         "[strategy]\ncheckpoint_cost = 2min\nrestart_cost = 2min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate hp.ini --db hp.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report hp.sqlite --html hp.html", 120), 0);
+  page = fl_test_read_file(fl_test_tmp("hp.html"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<table id=\"summary\">"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th>strategy.kind</th>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th>makespan (h)</th>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th>waste (%)</th>"));
+  for (const char *p = strstr(page, "<tbody>"); p && (p = strstr(p, "<tr>")) && p < strstr(page, "</tbody>"); p++)
+    rows++;
+  CU_ASSERT_EQUAL(rows, 2);
+  CU_ASSERT_PTR_NULL(strstr(page, "<script"));
+  {
+    /* the run drawn had failures */
+    const char *run = strstr(page, "<h2>Run ");
+    long id = run ? atol(run + 8) : 0;
+    CU_ASSERT_FATAL(id > 0);
+    snprintf(sql, sizeof sql, "SELECT failures FROM runs WHERE id = %ld", id);
+    CU_ASSERT(fl_cli_query("hp.sqlite", sql) > 0);
+    /* the one with the most failures: the timeline worth looking at (not simply the first run) */
+    CU_ASSERT_EQUAL(fl_cli_query("hp.sqlite", sql), fl_cli_query("hp.sqlite", "SELECT MAX(failures) FROM runs"));
+    CU_ASSERT(fl_cli_query("hp.sqlite", "SELECT failures FROM runs WHERE id = 1") <
+              fl_cli_query("hp.sqlite", "SELECT MAX(failures) FROM runs"));
+  }
+  free(page);
+}
+
 static CU_TestInfo plot_tests[] = {
+    {"the HTML page: a table of the groups, a timeline with failures", test_html_page},
     {"waste against the MTBF: SVG and PNG", test_plot_svg_png},
     {"bad requests: one line, exit 2, no file", test_plot_bad_requests},
     {"one run's events on a time axis", test_timeline},
