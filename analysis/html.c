@@ -214,7 +214,6 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
     mem = NULL;
     FL_CHECK(closed == 0, FL_ERR_NOMEM, "out of memory");
   }
-  FL_TRY(fl_plot_varying_keys(db, scenario, keys, sizeof keys));
   {
     const char *t = getenv("TMPDIR");
     snprintf(tmp, sizeof tmp, "%s/faultline-html-XXXXXX", t && *t ? t : "/tmp");
@@ -241,23 +240,49 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
   fl_html_text(f, table, table_len);
   fputs("</pre></details>\n", f);
 
-  /* a figure per key that varies: waste against it, a line per strategy */
-  if (keys[0]) {
-    char *save = NULL, *key, list[2048];
-    snprintf(list, sizeof list, "%s", keys);
-    fputs("<h2>Waste against what varies</h2>\n", f);
-    for (key = strtok_r(list, ", ", &save); key; key = strtok_r(NULL, ", ", &save)) {
-      fl_plot_opts po = {.x = key, .y = "waste", .scenario = scenario};
-      snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, figures);
-      po.file = path;
-      FL_TRY(fl_plot(db, &po));
-      fputs("<figure class=\"plot\">\n", f);
-      FL_TRY(fl_html_svg(f, path));
-      fputs("\n<figcaption>Waste (1 &minus; work / makespan) against ", f);
-      fl_html_text(f, key, strlen(key));
-      fputs(", one line per strategy, shaded: 95 % CI.</figcaption>\n</figure>\n", f);
-      figures++;
+  /* per scenario (keys of two scenarios are not one axis), a figure per key that varies under one strategy: waste
+   * against it, a line per strategy */
+  {
+    sqlite3_stmt *sc = NULL;
+    int nsc = 0, headed = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT scenario, COUNT(*) OVER () FROM runs WHERE (?1 IS NULL OR scenario = ?1) AND "
+                           "status = 'completed' GROUP BY scenario ORDER BY scenario",
+                           -1, &sc, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(sc, 1, scenario, -1, SQLITE_STATIC);
+      while (rc == FL_OK && sqlite3_step(sc) == SQLITE_ROW) {
+        char name[256], *save = NULL, *key, list[2048];
+        snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(sc, 0));
+        nsc = sqlite3_column_int(sc, 1);
+        rc = fl_plot_varying_keys(db, name, keys, sizeof keys);
+        if (rc != FL_OK || !keys[0])
+          continue;
+        if (!headed++)
+          fputs("<h2>Waste against what varies</h2>\n", f);
+        if (nsc > 1) {
+          fputs("<h3>", f);
+          fl_html_text(f, name, strlen(name));
+          fputs("</h3>\n", f);
+        }
+        snprintf(list, sizeof list, "%s", keys);
+        for (key = strtok_r(list, ", ", &save); rc == FL_OK && key; key = strtok_r(NULL, ", ", &save)) {
+          fl_plot_opts po = {.x = key, .y = "waste", .scenario = name};
+          snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, figures);
+          po.file = path;
+          if ((rc = fl_plot(db, &po)) != FL_OK ||
+              (fputs("<figure class=\"plot\">\n", f), rc = fl_html_svg(f, path)) != FL_OK)
+            break;
+          fputs("\n<figcaption>", f);
+          fl_html_text(f, name, strlen(name));
+          fputs(": waste (1 &minus; work / makespan) against ", f);
+          fl_html_text(f, key, strlen(key));
+          fputs(", one line per strategy, shaded: 95 % CI.</figcaption>\n</figure>\n", f);
+          figures++;
+        }
+      }
     }
+    sqlite3_finalize(sc);
+    FL_TRY(rc);
   }
   /* the first run that logged its events */
   {

@@ -78,13 +78,26 @@ static void fl_varying_keys(fl_scen_cache *cache, size_t n, char *buf, size_t si
     snprintf(name, sizeof name, "%s.%s", ki->section, ki->key);
     if (strcmp(ki->section, "run") == 0)
       continue;
+    /* it varies when it takes two values under one strategy: a key swept together with the strategy (each
+     * strategy its own checkpoint cost) only says which strategy it is, and is no axis */
+    const char *strat[64];
+    double firstv[64];
+    int ns = 0;
+    (void)have;
+    (void)first;
     for (size_t i = 0; i < n && !varies; i++) {
+      int at = -1;
       if (!fl_scenario_number(cache[i].sc, name, &v))
         continue;
-      if (have && v != first)
-        varies = 1;
-      first = have ? first : v;
-      have = 1;
+      for (int j = 0; j < ns && at < 0; j++)
+        if (strcmp(strat[j], cache[i].sc->strategy) == 0)
+          at = j;
+      if (at >= 0)
+        varies = firstv[at] != v;
+      else if (ns < 64) {
+        strat[ns] = cache[i].sc->strategy;
+        firstv[ns++] = v;
+      }
     }
     if (varies)
       snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? ", " : "", name);
