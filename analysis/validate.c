@@ -738,8 +738,11 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
 
   *failed = 0;
   fl_progress_init(&prog, stderr, opt->quiet);
-  fprintf(out, "%-24s %-52s %14s %14s %12s %10s  %s\n", "check", "quantity", "analytic", "simulated", "CI99.9 +-",
+  /* the interval's level is the check's: 99.9 % unless its quantity says 95 % (the criteria of the issues that
+   * asked for them); deterministic checks have none (0) */
+  fprintf(out, "%-24s %-52s %14s %14s %12s %10s  %s\n", "check", "quantity", "analytic", "simulated", "CI +-",
           "rel.err", "result");
+  fprintf(out, "(CI: 99.9 %% unless the quantity says 95 %%; 0 for a deterministic check)\n");
   /* first: each in a child process, before this one loads a platform */
   for (int i = 0; i < FL_N_IO_CHECKS; i++) {
     if (opt->only && !strstr(fl_io_checks[i].name, opt->only))
