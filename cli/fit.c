@@ -51,7 +51,7 @@ int fl_cmd_fit(int argc, char **argv)
   fl_log_format format = FL_LOG_AUTO;
   fl_fit_opts opts = {.per_system = 0, .from_s = NAN, .to_s = NAN, .nodes = -1, .sort = 0};
   long system = -1;
-  int scenario = 0, status = 0, best = 0;
+  int scenario = 0, status = 0, best = 0, per_given = 0;
   fl_log *log = NULL;
   fl_log_map *map = NULL;
   fl_fit_obs obs;
@@ -65,6 +65,7 @@ int fl_cmd_fit(int argc, char **argv)
       if (fl_log_format_parse(v, &format) != FL_OK)
         return fl_usage_error("fit", "--format '%s': expected auto, csv, lanl or fta", v);
     } else if ((v = fl_args_value(argc, argv, &i, "--per"))) {
+      per_given = 1;
       if (strcmp(v, "node") == 0)
         opts.per_system = 0;
       else if (strcmp(v, "system") == 0)
@@ -111,6 +112,21 @@ int fl_cmd_fit(int argc, char **argv)
   if (log->systems > 1 && !opts.per_system && system < 0)
     fprintf(stderr, "faultline fit: %s holds %ld systems; fitting their nodes together (--system N picks one)\n",
             path, log->systems);
+  if (scenario && !per_given) {
+    /* a scenario wants the log's failure rate: the system's failures spread over its nodes match the count of
+     * failures the log holds (a per-node fit drops each node's first interval and, with failures concentrated on a
+     * few nodes, suggests a node MTBF that understates them many times over); per node only when the node count
+     * is unknown */
+    fl_fit_opts sys_opts = opts;
+    fl_fit_obs probe;
+    sys_opts.per_system = 1;
+    memset(&probe, 0, sizeof probe);
+    if (fl_fit_observe(log, &sys_opts, &probe) == FL_OK && probe.nodes >= 1)
+      opts.per_system = 1;
+    else
+      fprintf(stderr, "faultline fit: %s: the node count is unknown (--nodes N): fitting per node\n", path);
+    fl_fit_obs_free(&probe);
+  }
   FL_TRY(fl_fit_observe(log, &opts, &obs));
   FL_TRY(fl_fit_all(&obs, res, &best));
 

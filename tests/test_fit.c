@@ -328,6 +328,18 @@ static void test_cli_fit(void)
            fl_test_src("data/failures/lanl-system20.csv"));
   CU_ASSERT_EQUAL(fl_cli_run(cmd), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "node_mtbf"));
+  {
+    /* --scenario without --per: the system's rate (the log's failure count), not a per-node fit that understates
+     * it; the same section as --per system */
+    static char explicit_sys[sizeof fl_cli_out];
+    snprintf(explicit_sys, sizeof explicit_sys, "%s", strstr(fl_cli_out, "[failures]"));
+    snprintf(cmd, sizeof cmd, "fit %s --system 20 --scenario", fl_test_src("data/failures/lanl-system20.csv"));
+    CU_ASSERT_EQUAL(fl_cli_run(cmd), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "per system"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "[failures]"));
+    if (strstr(fl_cli_out, "[failures]"))
+      CU_ASSERT_STRING_EQUAL(strstr(fl_cli_out, "[failures]"), explicit_sys);
+  }
 }
 
 /* The trace model reads LANL logs: system 20's failures drive a simulation on its 512 nodes. */
