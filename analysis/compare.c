@@ -130,6 +130,18 @@ static int fl_cmp_before(const fl_cmp *c, const int *shown, int nshown, int a, i
   return fl_rowset_before(c->rs, c->groups[a].cfg, c->groups[b].cfg, ks, n);
 }
 
+/* A configuration for a person: its scenario, then key=value for the keys shown from `from` on. */
+static void fl_cmp_label(FILE *out, const fl_rowcfg *cf, const int *shown, int nshown, int from, const char *sep)
+{
+  fputs(cf->scenario, out);
+  for (int s = from; s < nshown; s++) {
+    fl_scenario_keyinfo ki = *fl_scenario_key_at(shown[s]); /* a copy: the next call reuses its buffer */
+    char v[64];
+    fl_rowset_show(shown[s], cf->vals[shown[s]], v, sizeof v);
+    fprintf(out, "%s%s.%s=%s", sep, ki.section, ki.key, v);
+  }
+}
+
 /* A difference and its interval for a person. */
 static void fl_cmp_fmt_diff(int f, double d, double half, char *buf, size_t size)
 {
@@ -394,13 +406,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
         json_dumpf(o, out, JSON_COMPACT);
         json_decref(o);
       } else {
-        fprintf(out, "%s", cf->scenario);
-        for (int s = 0; s < nshown; s++) {
-          const fl_scenario_keyinfo *ki = fl_scenario_key_at(shown[s]);
-          char v[64];
-          fl_rowset_show(shown[s], cf->vals[shown[s]], v, sizeof v);
-          fprintf(out, "  %s.%s=%s", ki->section, ki->key, v);
-        }
+        fl_cmp_label(out, cf, shown, nshown, 0, "  ");
         fprintf(out, "  (%zu pairs)\n", gr->n);
         for (int f = 0; f < FL_NFIG; f++) {
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
@@ -461,13 +467,8 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
           fl_rowset_show(c.kb, c.bval, bv, sizeof bv);
           fl_rowset_show(c.kb, cf->vals[c.kb], ov, sizeof ov);
           fl_cmp_fmt_diff(f, bestd, besth, d, sizeof d);
-          fprintf(out, "  %s", cf->scenario);
-          for (int s = 1; s < nshown; s++) {
-            const fl_scenario_keyinfo *ki = fl_scenario_key_at(shown[s]);
-            char v[64];
-            fl_rowset_show(shown[s], cf->vals[shown[s]], v, sizeof v);
-            fprintf(out, " %s.%s=%s", ki->section, ki->key, v);
-          }
+          fputs("  ", out);
+          fl_cmp_label(out, cf, shown, nshown, 1, " ");
           if (bestd == 0 && besth == 0)
             fprintf(out, ": %s: %s = %s equals the baseline %s run for run\n", fl_fig_head[f], key, ov, bv);
           else if (bestd < 0)

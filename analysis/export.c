@@ -6,6 +6,7 @@
 
 #include "columns.h"
 #include "db.h"
+#include "rowset.h"
 #include "scenario.h"
 
 #include <csv.h>
@@ -221,11 +222,7 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
   sql = sqlite3_str_finish(q);
   q = NULL;
   FL_CHECK(sql != NULL, FL_ERR_NOMEM, "out of memory");
-  if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
-    rc = fl_err_set(opt->where ? FL_ERR_INPUT : FL_ERR_DB, "%s: %s%s%s: %s", path, opt->where ? "--where '" : "",
-                    opt->where ? opt->where : "reading runs", opt->where ? "'" : "", sqlite3_errmsg(h));
-    goto done;
-  }
+  FL_TRY(fl_runs_prepare(h, path, sql, opt->where && *opt->where ? opt->where : NULL, &st));
 
   if (opt->format == FL_EXPORT_CSV) {
     for (int c = 0; c < ncols; c++)

@@ -46,18 +46,18 @@ typedef struct fl_fit_obs {
   double *t;
   unsigned char *cens;
   size_t n, nfail;
-  long nodes;        /* nodes observed (per node), or -1 */
-  long coalesced;    /* failures dropped as simultaneous with another */
+  long nodes;          /* nodes observed (per node), or -1 */
+  long coalesced;      /* failures dropped as simultaneous with another */
   double from_s, to_s; /* the observation window, seconds from the log's origin */
   double *times;       /* per system: the failure dates in the window, in order (coalesced), else NULL */
   size_t ntimes;
 } fl_fit_obs;
 
 typedef struct fl_fit_opts {
-  int per_system;      /* 0: per node, 1: the system's failures */
-  double from_s, to_s; /* window; NAN: from 0 (the log's origin) to the last failure */
-  long nodes;          /* nodes of the system (nodes that never failed count as censored); -1: the log's, if any */
-  int sort;            /* 1: order each node's records by time; 0: records out of order are an error */
+  int per_system;        /* 0: per node, 1: the system's failures */
+  double from_s, to_s;   /* window; NAN: from 0 (the log's origin) to the last failure */
+  long nodes;            /* nodes of the system (nodes that never failed count as censored); -1: the log's, if any */
+  int sort;              /* 1: order each node's records by time; 0: records out of order are an error */
   const fl_log_map *map; /* log nodes must be in it (NULL: any) */
   const char *map_path;
 } fl_fit_opts;

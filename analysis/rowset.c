@@ -67,6 +67,15 @@ const char *fl_rowset_figure_sql(sqlite3 *h, const char *name)
   return fl_runs_has_column(h, name) ? c->name : "NULL";
 }
 
+fl_err fl_runs_prepare(sqlite3 *h, const char *path, const char *sql, const char *where, sqlite3_stmt **st)
+{
+  if (sqlite3_prepare_v2(h, sql, -1, st, NULL) == SQLITE_OK)
+    return FL_OK;
+  if (where)
+    return fl_err_set(FL_ERR_INPUT, "%s: --where '%s': %s", path, where, sqlite3_errmsg(h));
+  return fl_err_set(FL_ERR_DB, "%s: reading runs: %s", path, sqlite3_errmsg(h));
+}
+
 static char *fl_rs_dup(const char *s)
 {
   char *d = malloc(strlen(s ? s : "") + 1);
@@ -194,11 +203,7 @@ fl_err fl_rowset_load(sqlite3 *h, const char *path, const fl_rowset_query *q, fl
   sql = sqlite3_str_finish(s);
   s = NULL;
   FL_CHECK(sql != NULL, FL_ERR_NOMEM, "out of memory");
-  if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
-    rc = fl_err_set(q->where ? FL_ERR_INPUT : FL_ERR_DB, "%s: %s%s%s: %s", path, q->where ? "--where '" : "",
-                    q->where ? q->where : "reading runs", q->where ? "'" : "", sqlite3_errmsg(h));
-    goto done;
-  }
+  FL_TRY(fl_runs_prepare(h, path, sql, q->where, &st));
   sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_STATIC);
   while ((x = sqlite3_step(st)) == SQLITE_ROW) {
     fl_row *r;

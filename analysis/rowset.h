@@ -63,6 +63,10 @@ int fl_rowset_key_ignored(int k);
 void fl_value_text(const fl_value *v, char *buf, size_t size);
 /* Key k's value `v` for a person: durations and sizes in the unit that reads best, the rest as stored. */
 void fl_rowset_show(int k, const char *v, char *buf, size_t size);
+/* Prepare `sql`, a query of runs whose condition includes the user's --where `where` (NULL: none): a statement
+ * SQLite refuses is FL_ERR_INPUT naming the file and the condition when there is one (it is the likely culprit),
+ * else FL_ERR_DB. */
+fl_err fl_runs_prepare(sqlite3 *h, const char *path, const char *sql, const char *where, sqlite3_stmt **st);
 /* Does this results file's runs table have column `name`? (Files of older versions lack the newer ones.) */
 int fl_runs_has_column(sqlite3 *h, const char *name);
 /* The SQL expression of the figure `name` on this file: a derived one (waste, node_hours of older files) or the

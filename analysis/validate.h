@@ -8,8 +8,8 @@
 
 #include "fl_err.h"
 
-#include <stdint.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct fl_validate_opts {

@@ -1091,25 +1091,24 @@ int fl_scenario_number(const fl_scenario *sc, const char *name, double *v)
 {
   for (int k = 0; k < FL_NKEYS; k++) {
     size_t ls = strlen(fl_keys[k].section);
-    const char *base = (const char *)sc + fl_keys[k].offset;
+    char buf[64];
+    fl_value x;
     if (strncmp(name, fl_keys[k].section, ls) != 0 || name[ls] != '.' || strcmp(name + ls + 1, fl_keys[k].key) != 0)
       continue;
-    switch (fl_keys[k].type) {
-    case FL_K_COUNT: *v = (double)*(const long *)base; return 1;
-    case FL_K_DURATION:
-    case FL_K_DURATION_NEVER:
-    case FL_K_SPEED:
-    case FL_K_FLOPS:
-    case FL_K_BYTES:
-    case FL_K_BANDWIDTH:
-    case FL_K_REAL: *v = *(const double *)base; return 1;
-    case FL_K_INTERVAL:
+    if (fl_keys[k].type == FL_K_INTERVAL) { /* a number only when fixed (a rule has none) */
       if (sc->interval_kind != FL_INTERVAL_FIXED)
         return 0;
-      *v = *(const double *)base;
+      *v = sc->interval_s;
       return 1;
-    default: return 0;
     }
+    x = fl_scenario_key_value(sc, k, buf, sizeof buf);
+    if (x.kind == FL_VAL_REAL)
+      *v = x.d;
+    else if (x.kind == FL_VAL_INT)
+      *v = (double)x.i;
+    else
+      return 0; /* text, choices, grids, the seed */
+    return 1;
   }
   return 0;
 }

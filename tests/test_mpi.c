@@ -334,6 +334,55 @@ static long beat_pid(const char *dir, int w);
 static void sleep_ms(long ms);
 static int running(pid_t pid);
 
+/* `faultline run` of cg-buddy with `extra`, in the background, outcome files in dir; its exit status goes to
+ * TAG-code.txt, its stderr to TAG-err.txt, in the suite's directory. */
+static void run_background(const char *dir, const char *extra, const char *tag)
+{
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd,
+           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet %s >/dev/null "
+           "2>'%s/%s-err.txt'; echo $? > '%s/%s-code.txt' ) &",
+           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), extra,
+           fl_test_tmpdir(), tag, fl_test_tmpdir(), tag);
+  {
+    char code[256];
+    snprintf(code, sizeof code, "%s-code.txt", tag);
+    unlink(fl_test_tmp(code));
+  }
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+}
+
+/* The pid of process w of the run in dir once it is past start-up (0 after 5 s without). */
+static long wait_started(const char *dir, int w)
+{
+  long pid = 0;
+  for (int tries = 0; tries < 100 && !pid; tries++) {
+    sleep_ms(50);
+    pid = beat_pid(dir, w);
+  }
+  return pid;
+}
+
+/* The exit status of the background run TAG, waiting up to `tenths` tenths of a second (-1: it did not end). */
+static int wait_code(const char *tag, int tenths)
+{
+  char name[256], code[16] = "";
+  FILE *p;
+  int st;
+  snprintf(name, sizeof name, "%s-code.txt", tag);
+  for (st = 0; st < tenths && access(fl_test_tmp(name), F_OK) != 0; st++)
+    sleep_ms(100);
+  if (st >= tenths)
+    return -1;
+  sleep_ms(100);
+  if ((p = fopen(fl_test_tmp(name), "r"))) {
+    if (!fgets(code, sizeof code, p))
+      code[0] = '\0';
+    fclose(p);
+  }
+  return atoi(code);
+}
+
 /* The fault-injection table (issue: real runs you can trust): for each case the exit code, exactly one row per run
  * (none for a refusal), its status, and figures that are NULL where there is no answer. Cases already covered
  * elsewhere in this suite: a kill per strategy (bit for bit), rank and buddy together, the replacement killed again,
@@ -434,39 +483,16 @@ static void test_real_events(void)
  * process once the job's row is written (not after mpi.watchdog): exit 0, one completed row, in seconds. */
 static void test_stopped_never_continued(void)
 {
-  char dir[512], cmd[4096];
-  long rows = db_count("SELECT COUNT(*) FROM runs"), pid = 0;
-  int st;
+  char dir[512];
+  long rows = db_count("SELECT COUNT(*) FROM runs"), pid;
   snprintf(dir, sizeof dir, "%s/stopped", fl_test_tmpdir());
-  snprintf(cmd, sizeof cmd,
-           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet --set app.grid=256x256 "
-           "--set app.tolerance=1e-12 --set app.iterations=100000 >/dev/null 2>'%s/st-err.txt'; echo $? > "
-           "'%s/st-code.txt' ) &",
-           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), fl_test_tmpdir(),
-           fl_test_tmpdir());
-  unlink(fl_test_tmp("st-code.txt"));
-  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-  for (int tries = 0; tries < 100 && !pid; tries++) {
-    sleep_ms(50);
-    pid = beat_pid(dir, 2);
-  }
+  run_background(dir, "--set app.grid=256x256 --set app.tolerance=1e-12 --set app.iterations=100000", "st");
+  pid = wait_started(dir, 2);
   CU_ASSERT_FATAL(pid > 0);
   sleep_ms(300);
   kill((pid_t)pid, SIGSTOP);
   /* the default watchdog is 10 min: the run must end long before */
-  for (st = 0; st < 900 && access(fl_test_tmp("st-code.txt"), F_OK) != 0; st++)
-    sleep_ms(100);
-  CU_ASSERT(st < 900);
-  {
-    char code[16] = "";
-    FILE *p = fopen(fl_test_tmp("st-code.txt"), "r");
-    if (p) {
-      if (!fgets(code, sizeof code, p))
-        code[0] = '\0';
-      fclose(p);
-    }
-    CU_ASSERT_EQUAL(atoi(code), 0);
-  }
+  CU_ASSERT_EQUAL(wait_code("st", 900), 0);
   CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
   CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = 'completed' "
                            "AND interruptions >= 1"),
@@ -563,45 +589,23 @@ static void test_watchdog(void)
  * job's "completed". One outcome: exit 0, one completed row, the failure-free answer, bit for bit. */
 static void test_stopped_rank_fenced(void)
 {
-  char dir[512], cmd[4096], ref_dir[512], extra[128];
+  char dir[512], ref_dir[512], extra[128];
   outcome ref[NP], got[NP];
-  long rows = db_count("SELECT COUNT(*) FROM runs"), pid = 0;
-  int st;
+  long rows, pid;
   snprintf(extra, sizeof extra, "--set app.grid=256x256 --set app.tolerance=1e-12 --set app.iterations=100000");
   snprintf(ref_dir, sizeof ref_dir, "%s/fence-free", fl_test_tmpdir());
   CU_ASSERT_EQUAL_FATAL(run(extra, ref_dir), 0);
   CU_ASSERT_EQUAL_FATAL(read_outcomes(ref_dir, NP + 1, ref), NP + 1);
   rows = db_count("SELECT COUNT(*) FROM runs");
   snprintf(dir, sizeof dir, "%s/fence", fl_test_tmpdir());
-  snprintf(cmd, sizeof cmd,
-           "rm -rf '%s'; ( '%s' run '%s' --np %d --out '%s' --db '%s/mpi.sqlite' --quiet %s >/dev/null "
-           "2>'%s/fence-err.txt'; echo $? > '%s/fence-code.txt' ) &",
-           dir, getenv("FAULTLINE"), fl_test_src("scenarios/cg-buddy.ini"), NP, dir, fl_test_tmpdir(), extra,
-           fl_test_tmpdir(), fl_test_tmpdir());
-  unlink(fl_test_tmp("fence-code.txt"));
-  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-  for (int tries = 0; tries < 100 && !pid; tries++) {
-    sleep_ms(50);
-    pid = beat_pid(dir, 2);
-  }
+  run_background(dir, extra, "fence");
+  pid = wait_started(dir, 2);
   CU_ASSERT_FATAL(pid > 0);
   sleep_ms(300);
   kill((pid_t)pid, SIGSTOP);
   sleep_ms(2500); /* mpi.timeout is 1 s: the others suspect it, agree, and give its role to the spare */
   kill((pid_t)pid, SIGCONT);
-  for (st = 0; st < 600 && access(fl_test_tmp("fence-code.txt"), F_OK) != 0; st++)
-    sleep_ms(100);
-  CU_ASSERT(st < 600);
-  {
-    char code[16] = "";
-    FILE *p = fopen(fl_test_tmp("fence-code.txt"), "r");
-    if (p) {
-      if (!fgets(code, sizeof code, p))
-        code[0] = '\0';
-      fclose(p);
-    }
-    CU_ASSERT_EQUAL(atoi(code), 0);
-  }
+  CU_ASSERT_EQUAL(wait_code("fence", 600), 0);
   CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
   CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = 'completed' "
                            "AND interruptions >= 1"),
