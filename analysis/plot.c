@@ -5,6 +5,9 @@
  * directory and writes the figure under a temporary name, renamed into place when it succeeded. */
 #include "plot.h"
 
+#include "columns.h"
+#include "rowset.h"
+
 #include "cleanup.h"
 #include "db.h"
 #include "scenario.h"
@@ -217,21 +220,32 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
   fl_pt *pts = NULL;
   fl_scen_cache *cache = NULL;
   size_t npts = 0, cap = 0, ncache = 0, capc = 0;
-  const char *y = opt->y ? opt->y : "waste", *term = fl_terminal(opt->file);
+  const char *y = opt->y ? opt->y : "waste", *term = fl_terminal(opt->file), *yexpr = NULL, *yunit = NULL;
   char tmp[4096] = "", data[4200], script[4200], out_tmp[4200], varying[2048], title[512];
   double *vals = NULL, xmin = INFINITY, xmax = -INFINITY;
   int x_varies = 0;
   FILE *f = NULL;
 
   FL_CHECK(term, FL_ERR_INPUT, "--plot %s: the file must end in .svg, .png or .pdf", opt->file);
-  FL_CHECK(strcmp(y, "waste") == 0 || strcmp(y, "makespan") == 0 || strcmp(y, "failures") == 0 ||
-               strcmp(y, "interruptions") == 0,
-           FL_ERR_INPUT, "--y %s: expected waste, makespan, failures or interruptions", y);
+  {
+    /* y: waste (in %), makespan, or any numeric results column (faultline columns) or derived figure */
+    const fl_column *col = fl_run_column_named(y);
+    if (strcmp(y, "waste") == 0)
+      yexpr = "CASE WHEN makespan_s > 0 THEN 100.0 * (1.0 - work_s / makespan_s) END";
+    else if (strcmp(y, "makespan") == 0)
+      yexpr = "makespan_s";
+    else if ((!col || fl_column_numeric(col)) && (yexpr = fl_rowset_figure_sql(db, y)) != NULL)
+      yunit = col ? col->unit : strcmp(y, "node_hours") == 0 ? "node-h" : "";
+    FL_CHECK(yexpr != NULL, FL_ERR_INPUT,
+             "--y %s: expected waste, makespan, or a numeric results column (faultline columns lists them; also "
+             "node_hours, resilience)",
+             y);
+  }
   {
     char *q = sqlite3_mprintf("SELECT %s AS fl_text, COALESCE(overrides, ''), mode, strategy, makespan_s, work_s, "
-                              "failures, interruptions, scenario FROM runs WHERE status = 'completed' "
+                              "failures, interruptions, scenario, %s FROM runs WHERE status = 'completed' "
                               "AND (?1 IS NULL OR scenario = ?1) ORDER BY fl_text, overrides",
-                              fl_db_text_sql(db));
+                              fl_db_text_sql(db), yexpr);
     int ok = q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK;
     sqlite3_free(q);
     FL_CHECK(ok, FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
@@ -263,12 +277,9 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
     }
     if (!fl_scenario_number(c->sc, opt->x, &x))
       continue;
-    if (strcmp(y, "waste") == 0)
-      v = makespan > 0 ? 100.0 * (1.0 - work / makespan) : NAN;
-    else if (strcmp(y, "makespan") == 0)
-      v = makespan;
-    else
-      v = sqlite3_column_double(st, strcmp(y, "failures") == 0 ? 6 : 7);
+    (void)makespan;
+    (void)work;
+    v = sqlite3_column_type(st, 9) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 9);
     if (!isfinite(v))
       continue;
     if (npts == cap) {
@@ -340,11 +351,19 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
     fprintf(f, "\nxscale = %.17g\nset xrange [%.17g:%.17g]", scale, xmin / scale, xmax / scale);
   }
   fprintf(f, "\nset ylabel ");
-  fl_gp_quote(f, strcmp(y, "waste") == 0      ? "waste (% of the makespan)"
-                 : strcmp(y, "makespan") == 0 ? "makespan (s)"
-                                              : y);
+  {
+    char yl[160];
+    if (strcmp(y, "waste") == 0)
+      snprintf(yl, sizeof yl, "waste (%% of the makespan)");
+    else if (strcmp(y, "makespan") == 0)
+      snprintf(yl, sizeof yl, "makespan (s)");
+    else
+      snprintf(yl, sizeof yl, "%s%s%s%s", y, yunit && yunit[0] ? " (" : "", yunit ? yunit : "",
+               yunit && yunit[0] ? ")" : "");
+    fl_gp_quote(f, yl);
+  }
   fprintf(f, "\nset grid\nset key below\nset style fill transparent solid 0.2 noborder\n");
-  if (strcmp(y, "makespan") != 0)
+  if (strcmp(y, "waste") == 0 || strcmp(y, "failures") == 0 || strcmp(y, "interruptions") == 0)
     fprintf(f, "set yrange [0:*]\n"); /* counts and shares: a CI band does not go below zero */
   if (xmin > 0 && xmax / xmin >= 10) {
     /* log x: a tic at each value drawn (a handful in a sweep), else gnuplot's decades */

@@ -74,7 +74,7 @@ static const fl_cmd fl_cmds[] = {
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
      "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
-     "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|failures|interruptions]] "
+     "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|COLUMN]] "
      "[--timeline RUN_ID --plot FILE] [--html FILE.html]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "

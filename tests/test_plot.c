@@ -29,6 +29,14 @@ static void test_plot_svg_png(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(svg, "failures.node_mtbf"));
   CU_ASSERT(n > 5000); /* axes, two lines, two bands */
   free(svg);
+  /* any numeric results column, with its unit on the axis */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot nh.svg --x failures.node_mtbf --y node_hours", 60), 0);
+  svg = fl_test_read_file(fl_test_tmp("nh.svg"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, "node_hours (node-h)"));
+  free(svg);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot ct.svg --x failures.node_mtbf --y strategy", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "a numeric results column"));
   CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot m.png --x failures.node_mtbf --y makespan", 60), 0);
   {
     char *png = fl_test_read_file(fl_test_tmp("m.png"), &n);
