@@ -255,7 +255,35 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
         snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(sc, 0));
         nsc = sqlite3_column_int(sc, 1);
         rc = fl_plot_varying_keys(db, name, keys, sizeof keys);
-        if (rc != FL_OK || !keys[0])
+        if (rc == FL_OK && !keys[0]) {
+          /* no numeric axis: the configurations side by side (strategies, weightings), if there are two */
+          fl_plot_opts po = {.y = "waste", .scenario = name};
+          sqlite3_stmt *cnt = NULL;
+          int configs = 0;
+          if (sqlite3_prepare_v2(db,
+                                 "SELECT COUNT(DISTINCT strategy || '|' || overrides) FROM runs WHERE scenario = ?1",
+                                 -1, &cnt, NULL) == SQLITE_OK) {
+            sqlite3_bind_text(cnt, 1, name, -1, SQLITE_STATIC);
+            if (sqlite3_step(cnt) == SQLITE_ROW)
+              configs = sqlite3_column_int(cnt, 0);
+          }
+          sqlite3_finalize(cnt);
+          if (configs < 2)
+            continue;
+          snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, figures);
+          po.file = path;
+          if (!headed++)
+            fputs("<h2>Waste by configuration</h2>\n", f);
+          if ((rc = fl_plot_bars(db, &po)) != FL_OK ||
+              (fputs("<figure class=\"plot\">\n", f), rc = fl_html_svg(f, path)) != FL_OK)
+            break;
+          fputs("\n<figcaption>", f);
+          fl_html_text(f, name, strlen(name));
+          fputs(": waste of each configuration, mean and 95 % CI.</figcaption>\n</figure>\n", f);
+          figures++;
+          continue;
+        }
+        if (rc != FL_OK)
           continue;
         if (!headed++)
           fputs("<h2>Waste against what varies</h2>\n", f);

@@ -5,13 +5,13 @@
  * directory and writes the figure under a temporary name, renamed into place when it succeeded. */
 #include "plot.h"
 
-#include "columns.h"
-#include "rowset.h"
-
 #include "cleanup.h"
+#include "columns.h"
 #include "db.h"
+#include "rowset.h"
 #include "scenario.h"
 #include "stats.h"
+#include "summary.h"
 #include "units.h"
 
 #include <errno.h>
@@ -121,13 +121,25 @@ static const char *fl_terminal(const char *file)
   return NULL;
 }
 
-/* A duration key is drawn in the unit that suits its largest value: scale (seconds per unit) and the unit's name. */
-static double fl_x_unit(const char *key, double xmax, const char **unit)
+/* The unit that suits a duration axis whose largest value is xmax: scale (seconds per unit) and its name. */
+static double fl_duration_unit(double xmax, const char **unit)
 {
   static const struct {
     double s;
     const char *name;
   } units[] = {{FL_SECONDS_PER_YEAR, "years"}, {86400.0, "days"}, {3600.0, "hours"}, {60.0, "minutes"}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (xmax >= 2.0 * units[i].s) {
+      *unit = units[i].name;
+      return units[i].s;
+    }
+  *unit = "seconds";
+  return 1.0;
+}
+
+/* A duration key is drawn in the unit that suits its largest value: scale (seconds per unit) and the unit's name. */
+static double fl_x_unit(const char *key, double xmax, const char **unit)
+{
   int duration = 0;
   *unit = NULL;
   for (int k = 0; k < fl_scenario_key_count(); k++) {
@@ -138,13 +150,7 @@ static double fl_x_unit(const char *key, double xmax, const char **unit)
   }
   if (!duration)
     return 1.0;
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (xmax >= 2.0 * units[i].s) {
-      *unit = units[i].name;
-      return units[i].s;
-    }
-  *unit = "seconds";
-  return 1.0;
+  return fl_duration_unit(xmax, unit);
 }
 
 static double xscale_of(const char *key, double xmax)
@@ -554,5 +560,109 @@ done:
   for (size_t i = 0; i < n; i++)
     fl_scenario_destroy(&cache[i].sc);
   free(cache);
+  return rc;
+}
+
+fl_err fl_plot_bars(sqlite3 *db, const fl_plot_opts *opt)
+{
+  fl_err rc = FL_OK;
+  fl_summary *sm = NULL;
+  fl_summary_opts so = {opt->scenario, NULL, 0};
+  const char *y = opt->y ? opt->y : "waste", *term = fl_terminal(opt->file), *name;
+  char tmp[4096] = "", data[4200], script[4200], out_tmp[4200];
+  int fig = -1, percent, several = 0;
+  double scale = 1.0;
+  FILE *f = NULL;
+
+  FL_CHECK(term, FL_ERR_INPUT, "--plot %s: the file must end in .svg, .png or .pdf", opt->file);
+  name = strcmp(y, "makespan") == 0 ? "makespan_s" : y;
+  for (int k = 0; k < fl_summary_nfig(); k++)
+    if (strcmp(fl_summary_fig_name(k), name) == 0)
+      fig = k;
+  FL_CHECK(fig >= 0, FL_ERR_INPUT,
+           "--y %s: the bars show one of the report's figures (waste, makespan, node_hours, "
+           "failures, interruptions, lost_work_s, ...: report --format json lists them)",
+           y);
+  percent = strcmp(name, "waste") == 0 || strcmp(name, "resilience") == 0;
+  FL_TRY(fl_summary_compute(db, "the results file", &so, &sm));
+  FL_CHECK(sm->ngroups > 0, FL_ERR_INPUT, "no run%s%s to draw", opt->scenario ? " of scenario " : "",
+           opt->scenario ? opt->scenario : "");
+  if (strcmp(fl_summary_fig_unit(fig), "s") == 0) {
+    double largest = 0;
+    for (int g = 0; g < sm->ngroups; g++)
+      if (sm->groups[g].fig[fig].n)
+        largest = fmax(largest, sm->groups[g].fig[fig].mean);
+    scale = fl_duration_unit(largest, &name);
+  }
+  for (int g = 1; g < sm->ngroups; g++)
+    several |= strcmp(sm->groups[g].scenario, sm->groups[0].scenario) != 0;
+  FL_TRY(fl_plot_tmpdir(tmp, sizeof tmp));
+  snprintf(data, sizeof data, "%s/bars", tmp);
+  snprintf(script, sizeof script, "%s/bars.gp", tmp);
+  FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
+  for (int g = 0; g < sm->ngroups; g++) {
+    /* a bar per configuration, labelled by what tells it apart: the strategy, then the keys that vary */
+    const fl_summary_group *gr = &sm->groups[g];
+    const fl_summary_stat *x = &gr->fig[fig];
+    char label[512] = "";
+    size_t n = 0;
+    for (int s = 0; s < sm->nshown; s++) {
+      /* the keys whose value differs between the bars (the identity keys too, when they do) */
+      int k = sm->shown[s], varies = 0;
+      char v[96];
+      for (int o = 0; o < sm->ngroups && !varies; o++)
+        varies = strcmp(sm->groups[o].vals[k], gr->vals[k]) != 0;
+      if (!varies)
+        continue;
+      fl_rowset_show(k, gr->vals[k], v, sizeof v);
+      n += (size_t)snprintf(label + n, n < sizeof label ? sizeof label - n : 0, "%s%s", n ? " " : "", v);
+    }
+    if (several && n < sizeof label)
+      snprintf(label + n, sizeof label - n, "%s%s", n ? " " : "", gr->scenario);
+    for (char *c = label; *c; c++)
+      if (*c == '"')
+        *c = '\'';
+    fprintf(f, "\"%s\" %.17g %.17g\n", label, x->n ? (percent ? 100.0 : 1.0 / scale) * x->mean : NAN,
+            x->n && isfinite(x->ci95) ? (percent ? 100.0 : 1.0 / scale) * x->ci95 : 0.0);
+  }
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
+  f = NULL;
+  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-%ld", opt->file, (long)getpid());
+  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
+  fprintf(f, "set terminal %s\nset output ", term);
+  fl_gp_quote(f, out_tmp);
+  {
+    char t[512], yl[160];
+    const char *unit = fl_summary_fig_unit(fig);
+    snprintf(t, sizeof t, "%s: %s by configuration (mean, 95%% CI)",
+             opt->scenario ? opt->scenario
+             : several     ? "all scenarios"
+                           : sm->groups[0].scenario,
+             y);
+    fprintf(f, "\nset title ");
+    fl_gp_quote(f, t);
+    if (percent)
+      snprintf(yl, sizeof yl, "%s (%%)", y);
+    else if (strcmp(unit, "s") == 0)
+      snprintf(yl, sizeof yl, "%s (%s)", y, name);
+    else
+      snprintf(yl, sizeof yl, "%s%s%s%s", y, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
+    fprintf(f, "\nset ylabel ");
+    fl_gp_quote(f, yl);
+  }
+  fprintf(f,
+          "\nset grid ytics\nset yrange [0:*]\nset boxwidth 0.6\nset style fill solid 0.5 border -1\n"
+          "set xtics rotate by -30 left\nset bars 2\nset xrange [-0.6:%.1f]\n",
+          sm->ngroups - 0.4);
+  fprintf(f, "plot '%s' using 0:2:3:xtic(1) with boxerrorbars lc 1 notitle\n", data);
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
+  f = NULL;
+  rc = fl_gnuplot(script, tmp, out_tmp, opt->file);
+done:
+  if (f)
+    fclose(f);
+  fl_summary_destroy(&sm);
+  if (tmp[0])
+    fl_remove_tree(tmp);
   return rc;
 }

@@ -32,4 +32,9 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file);
  * missing or fails. The file appears complete or not at all. */
 fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt);
 
+/* `faultline report DB --plot FILE --bars [--y FIGURE]`: a bar per configuration (the report's groups, summary.h:
+ * labelled by the strategy and the keys that vary), the mean of a report figure with its 95 % interval as an error
+ * bar; for comparisons along no numeric axis (strategies, weightings). opt->x is unused. */
+fl_err fl_plot_bars(sqlite3 *db, const fl_plot_opts *opt);
+
 #endif

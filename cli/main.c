@@ -74,7 +74,7 @@ static const fl_cmd fl_cmds[] = {
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
      "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
-     "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|COLUMN]] "
+     "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|COLUMN]] [--plot FILE --bars [--y FIGURE]] "
      "[--timeline RUN_ID --plot FILE] [--html FILE.html]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
@@ -844,6 +844,7 @@ static int fl_cmd_report(int argc, char **argv)
   const char *path = NULL;
   long timeline = 0;
   const char *html = NULL, *baseline = NULL, *format = NULL;
+  int bars = 0;
 
   for (int i = 1; i < argc; i++) {
     const char *v;
@@ -866,6 +867,8 @@ static int fl_cmd_report(int argc, char **argv)
       ro.where = v;
     else if ((v = fl_args_value(argc, argv, &i, "--baseline")))
       baseline = v;
+    else if (strcmp(argv[i], "--bars") == 0)
+      bars = 1;
     else if ((v = fl_args_value(argc, argv, &i, "--format"))) {
       if (format)
         return fl_usage_error("report", "--format given twice (then '%s')", v);
@@ -901,7 +904,9 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_usage_error("report", "%s", "--html FILE stands alone (its page draws the plots itself)");
   if (timeline && (!po.file || po.x || po.y))
     return fl_usage_error("report", "%s", "--timeline RUN_ID goes with --plot FILE (and no --x, --y)");
-  if (po.file && !po.x && !timeline)
+  if (bars && (!po.file || po.x || timeline))
+    return fl_usage_error("report", "%s", "--bars goes with --plot FILE (and no --x: the bars are the configurations)");
+  if (po.file && !po.x && !timeline && !bars)
     return fl_usage_error("report", "%s",
                           "--plot needs --x KEY (the scenario key on the horizontal axis) or --timeline RUN_ID");
   if ((po.file && fl_args_output("--plot", po.file) != FL_OK) || (html && fl_args_output("--html", html) != FL_OK))
@@ -919,6 +924,9 @@ static int fl_cmd_report(int argc, char **argv)
                           : ro.json ? FL_COMPARE_JSON
                                     : FL_COMPARE_TABLE};
     FL_TRY(fl_compare_print(fl_db_sqlite(db), path, &co, stdout));
+  } else if (bars) {
+    FL_TRY(fl_plot_bars(fl_db_sqlite(db), &po));
+    fprintf(stderr, "faultline: %s: %s by configuration\n", po.file, po.y ? po.y : "waste");
   } else if (po.file) {
     FL_TRY(fl_plot(fl_db_sqlite(db), &po));
     fprintf(stderr, "faultline: %s: %s against %s\n", po.file, po.y ? po.y : "waste", po.x);

@@ -37,6 +37,16 @@ static void test_plot_svg_png(void)
   free(svg);
   CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot ct.svg --x failures.node_mtbf --y strategy", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "a numeric results column"));
+  /* bars: a bar per configuration, labelled by what varies, with its interval */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot bars.svg --bars --y node_hours", 60), 0);
+  svg = fl_test_read_file(fl_test_tmp("bars.svg"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">buddy 1y<"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">checkpoint 10y<"));
+  free(svg);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot bars2.svg --bars --x failures.node_mtbf", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot bars2.svg --bars --y strategy", 60), 2);
+  CU_ASSERT_FALSE(fl_cli_exists("bars2.svg"));
   CU_ASSERT_EQUAL(fl_cli_run_limited("report p.sqlite --plot m.png --x failures.node_mtbf --y makespan", 60), 0);
   {
     char *png = fl_test_read_file(fl_test_tmp("m.png"), &n);
@@ -131,6 +141,10 @@ static void test_html_page(void)
     rows++;
   CU_ASSERT_EQUAL(rows, 2);
   CU_ASSERT_PTR_NULL(strstr(page, "<script"));
+  /* no numeric key varies: the two strategies as bars, not "nothing to draw" */
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "waste of each configuration"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, ">checkpoint<"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, ">none<"));
   {
     /* the run drawn had failures */
     const char *run = strstr(page, "<h2>Run ");
