@@ -31,6 +31,7 @@ enum {
 typedef struct fl_group {
   char key[1200];
   char scenario[400], mode[8], strategy[32], interval[128], model[32], mtbf[32], policy[64], weights[16];
+  char cost[80]; /* delta / R, as priced (the platform's or the scenario's) */
   long nodes;
   size_t n, cap, failed, timeout, wrong; /* wrong: 'wrong_result' (also in the CSV's failed count) */
   double *m[FL_NMETRICS];
@@ -285,9 +286,9 @@ static int fl_group_print(const fl_group *g, int tasks, fl_table *tab)
     fl_fmt_ci(g, FL_M_WASTE, 100.0, "%.2f%%", c[FL_M_WASTE], sizeof c[0]);
     fl_fmt_ci(g, FL_M_FAILURES, 1.0, "%.4g", c[FL_M_FAILURES], sizeof c[0]);
     fl_fmt_ci(g, FL_M_INTERRUPTIONS, 1.0, "%.4g", c[FL_M_INTERRUPTIONS], sizeof c[0]);
-    const char *row[] = {
-        g->scenario,      g->mode,       g->strategy,      g->interval,          nodes, g->mtbf, g->model, runs,
-        c[FL_M_MAKESPAN], c[FL_M_WASTE], c[FL_M_FAILURES], c[FL_M_INTERRUPTIONS]};
+    const char *row[] = {g->scenario,      g->mode,       g->strategy,      g->interval,         nodes,
+                         g->mtbf,          g->model,      g->cost,          runs,                c[FL_M_MAKESPAN],
+                         c[FL_M_WASTE],    c[FL_M_FAILURES], c[FL_M_INTERRUPTIONS]};
     return fl_table_add(tab, row);
   }
   if (tasks == 2) {
@@ -535,13 +536,13 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
   fl_group g;
-  fl_table tab = {.ncols = tasks == 2 ? 14 : tasks ? 13 : 12, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
+  fl_table tab = {.ncols = tasks == 2 ? 14 : 13, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
   int have = 0, rows = 0;
   const char *sql =
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), %s AS fl_text_hash, %s"
+      "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
@@ -552,7 +553,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), %s AS fl_text_hash, %s"
+      "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
@@ -592,8 +593,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     }
     if (rows++ == 0) {
       static const char *const job_head[] = {
-          "scenario", "mode", "strategy",          "interval",       "nodes",    "node-MTBF",
-          "model",    "runs", "makespan (95% CI)", "waste (95% CI)", "failures", "interruptions"};
+          "scenario", "mode",  "strategy",          "interval",          "nodes",          "node-MTBF", "model",
+          "δ / R",    "runs", "makespan (95% CI)", "waste (95% CI)", "failures", "interruptions"};
       static const char *const task_head[] = {
           "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
           "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
@@ -646,6 +647,18 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       snprintf(g.strategy, sizeof g.strategy, "%s", fl_text(st, 2));
       snprintf(g.interval, sizeof g.interval, "%s", interval);
       snprintf(g.model, sizeof g.model, "%s", fl_text(st, 7));
+      {
+        char d[32], r[32];
+        if (sqlite3_column_type(st, 26) == SQLITE_NULL)
+          snprintf(d, sizeof d, "-");
+        else
+          fl_units_format_duration(sqlite3_column_double(st, 26), d, sizeof d);
+        if (sqlite3_column_type(st, 27) == SQLITE_NULL)
+          snprintf(r, sizeof r, "-");
+        else
+          fl_units_format_duration(sqlite3_column_double(st, 27), r, sizeof r);
+        snprintf(g.cost, sizeof g.cost, "%s / %s", d, r);
+      }
       snprintf(g.mtbf, sizeof g.mtbf, "%s", mtbf);
       snprintf(g.weights, sizeof g.weights, "%s", sqlite3_column_type(st, 14) == SQLITE_NULL ? "-" : fl_text(st, 14));
       snprintf(g.policy, sizeof g.policy, "%s", policy);
