@@ -520,7 +520,7 @@ int fl_cmd_agree(int argc, char **argv)
     snprintf(tr, sizeof tr, "failures.trace=%s", trace);
     /* the simulator: the calibrated job, the failures of the trace, no repair (a dead process stays dead) */
     {
-      char *x[] = {"--calibration", cal,
+      char *x[] = {"--calibrated-job", cal,
                    "--set",         strat,
                    "--set",         platform,
                    "--set",         "failures.model=trace",

@@ -69,7 +69,8 @@ static int fl_cmd_help(int argc, char **argv);
 static const fl_cmd fl_cmds[] = {
     {"simulate",
      "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
-     " [--calibration FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet] [--print]",
+     " [--calibration FILE.ini] [--calibrated-job FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet]"
+     " [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
      "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
@@ -469,6 +470,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   char *present = NULL;        /* the current point's replicas that are in the database already */
   fl_db_writer *writer = NULL;
   const char *cost_said = NULL; /* the reason last given for constant costs (fl_warn_cost_fallback) */
+  char cal_kind[64] = "";       /* --calibration: the strategy it was measured with */
   int cur = 0;
   long shard_i = 1, shard_n = 1, item = 0; /* --shard I/N: this command's slice of the items */
   long rows_total = 0, rows_done = 0;      /* progress */
@@ -489,12 +491,15 @@ static int fl_cmd_simulate(int argc, char **argv)
     char buf[512];
     if ((v = fl_args_value(argc, argv, &i, "--set"))) {
       sets[nsets++] = strdup(v);
-    } else if ((v = fl_args_value(argc, argv, &i, "--calibration"))) {
-      /* its keys are overrides, applied where it stands among the --set (stored with each row) */
+    } else if ((v = fl_args_value(argc, argv, &i, "--calibration")) ||
+               (v = fl_args_value(argc, argv, &i, "--calibrated-job"))) {
+      /* its keys are overrides, applied where it stands among the --set (stored with each row): the measured
+       * costs only (the scenario keeps its job), or with --calibrated-job the measured job too (agree) */
       char **cal = NULL;
-      int ncal = 0;
+      int ncal = 0, costs_only = strcmp(argv[i - 1], "--calibration") == 0;
       char **g;
-      if ((rc = fl_calibration_read(v, &cal, &ncal)) != FL_OK) {
+      if ((rc = costs_only ? fl_calibration_read_costs(v, &cal, &ncal, cal_kind, sizeof cal_kind)
+                           : fl_calibration_read(v, &cal, &ncal)) != FL_OK) {
         rc = fl_report_error(rc);
         goto out;
       }
@@ -594,6 +599,12 @@ static int fl_cmd_simulate(int argc, char **argv)
   for (int i = 0; i < nsets; i++)
     if (sets[i][0] != '\x01')
       FL_TRY(fl_scenario_set(base, sets[i]));
+  if (cal_kind[0] && strcmp(cal_kind, base->strategy) != 0 && !quiet)
+    /* the file holds the checkpoint cost of the strategy it was calibrated with (each level costs its own) */
+    fprintf(stderr,
+            "faultline: warning: the calibration was measured with strategy %s, this scenario runs %s: its checkpoint "
+            "cost is %s's (faultline calibrate ... --set strategy.kind=%s measures %s's)\n",
+            cal_kind, base->strategy, cal_kind, base->strategy, base->strategy);
   if (base->sweep)
     sweep_len += strlen(base->sweep) + 1;
   for (int i = 0; i < nsets; i++)

@@ -49,15 +49,29 @@ static void test_calibrate(void)
       CU_ASSERT_PTR_NOT_NULL(strstr(text, "; the file level with the hdf5 store: checkpoint "));
     free(text);
   }
-  /* the simulator applies it; the row stores it with the overrides */
+  /* the simulator prices the scenario with the measured costs and keeps its job; the row stores them with the
+   * overrides */
   snprintf(args, sizeof args,
-           "simulate '%s' --calibration cal.ini --db cal.sqlite --replicas 2 --quiet --set failures.node_mtbf=1h",
+           "simulate '%s' --calibration cal.ini --db cal.sqlite --replicas 2 --set failures.node_mtbf=1h",
            fl_test_src("scenarios/quickstart.ini"));
   CU_ASSERT_EQUAL(fl_cli_run_limited(args, 60), 0);
-  CU_ASSERT_EQUAL(db_value(fl_test_tmp("cal.sqlite"), "SELECT COUNT(*) FROM runs WHERE overrides LIKE "
-                                                      "'%app.kind=bsp%' AND overrides LIKE '%strategy.downtime=%'"),
+  CU_ASSERT_EQUAL(db_value(fl_test_tmp("cal.sqlite"), "SELECT COUNT(*) FROM runs WHERE overrides NOT LIKE "
+                                                      "'%app.%' AND overrides LIKE '%strategy.downtime=%' AND "
+                                                      "overrides NOT LIKE '%strategy.interval=%'"),
                   2);
-  CU_ASSERT(db_value(fl_test_tmp("cal.sqlite"), "SELECT MAX(work_s) FROM runs") < 60.0); /* the measured work */
+  CU_ASSERT(db_value(fl_test_tmp("cal.sqlite"), "SELECT MIN(work_s) FROM runs") > 3600.0); /* quickstart's job */
+  CU_ASSERT(db_value(fl_test_tmp("cal.sqlite"), "SELECT MAX(checkpoint_cost_s) FROM runs") < 60.0); /* measured */
+  /* calibrated with buddy, run with checkpoint: said */
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "the calibration was measured with strategy buddy"));
+  /* --calibrated-job: the measured job itself (what agree simulates) */
+  snprintf(args, sizeof args,
+           "simulate '%s' --calibrated-job cal.ini --db cal2.sqlite --replicas 2 --quiet --set failures.node_mtbf=1h",
+           fl_test_src("scenarios/quickstart.ini"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited(args, 60), 0);
+  CU_ASSERT_EQUAL(db_value(fl_test_tmp("cal2.sqlite"), "SELECT COUNT(*) FROM runs WHERE overrides LIKE "
+                                                       "'%app.kind=bsp%' AND overrides LIKE '%strategy.downtime=%'"),
+                  2);
+  CU_ASSERT(db_value(fl_test_tmp("cal2.sqlite"), "SELECT MAX(work_s) FROM runs") < 60.0); /* the measured work */
   /* a bad calibration file: one line naming it, exit 2, nothing written */
   fl_cli_write("bad-cal.ini", "[strategy]\ncheckpoint_cost = fast\n");
   snprintf(args, sizeof args, "simulate '%s' --calibration bad-cal.ini --db bad.sqlite",
@@ -107,7 +121,7 @@ static void test_agree(void)
 }
 
 static CU_TestInfo agree_tests[] = {
-    {"calibrate writes what simulate --calibration applies", test_calibrate},
+    {"calibrate writes what simulate --calibration / --calibrated-job apply", test_calibrate},
     {"agree: both engines, the same failures", test_agree},
     CU_TEST_INFO_NULL,
 };
