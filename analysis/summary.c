@@ -117,13 +117,20 @@ static int fl_sum_key_index(const char *name)
   return -1;
 }
 
+/* A JSON string, or null for bytes that are not UTF-8 (a foreign file's). */
+static json_t *fl_sum_json_text(const char *v)
+{
+  json_t *j = json_string(v);
+  return j ? j : json_null();
+}
+
 static json_t *fl_sum_json_key(int k, const char *v)
 {
   const char *t = fl_scenario_key_at(k)->vtype;
   if (!v[0])
     return json_null();
   if (strcmp(t, "text") == 0)
-    return json_string(v) ? json_string(v) : json_null();
+    return fl_sum_json_text(v);
   if (strcmp(t, "integer") == 0)
     return json_integer(strtoll(v, NULL, 10));
   return isfinite(strtod(v, NULL)) ? json_real(strtod(v, NULL)) : json_null();
@@ -368,7 +375,7 @@ fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt
       } else {
         json_t *o = json_object(), *keys = json_object(), *st = json_object(), *fg = json_object();
         FL_CHECK(o && keys && st && fg, FL_ERR_NOMEM, "out of memory");
-        json_object_set_new(o, "scenario", json_string(g->scenario) ? json_string(g->scenario) : json_null());
+        json_object_set_new(o, "scenario", fl_sum_json_text(g->scenario));
         json_object_set_new(o, "mode", json_string(g->mode));
         for (int s = 0; s < ns; s++) {
           char name[128];

@@ -339,20 +339,18 @@ static int fl_drv_init(fl_drv *d)
 static int fl_drv_restore(fl_drv *d, int *need_init)
 {
   fl_rt *rt = d->rt;
-  fl_failure_view view = {.copies_left = rt->degree - 1, /* the other replica sets go on (we do not wait for them) */
+  /* the view from this replica set: the dead role's copy in it is gone and no other copy of it lives in the set
+   * (under replication the other sets carry the job meanwhile; they are not waited for), so copies_left is 0 and
+   * the strategy says how the set itself is re-created: from its newest checkpoint, or from scratch */
+  fl_failure_view view = {.copies_left = 0,
                           .buddy_intact = rt->mirrors_intact && rt->agreed_version >= 0,
                           .buddy_version = d->imc ? rt->agreed_version : -1,
                           .file_version = rt->agreed_file_version,
                           .reshaped = rt->reshaped};
   fl_recovery r = fl_strat_on_failure(d->strat, &view);
   double t0 = fl_rt_now();
-  if (r.action == FL_ACT_CONTINUE) {
-    /* masked for the job: the other copies go on; this replica set is re-created by its spares from its own newest
-     * checkpoint and catches up, or retires if it has none left */
-    view.copies_left = 0;
-    r = fl_strat_rollback_newest(d->strat, &view);
-    d->res->replica_rebuilds++;
-  }
+  if (rt->degree > 1)
+    d->res->replica_rebuilds++; /* masked for the job: this set catches up (or retires) */
   int rc = FL_RT_OK;
 
   rt->my_file_version = rt->agreed_file_version; /* a promoted spare learns it here */
