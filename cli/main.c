@@ -611,8 +611,36 @@ static int fl_cmd_simulate(int argc, char **argv)
     if (sets[i][0] == '\x01')
       sweep_len += strlen(sets[i]) + 1;
   FL_ALLOC(sweep_text, sweep_len);
-  if (base->sweep)
-    strcat(strcat(sweep_text, base->sweep), " ");
+  if (base->sweep) {
+    /* the file's own sweep, less the terms of keys the command line sets: `--set strategy.kind=buddy` on a scenario
+     * that sweeps the strategy runs buddy, as asked, instead of the file's sweep putting the others back */
+    char *copy = strdup(base->sweep), *save = NULL, *term;
+    FL_CHECK(copy != NULL, FL_ERR_NOMEM, "out of memory");
+    for (term = strtok_r(copy, " \t", &save); term; term = strtok_r(NULL, " \t", &save)) {
+      const char *eq = strchr(term, '=');
+      int set_here = 0;
+      for (int i = 0; eq && i < nsets && !set_here; i++) {
+        const char *k = sets[i], *ke = strchr(k, '=');
+        if (k[0] == '\x01' || !ke || strncmp(k, "run.", 4) == 0)
+          continue;
+        for (const char *p = term; p < eq && !set_here;) {
+          size_t n = strcspn(p, "+=");
+          set_here = n == (size_t)(ke - k) && strncmp(p, k, n) == 0;
+          p += n + (p[n] == '+');
+        }
+      }
+      if (set_here) {
+        if (!quiet)
+          fprintf(stderr,
+                  "faultline: the command line sets a key of the scenario's sweep term '%s': that term is left "
+                  "out\n",
+                  term);
+        continue;
+      }
+      strcat(strcat(sweep_text, term), " ");
+    }
+    free(copy);
+  }
   for (int i = 0; i < nsets; i++)
     if (sets[i][0] == '\x01')
       strcat(strcat(sweep_text, sets[i] + 1), " ");

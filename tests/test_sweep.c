@@ -236,7 +236,7 @@ static void test_schema_1_shards(void)
   snprintf(rep_full, sizeof rep_full, "%s", fl_cli_out);
   CU_ASSERT_EQUAL(fl_cli_run("report vmerged.sqlite --csv"), 0);
   CU_ASSERT_STRING_EQUAL(rep_full, fl_cli_out);
-  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5);                        /* header + 2 shapes x 2 strategies */
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5);                                 /* header + 2 shapes x 2 strategies */
   CU_ASSERT(strstr(fl_cli_out, ",failures.shape,") < strchr(fl_cli_out, '\n')); /* each varying key a column */
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"buddy\","));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, ",0.90000000000000002,"));
@@ -416,7 +416,8 @@ static void test_platform_sweep(void)
   CU_ASSERT_STRING_EQUAL(full, swept);
   /* the report and the plot see the platform key vary */
   CU_ASSERT_EQUAL(fl_cli_run("report pfull.sqlite --csv"), 0);
-  CU_ASSERT(strstr(fl_cli_out, ",platform.nodes,") && strstr(fl_cli_out, ",platform.nodes,") < strchr(fl_cli_out, '\n'));
+  CU_ASSERT(strstr(fl_cli_out, ",platform.nodes,") &&
+            strstr(fl_cli_out, ",platform.nodes,") < strchr(fl_cli_out, '\n'));
   /* a platform too small for the job: one line, no file */
   CU_ASSERT_EQUAL(fl_cli_run("simulate p.ini --db pbad.sqlite --sweep platform.nodes=40,16"), 2);
   CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
@@ -446,7 +447,22 @@ static void test_platform_sweep(void)
   }
 }
 
+/* A --set of a key the scenario's own run.sweep sweeps: the command line wins (that term of the file's sweep is left
+ * out, and said), instead of the file's sweep putting the other values back; other terms still sweep. */
+static void test_set_overrides_file_sweep(void)
+{
+  fl_cli_write("fs.ini", "[run]\nname = fs\nseed = 2\nreplicas = 2\nevents = none\n"
+                         "sweep = strategy.kind+strategy.checkpoint_cost=checkpoint/5min,buddy/30s "
+                         "failures.node_mtbf=2y,5y\n[platform]\nnodes = 100\n[app]\nnodes = 64\nwork = 6h\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate fs.ini --db fs.sqlite --set strategy.kind=none"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "sweep term 'strategy.kind+strategy.checkpoint_cost="));
+  CU_ASSERT_EQUAL(fl_cli_query("fs.sqlite", "SELECT COUNT(*) FROM runs"), 4); /* 2 MTBFs x 2 replicas */
+  CU_ASSERT_EQUAL(fl_cli_query("fs.sqlite", "SELECT COUNT(*) FROM runs WHERE strategy <> 'none'"), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("fs.sqlite", "SELECT COUNT(DISTINCT node_mtbf_s) FROM runs"), 2);
+}
+
 static CU_TestInfo sweep_tests[] = {
+    {"a --set of a swept key wins over the file's sweep", test_set_overrides_file_sweep},
     {"shards merge back to the sweep, row for row", test_shards_merge_to_the_sweep},
     {"merge refuses what is not its input", test_merge_refuses},
     {"shards of schema 1 (the text in every row) merge with today's", test_schema_1_shards},
