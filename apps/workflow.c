@@ -308,8 +308,8 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     for (long i = 0; i < n && on < 0; i++)
       if (indeg[i] > 0)
         on = i;
-    rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s' is on a dependency cycle (%ld tasks are)", wf->path,
-                    wf->task[on].name, n - tail);
+    rc = fl_err_set(FL_ERR_INPUT, "%s: task '%s' is on a dependency cycle (%ld tasks are)", wf->path, wf->task[on].name,
+                    n - tail);
     goto done;
   }
   FL_ALLOC(wf->sub_start, n + 1);
@@ -429,7 +429,15 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
     tasks = json_object_get(wfj, "tasks");
     machines = json_object_get(wfj, "machines");
   }
-  FL_CHECK(json_is_array(tasks), FL_ERR_INPUT, "%s: no workflow%s.tasks array", path, v15 ? ".specification" : "");
+  {
+    /* a schema this reader does not know says which it is (1.2 keeps its tasks under workflow.jobs) */
+    json_t *ver = json_object_get(root, "schemaVersion");
+    FL_CHECK(json_is_array(tasks), FL_ERR_INPUT,
+             "%s: no workflow%s.tasks array%s%s%s (faultline reads WfCommons schemas 1.3, 1.4 and 1.5)", path,
+             v15 ? ".specification" : "", json_is_string(ver) ? ": schemaVersion " : "",
+             json_is_string(ver) ? json_string_value(ver) : "",
+             json_is_array(json_object_get(wfj, "jobs")) ? ", whose tasks are workflow.jobs" : "");
+  }
   if (v15) {
     /* schema 1.5 keeps a task's runtime and a file's size in lists of their own: index them by id once (Jansson's
      * objects are hash tables), not a search of the list per task and per file reference (quadratic: 100k tasks
@@ -962,8 +970,7 @@ static fl_err fl_subs_take(fl_subs_row *r)
   i = fl_wf_find(r->wf, r->f[0]);
   j = fl_wf_find(r->wf, r->f[1]);
   FL_CHECK(i >= 0, FL_ERR_INPUT, "%s:%d: task '%s': no such task in %s", r->path, r->line, r->f[0], r->wf->path);
-  FL_CHECK(j >= 0, FL_ERR_INPUT, "%s:%d: substitute '%s': no such task in %s", r->path, r->line, r->f[1],
-           r->wf->path);
+  FL_CHECK(j >= 0, FL_ERR_INPUT, "%s:%d: substitute '%s': no such task in %s", r->path, r->line, r->f[1], r->wf->path);
   FL_CHECK(i != j, FL_ERR_INPUT, "%s:%d: task '%s' cannot substitute itself", r->path, r->line, r->f[0]);
   errno = 0;
   w = strtod(r->f[2], &end);
@@ -971,8 +978,7 @@ static fl_err fl_subs_take(fl_subs_row *r)
            "%s:%d: weight '%s': a number >= 0", r->path, r->line, r->f[2]);
   if (r->nf == 4 && r->f[3][0]) {
     k = fl_wf_find(r->wf, r->f[3]);
-    FL_CHECK(k >= 0, FL_ERR_INPUT, "%s:%d: dependent '%s': no such task in %s", r->path, r->line, r->f[3],
-             r->wf->path);
+    FL_CHECK(k >= 0, FL_ERR_INPUT, "%s:%d: dependent '%s': no such task in %s", r->path, r->line, r->f[3], r->wf->path);
   }
   FL_TRY(fl_grow((void **)&r->ti, &r->cap, r->n + 1, sizeof *r->ti));
   r->tj = realloc(r->tj, (size_t)r->cap * sizeof *r->tj);

@@ -106,7 +106,7 @@ static void test_wfcommons_15(void)
   CU_ASSERT_EQUAL(wf->nedges, 1);
   CU_ASSERT_DOUBLE_EQUAL(wf->edge_bytes[0], 5000.0, 1e-9);
   CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "a_1")].flops, 2 * 2000e6, 1e-3); /* on machine m */
-  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "b_1")].flops, 1e9, 1e-3);       /* the reference speed */
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "b_1")].flops, 1e9, 1e-3);        /* the reference speed */
   CU_ASSERT_EQUAL(wf->task[fl_wf_find(wf, "a_1")].cores, 2);
   fl_wf_destroy(&wf);
 }
@@ -194,6 +194,9 @@ static void test_bad_graphs(void)
        "<child ref=\"a\"><parent ref=\"b\"/></child><child ref=\"b\"><parent ref=\"a\"/></child></adag>",
        "cycle"},
       {"graph.txt", "x", "unknown workflow format"},
+      /* a schema this reader does not know is named (1.2: tasks under workflow.jobs) */
+      {"v12.json", "{\"schemaVersion\":\"1.2\",\"workflow\":{\"jobs\":[{\"name\":\"a\"}]}}",
+       "schemaVersion 1.2, whose tasks are workflow.jobs"},
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     fl_wf *wf = NULL;
@@ -240,8 +243,8 @@ static void test_heft_by_hand(void)
   fl_wf *wf = load(fl_test_src("tests/data/workflows/diamond.dot"));
   double speed[2] = {1e9, 1e9}, flops[4];
   fl_heft_schedule s;
-  fl_heft_hosts h = {.nhosts = 2, .speed = speed, .comm = comm_1e8, .mean_latency = 0, .mean_bandwidth = 1e8,
-                     .candidates = 4};
+  fl_heft_hosts h = {
+      .nhosts = 2, .speed = speed, .comm = comm_1e8, .mean_latency = 0, .mean_bandwidth = 1e8, .candidates = 4};
   long t1, t2, t3, t4;
   CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
   for (long i = 0; i < 4; i++)
@@ -295,8 +298,13 @@ static void test_heft_candidates(void)
   }
   {
     fl_heft_graph g = heft_graph(wf, flops, tcores);
-    fl_heft_hosts h = {.nhosts = H, .speed = speed, .cores = cores, .comm = comm_1e8, .mean_latency = 0,
-                       .mean_bandwidth = 1e8, .candidates = 16};
+    fl_heft_hosts h = {.nhosts = H,
+                       .speed = speed,
+                       .cores = cores,
+                       .comm = comm_1e8,
+                       .mean_latency = 0,
+                       .mean_bandwidth = 1e8,
+                       .candidates = 16};
     CU_ASSERT_EQUAL_FATAL(fl_heft(&g, &h, &s), FL_OK);
   }
   CU_ASSERT(!s.exhaustive);
@@ -319,7 +327,7 @@ static void test_cli_heft_makespan(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("heft.db", "SELECT makespan_s FROM runs"), 9.0, 1e-9);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("heft.db", "SELECT work_s FROM runs"), 9.0, 1e-9);
   CU_ASSERT_EQUAL(fl_cli_query("heft.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND app = "
-                                             "'workflow' AND tasks_lost = 0"),
+                                          "'workflow' AND tasks_lost = 0"),
                   1.0);
 }
 
@@ -372,20 +380,18 @@ static void test_cli_decisions(void)
            fl_test_src("tests/data/workflows/decide.ini"));
   CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
   CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT count(*) FROM runs WHERE error_budget = 0.5 AND policy IN "
-                                            "('greedy','exact','mip') AND tasks_replicated = 1 AND "
-                                            "tasks_substituted = 0 AND tasks_lost = 1 AND status = 'completed'"),
+                                         "('greedy','exact','mip') AND tasks_replicated = 1 AND "
+                                         "tasks_substituted = 0 AND tasks_lost = 1 AND status = 'completed'"),
                   3.0);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT max(makespan_s) FROM runs WHERE error_budget = 0.5 AND "
-                                                   "policy = 'greedy'"),
+                                                "policy = 'greedy'"),
                          16.0, 0.01);
-  CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT tasks_substituted FROM runs WHERE policy_solver = 'full-mip'"),
-                  1.0);
-  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT error_spent FROM runs WHERE policy_solver = 'full-mip'"),
-                         0.2, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT makespan_s FROM runs WHERE policy_solver = 'full-mip'"),
-                         6.0, 0.01);
-  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT error_spent FROM runs WHERE error_budget = 2.5"), 1.1,
+  CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT tasks_substituted FROM runs WHERE policy_solver = 'full-mip'"), 1.0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT error_spent FROM runs WHERE policy_solver = 'full-mip'"), 0.2,
                          1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT makespan_s FROM runs WHERE policy_solver = 'full-mip'"), 6.0,
+                         0.01);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("dec.db", "SELECT error_spent FROM runs WHERE error_budget = 2.5"), 1.1, 1e-12);
   CU_ASSERT_EQUAL(fl_cli_query("dec.db", "SELECT tasks_substituted FROM runs WHERE error_budget = 2.5"), 1.0);
 }
 
@@ -427,8 +433,9 @@ static void test_cli_bad_input(void)
   char ini[1024], cmd[2048];
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     fl_cli_write(bad[k].file, bad[k].text);
-    snprintf(ini, sizeof ini, "[platform]\nnodes = 4\n[app]\nkind = workflow\ngraph = %s\n[strategy]\nkind = "
-                              "replication\n[failures]\nmodel = none\n",
+    snprintf(ini, sizeof ini,
+             "[platform]\nnodes = 4\n[app]\nkind = workflow\ngraph = %s\n[strategy]\nkind = "
+             "replication\n[failures]\nmodel = none\n",
              bad[k].file);
     fl_cli_write("bad.ini", ini);
     snprintf(cmd, sizeof cmd, "simulate bad.ini --db bad-%zu.db", k);
@@ -455,8 +462,9 @@ static void test_cli_bad_input(void)
                               "<zone id=\"a\" routing=\"None\"><host id=\"controller\" speed=\"1Gf\"/></zone>"
                               "<cluster id=\"c\" prefix=\"n-\" suffix=\"\" radical=\"0-3\" speed=\"1Gf\" bw=\"1GBps\" "
                               "lat=\"1us\"/></zone></platform>\n");
-  fl_cli_write("nr.ini", "[platform]\nfile = noroute.xml\n[app]\nkind = workflow\ngraph = gridworld\ngrid = 2x2\n"
-                         "iterations = 3\noutputs = shared\n[strategy]\nkind = replication\n[failures]\nmodel = none\n");
+  fl_cli_write("nr.ini",
+               "[platform]\nfile = noroute.xml\n[app]\nkind = workflow\ngraph = gridworld\ngrid = 2x2\n"
+               "iterations = 3\noutputs = shared\n[strategy]\nkind = replication\n[failures]\nmodel = none\n");
   CU_ASSERT_EQUAL(fl_cli_run("simulate nr.ini --db nr.db"), 2);
   CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
   CU_ASSERT(strstr(fl_cli_err, "nr.ini:") && strstr(fl_cli_err, "outputs") && strstr(fl_cli_err, "zone"));
@@ -548,7 +556,7 @@ static void test_cli_gridworld_graph(void)
     CU_ASSERT_EQUAL(fl_cli_run(cmd), 0);
   }
   CU_ASSERT_EQUAL(fl_cli_query("gwg-rep.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND "
-                                                "error_linf = 0 AND tasks_replicated > 0"),
+                                             "error_linf = 0 AND tasks_replicated > 0"),
                   8.0);
   /* local outputs, node MTBF 100 s: substitution with a substitute produced later (pending) and re-opened */
   CU_ASSERT_EQUAL(fl_cli_run("simulate gwg.ini --db gwg-sub.db --set app.grid=10x10 --set app.iterations=100 "
@@ -556,7 +564,7 @@ static void test_cli_gridworld_graph(void)
                              "--set run.seed=11 --set strategy.kind=substitution"),
                   0);
   CU_ASSERT_EQUAL(fl_cli_query("gwg-sub.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND "
-                                                "error_linf > 0 AND tasks_substituted > 0"),
+                                             "error_linf > 0 AND tasks_substituted > 0"),
                   2.0);
   /* seed 002's shape through the task graphs: 10x10 at node MTBF = repair = 20 s, outputs in node memory;
    * replication's re-executions cascade and it gets through almost no sweep by 10x the failure-free time, while
