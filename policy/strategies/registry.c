@@ -104,10 +104,12 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
     return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' for app %s (known: %s)", sc->strategy,
                             sc->app, known);
   if (!(ops->shapes & (unsigned)caps->shape))
-    return fl_scenario_fail(
-        sc, "strategy", "kind",
-        "strategy '%s' cannot drive app %s as the %s engine runs it (%s; strategies for it: %s)", ops->name, sc->app,
-        caps->name, caps->shape == FL_SHAPE_TASKS ? "independent tasks per sweep" : "ranks that own state", known);
+    return fl_scenario_fail(sc, "strategy", "kind",
+                            "strategy '%s' cannot drive app %s as the %s engine runs it (%s; strategies for it: %s)",
+                            ops->name, sc->app, caps->name,
+                            caps->shape == FL_SHAPE_TASKS ? "tasks, re-executed or substituted when they fail"
+                                                          : "ranks that own state",
+                            known);
   run->ops = ops;
   run->caps = caps;
   run->degree = 1;
