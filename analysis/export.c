@@ -20,7 +20,6 @@
 typedef struct fl_xcol {
   const fl_column *col;
   int key;
-  int present; /* runs column: the file has it */
   char name[80];
   const char *type, *unit, *from;
 } fl_xcol;
@@ -161,21 +160,14 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
   for (int c = 0; c < nrun; c++) {
     const fl_column *col = fl_run_column(c);
     fl_xcol *o;
-    int present = 0;
-    sqlite3_stmt *has = NULL;
-    char *hq = sqlite3_mprintf("SELECT 1 FROM pragma_table_info('runs') WHERE name = %Q", col->name);
-    if (hq && sqlite3_prepare_v2(h, hq, -1, &has, NULL) == SQLITE_OK)
-      present = sqlite3_step(has) == SQLITE_ROW;
-    sqlite3_finalize(has);
-    sqlite3_free(hq);
-    sqlite3_str_appendf(q, "%s%s", nsel ? ", " : "", present ? col->name : "NULL");
+    /* a column an older file lacks is exported empty: one header for every file */
+    sqlite3_str_appendf(q, "%s%s", nsel ? ", " : "", fl_runs_has_column(h, col->name) ? col->name : "NULL");
     nsel++;
     if (strcmp(col->name, "scenario_text") == 0)
       continue; /* in scenario_texts; the keys below are what it says */
     o = &cols[ncols++];
     o->col = col;
     o->key = -1;
-    o->present = present;
     snprintf(o->name, sizeof o->name, "%s", col->name);
     o->type = fl_column_type(col);
     o->unit = col->unit;

@@ -76,8 +76,8 @@ static void fl_varying_keys(fl_scen_cache *cache, size_t n, char *buf, size_t si
   for (int k = 0; k < fl_scenario_key_count(); k++) {
     const fl_scenario_keyinfo *ki = fl_scenario_key_at(k);
     char name[96];
-    double first = 0, v;
-    int have = 0, varies = 0;
+    double v;
+    int varies = 0;
     snprintf(name, sizeof name, "%s.%s", ki->section, ki->key);
     if (strcmp(ki->section, "run") == 0)
       continue;
@@ -86,8 +86,6 @@ static void fl_varying_keys(fl_scen_cache *cache, size_t n, char *buf, size_t si
     const char *strat[64];
     double firstv[64];
     int ns = 0;
-    (void)have;
-    (void)first;
     for (size_t i = 0; i < n && !varies; i++) {
       int at = -1;
       if (!fl_scenario_number(cache[i].sc, name, &v))
@@ -169,6 +167,18 @@ static void fl_gp_quote(FILE *f, const char *s)
     fputc(*s == '\n' ? ' ' : *s, f);
   }
   fputc('"', f);
+}
+
+/* Open gnuplot's script and start it: the terminal, and the output drawn beside `file` (out_tmp) until gnuplot is
+ * done, so the file appears complete or not at all. */
+static fl_err fl_gp_script(const char *script, const char *term, const char *file, char *out_tmp, size_t size, FILE **f)
+{
+  snprintf(out_tmp, size, "%s.tmp-%ld", file, (long)getpid());
+  if (!(*f = fopen(script, "w")))
+    return fl_err_set(FL_ERR_IO, "%s: %s", script, strerror(errno));
+  fprintf(*f, "set terminal %s\nset output ", term);
+  fl_gp_quote(*f, out_tmp);
+  return FL_OK;
 }
 
 /* Run gnuplot on `script` (its stderr into DIR/err), then move what it drew (out_tmp) to `file`. */
@@ -337,10 +347,7 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
   f = NULL;
 
-  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-%ld", opt->file, (long)getpid());
-  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
-  fprintf(f, "set terminal %s\nset output ", term);
-  fl_gp_quote(f, out_tmp);
+  FL_TRY(fl_gp_script(script, term, opt->file, out_tmp, sizeof out_tmp, &f));
   fprintf(f, "\nset title ");
   {
     char t[1024];
@@ -493,10 +500,7 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
   f = NULL;
 
-  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-%ld", file, (long)getpid());
-  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
-  fprintf(f, "set terminal %s\nset output ", term);
-  fl_gp_quote(f, out_tmp);
+  FL_TRY(fl_gp_script(script, term, file, out_tmp, sizeof out_tmp, &f));
   fprintf(f, "\nset title ");
   fl_gp_quote(f, title);
   fprintf(f, "\nset xlabel \"time (%s)\"\nset grid xtics\nset yrange [0.3:%f]\nset key off\nset ytics (", unit,
@@ -627,10 +631,7 @@ fl_err fl_plot_bars(sqlite3 *db, const fl_plot_opts *opt)
   }
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
   f = NULL;
-  snprintf(out_tmp, sizeof out_tmp, "%s.tmp-%ld", opt->file, (long)getpid());
-  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
-  fprintf(f, "set terminal %s\nset output ", term);
-  fl_gp_quote(f, out_tmp);
+  FL_TRY(fl_gp_script(script, term, opt->file, out_tmp, sizeof out_tmp, &f));
   {
     char t[512], yl[160];
     const char *unit = fl_summary_fig_unit(fig);
