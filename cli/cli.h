@@ -16,5 +16,7 @@ int fl_cmd_calibrate(int argc, char **argv);
 int fl_cmd_agree(int argc, char **argv);
 /* faultline fit (fit.c). */
 int fl_cmd_fit(int argc, char **argv);
+/* faultline workload (workload.c). */
+int fl_cmd_workload(int argc, char **argv);
 
 #endif

@@ -1,0 +1,52 @@
+/* swf.h — job traces in the Standard Workload Format of the Parallel Workloads Archive.
+ *
+ * SWF (Chapin, Cirne, Feitelson et al., "Benchmarks and standards for the evaluation of parallel job schedulers",
+ * JSSPP 1999; https://www.cs.huji.ac.il/labs/parallel/workload/swf.html) is one job a line, 18 whitespace-separated
+ * numbers, -1 where a value is unknown; header comments start with ';' and carry `Key: value` fields. What a
+ * machine-level simulation needs of a job is read here: its number (field 1), submit time (2), the trace's wait
+ * (3) and run time (4), allocated processors (5, else requested, 8), memory per processor (7 used, else 10
+ * requested, KB), requested time (9) and status (11). The header's MaxNodes and MaxProcs size the machine.
+ *
+ * A job's nodes are ceil(processors / cores_per_node). Jobs the log never ran (no run time, or no processor
+ * count) are skipped and counted, as the archive's own tools do; a job with no requested time gets its run time
+ * as the estimate (perfect estimates), counted too. A file read through zlib: plain or gzip-compressed alike. */
+#ifndef FL_SWF_H
+#define FL_SWF_H
+
+#include "fl_err.h"
+
+typedef struct fl_swf_job {
+  long id;          /* field 1: the trace's job number */
+  long line;        /* line in the file, for messages */
+  double submit_s;  /* field 2, seconds from the log's start */
+  double wait_s;    /* field 3 as logged (-1: unknown) */
+  double run_s;     /* field 4: the failure-free run time */
+  double req_s;     /* field 9: requested time, the scheduler's estimate (the run time when unknown) */
+  double mem_kb;    /* memory per processor, KB (field 7, else 10; -1 unknown) */
+  long procs;       /* field 5, else 8 */
+  long nodes;       /* ceil(procs / cores_per_node) */
+  int status;       /* field 11 (1 completed, 0 failed, 5 cancelled; -1 unknown) */
+} fl_swf_job;
+
+typedef struct fl_swf {
+  char *path;
+  fl_swf_job *jobs; /* in submit order (stable for equal submit times) */
+  long njobs;
+  long max_nodes, max_procs; /* header fields MaxNodes, MaxProcs (0: absent) */
+  long skipped;              /* lines of jobs that never ran (run time or processors unknown) */
+  long no_estimate;          /* jobs without a requested time (their run time is used) */
+  long unsorted;             /* jobs whose submit time came before an earlier line's (the list is sorted) */
+} fl_swf;
+
+/* Read `path` (plain or gzip). cores_per_node >= 1. A bad line, or a job larger than the header's MaxProcs or
+ * MaxNodes: FL_ERR_INPUT "FILE:LINE: field N (name) 'value': reason". A file without a job: FL_ERR_INPUT.
+ * The caller owns *out. */
+fl_err fl_swf_read(const char *path, long cores_per_node, fl_swf **out);
+/* The machine's nodes as the header gives them: ceil(MaxProcs / cores_per_node), else MaxNodes, else 0. */
+long fl_swf_machine_nodes(const fl_swf *t, long cores_per_node);
+/* Node-seconds of the trace's jobs over [first submit, last end as logged]: the log's own utilisation on a
+ * machine of `nodes` (NAN when the log has no wait times). */
+double fl_swf_logged_utilisation(const fl_swf *t, long nodes);
+void fl_swf_destroy(fl_swf **t);
+
+#endif

@@ -1,0 +1,73 @@
+/* batch.h — batch schedulers: which waiting jobs of a machine start now (a registry, like the strategies).
+ *
+ * A machine-level scenario (app.kind = workload) puts many jobs on one machine; a batch scheduler decides who runs.
+ * The decision is pure code: it sees the waiting queue in order (each job's nodes and its estimated run time,
+ * the trace's requested time) and the running jobs with their expected ends (start + estimate), sorted by that
+ * end; it answers which waiting jobs start now. Both the SimGrid engine (sim/run_workload.c) and the plain replay
+ * below (fl_batch_replay, the oracle of `validate`) keep their queue in an fl_batch and ask the same ops.
+ *
+ *   fcfs: start jobs in queue order while the first one fits; a job that does not fit blocks all behind it.
+ *   easy: EASY backfilling (Lifka 1995; Mu'alem and Feitelson, IEEE TPDS 12(6), 2001): fcfs, then the first
+ *         waiting job that does not fit gets a reservation at the shadow time (the earliest expected end at which
+ *         enough nodes are free for it); a later job starts now if it fits the free nodes and either ends by the
+ *         shadow time or uses only the extra nodes (those the reserved job will not need at the shadow time).
+ *
+ * A running job whose expected end has passed (it ran longer than its estimate) counts as ending now. Adding a
+ * scheduler (conservative backfilling, priorities) is one file with an fl_batch_ops and one line in batch.c. */
+#ifndef FL_BATCH_H
+#define FL_BATCH_H
+
+#include "fl_err.h"
+
+typedef struct fl_batch_view {
+  double now_s;
+  long free_nodes;
+  long nwait;                /* waiting jobs, in queue order */
+  const long *wait_nodes;    /* nodes each needs */
+  const double *wait_est_s;  /* its estimated run time */
+  long nrun;                 /* running jobs, sorted by expected end */
+  const long *run_nodes;     /* nodes each holds */
+  const double *run_end_s;   /* its expected end (may lie in the past) */
+} fl_batch_view;
+
+typedef struct fl_batch_ops {
+  const char *name; /* app.scheduler */
+  const char *doc;  /* one line for `faultline keys` */
+  /* Which waiting jobs start now: their queue positions, increasing, into start[] (room for nwait); returns how
+   * many. The chosen jobs fit the free nodes together. fl_batch_pick starts them and asks again, with them in the
+   * running set, until none is chosen (so an ops may answer in steps, as easy does: fcfs first, then backfill). */
+  long (*pick)(const fl_batch_view *v, long *start);
+} fl_batch_ops;
+
+extern const fl_batch_ops fl_batch_fcfs, fl_batch_easy;
+
+/* The registry: NULL-terminated. fl_batch_find: NULL when unknown; fl_batch_names: "fcfs | easy". */
+extern const fl_batch_ops *const fl_batch_registry[];
+const fl_batch_ops *fl_batch_find(const char *name);
+const char *fl_batch_names(void);
+
+/* A machine's queue and running set, kept for the ops. Jobs are the caller's indices. */
+typedef struct fl_batch fl_batch;
+fl_err fl_batch_create(const fl_batch_ops *ops, long machine_nodes, fl_batch **out);
+void fl_batch_destroy(fl_batch **b);
+/* Queue job `job` (nodes <= machine_nodes), at the back or, with front != 0, at the front (a failed job put back
+ * first, app.restart = front). */
+fl_err fl_batch_submit(fl_batch *b, long job, long nodes, double est_s, int front);
+/* The scheduler's choice at now_s: the chosen jobs leave the queue, enter the running set with expected end
+ * now_s + est_s, and are written to started[] (room for the queue's length, fl_batch_waiting); *n set. */
+fl_err fl_batch_pick(fl_batch *b, double now_s, long *started, long *n);
+/* A running job ends (or fails): its nodes are free again. FL_ERR_INTERNAL when it is not running. */
+fl_err fl_batch_end(fl_batch *b, long job);
+long fl_batch_waiting(const fl_batch *b);
+long fl_batch_free_nodes(const fl_batch *b);
+
+/* The plain replay (no SimGrid, no failures): jobs submitted at submit_s, each holding `nodes` for run_s, the
+ * scheduler asked after every submit and end; start_s[] per job. Jobs are in submit order. */
+typedef struct fl_batch_job {
+  double submit_s, run_s, est_s;
+  long nodes;
+} fl_batch_job;
+fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes,
+                       double *start_s);
+
+#endif
