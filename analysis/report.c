@@ -6,6 +6,8 @@
 
 #include "db.h"
 #include "stats.h"
+#include "rowset.h"
+#include "scenario.h"
 #include "summary.h"
 #include "units.h"
 
@@ -545,7 +547,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
-      "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
+      "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
       "   AND (?5 = 0 OR codec IS NULL)"
       " ORDER BY scenario, fl_text_hash, fl_variant(overrides), mode, strategy, interval_s, nodes,"
       "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
@@ -556,7 +558,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
-      "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 ELSE 0 END) = ?4"
+      "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
       "   AND ?5 = 0"
       " ORDER BY scenario, fl_text_hash, fl_variant(overrides), mode, strategy, interval_s, nodes,"
       "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
@@ -801,6 +803,113 @@ static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, buf, (int)used, sqlite3_free);
 }
 
+/* Workload runs (app.kind = workload): the machine's figures per configuration (summary.h's groups), mean ± the
+ * half-width of the 95 % interval over the completed runs. */
+static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *out, int *rows_out)
+{
+  static const char *const figs[] = {"utilisation",        "useful_node_hours",  "lost_node_hours",
+                                     "checkpoint_node_hours", "restart_node_hours", "io_wait_node_hours",
+                                     "mean_wait_s",        "mean_bounded_slowdown", "failures"};
+  static const char *const heads[] = {"utilisation", "useful node-h", "lost node-h", "checkpoint node-h",
+                                      "restart node-h", "I/O wait node-h", "mean wait", "bounded slowdown",
+                                      "failures"};
+  enum { NF = sizeof figs / sizeof figs[0] };
+  fl_err rc = FL_OK;
+  fl_summary *sm = NULL;
+  fl_table tab = {.ncols = 0};
+  int idx[NF];
+  char where[160];
+  const char **head = NULL, **row = NULL;
+  char (*cells)[96] = NULL;
+  *rows_out = 0;
+  if (!fl_has_column(db, "utilisation"))
+    return FL_OK; /* a file from before workloads */
+  snprintf(where, sizeof where, "app = 'workload'%s",
+           opt->min_id ? " AND id IN (SELECT id FROM temp.fl_report_ids)" : "");
+  {
+    fl_summary_opts so = {opt->scenario, where, 0};
+    FL_TRY(fl_summary_compute(db, "the results file", &so, &sm));
+  }
+  if (sm->ngroups == 0)
+    goto done;
+  for (int i = 0; i < NF; i++) {
+    idx[i] = -1;
+    for (int k = 0; k < fl_summary_nfig(); k++)
+      if (strcmp(fl_summary_fig_name(k), figs[i]) == 0)
+        idx[i] = k;
+    FL_CHECK(idx[i] >= 0, FL_ERR_INTERNAL, "figure %s is not summarised", figs[i]);
+  }
+  /* columns: scenario, the keys shown but app.kind, runs, then the figures */
+  tab.ncols = 1 + (sm->nshown - 1) + 1 + NF;
+  FL_ALLOC(head, tab.ncols);
+  FL_ALLOC(row, tab.ncols);
+  FL_ALLOC(cells, tab.ncols);
+  {
+    int c = 0;
+    head[c++] = "scenario";
+    for (int s = 0; s < sm->nshown; s++) {
+      const fl_scenario_keyinfo *k = fl_scenario_key_at(sm->shown[s]);
+      if (strcmp(k->section, "app") == 0 && strcmp(k->key, "kind") == 0)
+        continue;
+      snprintf(cells[c], sizeof cells[c], "%s.%s", k->section, k->key);
+      head[c] = cells[c];
+      c++;
+    }
+    head[c++] = "runs";
+    for (int i = 0; i < NF; i++)
+      head[c++] = heads[i];
+    FL_CHECK(fl_table_add(&tab, head) == 0, FL_ERR_NOMEM, "out of memory in report");
+  }
+  for (int g = 0; g < sm->ngroups; g++) {
+    const fl_summary_group *gr = &sm->groups[g];
+    int c = 0;
+    snprintf(cells[c], sizeof cells[c], "%s", gr->scenario);
+    row[c] = cells[c];
+    c++;
+    for (int s = 0; s < sm->nshown; s++) {
+      const fl_scenario_keyinfo *k = fl_scenario_key_at(sm->shown[s]);
+      if (strcmp(k->section, "app") == 0 && strcmp(k->key, "kind") == 0)
+        continue;
+      fl_rowset_show(sm->shown[s], gr->vals[sm->shown[s]], cells[c], sizeof cells[c]);
+      row[c] = cells[c];
+      c++;
+    }
+    snprintf(cells[c], sizeof cells[c], "%ld%s", gr->runs, gr->status[0] < gr->runs ? " *" : "");
+    row[c] = cells[c];
+    c++;
+    for (int i = 0; i < NF; i++, c++) {
+      const fl_summary_stat *st = &gr->fig[idx[i]];
+      char m[32], h[32];
+      row[c] = cells[c];
+      if (st->n == 0) {
+        snprintf(cells[c], sizeof cells[c], "-");
+      } else if (strcmp(figs[i], "utilisation") == 0) {
+        snprintf(cells[c], sizeof cells[c], isnan(st->ci95) ? "%.2f%%" : "%.2f%% ± %.2f%%", 100.0 * st->mean,
+                 100.0 * st->ci95);
+      } else if (strcmp(figs[i], "mean_wait_s") == 0) {
+        fl_units_format_duration(st->mean, m, sizeof m);
+        fl_units_format_duration(st->ci95, h, sizeof h);
+        snprintf(cells[c], sizeof cells[c], isnan(st->ci95) ? "%s" : "%s ± %s", m, h);
+      } else {
+        snprintf(cells[c], sizeof cells[c], isnan(st->ci95) ? "%.4g" : "%.4g ± %.2g", st->mean, st->ci95);
+      }
+    }
+    FL_CHECK(fl_table_add(&tab, row) == 0, FL_ERR_NOMEM, "out of memory in report");
+  }
+  fl_table_print(&tab, opt->markdown, out);
+  fprintf(out, "(workloads: the machine's figures, mean ± 95 %% CI over the completed runs; node-hours lost to "
+               "failures (compute done again), spent on checkpoints, restarts and waiting for the PFS; * some runs "
+               "did not complete; every job's row in the jobs table)\n\n");
+  *rows_out = sm->ngroups;
+done:
+  fl_table_free(&tab);
+  free(head);
+  free(row);
+  free(cells);
+  fl_summary_destroy(&sm);
+  return rc;
+}
+
 fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
 {
   fl_err rc = FL_OK;
@@ -852,6 +961,11 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
     task_rows += graph_rows;
   }
   FL_TRY(fl_report_lossy(db, opt, out, &lossy_rows));
+  {
+    int machine_rows = 0;
+    FL_TRY(fl_report_machine(db, opt, out, &machine_rows));
+    task_rows += machine_rows;
+  }
   if (job_rows + task_rows + lossy_rows == 0)
     fprintf(out, "(no runs match)\n");
 done:

@@ -19,6 +19,9 @@ static const char *const fl_sum_figs[] = {
     "iterations",        "resilience",      "error_linf",        "error_l1",          "tasks_replicated",
     "tasks_substituted", "tasks_lost",      "error_spent",       "sdc_detected",      "sdc_silent",
     "detect_time_s",     "recovery_time_s", "commit_time_s",     "aux_iterations",    "compression_ratio",
+    /* workloads: the machine's figures */
+    "utilisation",       "useful_node_hours", "lost_node_hours", "checkpoint_node_hours", "restart_node_hours",
+    "io_wait_node_hours", "mean_wait_s",     "mean_bounded_slowdown", "jobs_completed",
 };
 #define FL_SUM_NFIG ((int)(sizeof fl_sum_figs / sizeof fl_sum_figs[0]))
 _Static_assert(FL_SUM_NFIG <= FL_SUMMARY_MAX_FIG, "fl_summary_group holds every figure");

@@ -32,7 +32,7 @@ fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt
 
 /* The same groups as data, for other renderers (the HTML report). */
 #define FL_SUMMARY_MAX_STATUS 8
-#define FL_SUMMARY_MAX_FIG 32
+#define FL_SUMMARY_MAX_FIG 48
 typedef struct fl_summary_stat {
   size_t n;                    /* completed runs with a value */
   double mean, ci95, min, max; /* NAN when n = 0; ci95 NAN when n = 1 */

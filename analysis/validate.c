@@ -19,20 +19,31 @@
  * time as one flow per rank. Each of these needs its own platform, and SimGrid loads one per process: each is
  * simulated in a child process, before this process loads the shared platform of the others.
  *
+ * Workloads. Without failures and checkpoints, the machine-level simulation (app.kind = workload, SimGrid) must
+ * start every job of a trace exactly when the plain FCFS / EASY replay (policy/sched/batch.h, no SimGrid) does: a
+ * generated trace of 3,000 jobs on 64 nodes, sizes 1-64, arrivals bursty enough that the queue grows and EASY
+ * backfills, estimates 1-4x the run time. Each runs in a child process too.
+ *
  * All other simulated checks share one generated platform (SimGrid loads one per process): 2000 nodes, of which the
  * Daly regimes use 100 (the rest are spares, which exponential failures make irrelevant). */
 #include "validate.h"
 
+#include "batch.h"
 #include "fm.h"
 #include "interval.h"
 #include "progress.h"
 #include "replication.h"
+#include "rng.h"
 #include "scenario.h"
 #include "sim.h"
 #include "source.h"
 #include "stats.h"
 #include "strategy.h"
+#include "swf.h"
 #include "units.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include <errno.h>
 #include <gsl/gsl_errno.h>
@@ -646,6 +657,115 @@ done:
   return rc;
 }
 
+/* Workloads: the jobs of a generated trace the simulation starts when the plain replay does, in a child process
+ * (its own platform). */
+static const char *const fl_wl_checks[] = {"workload:fcfs-replay", "workload:easy-replay"};
+#define FL_N_WL_CHECKS 2
+
+static fl_err fl_validate_wl_child(const char *sched, const char *dir, long counts[2])
+{
+  fl_err rc = FL_OK;
+  char trace[4200], text[8192];
+  FILE *f = NULL;
+  gsl_rng *rng = NULL;
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  fl_swf *t = NULL;
+  fl_batch_job *jobs = NULL;
+  double *start = NULL, submit = 0;
+  fl_sim_result res;
+  const long njobs = 3000, machine = 64;
+  snprintf(trace, sizeof trace, "%s/validate-%s.swf", dir, sched);
+  FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "validate: %s: %s", trace, strerror(errno));
+  FL_TRY(fl_rng_create(7, 0, FL_STREAM_TEST, &rng));
+  fprintf(f, "; MaxNodes: %ld\n; MaxProcs: %ld\n", machine, machine);
+  for (long i = 0; i < njobs; i++) {
+    /* bursts of arrivals (so jobs queue), whole seconds (so events coincide, as in real logs) */
+    submit += floor(gsl_ran_exponential(rng, gsl_rng_uniform(rng) < 0.2 ? 2000.0 : 30.0));
+    long procs = 1 + (long)floor(pow(2.0, 6.0 * gsl_rng_uniform(rng)));
+    double run = floor(gsl_ran_lognormal(rng, 7.0, 1.5));
+    double req = floor(run * (1.0 + 3.0 * gsl_rng_uniform(rng))) + 1.0;
+    if (procs > machine)
+      procs = machine;
+    fprintf(f, "%ld %.0f -1 %.0f %ld -1 -1 %ld %.0f -1 1 1 1 -1 1 -1 -1 -1\n", i + 1, submit, run, procs, procs, req);
+  }
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "validate: %s: %s", trace, strerror(errno));
+  f = NULL;
+  snprintf(text, sizeof text,
+           "[run]\nname = validate-workload\nreplicas = 1\nevents = none\n[platform]\nnodes = %ld\n"
+           "[failures]\nmodel = none\n[app]\nkind = workload\ntrace = %s\nscheduler = %s\n[strategy]\nkind = none\n",
+           machine, trace, sched);
+  FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
+  FL_TRY(fl_sim_create(sc, &sim));
+  FL_TRY(fl_sim_run_replica(sim, 0, &res, NULL));
+  FL_CHECK(res.machine && res.machine->nrows == njobs, FL_ERR_INTERNAL, "validate: the workload gave no jobs");
+  /* the plain replay of the same jobs */
+  FL_TRY(fl_swf_read(trace, 1, &t));
+  FL_ALLOC(jobs, t->njobs);
+  FL_ALLOC(start, t->njobs);
+  for (long i = 0; i < t->njobs; i++)
+    jobs[i] = (fl_batch_job){t->jobs[i].submit_s, t->jobs[i].run_s, t->jobs[i].req_s, t->jobs[i].nodes};
+  FL_TRY(fl_batch_replay(fl_batch_find(sched), jobs, t->njobs, machine, start));
+  counts[0] = t->njobs;
+  counts[1] = 0;
+  for (long i = 0; i < t->njobs; i++)
+    counts[1] += res.machine->rows[i].job == t->jobs[i].id && res.machine->rows[i].start_s == start[i] &&
+                 res.machine->rows[i].end_s == start[i] + t->jobs[i].run_s;
+done:
+  if (f)
+    fclose(f);
+  remove(trace);
+  if (rng)
+    gsl_rng_free(rng);
+  fl_swf_destroy(&t);
+  free(jobs);
+  free(start);
+  return rc;
+}
+
+static fl_err fl_validate_wl(int which, fl_validate_row *row)
+{
+  fl_err rc = FL_OK;
+  const char *sched = which == 0 ? "fcfs" : "easy";
+  char dir[] = "/tmp/faultline-validate-XXXXXX";
+  int fds[2] = {-1, -1}, status = 0;
+  long counts[2] = {0, 0};
+  pid_t pid;
+  ssize_t got;
+  memset(row, 0, sizeof *row);
+  snprintf(row->name, sizeof row->name, "%s", fl_wl_checks[which]);
+  snprintf(row->what, sizeof row->what, "jobs starting as the plain %s replay, of 3000", sched);
+  FL_CHECK(mkdtemp(dir) != NULL, FL_ERR_IO, "validate: a temporary directory: %s", strerror(errno));
+  FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "validate: pipe: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "validate: fork: %s", strerror(errno));
+  if (pid == 0) {
+    close(fds[0]);
+    if (fl_validate_wl_child(sched, dir, counts) != FL_OK)
+      fprintf(stderr, "faultline: validate: %s\n", fl_err_msg());
+    _exit(write(fds[1], counts, sizeof counts) == (ssize_t)sizeof counts ? 0 : 1);
+  }
+  close(fds[1]);
+  fds[1] = -1;
+  got = read(fds[0], counts, sizeof counts);
+  waitpid(pid, &status, 0);
+  FL_CHECK(got == (ssize_t)sizeof counts && WIFEXITED(status) && WEXITSTATUS(status) == 0 && counts[0] > 0,
+           FL_ERR_INTERNAL, "validate: the workload simulation failed");
+  row->analytic = (double)counts[0];
+  row->mean = (double)counts[1];
+  row->half = 0.0; /* deterministic */
+  row->rel_err = (row->mean - row->analytic) / row->analytic;
+  row->pass = counts[1] == counts[0];
+done:
+  if (fds[0] >= 0)
+    close(fds[0]);
+  if (fds[1] >= 0)
+    close(fds[1]);
+  rmdir(dir);
+  return rc;
+}
+
 static fl_err fl_validate_io(const fl_io_check *c, fl_validate_row *row)
 {
   fl_err rc = FL_OK;
@@ -702,6 +822,11 @@ int fl_validate_matches(const char *only, char *names, size_t size)
     strncat(names, ", ", size - strlen(names) - 1);
     strncat(names, fl_io_checks[i].name, size - strlen(names) - 1);
   }
+  for (int i = 0; i < FL_N_WL_CHECKS; i++) {
+    hits += strstr(fl_wl_checks[i], only) != NULL;
+    strncat(names, ", ", size - strlen(names) - 1);
+    strncat(names, fl_wl_checks[i], size - strlen(names) - 1);
+  }
   for (size_t i = 1; i < 5; i++)
     hits += strstr("renewal", only) || strstr(others[i] + 8, only);
   for (size_t i = 5; i < sizeof others / sizeof others[0]; i++)
@@ -748,6 +873,12 @@ fl_err fl_validate_run(const fl_validate_opts *opt, FILE *out, int *failed, fl_v
     if (opt->only && !strstr(fl_io_checks[i].name, opt->only))
       continue;
     FL_TRY(fl_validate_io(&fl_io_checks[i], &row));
+    fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
+  }
+  for (int i = 0; i < FL_N_WL_CHECKS; i++) {
+    if (opt->only && !strstr(fl_wl_checks[i], opt->only))
+      continue;
+    FL_TRY(fl_validate_wl(i, &row));
     fl_validate_emit(&row, &prog, out, failed, rows, max_rows, &n);
   }
   for (size_t i = 0; i < sizeof fl_daly_regimes / sizeof fl_daly_regimes[0]; i++) {

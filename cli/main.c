@@ -237,6 +237,14 @@ static void fl_print_job_header(const fl_sim_job *job)
 {
   char a[32], b[32], c[32];
   const fl_scenario *sc = job->sc;
+  if (fl_sim_workload_jobs(job->sim) >= 0) {
+    fprintf(stderr, "faultline: %s: workload of %ld jobs (%s) under %s on %ld nodes, %s, %s failures, node MTBF %s",
+            sc->name, fl_sim_workload_jobs(job->sim), sc->wl_trace, sc->scheduler, fl_sim_ranks(job->sim),
+            sc->strategy, sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
+    if (strcmp(sc->strategy, "none") != 0)
+      fprintf(stderr, ", checkpoint I/O %s", (const char *const[]){"oblivious", "ordered", "least-waste"}[sc->ckpt_io]);
+    goto rest;
+  }
   fprintf(stderr, "faultline: %s: %s %s, %ld %s on %ld nodes, %s failures, node MTBF %s", sc->name, sc->app,
           sc->strategy, fl_sim_ranks(job->sim), strcmp(sc->app, "gridworld") == 0 ? "tasks" : "ranks",
           fl_sim_platform_nodes(job->sim), sc->model,
@@ -253,6 +261,7 @@ static void fl_print_job_header(const fl_sim_job *job)
       fprintf(stderr, ", async flush %s (compute %.3g %% slower meanwhile)",
               fl_units_format_duration(flush, b, sizeof b), 100.0 * slow);
   }
+rest:
   if (sc->overrides[0]) {
     fprintf(stderr, " [");
     for (const char *p = sc->overrides; *p; p++)

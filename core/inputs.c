@@ -245,10 +245,13 @@ done:
 fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
 {
   fl_err rc = FL_OK;
-  const char *keys[5] = {"platform.file", "failures.trace", "failures.trace_map", "app.graph", "app.substitutes"};
-  const char *rel[5] = {sc->platform_file, sc->trace, sc->trace && sc->trace[0] ? sc->trace_map : NULL,
-                        strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc) ? sc->graph : NULL,
-                        strcmp(sc->app, "workflow") == 0 ? sc->substitutes : NULL};
+  enum { NKEYS = 6 };
+  const char *keys[NKEYS] = {"platform.file", "failures.trace",  "failures.trace_map",
+                             "app.graph",     "app.substitutes", "app.trace"};
+  const char *rel[NKEYS] = {sc->platform_file, sc->trace, sc->trace && sc->trace[0] ? sc->trace_map : NULL,
+                            strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc) ? sc->graph : NULL,
+                            strcmp(sc->app, "workflow") == 0 ? sc->substitutes : NULL,
+                            strcmp(sc->app, "workload") == 0 ? sc->wl_trace : NULL};
   char *path = NULL, *xml = NULL, **profiles = NULL, why[1024];
   int nprofiles = 0, *speed = NULL;
   long *line = NULL;
@@ -263,8 +266,8 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
     if (fl_file_mentions(xml, scan, 5))
       FL_TRY(fl_inputs_profiles(xml, &profiles, &speed, &line, &nprofiles));
   }
-  FL_ALLOC(*v, 5 + nprofiles);
-  for (int k = 0; k < 5; k++) {
+  FL_ALLOC(*v, NKEYS + nprofiles);
+  for (int k = 0; k < NKEYS; k++) {
     char section[16];
     if (!rel[k] || !rel[k][0])
       continue;

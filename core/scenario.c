@@ -55,6 +55,8 @@ static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", 
 static const char *const fl_subs_rule_choices[] = {"stage", "none", NULL};
 static const char *const fl_outputs_choices[] = {"local", "shared", NULL};
 static const char *const fl_stage_inputs_choices[] = {"no", "yes", NULL};
+static const char *const fl_wl_restart_choices[] = {"front", "requeue", NULL};
+static const char *const fl_ckpt_io_choices[] = {"oblivious", "ordered", "least-waste", NULL};
 static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
@@ -151,7 +153,7 @@ static const fl_key fl_keys[] = {
      "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
      "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
     {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL,
-     "bsp | gridworld | workflow | cg (cg: real mode only; bsp, workflow: simulator only)"},
+     "bsp | gridworld | workflow | workload | cg (cg: real mode only; bsp, workflow, workload: simulator only)"},
     {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
      "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
     {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL,
@@ -163,7 +165,8 @@ static const fl_key fl_keys[] = {
      "bsp with platform costs: the share of its time the job spends exchanging with its neighbours (below 1); an "
      "async flush shares their links, and the slowdown that follows is simulated"},
     {"app", "checkpoint_size", FL_K_BYTES, FL_OFF(checkpoint_size), FL_K_NONNEG, "0", NULL,
-     "bsp: bytes of state per rank a checkpoint writes and a restart reads back; with storage on the platform, "
+     "bsp: bytes of state per rank (workload: per node of a job) a checkpoint writes and a restart reads back; with "
+     "storage on the platform, "
      "checkpoint and restart costs come from simulated I/O (strategy.cost)"},
     {"app", "grid", FL_K_GRID, 0, 0, "10x10", NULL, "gridworld: rows x cols states, one task per state"},
     {"app", "iterations", FL_K_COUNT, FL_OFF(iterations), FL_K_POS, "100", NULL,
@@ -197,6 +200,20 @@ static const fl_key fl_keys[] = {
      "workflow, rule stage: largest relative difference of input sizes between a task and its substitute"},
     {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
      "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
+    {"app", "trace", FL_K_STR, FL_OFF(wl_trace), FL_K_OPTIONAL, "", NULL,
+     "workload: the job trace in the Standard Workload Format of the Parallel Workloads Archive (.swf or .swf.gz), "
+     "relative to the scenario's directory; each job holds its nodes for its logged run time, failure-free"},
+    {"app", "jobs", FL_K_COUNT, FL_OFF(wl_jobs), 0, "0", NULL, "workload: only the trace's first this many jobs (0: all)"},
+    {"app", "cores_per_node", FL_K_COUNT, FL_OFF(cores_per_node), FL_K_POS, "1", NULL,
+     "workload: processors of one node; a job's nodes are ceil(its processors / this)"},
+    {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
+     "workload: the batch scheduler, fcfs | easy (EASY backfilling on the trace's requested times)"},
+    {"app", "restart", FL_K_ENUM_INT, FL_OFF(wl_requeue), 0, "front", fl_wl_restart_choices,
+     "workload: where a job a failure interrupted waits for nodes again: front = first in the queue, requeue = last"},
+    {"app", "checkpoint_io", FL_K_ENUM_INT, FL_OFF(ckpt_io), 0, "oblivious", fl_ckpt_io_choices,
+     "workload: oblivious = every job checkpoints when its own period says, all at once on the PFS; ordered = the "
+     "PFS takes one job's checkpoint at a time, in request order (the others wait, idle); least-waste = the next is "
+     "the one whose waiting costs the machine most (Herault et al. 2018)"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
      "none | checkpoint | buddy | two-level | multilevel | replication (ranks: process replication; tasks: re-execute "
      "failed "
@@ -779,7 +796,7 @@ long fl_scenario_job_slots(const fl_scenario *sc, long copies)
 {
   if (strcmp(sc->app, "gridworld") == 0)
     return sc->grid_rows * sc->grid_cols;
-  if (strcmp(sc->app, "workflow") == 0)
+  if (strcmp(sc->app, "workflow") == 0 || strcmp(sc->app, "workload") == 0)
     return sc->app_nodes; /* hosts the scheduler may use (0: every host) */
   return sc->app_nodes * (copies > 1 ? copies : 1);
 }
@@ -906,6 +923,21 @@ fl_err fl_scenario_check(const fl_scenario *sc, long copies)
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
     if (!fl_input_is_regular(file, &why)) {
       rc = fl_scenario_fail(sc, "app", "graph", "workflow file '%s': %s", file, why);
+      goto done;
+    }
+    free(file);
+    file = NULL;
+  }
+  if (strcmp(sc->app, "workload") == 0) {
+    if (!sc->wl_trace) {
+      rc = fl_scenario_fail(sc, "app", "trace", "a workload needs its job trace (.swf or .swf.gz)");
+      goto done;
+    }
+    free(file);
+    file = fl_scenario_resolve(sc, sc->wl_trace);
+    FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
+    if (!fl_input_is_regular(file, &why)) {
+      rc = fl_scenario_fail(sc, "app", "trace", "job trace '%s': %s", file, why);
       goto done;
     }
     free(file);

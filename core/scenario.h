@@ -98,6 +98,12 @@ typedef struct fl_scenario {
   int stage_inputs;          /* workflow: 1 a task reads its staged inputs from the controller as it starts */
   double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
   double reference_speed;    /* workflow: flop/s that converts a recorded runtime without a machine speed */
+  char *wl_trace;            /* workload: the job trace (.swf, .swf.gz; NULL: none) */
+  long wl_jobs;              /* workload: the trace's first this many jobs (0: all) */
+  long cores_per_node;       /* workload: a job's nodes = ceil(processors / this) */
+  char *scheduler;           /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
+  int wl_requeue;            /* workload: a failed job goes back 0 first in the queue, 1 last */
+  int ckpt_io;               /* workload: 0 oblivious, 1 ordered, 2 least-waste checkpoint I/O */
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */

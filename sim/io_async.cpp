@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <new>
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Comm.hpp>
@@ -110,6 +111,65 @@ extern "C" double fl_io_run_concurrent(const fl_io_op *ops, long n, long nfirst,
   if (first_s)
     *first_s = first_end - t0;
   return end - t0;
+}
+
+struct fl_ioset {
+  std::vector<simgrid::s4u::ActivityPtr> acts;
+  bool cancelled = false;
+};
+
+extern "C" fl_ioset *fl_ioset_start(const fl_io_op *ops, long n)
+{
+  auto *s = new (std::nothrow) fl_ioset();
+  if (!s)
+    return nullptr;
+  s->acts.reserve(static_cast<size_t>(n));
+  for (long i = 0; i < n; i++) {
+    const fl_io_op &op = ops[i];
+    auto bytes = static_cast<uint64_t>(op.bytes);
+    switch (op.kind) {
+    case FL_IO_SEND: {
+      simgrid::s4u::CommPtr c = simgrid::s4u::Comm::sendto_init();
+      c->set_payload_size(bytes); /* SimGrid 3.32 starts it once both ends are set: the size first */
+      c->set_source(op.src);
+      c->set_destination(op.dst);
+      s->acts.push_back(c);
+      break;
+    }
+    case FL_IO_WRITE: s->acts.push_back(op.disk->write_async(bytes)); break;
+    case FL_IO_READ: s->acts.push_back(op.disk->read_async(bytes)); break;
+    }
+  }
+  return s;
+}
+
+extern "C" int fl_ioset_wait(fl_ioset *s)
+{
+  for (auto &a : s->acts) {
+    if (s->cancelled)
+      break;
+    try {
+      a->wait();
+    } catch (const simgrid::Exception &) {
+      s->cancelled = true; /* cancelled (or a host went off): the others are stopped by whoever cancelled */
+    }
+  }
+  return s->cancelled ? 1 : 0;
+}
+
+extern "C" void fl_ioset_cancel(fl_ioset *s)
+{
+  s->cancelled = true;
+  for (auto &a : s->acts)
+    if (a->get_state() != simgrid::s4u::Activity::State::FINISHED &&
+        a->get_state() != simgrid::s4u::Activity::State::CANCELED &&
+        a->get_state() != simgrid::s4u::Activity::State::FAILED)
+      a->cancel();
+}
+
+extern "C" void fl_ioset_free(fl_ioset *s)
+{
+  delete s;
 }
 
 extern "C" sg_host_t fl_sg_add_host(const char *name, double speed)

@@ -24,6 +24,20 @@ typedef struct fl_io_op {
  * *first_s (when not NULL) gets the time the last of the first `nfirst` took. */
 double fl_io_run_concurrent(const fl_io_op *ops, long n, long nfirst, double *first_s);
 
+/* A set of transfers and disk accesses started together and awaited by one actor, which another actor may cancel
+ * (a job's checkpoint that a failure interrupts: its flows stop sharing the network and disks at once). Rates are
+ * not bounded (fl_io_op.rate must be 0). */
+typedef struct fl_ioset fl_ioset;
+/* Start every operation now (NULL when out of memory). */
+fl_ioset *fl_ioset_start(const fl_io_op *ops, long n);
+/* From the actor that started it: wait for all; 0 when all completed, 1 when the set was cancelled. */
+int fl_ioset_wait(fl_ioset *s);
+/* From any actor: stop the operations still under way; the waiter's fl_ioset_wait returns 1. Each cancel yields
+ * to SimGrid, so the waiter may run before this returns: it must not free the set meanwhile (an activity freed
+ * while it runs crashes SimGrid 3.32): free a set only once neither the waiter nor a canceller holds it. */
+void fl_ioset_cancel(fl_ioset *s);
+void fl_ioset_free(fl_ioset *s);
+
 /* Add a host of `speed` flop/s to the loaded platform's root zone, before the simulation starts (the C API has
  * no way to): the controller faultline adds when every host of a file may fail. It has no route: it runs the
  * simulator's actors, which never communicate from it. */

@@ -48,8 +48,7 @@ int fl_iocost_form(const fl_scenario *sc, long nodes)
   return nodes <= FL_IO_PER_RANK_MAX ? FL_IO_PER_RANK : FL_IO_AGGREGATED;
 }
 
-/* The disk of `host` named `name` (NULL: its first), or NULL. */
-static sg_disk_t fl_host_disk(sg_host_t host, const char *name)
+sg_disk_t fl_iocost_host_disk(sg_host_t host, const char *name)
 {
   unsigned int n = 0;
   sg_disk_t *disks = NULL, d = NULL;
@@ -157,7 +156,7 @@ static sg_host_t fl_plan_host(fl_io_plan *pl, long i, double *bytes, double *rat
 static fl_err fl_plan_disk(fl_io_plan *pl, sg_host_t h, const char *disk_name, int write, double bytes)
 {
   fl_err rc = FL_OK;
-  sg_disk_t d = fl_host_disk(h, disk_name);
+  sg_disk_t d = fl_iocost_host_disk(h, disk_name);
   if (!d) {
     if (pl->gen)
       rc = fl_scenario_fail(pl->sc, "platform", "disk_bandwidth", "the local level needs node disks");
@@ -219,7 +218,7 @@ static fl_err fl_plan_pfs(fl_io_plan *pl, sg_host_t h, long srv, int write, doub
                                      .bytes = bytes,
                                      .rate = rate}));
   FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ,
-                                     .disk = fl_host_disk(server, NULL),
+                                     .disk = fl_iocost_host_disk(server, NULL),
                                      .bytes = bytes}));
 done:
   return rc;

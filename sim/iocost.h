@@ -43,6 +43,8 @@ int fl_iocost_form(const fl_scenario *sc, long nodes);
 /* Where rank r's buddy copy goes: rank r + this (the same rank of the next cabinet on a generated platform with
  * its network, else the next rank). The simulator's failure logic uses the same placement. */
 long fl_iocost_partner_step(const fl_platform *pf, long ranks);
+/* The disk of `host` named `name` (NULL: its first), or NULL. */
+sg_disk_t fl_iocost_host_disk(sg_host_t host, const char *name);
 /* Simulate a checkpoint and a restart at every level in `levels` for `ranks` ranks on nodes 0..ranks-1.
  * `written[l]` is the set of levels a checkpoint of level l writes at once (FL_LEVEL_BIT()s). FL_ERR_INPUT
  * naming the key when the platform lacks the storage (no disk of that name, no PFS server). */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fl_apps[] = {"bsp", "gridworld", "workflow"};
+static const char *const fl_apps[] = {"bsp", "gridworld", "workflow", "workload"};
 #define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
 
 /* ---- set-up ---- */
@@ -22,6 +22,16 @@ static const char *const fl_apps[] = {"bsp", "gridworld", "workflow"};
 /* The simulator runs every strategy: both checkpoint levels, replicas, task recovery. */
 static void fl_sim_caps(fl_sim *sim)
 {
+  if (strcmp(sim->app, "workload") == 0) {
+    /* every job checkpoints to the PFS, as SimGrid I/O shared with the others (run_workload.c) */
+    sim->caps = (fl_engine_caps){.name = "sim (workload)",
+                                 .shape = FL_SHAPE_RANKS,
+                                 .levels = FL_LEVEL_BIT(FL_LEVEL_FILE),
+                                 .max_degree = 1,
+                                 .task_recovery = 0,
+                                 .why_no_replicas = "the workload engine runs one copy of each job"};
+    return;
+  }
   sim->caps = (fl_engine_caps){.name = "sim",
                                .shape = strcmp(sim->app, "bsp") != 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
                                .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) |
@@ -69,12 +79,15 @@ static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
   const char *why = NULL;
   long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, sim->strat.degree);
   int form = 0;
-  sim->platform_costs = sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
+  int workload = strcmp(sim->app, "workload") == 0;
+  sim->platform_costs = !workload && sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
   sim->cost_fallback = !sim->platform_costs && why && sc->checkpoint_size > 0 ? why : NULL;
   if (sim->platform_costs && !sc->platform_file)
     form = fl_iocost_form(sc, est_nodes);
   if (strcmp(sim->app, "workflow") == 0 && !sc->platform_file)
     form = FL_PLATFORM_CLUSTER; /* files move between any two hosts: one SimGrid cluster */
+  if (workload && !sc->platform_file)
+    form = FL_IO_PER_RANK; /* every job's checkpoint flows, from each of its nodes */
   return form;
 }
 
@@ -297,6 +310,19 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->flush_slowdown = sc->flush_slowdown;
     /* what a file-level checkpoint costs the job: the level below, and compute slowed while it drains */
     sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
+  }
+  if (strcmp(sim->app, "workload") == 0) {
+    /* many jobs, each with its own interval and costs (run_workload.c): nothing below is theirs */
+    FL_TRY(fl_wlr_create(sim, sc, &sim->wlr));
+    sim->ranks = fl_wlr_machine(sim->wlr);
+    sim->work_s = fl_wlr_work(sim->wlr);
+    sim->tau_s = NAN;
+    sim->delta_s = NAN;
+    sim->restart_s = NAN;
+    fl_strat_row(&sim->strat, sc, &sim->row);
+    *out = sim;
+    sim = NULL;
+    goto done;
   }
   FL_TRY(fl_strat_set_mtbf(sc, &sim->strat, fl_sim_job_mtbf(sim)));
   sim->tau_s = fl_strat_interval(&sim->strat);
@@ -530,6 +556,7 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->missing_pos);
   fl_gw_destroy(&sim->gw);
   fl_wfr_destroy(&sim->wfr);
+  fl_wlr_destroy(&sim->wlr);
   free(sim->gw_v);
   free(sim->gw_vnext);
   free(sim->gw_ref);
@@ -594,6 +621,11 @@ long fl_sim_level_every(const fl_sim *sim, int level)
     return 0;
   return sim->strat.ops->level ? sim->strat.every[level] : 1;
 }
+long fl_sim_workload_jobs(const fl_sim *sim)
+{
+  return sim->wlr ? fl_wlr_jobs(sim->wlr) : -1;
+}
+
 long fl_sim_platform_nodes(const fl_sim *sim)
 {
   return sim->nodes;
@@ -617,7 +649,7 @@ double fl_sim_failures_per_step(const fl_sim *sim, const char **step)
 {
   double mtbf = fl_sim_job_mtbf(sim), per_segment, per_restart;
   *step = NULL;
-  if (sim->gw || sim->wfr || !isfinite(mtbf) || !(mtbf > 0))
+  if (sim->gw || sim->wfr || sim->wlr || !isfinite(mtbf) || !(mtbf > 0)) /* workloads: each job its own */
     return 0.0;
   per_segment = (isfinite(sim->tau_s) ? sim->tau_s + sim->delta_s : sim->work_s) / mtbf;
   per_restart = sim->restart_s / mtbf;
@@ -1076,6 +1108,11 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .profiles = sim->profiles,
                          .nprofiles = sim->nprofiles};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
+  if (sim->wlr) {
+    FL_TRY(fl_wlr_run_replica(&rep));
+    res->wall_s = fl_wall_seconds() - wall0;
+    goto done;
+  }
   fl_job_reset(sim);
   if (sim->wfr)
     FL_TRY(fl_wfr_reset(&rep));
@@ -1204,6 +1241,12 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
     row->checkpoint_cost_s = NAN;
     row->restart_cost_s = NAN;
     row->downtime_s = NAN;
+  }
+  if (sim->wlr) {
+    row->machine = res->machine;
+    row->interval_s = row->checkpoint_cost_s = row->restart_cost_s = row->downtime_s = NAN;
+    row->lost_work_s = row->checkpoint_time_s = row->restart_time_s = row->downtime_total_s = NAN;
+    row->wait_nodes_s = NAN; /* per job in `jobs`, and in node-hours in the machine's columns */
   }
   if (sim->gw) {
     row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */

@@ -50,6 +50,9 @@ typedef struct fl_sim_result {
   long sdc_silent;      /* escaped verification and were committed with a checkpoint */
   long sdc_rollbacks;   /* rollbacks a detection caused */
   double verify_time_s; /* verifications run (interrupted ones included) */
+  /* workloads (app.kind = workload): the machine's figures and jobs, owned by the simulator and valid until the
+   * replica after next (the database writer holds one while the next runs); NULL otherwise */
+  const fl_db_machine *machine;
 } fl_sim_result;
 
 /* Set up the scenario's job on its platform (loading SimGrid and the platform on first use). Checks every
@@ -78,6 +81,8 @@ const char *fl_sim_interval_rule(const fl_sim *sim);
  * the file level is written in the foreground. */
 double fl_sim_flush(const fl_sim *sim, double *slowdown);
 long fl_sim_platform_nodes(const fl_sim *sim);
+/* Workloads: the jobs of the trace each replica simulates (-1 for other applications). */
+long fl_sim_workload_jobs(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
 /* Checkpoint (write = 1) or restart cost of `level` (an fl_level) as the run pays it: simulated on the platform
  * with strategy.cost = platform, else the scenario's constant. NAN for a level the strategy does not use. Whether

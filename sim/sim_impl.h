@@ -36,6 +36,15 @@ fl_err fl_wfr_reset(fl_replica *rep); /* before the replica's actors start */
 void fl_wfr_on_failure(fl_replica *rep, long node, double t, int at_start);
 void fl_wfr_on_repair(fl_replica *rep, long node, double t);
 
+/* Workloads (run_workload.c): a job trace on the machine under a batch scheduler. */
+typedef struct fl_wlrun fl_wlrun;
+fl_err fl_wlr_create(struct fl_sim *sim, const fl_scenario *sc, fl_wlrun **out);
+void fl_wlr_destroy(fl_wlrun **w);
+fl_err fl_wlr_run_replica(fl_replica *rep); /* in a child process: SimGrid's clock from zero */
+double fl_wlr_work(const fl_wlrun *w);      /* the failure-free schedule's span */
+long fl_wlr_machine(const fl_wlrun *w);
+long fl_wlr_jobs(const fl_wlrun *w);
+
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {
   FL_PHASE_IDLE = 0,
@@ -109,6 +118,7 @@ struct fl_sim {
   int32_t *missing_pos;       /* slot -> index in missing[], -1 if it has a node */
   long nspare, nmissing;
   fl_wfrun *wfr; /* task graph (app = workflow), else NULL */
+  fl_wlrun *wlr; /* job trace (app = workload), else NULL */
   /* grid world (app = gridworld) */
   fl_gw *gw;
   double *gw_v, *gw_vnext, *gw_ref; /* values: current, next sweep, the failure-free run's final */

@@ -19,6 +19,8 @@
 #define FL_COL_OFF_KEY(n) 0
 #define FL_COL_OFF_HASH(n) 0
 #define FL_COL_OFF_NODE_HOURS(n) 0
+#define FL_COL_OFF_MREAL(n) offsetof(fl_db_machine, n)
+#define FL_COL_OFF_MCOUNT(n) offsetof(fl_db_machine, n)
 
 #define FL_COL_ROW(name, decl, how, unit, engines, doc)                                                                \
   {#name, decl, FL_COL_##how, FL_COL_OFF_##how(name), unit, FL_COLENG_##engines, doc},
@@ -39,6 +41,8 @@ static const fl_column fl_run_columns[] = {FL_RUN_COLUMNS(FL_COL_ROW)};
 #define FL_COL_TYPE_KEY(n) 1
 #define FL_COL_TYPE_HASH(n) 1
 #define FL_COL_TYPE_NODE_HOURS(n) 1
+#define FL_COL_TYPE_MREAL(n) _Generic(((fl_db_machine *)0)->n, double : 1)
+#define FL_COL_TYPE_MCOUNT(n) _Generic(((fl_db_machine *)0)->n, long : 1)
 #define FL_COL_CHECK(name, decl, how, unit, engines, doc) +FL_COL_TYPE_##how(name)
 _Static_assert((0 FL_RUN_COLUMNS(FL_COL_CHECK)) == sizeof fl_run_columns / sizeof fl_run_columns[0],
                "a column's field has the type its X-macro line says");

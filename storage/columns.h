@@ -14,6 +14,8 @@
  *            COUNT     a long field; negative is SQL NULL
  *            INT       a long field, always stored
  *            SEED      the uint64_t seed, stored as the same 64 bits (signed)
+ *            MREAL, MCOUNT  a double / long field of the row's machine figures (fl_db_machine: workload runs);
+ *                      SQL NULL in rows without them
  *            VERSION, EMPTY, INPUTS, KEY, HASH, NODE_HOURS: computed by the insert (faultline's version, '', the
  *            input files' list, the row key, the scenario text's hash, platform_nodes × makespan_s / 3600)
  *   unit:    "s", "bytes", "node-h", "" (a count, a name or a ratio)
@@ -164,7 +166,23 @@
   X(node_hours, "REAL", NODE_HOURS, "node-h", BOTH,                                                                  \
     "what the run held: `platform_nodes` (every node of the job, copies and powered spares included) × "            \
     "`makespan_s` / 3600; real runs: processes × wall time. Computed on insert; NULL in rows written before it "    \
-    "(export and report compute it from the two columns then)")
+    "(export and report compute it from the two columns then)")                                                     \
+  X(jobs, "INTEGER", MCOUNT, "", SIM, "workloads: jobs of the trace the run simulated (its `jobs` rows)")             \
+  X(jobs_completed, "INTEGER", MCOUNT, "", SIM, "workloads: of those, jobs that finished")                            \
+  X(utilisation, "REAL", MREAL, "", SIM,                                                                             \
+    "workloads: useful node-seconds (the completed jobs' failure-free run time × nodes) over the span (first "      \
+    "submit to last end) × the machine's nodes")                                                                     \
+  X(useful_node_hours, "REAL", MREAL, "node-h", SIM, "workloads: the completed jobs' failure-free node-hours")         \
+  X(lost_node_hours, "REAL", MREAL, "node-h", SIM,                                                                   \
+    "workloads: node-hours of compute that failures threw away (each done again)")                                   \
+  X(checkpoint_node_hours, "REAL", MREAL, "node-h", SIM,                                                             \
+    "workloads: node-hours of checkpoint I/O, interrupted checkpoints included")                                     \
+  X(restart_node_hours, "REAL", MREAL, "node-h", SIM, "workloads: node-hours of reading checkpoints back")             \
+  X(io_wait_node_hours, "REAL", MREAL, "node-h", SIM,                                                                \
+    "workloads: node-hours jobs held idle waiting for the PFS (`app.checkpoint_io` ordered or least-waste)")         \
+  X(mean_wait_s, "REAL", MREAL, "s", SIM, "workloads: mean of first start − submit over the jobs that started")     \
+  X(mean_bounded_slowdown, "REAL", MREAL, "", SIM,                                                                   \
+    "workloads: mean over completed jobs of max(1, (end − submit) / max(run time, 10 s))")
 /* clang-format on */
 
 typedef enum fl_col_how {
@@ -180,7 +198,9 @@ typedef enum fl_col_how {
   FL_COL_INPUTS,
   FL_COL_KEY,
   FL_COL_HASH,
-  FL_COL_NODE_HOURS
+  FL_COL_NODE_HOURS,
+  FL_COL_MREAL,
+  FL_COL_MCOUNT
 } fl_col_how;
 
 /* which engines fill a column (FL_COLENG_ ## the X-macro's engines) */
@@ -190,7 +210,8 @@ typedef struct fl_column {
   const char *name;
   const char *decl; /* SQL type and constraints */
   fl_col_how how;
-  size_t offset;    /* of the field in fl_db_run (TEXT, TEXT0, REAL, COUNT, INT, SEED) */
+  size_t offset;    /* of the field in fl_db_run (TEXT, TEXT0, REAL, COUNT, INT, SEED), fl_db_machine (MREAL,
+                     * MCOUNT) */
   const char *unit; /* "s", "bytes", "" */
   int engines;      /* FL_COLENG_SIM | FL_COLENG_REAL */
   const char *doc;

@@ -22,7 +22,7 @@
 struct fl_db {
   sqlite3 *h;
   char *path;
-  sqlite3_stmt *ins_run, *ins_ev, *ins_ev_batch, *ins_input, *ins_text, *has_row;
+  sqlite3_stmt *ins_run, *ins_ev, *ins_ev_batch, *ins_input, *ins_text, *has_row, *ins_job;
   char text_stored[17]; /* the scenario text last committed to scenario_texts by this connection */
   int key_unique;       /* runs_key, a unique index on row_key, is there */
 };
@@ -71,6 +71,23 @@ static const char fl_db_schema[] =
     "  label TEXT,\n"
     "  note TEXT\n"
     ");\n"
+    /* workloads: one row per job of a run (db.h, fl_db_job) */
+    "CREATE TABLE IF NOT EXISTS jobs (\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  job INTEGER NOT NULL,\n"
+    "  submit_s REAL NOT NULL,\n"
+    "  start_s REAL,\n"
+    "  end_s REAL,\n"
+    "  run_s REAL NOT NULL,\n"
+    "  nodes INTEGER NOT NULL,\n"
+    "  failures INTEGER NOT NULL,\n"
+    "  checkpoints INTEGER NOT NULL,\n"
+    "  lost_work_s REAL NOT NULL,\n"
+    "  checkpoint_s REAL NOT NULL,\n"
+    "  restart_s REAL NOT NULL,\n"
+    "  io_wait_s REAL NOT NULL,\n"
+    "  PRIMARY KEY (run_id, job)\n"
+    ") WITHOUT ROWID;\n"
     "CREATE VIEW IF NOT EXISTS run_summary AS\n"
     "  SELECT id, scenario, mode, strategy, interval_s, nodes, node_mtbf_s, failure_model, seed, replica, status,\n"
     "         work_s, makespan_s, 1.0 - work_s / makespan_s AS waste, failures, interruptions, checkpoints,\n"
@@ -79,6 +96,10 @@ static const char fl_db_schema[] =
 
 /* The scenario text is stored once per database, content-addressed (schema 2): rows keep its xxh64 */
 static const char fl_db_ins_text_sql[] = "INSERT OR IGNORE INTO scenario_texts (xxh64, text) VALUES (?1, ?2)";
+
+static const char fl_db_ins_job_sql[] =
+    "INSERT INTO jobs (run_id, job, submit_s, start_s, end_s, run_s, nodes, failures, checkpoints, lost_work_s, "
+    "checkpoint_s, restart_s, io_wait_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 
 static const char fl_db_ins_input_sql[] =
     "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
@@ -543,6 +564,7 @@ static fl_err fl_db_classify_once(const char *path, fl_db_kind *kind, unsigned *
     *our_tables += strcmp((const char *)sqlite3_column_text(q, 0), "runs") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "events") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "event_kinds") == 0 ||
+                   strcmp((const char *)sqlite3_column_text(q, 0), "jobs") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "input_files") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "shards") == 0 ||
                    strcmp((const char *)sqlite3_column_text(q, 0), "scenario_texts") == 0;
@@ -728,7 +750,8 @@ static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db
     if (x != SQLITE_OK || sqlite3_prepare_v2(db->h, fl_db_ins_ev_sql, -1, &db->ins_ev, NULL) != SQLITE_OK ||
         fl_db_prepare_ev_batch(db) != SQLITE_OK ||
         sqlite3_prepare_v2(db->h, fl_db_ins_input_sql, -1, &db->ins_input, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->h, fl_db_ins_text_sql, -1, &db->ins_text, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(db->h, fl_db_ins_text_sql, -1, &db->ins_text, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db->h, fl_db_ins_job_sql, -1, &db->ins_job, NULL) != SQLITE_OK) {
       rc = fl_db_fail(db, "preparing statements");
       goto done;
     }
@@ -773,6 +796,7 @@ void fl_db_close(fl_db **pdb)
   sqlite3_finalize(db->ins_ev_batch);
   sqlite3_finalize(db->ins_input);
   sqlite3_finalize(db->ins_text);
+  sqlite3_finalize(db->ins_job);
   sqlite3_finalize(db->has_row);
   if (db->h)
     sqlite3_close(db->h);
@@ -1021,7 +1045,7 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   sqlite3_clear_bindings(st);
   for (int c = 0; c < fl_run_ncolumns(); c++) {
     const fl_column *col = fl_run_column(c);
-    const char *field = (const char *)r + col->offset;
+    const char *field = (const char *)r + (col->how == FL_COL_MREAL || col->how == FL_COL_MCOUNT ? 0 : col->offset);
     switch (col->how) {
     case FL_COL_AUTO: continue;
     case FL_COL_TEXT: fl_bind_text(st, i, *(const char *const *)(const void *)field); break;
@@ -1058,6 +1082,12 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     case FL_COL_HASH: fl_bind_text(st, i, text_hash); break;
     case FL_COL_NODE_HOURS:
       fl_bind_real(st, i, r->platform_nodes >= 0 ? (double)r->platform_nodes * r->makespan_s / 3600.0 : NAN);
+      break;
+    case FL_COL_MREAL:
+      fl_bind_real(st, i, r->machine ? *(const double *)(const void *)((const char *)r->machine + col->offset) : NAN);
+      break;
+    case FL_COL_MCOUNT:
+      fl_bind_count(st, i, r->machine ? *(const long *)(const void *)((const char *)r->machine + col->offset) : -1);
       break;
     }
     i++;
@@ -1143,6 +1173,30 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     FL_CHECK(seq == 0 || sqlite3_last_insert_rowid(db->h) == run_id * 4294967296 + (int64_t)seq - 1, FL_ERR_DB,
              "%s: events of run %" PRId64 " were not numbered in its range (an event of a newer run in the table?)",
              db->path, run_id);
+  }
+  if (r->machine && r->machine->nrows > 0) {
+    sqlite3_stmt *js = db->ins_job;
+    for (long k = 0; k < r->machine->nrows; k++) {
+      const fl_db_job *j = &r->machine->rows[k];
+      sqlite3_reset(js);
+      sqlite3_bind_int64(js, 1, run_id);
+      sqlite3_bind_int64(js, 2, j->job);
+      fl_bind_real(js, 3, j->submit_s);
+      fl_bind_real(js, 4, j->start_s);
+      fl_bind_real(js, 5, j->end_s);
+      fl_bind_real(js, 6, j->run_s);
+      sqlite3_bind_int64(js, 7, j->nodes);
+      sqlite3_bind_int64(js, 8, j->failures);
+      sqlite3_bind_int64(js, 9, j->checkpoints);
+      fl_bind_real(js, 10, j->lost_work_s);
+      fl_bind_real(js, 11, j->checkpoint_s);
+      fl_bind_real(js, 12, j->restart_s);
+      fl_bind_real(js, 13, j->io_wait_s);
+      if (sqlite3_step(js) != SQLITE_DONE) {
+        rc = fl_db_fail(db, "inserting the jobs of a workload run");
+        goto done;
+      }
+    }
   }
   FL_TRY(fl_db_exec(db, "COMMIT", "committing a run"));
   began = 0;

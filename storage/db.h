@@ -65,7 +65,34 @@ typedef struct fl_db_run {
   long tasks_lost;       /* tasks killed, or whose output was lost while still needed */
   double error_spent;    /* substitution error spent over the run */
   long policy_objective; /* substitutions the solver chose, summed over the decisions */
+  /* workloads (sim, app.kind = workload): the machine's figures and its `jobs` rows; NULL in every other row */
+  const struct fl_db_machine *machine;
 } fl_db_run;
+
+/* One job of a workload run: a row of the `jobs` table (times from the replica's start, seconds of the job's own
+ * wall time; multiply by nodes for node-seconds). */
+typedef struct fl_db_job {
+  long job;            /* the trace's job number */
+  double submit_s, start_s, end_s; /* first start; end: NAN when it did not finish */
+  double run_s;        /* its failure-free run time (the trace's) */
+  long nodes, failures, checkpoints;
+  double lost_work_s;  /* compute thrown away by failures (done again) */
+  double checkpoint_s; /* checkpoint I/O, interrupted checkpoints included */
+  double restart_s;    /* reading its checkpoint back, interrupted restarts included */
+  double io_wait_s;    /* waiting for the PFS (app.checkpoint_io = ordered, least-waste) */
+} fl_db_job;
+
+/* A workload run's machine figures (columns.h: MREAL, MCOUNT) and its jobs. */
+typedef struct fl_db_machine {
+  long jobs, jobs_completed;
+  double utilisation;           /* useful node-seconds / (span x machine nodes) */
+  double useful_node_hours;     /* the completed jobs' failure-free node-hours */
+  double lost_node_hours, checkpoint_node_hours, restart_node_hours, io_wait_node_hours;
+  double mean_wait_s;           /* first start - submit */
+  double mean_bounded_slowdown; /* max(1, (end - submit) / max(run, 10 s)), completed jobs */
+  const fl_db_job *rows;
+  long nrows;
+} fl_db_machine;
 
 /* A zeroed row with what identifies it: scenario name, path, text, overrides, and the mode ("sim", "real"). */
 struct fl_scenario;

@@ -93,7 +93,18 @@
     "printf('%d dead, agreed in %.3gs', n, value)")                                                                    \
   X(FL_EV_REAL_CHECKPOINT, 94, "checkpoint", "iteration",                                                              \
     "real: a checkpoint of level committed before iteration n, in value s",                                            \
-    "printf('iteration %d, %s level, %.3gs', n, level, value)")
+    "printf('iteration %d, %s level, %.3gs', n, level, value)")                                                       \
+  X(FL_EV_JOB_START, 101, "job-start", "", "workload: job rank (the trace's number) starts on n nodes",                 \
+    "printf('job %d on %d nodes', rank, n)")                                                                           \
+  X(FL_EV_JOB_END, 102, "job-end", "", "workload: job rank finished", "printf('job %d done', rank)")                     \
+  X(FL_EV_FAILURE_JOB, 103, "failure", "job", "workload: a node of job rank failed; value s of its compute lost",      \
+    "printf('job %d loses %.6gs', rank, value)")                                                                       \
+  X(FL_EV_FAILURE_IDLE, 104, "failure", "idle", "workload: a node that held no job failed", "'idle node'")             \
+  X(FL_EV_REPAIR_IDLE, 105, "repair", "idle", "workload: a failed node is back", "'back'")                             \
+  X(FL_EV_CHECKPOINT_JOB, 106, "checkpoint", "job", "workload: job rank committed a checkpoint of value s of work",     \
+    "printf('job %d, work %.6gs', rank, value)")                                                                       \
+  X(FL_EV_RESTART_JOB, 107, "restart", "job", "workload: job rank read back its checkpoint of value s of work",        \
+    "printf('job %d from work %.6gs', rank, value)")
 
 typedef enum fl_ev_kind {
 #define FL_EV_ENUM(e, code, name, variant, doc, sql) e = code,

@@ -385,6 +385,17 @@ static fl_err fl_merge_attached(sqlite3 *ho, const char *out_path, int unique, c
     sqlite3_free(q);
     q = NULL;
   }
+  if (n > 0 && fl_merge_has_table(ho, in, "jobs")) {
+    /* a workload run's jobs, under its new id */
+    q = sqlite3_mprintf("INSERT INTO main.jobs SELECT m.id, j.job, j.submit_s, j.start_s, j.end_s, j.run_s, j.nodes,"
+                        " j.failures, j.checkpoints, j.lost_work_s, j.checkpoint_s, j.restart_s, j.io_wait_s FROM %s.jobs j"
+                        " JOIN %s.runs r ON r.id = j.run_id JOIN main.runs m ON m.row_key = r.row_key AND m.id > %lld",
+                        in, in, (long long)before);
+    FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging the jobs of %s: %s",
+             out_path, path, sqlite3_errmsg(ho));
+    sqlite3_free(q);
+    q = NULL;
+  }
   /* the inputs' content and the scenario text, content-addressed */
   if (fl_merge_has_table(ho, in, "input_files")) {
     q = sqlite3_mprintf("INSERT OR IGNORE INTO main.input_files (xxh64, size, path, text)"

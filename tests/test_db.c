@@ -144,11 +144,18 @@ static void test_column_table(void)
   long n;
   FILE *f;
 
-  /* a distinct value in every field the table names */
+  /* a distinct value in every field the table names, the machine figures' too */
+  fl_db_machine m;
+  memset(&m, 0, sizeof m);
+  r.machine = &m;
   for (int c = 0; c < fl_run_ncolumns(); c++) {
     const fl_column *col = fl_run_column(c);
     char *field = (char *)&r + col->offset;
-    if (col->how == FL_COL_TEXT || col->how == FL_COL_TEXT0)
+    if (col->how == FL_COL_MREAL)
+      *(double *)(void *)((char *)&m + col->offset) = c + 0.25;
+    else if (col->how == FL_COL_MCOUNT)
+      *(long *)(void *)((char *)&m + col->offset) = c;
+    else if (col->how == FL_COL_TEXT || col->how == FL_COL_TEXT0)
       *(const char **)(void *)field = col->name;
     else if (col->how == FL_COL_REAL)
       *(double *)(void *)field = c + 0.25;
@@ -178,9 +185,9 @@ static void test_column_table(void)
     CU_ASSERT_EQUAL_FATAL(sqlite3_step(st), SQLITE_ROW);
     if (col->how == FL_COL_TEXT || col->how == FL_COL_TEXT0) {
       CU_ASSERT_STRING_EQUAL((const char *)sqlite3_column_text(st, 0), strcmp(col->name, "mode") ? col->name : "sim");
-    } else if (col->how == FL_COL_REAL) {
+    } else if (col->how == FL_COL_REAL || col->how == FL_COL_MREAL) {
       CU_ASSERT_DOUBLE_EQUAL(sqlite3_column_double(st, 0), c + 0.25, 0.0);
-    } else if (col->how == FL_COL_COUNT || col->how == FL_COL_INT) {
+    } else if (col->how == FL_COL_COUNT || col->how == FL_COL_INT || col->how == FL_COL_MCOUNT) {
       CU_ASSERT_EQUAL(sqlite3_column_int64(st, 0), c);
     } else if (col->how != FL_COL_INPUTS) {
       CU_ASSERT_NOT_EQUAL(sqlite3_column_type(st, 0), SQLITE_NULL); /* computed: version, key, hash, id, time */
@@ -420,7 +427,7 @@ static void test_report(void)
 {
   fl_db *db = NULL;
   fl_report_opts ro = {.csv = 1};
-  char buf[4096];
+  char buf[16384];
   double makespans[] = {100.0, 110.0, 120.0};
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("r.sqlite"), &db), FL_OK);
   for (int i = 0; i < 3; i++) {
@@ -499,7 +506,7 @@ static void test_report_override_twice(void)
 {
   fl_db *db = NULL;
   fl_report_opts ro = {.csv = 1};
-  char buf[4096];
+  char buf[16384];
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("twice.sqlite"), &db), FL_OK);
   {
     fl_db_run a = sample_row(0, 100.0), b = sample_row(0, 200.0);

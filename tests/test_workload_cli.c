@@ -4,6 +4,8 @@
 #include "cli_util.h"
 #include "fl_test.h"
 
+#include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,10 +80,207 @@ static void test_bad_traces(void)
   (void)args;
 }
 
+/* An SWF job line: number, submit, run, processors, requested time. */
+static void fl_job(char *buf, size_t n, long id, double submit, double run, long procs, double req)
+{
+  size_t len = strlen(buf);
+  snprintf(buf + len, n - len, "%ld %g -1 %g %ld -1 -1 %ld %g -1 1 1 1 -1 1 -1 -1 -1\n", id, submit, run, procs, procs,
+           req);
+}
+
+/* Column `col` of the jobs row of job `job` in run `run`. */
+static double fl_job_col(const char *db, long run, long job, const char *col)
+{
+  char sql[256];
+  snprintf(sql, sizeof sql, "SELECT %s FROM jobs WHERE run_id = %ld AND job = %ld", col, run, job);
+  return fl_cli_query(db, sql);
+}
+
+static void test_simulate_hand_schedule(void)
+{
+  /* test_workload.c's first hand case through `simulate` on SimGrid: 4 nodes, no failure, no checkpoint.
+   *   j1 t=0 2 nodes 10 s; j2 t=1 4 nodes 5 s; j3 t=2 2 nodes 3 s; j4 t=3 1 node 20 s.
+   *   FCFS starts 0, 10, 15, 15; EASY 0, 10, 2 (backfilled), 15. Both end at 35 (j4).
+   *   useful node-seconds 2x10 + 4x5 + 2x3 + 1x20 = 66 over 35 s x 4 nodes: utilisation 66/140.
+   *   mean wait: EASY (0 + 9 + 0 + 12) / 4 = 5.25, FCFS (0 + 9 + 13 + 12) / 4 = 8.5.
+   *   bounded slowdown max(1, (end - submit) / max(run, 10)): EASY 1, 14/10, 1 (3/10), 32/20: mean 1.25;
+   *   FCFS 1, 1.4, 16/10, 1.6: mean 1.4. */
+  char trace[1024] = "; MaxNodes: 4\n";
+  fl_job(trace, sizeof trace, 1, 0, 10, 2, 10);
+  fl_job(trace, sizeof trace, 2, 1, 5, 4, 5);
+  fl_job(trace, sizeof trace, 3, 2, 3, 2, 3);
+  fl_job(trace, sizeof trace, 4, 3, 20, 1, 20);
+  fl_cli_write("hand.swf", trace);
+  fl_cli_write("hand.ini", "[run]\nname = hand\nreplicas = 1\nevents = all\nsweep = app.scheduler=fcfs,easy\n"
+                           "[platform]\nnodes = 4\n[failures]\nmodel = none\n"
+                           "[app]\nkind = workload\ntrace = hand.swf\n[strategy]\nkind = none\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate hand.ini --db hand.sqlite --quiet", 60), 0);
+  static const double fcfs[] = {0, 10, 15, 15}, easy[] = {0, 10, 2, 15};
+  for (long run = 1; run <= 2; run++) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT overrides LIKE '%%easy%%' FROM runs WHERE id = %ld", run);
+    const double *want = fl_cli_query("hand.sqlite", sql) == 1 ? easy : fcfs;
+    for (long j = 1; j <= 4; j++)
+      CU_ASSERT_EQUAL(fl_job_col("hand.sqlite", run, j, "start_s"), want[j - 1]);
+    snprintf(sql, sizeof sql, "SELECT utilisation * 140 FROM runs WHERE id = %ld", run);
+    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), 66.0, 1e-12);
+    snprintf(sql, sizeof sql, "SELECT mean_wait_s FROM runs WHERE id = %ld", run);
+    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), want == easy ? 5.25 : 8.5, 1e-12);
+    snprintf(sql, sizeof sql, "SELECT mean_bounded_slowdown FROM runs WHERE id = %ld", run);
+    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), want == easy ? 1.25 : 1.4, 1e-12);
+    snprintf(sql, sizeof sql, "SELECT jobs * 10 + jobs_completed FROM runs WHERE id = %ld AND status = 'completed'",
+             run);
+    CU_ASSERT_EQUAL(fl_cli_query("hand.sqlite", sql), 44);
+    /* the run's events: a start and an end per job */
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM events_text WHERE run_id = %ld AND kind IN ('job-start', 'job-end')",
+             run);
+    CU_ASSERT_EQUAL(fl_cli_query("hand.sqlite", sql), 8);
+  }
+  /* the report's machine table, and rerun gives the row back */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report hand.sqlite", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "utilisation"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "47.14%"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun hand.sqlite 2", 60), 0);
+}
+
+static void test_simulate_refuses(void)
+{
+  char trace[512] = "";
+  fl_job(trace, sizeof trace, 1, 0, 10, 2, 10);
+  fl_job(trace, sizeof trace, 7, 5, 10, 8, 10);
+  fl_cli_write("big.swf", trace);
+  fl_cli_write("big.ini", "[run]\nreplicas = 1\n[platform]\nnodes = 4\n[failures]\nmodel = none\n"
+                          "[app]\nkind = workload\ntrace = big.swf\n[strategy]\nkind = none\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db big.sqlite --quiet", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "big.swf:2: field 5 (allocated processors) '8': 8 nodes at "
+                                            "app.cores_per_node = 1, larger than the machine (4 nodes"));
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_FALSE(fl_cli_exists("big.sqlite"));
+  /* 2 cores a node: 4 nodes, it fits */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db big.sqlite --quiet --set app.cores_per_node=2", 60), 0);
+  /* an unknown scheduler, a strategy the workload engine does not run, checkpoints without a PFS */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set app.scheduler=sjf", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "app.scheduler=sjf: unknown batch scheduler 'sjf' (known: fcfs | easy)"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set strategy.kind=buddy", 60), 2);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set strategy.kind=checkpoint "
+                                     "--set failures.model=exponential --set app.checkpoint_size=1GB "
+                                     "--set app.cores_per_node=2",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "pfs_servers"));
+  CU_ASSERT_FALSE(fl_cli_exists("x.sqlite"));
+}
+
+/* Three jobs of 4 nodes submitted together, 3 h each, checkpoints of 1 GB a node every hour to one PFS server whose
+ * disk (1 GB/s) is the bottleneck: a checkpoint alone takes delta = 4 s (the cost a bsp job of 4 ranks prices on
+ * the same platform, strategy.cost = platform). They reach their checkpoints together.
+ *   ordered: the PFS serves j1, then j2, then j3: j1 waits 0, j2 delta, j3 2 delta; each checkpoint takes delta
+ *            (alone on the PFS), 2 delta per job; by the second checkpoint they are apart and nobody waits.
+ *   oblivious: the three share the disk: each checkpoint takes 3 delta, 6 delta per job, nobody waits. */
+static const char *const fl_pfs_platform = "[platform]\nnodes = 12\ncabinet = 4\nlink_bandwidth = 100GBps\n"
+                                           "cabinet_bandwidth = 1TBps\npfs_servers = 1\npfs_bandwidth = 1GBps\n"
+                                           "pfs_link_bandwidth = 100GBps\n";
+
+static void test_cooperative_io(void)
+{
+  char ini[2048], trace[512] = "; MaxNodes: 12\n";
+  for (long j = 1; j <= 3; j++)
+    fl_job(trace, sizeof trace, j, 0, 3 * 3600, 4, 4 * 3600);
+  fl_cli_write("coop.swf", trace);
+  snprintf(ini, sizeof ini,
+           "[run]\nname = coop\nreplicas = 1\nsweep = app.checkpoint_io=oblivious,ordered\n%s[failures]\n"
+           "model = none\n[app]\nkind = workload\ntrace = coop.swf\ncheckpoint_size = 1GB\n"
+           "[strategy]\nkind = checkpoint\ninterval = 1h\n",
+           fl_pfs_platform);
+  fl_cli_write("coop.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate coop.ini --db coop.sqlite --quiet", 60), 0);
+  /* delta, independently: a bsp job of 4 ranks on the same platform, its checkpoint cost from the platform */
+  snprintf(ini, sizeof ini,
+           "[run]\nname = one\nreplicas = 1\n%s[failures]\nmodel = none\n[app]\nnodes = 4\nwork = 1h\n"
+           "checkpoint_size = 1GB\n[strategy]\nkind = checkpoint\ninterval = 30min\ncost = platform\n",
+           fl_pfs_platform);
+  fl_cli_write("one.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate one.ini --db one.sqlite --quiet", 60), 0);
+  double delta = fl_cli_query("one.sqlite", "SELECT checkpoint_cost_s FROM runs");
+  CU_ASSERT(fabs(delta - 4.0) < 1e-6); /* 4 GB through 1 GB/s */
+  long ordered = (long)fl_cli_query("coop.sqlite", "SELECT id FROM runs WHERE overrides LIKE '%ordered%'");
+  long oblivious = 3 - ordered;
+  for (long j = 1; j <= 3; j++) {
+    CU_ASSERT_EQUAL(fl_job_col("coop.sqlite", ordered, j, "checkpoints"), 2);
+    CU_ASSERT_DOUBLE_EQUAL(fl_job_col("coop.sqlite", ordered, j, "checkpoint_s"), 2 * delta, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fl_job_col("coop.sqlite", ordered, j, "io_wait_s"), (double)(j - 1) * delta, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fl_job_col("coop.sqlite", ordered, j, "end_s"), 3 * 3600 + (double)(j + 1) * delta, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fl_job_col("coop.sqlite", oblivious, j, "checkpoint_s"), 6 * delta, 6 * delta * 1e-3);
+    CU_ASSERT_EQUAL(fl_job_col("coop.sqlite", oblivious, j, "io_wait_s"), 0);
+  }
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("coop.sqlite", "SELECT io_wait_node_hours * 3600 FROM runs WHERE overrides "
+                                                     "LIKE '%ordered%'"),
+                         4 * 3 * delta, 1e-6);
+}
+
+/* Failures on a real trace: every job ends, and the time each held its nodes (from its start, failure and end
+ * events) is exactly its run time plus the compute failures threw away plus its checkpoints, restarts and waits
+ * for the PFS; the run's node-hours are the jobs' sums. */
+static void test_failures_accounting(void)
+{
+  char ini[2048];
+  snprintf(ini, sizeof ini,
+           "[run]\nname = acct\nreplicas = 2\nevents = all\nsweep = app.checkpoint_io=oblivious,least-waste\n"
+           "[platform]\nnodes = 100\ncabinet = 20\nlink_bandwidth = 1GBps\ncabinet_bandwidth = 5GBps\n"
+           "pfs_servers = 2\npfs_bandwidth = 500MBps\npfs_link_bandwidth = 2GBps\n"
+           "[failures]\nmodel = exponential\nnode_mtbf = 20d\nrepair = 2h\n"
+           "[app]\nkind = workload\ntrace = %s\njobs = 1500\ncheckpoint_size = 4GB\n"
+           "[strategy]\nkind = checkpoint\ninterval = daly\n",
+           fl_test_src("data/workloads/KTH-SP2-1996-2.1-cln.swf.gz"));
+  fl_cli_write("acct.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate acct.ini --db acct.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("acct.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'completed' AND "
+                                              "jobs_completed = 1500"),
+                  4);
+  CU_ASSERT(fl_cli_query("acct.sqlite", "SELECT MIN(failures) FROM runs") > 10);
+  CU_ASSERT(fl_cli_query("acct.sqlite", "SELECT MIN(lost_node_hours) FROM runs") > 0);
+  CU_ASSERT(fl_cli_query("acct.sqlite", "SELECT io_wait_node_hours FROM runs WHERE overrides LIKE '%least%' "
+                                        "ORDER BY id LIMIT 1") > 0);
+  /* held time per job from the events: each start to the failure or end that follows it */
+  const char *held = "WITH ev AS (SELECT run_id, rank AS job, kind, t_s, LEAD(t_s) OVER (PARTITION BY run_id, rank "
+                     "ORDER BY id) AS next_t FROM events WHERE kind IN (101, 102, 103)), "
+                     "h AS (SELECT run_id, job, SUM(next_t - t_s) AS held FROM ev WHERE kind = 101 GROUP BY run_id, job) "
+                     "SELECT %s FROM h JOIN jobs j USING (run_id, job)";
+  char sql[1024];
+  snprintf(sql, sizeof sql, held,
+           "MAX(ABS(held - (j.run_s + j.lost_work_s + j.checkpoint_s + j.restart_s + j.io_wait_s)))");
+  double worst = fl_cli_query("acct.sqlite", sql);
+  CU_ASSERT(worst < 1e-6);
+  if (!(worst < 1e-6))
+    fprintf(stderr, "\n  held time differs from the accounting by %g s\n", worst);
+  snprintf(sql, sizeof sql, held, "COUNT(*)");
+  CU_ASSERT_EQUAL(fl_cli_query("acct.sqlite", sql), 4 * 1500);
+  /* jobs a failure hit were interrupted and their lost compute counted */
+  CU_ASSERT_EQUAL(fl_cli_query("acct.sqlite", "SELECT COUNT(*) FROM jobs WHERE failures > 0 AND lost_work_s = 0 AND "
+                                              "checkpoint_s = 0 AND restart_s = 0"),
+                  0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("acct.sqlite", "SELECT MAX(ABS(r.lost_node_hours - (SELECT SUM(nodes * "
+                                                     "lost_work_s) / 3600 FROM jobs WHERE run_id = r.id))) FROM runs r"),
+                         0, 1e-6);
+  /* the same failures for both policies (common random numbers) */
+  CU_ASSERT_EQUAL(fl_cli_query("acct.sqlite", "SELECT COUNT(DISTINCT platform_failures) FROM runs GROUP BY replica "
+                                              "ORDER BY 1 DESC LIMIT 1"),
+                  1);
+  /* a row comes back identical, its jobs too (each replica runs from SimGrid's clock at zero) */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun acct.sqlite 4", 120), 0);
+  /* shards merge with their jobs */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("merge acct.sqlite --db merged.sqlite", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("merged.sqlite", "SELECT COUNT(*) FROM jobs"), 4 * 1500);
+}
+
 static CU_TestInfo fl_tests[] = {
     {"schedules equal an independent replay on two real traces", test_independent_replay},
     {"the log's figures beside each scheduler's", test_summary},
     {"bad traces and options: one line, exit 2", test_bad_traces},
+    {"simulate: a hand schedule, machine figures, report, rerun", test_simulate_hand_schedule},
+    {"simulate: a job too large, unknown scheduler, no PFS: exit 2, no file", test_simulate_refuses},
+    {"simulate: cooperative checkpoint I/O against the isolated cost", test_cooperative_io},
+    {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {

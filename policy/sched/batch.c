@@ -75,6 +75,16 @@ void fl_batch_destroy(fl_batch **pb)
 }
 
 long fl_batch_waiting(const fl_batch *b) { return b->qn; }
+
+fl_err fl_batch_capacity(fl_batch *b, long delta)
+{
+  fl_err rc = FL_OK;
+  FL_CHECK(b->free_nodes + delta >= 0 && b->free_nodes + delta <= b->machine, FL_ERR_INTERNAL,
+           "%ld free nodes %+ld: outside 0..%ld", b->free_nodes, delta, b->machine);
+  b->free_nodes += delta;
+done:
+  return rc;
+}
 long fl_batch_free_nodes(const fl_batch *b) { return b->free_nodes; }
 
 /* Room for one more queue entry at the front or the back: the arrays regrown when more than half full, and the

@@ -58,6 +58,8 @@ fl_err fl_batch_submit(fl_batch *b, long job, long nodes, double est_s, int fron
 fl_err fl_batch_pick(fl_batch *b, double now_s, long *started, long *n);
 /* A running job ends (or fails): its nodes are free again. FL_ERR_INTERNAL when it is not running. */
 fl_err fl_batch_end(fl_batch *b, long job);
+/* Nodes that go down (delta < 0, only free ones) or come back (delta > 0): the free count the ops see. */
+fl_err fl_batch_capacity(fl_batch *b, long delta);
 long fl_batch_waiting(const fl_batch *b);
 long fl_batch_free_nodes(const fl_batch *b);
 

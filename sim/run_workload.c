@@ -1,0 +1,1038 @@
+/* run_workload.c — app.kind = workload: a machine's job mix (a Standard Workload Format trace) under a batch
+ * scheduler, one failure process and one parallel file system (docs/workload.md).
+ *
+ * One coordinator actor owns the machine: the scheduler's queue and running set (policy/sched/batch.h, the same
+ * ops the plain replay asks), which nodes each job holds, the failure source (sim/failure_models/source.h) and the
+ * jobs' phases. What is pure time — a job computing, the trace's arrivals, failures and repairs — is kept by the
+ * coordinator as exact dates, and at one instant it takes every phase end, then every failure and repair, then
+ * every submit, then asks the scheduler once: the order of the plain replay, so that without failures and
+ * checkpoints the schedule is the replay's to the last bit (`validate` checks it). What the platform decides — a
+ * checkpoint's or a restart's I/O — runs as SimGrid activities started together by a small actor per operation
+ * (one transfer from each of the job's nodes to a PFS server, striped, while that server's disk writes the bytes):
+ * every job's I/O shares the links and disks, so one job's checkpoint slows the others'. A failure of a job's node
+ * cancels its I/O at once.
+ *
+ * A job checkpoints under the scenario's strategy (checkpoint: the file level) every tau_j of compute, tau_j from
+ * the interval rule with its own MTBF (node MTBF / its nodes) and its own checkpoint cost alone on the machine
+ * (simulated on the platform once per job size). A failure stops the job: the compute since its last checkpoint
+ * is lost, its nodes go back (the failed one when repaired), and it waits for nodes again, first in the queue or
+ * last (app.restart); restarted, it reads its checkpoint back, then computes what is left. Cooperative I/O
+ * (app.checkpoint_io): ordered serves one job's checkpoint at a time in request order; least-waste serves the
+ * request that costs the others least (Herault et al., APDCM 2018): candidate i with isolated cost C_i is chosen
+ * to minimise C_i x sum over the other waiting jobs j of q_j (1 + (d_j + C_i / 2) / mu_j) — their idle
+ * node-seconds plus the work they expect to lose meanwhile (q_j nodes, d_j seconds of unsaved work, mu_j their
+ * MTBF). Waiting jobs hold their nodes idle. Restarts are not deferred.
+ *
+ * Each replica runs in a child process, from SimGrid's clock at zero: the dates of I/O activities come from the
+ * clock, and a replica must give the same figures whether it runs after others or alone (`rerun`). */
+#include "batch.h"
+#include "interval.h"
+#include "io_async.h"
+#include "sim_impl.h"
+#include "swf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct fl_wlrun {
+  fl_swf *trace;
+  long njobs;
+  const fl_batch_ops *sched;
+  long machine; /* nodes 0 .. machine-1 of the platform run jobs */
+  int requeue, io_policy, ckpt;
+  double bytes;             /* checkpoint bytes per node */
+  double *tau_s, *delta_s;  /* per job: its interval and its isolated checkpoint cost */
+  double ff_span_s;         /* the failure-free replay's span: the row's work_s */
+  long npfs;
+  sg_host_t *pfs_host;
+  sg_disk_t *pfs_disk;
+  fl_db_machine fig[2]; /* double-buffered: the database writer holds one replica's while the next runs */
+  fl_db_job *rows[2];
+  int flip;
+};
+
+enum { FL_WLJ_NEW = 0, FL_WLJ_QUEUED, FL_WLJ_RUNNING, FL_WLJ_DONE };
+enum { FL_WLP_NONE = 0, FL_WLP_COMPUTE, FL_WLP_IOWAIT, FL_WLP_CKPT, FL_WLP_RESTART };
+enum { FL_IO_OBLIVIOUS = 0, FL_IO_ORDERED = 1, FL_IO_LEAST_WASTE = 2 };
+
+typedef struct fl_wlio fl_wlio;
+
+typedef struct fl_wlj {
+  int state, phase;
+  long serial;       /* bumped at every phase change: heap entries of an older phase are stale */
+  double done_s;     /* work its newest checkpoint holds */
+  double seg_s;      /* the compute segment under way or just finished */
+  double phase_t;    /* when the phase began */
+  double req_t;      /* when it asked the PFS */
+  fl_wlio *io;       /* its I/O under way */
+  int32_t *nodes;    /* while running */
+  fl_db_job row;
+} fl_wlj;
+
+struct fl_wlio {
+  struct fl_wlrep *wr;
+  long job;
+  int restart;
+  int state; /* 0 under way, 1 completed (listed for the coordinator), 2 cancelled */
+  int refs;  /* its actor's, and the coordinator's (through the job, then the list of completions) */
+  fl_ioset *set;
+  fl_io_op *ops;
+  long nops;
+  fl_wlio *next;
+};
+
+typedef struct fl_wlev {
+  double t;
+  long job, serial;
+} fl_wlev;
+
+typedef struct fl_wlrep {
+  fl_replica *rep;
+  fl_sim *sim;
+  fl_wlrun *w;
+  fl_wlj *jobs;
+  fl_batch *batch;
+  int32_t *node_job; /* node -> job holding it, -1 */
+  unsigned char *down;
+  int32_t *freel, *free_pos;
+  long nfree;
+  long *started;
+  fl_wlev *heap; /* compute phase ends */
+  long nheap, capheap;
+  long *pfsq; /* jobs waiting for the PFS, in request order */
+  long npfsq;
+  long pfs_holder; /* -1: free */
+  fl_wlio *done_head, *done_tail;
+  sg_sem_t sem; /* wakes the coordinator: an I/O completed */
+  double now;
+  long next_submit, running, finished, queued;
+  int timeout;
+  fl_err rc;
+} fl_wlrep;
+
+/* ---- set-up ---- */
+
+void fl_wlr_destroy(fl_wlrun **pw)
+{
+  if (!pw || !*pw)
+    return;
+  fl_wlrun *w = *pw;
+  fl_swf_destroy(&w->trace);
+  free(w->tau_s);
+  free(w->delta_s);
+  free(w->pfs_host);
+  free(w->pfs_disk);
+  free(w->rows[0]);
+  free(w->rows[1]);
+  free(w);
+  *pw = NULL;
+}
+
+/* Run fn in a child process (SimGrid's clock stays where it is here); what it writes to `out` comes back. */
+typedef fl_err (*fl_wl_child_fn)(void *ctx, FILE *out);
+static fl_err fl_wl_in_child(fl_wl_child_fn fn, void *ctx, FILE **result)
+{
+  fl_err rc = FL_OK;
+  FILE *f = tmpfile();
+  int status = 0;
+  pid_t pid;
+  *result = NULL;
+  FL_CHECK(f, FL_ERR_IO, "cannot create a temporary file: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "cannot fork a replica: %s", strerror(errno));
+  if (pid == 0) {
+    int32_t code = 0;
+    char msg[1024] = "";
+    long at = 0;
+    fwrite(&code, sizeof code, 1, f); /* rewritten below */
+    fwrite(msg, sizeof msg, 1, f);
+    fl_err crc = fn(ctx, f);
+    if (crc != FL_OK) {
+      code = (int32_t)crc;
+      snprintf(msg, sizeof msg, "%s", fl_err_msg());
+    }
+    fflush(f);
+    if (fseek(f, at, SEEK_SET) == 0) {
+      fwrite(&code, sizeof code, 1, f);
+      fwrite(msg, sizeof msg, 1, f);
+    }
+    _exit(fflush(f) == 0 ? 0 : 3);
+  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  FL_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, FL_ERR_SIM, "a workload replica's process %s %d",
+           WIFSIGNALED(status) ? "died of signal" : "exited with", WIFSIGNALED(status) ? WTERMSIG(status)
+                                                                                      : WEXITSTATUS(status));
+  rewind(f);
+  {
+    int32_t code;
+    char msg[1024];
+    FL_CHECK(fread(&code, sizeof code, 1, f) == 1 && fread(msg, sizeof msg, 1, f) == 1, FL_ERR_IO,
+             "a workload replica's results came back short");
+    msg[sizeof msg - 1] = '\0';
+    if (code != 0) {
+      rc = fl_err_set((fl_err)code, "%s", msg);
+      goto done;
+    }
+  }
+  *result = f;
+  f = NULL;
+done:
+  if (f)
+    fclose(f);
+  return rc;
+}
+
+/* Isolated checkpoint costs, one per distinct job size, simulated in a child process. */
+typedef struct fl_wl_probe {
+  fl_sim *sim;
+  const fl_scenario *sc;
+  const long *sizes;
+  long n;
+} fl_wl_probe;
+
+static fl_err fl_wl_probe_main(void *ctx, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_wl_probe *p = ctx;
+  unsigned written[FL_NLEVELS] = {0};
+  written[FL_LEVEL_FILE] = FL_LEVEL_BIT(FL_LEVEL_FILE);
+  for (long i = 0; i < p->n; i++) {
+    fl_iocost io;
+    FL_TRY(fl_iocost_measure(p->sim->pf, p->sc, p->sizes[i], FL_LEVEL_BIT(FL_LEVEL_FILE), written, &io));
+    FL_CHECK(fwrite(&io.write_s[FL_LEVEL_FILE], sizeof(double), 1, out) == 1, FL_ERR_IO, "cannot write: %s",
+             strerror(errno));
+  }
+done:
+  return rc;
+}
+
+static int fl_long_cmp(const void *a, const void *b)
+{
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
+fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
+{
+  fl_err rc = FL_OK;
+  fl_wlrun *w = NULL;
+  char *path = NULL;
+  long *sizes = NULL, nsizes = 0;
+  double *cost = NULL;
+  FILE *res = NULL;
+  fl_batch_job *ff = NULL;
+  double *ffstart = NULL;
+
+  *out = NULL;
+  FL_ALLOC(w, 1);
+  if (!(w->sched = fl_batch_find(sc->scheduler))) {
+    rc = fl_scenario_fail(sc, "app", "scheduler", "unknown batch scheduler '%s' (known: %s)", sc->scheduler,
+                          fl_batch_names());
+    goto done;
+  }
+  if (isfinite(sc->process_mtbf_s) || isfinite(sc->sdc_mtbf_s) || sc->interval_kind == FL_INTERVAL_HAZARD ||
+      sc->interval_kind == FL_INTERVAL_LEVELS) {
+    const char *key = isfinite(sc->process_mtbf_s) ? "process_mtbf" : isfinite(sc->sdc_mtbf_s) ? "sdc_mtbf" : NULL;
+    rc = key ? fl_scenario_fail(sc, "failures", key, "not modelled for workloads (node failures only)")
+             : fl_scenario_fail(sc, "strategy", "interval", "workloads take young, daly, a fixed duration or never");
+    goto done;
+  }
+  FL_CHECK((path = fl_scenario_resolve(sc, sc->wl_trace)) != NULL, FL_ERR_NOMEM, "out of memory");
+  FL_TRY(fl_swf_read(path, sc->cores_per_node, &w->trace));
+  w->njobs = sc->wl_jobs > 0 && sc->wl_jobs < w->trace->njobs ? sc->wl_jobs : w->trace->njobs;
+  w->machine = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
+  if (w->machine > sim->nodes) {
+    rc = fl_scenario_fail(sc, "app", "nodes", "%ld nodes asked for but platform '%s' has only %ld", w->machine,
+                          fl_platform_describe(sim->pf), sim->nodes);
+    goto done;
+  }
+  for (long i = 0; i < w->njobs; i++) {
+    const fl_swf_job *j = &w->trace->jobs[i];
+    if (j->nodes > w->machine) {
+      rc = fl_err_set(FL_ERR_INPUT,
+                      "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, larger "
+                      "than the machine (%ld nodes of platform '%s')",
+                      path, j->line, j->procs, j->nodes, sc->cores_per_node, w->machine,
+                      fl_platform_describe(sim->pf));
+      goto done;
+    }
+  }
+  w->requeue = sc->wl_requeue;
+  w->io_policy = sc->ckpt_io;
+  w->ckpt = (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
+  w->bytes = sc->checkpoint_size;
+  FL_ALLOC(w->tau_s, w->njobs);
+  FL_ALLOC(w->delta_s, w->njobs);
+  for (long i = 0; i < w->njobs; i++)
+    w->tau_s[i] = INFINITY;
+  if (w->ckpt) {
+    if (!(w->bytes > 0)) {
+      rc = fl_scenario_fail(sc, "app", "checkpoint_size", "a workload's checkpoints go to the PFS: give the bytes "
+                                                          "each node writes");
+      goto done;
+    }
+    w->npfs = fl_platform_pfs_count(sim->pf);
+    if (w->npfs == 0) {
+      rc = fl_platform_generated(sim->pf)
+               ? fl_scenario_fail(sc, "platform", "pfs_servers", "a workload's checkpoints need PFS servers")
+               : fl_scenario_fail(sc, "storage", "pfs", "a workload's checkpoints need the PFS's hosts");
+      goto done;
+    }
+    FL_ALLOC(w->pfs_host, w->npfs);
+    FL_ALLOC(w->pfs_disk, w->npfs);
+    for (long s = 0; s < w->npfs; s++) {
+      w->pfs_host[s] = fl_platform_pfs_host(sim->pf, s);
+      w->pfs_disk[s] = fl_iocost_host_disk(w->pfs_host[s], NULL);
+      FL_CHECK(w->pfs_disk[s], FL_ERR_INPUT, "PFS host '%s' has no disk", sg_host_get_name(w->pfs_host[s]));
+    }
+    /* each job size's checkpoint alone on the machine: the cost its interval rule prices */
+    FL_ALLOC(sizes, w->njobs);
+    for (long i = 0; i < w->njobs; i++)
+      sizes[i] = w->trace->jobs[i].nodes;
+    qsort(sizes, (size_t)w->njobs, sizeof *sizes, fl_long_cmp);
+    for (long i = 0; i < w->njobs; i++)
+      if (nsizes == 0 || sizes[nsizes - 1] != sizes[i])
+        sizes[nsizes++] = sizes[i];
+    FL_ALLOC(cost, nsizes);
+    {
+      fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = nsizes};
+      FL_TRY(fl_wl_in_child(fl_wl_probe_main, &p, &res));
+      FL_CHECK(fread(cost, sizeof *cost, (size_t)nsizes, res) == (size_t)nsizes, FL_ERR_IO,
+               "the checkpoint costs came back short");
+    }
+    for (long i = 0; i < w->njobs; i++) {
+      long k = (long)((long *)bsearch(&w->trace->jobs[i].nodes, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) -
+                      sizes);
+      double mtbf = sim->node_mtbf_s / (double)w->trace->jobs[i].nodes;
+      w->delta_s[i] = cost[k];
+      if (sc->interval_kind == FL_INTERVAL_FIXED)
+        w->tau_s[i] = sc->interval_s;
+      else if (isfinite(mtbf))
+        w->tau_s[i] = sc->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(cost[k], mtbf)
+                                                            : fl_pol_interval_young(cost[k], mtbf);
+      if (!(w->tau_s[i] > 0))
+        w->tau_s[i] = INFINITY;
+    }
+  }
+  /* the failure-free schedule without checkpoints: the row's work_s */
+  FL_ALLOC(ff, w->njobs);
+  FL_ALLOC(ffstart, w->njobs);
+  for (long i = 0; i < w->njobs; i++) {
+    const fl_swf_job *j = &w->trace->jobs[i];
+    ff[i] = (fl_batch_job){.submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes};
+  }
+  FL_TRY(fl_batch_replay(w->sched, ff, w->njobs, w->machine, ffstart));
+  {
+    double t0 = INFINITY, t1 = -INFINITY;
+    for (long i = 0; i < w->njobs; i++) {
+      t0 = fmin(t0, ff[i].submit_s);
+      t1 = fmax(t1, ffstart[i] + ff[i].run_s);
+    }
+    w->ff_span_s = t1 - t0;
+  }
+  FL_ALLOC(w->rows[0], w->njobs);
+  FL_ALLOC(w->rows[1], w->njobs);
+  *out = w;
+  w = NULL;
+done:
+  if (res)
+    fclose(res);
+  free(path);
+  free(sizes);
+  free(cost);
+  free(ff);
+  free(ffstart);
+  fl_wlr_destroy(&w);
+  return rc;
+}
+
+double fl_wlr_work(const fl_wlrun *w)
+{
+  return w->ff_span_s;
+}
+
+long fl_wlr_jobs(const fl_wlrun *w)
+{
+  return w->njobs;
+}
+
+long fl_wlr_machine(const fl_wlrun *w)
+{
+  return w->machine;
+}
+
+/* ---- the replica ---- */
+
+static void fl_wl_heap_push(fl_wlrep *wr, fl_wlev e)
+{
+  if (wr->nheap == wr->capheap) {
+    long cap = wr->capheap;
+    if (fl_grow((void **)&wr->heap, &cap, wr->nheap + 1, sizeof *wr->heap) != FL_OK) {
+      wr->rc = FL_ERR_NOMEM;
+      return;
+    }
+    wr->capheap = cap;
+  }
+  long i = wr->nheap++;
+  while (i > 0 && (e.t < wr->heap[(i - 1) / 2].t || (e.t == wr->heap[(i - 1) / 2].t && e.job < wr->heap[(i - 1) / 2].job))) {
+    wr->heap[i] = wr->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  wr->heap[i] = e;
+}
+
+static fl_wlev fl_wl_heap_pop(fl_wlrep *wr)
+{
+  fl_wlev top = wr->heap[0], last = wr->heap[--wr->nheap];
+  long i = 0, n = wr->nheap;
+  for (;;) {
+    long c = 2 * i + 1;
+    if (c >= n)
+      break;
+    if (c + 1 < n && (wr->heap[c + 1].t < wr->heap[c].t ||
+                      (wr->heap[c + 1].t == wr->heap[c].t && wr->heap[c + 1].job < wr->heap[c].job)))
+      c++;
+    if (!(wr->heap[c].t < last.t || (wr->heap[c].t == last.t && wr->heap[c].job < last.job)))
+      break;
+    wr->heap[i] = wr->heap[c];
+    i = c;
+  }
+  if (n > 0)
+    wr->heap[i] = last;
+  return top;
+}
+
+/* The free list of up nodes that hold no job. */
+static void fl_wl_free_push(fl_wlrep *wr, long node)
+{
+  wr->free_pos[node] = (int32_t)wr->nfree;
+  wr->freel[wr->nfree++] = (int32_t)node;
+}
+
+static void fl_wl_free_remove(fl_wlrep *wr, long node)
+{
+  long at = wr->free_pos[node];
+  long last = wr->freel[--wr->nfree];
+  wr->freel[at] = (int32_t)last;
+  wr->free_pos[last] = (int32_t)at;
+  wr->free_pos[node] = -1;
+}
+
+static void fl_wl_log_job(fl_wlrep *wr, int kind, long j, long node, double value, long n)
+{
+  fl_evlog_entry *e = fl_evlog_add(wr->rep->log, wr->now, kind, node);
+  if (e) {
+    e->rank = (int32_t)wr->w->trace->jobs[j].id;
+    e->value = value;
+    e->n = n;
+  }
+}
+
+static void fl_wl_io_main(int argc, char **argv);
+
+/* Start job j's checkpoint (restart = 0) or restart I/O. */
+static void fl_wl_io_start(fl_wlrep *wr, long j, int restart)
+{
+  fl_wlj *jb = &wr->jobs[j];
+  fl_wlrun *w = wr->w;
+  long nodes = w->trace->jobs[j].nodes;
+  fl_wlio *io = calloc(1, sizeof *io);
+  if (io)
+    io->ops = malloc((size_t)(2 * nodes) * sizeof *io->ops);
+  if (!io || !io->ops) {
+    free(io);
+    wr->rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+    return;
+  }
+  for (long k = 0; k < nodes; k++) {
+    sg_host_t h = fl_platform_host(wr->sim->pf, jb->nodes[k]);
+    long s = k % w->npfs;
+    io->ops[2 * k] = (fl_io_op){.kind = FL_IO_SEND,
+                                .src = restart ? w->pfs_host[s] : h,
+                                .dst = restart ? h : w->pfs_host[s],
+                                .bytes = w->bytes};
+    io->ops[2 * k + 1] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = w->bytes};
+  }
+  io->nops = 2 * nodes;
+  io->wr = wr;
+  io->refs = 2;
+  io->job = j;
+  io->restart = restart;
+  jb->io = io;
+  jb->phase = restart ? FL_WLP_RESTART : FL_WLP_CKPT;
+  jb->phase_t = wr->now;
+  jb->serial++;
+  sg_actor_t a = sg_actor_init("io", fl_platform_controller(wr->sim->pf));
+  sg_actor_set_data(a, io);
+  sg_actor_start(a, fl_wl_io_main, 0, NULL);
+}
+
+static void fl_wl_io_unref(fl_wlio *io)
+{
+  if (--io->refs > 0)
+    return;
+  if (io->set)
+    fl_ioset_free(io->set);
+  free(io->ops);
+  free(io);
+}
+
+static void fl_wl_io_main(int argc, char **argv)
+{
+  fl_wlio *io = sg_actor_self_get_data();
+  (void)argc;
+  (void)argv;
+  if (io->state == 0) { /* else cancelled before it started */
+    io->set = fl_ioset_start(io->ops, io->nops);
+    if (!io->set) {
+      io->wr->rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+    } else if (fl_ioset_wait(io->set) == 0 && io->state == 0) {
+      io->state = 1;
+      io->refs++; /* the list's */
+      if (io->wr->done_tail)
+        io->wr->done_tail->next = io;
+      else
+        io->wr->done_head = io;
+      io->wr->done_tail = io;
+      sg_sem_release(io->wr->sem);
+    }
+  }
+  fl_wl_io_unref(io);
+}
+
+/* The coordinator stops job j's I/O (a failure, the end of the replica) and lets go of it. */
+static void fl_wl_io_stop(fl_wlj *jb)
+{
+  fl_wlio *io = jb->io;
+  jb->io = NULL;
+  if (!io)
+    return;
+  if (io->state == 0) {
+    io->state = 2;
+    if (io->set)
+      fl_ioset_cancel(io->set);
+  }
+  /* a completed one still listed is dropped when the coordinator reaches it (its job no longer points to it) */
+  fl_wl_io_unref(io);
+}
+
+/* Start job j's next compute segment (or finish it). */
+static void fl_wl_compute(fl_wlrep *wr, long j)
+{
+  fl_wlj *jb = &wr->jobs[j];
+  double left = wr->w->trace->jobs[j].run_s - jb->done_s;
+  jb->seg_s = fmin(wr->w->tau_s[j], left);
+  jb->phase = FL_WLP_COMPUTE;
+  jb->phase_t = wr->now;
+  jb->serial++;
+  fl_wl_heap_push(wr, (fl_wlev){.t = wr->now + jb->seg_s, .job = j, .serial = jb->serial});
+}
+
+/* Job j gives its nodes back (it finished or failed): the up ones are free again, the down ones come back with
+ * their repair. */
+static void fl_wl_release(fl_wlrep *wr, long j)
+{
+  fl_wlj *jb = &wr->jobs[j];
+  long nodes = wr->w->trace->jobs[j].nodes, down = 0;
+  for (long k = 0; k < nodes; k++) {
+    long n = jb->nodes[k];
+    wr->node_job[n] = -1;
+    if (wr->down[n])
+      down++;
+    else
+      fl_wl_free_push(wr, n);
+  }
+  free(jb->nodes);
+  jb->nodes = NULL;
+  jb->phase = FL_WLP_NONE;
+  jb->serial++;
+  wr->running--;
+  if (wr->rc == FL_OK)
+    wr->rc = fl_batch_end(wr->batch, j);
+  if (wr->rc == FL_OK && down)
+    wr->rc = fl_batch_capacity(wr->batch, -down);
+}
+
+/* The PFS is free: the next waiting checkpoint (cooperative I/O). */
+static void fl_wl_pfs_next(fl_wlrep *wr)
+{
+  long best = -1;
+  wr->pfs_holder = -1;
+  if (wr->npfsq == 0)
+    return;
+  if (wr->w->io_policy == FL_IO_ORDERED) {
+    best = 0;
+  } else {
+    /* least-waste: the candidate whose checkpoint costs the other waiting jobs least */
+    double bestw = INFINITY;
+    for (long a = 0; a < wr->npfsq; a++) {
+      long i = wr->pfsq[a];
+      double c = wr->w->delta_s[i], sum = 0;
+      for (long b = 0; b < wr->npfsq; b++) {
+        if (b == a)
+          continue;
+        long k = wr->pfsq[b];
+        double q = (double)wr->w->trace->jobs[k].nodes;
+        double mu = wr->sim->node_mtbf_s / q;
+        double d = wr->jobs[k].seg_s + (wr->now - wr->jobs[k].req_t); /* unsaved: its segment, and the wait */
+        sum += q * (1.0 + (isfinite(mu) ? (d + c / 2.0) / mu : 0.0));
+      }
+      double wv = c * sum;
+      if (wv < bestw) {
+        bestw = wv;
+        best = a;
+      }
+    }
+  }
+  long j = wr->pfsq[best];
+  memmove(wr->pfsq + best, wr->pfsq + best + 1, (size_t)(wr->npfsq - best - 1) * sizeof *wr->pfsq);
+  wr->npfsq--;
+  wr->jobs[j].row.io_wait_s += wr->now - wr->jobs[j].req_t;
+  wr->pfs_holder = j;
+  fl_wl_io_start(wr, j, 0);
+}
+
+/* Job j's compute segment ended. */
+static void fl_wl_segment_done(fl_wlrep *wr, long j)
+{
+  fl_wlj *jb = &wr->jobs[j];
+  const fl_swf_job *t = &wr->w->trace->jobs[j];
+  if (jb->done_s + jb->seg_s >= t->run_s) {
+    jb->done_s = t->run_s;
+    jb->state = FL_WLJ_DONE;
+    jb->row.end_s = wr->now;
+    wr->finished++;
+    fl_wl_log_job(wr, FL_EV_JOB_END, j, -1, NAN, -1);
+    fl_wl_release(wr, j);
+    return;
+  }
+  if (wr->w->io_policy == FL_IO_OBLIVIOUS) {
+    fl_wl_io_start(wr, j, 0);
+    return;
+  }
+  jb->phase = FL_WLP_IOWAIT;
+  jb->req_t = wr->now;
+  jb->serial++;
+  wr->pfsq[wr->npfsq++] = j;
+  if (wr->pfs_holder < 0)
+    fl_wl_pfs_next(wr);
+}
+
+/* Job j's I/O completed. */
+static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
+{
+  long j = io->job;
+  fl_wlj *jb = &wr->jobs[j];
+  double dur = wr->now - jb->phase_t;
+  fl_wl_io_unref(io); /* the job's reference */
+  jb->io = NULL;
+  if (io->restart) {
+    jb->row.restart_s += dur;
+    fl_wl_log_job(wr, FL_EV_RESTART_JOB, j, -1, jb->done_s, -1);
+  } else {
+    jb->row.checkpoint_s += dur;
+    jb->done_s += jb->seg_s;
+    jb->row.checkpoints++;
+    fl_wl_log_job(wr, FL_EV_CHECKPOINT_JOB, j, -1, jb->done_s, -1);
+    if (wr->pfs_holder == j)
+      fl_wl_pfs_next(wr);
+  }
+  fl_wl_io_unref(io); /* the list's */
+  fl_wl_compute(wr, j);
+}
+
+/* A node of running job j failed at now: the job stops and waits for nodes again. */
+static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
+{
+  fl_wlj *jb = &wr->jobs[j];
+  const fl_swf_job *t = &wr->w->trace->jobs[j];
+  double lost = 0.0;
+  switch (jb->phase) {
+  case FL_WLP_COMPUTE: lost = wr->now - jb->phase_t; break;
+  case FL_WLP_IOWAIT:
+    lost = jb->seg_s;
+    jb->row.io_wait_s += wr->now - jb->req_t;
+    for (long a = 0; a < wr->npfsq; a++)
+      if (wr->pfsq[a] == j) {
+        memmove(wr->pfsq + a, wr->pfsq + a + 1, (size_t)(wr->npfsq - a - 1) * sizeof *wr->pfsq);
+        wr->npfsq--;
+        break;
+      }
+    break;
+  case FL_WLP_CKPT:
+  case FL_WLP_RESTART:
+    if (jb->phase == FL_WLP_CKPT) {
+      lost = jb->seg_s;
+      jb->row.checkpoint_s += wr->now - jb->phase_t;
+    } else {
+      jb->row.restart_s += wr->now - jb->phase_t;
+    }
+    fl_wl_io_stop(jb);
+    break;
+  default: break;
+  }
+  jb->row.lost_work_s += lost;
+  jb->row.failures++;
+  wr->rep->res->failures++;
+  wr->rep->res->interruptions++;
+  fl_wl_log_job(wr, FL_EV_FAILURE_JOB, j, node, lost, -1);
+  if (wr->pfs_holder == j)
+    fl_wl_pfs_next(wr);
+  fl_wl_release(wr, j);
+  jb->state = FL_WLJ_QUEUED;
+  wr->queued++;
+  double est = t->req_s - jb->done_s;
+  if (!(est > 0))
+    est = t->run_s - jb->done_s;
+  if (wr->rc == FL_OK)
+    wr->rc = fl_batch_submit(wr->batch, j, t->nodes, est, !wr->w->requeue);
+}
+
+/* Ask the scheduler; start what it picks. */
+static void fl_wl_schedule(fl_wlrep *wr)
+{
+  long n = 0;
+  if (wr->rc != FL_OK || wr->timeout)
+    return;
+  if ((wr->rc = fl_batch_pick(wr->batch, wr->now, wr->started, &n)) != FL_OK)
+    return;
+  for (long k = 0; k < n; k++) {
+    long j = wr->started[k];
+    fl_wlj *jb = &wr->jobs[j];
+    long nodes = wr->w->trace->jobs[j].nodes;
+    jb->nodes = malloc((size_t)nodes * sizeof *jb->nodes);
+    if (!jb->nodes || wr->nfree < nodes) {
+      wr->rc = jb->nodes ? fl_err_set(FL_ERR_INTERNAL, "the scheduler started job %ld on %ld nodes, %ld free", j,
+                                      nodes, wr->nfree)
+                         : fl_err_set(FL_ERR_NOMEM, "out of memory");
+      return;
+    }
+    for (long i = 0; i < nodes; i++) {
+      long node = wr->freel[wr->nfree - 1];
+      fl_wl_free_remove(wr, node);
+      jb->nodes[i] = (int32_t)node;
+      wr->node_job[node] = (int32_t)j;
+    }
+    if (isnan(jb->row.start_s))
+      jb->row.start_s = wr->now;
+    jb->state = FL_WLJ_RUNNING;
+    wr->queued--;
+    wr->running++;
+    fl_wl_log_job(wr, FL_EV_JOB_START, j, -1, NAN, nodes);
+    if (jb->done_s > 0)
+      fl_wl_io_start(wr, j, 1); /* read its checkpoint back */
+    else
+      fl_wl_compute(wr, j);
+  }
+}
+
+/* One failure-source event at now. */
+static void fl_wl_failure_event(fl_wlrep *wr, long node, fl_fsrc_kind kind)
+{
+  if (kind == FL_FSRC_REPAIR) {
+    if (!wr->down[node])
+      return;
+    wr->down[node] = 0;
+    fl_evlog_add(wr->rep->log, wr->now, FL_EV_REPAIR_IDLE, node);
+    if (wr->node_job[node] < 0) {
+      fl_wl_free_push(wr, node);
+      if (wr->rc == FL_OK)
+        wr->rc = fl_batch_capacity(wr->batch, 1);
+    }
+    return;
+  }
+  if (wr->down[node])
+    return;
+  wr->down[node] = 1;
+  if (kind == FL_FSRC_FAILURE)
+    wr->rep->res->platform_failures++;
+  long j = wr->node_job[node];
+  if (j >= 0) {
+    fl_wl_job_fails(wr, j, node);
+  } else {
+    fl_wl_free_remove(wr, node);
+    fl_evlog_add(wr->rep->log, wr->now, FL_EV_FAILURE_IDLE, node);
+    if (wr->rc == FL_OK)
+      wr->rc = fl_batch_capacity(wr->batch, -1);
+  }
+}
+
+static void fl_wl_coordinator(int argc, char **argv)
+{
+  fl_wlrep *wr = sg_actor_self_get_data();
+  fl_wlrun *w = wr->w;
+  fl_replica *rep = wr->rep;
+  double t0 = simgrid_get_clock();
+  (void)argc;
+  (void)argv;
+  wr->now = 0.0;
+  while (wr->rc == FL_OK) {
+    if (wr->finished == w->njobs)
+      break;
+    /* nothing can ever run again: jobs wait, none runs or is to come, and no node will come back (failures
+     * only take more) */
+    if (wr->running == 0 && wr->next_submit == w->njobs && fl_batch_waiting(wr->batch) > 0 &&
+        fl_fsrc_pending_repairs(rep->src) == 0)
+      break;
+    double tnext = wr->next_submit < w->njobs ? w->trace->jobs[wr->next_submit].submit_s : INFINITY;
+    while (wr->nheap > 0 && wr->heap[0].serial != wr->jobs[wr->heap[0].job].serial)
+      fl_wl_heap_pop(wr); /* a phase a failure ended */
+    if (wr->nheap > 0)
+      tnext = fmin(tnext, wr->heap[0].t);
+    if (!rep->over_budget)
+      tnext = fmin(tnext, fl_fsrc_peek(rep->src));
+    if (!isfinite(tnext) && wr->running == 0)
+      break; /* nothing left to happen */
+    if (tnext > wr->sim->max_time_s)
+      tnext = wr->sim->max_time_s;
+    if (!wr->done_head) {
+      double dt = tnext - wr->now;
+      int acquired = 0;
+      if (isfinite(dt) && dt > 0)
+        acquired = sg_sem_acquire_timeout(wr->sem, dt) == 0;
+      else if (!isfinite(dt))
+        acquired = (sg_sem_acquire(wr->sem), 1);
+      if (acquired) {
+        wr->now = simgrid_get_clock() - t0; /* an I/O completed: its date is the platform's */
+        if (wr->now > tnext)
+          wr->now = tnext;
+      } else {
+        wr->now = tnext;
+      }
+    } else if (sg_sem_would_block(wr->sem) == 0) {
+      sg_sem_acquire(wr->sem); /* the token of a completion already listed */
+    }
+    if (wr->now >= wr->sim->max_time_s && wr->finished < w->njobs) {
+      wr->timeout = 1;
+      break;
+    }
+    /* I/O that completed */
+    while (wr->done_head) {
+      fl_wlio *io = wr->done_head;
+      wr->done_head = io->next;
+      if (!wr->done_head)
+        wr->done_tail = NULL;
+      if (wr->jobs[io->job].io == io)
+        fl_wl_io_done(wr, io);
+      else
+        fl_wl_io_unref(io); /* its job failed meanwhile */
+    }
+    /* phases that end now, then failures and repairs, then arrivals, then one decision */
+    while (wr->nheap > 0 && wr->heap[0].t <= wr->now) {
+      fl_wlev e = fl_wl_heap_pop(wr);
+      if (e.serial == wr->jobs[e.job].serial)
+        fl_wl_segment_done(wr, e.job);
+    }
+    while (!rep->over_budget && fl_fsrc_peek(rep->src) <= wr->now) {
+      double t;
+      long node;
+      fl_fsrc_kind kind;
+      if (!fl_fsrc_next(rep->src, &t, &node, &kind))
+        break;
+      if (++rep->nevents > wr->sim->max_events) {
+        rep->over_budget = 1;
+        fl_evlog_entry *e = fl_evlog_add(rep->log, wr->now, FL_EV_BUDGET, -1);
+        if (e)
+          e->n = wr->sim->max_events;
+        wr->timeout = 1;
+        break;
+      }
+      if (node < w->machine)
+        fl_wl_failure_event(wr, node, kind);
+    }
+    if (wr->timeout)
+      break;
+    while (wr->next_submit < w->njobs && w->trace->jobs[wr->next_submit].submit_s <= wr->now) {
+      long j = wr->next_submit++;
+      const fl_swf_job *t = &w->trace->jobs[j];
+      wr->jobs[j].state = FL_WLJ_QUEUED;
+      wr->queued++;
+      if (wr->rc == FL_OK)
+        wr->rc = fl_batch_submit(wr->batch, j, t->nodes, t->req_s, 0);
+    }
+    fl_wl_schedule(wr);
+  }
+  /* what is still under way stops with the replica */
+  for (long j = 0; j < w->njobs; j++)
+    fl_wl_io_stop(&wr->jobs[j]);
+  while (wr->done_head) {
+    fl_wlio *io = wr->done_head;
+    wr->done_head = io->next;
+    fl_wl_io_unref(io);
+  }
+}
+
+/* The replica, in the child: the figures, then the jobs' rows, then the events, written to `out`. */
+typedef struct fl_wl_run_ctx {
+  fl_replica *rep;
+} fl_wl_run_ctx;
+
+static fl_err fl_wl_replica_main(void *ctx, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_replica *rep = ((fl_wl_run_ctx *)ctx)->rep;
+  fl_sim *sim = rep->sim;
+  fl_wlrun *w = sim->wlr;
+  fl_wlrep wr;
+  fl_db_machine fig;
+  memset(&wr, 0, sizeof wr);
+  memset(&fig, 0, sizeof fig);
+  wr.rep = rep;
+  wr.sim = sim;
+  wr.w = w;
+  wr.pfs_holder = -1;
+  FL_ALLOC(wr.jobs, w->njobs);
+  FL_ALLOC(wr.node_job, w->machine);
+  FL_ALLOC(wr.down, w->machine);
+  FL_ALLOC(wr.freel, w->machine);
+  FL_ALLOC(wr.free_pos, w->machine);
+  FL_ALLOC(wr.started, w->njobs);
+  FL_ALLOC(wr.pfsq, w->njobs);
+  FL_TRY(fl_batch_create(w->sched, w->machine, &wr.batch));
+  for (long j = 0; j < w->njobs; j++) {
+    const fl_swf_job *t = &w->trace->jobs[j];
+    wr.jobs[j].row = (fl_db_job){.job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN,
+                                 .run_s = t->run_s, .nodes = t->nodes};
+  }
+  /* the free list from the top, so that jobs take the lowest nodes first */
+  for (long n = w->machine - 1; n >= 0; n--) {
+    wr.node_job[n] = -1;
+    fl_wl_free_push(&wr, n);
+  }
+  {
+    long node;
+    while (fl_fsrc_next_down_at_start(rep->src, &node))
+      if (node < w->machine && !wr.down[node]) {
+        wr.down[node] = 1;
+        fl_wl_free_remove(&wr, node);
+        FL_TRY(fl_batch_capacity(wr.batch, -1));
+      }
+  }
+  wr.sem = sg_sem_init(0);
+  {
+    sg_actor_t a = sg_actor_init("coordinator", fl_platform_controller(sim->pf));
+    sg_actor_set_data(a, &wr);
+    sg_actor_start(a, fl_wl_coordinator, 0, NULL);
+  }
+  simgrid_run();
+  FL_TRY(wr.rc);
+  {
+    double first = INFINITY, last = -INFINITY, useful = 0, lost = 0, ck = 0, rs = 0, iw = 0, wait = 0, bsld = 0;
+    long started = 0;
+    for (long j = 0; j < w->njobs; j++) {
+      const fl_db_job *r = &wr.jobs[j].row;
+      double q = (double)r->nodes, run = w->trace->jobs[j].run_s;
+      first = fmin(first, r->submit_s);
+      lost += q * r->lost_work_s;
+      ck += q * r->checkpoint_s;
+      rs += q * r->restart_s;
+      iw += q * r->io_wait_s;
+      if (!isnan(r->start_s)) {
+        started++;
+        wait += r->start_s - r->submit_s;
+      }
+      if (!isnan(r->end_s)) {
+        fig.jobs_completed++;
+        last = fmax(last, r->end_s);
+        useful += q * run;
+        bsld += fmax(1.0, (r->end_s - r->submit_s) / fmax(run, 10.0));
+      }
+      rep->res->checkpoints += r->checkpoints;
+    }
+    double span = fig.jobs_completed ? last - first : NAN;
+    fig.jobs = w->njobs;
+    fig.utilisation = span > 0 ? useful / (span * (double)w->machine) : NAN;
+    fig.useful_node_hours = useful / 3600.0;
+    fig.lost_node_hours = lost / 3600.0;
+    fig.checkpoint_node_hours = ck / 3600.0;
+    fig.restart_node_hours = rs / 3600.0;
+    fig.io_wait_node_hours = iw / 3600.0;
+    fig.mean_wait_s = started ? wait / (double)started : NAN;
+    fig.mean_bounded_slowdown = fig.jobs_completed ? bsld / (double)fig.jobs_completed : NAN;
+    rep->res->makespan_s = span;
+    rep->res->status = fig.jobs_completed == w->njobs ? "completed" : wr.timeout ? "timeout" : "failed";
+  }
+  FL_CHECK(fwrite(rep->res, sizeof *rep->res, 1, out) == 1 && fwrite(&fig, sizeof fig, 1, out) == 1, FL_ERR_IO,
+           "cannot write a replica's results: %s", strerror(errno));
+  for (long j = 0; j < w->njobs; j++)
+    FL_CHECK(fwrite(&wr.jobs[j].row, sizeof wr.jobs[j].row, 1, out) == 1, FL_ERR_IO, "cannot write: %s",
+             strerror(errno));
+  {
+    /* the events, in order (the log may have streamed its first chunks to its own file) */
+    fl_evlog *log = rep->log;
+    uint64_t n = log && log->enabled ? fl_evlog_count(log) : 0;
+    FL_CHECK(!log || !log->oom, FL_ERR_NOMEM, "out of memory logging events");
+    FL_CHECK(fwrite(&n, sizeof n, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
+    if (n > 0 && log->spill) {
+      fl_evlog_entry buf[1024];
+      size_t k;
+      FL_CHECK(fseek((FILE *)log->spill, 0, SEEK_SET) == 0, FL_ERR_IO, "events: cannot read back");
+      for (size_t left = log->nspilled; left > 0; left -= k) {
+        k = fread(buf, sizeof *buf, left < 1024 ? left : 1024, (FILE *)log->spill);
+        FL_CHECK(k > 0 && fwrite(buf, sizeof *buf, k, out) == k, FL_ERR_IO, "events: cannot copy");
+      }
+    }
+    if (n > 0)
+      FL_CHECK(fwrite(log->v, sizeof *log->v, log->n, out) == log->n, FL_ERR_IO, "events: cannot copy");
+  }
+done:
+  if (wr.sem)
+    sg_sem_destroy(wr.sem);
+  fl_batch_destroy(&wr.batch);
+  if (wr.jobs)
+    for (long j = 0; j < w->njobs; j++)
+      free(wr.jobs[j].nodes);
+  free(wr.jobs);
+  free(wr.node_job);
+  free(wr.down);
+  free(wr.freel);
+  free(wr.free_pos);
+  free(wr.started);
+  free(wr.pfsq);
+  free(wr.heap);
+  return rc;
+}
+
+fl_err fl_wlr_run_replica(fl_replica *rep)
+{
+  fl_err rc = FL_OK;
+  fl_sim *sim = rep->sim;
+  fl_wlrun *w = sim->wlr;
+  FILE *res = NULL;
+  fl_wl_run_ctx ctx = {.rep = rep};
+  fl_sim_result got;
+  int b = w->flip;
+  w->flip ^= 1;
+  FL_TRY(fl_wl_in_child(fl_wl_replica_main, &ctx, &res));
+  FL_CHECK(fread(&got, sizeof got, 1, res) == 1 && fread(&w->fig[b], sizeof w->fig[b], 1, res) == 1 &&
+               fread(w->rows[b], sizeof *w->rows[b], (size_t)w->njobs, res) == (size_t)w->njobs,
+           FL_ERR_IO, "a workload replica's results came back short");
+  got.wall_s = rep->res->wall_s;
+  *rep->res = got;
+  w->fig[b].rows = w->rows[b];
+  w->fig[b].nrows = w->njobs;
+  rep->res->machine = &w->fig[b];
+  {
+    uint64_t n;
+    FL_CHECK(fread(&n, sizeof n, 1, res) == 1, FL_ERR_IO, "a workload replica's events came back short");
+    for (uint64_t k = 0; k < n; k++) {
+      fl_evlog_entry e;
+      FL_CHECK(fread(&e, sizeof e, 1, res) == 1, FL_ERR_IO, "a workload replica's events came back short");
+      fl_evlog_entry *d = fl_evlog_add(rep->log, e.t_s, e.kind, e.node);
+      if (d)
+        *d = e;
+    }
+  }
+done:
+  if (res)
+    fclose(res);
+  return rc;
+}
