@@ -16,11 +16,11 @@
 
 typedef struct fl_wl_summary {
   long jobs;
-  double span_s;        /* first submit to last end */
-  double utilisation;   /* NAN: unknown (a log without wait times) */
+  double span_s;      /* first submit to last end */
+  double utilisation; /* NAN: unknown (a log without wait times) */
   double mean_wait_s, max_wait_s;
   double mean_bounded_slowdown;
-  double node_hours;    /* of the jobs' run times */
+  double node_hours; /* of the jobs' run times */
 } fl_wl_summary;
 
 /* The figures of a schedule: start_s[i] per job of t (NULL: as logged, submit + wait; NAN figures when the log has

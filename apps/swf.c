@@ -16,12 +16,24 @@
 #define FL_SWF_FIELDS 18
 #define FL_SWF_LINE_MAX 4096
 
-static const char *const fl_swf_field_names[FL_SWF_FIELDS] = {
-    "job number",          "submit time",          "wait time",        "run time",
-    "allocated processors", "average CPU time",    "used memory",      "requested processors",
-    "requested time",      "requested memory",     "status",           "user id",
-    "group id",            "executable number",    "queue number",     "partition number",
-    "preceding job",       "think time"};
+static const char *const fl_swf_field_names[FL_SWF_FIELDS] = {"job number",
+                                                              "submit time",
+                                                              "wait time",
+                                                              "run time",
+                                                              "allocated processors",
+                                                              "average CPU time",
+                                                              "used memory",
+                                                              "requested processors",
+                                                              "requested time",
+                                                              "requested memory",
+                                                              "status",
+                                                              "user id",
+                                                              "group id",
+                                                              "executable number",
+                                                              "queue number",
+                                                              "partition number",
+                                                              "preceding job",
+                                                              "think time"};
 
 /* A header field `; Key: value` with a whole number; 0 when the line is not that key. */
 static long fl_swf_header_long(const char *line, const char *key)
@@ -122,8 +134,7 @@ fl_err fl_swf_read(const char *path, long cores_per_node, fl_swf **out)
       t->skipped++;
       continue;
     }
-    FL_CHECK(f[1] >= 0, FL_ERR_INPUT, "%s:%ld: field 2 (submit time) '%g': must not be negative", path, lineno,
-             f[1]);
+    FL_CHECK(f[1] >= 0, FL_ERR_INPUT, "%s:%ld: field 2 (submit time) '%g': must not be negative", path, lineno, f[1]);
     int fi = f[4] > 0 ? 5 : 8;
     FL_CHECK(!t->max_procs || procs <= t->max_procs, FL_ERR_INPUT,
              "%s:%ld: field %d (%s) '%ld': larger than the machine (MaxProcs: %ld)", path, lineno, fi,

@@ -16,16 +16,16 @@
 #include "fl_err.h"
 
 typedef struct fl_swf_job {
-  long id;          /* field 1: the trace's job number */
-  long line;        /* line in the file, for messages */
-  double submit_s;  /* field 2, seconds from the log's start */
-  double wait_s;    /* field 3 as logged (-1: unknown) */
-  double run_s;     /* field 4: the failure-free run time */
-  double req_s;     /* field 9: requested time, the scheduler's estimate (the run time when unknown) */
-  double mem_kb;    /* memory per processor, KB (field 7, else 10; -1 unknown) */
-  long procs;       /* field 5, else 8 */
-  long nodes;       /* ceil(procs / cores_per_node) */
-  int status;       /* field 11 (1 completed, 0 failed, 5 cancelled; -1 unknown) */
+  long id;         /* field 1: the trace's job number */
+  long line;       /* line in the file, for messages */
+  double submit_s; /* field 2, seconds from the log's start */
+  double wait_s;   /* field 3 as logged (-1: unknown) */
+  double run_s;    /* field 4: the failure-free run time */
+  double req_s;    /* field 9: requested time, the scheduler's estimate (the run time when unknown) */
+  double mem_kb;   /* memory per processor, KB (field 7, else 10; -1 unknown) */
+  long procs;      /* field 5, else 8 */
+  long nodes;      /* ceil(procs / cores_per_node) */
+  int status;      /* field 11 (1 completed, 0 failed, 5 cancelled; -1 unknown) */
 } fl_swf_job;
 
 typedef struct fl_swf {

@@ -1,11 +1,12 @@
 /* workload.c — `faultline workload`: a job trace (SWF) replayed on its machine without failures under each batch
  * scheduler, beside the log as it happened (analysis/workload.h). What a machine-level study starts from: does the
  * replay schedule the trace like the machine did? */
+#include "workload.h"
+
 #include "args.h"
 #include "batch.h"
 #include "cli.h"
 #include "units.h"
-#include "workload.h"
 
 #include <math.h>
 #include <stdio.h>

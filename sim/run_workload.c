@@ -46,9 +46,9 @@ struct fl_wlrun {
   const fl_batch_ops *sched;
   long machine; /* nodes 0 .. machine-1 of the platform run jobs */
   int requeue, io_policy, ckpt;
-  double bytes;             /* checkpoint bytes per node */
-  double *tau_s, *delta_s;  /* per job: its interval and its isolated checkpoint cost */
-  double ff_span_s;         /* the failure-free replay's span: the row's work_s */
+  double bytes;            /* checkpoint bytes per node */
+  double *tau_s, *delta_s; /* per job: its interval and its isolated checkpoint cost */
+  double ff_span_s;        /* the failure-free replay's span: the row's work_s */
   long npfs;
   sg_host_t *pfs_host;
   sg_disk_t *pfs_disk;
@@ -65,13 +65,13 @@ typedef struct fl_wlio fl_wlio;
 
 typedef struct fl_wlj {
   int state, phase;
-  long serial;       /* bumped at every phase change: heap entries of an older phase are stale */
-  double done_s;     /* work its newest checkpoint holds */
-  double seg_s;      /* the compute segment under way or just finished */
-  double phase_t;    /* when the phase began */
-  double req_t;      /* when it asked the PFS */
-  fl_wlio *io;       /* its I/O under way */
-  int32_t *nodes;    /* while running */
+  long serial;    /* bumped at every phase change: heap entries of an older phase are stale */
+  double done_s;  /* work its newest checkpoint holds */
+  double seg_s;   /* the compute segment under way or just finished */
+  double phase_t; /* when the phase began */
+  double req_t;   /* when it asked the PFS */
+  fl_wlio *io;    /* its I/O under way */
+  int32_t *nodes; /* while running */
   fl_db_job row;
 } fl_wlj;
 
@@ -168,8 +168,8 @@ static fl_err fl_wl_in_child(fl_wl_child_fn fn, void *ctx, FILE **result)
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
   FL_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, FL_ERR_SIM, "a workload replica's process %s %d",
-           WIFSIGNALED(status) ? "died of signal" : "exited with", WIFSIGNALED(status) ? WTERMSIG(status)
-                                                                                      : WEXITSTATUS(status));
+           WIFSIGNALED(status) ? "died of signal" : "exited with",
+           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
   rewind(f);
   {
     int32_t code;
@@ -260,8 +260,7 @@ fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       rc = fl_err_set(FL_ERR_INPUT,
                       "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, larger "
                       "than the machine (%ld nodes of platform '%s')",
-                      path, j->line, j->procs, j->nodes, sc->cores_per_node, w->machine,
-                      fl_platform_describe(sim->pf));
+                      path, j->line, j->procs, j->nodes, sc->cores_per_node, w->machine, fl_platform_describe(sim->pf));
       goto done;
     }
   }
@@ -275,8 +274,9 @@ fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
     w->tau_s[i] = INFINITY;
   if (w->ckpt) {
     if (!(w->bytes > 0)) {
-      rc = fl_scenario_fail(sc, "app", "checkpoint_size", "a workload's checkpoints go to the PFS: give the bytes "
-                                                          "each node writes");
+      rc = fl_scenario_fail(sc, "app", "checkpoint_size",
+                            "a workload's checkpoints go to the PFS: give the bytes "
+                            "each node writes");
       goto done;
     }
     w->npfs = fl_platform_pfs_count(sim->pf);
@@ -309,8 +309,8 @@ fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                "the checkpoint costs came back short");
     }
     for (long i = 0; i < w->njobs; i++) {
-      long k = (long)((long *)bsearch(&w->trace->jobs[i].nodes, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) -
-                      sizes);
+      long k =
+          (long)((long *)bsearch(&w->trace->jobs[i].nodes, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) - sizes);
       double mtbf = sim->node_mtbf_s / (double)w->trace->jobs[i].nodes;
       w->delta_s[i] = cost[k];
       if (sc->interval_kind == FL_INTERVAL_FIXED)
@@ -382,7 +382,8 @@ static void fl_wl_heap_push(fl_wlrep *wr, fl_wlev e)
     wr->capheap = cap;
   }
   long i = wr->nheap++;
-  while (i > 0 && (e.t < wr->heap[(i - 1) / 2].t || (e.t == wr->heap[(i - 1) / 2].t && e.job < wr->heap[(i - 1) / 2].job))) {
+  while (i > 0 &&
+         (e.t < wr->heap[(i - 1) / 2].t || (e.t == wr->heap[(i - 1) / 2].t && e.job < wr->heap[(i - 1) / 2].job))) {
     wr->heap[i] = wr->heap[(i - 1) / 2];
     i = (i - 1) / 2;
   }
@@ -459,7 +460,8 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart)
                                 .src = restart ? w->pfs_host[s] : h,
                                 .dst = restart ? h : w->pfs_host[s],
                                 .bytes = w->bytes};
-    io->ops[2 * k + 1] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = w->bytes};
+    io->ops[2 * k + 1] =
+        (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = w->bytes};
   }
   io->nops = 2 * nodes;
   io->wr = wr;
@@ -710,8 +712,8 @@ static void fl_wl_schedule(fl_wlrep *wr)
     long nodes = wr->w->trace->jobs[j].nodes;
     jb->nodes = malloc((size_t)nodes * sizeof *jb->nodes);
     if (!jb->nodes || wr->nfree < nodes) {
-      wr->rc = jb->nodes ? fl_err_set(FL_ERR_INTERNAL, "the scheduler started job %ld on %ld nodes, %ld free", j,
-                                      nodes, wr->nfree)
+      wr->rc = jb->nodes ? fl_err_set(FL_ERR_INTERNAL, "the scheduler started job %ld on %ld nodes, %ld free", j, nodes,
+                                      wr->nfree)
                          : fl_err_set(FL_ERR_NOMEM, "out of memory");
       return;
     }
@@ -899,8 +901,8 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   FL_TRY(fl_batch_create(w->sched, w->machine, &wr.batch));
   for (long j = 0; j < w->njobs; j++) {
     const fl_swf_job *t = &w->trace->jobs[j];
-    wr.jobs[j].row = (fl_db_job){.job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN,
-                                 .run_s = t->run_s, .nodes = t->nodes};
+    wr.jobs[j].row = (fl_db_job){
+        .job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN, .run_s = t->run_s, .nodes = t->nodes};
   }
   /* the free list from the top, so that jobs take the lowest nodes first */
   for (long n = w->machine - 1; n >= 0; n--) {

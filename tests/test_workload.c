@@ -24,8 +24,8 @@ static const char *fl_write(const char *name, const char *text)
 static void fl_line(char *buf, size_t n, long id, double submit, double wait, double run, long procs, double req)
 {
   size_t len = strlen(buf);
-  snprintf(buf + len, n - len, "%ld %g %g %g %ld -1 -1 %ld %g -1 1 1 1 -1 1 -1 -1 -1\n", id, submit, wait, run,
-           procs, procs, req);
+  snprintf(buf + len, n - len, "%ld %g %g %g %ld -1 -1 %ld %g -1 1 1 1 -1 1 -1 -1 -1\n", id, submit, wait, run, procs,
+           procs, req);
 }
 
 static const char fl_header[] = "; Version: 2.2\n; Computer: hand-made\n; MaxNodes: 4\n; MaxProcs: 8\n;\n";
@@ -35,10 +35,10 @@ static void test_swf_fields(void)
   char text[4096];
   snprintf(text, sizeof text, "%s", fl_header);
   fl_line(text, sizeof text, 1, 0, 5, 100, 3, 200);
-  fl_line(text, sizeof text, 2, 10, 0, -1, 2, 50);  /* never ran: skipped */
-  fl_line(text, sizeof text, 3, 20, 1, 30, 8, -1);  /* no requested time: its run time */
-  strcat(text, "   \n");                            /* blank lines are fine */
-  fl_line(text, sizeof text, 4, 15, 0, 7, 1, 60);   /* out of order: sorted, counted */
+  fl_line(text, sizeof text, 2, 10, 0, -1, 2, 50); /* never ran: skipped */
+  fl_line(text, sizeof text, 3, 20, 1, 30, 8, -1); /* no requested time: its run time */
+  strcat(text, "   \n");                           /* blank lines are fine */
+  fl_line(text, sizeof text, 4, 15, 0, 7, 1, 60);  /* out of order: sorted, counted */
   fl_swf *t = NULL;
   CU_ASSERT_EQUAL_FATAL(fl_swf_read(fl_write("a.swf", text), 2, &t), FL_OK);
   CU_ASSERT_EQUAL(t->max_nodes, 4);
@@ -176,7 +176,7 @@ static void test_backfill_estimates(void)
    *   j5: t=20, 4 nodes, runs 2, asks 100         starts 20 (j4 ended at 19), ends 22.
    *   j6: t=21, 4 nodes, runs 1, asks 1           EASY shadow for j6 at 21 is j5's estimate 120; j6 starts when
    *                                               j5 really ends, 22. */
-  const fl_batch_job jobs[] = {{0, 10, 10, 2}, {1, 5, 5, 4}, {2, 3, 30, 2},
+  const fl_batch_job jobs[] = {{0, 10, 10, 2}, {1, 5, 5, 4},    {2, 3, 30, 2},
                                {4, 1, 1, 4},   {20, 2, 100, 4}, {21, 1, 1, 4}};
   double fcfs[6], easy[6];
   fl_replay2(jobs, 6, 4, fcfs, easy);
@@ -235,7 +235,7 @@ static void test_batch_queue(void)
   CU_ASSERT_EQUAL(n, 1);
   CU_ASSERT_EQUAL(started[0], 0);
   CU_ASSERT_EQUAL(fl_batch_end(b, 1), FL_ERR_INTERNAL); /* job 1 waits */
-  for (int i = 0; i < 100; i++) /* many put-backs at the front keep the order */
+  for (int i = 0; i < 100; i++)                         /* many put-backs at the front keep the order */
     CU_ASSERT_EQUAL(fl_batch_submit(b, 2 + i, 1, 1, 1), FL_OK);
   CU_ASSERT_EQUAL(fl_batch_waiting(b), 101);
   CU_ASSERT_EQUAL(fl_batch_end(b, 0), FL_OK);

@@ -61,7 +61,8 @@ static void test_bad_traces(void)
       strstr(fl_cli_err, "bad.swf:3: field 5 (allocated processors) '8': larger than the machine (MaxProcs: 4)"));
   CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
   /* --nodes smaller than a job */
-  fl_cli_write("ok.swf", "1 0 0 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 10 8 -1 -1 8 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+  fl_cli_write("ok.swf",
+               "1 0 0 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 10 8 -1 -1 8 10 -1 1 1 1 -1 1 -1 -1 -1\n");
   CU_ASSERT_EQUAL(fl_cli_run_limited("workload ok.swf --nodes 4", 30), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "ok.swf:2: field 5 (allocated processors) '8': 8 nodes, larger than the "
                                             "machine (4 nodes)"));
@@ -75,7 +76,8 @@ static void test_bad_traces(void)
   long n = 0;
   char *csv = fl_test_read_file(fl_test_tmp("j.csv"), &n);
   CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
-  CU_ASSERT_STRING_EQUAL(csv, "job,submit_s,start_s,end_s,nodes\n1,0,0,10,2\n2,5,10,20,8\n"); /* job 2 waits for job 1's 2 nodes */
+  CU_ASSERT_STRING_EQUAL(
+      csv, "job,submit_s,start_s,end_s,nodes\n1,0,0,10,2\n2,5,10,20,8\n"); /* job 2 waits for job 1's 2 nodes */
   free(csv);
   (void)args;
 }
@@ -132,8 +134,8 @@ static void test_simulate_hand_schedule(void)
              run);
     CU_ASSERT_EQUAL(fl_cli_query("hand.sqlite", sql), 44);
     /* the run's events: a start and an end per job */
-    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM events_text WHERE run_id = %ld AND kind IN ('job-start', 'job-end')",
-             run);
+    snprintf(sql, sizeof sql,
+             "SELECT COUNT(*) FROM events_text WHERE run_id = %ld AND kind IN ('job-start', 'job-end')", run);
     CU_ASSERT_EQUAL(fl_cli_query("hand.sqlite", sql), 8);
   }
   /* the report's machine table, and rerun gives the row back */
@@ -242,10 +244,11 @@ static void test_failures_accounting(void)
   CU_ASSERT(fl_cli_query("acct.sqlite", "SELECT io_wait_node_hours FROM runs WHERE overrides LIKE '%least%' "
                                         "ORDER BY id LIMIT 1") > 0);
   /* held time per job from the events: each start to the failure or end that follows it */
-  const char *held = "WITH ev AS (SELECT run_id, rank AS job, kind, t_s, LEAD(t_s) OVER (PARTITION BY run_id, rank "
-                     "ORDER BY id) AS next_t FROM events WHERE kind IN (101, 102, 103)), "
-                     "h AS (SELECT run_id, job, SUM(next_t - t_s) AS held FROM ev WHERE kind = 101 GROUP BY run_id, job) "
-                     "SELECT %s FROM h JOIN jobs j USING (run_id, job)";
+  const char *held =
+      "WITH ev AS (SELECT run_id, rank AS job, kind, t_s, LEAD(t_s) OVER (PARTITION BY run_id, rank "
+      "ORDER BY id) AS next_t FROM events WHERE kind IN (101, 102, 103)), "
+      "h AS (SELECT run_id, job, SUM(next_t - t_s) AS held FROM ev WHERE kind = 101 GROUP BY run_id, job) "
+      "SELECT %s FROM h JOIN jobs j USING (run_id, job)";
   char sql[1024];
   snprintf(sql, sizeof sql, held,
            "MAX(ABS(held - (j.run_s + j.lost_work_s + j.checkpoint_s + j.restart_s + j.io_wait_s)))");
@@ -259,8 +262,9 @@ static void test_failures_accounting(void)
   CU_ASSERT_EQUAL(fl_cli_query("acct.sqlite", "SELECT COUNT(*) FROM jobs WHERE failures > 0 AND lost_work_s = 0 AND "
                                               "checkpoint_s = 0 AND restart_s = 0"),
                   0);
-  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("acct.sqlite", "SELECT MAX(ABS(r.lost_node_hours - (SELECT SUM(nodes * "
-                                                     "lost_work_s) / 3600 FROM jobs WHERE run_id = r.id))) FROM runs r"),
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("acct.sqlite",
+                                      "SELECT MAX(ABS(r.lost_node_hours - (SELECT SUM(nodes * "
+                                      "lost_work_s) / 3600 FROM jobs WHERE run_id = r.id))) FROM runs r"),
                          0, 1e-6);
   /* the same failures for both policies (common random numbers) */
   CU_ASSERT_EQUAL(fl_cli_query("acct.sqlite", "SELECT COUNT(DISTINCT platform_failures) FROM runs GROUP BY replica "

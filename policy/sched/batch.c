@@ -74,7 +74,10 @@ void fl_batch_destroy(fl_batch **pb)
   *pb = NULL;
 }
 
-long fl_batch_waiting(const fl_batch *b) { return b->qn; }
+long fl_batch_waiting(const fl_batch *b)
+{
+  return b->qn;
+}
 
 fl_err fl_batch_capacity(fl_batch *b, long delta)
 {
@@ -85,7 +88,10 @@ fl_err fl_batch_capacity(fl_batch *b, long delta)
 done:
   return rc;
 }
-long fl_batch_free_nodes(const fl_batch *b) { return b->free_nodes; }
+long fl_batch_free_nodes(const fl_batch *b)
+{
+  return b->free_nodes;
+}
 
 /* Room for one more queue entry at the front or the back: the arrays regrown when more than half full, and the
  * entries moved to leave room on the side asked for (a put-back job is rare: centred then). */
@@ -209,8 +215,8 @@ fl_err fl_batch_pick(fl_batch *b, double now_s, long *started, long *n)
                "scheduler %s chose queue position %ld of %ld", b->ops->name, b->pick[i], b->qn);
       used += b->q_nodes[at];
     }
-    FL_CHECK(used <= b->free_nodes, FL_ERR_INTERNAL, "scheduler %s started %ld nodes of jobs on %ld free",
-             b->ops->name, used, b->free_nodes);
+    FL_CHECK(used <= b->free_nodes, FL_ERR_INTERNAL, "scheduler %s started %ld nodes of jobs on %ld free", b->ops->name,
+             used, b->free_nodes);
     for (long i = 0; i < k; i++) {
       long at = b->q0 + b->pick[i];
       FL_TRY(fl_batch_run(b, b->q_job[at], b->q_nodes[at], now_s + b->q_est[at]));
@@ -292,8 +298,7 @@ static fl_end_ev fl_end_pop(fl_end_ev *h, long *n)
   return top;
 }
 
-fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes,
-                       double *start_s)
+fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes, double *start_s)
 {
   fl_err rc = FL_OK;
   fl_batch *b = NULL;

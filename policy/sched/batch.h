@@ -22,12 +22,12 @@
 typedef struct fl_batch_view {
   double now_s;
   long free_nodes;
-  long nwait;                /* waiting jobs, in queue order */
-  const long *wait_nodes;    /* nodes each needs */
-  const double *wait_est_s;  /* its estimated run time */
-  long nrun;                 /* running jobs, sorted by expected end */
-  const long *run_nodes;     /* nodes each holds */
-  const double *run_end_s;   /* its expected end (may lie in the past) */
+  long nwait;               /* waiting jobs, in queue order */
+  const long *wait_nodes;   /* nodes each needs */
+  const double *wait_est_s; /* its estimated run time */
+  long nrun;                /* running jobs, sorted by expected end */
+  const long *run_nodes;    /* nodes each holds */
+  const double *run_end_s;  /* its expected end (may lie in the past) */
 } fl_batch_view;
 
 typedef struct fl_batch_ops {
@@ -69,7 +69,6 @@ typedef struct fl_batch_job {
   double submit_s, run_s, est_s;
   long nodes;
 } fl_batch_job;
-fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes,
-                       double *start_s);
+fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes, double *start_s);
 
 #endif
