@@ -16,10 +16,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The figures compared: name in CSV/JSON, head in the table, how the table writes a difference. */
-enum { FL_FIG_MAKESPAN, FL_FIG_WASTE, FL_FIG_NODE_HOURS, FL_FIG_FAILURES, FL_FIG_INTERRUPTIONS, FL_NFIG };
-static const char *const fl_fig_name[FL_NFIG] = {"makespan_s", "waste", "node_hours", "failures", "interruptions"};
-static const char *const fl_fig_head[FL_NFIG] = {"makespan", "waste", "node-hours", "failures", "interruptions"};
+/* The figures compared: name in CSV/JSON, head in the table, how the table writes a difference. A job's runs are
+ * compared on makespan, waste and node-hours (the verdict's), failures and interruptions; a machine's (workloads)
+ * on the node-hours resilience cost it, the jobs' mean wait and bounded slowdown (the verdict's), then the
+ * overhead's parts and failures. Every figure: lower is better. */
+enum { FL_FK_DURATION, FL_FK_PTS, FL_FK_NODEH, FL_FK_PLAIN };
+typedef struct fl_cfig {
+  const char *name, *head;
+  int kind;
+} fl_cfig;
+#define FL_NFIG 7 /* at most */
+#define FL_NVERDICT 3
+static const fl_cfig fl_job_figs[] = {{"makespan_s", "makespan", FL_FK_DURATION},
+                                      {"waste", "waste", FL_FK_PTS},
+                                      {"node_hours", "node-hours", FL_FK_NODEH},
+                                      {"failures", "failures", FL_FK_PLAIN},
+                                      {"interruptions", "interruptions", FL_FK_PLAIN}};
+static const fl_cfig fl_machine_figs[] = {{"overhead_node_hours", "overhead node-h", FL_FK_NODEH},
+                                          {"mean_wait_s", "mean wait", FL_FK_DURATION},
+                                          {"mean_bounded_slowdown", "bounded slowdown", FL_FK_PLAIN},
+                                          {"lost_node_hours", "lost node-h", FL_FK_NODEH},
+                                          {"checkpoint_node_hours", "checkpoint node-h", FL_FK_NODEH},
+                                          {"io_wait_node_hours", "I/O wait node-h", FL_FK_NODEH},
+                                          {"failures", "failures", FL_FK_PLAIN}};
+_Static_assert(sizeof fl_machine_figs / sizeof fl_machine_figs[0] <= FL_NFIG, "room for every figure");
 
 /* A row as the comparison sorts it: its signature (its configuration's values but the baseline key's). */
 typedef struct fl_crow {
@@ -31,13 +51,14 @@ typedef struct fl_crow {
   const double *fig;
 } fl_crow;
 
-typedef struct fl_cgroup {
+typedef struct fl_cgroup fl_cgroup;
+struct fl_cgroup {
   int cfg;      /* a configuration of the group (its values label it) */
   int baseline; /* it is the baseline's */
   double *d[FL_NFIG];
   double sx[FL_NFIG], sb[FL_NFIG]; /* sums over the pairs, of its values and the baseline's */
   size_t n, cap;
-} fl_cgroup;
+};
 
 typedef struct fl_cmp {
   fl_rowset *rs;
@@ -48,6 +69,8 @@ typedef struct fl_cmp {
   int ngroups, capgroups;
   int kb;           /* the baseline key's index */
   const char *bval; /* its value, normalised */
+  const fl_cfig *figs; /* fl_job_figs or fl_machine_figs */
+  int nfig;
 } fl_cmp;
 
 static int fl_cmp_rows(const void *pa, const void *pb)
@@ -86,7 +109,7 @@ static int fl_cmp_group(fl_cmp *c, int cfg)
   return c->ngroups++;
 }
 
-static int fl_cmp_push(fl_cgroup *gr, const fl_crow *x, const fl_crow *b)
+static int fl_cmp_push(fl_cgroup *gr, const fl_crow *x, const fl_crow *b, int nfig)
 {
   if (gr->n == gr->cap) {
     size_t cap = gr->cap ? 2 * gr->cap : 16;
@@ -98,7 +121,7 @@ static int fl_cmp_push(fl_cgroup *gr, const fl_crow *x, const fl_crow *b)
     }
     gr->cap = cap;
   }
-  for (int f = 0; f < FL_NFIG; f++) {
+  for (int f = 0; f < nfig; f++) {
     gr->d[f][gr->n] = x->fig[f] - b->fig[f];
     gr->sx[f] += x->fig[f];
     gr->sb[f] += b->fig[f];
@@ -143,16 +166,16 @@ static void fl_cmp_label(FILE *out, const fl_rowcfg *cf, const int *shown, int n
 }
 
 /* A difference and its interval for a person. */
-static void fl_cmp_fmt_diff(int f, double d, double half, char *buf, size_t size)
+static void fl_cmp_fmt_diff(int kind, double d, double half, char *buf, size_t size)
 {
   char a[32], b[32];
-  if (f == FL_FIG_MAKESPAN) {
+  if (kind == FL_FK_DURATION) {
     fl_units_format_duration(d, a, sizeof a);
     fl_units_format_duration(half, b, sizeof b);
     snprintf(buf, size, "%s%s ± %s", d > 0 ? "+" : "", a, isnan(half) ? "-" : b);
-  } else if (f == FL_FIG_NODE_HOURS) {
+  } else if (kind == FL_FK_NODEH) {
     snprintf(buf, size, "%+.4g node-h ± %.2g", d, half);
-  } else if (f == FL_FIG_WASTE) {
+  } else if (kind == FL_FK_PTS) {
     snprintf(buf, size, "%+.3g pts ± %.2g", 100.0 * d, 100.0 * half);
   } else {
     snprintf(buf, size, "%+.3g ± %.2g", d, half);
@@ -199,10 +222,29 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
   }
 
   {
+    /* the machine's figures when every row compared is a workload's */
+    sqlite3_stmt *st = NULL;
+    char *q = sqlite3_mprintf("SELECT COUNT(*), COALESCE(SUM(app = 'workload'), 0) FROM runs WHERE (%Q IS NULL OR "
+                              "scenario = %Q) AND (%s)",
+                              opt->scenario, opt->scenario, opt->where ? opt->where : "1");
+    FL_CHECK(q != NULL, FL_ERR_NOMEM, "out of memory");
+    rc = fl_runs_prepare(h, path, q, opt->where, &st);
+    sqlite3_free(q);
+    if (rc != FL_OK)
+      goto done;
+    int machine = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 &&
+                  sqlite3_column_int64(st, 0) == sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+    c.figs = machine ? fl_machine_figs : fl_job_figs;
+    c.nfig = machine ? (int)(sizeof fl_machine_figs / sizeof fl_machine_figs[0])
+                     : (int)(sizeof fl_job_figs / sizeof fl_job_figs[0]);
+  }
+  {
     const char *figs[FL_NFIG];
-    fl_rowset_query rq = {opt->scenario, opt->where, figs, FL_NFIG, 1, NULL, 0};
-    for (int f = 0; f < FL_NFIG; f++)
-      figs[f] = fl_rowset_figure_sql(h, fl_fig_name[f]);
+    fl_rowset_query rq = {opt->scenario, opt->where, figs, c.nfig, 1, NULL, 0};
+    for (int f = 0; f < c.nfig; f++)
+      FL_CHECK((figs[f] = fl_rowset_figure_sql(h, c.figs[f].name)) != NULL, FL_ERR_INTERNAL, "figure %s: no column",
+               c.figs[f].name);
     FL_TRY(fl_rowset_load(h, path, &rq, &c.rs));
   }
   FL_ALLOC(c.sig, c.rs->ncfg > 0 ? c.rs->ncfg : 1);
@@ -228,8 +270,10 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     r->seed = src->seed;
     r->replica = src->replica;
     r->fig = src->fig;
-    r->completed = strcmp(src->status, "completed") == 0 && !isnan(src->fig[FL_FIG_MAKESPAN]) &&
-                   !isnan(src->fig[FL_FIG_FAILURES]) && !isnan(src->fig[FL_FIG_INTERRUPTIONS]);
+    /* jobs: makespan, failures and interruptions known; machines: the verdict's figures */
+    r->completed = strcmp(src->status, "completed") == 0 && !isnan(src->fig[0]) &&
+                   (c.figs == fl_job_figs ? !isnan(src->fig[3]) && !isnan(src->fig[4])
+                                          : !isnan(src->fig[1]) && !isnan(src->fig[2]));
   }
 
   /* the baseline's value must be among the rows' */
@@ -277,7 +321,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
       int g = fl_cmp_group(&c, c.rows[k].cfg);
       FL_CHECK(g >= 0, FL_ERR_NOMEM, "out of memory");
       if (base && &c.rows[k] != base && !c.groups[g].baseline && base->completed && c.rows[k].completed)
-        FL_CHECK(fl_cmp_push(&c.groups[g], &c.rows[k], base) == 0, FL_ERR_NOMEM, "out of memory");
+        FL_CHECK(fl_cmp_push(&c.groups[g], &c.rows[k], base, c.nfig) == 0, FL_ERR_NOMEM, "out of memory");
     }
     i = j;
   }
@@ -319,9 +363,9 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     for (int s = 0; s < nshown; s++)
       fprintf(out, ",%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
     fprintf(out, ",pairs");
-    for (int f = 0; f < FL_NFIG; f++)
-      fprintf(out, ",%s,%s_baseline,%s_diff,%s_diff_ci95,%s_ratio", fl_fig_name[f], fl_fig_name[f], fl_fig_name[f],
-              fl_fig_name[f], fl_fig_name[f]);
+    for (int f = 0; f < c.nfig; f++)
+      fprintf(out, ",%s,%s_baseline,%s_diff,%s_diff_ci95,%s_ratio", c.figs[f].name, c.figs[f].name, c.figs[f].name,
+              c.figs[f].name, c.figs[f].name);
     fputc('\n', out);
   } else if (opt->format == FL_COMPARE_JSON) {
     fprintf(out, "{\"baseline\": {\"key\": \"%s\", \"value\": ", key);
@@ -349,7 +393,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
       double mean[FL_NFIG], half[FL_NFIG];
       if (gr->baseline || gr->n == 0)
         continue;
-      for (int f = 0; f < FL_NFIG; f++)
+      for (int f = 0; f < c.nfig; f++)
         fl_stats_ci(gr->d[f], gr->n, 0.95, &mean[f], &half[f]);
       if (opt->format == FL_COMPARE_CSV) {
         fprintf(out, "\"%s\",%s", cf->scenario, cf->mode);
@@ -361,7 +405,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
             fprintf(out, ",%s", v);
         }
         fprintf(out, ",%zu", gr->n);
-        for (int f = 0; f < FL_NFIG; f++) {
+        for (int f = 0; f < c.nfig; f++) {
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
           fprintf(out, ",%.17g,%.17g,%.17g,", mx, mb, mean[f]);
           if (!isnan(half[f]))
@@ -389,17 +433,17 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
                                                                   : json_null());
         }
         json_object_set_new(o, "pairs", json_integer((json_int_t)gr->n));
-        for (int f = 0; f < FL_NFIG; f++) {
+        for (int f = 0; f < c.nfig; f++) {
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
           char name[64];
-          json_object_set_new(o, fl_fig_name[f], json_real(mx));
-          snprintf(name, sizeof name, "%s_baseline", fl_fig_name[f]);
+          json_object_set_new(o, c.figs[f].name, json_real(mx));
+          snprintf(name, sizeof name, "%s_baseline", c.figs[f].name);
           json_object_set_new(o, name, json_real(mb));
-          snprintf(name, sizeof name, "%s_diff", fl_fig_name[f]);
+          snprintf(name, sizeof name, "%s_diff", c.figs[f].name);
           json_object_set_new(o, name, json_real(mean[f]));
-          snprintf(name, sizeof name, "%s_diff_ci95", fl_fig_name[f]);
+          snprintf(name, sizeof name, "%s_diff_ci95", c.figs[f].name);
           json_object_set_new(o, name, isnan(half[f]) ? json_null() : json_real(half[f]));
-          snprintf(name, sizeof name, "%s_ratio", fl_fig_name[f]);
+          snprintf(name, sizeof name, "%s_ratio", c.figs[f].name);
           json_object_set_new(o, name, mb != 0 ? json_real(mx / mb) : json_null());
         }
         fputs(first ? "\n  " : ",\n  ", out);
@@ -408,12 +452,15 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
       } else {
         fl_cmp_label(out, cf, shown, nshown, 0, "  ");
         fprintf(out, "  (%zu pairs)\n", gr->n);
-        for (int f = 0; f < FL_NFIG; f++) {
+        for (int f = 0; f < c.nfig; f++) {
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
           char d[96];
           int sig = !isnan(half[f]) && fabs(mean[f]) > half[f];
-          fl_cmp_fmt_diff(f, mean[f], half[f], d, sizeof d);
-          fprintf(out, "    %-14s %-28s ratio %-8.4g %s\n", fl_fig_head[f], d, mb != 0 ? mx / mb : NAN,
+          fl_cmp_fmt_diff(c.figs[f].kind, mean[f], half[f], d, sizeof d);
+          char ratio[32] = "-";
+          if (mb != 0)
+            snprintf(ratio, sizeof ratio, "%.4g", mx / mb);
+          fprintf(out, "    %-*s %-28s ratio %-8s %s\n", c.figs == fl_job_figs ? 14 : 17, c.figs[f].head, d, ratio,
                   gr->n < 2 ? "(one pair: no interval)"
                   : sig     ? "significant"
                             : "not significant");
@@ -440,7 +487,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
         seen_before |= c.groups[order[o2]].baseline && strcmp(c.sig[c.groups[order[o2]].cfg], sig) == 0;
       if (seen_before)
         continue;
-      for (int f = 0; f <= FL_FIG_NODE_HOURS; f++) {
+      for (int f = 0; f < FL_NVERDICT; f++) {
         int best = -1, any = 0;
         double bestd = 0, besth = NAN;
         for (int h2 = 0; h2 < c.ngroups; h2++) {
@@ -466,16 +513,16 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
           int sig2 = !isnan(besth) && fabs(bestd) > besth;
           fl_rowset_show(c.kb, c.bval, bv, sizeof bv);
           fl_rowset_show(c.kb, cf->vals[c.kb], ov, sizeof ov);
-          fl_cmp_fmt_diff(f, bestd, besth, d, sizeof d);
+          fl_cmp_fmt_diff(c.figs[f].kind, bestd, besth, d, sizeof d);
           fputs("  ", out);
           fl_cmp_label(out, cf, shown, nshown, 1, " ");
           if (bestd == 0 && besth == 0)
-            fprintf(out, ": %s: %s = %s equals the baseline %s run for run\n", fl_fig_head[f], key, ov, bv);
+            fprintf(out, ": %s: %s = %s equals the baseline %s run for run\n", c.figs[f].head, key, ov, bv);
           else if (bestd < 0)
-            fprintf(out, ": %s: %s = %s is best, %s against %s (%s)\n", fl_fig_head[f], key, ov, d, bv,
+            fprintf(out, ": %s: %s = %s is best, %s against %s (%s)\n", c.figs[f].head, key, ov, d, bv,
                     sig2 ? "significant" : "not significant: the interval holds 0");
           else
-            fprintf(out, ": %s: the baseline %s = %s is best; the closest, %s, is %s (%s)\n", fl_fig_head[f], key, bv,
+            fprintf(out, ": %s: the baseline %s = %s is best; the closest, %s, is %s (%s)\n", c.figs[f].head, key, bv,
                     ov, d, sig2 ? "significant" : "not significant: the interval holds 0");
         }
       }

@@ -807,10 +807,10 @@ static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
  * half-width of the 95 % interval over the completed runs. */
 static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *out, int *rows_out)
 {
-  static const char *const figs[] = {"utilisation",        "useful_node_hours",  "lost_node_hours",
+  static const char *const figs[] = {"utilisation",        "useful_node_hours",  "overhead_node_hours", "lost_node_hours",
                                      "checkpoint_node_hours", "restart_node_hours", "io_wait_node_hours",
                                      "mean_wait_s",        "mean_bounded_slowdown", "failures"};
-  static const char *const heads[] = {"utilisation", "useful node-h", "lost node-h", "checkpoint node-h",
+  static const char *const heads[] = {"utilisation", "useful node-h", "overhead node-h", "lost node-h", "checkpoint node-h",
                                       "restart node-h", "I/O wait node-h", "mean wait", "bounded slowdown",
                                       "failures"};
   enum { NF = sizeof figs / sizeof figs[0] };
@@ -897,9 +897,9 @@ static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *ou
     FL_CHECK(fl_table_add(&tab, row) == 0, FL_ERR_NOMEM, "out of memory in report");
   }
   fl_table_print(&tab, opt->markdown, out);
-  fprintf(out, "(workloads: the machine's figures, mean ± 95 %% CI over the completed runs; node-hours lost to "
-               "failures (compute done again), spent on checkpoints, restarts and waiting for the PFS; * some runs "
-               "did not complete; every job's row in the jobs table)\n\n");
+  fprintf(out, "(workloads: the machine's figures, mean ± 95 %% CI over the completed runs; overhead: the node-hours "
+               "resilience cost, lost to failures (compute done again) plus spent on checkpoints, restarts and "
+               "waiting for the PFS; * some runs did not complete; every job's row in the jobs table)\n\n");
   *rows_out = sm->ngroups;
 done:
   fl_table_free(&tab);

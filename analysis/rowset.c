@@ -58,6 +58,10 @@ const char *fl_rowset_figure_sql(sqlite3 *h, const char *name)
     return "1.0 - work_s / makespan_s";
   if (strcmp(name, "resilience") == 0)
     return "CAST(complete_iterations AS REAL) / iterations";
+  if (strcmp(name, "overhead_node_hours") == 0) /* workloads: what resilience cost the machine */
+    return fl_runs_has_column(h, "io_wait_node_hours")
+               ? "lost_node_hours + checkpoint_node_hours + restart_node_hours + io_wait_node_hours"
+               : "NULL";
   if (strcmp(name, "node_hours") == 0)
     return fl_runs_has_column(h, "node_hours") ? "COALESCE(node_hours, platform_nodes * makespan_s / 3600.0)"
                                                : "platform_nodes * makespan_s / 3600.0";

@@ -21,7 +21,7 @@ static const char *const fl_sum_figs[] = {
     "detect_time_s",     "recovery_time_s", "commit_time_s",     "aux_iterations",    "compression_ratio",
     /* workloads: the machine's figures */
     "utilisation",       "useful_node_hours", "lost_node_hours", "checkpoint_node_hours", "restart_node_hours",
-    "io_wait_node_hours", "mean_wait_s",     "mean_bounded_slowdown", "jobs_completed",
+    "io_wait_node_hours", "mean_wait_s",     "mean_bounded_slowdown", "jobs_completed",   "overhead_node_hours",
 };
 #define FL_SUM_NFIG ((int)(sizeof fl_sum_figs / sizeof fl_sum_figs[0]))
 _Static_assert(FL_SUM_NFIG <= FL_SUMMARY_MAX_FIG, "fl_summary_group holds every figure");
@@ -43,7 +43,9 @@ static const char *const fl_sum_identity[] = {"app.kind", "strategy.kind", "fail
 static const char *fl_sum_unit(const char *fig)
 {
   const fl_column *c = fl_run_column_named(fig);
-  return c ? c->unit : strcmp(fig, "node_hours") == 0 ? "node-h" : "";
+  return c                                                                                  ? c->unit
+         : strcmp(fig, "node_hours") == 0 || strcmp(fig, "overhead_node_hours") == 0 ? "node-h"
+                                                                                    : "";
 }
 
 /* A group while it is gathered: the values of each figure over its completed runs. */
