@@ -5,7 +5,10 @@
  * sorted (stably) and the count of out-of-order lines reported, never silently. */
 #include "swf.h"
 
+#include "rng.h"
+
 #include <ctype.h>
+#include <gsl/gsl_randist.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -212,4 +215,46 @@ void fl_swf_destroy(fl_swf **pt)
   free((*pt)->path);
   free(*pt);
   *pt = NULL;
+}
+
+fl_err fl_swf_generate(const fl_swf_gen *g, fl_swf **out)
+{
+  fl_err rc = FL_OK;
+  fl_swf *t = NULL;
+  gsl_rng *rng = NULL;
+  long sizes[64], nsizes = 0;
+  double submit = 0;
+  *out = NULL;
+  for (long p = 1; p > 0 && p <= g->max_nodes; p *= 2)
+    if (p >= g->min_nodes)
+      sizes[nsizes++] = p;
+  FL_CHECK(nsizes > 0 && g->jobs > 0, FL_ERR_INPUT, "no power of two between %ld and %ld nodes", g->min_nodes,
+           g->max_nodes);
+  FL_ALLOC(t, 1);
+  FL_ALLOC(t->jobs, g->jobs);
+  FL_CHECK((t->path = strdup("generated")) != NULL, FL_ERR_NOMEM, "out of memory");
+  FL_TRY(fl_rng_create(g->seed, 0, FL_STREAM_APP, &rng));
+  for (long i = 0; i < g->jobs; i++) {
+    fl_swf_job *j = &t->jobs[i];
+    if (i > 0 && g->mean_gap_s > 0)
+      submit += floor(gsl_ran_exponential(rng, g->mean_gap_s));
+    j->id = i + 1;
+    j->line = 0;
+    j->submit_s = submit;
+    j->wait_s = -1;
+    j->nodes = j->procs = sizes[gsl_rng_uniform_int(rng, (unsigned long)nsizes)];
+    j->run_s = fmax(1.0, floor(g->mean_run_s * (0.5 + gsl_rng_uniform(rng))));
+    j->req_s = ceil(1.25 * j->run_s);
+    j->mem_kb = -1;
+    j->status = 1;
+  }
+  t->njobs = g->jobs;
+  t->max_nodes = sizes[nsizes - 1];
+  *out = t;
+  t = NULL;
+done:
+  if (rng)
+    gsl_rng_free(rng);
+  fl_swf_destroy(&t);
+  return rc;
 }

@@ -15,6 +15,8 @@
 
 #include "fl_err.h"
 
+#include <stdint.h>
+
 typedef struct fl_swf_job {
   long id;         /* field 1: the trace's job number */
   long line;       /* line in the file, for messages */
@@ -48,5 +50,16 @@ long fl_swf_machine_nodes(const fl_swf *t, long cores_per_node);
  * machine of `nodes` (NAN when the log has no wait times). */
 double fl_swf_logged_utilisation(const fl_swf *t, long nodes);
 void fl_swf_destroy(fl_swf **t);
+
+/* A generated job mix for what-if studies: `jobs` jobs submitted at exponential gaps of mean mean_gap_s (0: all at
+ * t = 0), each on a power of two of nodes drawn uniformly among those in [min_nodes, max_nodes], running
+ * mean_run_s x U(0.5, 1.5) and asking 1.25 times that; whole seconds, as logs have them. Drawn from the stream
+ * (seed, replica 0, FL_STREAM_APP): every replica and every configuration of a study sees the same jobs. */
+typedef struct fl_swf_gen {
+  long jobs, min_nodes, max_nodes;
+  double mean_run_s, mean_gap_s;
+  uint64_t seed;
+} fl_swf_gen;
+fl_err fl_swf_generate(const fl_swf_gen *g, fl_swf **out);
 
 #endif

@@ -203,7 +203,15 @@ static const fl_key fl_keys[] = {
     {"app", "trace", FL_K_STR, FL_OFF(wl_trace), FL_K_OPTIONAL, "", NULL,
      "workload: the job trace in the Standard Workload Format of the Parallel Workloads Archive (.swf or .swf.gz), "
      "relative to the scenario's directory; each job holds its nodes for its logged run time, failure-free"},
-    {"app", "jobs", FL_K_COUNT, FL_OFF(wl_jobs), 0, "0", NULL, "workload: only the trace's first this many jobs (0: all)"},
+    {"app", "jobs", FL_K_COUNT, FL_OFF(wl_jobs), 0, "0", NULL,
+     "workload: only the trace's first this many jobs (0: all); without app.trace, the number of jobs generated"},
+    {"app", "job_nodes", FL_K_STR, FL_OFF(job_nodes), 0, "1-64", NULL,
+     "workload without app.trace: MIN-MAX nodes of a generated job, a power of two drawn uniformly between"},
+    {"app", "job_time", FL_K_DURATION, FL_OFF(job_time_s), FL_K_POS, "4h", NULL,
+     "workload without app.trace: mean run time of a generated job (uniform from half to one and a half times it; "
+     "requested time 1.25 times its run time)"},
+    {"app", "arrival", FL_K_DURATION, FL_OFF(arrival_s), FL_K_NONNEG, "10min", NULL,
+     "workload without app.trace: mean time between submits (exponential; 0: every job at t = 0)"},
     {"app", "cores_per_node", FL_K_COUNT, FL_OFF(cores_per_node), FL_K_POS, "1", NULL,
      "workload: processors of one node; a job's nodes are ceil(its processors / this)"},
     {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
@@ -928,11 +936,12 @@ fl_err fl_scenario_check(const fl_scenario *sc, long copies)
     free(file);
     file = NULL;
   }
-  if (strcmp(sc->app, "workload") == 0) {
-    if (!sc->wl_trace) {
-      rc = fl_scenario_fail(sc, "app", "trace", "a workload needs its job trace (.swf or .swf.gz)");
-      goto done;
-    }
+  if (strcmp(sc->app, "workload") == 0 && !sc->wl_trace && sc->wl_jobs == 0) {
+    rc = fl_scenario_fail(sc, "app", "trace", "a workload needs its job trace (.swf or .swf.gz), or app.jobs to "
+                                              "generate");
+    goto done;
+  }
+  if (strcmp(sc->app, "workload") == 0 && sc->wl_trace) {
     free(file);
     file = fl_scenario_resolve(sc, sc->wl_trace);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");

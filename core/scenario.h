@@ -99,7 +99,10 @@ typedef struct fl_scenario {
   double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
   double reference_speed;    /* workflow: flop/s that converts a recorded runtime without a machine speed */
   char *wl_trace;            /* workload: the job trace (.swf, .swf.gz; NULL: none) */
-  long wl_jobs;              /* workload: the trace's first this many jobs (0: all) */
+  long wl_jobs;              /* workload: the trace's first this many jobs (0: all); without a trace, how many */
+  char *job_nodes;           /* workload without a trace: "MIN-MAX" nodes a job (powers of two between) */
+  double job_time_s;         /* workload without a trace: mean run time */
+  double arrival_s;          /* workload without a trace: mean time between submits (0: all at once) */
   long cores_per_node;       /* workload: a job's nodes = ceil(processors / this) */
   char *scheduler;           /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
   int wl_requeue;            /* workload: a failed job goes back 0 first in the queue, 1 last */

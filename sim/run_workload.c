@@ -245,15 +245,40 @@ fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
              : fl_scenario_fail(sc, "strategy", "interval", "workloads take young, daly, a fixed duration or never");
     goto done;
   }
-  FL_CHECK((path = fl_scenario_resolve(sc, sc->wl_trace)) != NULL, FL_ERR_NOMEM, "out of memory");
-  FL_TRY(fl_swf_read(path, sc->cores_per_node, &w->trace));
-  w->njobs = sc->wl_jobs > 0 && sc->wl_jobs < w->trace->njobs ? sc->wl_jobs : w->trace->njobs;
   w->machine = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
   if (w->machine > sim->nodes) {
     rc = fl_scenario_fail(sc, "app", "nodes", "%ld nodes asked for but platform '%s' has only %ld", w->machine,
                           fl_platform_describe(sim->pf), sim->nodes);
     goto done;
   }
+  if (sc->wl_trace) {
+    FL_CHECK((path = fl_scenario_resolve(sc, sc->wl_trace)) != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_swf_read(path, sc->cores_per_node, &w->trace));
+  } else {
+    /* a generated mix: app.jobs jobs of app.job_nodes nodes, app.job_time long, app.arrival apart */
+    fl_swf_gen g = {.jobs = sc->wl_jobs, .mean_run_s = sc->job_time_s, .mean_gap_s = sc->arrival_s, .seed = sc->seed};
+    char *end = NULL;
+    g.min_nodes = strtol(sc->job_nodes, &end, 10);
+    if (end && *end == '-')
+      g.max_nodes = strtol(end + 1, &end, 10);
+    else
+      g.max_nodes = g.min_nodes;
+    if (!end || *end || g.min_nodes < 1 || g.max_nodes < g.min_nodes) {
+      rc = fl_scenario_fail(sc, "app", "job_nodes", "expected MIN-MAX nodes, 1 <= MIN <= MAX (e.g. 32-256)");
+      goto done;
+    }
+    if (g.max_nodes > w->machine) {
+      rc = fl_scenario_fail(sc, "app", "job_nodes", "jobs of up to %ld nodes, but the machine has %ld", g.max_nodes,
+                            w->machine);
+      goto done;
+    }
+    if ((rc = fl_swf_generate(&g, &w->trace)) != FL_OK) {
+      rc = fl_scenario_fail(sc, "app", "job_nodes", "%s", fl_err_msg());
+      goto done;
+    }
+    FL_CHECK((path = strdup("generated")) != NULL, FL_ERR_NOMEM, "out of memory");
+  }
+  w->njobs = sc->wl_jobs > 0 && sc->wl_jobs < w->trace->njobs ? sc->wl_jobs : w->trace->njobs;
   for (long i = 0; i < w->njobs; i++) {
     const fl_swf_job *j = &w->trace->jobs[i];
     if (j->nodes > w->machine) {

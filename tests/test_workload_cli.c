@@ -277,6 +277,34 @@ static void test_failures_accounting(void)
   CU_ASSERT_EQUAL(fl_cli_query("merged.sqlite", "SELECT COUNT(*) FROM jobs"), 4 * 1500);
 }
 
+static void test_generated_mix(void)
+{
+  /* app.jobs without a trace: a generated mix, the same jobs in every replica and configuration */
+  fl_cli_write("gen.ini", "[run]\nname = gen\nreplicas = 2\nsweep = app.scheduler=fcfs,easy\n[platform]\nnodes = 64\n"
+                          "[failures]\nmodel = none\n[app]\nkind = workload\njobs = 200\njob_nodes = 3-40\n"
+                          "job_time = 2h\narrival = 20min\n[strategy]\nkind = none\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate gen.ini --db gen.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("gen.sqlite", "SELECT COUNT(*) FROM jobs"), 4 * 200);
+  /* powers of two in [3, 40]: 4, 8, 16, 32, each drawn */
+  CU_ASSERT_EQUAL(fl_cli_query("gen.sqlite", "SELECT COUNT(*) FROM jobs WHERE nodes NOT IN (4, 8, 16, 32)"), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("gen.sqlite", "SELECT COUNT(DISTINCT nodes) FROM jobs"), 4);
+  /* run times within [1h, 3h], the same job the same everywhere */
+  CU_ASSERT_EQUAL(fl_cli_query("gen.sqlite", "SELECT COUNT(*) FROM jobs WHERE run_s < 3600 OR run_s > 10800"), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("gen.sqlite", "SELECT MAX(n) FROM (SELECT COUNT(DISTINCT run_s || '/' || submit_s || "
+                                             "'/' || nodes) AS n FROM jobs GROUP BY job)"),
+                  1);
+  /* mean gap near 20 min (200 exponential gaps: within 25 %) */
+  double last = fl_cli_query("gen.sqlite", "SELECT MAX(submit_s) FROM jobs");
+  CU_ASSERT(last / 199.0 > 0.75 * 1200.0 && last / 199.0 < 1.25 * 1200.0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate gen.ini --db g2.sqlite --set app.job_nodes=8-4", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "expected MIN-MAX nodes"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate gen.ini --db g2.sqlite --set app.job_nodes=8-128", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "jobs of up to 128 nodes, but the machine has 64"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate gen.ini --db g2.sqlite --set app.jobs=0", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "or app.jobs to generate"));
+  CU_ASSERT_FALSE(fl_cli_exists("g2.sqlite"));
+}
+
 static CU_TestInfo fl_tests[] = {
     {"schedules equal an independent replay on two real traces", test_independent_replay},
     {"the log's figures beside each scheduler's", test_summary},
@@ -285,6 +313,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: a job too large, unknown scheduler, no PFS: exit 2, no file", test_simulate_refuses},
     {"simulate: cooperative checkpoint I/O against the isolated cost", test_cooperative_io},
     {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
+    {"simulate: a generated job mix", test_generated_mix},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {
