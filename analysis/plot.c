@@ -135,20 +135,28 @@ static double fl_duration_unit(double xmax, const char **unit)
   return 1.0;
 }
 
-/* A duration key is drawn in the unit that suits its largest value: scale (seconds per unit) and the unit's name. */
+/* A duration, size or bandwidth key is drawn in the unit that suits its largest value: scale (base units per unit)
+ * and the unit's name. */
 static double fl_x_unit(const char *key, double xmax, const char **unit)
 {
-  int duration = 0;
+  const char *type = "";
   *unit = NULL;
   for (int k = 0; k < fl_scenario_key_count(); k++) {
     const fl_scenario_keyinfo *ki = fl_scenario_key_at(k);
     size_t ls = strlen(ki->section);
     if (strncmp(key, ki->section, ls) == 0 && key[ls] == '.' && strcmp(key + ls + 1, ki->key) == 0)
-      duration = strncmp(ki->type, "duration", 8) == 0;
+      type = ki->type;
   }
-  if (!duration)
-    return 1.0;
-  return fl_duration_unit(xmax, unit);
+  if (strncmp(type, "duration", 8) == 0)
+    return fl_duration_unit(xmax, unit);
+  if (strcmp(type, "bandwidth") == 0 || strcmp(type, "size") == 0) {
+    int bw = type[0] == 'b';
+    double s = xmax >= 2e12 ? 1e12 : xmax >= 2e9 ? 1e9 : xmax >= 2e6 ? 1e6 : 1.0;
+    *unit = s == 1e12 ? (bw ? "TB/s" : "TB") : s == 1e9 ? (bw ? "GB/s" : "GB") : s == 1e6 ? (bw ? "MB/s" : "MB")
+                                                                                        : (bw ? "B/s" : "bytes");
+    return s;
+  }
+  return 1.0;
 }
 
 static double xscale_of(const char *key, double xmax)
@@ -251,7 +259,7 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
     else if (strcmp(y, "makespan") == 0)
       yexpr = "makespan_s";
     else if ((!col || fl_column_numeric(col)) && (yexpr = fl_rowset_figure_sql(db, y)) != NULL)
-      yunit = col ? col->unit : strcmp(y, "node_hours") == 0 ? "node-h" : "";
+      yunit = col ? col->unit : strstr(y, "node_hours") ? "node-h" : "";
     FL_CHECK(yexpr != NULL, FL_ERR_INPUT,
              "--y %s: expected waste, makespan, or a numeric results column (faultline columns lists them; also "
              "node_hours, resilience)",

@@ -22,6 +22,7 @@ static const char *const fl_sum_figs[] = {
     /* workloads: the machine's figures */
     "utilisation",       "useful_node_hours", "lost_node_hours", "checkpoint_node_hours", "restart_node_hours",
     "io_wait_node_hours", "mean_wait_s",     "mean_bounded_slowdown", "jobs_completed",   "overhead_node_hours",
+    "io_node_hours",
 };
 #define FL_SUM_NFIG ((int)(sizeof fl_sum_figs / sizeof fl_sum_figs[0]))
 _Static_assert(FL_SUM_NFIG <= FL_SUMMARY_MAX_FIG, "fl_summary_group holds every figure");
@@ -44,7 +45,7 @@ static const char *fl_sum_unit(const char *fig)
 {
   const fl_column *c = fl_run_column_named(fig);
   return c                                                                                  ? c->unit
-         : strcmp(fig, "node_hours") == 0 || strcmp(fig, "overhead_node_hours") == 0 ? "node-h"
+         : strstr(fig, "node_hours") ? "node-h"
                                                                                     : "";
 }
 

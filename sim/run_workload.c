@@ -384,6 +384,11 @@ double fl_wlr_work(const fl_wlrun *w)
   return w->ff_span_s;
 }
 
+int fl_wlr_checkpoints(const fl_wlrun *w)
+{
+  return w->ckpt;
+}
+
 long fl_wlr_jobs(const fl_wlrun *w)
 {
   return w->njobs;

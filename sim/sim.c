@@ -582,6 +582,8 @@ int fl_sim_uses_key(const fl_sim *sim, const char *k)
     return fl_strat_reads(&sim->strat, k);
   if (strncmp(k, "policy.", 7) == 0)
     return fl_strat_reads(&sim->strat, k);
+  if (sim->wlr && strcmp(k, "app.checkpoint_io") == 0)
+    return fl_wlr_checkpoints(sim->wlr); /* no checkpoint, no checkpoint I/O to order */
   return 1;
 }
 

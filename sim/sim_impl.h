@@ -44,6 +44,7 @@ fl_err fl_wlr_run_replica(fl_replica *rep); /* in a child process: SimGrid's clo
 double fl_wlr_work(const fl_wlrun *w);      /* the failure-free schedule's span */
 long fl_wlr_machine(const fl_wlrun *w);
 long fl_wlr_jobs(const fl_wlrun *w);
+int fl_wlr_checkpoints(const fl_wlrun *w); /* 1 when the jobs checkpoint */
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {
