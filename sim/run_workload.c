@@ -593,12 +593,12 @@ static void fl_wl_release(fl_wlrep *wr, long j)
     wr->rc = fl_batch_capacity(wr->batch, -down);
 }
 
-/* The PFS is free: the next waiting checkpoint (cooperative I/O). */
+/* The PFS is free: the next waiting checkpoint (cooperative I/O). Asked once an instant, after every request of
+ * that instant is in the queue. */
 static void fl_wl_pfs_next(fl_wlrep *wr)
 {
   long best = -1;
-  wr->pfs_holder = -1;
-  if (wr->npfsq == 0)
+  if (wr->pfs_holder >= 0 || wr->npfsq == 0)
     return;
   if (wr->w->io_policy == FL_IO_ORDERED) {
     best = 0;
@@ -654,8 +654,6 @@ static void fl_wl_segment_done(fl_wlrep *wr, long j)
   jb->req_t = wr->now;
   jb->serial++;
   wr->pfsq[wr->npfsq++] = j;
-  if (wr->pfs_holder < 0)
-    fl_wl_pfs_next(wr);
 }
 
 /* Job j's I/O completed. */
@@ -675,7 +673,7 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
     jb->row.checkpoints++;
     fl_wl_log_job(wr, FL_EV_CHECKPOINT_JOB, j, -1, jb->done_s, -1);
     if (wr->pfs_holder == j)
-      fl_wl_pfs_next(wr);
+      wr->pfs_holder = -1; /* the next is chosen once this instant's requests are in */
   }
   fl_wl_io_unref(io); /* the list's */
   fl_wl_compute(wr, j);
@@ -717,7 +715,7 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   wr->rep->res->interruptions++;
   fl_wl_log_job(wr, FL_EV_FAILURE_JOB, j, node, lost, -1);
   if (wr->pfs_holder == j)
-    fl_wl_pfs_next(wr);
+    wr->pfs_holder = -1;
   fl_wl_release(wr, j);
   jb->state = FL_WLJ_QUEUED;
   wr->queued++;
@@ -890,6 +888,7 @@ static void fl_wl_coordinator(int argc, char **argv)
       if (wr->rc == FL_OK)
         wr->rc = fl_batch_submit(wr->batch, j, t->nodes, t->req_s, 0);
     }
+    fl_wl_pfs_next(wr);
     fl_wl_schedule(wr);
   }
   /* what is still under way stops with the replica */

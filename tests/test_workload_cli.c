@@ -220,6 +220,36 @@ static void test_cooperative_io(void)
                          4 * 3 * delta, 1e-6);
 }
 
+/* least-waste serves the waiting request that costs the others least: candidate i of isolated cost C_i minimises
+ * C_i x (the nodes of the others) without failures. Jobs A (8 nodes), B and C (1 node each), submitted together on
+ * 10 nodes, checkpoint 1 GB a node at 1 h to one server of 1 GB/s: C_A = 8 s, C_B = C_C = 1 s. At 1 h all three ask:
+ *   W(A) = 8 x (1 + 1) = 16, W(B) = 1 x (8 + 1) = 9, W(C) = 9: B first (the tie with C goes to the first asked);
+ *   then W(A) = 8 x 1 = 8, W(C) = 1 x 8 = 8: A (first asked); then C. Waits: B 0, A 1 s, C 1 + 8 = 9 s.
+ *   ordered (request order A, B, C): A 0, B 8 s, C 9 s. */
+static void test_least_waste_order(void)
+{
+  char ini[2048], trace[512] = "; MaxNodes: 10\n";
+  fl_job(trace, sizeof trace, 1, 0, 2 * 3600, 8, 3 * 3600);
+  fl_job(trace, sizeof trace, 2, 0, 2 * 3600, 1, 3 * 3600);
+  fl_job(trace, sizeof trace, 3, 0, 2 * 3600, 1, 3 * 3600);
+  fl_cli_write("lw.swf", trace);
+  snprintf(ini, sizeof ini,
+           "[run]\nname = lw\nreplicas = 1\nsweep = app.checkpoint_io=ordered,least-waste\n[platform]\nnodes = 10\n"
+           "cabinet = 10\nlink_bandwidth = 100GBps\ncabinet_bandwidth = 1TBps\npfs_servers = 1\npfs_bandwidth = "
+           "1GBps\npfs_link_bandwidth = 100GBps\n[failures]\nmodel = none\n[app]\nkind = workload\ntrace = lw.swf\n"
+           "checkpoint_size = 1GB\n[strategy]\nkind = checkpoint\ninterval = 1h\n");
+  fl_cli_write("lw.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate lw.ini --db lw.sqlite --quiet", 60), 0);
+  long lw = (long)fl_cli_query("lw.sqlite", "SELECT id FROM runs WHERE overrides LIKE '%least-waste%'");
+  long ord = 3 - lw;
+  static const double want_lw[] = {1, 0, 9}, want_ord[] = {0, 8, 9};
+  for (long j = 1; j <= 3; j++) {
+    CU_ASSERT_DOUBLE_EQUAL(fl_job_col("lw.sqlite", lw, j, "io_wait_s"), want_lw[j - 1], 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(fl_job_col("lw.sqlite", ord, j, "io_wait_s"), want_ord[j - 1], 1e-6);
+    CU_ASSERT_EQUAL(fl_job_col("lw.sqlite", lw, j, "checkpoints"), 1);
+  }
+}
+
 /* Failures on a real trace: every job ends, and the time each held its nodes (from its start, failure and end
  * events) is exactly its run time plus the compute failures threw away plus its checkpoints, restarts and waits
  * for the PFS; the run's node-hours are the jobs' sums. */
@@ -314,6 +344,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: cooperative checkpoint I/O against the isolated cost", test_cooperative_io},
     {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
     {"simulate: a generated job mix", test_generated_mix},
+    {"simulate: least-waste's order, worked by hand", test_least_waste_order},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {
