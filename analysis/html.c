@@ -104,10 +104,12 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
 {
   static const char *const figs[] = {
       "makespan_s",     "waste",      "node_hours", "failures",         "interruptions",     "checkpoint_cost_s",
-      "restart_cost_s", "resilience", "error_linf", "tasks_replicated", "tasks_substituted", "tasks_lost"};
+      "restart_cost_s", "resilience", "error_linf", "tasks_replicated", "tasks_substituted", "tasks_lost",
+      "utilisation",    "overhead_node_hours", "io_node_hours", "mean_wait_s", "mean_bounded_slowdown"};
   static const char *const heads[] = {
       "makespan",   "waste",      "node-hours",     "failures",    "interruptions", "&delta;, checkpoint",
-      "R, restart", "resilience", "error L&infin;", "re-executed", "substituted",   "tasks lost"};
+      "R, restart", "resilience", "error L&infin;", "re-executed", "substituted",   "tasks lost",
+      "utilisation", "overhead node-h", "checkpoint I/O + wait node-h", "mean wait", "bounded slowdown"};
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
   fl_summary_opts so = {scenario, NULL, 0};
@@ -148,7 +150,8 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
           largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
       fl_html_duration_unit(largest, &name, &scale[i]);
       fprintf(f, "<th>%s (%s)</th>", heads[i], name);
-    } else if (strcmp(figs[i], "waste") == 0 || strcmp(figs[i], "resilience") == 0) {
+    } else if (strcmp(figs[i], "waste") == 0 || strcmp(figs[i], "resilience") == 0 ||
+               strcmp(figs[i], "utilisation") == 0) {
       scale[i] = 0.01;
       fprintf(f, "<th>%s (%%)</th>", heads[i]);
     } else {
@@ -254,10 +257,25 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
         char name[256], *save = NULL, *key, list[2048];
         snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(sc, 0));
         nsc = sqlite3_column_int(sc, 1);
+        /* a machine's runs (workloads) are told apart by what resilience cost it, not by waste */
+        const char *y = "waste", *yhead = "Waste", *ywhat = "waste (1 &minus; work / makespan)";
+        {
+          sqlite3_stmt *wl = NULL;
+          if (sqlite3_prepare_v2(db, "SELECT MIN(app = 'workload') FROM runs WHERE scenario = ?1", -1, &wl, NULL) ==
+              SQLITE_OK) {
+            sqlite3_bind_text(wl, 1, name, -1, SQLITE_STATIC);
+            if (sqlite3_step(wl) == SQLITE_ROW && sqlite3_column_int(wl, 0) == 1) {
+              y = "overhead_node_hours";
+              yhead = "Overhead node-hours";
+              ywhat = "the node-hours resilience cost the machine (lost, checkpoints, restarts, waiting for the PFS)";
+            }
+          }
+          sqlite3_finalize(wl);
+        }
         rc = fl_plot_varying_keys(db, name, keys, sizeof keys);
         if (rc == FL_OK && !keys[0]) {
           /* no numeric axis: the configurations side by side (strategies, weightings), if there are two */
-          fl_plot_opts po = {.y = "waste", .scenario = name};
+          fl_plot_opts po = {.y = y, .scenario = name};
           sqlite3_stmt *cnt = NULL;
           int configs = 0;
           if (sqlite3_prepare_v2(db,
@@ -273,20 +291,20 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
           snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, figures);
           po.file = path;
           if (!headed++)
-            fputs("<h2>Waste by configuration</h2>\n", f);
+            fprintf(f, "<h2>%s by configuration</h2>\n", yhead);
           if ((rc = fl_plot_bars(db, &po)) != FL_OK ||
               (fputs("<figure class=\"plot\">\n", f), rc = fl_html_svg(f, path)) != FL_OK)
             break;
           fputs("\n<figcaption>", f);
           fl_html_text(f, name, strlen(name));
-          fputs(": waste of each configuration, mean and 95 % CI.</figcaption>\n</figure>\n", f);
+          fprintf(f, ": %s of each configuration, mean and 95 %% CI.</figcaption>\n</figure>\n", ywhat);
           figures++;
           continue;
         }
         if (rc != FL_OK)
           continue;
         if (!headed++)
-          fputs("<h2>Waste against what varies</h2>\n", f);
+          fprintf(f, "<h2>%s against what varies</h2>\n", yhead);
         if (nsc > 1) {
           fputs("<h3>", f);
           fl_html_text(f, name, strlen(name));
@@ -294,7 +312,7 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
         }
         snprintf(list, sizeof list, "%s", keys);
         for (key = strtok_r(list, ", ", &save); rc == FL_OK && key; key = strtok_r(NULL, ", ", &save)) {
-          fl_plot_opts po = {.x = key, .y = "waste", .scenario = name};
+          fl_plot_opts po = {.x = key, .y = y, .scenario = name};
           snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, figures);
           po.file = path;
           if ((rc = fl_plot(db, &po)) != FL_OK ||
@@ -302,7 +320,7 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
             break;
           fputs("\n<figcaption>", f);
           fl_html_text(f, name, strlen(name));
-          fputs(": waste (1 &minus; work / makespan) against ", f);
+          fprintf(f, ": %s against ", ywhat);
           fl_html_text(f, key, strlen(key));
           fputs(", one line per strategy, shaded: 95 % CI.</figcaption>\n</figure>\n", f);
           figures++;

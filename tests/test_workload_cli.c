@@ -143,6 +143,36 @@ static void test_simulate_hand_schedule(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "utilisation"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "47.14%"));
   CU_ASSERT_EQUAL(fl_cli_run_limited("rerun hand.sqlite 2", 60), 0);
+  /* the HTML page: the machine's figures in its table, the overhead by configuration */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report hand.sqlite --html hand.html", 60), 0);
+  long n = 0;
+  char *html = fl_test_read_file(fl_test_tmp("hand.html"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(html);
+  CU_ASSERT_PTR_NOT_NULL(strstr(html, "<th>utilisation (%)</th>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(html, "<h2>Overhead node-hours by configuration</h2>"));
+  free(html);
+}
+
+/* Failures replayed from a real log (LANL system 20, failures.model = trace) hit whichever job holds the node. */
+static void test_failure_log(void)
+{
+  char ini[2048];
+  snprintf(ini, sizeof ini,
+           "[run]\nname = logged\nreplicas = 1\nevents = all\n[platform]\nnodes = 512\ncabinet = 64\n"
+           "pfs_servers = 4\npfs_bandwidth = 1GBps\n[failures]\nmodel = trace\ntrace = %s\nrepair = 2h\n"
+           "[app]\nkind = workload\njobs = 300\njob_nodes = 16-128\njob_time = 12h\narrival = 2h\n"
+           "checkpoint_size = 1GB\n[strategy]\nkind = checkpoint\ninterval = daly\n",
+           fl_test_src("data/failures/lanl-system20.csv"));
+  fl_cli_write("logged.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate logged.ini --db logged.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("logged.sqlite", "SELECT jobs_completed FROM runs WHERE status = 'completed'"), 300);
+  /* every failure event is a logged failure of that node: the log's records on nodes 0-511 within the run */
+  double events = fl_cli_query("logged.sqlite", "SELECT COUNT(*) FROM events WHERE kind IN (103, 104)");
+  CU_ASSERT(events > 20);
+  CU_ASSERT_EQUAL(fl_cli_query("logged.sqlite", "SELECT platform_failures FROM runs"), events);
+  CU_ASSERT(fl_cli_query("logged.sqlite", "SELECT failures FROM runs") > 0);
+  CU_ASSERT_EQUAL(fl_cli_query("logged.sqlite", "SELECT SUM(failures) FROM jobs"),
+                  fl_cli_query("logged.sqlite", "SELECT failures FROM runs"));
 }
 
 static void test_simulate_refuses(void)
@@ -351,6 +381,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: cooperative checkpoint I/O against the isolated cost", test_cooperative_io},
     {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
     {"simulate: a generated job mix", test_generated_mix},
+    {"simulate: failures replayed from LANL's log", test_failure_log},
     {"simulate: least-waste's order, worked by hand", test_least_waste_order},
     CU_TEST_INFO_NULL,
 };
