@@ -810,6 +810,12 @@ static int fl_cmd_simulate(int argc, char **argv)
             rows_total, rate,
             rate > 0 ? fl_units_format_duration((double)(rows_total - rows_done + 1) / rate, eta, sizeof eta) : "?");
       }
+      if (fl_sim_forks(sim)) {
+        /* the replica forks: the writer thread must hold no lock then (it writes the one before meanwhile
+         * otherwise) */
+        FL_TRY(fl_db_writer_sync(writer));
+        FL_TRY(fl_simulate_account(&slot[cur ^ 1], &acc));
+      }
       FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
       fl_sim_fill_row(sim, sc, r, &res, &row);
       /* written by the writer thread while the next replica runs; the one before is written once this returns */

@@ -623,6 +623,11 @@ long fl_sim_level_every(const fl_sim *sim, int level)
     return 0;
   return sim->strat.ops->level ? sim->strat.every[level] : 1;
 }
+int fl_sim_forks(const fl_sim *sim)
+{
+  return sim->wlr != NULL;
+}
+
 long fl_sim_workload_jobs(const fl_sim *sim)
 {
   return sim->wlr ? fl_wlr_jobs(sim->wlr) : -1;
