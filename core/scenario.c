@@ -885,6 +885,20 @@ fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills)
   return FL_OK;
 }
 
+/* [app] key names a file (relative to the scenario) that must be a regular, readable file. */
+static fl_err fl_scenario_check_input(const fl_scenario *sc, const char *key, const char *rel, const char *what)
+{
+  fl_err rc = FL_OK;
+  const char *why = NULL;
+  char *file = fl_scenario_resolve(sc, rel);
+  FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
+  if (!fl_input_is_regular(file, &why))
+    rc = fl_scenario_fail(sc, "app", key, "%s '%s': %s", what, file, why);
+done:
+  free(file);
+  return rc;
+}
+
 fl_err fl_scenario_check(const fl_scenario *sc, long copies)
 {
   fl_err rc = FL_OK;
@@ -926,32 +940,15 @@ fl_err fl_scenario_check(const fl_scenario *sc, long copies)
       rc = fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot, or gridworld)");
       goto done;
     }
-    free(file);
-    file = fl_scenario_resolve(sc, sc->graph);
-    FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-    if (!fl_input_is_regular(file, &why)) {
-      rc = fl_scenario_fail(sc, "app", "graph", "workflow file '%s': %s", file, why);
-      goto done;
-    }
-    free(file);
-    file = NULL;
+    FL_TRY(fl_scenario_check_input(sc, "graph", sc->graph, "workflow file"));
   }
   if (strcmp(sc->app, "workload") == 0 && !sc->wl_trace && sc->wl_jobs == 0) {
     rc = fl_scenario_fail(sc, "app", "trace", "a workload needs its job trace (.swf or .swf.gz), or app.jobs to "
                                               "generate");
     goto done;
   }
-  if (strcmp(sc->app, "workload") == 0 && sc->wl_trace) {
-    free(file);
-    file = fl_scenario_resolve(sc, sc->wl_trace);
-    FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-    if (!fl_input_is_regular(file, &why)) {
-      rc = fl_scenario_fail(sc, "app", "trace", "job trace '%s': %s", file, why);
-      goto done;
-    }
-    free(file);
-    file = NULL;
-  }
+  if (strcmp(sc->app, "workload") == 0 && sc->wl_trace)
+    FL_TRY(fl_scenario_check_input(sc, "trace", sc->wl_trace, "job trace"));
   if (!(sc->discount < 1.0))
     return fl_scenario_fail(sc, "app", "discount", "must be below 1");
   if (!(sc->move_prob <= 1.0))

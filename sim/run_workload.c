@@ -87,11 +87,6 @@ struct fl_wlio {
   fl_wlio *next;
 };
 
-typedef struct fl_wlev {
-  double t;
-  long job, serial;
-} fl_wlev;
-
 typedef struct fl_wlrep {
   fl_replica *rep;
   fl_sim *sim;
@@ -103,9 +98,8 @@ typedef struct fl_wlrep {
   int32_t *freel, *free_pos;
   long nfree;
   long *started;
-  fl_wlev *heap; /* compute phase ends */
-  long nheap, capheap;
-  long *pfsq; /* jobs waiting for the PFS, in request order */
+  fl_jobheap heap; /* compute phase ends */
+  long *pfsq;      /* jobs waiting for the PFS, in request order */
   long npfsq;
   long pfs_holder; /* -1: free */
   fl_wlio *done_head, *done_tail;
@@ -401,44 +395,10 @@ long fl_wlr_machine(const fl_wlrun *w)
 
 /* ---- the replica ---- */
 
-static void fl_wl_heap_push(fl_wlrep *wr, fl_wlev e)
+static void fl_wl_heap_push(fl_wlrep *wr, fl_jobev e)
 {
-  if (wr->nheap == wr->capheap) {
-    long cap = wr->capheap;
-    if (fl_grow((void **)&wr->heap, &cap, wr->nheap + 1, sizeof *wr->heap) != FL_OK) {
-      wr->rc = FL_ERR_NOMEM;
-      return;
-    }
-    wr->capheap = cap;
-  }
-  long i = wr->nheap++;
-  while (i > 0 &&
-         (e.t < wr->heap[(i - 1) / 2].t || (e.t == wr->heap[(i - 1) / 2].t && e.job < wr->heap[(i - 1) / 2].job))) {
-    wr->heap[i] = wr->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  wr->heap[i] = e;
-}
-
-static fl_wlev fl_wl_heap_pop(fl_wlrep *wr)
-{
-  fl_wlev top = wr->heap[0], last = wr->heap[--wr->nheap];
-  long i = 0, n = wr->nheap;
-  for (;;) {
-    long c = 2 * i + 1;
-    if (c >= n)
-      break;
-    if (c + 1 < n && (wr->heap[c + 1].t < wr->heap[c].t ||
-                      (wr->heap[c + 1].t == wr->heap[c].t && wr->heap[c + 1].job < wr->heap[c].job)))
-      c++;
-    if (!(wr->heap[c].t < last.t || (wr->heap[c].t == last.t && wr->heap[c].job < last.job)))
-      break;
-    wr->heap[i] = wr->heap[c];
-    i = c;
-  }
-  if (n > 0)
-    wr->heap[i] = last;
-  return top;
+  if (fl_jobheap_push(&wr->heap, e) != FL_OK && wr->rc == FL_OK)
+    wr->rc = FL_ERR_NOMEM;
 }
 
 /* The free list of up nodes that hold no job. */
@@ -565,7 +525,7 @@ static void fl_wl_compute(fl_wlrep *wr, long j)
   jb->phase = FL_WLP_COMPUTE;
   jb->phase_t = wr->now;
   jb->serial++;
-  fl_wl_heap_push(wr, (fl_wlev){.t = wr->now + jb->seg_s, .job = j, .serial = jb->serial});
+  fl_wl_heap_push(wr, (fl_jobev){.t = wr->now + jb->seg_s, .job = j, .serial = jb->serial});
 }
 
 /* Job j gives its nodes back (it finished or failed): the up ones are free again, the down ones come back with
@@ -813,10 +773,10 @@ static void fl_wl_coordinator(int argc, char **argv)
         fl_fsrc_pending_repairs(rep->src) == 0)
       break;
     double tnext = wr->next_submit < w->njobs ? w->trace->jobs[wr->next_submit].submit_s : INFINITY;
-    while (wr->nheap > 0 && wr->heap[0].serial != wr->jobs[wr->heap[0].job].serial)
-      fl_wl_heap_pop(wr); /* a phase a failure ended */
-    if (wr->nheap > 0)
-      tnext = fmin(tnext, wr->heap[0].t);
+    while (wr->heap.n > 0 && wr->heap.v[0].serial != wr->jobs[wr->heap.v[0].job].serial)
+      fl_jobheap_pop(&wr->heap); /* a phase a failure ended */
+    if (wr->heap.n > 0)
+      tnext = fmin(tnext, wr->heap.v[0].t);
     if (!rep->over_budget)
       tnext = fmin(tnext, fl_fsrc_peek(rep->src));
     if (!isfinite(tnext) && wr->running == 0)
@@ -856,8 +816,8 @@ static void fl_wl_coordinator(int argc, char **argv)
         fl_wl_io_unref(io); /* its job failed meanwhile */
     }
     /* phases that end now, then failures and repairs, then arrivals, then one decision */
-    while (wr->nheap > 0 && wr->heap[0].t <= wr->now) {
-      fl_wlev e = fl_wl_heap_pop(wr);
+    while (wr->heap.n > 0 && wr->heap.v[0].t <= wr->now) {
+      fl_jobev e = fl_jobheap_pop(&wr->heap);
       if (e.serial == wr->jobs[e.job].serial)
         fl_wl_segment_done(wr, e.job);
     }
@@ -1028,7 +988,7 @@ done:
   free(wr.free_pos);
   free(wr.started);
   free(wr.pfsq);
-  free(wr.heap);
+  fl_jobheap_free(&wr.heap);
   return rc;
 }
 

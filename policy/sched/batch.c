@@ -2,7 +2,7 @@
  *
  * The queue is an array in order with a moving front (a failed job can be put back first); the running set an
  * array sorted by expected end (binary search, memmove: a machine runs at most its node count of jobs). The replay
- * is an event loop over submits and ends (a binary heap of actual ends): at each instant every end, then every
+ * is an event loop over submits and ends (an fl_jobheap of actual ends): at each instant every end, then every
  * submit, then one pick — the order a batch system sees them. */
 #include "batch.h"
 
@@ -257,63 +257,67 @@ done:
   return rc;
 }
 
-/* The replay's heap of actual ends (end time, then job index for a fixed order among equal ends). */
-typedef struct fl_end_ev {
-  double t;
-  long job;
-} fl_end_ev;
-
-static int fl_end_less(const fl_end_ev *a, const fl_end_ev *b)
+static int fl_jobev_before(const fl_jobev *a, const fl_jobev *b)
 {
   return a->t < b->t || (a->t == b->t && a->job < b->job);
 }
 
-static void fl_end_push(fl_end_ev *h, long *n, fl_end_ev e)
+fl_err fl_jobheap_push(fl_jobheap *h, fl_jobev e)
 {
-  long i = (*n)++;
-  while (i > 0 && fl_end_less(&e, &h[(i - 1) / 2])) {
-    h[i] = h[(i - 1) / 2];
+  fl_err rc = FL_OK;
+  FL_TRY(fl_grow((void **)&h->v, &h->cap, h->n + 1, sizeof *h->v));
+  long i = h->n++;
+  while (i > 0 && fl_jobev_before(&e, &h->v[(i - 1) / 2])) {
+    h->v[i] = h->v[(i - 1) / 2];
     i = (i - 1) / 2;
   }
-  h[i] = e;
+  h->v[i] = e;
+done:
+  return rc;
 }
 
-static fl_end_ev fl_end_pop(fl_end_ev *h, long *n)
+fl_jobev fl_jobheap_pop(fl_jobheap *h)
 {
-  fl_end_ev top = h[0], last = h[--(*n)];
+  fl_jobev top = h->v[0], last = h->v[--h->n];
   long i = 0;
   for (;;) {
     long c = 2 * i + 1;
-    if (c >= *n)
+    if (c >= h->n)
       break;
-    if (c + 1 < *n && fl_end_less(&h[c + 1], &h[c]))
+    if (c + 1 < h->n && fl_jobev_before(&h->v[c + 1], &h->v[c]))
       c++;
-    if (!fl_end_less(&h[c], &last))
+    if (!fl_jobev_before(&h->v[c], &last))
       break;
-    h[i] = h[c];
+    h->v[i] = h->v[c];
     i = c;
   }
-  if (*n > 0)
-    h[i] = last;
+  if (h->n > 0)
+    h->v[i] = last;
   return top;
+}
+
+void fl_jobheap_free(fl_jobheap *h)
+{
+  free(h->v);
+  h->v = NULL;
+  h->n = h->cap = 0;
 }
 
 fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes, double *start_s)
 {
   fl_err rc = FL_OK;
   fl_batch *b = NULL;
-  fl_end_ev *heap = NULL;
-  long *started = NULL, nheap = 0, next = 0;
+  fl_jobheap heap = {0};
+  long *started = NULL, next = 0;
   FL_TRY(fl_batch_create(ops, machine_nodes, &b));
-  heap = malloc((size_t)(n > 0 ? n : 1) * sizeof *heap);
   started = malloc((size_t)(n > 0 ? n : 1) * sizeof *started);
-  FL_CHECK(heap && started, FL_ERR_NOMEM, "out of memory replaying %ld jobs", n);
-  while (next < n || nheap > 0) {
+  FL_CHECK(started, FL_ERR_NOMEM, "out of memory replaying %ld jobs", n);
+  while (next < n || heap.n > 0) {
     double t = next < n ? jobs[next].submit_s : INFINITY;
-    if (nheap > 0 && heap[0].t <= t)
-      t = heap[0].t;
-    while (nheap > 0 && heap[0].t == t)
-      FL_TRY(fl_batch_end(b, fl_end_pop(heap, &nheap).job));
+    if (heap.n > 0 && heap.v[0].t <= t)
+      t = heap.v[0].t;
+    while (heap.n > 0 && heap.v[0].t == t)
+      FL_TRY(fl_batch_end(b, fl_jobheap_pop(&heap).job));
     for (; next < n && jobs[next].submit_s == t; next++) {
       FL_CHECK(jobs[next].nodes <= machine_nodes, FL_ERR_INPUT, "job %ld needs %ld nodes, the machine has %ld", next,
                jobs[next].nodes, machine_nodes);
@@ -324,11 +328,11 @@ fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n
     for (long i = 0; i < k; i++) {
       long j = started[i];
       start_s[j] = t;
-      fl_end_push(heap, &nheap, (fl_end_ev){t + jobs[j].run_s, j});
+      FL_TRY(fl_jobheap_push(&heap, (fl_jobev){t + jobs[j].run_s, j, 0}));
     }
   }
 done:
-  free(heap);
+  fl_jobheap_free(&heap);
   free(started);
   fl_batch_destroy(&b);
   return rc;

@@ -63,6 +63,20 @@ fl_err fl_batch_capacity(fl_batch *b, long delta);
 long fl_batch_waiting(const fl_batch *b);
 long fl_batch_free_nodes(const fl_batch *b);
 
+/* A binary min-heap of timed job events, by date then job (a fixed order among equal dates): the replay's job ends
+ * and the workload engine's phase ends. serial: the caller's (a phase counter, to drop stale events). */
+typedef struct fl_jobev {
+  double t;
+  long job, serial;
+} fl_jobev;
+typedef struct fl_jobheap {
+  fl_jobev *v;
+  long n, cap;
+} fl_jobheap;
+fl_err fl_jobheap_push(fl_jobheap *h, fl_jobev e);
+fl_jobev fl_jobheap_pop(fl_jobheap *h); /* the earliest; h->n > 0 */
+void fl_jobheap_free(fl_jobheap *h);
+
 /* The plain replay (no SimGrid, no failures): jobs submitted at submit_s, each holding `nodes` for run_s, the
  * scheduler asked after every submit and end; start_s[] per job. Jobs are in submit order. */
 typedef struct fl_batch_job {
