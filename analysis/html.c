@@ -258,7 +258,7 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
         snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(sc, 0));
         nsc = sqlite3_column_int(sc, 1);
         /* a machine's runs (workloads) are told apart by what resilience cost it, not by waste */
-        const char *y = "waste", *yhead = "Waste", *ywhat = "waste (1 &minus; work / makespan)";
+        const char *y = "waste", *yhead = "Waste", *ywhat = "waste (1 &minus; work / makespan)", *ybar = "waste";
         {
           sqlite3_stmt *wl = NULL;
           if (sqlite3_prepare_v2(db, "SELECT MIN(app = 'workload') FROM runs WHERE scenario = ?1", -1, &wl, NULL) ==
@@ -268,6 +268,7 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
               y = "overhead_node_hours";
               yhead = "Overhead node-hours";
               ywhat = "the node-hours resilience cost the machine (lost, checkpoints, restarts, waiting for the PFS)";
+              ybar = ywhat;
             }
           }
           sqlite3_finalize(wl);
@@ -297,7 +298,7 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
             break;
           fputs("\n<figcaption>", f);
           fl_html_text(f, name, strlen(name));
-          fprintf(f, ": %s of each configuration, mean and 95 %% CI.</figcaption>\n</figure>\n", ywhat);
+          fprintf(f, ": %s of each configuration, mean and 95 %% CI.</figcaption>\n</figure>\n", ybar);
           figures++;
           continue;
         }
