@@ -744,7 +744,14 @@ static int fl_cmd_simulate(int argc, char **argv)
     goto out;
   }
   FL_TRY(fl_db_open(jobs[0].sc->db, &db));
-  FL_TRY(fl_db_writer_start(db, &writer));
+  {
+    /* a workload's replicas fork: then no writer thread at all (a child forked while another thread holds a lock
+     * may wait on it forever); the rows are written as each replica ends */
+    int forks = 0;
+    for (long c = 0; c < ncombos; c++)
+      forks |= jobs[c].sim && fl_sim_forks(jobs[c].sim);
+    FL_TRY(fl_db_writer_start(db, !forks, &writer));
+  }
   if (ready_fd >= 0) {
     ssize_t w = write((int)ready_fd, "1", 1);
     (void)w; /* the sweep reads EOF as "not ready": nothing to do if it went away */
@@ -809,12 +816,6 @@ static int fl_cmd_simulate(int argc, char **argv)
             &prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", shard_label, c + 1, ncombos, rows_done - 1,
             rows_total, rate,
             rate > 0 ? fl_units_format_duration((double)(rows_total - rows_done + 1) / rate, eta, sizeof eta) : "?");
-      }
-      if (fl_sim_forks(sim)) {
-        /* the replica forks: the writer thread must hold no lock then (it writes the one before meanwhile
-         * otherwise) */
-        FL_TRY(fl_db_writer_sync(writer));
-        FL_TRY(fl_simulate_account(&slot[cur ^ 1], &acc));
       }
       FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
       fl_sim_fill_row(sim, sc, r, &res, &row);

@@ -81,8 +81,9 @@ const char *fl_sim_interval_rule(const fl_sim *sim);
  * the file level is written in the foreground. */
 double fl_sim_flush(const fl_sim *sim, double *slowdown);
 long fl_sim_platform_nodes(const fl_sim *sim);
-/* 1 when each replica runs in a child process (workloads): no other thread of the caller may hold a lock then (a
- * database writer thread must be synced first, or the child may wait forever on an allocator's lock). */
+/* 1 when each replica runs in a child process (workloads): the caller must have no other thread then (a child forked
+ * while another thread holds an allocator's lock may wait forever on it): simulate starts no database writer
+ * thread for such a sweep. */
 int fl_sim_forks(const fl_sim *sim);
 /* Workloads: the jobs of the trace each replica simulates (-1 for other applications). */
 long fl_sim_workload_jobs(const fl_sim *sim);

@@ -1391,7 +1391,7 @@ static void *fl_db_writer_main(void *arg)
   return NULL;
 }
 
-fl_err fl_db_writer_start(fl_db *db, fl_db_writer **out)
+fl_err fl_db_writer_start(fl_db *db, int threaded, fl_db_writer **out)
 {
   fl_err rc = FL_OK;
   fl_db_writer *w = NULL;
@@ -1401,7 +1401,7 @@ fl_err fl_db_writer_start(fl_db *db, fl_db_writer **out)
   fl_evlog_init(&w->log, 0);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
-  w->threaded = sqlite3_threadsafe() != 0 && pthread_create(&w->thread, NULL, fl_db_writer_main, w) == 0;
+  w->threaded = threaded && sqlite3_threadsafe() != 0 && pthread_create(&w->thread, NULL, fl_db_writer_main, w) == 0;
   *out = w;
 done:
   return rc;

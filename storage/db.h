@@ -221,7 +221,9 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *run, const fl_evlog *events,
  * and the next sync (fl_db_open's connection has no mutex of SQLite's: one thread at a time). Without a
  * thread-safe SQLite build the writer writes at once, in the caller's thread. */
 typedef struct fl_db_writer fl_db_writer;
-fl_err fl_db_writer_start(fl_db *db, fl_db_writer **out);
+/* threaded = 0: no thread, every submit writes at once (a caller that forks, as workload replicas do, must have no
+ * other thread: a child forked while another thread holds an allocator's lock waits forever on it). */
+fl_err fl_db_writer_start(fl_db *db, int threaded, fl_db_writer **out);
 fl_err fl_db_writer_submit(fl_db_writer *w, const fl_db_run *row, fl_evlog *events, int64_t *id);
 /* Wait until everything submitted is written; its error, if any. */
 fl_err fl_db_writer_sync(fl_db_writer *w);

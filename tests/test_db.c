@@ -250,7 +250,7 @@ static void test_writer_thread(void)
   fl_evlog log;
   int64_t id[4] = {-1, -1, -1, -1};
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("w.sqlite"), &db), FL_OK);
-  CU_ASSERT_EQUAL_FATAL(fl_db_writer_start(db, &w), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_db_writer_start(db, 1, &w), FL_OK);
   fl_evlog_init(&log, 1);
   for (int r = 0; r < 3; r++) {
     fl_db_run row = sample_row(r, 100.0 + r);
