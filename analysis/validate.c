@@ -20,7 +20,7 @@
  * simulated in a child process, before this process loads the shared platform of the others.
  *
  * Workloads. Without failures and checkpoints, the machine-level simulation (app.kind = workload, SimGrid) must
- * start every job of a trace exactly when the plain FCFS / EASY replay (policy/sched/batch.h, no SimGrid) does: a
+ * start every job of a trace exactly when the plain FCFS / EASY / conservative replay (policy/sched/batch.h, no SimGrid) does: a
  * generated trace of 3,000 jobs on 64 nodes, sizes 1-64, arrivals bursty enough that the queue grows and EASY
  * backfills, estimates 1-4x the run time. Each runs in a child process too.
  *
@@ -659,8 +659,10 @@ done:
 
 /* Workloads: the jobs of a generated trace the simulation starts when the plain replay does, in a child process
  * (its own platform). */
-static const char *const fl_wl_checks[] = {"workload:fcfs-replay", "workload:easy-replay"};
-#define FL_N_WL_CHECKS 2
+static const char *const fl_wl_checks[] = {"workload:fcfs-replay", "workload:easy-replay",
+                                           "workload:conservative-replay"};
+static const char *const fl_wl_scheds[] = {"fcfs", "easy", "conservative"};
+#define FL_N_WL_CHECKS 3
 
 static fl_err fl_validate_wl_child(const char *sched, const char *dir, long counts[2])
 {
@@ -726,7 +728,7 @@ done:
 static fl_err fl_validate_wl(int which, fl_validate_row *row)
 {
   fl_err rc = FL_OK;
-  const char *sched = which == 0 ? "fcfs" : "easy";
+  const char *sched = fl_wl_scheds[which];
   char dir[] = "/tmp/faultline-validate-XXXXXX";
   int fds[2] = {-1, -1}, status = 0;
   long counts[2] = {0, 0};

@@ -118,7 +118,7 @@ static const fl_cmd fl_cmds[] = {
      "between failures (right-censored at the window's end) and, per system, of a bursty (Hawkes) model: CIs, "
      "log-likelihood, AIC, KS; --scenario prints the [failures] section of the best",
      fl_cmd_fit},
-    {"workload", "TRACE.swf[.gz] [--nodes N] [--cores-per-node C] [--scheduler fcfs|easy] [--jobs FILE.csv]",
+    {"workload", "TRACE.swf[.gz] [--nodes N] [--cores-per-node C] [--scheduler fcfs|easy|conservative] [--jobs FILE.csv]",
      "a job trace (Standard Workload Format) replayed on its machine without failures under each batch scheduler, "
      "beside the log as it happened: utilisation, waits, bounded slowdown; --jobs writes one schedule per job",
      fl_cmd_workload},

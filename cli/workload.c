@@ -17,13 +17,13 @@ static void fl_wl_print(const char *name, const fl_wl_summary *s)
 {
   char span[32], wait[32], maxwait[32];
   if (isnan(s->utilisation)) {
-    printf("%-8s %8s %12s %12s %12s %10s\n", name, "-", "-", "-", "-", "-");
+    printf("%-12s %8s %12s %12s %12s %10s\n", name, "-", "-", "-", "-", "-");
     return;
   }
   fl_units_format_duration(s->span_s, span, sizeof span);
   fl_units_format_duration(s->mean_wait_s, wait, sizeof wait);
   fl_units_format_duration(s->max_wait_s, maxwait, sizeof maxwait);
-  printf("%-8s %7.1f%% %12s %12s %12s %10.2f\n", name, 100.0 * s->utilisation, span, wait, maxwait,
+  printf("%-12s %7.1f%% %12s %12s %12s %10.2f\n", name, 100.0 * s->utilisation, span, wait, maxwait,
          s->mean_bounded_slowdown);
 }
 
@@ -79,7 +79,7 @@ int fl_cmd_workload(int argc, char **argv)
     printf("; %ld never ran (no run time or processors), left out", t->skipped);
   if (t->no_estimate)
     printf("; %ld without a requested time (their run time is the estimate)", t->no_estimate);
-  printf("\n%-8s %8s %12s %12s %12s %10s\n", "schedule", "util", "span", "mean wait", "max wait", "bounded sd");
+  printf("\n%-12s %8s %12s %12s %12s %10s\n", "schedule", "util", "span", "mean wait", "max wait", "bounded sd");
   fl_wl_summary s;
   fl_wl_summarise(t, nodes, NULL, &s);
   fl_wl_print("logged", &s);

@@ -215,7 +215,8 @@ static const fl_key fl_keys[] = {
     {"app", "cores_per_node", FL_K_COUNT, FL_OFF(cores_per_node), FL_K_POS, "1", NULL,
      "workload: processors of one node; a job's nodes are ceil(its processors / this)"},
     {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
-     "workload: the batch scheduler, fcfs | easy (EASY backfilling on the trace's requested times)"},
+     "workload: the batch scheduler, fcfs | easy | conservative (backfilling on the trace's requested times: EASY "
+     "protects the first waiting job, conservative every one)"},
     {"app", "restart", FL_K_ENUM_INT, FL_OFF(wl_requeue), 0, "front", fl_wl_restart_choices,
      "workload: where a job a failure interrupted waits for nodes again: front = first in the queue, requeue = last"},
     {"app", "checkpoint_io", FL_K_ENUM_INT, FL_OFF(ckpt_io), 0, "oblivious", fl_ckpt_io_choices,

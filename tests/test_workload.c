@@ -215,6 +215,33 @@ static void test_backfill_ties(void)
   fl_expect_starts("easy", easy, (double[]){0, 0, 10, 2}, 4);
 }
 
+static void test_conservative(void)
+{
+  /* EASY protects only the first waiting job; conservative backfilling protects them all. 4 nodes.
+   *   R: t=0, 3 nodes, 10 s               starts 0 (1 node free until 10).
+   *   H: t=1, 2 nodes, 10 s               waits: EASY shadow 10 (4 free then), extra 2; conservative reserves [10, 20).
+   *   C: t=1, 2 nodes, 10 s               conservative: at 10, 4 - 2 (H) = 2 free: reserved [10, 20).
+   *   B: t=2, 1 node, 100 s               EASY: fits the free node, ends after the shadow but on the extra nodes:
+   *                                       starts 2. At 10 H takes 2 of the 3 free; C waits for H: 20.
+   *                                       conservative: over [2, 102) it meets [10, 20) with 0 free: reserved at 20,
+   *                                       so H and C start at 10. FCFS the same as conservative here. */
+  const fl_batch_job jobs[] = {{0, 10, 10, 3}, {1, 10, 10, 2}, {1, 10, 10, 2}, {2, 100, 100, 1}};
+  double fcfs[4], easy[4], cons[4];
+  fl_replay2(jobs, 4, 4, fcfs, easy);
+  CU_ASSERT_EQUAL_FATAL(fl_batch_replay(fl_batch_find("conservative"), jobs, 4, 4, cons), FL_OK);
+  fl_expect_starts("easy", easy, (double[]){0, 10, 20, 2}, 4);
+  fl_expect_starts("conservative", cons, (double[]){0, 10, 10, 20}, 4);
+  fl_expect_starts("fcfs", fcfs, (double[]){0, 10, 10, 20}, 4);
+  /* and it still backfills what delays nobody: test_backfill_short's j3 (2 nodes, ends by 5 < 10) */
+  const fl_batch_job j2[] = {{0, 10, 10, 2}, {1, 5, 5, 4}, {2, 3, 3, 2}, {3, 20, 20, 1}};
+  CU_ASSERT_EQUAL_FATAL(fl_batch_replay(fl_batch_find("conservative"), j2, 4, 4, cons), FL_OK);
+  fl_expect_starts("conservative", cons, (double[]){0, 10, 2, 15}, 4);
+  /* a zero-length job that does not fit waits like any other */
+  const fl_batch_job j3[] = {{0, 10, 10, 4}, {1, 0, 0, 1}};
+  CU_ASSERT_EQUAL_FATAL(fl_batch_replay(fl_batch_find("conservative"), j3, 2, 4, cons), FL_OK);
+  fl_expect_starts("conservative", cons, (double[]){0, 10}, 2);
+}
+
 static void test_batch_queue(void)
 {
   /* The container: put-back at the front, free nodes, a job that is not running refused. */
@@ -246,7 +273,7 @@ static void test_batch_queue(void)
   fl_batch_destroy(&b);
   fl_batch_destroy(&b);
   CU_ASSERT_PTR_NULL(fl_batch_find("sjf"));
-  CU_ASSERT_STRING_EQUAL(fl_batch_names(), "fcfs | easy");
+  CU_ASSERT_STRING_EQUAL(fl_batch_names(), "fcfs | easy | conservative");
 }
 
 static CU_TestInfo fl_swf_tests[] = {
@@ -260,6 +287,7 @@ static CU_TestInfo fl_batch_tests[] = {
     {"schedulers see estimates; early ends free nodes", test_backfill_estimates},
     {"a job past its estimate ends 'now' for the shadow", test_backfill_overrun},
     {"jobs ending at the shadow time all free their nodes", test_backfill_ties},
+    {"conservative backfilling protects every waiting job", test_conservative},
     {"queue: put-back at the front, running set", test_batch_queue},
     CU_TEST_INFO_NULL,
 };

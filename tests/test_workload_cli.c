@@ -27,6 +27,8 @@ static void test_independent_replay(void)
     CU_ASSERT_EQUAL(fl_check(traces[i], "fcfs"), 0);
     CU_ASSERT_EQUAL(fl_check(traces[i], "easy"), 0);
   }
+  for (int i = 0; i < 2; i++) /* conservative: about 11 s of Python on the KTH trace */
+    CU_ASSERT_EQUAL(fl_check(traces[i], "conservative"), 0);
 }
 
 static void test_summary(void)
@@ -38,16 +40,16 @@ static void test_summary(void)
    * with the same run time over nearly the same span */
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "27992 jobs on 100 nodes"));
   CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "never ran"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "logged      68.6%"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "easy        68.6%"));
-  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 5);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "logged          68.6%"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "easy            68.6%"));
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_out), 6); /* the header lines, logged, fcfs, easy, conservative */
   /* NASA: no wait times in the log, no requested times */
   snprintf(args, sizeof args, "workload %s --scheduler easy",
            fl_test_src("data/workloads/NASA-iPSC-1993-3.1-cln.swf.gz"));
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(args, 60), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "18239 jobs on 128 nodes"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "18239 without a requested time"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "logged          -"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "logged              -"));
   CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "fcfs"));
 }
 
@@ -192,7 +194,8 @@ static void test_simulate_refuses(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db big.sqlite --quiet --set app.cores_per_node=2", 60), 0);
   /* an unknown scheduler, a strategy the workload engine does not run, checkpoints without a PFS */
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set app.scheduler=sjf", 60), 2);
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "app.scheduler=sjf: unknown batch scheduler 'sjf' (known: fcfs | easy)"));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(fl_cli_err, "app.scheduler=sjf: unknown batch scheduler 'sjf' (known: fcfs | easy | conservative)"));
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set strategy.kind=buddy", 60), 2);
   CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set strategy.kind=checkpoint "
                                      "--set failures.model=exponential --set app.checkpoint_size=1GB "

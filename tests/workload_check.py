@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""An independent FCFS / EASY replay of an SWF trace, compared job for job with `faultline workload --jobs`.
+"""An independent FCFS / EASY / conservative-backfilling replay of an SWF trace, compared job for job with `faultline workload --jobs`.
 
 Written from the definitions (Mu'alem and Feitelson, IEEE TPDS 12(6), 2001), sharing no code with faultline:
 the trace is read with Python's gzip module, the schedule is an event loop that recomputes the free nodes and the
-shadow time from scratch at every decision. At one instant: ends, then submits, then one scheduling pass. A job
+shadow time (EASY) or the free-node profile and every reservation (conservative) from scratch at every decision. At one instant: ends, then submits, then one scheduling pass. A job
 running past its requested time counts as ending now for the shadow time; a job without a requested time uses its
 run time. Usage: workload_check.py FAULTLINE TRACE SCHEDULER [NODES]. Exit 0 when every start time is equal."""
 import csv, gzip, subprocess, sys, tempfile, os
@@ -32,6 +32,43 @@ def read_swf(path):
     return jobs, max_procs
 
 
+def conservative_starts(t, jobs, queue, running, machine):
+    """Conservative backfilling at time t: each waiting job in queue order gets the earliest reservation where its
+    nodes stay free for its whole estimate, given the running jobs (ending at their estimates, an overrun one now)
+    and the reservations before it. Returns the queue positions that start now."""
+    # profile: sorted breakpoints (time, free nodes from then on until the next)
+    ends = sorted((max(r[1], t), r[2]) for r in running)
+    prof = [[t, machine - sum(r[2] for r in running)]]
+    for end, nodes in ends:
+        if prof[-1][0] != end:
+            prof.append([end, prof[-1][1]])
+        prof[-1][1] += nodes
+    def point(x):  # index of breakpoint x, inserted if needed
+        i = 0
+        while i + 1 < len(prof) and prof[i + 1][0] <= x:
+            i += 1
+        if prof[i][0] == x:
+            return i
+        prof.insert(i + 1, [x, prof[i][1]])
+        return i + 1
+    now = []
+    for pos, k in enumerate(queue):
+        need, est = jobs[k]["nodes"], jobs[k]["est"]
+        start = None
+        for cand in range(len(prof)):
+            t0 = prof[cand][0]
+            ok = all(f >= need for (x, f) in prof[cand:] if x < t0 + est or x == t0)
+            if ok:
+                start = t0
+                break
+        a, b = point(start), point(start + est)
+        for i in range(a, b):
+            prof[i][1] -= need
+        if start == t:
+            now.append(pos)
+    return now
+
+
 def replay(jobs, machine, easy):
     n = len(jobs)
     start = [None] * n
@@ -53,6 +90,12 @@ def replay(jobs, machine, easy):
             start[k] = t
             running.append([t + jobs[k]["run"], t + jobs[k]["est"], jobs[k]["nodes"]])
 
+        if easy == "conservative":
+            picked = conservative_starts(t, jobs, queue, running, machine)
+            for pos in picked:
+                run(queue[pos])
+            queue = [k for pos, k in enumerate(queue) if pos not in set(picked)]
+            continue
         while queue and jobs[queue[0]]["nodes"] <= free:
             k = queue.pop(0)
             free -= jobs[k]["nodes"]
@@ -90,7 +133,7 @@ def main():
     if any(j["nodes"] > machine for j in jobs):
         print(f"a job needs more than the {machine} nodes")
         return 2
-    mine = replay(jobs, machine, sched == "easy")
+    mine = replay(jobs, machine, "conservative" if sched == "conservative" else sched == "easy")
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs.csv")
         subprocess.run([exe, "workload", trace, "--nodes", str(machine), "--scheduler", sched, "--jobs", out],

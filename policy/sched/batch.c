@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The registry: one line per scheduler. */
-const fl_batch_ops *const fl_batch_registry[] = {&fl_batch_fcfs, &fl_batch_easy, NULL};
+const fl_batch_ops *const fl_batch_registry[] = {&fl_batch_fcfs, &fl_batch_easy, &fl_batch_conservative, NULL};
 
 const fl_batch_ops *fl_batch_find(const char *name)
 {

@@ -11,6 +11,8 @@
  *         waiting job that does not fit gets a reservation at the shadow time (the earliest expected end at which
  *         enough nodes are free for it); a later job starts now if it fits the free nodes and either ends by the
  *         shadow time or uses only the extra nodes (those the reserved job will not need at the shadow time).
+ *   conservative: conservative backfilling (the same paper): every waiting job holds a reservation in the profile
+ *         of free nodes; a job starts early only if it delays none before it.
  *
  * A running job whose expected end has passed (it ran longer than its estimate) counts as ending now. Adding a
  * scheduler (conservative backfilling, priorities) is one file with an fl_batch_ops and one line in batch.c. */
@@ -39,7 +41,7 @@ typedef struct fl_batch_ops {
   long (*pick)(const fl_batch_view *v, long *start);
 } fl_batch_ops;
 
-extern const fl_batch_ops fl_batch_fcfs, fl_batch_easy;
+extern const fl_batch_ops fl_batch_fcfs, fl_batch_easy, fl_batch_conservative;
 
 /* The registry: NULL-terminated. fl_batch_find: NULL when unknown; fl_batch_names: "fcfs | easy". */
 extern const fl_batch_ops *const fl_batch_registry[];
