@@ -450,6 +450,99 @@ done:
   return rc;
 }
 
+/* A workload run's timeline: the machine's busy nodes over time (a step per job start, end or failure, from its
+ * events; without events, each job from its first start to its end) and its node failures. */
+static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *file)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  const char *term = fl_terminal(file), *unit;
+  char tmp[4096] = "", data[4200], fails[4200], script[4200], out_tmp[4200], title[512];
+  double span = 0, scale, busy = 0;
+  long machine = 0, nfail = 0;
+  int events = 0;
+  FILE *f = NULL;
+  FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, strategy, makespan_s, nodes, (SELECT MAX(end_s) FROM jobs WHERE "
+                                  "run_id = ?1) FROM runs WHERE id = ?1",
+                              -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+  sqlite3_bind_int64(st, 1, run_id);
+  FL_CHECK(sqlite3_step(st) == SQLITE_ROW, FL_ERR_INPUT, "--timeline %lld: no such run", (long long)run_id);
+  machine = (long)sqlite3_column_int64(st, 3);
+  span = sqlite3_column_double(st, 4);
+  snprintf(title, sizeof title, "%s, run %lld (workload, %s): busy nodes of %ld", (const char *)sqlite3_column_text(st, 0),
+           (long long)run_id, (const char *)sqlite3_column_text(st, 1), machine);
+  sqlite3_finalize(st);
+  st = NULL;
+  scale = fl_duration_unit(span, &unit);
+  FL_TRY(fl_plot_tmpdir(tmp, sizeof tmp));
+  snprintf(data, sizeof data, "%s/busy", tmp);
+  snprintf(fails, sizeof fails, "%s/failures", tmp);
+  snprintf(script, sizeof script, "%s/plot.gp", tmp);
+  /* the steps: +nodes at a start, -nodes at an end or a failure, in time order */
+  FL_TRY(fl_plot_events_stmt(db, "SELECT COUNT(*) FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind IN ('job-start')",
+                             &st));
+  sqlite3_bind_int64(st, 1, run_id);
+  events = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_CHECK(sqlite3_prepare_v2(
+               db,
+               events ? "SELECT e.t_s, CASE e.kind WHEN 101 THEN j.nodes ELSE -j.nodes END FROM events e JOIN jobs j "
+                        "ON j.run_id = ?1 AND j.job = e.rank WHERE e.id BETWEEN ?1 * 4294967296 AND ?1 * 4294967296 + "
+                        "4294967295 AND e.kind IN (101, 102, 103) ORDER BY e.t_s, e.kind DESC"
+                      : "SELECT t, d FROM (SELECT start_s AS t, nodes AS d FROM jobs WHERE run_id = ?1 AND start_s IS "
+                        "NOT NULL UNION ALL SELECT end_s, -nodes FROM jobs WHERE run_id = ?1 AND end_s IS NOT NULL) "
+                        "ORDER BY t, d",
+               -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the jobs: %s (a results file from before workloads?)", sqlite3_errmsg(db));
+  sqlite3_bind_int64(st, 1, run_id);
+  FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
+  fprintf(f, "0 0\n");
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    busy += sqlite3_column_double(st, 1);
+    fprintf(f, "%.17g %.17g\n", sqlite3_column_double(st, 0) / scale, busy);
+  }
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
+  f = NULL;
+  FL_TRY(fl_plot_events_stmt(db, "SELECT t_s FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind = 'failure' ORDER BY t_s",
+                             &st));
+  sqlite3_bind_int64(st, 1, run_id);
+  FL_CHECK((f = fopen(fails, "w")), FL_ERR_IO, "%s: %s", fails, strerror(errno));
+  while (sqlite3_step(st) == SQLITE_ROW && ++nfail)
+    fprintf(f, "%.17g\n", sqlite3_column_double(st, 0) / scale);
+  sqlite3_finalize(st);
+  st = NULL;
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", fails, strerror(errno));
+  f = NULL;
+  FL_TRY(fl_gp_script(script, term, file, out_tmp, sizeof out_tmp, &f));
+  fprintf(f, "\nset title ");
+  fl_gp_quote(f, title);
+  fprintf(f, "\nset xlabel \"time (%s)\"\nset ylabel \"busy nodes\"\nset grid\nset yrange [0:%ld]\n"
+             "set key below horizontal\n",
+          unit, machine + machine / 10 + 1);
+  if (span > 0)
+    fprintf(f, "set xrange [0:%.17g]\n", span / scale);
+  fprintf(f, "plot '%s' using 1:2 with steps lw 1 lc rgb '#1f77b4' title '%s'", data,
+          events ? "busy nodes" : "busy nodes (no events: each job from its first start to its end)");
+  if (nfail)
+    fprintf(f, ", \\\n     '%s' using 1:(%ld) with points pt 11 ps 0.8 lc rgb '#d62728' title 'node failures'", fails,
+            machine + machine / 20);
+  fprintf(f, "\n");
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
+  f = NULL;
+  rc = fl_gnuplot(script, tmp, out_tmp, file);
+done:
+  if (f)
+    fclose(f);
+  sqlite3_finalize(st);
+  if (tmp[0])
+    fl_remove_tree(tmp);
+  return rc;
+}
+
 fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
 {
   fl_err rc = FL_OK;
@@ -462,6 +555,15 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   FILE *f = NULL;
 
   FL_CHECK(term, FL_ERR_INPUT, "--plot %s: the file must end in .svg, .png or .pdf", file);
+  FL_CHECK(sqlite3_prepare_v2(db, "SELECT app = 'workload' FROM runs WHERE id = ?1", -1, &st, NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
+  sqlite3_bind_int64(st, 1, run_id);
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1) {
+    sqlite3_finalize(st);
+    return fl_plot_machine_timeline(db, run_id, file); /* thousands of jobs: the machine's load, not markers */
+  }
+  sqlite3_finalize(st);
+  st = NULL;
   FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, mode, strategy, makespan_s FROM runs WHERE id = ?1", -1, &st,
                               NULL) == SQLITE_OK,
            FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));

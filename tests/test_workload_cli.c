@@ -145,6 +145,14 @@ static void test_simulate_hand_schedule(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "utilisation"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "47.14%"));
   CU_ASSERT_EQUAL(fl_cli_run_limited("rerun hand.sqlite 2", 60), 0);
+  /* a run's timeline: the machine's busy nodes, from the jobs' events */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report hand.sqlite --timeline 2 --plot busy.svg", 60), 0);
+  long nsvg = 0;
+  char *svg = fl_test_read_file(fl_test_tmp("busy.svg"), &nsvg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+  CU_ASSERT_PTR_NOT_NULL(strstr(svg, "busy nodes"));
+  CU_ASSERT_PTR_NULL(strstr(svg, "no events"));
+  free(svg);
   /* the HTML page: the machine's figures in its table, the overhead by configuration */
   CU_ASSERT_EQUAL(fl_cli_run_limited("report hand.sqlite --html hand.html", 60), 0);
   long n = 0;
