@@ -225,6 +225,16 @@ static fl_err fl_gnuplot(const char *script, const char *dir, const char *out_tm
   return FL_OK;
 }
 
+/* Close the script being written (*f, set to NULL) and run it (fl_gnuplot). */
+static fl_err fl_gnuplot_close(FILE **f, const char *script, const char *dir, const char *out_tmp, const char *file)
+{
+  int bad = fclose(*f) != 0;
+  *f = NULL;
+  if (bad)
+    return fl_err_set(FL_ERR_IO, "%s: %s", script, strerror(errno));
+  return fl_gnuplot(script, dir, out_tmp, file);
+}
+
 /* A temporary directory for gnuplot's files (tmp: PATH_MAX). */
 static fl_err fl_plot_tmpdir(char *tmp, size_t size)
 {
@@ -416,9 +426,7 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
     s++;
   }
   fprintf(f, "\n");
-  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
-  f = NULL;
-  rc = fl_gnuplot(script, tmp, out_tmp, opt->file);
+  rc = fl_gnuplot_close(&f, script, tmp, out_tmp, opt->file);
 done:
   if (f)
     fclose(f);
@@ -531,9 +539,7 @@ static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *
     fprintf(f, ", \\\n     '%s' using 1:(%ld) with points pt 11 ps 0.8 lc rgb '#d62728' title 'node failures'", fails,
             machine + machine / 20);
   fprintf(f, "\n");
-  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
-  f = NULL;
-  rc = fl_gnuplot(script, tmp, out_tmp, file);
+  rc = fl_gnuplot_close(&f, script, tmp, out_tmp, file);
 done:
   if (f)
     fclose(f);
@@ -628,9 +634,7 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
     fprintf(f, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 lc %d", k ? ", \\\n     " : "", data, k, (k % 6) + 5,
             k + 1);
   fprintf(f, "\n");
-  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
-  f = NULL;
-  rc = fl_gnuplot(script, tmp, out_tmp, file);
+  rc = fl_gnuplot_close(&f, script, tmp, out_tmp, file);
   (void)nev;
 done:
   if (f)
@@ -766,9 +770,7 @@ fl_err fl_plot_bars(sqlite3 *db, const fl_plot_opts *opt)
           "set xtics rotate by -30 left\nset bars 2\nset xrange [-0.6:%.1f]\n",
           sm->ngroups - 0.4);
   fprintf(f, "plot '%s' using 0:2:3:xtic(1) with boxerrorbars lc 1 notitle\n", data);
-  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
-  f = NULL;
-  rc = fl_gnuplot(script, tmp, out_tmp, opt->file);
+  rc = fl_gnuplot_close(&f, script, tmp, out_tmp, opt->file);
 done:
   if (f)
     fclose(f);

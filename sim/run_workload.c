@@ -57,14 +57,13 @@ struct fl_wlrun {
   int flip;
 };
 
-enum { FL_WLJ_NEW = 0, FL_WLJ_QUEUED, FL_WLJ_RUNNING, FL_WLJ_DONE };
 enum { FL_WLP_NONE = 0, FL_WLP_COMPUTE, FL_WLP_IOWAIT, FL_WLP_CKPT, FL_WLP_RESTART };
 enum { FL_IO_OBLIVIOUS = 0, FL_IO_ORDERED = 1, FL_IO_LEAST_WASTE = 2 };
 
 typedef struct fl_wlio fl_wlio;
 
 typedef struct fl_wlj {
-  int state, phase;
+  int phase;
   long serial;    /* bumped at every phase change: heap entries of an older phase are stale */
   double done_s;  /* work its newest checkpoint holds */
   double seg_s;   /* the compute segment under way or just finished */
@@ -105,7 +104,7 @@ typedef struct fl_wlrep {
   fl_wlio *done_head, *done_tail;
   sg_sem_t sem; /* wakes the coordinator: an I/O completed */
   double now;
-  long next_submit, running, finished, queued;
+  long next_submit, running, finished;
   int timeout;
   fl_err rc;
 } fl_wlrep;
@@ -599,7 +598,6 @@ static void fl_wl_segment_done(fl_wlrep *wr, long j)
   const fl_swf_job *t = &wr->w->trace->jobs[j];
   if (jb->done_s + jb->seg_s >= t->run_s) {
     jb->done_s = t->run_s;
-    jb->state = FL_WLJ_DONE;
     jb->row.end_s = wr->now;
     wr->finished++;
     fl_wl_log_job(wr, FL_EV_JOB_END, j, -1, NAN, -1);
@@ -677,8 +675,6 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   if (wr->pfs_holder == j)
     wr->pfs_holder = -1;
   fl_wl_release(wr, j);
-  jb->state = FL_WLJ_QUEUED;
-  wr->queued++;
   double est = t->req_s - jb->done_s;
   if (!(est > 0))
     est = t->run_s - jb->done_s;
@@ -713,8 +709,6 @@ static void fl_wl_schedule(fl_wlrep *wr)
     }
     if (isnan(jb->row.start_s))
       jb->row.start_s = wr->now;
-    jb->state = FL_WLJ_RUNNING;
-    wr->queued--;
     wr->running++;
     fl_wl_log_job(wr, FL_EV_JOB_START, j, -1, NAN, nodes);
     if (jb->done_s > 0)
@@ -843,8 +837,6 @@ static void fl_wl_coordinator(int argc, char **argv)
     while (wr->next_submit < w->njobs && w->trace->jobs[wr->next_submit].submit_s <= wr->now) {
       long j = wr->next_submit++;
       const fl_swf_job *t = &w->trace->jobs[j];
-      wr->jobs[j].state = FL_WLJ_QUEUED;
-      wr->queued++;
       if (wr->rc == FL_OK)
         wr->rc = fl_batch_submit(wr->batch, j, t->nodes, t->req_s, 0);
     }
