@@ -20,16 +20,18 @@
  * compared on makespan, waste and node-hours (the verdict's), failures and interruptions; a machine's (workloads)
  * on the node-hours resilience cost it, the jobs' mean wait and bounded slowdown (the verdict's), then the
  * overhead's parts and failures. Every figure: lower is better. */
-enum { FL_FK_DURATION, FL_FK_PTS, FL_FK_NODEH, FL_FK_PLAIN };
+enum { FL_FK_DURATION, FL_FK_PTS, FL_FK_NODEH, FL_FK_ENERGY, FL_FK_PLAIN };
 typedef struct fl_cfig {
   const char *name, *head;
   int kind;
 } fl_cfig;
 #define FL_NFIG 7 /* at most */
-#define FL_NVERDICT 3
+#define FL_NVERDICT 3 /* a machine's */
+#define FL_NVERDICT_JOB 4
 static const fl_cfig fl_job_figs[] = {{"makespan_s", "makespan", FL_FK_DURATION},
                                       {"waste", "waste", FL_FK_PTS},
                                       {"node_hours", "node-hours", FL_FK_NODEH},
+                                      {"energy_j", "energy", FL_FK_ENERGY},
                                       {"failures", "failures", FL_FK_PLAIN},
                                       {"interruptions", "interruptions", FL_FK_PLAIN}};
 static const fl_cfig fl_machine_figs[] = {{"overhead_node_hours", "overhead node-h", FL_FK_NODEH},
@@ -175,6 +177,8 @@ static void fl_cmp_fmt_diff(int kind, double d, double half, char *buf, size_t s
     snprintf(buf, size, "%s%s ± %s", d > 0 ? "+" : "", a, isnan(half) ? "-" : b);
   } else if (kind == FL_FK_NODEH) {
     snprintf(buf, size, "%+.4g node-h ± %.2g", d, half);
+  } else if (kind == FL_FK_ENERGY) {
+    snprintf(buf, size, "%+.4g kWh ± %.2g", d / 3.6e6, half / 3.6e6);
   } else if (kind == FL_FK_PTS) {
     snprintf(buf, size, "%+.3g pts ± %.2g", 100.0 * d, 100.0 * half);
   } else {
@@ -272,7 +276,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     r->fig = src->fig;
     /* jobs: makespan, failures and interruptions known; machines: the verdict's figures */
     r->completed = strcmp(src->status, "completed") == 0 && !isnan(src->fig[0]) &&
-                   (c.figs == fl_job_figs ? !isnan(src->fig[3]) && !isnan(src->fig[4])
+                   (c.figs == fl_job_figs ? !isnan(src->fig[4]) && !isnan(src->fig[5])
                                           : !isnan(src->fig[1]) && !isnan(src->fig[2]));
   }
 
@@ -487,7 +491,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
         seen_before |= c.groups[order[o2]].baseline && strcmp(c.sig[c.groups[order[o2]].cfg], sig) == 0;
       if (seen_before)
         continue;
-      for (int f = 0; f < FL_NVERDICT; f++) {
+      for (int f = 0; f < (c.figs == fl_job_figs ? FL_NVERDICT_JOB : FL_NVERDICT); f++) {
         int best = -1, any = 0;
         double bestd = 0, besth = NAN;
         for (int h2 = 0; h2 < c.ngroups; h2++) {

@@ -103,11 +103,11 @@ static void fl_html_stat(FILE *f, const fl_summary_stat *x, double scale)
 static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
 {
   static const char *const figs[] = {
-      "makespan_s",     "waste",      "node_hours", "failures",         "interruptions",     "checkpoint_cost_s",
+      "makespan_s",     "waste",      "node_hours", "energy_j", "failures",         "interruptions",     "checkpoint_cost_s",
       "restart_cost_s", "resilience", "error_linf", "tasks_replicated", "tasks_substituted", "tasks_lost",
       "utilisation",    "overhead_node_hours", "io_node_hours", "mean_wait_s", "mean_bounded_slowdown"};
   static const char *const heads[] = {
-      "makespan",   "waste",      "node-hours",     "failures",    "interruptions", "&delta;, checkpoint",
+      "makespan",   "waste",      "node-hours",   "energy",  "failures",    "interruptions", "&delta;, checkpoint",
       "R, restart", "resilience", "error L&infin;", "re-executed", "substituted",   "tasks lost",
       "utilisation", "overhead node-h", "checkpoint I/O + wait node-h", "mean wait", "bounded slowdown"};
   fl_err rc = FL_OK;
@@ -150,6 +150,9 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
           largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
       fl_html_duration_unit(largest, &name, &scale[i]);
       fprintf(f, "<th>%s (%s)</th>", heads[i], name);
+    } else if (strcmp(unit, "J") == 0) {
+      scale[i] = 3.6e6;
+      fprintf(f, "<th>%s (kWh)</th>", heads[i]);
     } else if (strcmp(figs[i], "waste") == 0 || strcmp(figs[i], "resilience") == 0 ||
                strcmp(figs[i], "utilisation") == 0) {
       scale[i] = 0.01;

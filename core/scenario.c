@@ -35,6 +35,8 @@ typedef enum fl_ktype {
   FL_K_REAL,      /* plain number */
   FL_K_INTERVAL,  /* young | daly | never | duration */
   FL_K_GRID,      /* ROWSxCOLS into grid_rows, grid_cols */
+  FL_K_POWER,     /* watts */
+  FL_K_WATTAGE,   /* Idle:AllCores or Idle:Epsilon:AllCores watts into a double[3] (SimGrid's wattage_per_state) */
 } fl_ktype;
 
 enum { FL_K_POS = 1u, FL_K_NONNEG = 2u, FL_K_OPTIONAL = 4u /* empty text unsets a string */ };
@@ -112,6 +114,14 @@ static const fl_key fl_keys[] = {
      "how checkpoint I/O is simulated: per-rank (one flow and one disk access per rank), aggregated (generated "
      "platforms: one flow per cabinet carrying its ranks' bytes over the cabinet's links), auto (per-rank up to "
      "4096 ranks)"},
+    {"platform", "node_power", FL_K_WATTAGE, FL_OFF(node_power), 0, "100:200", NULL,
+     "a node's power as SimGrid's energy plugin reads a host's `wattage_per_state`: Idle:AllCores (or "
+     "Idle:Epsilon:AllCores) watts; computing nodes draw AllCores, idle ones (checkpointing, waiting, spares) Idle. "
+     "For generated platforms, and hosts of a file that declare none. The default is SimGrid's example host, not a "
+     "measured machine: set your nodes' figures (docs/energy.md)"},
+    {"platform", "node_power_off", FL_K_POWER, FL_OFF(node_power_off), FL_K_NONNEG, "10", NULL,
+     "watts a node draws while it is off (failed, in repair), as SimGrid's `wattage_off`; for generated platforms "
+     "and hosts of a file that declare none"},
     {"platform", "controller", FL_K_STR, FL_OFF(controller), 0, "controller", NULL,
      "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
      "use the host of that name or else their first host by name (said on stderr, recorded in the row)"},
@@ -465,8 +475,10 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
   case FL_K_FLOPS:
   case FL_K_BYTES:
   case FL_K_BANDWIDTH:
+  case FL_K_POWER:
   case FL_K_REAL: {
     fl_err prc = key->type == FL_K_SPEED || key->type == FL_K_FLOPS ? fl_units_speed(raw, &v)
+                 : key->type == FL_K_POWER                          ? fl_units_power(raw, &v)
                  : key->type == FL_K_BYTES                          ? fl_units_bytes(raw, &v)
                  : key->type == FL_K_BANDWIDTH                      ? fl_units_bandwidth(raw, &v)
                  : key->type == FL_K_REAL                           ? fl_units_number(raw, 0, &v)
@@ -503,6 +515,16 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
       sc->interval_kind = FL_INTERVAL_FIXED;
       sc->interval_s = v;
     }
+    break;
+  }
+  case FL_K_WATTAGE: {
+    double w[3];
+    if (strchr(raw, ',') || fl_units_wattage(raw, 0, w) != FL_OK)
+      return fl_scenario_fail(sc, key->section, key->key,
+                              "expected Idle:AllCores or Idle:Epsilon:AllCores watts, e.g. 100:200 or 95:120:200");
+    if (!(w[0] <= w[2] && w[1] <= w[2])) /* SimGrid's own energy_cluster.xml has Epsilon below Idle */
+      return fl_scenario_fail(sc, key->section, key->key, "expected Idle and Epsilon at most AllCores watts");
+    memcpy(field, w, sizeof w);
     break;
   }
   case FL_K_GRID: {
@@ -1017,6 +1039,8 @@ static const char *fl_ktype_name(fl_ktype t)
   case FL_K_REAL: return "number";
   case FL_K_INTERVAL: return "young|daly|hazard|never|duration";
   case FL_K_GRID: return "ROWSxCOLS";
+  case FL_K_POWER: return "power";
+  case FL_K_WATTAGE: return "Idle:AllCores watts";
   }
   return "?";
 }
@@ -1030,6 +1054,8 @@ static const char *fl_ktype_unit(fl_ktype t)
   case FL_K_FLOPS: return "flop";
   case FL_K_BYTES: return "B";
   case FL_K_BANDWIDTH: return "B/s";
+  case FL_K_POWER:
+  case FL_K_WATTAGE: return "W";
   default: return "";
   }
 }
@@ -1045,6 +1071,7 @@ static const char *fl_ktype_vtype(fl_ktype t)
   case FL_K_FLOPS:
   case FL_K_BYTES:
   case FL_K_BANDWIDTH:
+  case FL_K_POWER:
   case FL_K_REAL: return "real";
   default: return "text";
   }
@@ -1082,6 +1109,7 @@ fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t s
   case FL_K_FLOPS:
   case FL_K_BYTES:
   case FL_K_BANDWIDTH:
+  case FL_K_POWER:
   case FL_K_REAL:
     v.kind = FL_VAL_REAL;
     v.d = *(const double *)(const void *)base;
@@ -1095,6 +1123,16 @@ fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t s
     } else {
       v.s = (unsigned)sc->interval_kind < sizeof rules / sizeof rules[0] ? rules[sc->interval_kind] : "?";
     }
+    break;
+  }
+  case FL_K_WATTAGE: {
+    const double *w = (const double *)(const void *)base;
+    v.kind = FL_VAL_TEXT;
+    if (w[1] == w[0])
+      snprintf(buf, size, "%.17g:%.17g", w[0], w[2]);
+    else
+      snprintf(buf, size, "%.17g:%.17g:%.17g", w[0], w[1], w[2]);
+    v.s = buf;
     break;
   }
   case FL_K_GRID:

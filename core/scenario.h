@@ -60,6 +60,8 @@ typedef struct fl_scenario {
   long pfs_servers;                                /* generated: PFS storage hosts (0: none) */
   double pfs_bw, pfs_link_bw;                      /* generated: per PFS server, bytes/s */
   int io_flows;                                    /* fl_io_flows */
+  double node_power[3]; /* Idle, Epsilon, AllCores watts of a node without its own wattage_per_state */
+  double node_power_off; /* watts of a node that is off (failed, in repair) without its own wattage_off */
 
   /* [failures] */
   char *model;        /* "none", "exponential", "weibull", "lognormal", "gamma", "trace" */

@@ -77,6 +77,11 @@ static const fl_unit fl_bandwidth_units[] = {
     {"Gbps", 1.25e8},    {"Tbps", 1.25e11},      {NULL, 0.0},
 };
 
+/* Power in watts (SimGrid's wattage properties are plain watts). */
+static const fl_unit fl_power_units[] = {
+    {"", 1.0}, {"W", 1.0}, {"kW", 1e3}, {"MW", 1e6}, {NULL, 0.0},
+};
+
 /* Split "  12.5 min " into 12.5 and "min". The number must be finite and the unit alphabetic. */
 static fl_err fl_units_split(const char *text, double *value, char *unit, size_t unit_size)
 {
@@ -216,6 +221,44 @@ fl_err fl_units_bandwidth(const char *text, double *bytes_per_s)
 fl_err fl_units_speed(const char *text, double *flops)
 {
   return fl_units_lookup(text, fl_speed_units, "speed", "1Gf, 2.5Tf", flops);
+}
+
+fl_err fl_units_power(const char *text, double *watts)
+{
+  return fl_units_lookup(text, fl_power_units, "power", "95W, 1.2kW", watts);
+}
+
+fl_err fl_units_wattage(const char *text, long pstate, double w[3])
+{
+  char buf[256], *p, *save = NULL, *term[3];
+  long i = 0;
+  int n = 0;
+
+  if (!text || strlen(text) >= sizeof buf)
+    return fl_err_set(FL_ERR_INPUT, "'%.60s' is not Idle:AllCores or Idle:Epsilon:AllCores watts (e.g. 95:200)",
+                      text ? text : "");
+  strcpy(buf, text);
+  /* one entry per pstate, separated by commas, as SimGrid's wattage_per_state */
+  for (p = strtok_r(buf, ",", &save); p && i < pstate; p = strtok_r(NULL, ",", &save))
+    i++;
+  if (!p)
+    return fl_err_set(FL_ERR_INPUT, "'%s' has no entry for pstate %ld", text, pstate);
+  for (char *q = p; n < 4; q++) { /* the entry's terms, empty ones included (they are refused) */
+    term[n < 3 ? n : 2] = q;
+    n++;
+    q = strchr(q, ':');
+    if (!q)
+      break;
+    *q = '\0';
+  }
+  if (n != 2 && n != 3)
+    return fl_err_set(FL_ERR_INPUT, "'%s' is not Idle:AllCores or Idle:Epsilon:AllCores watts (e.g. 95:200)", text);
+  for (int k = 0; k < n; k++)
+    if (fl_units_power(term[k], &w[k < n - 1 ? k : 2]) != FL_OK || w[k < n - 1 ? k : 2] < 0)
+      return fl_err_set(FL_ERR_INPUT, "'%s': '%s' is not a power in watts, 0 or more (e.g. 95:200)", text, term[k]);
+  if (n == 2)
+    w[1] = w[0]; /* Idle:AllCores: Epsilon is Idle, as SimGrid reads it */
+  return FL_OK;
 }
 
 fl_err fl_units_u64(const char *text, uint64_t *value)

@@ -22,6 +22,12 @@ fl_err fl_units_bytes(const char *text, double *bytes);
 fl_err fl_units_bandwidth(const char *text, double *bytes_per_s);
 /* Speed in flop/s, SimGrid's spelling: f, kf, Mf, Gf, Tf, Pf, Ef (also "flops"). */
 fl_err fl_units_speed(const char *text, double *flops);
+/* Power in watts: W, kW, MW. */
+fl_err fl_units_power(const char *text, double *watts);
+/* A host's wattage as SimGrid's energy plugin reads the `wattage_per_state` property: comma-separated entries,
+ * one per pstate, each Idle:AllCores or Idle:Epsilon:AllCores watts; the entry of `pstate` into w = {Idle,
+ * Epsilon, AllCores} (Epsilon = Idle in the two-value form). */
+fl_err fl_units_wattage(const char *text, long pstate, double w[3]);
 /* An unsigned 64-bit integer, exactly (seeds): decimal digits only, blanks around allowed. */
 fl_err fl_units_u64(const char *text, uint64_t *value);
 /* Plain number, no unit; with integral, it must be a whole number. */

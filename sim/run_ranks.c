@@ -303,7 +303,9 @@ void fl_sim_run_ranks(fl_replica *rep)
     }
     if (!interrupted && sim->verify) {
       double t_v = fl_rep_now(rep);
+      rep->verifying = 1; /* the nodes compute the check: they draw busy power */
       interrupted = fl_rep_wait(rep, sim->verify_s, FL_PHASE_CHECKPOINT);
+      rep->verifying = 0;
       res->verify_time_s += fl_rep_now(rep) - t_v;
       if (!interrupted && sdc_k > 0) {
         if (sim->degree >= 3 && fl_sdc_outvoted(rep, sdc_k)) {

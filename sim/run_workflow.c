@@ -736,6 +736,16 @@ static void fl_wf_count_done(fl_wfrun *w)
   }
 }
 
+/* Energy of an execution of `dur` seconds on host p (killed ones up to the failure): one task on one of its cores,
+ * a load of 1 / cores, which SimGrid's host energy model charges Epsilon + load x (AllCores - Epsilon) instead of
+ * Idle (the idle power of every node over the run is accounted in sim.c). */
+static void fl_wf_exec_energy(fl_wfrun *w, long p, double dur)
+{
+  const fl_power *pw = fl_sim_power(w->rep->sim, p);
+  double load = w->cores[p] > 1 ? 1.0 / w->cores[p] : 1.0;
+  w->rep->energy_j += (pw->epsilon + load * (pw->busy - pw->epsilon) - pw->idle) * dur;
+}
+
 /* Is the output of task s (source of edge e) needed at host p and not there yet? */
 static int fl_wf_missing(const fl_wfrun *w, long e, long p)
 {
@@ -902,8 +912,11 @@ static void fl_wf_worker_main(int argc, char **argv)
       if (w->finished)
         break;
     }
-    if (!failed)
+    if (!failed) {
+      double t_x = simgrid_get_clock();
       failed = fl_sg_exec(w->host[p], wf->task[t].flops);
+      fl_wf_exec_energy(w, p, simgrid_get_clock() - t_x);
+    }
     if (w->finished)
       break;
     if (failed && w->running[p] == t && w->up[p]) {

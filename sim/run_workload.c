@@ -94,6 +94,9 @@ typedef struct fl_wlrep {
   fl_batch *batch;
   int32_t *node_job; /* node -> job holding it, -1 */
   unsigned char *down;
+  double *down_since;   /* node -> when it went down (energy: it draws its off power until its repair) */
+  double first_submit;  /* the span's start: down time before it is not the run's */
+  double off_j;         /* joules the down nodes drew beyond their idle power, repaired ones */
   int32_t *freel, *free_pos;
   long nfree;
   long *started;
@@ -718,6 +721,15 @@ static void fl_wl_schedule(fl_wlrep *wr)
   }
 }
 
+/* Energy: node was down from down_since[node] to t; what it drew beyond its idle power within the span. */
+static void fl_wl_off_energy(fl_wlrep *wr, long node, double t)
+{
+  const fl_power *pw = fl_sim_power(wr->sim, node);
+  double from = fmax(wr->down_since[node], wr->first_submit);
+  if (t > from)
+    wr->off_j += (pw->off - pw->idle) * (t - from);
+}
+
 /* One failure-source event at now. */
 static void fl_wl_failure_event(fl_wlrep *wr, long node, fl_fsrc_kind kind)
 {
@@ -725,6 +737,7 @@ static void fl_wl_failure_event(fl_wlrep *wr, long node, fl_fsrc_kind kind)
     if (!wr->down[node])
       return;
     wr->down[node] = 0;
+    fl_wl_off_energy(wr, node, wr->now);
     fl_evlog_add(wr->rep->log, wr->now, FL_EV_REPAIR_IDLE, node);
     if (wr->node_job[node] < 0) {
       fl_wl_free_push(wr, node);
@@ -736,6 +749,7 @@ static void fl_wl_failure_event(fl_wlrep *wr, long node, fl_fsrc_kind kind)
   if (wr->down[node])
     return;
   wr->down[node] = 1;
+  wr->down_since[node] = wr->now;
   if (kind == FL_FSRC_FAILURE)
     wr->rep->res->platform_failures++;
   long j = wr->node_job[node];
@@ -875,13 +889,16 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   FL_ALLOC(wr.jobs, w->njobs);
   FL_ALLOC(wr.node_job, w->machine);
   FL_ALLOC(wr.down, w->machine);
+  FL_ALLOC(wr.down_since, w->machine);
   FL_ALLOC(wr.freel, w->machine);
   FL_ALLOC(wr.free_pos, w->machine);
   FL_ALLOC(wr.started, w->njobs);
   FL_ALLOC(wr.pfsq, w->njobs);
   FL_TRY(fl_batch_create(w->sched, w->machine, &wr.batch));
+  wr.first_submit = INFINITY;
   for (long j = 0; j < w->njobs; j++) {
     const fl_swf_job *t = &w->trace->jobs[j];
+    wr.first_submit = fmin(wr.first_submit, t->submit_s);
     wr.jobs[j].row = (fl_db_job){
         .job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN, .run_s = t->run_s, .nodes = t->nodes};
   }
@@ -895,6 +912,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     while (fl_fsrc_next_down_at_start(rep->src, &node))
       if (node < w->machine && !wr.down[node]) {
         wr.down[node] = 1;
+        wr.down_since[node] = 0.0;
         fl_wl_free_remove(&wr, node);
         FL_TRY(fl_batch_capacity(wr.batch, -1));
       }
@@ -909,12 +927,14 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   FL_TRY(wr.rc);
   {
     double first = INFINITY, last = -INFINITY, useful = 0, lost = 0, ck = 0, rs = 0, iw = 0, wait = 0, bsld = 0;
+    double computed = 0; /* node-seconds of compute, done again or not */
     long started = 0;
     for (long j = 0; j < w->njobs; j++) {
       const fl_db_job *r = &wr.jobs[j].row;
       double q = (double)r->nodes, run = w->trace->jobs[j].run_s;
       first = fmin(first, r->submit_s);
       lost += q * r->lost_work_s;
+      computed += q * (r->lost_work_s + (isnan(r->end_s) ? 0.0 : run));
       ck += q * r->checkpoint_s;
       rs += q * r->restart_s;
       iw += q * r->io_wait_s;
@@ -942,6 +962,16 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     fig.mean_bounded_slowdown = fig.jobs_completed ? bsld / (double)fig.jobs_completed : NAN;
     rep->res->makespan_s = span;
     rep->res->status = fig.jobs_completed == w->njobs ? "completed" : wr.timeout ? "timeout" : "failed";
+    if (fig.jobs_completed == w->njobs && !sim->power && span > 0) {
+      /* every node idle over the span, computing nodes their busy power, down ones their off power; the partial
+       * compute of a job that never finished is not known, nor which node of a heterogeneous machine computed:
+       * then the row says NULL (docs/energy.md) */
+      const fl_power *pw = &sim->power_u;
+      for (long n = 0; n < w->machine; n++)
+        if (wr.down[n])
+          fl_wl_off_energy(&wr, n, last);
+      rep->res->energy_j = pw->idle * (double)w->machine * span + (pw->busy - pw->idle) * computed + wr.off_j;
+    }
   }
   FL_CHECK(fwrite(rep->res, sizeof *rep->res, 1, out) == 1 && fwrite(&fig, sizeof fig, 1, out) == 1, FL_ERR_IO,
            "cannot write a replica's results: %s", strerror(errno));
@@ -976,6 +1006,7 @@ done:
   free(wr.jobs);
   free(wr.node_job);
   free(wr.down);
+  free(wr.down_since);
   free(wr.freel);
   free(wr.free_pos);
   free(wr.started);

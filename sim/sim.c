@@ -118,6 +118,10 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
    * its checkpoint costs are simulated on when they come from the platform */
   FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), sim->strat.degree, &sim->pf));
   sim->nodes = fl_platform_nodes(sim->pf);
+  FL_TRY(fl_platform_power(sim->pf, sc, &sim->power, &sim->power_u));
+  sim->e_base = 0.0;
+  for (long n = 0; n < sim->nodes; n++)
+    sim->e_base += fl_sim_power(sim, n)->idle;
   sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
   if (strcmp(sim->app, "gridworld") == 0) {
@@ -539,6 +543,7 @@ void fl_sim_destroy(fl_sim **psim)
     return;
   fl_fm_destroy(&sim->fm);
   fl_inputs_free(&sim->inputs, sim->ninputs);
+  free(sim->power);
   free(sim->trace_node);
   free(sim->profiles);
   free(sim->speeds);
@@ -720,6 +725,25 @@ static void fl_job_reset(fl_sim *sim)
     sim->spare[sim->nspare++] = (int32_t)n;
   }
   sim->nmissing = 0;
+  sim->e_dbusy = 0.0;
+  sim->e_doff = 0.0;
+  for (long q = 0; q < sim->slots; q++) {
+    const fl_power *w = fl_sim_power(sim, q);
+    sim->e_dbusy += w->busy - w->idle;
+  }
+}
+
+void fl_rep_energy_to(fl_replica *rep, double t)
+{
+  const fl_sim *sim = rep->sim;
+  double p;
+  if (!(t > rep->e_t))
+    return;
+  p = sim->e_base + sim->e_doff;
+  if (!sim->wfr && (rep->phase == FL_PHASE_COMPUTE || rep->verifying))
+    p += sim->e_dbusy; /* task graphs account each execution (run_workflow.c) */
+  rep->energy_j += p * (t - rep->e_t);
+  rep->e_t = t;
 }
 
 static void fl_spare_remove(fl_sim *sim, long node)
@@ -748,6 +772,8 @@ long fl_sim_take_spare(fl_sim *sim)
 
 void fl_sim_place(fl_sim *sim, long slot, long node)
 {
+  const fl_power *w = fl_sim_power(sim, node);
+  sim->e_dbusy += w->busy - w->idle;
   sim->slot_node[slot] = (int32_t)node;
   sim->node_slot[node] = (int32_t)slot;
   sim->alive[slot / sim->degree]++;
@@ -832,6 +858,7 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start
   sim->node_slot[node] = -1;
   sim->slot_node[q] = -1;
   sim->alive[r]--;
+  sim->e_dbusy -= fl_sim_power(sim, node)->busy - fl_sim_power(sim, node)->idle;
   if (sim->task_failed)
     sim->task_failed[q] = 1;
   if (sim->degree == 1 && !sim->task_failed && sim->nspare > 0) {
@@ -906,27 +933,33 @@ int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
   int timed_out;
   if (dur <= 0)
     return 0;
+  fl_rep_energy_to(rep, rep->now);
   rep->phase = phase;
   timed_out = sg_sem_acquire_timeout(rep->sem, dur);
-  rep->phase = FL_PHASE_IDLE;
   if (rep->interrupt_pending) {
     /* a failure at the very date the wait ended counts: take the token it released */
     if (timed_out)
       sg_sem_acquire(rep->sem);
     rep->interrupt_pending = 0;
     rep->now = rep->wake_t;
+    fl_rep_energy_to(rep, rep->now);
+    rep->phase = FL_PHASE_IDLE;
     return 1;
   }
   rep->now += dur;
+  fl_rep_energy_to(rep, rep->now);
+  rep->phase = FL_PHASE_IDLE;
   return 0;
 }
 
 void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase)
 {
+  fl_rep_energy_to(rep, rep->now);
   rep->phase = phase;
   sg_actor_sleep_for(dur);
-  rep->phase = FL_PHASE_IDLE;
   rep->now += dur;
+  fl_rep_energy_to(rep, rep->now);
+  rep->phase = FL_PHASE_IDLE;
 }
 
 int fl_rep_wait_nodes(fl_replica *rep)
@@ -944,9 +977,9 @@ int fl_rep_wait_nodes(fl_replica *rep)
       rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
       return 1;
     }
+    fl_rep_energy_to(rep, rep->now);
     rep->phase = FL_PHASE_WAIT_NODES;
     timed_out = sg_sem_acquire_timeout(rep->sem, left);
-    rep->phase = FL_PHASE_IDLE;
     if (rep->interrupt_pending) {
       if (timed_out)
         sg_sem_acquire(rep->sem); /* released at the date the timeout fired */
@@ -955,6 +988,8 @@ int fl_rep_wait_nodes(fl_replica *rep)
     } else if (timed_out) {
       rep->now = sim->max_time_s;
     }
+    fl_rep_energy_to(rep, rep->now);
+    rep->phase = FL_PHASE_IDLE;
   }
   rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
   return 0;
@@ -970,6 +1005,13 @@ void fl_rep_progress(fl_replica *rep, double done_work_s)
                      sim->progress_replicas, fl_units_format_duration(fl_rep_now(rep), a, sizeof a),
                      fl_units_format_duration(fl_sim_expected_makespan(sim), b, sizeof b),
                      100.0 * done_work_s / sim->work_s);
+}
+
+/* A node goes off (a failure) or comes back on (its repair): what it draws changes from idle to off, or back. */
+static void fl_rep_node_off(fl_sim *sim, long node, int off)
+{
+  const fl_power *w = fl_sim_power(sim, node);
+  sim->e_doff += off ? w->off - w->idle : w->idle - w->off;
 }
 
 static void fl_injector_main(int argc, char **argv)
@@ -999,13 +1041,16 @@ static void fl_injector_main(int argc, char **argv)
         fl_rep_wake(rep, t);
       return;
     }
+    fl_rep_energy_to(rep, t);
     if (kind != FL_FSRC_REPAIR) {
+      fl_rep_node_off(rep->sim, node, 1);
       sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
       if (rep->sim->wfr)
         fl_wfr_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
       else
         fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
     } else {
+      fl_rep_node_off(rep->sim, node, 0);
       sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
       if (rep->sim->wfr) {
         fl_wfr_on_repair(rep, node, t);
@@ -1070,6 +1115,8 @@ static void fl_coordinator_main(int argc, char **argv)
   else
     fl_sim_run_ranks(rep);
   rep->res->makespan_s = fl_rep_now(rep);
+  fl_rep_energy_to(rep, rep->res->makespan_s);
+  rep->res->energy_j = rep->energy_j;
   if (rep->sim->wfr)
     /* task graphs take their dates from SimGrid's clock, which the replicas of one process share: below SimGrid's
      * precision (surf/precision, 1e-9 s) the digits depend on where the replica started, and `rerun` runs it alone */
@@ -1088,6 +1135,7 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   memset(res, 0, sizeof *res);
   res->status = "running";
   res->makespan_s = NAN;
+  res->energy_j = NAN;
   res->iterations = res->converged_at = res->complete_iterations = -1;
   res->tasks_replicated = res->tasks_substituted = res->tasks_stale = -1;
   res->tasks_lost = res->policy_objective = res->decisions = -1;
@@ -1128,6 +1176,7 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
      * or waiting for repairs; they are not failures of the run and interrupt nothing */
     long node;
     while (fl_fsrc_next_down_at_start(rep.src, &node)) {
+      fl_rep_node_off(sim, node, 1);
       sg_host_turn_off(fl_platform_host(sim->pf, node));
       if (sim->wfr)
         fl_wfr_on_failure(&rep, node, 0.0, 1);
@@ -1197,6 +1246,7 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->replica = replica;
   row->nodes = sim->ranks;
   row->platform_nodes = sim->nodes;
+  row->energy_j = res->energy_j;
   row->node_mtbf_s = sim->node_mtbf_s;
   row->repair_s = sim->repair_s;
   row->interval_s = sim->tau_s;

@@ -20,6 +20,7 @@ typedef struct fl_sim_result {
   const char *status; /* "completed", "failed" (no node left to run on), "timeout" (run.max_time), "wrong_result"
                        * (a silent data corruption was committed and never undone) */
   double makespan_s;
+  double energy_j;          /* joules drawn by the platform's nodes over the makespan (SimGrid's host energy model) */
   long failures;            /* failures of nodes that held a rank */
   long platform_failures;   /* all node failures while the job ran */
   long interruptions;       /* failures that stopped the job (during compute, checkpoint or restart) */

@@ -135,7 +135,17 @@ struct fl_sim {
   long progress_replicas;
   fl_input *inputs; /* the scenario's input files, fingerprinted once (stored with every row) */
   int ninputs;
+  /* energy (SimGrid's host energy model, integrated here: compute is a timed phase, not an execution): the
+   * nodes' power (per node, or NULL when all draw power_u), and over the replica's nodes the sum of idle watts,
+   * of busy - idle over the nodes that hold a slot, of off - idle over the nodes that are off */
+  fl_power *power, power_u;
+  double e_base, e_dbusy, e_doff;
 };
+
+static inline const fl_power *fl_sim_power(const fl_sim *sim, long node)
+{
+  return sim->power ? &sim->power[node] : &sim->power_u;
+}
 
 struct fl_replica {
   fl_sim *sim;
@@ -167,7 +177,13 @@ struct fl_replica {
   double *renew_t;       /* strategy.interval = hazard: node -> replica time of its last repair (NAN: none yet) */
   int32_t *renewed;      /* the nodes repaired at least once in this replica */
   long nrenewed;
+  double energy_j, e_t; /* joules drawn by the nodes up to replica time e_t */
+  int verifying;        /* a verification runs (the nodes compute though the phase is a checkpoint's) */
 };
+
+/* Energy: add what the nodes drew from the last account to replica time t, at the power they draw now (the
+ * busy nodes' AllCores while the job computes). Called before anything changes what they draw. */
+void fl_rep_energy_to(fl_replica *rep, double t);
 
 /* Replica-relative simulated time. */
 double fl_rep_now(const fl_replica *rep);

@@ -167,6 +167,10 @@
     "what the run held: `platform_nodes` (every node of the job, copies and powered spares included) × "            \
     "`makespan_s` / 3600; real runs: processes × wall time. Computed on insert; NULL in rows written before it "    \
     "(export and report compute it from the two columns then)")                                                     \
+  X(energy_j, "REAL", REAL, "J", SIM,                                                                               \
+    "sim: the energy the run's nodes drew over the makespan, every node `node_hours` counts: SimGrid's host energy " \
+    "model (`platform.node_power`, or a file's `wattage_per_state` and `wattage_off`): AllCores while computing, "  \
+    "Idle while checkpointing, restarting, waiting or spare, Off while failed (docs/energy.md)")                     \
   X(jobs, "INTEGER", MCOUNT, "", SIM, "workloads: jobs of the trace the run simulated (its `jobs` rows)")             \
   X(jobs_completed, "INTEGER", MCOUNT, "", SIM, "workloads: of those, jobs that finished")                            \
   X(utilisation, "REAL", MREAL, "", SIM,                                                                             \

@@ -1221,6 +1221,7 @@ void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
   row->verify_time_s = NAN;
   row->tasks_lost = row->policy_objective = -1;
   row->error_spent = NAN;
+  row->energy_j = NAN;
 }
 
 void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)

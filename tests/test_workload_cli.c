@@ -138,6 +138,9 @@ static void test_simulate_hand_schedule(void)
       CU_ASSERT_EQUAL(fl_job_col("hand.sqlite", run, j, "start_s"), want[j - 1]);
     snprintf(sql, sizeof sql, "SELECT utilisation * 140 FROM runs WHERE id = %ld", run);
     CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), 66.0, 1e-12);
+    /* energy, at the default 100 W idle, 200 W computing: 4 nodes x 35 s idle, + 100 W over the 66 node-seconds */
+    snprintf(sql, sizeof sql, "SELECT energy_j FROM runs WHERE id = %ld", run);
+    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), 4 * 100.0 * 35 + 100.0 * 66, 1e-9);
     snprintf(sql, sizeof sql, "SELECT mean_wait_s FROM runs WHERE id = %ld", run);
     CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), want == easy ? 5.25 : 8.5, 1e-12);
     snprintf(sql, sizeof sql, "SELECT mean_bounded_slowdown FROM runs WHERE id = %ld", run);

@@ -1226,6 +1226,59 @@ sg_host_t fl_platform_host(fl_platform *pf, long node)
   return pf->hosts[node];
 }
 
+fl_err fl_platform_power(fl_platform *pf, const fl_scenario *sc, fl_power **per_node, fl_power *uniform)
+{
+  fl_err rc = FL_OK;
+  fl_power *p = NULL;
+  int differ = 0;
+
+  *per_node = NULL;
+  *uniform = (fl_power){.idle = sc->node_power[0],
+                        .epsilon = sc->node_power[1],
+                        .busy = sc->node_power[2],
+                        .off = sc->node_power_off,
+                        .cores = 1};
+  if (pf->generated)
+    return FL_OK;
+  FL_ALLOC(p, pf->nnodes);
+  for (long n = 0; n < pf->nnodes; n++) {
+    sg_host_t h = fl_platform_host(pf, n);
+    const char *ws = sg_host_get_property_value(h, "wattage_per_state");
+    const char *wo = sg_host_get_property_value(h, "wattage_off");
+    double w[3];
+    p[n] = *uniform;
+    p[n].cores = sg_host_core_count(h);
+    if (ws) {
+      int pstate = sg_host_get_pstate(h);
+      if (fl_units_wattage(ws, pstate, w) != FL_OK) {
+        rc = fl_err_set(FL_ERR_INPUT, "%s: host '%s': wattage_per_state = '%.200s': %s", pf->name,
+                        sg_host_get_name(h), ws, fl_err_msg());
+        goto done;
+      }
+      p[n].idle = w[0];
+      p[n].epsilon = w[1];
+      p[n].busy = w[2];
+    }
+    if (wo && (fl_units_power(wo, &p[n].off) != FL_OK || p[n].off < 0)) {
+      rc = fl_err_set(FL_ERR_INPUT, "%s: host '%s': wattage_off = '%.200s': not a power in watts, 0 or more",
+                      pf->name, sg_host_get_name(h), wo);
+      goto done;
+    }
+    if (p[n].idle != p[0].idle || p[n].epsilon != p[0].epsilon || p[n].busy != p[0].busy || p[n].off != p[0].off ||
+        p[n].cores != p[0].cores)
+      differ = 1;
+  }
+  if (differ) {
+    *per_node = p;
+    p = NULL;
+  } else if (pf->nnodes > 0) {
+    *uniform = p[0];
+  }
+done:
+  free(p);
+  return rc;
+}
+
 long fl_platform_node_of(const fl_platform *pf, const char *name)
 {
   if (pf->generated) {

@@ -128,6 +128,18 @@ sg_host_t fl_platform_controller(const fl_platform *pf);
 /* The controller's host name; whether it was not the scenario's [platform] controller (absent from the file). */
 const char *fl_platform_controller_name(const fl_platform *pf);
 int fl_platform_controller_substituted(const fl_platform *pf);
+/* A node's power in watts, as SimGrid's host energy plugin models a host: `idle` when nothing runs, `epsilon` +
+ * load x (`busy` - `epsilon`) while it computes at a load in (0, 1] (`busy`: all cores at full speed, the
+ * plugin's AllCores), `off` while it is off. `cores`: the host's, to turn one execution into a load. */
+typedef struct fl_power {
+  double idle, epsilon, busy, off;
+  int cores;
+} fl_power;
+/* The nodes' power: a file's hosts from their `wattage_per_state` (the entry of their current pstate) and
+ * `wattage_off` properties, the scenario's platform.node_power and node_power_off for generated platforms and
+ * hosts that declare none. *per_node: one per node, or NULL when every node draws the same (*uniform); freed by
+ * the caller. A property that does not read is FL_ERR_INPUT naming the file, host, property and value. */
+fl_err fl_platform_power(fl_platform *pf, const fl_scenario *sc, fl_power **per_node, fl_power *uniform);
 /* Node index of host `name`, or -1. */
 long fl_platform_node_of(const fl_platform *pf, const char *name);
 
