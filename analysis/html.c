@@ -6,6 +6,7 @@
 #include "cleanup.h"
 #include "plot.h"
 #include "report.h"
+#include "rerun.h"
 #include "rowset.h"
 #include "summary.h"
 #include "units.h"
@@ -350,12 +351,18 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
     }
     sqlite3_finalize(st);
     if (run > 0) {
+      fl_db *mem = NULL; /* the run simulated again with its phases, when it was stored without them */
       snprintf(path, sizeof path, "%s/timeline.svg", tmp);
-      FL_TRY(fl_plot_timeline(db, run, path));
-      fprintf(f, "<h2>Run %lld, event by event</h2>\n<figure class=\"plot\">\n", run);
+      rc = fl_rerun_timeline(db, db_label, (long)run, &mem);
+      if (rc == FL_OK)
+        rc = fl_plot_timeline(mem ? fl_db_sqlite(mem) : db, run, path);
+      fl_db_close(&mem);
+      FL_TRY(rc);
+      fprintf(f, "<h2>Run %lld, on a time axis</h2>\n<figure class=\"plot\">\n", run);
       FL_TRY(fl_html_svg(f, path));
-      fputs("\n<figcaption>Failures, repairs, checkpoints, interruptions and restarts of one run.</figcaption>\n"
-            "</figure>\n",
+      fputs("\n<figcaption>The run with the most failures: its phases (compute, checkpoints, restarts, downtime, "
+            "waiting for nodes), the work failures threw away, the failures, and each failed node's down time (task "
+            "graphs: their events).</figcaption>\n</figure>\n",
             f);
       figures++;
     }

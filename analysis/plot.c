@@ -4,6 +4,7 @@
  * 95 % CI of y over the completed replicas (stats.h). gnuplot reads a data file and a script from a temporary
  * directory and writes the figure under a temporary name, renamed into place when it succeeded. */
 #include "plot.h"
+#include "trace.h"
 
 #include "cleanup.h"
 #include "columns.h"
@@ -549,6 +550,111 @@ done:
   return rc;
 }
 
+/* A run with phase events (bsp, gridworld): a Gantt chart. Rows from the top: the job's phases, the work failures
+ * threw away, the failures, then each node that failed (down from its failure to its repair; the first
+ * FL_GANTT_NODES of them). Each phase has its colour whatever the run, with a legend. */
+#define FL_GANTT_NODES 16
+static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
+{
+  static const struct {
+    const char *name, *label, *colour;
+  } cats[] = {{"compute", "compute", "#4daf4a"},    {"checkpoint", "checkpoint", "#377eb8"},
+              {"verify", "verify", "#984ea3"},      {"restart", "restart", "#ff7f00"},
+              {"downtime", "downtime", "#e41a1c"},  {"wait", "waiting for nodes", "#a6a6a6"},
+              {"lost", "work lost", "#b2182b"},     {"down", "node down", "#303030"}};
+  enum { NCAT = sizeof cats / sizeof cats[0] };
+  fl_err rc = FL_OK;
+  const char *term = fl_terminal(file), *unit = "s";
+  char tmp[4096] = "", data[4200], script[4200], out_tmp[4200];
+  double scale = 1, end = tl->end > 0 ? tl->end : 1;
+  long nodes = tl->nnodes < FL_GANTT_NODES ? (long)tl->nnodes : FL_GANTT_NODES, nfail = 0;
+  int used[NCAT] = {0};
+  const int row_job = 3 + (int)nodes, row_lost = 2 + (int)nodes, row_fail = 1 + (int)nodes;
+  FILE *f = NULL;
+
+  if (end >= 2 * 86400.0)
+    scale = 86400.0, unit = "days";
+  else if (end >= 2 * 3600.0)
+    scale = 3600.0, unit = "hours";
+  else if (end >= 120.0)
+    scale = 60.0, unit = "minutes";
+  FL_TRY(fl_plot_tmpdir(tmp, sizeof tmp));
+  snprintf(data, sizeof data, "%s/data", tmp);
+  snprintf(script, sizeof script, "%s/plot.gp", tmp);
+  FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
+  for (int c = 0; c < NCAT; c++) { /* one block per category: "x y dx dy" boxes */
+    fprintf(f, "# %s\n", cats[c].name);
+    for (size_t i = 0; i < tl->nspan; i++) {
+      const fl_tspan *sp = &tl->span[i];
+      int row;
+      if (strcmp(sp->name, cats[c].name) != 0)
+        continue;
+      if (sp->row == FL_TR_NODE) {
+        long k = 0;
+        while (k < nodes && tl->nodes[k] != sp->node)
+          k++;
+        if (k == nodes)
+          continue; /* beyond the nodes drawn */
+        row = (int)(nodes - k);
+      } else {
+        row = sp->row == FL_TR_LOST ? row_lost : row_job;
+      }
+      fprintf(f, "%.17g %d %.17g 0.35\n", (sp->t0 + sp->t1) / 2 / scale, row, (sp->t1 - sp->t0) / 2 / scale);
+      used[c] = 1;
+    }
+    fputs("0 -10 0 0\n\n\n", f); /* below the plot: no block is empty (gnuplot refuses those) */
+  }
+  fprintf(f, "# failures\n");
+  for (size_t i = 0; i < tl->ninst; i++)
+    if (strncmp(tl->inst[i].name, "failure", 7) == 0 || strncmp(tl->inst[i].name, "process-failure", 15) == 0) {
+      fprintf(f, "%.17g %d\n", tl->inst[i].t / scale, row_fail);
+      nfail++;
+    }
+  fprintf(f, "0 -10\n");
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
+  f = NULL;
+
+  FL_TRY(fl_gp_script(script, term, file, out_tmp, sizeof out_tmp, &f));
+  fprintf(f, "\nset title ");
+  {
+    char title[600];
+    snprintf(title, sizeof title, "%s: timeline", tl->title);
+    fl_gp_quote(f, title);
+  }
+  fprintf(f, "\nset xlabel \"time (%s)\"\nset grid xtics\nset xrange [0:%.17g]\nset yrange [0.4:%d.6]\n", unit,
+          end / scale * 1.01, row_job);
+  fprintf(f, "set key outside right top vertical\nset style fill solid 1.0 noborder\nset ytics (\"job\" %d, "
+             "\"lost work\" %d, \"failures\" %d",
+          row_job, row_lost, row_fail);
+  for (long k = 0; k < nodes; k++)
+    fprintf(f, ", \"node %ld\" %ld", tl->nodes[k], nodes - k);
+  fprintf(f, ")\n");
+  if ((long)tl->nnodes > nodes)
+    fprintf(f, "set label \"(%ld more nodes failed)\" at graph 0.01, graph 0.02 font \",8\"\n",
+            (long)tl->nnodes - nodes);
+  fprintf(f, "plot ");
+  {
+    int first = 1;
+    for (int c = 0; c < NCAT; c++) {
+      if (!used[c])
+        continue;
+      fprintf(f, "%s'%s' index %d using 1:2:3:4 with boxxyerror lc rgb \"%s\" title \"%s\"", first ? "" : ", \\\n     ",
+              data, c, cats[c].colour, cats[c].label);
+      first = 0;
+    }
+    fprintf(f, "%s'%s' index %d using 1:2 with points pt 9 ps 1.5 lc rgb \"#e41a1c\" title \"failure\"\n",
+            first ? "" : ", \\\n     ", data, NCAT);
+  }
+  rc = fl_gnuplot_close(&f, script, tmp, out_tmp, file);
+  (void)nfail;
+done:
+  if (f)
+    fclose(f);
+  if (tmp[0])
+    fl_remove_tree(tmp);
+  return rc;
+}
+
 fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
 {
   fl_err rc = FL_OK;
@@ -570,6 +676,19 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   }
   sqlite3_finalize(st);
   st = NULL;
+  {
+    fl_tl tl;
+    int phases = 0;
+    memset(&tl, 0, sizeof tl);
+    rc = fl_tl_load(db, run_id, &tl);
+    for (size_t i = 0; rc == FL_OK && i < tl.nspan; i++)
+      phases |= tl.span[i].row == FL_TR_JOB;
+    if (rc == FL_OK && phases)
+      rc = fl_plot_gantt(&tl, file);
+    fl_tl_free(&tl);
+    if (rc != FL_OK || phases)
+      return rc;
+  }
   FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, mode, strategy, makespan_s FROM runs WHERE id = ?1", -1, &st,
                               NULL) == SQLITE_OK,
            FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));

@@ -21,6 +21,8 @@
 #include "merge.h"
 #include "platform.h"
 #include "plot.h"
+#include "rerun.h"
+#include "trace.h"
 #include "progress.h"
 #include "report.h"
 #include "scenario.h"
@@ -69,16 +71,17 @@ static int fl_cmd_help(int argc, char **argv);
 static const fl_cmd fl_cmds[] = {
     {"simulate",
      "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
-     " [--calibration FILE.ini] [--calibrated-job FILE.ini] [--db FILE] [--events all|none] [--shard I/N] [--quiet]"
+     " [--calibration FILE.ini] [--calibrated-job FILE.ini] [--db FILE] [--events all|phases|none] [--shard I/N] [--quiet]"
      " [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
      "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
      "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|COLUMN]] [--plot FILE --bars [--y FIGURE]] "
-     "[--timeline RUN_ID --plot FILE] [--html FILE.html]",
+     "[--timeline RUN_ID --plot FILE] [--timeline RUN_ID --trace FILE.paje|FILE.json] [--html FILE.html]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
-     "(gnuplot); --html writes one self-contained page with the table and the plots; --baseline compares each "
+     "(gnuplot); --trace writes one run's timeline for trace viewers (Paje: ViTE; Chrome trace events: Perfetto); "
+     "--html writes one self-contained page with the table and the plots; --baseline compares each "
      "configuration with the baseline's run by run (same seed and replica: the same failures)",
      fl_cmd_report},
     {"export", "DB [--format csv|json] [--where SQL] [-o FILE]",
@@ -88,7 +91,7 @@ static const fl_cmd fl_cmds[] = {
     {"sweep",
      "SCENARIO.ini [--launcher local|slurm] [--jobs J] [--shards N] [--dir D] [--db OUT] [--set ...]... [--sweep "
      "...]..."
-     " [--replicas N] [--seed S] [--events all|none] [--quiet]",
+     " [--replicas N] [--seed S] [--events all|phases|none] [--quiet]",
      "run a sweep as N shards on J local processes (default: one per core) or as a Slurm job array (--launcher "
      "slurm), then merge them; re-running resumes",
      fl_cmd_sweep},
@@ -901,7 +904,7 @@ static int fl_cmd_report(int argc, char **argv)
   fl_plot_opts po = {0};
   const char *path = NULL;
   long timeline = 0;
-  const char *html = NULL, *baseline = NULL, *format = NULL;
+  const char *html = NULL, *baseline = NULL, *format = NULL, *trace = NULL;
   int bars = 0;
 
   for (int i = 1; i < argc; i++) {
@@ -921,6 +924,8 @@ static int fl_cmd_report(int argc, char **argv)
       po.y = v;
     else if ((v = fl_args_value(argc, argv, &i, "--html")))
       html = v;
+    else if ((v = fl_args_value(argc, argv, &i, "--trace")))
+      trace = v;
     else if ((v = fl_args_value(argc, argv, &i, "--where")))
       ro.where = v;
     else if ((v = fl_args_value(argc, argv, &i, "--baseline")))
@@ -960,22 +965,33 @@ static int fl_cmd_report(int argc, char **argv)
                           "--timeline, --html or markdown");
   if (html && (po.file || po.x || po.y || timeline))
     return fl_usage_error("report", "%s", "--html FILE stands alone (its page draws the plots itself)");
-  if (timeline && (!po.file || po.x || po.y))
-    return fl_usage_error("report", "%s", "--timeline RUN_ID goes with --plot FILE (and no --x, --y)");
+  if (trace && (!timeline || po.file || html || baseline || bars))
+    return fl_usage_error("report", "%s", "--trace FILE goes with --timeline RUN_ID (and no --plot, --html)");
+  if (timeline && !trace && (!po.file || po.x || po.y))
+    return fl_usage_error("report", "%s",
+                          "--timeline RUN_ID goes with --plot FILE (and no --x, --y) or --trace FILE");
   if (bars && (!po.file || po.x || timeline))
     return fl_usage_error("report", "%s", "--bars goes with --plot FILE (and no --x: the bars are the configurations)");
   if (po.file && !po.x && !timeline && !bars)
     return fl_usage_error("report", "%s",
                           "--plot needs --x KEY (the scenario key on the horizontal axis) or --timeline RUN_ID");
-  if ((po.file && fl_args_output("--plot", po.file) != FL_OK) || (html && fl_args_output("--html", html) != FL_OK))
+  if ((po.file && fl_args_output("--plot", po.file) != FL_OK) || (html && fl_args_output("--html", html) != FL_OK) ||
+      (trace && fl_args_output("--trace", trace) != FL_OK))
     return fl_report_error(FL_ERR_INPUT);
   FL_TRY(fl_db_open_readonly(path, &db));
   if (html) {
     FL_TRY(fl_report_html(fl_db_sqlite(db), path, ro.scenario, html));
     fprintf(stderr, "faultline: %s: the report, its plots inline (open it in a browser)\n", html);
   } else if (timeline) {
-    FL_TRY(fl_plot_timeline(fl_db_sqlite(db), timeline, po.file));
-    fprintf(stderr, "faultline: %s: the events of run %ld\n", po.file, timeline);
+    fl_db *mem = NULL;
+    rc = fl_rerun_timeline(fl_db_sqlite(db), path, timeline, &mem);
+    if (rc == FL_OK && trace)
+      rc = fl_trace_export(fl_db_sqlite(mem ? mem : db), timeline, trace);
+    else if (rc == FL_OK)
+      rc = fl_plot_timeline(fl_db_sqlite(mem ? mem : db), timeline, po.file);
+    fl_db_close(&mem);
+    FL_TRY(rc);
+    fprintf(stderr, "faultline: %s: the timeline of run %ld\n", trace ? trace : po.file, timeline);
   } else if (baseline) {
     fl_compare_opts co = {baseline, ro.scenario, ro.where,
                           ro.csv    ? FL_COMPARE_CSV
@@ -1514,85 +1530,6 @@ static int fl_cmd_run(int argc, char **argv)
 
 /* ---- rerun ---- */
 
-/* Columns that measure the host, not the simulation: never compared. */
-static int fl_rerun_skip_column(const char *name)
-{
-  const fl_column *c = fl_run_column_named(name);
-  return strcmp(name, "id") == 0 || strcmp(name, "wall_s") == 0 || strcmp(name, "policy_time_s") == 0 ||
-         strcmp(name, "created_at") == 0 || (c && fl_column_derived(c)); /* derived: their sources are compared */
-}
-
-/* Compare every numeric column of the stored row (`a`) with the re-simulated one (`b`), exactly. Prints each
- * difference; returns how many differ. */
-static int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared)
-{
-  int diffs = 0;
-  *compared = 0;
-  for (int i = 0; i < sqlite3_column_count(b); i++) {
-    const char *name = sqlite3_column_name(b, i), *decl = sqlite3_column_decltype(b, i);
-    int j = -1, ta, tb;
-    if (!decl || (strcmp(decl, "REAL") != 0 && strcmp(decl, "INTEGER") != 0) || fl_rerun_skip_column(name))
-      continue;
-    for (int k = 0; k < sqlite3_column_count(a); k++)
-      if (strcmp(sqlite3_column_name(a, k), name) == 0)
-        j = k;
-    if (j < 0)
-      continue; /* a column the stored file's schema predates */
-    (*compared)++;
-    ta = sqlite3_column_type(a, j);
-    tb = sqlite3_column_type(b, i);
-    if (ta == SQLITE_NULL && tb == SQLITE_NULL)
-      continue;
-    if (ta == SQLITE_NULL && strcmp(name, "energy_j") == 0)
-      continue; /* a row written before energy was modelled (its file took the column later) */
-    if (ta == SQLITE_INTEGER && tb == SQLITE_INTEGER && sqlite3_column_int64(a, j) == sqlite3_column_int64(b, i))
-      continue;
-    if (ta != SQLITE_NULL && tb != SQLITE_NULL && sqlite3_column_double(a, j) == sqlite3_column_double(b, i))
-      continue;
-    printf("  %-22s stored %.17g, re-simulated %.17g\n", name, ta == SQLITE_NULL ? NAN : sqlite3_column_double(a, j),
-           tb == SQLITE_NULL ? NAN : sqlite3_column_double(b, i));
-    diffs++;
-  }
-  return diffs;
-}
-
-/* The row's input files must be the files there now: same size and xxh64, or rerun refuses. */
-static fl_err fl_rerun_check_inputs(const char *db_path, double id, const char *stored, const fl_scenario *sc)
-{
-  fl_err rc = FL_OK;
-  fl_input *now = NULL;
-  int n = 0;
-  char *copy = NULL, *save = NULL, *line;
-  if (!stored || !*stored)
-    goto done; /* a row of a faultline that did not record inputs */
-  FL_TRY(fl_inputs_collect(sc, &now, &n));
-  FL_ALLOC(copy, strlen(stored) + 1);
-  strcpy(copy, stored);
-  for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-    char key[64], path[4096], hex[24], nowhex[24];
-    long size = -1;
-    int k, found = -1;
-    if (sscanf(line, "%63[^\t]\t%4095[^\t]\t%ld\t%23s", key, path, &size, hex) != 4)
-      continue;
-    /* platform.file and failures.trace are one each; state and speed profiles are told apart by their path */
-    for (k = 0; k < n; k++)
-      if (strcmp(now[k].key, key) == 0 &&
-          (strcmp(key, "platform.file") == 0 || strncmp(key, "platform.", 9) != 0 || strcmp(now[k].path, path) == 0))
-        found = k;
-    FL_CHECK(found >= 0, FL_ERR_INPUT, "%s: run %.0f read %s %s, which the scenario no longer names", db_path, id, key,
-             path);
-    snprintf(nowhex, sizeof nowhex, "%016" PRIx64, now[found].xxh64);
-    FL_CHECK(now[found].size == size && strcmp(nowhex, hex) == 0, FL_ERR_INPUT,
-             "%s: run %.0f: %s %s changed since the run (then %ld bytes, xxh64 %s; now %ld bytes, xxh64 %s); the "
-             "row's copy: SELECT text FROM input_files WHERE xxh64 = '%s'",
-             db_path, id, key, now[found].path, size, hex, now[found].size, nowhex, hex);
-  }
-done:
-  free(copy);
-  fl_inputs_free(&now, n);
-  return rc;
-}
-
 static int fl_cmd_rerun(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -1601,57 +1538,22 @@ static int fl_cmd_rerun(int argc, char **argv)
   fl_scenario *sc = NULL;
   fl_sim *sim = NULL;
   fl_sim_result res;
-  fl_db_run row;
   double id = 0;
-  long replica;
-  int diffs = -1, compared = 0, c_text, c_over, c_path, c_replica, c_mode, c_inputs, c_status;
+  int diffs = -1, compared = 0, cols[FL_RR_N];
 
   if (argc != 3 || fl_units_number(argv[2], 1, &id) != FL_OK || id < 1)
     return fl_usage_error("rerun", "%s", "expected a database and a run id");
-  FL_TRY(fl_db_open_readonly(argv[1], &db));
-  {
-    char *q =
-        sqlite3_mprintf("SELECT *, %s AS fl_scenario_text FROM runs WHERE id = ?", fl_db_text_sql(fl_db_sqlite(db)));
-    int ok = q && sqlite3_prepare_v2(fl_db_sqlite(db), q, -1, &st, NULL) == SQLITE_OK;
-    sqlite3_free(q);
-    FL_CHECK(ok, FL_ERR_DB, "%s: %s", argv[1], sqlite3_errmsg(fl_db_sqlite(db)));
-  }
-  sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
-  FL_CHECK(sqlite3_step(st) == SQLITE_ROW, FL_ERR_INPUT, "%s: no run with id %.0f", argv[1], id);
-  c_text = c_over = c_path = c_replica = c_mode = c_inputs = c_status = -1;
-  for (int k = 0; k < sqlite3_column_count(st); k++) {
-    const char *n = sqlite3_column_name(st, k);
-    c_text = strcmp(n, "fl_scenario_text") == 0 ? k : c_text;
-    c_over = strcmp(n, "overrides") == 0 ? k : c_over;
-    c_path = strcmp(n, "scenario_path") == 0 ? k : c_path;
-    c_replica = strcmp(n, "replica") == 0 ? k : c_replica;
-    c_mode = strcmp(n, "mode") == 0 ? k : c_mode;
-    c_inputs = strcmp(n, "inputs") == 0 ? k : c_inputs;
-    c_status = strcmp(n, "status") == 0 ? k : c_status;
-  }
-  FL_CHECK(c_text >= 0 && c_over >= 0 && c_path >= 0 && c_replica >= 0 && c_mode >= 0 && c_status >= 0, FL_ERR_INPUT,
-           "%s: not a faultline results database (columns missing)", argv[1]);
-  FL_CHECK(strcmp((const char *)sqlite3_column_text(st, c_mode), "sim") == 0, FL_ERR_INPUT,
-           "%s: run %.0f is a real run; only simulated runs can be re-simulated", argv[1], id);
-  replica = (long)sqlite3_column_int64(st, c_replica);
-  FL_TRY(fl_scenario_replay((const char *)sqlite3_column_text(st, c_text),
-                            (const char *)sqlite3_column_text(st, c_over),
-                            (const char *)sqlite3_column_text(st, c_path), &sc));
-  FL_TRY(
-      fl_rerun_check_inputs(argv[1], id, c_inputs >= 0 ? (const char *)sqlite3_column_text(st, c_inputs) : NULL, sc));
-  FL_TRY(fl_sim_create(sc, &sim));
-  FL_TRY(fl_sim_run_replica(sim, replica, &res, NULL));
-  /* the re-simulated row goes through the very code that wrote the stored one, into a database in memory */
-  fl_sim_fill_row(sim, sc, replica, &res, &row);
-  FL_TRY(fl_db_open(":memory:", &mem));
-  FL_TRY(fl_db_insert_run(mem, &row, NULL, NULL));
+  FL_TRY(fl_rerun_load(argv[1], id, &db, &st, cols));
+  FL_TRY(fl_rerun_sim(argv[1], id, st, cols, NULL, &sc, &sim, &res, &mem));
   FL_CHECK(sqlite3_prepare_v2(fl_db_sqlite(mem), "SELECT * FROM runs WHERE id = 1", -1, &again, NULL) == SQLITE_OK &&
                sqlite3_step(again) == SQLITE_ROW,
            FL_ERR_DB, "rerun: %s", sqlite3_errmsg(fl_db_sqlite(mem)));
-  printf("run %.0f (scenario %s, seed %" PRIu64 ", replica %ld)\n", id, sc->name, sc->seed, replica);
-  printf("  stored:       status %-9s\n  re-simulated: status %-9s\n", sqlite3_column_text(st, c_status), res.status);
+  printf("run %.0f (scenario %s, seed %" PRIu64 ", replica %ld)\n", id, sc->name, sc->seed,
+         (long)sqlite3_column_int64(st, cols[FL_RR_REPLICA]));
+  printf("  stored:       status %-9s\n  re-simulated: status %-9s\n", sqlite3_column_text(st, cols[FL_RR_STATUS]),
+         res.status);
   diffs = fl_rerun_compare(st, again, &compared);
-  if (strcmp((const char *)sqlite3_column_text(st, c_status), res.status) != 0)
+  if (strcmp((const char *)sqlite3_column_text(st, cols[FL_RR_STATUS]), res.status) != 0)
     diffs++;
   printf("  %s (%d numeric columns compared exactly: makespan, failures, interruptions, lost work, ...)\n",
          diffs ? "DIFFERENT" : "identical", compared);

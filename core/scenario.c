@@ -52,7 +52,7 @@ typedef struct fl_key {
   const char *doc;
 } fl_key;
 
-static const char *const fl_events_choices[] = {"none", "all", NULL};
+static const char *const fl_events_choices[] = {"none", "all", "phases", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
 static const char *const fl_subs_rule_choices[] = {"stage", "none", NULL};
 static const char *const fl_outputs_choices[] = {"local", "shared", NULL};
@@ -79,7 +79,8 @@ static const fl_key fl_keys[] = {
     {"run", "db", FL_K_STR, FL_OFF(db), 0, "results.sqlite", NULL,
      "results database, relative to the working directory"},
     {"run", "events", FL_K_ENUM_INT, FL_OFF(events_all), 0, "all", fl_events_choices,
-     "all: log every failure, repair, checkpoint, interruption, restart; none: one row per replica only"},
+     "all: log every failure, repair, checkpoint, interruption, restart; phases: those and the job's phases (compute, "
+     "checkpoint, restart, downtime, waiting: bsp and gridworld), for timelines; none: one row per replica only"},
     {"run", "sweep", FL_K_STR, FL_OFF(sweep), FL_K_OPTIONAL, "", NULL,
      "run the scenario once per combination: blank-separated section.key=v1,v2,... terms (a+b=1/2,3/4 sets keys "
      "together)"},

@@ -45,7 +45,7 @@ typedef struct fl_scenario {
   uint64_t seed;     /* < 2^63, so it round-trips through SQLite */
   long replicas;     /* Monte Carlo repetitions, >= 1 */
   char *db;          /* results database path (relative to the working directory) */
-  int events_all;    /* 1: log every event; 0: runs only */
+  int events_all;    /* 1: log every event; 2: and the job's phases; 0: runs only */
   double max_time_s; /* simulated-time guard per replica: a run longer than this ends with status 'timeout' */
   long max_events;   /* event budget per replica (failures + repairs drawn): past it the replica ends as 'timeout' */
   char *sweep;       /* "section.key=v1,v2 section.key=..." or NULL: the combinations simulate runs */

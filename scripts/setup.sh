@@ -9,7 +9,7 @@ PACKAGES=(
   libsimgrid-dev libsqlite3-dev sqlite3 libgsl-dev libinih-dev libcunit1-dev libxxhash-dev libxml2-dev libcsv-dev libjansson-dev libgraphviz-dev zlib1g-dev
   libglpk-dev glpk-utils libhdf5-dev hdf5-tools libzfp-dev hdf5-filter-plugin-zfp-serial
   libopenmpi-dev openmpi-bin
-  gnuplot-nox
+  gnuplot-nox pajeng
   python3
 )
 

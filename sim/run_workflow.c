@@ -915,7 +915,8 @@ static void fl_wf_worker_main(int argc, char **argv)
     if (!failed) {
       double t_x = simgrid_get_clock();
       failed = fl_sg_exec(w->host[p], wf->task[t].flops);
-      fl_wf_exec_energy(w, p, simgrid_get_clock() - t_x);
+      /* at SimGrid's precision: the clock's digits below it depend on where the replica started (see sim.c) */
+      fl_wf_exec_energy(w, p, round((simgrid_get_clock() - t_x) * 1e9) / 1e9);
     }
     if (w->finished)
       break;

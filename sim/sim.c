@@ -928,9 +928,28 @@ int fl_rep_timed_out(const fl_replica *rep)
   return rep->over_budget || fl_rep_now(rep) >= rep->sim->max_time_s;
 }
 
+/* A phase ended at rep->now: its event (FL_EV_PHASES), for timelines. */
+static void fl_rep_phase_log(fl_replica *rep, fl_phase phase, double t_start, int interrupted)
+{
+  static const int kinds[] = {[FL_PHASE_COMPUTE] = FL_EV_PHASE_COMPUTE,
+                              [FL_PHASE_CHECKPOINT] = FL_EV_PHASE_CHECKPOINT,
+                              [FL_PHASE_RESTART] = FL_EV_PHASE_RESTART,
+                              [FL_PHASE_DOWNTIME] = FL_EV_PHASE_DOWNTIME,
+                              [FL_PHASE_WAIT_NODES] = FL_EV_PHASE_WAIT};
+  fl_evlog_entry *e;
+  if (!rep->log || !rep->log->phases || !(rep->now > t_start) || phase == FL_PHASE_IDLE)
+    return;
+  e = fl_evlog_add(rep->log, rep->now, rep->verifying ? FL_EV_PHASE_VERIFY : kinds[phase], -1);
+  if (e) {
+    e->value = rep->now - t_start;
+    e->n = interrupted;
+  }
+}
+
 int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
 {
   int timed_out;
+  double t_start = rep->now;
   if (dur <= 0)
     return 0;
   fl_rep_energy_to(rep, rep->now);
@@ -944,11 +963,13 @@ int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
     rep->now = rep->wake_t;
     fl_rep_energy_to(rep, rep->now);
     rep->phase = FL_PHASE_IDLE;
+    fl_rep_phase_log(rep, phase, t_start, 1);
     return 1;
   }
   rep->now += dur;
   fl_rep_energy_to(rep, rep->now);
   rep->phase = FL_PHASE_IDLE;
+  fl_rep_phase_log(rep, phase, t_start, 0);
   return 0;
 }
 
@@ -960,6 +981,7 @@ void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase)
   rep->now += dur;
   fl_rep_energy_to(rep, rep->now);
   rep->phase = FL_PHASE_IDLE;
+  fl_rep_phase_log(rep, phase, rep->now - dur, 0);
 }
 
 int fl_rep_wait_nodes(fl_replica *rep)
@@ -975,6 +997,7 @@ int fl_rep_wait_nodes(fl_replica *rep)
     double left = sim->max_time_s - fl_rep_now(rep);
     if (fl_fsrc_pending_repairs(rep->src) == 0 || left <= 0 || rep->over_budget) {
       rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
+      fl_rep_phase_log(rep, FL_PHASE_WAIT_NODES, t_wait, 0);
       return 1;
     }
     fl_rep_energy_to(rep, rep->now);
@@ -992,6 +1015,7 @@ int fl_rep_wait_nodes(fl_replica *rep)
     rep->phase = FL_PHASE_IDLE;
   }
   rep->res->wait_nodes_s += fl_rep_now(rep) - t_wait;
+  fl_rep_phase_log(rep, FL_PHASE_WAIT_NODES, t_wait, 0);
   return 0;
 }
 
@@ -1115,12 +1139,12 @@ static void fl_coordinator_main(int argc, char **argv)
   else
     fl_sim_run_ranks(rep);
   rep->res->makespan_s = fl_rep_now(rep);
-  fl_rep_energy_to(rep, rep->res->makespan_s);
-  rep->res->energy_j = rep->energy_j;
   if (rep->sim->wfr)
     /* task graphs take their dates from SimGrid's clock, which the replicas of one process share: below SimGrid's
      * precision (surf/precision, 1e-9 s) the digits depend on where the replica started, and `rerun` runs it alone */
     rep->res->makespan_s = round(rep->res->makespan_s * 1e9) / 1e9;
+  fl_rep_energy_to(rep, rep->res->makespan_s);
+  rep->res->energy_j = rep->energy_j;
 }
 
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)

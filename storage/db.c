@@ -1248,7 +1248,8 @@ void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, i
 void fl_evlog_init(fl_evlog *log, int enabled)
 {
   memset(log, 0, sizeof *log);
-  log->enabled = enabled;
+  log->enabled = enabled != 0;
+  log->phases = enabled == 2;
 }
 
 static void fl_evlog_free_texts(fl_evlog *log)
@@ -1439,6 +1440,7 @@ fl_err fl_db_writer_submit(fl_db_writer *w, const fl_db_run *row, fl_evlog *even
   w->log = *events;
   *events = spent;
   events->enabled = w->log.enabled;
+  events->phases = w->log.phases;
   w->row = *row;
   w->id = id;
   *id = 0;

@@ -124,6 +124,7 @@ typedef struct fl_evlog_entry {
 
 typedef struct fl_evlog {
   int enabled;
+  int phases; /* the job's phases too (FL_EV_PHASES): run.events = phases, timelines */
   fl_evlog_entry *v;
   size_t n, cap;
   void *spill;     /* FILE * of the chunks streamed out, or NULL */
@@ -136,6 +137,7 @@ typedef struct fl_evlog {
 /* Entries logged so far (in memory and streamed out). */
 size_t fl_evlog_count(const fl_evlog *log);
 
+/* enabled: 0 nothing, 1 every event, 2 every event and the job's phases (run.events = none, all, phases) */
 void fl_evlog_init(fl_evlog *log, int enabled);
 void fl_evlog_clear(fl_evlog *log);
 void fl_evlog_free(fl_evlog *log);

@@ -104,7 +104,24 @@
   X(FL_EV_CHECKPOINT_JOB, 106, "checkpoint", "job", "workload: job rank committed a checkpoint of value s of work",     \
     "printf('job %d, work %.6gs', rank, value)")                                                                       \
   X(FL_EV_RESTART_JOB, 107, "restart", "job", "workload: job rank read back its checkpoint of value s of work",        \
-    "printf('job %d from work %.6gs', rank, value)")
+    "printf('job %d from work %.6gs', rank, value)")                                                                   \
+  FL_EV_PHASES(X)
+
+/* The job's phases (bsp, gridworld): logged when one ends, at its end, value its length in seconds (it began at
+ * t_s - value), n = 1 when a failure cut it short; a timeline draws them as bars (report --timeline, --trace). */
+#define FL_EV_PHASES(X)                                                                                                \
+  X(FL_EV_PHASE_COMPUTE, 111, "phase", "compute", "the job computed for value s (n = 1: interrupted)",                   \
+    "printf('compute %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                                 \
+  X(FL_EV_PHASE_CHECKPOINT, 112, "phase", "checkpoint", "the job wrote a checkpoint for value s (n = 1: interrupted)", \
+    "printf('checkpoint %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                              \
+  X(FL_EV_PHASE_RESTART, 113, "phase", "restart", "the job read its state back for value s (n = 1: interrupted)",      \
+    "printf('restart %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                                 \
+  X(FL_EV_PHASE_DOWNTIME, 114, "phase", "downtime", "the job was down for value s after an interruption",              \
+    "printf('downtime %.6gs', value)")                                                                                 \
+  X(FL_EV_PHASE_WAIT, 115, "phase", "wait", "the job waited value s for a node (no spare left)",                      \
+    "printf('waiting for nodes %.6gs', value)")                                                                        \
+  X(FL_EV_PHASE_VERIFY, 116, "phase", "verify", "the job verified its state for value s (n = 1: interrupted)",         \
+    "printf('verify %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")
 
 typedef enum fl_ev_kind {
 #define FL_EV_ENUM(e, code, name, variant, doc, sql) e = code,

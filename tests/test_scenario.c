@@ -116,7 +116,7 @@ static void test_errors_name_file_line_key_value(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(m, "malformed.ini:2: malformed line"));
 
   m = load_fail("events.ini", "[run]\nevents = some\n");
-  CU_ASSERT_PTR_NOT_NULL(strstr(m, "events.ini:2: [run] events = 'some': unknown value (known: none, all)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "events.ini:2: [run] events = 'some': unknown value (known: none, all, phases)"));
 
   m = load_fail("interval.ini", "[strategy]\ninterval = dally\n");
   CU_ASSERT_PTR_NOT_NULL(strstr(m, "interval.ini:2: [strategy] interval = 'dally'"));
