@@ -584,7 +584,7 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
   FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
   for (int c = 0; c < NCAT; c++) { /* one block per category: "x y dx dy" boxes */
     fprintf(f, "# %s\n", cats[c].name);
-    for (size_t i = 0; i < tl->nspan; i++) {
+    for (long i = 0; i < tl->nspan; i++) {
       const fl_tspan *sp = &tl->span[i];
       int row;
       if (strcmp(sp->name, cats[c].name) != 0)
@@ -605,7 +605,7 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
     fputs("0 -10 0 0\n\n\n", f); /* below the plot: no block is empty (gnuplot refuses those) */
   }
   fprintf(f, "# failures\n");
-  for (size_t i = 0; i < tl->ninst; i++)
+  for (long i = 0; i < tl->ninst; i++)
     if (strncmp(tl->inst[i].name, "failure", 7) == 0 || strncmp(tl->inst[i].name, "process-failure", 15) == 0) {
       fprintf(f, "%.17g %d\n", tl->inst[i].t / scale, row_fail);
       nfail++;
@@ -681,7 +681,7 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
     int phases = 0;
     memset(&tl, 0, sizeof tl);
     rc = fl_tl_load(db, run_id, &tl);
-    for (size_t i = 0; rc == FL_OK && i < tl.nspan; i++)
+    for (long i = 0; rc == FL_OK && i < tl.nspan; i++)
       phases |= tl.span[i].row == FL_TR_JOB;
     if (rc == FL_OK && phases)
       rc = fl_plot_gantt(&tl, file);

@@ -15,13 +15,7 @@
 static fl_err fl_tl_span(fl_tl *tl, int row, long node, double t0, double t1, const char *name, int interrupted)
 {
   fl_err rc = FL_OK;
-  if (tl->nspan == tl->capspan) {
-    size_t cap = tl->capspan ? 2 * tl->capspan : 256;
-    fl_tspan *v = realloc(tl->span, cap * sizeof *v);
-    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
-    tl->span = v;
-    tl->capspan = cap;
-  }
+  FL_TRY(fl_grow((void **)&tl->span, &tl->capspan, tl->nspan + 1, sizeof *tl->span));
   tl->span[tl->nspan] = (fl_tspan){.row = row, .node = node, .t0 = t0, .t1 = t1, .interrupted = interrupted};
   snprintf(tl->span[tl->nspan].name, sizeof tl->span[0].name, "%s", name);
   tl->nspan++;
@@ -32,13 +26,7 @@ done:
 static fl_err fl_tl_inst(fl_tl *tl, double t, const char *name, const char *detail)
 {
   fl_err rc = FL_OK;
-  if (tl->ninst == tl->capinst) {
-    size_t cap = tl->capinst ? 2 * tl->capinst : 256;
-    fl_tinst *v = realloc(tl->inst, cap * sizeof *v);
-    FL_CHECK(v != NULL, FL_ERR_NOMEM, "out of memory");
-    tl->inst = v;
-    tl->capinst = cap;
-  }
+  FL_TRY(fl_grow((void **)&tl->inst, &tl->capinst, tl->ninst + 1, sizeof *tl->inst));
   tl->inst[tl->ninst].t = t;
   snprintf(tl->inst[tl->ninst].name, sizeof tl->inst[0].name, "%s", name);
   tl->inst[tl->ninst].detail = strdup(detail ? detail : "");
@@ -50,7 +38,7 @@ done:
 
 void fl_tl_free(fl_tl *tl)
 {
-  for (size_t i = 0; i < tl->ninst; i++)
+  for (long i = 0; i < tl->ninst; i++)
     free(tl->inst[i].detail);
   free(tl->inst);
   free(tl->span);
@@ -63,7 +51,7 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
   sqlite3_stmt *st = NULL;
   char *q = NULL;
   double *down_since = NULL; /* per failed node (index in tl->nodes): NAN while up */
-  size_t ndown = 0;
+  long ndown = 0;
 
   FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, mode, strategy, makespan_s FROM runs WHERE id = ?1", -1, &st,
                               NULL) == SQLITE_OK,
@@ -100,19 +88,13 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
       FL_TRY(fl_tl_span(tl, FL_TR_LOST, -1, t - value, t, "lost", 0));
     if (node >= 0 && (strcmp(kind, "failure") == 0 || strcmp(kind, "down-at-start") == 0 ||
                       strcmp(kind, "repair") == 0)) {
-      size_t k = 0;
+      long k = 0;
       while (k < tl->nnodes && tl->nodes[k] != node)
         k++;
       if (k == tl->nnodes) {
-        if (tl->nnodes == tl->capnodes) {
-          size_t cap = tl->capnodes ? 2 * tl->capnodes : 64;
-          long *v = realloc(tl->nodes, cap * sizeof *v);
-          double *d = realloc(down_since, cap * sizeof *d);
-          FL_CHECK(v && d, FL_ERR_NOMEM, "out of memory");
-          tl->nodes = v;
-          down_since = d;
-          tl->capnodes = cap;
-        }
+        long dcap = tl->capnodes;
+        FL_TRY(fl_grow((void **)&down_since, &dcap, tl->nnodes + 1, sizeof *down_since));
+        FL_TRY(fl_grow((void **)&tl->nodes, &tl->capnodes, tl->nnodes + 1, sizeof *tl->nodes));
         tl->nodes[tl->nnodes++] = node;
         down_since[k] = NAN;
         ndown = tl->nnodes;
@@ -133,7 +115,7 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
   }
   FL_CHECK(tl->ninst + tl->nspan > 0, FL_ERR_INPUT,
            "--timeline %lld: the run has no events (it ran with run.events = none)", (long long)run_id);
-  for (size_t k = 0; k < ndown; k++) /* still down at the end */
+  for (long k = 0; k < ndown; k++) /* still down at the end */
     if (!isnan(down_since[k]))
       FL_TRY(fl_tl_span(tl, FL_TR_NODE, tl->nodes[k], down_since[k], tl->end, "down", 0));
 done:
@@ -165,13 +147,13 @@ static fl_err fl_trace_chrome(const fl_tl *tl, FILE *f)
   if (tl->nnodes > 0)
     FL_PUSH(json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 2, "args", "name",
                       "nodes that failed"));
-  for (size_t k = 0; k < tl->nnodes; k++) {
+  for (long k = 0; k < tl->nnodes; k++) {
     char name[32];
     snprintf(name, sizeof name, "node %ld", tl->nodes[k]);
     FL_PUSH(json_pack("{s:s, s:s, s:i, s:I, s:{s:s}}", "name", "thread_name", "ph", "M", "pid", 2, "tid",
                       (json_int_t)tl->nodes[k], "args", "name", name));
   }
-  for (size_t i = 0; i < tl->nspan; i++) {
+  for (long i = 0; i < tl->nspan; i++) {
     const fl_tspan *s = &tl->span[i];
     int node = s->row == FL_TR_NODE;
     FL_PUSH(json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:I, s:{s:b}}", "name", s->name, "cat",
@@ -180,7 +162,7 @@ static fl_err fl_trace_chrome(const fl_tl *tl, FILE *f)
                       (json_int_t)(node ? s->node : s->row == FL_TR_LOST ? 2 : 1), "args", "interrupted",
                       s->interrupted));
   }
-  for (size_t i = 0; i < tl->ninst; i++)
+  for (long i = 0; i < tl->ninst; i++)
     FL_PUSH(json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:{s:s}}", "name", tl->inst[i].name, "cat", "event", "ph",
                       "i", "s", "t", "ts", tl->inst[i].t * 1e6, "pid", 1, "tid", 3, "args", "detail",
                       tl->inst[i].detail));
@@ -258,7 +240,7 @@ static fl_err fl_trace_paje(const fl_tl *tl, FILE *f)
       {"idle", "1.0 1.0 1.0"},        {"lost", "0.89 0.10 0.11"},    {"down", "0.0 0.0 0.0"},
       {"up", "1.0 1.0 1.0"}};
   fl_prec *rec = NULL;
-  size_t n = 0, cap = 2 * tl->nspan + tl->ninst;
+  size_t n = 0, cap = (size_t)(2 * tl->nspan + tl->ninst);
 
   fputs(defs, f);
   fputs("0 CR 0 \"run\"\n0 CW CR \"row\"\n1 ST CW \"state\"\n2 EV CW \"event\"\n", f);
@@ -267,18 +249,18 @@ static fl_err fl_trace_paje(const fl_tl *tl, FILE *f)
   fputs("4 0 run CR 0 ", f);
   fl_paje_string(f, tl->title);
   fputs("\n4 0 job CW run \"job\"\n4 0 lost CW run \"lost work\"\n", f);
-  for (size_t k = 0; k < tl->nnodes; k++)
+  for (long k = 0; k < tl->nnodes; k++)
     fprintf(f, "4 0 n%ld CW run \"node %ld\"\n", tl->nodes[k], tl->nodes[k]);
   fputs("6 0 ST job idle\n6 0 ST lost idle\n", f);
-  for (size_t k = 0; k < tl->nnodes; k++)
+  for (long k = 0; k < tl->nnodes; k++)
     fprintf(f, "6 0 ST n%ld up\n", tl->nodes[k]);
 
   FL_ALLOC(rec, cap > 0 ? cap : 1);
-  for (size_t i = 0; i < tl->nspan; i++) {
+  for (long i = 0; i < tl->nspan; i++) {
     rec[n++] = (fl_prec){tl->span[i].t0, 1, i};
     rec[n++] = (fl_prec){tl->span[i].t1, 0, i};
   }
-  for (size_t i = 0; i < tl->ninst; i++)
+  for (long i = 0; i < tl->ninst; i++)
     rec[n++] = (fl_prec){tl->inst[i].t, 2, i};
   qsort(rec, n, sizeof *rec, fl_prec_cmp);
   for (size_t r = 0; r < n; r++) {
@@ -302,7 +284,7 @@ static fl_err fl_trace_paje(const fl_tl *tl, FILE *f)
     }
   }
   fprintf(f, "5 %.17g CW job\n5 %.17g CW lost\n", tl->end, tl->end);
-  for (size_t k = 0; k < tl->nnodes; k++)
+  for (long k = 0; k < tl->nnodes; k++)
     fprintf(f, "5 %.17g CW n%ld\n", tl->end, tl->nodes[k]);
   fprintf(f, "5 %.17g CR run\n", tl->end);
   FL_CHECK(!ferror(f), FL_ERR_IO, "writing the trace: %s", strerror(errno));

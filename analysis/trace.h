@@ -36,11 +36,11 @@ typedef struct fl_tinst {
 
 typedef struct fl_tl {
   fl_tspan *span;
-  size_t nspan, capspan;
+  long nspan, capspan;
   fl_tinst *inst;
-  size_t ninst, capinst;
+  long ninst, capinst;
   long *nodes; /* the nodes that failed, in order of first failure */
-  size_t nnodes, capnodes;
+  long nnodes, capnodes;
   double end; /* the run's end: its makespan, or the last event */
   char title[512];
 } fl_tl;
