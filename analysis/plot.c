@@ -550,6 +550,13 @@ done:
   return rc;
 }
 
+/* A time axis up to `end` seconds: its unit's name, and *scale the seconds of one. */
+static const char *fl_plot_time_axis(double end, double *scale)
+{
+  *scale = end >= 2 * 86400.0 ? 86400.0 : end >= 2 * 3600.0 ? 3600.0 : end >= 120.0 ? 60.0 : 1.0;
+  return *scale == 86400.0 ? "days" : *scale == 3600.0 ? "hours" : *scale == 60.0 ? "minutes" : "s";
+}
+
 /* A run with phase events (bsp, gridworld): a Gantt chart. Rows from the top: the job's phases, the work failures
  * threw away, the failures, then each node that failed (down from its failure to its repair; the first
  * FL_GANTT_NODES of them). Each phase has its colour whatever the run, with a legend. */
@@ -572,12 +579,7 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
   const int row_job = 3 + (int)nodes, row_lost = 2 + (int)nodes, row_fail = 1 + (int)nodes;
   FILE *f = NULL;
 
-  if (end >= 2 * 86400.0)
-    scale = 86400.0, unit = "days";
-  else if (end >= 2 * 3600.0)
-    scale = 3600.0, unit = "hours";
-  else if (end >= 120.0)
-    scale = 60.0, unit = "minutes";
+  unit = fl_plot_time_axis(end, &scale);
   FL_TRY(fl_plot_tmpdir(tmp, sizeof tmp));
   snprintf(data, sizeof data, "%s/data", tmp);
   snprintf(script, sizeof script, "%s/plot.gp", tmp);
@@ -699,12 +701,7 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   makespan = sqlite3_column_double(st, 3);
   sqlite3_finalize(st);
   st = NULL;
-  if (makespan >= 2 * 86400.0)
-    scale = 86400.0, unit = "days";
-  else if (makespan >= 2 * 3600.0)
-    scale = 3600.0, unit = "hours";
-  else if (makespan >= 120.0)
-    scale = 60.0, unit = "minutes";
+  unit = fl_plot_time_axis(makespan, &scale);
   FL_TRY(fl_plot_events_stmt(db, "SELECT kind FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " GROUP BY kind ORDER BY MIN(t_s)",
                              &st));
   sqlite3_bind_int64(st, 1, run_id);
