@@ -568,7 +568,8 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
   } cats[] = {{"compute", "compute", "#4daf4a"},    {"checkpoint", "checkpoint", "#377eb8"},
               {"verify", "verify", "#984ea3"},      {"restart", "restart", "#ff7f00"},
               {"downtime", "downtime", "#e41a1c"},  {"wait", "waiting for nodes", "#a6a6a6"},
-              {"lost", "work lost", "#b2182b"},     {"down", "node down", "#303030"}};
+              {"detection", "detection", "#f781bf"}, {"recovery", "recovery", "#a65628"},
+              {"lost", "work lost", "#b2182b"},     {"down", " down", "#303030"}};
   enum { NCAT = sizeof cats / sizeof cats[0] };
   fl_err rc = FL_OK;
   const char *term = fl_terminal(file), *unit = "s";
@@ -629,19 +630,20 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
              "\"lost work\" %d, \"failures\" %d",
           row_job, row_lost, row_fail);
   for (long k = 0; k < nodes; k++)
-    fprintf(f, ", \"node %ld\" %ld", tl->nodes[k], nodes - k);
+    fprintf(f, ", \"%s %ld\" %ld", tl->unit, tl->nodes[k], nodes - k);
   fprintf(f, ")\n");
   if ((long)tl->nnodes > nodes)
-    fprintf(f, "set label \"(%ld more nodes failed)\" at graph 0.01, graph 0.02 font \",8\"\n",
-            (long)tl->nnodes - nodes);
+    fprintf(f, "set label \"(%ld more %ss failed)\" at graph 0.01, graph 0.02 font \",8\"\n",
+            (long)tl->nnodes - nodes, tl->unit);
   fprintf(f, "plot ");
   {
     int first = 1;
     for (int c = 0; c < NCAT; c++) {
       if (!used[c])
         continue;
-      fprintf(f, "%s'%s' index %d using 1:2:3:4 with boxxyerror lc rgb \"%s\" title \"%s\"", first ? "" : ", \\\n     ",
-              data, c, cats[c].colour, cats[c].label);
+      fprintf(f, "%s'%s' index %d using 1:2:3:4 with boxxyerror lc rgb \"%s\" title \"%s%s\"",
+              first ? "" : ", \\\n     ", data, c, cats[c].colour, strcmp(cats[c].name, "down") ? "" : tl->unit,
+              cats[c].label);
       first = 0;
     }
     fprintf(f, "%s'%s' index %d using 1:2 with points pt 9 ps 1.5 lc rgb \"#e41a1c\" title \"failure\"\n",

@@ -52,6 +52,7 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
   char *q = NULL;
   double *down_since = NULL; /* per failed node (index in tl->nodes): NAN while up */
   long ndown = 0;
+  int real = 0;
 
   FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, mode, strategy, makespan_s FROM runs WHERE id = ?1", -1, &st,
                               NULL) == SQLITE_OK,
@@ -62,6 +63,8 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
            (long long)run_id, (const char *)sqlite3_column_text(st, 1),
            sqlite3_column_text(st, 2) ? (const char *)sqlite3_column_text(st, 2) : "-");
   tl->end = sqlite3_column_type(st, 3) == SQLITE_NULL ? 0.0 : sqlite3_column_double(st, 3);
+  real = sqlite3_column_text(st, 1) && strcmp((const char *)sqlite3_column_text(st, 1), "real") == 0;
+  tl->unit = real ? "process" : "node";
   sqlite3_finalize(st);
   st = NULL;
 
@@ -84,6 +87,11 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
       FL_TRY(fl_tl_span(tl, FL_TR_JOB, -1, t - value, t, variant, sqlite3_column_int64(st, 4) == 1));
       continue;
     }
+    /* real runs: a checkpoint, the detection of a dead process and the survivors' agreement carry their length */
+    if (real && has_value && value > 0 &&
+        ((strcmp(kind, "checkpoint") == 0 && strcmp(variant, "iteration") == 0) || strcmp(kind, "detection") == 0 ||
+         strcmp(kind, "recovery") == 0))
+      FL_TRY(fl_tl_span(tl, FL_TR_JOB, -1, t - value, t, kind, 0));
     if (strcmp(kind, "interruption") == 0 && has_value && value > 0)
       FL_TRY(fl_tl_span(tl, FL_TR_LOST, -1, t - value, t, "lost", 0));
     if (node >= 0 && (strcmp(kind, "failure") == 0 || strcmp(kind, "down-at-start") == 0 ||
@@ -115,6 +123,19 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
   }
   FL_CHECK(tl->ninst + tl->nspan > 0, FL_ERR_INPUT,
            "--timeline %lld: the run has no events (it ran with run.events = none)", (long long)run_id);
+  if (real) { /* between its checkpoints and recoveries, a real job computes */
+    long n = tl->nspan;
+    double from = 0.0;
+    for (long i = 0; i < n; i++) {
+      if (tl->span[i].row != FL_TR_JOB)
+        continue;
+      if (tl->span[i].t0 > from)
+        FL_TRY(fl_tl_span(tl, FL_TR_JOB, -1, from, tl->span[i].t0, "compute", 0));
+      from = fmax(from, tl->span[i].t1);
+    }
+    if (n > 0 && tl->end > from)
+      FL_TRY(fl_tl_span(tl, FL_TR_JOB, -1, from, tl->end, "compute", 0));
+  }
   for (long k = 0; k < ndown; k++) /* still down at the end */
     if (!isnan(down_since[k]))
       FL_TRY(fl_tl_span(tl, FL_TR_NODE, tl->nodes[k], down_since[k], tl->end, "down", 0));
@@ -146,10 +167,10 @@ static fl_err fl_trace_chrome(const fl_tl *tl, FILE *f)
                     "name", "events"));
   if (tl->nnodes > 0)
     FL_PUSH(json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 2, "args", "name",
-                      "nodes that failed"));
+                      strcmp(tl->unit, "process") == 0 ? "processes that failed" : "nodes that failed"));
   for (long k = 0; k < tl->nnodes; k++) {
     char name[32];
-    snprintf(name, sizeof name, "node %ld", tl->nodes[k]);
+    snprintf(name, sizeof name, "%s %ld", tl->unit, tl->nodes[k]);
     FL_PUSH(json_pack("{s:s, s:s, s:i, s:I, s:{s:s}}", "name", "thread_name", "ph", "M", "pid", 2, "tid",
                       (json_int_t)tl->nodes[k], "args", "name", name));
   }
@@ -238,7 +259,7 @@ static fl_err fl_trace_paje(const fl_tl *tl, FILE *f)
       {"compute", "0.30 0.69 0.29"}, {"checkpoint", "0.22 0.49 0.72"}, {"restart", "1.0 0.5 0.0"},
       {"downtime", "0.89 0.10 0.11"}, {"wait", "0.6 0.6 0.6"},       {"verify", "0.60 0.31 0.64"},
       {"idle", "1.0 1.0 1.0"},        {"lost", "0.89 0.10 0.11"},    {"down", "0.0 0.0 0.0"},
-      {"up", "1.0 1.0 1.0"}};
+      {"up", "1.0 1.0 1.0"},          {"detection", "0.97 0.51 0.75"}, {"recovery", "0.65 0.34 0.16"}};
   fl_prec *rec = NULL;
   size_t n = 0, cap = (size_t)(2 * tl->nspan + tl->ninst);
 
@@ -250,7 +271,7 @@ static fl_err fl_trace_paje(const fl_tl *tl, FILE *f)
   fl_paje_string(f, tl->title);
   fputs("\n4 0 job CW run \"job\"\n4 0 lost CW run \"lost work\"\n", f);
   for (long k = 0; k < tl->nnodes; k++)
-    fprintf(f, "4 0 n%ld CW run \"node %ld\"\n", tl->nodes[k], tl->nodes[k]);
+    fprintf(f, "4 0 n%ld CW run \"%s %ld\"\n", tl->nodes[k], tl->unit, tl->nodes[k]);
   fputs("6 0 ST job idle\n6 0 ST lost idle\n", f);
   for (long k = 0; k < tl->nnodes; k++)
     fprintf(f, "6 0 ST n%ld up\n", tl->nodes[k]);

@@ -24,7 +24,8 @@ typedef struct fl_tspan {
   int row;
   long node;      /* FL_TR_NODE */
   double t0, t1;  /* seconds from the run's start */
-  char name[16];  /* the phase (compute, checkpoint, restart, downtime, wait, verify), "lost" or "down" */
+  char name[16];  /* the phase (compute, checkpoint, restart, downtime, wait, verify; real runs: compute,
+                   * checkpoint, detection, recovery), "lost" or "down" */
   int interrupted;
 } fl_tspan;
 
@@ -43,6 +44,7 @@ typedef struct fl_tl {
   long nnodes, capnodes;
   double end; /* the run's end: its makespan, or the last event */
   char title[512];
+  const char *unit; /* what failed: "node" (simulated), "process" (real runs) */
 } fl_tl;
 
 /* Read run `run_id`'s timeline (zeroed *tl first); FL_ERR_INPUT for a run that does not exist or has no events. */

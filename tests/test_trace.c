@@ -142,6 +142,34 @@ static void test_stored_phases(void)
   free(b);
 }
 
+/* A real run (cg-buddy on 4 MPI ranks, rank 2 killed at iteration 60): its checkpoints, the detection of the dead
+ * process and the survivors' agreement are intervals, the job computes in between: together they cover the run,
+ * and process 2 is down from the recovery on. */
+static void test_real_run(void)
+{
+  char args[1024], out[4096];
+  snprintf(args, sizeof args, "run '%s' --np 4 --kill 2@60 --db real.sqlite --quiet",
+           fl_test_src("scenarios/cg-buddy.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(args, 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report real.sqlite --timeline 1 --trace real.json", 60), 0);
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_err, "simulated again")); /* a real run is drawn as it was */
+  fl_cli_write("real.py",
+               "import json, sqlite3, sys\n"
+               "ev = json.load(open('real.json'))['traceEvents']\n"
+               "end = sqlite3.connect('real.sqlite').execute('SELECT makespan_s FROM runs').fetchone()[0]\n"
+               "job = sorted((e for e in ev if e['ph'] == 'X' and e['pid'] == 1 and e['tid'] == 1), key=lambda e: e['ts'])\n"
+               "names = {e['name'] for e in job}\n"
+               "gaps = all(abs(a['ts'] + a['dur'] - b['ts']) < 1e-3 for a, b in zip(job, job[1:]))\n"
+               "cover = abs(sum(e['dur'] for e in job) - end * 1e6) < 1e-3 and job[0]['ts'] == 0\n"
+               "down = [e for e in ev if e['ph'] == 'X' and e['pid'] == 2 and e['tid'] == 2]\n"
+               "meta = {e['args']['name'] for e in ev if e['ph'] == 'M'}\n"
+               "ok = names == {'compute', 'checkpoint', 'detection', 'recovery'} and gaps and cover and len(down) == 1 \\\n"
+               "     and 'process 2' in meta\n"
+               "print(sorted(names), gaps, cover, len(down))\n"
+               "sys.exit(0 if ok else 1)\n");
+  CU_ASSERT_EQUAL(sh("python3 real.py", out, sizeof out), 0);
+}
+
 static void test_refusals(void)
 {
   setup_run();
@@ -171,6 +199,7 @@ static CU_TestInfo trace_tests[] = {
     {"Chrome trace events: the hand schedule", test_chrome},
     {"Gantt chart of the phases", test_gantt},
     {"phases stored, or simulated again from the row", test_stored_phases},
+    {"a real run: checkpoints, detection, recovery, compute between", test_real_run},
     {"refusals leave nothing", test_refusals},
     CU_TEST_INFO_NULL,
 };
