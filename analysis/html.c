@@ -82,14 +82,14 @@ static void fl_html_number(double v, char *buf, size_t size)
 }
 
 /* A figure's mean with its interval, in the column's unit (scale: the unit in seconds, or 0.01 for percent). */
-static void fl_html_stat(FILE *f, const fl_summary_stat *x, double scale)
+static void fl_html_stat(FILE *f, const char *fig, const fl_summary_stat *x, double scale)
 {
   char a[32], b[32];
   if (!x->n) {
-    fputs("<td class=\"num\">&ndash;</td>", f);
+    fprintf(f, "<td class=\"num\" data-fig=\"%s\">&ndash;</td>", fig);
     return;
   }
-  fprintf(f, "<td class=\"num\" data-v=\"%.17g\">", x->mean);
+  fprintf(f, "<td class=\"num\" data-fig=\"%s\" data-v=\"%.17g\">", fig, x->mean);
   fl_html_number(x->mean / scale, a, sizeof a);
   fl_html_text(f, a, strlen(a));
   if (!isnan(x->ci95)) {
@@ -128,12 +128,12 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
       use[i] |= sm->groups[g].fig[idx[i]].n > 0;
   }
   fputs("<h2>Summary</h2>\n<p>One row per configuration, in the order of the keys that vary; mean &plusmn; half-width "
-        "of the 95 % interval over the completed runs.</p>\n<div class=\"wide\"><table id=\"summary\">\n<thead><tr>"
+        "of the 95 % interval over the completed runs. Click a column's head to sort by it.</p>\n<div class=\"wide\"><table id=\"summary\" class=\"sortable\">\n<thead><tr>"
         "<th>scenario</th><th>mode</th>",
         f);
   for (int s = 0; s < sm->nshown; s++) {
     const fl_scenario_keyinfo *k = fl_scenario_key_at(sm->shown[s]);
-    fprintf(f, "<th>%s.%s</th>", k->section, k->key);
+    fprintf(f, "<th data-fig=\"%s.%s\">%s.%s</th>", k->section, k->key, k->section, k->key);
   }
   for (int d = 0; d < sm->ndims; d++)
     fprintf(f, "<th>%s</th>", fl_summary_dim_name(sm->dims_shown[d]));
@@ -150,17 +150,18 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
         if (sm->groups[g].fig[idx[i]].n)
           largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
       fl_html_duration_unit(largest, &name, &scale[i]);
-      fprintf(f, "<th>%s (%s)</th>", heads[i], name);
+      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", figs[i], heads[i], name);
     } else if (strcmp(unit, "J") == 0) {
       scale[i] = 3.6e6;
-      fprintf(f, "<th>%s (kWh)</th>", heads[i]);
+      fprintf(f, "<th data-fig=\"%s\">%s (kWh)</th>", figs[i], heads[i]);
     } else if (strcmp(figs[i], "waste") == 0 || strcmp(figs[i], "resilience") == 0 ||
                strcmp(figs[i], "utilisation") == 0) {
       scale[i] = 0.01;
-      fprintf(f, "<th>%s (%%)</th>", heads[i]);
+      fprintf(f, "<th data-fig=\"%s\">%s (%%)</th>", figs[i], heads[i]);
     } else {
       int own = !unit[0] || strcmp(unit, "node-h") == 0; /* no unit, or the head says it */
-      fprintf(f, "<th>%s%s%s%s</th>", heads[i], own ? "" : " (", own ? "" : unit, own ? "" : ")");
+      fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", figs[i], heads[i], own ? "" : " (", own ? "" : unit,
+              own ? "" : ")");
     }
   }
   fputs("</tr></thead>\n<tbody>\n", f);
@@ -185,7 +186,7 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
     fprintf(f, "<td class=\"num\">%ld</td><td class=\"num\">%ld</td>", gr->runs, gr->status[0]);
     for (int i = 0; i < nf; i++)
       if (use[i])
-        fl_html_stat(f, &gr->fig[idx[i]], scale[i]);
+        fl_html_stat(f, figs[i], &gr->fig[idx[i]], scale[i]);
     fputs("</tr>\n", f);
   }
   fputs("</tbody></table></div>\n", f);
@@ -193,6 +194,42 @@ done:
   fl_summary_destroy(&sm);
   return rc;
 }
+
+/* Sorting the summary table: a click on a column's head sorts the rows by it (again: the other way), numbers by
+ * their value (data-v: the mean in SI units), text in natural order; the page's address may ask for one on load,
+ * e.g. report.html#sort=makespan_s:desc. Inline, nothing fetched; the table reads the same without it. */
+static const char *const fl_html_sort_js =
+    "<script>\n"
+    "(function () {\n"
+    "  function sortBy(t, col, dir) {\n"
+    "    var body = t.tBodies[0], rows = Array.prototype.slice.call(body.rows);\n"
+    "    rows.sort(function (x, y) {\n"
+    "      var a = x.cells[col], b = y.cells[col], va = a.getAttribute('data-v'), vb = b.getAttribute('data-v');\n"
+    "      if (va === null || vb === null) {\n"
+    "        if (va !== vb) return va === null ? 1 : -1; /* no value: last */\n"
+    "        return dir * a.textContent.localeCompare(b.textContent, undefined, {numeric: true});\n"
+    "      }\n"
+    "      return dir * (parseFloat(va) - parseFloat(vb));\n"
+    "    });\n"
+    "    rows.forEach(function (r) { body.appendChild(r); });\n"
+    "    Array.prototype.forEach.call(t.tHead.rows[0].cells, function (h, i) {\n"
+    "      h.setAttribute('aria-sort', i === col ? (dir > 0 ? 'ascending' : 'descending') : 'none');\n"
+    "    });\n"
+    "  }\n"
+    "  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (t) {\n"
+    "    Array.prototype.forEach.call(t.tHead.rows[0].cells, function (h, i) {\n"
+    "      h.addEventListener('click', function () {\n"
+    "        sortBy(t, i, h.getAttribute('aria-sort') === 'ascending' ? -1 : 1);\n"
+    "      });\n"
+    "    });\n"
+    "    var m = /^#sort=([A-Za-z0-9_.]+)(:desc)?$/.exec(location.hash);\n"
+    "    if (!m) return;\n"
+    "    Array.prototype.forEach.call(t.tHead.rows[0].cells, function (h, i) {\n"
+    "      if (h.getAttribute('data-fig') === m[1] || h.textContent === m[1]) sortBy(t, i, m[2] ? -1 : 1);\n"
+    "    });\n"
+    "  });\n"
+    "})();\n"
+    "</script>\n";
 
 fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, const char *file)
 {
@@ -237,7 +274,9 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
         "th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;white-space:nowrap}\n"
         "th{background:#f0f0f0;position:sticky;top:0}\ntd.num{text-align:right;font-variant-numeric:tabular-nums}\n"
         "figure{margin:2em 0}\nfigure svg{width:100%;height:auto;max-width:1000px}\n"
-        "figcaption{color:#555}\n</style>\n</head>\n<body>\n<h1>faultline report</h1>\n<p>",
+        "figcaption{color:#555}\ntable.sortable th{cursor:pointer}\n"
+        "th[aria-sort=ascending]::after{content:\" \\25B2\"}\nth[aria-sort=descending]::after{content:\" \\25BC\"}\n"
+        "</style>\n</head>\n<body>\n<h1>faultline report</h1>\n<p>",
         f);
   fl_html_text(f, db_label, strlen(db_label));
   fprintf(f, "%s%s, written %s. Mean and 95 %% confidence interval over the completed replicas of each group.</p>\n",
@@ -369,6 +408,7 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
   }
   if (!figures)
     fputs("<p>No scenario key varies between these rows and no run logged its events: nothing to draw.</p>\n", f);
+  fputs(fl_html_sort_js, f);
   fputs("</body>\n</html>\n", f);
   {
     int closed = fclose(f);

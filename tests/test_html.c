@@ -42,6 +42,24 @@ static int chromium(const char *mode, const char *page, const char *out)
   return system(cmd);
 }
 
+/* The page at `hash`, in the browser: the values (data-v) of column `fig`'s cells in the DOM's row order. */
+static int sorted_column(const char *page, const char *hash, const char *fig, double *v, int max)
+{
+  char url[1100], dom_path[1024], key[64];
+  long n = 0;
+  int k = 0;
+  char *dom;
+  snprintf(url, sizeof url, "%s%s", page, hash);
+  snprintf(dom_path, sizeof dom_path, "%s", fl_test_tmp("sorted.html"));
+  if (chromium("--dump-dom", url, dom_path) != 0 || !(dom = fl_test_read_file(dom_path, &n)))
+    return -1;
+  snprintf(key, sizeof key, "<td class=\"num\" data-fig=\"%s\" data-v=\"", fig);
+  for (const char *p = strstr(dom, key); p && k < max; p = strstr(p + 1, key))
+    v[k++] = strtod(p + strlen(key), NULL);
+  free(dom);
+  return k;
+}
+
 static void test_html_in_browser(void)
 {
   long n = 0;
@@ -55,7 +73,10 @@ static void test_html_in_browser(void)
   snprintf(path, sizeof path, "%s", fl_test_tmp("report.html"));
   page = fl_test_read_file(path, &n);
   CU_ASSERT_PTR_NOT_NULL_FATAL(page);
-  CU_ASSERT_PTR_NULL(strstr(page, "<script")); /* self-contained, nothing to fetch or run */
+  /* self-contained: one inline script (the table's sorting), nothing fetched */
+  CU_ASSERT_PTR_NULL(strstr(page, "<script src"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<script>"));
+  CU_ASSERT_PTR_NULL(strstr(strstr(page, "<script>") + 1, "<script"));
   CU_ASSERT_PTR_NULL(strstr(page, "http://www.w3.org/1999/xlink\" xlink:href=\"http"));
 
   /* the browser's DOM: the table and the two figures (waste against the MTBF, one run's events) */
@@ -72,6 +93,22 @@ static void test_html_in_browser(void)
   }
   CU_ASSERT_PTR_NOT_NULL(strstr(dom, ">checkpoint<"));
   free(dom);
+
+  /* the table sorts in the browser: asked by the address, by makespan down, then up */
+  {
+    double desc[16], asc[16];
+    int nd = sorted_column(path, "#sort=makespan_s:desc", "makespan_s", desc, 16);
+    int na = sorted_column(path, "#sort=makespan_s", "makespan_s", asc, 16);
+    CU_ASSERT_EQUAL(nd, 4);
+    CU_ASSERT_EQUAL(na, 4);
+    for (int i = 1; i < nd; i++)
+      CU_ASSERT(desc[i - 1] >= desc[i]);
+    for (int i = 1; i < na; i++)
+      CU_ASSERT(asc[i - 1] <= asc[i]);
+    CU_ASSERT(nd == 4 && desc[0] > desc[3]); /* not all equal: the order means something */
+    for (int i = 0; i < na && i < nd; i++)
+      CU_ASSERT_EQUAL(asc[i], desc[nd - 1 - i]);
+  }
 
   /* the plots render: the page against itself without them */
   snprintf(bare, sizeof bare, "%s", fl_test_tmp("bare.html"));
