@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up (scripts/setup.sh) and run the test suite: every ctest test not labelled `slow`.
 #   scripts/test.sh              the default build (build/), -Werror
-#   scripts/test.sh --sanitize   the same suites built with ASan + UBSan (build-asan/, leak detection on)
+#   scripts/test.sh --sanitize   the same suites built with ASan + UBSan (build-asan/, leak detection on), but the
+#                                docs' commands (test_docs)
 # FL_TEST_ALL=1 runs the slow ones too, and first installs what only they need: Chromium (the HTML report's browser
 # test, about 300 MB) and Slurm with munge (the single-host Slurm of the cluster test): not part of every set-up.
 set -euo pipefail
@@ -25,8 +26,11 @@ if [ "${FL_TEST_ALL:-0}" = 1 ]; then
   fi
 fi
 cd "${BUILD_DIR:-build}"
+# the docs' commands (label docs) run in the default build only: they test what the docs say, not memory
+exclude=slow
+if [ "${1:-}" = "--sanitize" ]; then exclude='slow|docs'; fi
 if [ "${FL_TEST_ALL:-0}" = 1 ]; then
-  ctest --output-on-failure -j2
+  if [ "${1:-}" = "--sanitize" ]; then ctest --output-on-failure -j2 -LE docs; else ctest --output-on-failure -j2; fi
 else
-  ctest --output-on-failure -j2 -LE slow
+  ctest --output-on-failure -j2 -LE "$exclude"
 fi
