@@ -4,6 +4,7 @@
 #include "html.h"
 
 #include "cleanup.h"
+#include "compare.h"
 #include "plot.h"
 #include "report.h"
 #include "rerun.h"
@@ -12,6 +13,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,9 +197,166 @@ done:
   return rc;
 }
 
+/* A scenario key's value in SI units (the comparison's JSON) as the summary writes it: durations and sizes in
+ * their unit ("1y", "4GiB"), other numbers as numbers. */
+static void fl_html_key_value(const char *name, double v, char *buf, size_t size)
+{
+  for (int i = 0; i < fl_scenario_key_count(); i++) {
+    const fl_scenario_keyinfo *k = fl_scenario_key_at(i);
+    char full[96];
+    snprintf(full, sizeof full, "%s.%s", k->section, k->key);
+    if (strcmp(full, name) != 0)
+      continue;
+    if (strcmp(k->unit, "s") == 0) {
+      fl_units_format_duration(v, buf, size);
+      return;
+    }
+    if (strcmp(k->unit, "B") == 0) {
+      fl_units_format_bytes(v, buf, size);
+      return;
+    }
+    break;
+  }
+  snprintf(buf, size, "%.6g", v);
+}
+
+/* The paired comparison (compare.h) as a table, when the strategies differ: each strategy against the baseline
+ * (`checkpoint` when it ran, else the first strategy by name), run by run; "significant" when the 95 % interval of
+ * the difference excludes 0. Nothing when no strategy pairs with it. */
+static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
+{
+  static const struct {
+    const char *fig, *head, *unit;
+    double scale;
+  } figs[] = {{"makespan_s", "makespan", "h", 3600.0},          {"waste", "waste", "pts", 0.01},
+              {"node_hours", "node-hours", "node-h", 1.0},       {"energy_j", "energy", "kWh", 3.6e6},
+              {"failures", "failures", "", 1.0},                 {"interruptions", "interruptions", "", 1.0},
+              {"overhead_node_hours", "overhead", "node-h", 1.0}, {"mean_wait_s", "mean wait", "h", 3600.0}};
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  char base[128] = "", *buf = NULL;
+  size_t len = 0;
+  FILE *mem = NULL;
+  json_t *root = NULL, *cmp;
+  json_error_t jerr;
+  size_t i;
+
+  if (sqlite3_prepare_v2(db,
+                         "SELECT strategy FROM runs WHERE (?1 IS NULL OR scenario = ?1) AND mode = 'sim' AND "
+                         "strategy IS NOT NULL GROUP BY strategy ORDER BY strategy <> 'checkpoint', strategy",
+                         -1, &st, NULL) != SQLITE_OK)
+    goto done;
+  sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
+  {
+    int n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW)
+      if (n++ == 0)
+        snprintf(base, sizeof base, "strategy.kind=%s", (const char *)sqlite3_column_text(st, 0));
+    if (n < 2)
+      goto done; /* one strategy: nothing to pair */
+  }
+  FL_CHECK((mem = open_memstream(&buf, &len)) != NULL, FL_ERR_NOMEM, "out of memory");
+  {
+    fl_compare_opts co = {base, scenario, "mode = 'sim'", FL_COMPARE_JSON};
+    fl_err crc = fl_compare_print(db, db_label, &co, mem);
+    fclose(mem);
+    mem = NULL;
+    if (crc != FL_OK)
+      goto done; /* e.g. no run pairs with the baseline's: the summary says the rest */
+  }
+  root = json_loads(buf, 0, &jerr);
+  cmp = root ? json_object_get(root, "comparisons") : NULL;
+  if (!json_is_array(cmp) || json_array_size(cmp) == 0)
+    goto done;
+  fprintf(f, "<h2>Paired comparison</h2>\n<p>Each run minus the run of the baseline <code>");
+  fl_html_text(f, base, strlen(base));
+  fputs("</code> with the same seed and replica (the same failures): mean difference &plusmn; half-width of its 95 % "
+        "t-interval over the pairs that both completed, and the ratio of the means; <b>bold</b>: the interval "
+        "excludes 0.</p>\n<div class=\"wide\"><table id=\"paired\" class=\"sortable\">\n<thead><tr>",
+        f);
+  {
+    json_t *first = json_array_get(cmp, 0), *v;
+    const char *k;
+    json_object_foreach(first, k, v) {
+      if (strchr(k, '.') || strcmp(k, "scenario") == 0 || strcmp(k, "mode") == 0 || strcmp(k, "pairs") == 0) {
+        fputs("<th>", f);
+        fl_html_text(f, k, strlen(k));
+        fputs("</th>", f);
+      }
+    }
+    for (size_t g = 0; g < sizeof figs / sizeof figs[0]; g++) {
+      char key[64];
+      snprintf(key, sizeof key, "%s_diff", figs[g].fig);
+      if (json_object_get(first, key))
+        fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", key, figs[g].head, figs[g].unit[0] ? " (" : "",
+                figs[g].unit, figs[g].unit[0] ? ")" : "");
+    }
+  }
+  fputs("</tr></thead>\n<tbody>\n", f);
+  for (i = 0; i < json_array_size(cmp); i++) {
+    json_t *o = json_array_get(cmp, i), *v;
+    const char *k;
+    fputs("<tr>", f);
+    json_object_foreach(o, k, v) {
+      char cell[64];
+      if (!(strchr(k, '.') || strcmp(k, "scenario") == 0 || strcmp(k, "mode") == 0 || strcmp(k, "pairs") == 0))
+        continue;
+      if (json_is_string(v))
+        snprintf(cell, sizeof cell, "%s", json_string_value(v));
+      else if (json_is_number(v))
+        fl_html_key_value(k, json_number_value(v), cell, sizeof cell);
+      else
+        snprintf(cell, sizeof cell, "-");
+      fputs(json_is_number(v) ? "<td class=\"num\">" : "<td>", f);
+      fl_html_text(f, cell, strlen(cell));
+      fputs("</td>", f);
+    }
+    for (size_t g = 0; g < sizeof figs / sizeof figs[0]; g++) {
+      char key[64], kh[80], kr[80], a[32], b[32];
+      json_t *d, *h, *r;
+      snprintf(key, sizeof key, "%s_diff", figs[g].fig);
+      snprintf(kh, sizeof kh, "%s_diff_ci95", figs[g].fig);
+      snprintf(kr, sizeof kr, "%s_ratio", figs[g].fig);
+      if (!json_object_get(json_array_get(cmp, 0), key))
+        continue;
+      d = json_object_get(o, key);
+      h = json_object_get(o, kh);
+      r = json_object_get(o, kr);
+      if (!json_is_number(d)) {
+        fputs("<td class=\"num\">&ndash;</td>", f);
+        continue;
+      }
+      {
+        double dv = json_number_value(d), hv = json_is_number(h) ? json_number_value(h) : NAN;
+        int sig = !isnan(hv) && fabs(dv) > hv;
+        fprintf(f, "<td class=\"num\" data-fig=\"%s\" data-v=\"%.17g\">%s", key, dv, sig ? "<b>" : "");
+        fl_html_number(dv / figs[g].scale, a, sizeof a);
+        fprintf(f, "%s%s", dv > 0 ? "+" : "", a);
+        if (!isnan(hv)) {
+          fl_html_number(hv / figs[g].scale, b, sizeof b);
+          fprintf(f, " &plusmn; %s", b);
+        }
+        if (json_is_number(r))
+          fprintf(f, " (&times;%.3g)", json_number_value(r));
+        fprintf(f, "%s</td>", sig ? "</b>" : "");
+      }
+    }
+    fputs("</tr>\n", f);
+  }
+  fputs("</tbody></table></div>\n", f);
+done:
+  if (mem)
+    fclose(mem);
+  free(buf);
+  json_decref(root);
+  sqlite3_finalize(st);
+  return rc;
+}
+
 /* Sorting the summary table: a click on a column's head sorts the rows by it (again: the other way), numbers by
  * their value (data-v: the mean in SI units), text in natural order; the page's address may ask for one on load,
- * e.g. report.html#sort=makespan_s:desc. Inline, nothing fetched; the table reads the same without it. */
+ * e.g. report.html#sort=makespan_s:desc (every sortable table). Inline, nothing fetched; the tables read the
+ * same without it. */
 static const char *const fl_html_sort_js =
     "<script>\n"
     "(function () {\n"
@@ -285,6 +444,7 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
   fputs("<details><summary>The same as text</summary>\n<pre id=\"table\">", f);
   fl_html_text(f, table, table_len);
   fputs("</pre></details>\n", f);
+  FL_TRY(fl_html_paired(f, db, db_label, scenario));
 
   /* per scenario (keys of two scenarios are not one axis), a figure per key that varies under one strategy: waste
    * against it, a line per strategy */

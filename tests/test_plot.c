@@ -5,6 +5,7 @@
 #include "fl_test.h"
 
 #include <sqlite3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,14 +137,29 @@ static void test_html_page(void)
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report hp.sqlite --html hp.html", 120), 0);
   page = fl_test_read_file(fl_test_tmp("hp.html"), &n);
   CU_ASSERT_PTR_NOT_NULL_FATAL(page);
-  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<table id=\"summary\">"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th>strategy.kind</th>"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th>makespan (h)</th>"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th>waste (%)</th>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<table id=\"summary\" class=\"sortable\">"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th data-fig=\"strategy.kind\">strategy.kind</th>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th data-fig=\"makespan_s\">makespan (h)</th>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th data-fig=\"waste\">waste (%)</th>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th data-fig=\"energy_j\">energy (kWh)</th>"));
   for (const char *p = strstr(page, "<tbody>"); p && (p = strstr(p, "<tr>")) && p < strstr(page, "</tbody>"); p++)
     rows++;
   CU_ASSERT_EQUAL(rows, 2);
-  CU_ASSERT_PTR_NULL(strstr(page, "<script"));
+  CU_ASSERT_PTR_NULL(strstr(page, "<script src")); /* one inline script: the tables' sorting */
+  /* the paired comparison: none against checkpoint, run by run; its makespan difference is the mean of the
+   * pairs' differences, computed here from the rows */
+  {
+    const char *paired = strstr(page, "<table id=\"paired\"");
+    const char *cell = paired ? strstr(paired, "data-fig=\"makespan_s_diff\" data-v=\"") : NULL;
+    double want = fl_cli_query("hp.sqlite", "SELECT AVG(a.makespan_s - b.makespan_s) FROM runs a JOIN runs b ON "
+                                            "a.seed = b.seed AND a.replica = b.replica WHERE a.strategy = 'none' AND "
+                                            "b.strategy = 'checkpoint' AND a.status = 'completed' AND "
+                                            "b.status = 'completed'");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cell);
+    CU_ASSERT_DOUBLE_EQUAL(strtod(cell + strlen("data-fig=\"makespan_s_diff\" data-v=\""), NULL), want,
+                           1e-9 * fabs(want));
+    CU_ASSERT_PTR_NOT_NULL(strstr(page, "the run of the baseline <code>strategy.kind=checkpoint</code>"));
+  }
   /* no numeric key varies: the two strategies as bars, not "nothing to draw" */
   CU_ASSERT_PTR_NOT_NULL(strstr(page, "waste of each configuration"));
   CU_ASSERT_PTR_NOT_NULL(strstr(page, ">checkpoint<"));

@@ -164,7 +164,7 @@ static void test_simulate_hand_schedule(void)
   CU_ASSERT_EQUAL(fl_holds("busy.svg", "no events"), 0);
   /* the HTML page: the machine's figures in its table, the overhead by configuration */
   CU_ASSERT_EQUAL(fl_cli_run_limited("report hand.sqlite --html hand.html", 60), 0);
-  CU_ASSERT_EQUAL(fl_holds("hand.html", "<th>utilisation (%)</th>"), 1);
+  CU_ASSERT_EQUAL(fl_holds("hand.html", "<th data-fig=\"utilisation\">utilisation (%)</th>"), 1);
   CU_ASSERT_EQUAL(fl_holds("hand.html", "<h2>Overhead node-hours by configuration</h2>"), 1);
 }
 
