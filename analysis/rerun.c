@@ -162,8 +162,19 @@ fl_err fl_rerun_timeline(sqlite3 *h, const char *path, long run, fl_db **mem)
   has = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 && sqlite3_column_int(q, 1) == 0;
   if (!has)
     goto done; /* as stored: it has its phases, or is a run without them (real, workflow, workload) or none */
-  FL_TRY(fl_rerun_load(path, (double)run, &ro, &st, cols));
-  FL_TRY(fl_rerun_sim(path, (double)run, st, cols, &log, &sc, &sim, &res, mem));
+  rc = fl_rerun_load(path, (double)run, &ro, &st, cols);
+  if (rc == FL_OK)
+    rc = fl_rerun_sim(path, (double)run, st, cols, &log, &sc, &sim, &res, mem);
+  if (rc != FL_OK && rc != FL_ERR_NOMEM) {
+    /* an input file changed since, a platform this process cannot load: the stored events still draw */
+    fprintf(stderr, "faultline: run %ld was stored without its phases and cannot be simulated again (%s): drawn "
+                    "from its stored events\n",
+            run, fl_err_msg());
+    fl_db_close(mem);
+    rc = FL_OK;
+    goto done;
+  }
+  FL_TRY(rc);
   {
     /* the run keeps its id in the copy (its events' ids are in its id's range) */
     char *renum = sqlite3_mprintf("PRAGMA foreign_keys = OFF; UPDATE runs SET id = %ld WHERE id = 1; UPDATE events "

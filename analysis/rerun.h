@@ -27,7 +27,8 @@ int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared);
 /* For a timeline of run `run` of database `path` (open as `h`): a simulated bsp or gridworld run stored without
  * its phases (run.events = all or none) is simulated again with them into a database in memory (*mem, the run
  * under its own id); whether the new simulation has the stored makespan and status is said on stderr. *mem stays
- * NULL when the stored run serves as it is (it has its phases, or is one without: real, workflow, workload). */
+ * NULL when the stored run serves as it is (it has its phases, or is one without: real, workflow, workload), and
+ * when it cannot be simulated again (an input file changed since: said on stderr, not an error). */
 fl_err fl_rerun_timeline(sqlite3 *h, const char *path, long run, fl_db **mem);
 
 #endif

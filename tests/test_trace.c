@@ -194,6 +194,25 @@ static void test_refusals(void)
   CU_ASSERT_FALSE(fl_cli_exists("w.paje"));
 }
 
+/* A run whose input changed since cannot be simulated again: its timeline is drawn from its stored events, and
+ * that is said (the HTML report too draws it so, rather than fail). */
+static void test_changed_input(void)
+{
+  char ini[1024];
+  snprintf(ini, sizeof ini, "%s", SCEN);
+  memcpy(strstr(ini, "one.csv"), "two.csv", 7);
+  fl_cli_write("two.csv", "time,node,downtime\n1500, 2, 20min\n");
+  fl_cli_write("ch.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate ch.ini --db ch.sqlite --quiet", 60), 0);
+  fl_cli_write("two.csv", "time,node,downtime\n1500, 2, 20min\n1600, 1, 10min\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report ch.sqlite --timeline 1 --plot ch.svg", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "cannot be simulated again"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "changed since the run"));
+  CU_ASSERT_TRUE(fl_cli_exists("ch.svg"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report ch.sqlite --html ch.html", 120), 0);
+  CU_ASSERT_TRUE(fl_cli_exists("ch.html"));
+}
+
 static CU_TestInfo trace_tests[] = {
     {"Paje: pj_dump reads the hand schedule", test_paje},
     {"Chrome trace events: the hand schedule", test_chrome},
@@ -201,6 +220,7 @@ static CU_TestInfo trace_tests[] = {
     {"phases stored, or simulated again from the row", test_stored_phases},
     {"a real run: checkpoints, detection, recovery, compute between", test_real_run},
     {"refusals leave nothing", test_refusals},
+    {"an input changed since: drawn from the stored events", test_changed_input},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"trace", NULL, NULL, NULL, NULL, trace_tests}, CU_SUITE_INFO_NULL};
