@@ -549,8 +549,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
       "   AND (?5 = 0 OR codec IS NULL)"
-      " ORDER BY scenario, fl_text_hash, fl_variant(overrides), mode, strategy, interval_s, nodes,"
-      "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
+      " ORDER BY scenario, fl_text_hash, fl_variant_order(overrides), fl_variant(overrides), mode, strategy,"
+      "          interval_s, nodes, node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const char *sql_old = /* a database from before the lossy-CG columns */
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
@@ -560,8 +560,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
       "   AND ?5 = 0"
-      " ORDER BY scenario, fl_text_hash, fl_variant(overrides), mode, strategy, interval_s, nodes,"
-      "          node_mtbf_s, failure_model, weights, policy, error_budget, id";
+      " ORDER BY scenario, fl_text_hash, fl_variant_order(overrides), fl_variant(overrides), mode, strategy,"
+      "          interval_s, nodes, node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const int lossy = fl_has_codec_column(db);
   /* the task-graph columns (tasks_lost, error_spent) are absent from databases written before them */
   const int graphs = fl_has_column(db, "tasks_lost");
@@ -803,6 +803,62 @@ static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_text(ctx, buf, (int)used, sqlite3_free);
 }
 
+/* SQL function fl_variant_order(overrides): a sort key that orders rows by the keys their overrides set (a sweep's
+ * keys, the slowest first as the sweep ran them; run.* left out), each by its value in SI units when the key takes a
+ * number (1y after 6 months, 10y after 2y), else by its text. Numbers are written as the hex of an
+ * order-preserving transform of the double. The scenario it parses values with is the function's own. */
+static void fl_sql_variant_order(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+  fl_scenario *scratch = sqlite3_user_data(ctx);
+  const char *o = (const char *)sqlite3_value_text(argv[0]);
+  char part[64][96]; /* each override's sort term, in the overrides' order */
+  int nparts = 0;
+  sqlite3_str *out;
+  (void)argc;
+  for (const char *line = o ? o : ""; *line && nparts < 64;) {
+    size_t n = strcspn(line, "\n"), k = strcspn(line, "=");
+    int later = 0;
+    for (const char *q = line + n; k < n && *q && !later; q += strcspn(q + 1, "\n") + 1)
+      later = q[0] == '\n' && strncmp(q + 1, line, k + 1) == 0;
+    if (n > 0 && k < n && !later && strncmp(line, "run.", 4) != 0) {
+      char assign[512], name[128];
+      double v;
+      snprintf(assign, sizeof assign, "%.*s", (int)n, line);
+      snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1), line);
+      if (scratch && fl_scenario_set(scratch, assign) == FL_OK && fl_scenario_number(scratch, name, &v)) {
+        uint64_t b;
+        memcpy(&b, &v, sizeof b);
+        b = (b >> 63) ? ~b : b | (1ull << 63); /* negative numbers below positive ones, each in order */
+        snprintf(part[nparts++], sizeof part[0], "%.60s=#%016llx", name, (unsigned long long)b);
+      } else {
+        snprintf(part[nparts++], sizeof part[0], "%.60s=$%.*s", name, (int)(n - k - 1), line + k + 1);
+      }
+    }
+    line += n + (line[n] == '\n');
+  }
+  /* a sweep writes its fastest key first (core/sweep.c): the slowest first here, as the sweep ran */
+  out = sqlite3_str_new(NULL);
+  for (int i = nparts - 1; i >= 0; i--)
+    sqlite3_str_appendf(out, "%s\x1f", part[i]);
+  {
+    int len = sqlite3_str_length(out);
+    char *text = sqlite3_str_finish(out);
+    if (!text && len) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
+    sqlite3_result_text(ctx, text ? text : "", text ? len : 0, text ? sqlite3_free : SQLITE_STATIC);
+  }
+}
+
+/* The scratch scenario goes with the function (SQLite calls this when the connection closes or the function is
+ * registered again, and when registering it fails). */
+static void fl_scratch_free(void *p)
+{
+  fl_scenario *sc = p;
+  fl_scenario_destroy(&sc);
+}
+
 /* Workload runs (app.kind = workload): the machine's figures per configuration (summary.h's groups), mean ± the
  * half-width of the 95 % interval over the completed runs. */
 static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *out, int *rows_out)
@@ -916,8 +972,12 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
   int job_rows = 0, task_rows = 0, lossy_rows = 0;
   fl_report_opts o = *opt_in;
   const fl_report_opts *opt = &o;
+  fl_scenario *scratch = NULL; /* fl_variant_order's, to read override values in SI units */
+  FL_TRY(fl_scenario_from_text("", "overrides", NULL, &scratch));
   FL_CHECK(sqlite3_create_function(db, "fl_variant", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, fl_sql_variant, NULL,
                                    NULL) == SQLITE_OK &&
+               sqlite3_create_function_v2(db, "fl_variant_order", 1, SQLITE_UTF8, scratch, fl_sql_variant_order, NULL,
+                                          NULL, fl_scratch_free) == SQLITE_OK &&
                fl_db_sql_functions(db) == SQLITE_OK,
            FL_ERR_DB, "report: %s", sqlite3_errmsg(db));
   FL_TRY(fl_report_select_ids(db, opt_in));

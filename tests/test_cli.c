@@ -311,6 +311,28 @@ static void test_report_groups_by_overrides(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "strategy.levels  failures.shape"));
   CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw         local:1 file:4   0.5  "), 1);
   CU_ASSERT_EQUAL(count_lines_with(out_text, "\nw         local:1 file:8   0.9  "), 1);
+  /* rows in the order of the swept keys, the slowest first, each by its value (26 weeks, 2 years, 10 years: not
+   * "10y" before "2y" as text, not by interval first) */
+  unlink(fl_test_tmp("o.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db o.sqlite --quiet --replicas 2 --sweep "
+                                  "failures.node_mtbf=10y,2y,26w --sweep strategy.kind=none,checkpoint"),
+                        0);
+  CU_ASSERT_EQUAL(faultline("report o.sqlite"), 0);
+  {
+    static const char *const want[] = {"checkpoint", "182d", "none", "182d", "checkpoint", "2y",
+                                       "none",       "2y",      "checkpoint", "10y", "none", "10y"};
+    const char *p = strchr(out_text, '\n');
+    for (int i = 0; i < 12 && p; i += 2) {
+      const char *eol = strchr(p + 1, '\n');
+      char line[512];
+      snprintf(line, sizeof line, "%.*s", eol ? (int)(eol - p - 1) : 200, p + 1);
+      CU_ASSERT_PTR_NOT_NULL(strstr(line, want[i]));
+      CU_ASSERT_PTR_NOT_NULL(strstr(line, want[i + 1]));
+      if (!strstr(line, want[i]) || !strstr(line, want[i + 1]))
+        fprintf(stderr, "\n    row %d: %s", i / 2, line);
+      p = eol;
+    }
+  }
 }
 
 static void test_validate(void)
