@@ -40,6 +40,11 @@ typedef struct fl_group {
   /* grid-world task graphs: the share of sweeps done by the end, over every run (timeouts too: how far they got) */
   double progress_sum;
   size_t progress_n;
+  /* the makespan column's one unit for every row of the table: its seconds, its name, and the decimals that give
+   * its largest value 4 significant digits */
+  double time_scale;
+  const char *time_unit;
+  int time_decimals;
 } fl_group;
 
 static int fl_group_push(fl_group *g, const double *values)
@@ -231,17 +236,26 @@ static void fl_table_print(const fl_table *t, int markdown, FILE *out)
   }
 }
 
+/* A duration column's one unit, from its largest value: days, hours, minutes or seconds. */
+static void fl_time_unit(double largest, double *scale, const char **name)
+{
+  *scale = largest >= 2 * 86400.0 ? 86400.0 : largest >= 2 * 3600.0 ? 3600.0 : largest >= 120.0 ? 60.0 : 1.0;
+  *name = *scale == 86400.0 ? "d" : *scale == 3600.0 ? "h" : *scale == 60.0 ? "min" : "s";
+}
+
+/* "mean ± half" of a duration in the column's unit and with its decimals (fl_group: one for every row) */
 static void fl_fmt_ci_duration(const fl_group *g, int k, char *buf, size_t size)
 {
-  char a[32], b[32];
-  double m, h;
+  double m, h, sc = g->time_scale > 0 ? g->time_scale : 1.0;
+  const char *u = g->time_unit ? g->time_unit : "s";
+  int d = g->time_decimals;
   fl_stats_ci(g->m[k], g->n, 0.95, &m, &h);
   if (isnan(m))
     snprintf(buf, size, "-");
   else if (isnan(h))
-    snprintf(buf, size, "%s", fl_units_format_duration(m, a, sizeof a));
+    snprintf(buf, size, "%.*f%s", d, m / sc, u);
   else
-    snprintf(buf, size, "%s ± %s", fl_units_format_duration(m, a, sizeof a), fl_units_format_duration(h, b, sizeof b));
+    snprintf(buf, size, "%.*f%s ± %.*f%s", d, m / sc, u, d, h / sc, u);
 }
 
 /* "mean ± half" with printf format `num` for each, scaled by `scale` (100 for percentages). */
@@ -544,7 +558,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s"
+      "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
+      "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER ()"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
@@ -555,7 +570,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s"
+      "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
+      "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER ()"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
@@ -638,6 +654,12 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       }
       g.n = g.failed = g.timeout = g.wrong = g.progress_n = 0;
       g.progress_sum = 0.0;
+      if (!have) { /* the column's unit and decimals, from the largest makespan the table shows */
+        double largest = fl_col(st, 28);
+        fl_time_unit(largest, &g.time_scale, &g.time_unit);
+        g.time_decimals = largest > 0 ? 3 - (int)floor(log10(largest / g.time_scale)) : 2;
+        g.time_decimals = g.time_decimals < 0 ? 0 : g.time_decimals > 6 ? 6 : g.time_decimals;
+      }
       have = 1;
       snprintf(g.key, sizeof g.key, "%s", key);
       /* overrides the other columns do not show tell the group apart: "quickstart [failures.shape=0.5]" */
