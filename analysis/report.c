@@ -632,7 +632,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     makespan = fl_col(st, 9);
     work = sqlite3_column_double(st, 10);
     iters = fl_col(st, 16);
-    if (isnan(tau))
+    if (isnan(tau) || (rule && strcmp(rule, "hazard") == 0))
+      /* hazard: each interval comes from the nodes' ages; the row's interval_s is only Young's, where it starts */
       snprintf(interval, sizeof interval, "%s", rule ? rule : "-");
     else
       snprintf(interval, sizeof interval, "%s%s%s", fl_units_format_duration(tau, tmp, sizeof tmp),

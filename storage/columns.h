@@ -60,7 +60,10 @@
   X(node_mtbf_s, "REAL", REAL, "s", BOTH, "MTBF of one node (estimated from the trace for `trace`)")                 \
   X(repair_s, "REAL", REAL, "s", SIM, "`failures.repair`; NULL = never")                                             \
   X(interval_rule, "TEXT", TEXT, "", BOTH, "`young`, `daly`, `fixed`, `multilevel`; NULL without checkpoints")       \
-  X(interval_s, "REAL", REAL, "s", BOTH, "compute time between checkpoints actually used; NULL for `none`")          \
+  X(interval_s, "REAL", REAL, "s", BOTH,                                                                             \
+    "compute time between checkpoints actually used; NULL for `none`; `strategy.interval = hazard`: Young's "         \
+    "interval for the job's MTBF, the rule's reference (each interval of the run comes from the nodes' ages; the "    \
+    "report shows `hazard`)")                                                                                        \
   X(checkpoint_cost_s, "REAL", REAL, "s", BOTH,                                                                      \
     "δ, the cost of one checkpoint (priced on the platform or `strategy.checkpoint_cost`); real runs: the mean "     \
     "measured one")                                                                                                  \

@@ -342,6 +342,14 @@ static void test_report_groups_by_overrides(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 1.667min ± 0.000min "));
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 3.000min "));
   CU_ASSERT_PTR_NULL(strstr(out_text, "100s ±")); /* the key column says 100s: the makespan column does not */
+  /* the hazard rule's intervals come from the nodes' ages: the report names the rule, no single interval */
+  unlink(fl_test_tmp("hz.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db hz.sqlite --quiet --replicas 2 --set strategy.interval=hazard "
+                                  "--set failures.node_mtbf=2y"),
+                        0);
+  CU_ASSERT_EQUAL(faultline("report hz.sqlite"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "  checkpoint  hazard  "));
+  CU_ASSERT_PTR_NULL(strstr(out_text, "h hazard"));
 }
 
 static void test_validate(void)
