@@ -372,12 +372,30 @@ static void test_help(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "failures.node_mtbf"));
 }
 
+/* Daly's expected makespan beside the simulated mean: with repairs too when spares took every failed node's place
+ * (the expectation is exact: the simulated mean lands near it); when the job waited for repaired nodes, said. */
+static void test_daly_with_repairs(void)
+{
+  write_file("dr.ini", "[run]\nreplicas = 20\n[platform]\nnodes = 1100\n[failures]\nmodel = exponential\n"
+                       "node_mtbf = 2y\nrepair = 4h\n[app]\nnodes = 1024\nwork = 24h\n[strategy]\n"
+                       "checkpoint_cost = 5min\nrestart_cost = 5min\n");
+  unlink(fl_test_tmp("dr.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate dr.ini --db dr.sqlite"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "Daly's expected makespan for exponential failures"));
+  CU_ASSERT_EQUAL(fl_cli_query("dr.sqlite", "SELECT MAX(wait_nodes_s) FROM runs"), 0.0);
+  unlink(fl_test_tmp("dr2.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate dr.ini --db dr2.sqlite --set platform.nodes=1024 --replicas 10"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "is not the expectation here: the runs waited"));
+  CU_ASSERT(fl_cli_query("dr2.sqlite", "SELECT AVG(wait_nodes_s) FROM runs WHERE status = 'completed'") > 0);
+}
+
 static CU_TestInfo cli_tests[] = {
     {"bad input: exit 2, one line, nothing written", test_bad_input},
     {"simulate, report, rerun", test_simulate_report_rerun},
     {"Torus, Fat-Tree and Dragonfly clusters", test_topology_clusters},
     {"shipped scenarios", test_shipped_scenarios},
     {"report groups by overrides", test_report_groups_by_overrides},
+    {"Daly's expectation with repairs", test_daly_with_repairs},
     {"validate", test_validate},
     {"help and keys", test_help},
     CU_TEST_INFO_NULL,
