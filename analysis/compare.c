@@ -124,7 +124,10 @@ static int fl_cmp_push(fl_cgroup *gr, const fl_crow *x, const fl_crow *b, int nf
     gr->cap = cap;
   }
   for (int f = 0; f < nfig; f++) {
-    gr->d[f][gr->n] = x->fig[f] - b->fig[f];
+    /* a difference within the last digits of the figures is none: sums of the same terms in another order (a
+     * task graph's executions) must not read as a significant 1e-15 */
+    double d = x->fig[f] - b->fig[f];
+    gr->d[f][gr->n] = fabs(d) <= 1e-12 * fmax(fabs(x->fig[f]), fabs(b->fig[f])) ? 0.0 : d;
     gr->sx[f] += x->fig[f];
     gr->sb[f] += b->fig[f];
   }

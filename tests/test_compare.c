@@ -165,10 +165,35 @@ static void test_node_hours(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "(no run pairs with one of the baseline's"));
 }
 
+/* Differences within a figure's last digits are none: buddy and checkpoint priced alike give equal runs; nudged by
+ * 1e-15 relative (what summing the same terms in another order does), they still read as equal run for run, not as a
+ * "significant" 1e-11 s. */
+static void test_last_digits(void)
+{
+  sqlite3 *h = NULL;
+  fl_cli_write("ld.ini", "[run]\nname = ld\nseed = 3\nreplicas = 6\nevents = none\n"
+                         "sweep = strategy.kind=checkpoint,buddy\n[platform]\nnodes = 600\n[app]\nnodes = 512\n"
+                         "work = 24h\n[failures]\nnode_mtbf = 1y\n[strategy]\ncheckpoint_cost = 10min\n"
+                         "restart_cost = 10min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate ld.ini --db ld.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("ld.sqlite"), &h), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET makespan_s = makespan_s * (1 + 1e-15) WHERE strategy = 'buddy'",
+                               NULL, NULL, NULL),
+                  SQLITE_OK);
+  sqlite3_close(h);
+  CU_ASSERT(fl_cli_query("ld.sqlite", "SELECT COUNT(*) FROM runs a JOIN runs b ON a.replica = b.replica WHERE "
+                                      "a.strategy = 'buddy' AND b.strategy = 'checkpoint' AND "
+                                      "a.makespan_s <> b.makespan_s") > 0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report ld.sqlite --baseline strategy.kind=checkpoint", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "makespan: strategy.kind = buddy equals the baseline checkpoint run for run"));
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "    makespan       +"));
+}
+
 static CU_TestInfo compare_tests[] = {
     {"node-hours: replication holds twice the nodes", test_node_hours},
     {"paired differences equal the hand computation", test_paired_by_hand},
     {"baseline values in any unit; refusals", test_baseline_units_and_refusals},
+    {"differences in the last digits are none", test_last_digits},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"compare", NULL, NULL, NULL, NULL, compare_tests}, CU_SUITE_INFO_NULL};
