@@ -106,11 +106,11 @@ static void fl_html_stat(FILE *f, const char *fig, const fl_summary_stat *x, dou
 static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
 {
   static const char *const figs[] = {
-      "makespan_s",     "waste",      "node_hours", "energy_j", "failures",         "interruptions",     "checkpoint_cost_s",
+      "makespan_s",     "slowdown",   "waste",      "node_hours", "energy_j", "failures",         "interruptions",     "checkpoint_cost_s",
       "restart_cost_s", "resilience", "error_linf", "tasks_replicated", "tasks_substituted", "tasks_lost",
       "utilisation",    "overhead_node_hours", "io_node_hours", "mean_wait_s", "mean_bounded_slowdown"};
   static const char *const heads[] = {
-      "makespan",   "waste",      "node-hours",   "energy",  "failures",    "interruptions", "&delta;, checkpoint",
+      "makespan",   "&times; schedule", "waste",      "node-hours",   "energy",  "failures",    "interruptions", "&delta;, checkpoint",
       "R, restart", "resilience", "error L&infin;", "re-executed", "substituted",   "tasks lost",
       "utilisation", "overhead node-h", "checkpoint I/O + wait node-h", "mean wait", "bounded slowdown"};
   fl_err rc = FL_OK;
@@ -464,13 +464,27 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
         const char *y = "waste", *yhead = "Waste", *ywhat = "waste (1 &minus; work / makespan)", *ybar = "waste";
         {
           sqlite3_stmt *wl = NULL;
-          if (sqlite3_prepare_v2(db, "SELECT MIN(app = 'workload') FROM runs WHERE scenario = ?1", -1, &wl, NULL) ==
-              SQLITE_OK) {
+          if (sqlite3_prepare_v2(db,
+                                 "SELECT MIN(app = 'workload'), MIN(app = 'workflow'), MIN(app = 'gridworld') FROM runs "
+                                 "WHERE scenario = ?1",
+                                 -1, &wl, NULL) == SQLITE_OK) {
             sqlite3_bind_text(wl, 1, name, -1, SQLITE_STATIC);
             if (sqlite3_step(wl) == SQLITE_ROW && sqlite3_column_int(wl, 0) == 1) {
               y = "overhead_node_hours";
               yhead = "Overhead node-hours";
               ywhat = "the node-hours resilience cost the machine (lost, checkpoints, restarts, waiting for the PFS)";
+              ybar = ywhat;
+            } else if (sqlite3_column_int(wl, 1) == 1) {
+              /* task graphs: how much longer than their failure-free HEFT schedule */
+              y = "slowdown";
+              yhead = "Slowdown";
+              ywhat = "the makespan over the failure-free schedule's";
+              ybar = ywhat;
+            } else if (sqlite3_column_int(wl, 2) == 1) {
+              /* grid worlds: the share of sweeps in which every task got a value */
+              y = "resilience";
+              yhead = "Resilience";
+              ywhat = "the share of sweeps in which every task got a value";
               ybar = ywhat;
             }
           }

@@ -56,6 +56,8 @@ const char *fl_rowset_figure_sql(sqlite3 *h, const char *name)
   const fl_column *c;
   if (strcmp(name, "waste") == 0)
     return "1.0 - work_s / makespan_s";
+  if (strcmp(name, "slowdown") == 0) /* task graphs: the makespan over the failure-free HEFT schedule (work_s) */
+    return "CASE WHEN app = 'workflow' AND work_s > 0 THEN makespan_s / work_s END";
   if (strcmp(name, "resilience") == 0)
     return "CAST(complete_iterations AS REAL) / iterations";
   if (strcmp(name, "io_node_hours") == 0) /* workloads: checkpoint I/O, and waiting for it */

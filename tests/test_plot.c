@@ -179,8 +179,38 @@ static void test_html_page(void)
   free(page);
 }
 
+/* Task graphs and grid worlds get their own figures in the HTML page: the slowdown against the failure-free
+ * schedule (makespan / work_s, checked from the rows), resilience for a grid world. */
+static void test_html_task_sections(void)
+{
+  long n = 0;
+  char *page;
+  fl_cli_write("wfc.dot", "digraph g { a [size=\"2e9\"]; b [size=\"3e9\"]; c [size=\"1e9\"]; d [size=\"2e9\"]; "
+                          "a -> b; a -> c; b -> d; c -> d; }\n");
+  fl_cli_write("wfh.ini", "[run]\nname = wfh\nreplicas = 3\nsweep = failures.node_mtbf=20s,1h\n[platform]\nnodes = 3\n"
+                          "[app]\nkind = workflow\ngraph = wfc.dot\n[failures]\nrepair = 5s\n"
+                          "[strategy]\nkind = replication\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate wfh.ini --db wfh.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report wfh.sqlite --html wfh.html", 120), 0);
+  page = fl_test_read_file(fl_test_tmp("wfh.html"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<h2>Slowdown against what varies</h2>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<th data-fig=\"slowdown\">&times; schedule</th>"));
+  {
+    /* the first group's slowdown: the mean of makespan / work_s of its completed runs */
+    const char *cell = strstr(page, "<td class=\"num\" data-fig=\"slowdown\" data-v=\"");
+    double want = fl_cli_query("wfh.sqlite", "SELECT AVG(makespan_s / work_s) FROM runs WHERE status = 'completed' "
+                                             "AND node_mtbf_s = 20");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cell);
+    CU_ASSERT_DOUBLE_EQUAL(strtod(strstr(cell, "data-v=\"") + 8, NULL), want, 1e-9 * want);
+    CU_ASSERT(want > 1.0); /* failures every 20 s of a 4 s schedule: slower than the schedule */
+  }
+  free(page);
+}
+
 static CU_TestInfo plot_tests[] = {
     {"the HTML page: a table of the groups, a timeline with failures", test_html_page},
+    {"the HTML page: task graphs' slowdown", test_html_task_sections},
     {"waste against the MTBF: SVG and PNG", test_plot_svg_png},
     {"bad requests: one line, exit 2, no file", test_plot_bad_requests},
     {"one run's events on a time axis", test_timeline},
