@@ -554,12 +554,15 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_group g;
   fl_table tab = {.ncols = tasks == 2 ? 14 : 13, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
   int have = 0, rows = 0;
+  double iv_scale = 1.0;
+  const char *iv_unit = "s";
   const char *sql =
       "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
       "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
-      "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER ()"
+      "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER (),"
+      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER ()"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
@@ -571,7 +574,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
       "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
-      "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER ()"
+      "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER (),"
+      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER ()"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
@@ -600,6 +604,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   for (;;) {
     int step = sqlite3_step(st);
     char key[640], interval[128], mtbf[32], tmp[32], policy[64];
+    (void)tmp;
     const char *rule, *status;
     double tau, mtbf_s, makespan, work, iters, v[FL_NMETRICS];
     long nodes;
@@ -632,11 +637,13 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     makespan = fl_col(st, 9);
     work = sqlite3_column_double(st, 10);
     iters = fl_col(st, 16);
+    if (rows == 1) /* the interval column's one unit, from its largest value; 3 significant digits each */
+      fl_time_unit(fl_col(st, 29), &iv_scale, &iv_unit);
     if (isnan(tau) || (rule && strcmp(rule, "hazard") == 0))
       /* hazard: each interval comes from the nodes' ages; the row's interval_s is only Young's, where it starts */
       snprintf(interval, sizeof interval, "%s", rule ? rule : "-");
     else
-      snprintf(interval, sizeof interval, "%s%s%s", fl_units_format_duration(tau, tmp, sizeof tmp),
+      snprintf(interval, sizeof interval, "%.3g%s%s%s", tau / iv_scale, iv_unit,
                rule && strcmp(rule, "fixed") != 0 ? " " : "", rule && strcmp(rule, "fixed") != 0 ? rule : "");
     if (isnan(mtbf_s))
       snprintf(mtbf, sizeof mtbf, "-");

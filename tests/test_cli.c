@@ -342,6 +342,14 @@ static void test_report_groups_by_overrides(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 1.667min ± 0.000min "));
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 3.000min "));
   CU_ASSERT_PTR_NULL(strstr(out_text, "100s ±")); /* the key column says 100s: the makespan column does not */
+  /* the interval column too: 90 s beside 3 h reads 0.025h */
+  unlink(fl_test_tmp("iv.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db iv.sqlite --quiet --replicas 1 --set failures.model=none "
+                                  "--sweep strategy.interval=90s,3h"),
+                        0);
+  CU_ASSERT_EQUAL(faultline("report iv.sqlite"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 0.025h "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 3h "));
   /* the hazard rule's intervals come from the nodes' ages: the report names the rule, no single interval */
   unlink(fl_test_tmp("hz.sqlite"));
   CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db hz.sqlite --quiet --replicas 2 --set strategy.interval=hazard "
