@@ -390,7 +390,7 @@ static const char *const fl_html_sort_js =
     "})();\n"
     "</script>\n";
 
-fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, const char *file)
+fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, long timeline_run, const char *file)
 {
   fl_err rc = FL_OK;
   char tmp[4096] = "", out_tmp[4200], keys[2048], path[4200], when[64];
@@ -563,6 +563,15 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
         run = sqlite3_column_int64(st, 0);
     }
     sqlite3_finalize(st);
+    if (timeline_run > 0) { /* the one asked for */
+      st = NULL;
+      FL_CHECK(sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE id = ?1", -1, &st, NULL) == SQLITE_OK, FL_ERR_DB,
+               "%s: %s", db_label, sqlite3_errmsg(db));
+      sqlite3_bind_int64(st, 1, timeline_run);
+      run = sqlite3_step(st) == SQLITE_ROW ? timeline_run : 0;
+      sqlite3_finalize(st);
+      FL_CHECK(run > 0, FL_ERR_INPUT, "--timeline %ld: no such run in %s", timeline_run, db_label);
+    }
     if (run > 0) {
       fl_db *mem = NULL; /* the run simulated again with its phases, when it was stored without them */
       snprintf(path, sizeof path, "%s/timeline.svg", tmp);
@@ -573,9 +582,11 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, c
       FL_TRY(rc);
       fprintf(f, "<h2>Run %lld, on a time axis</h2>\n<figure class=\"plot\">\n", run);
       FL_TRY(fl_html_svg(f, path));
-      fputs("\n<figcaption>The run with the most failures: its phases (compute, checkpoints, restarts, downtime, "
-            "waiting for nodes), the work failures threw away, the failures, and each failed node's down time (task "
-            "graphs: their events).</figcaption>\n</figure>\n",
+      fputs(timeline_run > 0 ? "\n<figcaption>The run asked for: its phases"
+                             : "\n<figcaption>The run with the most failures: its phases",
+            f);
+      fputs(" (compute, checkpoints, restarts, downtime, waiting for nodes), the work failures threw away, the "
+            "failures, and each failed node's down time (task graphs: their events).</figcaption>\n</figure>\n",
             f);
       figures++;
     }

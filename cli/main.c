@@ -77,7 +77,8 @@ static const fl_cmd fl_cmds[] = {
     {"report",
      "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
      "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|COLUMN]] [--plot FILE --bars [--y FIGURE]] "
-     "[--timeline RUN_ID --plot FILE] [--timeline RUN_ID --trace FILE.paje|FILE.json] [--html FILE.html]",
+     "[--timeline RUN_ID --plot FILE] [--timeline RUN_ID --trace FILE.paje|FILE.json] [--html FILE.html "
+     "[--timeline RUN_ID]]",
      "mean and 95% CI of makespan, waste, failures, interruptions per scenario/strategy/interval; --plot draws y "
      "against a scenario key, one line per strategy with its 95% CI band, or one run's events on a time axis "
      "(gnuplot); --trace writes one run's timeline for trace viewers (Paje: ViTE; Chrome trace events: Perfetto); "
@@ -973,11 +974,13 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_usage_error("report", "%s",
                           "--baseline prints a comparison (table, csv or json): not with --plot, "
                           "--timeline, --html or markdown");
-  if (html && (po.file || po.x || po.y || timeline))
-    return fl_usage_error("report", "%s", "--html FILE stands alone (its page draws the plots itself)");
+  if (html && (po.file || po.x || po.y || trace))
+    return fl_usage_error("report", "%s",
+                          "--html FILE stands alone (its page draws the plots itself; --timeline RUN_ID picks its "
+                          "timeline's run)");
   if (trace && (!timeline || po.file || html || baseline || bars))
     return fl_usage_error("report", "%s", "--trace FILE goes with --timeline RUN_ID (and no --plot, --html)");
-  if (timeline && !trace && (!po.file || po.x || po.y))
+  if (timeline && !trace && !html && (!po.file || po.x || po.y))
     return fl_usage_error("report", "%s",
                           "--timeline RUN_ID goes with --plot FILE (and no --x, --y) or --trace FILE");
   if (bars && (!po.file || po.x || timeline))
@@ -990,7 +993,7 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_report_error(FL_ERR_INPUT);
   FL_TRY(fl_db_open_readonly(path, &db));
   if (html) {
-    FL_TRY(fl_report_html(fl_db_sqlite(db), path, ro.scenario, html));
+    FL_TRY(fl_report_html(fl_db_sqlite(db), path, ro.scenario, timeline, html));
     fprintf(stderr, "faultline: %s: the report, its plots inline (open it in a browser)\n", html);
   } else if (timeline) {
     fl_db *mem = NULL;

@@ -177,6 +177,16 @@ static void test_html_page(void)
               fl_cli_query("hp.sqlite", "SELECT MAX(failures) FROM runs"));
   }
   free(page);
+  /* or the run asked for; one that does not exist: exit 2, no page */
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report hp.sqlite --html hp1.html --timeline 1", 120), 0);
+  page = fl_test_read_file(fl_test_tmp("hp1.html"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "<h2>Run 1, on a time axis</h2>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(page, "The run asked for"));
+  free(page);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report hp.sqlite --html hp9.html --timeline 99", 120), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--timeline 99: no such run"));
+  CU_ASSERT_FALSE(fl_cli_exists("hp9.html"));
 }
 
 /* Task graphs and grid worlds get their own figures in the HTML page: the slowdown against the failure-free
