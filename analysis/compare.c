@@ -32,6 +32,7 @@ static const fl_cfig fl_job_figs[] = {{"makespan_s", "makespan", FL_FK_DURATION}
                                       {"waste", "waste", FL_FK_PTS},
                                       {"node_hours", "node-hours", FL_FK_NODEH},
                                       {"energy_j", "energy", FL_FK_ENERGY},
+                                      {"wasted_node_hours", "wasted node-h", FL_FK_NODEH},
                                       {"failures", "failures", FL_FK_PLAIN},
                                       {"interruptions", "interruptions", FL_FK_PLAIN}};
 static const fl_cfig fl_machine_figs[] = {{"overhead_node_hours", "overhead node-h", FL_FK_NODEH},
@@ -42,6 +43,7 @@ static const fl_cfig fl_machine_figs[] = {{"overhead_node_hours", "overhead node
                                           {"io_wait_node_hours", "I/O wait node-h", FL_FK_NODEH},
                                           {"io_node_hours", "I/O + wait node-h", FL_FK_NODEH}};
 _Static_assert(sizeof fl_machine_figs / sizeof fl_machine_figs[0] <= FL_NFIG, "room for every figure");
+_Static_assert(sizeof fl_job_figs / sizeof fl_job_figs[0] <= FL_NFIG, "room for every figure");
 
 /* A row as the comparison sorts it: its signature (its configuration's values but the baseline key's). */
 typedef struct fl_crow {
@@ -279,7 +281,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     r->fig = src->fig;
     /* jobs: makespan, failures and interruptions known; machines: the verdict's figures */
     r->completed = strcmp(src->status, "completed") == 0 && !isnan(src->fig[0]) &&
-                   (c.figs == fl_job_figs ? !isnan(src->fig[4]) && !isnan(src->fig[5])
+                   (c.figs == fl_job_figs ? !isnan(src->fig[5]) && !isnan(src->fig[6])
                                           : !isnan(src->fig[1]) && !isnan(src->fig[2]));
   }
 
@@ -463,6 +465,8 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
           char d[96];
           int sig = !isnan(half[f]) && fabs(mean[f]) > half[f];
+          if (isnan(mean[f]))
+            continue; /* a figure these runs do not have (wasted node-hours of a task graph) */
           fl_cmp_fmt_diff(c.figs[f].kind, mean[f], half[f], d, sizeof d);
           char ratio[32] = "-";
           if (mb != 0)

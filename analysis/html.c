@@ -106,11 +106,11 @@ static void fl_html_stat(FILE *f, const char *fig, const fl_summary_stat *x, dou
 static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
 {
   static const char *const figs[] = {
-      "makespan_s",     "slowdown",   "waste",      "node_hours", "energy_j", "failures",         "interruptions",     "checkpoint_cost_s",
+      "makespan_s",     "slowdown",   "waste",      "node_hours", "wasted_node_hours", "energy_j", "failures",         "interruptions",     "checkpoint_cost_s",
       "restart_cost_s", "resilience", "error_linf", "tasks_replicated", "tasks_substituted", "tasks_lost",
       "utilisation",    "overhead_node_hours", "io_node_hours", "mean_wait_s", "mean_bounded_slowdown"};
   static const char *const heads[] = {
-      "makespan",   "&times; schedule", "waste",      "node-hours",   "energy",  "failures",    "interruptions", "&delta;, checkpoint",
+      "makespan",   "&times; schedule", "waste",      "node-hours",   "wasted node-h", "energy",  "failures",    "interruptions", "&delta;, checkpoint",
       "R, restart", "resilience", "error L&infin;", "re-executed", "substituted",   "tasks lost",
       "utilisation", "overhead node-h", "checkpoint I/O + wait node-h", "mean wait", "bounded slowdown"};
   fl_err rc = FL_OK;
@@ -229,7 +229,8 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     const char *fig, *head, *unit;
     double scale;
   } figs[] = {{"makespan_s", "makespan", "h", 3600.0},          {"waste", "waste", "pts", 0.01},
-              {"node_hours", "node-hours", "node-h", 1.0},       {"energy_j", "energy", "kWh", 3.6e6},
+              {"node_hours", "node-hours", "node-h", 1.0},       {"wasted_node_hours", "wasted", "node-h", 1.0},
+              {"energy_j", "energy", "kWh", 3.6e6},
               {"failures", "failures", "", 1.0},                 {"interruptions", "interruptions", "", 1.0},
               {"overhead_node_hours", "overhead", "node-h", 1.0}, {"mean_wait_s", "mean wait", "h", 3600.0}};
   fl_err rc = FL_OK;

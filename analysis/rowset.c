@@ -69,6 +69,12 @@ const char *fl_rowset_figure_sql(sqlite3 *h, const char *name)
   if (strcmp(name, "node_hours") == 0)
     return fl_runs_has_column(h, "node_hours") ? "COALESCE(node_hours, platform_nodes * makespan_s / 3600.0)"
                                                : "platform_nodes * makespan_s / 3600.0";
+  if (strcmp(name, "wasted_node_hours") == 0) /* a job's node-hours beyond its ranks' failure-free work: checkpoints,
+                                               * lost work, restarts, copies, spares held */
+    return fl_runs_has_column(h, "node_hours")
+               ? "CASE WHEN app IN ('bsp', 'cg') THEN COALESCE(node_hours, platform_nodes * makespan_s / 3600.0) - "
+                 "work_s * nodes / 3600.0 END"
+               : "CASE WHEN app IN ('bsp', 'cg') THEN (platform_nodes * makespan_s - work_s * nodes) / 3600.0 END";
   c = fl_run_column_named(name);
   if (!c)
     return NULL;

@@ -14,7 +14,7 @@
 /* The figures summarised: results columns or rowset's derived ones (waste, resilience, node_hours). */
 static const char *const fl_sum_figs[] = {
     "makespan_s",        "waste",           "node_hours",        "energy_j",          "failures",          "interruptions",
-    "slowdown",
+    "slowdown",          "wasted_node_hours",
     "checkpoints",       "lost_work_s",     "checkpoint_time_s", "restart_time_s",    "downtime_total_s",
     "wait_nodes_s",      "work_s",          "interval_s",        "checkpoint_cost_s", "restart_cost_s",
     "iterations",        "resilience",      "error_linf",        "error_l1",          "tasks_replicated",

@@ -160,6 +160,10 @@ static void test_node_hours(void)
                          1e-9);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("nh.sqlite", "SELECT node_hours FROM runs WHERE strategy = 'replication'"),
                          5120.0, 1e-9);
+  /* wasted node-hours: beyond the ranks' failure-free work, the copies' 2560 */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report nh.sqlite --format json", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"wasted_node_hours\":{\"n\":1,\"mean\":0.0,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"wasted_node_hours\":{\"n\":1,\"mean\":2560.0,"));
   /* the platforms differ, so these two do not pair: said, not compared */
   CU_ASSERT_EQUAL(fl_cli_run_limited("report nh.sqlite --baseline strategy.kind=none", 60), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "(no run pairs with one of the baseline's"));
