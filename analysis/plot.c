@@ -550,6 +550,27 @@ done:
   return rc;
 }
 
+/* The mark of an event kind on a timeline: the same colour and shape in every plot, whatever kinds the run had. */
+typedef struct fl_mark {
+  const char *kind, *colour;
+  int pt;
+} fl_mark;
+static const fl_mark *fl_mark_of(const char *kind)
+{
+  static const fl_mark marks[] = {
+      {"failure", "#e41a1c", 9},       {"down-at-start", "#e41a1c", 8}, {"repair", "#4daf4a", 7},
+      {"checkpoint", "#377eb8", 5},    {"restart", "#ff7f00", 13},      {"interruption", "#a50f15", 11},
+      {"rollback", "#984ea3", 4},      {"data-lost", "#000000", 3},     {"substitution", "#984ea3", 6},
+      {"replication", "#1b9e77", 12},  {"stale", "#a6a6a6", 2},         {"detection", "#f781bf", 10},
+      {"recovery", "#a65628", 13},     {"job-start", "#4daf4a", 5},     {"job-end", "#377eb8", 7},
+      {"process-failure", "#e7298a", 9}};
+  static const fl_mark other = {"", "#666666", 1};
+  for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+    if (strcmp(marks[i].kind, kind) == 0)
+      return &marks[i];
+  return &other;
+}
+
 /* A time axis up to `end` seconds: its unit's name, and *scale the seconds of one. */
 static const char *fl_plot_time_axis(double end, double *scale)
 {
@@ -746,11 +767,13 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   }
   fprintf(f, ")\n");
   if (makespan > 0)
-    fprintf(f, "set xrange [0:%.17g]\n", makespan / scale);
+    fprintf(f, "set xrange [0:%.17g]\n", makespan / scale * 1.01); /* the last mark whole */
   fprintf(f, "plot ");
-  for (int k = 0; k < nkinds; k++)
-    fprintf(f, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 lc %d", k ? ", \\\n     " : "", data, k, (k % 6) + 5,
-            k + 1);
+  for (int k = 0; k < nkinds; k++) {
+    const fl_mark *m = fl_mark_of(kinds[k]);
+    fprintf(f, "%s'%s' index %d using 1:2 with points pt %d ps 1.2 lc rgb \"%s\"", k ? ", \\\n     " : "", data, k,
+            m->pt, m->colour);
+  }
   fprintf(f, "\n");
   rc = fl_gnuplot_close(&f, script, tmp, out_tmp, file);
   (void)nev;

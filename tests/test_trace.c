@@ -192,6 +192,22 @@ static void test_refusals(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("report wf.sqlite --timeline 1 --trace w.paje", 60), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "no events"));
   CU_ASSERT_FALSE(fl_cli_exists("w.paje"));
+  /* with its events, marks of fixed colours: failures red (#e41a1c), whatever kinds came first */
+  {
+    long n = 0;
+    char *svg;
+    CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate wf.ini --db wfe.sqlite --quiet --events all "
+                                             "--set failures.model=exponential --set failures.node_mtbf=3s "
+                                             "--set failures.repair=1s",
+                                             60),
+                          0);
+    CU_ASSERT_FATAL(fl_cli_query("wfe.sqlite", "SELECT failures FROM runs") > 0);
+    CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report wfe.sqlite --timeline 1 --plot wfe.svg", 60), 0);
+    svg = fl_test_read_file(fl_test_tmp("wfe.svg"), &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+    CU_ASSERT_PTR_NOT_NULL(strstr(svg, "rgb(228,  26,  28)"));
+    free(svg);
+  }
 }
 
 /* A run whose input changed since cannot be simulated again: its timeline is drawn from its stored events, and
