@@ -97,6 +97,7 @@ typedef struct fl_wlrep {
   double *down_since;   /* node -> when it went down (energy: it draws its off power until its repair) */
   double first_submit;  /* the span's start: down time before it is not the run's */
   double off_j;         /* joules the down nodes drew beyond their idle power, repaired ones */
+  double busy_j;        /* joules the computing nodes drew beyond their idle power, node by node */
   int32_t *freel, *free_pos;
   long nfree;
   long *started;
@@ -594,11 +595,28 @@ static void fl_wl_pfs_next(fl_wlrep *wr)
   fl_wl_io_start(wr, j, 0);
 }
 
+/* Energy: job j's nodes computed for dur seconds (a segment, or its part before a failure): each drew its busy
+ * power instead of its idle one. */
+static void fl_wl_busy_energy(fl_wlrep *wr, long j, double dur)
+{
+  const fl_wlj *jb = &wr->jobs[j];
+  long nodes = wr->w->trace->jobs[j].nodes;
+  if (!wr->sim->power) {
+    wr->busy_j += (wr->sim->power_u.busy - wr->sim->power_u.idle) * (double)nodes * dur;
+    return;
+  }
+  for (long k = 0; k < nodes; k++) {
+    const fl_power *pw = fl_sim_power(wr->sim, jb->nodes[k]);
+    wr->busy_j += (pw->busy - pw->idle) * dur;
+  }
+}
+
 /* Job j's compute segment ended. */
 static void fl_wl_segment_done(fl_wlrep *wr, long j)
 {
   fl_wlj *jb = &wr->jobs[j];
   const fl_swf_job *t = &wr->w->trace->jobs[j];
+  fl_wl_busy_energy(wr, j, jb->seg_s);
   if (jb->done_s + jb->seg_s >= t->run_s) {
     jb->done_s = t->run_s;
     jb->row.end_s = wr->now;
@@ -647,7 +665,10 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   const fl_swf_job *t = &wr->w->trace->jobs[j];
   double lost = 0.0;
   switch (jb->phase) {
-  case FL_WLP_COMPUTE: lost = wr->now - jb->phase_t; break;
+  case FL_WLP_COMPUTE:
+    lost = wr->now - jb->phase_t;
+    fl_wl_busy_energy(wr, j, lost);
+    break;
   case FL_WLP_IOWAIT:
     lost = jb->seg_s;
     jb->row.io_wait_s += wr->now - jb->req_t;
@@ -927,14 +948,12 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   FL_TRY(wr.rc);
   {
     double first = INFINITY, last = -INFINITY, useful = 0, lost = 0, ck = 0, rs = 0, iw = 0, wait = 0, bsld = 0;
-    double computed = 0; /* node-seconds of compute, done again or not */
     long started = 0;
     for (long j = 0; j < w->njobs; j++) {
       const fl_db_job *r = &wr.jobs[j].row;
       double q = (double)r->nodes, run = w->trace->jobs[j].run_s;
       first = fmin(first, r->submit_s);
       lost += q * r->lost_work_s;
-      computed += q * (r->lost_work_s + (isnan(r->end_s) ? 0.0 : run));
       ck += q * r->checkpoint_s;
       rs += q * r->restart_s;
       iw += q * r->io_wait_s;
@@ -962,15 +981,17 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     fig.mean_bounded_slowdown = fig.jobs_completed ? bsld / (double)fig.jobs_completed : NAN;
     rep->res->makespan_s = span;
     rep->res->status = fig.jobs_completed == w->njobs ? "completed" : wr.timeout ? "timeout" : "failed";
-    if (fig.jobs_completed == w->njobs && !sim->power && span > 0) {
-      /* every node idle over the span, computing nodes their busy power, down ones their off power; the partial
-       * compute of a job that never finished is not known, nor which node of a heterogeneous machine computed:
-       * then the row says NULL (docs/energy.md) */
-      const fl_power *pw = &sim->power_u;
-      for (long n = 0; n < w->machine; n++)
+    if (fig.jobs_completed == w->njobs && span > 0) {
+      /* every node idle over the span, computing nodes their busy power (accounted node by node as each segment
+       * ended or was cut short), down ones their off power; a run whose jobs did not all finish says NULL (it ended
+       * in the middle of phases: docs/energy.md) */
+      double idle = 0.0;
+      for (long n = 0; n < w->machine; n++) {
+        idle += fl_sim_power(sim, n)->idle;
         if (wr.down[n])
           fl_wl_off_energy(&wr, n, last);
-      rep->res->energy_j = pw->idle * (double)w->machine * span + (pw->busy - pw->idle) * computed + wr.off_j;
+      }
+      rep->res->energy_j = idle * span + wr.busy_j + wr.off_j;
     }
   }
   FL_CHECK(fwrite(rep->res, sizeof *rep->res, 1, out) == 1 && fwrite(&fig, sizeof fig, 1, out) == 1, FL_ERR_IO,

@@ -146,6 +146,21 @@ static void test_workflow(void)
                          1e-6);
 }
 
+/* A workload on the platform whose nodes draw differently: the job of 2 nodes for 100 s takes the lowest two
+ * (node-0, node-1: 100 W idle, 250 W computing); every node idles over the span. By hand: (100 + 100 + 90 + 80) W x
+ * 100 s + 2 x (250 - 100) W x 100 s. */
+static void test_workload_heterogeneous(void)
+{
+  fl_cli_write("energy.xml", PLATFORM);
+  fl_cli_write("one.swf", "; MaxNodes: 4\n1 0 0 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n");
+  fl_cli_write("wlh.ini", "[run]\nreplicas = 1\nevents = none\n[platform]\nfile = energy.xml\n[failures]\n"
+                          "model = none\n[app]\nkind = workload\ntrace = one.swf\n[strategy]\nkind = none\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate wlh.ini --db wlh.sqlite --quiet", 60), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("wlh.sqlite", "SELECT makespan_s FROM runs"), 100.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("wlh.sqlite", "SELECT energy_j FROM runs"),
+                         370.0 * 100 + 2 * (250.0 - 100.0) * 100, 1e-6);
+}
+
 /* With failures, every replica's energy lies between all nodes idle and all busy, plus off power; the paired
  * comparison and the export carry it. */
 static void test_reports(void)
@@ -199,6 +214,7 @@ static CU_TestInfo energy_tests[] = {
     {"a failure: off power while in repair, as the plugin charges it", test_plugin_with_failure},
     {"generated platforms; replication draws twice the energy", test_generated_and_replication},
     {"task graphs: each execution at its host's load", test_workflow},
+    {"a workload on nodes that draw differently", test_workload_heterogeneous},
     {"report, --baseline and export carry energy_j", test_reports},
     {"bad wattages: one line, exit 2", test_bad_wattage},
     CU_TEST_INFO_NULL,
