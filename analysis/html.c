@@ -220,6 +220,12 @@ static void fl_html_key_value(const char *name, double v, char *buf, size_t size
   snprintf(buf, size, "%.6g", v);
 }
 
+/* A member of a comparison's JSON object that labels it (scenario, mode, a key `section.key`, the pairs), not a figure */
+static int fl_paired_label(const char *k)
+{
+  return strchr(k, '.') || strcmp(k, "scenario") == 0 || strcmp(k, "mode") == 0 || strcmp(k, "pairs") == 0;
+}
+
 /* The paired comparison (compare.h) as a table, when the strategies differ: each strategy against the baseline
  * (`checkpoint` when it ran, else the first strategy by name), run by run; "significant" when the 95 % interval of
  * the difference excludes 0. Nothing when no strategy pairs with it. */
@@ -279,7 +285,7 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     json_t *first = json_array_get(cmp, 0), *v;
     const char *k;
     json_object_foreach(first, k, v) {
-      if (strchr(k, '.') || strcmp(k, "scenario") == 0 || strcmp(k, "mode") == 0 || strcmp(k, "pairs") == 0) {
+      if (fl_paired_label(k)) {
         fputs("<th>", f);
         fl_html_text(f, k, strlen(k));
         fputs("</th>", f);
@@ -300,7 +306,7 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     fputs("<tr>", f);
     json_object_foreach(o, k, v) {
       char cell[64];
-      if (!(strchr(k, '.') || strcmp(k, "scenario") == 0 || strcmp(k, "mode") == 0 || strcmp(k, "pairs") == 0))
+      if (!fl_paired_label(k))
         continue;
       if (json_is_string(v))
         snprintf(cell, sizeof cell, "%s", json_string_value(v));

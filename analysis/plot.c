@@ -596,7 +596,7 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
   const char *term = fl_terminal(file), *unit = "s";
   char tmp[4096] = "", data[4200], script[4200], out_tmp[4200];
   double scale = 1, end = tl->end > 0 ? tl->end : 1;
-  long nodes = tl->nnodes < FL_GANTT_NODES ? (long)tl->nnodes : FL_GANTT_NODES, nfail = 0;
+  long nodes = tl->nnodes < FL_GANTT_NODES ? (long)tl->nnodes : FL_GANTT_NODES;
   int used[NCAT] = {0};
   const int row_job = 3 + (int)nodes, row_lost = 2 + (int)nodes, row_fail = 1 + (int)nodes;
   FILE *f = NULL;
@@ -630,10 +630,8 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
   }
   fprintf(f, "# failures\n");
   for (long i = 0; i < tl->ninst; i++)
-    if (strncmp(tl->inst[i].name, "failure", 7) == 0 || strncmp(tl->inst[i].name, "process-failure", 15) == 0) {
+    if (strncmp(tl->inst[i].name, "failure", 7) == 0 || strncmp(tl->inst[i].name, "process-failure", 15) == 0)
       fprintf(f, "%.17g %d\n", tl->inst[i].t / scale, row_fail);
-      nfail++;
-    }
   fprintf(f, "0 -10\n");
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
   f = NULL;
@@ -671,7 +669,6 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
             first ? "" : ", \\\n     ", data, NCAT);
   }
   rc = fl_gnuplot_close(&f, script, tmp, out_tmp, file);
-  (void)nfail;
 done:
   if (f)
     fclose(f);
@@ -687,7 +684,6 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   const char *term = fl_terminal(file), *unit = "s";
   char tmp[4096] = "", data[4200], script[4200], out_tmp[4200], title[512], kinds[32][32];
   int nkinds = 0;
-  long nev = 0;
   double makespan = 0, scale = 1;
   FILE *f = NULL;
 
@@ -749,7 +745,6 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
       fprintf(f, "\n\n");
     while (sqlite3_step(st) == SQLITE_ROW) {
       fprintf(f, "%.17g %d\n", sqlite3_column_double(st, 0) / scale, nkinds - k);
-      nev++;
     }
   }
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
@@ -776,7 +771,6 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
   }
   fprintf(f, "\n");
   rc = fl_gnuplot_close(&f, script, tmp, out_tmp, file);
-  (void)nev;
 done:
   if (f)
     fclose(f);

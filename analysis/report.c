@@ -603,8 +603,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   sqlite3_bind_int(st, 5, lossy);
   for (;;) {
     int step = sqlite3_step(st);
-    char key[640], interval[128], mtbf[32], tmp[32], policy[64];
-    (void)tmp;
+    char key[640], interval[128], mtbf[32], policy[64];
     const char *rule, *status;
     double tau, mtbf_s, makespan, work, iters, v[FL_NMETRICS];
     long nodes;
@@ -797,6 +796,16 @@ static int fl_variant_hidden(const char *key, size_t n)
   return 0;
 }
 
+/* Is the override `line` (n characters, its key the first k) set again further on in the list? Then the later value
+ * is the one the run used. */
+static int fl_override_set_later(const char *line, size_t n, size_t k)
+{
+  for (const char *q = line + n; k < n && *q; q += strcspn(q + 1, "\n") + 1)
+    if (q[0] == '\n' && strncmp(q + 1, line, k + 1) == 0)
+      return 1;
+  return 0;
+}
+
 /* SQL function fl_variant(overrides): the overrides that make a row's experiment differ from its scenario file's
  * and that no other column shows, blank-separated, in their order ("failures.shape=0.5 mpi.checkpoint_every=5");
  * a key set more than once shows its last value (`faultline run --kill A --kill B` records mpi.kill=A, then
@@ -818,10 +827,7 @@ static void fl_sql_variant(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   }
   for (const char *line = o; *line;) {
     size_t n = strcspn(line, "\n"), k = strcspn(line, "=");
-    int later = 0; /* the key is set again further on: that value is the one the run used */
-    for (const char *q = line + n; k < n && *q && !later; q += strcspn(q + 1, "\n") + 1)
-      later = q[0] == '\n' && strncmp(q + 1, line, k + 1) == 0;
-    if (n > 0 && !later && !fl_variant_hidden(line, k < n ? k : n)) {
+    if (n > 0 && !fl_override_set_later(line, n, k) && !fl_variant_hidden(line, k < n ? k : n)) {
       if (used)
         buf[used++] = ' ';
       memcpy(buf + used, line, n);
@@ -847,10 +853,7 @@ static void fl_sql_variant_order(sqlite3_context *ctx, int argc, sqlite3_value *
   (void)argc;
   for (const char *line = o ? o : ""; *line && nparts < 64;) {
     size_t n = strcspn(line, "\n"), k = strcspn(line, "=");
-    int later = 0;
-    for (const char *q = line + n; k < n && *q && !later; q += strcspn(q + 1, "\n") + 1)
-      later = q[0] == '\n' && strncmp(q + 1, line, k + 1) == 0;
-    if (n > 0 && k < n && !later && strncmp(line, "run.", 4) != 0) {
+    if (n > 0 && k < n && !fl_override_set_later(line, n, k) && strncmp(line, "run.", 4) != 0) {
       char assign[512], name[128];
       double v;
       snprintf(assign, sizeof assign, "%.*s", (int)n, line);

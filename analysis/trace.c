@@ -51,7 +51,8 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
   sqlite3_stmt *st = NULL;
   char *q = NULL;
   double *down_since = NULL; /* per failed node (index in tl->nodes): NAN while up */
-  long ndown = 0;
+  long down_cap = 0;
+  long *slot_of = NULL, slot_cap = 0; /* node -> index in tl->nodes, -1: none yet */
   int real = 0;
 
   FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, mode, strategy, makespan_s FROM runs WHERE id = ?1", -1, &st,
@@ -96,16 +97,20 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
       FL_TRY(fl_tl_span(tl, FL_TR_LOST, -1, t - value, t, "lost", 0));
     if (node >= 0 && (strcmp(kind, "failure") == 0 || strcmp(kind, "down-at-start") == 0 ||
                       strcmp(kind, "repair") == 0)) {
-      long k = 0;
-      while (k < tl->nnodes && tl->nodes[k] != node)
-        k++;
+      long k;
+      if (node >= slot_cap) { /* node -> its index in tl->nodes: one lookup per event, not a scan */
+        long old = slot_cap;
+        FL_TRY(fl_grow((void **)&slot_of, &slot_cap, node + 1, sizeof *slot_of));
+        for (long i = old; i < slot_cap; i++)
+          slot_of[i] = -1;
+      }
+      k = slot_of[node] >= 0 ? slot_of[node] : tl->nnodes;
       if (k == tl->nnodes) {
-        long dcap = tl->capnodes;
-        FL_TRY(fl_grow((void **)&down_since, &dcap, tl->nnodes + 1, sizeof *down_since));
+        slot_of[node] = k;
+        FL_TRY(fl_grow((void **)&down_since, &down_cap, tl->nnodes + 1, sizeof *down_since));
         FL_TRY(fl_grow((void **)&tl->nodes, &tl->capnodes, tl->nnodes + 1, sizeof *tl->nodes));
         tl->nodes[tl->nnodes++] = node;
         down_since[k] = NAN;
-        ndown = tl->nnodes;
       }
       if (strcmp(kind, "repair") == 0) {
         if (!isnan(down_since[k]))
@@ -136,13 +141,14 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
     if (n > 0 && tl->end > from)
       FL_TRY(fl_tl_span(tl, FL_TR_JOB, -1, from, tl->end, "compute", 0));
   }
-  for (long k = 0; k < ndown; k++) /* still down at the end */
+  for (long k = 0; k < tl->nnodes; k++) /* still down at the end */
     if (!isnan(down_since[k]))
       FL_TRY(fl_tl_span(tl, FL_TR_NODE, tl->nodes[k], down_since[k], tl->end, "down", 0));
 done:
   sqlite3_free(q);
   sqlite3_finalize(st);
   free(down_since);
+  free(slot_of);
   return rc;
 }
 

@@ -836,8 +836,8 @@ static int fl_cmd_simulate(int argc, char **argv)
     FL_TRY(fl_db_writer_sync(writer));
     FL_TRY(fl_simulate_account(&slot[cur ^ 1], &acc));
     fl_progress_done(&prog);
-    if (strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim) &&
-        (sc->repair_s == 0.0 || acc.sum_wait == 0.0)) {
+    int daly = strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim);
+    if (daly && (sc->repair_s == 0.0 || acc.sum_wait == 0.0)) {
       /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate: with repairs too,
        * as long as a spare took every failed node's place at once (memoryless failures: the job never waited) */
       char a[32];
@@ -847,8 +847,7 @@ static int fl_cmd_simulate(int argc, char **argv)
              fl_units_format_duration(fl_sim_job_mtbf(sim), a, sizeof a), expect,
              acc.completed ? acc.sum_makespan / (double)acc.completed : NAN, acc.completed,
              acc.completed ? 100.0 * (acc.sum_makespan / (double)acc.completed - expect) / expect : NAN);
-    } else if (strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim) &&
-               acc.completed > 0) {
+    } else if (daly && acc.completed > 0) {
       char a[32], b[32];
       printf("Daly's expected makespan (%s) is not the expectation here: the runs waited %s on average for a "
              "repaired node (no spare left), which his model does not count\n",
