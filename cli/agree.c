@@ -41,7 +41,7 @@ typedef struct fl_agree_args {
   const char *path;
   const char *sets[FL_AGREE_MAX_SETS]; /* --set values */
   int nsets;
-  long np, failures;
+  long np, failures, repeat;
   const char *out, *db, *strategies;
   int quiet;
   char exe[4096]; /* this faultline */
@@ -287,6 +287,7 @@ static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_args 
 {
   memset(a, 0, sizeof *a);
   a->failures = 4;
+  a->repeat = 1;
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(argv[i], "--np") == 0 && v) {
@@ -295,6 +296,10 @@ static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_args 
       i++;
     } else if (strcmp(argv[i], "--failures") == 0 && v && strcmp(cmd, "agree") == 0) {
       if (fl_args_count("--failures", v, 1, FL_AGREE_MAX_FAILURES, &a->failures) != FL_OK)
+        return fl_usage_error(cmd, "%s", fl_err_msg());
+      i++;
+    } else if (strcmp(argv[i], "--repeat") == 0 && v && strcmp(cmd, "agree") == 0) {
+      if (fl_args_count("--repeat", v, 1, 256, &a->repeat) != FL_OK)
         return fl_usage_error(cmd, "%s", fl_err_msg());
       i++;
     } else if (strcmp(argv[i], "--set") == 0 && v) {
@@ -388,25 +393,42 @@ done:
   return rc == FL_OK ? 0 : fl_report_error(rc);
 }
 
-/* K failure instants over the failure-free run, at least `gap` apart, on K distinct ranks. */
-static fl_err fl_agree_draw(const fl_scenario *sc, const fl_calib *c, long k, double gap, double *t, long *rank)
+/* K failures placed by progress: iterations over 10-90 % of the failure-free run's (none a checkpoint's own
+ * iteration, where one engine's rounding could put it before the checkpoint and the other after), distinct, on K
+ * distinct world ranks of the first copy. Both engines see every one: faultline run kills rank r when it starts
+ * iteration i (RANK@ITER), the simulator fails its node when the job's work first reaches i iterations
+ * (failures.trace_clock = work). Replication is replica sets in the real engine: a set that lost a process lags a
+ * recovery (`lag` iterations) behind the others and would never reach a later kill once another set has finished,
+ * so its kills stop that many recoveries before the end. */
+static fl_err fl_agree_draw(const fl_scenario *sc, const fl_calib *c, long k, long round, long degree, double lag,
+                            long *iter, long *rank)
 {
   fl_err rc = FL_OK;
   gsl_rng *r = NULL;
-  double lo = 0.1 * c->makespan0, hi = 0.6 * c->makespan0; /* inside the fastest run, all failures included */
+  long n = c->iterations, lo = n / 10, hi = n - n / 10;
+  if (degree > 1)
+    hi = (long)floor((double)n * 0.95 - (double)k * lag);
   FL_CHECK(k <= c->np, FL_ERR_INPUT, "--failures %ld: at most one per rank (--np %ld)", k, c->np);
-  FL_CHECK((double)k * 0.05 * c->makespan0 < hi - lo, FL_ERR_INPUT, "the run is too short for %ld failures", k);
-  FL_TRY(fl_rng_create(sc->seed, 0, FL_STREAM_FAILURES, &r));
-  for (long i = 0; i < k; i++)
-    t[i] = lo + (hi - lo) * gsl_rng_uniform(r);
-  for (long i = 1; i < k; i++) /* sorted (insertion: a handful) */
-    for (long j = i; j > 0 && t[j - 1] > t[j]; j--) {
-      double x = t[j];
-      t[j] = t[j - 1];
-      t[j - 1] = x;
+  FL_CHECK(hi - lo >= 4 * k, FL_ERR_INPUT,
+           "the run is too short for %ld failures%s: %ld iterations of %.3g s, a recovery %.3g iterations (a larger "
+           "app.grid, or a smaller app.tolerance)",
+           k, degree > 1 ? " under replication" : "", n, c->t_iter, lag);
+  FL_TRY(fl_rng_create(sc->seed, (uint64_t)round, FL_STREAM_FAILURES, &r));
+  for (long i = 0; i < k; i++) {
+    int fresh;
+    do {
+      iter[i] = lo + (long)gsl_rng_uniform_int(r, (unsigned long)(hi - lo));
+      fresh = c->every <= 0 || iter[i] % c->every != 0;
+      for (long j = 0; j < i; j++)
+        fresh &= iter[j] != iter[i];
+    } while (!fresh);
+  }
+  for (long i = 1; i < k; i++) /* in order (insertion: a handful) */
+    for (long j = i; j > 0 && iter[j - 1] > iter[j]; j--) {
+      long x = iter[j];
+      iter[j] = iter[j - 1];
+      iter[j - 1] = x;
     }
-  for (long i = 0; i < k; i++)
-    t[i] += (double)i * gap; /* each after the previous one's recovery: the job is that much longer by then */
   for (long i = 0; i < k; i++) {
     int fresh;
     do {
@@ -422,17 +444,126 @@ done:
   return rc;
 }
 
+/* The degree of replication `kind` runs with (1 without). */
+static long fl_agree_degree(const fl_agree_args *a, const fl_scenario *sc, const char *kind)
+{
+  char set[96];
+  long degree = 1;
+  fl_scenario *probe = NULL;
+  fl_engine_caps caps;
+  fl_strategy_run strat;
+  snprintf(set, sizeof set, "strategy.kind=%s", kind);
+  if (fl_scenario_replay(sc->text, sc->overrides, a->path, &probe) == FL_OK && fl_scenario_set(probe, set) == FL_OK &&
+      fl_exec_setup(probe, a->np, &caps, &strat) == FL_OK)
+    degree = strat.degree;
+  fl_scenario_destroy(&probe);
+  return degree;
+}
+
+/* One strategy's line of a round: both engines, their rows read back. */
+typedef struct fl_agree_line {
+  fl_agree_row sim, real;
+  double ratio; /* NAN: not compared (the engines saw different failures) */
+  int ok;
+} fl_agree_line;
+
+static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const char *kind, long round,
+                                const long *iter, const long *rank, const char *db, fl_agree_line *out)
+{
+  fl_err rc = FL_OK;
+  char trace[4200], cal[4200], strat[64], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
+  char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *killv[FL_AGREE_MAX_FAILURES];
+  fl_scenario *sc = NULL;
+  long degree;
+  int code;
+  FILE *f;
+  memset(out, 0, sizeof *out);
+  out->ratio = NAN;
+  FL_TRY(fl_agree_scenario(a, &sc));
+  degree = fl_agree_degree(a, sc, kind);
+  /* the simulator's trace: the job's work when each failure strikes (iterations x the calibrated iteration); the
+   * real world rank w of replica set w / np holds copy w / np of rank w mod np, which the simulator places on node
+   * rank * degree + copy */
+  snprintf(trace, sizeof trace, "%s/failures-%ld-%s.csv", a->tmp, round, kind);
+  FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
+  fprintf(f, "# work (s), node: the job's progress at each failure (faultline agree; failures.trace_clock = work)\n");
+  for (long i = 0; i < a->failures; i++)
+    fprintf(f, "%.17g, %ld\n", (double)iter[i] * c->t_iter, (rank[i] % a->np) * degree + rank[i] / a->np);
+  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", trace, strerror(errno));
+  snprintf(platform, sizeof platform, "platform.nodes=%ld", a->np * degree + a->failures);
+  snprintf(cal, sizeof cal, "%s/calibration-%ld-%s.ini", a->tmp, round, kind);
+  if (degree > 1) {
+    /* replication runs degree copies at once: on a machine they share, an iteration costs what it costs with
+     * all of them running; measured failure-free, like the rest */
+    fl_calib cr = *c;
+    fl_agree_row rr;
+    FL_TRY(fl_calib_run(a, kind, NULL, NULL, a->failures, &rr));
+    FL_CHECK(rr.iterations > 0 && rr.checkpoints > 0, FL_ERR_IO, "calibration: the %s run made no iteration", kind);
+    cr.t_iter = (rr.makespan - rr.checkpoint_time) / (double)rr.iterations;
+    cr.delta_file = rr.checkpoint_time / (double)rr.checkpoints;
+    FL_TRY(fl_calib_write(&cr, a, kind, cal));
+    /* the trace in the replicated job's own iterations */
+    FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
+    fprintf(f, "# work (s), node: the job's progress at each failure (faultline agree; failures.trace_clock = work)\n");
+    for (long i = 0; i < a->failures; i++)
+      fprintf(f, "%.17g, %ld\n", (double)iter[i] * cr.t_iter, (rank[i] % a->np) * degree + rank[i] / a->np);
+    FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", trace, strerror(errno));
+  } else {
+    FL_TRY(fl_calib_write(c, a, kind, cal));
+  }
+  snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
+  snprintf(tr, sizeof tr, "failures.trace=%s", trace);
+  /* the simulator: the calibrated job, the failures by progress, no repair (a dead process stays dead) */
+  {
+    char *x[] = {"--calibrated-job", cal,
+                 "--set",         strat,
+                 "--set",         platform,
+                 "--set",         "failures.model=trace",
+                 "--set",         tr,
+                 "--set",         "failures.trace_clock=work",
+                 "--set",         "failures.repair=never",
+                 "--set",         "run.events=none",
+                 "--replicas",    "1",
+                 "--db",          (char *)db,
+                 "--quiet",       NULL};
+    fl_agree_argv(a, argv_sim, (int)(sizeof argv_sim / sizeof argv_sim[0]), "simulate", x);
+  }
+  code = fl_agree_spawn(a, argv_sim);
+  FL_CHECK(code == 0, code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "agree: faultline simulate (%s) ended with status %d",
+           kind, code);
+  FL_TRY(fl_agree_last_row(db, "sim", &out->sim));
+  /* the real engine: the same ranks killed as they start the same iterations */
+  for (long i = 0; i < a->failures; i++) {
+    snprintf(kills[i], sizeof kills[i], "%ld@%ld", rank[i], iter[i]);
+    killv[i] = kills[i];
+  }
+  FL_TRY(fl_agree_real(a, kind, NULL, killv, a->failures, a->failures, db, 1, &out->real));
+  /* two runs that saw different failures are not the same experiment: no ratio, and not within */
+  if (out->sim.failures == out->real.failures)
+    out->ratio = out->real.makespan / out->sim.makespan;
+  out->ok = isfinite(out->ratio) && out->ratio >= 0.85 && out->ratio <= 1.15 &&
+            strcmp(out->real.status, "completed") == 0;
+done:
+  fl_scenario_destroy(&sc);
+  return rc;
+}
+
+static int fl_agree_cmp(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
 int fl_cmd_agree(int argc, char **argv)
 {
   fl_agree_args a;
   fl_scenario *sc = NULL;
-  fl_calib c;
   fl_err rc = FL_OK;
-  double t[FL_AGREE_MAX_FAILURES], gap;
-  long rank[FL_AGREE_MAX_FAILURES];
-  char trace[4200], list[512], *save = NULL, *kind, db[4200];
+  long iter[FL_AGREE_MAX_FAILURES], rank[FL_AGREE_MAX_FAILURES], nkinds = 0;
+  long kiter[32][FL_AGREE_MAX_FAILURES], krank[32][FL_AGREE_MAX_FAILURES]; /* each strategy's failures */
+  char list[512], *save = NULL, *kind, db[4200], *kinds[32], kwhy[32][400];
+  double *ratios = NULL; /* [kind * repeat + round] */
   int code = fl_agree_parse("agree", argc, argv, &a), within = 1;
-  FILE *f;
   if (code)
     return code;
   FL_TRY(fl_agree_scenario(&a, &sc));
@@ -443,6 +574,8 @@ int fl_cmd_agree(int argc, char **argv)
     fl_scenario *probe = NULL;
     fl_engine_caps caps;
     fl_strategy_run strat;
+    FL_CHECK(nkinds < 32, FL_ERR_INPUT, "--strategies: at most 32");
+    kinds[nkinds++] = kind;
     snprintf(set, sizeof set, "strategy.kind=%s", kind);
     rc = fl_scenario_set(sc, set);
     if (rc == FL_OK) {
@@ -463,102 +596,99 @@ int fl_cmd_agree(int argc, char **argv)
       goto done;
     }
   }
+  FL_ALLOC(ratios, (size_t)(nkinds * a.repeat));
   FL_TRY(fl_agree_tmpdir(&a));
-  FL_TRY(fl_calib_measure(&a, sc, &c));
-  gap = c.detect + c.recovery + c.restore + 0.05; /* the cost of a recovery, and a little compute */
-  FL_TRY(fl_agree_draw(sc, &c, a.failures, gap, t, rank));
-  printf("faultline agree %s: %ld ranks + %ld spares, %ld failures at", a.path, a.np, a.failures, a.failures);
-  for (long i = 0; i < a.failures; i++)
-    printf(" %ld@%.3gs", rank[i], t[i]);
-  printf("\ncalibrated: %.4g s an iteration x %ld, buddy %.3g s, file %.3g s, detection %.3g s, recovery %.3g s, "
-         "restore %.3g s\n\n",
-         c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore);
-  printf("%-11s %12s %12s %7s %9s %11s %s\n", "strategy", "sim makespan", "real", "ratio", "failures", "rollbacks",
-         "within 0.85-1.15");
-  snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : FL_AGREE_DEFAULT);
-  for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
-    char cal[4200], strat[64], strat_set[96], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
-    char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *killv[FL_AGREE_MAX_FAILURES];
-    fl_agree_row sim, real;
-    double ratio;
-    int ok, same;
-    long degree = 1;
+  for (long round = 0; round < a.repeat; round++) {
+    fl_calib c;
+    double load[3] = {NAN, NAN, NAN}, lag;
     {
-      /* the simulator's trace for this strategy: the real world rank w of replica set w / np holds copy w / np of
-       * rank w mod np, which the simulator places on node rank * degree + copy */
-      fl_scenario *probe = NULL;
-      fl_engine_caps caps;
-      fl_strategy_run strat;
-      snprintf(strat_set, sizeof strat_set, "strategy.kind=%s", kind);
-      FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
-      if (fl_scenario_set(probe, strat_set) == FL_OK && fl_exec_setup(probe, a.np, &caps, &strat) == FL_OK)
-        degree = strat.degree;
-      fl_scenario_destroy(&probe);
-      snprintf(trace, sizeof trace, "%s/failures-%s.csv", a.tmp, kind);
-      FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
-      fprintf(f, "# time, node: the instants both engines fail (faultline agree)\n");
+      FILE *la = fopen("/proc/loadavg", "r"); /* the machine's load beside the figures: a loaded one is not calibrated */
+      if (la) {
+        if (fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+          load[0] = NAN;
+        fclose(la);
+      }
+    }
+    if (a.repeat > 1)
+      printf("%sround %ld of %ld\n", round ? "\n" : "", round + 1, a.repeat);
+    FL_TRY(fl_calib_measure(&a, sc, &c));
+    /* how far a replica set falls behind the others with each failure, in iterations: detection, agreement,
+     * restore, and the replay from its checkpoint (at most a checkpoint period) */
+    lag = (c.detect + c.recovery + c.restore) / c.t_iter + (double)c.every;
+    FL_TRY(fl_agree_draw(sc, &c, a.failures, round, 1, lag, iter, rank));
+    printf("faultline agree %s: %ld ranks + %ld spares, %ld failures (rank@iteration):", a.path, a.np, a.failures,
+           a.failures);
+    for (long i = 0; i < a.failures; i++)
+      printf(" %ld@%ld", rank[i], iter[i]);
+    printf("\ncalibrated: %.4g s an iteration x %ld, buddy %.3g s, file %.3g s, detection %.3g s, recovery %.3g s, "
+           "restore %.3g s; load average %.2f\n",
+           c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore, load[0]);
+    for (long k = 0; k < nkinds; k++) {
+      long degree = fl_agree_degree(&a, sc, kinds[k]);
+      if (degree == 1) {
+        memcpy(kiter[k], iter, sizeof iter);
+        memcpy(krank[k], rank, sizeof rank);
+        kwhy[k][0] = '\0';
+        continue;
+      }
+      /* replica sets: kills early enough for a lagging set to reach them (fl_agree_draw) */
+      if (fl_agree_draw(sc, &c, a.failures, round, degree, lag, kiter[k], krank[k]) != FL_OK) {
+        snprintf(kwhy[k], sizeof kwhy[k], "not run: %s", fl_err_msg());
+        continue;
+      }
+      kwhy[k][0] = '\0';
+      printf("%s:", kinds[k]);
       for (long i = 0; i < a.failures; i++)
-        fprintf(f, "%.9g, %ld\n", t[i], (rank[i] % a.np) * degree + rank[i] / a.np);
-      fclose(f);
-      snprintf(platform, sizeof platform, "platform.nodes=%ld", a.np * degree + a.failures);
+        printf(" %ld@%ld", krank[k][i], kiter[k][i]);
+      printf("\n");
     }
-    snprintf(cal, sizeof cal, "%s/calibration-%s.ini", a.tmp, kind);
-    if (degree > 1) {
-      /* replication runs degree copies at once: on a machine they share, an iteration costs what it costs with
-       * all of them running; measured failure-free, like the rest */
-      fl_calib cr = c;
-      fl_agree_row rr;
-      FL_TRY(fl_calib_run(&a, kind, NULL, NULL, a.failures, &rr));
-      FL_CHECK(rr.iterations > 0 && rr.checkpoints > 0, FL_ERR_IO, "calibration: the %s run made no iteration", kind);
-      cr.t_iter = (rr.makespan - rr.checkpoint_time) / (double)rr.iterations;
-      cr.delta_file = rr.checkpoint_time / (double)rr.checkpoints;
-      FL_TRY(fl_calib_write(&cr, &a, kind, cal));
-    } else {
-      FL_TRY(fl_calib_write(&c, &a, kind, cal));
+    printf("\n");
+    printf("%-11s %12s %12s %7s %9s %11s %s\n", "strategy", "sim makespan", "real", "ratio", "failures", "rollbacks",
+           "within 0.85-1.15");
+    for (long k = 0; k < nkinds; k++) {
+      fl_agree_line l;
+      if (kwhy[k][0]) {
+        ratios[k * a.repeat + round] = NAN;
+        within = 0;
+        printf("%-11s %12s %12s %7s %9s %11s %s\n", kinds[k], "-", "-", "-", "-", "-", kwhy[k]);
+        continue;
+      }
+      FL_TRY(fl_agree_strategy(&a, &c, kinds[k], round, kiter[k], krank[k], db, &l));
+      ratios[k * a.repeat + round] = l.ratio;
+      within &= l.ok;
+      if (isfinite(l.ratio))
+        printf("%-11s %11.3fs %11.3fs %7.3f %4ld/%-4ld %5ld/%-5ld %s\n", kinds[k], l.sim.makespan, l.real.makespan,
+               l.ratio, l.sim.failures, l.real.failures, l.sim.interruptions, l.real.interruptions,
+               l.ok ? "yes" : (strcmp(l.real.status, "completed") != 0 ? l.real.status : "no"));
+      else
+        printf("%-11s %11.3fs %11.3fs %7s %4ld/%-4ld %5ld/%-5ld %s\n", kinds[k], l.sim.makespan, l.real.makespan, "-",
+               l.sim.failures, l.real.failures, l.sim.interruptions, l.real.interruptions,
+               "not compared: the engines saw different failures");
+      fflush(stdout);
     }
-    snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
-    snprintf(tr, sizeof tr, "failures.trace=%s", trace);
-    /* the simulator: the calibrated job, the failures of the trace, no repair (a dead process stays dead) */
-    {
-      char *x[] = {"--calibrated-job", cal,
-                   "--set",         strat,
-                   "--set",         platform,
-                   "--set",         "failures.model=trace",
-                   "--set",         tr,
-                   "--set",         "failures.repair=never",
-                   "--set",         "run.events=none",
-                   "--replicas",    "1",
-                   "--db",          db,
-                   "--quiet",       NULL};
-      fl_agree_argv(&a, argv_sim, (int)(sizeof argv_sim / sizeof argv_sim[0]), "simulate", x);
+  }
+  if (a.repeat > 1) {
+    /* the spread over the rounds, each its own calibration and failures */
+    printf("\n%-11s %8s %8s %8s %s\n", "strategy", "min", "median", "max", "within 0.85-1.15 (compared)");
+    for (long k = 0; k < nkinds; k++) {
+      double v[256];
+      long n = 0, in = 0;
+      for (long r = 0; r < a.repeat; r++)
+        if (isfinite(ratios[k * a.repeat + r])) {
+          v[n++] = ratios[k * a.repeat + r];
+          in += v[n - 1] >= 0.85 && v[n - 1] <= 1.15;
+        }
+      qsort(v, (size_t)n, sizeof v[0], fl_agree_cmp);
+      if (n)
+        printf("%-11s %8.3f %8.3f %8.3f %ld of %ld (%ld of %ld rounds compared)\n", kinds[k], v[0],
+               n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[n - 1], in, n, n, a.repeat);
+      else
+        printf("%-11s %8s %8s %8s none compared\n", kinds[k], "-", "-", "-");
     }
-    code = fl_agree_spawn(&a, argv_sim);
-    FL_CHECK(code == 0, code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "agree: faultline simulate (%s) ended with status %d",
-             kind, code);
-    FL_TRY(fl_agree_last_row(db, "sim", &sim));
-    /* the real engine: the same ranks killed at the same instants */
-    for (long i = 0; i < a.failures; i++) {
-      snprintf(kills[i], sizeof kills[i], "%ld@%.9gs", rank[i], t[i]);
-      killv[i] = kills[i];
-    }
-    FL_TRY(fl_agree_real(&a, kind, NULL, killv, a.failures, a.failures, db, 1, &real));
-    ratio = real.makespan / sim.makespan;
-    /* two runs that saw different failures are not the same experiment: no ratio, and not within */
-    same = sim.failures == real.failures;
-    ok = same && ratio >= 0.85 && ratio <= 1.15 && strcmp(real.status, "completed") == 0;
-    within &= ok;
-    if (same)
-      printf("%-11s %11.3fs %11.3fs %7.3f %4ld/%-4ld %5ld/%-5ld %s\n", kind, sim.makespan, real.makespan, ratio,
-             sim.failures, real.failures, sim.interruptions, real.interruptions,
-             ok ? "yes" : (strcmp(real.status, "completed") != 0 ? real.status : "no"));
-    else
-      printf("%-11s %11.3fs %11.3fs %7s %4ld/%-4ld %5ld/%-5ld %s\n", kind, sim.makespan, real.makespan, "-",
-             sim.failures, real.failures, sim.interruptions, real.interruptions,
-             "not compared: the engines saw different failures");
-    fflush(stdout);
   }
   printf("\nrows (mode sim and real) in %s: faultline report %s\n", db, db);
 done:
+  free(ratios);
   if (a.tmp[0])
     fl_remove_tree(a.tmp);
   fl_scenario_destroy(&sc);

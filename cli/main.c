@@ -111,9 +111,10 @@ static const fl_cmd fl_cmds[] = {
      "recovery, restore) from real runs; write it as an INI fragment for simulate --calibration",
      fl_cmd_calibrate},
     {"agree",
-     "SCENARIO.ini --np N [--failures K (4)] [--strategies a,b,c] [--set section.key=value]... [--db FILE] [--quiet]",
-     "calibrate, then run the scenario in both engines with the same failure instants; per strategy the "
-     "real/simulated makespan ratio (exit 1 when one is outside 0.85-1.15)",
+     "SCENARIO.ini --np N [--failures K (4)] [--strategies a,b,c] [--repeat R] [--set section.key=value]... "
+     "[--db FILE] [--quiet]",
+     "calibrate, then run the scenario in both engines with the same failures, placed by progress; per strategy "
+     "the real/simulated makespan ratio, R rounds and their spread (exit 1 when one is outside 0.85-1.15)",
      fl_cmd_agree},
     {"fit",
      "LOG [--format auto|csv|lanl|fta] [--per node|system] [--system S] [--nodes N] [--map FILE] [--from T] "
@@ -797,9 +798,10 @@ static int fl_cmd_simulate(int argc, char **argv)
     FL_CHECK((present = calloc((size_t)sc->replicas, 1)) != NULL, FL_ERR_NOMEM, "out of memory");
     for (long r = 0; r < sc->replicas; r++)
       if ((item + r) % shard_n == shard_i - 1) {
-        char key[64];
-        int found = 0;
-        fl_db_sim_row_key(sc->text, sc->overrides, sc->seed, r, key, sizeof key);
+        char key[160];
+        int found = 0, nin;
+        const fl_input *in = fl_sim_inputs(sim, &nin);
+        fl_db_sim_row_key(sc->text, sc->overrides, in, nin, sc->seed, r, key, sizeof key);
         FL_TRY(fl_db_has_row(db, key, &found));
         present[r] = (char)found;
       }

@@ -214,6 +214,32 @@ static double fl_compute_wall(const fl_replica *rep, double seg)
   return wall;
 }
 
+/* Compute the segment of `seg` work from `committed`. Failures placed by work (failures.trace_clock = work)
+ * strike when the job's work gets to theirs, the first time: inside the segment (a failure at its very end strikes
+ * after the checkpoint that follows, at the start of the next segment, as faultline run's RANK@ITER kill strikes
+ * before iteration ITER, its checkpoint taken), or at once if the job stands at or past it. Returns 1 when
+ * interrupted. */
+static int fl_compute(fl_replica *rep, double committed, double seg)
+{
+  fl_sim *sim = rep->sim;
+  double pos = committed, end = committed + seg;
+  while (rep->kill_next < sim->nkill && sim->kill_work[rep->kill_next] < end) {
+    double w = sim->kill_work[rep->kill_next];
+    if (w > pos) {
+      if (fl_rep_wait(rep, fl_compute_wall(rep, w - pos), FL_PHASE_COMPUTE))
+        return 1;
+      pos = w;
+    }
+    if (!sg_host_is_on(fl_platform_host(sim->pf, sim->kill_node[rep->kill_next]))) {
+      rep->kill_next++; /* down already: a node cannot fail twice (as a time trace's repeat is dropped) */
+      continue;
+    }
+    if (fl_rep_fail_node(rep, sim->kill_node[rep->kill_next++], FL_PHASE_COMPUTE))
+      return 1;
+  }
+  return fl_rep_wait(rep, fl_compute_wall(rep, end - pos), FL_PHASE_COMPUTE);
+}
+
 /* strategy.interval = hazard: the job's expected failures in the next `horizon` seconds, from the age of the node
  * under each of its ranks — known for nodes repaired during the replica; for the others, their age since the
  * replica's start (failures.start = fresh), or unknown, then at the stationary rate 1/M — plus the process and
@@ -296,7 +322,7 @@ void fl_sim_run_ranks(fl_replica *rep)
     fl_rep_progress(rep, committed);
     fl_flush_settle(rep, fl_rep_now(rep), work_at, 0);
     wall = fl_compute_wall(rep, seg);
-    interrupted = fl_rep_wait(rep, wall, FL_PHASE_COMPUTE);
+    interrupted = sim->nkill ? fl_compute(rep, committed, seg) : fl_rep_wait(rep, wall, FL_PHASE_COMPUTE);
     if (!interrupted && sim->sdc) {
       sdc_k = (long)gsl_ran_poisson(rep->sdc_rng, sim->sdc_rate * seg);
       res->sdc_injected += sdc_k;

@@ -178,7 +178,34 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
       sim->trace_node[i] = node;
       span = r->t_s;
     }
-    /* node MTBF seen in the trace: node-time observed over failures */
+    if (sc->trace_clock) { /* by work: the bsp coordinator places them (fl_sim_run_ranks) */
+      char *path = fl_scenario_resolve(sc, sc->trace);
+      const char *file = path ? path : sc->trace;
+      if (strcmp(sim->app, "bsp") != 0) {
+        rc = fl_scenario_fail(sc, "failures", "trace_clock",
+                              "work places failures by a bsp job's progress (app.kind = bsp, not %s)", sim->app);
+        free(path);
+        goto done;
+      }
+      FL_ALLOC(sim->kill_work, n ? n : 1);
+      FL_ALLOC(sim->kill_node, n ? n : 1);
+      for (size_t i = 0; i < n; i++) {
+        const fl_fm_trace_rec *r = fl_fm_trace_at(sim->fm, i);
+        if (!isnan(r->downtime_s) && isfinite(r->downtime_s)) {
+          rc = fl_err_set(FL_ERR_INPUT,
+                          "%s:%d: downtime %g s: failures placed by work (failures.trace_clock = work) are never "
+                          "repaired",
+                          file, r->line, r->downtime_s);
+          free(path);
+          goto done;
+        }
+        sim->kill_work[i] = r->t_s;
+        sim->kill_node[i] = sim->trace_node[i];
+      }
+      sim->nkill = n;
+      free(path);
+    }
+    /* node MTBF seen in the trace: node-time observed over failures (by work: the work's span stands for time) */
     sim->node_mtbf_s = n > 0 && span > 0 ? (double)sim->nodes * span / (double)n : INFINITY;
   } else {
     sim->node_mtbf_s = fl_fm_mean(sim->fm);
@@ -545,6 +572,8 @@ void fl_sim_destroy(fl_sim **psim)
   fl_inputs_free(&sim->inputs, sim->ninputs);
   free(sim->power);
   free(sim->trace_node);
+  free(sim->kill_work);
+  free(sim->kill_node);
   free(sim->profiles);
   free(sim->speeds);
   free(sim->regime_write);
@@ -592,6 +621,11 @@ int fl_sim_uses_key(const fl_sim *sim, const char *k)
   return 1;
 }
 
+const fl_input *fl_sim_inputs(const fl_sim *sim, int *n)
+{
+  *n = sim->ninputs;
+  return sim->inputs;
+}
 double fl_sim_node_mtbf(const fl_sim *sim)
 {
   return sim->node_mtbf_s;
@@ -1038,6 +1072,22 @@ static void fl_rep_node_off(fl_sim *sim, long node, int off)
   sim->e_doff += off ? w->off - w->idle : w->idle - w->off;
 }
 
+int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase)
+{
+  double t = fl_rep_now(rep);
+  fl_rep_energy_to(rep, t);
+  fl_rep_node_off(rep->sim, node, 1);
+  sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
+  rep->phase = phase; /* the job is in it: the strategy decides whether the failure stops it */
+  fl_job_on_failure(rep, node, t, 0);
+  rep->phase = FL_PHASE_IDLE;
+  if (!rep->interrupt_pending)
+    return 0;
+  sg_sem_acquire(rep->sem); /* the token fl_rep_wake released: no wait is under way to take it */
+  rep->interrupt_pending = 0;
+  return 1;
+}
+
 static void fl_injector_main(int argc, char **argv)
 {
   fl_replica *rep = sg_actor_self_get_data();
@@ -1180,6 +1230,7 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .seed = sim->seed,
                          .replica = (uint64_t)replica,
                          .trace_node = sim->trace_node,
+                         .trace_elsewhere = sim->kill_work != NULL,
                          .group_size = sim->group_size,
                          .group_mtbf_s = sim->group_mtbf_s,
                          .burst_ratio = sim->burst_ratio,
@@ -1244,6 +1295,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   for (long n = 0; n < sim->nodes; n++)
     if (!fl_fsrc_node_up(rep.src, n))
       sg_host_turn_on(fl_platform_host(sim->pf, n));
+  for (size_t i = 0; i < rep.kill_next; i++) /* those the coordinator failed (failures.trace_clock = work) */
+    sg_host_turn_on(fl_platform_host(sim->pf, sim->kill_node[i]));
   res->wall_s = fl_wall_seconds() - wall0;
 done:
   if (rep.sem)

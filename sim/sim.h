@@ -73,6 +73,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
 /* What the replica rows record. */
 double fl_sim_job_mtbf(const fl_sim *sim); /* node MTBF / ranks (INFINITY without failures) */
 double fl_sim_node_mtbf(const fl_sim *sim);
+/* The input files the scenario reads, fingerprinted when the simulator was made (part of a row's identity). */
+const fl_input *fl_sim_inputs(const fl_sim *sim, int *n);
 double fl_sim_interval(const fl_sim *sim); /* compute time between checkpoints; INFINITY for strategy none */
 /* multilevel: every how many checkpoints `level` (an fl_level) is written; 0 when the strategy does not write it */
 long fl_sim_level_every(const fl_sim *sim, int level);

@@ -62,6 +62,11 @@ struct fl_sim {
   fl_platform *pf;
   fl_fm *fm;
   long *trace_node; /* trace model: node of each record */
+  /* failures.trace_clock = work: the trace's failures by the job's work done when they strike (sorted), placed by
+   * the bsp coordinator, not the injector */
+  double *kill_work;
+  long *kill_node;
+  size_t nkill;
   fl_fsrc_profile *profiles; /* the platform's availability profiles, by node (lists borrowed from the platform) */
   size_t nprofiles;
   struct fl_node_speed {
@@ -179,6 +184,7 @@ struct fl_replica {
   long nrenewed;
   double energy_j, e_t; /* joules drawn by the nodes up to replica time e_t */
   int verifying;        /* a verification runs (the nodes compute though the phase is a checkpoint's) */
+  size_t kill_next;     /* failures.trace_clock = work: the next failure to strike */
 };
 
 /* Energy: add what the nodes drew from the last account to replica time t, at the power they draw now (the
@@ -194,6 +200,9 @@ void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase);
 /* Block until every rank has a node. Returns 0 when the job can go on, 1 when it never can (no spare, no
  * repair to come) or run.max_time passes. */
 int fl_rep_wait_nodes(fl_replica *rep);
+/* Node `node` fails now, the job in `phase` (failures.trace_clock = work: the coordinator places them). Returns 1
+ * if that interrupts the job (as fl_rep_wait would have), 0 if the strategy masks it (a copy lives on). */
+int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase);
 /* 1 once run.max_time or run.max_events is reached. */
 int fl_rep_timed_out(const fl_replica *rep);
 /* Show progress. */

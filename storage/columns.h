@@ -147,9 +147,10 @@
     "trace files the platform names); each must be a regular file; the content itself is in `input_files`")         \
   X(row_key, "TEXT", KEY, "", BOTH,                                                                                  \
     "the row's identity: simulated rows `sim:<xxh64 of scenario_text>:<xxh64 of the overrides but run.db and "       \
-    "run.replicas>:<seed>:<replica>`, the same whichever command, shard or file wrote it, so a re-run skips rows "    \
-    "already present and `merge` adds each row once (a unique index, `runs_key`); real rows `real:<xxh64 of "        \
-    "scenario_text>:<time>:<pid>` (a real run happened once). A row that has none (a file written before row keys) " \
+    "run.replicas>:<seed>:<replica>`, then `:<xxh64 of the input files' keys and content hashes>` when it read "     \
+    "files (an edited trace is another experiment; where the checkout lies is not), the same whichever command, "    \
+    "shard or file wrote it, so a re-run skips rows already present and `merge` adds each row once (a unique "       \
+    "index, `runs_key`); real rows `real:<xxh64 of scenario_text>:job:<job id>` (a real run happened once). A row that has none (a file written before row keys) " \
     "gets `legacy:<xxh64 of scenario_text>:<the file's path as given to merge>:<id>` when merged")                   \
   X(sdc_injected, "INTEGER", COUNT, "", SIM,                                                                         \
     "sim with `failures.sdc_mtbf`: silent corruptions that struck compute that completed (NULL when not modelled)")  \

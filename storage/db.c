@@ -895,18 +895,33 @@ static uint64_t fl_db_overrides_hash(const char *o)
   return h;
 }
 
-void fl_db_sim_row_key(const char *scenario_text, const char *overrides, uint64_t seed, long replica, char *buf,
-                       size_t size)
+void fl_db_sim_row_key(const char *scenario_text, const char *overrides, const fl_input *inputs, int ninputs,
+                       uint64_t seed, long replica, char *buf, size_t size)
 {
   const char *t = scenario_text ? scenario_text : "";
-  snprintf(buf, size, "sim:%016" PRIx64 ":%016" PRIx64 ":%" PRIu64 ":%ld", (uint64_t)XXH64(t, strlen(t), 0),
-           fl_db_overrides_hash(overrides), seed, replica);
+  int n = snprintf(buf, size, "sim:%016" PRIx64 ":%016" PRIx64 ":%" PRIu64 ":%ld", (uint64_t)XXH64(t, strlen(t), 0),
+                   fl_db_overrides_hash(overrides), seed, replica);
+  if (ninputs > 0 && n > 0 && (size_t)n < size) {
+    /* the files' contents, not their paths: a checkout elsewhere is the same experiment, an edited file is not */
+    XXH64_state_t *h = XXH64_createState();
+    if (h) {
+      XXH64_reset(h, 0);
+      for (int i = 0; i < ninputs; i++) {
+        XXH64_update(h, inputs[i].key, strlen(inputs[i].key) + 1);
+        char hex[17];
+        snprintf(hex, sizeof hex, "%016" PRIx64, inputs[i].xxh64);
+        XXH64_update(h, hex, 16);
+      }
+      snprintf(buf + n, size - (size_t)n, ":%016" PRIx64, (uint64_t)XXH64_digest(h));
+      XXH64_freeState(h);
+    }
+  }
 }
 
 void fl_db_row_key(const fl_db_run *r, char *buf, size_t size)
 {
   if (r->mode && strcmp(r->mode, "sim") == 0) {
-    fl_db_sim_row_key(r->scenario_text, r->overrides, r->seed, r->replica, buf, size);
+    fl_db_sim_row_key(r->scenario_text, r->overrides, r->inputs, r->ninputs, r->seed, r->replica, buf, size);
   } else if (r->job_id) {
     const char *t = r->scenario_text ? r->scenario_text : "";
     snprintf(buf, size, "real:%016" PRIx64 ":job:%s", (uint64_t)XXH64(t, strlen(t), 0), r->job_id);

@@ -194,11 +194,12 @@ fl_err fl_db_open_readonly(const char *path, fl_db **out);
 void fl_db_close(fl_db **db);
 
 /* A row's identity (runs.row_key): simulated rows "sim:<xxh64 scenario text>:<xxh64 overrides but run.db and
- * run.replicas>:<seed>:<replica>", the same whichever command, shard or file wrote it (so re-running a sweep and
+ * run.replicas>:<seed>:<replica>", with ":<xxh64 of the input files' keys and content hashes>" after the replica
+ * when the scenario reads files (an edited trace is another experiment), the same whichever command, shard or file wrote it (so re-running a sweep and
  * merging shards skip what is there); real rows a key of their own moment and process. */
 void fl_db_row_key(const fl_db_run *run, char *buf, size_t size);
-void fl_db_sim_row_key(const char *scenario_text, const char *overrides, uint64_t seed, long replica, char *buf,
-                       size_t size);
+void fl_db_sim_row_key(const char *scenario_text, const char *overrides, const fl_input *inputs, int ninputs,
+                       uint64_t seed, long replica, char *buf, size_t size);
 /* Is a row of that key in the database? The key as text, or as the value another file stored (compared as the
  * unique index compares it: a key read back as text could differ, a BLOB say). */
 fl_err fl_db_has_row(fl_db *db, const char *row_key, int *found);

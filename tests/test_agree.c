@@ -1,6 +1,7 @@
 /* test_agree.c — calibrate and agree from the command line, on real ranks: calibrate writes an INI fragment that
- * simulate --calibration applies as overrides (stored in the row); agree runs both engines with the same failure
- * instants and both see every failure. The agreement figure itself (real/simulated makespan within 0.85-1.15 on 8
+ * simulate --calibration applies as overrides (stored in the row); agree runs both engines with the same failures,
+ * placed by progress (faultline run's RANK@ITER, the simulator's failures.trace_clock = work), and both see every
+ * one, in every round of --repeat. The agreement figure itself (real/simulated makespan within 0.85-1.15 on 8
  * ranks) is a benchmark, bench/bench_agree.sh: on a loaded machine it is a measurement, not a test. Skipped (77)
  * when faultline was built without MPI. */
 #include "cli_util.h"
@@ -85,20 +86,27 @@ static void test_agree(void)
 {
   char args[2048];
   int code;
+  /* two rounds, each its own calibration and failures */
   snprintf(args, sizeof args,
-           "agree '%s' --np 4 --failures 2 --strategies buddy,two-level --db agree.sqlite --quiet " LONG_RUN,
+           "agree '%s' --np 4 --failures 2 --strategies buddy,two-level --repeat 2 --db agree.sqlite --quiet " LONG_RUN,
            fl_test_src("scenarios/cg-buddy.ini"));
-  code = fl_cli_run_limited(args, 300);
+  code = fl_cli_run_limited(args, 400);
   CU_ASSERT(code == 0 || code == 1); /* 1: a ratio outside 0.85-1.15, a result */
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "2 failures at"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "2 failures (rank@iteration):"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "round 2 of 2"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "load average"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\nbuddy "));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\ntwo-level "));
-  /* both engines saw both failures, and each wrote its row */
-  CU_ASSERT_EQUAL(
-      db_value(fl_test_tmp("agree.sqlite"), "SELECT COUNT(*) FROM runs WHERE mode = 'sim' AND failures = 2"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "median"));
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "not compared"));
+  /* both engines saw both failures in every round (placed by progress), and each wrote its row */
+  CU_ASSERT_EQUAL(db_value(fl_test_tmp("agree.sqlite"),
+                           "SELECT COUNT(*) FROM runs WHERE mode = 'sim' AND failures = 2 AND overrides LIKE "
+                           "'%failures.trace_clock=work%'"),
+                  4);
   CU_ASSERT_EQUAL(db_value(fl_test_tmp("agree.sqlite"),
                            "SELECT COUNT(*) FROM runs WHERE mode = 'real' AND failures = 2 AND status = 'completed'"),
-                  2);
+                  4);
   {
     double r =
         db_value(fl_test_tmp("agree.sqlite"), "SELECT MAX(r.makespan_s / s.makespan_s) FROM runs r JOIN runs s "

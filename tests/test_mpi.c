@@ -392,27 +392,29 @@ typedef struct fault_case {
   int code;            /* exit status */
   const char *status;  /* the row's; NULL: no row */
   const char *message; /* in stderr */
+  int failures;        /* the row's failures (0: not checked) */
 } fault_case;
 
 static void test_fault_table(void)
 {
   static const fault_case cases[] = {
-      /* replication: the set that lost a rank and had no spare retires; the other finishes: exit 0, its row */
-      {"repl-one-set", "--spares 1 --set strategy.kind=replication --kill 2@20 --kill 6@20", 0, "completed", NULL},
+      /* replication: the set that lost a rank and had no spare retires; the other finishes: exit 0, its row, which
+       * counts the job's failures, the retired set's too */
+      {"repl-one-set", "--spares 1 --set strategy.kind=replication --kill 2@20 --kill 6@20", 0, "completed", NULL, 2},
       /* both sets retire: the job failed (no spare), one row, exit 3 */
       {"repl-no-set", "--spares 0 --set strategy.kind=replication --kill 2@20 --kill 6@20", 3, "failed",
-       "no spare left"},
+       "no spare left", 0},
       /* no spare: failed, not data_lost, under a strategy with a file level too */
-      {"no-spare-file", "--spares 0 --set strategy.kind=two-level --kill 2@20", 3, "failed", "no spare left"},
+      {"no-spare-file", "--spares 0 --set strategy.kind=two-level --kill 2@20", 3, "failed", "no spare left", 1},
       /* kills that cannot happen: refused, nothing runs, no row */
-      {"kill-spare", "--spares 1 --kill 4@3", 2, NULL, "rank 4 is a spare"},
-      {"kill-late", "--spares 1 --kill 2@99999", 2, NULL, "never comes"},
+      {"kill-spare", "--spares 1 --kill 4@3", 2, NULL, "rank 4 is a spare", 0},
+      {"kill-late", "--spares 1 --kill 2@99999", 2, NULL, "never comes", 0},
       /* a role's checkpoint directory cannot be written (a file where its directory goes): every role stops at
        * that checkpoint, one row, status error, exit 1 */
       {"ckpt-unwritable", "--spares 1 --set strategy.kind=checkpoint --set mpi.checkpoint_dir=@CKDIR@", 1, "error",
-       "file level"},
+       "file level", 0},
       /* a rank dies before MPI_Init: the others would wait in MPI_Init for ever; the start-up limit stops it */
-      {"kill-at-init", "--spares 1 --set mpi.watchdog=6s --kill 2@init", 1, "error", "never got past MPI_Init"},
+      {"kill-at-init", "--spares 1 --set mpi.watchdog=6s --kill 2@init", 1, "error", "never got past MPI_Init", 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const fault_case *c = &cases[i];
@@ -444,6 +446,8 @@ static void test_fault_table(void)
     CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + (c->status ? 1 : 0));
     if (c->status) {
       CU_ASSERT_EQUAL(db_count(sql), with + 1);
+      if (c->failures)
+        CU_ASSERT_EQUAL(db_count("SELECT failures FROM runs WHERE id = (SELECT MAX(id) FROM runs)"), c->failures);
       if (strcmp(c->status, "completed") != 0) {
         /* no answer: no error, no iteration count, no useful work */
         CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND error_linf "

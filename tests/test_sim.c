@@ -122,6 +122,102 @@ static void test_trace_timeline(void)
   fl_sim_destroy(&sim);
 }
 
+/* failures.trace_clock = work: a trace's failures strike when the job's work gets to theirs, whatever the time,
+ * by hand (interval 100 s + 10 s checkpoints, restart 20 s, downtime 5 s, 1000 s of work, 1100 s failure-free):
+ *   work 250 on node 3: at t = 270 (200 committed at t = 220): 50 s lost, 5 + 20 -> resume at 295 from 200, then
+ *   800 s and 8 checkpoints: 1175 — what a time trace striking at 270 gives;
+ *   work 300, a checkpoint's own work: after that checkpoint (t = 330), before the next segment: nothing lost,
+ *   1125 (as faultline run's RANK@ITER strikes before iteration ITER, its checkpoint taken);
+ *   work 1000, the end: never;
+ *   under replication, a copy's node: masked, 1100, the failure counted. */
+static void test_trace_by_work(void)
+{
+  static const struct {
+    const char *trace, *strategy;
+    double makespan, lost;
+    long failures, interruptions;
+  } cases[] = {
+      {"250, 3\n", "checkpoint", 1175.0, 50.0, 1, 1},
+      {"300, 3\n", "checkpoint", 1125.0, 0.0, 1, 1},
+      {"300, 3\n300, 3\n", "checkpoint", 1125.0, 0.0, 1, 1}, /* a node fails once */
+      {"0, 3\n", "checkpoint", 1125.0, 0.0, 1, 1},           /* at the start */
+      {"1000, 3\n", "checkpoint", 1100.0, 0.0, 0, 0},
+      {"999.5, 3\n", "checkpoint", 1224.5, 99.5, 1, 1},
+      {"250, 3\n", "replication", 1100.0, 0.0, 1, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char text[1024];
+    fl_sim_result r;
+    fl_sim *sim;
+    write_trace("by-work.csv", cases[c].trace);
+    snprintf(text, sizeof text,
+             "[failures]\nmodel = trace\ntrace = by-work.csv\ntrace_clock = work\nrepair = never\n"
+             "[app]\nnodes = %d\nwork = 1000s\n[strategy]\nkind = %s\ninterval = 100s\ncheckpoint_cost = 10s\n"
+             "restart_cost = 20s\ndowntime = 5s\n",
+             strcmp(cases[c].strategy, "replication") == 0 ? 30 : 60, cases[c].strategy);
+    sim = make_sim(text, NULL);
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+    if (fabs(r.makespan_s - cases[c].makespan) > 1e-9)
+      fprintf(stderr, "\n    case %zu: makespan %.9g, expected %.9g", c, r.makespan_s, cases[c].makespan);
+    CU_ASSERT_STRING_EQUAL(r.status, "completed");
+    CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, cases[c].makespan, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(r.lost_work_s, cases[c].lost, 1e-9);
+    CU_ASSERT_EQUAL(r.failures, cases[c].failures);
+    CU_ASSERT_EQUAL(r.interruptions, cases[c].interruptions);
+    /* the next replica replays them: the killed nodes are up again */
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 1, &r, NULL), FL_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, cases[c].makespan, 1e-9);
+    fl_sim_destroy(&sim);
+  }
+  /* the time trace that strikes where the first case's work does: the same run */
+  {
+    fl_sim_result r;
+    fl_sim *sim;
+    write_trace("by-time.csv", "270, 3\n");
+    sim = make_sim("[failures]\nmodel = trace\ntrace = by-time.csv\nrepair = never\n[app]\nnodes = 60\nwork = 1000s\n"
+                   "[strategy]\ninterval = 100s\ncheckpoint_cost = 10s\nrestart_cost = 20s\ndowntime = 5s\n",
+                   NULL);
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1175.0, 1e-9);
+    fl_sim_destroy(&sim);
+  }
+}
+
+/* ... and where it cannot mean anything: refused, naming the key or the trace's line. */
+static void refused_by_sim(const char *text, const char *says)
+{
+  fl_scenario *sc = NULL;
+  fl_sim *sim = NULL;
+  char full[1024];
+  snprintf(full, sizeof full, PLATFORM "%s", text);
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text(full, "<test>", fl_test_tmpdir(), &sc), FL_OK);
+  CU_ASSERT_NOT_EQUAL(fl_sim_create(sc, &sim), FL_OK);
+  if (!strstr(fl_err_msg(), says))
+    fprintf(stderr, "\n    expected '%s' in: %s", says, fl_err_msg());
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), says));
+  fl_sim_destroy(&sim);
+  fl_scenario_destroy(&sc);
+}
+
+static void test_trace_by_work_refused(void)
+{
+  write_trace("by-work.csv", "250, 3\n");
+  write_trace("by-work-down.csv", "250, 3\n300, 4, 60\n");
+  /* repaired nodes: failures placed by progress are permanent */
+  refused_by_sim("[failures]\nmodel = trace\ntrace = by-work.csv\ntrace_clock = work\n[app]\nnodes = 60\n",
+                 "failures.repair = never");
+  /* no trace */
+  refused_by_sim("[failures]\ntrace_clock = work\nrepair = never\n", "model = trace");
+  /* a job that is not bsp */
+  refused_by_sim("[failures]\nmodel = trace\ntrace = by-work.csv\ntrace_clock = work\nrepair = never\n"
+                 "[app]\nkind = gridworld\ngrid = 4x4\n[strategy]\nkind = replication\n",
+                 "app.kind = bsp");
+  /* a downtime in the trace */
+  refused_by_sim("[failures]\nmodel = trace\ntrace = by-work-down.csv\ntrace_clock = work\nrepair = never\n"
+                 "[app]\nnodes = 60\n",
+                 "by-work-down.csv:2");
+}
+
 /* Buddy checkpoints: rank 3 fails, then rank 4 — which holds rank 3's copy — fails before the next commit (during
  * the restart): rank 3's state is gone, the job starts over. Same trace as above otherwise:
  *   committed 200 s at t = 220; t = 250 rank 3 fails (30 s lost), downtime -> 255, restart from 255;
@@ -814,6 +910,8 @@ static void test_daly_walltime(void)
 static CU_TestInfo sim_tests[] = {
     {"no failures: work plus checkpoints", test_no_failures},
     {"a trace's timeline, by hand", test_trace_timeline},
+    {"a trace by work: failures at the job's progress, by hand", test_trace_by_work},
+    {"a trace by work: refused where it means nothing", test_trace_by_work_refused},
     {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
     {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
     {"two levels: buddy lost, back to the file level", test_two_level_rollback},

@@ -363,8 +363,8 @@ int main(int argc, char **argv)
     row.work_s = dr->wall_s - dr->commit_s - recoveries_s - dr->restore_s - dr->replay_s;
     row.lost_work_s = dr->replay_s;
     row.restart_time_s = dr->restore_s;
-    row.failures = rt.failures;
-    row.platform_failures = rt.failures;
+    row.failures = rt.degree > 1 ? fl_rt_job_failures(&rt) : rt.failures; /* replication: every set's */
+    row.platform_failures = row.failures;
     row.interruptions = rt.recoveries;
     row.checkpoints = dr->commits;
     row.checkpoint_time_s = dr->commit_s;

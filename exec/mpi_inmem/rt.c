@@ -18,7 +18,8 @@ enum {
   FL_TAG_PING = 104,
   FL_TAG_PONG = 105,
   FL_TAG_FENCE = 106,
-  FL_TAG_STOP = 107
+  FL_TAG_STOP = 107,
+  FL_TAG_TALLY = 108
 };
 
 /* A VIEW message: epoch, my two committed versions, my file-level version and its generation, then one entry per
@@ -480,6 +481,22 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
       rt->failures++;
     rt->alive[w] = heard[w];
   }
+  if (rt->degree > 1) {
+    /* replication: the other sets learn this set's failures, so that whichever finishes counts the job's (one
+     * process says it: the first of my set alive) */
+    int first = 0;
+    while (first < rt->wsize && (rt->foreign[first] || !rt->alive[first]))
+      first++;
+    if (first == rt->wrank) {
+      int tally[2] = {rt->set, rt->failures}, *sent = fl_rt_keep(rt, tally, sizeof tally);
+      for (int w = 0; w < rt->wsize && sent; w++)
+        if (rt->foreign[w]) {
+          MPI_Request req;
+          MPI_Isend(sent, 2, MPI_INT, w, FL_TAG_TALLY, rt->world, &req);
+          MPI_Request_free(&req);
+        }
+    }
+  }
   rt->epoch = e;
   rt->pending_epoch = e;
 
@@ -659,6 +676,34 @@ int fl_rt_spare_wait(fl_rt *rt)
     }
     usleep(spins++ < 100 ? 100 : 2000);
   }
+}
+
+int fl_rt_job_failures(fl_rt *rt)
+{
+  int *per_set = calloc((size_t)rt->degree, sizeof *per_set), total = rt->failures, flag;
+  double quiet = fl_rt_now(), t0 = quiet;
+  MPI_Status st;
+  if (!per_set)
+    return total;
+  /* what has arrived, and what is still arriving: until nothing came for 50 ms (at most 1 s) */
+  while (fl_rt_now() - quiet < 0.05 && fl_rt_now() - t0 < 1.0) {
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_TALLY, rt->world, &flag, &st);
+    if (!flag) {
+      usleep(1000);
+      continue;
+    }
+    {
+      int tally[2];
+      MPI_Recv(tally, 2, MPI_INT, st.MPI_SOURCE, FL_TAG_TALLY, rt->world, MPI_STATUS_IGNORE);
+      if (tally[0] >= 0 && tally[0] < rt->degree && tally[0] != rt->set && tally[1] > per_set[tally[0]])
+        per_set[tally[0]] = tally[1];
+      quiet = fl_rt_now();
+    }
+  }
+  for (int k = 0; k < rt->degree; k++)
+    total += per_set[k];
+  free(per_set);
+  return total;
 }
 
 void fl_rt_fence_dead(fl_rt *rt)

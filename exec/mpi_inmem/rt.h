@@ -110,6 +110,10 @@ int fl_rt_mirror_source(const fl_rt *rt, int r);
  * rt->policy_decides, a role whose checkpoint is gone) or FL_RT_FAILED (I was declared dead). */
 int fl_rt_recover(fl_rt *rt, const long versions[2]);
 
+/* Replication: the failures of the whole job, mine and those every other replica set reported after its recoveries
+ * (it waits until no report came for 50 ms, at most 1 s). Without replication, rt->failures. */
+int fl_rt_job_failures(fl_rt *rt);
+
 /* Spare loop: wait for a recovery that needs me (FL_RT_FAILED: call fl_rt_recover) or for the end (FL_RT_DONE). */
 int fl_rt_spare_wait(fl_rt *rt);
 /* Role 0 at the end: tell every alive spare to leave. */

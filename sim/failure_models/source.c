@@ -220,7 +220,7 @@ fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out)
       for (size_t i = s->n / 2; i-- > 0;)
         fl_heap_down(s->heap, s->n, i);
     }
-  } else if (ntrace > 0) {
+  } else if (ntrace > 0 && !cfg->trace_elsewhere) {
     FL_CHECK(cfg->trace_node != NULL, FL_ERR_INTERNAL, "trace nodes not resolved");
     /* A repair is pushed only after its failure is popped, so the heap never holds more than ntrace events:
      * reserve them now and pushes during the replay never allocate. */

@@ -51,6 +51,7 @@ typedef struct fl_fsrc_config {
   int start;              /* fl_start: stationary, fresh, or steady (a node may be down at t=0) */
   uint64_t seed, replica; /* stream FL_STREAM_FAILURES of this replica */
   const long *trace_node; /* trace model: node index of each trace record (resolved by the caller) */
+  int trace_elsewhere;    /* 1: the engine places the trace's records itself (failures.trace_clock = work) */
   long group_size;        /* group failures: nodes g*group_size .. (g+1)*group_size-1 fail together */
   double group_mtbf_s;    /* mean time between failures of ONE group; INFINITY (or 0 group_size): none */
   double burst_ratio;     /* bursts: offspring failures per failure (< 1); 0: none */

@@ -62,8 +62,20 @@ static herr_t fl_h5_walk(unsigned n, const H5E_error2_t *e, void *data)
 /* FL_ERR_IO naming the path, what we did, and HDF5's innermost message. */
 static fl_err fl_h5_fail(const char *path, const char *what)
 {
-  char msg[256] = "no detail";
+  char msg[256] = "no detail", *sys;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, fl_h5_walk, msg);
+  /* a failed system call: its message says it (HDF5's text also holds the time, the descriptor, the buffer and
+   * line breaks) */
+  if ((sys = strstr(msg, "error message = '")) != NULL) {
+    char *end = strchr(sys + 17, '\'');
+    const char *colon = strchr(msg, ':');
+    if (end && colon && colon < sys)
+      return fl_err_set(FL_ERR_IO, "%s: HDF5 %s failed (%.*s: %.*s)", path, what, (int)(colon - msg), msg,
+                        (int)(end - sys - 17), sys + 17);
+  }
+  for (char *c = msg; *c; c++)
+    if (*c == '\n' || *c == '\r')
+      *c = ' ';
   return fl_err_set(FL_ERR_IO, "%s: HDF5 %s failed (%s)", path, what, msg);
 }
 
