@@ -58,6 +58,7 @@ typedef struct fl_agree_row {
 /* What calibrate measured. */
 typedef struct fl_calib {
   long np, iterations, every;
+  double t_iter_file; /* the iteration's time in the file-checkpoint run: the file level's writes slow compute too */
   double t_iter, makespan0, delta_buddy, delta_file, bytes_buddy, bytes_file, detect, recovery, restore;
   const char *store, *other_store; /* the file level's format (mpi.checkpoint_store), and the other one measured */
   double delta_other, bytes_other; /* (other_store NULL: not measured, no HDF5) */
@@ -207,6 +208,7 @@ static fl_err fl_calib_measure(const fl_agree_args *a, const fl_scenario *sc, fl
   c->iterations = b.iterations;
   c->makespan0 = b.makespan;
   c->t_iter = (b.makespan - b.checkpoint_time) / (double)b.iterations;
+  c->t_iter_file = (f.makespan - f.checkpoint_time) / (double)f.iterations;
   c->delta_buddy = b.checkpoint_time / (double)b.checkpoints;
   c->delta_file = f.checkpoint_time / (double)f.checkpoints;
   c->bytes_buddy = b.bytes / (double)b.checkpoints / (double)a->np;
@@ -239,6 +241,9 @@ static double fl_calib_delta(const fl_calib *c, const char *kind)
 
 static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const char *kind, const char *path)
 {
+  /* compute as it runs beside this strategy's checkpoints: beside file writes (the kernel flushing them shares the
+   * cores) an iteration takes longer than beside buddy copies */
+  double t_iter = strcmp(kind, "checkpoint") == 0 ? c->t_iter_file : c->t_iter;
   char tmp[4200], host[256] = "?", when[64], other[160] = "";
   int is_stdout = strcmp(path, "/dev/stdout") == 0;
   FILE *f;
@@ -256,18 +261,18 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
   fprintf(
       f,
       "; faultline calibrate %s --np %ld (strategy %s), measured %s on %s\n"
-      "; failure-free: %ld iterations of %.6g s; buddy checkpoint %.6g s (%.1f MB/s a rank), file checkpoint %.6g s "
-      "(%.1f MB/s a rank, %s store)\n"
+      "; failure-free: %ld iterations of %.6g s (%.6g s beside file checkpoints)\n"
+      "; buddy checkpoint %.6g s (%.1f MB/s a rank), file checkpoint %.6g s (%.1f MB/s a rank, %s store)\n"
       "%s"
       "; one rank killed: detection %.4g s, recovery (agreement, spare promotion) %.4g s, restore %.4g s\n"
       "; faultline simulate SCENARIO --calibration THIS_FILE: the job as a bsp job of the measured work\n"
       "[app]\nkind = bsp\nnodes = %ld\nwork = %.9gs\n"
       "[strategy]\ninterval = %.9gs\ncheckpoint_cost = %.9gs\nfile_cost = %.9gs\nrestart_cost = %.9gs\n"
       "downtime = %.9gs\n",
-      a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->delta_buddy,
+      a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->t_iter_file, c->delta_buddy,
       c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
       c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->store, other, c->detect, c->recovery,
-      c->restore, a->np, c->t_iter * (double)c->iterations, c->t_iter * (double)c->every, fl_calib_delta(c, kind),
+      c->restore, a->np, t_iter * (double)c->iterations, t_iter * (double)c->every, fl_calib_delta(c, kind),
       c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
   if (is_stdout)
     return fflush(stdout) == 0 ? FL_OK : fl_err_set(FL_ERR_IO, "stdout: %s", strerror(errno));
@@ -474,13 +479,28 @@ static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const
   char trace[4200], cal[4200], strat[64], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
   char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *killv[FL_AGREE_MAX_FAILURES];
   fl_scenario *sc = NULL;
+  fl_calib cr = *c;
   long degree;
+  double t_iter;
   int code;
   FILE *f;
   memset(out, 0, sizeof *out);
   out->ratio = NAN;
   FL_TRY(fl_agree_scenario(a, &sc));
   degree = fl_agree_degree(a, sc, kind);
+  snprintf(cal, sizeof cal, "%s/calibration-%ld-%s.ini", a->tmp, round, kind);
+  if (strcmp(kind, "buddy") != 0 && strcmp(kind, "checkpoint") != 0) {
+    /* the iteration as it runs under this strategy, measured failure-free like the rest: two-level's file level
+     * slows compute as checkpoint's does, replication's copies share the machine */
+    fl_agree_row rr;
+    FL_TRY(fl_calib_run(a, kind, NULL, NULL, degree > 1 ? a->failures : 1, &rr));
+    FL_CHECK(rr.iterations > 0 && rr.checkpoints > 0, FL_ERR_IO, "calibration: the %s run made no iteration", kind);
+    cr.t_iter = (rr.makespan - rr.checkpoint_time) / (double)rr.iterations;
+    if (degree > 1)
+      cr.delta_file = rr.checkpoint_time / (double)rr.checkpoints;
+  }
+  FL_TRY(fl_calib_write(&cr, a, kind, cal));
+  t_iter = strcmp(kind, "checkpoint") == 0 ? cr.t_iter_file : cr.t_iter;
   /* the simulator's trace: the job's work when each failure strikes (iterations x the calibrated iteration); the
    * real world rank w of replica set w / np holds copy w / np of rank w mod np, which the simulator places on node
    * rank * degree + copy */
@@ -488,29 +508,9 @@ static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const
   FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
   fprintf(f, "# work (s), node: the job's progress at each failure (faultline agree; failures.trace_clock = work)\n");
   for (long i = 0; i < a->failures; i++)
-    fprintf(f, "%.17g, %ld\n", (double)iter[i] * c->t_iter, (rank[i] % a->np) * degree + rank[i] / a->np);
+    fprintf(f, "%.17g, %ld\n", (double)iter[i] * t_iter, (rank[i] % a->np) * degree + rank[i] / a->np);
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", trace, strerror(errno));
   snprintf(platform, sizeof platform, "platform.nodes=%ld", a->np * degree + a->failures);
-  snprintf(cal, sizeof cal, "%s/calibration-%ld-%s.ini", a->tmp, round, kind);
-  if (degree > 1) {
-    /* replication runs degree copies at once: on a machine they share, an iteration costs what it costs with
-     * all of them running; measured failure-free, like the rest */
-    fl_calib cr = *c;
-    fl_agree_row rr;
-    FL_TRY(fl_calib_run(a, kind, NULL, NULL, a->failures, &rr));
-    FL_CHECK(rr.iterations > 0 && rr.checkpoints > 0, FL_ERR_IO, "calibration: the %s run made no iteration", kind);
-    cr.t_iter = (rr.makespan - rr.checkpoint_time) / (double)rr.iterations;
-    cr.delta_file = rr.checkpoint_time / (double)rr.checkpoints;
-    FL_TRY(fl_calib_write(&cr, a, kind, cal));
-    /* the trace in the replicated job's own iterations */
-    FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
-    fprintf(f, "# work (s), node: the job's progress at each failure (faultline agree; failures.trace_clock = work)\n");
-    for (long i = 0; i < a->failures; i++)
-      fprintf(f, "%.17g, %ld\n", (double)iter[i] * cr.t_iter, (rank[i] % a->np) * degree + rank[i] / a->np);
-    FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", trace, strerror(errno));
-  } else {
-    FL_TRY(fl_calib_write(c, a, kind, cal));
-  }
   snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
   snprintf(tr, sizeof tr, "failures.trace=%s", trace);
   /* the simulator: the calibrated job, the failures by progress, no repair (a dead process stays dead) */

@@ -294,7 +294,9 @@ void fl_sim_run_ranks(fl_replica *rep)
     res->status = "failed";
     return;
   }
-  while (committed < sim->work_s) {
+  /* done when the work is, to rounding: an interval that divides the work into k segments (a calibrated job's
+   * every N iterations) must not leave a last segment of 1e-15 s and one more checkpoint after it */
+  while (sim->work_s - committed > 1e-12 * sim->work_s) {
     double seg;
     fl_recovery from;
     long sdc_k = 0;

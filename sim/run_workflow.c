@@ -72,6 +72,7 @@ struct fl_wfrun {
   unsigned char *state;
   long *where, *out_host;
   long *esrc, *edge_at, *ecomm_dst;
+  unsigned char *eclaim; /* per edge: a transfer to ecomm_dst is being started (fl_wf_send_edge) */
   fl_sgc **ecomm;
   fl_sgc **dropped; /* transfers given up on: SimGrid may still touch them until the replica ends */
   long ndropped, capdropped;
@@ -305,7 +306,7 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->cache_bw, 65536);
   {
     /* HEFT on the platform: mean latency and bandwidth over a sample of host pairs */
-    double lat = 0.0, inv_bw = 0.0;
+    double lat[256], bws[256];
     long pairs = 0;
     fl_heft_graph g = {.ntasks = n,
                        .nedges = E,
@@ -334,12 +335,11 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
       bw = sg_host_get_route_bandwidth(w->host[a], w->host[b]);
       FL_CHECK(bw > 0, FL_ERR_INPUT, "platform: no route between hosts %s and %s: a workflow moves files between hosts",
                sg_host_get_name(w->host[a]), sg_host_get_name(w->host[b]));
-      lat += sg_host_get_route_latency(w->host[a], w->host[b]);
-      inv_bw += 1.0 / bw;
-      pairs++;
+      lat[pairs] = sg_host_get_route_latency(w->host[a], w->host[b]);
+      bws[pairs++] = bw;
     }
-    h.mean_latency = pairs ? lat / (double)pairs : 0.0;
-    h.mean_bandwidth = pairs ? (double)pairs / inv_bw : INFINITY;
+    h.mean_latency = pairs ? fl_heft_mean(lat, pairs) : 0.0;
+    h.mean_bandwidth = pairs ? fl_heft_harmonic_mean(bws, pairs) : INFINITY;
     FL_ALLOC(flops, n);
     for (long i = 0; i < n; i++)
       flops[i] = w->wf->task[i].flops;
@@ -368,6 +368,7 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->esrc, E);
   FL_ALLOC(w->edge_at, E);
   FL_ALLOC(w->ecomm_dst, E);
+  FL_ALLOC(w->eclaim, E);
   FL_ALLOC(w->ecomm, E);
   FL_ALLOC(w->borrow_head, n);
   FL_ALLOC(w->up, w->H + 1);
@@ -444,6 +445,7 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->esrc);
   free(w->edge_at);
   free(w->ecomm_dst);
+  free(w->eclaim);
   free(w->ecomm);
   free(w->borrow_head);
   free(w->borrow);
@@ -652,16 +654,51 @@ done:
   return rc;
 }
 
+/* Cancel a transfer and keep it until the replica ends (a waiter may still hold it). */
+static void fl_wf_drop(fl_wfrun *w, fl_sgc *c)
+{
+  fl_sgc_cancel(c);
+  if (fl_grow((void **)&w->dropped, &w->capdropped, w->ndropped + 1, sizeof *w->dropped) == FL_OK)
+    w->dropped[w->ndropped++] = c;
+  else
+    w->rep->rc = FL_ERR_NOMEM; /* keep it: a leak, not a crash */
+}
+
 static void fl_wf_drop_comm(fl_wfrun *w, long e)
 {
+  w->eclaim[e] = 0; /* one being started is dropped when its start returns */
   if (w->ecomm[e]) {
-    fl_sgc_cancel(w->ecomm[e]);
-    if (fl_grow((void **)&w->dropped, &w->capdropped, w->ndropped + 1, sizeof *w->dropped) == FL_OK)
-      w->dropped[w->ndropped++] = w->ecomm[e];
-    else
-      w->rep->rc = FL_ERR_NOMEM; /* keep it: a leak, not a crash */
+    fl_sgc *c = w->ecomm[e];
     w->ecomm[e] = NULL;
+    fl_wf_drop(w, c);
   }
+}
+
+/* An edge's transfer to host `to`, or one on its way there (being started counts). */
+static int fl_wf_edge_to(const fl_wfrun *w, long e, long to)
+{
+  return (w->ecomm[e] || w->eclaim[e]) && w->ecomm_dst[e] == to;
+}
+
+/* Start edge e's transfer from host `from` to host `to`: one owner per edge. Starting a SimGrid communication
+ * yields to the other actors, so the edge is claimed first: a worker that pulls the same edge meanwhile finds it
+ * on its way instead of starting a second transfer (the later one overwrote the earlier, which kept its share of
+ * the network and was never released). A transfer dropped or redirected while it started is cancelled. The
+ * destination's worker is woken once the transfer is recorded. */
+static void fl_wf_send_edge(fl_wfrun *w, long e, long from, long to)
+{
+  fl_sgc *c;
+  fl_wf_drop_comm(w, e);
+  w->ecomm_dst[e] = to;
+  w->eclaim[e] = 1;
+  c = fl_sgc_send(w->host[from], w->host[to], w->wf->edge_bytes[e]);
+  if (w->eclaim[e] && w->ecomm_dst[e] == to && !w->ecomm[e]) {
+    w->eclaim[e] = 0;
+    w->ecomm[e] = c;
+  } else {
+    fl_wf_drop(w, c);
+  }
+  fl_wf_wake(w, to);
 }
 
 static void fl_wf_free_dropped(fl_wfrun *w)
@@ -698,6 +735,7 @@ fl_err fl_wfr_reset(fl_replica *rep)
     w->esrc[e] = wf->edge_src[e];
     w->edge_at[e] = -1;
     w->ecomm_dst[e] = -1;
+    w->eclaim[e] = 0;
     fl_sgc_unref(w->ecomm[e]);
     w->ecomm[e] = NULL;
   }
@@ -826,7 +864,7 @@ static void fl_wf_worker_main(int argc, char **argv)
   free(arg);
   for (;;) {
     long t;
-    int ready = 1, failed = 0;
+    int ready = 1, failed = 0, claimed = 0;
     if (w->finished)
       break;
     t = fl_wf_live(w, p) ? fl_lq_peek(w, p) : -1;
@@ -843,15 +881,13 @@ static void fl_wf_worker_main(int argc, char **argv)
       }
       if (!fl_wf_missing(w, e, p))
         continue;
-      if (w->ecomm[e] && w->ecomm_dst[e] == p)
+      if (fl_wf_edge_to(w, e, p))
         continue; /* on its way */
       if (!fl_wf_live(w, w->out_host[s])) {
         ready = 0; /* the failure handler is deciding about s (or is about to) */
         break;
       }
-      fl_wf_drop_comm(w, e);
-      w->ecomm[e] = fl_sgc_send(w->host[w->out_host[s]], w->host[p], wf->edge_bytes[e]);
-      w->ecomm_dst[e] = p;
+      fl_wf_send_edge(w, e, w->out_host[s], p);
     }
     if (!ready) {
       sg_sem_acquire(w->sem[p]);
@@ -860,6 +896,10 @@ static void fl_wf_worker_main(int argc, char **argv)
     for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
       long e = wf->parent_edge[k];
       fl_sgc *c = w->ecomm[e];
+      if (!c && w->eclaim[e] && w->ecomm_dst[e] == p) {
+        claimed = 1; /* another actor is starting it: woken when it is recorded */
+        continue;
+      }
       if (!c || w->ecomm_dst[e] != p)
         continue;
       fl_sgc_ref(c);
@@ -882,6 +922,10 @@ static void fl_wf_worker_main(int argc, char **argv)
     }
     if (w->finished)
       break;
+    if (claimed) {
+      sg_sem_acquire(w->sem[p]);
+      continue;
+    }
     /* something changed while the inputs moved (a failure, or a task placed here that comes first): look again */
     if (failed || w->where[t] != p || w->state[t] != FL_T_PENDING || !fl_wf_live(w, p) || fl_lq_peek(w, p) != t)
       continue;
@@ -945,13 +989,9 @@ static void fl_wf_worker_main(int argc, char **argv)
       long c = wf->edge_dst[e], q = w->where[c];
       if (w->esrc[e] != t || w->state[c] != FL_T_PENDING || q < 0)
         continue;
-      if (q != p && wf->edge_bytes[e] > 0 && fl_wf_live(w, q) && fl_wf_live(w, p) &&
-          !(w->ecomm[e] && w->ecomm_dst[e] == q)) {
-        fl_wf_drop_comm(w, e);
-        w->ecomm[e] = fl_sgc_send(w->host[p], w->host[q], wf->edge_bytes[e]);
-        w->ecomm_dst[e] = q;
-      }
-      if (q != p)
+      if (q != p && wf->edge_bytes[e] > 0 && fl_wf_live(w, q) && fl_wf_live(w, p) && !fl_wf_edge_to(w, e, q))
+        fl_wf_send_edge(w, e, p, q); /* (wakes q) */
+      else if (q != p)
         fl_wf_wake(w, q);
     }
     for (long b = w->borrow_head[t]; b >= 0; b = w->borrow[b].next)

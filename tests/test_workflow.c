@@ -273,6 +273,23 @@ static void test_heft_by_hand(void)
   fl_wf_destroy(&wf);
 }
 
+/* The means HEFT prices with are exact for equal samples (256 host pairs of one 1e8 B/s bandwidth: 1e8, where a
+ * plain sum of inverses gives 100000000.00000057 and breaks rank ties by rounding), and right for unequal ones. */
+static void test_heft_means(void)
+{
+  double bw[256], lat[256], naive = 0.0, mixed[2] = {1e8, 2e8}, l2[3] = {1e-4, 2e-4, 6e-4};
+  for (int k = 0; k < 256; k++) {
+    bw[k] = 1e8;
+    lat[k] = 1.7e-5;
+    naive += 1.0 / bw[k];
+  }
+  CU_ASSERT(256.0 / naive != 1e8); /* the case the old sum got wrong */
+  CU_ASSERT(fl_heft_harmonic_mean(bw, 256) == 1e8);
+  CU_ASSERT(fl_heft_mean(lat, 256) == 1.7e-5);
+  CU_ASSERT_DOUBLE_EQUAL(fl_heft_harmonic_mean(mixed, 2), 2.0 / (1.0 / 1e8 + 1.0 / 2e8), 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_heft_mean(l2, 3), 3e-4, 1e-18);
+}
+
 /* Above 2e7 task x host pairs HEFT looks at the parents' hosts and the 16 earliest free: a 20x20 grid world of 100
  * sweeps on 800 hosts (3.2e7 pairs) still runs each sweep in parallel, 100 s in all. Regression: hosts taken out
  * of the earliest-free heap were not all put back, and the schedule serialised (3,288 s). */
@@ -329,6 +346,33 @@ static void test_cli_heft_makespan(void)
   CU_ASSERT_EQUAL(fl_cli_query("heft.db", "SELECT count(*) FROM runs WHERE status = 'completed' AND app = "
                                           "'workflow' AND tasks_lost = 0"),
                   1.0);
+}
+
+/* One transfer per edge: a finished task pushes its output to its children's hosts while a child's host may be
+ * pulling the same edge; starting a SimGrid communication yields to the other actors, so both could start before
+ * either recorded it (the later overwrote the earlier, which kept its share of the link). The DAG, on heft2.xml's two
+ * 1 Gflop/s hosts (n1, n2; one 1e8 B/s link, no latency), edges declared S->X, S->C1, S->C2:
+ *   S 1e9 flops; X 3.5e9; C1 1e9; C2 2e9; S->X, S->C1, S->C2 each 1e8 B.
+ * HEFT (mean transfer 1 s): ranks S 1 + max(1 + 3.5, 1 + 1, 1 + 2) = 5.5, X 3.5, C2 2, C1 1. S on n1 [0, 1]; X on n1
+ * [1, 4.5] (n2: data at 2, ends 5.5); C2 on n2 [2, 4] (n1 would end 6.5); C1 on n2 [4, 5] (n1: 5.5). Schedule: 5.
+ * Simulated: at 1 S ends and pushes S->C1, then S->C2 to n2 (waking n2, whose first task, C2, needs S->C2: it must
+ * find that transfer on its way, not start another); the two share the link: both arrive at 3. C2 [3, 5], C1 [5, 6],
+ * X [1, 4.5]: makespan 6. With a duplicate S->C2, three flows share it until 4: C2 [4, 6], C1 [6, 7], makespan 7. */
+static void test_cli_one_transfer_per_edge(void)
+{
+  char cmd[2048], ini[1024];
+  fl_cli_write("race.dot", "digraph race {\n  S [size=\"1e9\"];\n  X [size=\"3.5e9\"];\n  C1 [size=\"1e9\"];\n"
+                           "  C2 [size=\"2e9\"];\n  S -> X [size=\"1e8\"];\n  S -> C1 [size=\"1e8\"];\n"
+                           "  S -> C2 [size=\"1e8\"];\n}\n");
+  snprintf(ini, sizeof ini,
+           "[platform]\nfile = %s\ncontroller = ctl\n[app]\nkind = workflow\ngraph = race.dot\noutputs = local\n"
+           "[failures]\nmodel = none\n[strategy]\nkind = replication\n",
+           fl_test_src("tests/data/workflows/heft2.xml"));
+  fl_cli_write("race.ini", ini);
+  snprintf(cmd, sizeof cmd, "simulate %s --db race.db --replicas 1 --quiet", fl_test_tmp("race.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("race.db", "SELECT work_s FROM runs"), 5.0, 1e-9); /* the schedule */
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("race.db", "SELECT makespan_s FROM runs"), 6.0, 1e-9);
 }
 
 /* Staged inputs (files no task writes) are read from the controller as a task starts, and HEFT prices the read:
@@ -622,12 +666,14 @@ static CU_TestInfo graph_tests[] = {
     {"side file of substitutes", test_side_file},
     {"bad graphs name the file and the element", test_bad_graphs},
     {"HEFT: the diamond by hand", test_heft_by_hand},
+    {"HEFT: mean bandwidth and latency exact for equal links", test_heft_means},
     {"HEFT: candidate hosts on a large platform", test_heft_candidates},
     CU_TEST_INFO_NULL,
 };
 static CU_TestInfo cli_tests[] = {
     {"failure-free makespan = HEFT's schedule", test_cli_heft_makespan},
     {"staged inputs: read from the controller, priced by HEFT", test_cli_staged_inputs},
+    {"one transfer per edge: a push and a pull never both start it", test_cli_one_transfer_per_edge},
     {"decisions: simplified re-executes, full MIP substitutes", test_cli_decisions},
     {"substitutes of substitutes, a dependent reading twice", test_cli_substitute_chain},
     {"bad graphs: exit 2, one line, no row", test_cli_bad_input},

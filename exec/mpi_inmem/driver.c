@@ -413,17 +413,28 @@ static void fl_drv_agree_figures(fl_drv *d)
 {
   fl_rt *rt = d->rt;
   fl_driver_result *res = d->res;
-  double m[5] = {res->commit_s, res->restore_s, res->replay_s, rt->recoveries ? rt->detect_s / rt->recoveries : 0.0,
-                 rt->recoveries ? rt->recover_s / rt->recoveries : 0.0};
+  /* the slowest role's times, and the counts of a role that lived through the whole run (a spare promoted half-way
+   * committed only the second half: its counts are not the job's) */
+  double m[8] = {res->commit_s,
+                 res->restore_s,
+                 res->replay_s,
+                 rt->recoveries ? rt->detect_s / rt->recoveries : 0.0,
+                 rt->recoveries ? rt->recover_s / rt->recoveries : 0.0,
+                 (double)res->commits,
+                 (double)res->file_commits,
+                 res->ckpt_bytes};
   res->detect_s = m[3];
   res->recover_s = m[4];
-  if (fl_rt_max(rt, m, 5) != FL_RT_OK)
+  if (fl_rt_max(rt, m, 8) != FL_RT_OK)
     return; /* a failure after the end: my own figures stand */
   res->commit_s = m[0];
   res->restore_s = m[1];
   res->replay_s = m[2];
   res->detect_s = m[3];
   res->recover_s = m[4];
+  res->commits = (long)m[5];
+  res->file_commits = (long)m[6];
+  res->ckpt_bytes = m[7];
 }
 
 void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_driver_config *cfg, fl_driver_result *res)

@@ -115,6 +115,26 @@ static int fl_cmp_rank(const void *a, const void *b)
   return (fl_sort_topo_pos[x] > fl_sort_topo_pos[y]) - (fl_sort_topo_pos[x] < fl_sort_topo_pos[y]);
 }
 
+double fl_heft_mean(const double *v, long n)
+{
+  double d = 0.0;
+  if (n <= 0)
+    return 0.0;
+  for (long k = 1; k < n; k++)
+    d += v[k] - v[0];
+  return v[0] + d / (double)n;
+}
+
+double fl_heft_harmonic_mean(const double *v, long n)
+{
+  double r = 0.0;
+  if (n <= 0)
+    return INFINITY;
+  for (long k = 0; k < n; k++)
+    r += v[0] / v[k]; /* n exactly when all are equal */
+  return v[0] * ((double)n / r);
+}
+
 fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule *out)
 {
   fl_err rc = FL_OK;
@@ -125,11 +145,9 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
 
   memset(out, 0, sizeof *out);
   FL_CHECK(n >= 1 && H >= 1, FL_ERR_INPUT, "HEFT: %ld tasks on %ld hosts", n, H);
-  for (long p = 0; p < H; p++) {
+  for (long p = 0; p < H; p++)
     FL_CHECK(h->speed[p] > 0, FL_ERR_INPUT, "HEFT: host %ld has speed %g", p, h->speed[p]);
-    inv_speed += 1.0 / h->speed[p];
-  }
-  inv_speed /= (double)H;
+  inv_speed = 1.0 / fl_heft_harmonic_mean(h->speed, H); /* mean of 1/speed, exact when all are equal */
   FL_ALLOC(out->host, n);
   FL_ALLOC(out->start, n);
   FL_ALLOC(out->finish, n);
