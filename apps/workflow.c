@@ -62,6 +62,18 @@ static char *fl_wf_stage_of(const char *name)
   return s;
 }
 
+/* The stage of a WfCommons task without a category (schema 1.5 and later dropped it): the name up to its first
+ * underscore, as the WfCommons instances name their tasks <transformation>_<...>_ID<n> ("fast2bfq_fast2bfq_HEP2_
+ * MSP1_Digests_s_1_sequence_1_ID0000002", "mProject_ID0000001", "individuals_ID0000001"): the transformation, the
+ * category schema 1.4 gave. A name without an underscore: the rule of the other formats. malloc'd. */
+static char *fl_wf_stage_wfcommons(const char *name)
+{
+  const char *us = strchr(name, '_');
+  if (!us || us == name)
+    return fl_wf_stage_of(name);
+  return strndup(name, (size_t)(us - name));
+}
+
 static fl_err fl_wfb_task(fl_wfb *b, const char *name, const char *stage, double flops, int line, long *id)
 {
   fl_err rc = FL_OK;
@@ -493,7 +505,17 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
     speed = fl_json_machine_speed(machines, machine);
     flops = runtime * (isfinite(speed) ? speed : ref_speed);
     stage = fl_json_str(t, "category", NULL);
-    FL_TRY(fl_wfb_task(b, name, stage, flops, 0, &id));
+    if (stage && *stage) {
+      FL_TRY(fl_wfb_task(b, name, stage, flops, 0, &id));
+    } else {
+      /* no category (schema 1.5): the stage from the name (the specification's name; the id for older files) */
+      const char *sname = v15 ? fl_json_str(t, "name", "id") : name;
+      char *derived = fl_wf_stage_wfcommons(sname ? sname : name);
+      FL_CHECK(derived != NULL, FL_ERR_NOMEM, "out of memory");
+      rc = fl_wfb_task(b, name, derived, flops, 0, &id);
+      free(derived);
+      FL_TRY(rc);
+    }
     {
       double cores = fl_json_num(et, "coreCount", "cores");
       if (isfinite(cores)) {

@@ -489,6 +489,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   char *present = NULL;        /* the current point's replicas that are in the database already */
   fl_db_writer *writer = NULL;
   const char *cost_said = NULL; /* the reason last given for constant costs (fl_warn_cost_fallback) */
+  char *advice_said = NULL;     /* the last fl_sim_advice said */
   char cal_kind[64] = "";       /* --calibration: the strategy it was measured with */
   int cur = 0;
   long shard_i = 1, shard_n = 1, item = 0; /* --shard I/N: this command's slice of the items */
@@ -791,6 +792,11 @@ static int fl_cmd_simulate(int argc, char **argv)
       fl_print_job_header(&jobs[c]);
     fl_warn_no_progress(&jobs[c]);
     fl_warn_cost_fallback(&jobs[c], &cost_said);
+    if (fl_sim_advice(sim) && (!advice_said || strcmp(advice_said, fl_sim_advice(sim)) != 0)) {
+      fprintf(stderr, "faultline: warning: %s\n", fl_sim_advice(sim));
+      free(advice_said);
+      advice_said = strdup(fl_sim_advice(sim)); /* once per distinct warning, not per sweep point */
+    }
     /* a row already in the database (a re-run after a crash, a cancelled array) is not simulated again: looked up
      * here, before the writer thread has the connection (one written meanwhile by another process is found by
      * the insert, which keeps the one there) */
@@ -889,6 +895,7 @@ out:
   free(jobs);
   free(acc.own);
   free(present);
+  free(advice_said);
   free(effective);
   free(group);
   for (long c = 0; pkeys && c < ncombos; c++)

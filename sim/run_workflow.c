@@ -238,6 +238,18 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     FL_TRY(fl_wf_subs_file(w->wf, subs));
   } else if (sc->substitute_rule == 0 && !w->gw) {
     FL_TRY(fl_wf_subs_rule(w->wf, sc->substitute_max_diff, 2));
+    if (strcmp(sim->strat.ops->name, "substitution") == 0 || strcmp(sim->strat.ops->name, "hybrid") == 0) {
+      /* a rule that gives most tasks no substitute turns substitution into re-execution: said, not silent */
+      long alone = 0, N = w->wf->ntasks;
+      for (long i = 0; i < N; i++)
+        alone += w->wf->sub_start[i + 1] == w->wf->sub_start[i];
+      if (2 * alone > N)
+        snprintf(sim->advice, sizeof sim->advice,
+                 "%s: app.substitute_rule = stage gives %ld of %ld tasks no substitute (none of their stage, their "
+                 "category or the start of their name, has input sizes within app.substitute_max_diff): %s "
+                 "re-executes those; app.substitutes names substitutes explicitly",
+                 sc->graph, alone, N, sim->strat.ops->name);
+    }
   }
   n = w->wf->ntasks;
   E = w->wf->nedges;

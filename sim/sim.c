@@ -691,6 +691,11 @@ const char *fl_sim_cost_fallback(const fl_sim *sim)
   return sim->cost_fallback;
 }
 
+const char *fl_sim_advice(const fl_sim *sim)
+{
+  return sim->advice[0] ? sim->advice : NULL;
+}
+
 double fl_sim_failures_per_step(const fl_sim *sim, const char **step)
 {
   double mtbf = fl_sim_job_mtbf(sim), per_segment, per_restart;

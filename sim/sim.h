@@ -108,6 +108,9 @@ double fl_sim_failures_per_step(const fl_sim *sim, const char **step);
  * (strategy.cost = auto on a platform without what the strategy's levels need: "storage.pfs names no PFS host");
  * NULL when they are not. Static string. */
 const char *fl_sim_cost_fallback(const fl_sim *sim);
+/* A warning about the scenario the rows cannot show (a substitution rule that leaves most tasks without a
+ * substitute); NULL when there is none. */
+const char *fl_sim_advice(const fl_sim *sim);
 /* 1 when the file level's costs were simulated with aggregated flows split per PFS server as the ranks' striping
  * sends them (up to 200 cabinets; the split changed on 2026-11-27, so rows priced so before differ) */
 int fl_sim_io_by_server(const fl_sim *sim);

@@ -91,6 +91,7 @@ struct fl_sim {
   double restart_level_s[FL_NLEVELS]; /* a restart from each level ([FL_LEVEL_SCRATCH]: from nothing) */
   int platform_costs;                 /* checkpoint and restart costs simulated on the platform (iocost.h) */
   int io_by_server;                   /* ... with the aggregated file level split per server (fl_iocost.by_server) */
+  char advice[512];                   /* what the user should know before the rows (fl_sim_advice), or "" */
   const char *cost_fallback;          /* why costs asked of the platform (app.checkpoint_size, strategy.cost =
                                        * auto) are the constant ones after all; NULL when they are not */
   /* strategy.flush = async: a file-level checkpoint writes the level `flush_stage` and drains to the file level in

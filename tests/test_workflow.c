@@ -11,6 +11,7 @@
 #include "workflow.h"
 
 #include <CUnit/CUnit.h>
+#include <jansson.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -109,6 +110,127 @@ static void test_wfcommons_15(void)
   CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "b_1")].flops, 1e9, 1e-3);        /* the reference speed */
   CU_ASSERT_EQUAL(wf->task[fl_wf_find(wf, "a_1")].cores, 2);
   fl_wf_destroy(&wf);
+}
+
+/* The shipped Epigenomics instance (schema 1.4, categories given) written as schema 1.5 writes it (WfInstances'
+ * newer files: specification and execution apart, no category, id = name): the stages derived from the names must
+ * be 1.4's categories, so the substitution relation — and what substitution does — is the same. */
+static char *to_schema15(const char *path14)
+{
+  json_error_t err;
+  json_t *in = json_load_file(path14, 0, &err), *root = json_object(), *wf = json_object(), *spec = json_object(),
+         *exec = json_object(), *stasks = json_array(), *etasks = json_array(), *files = json_object(), *tasks, *t,
+         *flist = json_array();
+  size_t i;
+  const char *key;
+  json_t *v;
+  char *out;
+  if (!in)
+    return NULL;
+  tasks = json_object_get(json_object_get(in, "workflow"), "tasks");
+  json_array_foreach(tasks, i, t)
+  {
+    json_t *st = json_object(), *et = json_object(), *ins = json_array(), *outs = json_array(), *kids = json_array(),
+           *f, *u;
+    size_t k, m;
+    const char *name = json_string_value(json_object_get(t, "name"));
+    json_object_set_new(st, "name", json_string(name));
+    json_object_set_new(st, "id", json_string(name));
+    json_object_set(st, "parents", json_object_get(t, "parents"));
+    json_array_foreach(tasks, m, u)
+    {
+      json_t *p;
+      json_array_foreach(json_object_get(u, "parents"), k, p) if (strcmp(json_string_value(p), name) == 0)
+          json_array_append_new(kids, json_string(json_string_value(json_object_get(u, "name"))));
+    }
+    json_object_set_new(st, "children", kids);
+    json_array_foreach(json_object_get(t, "files"), k, f)
+    {
+      const char *fname = json_string_value(json_object_get(f, "name"));
+      json_array_append_new(strcmp(json_string_value(json_object_get(f, "link")), "input") == 0 ? ins : outs,
+                            json_string(fname));
+      if (!json_object_get(files, fname))
+        json_object_set(files, fname, json_object_get(f, "sizeInBytes"));
+    }
+    json_object_set_new(st, "inputFiles", ins);
+    json_object_set_new(st, "outputFiles", outs);
+    json_array_append_new(stasks, st);
+    json_object_set_new(et, "id", json_string(name));
+    json_object_set(et, "runtimeInSeconds", json_object_get(t, "runtimeInSeconds"));
+    json_object_set_new(et, "machines", json_pack("[O]", json_object_get(t, "machine")));
+    json_array_append_new(etasks, et);
+  }
+  json_object_foreach(files, key, v) json_array_append_new(flist, json_pack("{s:s, s:O}", "id", key, "sizeInBytes", v));
+  json_object_set_new(spec, "tasks", stasks);
+  json_object_set_new(spec, "files", flist);
+  json_object_set_new(exec, "tasks", etasks);
+  json_object_set(exec, "machines", json_object_get(json_object_get(in, "workflow"), "machines"));
+  json_object_set_new(wf, "specification", spec);
+  json_object_set_new(wf, "execution", exec);
+  json_object_set_new(root, "name", json_string("epigenomics, schema 1.5"));
+  json_object_set_new(root, "schemaVersion", json_string("1.5"));
+  json_object_set_new(root, "workflow", wf);
+  out = json_dumps(root, JSON_INDENT(1));
+  json_decref(root);
+  json_decref(files);
+  json_decref(in);
+  return out;
+}
+
+static void test_wfcommons_15_stages(void)
+{
+  const char *p14 = fl_test_src("data/workflows/epigenomics-chameleon-hep-1seq-100k-001.json");
+  char *text = to_schema15(p14);
+  fl_wf *a, *b;
+  long differ = 0;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  fl_cli_write("epi15.json", text);
+  free(text);
+  a = load(p14);
+  b = load(fl_test_tmp("epi15.json"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+  CU_ASSERT_EQUAL_FATAL(a->ntasks, b->ntasks);
+  CU_ASSERT_EQUAL(a->nedges, b->nedges);
+  for (long i = 0; i < a->ntasks; i++) {
+    long j = fl_wf_find(b, a->task[i].name);
+    /* 1.4 names the task by its name too (ids ID00000nn are not unique across instances) */
+    CU_ASSERT_FATAL(j >= 0);
+    differ += strcmp(a->task[i].stage, b->task[j].stage) != 0;
+    CU_ASSERT_DOUBLE_EQUAL(a->task[i].in_bytes, b->task[j].in_bytes, 1e-6);
+  }
+  CU_ASSERT_EQUAL(differ, 0);
+  /* the same substitutes for every task */
+  CU_ASSERT_EQUAL_FATAL(fl_wf_subs_rule(a, 0.5, 2), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_wf_subs_rule(b, 0.5, 2), FL_OK);
+  CU_ASSERT_EQUAL(a->nsubs, b->nsubs);
+  for (long i = 0; i < a->ntasks; i++) {
+    long j = fl_wf_find(b, a->task[i].name);
+    CU_ASSERT_EQUAL(a->sub_start[i + 1] - a->sub_start[i], b->sub_start[j + 1] - b->sub_start[j]);
+  }
+  CU_ASSERT(a->nsubs > a->ntasks); /* most tasks have substitutes: the check is not vacuous */
+  fl_wf_destroy(&a);
+  fl_wf_destroy(&b);
+}
+
+/* A substitution rule that leaves most tasks without a substitute is said before the rows (substitution would
+ * silently re-execute them); replication, which needs none, is not warned about. */
+static void test_cli_substitute_warning(void)
+{
+  char ini[1024];
+  fl_cli_write("alone.dot", "digraph alone {\n  a [size=\"1e9\", category=\"x\"];\n  b [size=\"1e9\", category=\"y\"];\n"
+                            "  c [size=\"1e9\", category=\"z\"];\n  a -> b [size=\"1e6\"];\n  b -> c [size=\"1e6\"];\n}\n");
+  snprintf(ini, sizeof ini,
+           "[platform]\nfile = %s\ncontroller = ctl\n[app]\nkind = workflow\ngraph = alone.dot\n"
+           "[failures]\nmodel = none\n[strategy]\nkind = substitution\n",
+           fl_test_src("tests/data/workflows/heft2.xml"));
+  fl_cli_write("alone.ini", ini);
+  CU_ASSERT_EQUAL(fl_cli_run("simulate alone.ini --db alone.db --replicas 1 --quiet"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "warning: alone.dot: app.substitute_rule = stage gives 3 of 3 tasks no "
+                                            "substitute"));
+  CU_ASSERT_EQUAL(fl_cli_run("simulate alone.ini --db alone.db --replicas 1 --quiet --set strategy.kind=replication"),
+                  0);
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_err, "no substitute"));
 }
 
 static void test_dax(void)
@@ -662,6 +784,7 @@ static CU_TestInfo graph_tests[] = {
     {"DOT: sizes, edges, topological order", test_dot},
     {"WfCommons 1.4: a published Epigenomics instance", test_wfcommons_14},
     {"WfCommons 1.5: specification and execution", test_wfcommons_15},
+    {"WfCommons 1.5 without categories: the stages of 1.4", test_wfcommons_15_stages},
     {"Pegasus DAX, and the stage rule", test_dax},
     {"side file of substitutes", test_side_file},
     {"bad graphs name the file and the element", test_bad_graphs},
@@ -674,6 +797,7 @@ static CU_TestInfo cli_tests[] = {
     {"failure-free makespan = HEFT's schedule", test_cli_heft_makespan},
     {"staged inputs: read from the controller, priced by HEFT", test_cli_staged_inputs},
     {"one transfer per edge: a push and a pull never both start it", test_cli_one_transfer_per_edge},
+    {"a rule that leaves most tasks without substitute is said", test_cli_substitute_warning},
     {"decisions: simplified re-executes, full MIP substitutes", test_cli_decisions},
     {"substitutes of substitutes, a dependent reading twice", test_cli_substitute_chain},
     {"bad graphs: exit 2, one line, no row", test_cli_bad_input},
