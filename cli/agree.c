@@ -559,6 +559,22 @@ done:
   return rc;
 }
 
+/* The machine's 1-minute load average (*avg) and how many processes are running now, this one included (-1:
+ * unknown), from /proc/loadavg. */
+static long fl_agree_load(double *avg)
+{
+  long running = -1, total = 0;
+  FILE *f = fopen("/proc/loadavg", "r");
+  *avg = NAN;
+  if (f) {
+    double l5, l15;
+    if (fscanf(f, "%lf %lf %lf %ld/%ld", avg, &l5, &l15, &running, &total) != 5)
+      running = -1;
+    fclose(f);
+  }
+  return running;
+}
+
 static int fl_agree_cmp(const void *x, const void *y)
 {
   double a = *(const double *)x, b = *(const double *)y;
@@ -611,15 +627,8 @@ int fl_cmd_agree(int argc, char **argv)
   FL_TRY(fl_agree_tmpdir(&a));
   for (long round = 0; round < a.repeat; round++) {
     fl_calib c;
-    double load[3] = {NAN, NAN, NAN}, lag;
-    {
-      FILE *la = fopen("/proc/loadavg", "r"); /* the machine's load beside the figures: a loaded one is not calibrated */
-      if (la) {
-        if (fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
-          load[0] = NAN;
-        fclose(la);
-      }
-    }
+    double load, lag;
+    long running = fl_agree_load(&load); /* a loaded machine is not the one calibrated: said beside the figures */
     if (a.repeat > 1)
       printf("%sround %ld of %ld\n", round ? "\n" : "", round + 1, a.repeat);
     FL_TRY(fl_calib_measure(&a, sc, &c));
@@ -632,8 +641,9 @@ int fl_cmd_agree(int argc, char **argv)
     for (long i = 0; i < a.failures; i++)
       printf(" %ld@%ld", rank[i], iter[i]);
     printf("\ncalibrated: %.4g s an iteration x %ld, buddy %.3g s, file %.3g s, detection %.3g s, recovery %.3g s, "
-           "restore %.3g s; load average %.2f\n",
-           c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore, load[0]);
+           "restore %.3g s\nload average %.2f over the last minute (this command's runs included), %ld processes "
+           "running as the round began\n",
+           c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore, load, running);
     for (long k = 0; k < nkinds; k++) {
       long degree = fl_agree_degree(&a, sc, kinds[k]);
       if (degree == 1) {
