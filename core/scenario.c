@@ -204,11 +204,11 @@ static const fl_key fl_keys[] = {
     {"app", "substitute_rule", FL_K_ENUM_INT, FL_OFF(substitute_rule), 0, "stage", fl_subs_rule_choices,
      "workflow without a side file: stage = tasks of the same stage with similar input sizes substitute for each "
      "other (weight 1 + relative difference; the 2 nearest on each side); none = no substitutes"},
-    {"app", "outputs", FL_K_ENUM_INT, FL_OFF(outputs_shared), 0, "local", fl_outputs_choices,
-     "workflow: where a task's output lives: local = only in its host's memory (a host failure loses the outputs "
-     "still needed, and re-executing them may cascade back through the graph); shared = also on shared storage "
-     "that survives failures (as Pegasus' shared file system): after its host fails it is read from the "
-     "controller host over the platform"},
+    {"app", "outputs", FL_K_ENUM_INT, FL_OFF(outputs_shared), 0, "shared", fl_outputs_choices,
+     "workflow: where a task's output lives: shared = also on shared storage that survives failures, as Pegasus, "
+     "Makeflow and Nextflow keep it (after its host fails it is read from the controller host over the platform); "
+     "local = only in its host's memory, seed 002's regime (a host failure loses the outputs still needed, and "
+     "re-executing them may cascade back through the graph)"},
     {"app", "stage_inputs", FL_K_ENUM_INT, FL_OFF(stage_inputs), 0, "yes", fl_stage_inputs_choices,
      "workflow: the files no task writes (the workflow's inputs) are staged on storage (the controller host) and each "
      "task reads its own over the platform as it starts, as HEFT prices it; no = they are on every host already"},

@@ -285,16 +285,18 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
       if (strcmp(fl_sg_zone_name(w->host[w->H]), fl_sg_zone_name(w->host[0])) != 0) {
         rc = fl_scenario_fail(sc, "app", key,
                               "%s the controller host %s, which must be in the zone of the nodes (%s "
-                              "is in zone '%s', %s in zone '%s') in platform '%s'",
+                              "is in zone '%s', %s in zone '%s') in platform '%s'%s",
                               what, sg_host_get_name(w->host[w->H]), sg_host_get_name(w->host[w->H]),
                               fl_sg_zone_name(w->host[w->H]), sg_host_get_name(w->host[0]), fl_sg_zone_name(w->host[0]),
-                              fl_platform_describe(sim->pf));
+                              fl_platform_describe(sim->pf),
+                              why ? "" : " (app.outputs = local keeps outputs on their hosts only)");
         goto done;
       }
       if (!(sg_host_get_route_bandwidth(w->host[w->H], w->host[0]) > 0)) {
-        rc = fl_scenario_fail(sc, "app", key, "%s the controller host %s, but platform '%s' has no route from it to %s",
-                              what, sg_host_get_name(w->host[w->H]), fl_platform_describe(sim->pf),
-                              sg_host_get_name(w->host[0]));
+        rc = fl_scenario_fail(
+            sc, "app", key, "%s the controller host %s, but platform '%s' has no route from it to %s%s", what,
+            sg_host_get_name(w->host[w->H]), fl_platform_describe(sim->pf), sg_host_get_name(w->host[0]),
+            why ? "" : " (app.outputs = local keeps outputs on their hosts only)");
         goto done;
       }
     }

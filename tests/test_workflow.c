@@ -221,7 +221,7 @@ static void test_cli_substitute_warning(void)
   fl_cli_write("alone.dot", "digraph alone {\n  a [size=\"1e9\", category=\"x\"];\n  b [size=\"1e9\", category=\"y\"];\n"
                             "  c [size=\"1e9\", category=\"z\"];\n  a -> b [size=\"1e6\"];\n  b -> c [size=\"1e6\"];\n}\n");
   snprintf(ini, sizeof ini,
-           "[platform]\nfile = %s\ncontroller = ctl\n[app]\nkind = workflow\ngraph = alone.dot\n"
+           "[platform]\nfile = %s\ncontroller = ctl\n[app]\nkind = workflow\ngraph = alone.dot\noutputs = local\n"
            "[failures]\nmodel = none\n[strategy]\nkind = substitution\n",
            fl_test_src("tests/data/workflows/heft2.xml"));
   fl_cli_write("alone.ini", ini);
@@ -696,8 +696,8 @@ static void test_cli_gridworld_graph(void)
 {
   const char *base = "[run]\nseed = 3\nreplicas = 1\nevents = none\nmax_time = 2000s\n[platform]\nnodes = 20\n"
                      "[failures]\nmodel = exponential\nnode_mtbf = 20s\nrepair = 20s\nstart = steady\n[app]\n"
-                     "kind = workflow\ngraph = gridworld\ngrid = 4x4\niterations = 5\ntask_time = 1s\n[strategy]\n"
-                     "kind = replication\n";
+                     "kind = workflow\ngraph = gridworld\ngrid = 4x4\niterations = 5\ntask_time = 1s\noutputs = local\n"
+                     "[strategy]\nkind = replication\n";
   char cmd[2048];
   fl_cli_write("gwg.ini", base);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate gwg.ini --db gwg-free.db --set failures.model=none --set app.grid=6x6 "
