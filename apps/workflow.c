@@ -5,6 +5,7 @@
 #include "workflow.h"
 
 #include "inputs.h"
+#include "units.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -598,7 +599,54 @@ static double fl_xml_num(xmlNode *n, const char *attr, int *present)
   return x;
 }
 
-static fl_err fl_wf_read_dax(fl_wfb *b, const char *path, double ref_speed)
+/* app.task_runtime: the runtime of a job of transformation `tr` whose file gives none; NAN when the spec has none
+ * for it. *bad gets the offending term of a malformed spec (NULL when it is well formed). */
+static double fl_wf_runtime_for(const char *spec, const char *tr, char *bad, size_t badsize)
+{
+  double fallback = NAN, found = NAN;
+  char *copy, *save = NULL;
+  if (bad)
+    bad[0] = '\0';
+  if (!spec || !*spec)
+    return NAN;
+  if (!(copy = strdup(spec)))
+    return NAN;
+  for (char *term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+    char *colon = strrchr(term, ':'), *name = term, *dur = term;
+    double sec;
+    while (*name == ' ')
+      name++;
+    if (colon) {
+      *colon = '\0';
+      dur = colon + 1;
+    }
+    if (fl_units_duration(dur, 0, &sec) != FL_OK || !(sec >= 0) || (colon && !*name)) {
+      if (bad)
+        snprintf(bad, badsize, "%s%s%s", colon ? name : "", colon ? ":" : "", dur);
+      found = NAN;
+      break;
+    }
+    if (!colon || strcmp(name, "*") == 0)
+      fallback = sec;
+    else if (tr && strcmp(name, tr) == 0)
+      found = sec;
+  }
+  free(copy);
+  if (bad && bad[0])
+    return NAN;
+  return isnan(found) ? fallback : found;
+}
+
+fl_err fl_wf_runtime_check(const char *task_runtime)
+{
+  char bad[256];
+  fl_wf_runtime_for(task_runtime, NULL, bad, sizeof bad);
+  if (bad[0])
+    return fl_err_set(FL_ERR_INPUT, "'%s': not DURATION or NAME:DURATION (a term of 'NAME:DURATION,...')", bad);
+  return FL_OK;
+}
+
+static fl_err fl_wf_read_dax(fl_wfb *b, const char *path, double ref_speed, const char *task_runtime)
 {
   fl_err rc = FL_OK;
   xmlDoc *doc = fl_xml_read_file(path);
@@ -621,9 +669,18 @@ static fl_err fl_wf_read_dax(fl_wfb *b, const char *path, double ref_speed)
       int has;
       double runtime = fl_xml_num(n, "runtime", &has);
       long tid = -1;
-      if (!id || !has || !(runtime >= 0)) {
-        rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <job%s%s>: needs an id and a runtime >= 0", path, xmlGetLineNo(n),
-                        id ? " id=" : "", id ? (const char *)id : "");
+      if (!has) /* an abstract workflow (DAX 3) records no runtime: app.task_runtime gives it */
+        runtime = fl_wf_runtime_for(task_runtime, (const char *)tr, NULL, 0);
+      if (!id || !(runtime >= 0)) {
+        if (id && !has)
+          rc = fl_err_set(FL_ERR_INPUT,
+                          "%s:%ld: <job id=%s name=%s>: no runtime in the file, and app.task_runtime gives none for "
+                          "'%s' (app.task_runtime = DURATION, or NAME:DURATION,... with * for the others)",
+                          path, xmlGetLineNo(n), (const char *)id, tr ? (const char *)tr : "?",
+                          tr ? (const char *)tr : "?");
+        else
+          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <job%s%s>: needs an id and a runtime >= 0", path, xmlGetLineNo(n),
+                          id ? " id=" : "", id ? (const char *)id : "");
         xmlFree(id);
         xmlFree(tr);
         goto done;
@@ -780,6 +837,11 @@ static const char *fl_ext(const char *path)
 
 fl_err fl_wf_load(const char *path, double reference_speed, fl_wf **out)
 {
+  return fl_wf_load_runtimes(path, reference_speed, NULL, out);
+}
+
+fl_err fl_wf_load_runtimes(const char *path, double reference_speed, const char *task_runtime, fl_wf **out)
+{
   fl_err rc = FL_OK;
   fl_wfb b;
   fl_wf *wf = NULL;
@@ -797,7 +859,7 @@ fl_err fl_wf_load(const char *path, double reference_speed, fl_wf **out)
   if (strcmp(ext, "json") == 0)
     FL_TRY(fl_wf_read_json(&b, path, reference_speed));
   else if (strcmp(ext, "dax") == 0 || strcmp(ext, "xml") == 0)
-    FL_TRY(fl_wf_read_dax(&b, path, reference_speed));
+    FL_TRY(fl_wf_read_dax(&b, path, reference_speed, task_runtime));
   else if (strcmp(ext, "dot") == 0 || strcmp(ext, "gv") == 0)
     FL_TRY(fl_wf_read_dot(&b, path));
   else

@@ -58,6 +58,12 @@ typedef struct fl_wf {
 /* Read a graph: the format from the extension. Errors (FL_ERR_INPUT) name the file and the element (line where
  * the format gives one): malformed file, unknown parent or file reference, negative size, a cycle. */
 fl_err fl_wf_load(const char *path, double reference_speed, fl_wf **out);
+/* The same, with runtimes for jobs the file gives none (app.task_runtime: "DURATION" for every such job, or
+ * "NAME:DURATION,..." by transformation with "*" for the others; NULL or "": none, such a job is refused). A bad
+ * spec is FL_ERR_INPUT saying which term. */
+fl_err fl_wf_load_runtimes(const char *path, double reference_speed, const char *task_runtime, fl_wf **out);
+/* Check a task_runtime spec alone (the scenario's key, before anything is loaded). */
+fl_err fl_wf_runtime_check(const char *task_runtime);
 /* The grid world of seed 002 as a graph: `sweeps` x rows x cols tasks, task (t, s) reading (t-1, s) and its
  * 4 neighbours (8 bytes each), `flops` each; substitutes: the same sweep's neighbours, weight `bound`. */
 fl_err fl_wf_gridworld(long rows, long cols, long sweeps, double flops, double bound, fl_wf **out);

@@ -214,6 +214,10 @@ static const fl_key fl_keys[] = {
      "task reads its own over the platform as it starts, as HEFT prices it; no = they are on every host already"},
     {"app", "substitute_max_diff", FL_K_REAL, FL_OFF(substitute_max_diff), FL_K_NONNEG, "0.5", NULL,
      "workflow, rule stage: largest relative difference of input sizes between a task and its substitute"},
+    {"app", "task_runtime", FL_K_STR, FL_OFF(task_runtime), FL_K_OPTIONAL, "", NULL,
+     "workflow: the runtime of a job its file gives none (Pegasus DAX 3 abstract workflows carry no runtimes): one "
+     "duration for every job (30s), or per transformation NAME:DURATION,... with * for the others "
+     "(preprocess:10s,findrange:20s,*:5s); a job with neither is refused naming it"},
     {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
      "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
     {"app", "trace", FL_K_STR, FL_OFF(wl_trace), FL_K_OPTIONAL, "", NULL,

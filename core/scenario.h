@@ -101,6 +101,7 @@ typedef struct fl_scenario {
   int stage_inputs;          /* workflow: 1 a task reads its staged inputs from the controller as it starts */
   double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
   double reference_speed;    /* workflow: flop/s that converts a recorded runtime without a machine speed */
+  char *task_runtime;        /* workflow: runtimes for jobs whose file gives none (DURATION or NAME:DURATION,...) */
   char *wl_trace;            /* workload: the job trace (.swf, .swf.gz; NULL: none) */
   long wl_jobs;              /* workload: the trace's first this many jobs (0: all); without a trace, how many */
   char *job_nodes;           /* workload without a trace: "MIN-MAX" nodes a job (powers of two between) */

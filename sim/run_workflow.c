@@ -230,7 +230,13 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   } else {
     path = fl_scenario_resolve(sc, sc->graph);
     FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
-    FL_TRY(fl_wf_load(path, sc->reference_speed, &w->wf));
+    if (sc->task_runtime && fl_wf_runtime_check(sc->task_runtime) != FL_OK) {
+      char msg[400];
+      snprintf(msg, sizeof msg, "%s", fl_err_msg());
+      rc = fl_scenario_fail(sc, "app", "task_runtime", "%s", msg);
+      goto done;
+    }
+    FL_TRY(fl_wf_load_runtimes(path, sc->reference_speed, sc->task_runtime, &w->wf));
   }
   if (sc->substitutes) {
     subs = fl_scenario_resolve(sc, sc->substitutes);

@@ -274,6 +274,64 @@ static void test_dax(void)
   fl_wf_destroy(&wf);
 }
 
+/* Pegasus' blackdiamond as DAX 3.3 writes it (an abstract workflow: no runtimes, no sizes): refused without
+ * app.task_runtime, naming the job and the key; with runtimes by transformation, the diamond's costs; through
+ * simulate with one runtime for all, on two hosts, the schedule preprocess, two findranges side by side, analyze:
+ * 4 x 60 s less the one in parallel = 180 s. */
+static const char blackdiamond[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" version=\"3.3\" name=\"blackdiamond\" index=\"0\" count=\"1\">\n"
+    "  <job id=\"ID0000001\" namespace=\"diamond\" name=\"preprocess\" version=\"4.0\">\n"
+    "    <argument>-a preprocess -T 60 -i <file name=\"f.a\"/> -o <file name=\"f.b1\"/> <file name=\"f.b2\"/></argument>\n"
+    "    <uses name=\"f.a\" link=\"input\"/>\n    <uses name=\"f.b1\" link=\"output\"/>\n"
+    "    <uses name=\"f.b2\" link=\"output\"/>\n  </job>\n"
+    "  <job id=\"ID0000002\" namespace=\"diamond\" name=\"findrange\" version=\"4.0\">\n"
+    "    <uses name=\"f.b1\" link=\"input\"/>\n    <uses name=\"f.c1\" link=\"output\"/>\n  </job>\n"
+    "  <job id=\"ID0000003\" namespace=\"diamond\" name=\"findrange\" version=\"4.0\">\n"
+    "    <uses name=\"f.b2\" link=\"input\"/>\n    <uses name=\"f.c2\" link=\"output\"/>\n  </job>\n"
+    "  <job id=\"ID0000004\" namespace=\"diamond\" name=\"analyze\" version=\"4.0\">\n"
+    "    <uses name=\"f.c1\" link=\"input\"/>\n    <uses name=\"f.c2\" link=\"input\"/>\n"
+    "    <uses name=\"f.d\" link=\"output\"/>\n  </job>\n"
+    "  <child ref=\"ID0000002\">\n    <parent ref=\"ID0000001\"/>\n  </child>\n"
+    "  <child ref=\"ID0000003\">\n    <parent ref=\"ID0000001\"/>\n  </child>\n"
+    "  <child ref=\"ID0000004\">\n    <parent ref=\"ID0000002\"/>\n    <parent ref=\"ID0000003\"/>\n  </child>\n"
+    "</adag>\n";
+
+static void test_dax_task_runtime(void)
+{
+  fl_wf *wf = NULL;
+  fl_cli_write("blackdiamond.dax", blackdiamond);
+  CU_ASSERT_EQUAL(fl_wf_load(fl_test_tmp("blackdiamond.dax"), 1e9, &wf), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "blackdiamond.dax:3: <job id=ID0000001 name=preprocess>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "app.task_runtime"));
+  /* by transformation; a transformation the spec does not name and no '*': refused, naming it */
+  CU_ASSERT_EQUAL(fl_wf_load_runtimes(fl_test_tmp("blackdiamond.dax"), 1e9, "preprocess:10s,findrange:20s", &wf),
+                  FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "for 'analyze'"));
+  CU_ASSERT_EQUAL_FATAL(
+      fl_wf_load_runtimes(fl_test_tmp("blackdiamond.dax"), 1e9, "preprocess:10s,findrange:20s,*:5s", &wf), FL_OK);
+  CU_ASSERT_EQUAL(wf->ntasks, 4);
+  CU_ASSERT_EQUAL(wf->nedges, 4);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "ID0000001")].flops, 10e9, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "ID0000002")].flops, 20e9, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "ID0000003")].flops, 20e9, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "ID0000004")].flops, 5e9, 1e-3);
+  CU_ASSERT_STRING_EQUAL(wf->task[fl_wf_find(wf, "ID0000002")].stage, "findrange");
+  fl_wf_destroy(&wf);
+  /* through simulate: one runtime for every job */
+  fl_cli_write("bd.ini", "[platform]\nnodes = 2\n[app]\nkind = workflow\ngraph = blackdiamond.dax\n"
+                         "task_runtime = 60s\n[failures]\nmodel = none\n[strategy]\nkind = replication\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate bd.ini --db bd.db --replicas 1 --quiet"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("bd.db", "SELECT work_s FROM runs"), 180.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("bd.db", "SELECT makespan_s FROM runs"), 180.0, 1e-6);
+  /* a malformed spec: exit 2, the key and the term named, no row */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate bd.ini --db bd2.db --replicas 1 --quiet --set app.task_runtime=preprocess=10s"),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "task_runtime"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "preprocess=10s"));
+  CU_ASSERT_FALSE(fl_cli_exists("bd2.db"));
+}
+
 static void test_side_file(void)
 {
   fl_wf *wf = load(fl_test_src("tests/data/workflows/decide.dot"));
@@ -786,6 +844,7 @@ static CU_TestInfo graph_tests[] = {
     {"WfCommons 1.5: specification and execution", test_wfcommons_15},
     {"WfCommons 1.5 without categories: the stages of 1.4", test_wfcommons_15_stages},
     {"Pegasus DAX, and the stage rule", test_dax},
+    {"Pegasus DAX 3.3 without runtimes: app.task_runtime", test_dax_task_runtime},
     {"side file of substitutes", test_side_file},
     {"bad graphs name the file and the element", test_bad_graphs},
     {"HEFT: the diamond by hand", test_heft_by_hand},
