@@ -840,6 +840,30 @@ fl_err fl_wf_load(const char *path, double reference_speed, fl_wf **out)
   return fl_wf_load_runtimes(path, reference_speed, NULL, out);
 }
 
+/* What a graph file holds, from its first bytes: 'j' JSON, 'x' XML (a DAX if its root is <adag>), 'y' Pegasus 5
+ * YAML (its top-level `pegasus:` key), 'd' DOT (a (di)graph keyword), 0 when the content does not say (comments
+ * first, say): then the extension decides. */
+static int fl_wf_sniff(FILE *f)
+{
+  char buf[4096];
+  size_t n = fread(buf, 1, sizeof buf - 1, f), i = 0;
+  buf[n] = '\0';
+  if (n >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB && (unsigned char)buf[2] == 0xBF)
+    i = 3; /* a UTF-8 byte order mark */
+  while (i < n && isspace((unsigned char)buf[i]))
+    i++;
+  if (buf[i] == '{')
+    return 'j';
+  if (buf[i] == '<')
+    return 'x';
+  for (const char *line = buf + i; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+    if (strncmp(line, "pegasus:", 8) == 0)
+      return 'y';
+  if (strncmp(buf + i, "digraph", 7) == 0 || strncmp(buf + i, "graph", 5) == 0 || strncmp(buf + i, "strict", 6) == 0)
+    return 'd';
+  return 0;
+}
+
 fl_err fl_wf_load_runtimes(const char *path, double reference_speed, const char *task_runtime, fl_wf **out)
 {
   fl_err rc = FL_OK;
@@ -848,23 +872,36 @@ fl_err fl_wf_load_runtimes(const char *path, double reference_speed, const char 
   const char *ext = fl_ext(path);
   FILE *probe;
   const char *why;
+  int kind;
 
   *out = NULL;
   memset(&b, 0, sizeof b);
   FL_CHECK(reference_speed > 0, FL_ERR_INPUT, "%s: reference speed %g: must be positive", path, reference_speed);
   probe = fl_input_fopen(path, &why);
   FL_CHECK(probe != NULL, FL_ERR_INPUT, "%s: %s", path, why);
+  kind = fl_wf_sniff(probe); /* the content decides; the extension only where the first bytes do not say */
   fclose(probe);
+  if (!kind)
+    kind = strcmp(ext, "json") == 0                              ? 'j'
+           : strcmp(ext, "dax") == 0 || strcmp(ext, "xml") == 0  ? 'x'
+           : strcmp(ext, "dot") == 0 || strcmp(ext, "gv") == 0   ? 'd'
+           : strcmp(ext, "yml") == 0 || strcmp(ext, "yaml") == 0 ? 'y'
+                                                                 : 0;
+  FL_CHECK(kind != 'y', FL_ERR_INPUT,
+           "%s: a Pegasus 5 YAML workflow, which faultline does not read: give the same workflow as a WfCommons JSON "
+           "instance (pegasus-instances / WfInstances publish them), a DAX 3 file, or DOT",
+           path);
+  FL_CHECK(kind != 0, FL_ERR_INPUT,
+           "%s: unknown workflow format (content not JSON, XML or DOT, extension '.%s'; known: WfCommons JSON, Pegasus "
+           "DAX, DOT)",
+           path, ext);
   FL_TRY(fl_wf_new(path, &wf, &b));
-  if (strcmp(ext, "json") == 0)
+  if (kind == 'j')
     FL_TRY(fl_wf_read_json(&b, path, reference_speed));
-  else if (strcmp(ext, "dax") == 0 || strcmp(ext, "xml") == 0)
+  else if (kind == 'x')
     FL_TRY(fl_wf_read_dax(&b, path, reference_speed, task_runtime));
-  else if (strcmp(ext, "dot") == 0 || strcmp(ext, "gv") == 0)
-    FL_TRY(fl_wf_read_dot(&b, path));
   else
-    FL_CHECK(0, FL_ERR_INPUT, "%s: unknown workflow format '.%s' (known: .json WfCommons, .dax Pegasus, .dot)", path,
-             ext);
+    FL_TRY(fl_wf_read_dot(&b, path));
   FL_TRY(fl_wfb_finish(&b));
   *out = wf;
   wf = NULL;

@@ -332,6 +332,31 @@ static void test_dax_task_runtime(void)
   CU_ASSERT_FALSE(fl_cli_exists("bd2.db"));
 }
 
+/* The format comes from the content: a DAX named .txt, a WfCommons instance named .data, a DOT named .graph
+ * (its keyword first) all load as what they are. */
+static void test_format_from_content(void)
+{
+  fl_wf *wf = NULL;
+  long n = 0;
+  char *dot = fl_test_read_file(fl_test_src("tests/data/workflows/diamond.dot"), &n);
+  fl_cli_write("bd.txt", blackdiamond);
+  CU_ASSERT_EQUAL_FATAL(fl_wf_load_runtimes(fl_test_tmp("bd.txt"), 1e9, "1s", &wf), FL_OK);
+  CU_ASSERT_EQUAL(wf->ntasks, 4);
+  fl_wf_destroy(&wf);
+  fl_cli_write("w.data", "{\"workflow\":{\"tasks\":[{\"name\":\"a\",\"runtimeInSeconds\":1,\"parents\":[],"
+                         "\"files\":[]}]}}");
+  CU_ASSERT_EQUAL_FATAL(fl_wf_load(fl_test_tmp("w.data"), 1e9, &wf), FL_OK);
+  CU_ASSERT_EQUAL(wf->ntasks, 1);
+  fl_wf_destroy(&wf);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(dot);
+  /* the diamond without its leading comment, under another name */
+  fl_cli_write("d.graph", strstr(dot, "digraph"));
+  free(dot);
+  CU_ASSERT_EQUAL_FATAL(fl_wf_load(fl_test_tmp("d.graph"), 1e9, &wf), FL_OK);
+  CU_ASSERT_EQUAL(wf->ntasks, 4);
+  fl_wf_destroy(&wf);
+}
+
 static void test_side_file(void)
 {
   fl_wf *wf = load(fl_test_src("tests/data/workflows/decide.dot"));
@@ -374,6 +399,9 @@ static void test_bad_graphs(void)
        "<child ref=\"a\"><parent ref=\"b\"/></child><child ref=\"b\"><parent ref=\"a\"/></child></adag>",
        "cycle"},
       {"graph.txt", "x", "unknown workflow format"},
+      /* Pegasus 5 YAML: named, not read as something else, whatever the extension */
+      {"pegasus5.yml", "x-pegasus: {apiLang: python}\npegasus: '5.0'\nname: diamond\njobs: []\n", "Pegasus 5 YAML"},
+      {"pegasus5.json", "pegasus: '5.0'\nname: diamond\njobs: []\n", "Pegasus 5 YAML"},
       /* a schema this reader does not know is named (1.2: tasks under workflow.jobs) */
       {"v12.json", "{\"schemaVersion\":\"1.2\",\"workflow\":{\"jobs\":[{\"name\":\"a\"}]}}",
        "schemaVersion 1.2, whose tasks are workflow.jobs"},
@@ -845,6 +873,7 @@ static CU_TestInfo graph_tests[] = {
     {"WfCommons 1.5 without categories: the stages of 1.4", test_wfcommons_15_stages},
     {"Pegasus DAX, and the stage rule", test_dax},
     {"Pegasus DAX 3.3 without runtimes: app.task_runtime", test_dax_task_runtime},
+    {"the format from the content, not the extension", test_format_from_content},
     {"side file of substitutes", test_side_file},
     {"bad graphs name the file and the element", test_bad_graphs},
     {"HEFT: the diamond by hand", test_heft_by_hand},
