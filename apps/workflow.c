@@ -856,7 +856,7 @@ static int fl_wf_sniff(FILE *f)
     return 'j';
   if (buf[i] == '<')
     return 'x';
-  for (const char *line = buf + i; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+  for (const char *line = buf + i; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
     if (strncmp(line, "pegasus:", 8) == 0)
       return 'y';
   if (strncmp(buf + i, "digraph", 7) == 0 || strncmp(buf + i, "graph", 5) == 0 || strncmp(buf + i, "strict", 6) == 0)

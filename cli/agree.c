@@ -458,22 +458,6 @@ done:
   return rc;
 }
 
-/* The degree of replication `kind` runs with (1 without). */
-static long fl_agree_degree(const fl_agree_args *a, const fl_scenario *sc, const char *kind)
-{
-  char set[96];
-  long degree = 1;
-  fl_scenario *probe = NULL;
-  fl_engine_caps caps;
-  fl_strategy_run strat;
-  snprintf(set, sizeof set, "strategy.kind=%s", kind);
-  if (fl_scenario_replay(sc->text, sc->overrides, a->path, &probe) == FL_OK && fl_scenario_set(probe, set) == FL_OK &&
-      fl_exec_setup(probe, a->np, &caps, &strat) == FL_OK)
-    degree = strat.degree;
-  fl_scenario_destroy(&probe);
-  return degree;
-}
-
 /* One strategy's line of a round: both engines, their rows read back. */
 typedef struct fl_agree_line {
   fl_agree_row sim, real;
@@ -481,22 +465,18 @@ typedef struct fl_agree_line {
   int ok;
 } fl_agree_line;
 
-static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const char *kind, long round,
+static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const char *kind, long degree, long round,
                                 const long *iter, const long *rank, const char *db, fl_agree_line *out)
 {
   fl_err rc = FL_OK;
   char trace[4200], cal[4200], strat[64], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
   char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *killv[FL_AGREE_MAX_FAILURES];
-  fl_scenario *sc = NULL;
   fl_calib cr = *c;
-  long degree;
   double t_iter;
   int code;
   FILE *f;
   memset(out, 0, sizeof *out);
   out->ratio = NAN;
-  FL_TRY(fl_agree_scenario(a, &sc));
-  degree = fl_agree_degree(a, sc, kind);
   snprintf(cal, sizeof cal, "%s/calibration-%ld-%s.ini", a->tmp, round, kind);
   if (strcmp(kind, "buddy") != 0 && strcmp(kind, "checkpoint") != 0) {
     /* the iteration as it runs under this strategy, measured failure-free like the rest: two-level's file level
@@ -555,7 +535,6 @@ static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const
   out->ok = isfinite(out->ratio) && out->ratio >= 0.85 && out->ratio <= 1.15 &&
             strcmp(out->real.status, "completed") == 0;
 done:
-  fl_scenario_destroy(&sc);
   return rc;
 }
 
@@ -588,6 +567,7 @@ int fl_cmd_agree(int argc, char **argv)
   fl_err rc = FL_OK;
   long iter[FL_AGREE_MAX_FAILURES], rank[FL_AGREE_MAX_FAILURES], nkinds = 0;
   long kiter[32][FL_AGREE_MAX_FAILURES], krank[32][FL_AGREE_MAX_FAILURES]; /* each strategy's failures */
+  long kdegree[32];                                                         /* and its degree of replication */
   char list[512], *save = NULL, *kind, db[4200], *kinds[32], kwhy[32][400];
   double *ratios = NULL; /* [kind * repeat + round] */
   int code = fl_agree_parse("agree", argc, argv, &a), within = 1;
@@ -609,6 +589,7 @@ int fl_cmd_agree(int argc, char **argv)
       FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
       rc = fl_exec_setup(probe, a.np, &caps, &strat);
       fl_scenario_destroy(&probe);
+      kdegree[nkinds - 1] = rc == FL_OK ? strat.degree : 1;
       if (rc == FL_OK && caps.shape != FL_SHAPE_RANKS)
         rc = fl_err_set(FL_ERR_INPUT,
                         "agree compares the makespan of a job of ranks (the simulator's bsp model of the calibrated "
@@ -645,7 +626,7 @@ int fl_cmd_agree(int argc, char **argv)
            "running as the round began\n",
            c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore, load, running);
     for (long k = 0; k < nkinds; k++) {
-      long degree = fl_agree_degree(&a, sc, kinds[k]);
+      long degree = kdegree[k];
       if (degree == 1) {
         memcpy(kiter[k], iter, sizeof iter);
         memcpy(krank[k], rank, sizeof rank);
@@ -674,7 +655,7 @@ int fl_cmd_agree(int argc, char **argv)
         printf("%-11s %12s %12s %7s %9s %11s %s\n", kinds[k], "-", "-", "-", "-", "-", kwhy[k]);
         continue;
       }
-      FL_TRY(fl_agree_strategy(&a, &c, kinds[k], round, kiter[k], krank[k], db, &l));
+      FL_TRY(fl_agree_strategy(&a, &c, kinds[k], kdegree[k], round, kiter[k], krank[k], db, &l));
       ratios[k * a.repeat + round] = l.ratio;
       within &= l.ok;
       if (isfinite(l.ratio))
