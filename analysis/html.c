@@ -115,7 +115,7 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
       "utilisation", "overhead node-h", "checkpoint I/O + wait node-h", "mean wait", "bounded slowdown"};
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
-  fl_summary_opts so = {scenario, NULL, 0};
+  fl_summary_opts so = {scenario, NULL};
   int idx[sizeof figs / sizeof figs[0]], use[sizeof figs / sizeof figs[0]];
   double scale[sizeof figs / sizeof figs[0]];
   const int nf = (int)(sizeof figs / sizeof figs[0]);

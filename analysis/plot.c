@@ -820,7 +820,7 @@ fl_err fl_plot_bars(sqlite3 *db, const fl_plot_opts *opt)
 {
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
-  fl_summary_opts so = {opt->scenario, NULL, 0};
+  fl_summary_opts so = {opt->scenario, NULL};
   const char *y = opt->y ? opt->y : "waste", *term = fl_terminal(opt->file), *name;
   char tmp[4096] = "", data[4200], script[4200], out_tmp[4200];
   int fig = -1, percent, several = 0;

@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include "db.h"
+#include "format.h"
 #include "stats.h"
 #include "rowset.h"
 #include "scenario.h"
@@ -736,7 +737,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   {
     fl_table split;
     const fl_table *show = fl_table_split_variants(&tab, &split) ? &split : &tab;
-    fl_table_print(show, opt->markdown, out);
+    fl_table_print(show, opt->format && opt->format->markdown, out);
     if (show == &split)
       fl_table_free(&split);
   }
@@ -916,7 +917,7 @@ static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *ou
   snprintf(where, sizeof where, "app = 'workload'%s",
            opt->min_id ? " AND id IN (SELECT id FROM temp.fl_report_ids)" : "");
   {
-    fl_summary_opts so = {opt->scenario, where, 0};
+    fl_summary_opts so = {opt->scenario, where};
     FL_TRY(fl_summary_compute(db, "the results file", &so, &sm));
   }
   if (sm->ngroups == 0)
@@ -985,7 +986,7 @@ static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *ou
     }
     FL_CHECK(fl_table_add(&tab, row) == 0, FL_ERR_NOMEM, "out of memory in report");
   }
-  fl_table_print(&tab, opt->markdown, out);
+  fl_table_print(&tab, opt->format && opt->format->markdown, out);
   fprintf(out, "(workloads: the machine's figures, mean ± 95 %% CI over the completed runs; overhead: the node-hours "
                "resilience cost, lost to failures (compute done again) plus spent on checkpoints, restarts and "
                "waiting for the PFS; * some runs did not complete; every job's row in the jobs table)\n\n");
@@ -1030,10 +1031,13 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
   /* the queries read the id list from the temp table; min_id only says whether there is one */
   o.min_id = (opt_in->ids || opt_in->min_id || opt_in->where) ? 1 : 0;
   o.max_id = 0;
-  if (o.csv || o.json) {
-    /* numbers as numbers: the groups typed (summary.h) */
-    fl_summary_opts so = {opt_in->scenario, o.min_id ? "id IN (SELECT id FROM temp.fl_report_ids)" : NULL, o.json};
-    FL_TRY(fl_summary_print(db, "the results file", &so, out));
+  if (o.format && o.format->groups) {
+    /* numbers as numbers: the groups typed (summary.h), in the renderer's form */
+    fl_summary_opts so = {opt_in->scenario, o.min_id ? "id IN (SELECT id FROM temp.fl_report_ids)" : NULL};
+    fl_summary *sm = NULL;
+    FL_TRY(fl_summary_compute(db, "the results file", &so, &sm));
+    rc = o.format->groups(sm, out);
+    fl_summary_destroy(&sm);
     goto done;
   }
   FL_TRY(fl_report_table(db, opt, 0, out, &job_rows));

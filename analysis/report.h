@@ -15,9 +15,7 @@ typedef struct fl_report_opts {
   int64_t min_id, max_id; /* only runs with ids in [min_id, max_id] (0, 0: all) */
   const int64_t *ids;     /* or only these runs (a command's own rows, whatever others wrote meanwhile) */
   size_t nids;
-  int csv;           /* the groups as numbers, CSV (summary.h) */
-  int markdown;      /* a Markdown table (pipes), else aligned text */
-  int json;          /* the groups as numbers, JSON (summary.h) */
+  const struct fl_report_format *format; /* the renderer (formats/format.h); NULL: aligned text */
   const char *where; /* only runs matching this SQL condition on the runs table (NULL: all) */
 } fl_report_opts;
 

@@ -4,6 +4,7 @@
  * them. */
 #include "rerun.h"
 
+#include "app.h"
 #include "columns.h"
 #include "inputs.h"
 
@@ -63,7 +64,7 @@ static fl_err fl_rerun_check_inputs(const char *db_path, double id, const char *
   char *copy = NULL, *save = NULL, *line;
   if (!stored || !*stored)
     goto done; /* a row of a faultline that did not record inputs */
-  FL_TRY(fl_inputs_collect(sc, &now, &n));
+  FL_TRY(fl_app_inputs(sc, &now, &n));
   FL_ALLOC(copy, strlen(stored) + 1);
   strcpy(copy, stored);
   for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

@@ -5,8 +5,6 @@
 #include "rowset.h"
 #include "stats.h"
 
-#include <csv.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,25 +120,6 @@ static int fl_sum_key_index(const char *name)
       return k;
   }
   return -1;
-}
-
-/* A JSON string, or null for bytes that are not UTF-8 (a foreign file's). */
-static json_t *fl_sum_json_text(const char *v)
-{
-  json_t *j = json_string(v);
-  return j ? j : json_null();
-}
-
-static json_t *fl_sum_json_key(int k, const char *v)
-{
-  const char *t = fl_scenario_key_at(k)->vtype;
-  if (!v[0])
-    return json_null();
-  if (strcmp(t, "text") == 0)
-    return fl_sum_json_text(v);
-  if (strcmp(t, "integer") == 0)
-    return json_integer(strtoll(v, NULL, 10));
-  return isfinite(strtod(v, NULL)) ? json_real(strtod(v, NULL)) : json_null();
 }
 
 fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *opt, fl_summary **out)
@@ -313,114 +292,5 @@ done:
   free(shown);
   fl_summary_destroy(&sm);
   fl_rowset_destroy(&rs);
-  return rc;
-}
-
-fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt, FILE *out)
-{
-  fl_err rc = FL_OK;
-  fl_summary *sm = NULL;
-  FL_TRY(fl_summary_compute(h, path, opt, &sm));
-  {
-    const int *shown = sm->shown, ns = sm->nshown, *dshown = sm->dims_shown, ndshown = sm->ndims, ng = sm->ngroups;
-    if (!opt->json) {
-      fputs("scenario,mode", out);
-      for (int s = 0; s < ns; s++)
-        fprintf(out, ",%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
-      for (int d = 0; d < ndshown; d++)
-        fprintf(out, ",%s", fl_sum_dims[dshown[d]]);
-      fputs(",runs", out);
-      for (int s = 0; s < FL_SUM_NSTATUS; s++)
-        fprintf(out, ",%s", fl_sum_status[s]);
-      for (int f = 0; f < FL_SUM_NFIG; f++)
-        fprintf(out, ",%s_n,%s_mean,%s_ci95,%s_min,%s_max", fl_sum_figs[f], fl_sum_figs[f], fl_sum_figs[f],
-                fl_sum_figs[f], fl_sum_figs[f]);
-      fputc('\n', out);
-    } else {
-      fputs("{\"figures\": [", out);
-      for (int f = 0; f < FL_SUM_NFIG; f++)
-        fprintf(out, "%s{\"name\": \"%s\", \"unit\": \"%s\"}", f ? ", " : "", fl_sum_figs[f],
-                fl_sum_unit(fl_sum_figs[f]));
-      fputs("],\n \"groups\": [", out);
-    }
-    for (int oi = 0; oi < ng; oi++) {
-      const fl_summary_group *g = &sm->groups[oi];
-      if (!opt->json) {
-        csv_fwrite(out, g->scenario, strlen(g->scenario));
-        fprintf(out, ",%s", g->mode);
-        for (int s = 0; s < ns; s++) {
-          const char *v = g->vals[shown[s]];
-          fputc(',', out);
-          if (strcmp(fl_scenario_key_at(shown[s])->vtype, "text") == 0)
-            csv_fwrite(out, v, strlen(v));
-          else
-            fputs(v, out); /* a number, `inf` (never), or nothing (unset) */
-        }
-        for (int d = 0; d < ndshown; d++) {
-          const char *v = g->dims[dshown[d]];
-          fputc(',', out);
-          if (strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0)
-            fputs(v, out);
-          else if (v[0])
-            csv_fwrite(out, v, strlen(v));
-        }
-        fprintf(out, ",%ld", g->runs);
-        for (int s = 0; s < FL_SUM_NSTATUS; s++)
-          fprintf(out, ",%ld", g->status[s]);
-        for (int f = 0; f < FL_SUM_NFIG; f++) {
-          const fl_summary_stat *x = &g->fig[f];
-          if (!x->n) {
-            fputs(",0,,,,", out);
-            continue;
-          }
-          fprintf(out, ",%zu,%.17g,", x->n, x->mean);
-          if (!isnan(x->ci95))
-            fprintf(out, "%.17g", x->ci95);
-          fprintf(out, ",%.17g,%.17g", x->min, x->max);
-        }
-        fputc('\n', out);
-      } else {
-        json_t *o = json_object(), *keys = json_object(), *st = json_object(), *fg = json_object();
-        FL_CHECK(o && keys && st && fg, FL_ERR_NOMEM, "out of memory");
-        json_object_set_new(o, "scenario", fl_sum_json_text(g->scenario));
-        json_object_set_new(o, "mode", json_string(g->mode));
-        for (int s = 0; s < ns; s++) {
-          char name[128];
-          snprintf(name, sizeof name, "%s.%s", fl_scenario_key_at(shown[s])->section,
-                   fl_scenario_key_at(shown[s])->key);
-          json_object_set_new(keys, name, fl_sum_json_key(shown[s], g->vals[shown[s]]));
-        }
-        json_object_set_new(o, "keys", keys);
-        for (int d = 0; d < ndshown; d++) {
-          const char *v = g->dims[dshown[d]];
-          json_object_set_new(o, fl_sum_dims[dshown[d]],
-                              !v[0]                                            ? json_null()
-                              : strcmp(fl_sum_dims[dshown[d]], "lost_at") == 0 ? json_integer(strtoll(v, NULL, 10))
-                                                                               : json_string(v));
-        }
-        json_object_set_new(o, "runs", json_integer(g->runs));
-        for (int s = 0; s < FL_SUM_NSTATUS; s++)
-          json_object_set_new(st, fl_sum_status[s], json_integer(g->status[s]));
-        json_object_set_new(o, "status", st);
-        for (int f = 0; f < FL_SUM_NFIG; f++) {
-          const fl_summary_stat *x = &g->fig[f];
-          if (!x->n)
-            continue;
-          json_object_set_new(fg, fl_sum_figs[f],
-                              json_pack("{s:I, s:f, s:o, s:f, s:f}", "n", (json_int_t)x->n, "mean", x->mean, "ci95",
-                                        isnan(x->ci95) ? json_null() : json_real(x->ci95), "min", x->min, "max",
-                                        x->max));
-        }
-        json_object_set_new(o, "figures", fg);
-        fputs(oi ? ",\n  " : "\n  ", out);
-        json_dumpf(o, out, JSON_COMPACT);
-        json_decref(o);
-      }
-    }
-    if (opt->json)
-      fputs(ng ? "\n ]}\n" : "]}\n", out);
-  }
-done:
-  fl_summary_destroy(&sm);
   return rc;
 }

@@ -1,4 +1,4 @@
-/* summary.h — `faultline report --format csv|json`: the report's groups as numbers.
+/* summary.h — the report's groups as numbers, which its renderers write (formats/format.h: CSV, JSON, ...).
  *
  * A group is the runs of one configuration: the same scenario name, mode and value of every scenario key (replayed
  * from each row, rowset.h) but the seed and the keys that only say where rows go (run.db, run.replicas,
@@ -25,12 +25,9 @@
 typedef struct fl_summary_opts {
   const char *scenario; /* only this scenario (NULL: all) */
   const char *where;    /* an SQL condition on runs (NULL: all) */
-  int json;             /* JSON, else CSV */
 } fl_summary_opts;
 
-fl_err fl_summary_print(sqlite3 *h, const char *path, const fl_summary_opts *opt, FILE *out);
-
-/* The same groups as data, for other renderers (the HTML report). */
+/* The groups as data, for the renderers (formats/, the HTML report). */
 #define FL_SUMMARY_MAX_STATUS 8
 #define FL_SUMMARY_MAX_FIG 48
 typedef struct fl_summary_stat {

@@ -4,6 +4,8 @@
 #define _XOPEN_SOURCE 700 /* strdup */
 #include "workflow.h"
 
+#include "app.h"
+
 #include "inputs.h"
 #include "units.h"
 
@@ -1188,3 +1190,43 @@ done:
     fclose(f);
   return rc;
 }
+
+/* ---- the app kind ---- */
+
+static long fl_workflow_slots(const fl_scenario *sc, long copies)
+{
+  (void)copies;
+  return sc->app_nodes; /* hosts the scheduler may use (0: every host) */
+}
+
+static fl_err fl_workflow_check(const fl_scenario *sc)
+{
+  if (fl_scenario_graph_generated(sc))
+    return FL_OK;
+  if (!sc->graph)
+    return fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot, or gridworld)");
+  return fl_app_check_input(sc, "graph", sc->graph, "workflow file");
+}
+
+static int fl_workflow_inputs(const fl_scenario *sc, fl_input_ref *refs)
+{
+  int n = 0;
+  if (!fl_scenario_graph_generated(sc))
+    refs[n++] = (fl_input_ref){"app.graph", sc->graph};
+  refs[n++] = (fl_input_ref){"app.substitutes", sc->substitutes};
+  return n;
+}
+
+const fl_app fl_app_workflow = {
+    .name = "workflow",
+    .summary = "a task graph (WfCommons JSON, Pegasus DAX, DOT) scheduled by HEFT on the platform's hosts "
+               "(sim/run_workflow.c)",
+    .flags = FL_APP_SIM | FL_APP_CM02,
+    .size_key = "nodes",
+    .unit = "hosts",
+    .example = "[platform]\nnodes = 8\n[failures]\nnode_mtbf = 1h\n[app]\nkind = workflow\ngraph = gridworld\ngrid = 3x3\n"
+               "iterations = 4\ntask_time = 1s\n[strategy]\nkind = replication\n",
+    .job_slots = fl_workflow_slots,
+    .check = fl_workflow_check,
+    .inputs = fl_workflow_inputs,
+};

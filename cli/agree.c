@@ -12,6 +12,7 @@
  * delayed by the recoveries before it, so that every failure falls inside every strategy's run and after the
  * previous recovery; on K distinct ranks), and for each strategy runs the simulator on a trace of those failures and
  * the real ranks killed at those instants (--kill RANK@TIME), then prints the real/simulated makespan ratio. */
+#include "app.h"
 #include "args.h"
 #include "cleanup.h"
 #include "cli.h"
@@ -240,19 +241,36 @@ done:
   return rc;
 }
 
-/* The scenario's strategy's checkpoint cost. */
-static double fl_calib_delta(const fl_calib *c, const char *kind)
+/* What a strategy writes in the real engine (its fl_exec_setup): the levels and copies that say how the calibration
+ * prices it. */
+typedef struct fl_agree_strat {
+  const char *kind;
+  unsigned levels;
+  long degree;
+} fl_agree_strat;
+
+/* One copy writing one level: the calibration's own runs measure it (files, or buddy copies). The others get a
+ * failure-free run of their own (fl_agree_strategy). */
+static int fl_calib_single(const fl_agree_strat *s, fl_level level)
 {
-  /* the level its checkpoints go to in the real engine: files for checkpoint and for replication's sets (each its
-   * own file level), the buddy level for the others (two-level's file level is file_cost) */
-  return strcmp(kind, "checkpoint") == 0 || strcmp(kind, "replication") == 0 ? c->delta_file : c->delta_buddy;
+  return s->degree == 1 && s->levels == FL_LEVEL_BIT(level);
 }
 
-static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const char *kind, const char *path)
+/* The strategy's checkpoint cost. */
+static double fl_calib_delta(const fl_calib *c, const fl_agree_strat *s)
+{
+  /* the level its checkpoints go to in the real engine: files when it writes those only (checkpoint, and
+   * replication's sets, each its own file level), the buddy level for the others (two-level's file level is
+   * file_cost) */
+  return s->levels == FL_LEVEL_BIT(FL_LEVEL_FILE) ? c->delta_file : c->delta_buddy;
+}
+
+static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const fl_agree_strat *s, const char *path)
 {
   /* compute as it runs beside this strategy's checkpoints: beside file writes (the kernel flushing them shares the
    * cores) an iteration takes longer than beside buddy copies */
-  double t_iter = strcmp(kind, "checkpoint") == 0 ? c->t_iter_file : c->t_iter;
+  double t_iter = fl_calib_single(s, FL_LEVEL_FILE) ? c->t_iter_file : c->t_iter;
+  const char *kind = s->kind;
   char tmp[4200], host[256] = "?", when[64], other[160] = "";
   int is_stdout = strcmp(path, "/dev/stdout") == 0;
   FILE *f;
@@ -281,7 +299,7 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_args *a, const ch
       a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->t_iter_file, c->delta_buddy,
       c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
       c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->store, other, c->detect, c->recovery,
-      c->restore, a->np, t_iter * (double)c->iterations, t_iter * (double)c->every, fl_calib_delta(c, kind),
+      c->restore, a->np, t_iter * (double)c->iterations, t_iter * (double)c->every, fl_calib_delta(c, s),
       c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
   if (is_stdout)
     return fflush(stdout) == 0 ? FL_OK : fl_err_set(FL_ERR_IO, "stdout: %s", strerror(errno));
@@ -352,17 +370,18 @@ static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_args 
 }
 
 /* The scenario with the user's --set, checked for the real engine before anything runs. */
-static fl_err fl_agree_scenario(const fl_agree_args *a, fl_scenario **sc)
+static fl_err fl_agree_scenario(const fl_agree_args *a, fl_scenario **sc, fl_agree_strat *what)
 {
   fl_err rc = FL_OK;
   fl_engine_caps caps;
   fl_strategy_run strat;
+  const fl_app *app = NULL;
   FL_TRY(fl_scenario_load(a->path, sc));
   for (int i = 0; i < a->nsets; i++)
     FL_TRY(fl_scenario_set(*sc, a->sets[i]));
-  FL_CHECK(strcmp((*sc)->app, "cg") == 0 || strcmp((*sc)->app, "gridworld") == 0, FL_ERR_INPUT,
-           "%s: calibrate and agree run the real engine: app.kind cg or gridworld ('%s')", a->path, (*sc)->app);
+  FL_TRY(fl_app_get(*sc, FL_APP_REAL, &app)); /* calibrate and agree run the real engine */
   FL_TRY(fl_exec_setup(*sc, a->np, &caps, &strat));
+  *what = (fl_agree_strat){.kind = (*sc)->strategy, .levels = strat.levels, .degree = strat.degree};
 done:
   return rc;
 }
@@ -381,11 +400,12 @@ int fl_cmd_calibrate(int argc, char **argv)
   fl_agree_args a;
   fl_scenario *sc = NULL;
   fl_calib c;
+  fl_agree_strat what;
   fl_err rc = FL_OK;
   int code = fl_agree_parse("calibrate", argc, argv, &a);
   if (code)
     return code;
-  FL_TRY(fl_agree_scenario(&a, &sc));
+  FL_TRY(fl_agree_scenario(&a, &sc, &what));
   if (a.out) { /* where it goes is checked before the minutes of measuring */
     char dir[4096], *slash;
     snprintf(dir, sizeof dir, "%s", a.out);
@@ -397,7 +417,7 @@ int fl_cmd_calibrate(int argc, char **argv)
   }
   FL_TRY(fl_agree_tmpdir(&a));
   FL_TRY(fl_calib_measure(&a, sc, &c));
-  FL_TRY(fl_calib_write(&c, &a, sc->strategy, a.out ? a.out : "/dev/stdout"));
+  FL_TRY(fl_calib_write(&c, &a, &what, a.out ? a.out : "/dev/stdout"));
   if (!a.quiet && a.out)
     fprintf(stderr, "faultline: calibration in %s (faultline simulate %s --calibration %s)\n", a.out, a.path, a.out);
 done:
@@ -465,10 +485,12 @@ typedef struct fl_agree_line {
   int ok;
 } fl_agree_line;
 
-static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const char *kind, long degree, long round,
+static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const fl_agree_strat *s, long round,
                                 const long *iter, const long *rank, const char *db, fl_agree_line *out)
 {
   fl_err rc = FL_OK;
+  const char *kind = s->kind;
+  const long degree = s->degree;
   char trace[4200], cal[4200], strat[64], platform[64], tr[4300], kills[FL_AGREE_MAX_FAILURES][64];
   char *argv_sim[4 * FL_AGREE_MAX_SETS + 40], *killv[FL_AGREE_MAX_FAILURES];
   fl_calib cr = *c;
@@ -478,7 +500,7 @@ static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const
   memset(out, 0, sizeof *out);
   out->ratio = NAN;
   snprintf(cal, sizeof cal, "%s/calibration-%ld-%s.ini", a->tmp, round, kind);
-  if (strcmp(kind, "buddy") != 0 && strcmp(kind, "checkpoint") != 0) {
+  if (!fl_calib_single(s, FL_LEVEL_BUDDY) && !fl_calib_single(s, FL_LEVEL_FILE)) {
     /* the iteration as it runs under this strategy, measured failure-free like the rest: two-level's file level
      * slows compute as checkpoint's does, replication's copies share the machine */
     fl_agree_row rr;
@@ -488,8 +510,8 @@ static fl_err fl_agree_strategy(const fl_agree_args *a, const fl_calib *c, const
     if (degree > 1)
       cr.delta_file = rr.checkpoint_time / (double)rr.checkpoints;
   }
-  FL_TRY(fl_calib_write(&cr, a, kind, cal));
-  t_iter = strcmp(kind, "checkpoint") == 0 ? cr.t_iter_file : cr.t_iter;
+  FL_TRY(fl_calib_write(&cr, a, s, cal));
+  t_iter = fl_calib_single(s, FL_LEVEL_FILE) ? cr.t_iter_file : cr.t_iter;
   /* the simulator's trace: the job's work when each failure strikes (iterations x the calibrated iteration); the
    * real world rank w of replica set w / np holds copy w / np of rank w mod np, which the simulator places on node
    * rank * degree + copy */
@@ -567,13 +589,13 @@ int fl_cmd_agree(int argc, char **argv)
   fl_err rc = FL_OK;
   long iter[FL_AGREE_MAX_FAILURES], rank[FL_AGREE_MAX_FAILURES], nkinds = 0;
   long kiter[32][FL_AGREE_MAX_FAILURES], krank[32][FL_AGREE_MAX_FAILURES]; /* each strategy's failures */
-  long kdegree[32];                                                         /* and its degree of replication */
+  fl_agree_strat kstrat[32];                                                /* and what it writes */
   char list[512], *save = NULL, *kind, db[4200], *kinds[32], kwhy[32][400];
   double *ratios = NULL; /* [kind * repeat + round] */
   int code = fl_agree_parse("agree", argc, argv, &a), within = 1;
   if (code)
     return code;
-  FL_TRY(fl_agree_scenario(&a, &sc));
+  FL_TRY(fl_agree_scenario(&a, &sc, &kstrat[0]));
   snprintf(db, sizeof db, "%s", a.db ? a.db : sc->db);
   snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : FL_AGREE_DEFAULT);
   for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
@@ -589,7 +611,9 @@ int fl_cmd_agree(int argc, char **argv)
       FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
       rc = fl_exec_setup(probe, a.np, &caps, &strat);
       fl_scenario_destroy(&probe);
-      kdegree[nkinds - 1] = rc == FL_OK ? strat.degree : 1;
+      kstrat[nkinds - 1] = (fl_agree_strat){.kind = kind,
+                                            .levels = rc == FL_OK ? strat.levels : 0,
+                                            .degree = rc == FL_OK ? strat.degree : 1};
       if (rc == FL_OK && caps.shape != FL_SHAPE_RANKS)
         rc = fl_err_set(FL_ERR_INPUT,
                         "agree compares the makespan of a job of ranks (the simulator's bsp model of the calibrated "
@@ -626,7 +650,7 @@ int fl_cmd_agree(int argc, char **argv)
            "running as the round began\n",
            c.t_iter, c.iterations, c.delta_buddy, c.delta_file, c.detect, c.recovery, c.restore, load, running);
     for (long k = 0; k < nkinds; k++) {
-      long degree = kdegree[k];
+      long degree = kstrat[k].degree;
       if (degree == 1) {
         memcpy(kiter[k], iter, sizeof iter);
         memcpy(krank[k], rank, sizeof rank);
@@ -655,7 +679,7 @@ int fl_cmd_agree(int argc, char **argv)
         printf("%-11s %12s %12s %7s %9s %11s %s\n", kinds[k], "-", "-", "-", "-", "-", kwhy[k]);
         continue;
       }
-      FL_TRY(fl_agree_strategy(&a, &c, kinds[k], kdegree[k], round, kiter[k], krank[k], db, &l));
+      FL_TRY(fl_agree_strategy(&a, &c, &kstrat[k], round, kiter[k], krank[k], db, &l));
       ratios[k * a.repeat + round] = l.ratio;
       within &= l.ok;
       if (isfinite(l.ratio))

@@ -3,6 +3,8 @@
  * Exit status: 0 success, 1 a run or environment failure, 2 bad input (scenario, trace, command line). Bad
  * input is always found before the results database is opened, so it writes nothing. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include "app.h"
+#include "format.h"
 #include "args.h"
 #include "calibration.h"
 #include "ckpt_cli.h"
@@ -246,16 +248,14 @@ static void fl_print_job_header(const fl_sim_job *job)
     fprintf(stderr, "faultline: %s: workload of %ld jobs (%s) under %s on %ld nodes, %s, %s failures, node MTBF %s",
             sc->name, fl_sim_workload_jobs(job->sim), sc->wl_trace, sc->scheduler, fl_sim_ranks(job->sim),
             sc->strategy, sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
-    if (strcmp(sc->strategy, "none") != 0)
+    if (fl_sim_uses_key(job->sim, "app.checkpoint_io")) /* the jobs checkpoint */
       fprintf(stderr, ", checkpoint I/O %s", (const char *const[]){"oblivious", "ordered", "least-waste"}[sc->ckpt_io]);
     goto rest;
   }
   fprintf(stderr, "faultline: %s: %s %s, %ld %s on %ld nodes, %s failures, node MTBF %s", sc->name, sc->app,
-          sc->strategy, fl_sim_ranks(job->sim), strcmp(sc->app, "gridworld") == 0 ? "tasks" : "ranks",
-          fl_sim_platform_nodes(job->sim), sc->model,
+          sc->strategy, fl_sim_ranks(job->sim), fl_sim_unit(job->sim), fl_sim_platform_nodes(job->sim), sc->model,
           fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
-  if (strcmp(sc->app, "gridworld") != 0)
-    fprintf(stderr, " (job MTBF %s)", fl_units_format_duration(fl_sim_job_mtbf(job->sim), b, sizeof b));
+  fprintf(stderr, " (job MTBF %s)", fl_units_format_duration(fl_sim_job_mtbf(job->sim), b, sizeof b));
   if (isfinite(fl_sim_interval(job->sim))) {
     const char *rule = fl_sim_interval_rule(job->sim);
     double slow, flush = fl_sim_flush(job->sim, &slow);
@@ -844,7 +844,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     FL_TRY(fl_db_writer_sync(writer));
     FL_TRY(fl_simulate_account(&slot[cur ^ 1], &acc));
     fl_progress_done(&prog);
-    int daly = strcmp(sc->app, "bsp") == 0 && strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim);
+    int daly = strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim);
     if (daly && (sc->repair_s == 0.0 || acc.sum_wait == 0.0)) {
       /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate: with repairs too,
        * as long as a spare took every failed node's place at once (memoryless failures: the job never waited) */
@@ -864,7 +864,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     }
   }
   if (acc.nown > 0) {
-    fl_report_opts ro = {.scenario = NULL, .ids = acc.own, .nids = acc.nown, .csv = 0};
+    fl_report_opts ro = {.scenario = NULL, .ids = acc.own, .nids = acc.nown};
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
   if ((acc.skipped || shard_n > 1) && !quiet)
@@ -923,7 +923,7 @@ static int fl_cmd_report(int argc, char **argv)
   fl_plot_opts po = {0};
   const char *path = NULL;
   long timeline = 0;
-  const char *html = NULL, *baseline = NULL, *format = NULL, *trace = NULL;
+  const char *html = NULL, *baseline = NULL, *trace = NULL;
   int bars = 0;
 
   for (int i = 1; i < argc; i++) {
@@ -951,20 +951,19 @@ static int fl_cmd_report(int argc, char **argv)
       baseline = v;
     else if (strcmp(argv[i], "--bars") == 0)
       bars = 1;
-    else if ((v = fl_args_value(argc, argv, &i, "--format"))) {
-      if (format)
-        return fl_usage_error("report", "--format given twice (then '%s')", v);
-      format = v;
-      if (strcmp(v, "csv") == 0)
-        ro.csv = 1;
-      else if (strcmp(v, "markdown") == 0)
-        ro.markdown = 1;
-      else if (strcmp(v, "json") == 0)
-        ro.json = 1;
-      else if (strcmp(v, "table") != 0)
-        return fl_usage_error("report", "--format '%s': expected table, csv, markdown or json", v);
-    } else if (strcmp(argv[i], "--csv") == 0)
-      ro.csv = 1;
+    else if ((v = fl_args_value(argc, argv, &i, "--format")) || strcmp(argv[i], "--csv") == 0) {
+      const fl_report_format *f = fl_report_format_find(v ? v : "csv"); /* --csv: --format csv */
+      char names[256], msg[512];
+      if (!f) {
+        snprintf(msg, sizeof msg, "--format '%s': expected %s", v, fl_report_format_names(names, sizeof names));
+        return fl_usage_error("report", "%s", msg);
+      }
+      if (ro.format && ro.format != f) {
+        snprintf(msg, sizeof msg, "two formats asked for ('%s', then '%s'): give one", ro.format->name, f->name);
+        return fl_usage_error("report", "%s", msg);
+      }
+      ro.format = f;
+    }
     else if (argv[i][0] == '-')
       return fl_usage_error("report", "unknown option or missing value '%s'", argv[i]);
     else if (!path)
@@ -978,10 +977,14 @@ static int fl_cmd_report(int argc, char **argv)
     return fl_report_error(fl_err_set(FL_ERR_INPUT, "%s: no such results database", path));
   if ((po.x || po.y) && !po.file)
     return fl_usage_error("report", "%s", "--x and --y go with --plot FILE");
-  if (baseline && (html || po.file || timeline || ro.markdown))
-    return fl_usage_error("report", "%s",
-                          "--baseline prints a comparison (table, csv or json): not with --plot, "
-                          "--timeline, --html or markdown");
+  if (baseline && (html || po.file || timeline))
+    return fl_usage_error("report", "%s", "--baseline prints a comparison: not with --plot, --timeline or --html");
+  if (baseline && ro.format && ro.format->compare < 0) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "--baseline: the %s format writes no comparison; %s", ro.format->name,
+             fl_report_format_comparers());
+    return fl_usage_error("report", "%s", msg);
+  }
   if (html && (po.file || po.x || po.y || trace))
     return fl_usage_error("report", "%s",
                           "--html FILE stands alone (its page draws the plots itself; --timeline RUN_ID picks its "
@@ -1015,9 +1018,7 @@ static int fl_cmd_report(int argc, char **argv)
     fprintf(stderr, "faultline: %s: the timeline of run %ld\n", trace ? trace : po.file, timeline);
   } else if (baseline) {
     fl_compare_opts co = {baseline, ro.scenario, ro.where,
-                          ro.csv    ? FL_COMPARE_CSV
-                          : ro.json ? FL_COMPARE_JSON
-                                    : FL_COMPARE_TABLE};
+                          ro.format ? (fl_compare_format)ro.format->compare : FL_COMPARE_TABLE};
     FL_TRY(fl_compare_print(fl_db_sqlite(db), path, &co, stdout));
   } else if (bars) {
     FL_TRY(fl_plot_bars(fl_db_sqlite(db), &po));
@@ -1606,6 +1607,15 @@ static int fl_cmd_keys(int argc, char **argv)
     char name[64];
     snprintf(name, sizeof name, "%s.%s", k->section, k->key);
     printf("%-26s %-20s default %-14s %s\n", name, k->type, k->def[0] ? k->def : "(unset)", k->doc);
+  }
+  /* the applications, from their registry (apps/) */
+  printf("\napplications (app.kind):\n");
+  for (int i = 0; i < fl_app_count(); i++) {
+    const fl_app *app = fl_app_at(i);
+    unsigned both = FL_APP_SIM | FL_APP_REAL;
+    printf("  %-13s %-17s %s\n", app->name,
+           (app->flags & both) == both ? "simulator, real" : (app->flags & FL_APP_SIM) ? "simulator" : "real",
+           app->summary);
   }
   /* the strategies and the keys each reads, from the registry (policy/strategies) */
   printf("\nstrategies (strategy.kind):\n");

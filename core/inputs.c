@@ -242,22 +242,24 @@ done:
   return rc;
 }
 
-fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
+fl_err fl_inputs_collect(const fl_scenario *sc, const fl_input_ref *app, int napp, fl_input **v, int *n)
 {
   fl_err rc = FL_OK;
-  enum { NKEYS = 6 };
-  const char *keys[NKEYS] = {"platform.file", "failures.trace",  "failures.trace_map",
-                             "app.graph",     "app.substitutes", "app.trace"};
-  const char *rel[NKEYS] = {sc->platform_file, sc->trace, sc->trace && sc->trace[0] ? sc->trace_map : NULL,
-                            strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc) ? sc->graph : NULL,
-                            strcmp(sc->app, "workflow") == 0 ? sc->substitutes : NULL,
-                            strcmp(sc->app, "workload") == 0 ? sc->wl_trace : NULL};
+  enum { NOWN = 3, NMAX = NOWN + 8 };
+  const char *keys[NMAX] = {"platform.file", "failures.trace", "failures.trace_map"};
+  const char *rel[NMAX] = {sc->platform_file, sc->trace, sc->trace && sc->trace[0] ? sc->trace_map : NULL};
+  int nkeys = NOWN;
   char *path = NULL, *xml = NULL, **profiles = NULL, why[1024];
   int nprofiles = 0, *speed = NULL;
   long *line = NULL;
 
   *v = NULL;
   *n = 0;
+  FL_CHECK(napp <= NMAX - NOWN, FL_ERR_INPUT, "at most %d input files of an app", NMAX - NOWN);
+  for (int k = 0; k < napp; k++, nkeys++) {
+    keys[nkeys] = app[k].key;
+    rel[nkeys] = app[k].rel;
+  }
   if (sc->platform_file && sc->platform_file[0]) {
     const char *scan[5] = {fl_profile_attrs[0], fl_profile_attrs[1], fl_profile_attrs[2], fl_profile_attrs[3],
                            "<trace"};
@@ -266,8 +268,8 @@ fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n)
     if (fl_file_mentions(xml, scan, 5))
       FL_TRY(fl_inputs_profiles(xml, &profiles, &speed, &line, &nprofiles));
   }
-  FL_ALLOC(*v, NKEYS + nprofiles);
-  for (int k = 0; k < NKEYS; k++) {
+  FL_ALLOC(*v, nkeys + nprofiles);
+  for (int k = 0; k < nkeys; k++) {
     char section[16];
     if (!rel[k] || !rel[k][0])
       continue;

@@ -23,10 +23,17 @@ typedef struct fl_input {
   char *text;      /* the content when size <= FL_INPUT_TEXT_MAX, else NULL */
 } fl_input;
 
-/* Fingerprint every input file `sc` names. *v is owned by the caller (fl_inputs_free). An unreadable file, or one
+/* An input file a scenario key names: the key ("app.graph") and its value, relative to the scenario (NULL or "":
+ * none). */
+typedef struct fl_input_ref {
+  const char *key, *rel;
+} fl_input_ref;
+
+/* Fingerprint every input file `sc` names: the platform file and its profiles, the failure trace and its map, and
+ * the app's own `app` (apps/app.h: fl_app_inputs gives them), in that order. *v is owned by the caller (fl_inputs_free). An unreadable file, or one
  * that is not a regular file, is FL_ERR_INPUT naming where it is named (the scenario's file, line and key, or the
  * platform file's line and attribute) and the path. */
-fl_err fl_inputs_collect(const fl_scenario *sc, fl_input **v, int *n);
+fl_err fl_inputs_collect(const fl_scenario *sc, const fl_input_ref *app, int napp, fl_input **v, int *n);
 void fl_inputs_free(fl_input **v, int n);
 /* Open `path` for reading as an input file: a regular file only, opened without waiting (a FIFO with no writer
  * would block the open for ever, a device such as /dev/zero never ends, and neither can be read again by `rerun`).

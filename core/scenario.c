@@ -169,7 +169,7 @@ static const fl_key fl_keys[] = {
      "stationary: all up at t=0, each after a stationary residual life; fresh: all new at t=0; steady: "
      "up/down in equilibrium, a node down at t=0 with probability repair/(node_mtbf+repair)"},
     {"app", "kind", FL_K_STR, FL_OFF(app), 0, "bsp", NULL,
-     "bsp | gridworld | workflow | workload | cg (cg: real mode only; bsp, workflow, workload: simulator only)"},
+     "the application: a kind of the app registry (apps/), listed with the engines that run it by faultline keys"},
     {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
      "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
     {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL,
@@ -828,18 +828,15 @@ char *fl_scenario_resolve(const fl_scenario *sc, const char *rel)
   return out;
 }
 
+int fl_scenario_given(const fl_scenario *sc, const char *section, const char *key)
+{
+  int k = fl_key_find(section, key);
+  return k >= 0 && sc->origin[k].line != 0;
+}
+
 int fl_scenario_graph_generated(const fl_scenario *sc)
 {
   return sc->graph && strcmp(sc->graph, "gridworld") == 0;
-}
-
-long fl_scenario_job_slots(const fl_scenario *sc, long copies)
-{
-  if (strcmp(sc->app, "gridworld") == 0)
-    return sc->grid_rows * sc->grid_cols;
-  if (strcmp(sc->app, "workflow") == 0 || strcmp(sc->app, "workload") == 0)
-    return sc->app_nodes; /* hosts the scheduler may use (0: every host) */
-  return sc->app_nodes * (copies > 1 ? copies : 1);
 }
 
 /* The [recovery] keys' syntax (lossy CG, real mode); `kills`: explicit deaths given outside the file. */
@@ -851,12 +848,6 @@ fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills)
   int nmodes = 0, ncodecs = 0, nroles = 0, nat = 0;
   if (!sc->recovery_mode)
     return FL_OK;
-  /* the study keeps lossy checkpoints in buddy memory (its rows say buddy, and none for the baseline without
-   * checkpoints): another strategy asked for would be silently replaced, so it is refused */
-  if (sc->origin[fl_key_find("strategy", "kind")].line != 0 && strcmp(sc->strategy, "buddy") != 0)
-    return fl_scenario_fail(sc, "strategy", "kind",
-                            "the lossy-CG study ([recovery] mode) keeps its compressed checkpoints in buddy memory; "
-                            "strategy.kind must be buddy or unset");
   snprintf(buf, sizeof buf, "%s", sc->recovery_mode);
   for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save), nmodes++) {
     int ok = 0;
@@ -918,21 +909,7 @@ fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills)
   return FL_OK;
 }
 
-/* [app] key names a file (relative to the scenario) that must be a regular, readable file. */
-static fl_err fl_scenario_check_input(const fl_scenario *sc, const char *key, const char *rel, const char *what)
-{
-  fl_err rc = FL_OK;
-  const char *why = NULL;
-  char *file = fl_scenario_resolve(sc, rel);
-  FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
-  if (!fl_input_is_regular(file, &why))
-    rc = fl_scenario_fail(sc, "app", key, "%s '%s': %s", what, file, why);
-done:
-  free(file);
-  return rc;
-}
-
-fl_err fl_scenario_check(const fl_scenario *sc, long copies)
+fl_err fl_scenario_check(const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
   char *file = NULL;
@@ -952,36 +929,7 @@ fl_err fl_scenario_check(const fl_scenario *sc, long copies)
       rc = fl_scenario_fail(sc, "platform", "file", "platform file '%s': %s", file, why);
       goto done;
     }
-  } else if (sc->platform_nodes > 0 && fl_scenario_job_slots(sc, copies) > sc->platform_nodes) {
-    if (strcmp(sc->app, "gridworld") == 0)
-      rc = fl_scenario_fail(sc, "app", "grid", "%ld tasks need as many nodes but the platform has only %ld hosts",
-                            fl_scenario_job_slots(sc, copies), sc->platform_nodes);
-    else if (fl_scenario_job_slots(sc, copies) != sc->app_nodes)
-      rc = fl_scenario_fail(sc, "app", "nodes",
-                            "the job needs %ld ranks x %ld copies but the platform has only %ld hosts", sc->app_nodes,
-                            copies, sc->platform_nodes);
-    else
-      rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but the platform has only %ld hosts",
-                            sc->app_nodes, sc->platform_nodes);
-    goto done;
-  } else if (sc->platform_nodes == 0 && fl_scenario_job_slots(sc, copies) == 0) {
-    rc = fl_scenario_fail(sc, "platform", "nodes", "give [platform] file or nodes, or [app] nodes");
-    goto done;
   }
-  if (strcmp(sc->app, "workflow") == 0 && !fl_scenario_graph_generated(sc)) {
-    if (!sc->graph) {
-      rc = fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot, or gridworld)");
-      goto done;
-    }
-    FL_TRY(fl_scenario_check_input(sc, "graph", sc->graph, "workflow file"));
-  }
-  if (strcmp(sc->app, "workload") == 0 && !sc->wl_trace && sc->wl_jobs == 0) {
-    rc = fl_scenario_fail(sc, "app", "trace", "a workload needs its job trace (.swf or .swf.gz), or app.jobs to "
-                                              "generate");
-    goto done;
-  }
-  if (strcmp(sc->app, "workload") == 0 && sc->wl_trace)
-    FL_TRY(fl_scenario_check_input(sc, "trace", sc->wl_trace, "job trace"));
   if (!(sc->discount < 1.0))
     return fl_scenario_fail(sc, "app", "discount", "must be below 1");
   if (!(sc->move_prob <= 1.0))

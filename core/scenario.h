@@ -178,23 +178,23 @@ fl_err fl_scenario_from_text(const char *text, const char *label, const char *di
 fl_err fl_scenario_set(fl_scenario *sc, const char *assignment);
 /* The same for one combination of a sweep: messages name it "--sweep section.key=value". */
 fl_err fl_scenario_set_sweep(fl_scenario *sc, const char *assignment);
-/* Checks across keys (platform file exists, enough hosts for the ranks, model parameters). Call after the
- * last fl_scenario_set, before anything is written. `copies`: processes per rank the strategy runs (its
- * fl_strategy_run's degree: 1 unless process replication), which the hosts must hold. */
+/* Checks across keys of the run itself (platform file exists, model parameters). Call after the last
+ * fl_scenario_set, before anything is written. The job against the platform's size and the app's own keys are
+ * the app registry's (apps/app.h: fl_app_check). */
 #define FL_SCENARIO_MAX_REPLICAS 10000000L /* run.replicas: 10^7 (the validate battery's most) */
 
-fl_err fl_scenario_check(const fl_scenario *sc, long copies);
+fl_err fl_scenario_check(const fl_scenario *sc);
 /* The [recovery] keys (lossy CG, real mode) when recovery.mode is set: lists, ROLE@ITER terms, sweeps, and no
  * real deaths (`kills` given on the command line, or mpi.kill) with a sweep. FL_OK when recovery.mode is unset. */
 fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills);
+/* 1 when `section.key` got its value from the scenario's file or an override, 0 when it holds its default. */
+int fl_scenario_given(const fl_scenario *sc, const char *section, const char *key);
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */
 fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out);
 void fl_scenario_destroy(fl_scenario **sc);
 
 /* app.graph = gridworld: the workflow is generated (no file). */
 int fl_scenario_graph_generated(const fl_scenario *sc);
-/* Nodes the job occupies: bsp ranks times `copies` (see fl_scenario_check), or grid-world states. */
-long fl_scenario_job_slots(const fl_scenario *sc, long copies);
 
 /* Raise FL_ERR_INPUT naming where `section.key` got its value: "file:line: [s] k = 'v': <reason>". */
 fl_err fl_scenario_fail(const fl_scenario *sc, const char *section, const char *key, const char *fmt, ...)

@@ -1,6 +1,7 @@
 /* engine.c — the real engine's capabilities and interval set-up (see engine.h). */
 #include "engine.h"
 
+#include "app.h"
 #include "fl_config.h"
 #include "interval.h"
 
@@ -13,15 +14,15 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
   fl_err rc;
   double scale = sc->time_scale > 0 ? sc->time_scale : 1.0;
   const fl_strategy_ops *ops = fl_strat_find(sc->strategy);
-  int gridworld = strcmp(sc->app, "gridworld") == 0;
+  int tasks = fl_app_has(sc, FL_APP_REAL_TASKS);
   *caps = (fl_engine_caps){.name = "real",
                            .shape = FL_SHAPE_RANKS, /* cg, and the grid world by rows */
                            .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
                            .max_degree = 3, /* replica sets of whole copies (exec/mpi_inmem/rt.h) */
-                           .task_recovery = gridworld};
+                           .task_recovery = tasks};
   /* the grid world runs as tasks (exec/mpi_inmem/gw_tasks.h) under a strategy that drives tasks only
    * (substitution, hybrid); by rows under the others, whose checkpoints and replicas are of ranks */
-  if (gridworld && ops && !(ops->shapes & FL_SHAPE_RANKS))
+  if (tasks && ops && !(ops->shapes & FL_SHAPE_RANKS))
     caps->shape = FL_SHAPE_TASKS;
   if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
     return rc;
@@ -78,4 +79,17 @@ const char *fl_exec_interval_rule(const fl_scenario *sc, const fl_strategy_run *
   else
     snprintf(buf, size, "%s (measured delta)", fl_pol_interval_name(sc->interval_kind));
   return buf;
+}
+
+fl_err fl_exec_check_recovery(const fl_scenario *sc, int kills)
+{
+  if (!sc->recovery_mode)
+    return FL_OK;
+  /* its rows say buddy, and none for the baseline without checkpoints: another strategy asked for would be
+   * silently replaced, so it is refused */
+  if (fl_scenario_given(sc, "strategy", "kind") && fl_strat_find(sc->strategy) != &fl_strategy_buddy)
+    return fl_scenario_fail(sc, "strategy", "kind",
+                            "the lossy-CG study ([recovery] mode) keeps its compressed checkpoints in buddy memory; "
+                            "strategy.kind must be buddy or unset");
+  return fl_scenario_check_recovery(sc, kills);
 }

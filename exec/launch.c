@@ -4,6 +4,7 @@
  * signals, and takes the verdict and the exit status from the job's one row. */
 #include "launch.h"
 
+#include "app.h"
 #include "cleanup.h"
 #include "db.h"
 #include "engine.h"
@@ -256,6 +257,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   char mpi[4200], outdir[4096], buf[4200], shmdir[4096] = "";
   int status = 0, code = 1, tmpdir = 0, watchdog_fired = 0, degree = 1;
   char job_id[64];
+  const fl_app *app = NULL;
   int kills = 0;        /* --kill terms */
   int start_failed = 0; /* a process never got past MPI_Init */
   char init_kills[256] = "";
@@ -315,18 +317,15 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
       }
     }
   }
-  if (strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0) {
-    rc = fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds cg and gridworld (bsp: faultline simulate)");
-    goto done;
-  }
-  if ((strcmp(sc->app, "cg") == 0 && sc->grid_rows != sc->grid_cols) || np > sc->grid_rows) {
-    rc = fl_scenario_fail(sc, "app", "grid", "%s needs a%s grid with at least --np %d rows", sc->app,
-                          strcmp(sc->app, "cg") == 0 ? " square" : "", np);
+  FL_TRY(fl_app_get(sc, FL_APP_REAL, &app));
+  if (((app->flags & FL_APP_REAL_SQUARE) && sc->grid_rows != sc->grid_cols) || np > sc->grid_rows) {
+    rc = fl_scenario_fail(sc, "app", "grid", "%s needs a%s grid with at least --np %d rows", app->name,
+                          (app->flags & FL_APP_REAL_SQUARE) ? " square" : "", np);
     goto done;
   }
   for (int k = 0; k < margc; k += 2)
     kills += strcmp(margv[k], "--kill") == 0;
-  FL_TRY(fl_scenario_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
+  FL_TRY(fl_exec_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
   /* faultline-mpi sits next to the faultline binary */
   snprintf(mpi, sizeof mpi, "%s/faultline-mpi", o->exe_dir);
   FL_CHECK(access(mpi, X_OK) == 0, FL_ERR_INPUT,

@@ -276,7 +276,7 @@ static double fl_job_expected_failures(double horizon, void *p)
   return f;
 }
 
-void fl_sim_run_ranks(fl_replica *rep)
+static void fl_sim_run_ranks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
@@ -406,3 +406,33 @@ void fl_sim_run_ranks(fl_replica *rep)
   }
   res->status = isfinite(tainted_at) ? "wrong_result" : "completed";
 }
+
+/* ---- the app ---- */
+
+/* app.flops: a bulk-synchronous job advances at its slowest host's speed */
+static void fl_bsp_work(fl_sim *sim, const fl_scenario *sc)
+{
+  double slowest = INFINITY;
+  if (!(sc->flops > 0))
+    return;
+  if (fl_platform_generated(sim->pf))
+    slowest = sc->node_speed;
+  else
+    for (long r = 0; r < sim->slots; r++)
+      slowest = fmin(slowest, sg_host_get_speed(fl_platform_host(sim->pf, r)));
+  sim->work_s = sc->flops / slowest;
+}
+
+/* The simulator runs every strategy for it: every checkpoint level, replicas, process crashes. */
+const fl_sim_app fl_sim_bsp = {
+    .app = &fl_app_bsp,
+    .caps = {.name = "sim",
+             .shape = FL_SHAPE_RANKS,
+             .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
+                       FL_LEVEL_BIT(FL_LEVEL_XOR),
+             .max_degree = 3,
+             .task_recovery = 1},
+    .flags = FL_SIM_APP_PLATFORM_COSTS | FL_SIM_APP_BY_WORK,
+    .work = fl_bsp_work,
+    .coordinate = fl_sim_run_ranks,
+};

@@ -16,6 +16,7 @@
 #include "sim_impl.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static long fl_best_substitute(const fl_sim *sim, const double *v, long s, double *w_out)
@@ -23,7 +24,7 @@ static long fl_best_substitute(const fl_sim *sim, const double *v, long s, doubl
   return fl_gw_best_substitute(sim->gw, sim->task_failed, sim->gw_own, v, s, sim->strat.weights_empirical, w_out);
 }
 
-void fl_sim_run_tasks(fl_replica *rep)
+static void fl_sim_run_tasks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
@@ -151,3 +152,81 @@ void fl_sim_run_tasks(fl_replica *rep)
   }
   res->status = "completed";
 }
+
+/* ---- the app ---- */
+
+/* one task per state: app.nodes is 0 or the grid's size */
+static fl_err fl_gridworld_size(fl_sim *sim, const fl_scenario *sc)
+{
+  if (sc->app_nodes != 0 && sc->app_nodes != sc->grid_rows * sc->grid_cols)
+    return fl_scenario_fail(sc, "app", "nodes", "a grid world has one task per state: 0 or %ld",
+                            sc->grid_rows * sc->grid_cols);
+  sim->ranks = sc->grid_rows * sc->grid_cols;
+  return FL_OK;
+}
+
+/* The grid world's model, its failure-free reference run, and the per-sweep arrays. */
+static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  long ref_iterations = 0;
+  const long n = sc->grid_rows * sc->grid_cols;
+
+  FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &sim->gw));
+  FL_ALLOC(sim->gw_v, n);
+  FL_ALLOC(sim->gw_vnext, n);
+  FL_ALLOC(sim->gw_ref, n);
+  FL_ALLOC(sim->gw_own, n);
+  FL_ALLOC(sim->gw_failed, n);
+  FL_ALLOC(sim->gw_rerun, n);
+  FL_ALLOC(sim->gw_weight, n);
+  FL_ALLOC(sim->gw_decision, n);
+  FL_ALLOC(sim->task_failed, n);
+  FL_CHECK(fl_gw_solve(sim->gw, sc->tolerance, sc->iterations, sim->gw_ref, &ref_iterations) >= 0, FL_ERR_NOMEM,
+           "out of memory solving the grid world");
+  sim->max_sweeps = sc->iterations;
+  sim->tolerance = sc->tolerance;
+  sim->task_time_s = sc->task_time_s;
+  sim->work_s = (double)ref_iterations * sc->task_time_s; /* the failure-free run's time */
+done:
+  return rc;
+}
+
+static void fl_gridworld_destroy(fl_sim *sim)
+{
+  fl_gw_destroy(&sim->gw);
+  free(sim->gw_v);
+  free(sim->gw_vnext);
+  free(sim->gw_ref);
+  free(sim->gw_own);
+  free(sim->gw_failed);
+  free(sim->gw_rerun);
+  free(sim->gw_weight);
+  free(sim->gw_decision);
+  free(sim->task_failed);
+}
+
+static void fl_gridworld_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
+{
+  (void)res;
+  row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
+  row->checkpoint_cost_s = NAN;
+  row->restart_cost_s = NAN;
+  row->downtime_s = NAN;
+}
+
+/* Tasks, re-executed or substituted: no checkpoint of the job (the strategies that write them are refused). */
+const fl_sim_app fl_sim_gridworld = {
+    .app = &fl_app_gridworld,
+    .caps = {.name = "sim",
+             .shape = FL_SHAPE_TASKS,
+             .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
+                       FL_LEVEL_BIT(FL_LEVEL_XOR),
+             .max_degree = 3,
+             .task_recovery = 1},
+    .size = fl_gridworld_size,
+    .setup = fl_sim_setup_gridworld,
+    .destroy = fl_gridworld_destroy,
+    .coordinate = fl_sim_run_tasks,
+    .row = fl_gridworld_row,
+};

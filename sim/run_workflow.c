@@ -206,7 +206,7 @@ static int fl_cmp_start(const void *a, const void *b)
   return (fl_sort_pos[x] > fl_sort_pos[y]) - (fl_sort_pos[x] < fl_sort_pos[y]);
 }
 
-fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
+static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
 {
   fl_err rc = FL_OK;
   fl_wfrun *w = NULL;
@@ -244,7 +244,7 @@ fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     FL_TRY(fl_wf_subs_file(w->wf, subs));
   } else if (sc->substitute_rule == 0 && !w->gw) {
     FL_TRY(fl_wf_subs_rule(w->wf, sc->substitute_max_diff, 2));
-    if (strcmp(sim->strat.ops->name, "substitution") == 0 || strcmp(sim->strat.ops->name, "hybrid") == 0) {
+    if (sim->strat.ops->decide_tasks) { /* a strategy that may substitute (substitution, hybrid) */
       /* a rule that gives most tasks no substitute turns substitution into re-execution: said, not silent */
       long alone = 0, N = w->wf->ntasks;
       for (long i = 0; i < N; i++)
@@ -728,7 +728,7 @@ static void fl_wf_free_dropped(fl_wfrun *w)
   w->ndropped = 0;
 }
 
-fl_err fl_wfr_reset(fl_replica *rep)
+static fl_err fl_wfr_reset(fl_replica *rep)
 {
   fl_err rc = FL_OK;
   fl_wfrun *w = rep->sim->wfr;
@@ -1329,7 +1329,7 @@ done:
   return rc;
 }
 
-void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
+static void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
 {
   fl_wfrun *w = rep->sim->wfr;
   long nl = 0, nmoved = 0, from = 0;
@@ -1460,7 +1460,7 @@ static void fl_wf_rebalance(fl_wfrun *w, long p)
   fl_wf_wake(w, q);
 }
 
-void fl_wfr_on_repair(fl_replica *rep, long p, double t)
+static void fl_wfr_on_repair(fl_replica *rep, long p, double t)
 {
   fl_wfrun *w = rep->sim->wfr;
   long n = w->norphan;
@@ -1480,7 +1480,7 @@ void fl_wfr_on_repair(fl_replica *rep, long p, double t)
 
 /* ---- the coordinator ---- */
 
-void fl_sim_run_workflow(fl_replica *rep)
+static void fl_sim_run_workflow(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_wfrun *w = sim->wfr;
@@ -1564,3 +1564,56 @@ void fl_sim_run_workflow(fl_replica *rep)
     res->policy_objective = sim->strat.objective;
   }
 }
+
+/* ---- the app ---- */
+
+/* app.nodes hosts of the platform (0: all); a task's replication is its re-execution */
+static fl_err fl_workflow_size(fl_sim *sim, const fl_scenario *sc)
+{
+  if (sc->app_nodes > sim->nodes)
+    return fl_scenario_fail(sc, "app", "nodes", "%ld hosts asked for but platform '%s' has only %ld node%s",
+                            sc->app_nodes, fl_platform_describe(sim->pf), sim->nodes, sim->nodes == 1 ? "" : "s");
+  sim->degree = 1;
+  sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
+  return FL_OK;
+}
+
+static fl_err fl_workflow_setup(fl_sim *sim, const fl_scenario *sc)
+{
+  return fl_wfr_create(sim, sc, &sim->wfr);
+}
+
+static void fl_workflow_destroy(fl_sim *sim)
+{
+  fl_wfr_destroy(&sim->wfr);
+}
+
+static void fl_workflow_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
+{
+  (void)res;
+  row->work_s = sim->work_s; /* the failure-free HEFT schedule's length */
+  row->checkpoint_cost_s = NAN;
+  row->restart_cost_s = NAN;
+  row->downtime_s = NAN;
+}
+
+/* Tasks as SimGrid executions on one cluster (files between any two hosts), re-executed or substituted. */
+const fl_sim_app fl_sim_workflow = {
+    .app = &fl_app_workflow,
+    .caps = {.name = "sim",
+             .shape = FL_SHAPE_TASKS,
+             .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
+                       FL_LEVEL_BIT(FL_LEVEL_XOR),
+             .max_degree = 3,
+             .task_recovery = 1},
+    .form = FL_PLATFORM_CLUSTER,
+    .flags = FL_SIM_APP_DEPENDENTS | FL_SIM_APP_SG_DATES | FL_SIM_APP_EXECS,
+    .size = fl_workflow_size,
+    .setup = fl_workflow_setup,
+    .destroy = fl_workflow_destroy,
+    .reset = fl_wfr_reset,
+    .coordinate = fl_sim_run_workflow,
+    .on_failure = fl_wfr_on_failure,
+    .on_repair = fl_wfr_on_repair,
+    .row = fl_workflow_row,
+};

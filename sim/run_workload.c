@@ -217,7 +217,7 @@ static int fl_long_cmp(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
+static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
 {
   fl_err rc = FL_OK;
   fl_wlrun *w = NULL;
@@ -376,7 +376,7 @@ done:
   return rc;
 }
 
-double fl_wlr_work(const fl_wlrun *w)
+static double fl_wlr_work(const fl_wlrun *w)
 {
   return w->ff_span_s;
 }
@@ -391,7 +391,7 @@ long fl_wlr_jobs(const fl_wlrun *w)
   return w->njobs;
 }
 
-long fl_wlr_machine(const fl_wlrun *w)
+static long fl_wlr_machine(const fl_wlrun *w)
 {
   return w->machine;
 }
@@ -1036,7 +1036,7 @@ done:
   return rc;
 }
 
-fl_err fl_wlr_run_replica(fl_replica *rep)
+static fl_err fl_wlr_run_replica(fl_replica *rep)
 {
   fl_err rc = FL_OK;
   fl_sim *sim = rep->sim;
@@ -1071,3 +1071,48 @@ done:
     fclose(res);
   return rc;
 }
+
+/* ---- the app ---- */
+
+/* many jobs, each with its own interval and costs: the machine's nodes and the failure-free schedule's span stand
+ * for the job's ranks and work */
+static fl_err fl_workload_setup(fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = fl_wlr_create(sim, sc, &sim->wlr);
+  if (rc != FL_OK)
+    return rc;
+  sim->ranks = fl_wlr_machine(sim->wlr);
+  sim->work_s = fl_wlr_work(sim->wlr);
+  return FL_OK;
+}
+
+static void fl_workload_destroy(fl_sim *sim)
+{
+  fl_wlr_destroy(&sim->wlr);
+}
+
+static void fl_workload_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
+{
+  (void)sim;
+  row->machine = res->machine;
+  row->interval_s = row->checkpoint_cost_s = row->restart_cost_s = row->downtime_s = NAN;
+  row->lost_work_s = row->checkpoint_time_s = row->restart_time_s = row->downtime_total_s = NAN;
+  row->wait_nodes_s = NAN; /* per job in `jobs`, and in node-hours in the machine's columns */
+}
+
+/* Every job checkpoints to the PFS, as SimGrid I/O shared with the others. */
+const fl_sim_app fl_sim_workload = {
+    .app = &fl_app_workload,
+    .caps = {.name = "sim (workload)",
+             .shape = FL_SHAPE_RANKS,
+             .levels = FL_LEVEL_BIT(FL_LEVEL_FILE),
+             .max_degree = 1,
+             .task_recovery = 0,
+             .why_no_replicas = "the workload engine runs one copy of each job"},
+    .form = FL_IO_PER_RANK,
+    .flags = FL_SIM_APP_JOBS,
+    .setup = fl_workload_setup,
+    .destroy = fl_workload_destroy,
+    .replica = fl_wlr_run_replica,
+    .row = fl_workload_row,
+};

@@ -14,48 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const fl_apps[] = {"bsp", "gridworld", "workflow", "workload"};
-#define FL_NAPPS ((int)(sizeof fl_apps / sizeof fl_apps[0]))
+/* The applications the simulator runs: one line each (their ops are in run_*.c; see fl_sim_app). */
+static const fl_sim_app *const fl_sim_apps[] = {&fl_sim_bsp, &fl_sim_gridworld, &fl_sim_workflow, &fl_sim_workload};
+#define FL_NSIMAPPS ((int)(sizeof fl_sim_apps / sizeof fl_sim_apps[0]))
 
 /* ---- set-up ---- */
 
-/* The simulator runs every strategy: both checkpoint levels, replicas, task recovery. */
-static void fl_sim_caps(fl_sim *sim)
-{
-  if (strcmp(sim->app, "workload") == 0) {
-    /* every job checkpoints to the PFS, as SimGrid I/O shared with the others (run_workload.c) */
-    sim->caps = (fl_engine_caps){.name = "sim (workload)",
-                                 .shape = FL_SHAPE_RANKS,
-                                 .levels = FL_LEVEL_BIT(FL_LEVEL_FILE),
-                                 .max_degree = 1,
-                                 .task_recovery = 0,
-                                 .why_no_replicas = "the workload engine runs one copy of each job"};
-    return;
-  }
-  sim->caps = (fl_engine_caps){.name = "sim",
-                               .shape = strcmp(sim->app, "bsp") != 0 ? FL_SHAPE_TASKS : FL_SHAPE_RANKS,
-                               .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) |
-                                         FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_XOR),
-                               .max_degree = 3,
-                               .task_recovery = 1};
-}
-
+/* The scenario's application (the app registry's entry, run by its ops here) and its strategy, set up against
+ * what the application offers. */
 static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
 {
-  char known[256] = "";
-  for (int i = 0; i < FL_NAPPS; i++) {
-    if (strcmp(fl_apps[i], sc->app) == 0)
-      sim->app = fl_apps[i];
-    strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-    strncat(known, fl_apps[i], sizeof known - strlen(known) - 1);
-  }
+  const fl_app *app = NULL;
+  fl_err rc = fl_app_get(sc, FL_APP_SIM, &app);
+  if (rc != FL_OK)
+    return rc;
+  for (int i = 0; i < FL_NSIMAPPS; i++)
+    if (fl_sim_apps[i]->app == app)
+      sim->app = fl_sim_apps[i];
   if (!sim->app)
-    return fl_scenario_fail(sc, "app", "kind", "unknown application '%s' (known: %s)", sc->app, known);
-  fl_sim_caps(sim);
+    return fl_scenario_fail(sc, "app", "kind", "the app registry lists '%s' for the simulator, which has no ops for "
+                            "it (sim/sim.c fl_sim_apps[])", app->name);
+  sim->caps = sim->app->caps;
   return fl_strat_setup(sc, &sim->caps, &sim->strat);
 }
 
-static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc);
 static fl_err fl_sim_link_regimes(fl_sim *sim, const fl_scenario *sc);
 static fl_err fl_sim_link_outages(fl_sim *sim, const fl_profiles *pp);
 
@@ -77,17 +59,15 @@ static fl_fsrc_profile fl_fsrc_profile_of(long node, const fl_host_profile *hp)
 static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
 {
   const char *why = NULL;
-  long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, sim->strat.degree);
+  long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_app_job_slots(sc, sim->strat.degree);
   int form = 0;
-  int workload = strcmp(sim->app, "workload") == 0;
-  sim->platform_costs = !workload && sim->caps.shape == FL_SHAPE_RANKS && fl_iocost_wanted(sc, sim->strat.levels, &why);
+  sim->platform_costs =
+      (sim->app->flags & FL_SIM_APP_PLATFORM_COSTS) && fl_iocost_wanted(sc, sim->strat.levels, &why);
   sim->cost_fallback = !sim->platform_costs && why && sc->checkpoint_size > 0 ? why : NULL;
   if (sim->platform_costs && !sc->platform_file)
     form = fl_iocost_form(sc, est_nodes);
-  if (strcmp(sim->app, "workflow") == 0 && !sc->platform_file)
-    form = FL_PLATFORM_CLUSTER; /* files move between any two hosts: one SimGrid cluster */
-  if (workload && !sc->platform_file)
-    form = FL_IO_PER_RANK; /* every job's checkpoint flows, from each of its nodes */
+  if (sim->app->form && !sc->platform_file)
+    form = sim->app->form; /* task graphs: one cluster; workloads: every job's flows from each of its nodes */
   return form;
 }
 
@@ -97,7 +77,8 @@ fl_err fl_sim_platform_key(const fl_scenario *sc, char *buf, size_t size)
   fl_sim tmp;
   memset(&tmp, 0, sizeof tmp);
   FL_TRY(fl_sim_pick(sc, &tmp)); /* the strategy first: the copies of a rank it runs need hosts too */
-  FL_TRY(fl_scenario_check(sc, tmp.strat.degree));
+  FL_TRY(fl_scenario_check(sc));
+  FL_TRY(fl_app_check(sc, tmp.strat.degree));
   FL_TRY(fl_platform_key(sc, fl_sim_platform_form(&tmp, sc), tmp.strat.degree, buf, size));
 done:
   return rc;
@@ -111,8 +92,9 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   *out = NULL;
   FL_ALLOC(sim, 1);
   FL_TRY(fl_sim_pick(sc, sim)); /* the strategy first: the copies of a rank it runs need hosts too */
-  FL_TRY(fl_scenario_check(sc, sim->strat.degree));
-  FL_TRY(fl_inputs_collect(sc, &sim->inputs, &sim->ninputs));
+  FL_TRY(fl_scenario_check(sc));
+  FL_TRY(fl_app_check(sc, sim->strat.degree));
+  FL_TRY(fl_app_inputs(sc, &sim->inputs, &sim->ninputs));
   FL_TRY(fl_fm_create(sc, &sim->fm));
   /* everything about the input that needs no platform is checked: now load it, with the network and storage
    * its checkpoint costs are simulated on when they come from the platform */
@@ -124,26 +106,11 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->e_base += fl_sim_power(sim, n)->idle;
   sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
-  if (strcmp(sim->app, "gridworld") == 0) {
-    if (sc->app_nodes != 0 && sc->app_nodes != sc->grid_rows * sc->grid_cols) {
-      rc = fl_scenario_fail(sc, "app", "nodes", "a grid world has one task per state: 0 or %ld",
-                            sc->grid_rows * sc->grid_cols);
-      goto done;
-    }
-    sim->ranks = sc->grid_rows * sc->grid_cols;
-  }
-  if (strcmp(sim->app, "workflow") == 0) {
-    if (sc->app_nodes > sim->nodes) {
-      rc = fl_scenario_fail(sc, "app", "nodes", "%ld hosts asked for but platform '%s' has only %ld node%s",
-                            sc->app_nodes, fl_platform_describe(sim->pf), sim->nodes, sim->nodes == 1 ? "" : "s");
-      goto done;
-    }
-    sim->degree = 1; /* replication of a task is its re-execution */
-    sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
-  }
-  if (sim->strat.full_model && strcmp(sim->app, "workflow") != 0) {
+  if (sim->app->size)
+    FL_TRY(sim->app->size(sim, sc));
+  if (sim->strat.full_model && !(sim->app->flags & FL_SIM_APP_DEPENDENTS)) {
     rc = fl_scenario_fail(sc, "policy", "kind", "full-mip needs per-dependent substitutes: app.kind = workflow (this "
-                          "one: %s)", sim->app);
+                          "one: %s)", sim->app->app->name);
     goto done;
   }
   sim->slots = sim->ranks * sim->degree;
@@ -181,9 +148,10 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     if (sc->trace_clock) { /* by work: the bsp coordinator places them (fl_sim_run_ranks) */
       char *path = fl_scenario_resolve(sc, sc->trace);
       const char *file = path ? path : sc->trace;
-      if (strcmp(sim->app, "bsp") != 0) {
+      if (!(sim->app->flags & FL_SIM_APP_BY_WORK)) {
         rc = fl_scenario_fail(sc, "failures", "trace_clock",
-                              "work places failures by a bsp job's progress (app.kind = bsp, not %s)", sim->app);
+                              "work places failures by a bsp job's progress (app.kind = bsp, not %s)",
+                              sim->app->app->name);
         free(path);
         goto done;
       }
@@ -220,7 +188,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->group_size = sc->cabinet;
   if (isfinite(sim->process_mtbf_s) && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1)) {
     rc = fl_scenario_fail(sc, "failures", "process_mtbf",
-                          "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)", sim->app,
+                          "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)", sim->app->app->name,
                           sim->degree > 1 ? ", replicated" : "");
     goto done;
   }
@@ -253,23 +221,15 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     }
   }
   sim->work_s = sc->work_s;
-  if (sc->flops > 0 && strcmp(sim->app, "bsp") == 0) {
-    /* bulk-synchronous: the job advances at its slowest host's speed */
-    double slowest = INFINITY;
-    if (fl_platform_generated(sim->pf))
-      slowest = sc->node_speed;
-    else
-      for (long r = 0; r < sim->slots; r++)
-        slowest = fmin(slowest, sg_host_get_speed(fl_platform_host(sim->pf, r)));
-    sim->work_s = sc->flops / slowest;
-  }
+  if (sim->app->work)
+    sim->app->work(sim, sc);
   FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
   /* silent data corruption: a Poisson stream over the job's nodes (every copy of every rank) */
   sim->sdc = isfinite(sc->sdc_mtbf_s);
   sim->verify = sc->verify && sim->strat.levels;
   if (sim->sdc && sim->caps.shape != FL_SHAPE_RANKS) {
     rc = fl_scenario_fail(sc, "failures", "sdc_mtbf", "silent data corruption is modelled for bsp jobs only (this one: %s)",
-                          sim->app);
+                          sim->app->app->name);
     goto done;
   }
   if (sc->verify && !sim->strat.levels) {
@@ -283,7 +243,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     rc = fl_scenario_fail(sc, "strategy", "interval",
                           "hazard needs an unreplicated bsp job with one checkpoint level under a renewal failure "
                           "law (this one: %s, %s, failures.model = %s)",
-                          sim->app, sc->strategy, sc->model);
+                          sim->app->app->name, sc->strategy, sc->model);
     goto done;
   }
   sim->sdc_rate = sim->sdc ? (double)sim->slots / sc->sdc_mtbf_s : 0.0;
@@ -342,11 +302,9 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     /* what a file-level checkpoint costs the job: the level below, and compute slowed while it drains */
     sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
   }
-  if (strcmp(sim->app, "workload") == 0) {
+  if (sim->app->flags & FL_SIM_APP_JOBS) {
     /* many jobs, each with its own interval and costs (run_workload.c): nothing below is theirs */
-    FL_TRY(fl_wlr_create(sim, sc, &sim->wlr));
-    sim->ranks = fl_wlr_machine(sim->wlr);
-    sim->work_s = fl_wlr_work(sim->wlr);
+    FL_TRY(sim->app->setup(sim, sc));
     sim->tau_s = NAN;
     sim->delta_s = NAN;
     sim->restart_s = NAN;
@@ -389,10 +347,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->row.policy = sim->policy;
   }
 
-  if (strcmp(sim->app, "gridworld") == 0)
-    FL_TRY(fl_sim_setup_gridworld(sim, sc));
-  if (strcmp(sim->app, "workflow") == 0)
-    FL_TRY(fl_wfr_create(sim, sc, &sim->wfr));
+  if (sim->app->setup)
+    FL_TRY(sim->app->setup(sim, sc));
   sim->partner_step = fl_iocost_partner_step(sim->pf, sim->ranks);
   if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
     FL_ALLOC(sim->fail_epoch, sim->ranks);
@@ -536,33 +492,6 @@ size_t fl_sim_regime(const fl_sim *sim, double t)
   return c;
 }
 
-/* The grid world's model, its failure-free reference run, and the per-sweep arrays. */
-static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
-{
-  fl_err rc = FL_OK;
-  long ref_iterations = 0;
-  const long n = sc->grid_rows * sc->grid_cols;
-
-  FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &sim->gw));
-  FL_ALLOC(sim->gw_v, n);
-  FL_ALLOC(sim->gw_vnext, n);
-  FL_ALLOC(sim->gw_ref, n);
-  FL_ALLOC(sim->gw_own, n);
-  FL_ALLOC(sim->gw_failed, n);
-  FL_ALLOC(sim->gw_rerun, n);
-  FL_ALLOC(sim->gw_weight, n);
-  FL_ALLOC(sim->gw_decision, n);
-  FL_ALLOC(sim->task_failed, n);
-  FL_CHECK(fl_gw_solve(sim->gw, sc->tolerance, sc->iterations, sim->gw_ref, &ref_iterations) >= 0, FL_ERR_NOMEM,
-           "out of memory solving the grid world");
-  sim->max_sweeps = sc->iterations;
-  sim->tolerance = sc->tolerance;
-  sim->task_time_s = sc->task_time_s;
-  sim->work_s = (double)ref_iterations * sc->task_time_s; /* the failure-free run's time */
-done:
-  return rc;
-}
-
 void fl_sim_destroy(fl_sim **psim)
 {
   fl_sim *sim = psim ? *psim : NULL;
@@ -581,24 +510,14 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->slot_node);
   free(sim->node_slot);
   free(sim->alive);
-  free(sim->task_failed);
   free(sim->fail_epoch);
   free(sim->xor_fail_epoch);
   free(sim->spare);
   free(sim->spare_pos);
   free(sim->missing);
   free(sim->missing_pos);
-  fl_gw_destroy(&sim->gw);
-  fl_wfr_destroy(&sim->wfr);
-  fl_wlr_destroy(&sim->wlr);
-  free(sim->gw_v);
-  free(sim->gw_vnext);
-  free(sim->gw_ref);
-  free(sim->gw_own);
-  free(sim->gw_failed);
-  free(sim->gw_rerun);
-  free(sim->gw_weight);
-  free(sim->gw_decision);
+  if (sim->app && sim->app->destroy)
+    sim->app->destroy(sim);
   free(sim);
   *psim = NULL;
 }
@@ -680,6 +599,10 @@ long fl_sim_ranks(const fl_sim *sim)
 {
   return sim->ranks;
 }
+const char *fl_sim_unit(const fl_sim *sim)
+{
+  return sim->app->app->unit;
+}
 
 int fl_sim_io_by_server(const fl_sim *sim)
 {
@@ -727,7 +650,7 @@ int fl_sim_platform_costs(const fl_sim *sim)
 int fl_sim_is_daly_model(const fl_sim *sim)
 {
   unsigned two = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
-  return sim->degree == 1 && !sim->gw && !sim->wfr && (sim->strat.levels & two) != two;
+  return sim->degree == 1 && !sim->gw && !sim->wfr && !sim->wlr && (sim->strat.levels & two) != two;
 }
 
 double fl_sim_expected_makespan(const fl_sim *sim)
@@ -779,7 +702,7 @@ void fl_rep_energy_to(fl_replica *rep, double t)
   if (!(t > rep->e_t))
     return;
   p = sim->e_base + sim->e_doff;
-  if (!sim->wfr && (rep->phase == FL_PHASE_COMPUTE || rep->verifying))
+  if (!(sim->app->flags & FL_SIM_APP_EXECS) && (rep->phase == FL_PHASE_COMPUTE || rep->verifying))
     p += sim->e_dbusy; /* task graphs account each execution (run_workflow.c) */
   rep->energy_j += p * (t - rep->e_t);
   rep->e_t = t;
@@ -1124,15 +1047,15 @@ static void fl_injector_main(int argc, char **argv)
     if (kind != FL_FSRC_REPAIR) {
       fl_rep_node_off(rep->sim, node, 1);
       sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
-      if (rep->sim->wfr)
-        fl_wfr_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
+      if (rep->sim->app->on_failure)
+        rep->sim->app->on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
       else
         fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
     } else {
       fl_rep_node_off(rep->sim, node, 0);
       sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
-      if (rep->sim->wfr) {
-        fl_wfr_on_repair(rep, node, t);
+      if (rep->sim->app->on_repair) {
+        rep->sim->app->on_repair(rep, node, t);
         continue;
       }
       if (rep->renew_t) { /* a repaired node starts a new life: its age counts from now */
@@ -1187,14 +1110,9 @@ static void fl_coordinator_main(int argc, char **argv)
   fl_replica *rep = sg_actor_self_get_data();
   (void)argc;
   (void)argv;
-  if (rep->sim->wfr)
-    fl_sim_run_workflow(rep);
-  else if (rep->sim->caps.shape == FL_SHAPE_TASKS)
-    fl_sim_run_tasks(rep);
-  else
-    fl_sim_run_ranks(rep);
+  rep->sim->app->coordinate(rep);
   rep->res->makespan_s = fl_rep_now(rep);
-  if (rep->sim->wfr)
+  if (rep->sim->app->flags & FL_SIM_APP_SG_DATES)
     /* task graphs take their dates from SimGrid's clock, which the replicas of one process share: below SimGrid's
      * precision (surf/precision, 1e-9 s) the digits depend on where the replica started, and `rerun` runs it alone */
     rep->res->makespan_s = round(rep->res->makespan_s * 1e9) / 1e9;
@@ -1243,14 +1161,14 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
                          .profiles = sim->profiles,
                          .nprofiles = sim->nprofiles};
   FL_TRY(fl_fsrc_create(&cfg, &rep.src));
-  if (sim->wlr) {
-    FL_TRY(fl_wlr_run_replica(&rep));
+  if (sim->app->replica) {
+    FL_TRY(sim->app->replica(&rep));
     res->wall_s = fl_wall_seconds() - wall0;
     goto done;
   }
   fl_job_reset(sim);
-  if (sim->wfr)
-    FL_TRY(fl_wfr_reset(&rep));
+  if (sim->app->reset)
+    FL_TRY(sim->app->reset(&rep));
   {
     /* nodes already down when the run starts (failures.start = steady): the job starts without them, on spares
      * or waiting for repairs; they are not failures of the run and interrupt nothing */
@@ -1258,8 +1176,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
     while (fl_fsrc_next_down_at_start(rep.src, &node)) {
       fl_rep_node_off(sim, node, 1);
       sg_host_turn_off(fl_platform_host(sim->pf, node));
-      if (sim->wfr)
-        fl_wfr_on_failure(&rep, node, 0.0, 1);
+      if (sim->app->on_failure)
+        sim->app->on_failure(&rep, node, 0.0, 1);
       else
         fl_job_on_failure(&rep, node, 0.0, 1);
     }
@@ -1319,7 +1237,7 @@ done:
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row)
 {
   fl_db_run_scenario(row, sc, "sim");
-  row->app = sim->app;
+  row->app = sim->app->app->name;
   row->strategy = sim->row.strategy;
   row->failure_model = sim->model_name;
   row->interval_rule = sim->row.interval_rule;
@@ -1375,22 +1293,6 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->tasks_lost = res->tasks_lost;
   row->error_spent = res->error_spent;
   row->policy_objective = res->policy_objective;
-  if (sim->wfr) {
-    row->work_s = sim->work_s; /* the failure-free HEFT schedule's length */
-    row->checkpoint_cost_s = NAN;
-    row->restart_cost_s = NAN;
-    row->downtime_s = NAN;
-  }
-  if (sim->wlr) {
-    row->machine = res->machine;
-    row->interval_s = row->checkpoint_cost_s = row->restart_cost_s = row->downtime_s = NAN;
-    row->lost_work_s = row->checkpoint_time_s = row->restart_time_s = row->downtime_total_s = NAN;
-    row->wait_nodes_s = NAN; /* per job in `jobs`, and in node-hours in the machine's columns */
-  }
-  if (sim->gw) {
-    row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
-    row->checkpoint_cost_s = NAN;
-    row->restart_cost_s = NAN;
-    row->downtime_s = NAN;
-  }
+  if (sim->app->row)
+    sim->app->row(sim, res, row);
 }

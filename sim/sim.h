@@ -91,12 +91,14 @@ int fl_sim_forks(const fl_sim *sim);
 /* Workloads: the jobs of the trace each replica simulates (-1 for other applications). */
 long fl_sim_workload_jobs(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
+/* What fl_sim_ranks counts: "ranks" (bsp), "tasks" (the grid world), "hosts" (task graphs), "nodes" (workloads). */
+const char *fl_sim_unit(const fl_sim *sim);
 /* Checkpoint (write = 1) or restart cost of `level` (an fl_level) as the run pays it: simulated on the platform
  * with strategy.cost = platform, else the scenario's constant. NAN for a level the strategy does not use. Whether
  * the costs came from the platform: fl_sim_platform_costs. */
 double fl_sim_level_cost(const fl_sim *sim, int level, int write);
 int fl_sim_platform_costs(const fl_sim *sim);
-/* 1 when the job runs Daly's model: one copy of every rank, one checkpoint level (or none). */
+/* 1 when the job runs Daly's model: one bsp job, one copy of every rank, one checkpoint level (or none). */
 int fl_sim_is_daly_model(const fl_sim *sim);
 /* Daly's expected makespan for this job under exponential failures of the job MTBF (progress display). */
 double fl_sim_expected_makespan(const fl_sim *sim);

@@ -6,6 +6,8 @@
 #ifndef FL_SIM_IMPL_H
 #define FL_SIM_IMPL_H
 
+#include "app.h"
+#include "db.h"
 #include "fm.h"
 #include "gridworld.h"
 #include "inputs.h"
@@ -23,26 +25,54 @@
 
 typedef struct fl_replica fl_replica;
 
-/* The coordinators: each runs in the coordinator actor until the job ends. */
-void fl_sim_run_ranks(fl_replica *rep);
-void fl_sim_run_tasks(fl_replica *rep);
-void fl_sim_run_workflow(fl_replica *rep);
+/* An application in the simulator (ROSS's model as a callback table): what job it gives the strategy and how a
+ * replica runs it. One per kind the app registry (apps/app.h) marks FL_APP_SIM, defined in the file that runs it
+ * (run_ranks.c, run_tasks.c, run_workflow.c, run_workload.c), and one line in fl_sim_apps[] (sim.c). Nothing else
+ * in the simulator asks which app it runs. */
+typedef struct fl_sim_app {
+  const fl_app *app;   /* its registry entry: name, size key, input files */
+  fl_engine_caps caps; /* what it offers the strategy (fl_strat_setup refuses what it cannot run) */
+  int form;            /* the form of a generated platform it needs (FL_PLATFORM_CLUSTER, FL_IO_PER_RANK); 0: the
+                        * one its checkpoint costs ask for */
+  unsigned flags;      /* FL_SIM_APP_* */
+  /* The job's ranks (sim->ranks) and copies (sim->degree) on the loaded platform (sim->nodes); NULL: app.nodes,
+   * else as many as the platform holds. */
+  fl_err (*size)(struct fl_sim *sim, const fl_scenario *sc);
+  /* Its failure-free work in seconds once the job fits the platform (sim->work_s); NULL: app.work. */
+  void (*work)(struct fl_sim *sim, const fl_scenario *sc);
+  /* Its own state, once the job's interval and costs are set; under FL_SIM_APP_JOBS, instead of them. NULL: none. */
+  fl_err (*setup)(struct fl_sim *sim, const fl_scenario *sc);
+  void (*destroy)(struct fl_sim *sim);
+  /* A whole replica its own way (many jobs, run_workload.c); NULL: the replica's coordinator and injector. */
+  fl_err (*replica)(fl_replica *rep);
+  fl_err (*reset)(fl_replica *rep); /* before each replica's actors start; NULL: nothing */
+  void (*coordinate)(fl_replica *rep); /* the coordinator actor's body, until the job ends */
+  /* A job node fails (at_start: down as the replica starts) or is repaired. NULL: the job's node mapping
+   * (ranks or tasks on nodes, spares, slots waiting for a node). */
+  void (*on_failure)(fl_replica *rep, long node, double t, int at_start);
+  void (*on_repair)(fl_replica *rep, long node, double t);
+  /* Its columns over those fl_sim_fill_row sets for every app. NULL: none. */
+  void (*row)(const struct fl_sim *sim, const fl_sim_result *res, fl_db_run *row);
+} fl_sim_app;
+
+enum {
+  FL_SIM_APP_PLATFORM_COSTS = 1u << 0, /* its checkpoint costs may be simulated on the platform (strategy.cost) */
+  FL_SIM_APP_JOBS = 1u << 1,           /* many jobs, each its own interval and costs: no job-wide ones */
+  FL_SIM_APP_BY_WORK = 1u << 2,        /* its coordinator places failures by the job's work (trace_clock = work) */
+  FL_SIM_APP_DEPENDENTS = 1u << 3,     /* its tasks have dependents: full-mip's per-dependent terms */
+  FL_SIM_APP_SG_DATES = 1u << 4,       /* its dates are SimGrid's clock's: the makespan rounded to 1e-9 s */
+  FL_SIM_APP_EXECS = 1u << 5,          /* it accounts its executions' energy itself (not the job's phases) */
+};
+
+extern const fl_sim_app fl_sim_bsp, fl_sim_gridworld, fl_sim_workflow, fl_sim_workload;
 
 /* Task graphs (run_workflow.c): the graph, its HEFT schedule and the per-replica state. */
 typedef struct fl_wfrun fl_wfrun;
-fl_err fl_wfr_create(struct fl_sim *sim, const fl_scenario *sc, fl_wfrun **out);
 void fl_wfr_destroy(fl_wfrun **w);
-fl_err fl_wfr_reset(fl_replica *rep); /* before the replica's actors start */
-void fl_wfr_on_failure(fl_replica *rep, long node, double t, int at_start);
-void fl_wfr_on_repair(fl_replica *rep, long node, double t);
 
 /* Workloads (run_workload.c): a job trace on the machine under a batch scheduler. */
 typedef struct fl_wlrun fl_wlrun;
-fl_err fl_wlr_create(struct fl_sim *sim, const fl_scenario *sc, fl_wlrun **out);
 void fl_wlr_destroy(fl_wlrun **w);
-fl_err fl_wlr_run_replica(fl_replica *rep); /* in a child process: SimGrid's clock from zero */
-double fl_wlr_work(const fl_wlrun *w);      /* the failure-free schedule's span */
-long fl_wlr_machine(const fl_wlrun *w);
 long fl_wlr_jobs(const fl_wlrun *w);
 int fl_wlr_checkpoints(const fl_wlrun *w); /* 1 when the jobs checkpoint */
 
@@ -107,7 +137,8 @@ struct fl_sim {
   long max_events; /* failures and repairs one replica may draw (run.max_events) */
   int start;
   uint64_t seed;
-  const char *app, *model_name; /* static strings */
+  const fl_sim_app *app;  /* the application: its ops (run_*.c) */
+  const char *model_name; /* static */
   /* The job's placement: a slot is one copy of one rank (slot = rank * degree + copy; degree 1 without
    * replication) or one task. Per-slot and per-node arrays, reused by every replica. */
   long degree, slots;

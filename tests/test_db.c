@@ -2,6 +2,7 @@
 #include "columns.h"
 #include "db.h"
 #include "fl_test.h"
+#include "format.h"
 #include "report.h"
 #include "stats.h"
 
@@ -426,7 +427,7 @@ static void report_to(fl_db *db, const fl_report_opts *ro, char *buf, size_t siz
 static void test_report(void)
 {
   fl_db *db = NULL;
-  fl_report_opts ro = {.csv = 1};
+  fl_report_opts ro = {.format = &fl_format_csv};
   char buf[16384];
   double makespans[] = {100.0, 110.0, 120.0};
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("r.sqlite"), &db), FL_OK);
@@ -460,7 +461,7 @@ static void test_report(void)
     fprintf(stderr, "%s", buf);
   /* the text form: a header and one row per group, every column starting at the same character on every line
    * (the "±" of a CI is one character, two bytes) */
-  ro.csv = 0;
+  ro.format = NULL;
   report_to(db, &ro, buf, sizeof buf);
   {
     const char *line = buf, *cols[] = {"makespan (95% CI)", "waste (95% CI)", "interruptions"};
@@ -505,7 +506,7 @@ static void test_report(void)
 static void test_report_override_twice(void)
 {
   fl_db *db = NULL;
-  fl_report_opts ro = {.csv = 1};
+  fl_report_opts ro = {.format = &fl_format_csv};
   char buf[16384];
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("twice.sqlite"), &db), FL_OK);
   {
@@ -587,6 +588,47 @@ static void test_two_processes_create_one_file(void)
   CU_ASSERT_EQUAL(refused, 0);
 }
 
+/* Every renderer of the registry (formats/format.h) on the same rows: each writes both groups, and those that
+ * write the groups as data give the checkpoint group's mean makespan exactly; the names are unique and found. */
+static void test_every_format(void)
+{
+  fl_db *db = NULL;
+  char buf[32768];
+  double makespans[] = {100.0, 110.0, 120.0};
+  CU_ASSERT(fl_report_format_count() >= 4);
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("formats.sqlite"), &db), FL_OK);
+  for (int i = 0; i < 3; i++) {
+    fl_db_run row = sample_row(i, makespans[i]);
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
+  }
+  {
+    fl_db_run other = sample_row(0, 500.0);
+    other.strategy = "none";
+    other.overrides = "run.replicas=3\nstrategy.kind=none\n";
+    other.interval_s = NAN;
+    other.interval_rule = NULL;
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
+  }
+  for (int i = 0; i < fl_report_format_count(); i++) {
+    const fl_report_format *f = fl_report_format_at(i);
+    fl_report_opts ro = {.format = f};
+    CU_ASSERT_PTR_EQUAL(fl_report_format_find(f->name), f);
+    CU_ASSERT(f->summary && strlen(f->summary) > 10);
+    for (int j = 0; j < i; j++)
+      CU_ASSERT_STRING_NOT_EQUAL(fl_report_format_at(j)->name, f->name);
+    report_to(db, &ro, buf, sizeof buf);
+    if (!strstr(buf, "checkpoint") || !strstr(buf, "none"))
+      fprintf(stderr, "\n    format %s:\n%s", f->name, buf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "checkpoint"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "none"));
+    if (f->groups)
+      CU_ASSERT_PTR_NOT_NULL(strstr(buf, "110")); /* the mean, as a number */
+  }
+  CU_ASSERT_PTR_NULL(fl_report_format_find("no-such-format"));
+  CU_ASSERT_PTR_NULL(fl_report_format_at(fl_report_format_count()));
+  fl_db_close(&db);
+}
+
 static CU_TestInfo db_tests[] = {
     {"schema, rows, events, view", test_schema_and_rows},
     {"the column table is schema, insert and docs", test_column_table},
@@ -598,6 +640,7 @@ static CU_TestInfo db_tests[] = {
     {"two processes creating one file both take it", test_two_processes_create_one_file},
     {"confidence intervals", test_stats},
     {"report groups and summarises", test_report},
+    {"every report format renders the same rows", test_every_format},
     {"report: a key overridden twice shows its last value", test_report_override_twice},
     CU_TEST_INFO_NULL,
 };

@@ -812,7 +812,7 @@ static void test_sdc_refused(void)
     snprintf(full, sizeof full, PLATFORM "%s", bad[i][0]);
     rc = fl_scenario_from_text(full, "<test>", fl_test_tmpdir(), &sc);
     if (rc == FL_OK)
-      rc = fl_scenario_check(sc, 1);
+      rc = fl_scenario_check(sc);
     if (rc == FL_OK)
       rc = fl_sim_create(sc, &sim);
     CU_ASSERT_EQUAL(rc, FL_ERR_INPUT);

@@ -1,8 +1,10 @@
 /* lossy_main.c — faultline-mpi's lossy-CG mode (see lossy_main.h). */
 #include "lossy_main.h"
 
+#include "app.h"
 #include "ckpt_codec.h"
 #include "db.h"
+#include "engine.h"
 #include "lossy_cg.h"
 
 #include <math.h>
@@ -130,7 +132,7 @@ static fl_err fl_lossy_plan_make(const fl_scenario *sc, fl_lossy_plan *pl)
 fl_err fl_lossy_check(const fl_scenario *sc, int nkill)
 {
   fl_lossy_plan pl;
-  fl_err rc = fl_scenario_check_recovery(sc, nkill); /* also what faultline run checks before it starts */
+  fl_err rc = fl_exec_check_recovery(sc, nkill); /* also what faultline run checks before it starts */
   if (rc != FL_OK)
     return rc;
   return fl_lossy_plan_make(sc, &pl); /* and the codecs this build has */
@@ -164,8 +166,8 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_cod
   row.scenario_text = sc->text;
   row.overrides = sc->overrides;
   row.mode = "real";
-  row.app = "cg";
-  row.strategy = cfg->interval > 0 && cs && strcmp(cs->name, "zero") != 0 ? "buddy" : "none";
+  row.app = fl_app_cg.name;
+  row.strategy = cfg->interval > 0 && cs && strcmp(cs->name, "zero") != 0 ? fl_strategy_buddy.name : fl_strategy_none.name;
   row.failure_model = c->nkill ? "kill" : lost_role >= 0 ? "lose" : "none";
   row.interval_rule = cfg->interval > 0 ? every : NULL;
   row.status = res->status;

@@ -12,6 +12,7 @@
  * DIR/rank-W.txt (its outcome, one line); the rank that holds role 0 at the end writes the run's row (mode real)
  * to the results database. Exit status: 0 solved, 2 bad input, 3 data lost (a rank and its checkpoint mirror
  * died, or no spare left), 1 otherwise. */
+#include "app.h"
 #include "cg_mpi.h"
 #include "db.h"
 #include "engine.h"
@@ -155,11 +156,37 @@ static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_co
   return 0;
 }
 
+/* CG on the whole grid through the generic driver (cg_mpi.c). */
+static int fl_run_cg(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res,
+                     fl_gwt_counts *counts)
+{
+  fl_cgm_config cfg;
+  memset(&cfg, 0, sizeof cfg);
+  memset(counts, 0, sizeof *counts);
+  cfg.n = sc->grid_rows;
+  cfg.tol = sc->tolerance;
+  cfg.maxit = sc->iterations;
+  cfg.drv = dc;
+  fl_cgm_run(rt, &cfg, res);
+  return 0;
+}
+
+/* The applications this engine runs, by their entry in the app registry (apps/app.h, the kinds marked
+ * FL_APP_REAL): one line each. */
+static const struct {
+  const fl_app *app;
+  int (*run)(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res, fl_gwt_counts *counts);
+} fl_real_apps[] = {
+    {&fl_app_cg, fl_run_cg},
+    {&fl_app_gridworld, fl_run_gridworld},
+};
+
 int main(int argc, char **argv)
 {
   fl_scenario *sc = NULL;
   fl_rt rt;
-  fl_cgm_config cfg;
+  const fl_app *app = NULL;
+  int (*app_run)(fl_rt *, const fl_scenario *, const fl_driver_config *, fl_cgm_result *, fl_gwt_counts *) = NULL;
   fl_cgm_result res;
   fl_engine_caps caps;
   fl_strategy_run strat;
@@ -179,7 +206,6 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-  memset(&cfg, 0, sizeof cfg);
   memset(&dc, 0, sizeof dc);
   memset(&counts, 0, sizeof counts);
 
@@ -211,12 +237,16 @@ int main(int argc, char **argv)
   if (rc == FL_OK && !sc)
     rc = fl_err_set(FL_ERR_INPUT, "usage: faultline-mpi SCENARIO.ini [--spares S] [--set k=v]... [--kill R@I]... "
                                   "[--db FILE] [--out DIR]");
-  if (rc == FL_OK && strcmp(sc->app, "cg") != 0 && strcmp(sc->app, "gridworld") != 0)
-    rc = fl_scenario_fail(sc, "app", "kind",
-                          "real mode runs app kinds cg and gridworld (bsp runs in the simulator: "
-                          "faultline simulate)");
-  if (rc == FL_OK && strcmp(sc->app, "cg") == 0 && sc->grid_rows != sc->grid_cols)
-    rc = fl_scenario_fail(sc, "app", "grid", "cg needs a square grid");
+  if (rc == FL_OK)
+    rc = fl_app_get(sc, FL_APP_REAL, &app);
+  for (size_t i = 0; rc == FL_OK && i < sizeof fl_real_apps / sizeof fl_real_apps[0]; i++)
+    if (fl_real_apps[i].app == app)
+      app_run = fl_real_apps[i].run;
+  if (rc == FL_OK && !app_run)
+    rc = fl_scenario_fail(sc, "app", "kind", "the app registry lists '%s' for the real engine, which has no run "
+                          "function for it (exec/mpi_inmem/main.c fl_real_apps[])", app->name);
+  if (rc == FL_OK && (app->flags & FL_APP_REAL_SQUARE) && sc->grid_rows != sc->grid_cols)
+    rc = fl_scenario_fail(sc, "app", "grid", "%s needs a square grid", app->name);
   if (rc == FL_OK && sc->spares >= wsize)
     rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave no active rank of %d processes", sc->spares, wsize);
   if (rc == FL_OK && !sc->recovery_mode) { /* the strategy, set up for this engine: refused here if it cannot run */
@@ -301,13 +331,7 @@ int main(int argc, char **argv)
       strncat(file_dir, "/ckpt", sizeof file_dir - strlen(file_dir) - 1);
     dc.file_dir = file_dir;
   }
-  if (strcmp(sc->app, "cg") == 0) {
-    cfg.n = sc->grid_rows;
-    cfg.tol = sc->tolerance;
-    cfg.maxit = sc->iterations;
-    cfg.drv = &dc;
-    fl_cgm_run(&rt, &cfg, &res);
-  } else if (fl_run_gridworld(&rt, sc, &dc, &res, &counts) != 0) {
+  if (app_run(&rt, sc, &dc, &res, &counts) != 0) {
     fprintf(stderr, "faultline-mpi: rank %d: out of memory\n", wrank);
     code = 1;
     goto done;

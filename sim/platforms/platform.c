@@ -5,6 +5,8 @@
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "platform.h"
 
+#include "app.h"
+
 #include "cleanup.h"
 #include "inputs.h"
 #include "io_async.h"
@@ -405,14 +407,15 @@ fl_err fl_platform_check_size(const fl_scenario *sc, long nodes)
   fl_err rc = FL_OK;
   /* the key that asked for these hosts: platform.nodes, else the job's size (app.nodes or app.grid) */
   const char *key = "nodes", *section = sc->platform_nodes > 0 ? "platform" : "app";
+  const fl_app *app = fl_app_find(sc->app);
   double need = FL_PLATFORM_BASE_BYTES + (double)nodes * FL_PLATFORM_BYTES_PER_HOST;
   double avail = fl_memory_available(), disk = INFINITY;
   char a[32], b[32];
   struct statvfs vfs;
   const char *dir = getenv("TMPDIR");
 
-  if (strcmp(sc->app, "gridworld") == 0 && sc->platform_nodes == 0)
-    key = "grid";
+  if (sc->platform_nodes == 0 && app && app->size_key)
+    key = app->size_key; /* app.grid, for a grid world */
   if (nodes > FL_PLATFORM_MAX_NODES) {
     rc = fl_scenario_fail(sc, section, key,
                           "%ld hosts: at most %ld (a generated platform costs about %.0f bytes per host: %s)", nodes,
@@ -990,7 +993,7 @@ static int fl_platform_is_pfs(const fl_platform *pf, sg_host_t h)
 fl_err fl_platform_key(const fl_scenario *sc, int io, long copies, char *describe, size_t size)
 {
   fl_err rc = FL_OK;
-  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, copies);
+  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_app_job_slots(sc, copies);
   fl_platform_gen gen;
   char *file = NULL;
   fl_platform_gen_from(sc, gen_nodes, sc->platform_file ? 0 : io, &gen);
@@ -998,7 +1001,7 @@ fl_err fl_platform_key(const fl_scenario *sc, int io, long copies, char *describ
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
     snprintf(describe, size, "file:%s:controller=%s:pfs=%s%s", file, sc->controller,
-             sc->storage_pfs ? sc->storage_pfs : "", strcmp(sc->app, "workflow") == 0 ? ":cm02" : "");
+             sc->storage_pfs ? sc->storage_pfs : "", fl_app_has(sc, FL_APP_CM02) ? ":cm02" : "");
   } else if (io == 0) {
     snprintf(describe, size, "generated:%ld:%.17g", gen_nodes, sc->node_speed);
   } else {
@@ -1006,7 +1009,7 @@ fl_err fl_platform_key(const fl_scenario *sc, int io, long copies, char *describ
              sc->node_speed, io, gen.cabinet, gen.link_bw, gen.link_lat_s, gen.cabinet_bw, gen.disk_bw, gen.pfs_servers,
              gen.pfs_bw, gen.pfs_link_bw);
   }
-  if (strcmp(sc->app, "workflow") == 0 && !sc->platform_file)
+  if (fl_app_has(sc, FL_APP_CM02) && !sc->platform_file)
     strncat(describe, ":cm02", size - strlen(describe) - 1);
 done:
   free(file);
@@ -1021,7 +1024,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
   char describe[4200];
   FILE *f = NULL;
   int fd = -1, tmp_made = 0;
-  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_scenario_job_slots(sc, copies);
+  long gen_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_app_job_slots(sc, copies);
   fl_platform_gen gen;
 
   *out = NULL;
@@ -1083,7 +1086,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
     FL_TRY(fl_platform_write_xml(f, &gen));
     FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", tmpl, strerror(errno));
     f = NULL;
-    fl_simgrid_init(gen_nodes, 1, strcmp(sc->app, "workflow") == 0);
+    fl_simgrid_init(gen_nodes, 1, fl_app_has(sc, FL_APP_CM02));
     simgrid_load_platform(loadpath);
     pf->generated = 1;
     pf->gen = gen;
@@ -1104,8 +1107,8 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
     size_t count, k = 0;
     char *load_path = NULL;
     int pfd = -1;
-    FL_TRY(fl_platform_file_prepare(file, strcmp(sc->app, "bsp") == 0, &load_path, &pfd, &pf->profiles));
-    fl_simgrid_init(0, 0, strcmp(sc->app, "workflow") == 0);
+    FL_TRY(fl_platform_file_prepare(file, fl_app_has(sc, FL_APP_SPEED_PROFILES), &load_path, &pfd, &pf->profiles));
+    fl_simgrid_init(0, 0, fl_app_has(sc, FL_APP_CM02));
     fl_sg_watch_hosts(); /* the host list comes from the load itself */
     rc = fl_load_user_platform(sc, load_path);
     free(load_path);

@@ -48,7 +48,7 @@ long fl_platform_gen_cabinets(const fl_platform_gen *g);
 int fl_platform_gen_routable(const fl_platform_gen *g);
 
 /* Initialise SimGrid (first call only) and load the platform `sc` describes; a generated one in form `io` (see
- * fl_platform_gen; ignored for files) with room for the job's ranks x `copies` (fl_scenario_job_slots) unless
+ * fl_platform_gen; ignored for files) with room for the job's ranks x `copies` (fl_app_job_slots) unless
  * platform.nodes says. A second call with the same description returns the same platform; with another it fails
  * (FL_ERR_SIM). Owned by the process: never destroyed. */
 fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform **out);

@@ -1,6 +1,7 @@
 /* fuzz_results_db.c — libFuzzer harness: a results database file as `report` and `rerun` open it (the file
  * checks, quick_check, the schema, every report query). The input is the file's bytes. */
 #include "db.h"
+#include "format.h"
 #include "report.h"
 #include "fuzz_util.h"
 
@@ -21,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (fl_db_open_readonly(path, &db) == FL_OK) {
     fl_report_opts ro = {0};
     (void)fl_report_print(fl_db_sqlite(db), &ro, devnull);
-    ro.csv = 1;
+    ro.format = &fl_format_csv;
     ro.min_id = 1;
     ro.max_id = 3;
     (void)fl_report_print(fl_db_sqlite(db), &ro, devnull);

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *save = NULL, *line;
     for (line = over ? strtok_r(over, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
       (void)fl_scenario_set(sc, line);
-    (void)fl_scenario_check(sc, 1);
+    (void)fl_scenario_check(sc);
     if (sweep) {
       fl_sweep_dim dims[FL_MAX_SWEEP_DIMS];
       int ndims = 0;

@@ -1,0 +1,123 @@
+/* app.c — the application registry (see app.h): the list, the lookup engines and commands use, and the checks and
+ * inputs every kind shares. */
+#include "app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const fl_app *const fl_app_registry[] = {
+    &fl_app_bsp, &fl_app_cg, &fl_app_gridworld, &fl_app_workflow, &fl_app_workload,
+};
+#define FL_NAPPS ((int)(sizeof fl_app_registry / sizeof fl_app_registry[0]))
+
+int fl_app_count(void)
+{
+  return FL_NAPPS;
+}
+
+const fl_app *fl_app_at(int i)
+{
+  return i >= 0 && i < FL_NAPPS ? fl_app_registry[i] : NULL;
+}
+
+const fl_app *fl_app_find(const char *name)
+{
+  for (int i = 0; name && i < FL_NAPPS; i++)
+    if (strcmp(fl_app_registry[i]->name, name) == 0)
+      return fl_app_registry[i];
+  return NULL;
+}
+
+const char *fl_app_names(unsigned engine, char *buf, size_t size)
+{
+  int n = 0, k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < FL_NAPPS; i++)
+    n += (fl_app_registry[i]->flags & engine) != 0;
+  for (int i = 0; i < FL_NAPPS; i++) {
+    if (!(fl_app_registry[i]->flags & engine))
+      continue;
+    k++;
+    strncat(buf, k == 1 ? "" : k == n ? " and " : ", ", size - strlen(buf) - 1);
+    strncat(buf, fl_app_registry[i]->name, size - strlen(buf) - 1);
+  }
+  return buf;
+}
+
+fl_err fl_app_get(const fl_scenario *sc, unsigned engine, const fl_app **out)
+{
+  const fl_app *app = fl_app_find(sc->app);
+  char names[256];
+  *out = NULL;
+  if (!app)
+    return fl_scenario_fail(sc, "app", "kind", "unknown application '%s' (known: %s)", sc->app,
+                            fl_app_names(FL_APP_SIM | FL_APP_REAL, names, sizeof names));
+  if (!(app->flags & engine)) {
+    char other[256];
+    if (engine == FL_APP_REAL)
+      return fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds %s (%s runs in the simulator: faultline "
+                              "simulate)", fl_app_names(FL_APP_REAL, names, sizeof names), app->name);
+    return fl_scenario_fail(sc, "app", "kind", "the simulator runs app kinds %s (%s runs on MPI ranks: faultline run; "
+                            "apps %s)", fl_app_names(FL_APP_SIM, names, sizeof names), app->name,
+                            fl_app_names(FL_APP_REAL, other, sizeof other));
+  }
+  *out = app;
+  return FL_OK;
+}
+
+long fl_app_job_slots(const fl_scenario *sc, long copies)
+{
+  const fl_app *app = fl_app_find(sc->app);
+  if (app && app->job_slots)
+    return app->job_slots(sc, copies);
+  return sc->app_nodes * (copies > 1 ? copies : 1);
+}
+
+int fl_app_has(const fl_scenario *sc, unsigned flag)
+{
+  const fl_app *app = fl_app_find(sc->app);
+  return app && (app->flags & flag);
+}
+
+fl_err fl_app_check(const fl_scenario *sc, long copies)
+{
+  const fl_app *app = fl_app_find(sc->app);
+  long slots = fl_app_job_slots(sc, copies);
+  const char *size_key = app && app->size_key ? app->size_key : "nodes";
+  if (!sc->platform_file && sc->platform_nodes > 0 && slots > sc->platform_nodes) {
+    if (strcmp(size_key, "nodes") != 0)
+      return fl_scenario_fail(sc, "app", size_key, "%ld tasks need as many nodes but the platform has only %ld hosts",
+                              slots, sc->platform_nodes);
+    if (slots != sc->app_nodes)
+      return fl_scenario_fail(sc, "app", "nodes",
+                              "the job needs %ld ranks x %ld copies but the platform has only %ld hosts", sc->app_nodes,
+                              copies, sc->platform_nodes);
+    return fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks but the platform has only %ld hosts",
+                            sc->app_nodes, sc->platform_nodes);
+  }
+  if (!sc->platform_file && sc->platform_nodes == 0 && slots == 0)
+    return fl_scenario_fail(sc, "platform", "nodes", "give [platform] file or nodes, or [app] nodes");
+  return app && app->check ? app->check(sc) : FL_OK;
+}
+
+fl_err fl_app_check_input(const fl_scenario *sc, const char *key, const char *rel, const char *what)
+{
+  fl_err rc = FL_OK;
+  const char *why = NULL;
+  char *file = fl_scenario_resolve(sc, rel);
+  FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
+  if (!fl_input_is_regular(file, &why))
+    rc = fl_scenario_fail(sc, "app", key, "%s '%s': %s", what, file, why);
+done:
+  free(file);
+  return rc;
+}
+
+fl_err fl_app_inputs(const fl_scenario *sc, fl_input **v, int *n)
+{
+  const fl_app *app = fl_app_find(sc->app);
+  fl_input_ref refs[FL_APP_MAX_INPUTS];
+  int nrefs = app && app->inputs ? app->inputs(sc, refs) : 0;
+  return fl_inputs_collect(sc, refs, nrefs, v, n);
+}

@@ -1,0 +1,67 @@
+/* app.h — the application registry: what each app kind is and what it asks of an engine, without SimGrid or MPI
+ * (ROSS's model as a callback table; PETSc's one implementation per type). An engine runs the kinds it knows with
+ * its own table keyed by these descriptors (the simulator's fl_sim_app in sim/sim_impl.h, the real engine's in
+ * exec/mpi_inmem/main.c), so no engine, core or CLI file compares app-kind names: they ask here.
+ *
+ * Adding an app kind: a file with its fl_app (apps/bsp.c is the smallest), one line in fl_app_registry[] (app.c)
+ * and in apps/CMakeLists.txt, and an entry in the table of each engine that runs it. */
+#ifndef FL_APP_H
+#define FL_APP_H
+
+#include "fl_err.h"
+#include "inputs.h"
+#include "scenario.h"
+
+enum {
+  FL_APP_SIM = 1u << 0,            /* `faultline simulate` runs it */
+  FL_APP_REAL = 1u << 1,           /* `faultline run` runs it on MPI ranks */
+  FL_APP_CM02 = 1u << 2,           /* files move between any two hosts: SimGrid's CM02 network model */
+  FL_APP_SPEED_PROFILES = 1u << 3, /* a platform file's speed profiles are the app's to play (a bsp job runs at its
+                                    * slowest node's pace), not SimGrid's */
+  FL_APP_REAL_SQUARE = 1u << 4,    /* the real engine needs a square grid */
+  FL_APP_REAL_TASKS = 1u << 5,     /* the real engine runs it as tasks under a strategy that drives tasks */
+};
+
+#define FL_APP_MAX_INPUTS 4
+
+typedef struct fl_app {
+  const char *name;
+  const char *summary;
+  unsigned flags;       /* FL_APP_* */
+  const char *size_key; /* the [app] key that sizes the job: "nodes" or "grid" */
+  const char *unit;     /* what the job's size counts: "ranks", "tasks", "hosts", "nodes" */
+  const char *example;  /* a small scenario that runs it (tests/test_app.c runs it in every engine that runs the kind) */
+  /* The platform slots the job takes with `copies` copies of each rank; 0: every host of the platform. NULL:
+   * app.nodes x copies. */
+  long (*job_slots)(const fl_scenario *sc, long copies);
+  /* The app's own keys, checked before anything is built (input files there, one of two keys given). NULL: none. */
+  fl_err (*check)(const fl_scenario *sc);
+  /* The input files it reads, fingerprinted into every row: fills up to FL_APP_MAX_INPUTS refs, returns how many. */
+  int (*inputs)(const fl_scenario *sc, fl_input_ref *refs);
+} fl_app;
+
+int fl_app_count(void);
+const fl_app *fl_app_at(int i);
+/* The registered kind called `name`, else NULL. */
+const fl_app *fl_app_find(const char *name);
+/* The scenario's app kind for an engine (FL_APP_SIM or FL_APP_REAL). Unknown, or not one that engine runs:
+ * FL_ERR_INPUT naming app.kind's file and line and the kinds it runs. */
+fl_err fl_app_get(const fl_scenario *sc, unsigned engine, const fl_app **out);
+/* The names of the kinds an engine runs, "a, b and c", into buf. */
+const char *fl_app_names(unsigned engine, char *buf, size_t size);
+
+/* The platform slots the scenario's job takes (see fl_app.job_slots); an unknown kind counts as a bsp job. */
+long fl_app_job_slots(const fl_scenario *sc, long copies);
+/* The checks of the job against the platform's size and of the app's own keys, before anything is built. */
+fl_err fl_app_check(const fl_scenario *sc, long copies);
+/* Fingerprint every input file of the scenario (fl_inputs_collect with the app's own). */
+fl_err fl_app_inputs(const fl_scenario *sc, fl_input **v, int *n);
+/* For an app's check: [app] `key` names a file (relative to the scenario) that must be a regular, readable file;
+ * `what` names it in the message. */
+fl_err fl_app_check_input(const fl_scenario *sc, const char *key, const char *rel, const char *what);
+/* 1 when the scenario's app kind has `flag` (FL_APP_*). */
+int fl_app_has(const fl_scenario *sc, unsigned flag);
+
+extern const fl_app fl_app_bsp, fl_app_cg, fl_app_gridworld, fl_app_workflow, fl_app_workload;
+
+#endif
