@@ -23,11 +23,13 @@ static int fl_rerun_skip_column(const char *name)
 }
 
 /* Compare every numeric column of the stored row (`a`) with the re-simulated one (`b`), exactly. Prints each
- * difference; returns how many differ. */
-int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared)
+ * difference; returns how many differ, and in *max_rel the largest relative difference (INFINITY where a value is
+ * missing on one side). */
+int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared, double *max_rel)
 {
   int diffs = 0;
   *compared = 0;
+  *max_rel = 0.0;
   for (int i = 0; i < sqlite3_column_count(b); i++) {
     const char *name = sqlite3_column_name(b, i), *decl = sqlite3_column_decltype(b, i);
     int j = -1, ta, tb;
@@ -51,6 +53,11 @@ int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared)
       continue;
     printf("  %-22s stored %.17g, re-simulated %.17g\n", name, ta == SQLITE_NULL ? NAN : sqlite3_column_double(a, j),
            tb == SQLITE_NULL ? NAN : sqlite3_column_double(b, i));
+    {
+      double x = sqlite3_column_double(a, j), y = sqlite3_column_double(b, i);
+      double rel = ta == SQLITE_NULL || tb == SQLITE_NULL ? INFINITY : fabs(x - y) / fmax(fabs(x), fabs(y));
+      *max_rel = fmax(*max_rel, rel);
+    }
     diffs++;
   }
   return diffs;

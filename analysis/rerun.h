@@ -23,7 +23,7 @@ fl_err fl_rerun_sim(const char *path, double id, sqlite3_stmt *st, const int col
                     fl_scenario **sc, fl_sim **sim, fl_sim_result *res, fl_db **mem);
 /* Compare every numeric column of the stored row (`a`) with the re-simulated one (`b`), exactly, but those that
  * measure the host; prints each difference on stdout; returns how many differ (*compared: how many were). */
-int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared);
+int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared, double *max_rel);
 /* For a timeline of run `run` of database `path` (open as `h`): a simulated bsp or gridworld run stored without
  * its phases (run.events = all or none) is simulated again with them into a database in memory (*mem, the run
  * under its own id); whether the new simulation has the stored makespan and status is said on stderr. *mem stays

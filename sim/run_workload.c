@@ -131,62 +131,6 @@ void fl_wlr_destroy(fl_wlrun **pw)
   *pw = NULL;
 }
 
-/* Run fn in a child process (SimGrid's clock stays where it is here); what it writes to `out` comes back. */
-typedef fl_err (*fl_wl_child_fn)(void *ctx, FILE *out);
-static fl_err fl_wl_in_child(fl_wl_child_fn fn, void *ctx, FILE **result)
-{
-  fl_err rc = FL_OK;
-  FILE *f = tmpfile();
-  int status = 0;
-  pid_t pid;
-  *result = NULL;
-  FL_CHECK(f, FL_ERR_IO, "cannot create a temporary file: %s", strerror(errno));
-  fflush(NULL);
-  pid = fork();
-  FL_CHECK(pid >= 0, FL_ERR_IO, "cannot fork a replica: %s", strerror(errno));
-  if (pid == 0) {
-    int32_t code = 0;
-    char msg[1024] = "";
-    long at = 0;
-    fwrite(&code, sizeof code, 1, f); /* rewritten below */
-    fwrite(msg, sizeof msg, 1, f);
-    fl_err crc = fn(ctx, f);
-    if (crc != FL_OK) {
-      code = (int32_t)crc;
-      snprintf(msg, sizeof msg, "%s", fl_err_msg());
-    }
-    fflush(f);
-    if (fseek(f, at, SEEK_SET) == 0) {
-      fwrite(&code, sizeof code, 1, f);
-      fwrite(msg, sizeof msg, 1, f);
-    }
-    _exit(fflush(f) == 0 ? 0 : 3);
-  }
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  FL_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, FL_ERR_SIM, "a workload replica's process %s %d",
-           WIFSIGNALED(status) ? "died of signal" : "exited with",
-           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-  rewind(f);
-  {
-    int32_t code;
-    char msg[1024];
-    FL_CHECK(fread(&code, sizeof code, 1, f) == 1 && fread(msg, sizeof msg, 1, f) == 1, FL_ERR_IO,
-             "a workload replica's results came back short");
-    msg[sizeof msg - 1] = '\0';
-    if (code != 0) {
-      rc = fl_err_set((fl_err)code, "%s", msg);
-      goto done;
-    }
-  }
-  *result = f;
-  f = NULL;
-done:
-  if (f)
-    fclose(f);
-  return rc;
-}
-
 /* Isolated checkpoint costs, one per distinct job size, simulated in a child process. */
 typedef struct fl_wl_probe {
   fl_sim *sim;
@@ -326,7 +270,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
     FL_ALLOC(cost, nsizes);
     {
       fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = nsizes};
-      FL_TRY(fl_wl_in_child(fl_wl_probe_main, &p, &res));
+      FL_TRY(fl_sim_in_child(fl_wl_probe_main, &p, &res));
       FL_CHECK(fread(cost, sizeof *cost, (size_t)nsizes, res) == (size_t)nsizes, FL_ERR_IO,
                "the checkpoint costs came back short");
     }
@@ -999,24 +943,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   for (long j = 0; j < w->njobs; j++)
     FL_CHECK(fwrite(&wr.jobs[j].row, sizeof wr.jobs[j].row, 1, out) == 1, FL_ERR_IO, "cannot write: %s",
              strerror(errno));
-  {
-    /* the events, in order (the log may have streamed its first chunks to its own file) */
-    fl_evlog *log = rep->log;
-    uint64_t n = log && log->enabled ? fl_evlog_count(log) : 0;
-    FL_CHECK(!log || !log->oom, FL_ERR_NOMEM, "out of memory logging events");
-    FL_CHECK(fwrite(&n, sizeof n, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
-    if (n > 0 && log->spill) {
-      fl_evlog_entry buf[1024];
-      size_t k;
-      FL_CHECK(fseek((FILE *)log->spill, 0, SEEK_SET) == 0, FL_ERR_IO, "events: cannot read back");
-      for (size_t left = log->nspilled; left > 0; left -= k) {
-        k = fread(buf, sizeof *buf, left < 1024 ? left : 1024, (FILE *)log->spill);
-        FL_CHECK(k > 0 && fwrite(buf, sizeof *buf, k, out) == k, FL_ERR_IO, "events: cannot copy");
-      }
-    }
-    if (n > 0)
-      FL_CHECK(fwrite(log->v, sizeof *log->v, log->n, out) == log->n, FL_ERR_IO, "events: cannot copy");
-  }
+  FL_TRY(fl_sim_events_send(rep->log, out));
 done:
   if (wr.sem)
     sg_sem_destroy(wr.sem);
@@ -1046,7 +973,7 @@ static fl_err fl_wlr_run_replica(fl_replica *rep)
   fl_sim_result got;
   int b = w->flip;
   w->flip ^= 1;
-  FL_TRY(fl_wl_in_child(fl_wl_replica_main, &ctx, &res));
+  FL_TRY(fl_sim_in_child(fl_wl_replica_main, &ctx, &res));
   FL_CHECK(fread(&got, sizeof got, 1, res) == 1 && fread(&w->fig[b], sizeof w->fig[b], 1, res) == 1 &&
                fread(w->rows[b], sizeof *w->rows[b], (size_t)w->njobs, res) == (size_t)w->njobs,
            FL_ERR_IO, "a workload replica's results came back short");
@@ -1055,17 +982,7 @@ static fl_err fl_wlr_run_replica(fl_replica *rep)
   w->fig[b].rows = w->rows[b];
   w->fig[b].nrows = w->njobs;
   rep->res->machine = &w->fig[b];
-  {
-    uint64_t n;
-    FL_CHECK(fread(&n, sizeof n, 1, res) == 1, FL_ERR_IO, "a workload replica's events came back short");
-    for (uint64_t k = 0; k < n; k++) {
-      fl_evlog_entry e;
-      FL_CHECK(fread(&e, sizeof e, 1, res) == 1, FL_ERR_IO, "a workload replica's events came back short");
-      fl_evlog_entry *d = fl_evlog_add(rep->log, e.t_s, e.kind, e.node);
-      if (d)
-        *d = e;
-    }
-  }
+  FL_TRY(fl_sim_events_receive(rep->log, res));
 done:
   if (res)
     fclose(res);

@@ -10,15 +10,143 @@
 
 #include <gsl/gsl_randist.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* The applications the simulator runs: one line each (their ops are in run_*.c; see fl_sim_app). */
 static const fl_sim_app *const fl_sim_apps[] = {&fl_sim_bsp, &fl_sim_gridworld, &fl_sim_workflow, &fl_sim_workload};
 #define FL_NSIMAPPS ((int)(sizeof fl_sim_apps / sizeof fl_sim_apps[0]))
 
+/* ---- work in a child process ---- */
+
+fl_err fl_sim_in_child(fl_sim_child_fn fn, void *ctx, FILE **result)
+{
+  fl_err rc = FL_OK;
+  FILE *f = tmpfile();
+  int status = 0;
+  pid_t pid;
+  *result = NULL;
+  FL_CHECK(f, FL_ERR_IO, "cannot create a temporary file: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "cannot fork a replica: %s", strerror(errno));
+  if (pid == 0) {
+    int32_t code = 0;
+    char msg[1024] = "";
+    long at = 0;
+    fwrite(&code, sizeof code, 1, f); /* rewritten below */
+    fwrite(msg, sizeof msg, 1, f);
+    fl_err crc = fn(ctx, f);
+    if (crc != FL_OK) {
+      code = (int32_t)crc;
+      snprintf(msg, sizeof msg, "%s", fl_err_msg());
+    }
+    fflush(f);
+    if (fseek(f, at, SEEK_SET) == 0) {
+      fwrite(&code, sizeof code, 1, f);
+      fwrite(msg, sizeof msg, 1, f);
+    }
+    _exit(fflush(f) == 0 ? 0 : 3);
+  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  FL_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, FL_ERR_SIM, "a replica's process %s %d",
+           WIFSIGNALED(status) ? "died of signal" : "exited with",
+           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+  rewind(f);
+  {
+    int32_t code;
+    char msg[1024];
+    FL_CHECK(fread(&code, sizeof code, 1, f) == 1 && fread(msg, sizeof msg, 1, f) == 1, FL_ERR_IO,
+             "a replica's results came back short");
+    msg[sizeof msg - 1] = '\0';
+    if (code != 0) {
+      rc = fl_err_set((fl_err)code, "%s", msg);
+      goto done;
+    }
+  }
+  *result = f;
+  f = NULL;
+done:
+  if (f)
+    fclose(f);
+  return rc;
+}
+
+fl_err fl_sim_events_send(const fl_evlog *log, FILE *out)
+{
+  fl_err rc = FL_OK;
+  uint64_t n = log && log->enabled ? fl_evlog_count(log) : 0;
+  FL_CHECK(!log || !log->oom, FL_ERR_NOMEM, "out of memory logging events");
+  FL_CHECK(fwrite(&n, sizeof n, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
+  if (n > 0 && log->spill) { /* the log streamed its first chunks to its own file */
+    fl_evlog_entry buf[1024];
+    size_t k;
+    FL_CHECK(fseek((FILE *)log->spill, 0, SEEK_SET) == 0, FL_ERR_IO, "events: cannot read back");
+    for (size_t left = log->nspilled; left > 0; left -= k) {
+      k = fread(buf, sizeof *buf, left < 1024 ? left : 1024, (FILE *)log->spill);
+      FL_CHECK(k > 0 && fwrite(buf, sizeof *buf, k, out) == k, FL_ERR_IO, "events: cannot copy");
+    }
+  }
+  if (n > 0)
+    FL_CHECK(fwrite(log->v, sizeof *log->v, log->n, out) == log->n, FL_ERR_IO, "events: cannot copy");
+done:
+  return rc;
+}
+
+fl_err fl_sim_events_receive(fl_evlog *log, FILE *in)
+{
+  fl_err rc = FL_OK;
+  uint64_t n;
+  FL_CHECK(fread(&n, sizeof n, 1, in) == 1, FL_ERR_IO, "a replica's events came back short");
+  for (uint64_t k = 0; k < n; k++) {
+    fl_evlog_entry e;
+    FL_CHECK(fread(&e, sizeof e, 1, in) == 1, FL_ERR_IO, "a replica's events came back short");
+    fl_evlog_entry *d = fl_evlog_add(log, e.t_s, e.kind, e.node);
+    if (d)
+      *d = e;
+  }
+done:
+  return rc;
+}
+
 /* ---- set-up ---- */
+
+/* The job's checkpoint and restart costs simulated on the platform, in a child process: SimGrid's clock stays at
+ * zero here, so every probe of a process starts from the same clock (a sweep's second point probed after the first
+ * gave costs an ulp apart from those `rerun`, which probes alone, finds). */
+typedef struct fl_io_probe {
+  fl_sim *sim;
+  const fl_scenario *sc;
+} fl_io_probe;
+
+static fl_err fl_io_probe_main(void *ctx, FILE *out)
+{
+  fl_err rc = FL_OK;
+  const fl_io_probe *p = ctx;
+  fl_iocost io;
+  FL_TRY(fl_iocost_measure(p->sim->pf, p->sc, p->sim->ranks, p->sim->strat.levels, p->sim->strat.writes, &io));
+  FL_CHECK(fwrite(&io, sizeof io, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
+done:
+  return rc;
+}
+
+static fl_err fl_sim_measure_io(fl_sim *sim, const fl_scenario *sc, fl_iocost *io)
+{
+  fl_err rc = FL_OK;
+  fl_io_probe p = {sim, sc};
+  FILE *res = NULL;
+  FL_TRY(fl_sim_in_child(fl_io_probe_main, &p, &res));
+  FL_CHECK(fread(io, sizeof *io, 1, res) == 1, FL_ERR_IO, "the platform's checkpoint costs came back short");
+done:
+  if (res)
+    fclose(res);
+  return rc;
+}
 
 /* The scenario's application (the app registry's entry, run by its ops here) and its strategy, set up against
  * what the application offers. */
@@ -321,7 +449,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     fl_level primary = fl_strat_primary(&sim->strat);
     fl_iocost io;
     FL_TRY(fl_sim_link_regimes(sim, sc));
-    FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &io));
+    FL_TRY(fl_sim_measure_io(sim, sc, &io));
     sim->io_by_server = io.by_server;
     for (int l = 1; l < FL_NLEVELS; l++)
       if (sim->strat.levels & FL_LEVEL_BIT(l)) {
@@ -460,7 +588,7 @@ static fl_err fl_sim_link_regimes(fl_sim *sim, const fl_scenario *sc)
       else
         sg_link_set_bandwidth(links[i], v);
     }
-    FL_TRY(fl_iocost_measure(sim->pf, sc, sim->ranks, sim->strat.levels, sim->strat.writes, &io));
+    FL_TRY(fl_sim_measure_io(sim, sc, &io));
     for (int l = 0; l < FL_NLEVELS; l++) {
       sim->regime_write[c * FL_NLEVELS + (size_t)l] = io.write_s[l];
       sim->regime_read[c * FL_NLEVELS + (size_t)l] = io.read_s[l];
@@ -583,7 +711,7 @@ long fl_sim_level_every(const fl_sim *sim, int level)
 }
 int fl_sim_forks(const fl_sim *sim)
 {
-  return sim->wlr != NULL;
+  return sim->wlr != NULL || (sim->app->flags & FL_SIM_APP_SG_DATES);
 }
 
 long fl_sim_workload_jobs(const fl_sim *sim)
@@ -1120,6 +1248,46 @@ static void fl_coordinator_main(int argc, char **argv)
   rep->res->energy_j = rep->energy_j;
 }
 
+/* A replica of an app whose dates are SimGrid's clock's (task graphs), run in a child process from the clock this
+ * process keeps at zero: its figures are those `rerun` finds, whichever replica and sweep point it is. */
+typedef struct fl_rep_child {
+  fl_sim *sim;
+  long replica;
+  fl_sim_result *res;
+  fl_evlog *log;
+} fl_rep_child;
+
+static fl_err fl_rep_child_main(void *ctx, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_rep_child *c = ctx;
+  c->sim->in_child = 1;
+  FL_TRY(fl_sim_run_replica(c->sim, c->replica, c->res, c->log));
+  FL_CHECK(fwrite(c->res, sizeof *c->res, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
+  FL_TRY(fl_sim_events_send(c->log, out));
+done:
+  return rc;
+}
+
+static fl_err fl_sim_replica_in_child(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)
+{
+  fl_err rc = FL_OK;
+  fl_rep_child c = {sim, replica, res, log};
+  FILE *f = NULL;
+  double wall0 = fl_wall_seconds();
+  if (log)
+    fl_evlog_clear(log);
+  FL_TRY(fl_sim_in_child(fl_rep_child_main, &c, &f));
+  FL_CHECK(fread(res, sizeof *res, 1, f) == 1, FL_ERR_IO, "a replica's results came back short");
+  if (log)
+    FL_TRY(fl_sim_events_receive(log, f));
+  res->wall_s = fl_wall_seconds() - wall0;
+done:
+  if (f)
+    fclose(f);
+  return rc;
+}
+
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)
 {
   fl_err rc = FL_OK;
@@ -1128,6 +1296,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   sg_actor_t inj, coord;
   double wall0 = fl_wall_seconds();
 
+  if ((sim->app->flags & FL_SIM_APP_SG_DATES) && !sim->in_child)
+    return fl_sim_replica_in_child(sim, replica, res, log);
   memset(&rep, 0, sizeof rep);
   memset(res, 0, sizeof *res);
   res->status = "running";

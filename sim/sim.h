@@ -84,7 +84,7 @@ const char *fl_sim_interval_rule(const fl_sim *sim);
  * the file level is written in the foreground. */
 double fl_sim_flush(const fl_sim *sim, double *slowdown);
 long fl_sim_platform_nodes(const fl_sim *sim);
-/* 1 when each replica runs in a child process (workloads): the caller must have no other thread then (a child forked
+/* 1 when each replica runs in a child process (workloads, task graphs): the caller must have no other thread then (a child forked
  * while another thread holds an allocator's lock may wait forever on it): simulate starts no database writer
  * thread for such a sweep. */
 int fl_sim_forks(const fl_sim *sim);

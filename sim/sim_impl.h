@@ -66,6 +66,16 @@ enum {
 
 extern const fl_sim_app fl_sim_bsp, fl_sim_gridworld, fl_sim_workflow, fl_sim_workload;
 
+/* Run fn in a child process: SimGrid's clock stays where it is here, so that what the child simulates starts from
+ * the same clock whatever ran before (a process's replicas and probes share SimGrid's clock, and durations taken
+ * from it lose digits as it grows). What fn writes to `out` comes back in *result (read it, then fclose); an error
+ * in the child comes back as its code and message. */
+typedef fl_err (*fl_sim_child_fn)(void *ctx, FILE *out);
+fl_err fl_sim_in_child(fl_sim_child_fn fn, void *ctx, FILE **result);
+/* A replica's events through such a file: written in the child in order, appended to `log` here. */
+fl_err fl_sim_events_send(const fl_evlog *log, FILE *out);
+fl_err fl_sim_events_receive(fl_evlog *log, FILE *in);
+
 /* Task graphs (run_workflow.c): the graph, its HEFT schedule and the per-replica state. */
 typedef struct fl_wfrun fl_wfrun;
 void fl_wfr_destroy(fl_wfrun **w);
@@ -87,6 +97,7 @@ typedef enum fl_phase {
 } fl_phase;
 
 struct fl_sim {
+  int in_child; /* this process is the child a replica runs in (FL_SIM_APP_SG_DATES) */
   fl_engine_caps caps;
   fl_strategy_run strat; /* the strategy's decisions and state (policy/strategies) */
   fl_platform *pf;

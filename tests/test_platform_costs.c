@@ -225,7 +225,7 @@ static void test_rerun_aggregated_note(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("rerun ag.sqlite 1", 120), 0);
   CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "expected for a row"));
   CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("ag.sqlite"), &h), SQLITE_OK);
-  CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET checkpoint_cost_s = checkpoint_cost_s * 1.1", NULL, NULL, NULL),
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET checkpoint_cost_s = checkpoint_cost_s * 1.1, created_at = '2026-11-26T12:00:00Z'", NULL, NULL, NULL),
                   SQLITE_OK);
   sqlite3_close(h);
   for (int id = 1; id <= 2; id++) {
@@ -237,6 +237,30 @@ static void test_rerun_aggregated_note(void)
     CU_ASSERT_EQUAL(fl_cli_run_limited(args, 120), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "DIFFERENT"));
     CU_ASSERT_EQUAL(strstr(fl_cli_out, "expected for a row written before 2026-11-27") != NULL, aggregated);
+  }
+}
+
+/* Every row of a sweep on one platform comes back from rerun, which simulates it alone: each point's checkpoint
+ * costs are probed from the same SimGrid clock (in a child process). Before, a point probed after another got
+ * costs an ulp apart, and 6 of these 8 rows differed on rerun. */
+static void test_rerun_every_point(void)
+{
+  fl_cli_write("sw.ini", "[run]\nreplicas = 2\nevents = none\n[platform]\nnodes = 512\ncabinet = 32\npfs_servers = 4\n"
+                         "cabinet_bandwidth = 40GBps\npfs_bandwidth = 5GBps\n[failures]\nnode_mtbf = 1y\nrepair = 2h\n"
+                         "[app]\nnodes = 256\nwork = 24h\ncheckpoint_size = 16GB\n[strategy]\nkind = checkpoint\n");
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run_limited("simulate sw.ini --db sw.sqlite --quiet --sweep 'app.nodes=256,500 failures.node_mtbf=1y,5y'",
+                         120),
+      0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_query("sw.sqlite", "SELECT COUNT(*) FROM runs"), 8);
+  CU_ASSERT(fl_cli_query("sw.sqlite", "SELECT SUM(failures) FROM runs") > 0);
+  for (int id = 1; id <= 8; id++) {
+    char args[64];
+    snprintf(args, sizeof args, "rerun sw.sqlite %d", id);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(args, 120), 0);
+    if (!strstr(fl_cli_out, "identical"))
+      fprintf(stderr, "\n    row %d:\n%s", id, fl_cli_out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "identical"));
   }
 }
 
@@ -582,6 +606,7 @@ static CU_TestInfo pc_tests[] = {
     {"bad [storage] input", test_bad_storage},
     {"constant costs where platform costs were asked for are said", test_cost_fallback_said},
     {"rerun flags rows priced by the aggregated split per server", test_rerun_aggregated_note},
+    {"rerun gives back every point of a sweep on one platform", test_rerun_every_point},
     {"group failures and buddy placement", test_group_failures_and_buddy_placement},
     {"SimGrid state profiles are failures", test_state_profiles},
     {"validate --only platform, --only multilevel", test_validate_platform},

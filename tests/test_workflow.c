@@ -866,6 +866,26 @@ static void test_cli_real_instances(void)
   CU_ASSERT(fl_cli_query("real.db", "SELECT min(makespan_s - work_s) FROM runs") >= -1e-9);
 }
 
+/* A task graph's replicas each run in a child process from SimGrid's clock at zero, so the second comes back from
+ * rerun (alone in its process) bit for bit. Before, it ran on from the first's clock, and its energy (dates from
+ * SimGrid's clock) differed in the last digits. */
+static void test_cli_rerun_second_replica(void)
+{
+  char args[1024];
+  snprintf(args, sizeof args,
+           "simulate '%s' --set run.sweep= --set run.events=none --replicas 2 --db wg.sqlite --quiet",
+           fl_test_src("scenarios/workflow-gridworld-10x10.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(args, 120), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_query("wg.sqlite", "SELECT COUNT(*) FROM runs"), 2);
+  for (int id = 1; id <= 2; id++) {
+    snprintf(args, sizeof args, "rerun wg.sqlite %d", id);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(args, 120), 0);
+    if (!strstr(fl_cli_out, "identical"))
+      fprintf(stderr, "\n    replica %d:\n%s", id - 1, fl_cli_out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "identical"));
+  }
+}
+
 static CU_TestInfo graph_tests[] = {
     {"DOT: sizes, edges, topological order", test_dot},
     {"WfCommons 1.4: a published Epigenomics instance", test_wfcommons_14},
@@ -892,6 +912,7 @@ static CU_TestInfo cli_tests[] = {
     {"shipped WfCommons scenarios", test_cli_real_instances},
     {"the grid world as a graph: values, regressions", test_cli_gridworld_graph},
     {"task graphs leave no SimGrid callbacks behind", test_workflow_no_leak},
+    {"a second replica comes back from rerun bit for bit", test_cli_rerun_second_replica},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {
