@@ -428,8 +428,7 @@ const fl_sim_app fl_sim_bsp = {
     .app = &fl_app_bsp,
     .caps = {.name = "sim",
              .shape = FL_SHAPE_RANKS,
-             .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
-                       FL_LEVEL_BIT(FL_LEVEL_XOR),
+             .levels = FL_SIM_ALL_LEVELS,
              .max_degree = 3,
              .task_recovery = 1},
     .flags = FL_SIM_APP_PLATFORM_COSTS | FL_SIM_APP_BY_WORK,

@@ -206,27 +206,17 @@ static void fl_gridworld_destroy(fl_sim *sim)
   free(sim->task_failed);
 }
 
-static void fl_gridworld_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
-{
-  (void)res;
-  row->work_s = sim->work_s; /* failure-free time of the sweeps the run made */
-  row->checkpoint_cost_s = NAN;
-  row->restart_cost_s = NAN;
-  row->downtime_s = NAN;
-}
-
 /* Tasks, re-executed or substituted: no checkpoint of the job (the strategies that write them are refused). */
 const fl_sim_app fl_sim_gridworld = {
     .app = &fl_app_gridworld,
     .caps = {.name = "sim",
              .shape = FL_SHAPE_TASKS,
-             .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
-                       FL_LEVEL_BIT(FL_LEVEL_XOR),
+             .levels = FL_SIM_ALL_LEVELS,
              .max_degree = 3,
              .task_recovery = 1},
     .size = fl_gridworld_size,
     .setup = fl_sim_setup_gridworld,
     .destroy = fl_gridworld_destroy,
     .coordinate = fl_sim_run_tasks,
-    .row = fl_gridworld_row,
+    .row = fl_sim_task_row, /* work_s: the failure-free time of the sweeps the run made */
 };

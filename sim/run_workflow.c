@@ -1588,22 +1588,12 @@ static void fl_workflow_destroy(fl_sim *sim)
   fl_wfr_destroy(&sim->wfr);
 }
 
-static void fl_workflow_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
-{
-  (void)res;
-  row->work_s = sim->work_s; /* the failure-free HEFT schedule's length */
-  row->checkpoint_cost_s = NAN;
-  row->restart_cost_s = NAN;
-  row->downtime_s = NAN;
-}
-
 /* Tasks as SimGrid executions on one cluster (files between any two hosts), re-executed or substituted. */
 const fl_sim_app fl_sim_workflow = {
     .app = &fl_app_workflow,
     .caps = {.name = "sim",
              .shape = FL_SHAPE_TASKS,
-             .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
-                       FL_LEVEL_BIT(FL_LEVEL_XOR),
+             .levels = FL_SIM_ALL_LEVELS,
              .max_degree = 3,
              .task_recovery = 1},
     .form = FL_PLATFORM_CLUSTER,
@@ -1615,5 +1605,5 @@ const fl_sim_app fl_sim_workflow = {
     .coordinate = fl_sim_run_workflow,
     .on_failure = fl_wfr_on_failure,
     .on_repair = fl_wfr_on_repair,
-    .row = fl_workflow_row,
+    .row = fl_sim_task_row, /* work_s: the failure-free HEFT schedule's length */
 };

@@ -1404,6 +1404,15 @@ done:
   return rc;
 }
 
+void fl_sim_task_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
+{
+  (void)res;
+  row->work_s = sim->work_s;
+  row->checkpoint_cost_s = NAN;
+  row->restart_cost_s = NAN;
+  row->downtime_s = NAN;
+}
+
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row)
 {
   fl_db_run_scenario(row, sc, "sim");

@@ -66,6 +66,13 @@ enum {
 
 extern const fl_sim_app fl_sim_bsp, fl_sim_gridworld, fl_sim_workflow, fl_sim_workload;
 
+/* Every checkpoint level the simulator writes (an app's caps.levels when it runs them all). */
+#define FL_SIM_ALL_LEVELS                                                                                              \
+  (FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_XOR))
+/* The row hook of task-parallel apps: work_s is their failure-free time (sim->work_s), and they have no job-wide
+ * checkpoint, restart or downtime cost. */
+void fl_sim_task_row(const struct fl_sim *sim, const fl_sim_result *res, fl_db_run *row);
+
 /* Run fn in a child process: SimGrid's clock stays where it is here, so that what the child simulates starts from
  * the same clock whatever ran before (a process's replicas and probes share SimGrid's clock, and durations taken
  * from it lose digits as it grows). What fn writes to `out` comes back in *result (read it, then fclose); an error

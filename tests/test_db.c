@@ -423,25 +423,36 @@ static void report_to(fl_db *db, const fl_report_opts *ro, char *buf, size_t siz
   buf[n < size ? n : size - 1] = '\0';
 }
 
+/* Two groups: checkpoint, makespans 100, 110, 120; none, one run of 500 (no interval). */
+static void insert_two_groups(fl_db *db)
+{
+  double makespans[] = {100.0, 110.0, 120.0};
+  fl_db_run other = sample_row(0, 500.0);
+  for (int i = 0; i < 3; i++) {
+    fl_db_run row = sample_row(i, makespans[i]);
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
+  }
+  other.strategy = "none";
+  other.overrides = "run.replicas=3\nstrategy.kind=none\n";
+  other.interval_s = NAN;
+  other.interval_rule = NULL;
+  CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
+}
+
 /* The report groups rows and prints mean and CI; checked through its CSV form, and its text form's alignment. */
 static void test_report(void)
 {
   fl_db *db = NULL;
   fl_report_opts ro = {.format = &fl_format_csv};
   char buf[16384];
-  double makespans[] = {100.0, 110.0, 120.0};
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("r.sqlite"), &db), FL_OK);
-  for (int i = 0; i < 3; i++) {
-    fl_db_run row = sample_row(i, makespans[i]);
-    CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
-  }
+  insert_two_groups(db);
   {
     fl_db_run other = sample_row(0, 500.0);
     other.strategy = "none";
     other.overrides = "run.replicas=3\nstrategy.kind=none\n";
     other.interval_s = NAN;
     other.interval_rule = NULL;
-    CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
     other.status = "timeout";
     other.replica = 1;
     CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
@@ -594,21 +605,9 @@ static void test_every_format(void)
 {
   fl_db *db = NULL;
   char buf[32768];
-  double makespans[] = {100.0, 110.0, 120.0};
   CU_ASSERT(fl_report_format_count() >= 4);
   CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("formats.sqlite"), &db), FL_OK);
-  for (int i = 0; i < 3; i++) {
-    fl_db_run row = sample_row(i, makespans[i]);
-    CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, NULL), FL_OK);
-  }
-  {
-    fl_db_run other = sample_row(0, 500.0);
-    other.strategy = "none";
-    other.overrides = "run.replicas=3\nstrategy.kind=none\n";
-    other.interval_s = NAN;
-    other.interval_rule = NULL;
-    CU_ASSERT_EQUAL(fl_db_insert_run(db, &other, NULL, NULL), FL_OK);
-  }
+  insert_two_groups(db);
   for (int i = 0; i < fl_report_format_count(); i++) {
     const fl_report_format *f = fl_report_format_at(i);
     fl_report_opts ro = {.format = f};
