@@ -1618,6 +1618,11 @@ static int fl_cmd_keys(int argc, char **argv)
     snprintf(name, sizeof name, "%s.%s", k->section, k->key);
     printf("%-26s %-20s default %-14s %s\n", name, k->type, k->def[0] ? k->def : "(unset)", k->doc);
   }
+  /* the failure laws, from their registry (sim/failure_models) */
+  printf("\nfailure models (failures.model):\n ");
+  for (int i = 0; i < fl_fm_registry_count(); i++)
+    printf(" %s", fl_fm_registry_name(i));
+  printf("\n");
   /* the applications, from their registry (apps/) */
   printf("\napplications (app.kind):\n");
   for (int i = 0; i < fl_app_count(); i++) {

@@ -7,7 +7,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "scenario.h"
 
-#include "inputs.h"
+#include "files.h"
 #include "units.h"
 
 #include <ctype.h>
@@ -128,7 +128,7 @@ static const fl_key fl_keys[] = {
      "host that runs the simulator's own actors and never fails; generated platforms add it, file platforms "
      "use the host of that name or else their first host by name (said on stderr, recorded in the row)"},
     {"failures", "model", FL_K_STR, FL_OFF(model), 0, "exponential", NULL,
-     "none | exponential | weibull | lognormal | gamma | trace"},
+     "the failure law: one of the failure-model registry's (sim/failure_models/), listed by faultline keys"},
     {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
      "mean time between failures of ONE node; the job's MTBF is node_mtbf / app.nodes"},
     {"failures", "shape", FL_K_REAL, FL_OFF(shape), FL_K_POS, "0.7", NULL,
@@ -244,9 +244,8 @@ static const fl_key fl_keys[] = {
      "PFS takes one job's checkpoint at a time, in request order (the others wait, idle); least-waste = the next is "
      "the one whose waiting costs the machine most (Herault et al. 2018)"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
-     "none | checkpoint | buddy | two-level | multilevel | replication (ranks: process replication; tasks: re-execute "
-     "failed "
-     "tasks) | substitution | hybrid (tasks: the simulator's grid world); see faultline keys and docs/architecture.md"},
+     "the resilience strategy: one of the strategy registry's (policy/strategies/), listed with the keys each reads "
+     "by faultline keys"},
     {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
      "young | daly | hazard | multilevel | never | a duration: compute time between checkpoints"},
     {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,

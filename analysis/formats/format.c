@@ -4,11 +4,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The registry, in the order --help lists it: one line per format, whose NAME.c defines fl_format_NAME (CMake
+ * compiles every .c of this folder). */
+#define FL_FORMAT_LIST                                                                                                 \
+  X(table)                                                                                                             \
+  X(markdown)                                                                                                          \
+  X(csv)                                                                                                               \
+  X(json)                                                                                                              \
+  /* one line per entry, above this one */
+
+#define X(name) extern const fl_report_format fl_format_##name;
+FL_FORMAT_LIST
+#undef X
 static const fl_report_format *const fl_report_formats[] = {
-    &fl_format_table,
-    &fl_format_markdown,
-    &fl_format_csv,
-    &fl_format_json,
+#define X(name) &fl_format_##name,
+    FL_FORMAT_LIST
+#undef X
 };
 #define FL_NFORMATS ((int)(sizeof fl_report_formats / sizeof fl_report_formats[0]))
 

@@ -6,7 +6,7 @@
  * (`report --baseline`, compare.h).
  *
  * Adding a format: a file in analysis/formats/ with its `fl_report_format` (csv.c is a whole one) and one line in
- * fl_report_formats[] (format.c). tests/test_db.c runs every entry on the same rows. */
+ * FL_FORMAT_LIST (format.c). tests/test_db.c runs every entry on the same rows. */
 #ifndef FL_FORMAT_H
 #define FL_FORMAT_H
 
@@ -33,6 +33,6 @@ const char *fl_report_format_names(char *buf, size_t size);
 /* "the table, csv and json formats write comparisons" from the registry (a static buffer). */
 const char *fl_report_format_comparers(void);
 
-extern const fl_report_format fl_format_table, fl_format_markdown, fl_format_csv, fl_format_json;
+extern const fl_report_format fl_format_csv; /* the others are named by the registry only (format.c) */
 
 #endif

@@ -8,9 +8,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The registry, in the order `faultline keys` lists it: one line per strategy, whose NAME.c defines
+ * fl_strategy_NAME (CMake compiles every .c of this folder). */
+#define FL_STRATEGY_LIST                                                                                               \
+  X(none)                                                                                                              \
+  X(checkpoint)                                                                                                        \
+  X(buddy)                                                                                                             \
+  X(two_level)                                                                                                         \
+  X(multilevel)                                                                                                        \
+  X(replication)                                                                                                       \
+  X(substitution)                                                                                                      \
+  X(hybrid)                                                                                                            \
+  /* one line per entry, above this one */
+
+#define X(name) extern const fl_strategy_ops fl_strategy_##name;
+FL_STRATEGY_LIST
+#undef X
 static const fl_strategy_ops *const fl_strategies[] = {
-    &fl_strategy_none,       &fl_strategy_checkpoint,  &fl_strategy_buddy,        &fl_strategy_two_level,
-    &fl_strategy_multilevel, &fl_strategy_replication, &fl_strategy_substitution, &fl_strategy_hybrid,
+#define X(name) &fl_strategy_##name,
+    FL_STRATEGY_LIST
+#undef X
 };
 #define FL_NSTRAT ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
 

@@ -1,5 +1,5 @@
 /* fm_impl.h — what a failure model implements (private to sim/failure_models). Adding a model: one file with
- * a `const fl_fm_ops`, one line in the registry of fm.c. */
+ * a `const fl_fm_ops`, one line in FL_FM_LIST (fm.c). */
 #ifndef FL_FM_IMPL_H
 #define FL_FM_IMPL_H
 
@@ -33,7 +33,6 @@ struct fl_fm {
   size_t ntrace;
 };
 
-extern const fl_fm_ops fl_fm_none_ops, fl_fm_exponential_ops, fl_fm_weibull_ops, fl_fm_lognormal_ops, fl_fm_gamma_ops,
-    fl_fm_trace_ops;
+/* the models are named by the registry (fm.c) */
 
 #endif
