@@ -28,6 +28,7 @@ enum {
   FL_M_SUBSTITUTED,
   FL_M_LOST,
   FL_M_SPENT,
+  FL_M_XFREE, /* task graphs: makespan / the failure-free simulated makespan */
   FL_NMETRICS
 };
 
@@ -315,6 +316,7 @@ static int fl_group_print(const fl_group *g, int tasks, fl_table *tab)
     fl_fmt_ci(g, FL_M_SUBSTITUTED, 1.0, "%.4g", c[FL_M_SUBSTITUTED], sizeof c[0]);
     fl_fmt_ci(g, FL_M_SPENT, 1.0, "%.4g", c[FL_M_SPENT], sizeof c[0]);
     fl_fmt_ci(g, FL_M_ELINF, 1.0, "%.3g", c[FL_M_ELINF], sizeof c[0]);
+    fl_fmt_ci(g, FL_M_XFREE, 1.0, "%.3g", c[FL_M_XFREE], sizeof c[0]);
     {
       char done[32] = "-";
       if (g->progress_n)
@@ -326,6 +328,7 @@ static int fl_group_print(const fl_group *g, int tasks, fl_table *tab)
                            g->mtbf,
                            runs,
                            c[FL_M_MAKESPAN],
+                           c[FL_M_XFREE],
                            c[FL_M_WASTE],
                            c[FL_M_LOST],
                            c[FL_M_REPLICATED],
@@ -553,7 +556,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
   fl_group g;
-  fl_table tab = {.ncols = tasks == 2 ? 14 : 13, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
+  fl_table tab = {.ncols = tasks == 2 ? 15 : 13, .right = tasks == 1 ? 1u << 5 : tasks == 2 ? 0 : 1u << 4};
   int have = 0, rows = 0;
   double iv_scale = 1.0;
   const char *iv_unit = "s";
@@ -563,7 +566,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
       "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
       "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER (),"
-      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER ()"
+      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER (), %s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
@@ -576,7 +579,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
       "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
       "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER (),"
-      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER ()"
+      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER (), %s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
@@ -587,7 +590,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   /* the task-graph columns (tasks_lost, error_spent) are absent from databases written before them */
   const int graphs = fl_has_column(db, "tasks_lost");
   char *q = sqlite3_mprintf(lossy ? sql : sql_old, fl_db_text_hash_sql(db),
-                            graphs ? "tasks_lost, error_spent" : "NULL, NULL");
+                            graphs ? "tasks_lost, error_spent" : "NULL, NULL",
+                            fl_has_column(db, "failure_free_s") ? "failure_free_s" : "NULL");
 
   memset(&g, 0, sizeof g);
   if (!q || sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
@@ -622,8 +626,9 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
           "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
           "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
       static const char *const graph_head[] = {
-          "scenario",   "mode", "strategy",    "policy (budget)", "node-MTBF",   "runs",       "makespan (95% CI)",
-          "x schedule", "lost", "re-executed", "substituted",     "error spent", "error Linf", "sweeps done"};
+          "scenario",   "mode",       "strategy", "policy (budget)", "node-MTBF", "runs", "makespan (95% CI)",
+          "x failure-free", "x schedule", "lost", "re-executed", "substituted", "error spent", "error Linf",
+          "sweeps done"};
       if (fl_table_add(&tab, tasks == 2 ? graph_head : tasks ? task_head : job_head) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
@@ -713,6 +718,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       v[FL_M_SUBSTITUTED] = iters > 0 ? fl_col(st, 21) / iters : NAN;
       v[FL_M_LOST] = fl_col(st, 24);
       v[FL_M_SPENT] = fl_col(st, 25);
+      v[FL_M_XFREE] = fl_col(st, 30) > 0 ? makespan / fl_col(st, 30) : NAN;
       if (tasks == 2) { /* a task graph: per run, and its makespan against the failure-free schedule */
         v[FL_M_WASTE] = work > 0 ? makespan / work : NAN;
         v[FL_M_REPLICATED] = fl_col(st, 20);
@@ -1051,8 +1057,9 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
     int graph_rows = 0;
     FL_TRY(fl_report_table(db, opt, 2, out, &graph_rows));
     if (graph_rows)
-      fprintf(out, "(task graphs, per run over the completed ones: x schedule = makespan / the failure-free HEFT "
-                   "schedule; lost, re-executed, substituted: tasks; error spent: substitution weights; error Linf: "
+      fprintf(out, "(task graphs, per run over the completed ones: x failure-free = makespan / the same run "
+                   "simulated without failures (transfers and contention included); x schedule = makespan / the "
+                   "failure-free HEFT schedule; lost, re-executed, substituted: tasks; error spent: substitution weights; error Linf: "
                    "generated grid worlds only; sweeps done: a generated grid world's leading sweeps with every "
                    "value, over every run, timeouts included)\n\n");
     task_rows += graph_rows;

@@ -45,8 +45,8 @@ int fl_rerun_compare(sqlite3_stmt *a, sqlite3_stmt *b, int *compared, double *ma
     tb = sqlite3_column_type(b, i);
     if (ta == SQLITE_NULL && tb == SQLITE_NULL)
       continue;
-    if (ta == SQLITE_NULL && strcmp(name, "energy_j") == 0)
-      continue; /* a row written before energy was modelled (its file took the column later) */
+    if (ta == SQLITE_NULL && (strcmp(name, "energy_j") == 0 || strcmp(name, "failure_free_s") == 0))
+      continue; /* a row written before the figure was (its file took the column later) */
     if (ta == SQLITE_INTEGER && tb == SQLITE_INTEGER && sqlite3_column_int64(a, j) == sqlite3_column_int64(b, i))
       continue;
     if (ta != SQLITE_NULL && tb != SQLITE_NULL && sqlite3_column_double(a, j) == sqlite3_column_double(b, i))

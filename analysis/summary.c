@@ -22,6 +22,8 @@ static const char *const fl_sum_figs[] = {
     "utilisation",       "useful_node_hours", "lost_node_hours", "checkpoint_node_hours", "restart_node_hours",
     "io_wait_node_hours", "mean_wait_s",     "mean_bounded_slowdown", "jobs_completed",   "overhead_node_hours",
     "io_node_hours",
+    /* task graphs: the failure-free simulated makespan */
+    "failure_free_s",
 };
 #define FL_SUM_NFIG ((int)(sizeof fl_sum_figs / sizeof fl_sum_figs[0]))
 _Static_assert(FL_SUM_NFIG <= FL_SUMMARY_MAX_FIG, "fl_summary_group holds every figure");

@@ -212,6 +212,58 @@ done:
   return rc;
 }
 
+/* The job's makespan without failures on this platform (a task graph's transfers and their contention included),
+ * simulated once as replica 0 with the failure model replaced by none and no outage, burst or crash, in a child
+ * process (this one's clock and state stay as they are). */
+typedef struct fl_free_run {
+  fl_sim *sim;
+  fl_fm *none;
+} fl_free_run;
+
+static fl_err fl_free_run_main(void *ctx, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_free_run *f = ctx;
+  fl_sim *sim = f->sim;
+  fl_sim_result res;
+  sim->fm = f->none;
+  sim->trace_node = NULL;
+  sim->kill_work = NULL;
+  sim->nprofiles = 0;
+  sim->group_mtbf_s = INFINITY;
+  sim->burst_ratio = 0.0;
+  sim->process_mtbf_s = INFINITY;
+  sim->sdc = 0;
+  sim->progress = NULL;
+  sim->in_child = 1;
+  FL_TRY(fl_sim_run_replica(sim, 0, &res, NULL));
+  if (strcmp(res.status, "completed") != 0)
+    res.makespan_s = NAN;
+  FL_CHECK(fwrite(&res.makespan_s, sizeof res.makespan_s, 1, out) == 1, FL_ERR_IO, "cannot write: %s",
+           strerror(errno));
+done:
+  return rc;
+}
+
+static fl_err fl_sim_failure_free(fl_sim *sim)
+{
+  fl_err rc = FL_OK;
+  fl_scenario *none_sc = NULL;
+  fl_free_run f = {sim, NULL};
+  FILE *res = NULL;
+  FL_TRY(fl_scenario_from_text("[failures]\nmodel = none\n", "failure-free run", NULL, &none_sc));
+  FL_TRY(fl_fm_create(none_sc, &f.none));
+  FL_TRY(fl_sim_in_child(fl_free_run_main, &f, &res));
+  FL_CHECK(fread(&sim->failure_free_s, sizeof sim->failure_free_s, 1, res) == 1, FL_ERR_IO,
+           "the failure-free run's makespan came back short");
+done:
+  if (res)
+    fclose(res);
+  fl_fm_destroy(&f.none);
+  fl_scenario_destroy(&none_sc);
+  return rc;
+}
+
 fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 {
   fl_err rc = FL_OK;
@@ -219,6 +271,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 
   *out = NULL;
   FL_ALLOC(sim, 1);
+  sim->failure_free_s = NAN;
   FL_TRY(fl_sim_pick(sc, sim)); /* the strategy first: the copies of a rank it runs need hosts too */
   FL_TRY(fl_scenario_check(sc));
   FL_TRY(fl_app_check(sc, sim->strat.degree));
@@ -491,6 +544,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_ALLOC(sim->spare_pos, sim->nodes);
   FL_ALLOC(sim->missing, sim->slots);
   FL_ALLOC(sim->missing_pos, sim->slots);
+  if (sim->app->flags & FL_SIM_APP_FREE_RUN)
+    FL_TRY(fl_sim_failure_free(sim));
   *out = sim;
   sim = NULL;
 done:
@@ -1472,6 +1527,7 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->tasks_lost = res->tasks_lost;
   row->error_spent = res->error_spent;
   row->policy_objective = res->policy_objective;
+  row->failure_free_s = sim->failure_free_s;
   if (sim->app->row)
     sim->app->row(sim, res, row);
 }

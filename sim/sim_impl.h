@@ -62,6 +62,7 @@ enum {
   FL_SIM_APP_DEPENDENTS = 1u << 3,     /* its tasks have dependents: full-mip's per-dependent terms */
   FL_SIM_APP_SG_DATES = 1u << 4,       /* its dates are SimGrid's clock's: the makespan rounded to 1e-9 s */
   FL_SIM_APP_EXECS = 1u << 5,          /* it accounts its executions' energy itself (not the job's phases) */
+  FL_SIM_APP_FREE_RUN = 1u << 6,       /* its failure-free makespan is simulated once, for the rows (failure_free_s) */
 };
 
 extern const fl_sim_app fl_sim_bsp, fl_sim_gridworld, fl_sim_workflow, fl_sim_workload;
@@ -104,7 +105,8 @@ typedef enum fl_phase {
 } fl_phase;
 
 struct fl_sim {
-  int in_child; /* this process is the child a replica runs in (FL_SIM_APP_SG_DATES) */
+  int in_child;          /* this process is the child a replica runs in (FL_SIM_APP_SG_DATES) */
+  double failure_free_s; /* FL_SIM_APP_FREE_RUN: the makespan without failures (NAN: not simulated) */
   fl_engine_caps caps;
   fl_strategy_run strat; /* the strategy's decisions and state (policy/strategies) */
   fl_platform *pf;

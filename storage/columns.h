@@ -190,7 +190,10 @@
     "workloads: node-hours jobs held idle waiting for the PFS (`app.checkpoint_io` ordered or least-waste)")         \
   X(mean_wait_s, "REAL", MREAL, "s", SIM, "workloads: mean of first start − submit over the jobs that started")     \
   X(mean_bounded_slowdown, "REAL", MREAL, "", SIM,                                                                   \
-    "workloads: mean over completed jobs of max(1, (end − submit) / max(run time, 10 s))")
+    "workloads: mean over completed jobs of max(1, (end − submit) / max(run time, 10 s))")                           \
+  X(failure_free_s, "REAL", REAL, "s", SIM,                                                                          \
+    "task graphs: the makespan of the same run without failures, simulated once on the same platform (transfers "  \
+    "and their contention included, unlike `work_s`'s HEFT schedule); NULL elsewhere and in rows written before it")
 /* clang-format on */
 
 typedef enum fl_col_how {

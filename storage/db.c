@@ -1237,6 +1237,7 @@ void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
   row->tasks_lost = row->policy_objective = -1;
   row->error_spent = NAN;
   row->energy_j = NAN;
+  row->failure_free_s = NAN;
 }
 
 void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)

@@ -39,6 +39,7 @@ typedef struct fl_db_run {
   double node_mtbf_s, repair_s, interval_s, checkpoint_cost_s, restart_cost_s, downtime_s;
   double work_s, makespan_s;
   double energy_j; /* sim: the nodes' energy over the makespan (NAN: not modelled) */
+  double failure_free_s; /* task graphs: the failure-free simulated makespan (NAN: none) */
   long failures, platform_failures, interruptions, checkpoints;
   double lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s;
   double wall_s;

@@ -581,6 +581,29 @@ static void test_cli_one_transfer_per_edge(void)
   CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("race.db", "SELECT work_s FROM runs"), 5.0, 1e-9); /* the schedule */
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("race.db", "SELECT makespan_s FROM runs"), 6.0, 1e-9);
+  /* the failure-free simulated makespan: 6 s, the transfers' contention included (the schedule says 5 s) */
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("race.db", "SELECT failure_free_s FROM runs"), 6.0, 1e-9);
+  /* under failures the rows keep it, and the report divides each makespan by it */
+  snprintf(cmd, sizeof cmd,
+           "simulate %s --db race2.db --replicas 4 --quiet --set failures.model=exponential "
+           "--set failures.node_mtbf=4s --set failures.repair=1s",
+           fl_test_tmp("race.ini"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run(cmd), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("race2.db", "SELECT COUNT(*) FROM runs WHERE failure_free_s = 6.0"), 4);
+  CU_ASSERT(fl_cli_query("race2.db", "SELECT SUM(failures) FROM runs") > 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("report race2.db"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "x failure-free"));
+  {
+    /* the figure printed is the mean of makespan / 6 s over the completed runs */
+    double want = fl_cli_query("race2.db", "SELECT AVG(makespan_s / 6.0) FROM runs WHERE status = 'completed'");
+    char num[32];
+    const char *row = strstr(fl_cli_out, "\nrace ");
+    snprintf(num, sizeof num, " %.3g ", want);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    if (!strstr(row, num))
+      fprintf(stderr, "\n    want %s in: %s", num, row);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row, num));
+  }
 }
 
 /* Staged inputs (files no task writes) are read from the controller as a task starts, and HEFT prices the read:
