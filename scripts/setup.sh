@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   build-essential cmake pkg-config
-  libsimgrid-dev libsqlite3-dev sqlite3 libgsl-dev libinih-dev libcunit1-dev libxxhash-dev libxml2-dev libcsv-dev libjansson-dev libgraphviz-dev zlib1g-dev
+  libsimgrid-dev libsqlite3-dev sqlite3 libgsl-dev libinih-dev libcunit1-dev libxxhash-dev libxml2-dev libcsv-dev libjansson-dev libyaml-dev libgraphviz-dev zlib1g-dev
   libglpk-dev glpk-utils libhdf5-dev hdf5-tools libzfp-dev hdf5-filter-plugin-zfp-serial
   libopenmpi-dev openmpi-bin
   gnuplot-nox pajeng

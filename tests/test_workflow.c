@@ -334,6 +334,65 @@ static void test_dax_task_runtime(void)
 
 /* The format comes from the content: a DAX named .txt, a WfCommons instance named .data, a DOT named .graph
  * (its keyword first) all load as what they are. */
+/* Pegasus 5 YAML: Pegasus' own blackdiamond (tests/data/workflows/blackdiamond-pegasus5.yml, as its Python API
+ * wrote it) reads as the same graph as the DAX 3.3 one above: four jobs, the diamond's four edges, runtimes by
+ * transformation from app.task_runtime, the transformation as the stage; a job's Pegasus profile `runtime` and a
+ * use's size (or metadata size) are read; through simulate, 180 s on two hosts as by hand. */
+static void test_pegasus5_yaml(void)
+{
+  fl_wf *wf = NULL, *dax = NULL;
+  const char *spec = "preprocess:10s,findrange:20s,*:5s";
+  CU_ASSERT_EQUAL(fl_wf_load(fl_test_src("tests/data/workflows/blackdiamond-pegasus5.yml"), 1e9, &wf), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "blackdiamond-pegasus5.yml:11: job ID0000001 (preprocess)"));
+  CU_ASSERT_EQUAL_FATAL(
+      fl_wf_load_runtimes(fl_test_src("tests/data/workflows/blackdiamond-pegasus5.yml"), 1e9, spec, &wf), FL_OK);
+  fl_cli_write("blackdiamond.dax", blackdiamond);
+  CU_ASSERT_EQUAL_FATAL(fl_wf_load_runtimes(fl_test_tmp("blackdiamond.dax"), 1e9, spec, &dax), FL_OK);
+  CU_ASSERT_EQUAL(wf->ntasks, 4);
+  CU_ASSERT_EQUAL(wf->ntasks, dax->ntasks);
+  CU_ASSERT_EQUAL(wf->nedges, 4);
+  CU_ASSERT_EQUAL(wf->nedges, dax->nedges);
+  for (long i = 0; i < wf->ntasks; i++) {
+    long j = fl_wf_find(dax, wf->task[i].name);
+    CU_ASSERT_FATAL(j >= 0);
+    CU_ASSERT_DOUBLE_EQUAL(wf->task[i].flops, dax->task[j].flops, 1e-6);
+    CU_ASSERT_STRING_EQUAL(wf->task[i].stage, dax->task[j].stage);
+  }
+  for (long e = 0; e < wf->nedges; e++) {
+    CU_ASSERT_STRING_EQUAL(wf->task[wf->edge_src[e]].name, dax->task[dax->edge_src[e]].name);
+    CU_ASSERT_STRING_EQUAL(wf->task[wf->edge_dst[e]].name, dax->task[dax->edge_dst[e]].name);
+  }
+  fl_wf_destroy(&wf);
+  fl_wf_destroy(&dax);
+  /* runtime from the job's Pegasus profile (no app.task_runtime needed), sizes from size and metadata.size */
+  fl_cli_write("sized.yml", "pegasus: '5.0'\nname: sized\njobs:\n"
+                            "- id: a\n  name: gen\n  arguments: []\n  profiles: {pegasus: {runtime: '30'}}\n"
+                            "  uses:\n  - {lfn: f1, type: output, size: '2048'}\n"
+                            "  - {lfn: f2, type: output, metadata: {size: '512'}}\n"
+                            "- id: b\n  name: use\n  arguments: []\n  profiles: {pegasus: {runtime: '7.5'}}\n"
+                            "  uses:\n  - {lfn: f1, type: input}\n  - {lfn: f2, type: input}\n"
+                            "  - {lfn: ck, type: checkpoint}\n");
+  CU_ASSERT_EQUAL_FATAL(fl_wf_load(fl_test_tmp("sized.yml"), 1e9, &wf), FL_OK);
+  CU_ASSERT_EQUAL(wf->ntasks, 2);
+  CU_ASSERT_EQUAL_FATAL(wf->nedges, 1);
+  CU_ASSERT_DOUBLE_EQUAL(wf->edge_bytes[0], 2560.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "a")].flops, 30e9, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(wf->task[fl_wf_find(wf, "b")].flops, 7.5e9, 1e-3);
+  fl_wf_destroy(&wf);
+  /* through simulate: one runtime for every job, on two hosts */
+  {
+    char ini[1024];
+    snprintf(ini, sizeof ini,
+             "[platform]\nnodes = 2\n[app]\nkind = workflow\ngraph = %s\ntask_runtime = 60s\n[failures]\n"
+             "model = none\n[strategy]\nkind = replication\n",
+             fl_test_src("tests/data/workflows/blackdiamond-pegasus5.yml"));
+    fl_cli_write("bd5.ini", ini);
+  }
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate bd5.ini --db bd5.db --replicas 1 --quiet"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("bd5.db", "SELECT work_s FROM runs"), 180.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("bd5.db", "SELECT makespan_s FROM runs"), 180.0, 1e-6);
+}
+
 static void test_format_from_content(void)
 {
   fl_wf *wf = NULL;
@@ -399,9 +458,27 @@ static void test_bad_graphs(void)
        "<child ref=\"a\"><parent ref=\"b\"/></child><child ref=\"b\"><parent ref=\"a\"/></child></adag>",
        "cycle"},
       {"graph.txt", "x", "unknown workflow format"},
-      /* Pegasus 5 YAML: named, not read as something else, whatever the extension */
-      {"pegasus5.yml", "x-pegasus: {apiLang: python}\npegasus: '5.0'\nname: diamond\njobs: []\n", "Pegasus 5 YAML"},
-      {"pegasus5.json", "pegasus: '5.0'\nname: diamond\njobs: []\n", "Pegasus 5 YAML"},
+      /* Pegasus 5 YAML (read by its content, whatever the extension) */
+      {"broken.yml", "pegasus: '5.0'\njobs:\n- id: a\n   name: x\n  - b\n", "malformed YAML"},
+      {"v4.yml", "pegasus: '4.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  uses: []\n",
+       "Pegasus 5 workflows"},
+      {"noruntime.json", "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  uses: []\n",
+       "noruntime.json:4: job a (x): no runtime"},
+      {"sub.yml",
+       "pegasus: '5.0'\nname: d\njobs:\n- type: dax\n  id: inner\n  file: inner.yml\n  arguments: []\n  uses: []\n",
+       "sub-workflow"},
+      {"inout.yml",
+       "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  profiles: {pegasus: {runtime: '5'}}\n"
+       "  uses:\n  - {lfn: f, type: inout}\n",
+       "inout"},
+      {"unknown.yml",
+       "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  profiles: {pegasus: {runtime: '5'}}\n"
+       "  uses: []\njobDependencies:\n- id: q\n  children: [a]\n",
+       "parent 'q'"},
+      {"size.yml",
+       "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  profiles: {pegasus: {runtime: '5'}}\n"
+       "  uses:\n  - {lfn: f, type: output, size: '-3'}\n",
+       "size '-3'"},
       /* a schema this reader does not know is named (1.2: tasks under workflow.jobs) */
       {"v12.json", "{\"schemaVersion\":\"1.2\",\"workflow\":{\"jobs\":[{\"name\":\"a\"}]}}",
        "schemaVersion 1.2, whose tasks are workflow.jobs"},
@@ -914,6 +991,7 @@ static CU_TestInfo graph_tests[] = {
     {"WfCommons 1.4: a published Epigenomics instance", test_wfcommons_14},
     {"WfCommons 1.5: specification and execution", test_wfcommons_15},
     {"WfCommons 1.5 without categories: the stages of 1.4", test_wfcommons_15_stages},
+    {"Pegasus 5 YAML: the same graph as the DAX", test_pegasus5_yaml},
     {"Pegasus DAX, and the stage rule", test_dax},
     {"Pegasus DAX 3.3 without runtimes: app.task_runtime", test_dax_task_runtime},
     {"the format from the content, not the extension", test_format_from_content},
