@@ -1756,10 +1756,10 @@ static int fl_cmd_help(int argc, char **argv)
           for (int k = 0; k < fl_fm_registry_count(); k++)
             printf(" %s", fl_fm_registry_name(k));
           printf("\nstrategies:");
-          for (int k = 0; k < fl_strat_count(); k++)
-            printf(" %s (%s%s%s)", fl_strat_at(k)->name, (fl_strat_at(k)->shapes & FL_SHAPE_RANKS) ? "bsp" : "",
-                   fl_strat_at(k)->shapes == (FL_SHAPE_RANKS | FL_SHAPE_TASKS) ? ", " : "",
-                   (fl_strat_at(k)->shapes & FL_SHAPE_TASKS) ? "gridworld" : "");
+          for (int k = 0; k < fl_strat_count(); k++) {
+            char apps[256];
+            printf(" %s (%s)", fl_strat_at(k)->name, fl_sim_strategy_apps(fl_strat_at(k)->name, apps, sizeof apps));
+          }
           printf("\nscenario keys: faultline keys; docs/scenarios.md\n");
         }
         return 0;

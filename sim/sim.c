@@ -114,6 +114,25 @@ done:
   return rc;
 }
 
+const char *fl_sim_strategy_apps(const char *strategy, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  for (int i = 0; i < FL_NSIMAPPS; i++) {
+    char text[256];
+    fl_scenario *sc = NULL;
+    fl_strategy_run run;
+    fl_engine_caps caps = fl_sim_apps[i]->caps;
+    snprintf(text, sizeof text, "[app]\nkind = %s\n[strategy]\nkind = %s\n", fl_sim_apps[i]->app->name, strategy);
+    if (fl_scenario_from_text(text, "faultline help", NULL, &sc) == FL_OK && fl_strat_setup(sc, &caps, &run) == FL_OK) {
+      strncat(buf, buf[0] ? ", " : "", size - strlen(buf) - 1);
+      strncat(buf, fl_sim_apps[i]->app->name, size - strlen(buf) - 1);
+    }
+    fl_scenario_destroy(&sc);
+  }
+  fl_err_clear();
+  return buf;
+}
+
 /* ---- set-up ---- */
 
 /* The job's checkpoint and restart costs simulated on the platform, in a child process: SimGrid's clock stays at

@@ -91,6 +91,9 @@ int fl_sim_forks(const fl_sim *sim);
 /* Workloads: the jobs of the trace each replica simulates (-1 for other applications). */
 long fl_sim_workload_jobs(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
+/* The app kinds the simulator runs `strategy` for (its set-up against each app's capabilities with the defaults):
+ * "bsp, gridworld", into buf. */
+const char *fl_sim_strategy_apps(const char *strategy, char *buf, size_t size);
 /* What fl_sim_ranks counts: "ranks" (bsp), "tasks" (the grid world), "hosts" (task graphs), "nodes" (workloads). */
 const char *fl_sim_unit(const fl_sim *sim);
 /* Checkpoint (write = 1) or restart cost of `level` (an fl_level) as the run pays it: simulated on the platform

@@ -208,12 +208,23 @@ static void test_documented(void)
   free(keys);
 }
 
+/* `faultline help simulate` says which apps each strategy runs for, from the strategies' set-up against each app */
+static void test_strategy_apps(void)
+{
+  char buf[256];
+  CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("substitution", buf, sizeof buf), "gridworld, workflow");
+  CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("checkpoint", buf, sizeof buf), "bsp, workload");
+  CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("replication", buf, sizeof buf), "bsp, gridworld, workflow");
+  CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("no-such-strategy", buf, sizeof buf), "");
+}
+
 static CU_TestInfo app_tests[] = {
     {"every kind described and found", test_described},
     {"refusals name the kinds an engine runs", test_refusals},
     {"the job against the platform, by the app's own key", test_sized},
     {"every example runs in every engine that runs it", test_examples_run},
     {"the docs list every kind", test_documented},
+    {"which apps each strategy runs for", test_strategy_apps},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"app registry", NULL, NULL, NULL, NULL, app_tests}, CU_SUITE_INFO_NULL};
