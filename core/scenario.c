@@ -236,7 +236,8 @@ static const fl_key fl_keys[] = {
      "workload: processors of one node; a job's nodes are ceil(its processors / this)"},
     {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
      "workload: the batch scheduler, fcfs | easy | conservative (backfilling on the trace's requested times: EASY "
-     "protects the first waiting job, conservative every one)"},
+     "protects the first waiting job, conservative every one); workflow: the static scheduler, heft (when not "
+     "given) | min-min"},
     {"app", "restart", FL_K_ENUM_INT, FL_OFF(wl_requeue), 0, "front", fl_wl_restart_choices,
      "workload: where a job a failure interrupted waits for nodes again: front = first in the queue, requeue = last"},
     {"app", "checkpoint_io", FL_K_ENUM_INT, FL_OFF(ckpt_io), 0, "oblivious", fl_ckpt_io_choices,

@@ -24,6 +24,7 @@
  * re-executed task, and every pending task of p, goes to the live host where it would finish first given the
  * work already queued there; with no live host it waits for a repair. Order stays deadlock-free: every host runs
  * its queue in the schedule's start-time order, a topological order of the graph. */
+#include "dag.h"
 #include "heft.h"
 #include "io_async.h"
 #include "sim_impl.h"
@@ -48,6 +49,7 @@ typedef struct fl_borrow { /* edges that read a task's output as a substitute's 
 
 struct fl_wfrun {
   fl_wf *wf;
+  const fl_dag_sched_ops *sched; /* app.scheduler (heft when not given) */
   fl_heft_schedule hs;
   long H;
   sg_host_t *host; /* H + 1: host[H] is the controller, standing for shared storage (app.outputs = shared) and
@@ -215,6 +217,13 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
 
   *out = NULL;
   FL_ALLOC(w, 1);
+  w->sched = &fl_dag_heft;
+  if (fl_scenario_given(sc, "app", "scheduler") && !(w->sched = fl_dag_sched_find(sc->scheduler))) {
+    char names[128];
+    rc = fl_scenario_fail(sc, "app", "scheduler", "a workflow's static scheduler: %s",
+                          fl_dag_sched_names(names, sizeof names));
+    goto done;
+  }
   if (fl_scenario_graph_generated(sc)) {
     long it = 0;
     FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &w->gw));
@@ -364,7 +373,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     for (long i = 0; i < n; i++)
       flops[i] = w->wf->task[i].flops;
     g.flops = flops;
-    rc = fl_heft(&g, &h, &w->hs);
+    rc = w->sched->schedule(&g, &h, &w->hs);
     free(flops);
     FL_TRY(rc);
   }

@@ -4,6 +4,7 @@
  * a case built for it), and bad graphs refused with one line, exit 2, no row. */
 #include "cli_util.h"
 #include "fl_test.h"
+#include "dag.h"
 #include "heft.h"
 #include "io_async.h"
 #include "scenario.h"
@@ -560,6 +561,89 @@ static void test_heft_by_hand(void)
 
 /* The means HEFT prices with are exact for equal samples (256 host pairs of one 1e8 B/s bandwidth: 1e8, where a
  * plain sum of inverses gives 100000000.00000057 and breaks rank ties by rounding), and right for unequal ones. */
+/* min-min by hand (dag.h), on the diamond above: T1 host 0 [0, 2]; ready T2, T3: T2's best is host 0 [2, 6] (host
+ * 1: 3 + 4 = 7), T3's host 0 [2, 4] (host 1: 4 + 2 = 6): T3 first, on host 0; then T2: host 0 [4, 8], host 1
+ * [3, 7]: host 1; T4: host 0 max(4, 7 + 1) + 2 = 10, host 1 max(7, 4 + 1) + 2 = 9: host 1 [7, 9]. Makespan 9 as
+ * HEFT's, another mapping. And four independent tasks of 1, 1, 1, 3 s on the two hosts: min-min places the short
+ * ones first (0-1, 0-1, 1-2) and the long one last, [1, 4]: 4 s; HEFT the long one first: 3 s. */
+static void test_minmin_by_hand(void)
+{
+  fl_wf *wf = load(fl_test_src("tests/data/workflows/diamond.dot"));
+  double speed[2] = {1e9, 1e9}, flops[4];
+  fl_heft_schedule s;
+  fl_heft_hosts h = {
+      .nhosts = 2, .speed = speed, .comm = comm_1e8, .mean_latency = 0, .mean_bandwidth = 1e8, .candidates = 4};
+  long t1, t2, t3, t4;
+  const fl_dag_sched_ops *mm = fl_dag_sched_find("min-min");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mm);
+  CU_ASSERT_PTR_EQUAL(fl_dag_sched_find("heft"), &fl_dag_heft);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  for (long i = 0; i < 4; i++)
+    flops[i] = wf->task[i].flops;
+  {
+    fl_heft_graph g = heft_graph(wf, flops, NULL);
+    CU_ASSERT_EQUAL_FATAL(mm->schedule(&g, &h, &s), FL_OK);
+  }
+  t1 = fl_wf_find(wf, "T1");
+  t2 = fl_wf_find(wf, "T2");
+  t3 = fl_wf_find(wf, "T3");
+  t4 = fl_wf_find(wf, "T4");
+  CU_ASSERT_EQUAL(s.host[t1], 0);
+  CU_ASSERT_EQUAL(s.host[t3], 0);
+  CU_ASSERT_EQUAL(s.host[t2], 1);
+  CU_ASSERT_EQUAL(s.host[t4], 1);
+  CU_ASSERT_DOUBLE_EQUAL(s.start[t3], 2.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.start[t2], 3.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.start[t4], 7.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.makespan, 9.0, 1e-12);
+  CU_ASSERT_EQUAL(s.order[0], t1);
+  CU_ASSERT_EQUAL(s.order[1], t3);
+  fl_heft_free(&s);
+  fl_wf_destroy(&wf);
+  /* independent tasks */
+  fl_cli_write("four.dot", "digraph four {\n  a [size=\"1e9\"];\n  b [size=\"1e9\"];\n  c [size=\"1e9\"];\n"
+                           "  d [size=\"3e9\"];\n}\n");
+  wf = load(fl_test_tmp("four.dot"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  for (long i = 0; i < 4; i++)
+    flops[i] = wf->task[i].flops;
+  {
+    fl_heft_graph g = heft_graph(wf, flops, NULL);
+    CU_ASSERT_EQUAL_FATAL(mm->schedule(&g, &h, &s), FL_OK);
+    CU_ASSERT_DOUBLE_EQUAL(s.makespan, 4.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.start[fl_wf_find(wf, "d")], 1.0, 1e-12);
+    fl_heft_free(&s);
+    CU_ASSERT_EQUAL_FATAL(fl_dag_heft.schedule(&g, &h, &s), FL_OK);
+    CU_ASSERT_DOUBLE_EQUAL(s.makespan, 3.0, 1e-12);
+    fl_heft_free(&s);
+  }
+  fl_wf_destroy(&wf);
+}
+
+/* app.scheduler for a workflow: min-min through simulate gives its schedule, run as scheduled (4 s on the four
+ * independent tasks, where HEFT's is 3 s); a batch scheduler's name is refused for a workflow, naming those it
+ * takes. */
+static void test_cli_scheduler(void)
+{
+  char ini[1024];
+  fl_cli_write("four.dot", "digraph four {\n  a [size=\"1e9\"];\n  b [size=\"1e9\"];\n  c [size=\"1e9\"];\n"
+                           "  d [size=\"3e9\"];\n}\n");
+  snprintf(ini, sizeof ini,
+           "[platform]\nfile = %s\ncontroller = ctl\n[app]\nkind = workflow\ngraph = four.dot\noutputs = local\n"
+           "[failures]\nmodel = none\n[strategy]\nkind = replication\n",
+           fl_test_src("tests/data/workflows/heft2.xml"));
+  fl_cli_write("four.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate four.ini --db four.db --replicas 1 --quiet"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("four.db", "SELECT makespan_s FROM runs"), 3.0, 1e-9);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate four.ini --db four-mm.db --replicas 1 --quiet --set app.scheduler=min-min"),
+                        0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("four-mm.db", "SELECT work_s FROM runs"), 4.0, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("four-mm.db", "SELECT makespan_s FROM runs"), 4.0, 1e-9);
+  CU_ASSERT_EQUAL(fl_cli_run("simulate four.ini --db four-x.db --replicas 1 --quiet --set app.scheduler=easy"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "heft | min-min"));
+  CU_ASSERT_FALSE(fl_cli_exists("four-x.db"));
+}
+
 static void test_heft_means(void)
 {
   double bw[256], lat[256], naive = 0.0, mixed[2] = {1e8, 2e8}, l2[3] = {1e-4, 2e-4, 6e-4};
@@ -998,6 +1082,7 @@ static CU_TestInfo graph_tests[] = {
     {"side file of substitutes", test_side_file},
     {"bad graphs name the file and the element", test_bad_graphs},
     {"HEFT: the diamond by hand", test_heft_by_hand},
+    {"min-min by hand: the diamond, and where it loses to HEFT", test_minmin_by_hand},
     {"HEFT: mean bandwidth and latency exact for equal links", test_heft_means},
     {"HEFT: candidate hosts on a large platform", test_heft_candidates},
     CU_TEST_INFO_NULL,
@@ -1014,6 +1099,7 @@ static CU_TestInfo cli_tests[] = {
     {"the grid world as a graph: values, regressions", test_cli_gridworld_graph},
     {"task graphs leave no SimGrid callbacks behind", test_workflow_no_leak},
     {"a second replica comes back from rerun bit for bit", test_cli_rerun_second_replica},
+    {"app.scheduler = min-min for a workflow", test_cli_scheduler},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {

@@ -1,6 +1,8 @@
 /* heft.c — HEFT with the insertion policy (see heft.h). */
 #include "heft.h"
 
+#include "dag.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,3 +297,9 @@ void fl_heft_free(fl_heft_schedule *s)
   free(s->order);
   memset(s, 0, sizeof *s);
 }
+
+const fl_dag_sched_ops fl_dag_heft = {
+    .name = "heft",
+    .summary = "HEFT: tasks by decreasing upward rank, each to the host of earliest finish, filling idle gaps",
+    .schedule = fl_heft,
+};
