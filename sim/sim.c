@@ -264,6 +264,13 @@ done:
   return rc;
 }
 
+/* No failure of any kind can strike: every replica is the failure-free run (its rows take their own makespan). */
+static int fl_sim_never_fails(const fl_sim *sim)
+{
+  return !isfinite(sim->node_mtbf_s) && !sim->trace_node && sim->nprofiles == 0 && !isfinite(sim->group_mtbf_s) &&
+         !isfinite(sim->process_mtbf_s);
+}
+
 static fl_err fl_sim_failure_free(fl_sim *sim)
 {
   fl_err rc = FL_OK;
@@ -563,7 +570,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_ALLOC(sim->spare_pos, sim->nodes);
   FL_ALLOC(sim->missing, sim->slots);
   FL_ALLOC(sim->missing_pos, sim->slots);
-  if (sim->app->flags & FL_SIM_APP_FREE_RUN)
+  if ((sim->app->flags & FL_SIM_APP_FREE_RUN) && !fl_sim_never_fails(sim))
     FL_TRY(fl_sim_failure_free(sim));
   *out = sim;
   sim = NULL;
@@ -1547,6 +1554,8 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->error_spent = res->error_spent;
   row->policy_objective = res->policy_objective;
   row->failure_free_s = sim->failure_free_s;
+  if ((sim->app->flags & FL_SIM_APP_FREE_RUN) && fl_sim_never_fails(sim))
+    row->failure_free_s = strcmp(res->status, "completed") == 0 ? res->makespan_s : NAN; /* it is the run */
   if (sim->app->row)
     sim->app->row(sim, res, row);
 }
