@@ -1762,6 +1762,11 @@ static int fl_cmd_help(int argc, char **argv)
           }
           printf("\nscenario keys: faultline keys; docs/scenarios.md\n");
         }
+        if (strcmp(argv[1], "report") == 0) {
+          printf("\nformats (--format):\n");
+          for (int k = 0; k < fl_report_format_count(); k++)
+            printf("  %-9s %s\n", fl_report_format_at(k)->name, fl_report_format_at(k)->summary);
+        }
         return 0;
       }
     return fl_usage_error("help", "unknown command '%s'", argv[1]);

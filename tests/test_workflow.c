@@ -524,21 +524,27 @@ static fl_heft_graph heft_graph(const fl_wf *wf, const double *flops, const long
                          .cores = cores};
 }
 
+/* A scheduler's plan for a four-task graph on two 1 Gflop/s hosts, 1e8 B/s between them. */
+static void schedule_two_hosts(const fl_wf *wf, const fl_dag_sched_ops *ops, fl_heft_schedule *s)
+{
+  double speed[2] = {1e9, 1e9}, flops[4];
+  fl_heft_hosts h = {
+      .nhosts = 2, .speed = speed, .comm = comm_1e8, .mean_latency = 0, .mean_bandwidth = 1e8, .candidates = 4};
+  fl_heft_graph g;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
+  CU_ASSERT_EQUAL_FATAL(wf->ntasks, 4);
+  for (long i = 0; i < 4; i++)
+    flops[i] = wf->task[i].flops;
+  g = heft_graph(wf, flops, NULL);
+  CU_ASSERT_EQUAL_FATAL(ops->schedule(&g, &h, s), FL_OK);
+}
+
 static void test_heft_by_hand(void)
 {
   fl_wf *wf = load(fl_test_src("tests/data/workflows/diamond.dot"));
-  double speed[2] = {1e9, 1e9}, flops[4];
   fl_heft_schedule s;
-  fl_heft_hosts h = {
-      .nhosts = 2, .speed = speed, .comm = comm_1e8, .mean_latency = 0, .mean_bandwidth = 1e8, .candidates = 4};
   long t1, t2, t3, t4;
-  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
-  for (long i = 0; i < 4; i++)
-    flops[i] = wf->task[i].flops;
-  {
-    fl_heft_graph g = heft_graph(wf, flops, NULL);
-    CU_ASSERT_EQUAL_FATAL(fl_heft(&g, &h, &s), FL_OK);
-  }
+  schedule_two_hosts(wf, &fl_dag_heft, &s);
   t1 = fl_wf_find(wf, "T1");
   t2 = fl_wf_find(wf, "T2");
   t3 = fl_wf_find(wf, "T3");
@@ -559,8 +565,6 @@ static void test_heft_by_hand(void)
   fl_wf_destroy(&wf);
 }
 
-/* The means HEFT prices with are exact for equal samples (256 host pairs of one 1e8 B/s bandwidth: 1e8, where a
- * plain sum of inverses gives 100000000.00000057 and breaks rank ties by rounding), and right for unequal ones. */
 /* min-min by hand (dag.h), on the diamond above: T1 host 0 [0, 2]; ready T2, T3: T2's best is host 0 [2, 6] (host
  * 1: 3 + 4 = 7), T3's host 0 [2, 4] (host 1: 4 + 2 = 6): T3 first, on host 0; then T2: host 0 [4, 8], host 1
  * [3, 7]: host 1; T4: host 0 max(4, 7 + 1) + 2 = 10, host 1 max(7, 4 + 1) + 2 = 9: host 1 [7, 9]. Makespan 9 as
@@ -569,21 +573,12 @@ static void test_heft_by_hand(void)
 static void test_minmin_by_hand(void)
 {
   fl_wf *wf = load(fl_test_src("tests/data/workflows/diamond.dot"));
-  double speed[2] = {1e9, 1e9}, flops[4];
   fl_heft_schedule s;
-  fl_heft_hosts h = {
-      .nhosts = 2, .speed = speed, .comm = comm_1e8, .mean_latency = 0, .mean_bandwidth = 1e8, .candidates = 4};
   long t1, t2, t3, t4;
   const fl_dag_sched_ops *mm = fl_dag_sched_find("min-min");
   CU_ASSERT_PTR_NOT_NULL_FATAL(mm);
   CU_ASSERT_PTR_EQUAL(fl_dag_sched_find("heft"), &fl_dag_heft);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
-  for (long i = 0; i < 4; i++)
-    flops[i] = wf->task[i].flops;
-  {
-    fl_heft_graph g = heft_graph(wf, flops, NULL);
-    CU_ASSERT_EQUAL_FATAL(mm->schedule(&g, &h, &s), FL_OK);
-  }
+  schedule_two_hosts(wf, mm, &s);
   t1 = fl_wf_find(wf, "T1");
   t2 = fl_wf_find(wf, "T2");
   t3 = fl_wf_find(wf, "T3");
@@ -604,19 +599,13 @@ static void test_minmin_by_hand(void)
   fl_cli_write("four.dot", "digraph four {\n  a [size=\"1e9\"];\n  b [size=\"1e9\"];\n  c [size=\"1e9\"];\n"
                            "  d [size=\"3e9\"];\n}\n");
   wf = load(fl_test_tmp("four.dot"));
-  CU_ASSERT_PTR_NOT_NULL_FATAL(wf);
-  for (long i = 0; i < 4; i++)
-    flops[i] = wf->task[i].flops;
-  {
-    fl_heft_graph g = heft_graph(wf, flops, NULL);
-    CU_ASSERT_EQUAL_FATAL(mm->schedule(&g, &h, &s), FL_OK);
-    CU_ASSERT_DOUBLE_EQUAL(s.makespan, 4.0, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(s.start[fl_wf_find(wf, "d")], 1.0, 1e-12);
-    fl_heft_free(&s);
-    CU_ASSERT_EQUAL_FATAL(fl_dag_heft.schedule(&g, &h, &s), FL_OK);
-    CU_ASSERT_DOUBLE_EQUAL(s.makespan, 3.0, 1e-12);
-    fl_heft_free(&s);
-  }
+  schedule_two_hosts(wf, mm, &s);
+  CU_ASSERT_DOUBLE_EQUAL(s.makespan, 4.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.start[fl_wf_find(wf, "d")], 1.0, 1e-12);
+  fl_heft_free(&s);
+  schedule_two_hosts(wf, &fl_dag_heft, &s);
+  CU_ASSERT_DOUBLE_EQUAL(s.makespan, 3.0, 1e-12);
+  fl_heft_free(&s);
   fl_wf_destroy(&wf);
 }
 
@@ -644,6 +633,8 @@ static void test_cli_scheduler(void)
   CU_ASSERT_FALSE(fl_cli_exists("four-x.db"));
 }
 
+/* The means HEFT prices with are exact for equal samples (256 host pairs of one 1e8 B/s bandwidth: 1e8, where a
+ * plain sum of inverses gives 100000000.00000057 and breaks rank ties by rounding), and right for unequal ones. */
 static void test_heft_means(void)
 {
   double bw[256], lat[256], naive = 0.0, mixed[2] = {1e8, 2e8}, l2[3] = {1e-4, 2e-4, 6e-4};

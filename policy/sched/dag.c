@@ -1,6 +1,7 @@
 /* dag.c — the task-graph schedulers' registry (see dag.h). */
 #include "dag.h"
 
+#include <math.h>
 #include <string.h>
 
 static const fl_dag_sched_ops *const fl_dag_scheds[] = {&fl_dag_heft, &fl_dag_minmin};
@@ -22,4 +23,26 @@ const char *fl_dag_sched_names(char *buf, size_t size)
     strncat(buf, fl_dag_scheds[i]->name, size - strlen(buf) - 1);
   }
   return buf;
+}
+
+double fl_dag_exec_time(const fl_heft_graph *g, const fl_heft_hosts *h, long i, long p)
+{
+  double d = g->flops[i] / h->speed[p];
+  if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
+    d += h->stage(h->ctx, p, g->staged_bytes[i]); /* read from storage as it starts */
+  return d;
+}
+
+double fl_dag_data_ready(const fl_heft_graph *g, const fl_heft_hosts *h, const long *host, const double *finish,
+                         long i, long p)
+{
+  double ready = 0.0;
+  for (long e = g->parent_start[i]; e < g->parent_start[i + 1]; e++) {
+    long ed = g->parent_edge[e], m = g->edge_src[ed];
+    double arrive = finish[m];
+    if (host[m] != p && g->edge_bytes[ed] > 0)
+      arrive += h->comm(h->ctx, host[m], p, g->edge_bytes[ed]);
+    ready = fmax(ready, arrive);
+  }
+  return ready;
 }

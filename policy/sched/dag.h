@@ -21,6 +21,12 @@ typedef struct fl_dag_sched_ops {
   fl_err (*schedule)(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule *out);
 } fl_dag_sched_ops;
 
+/* What every scheduler prices alike: task i's time on host p (its flops at p's speed, and the read of its staged
+ * inputs as it starts), and when its parents' outputs are all on p given their hosts and finish times so far. */
+double fl_dag_exec_time(const fl_heft_graph *g, const fl_heft_hosts *h, long i, long p);
+double fl_dag_data_ready(const fl_heft_graph *g, const fl_heft_hosts *h, const long *host, const double *finish,
+                         long i, long p);
+
 const fl_dag_sched_ops *fl_dag_sched_find(const char *name);
 /* "heft | min-min", into buf */
 const char *fl_dag_sched_names(char *buf, size_t size);

@@ -236,18 +236,10 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
     }
     for (long c = 0; c < ncand; c++) {
       long p = cand[c], at;
-      double ready = 0.0, d = g->flops[i] / h->speed[p], s;
-      if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
-        d += h->stage(h->ctx, p, g->staged_bytes[i]); /* read from storage as it starts */
+      double ready, d = fl_dag_exec_time(g, h, i, p), s;
       if (g->cores && h->cores && h->cores[p] < g->cores[i])
         continue;
-      for (long e = g->parent_start[i]; e < g->parent_start[i + 1]; e++) {
-        long ed = g->parent_edge[e], m = g->edge_src[ed];
-        double arrive = out->finish[m];
-        if (out->host[m] != p && g->edge_bytes[ed] > 0)
-          arrive += h->comm(h->ctx, out->host[m], p, g->edge_bytes[ed]);
-        ready = fmax(ready, arrive);
-      }
+      ready = fl_dag_data_ready(g, h, out->host, out->finish, i, p);
       s = fl_heft_gap(&slots[p], ready, d, &at);
       if (s + d < best_f || (s + d == best_f && p < best_p)) {
         best_f = s + d;

@@ -19,19 +19,9 @@
 static double fl_minmin_eft(const fl_heft_graph *g, const fl_heft_hosts *h, const fl_heft_schedule *s,
                             const double *avail, long i, long p)
 {
-  double ready = avail[p], d = g->flops[i] / h->speed[p];
   if (g->cores && h->cores && h->cores[p] < g->cores[i])
     return INFINITY;
-  if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
-    d += h->stage(h->ctx, p, g->staged_bytes[i]);
-  for (long e = g->parent_start[i]; e < g->parent_start[i + 1]; e++) {
-    long ed = g->parent_edge[e], m = g->edge_src[ed];
-    double arrive = s->finish[m];
-    if (s->host[m] != p && g->edge_bytes[ed] > 0)
-      arrive += h->comm(h->ctx, s->host[m], p, g->edge_bytes[ed]);
-    ready = fmax(ready, arrive);
-  }
-  return ready + d;
+  return fmax(avail[p], fl_dag_data_ready(g, h, s->host, s->finish, i, p)) + fl_dag_exec_time(g, h, i, p);
 }
 
 static fl_err fl_minmin(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule *out)
@@ -89,9 +79,7 @@ static fl_err fl_minmin(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_
     }
     {
       long i = ready[best_k];
-      double d = g->flops[i] / h->speed[best_p];
-      if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
-        d += h->stage(h->ctx, best_p, g->staged_bytes[i]);
+      double d = fl_dag_exec_time(g, h, i, best_p);
       out->host[i] = best_p;
       out->finish[i] = best_f;
       out->start[i] = best_f - d;
