@@ -232,8 +232,9 @@ done:
 }
 
 /* The job's makespan without failures on this platform (a task graph's transfers and their contention included),
- * simulated once as replica 0 with the failure model replaced by none and no outage, burst or crash, in a child
- * process (this one's clock and state stay as they are). */
+ * simulated once, before the first replica (not at set-up: `simulate --print` and a sweep's planning pass create
+ * simulations they never run), as replica 0 with the failure sources fl_sim_never_fails looks at switched off, in a
+ * child process (this one's clock and state stay as they are). */
 typedef struct fl_free_run {
   fl_sim *sim;
   fl_fm *none;
@@ -570,8 +571,6 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_ALLOC(sim->spare_pos, sim->nodes);
   FL_ALLOC(sim->missing, sim->slots);
   FL_ALLOC(sim->missing_pos, sim->slots);
-  if ((sim->app->flags & FL_SIM_APP_FREE_RUN) && !fl_sim_never_fails(sim))
-    FL_TRY(fl_sim_failure_free(sim));
   *out = sim;
   sim = NULL;
 done:
@@ -1377,6 +1376,11 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
   sg_actor_t inj, coord;
   double wall0 = fl_wall_seconds();
 
+  if ((sim->app->flags & FL_SIM_APP_FREE_RUN) && !sim->in_child && !sim->free_run_done) {
+    sim->free_run_done = 1;
+    if (!fl_sim_never_fails(sim) && (rc = fl_sim_failure_free(sim)) != FL_OK)
+      return rc; /* before `rep` is set up: nothing to release */
+  }
   if ((sim->app->flags & FL_SIM_APP_SG_DATES) && !sim->in_child)
     return fl_sim_replica_in_child(sim, replica, res, log);
   memset(&rep, 0, sizeof rep);

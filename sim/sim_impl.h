@@ -107,6 +107,7 @@ typedef enum fl_phase {
 struct fl_sim {
   int in_child;          /* this process is the child a replica runs in (FL_SIM_APP_SG_DATES) */
   double failure_free_s; /* FL_SIM_APP_FREE_RUN: the makespan without failures (NAN: not simulated) */
+  int free_run_done;     /* ... simulated already (before the first replica) */
   fl_engine_caps caps;
   fl_strategy_run strat; /* the strategy's decisions and state (policy/strategies) */
   fl_platform *pf;
