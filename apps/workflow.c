@@ -5,7 +5,6 @@
 #include "workflow.h"
 
 #include "app.h"
-
 #include "inputs.h"
 #include "units.h"
 

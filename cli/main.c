@@ -4,7 +4,6 @@
  * input is always found before the results database is opened, so it writes nothing. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "app.h"
-#include "format.h"
 #include "args.h"
 #include "calibration.h"
 #include "ckpt_cli.h"
@@ -17,6 +16,7 @@
 #include "export.h"
 #include "fl_config.h"
 #include "fm.h"
+#include "format.h"
 #include "html.h"
 #include "inputs.h"
 #include "launch.h"
