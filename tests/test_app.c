@@ -173,8 +173,10 @@ static void test_examples_run(void)
       fl_engine_caps caps;
       fl_strategy_run strat;
       CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
-      if (fl_exec_setup(sc, 4, &caps, &strat) != FL_OK)
+      fl_err rc = fl_exec_setup(sc, 4, &caps, &strat);
+      if (rc != FL_OK)
         fprintf(stderr, "\n    %s: %s", app->name, fl_err_msg());
+      CU_ASSERT_EQUAL(rc, FL_OK);
       CU_ASSERT_EQUAL(caps.task_recovery, (app->flags & FL_APP_REAL_TASKS) != 0);
       fl_scenario_destroy(&sc);
       ran++;
