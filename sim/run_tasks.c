@@ -209,11 +209,8 @@ static void fl_gridworld_destroy(fl_sim *sim)
 /* Tasks, re-executed or substituted: no checkpoint of the job (the strategies that write them are refused). */
 const fl_sim_app fl_sim_gridworld = {
     .app = &fl_app_gridworld,
-    .caps = {.name = "sim",
-             .shape = FL_SHAPE_TASKS,
-             .levels = FL_SIM_ALL_LEVELS,
-             .max_degree = 3,
-             .task_recovery = 1},
+    .caps = {.name = "sim", .shape = FL_SHAPE_TASKS, .levels = FL_SIM_ALL_LEVELS, .max_degree = 3, .task_recovery = 1},
+    .flags = FL_SIM_APP_DIRECT,
     .size = fl_gridworld_size,
     .setup = fl_sim_setup_gridworld,
     .destroy = fl_gridworld_destroy,

@@ -4,13 +4,12 @@
 #include "interval.h"
 #include "knapsack.h"
 #include "replication.h"
-#include "sim_impl.h"
 #include "rng.h"
+#include "sim_impl.h"
 #include "units.h"
 
-#include <gsl/gsl_randist.h>
-
 #include <errno.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,9 @@
 /* The applications the simulator runs: one line each (their ops are in run_*.c; see fl_sim_app). */
 static const fl_sim_app *const fl_sim_apps[] = {&fl_sim_bsp, &fl_sim_gridworld, &fl_sim_workflow, &fl_sim_workload};
 #define FL_NSIMAPPS ((int)(sizeof fl_sim_apps / sizeof fl_sim_apps[0]))
+
+/* The replicas each engine ran in this process, and those the direct engine handed to SimGrid. */
+static long fl_engine_counts[3];
 
 /* ---- work in a child process ---- */
 
@@ -179,8 +181,10 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
     if (fl_sim_apps[i]->app == app)
       sim->app = fl_sim_apps[i];
   if (!sim->app)
-    return fl_scenario_fail(sc, "app", "kind", "the app registry lists '%s' for the simulator, which has no ops for "
-                            "it (sim/sim.c fl_sim_apps[])", app->name);
+    return fl_scenario_fail(sc, "app", "kind",
+                            "the app registry lists '%s' for the simulator, which has no ops for "
+                            "it (sim/sim.c fl_sim_apps[])",
+                            app->name);
   sim->caps = sim->app->caps;
   return fl_strat_setup(sc, &sim->caps, &sim->strat);
 }
@@ -208,8 +212,7 @@ static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
   const char *why = NULL;
   long est_nodes = sc->platform_nodes > 0 ? sc->platform_nodes : fl_app_job_slots(sc, sim->strat.degree);
   int form = 0;
-  sim->platform_costs =
-      (sim->app->flags & FL_SIM_APP_PLATFORM_COSTS) && fl_iocost_wanted(sc, sim->strat.levels, &why);
+  sim->platform_costs = (sim->app->flags & FL_SIM_APP_PLATFORM_COSTS) && fl_iocost_wanted(sc, sim->strat.levels, &why);
   sim->cost_fallback = !sim->platform_costs && why && sc->checkpoint_size > 0 ? why : NULL;
   if (sim->platform_costs && !sc->platform_file)
     form = fl_iocost_form(sc, est_nodes);
@@ -259,8 +262,7 @@ static fl_err fl_free_run_main(void *ctx, FILE *out)
   FL_TRY(fl_sim_run_replica(sim, 0, &res, NULL));
   if (strcmp(res.status, "completed") != 0)
     res.makespan_s = NAN;
-  FL_CHECK(fwrite(&res.makespan_s, sizeof res.makespan_s, 1, out) == 1, FL_ERR_IO, "cannot write: %s",
-           strerror(errno));
+  FL_CHECK(fwrite(&res.makespan_s, sizeof res.makespan_s, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
 done:
   return rc;
 }
@@ -291,6 +293,41 @@ done:
   return rc;
 }
 
+/* FAULTLINE_SIM_ENGINE = check: what ran where, said once as the process ends. */
+static int fl_engine_said;
+
+static void fl_engine_say(void)
+{
+  fprintf(stderr,
+          "faultline: engines: %ld replicas checked on the direct engine against SimGrid, %ld run on SimGrid alone, "
+          "%ld handed from the direct engine to SimGrid\n",
+          fl_engine_counts[0], fl_engine_counts[1], fl_engine_counts[2]);
+}
+
+/* Which engine runs the replicas: FAULTLINE_SIM_ENGINE (direct, the default; simgrid; check), and the direct
+ * engine only for an app whose coordinator only waits, on a platform whose profiles SimGrid does not play (they
+ * would move its clock). */
+static fl_err fl_sim_engine_pick(fl_sim *sim)
+{
+  fl_err rc = FL_OK;
+  const char *e = getenv("FAULTLINE_SIM_ENGINE");
+  if (!e || !*e || strcmp(e, "direct") == 0)
+    sim->engine = FL_SIM_ENGINE_DIRECT;
+  else if (strcmp(e, "simgrid") == 0)
+    sim->engine = FL_SIM_ENGINE_SIMGRID;
+  else
+    FL_CHECK(strcmp(e, "check") == 0 && (sim->engine = FL_SIM_ENGINE_CHECK), FL_ERR_INPUT,
+             "environment: FAULTLINE_SIM_ENGINE = '%s': expected direct, simgrid or check", e);
+  if (sim->engine == FL_SIM_ENGINE_CHECK && !fl_engine_said) {
+    fl_engine_said = 1;
+    atexit(fl_engine_say);
+  }
+  sim->direct = sim->engine != FL_SIM_ENGINE_SIMGRID && (sim->app->flags & FL_SIM_APP_DIRECT) &&
+                fl_platform_profiles(sim->pf)->kept == 0;
+done:
+  return rc;
+}
+
 fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 {
   fl_err rc = FL_OK;
@@ -308,6 +345,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
    * its checkpoint costs are simulated on when they come from the platform */
   FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), sim->strat.degree, &sim->pf));
   sim->nodes = fl_platform_nodes(sim->pf);
+  FL_TRY(fl_sim_engine_pick(sim));
   FL_TRY(fl_platform_power(sim->pf, sc, &sim->power, &sim->power_u));
   sim->e_base = 0.0;
   for (long n = 0; n < sim->nodes; n++)
@@ -317,8 +355,10 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   if (sim->app->size)
     FL_TRY(sim->app->size(sim, sc));
   if (sim->strat.full_model && !(sim->app->flags & FL_SIM_APP_DEPENDENTS)) {
-    rc = fl_scenario_fail(sc, "policy", "kind", "full-mip needs per-dependent substitutes: app.kind = workflow (this "
-                          "one: %s)", sim->app->app->name);
+    rc = fl_scenario_fail(sc, "policy", "kind",
+                          "full-mip needs per-dependent substitutes: app.kind = workflow (this "
+                          "one: %s)",
+                          sim->app->app->name);
     goto done;
   }
   sim->slots = sim->ranks * sim->degree;
@@ -396,8 +436,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->group_size = sc->cabinet;
   if (isfinite(sim->process_mtbf_s) && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1)) {
     rc = fl_scenario_fail(sc, "failures", "process_mtbf",
-                          "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)", sim->app->app->name,
-                          sim->degree > 1 ? ", replicated" : "");
+                          "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)",
+                          sim->app->app->name, sim->degree > 1 ? ", replicated" : "");
     goto done;
   }
   {
@@ -436,8 +476,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->sdc = isfinite(sc->sdc_mtbf_s);
   sim->verify = sc->verify && sim->strat.levels;
   if (sim->sdc && sim->caps.shape != FL_SHAPE_RANKS) {
-    rc = fl_scenario_fail(sc, "failures", "sdc_mtbf", "silent data corruption is modelled for bsp jobs only (this one: %s)",
-                          sim->app->app->name);
+    rc = fl_scenario_fail(sc, "failures", "sdc_mtbf",
+                          "silent data corruption is modelled for bsp jobs only (this one: %s)", sim->app->app->name);
     goto done;
   }
   if (sc->verify && !sim->strat.levels) {
@@ -978,12 +1018,16 @@ static int fl_phase_interruptible(fl_phase p)
   return p == FL_PHASE_COMPUTE || p == FL_PHASE_CHECKPOINT || p == FL_PHASE_RESTART;
 }
 
+/* Interrupt or wake the coordinator: SimGrid's engine releases the semaphore it waits on; the direct engine's token
+ * is the flag itself. */
 static void fl_rep_wake(fl_replica *rep, double t)
 {
   if (!rep->interrupt_pending) {
     rep->interrupt_pending = 1;
     rep->wake_t = t;
-    sg_sem_release(rep->sem);
+    rep->releases++;
+    if (!rep->direct)
+      sg_sem_release(rep->sem);
   }
 }
 
@@ -1041,7 +1085,7 @@ static void fl_job_on_failure(fl_replica *rep, long node, double t, int at_start
   } else {
     fl_sim_missing_push(sim, q);
     e = fl_evlog_add(rep->log, t,
-                     base + (sim->task_failed     ? FL_EV_FAILURE_TASK
+                     base + (sim->task_failed   ? FL_EV_FAILURE_TASK
                              : sim->degree == 1 ? FL_EV_FAILURE_WAIT
                                                 : FL_EV_FAILURE_COPY),
                      node);
@@ -1116,6 +1160,24 @@ static void fl_rep_phase_log(fl_replica *rep, fl_phase phase, double t_start, in
   }
 }
 
+static int fl_direct_block(fl_replica *rep, double dur, int wakeable);
+static void fl_direct_tie(fl_replica *rep);
+static void fl_direct_run_ready(fl_replica *rep);
+
+/* The coordinator blocks until the injector or the crasher wakes it or `dur` seconds pass (> 0). Returns 1 when the
+ * time passed. */
+static int fl_rep_block(fl_replica *rep, double dur)
+{
+  return rep->direct ? fl_direct_block(rep, dur, 1) : sg_sem_acquire_timeout(rep->sem, dur);
+}
+
+/* After a block that timed out while a wake was pending: take the token the wake left. */
+static void fl_rep_take_token(fl_replica *rep)
+{
+  if (!rep->direct)
+    sg_sem_acquire(rep->sem);
+}
+
 int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
 {
   int timed_out;
@@ -1124,11 +1186,11 @@ int fl_rep_wait(fl_replica *rep, double dur, fl_phase phase)
     return 0;
   fl_rep_energy_to(rep, rep->now);
   rep->phase = phase;
-  timed_out = sg_sem_acquire_timeout(rep->sem, dur);
+  timed_out = fl_rep_block(rep, dur);
   if (rep->interrupt_pending) {
     /* a failure at the very date the wait ended counts: take the token it released */
     if (timed_out)
-      sg_sem_acquire(rep->sem);
+      fl_rep_take_token(rep);
     rep->interrupt_pending = 0;
     rep->now = rep->wake_t;
     fl_rep_energy_to(rep, rep->now);
@@ -1147,7 +1209,10 @@ void fl_rep_sleep(fl_replica *rep, double dur, fl_phase phase)
 {
   fl_rep_energy_to(rep, rep->now);
   rep->phase = phase;
-  sg_actor_sleep_for(dur);
+  if (!rep->direct)
+    sg_actor_sleep_for(dur);
+  else if (dur > 0) /* sleep_for does nothing for 0 */
+    (void)fl_direct_block(rep, dur, 0);
   rep->now += dur;
   fl_rep_energy_to(rep, rep->now);
   rep->phase = FL_PHASE_IDLE;
@@ -1172,10 +1237,10 @@ int fl_rep_wait_nodes(fl_replica *rep)
     }
     fl_rep_energy_to(rep, rep->now);
     rep->phase = FL_PHASE_WAIT_NODES;
-    timed_out = sg_sem_acquire_timeout(rep->sem, left);
+    timed_out = fl_rep_block(rep, left);
     if (rep->interrupt_pending) {
       if (timed_out)
-        sg_sem_acquire(rep->sem); /* released at the date the timeout fired */
+        fl_rep_take_token(rep); /* released at the date the timeout fired */
       rep->interrupt_pending = 0;
       rep->now = rep->wake_t;
     } else if (timed_out) {
@@ -1211,6 +1276,11 @@ static void fl_rep_node_off(fl_sim *sim, long node, int off)
 int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase)
 {
   double t = fl_rep_now(rep);
+  if (rep->direct) {
+    if (rep->inj_ready && rep->crash_ready)
+      fl_direct_tie(rep);
+    fl_direct_run_ready(rep); /* turning the host off is a SimGrid call: an actor that woke the coordinator runs */
+  }
   fl_rep_energy_to(rep, t);
   fl_rep_node_off(rep->sim, node, 1);
   sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
@@ -1219,8 +1289,59 @@ int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase)
   rep->phase = FL_PHASE_IDLE;
   if (!rep->interrupt_pending)
     return 0;
-  sg_sem_acquire(rep->sem); /* the token fl_rep_wake released: no wait is under way to take it */
+  fl_rep_take_token(rep); /* the token fl_rep_wake released: no wait is under way to take it */
   rep->interrupt_pending = 0;
+  return 1;
+}
+
+/* The event budget (run.max_events) is spent: the replica cannot make progress at this failure rate; it ends as
+ * 'timeout' and no further failure is drawn, so neither time nor memory grows without bound. */
+static void fl_rep_out_of_budget(fl_replica *rep, double t)
+{
+  fl_evlog_entry *e;
+  rep->over_budget = 1;
+  e = fl_evlog_add(rep->log, t, FL_EV_BUDGET, -1);
+  if (e)
+    e->n = rep->sim->max_events;
+  if (fl_phase_interruptible(rep->phase) || rep->phase == FL_PHASE_WAIT_NODES)
+    fl_rep_wake(rep, t);
+}
+
+/* The injector's next event is due: draw it and apply it. Returns 0 when the injector ends (no event left, or the
+ * event budget spent). */
+static int fl_injector_fire(fl_replica *rep)
+{
+  double t;
+  long node;
+  fl_fsrc_kind kind;
+  if (!fl_fsrc_next(rep->src, &t, &node, &kind))
+    return 0;
+  if (++rep->nevents > rep->sim->max_events) {
+    fl_rep_out_of_budget(rep, t);
+    return 0;
+  }
+  fl_rep_energy_to(rep, t);
+  if (kind != FL_FSRC_REPAIR) {
+    fl_rep_node_off(rep->sim, node, 1);
+    sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
+    if (rep->sim->app->on_failure)
+      rep->sim->app->on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
+    else
+      fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
+    return 1;
+  }
+  fl_rep_node_off(rep->sim, node, 0);
+  sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
+  if (rep->sim->app->on_repair) {
+    rep->sim->app->on_repair(rep, node, t);
+    return 1;
+  }
+  if (rep->renew_t) { /* a repaired node starts a new life: its age counts from now */
+    if (isnan(rep->renew_t[node]))
+      rep->renewed[rep->nrenewed++] = (int32_t)node;
+    rep->renew_t[node] = t;
+  }
+  fl_job_on_repair(rep, node, t);
   return 1;
 }
 
@@ -1230,94 +1351,204 @@ static void fl_injector_main(int argc, char **argv)
   (void)argc;
   (void)argv;
   for (;;) {
-    double t;
-    long node;
-    fl_fsrc_kind kind;
     double next = fl_fsrc_peek(rep->src);
     if (!isfinite(next))
       return;
     if (rep->t0 + next > simgrid_get_clock())
       sg_actor_sleep_until(rep->t0 + next);
-    if (!fl_fsrc_next(rep->src, &t, &node, &kind))
+    if (!fl_injector_fire(rep))
       return;
-    if (++rep->nevents > rep->sim->max_events) {
-      /* the event budget (run.max_events): the replica cannot make progress at this failure rate; it ends as
-       * 'timeout' and no further failure is drawn, so neither time nor memory grows without bound */
-      rep->over_budget = 1;
-      fl_evlog_entry *e = fl_evlog_add(rep->log, t, FL_EV_BUDGET, -1);
-      if (e)
-        e->n = rep->sim->max_events;
-      if (fl_phase_interruptible(rep->phase) || rep->phase == FL_PHASE_WAIT_NODES)
-        fl_rep_wake(rep, t);
-      return;
-    }
-    fl_rep_energy_to(rep, t);
-    if (kind != FL_FSRC_REPAIR) {
-      fl_rep_node_off(rep->sim, node, 1);
-      sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
-      if (rep->sim->app->on_failure)
-        rep->sim->app->on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
-      else
-        fl_job_on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
-    } else {
-      fl_rep_node_off(rep->sim, node, 0);
-      sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
-      if (rep->sim->app->on_repair) {
-        rep->sim->app->on_repair(rep, node, t);
-        continue;
-      }
-      if (rep->renew_t) { /* a repaired node starts a new life: its age counts from now */
-        if (isnan(rep->renew_t[node]))
-          rep->renewed[rep->nrenewed++] = (int32_t)node;
-        rep->renew_t[node] = t;
-      }
-      fl_job_on_repair(rep, node, t);
-    }
   }
 }
 
 /* Process crashes (failures.process_mtbf): the job's processes crash at rate ranks / process_mtbf; the node
  * lives, so nothing is remapped and local copies survive, but the job is interrupted. Drawn from their own
- * stream, so node failures are the same with and without them. */
+ * stream, so node failures are the same with and without them. fl_crasher_draw draws the next crash (0: none
+ * before run.max_time), fl_crasher_fire strikes it (0: the crasher ends, the event budget spent). */
+static int fl_crasher_draw(fl_replica *rep)
+{
+  fl_sim *sim = rep->sim;
+  double rate = (double)sim->ranks / sim->process_mtbf_s;
+  rep->crash_rank = (long)gsl_rng_uniform_int(rep->crash_rng, (unsigned long)sim->ranks);
+  rep->crash_t += gsl_ran_exponential(rep->crash_rng, 1.0 / rate);
+  return rep->crash_t < sim->max_time_s;
+}
+
+static int fl_crasher_fire(fl_replica *rep)
+{
+  fl_sim *sim = rep->sim;
+  double t = rep->crash_t;
+  fl_evlog_entry *e;
+  if (++rep->nevents > sim->max_events) {
+    fl_rep_out_of_budget(rep, t);
+    return 0;
+  }
+  if (!fl_phase_interruptible(rep->phase))
+    return 1; /* the job is down already (downtime, waiting for nodes): nothing runs to crash */
+  rep->res->failures++;
+  e = fl_evlog_add(rep->log, t, FL_EV_PROCESS_FAILURE, sim->slot_node[rep->crash_rank]);
+  if (e)
+    e->rank = (int32_t)rep->crash_rank;
+  fl_rep_wake(rep, t);
+  return 1;
+}
+
 static void fl_crasher_main(int argc, char **argv)
 {
   fl_replica *rep = sg_actor_self_get_data();
-  fl_sim *sim = rep->sim;
-  double t = 0.0, rate = (double)sim->ranks / sim->process_mtbf_s;
   (void)argc;
   (void)argv;
-  for (;;) {
-    long rank = (long)gsl_rng_uniform_int(rep->crash_rng, (unsigned long)sim->ranks);
-    t += gsl_ran_exponential(rep->crash_rng, 1.0 / rate);
-    if (!(t < sim->max_time_s))
+  while (fl_crasher_draw(rep)) {
+    sg_actor_sleep_until(rep->t0 + rep->crash_t);
+    if (!fl_crasher_fire(rep))
       return;
-    sg_actor_sleep_until(rep->t0 + t);
-    if (++rep->nevents > sim->max_events) {
-      rep->over_budget = 1;
-      fl_evlog_entry *e = fl_evlog_add(rep->log, t, FL_EV_BUDGET, -1);
-      if (e)
-        e->n = sim->max_events;
-      if (fl_phase_interruptible(rep->phase) || rep->phase == FL_PHASE_WAIT_NODES)
-        fl_rep_wake(rep, t);
-      return;
-    }
-    if (!fl_phase_interruptible(rep->phase))
-      continue; /* the job is down already (downtime, waiting for nodes): nothing runs to crash */
-    rep->res->failures++;
-    {
-      fl_evlog_entry *e = fl_evlog_add(rep->log, t, FL_EV_PROCESS_FAILURE, sim->slot_node[rank]);
-      if (e)
-        e->rank = (int32_t)rank;
-    }
-    fl_rep_wake(rep, t);
   }
 }
 
-static void fl_coordinator_main(int argc, char **argv)
+/* ---- the direct engine ----
+ *
+ * A bsp or grid-world replica has three actors: the coordinator, which only waits (fl_rep_wait, fl_rep_sleep,
+ * fl_rep_wait_nodes), and the injector and the crasher, which only sleep to their next event. SimGrid's engine
+ * spends most of a replica's time switching between them. The direct engine runs the coordinator as a plain call and
+ * the other two as steps between its waits, and keeps SimGrid's clock as SimGrid's engine does for three sleeping
+ * actors (SimGrid 3.32, src/surf/cpu_cas01.cpp, cpu_ti.cpp, src/kernel/EngineImpl.cpp): a sleep of d > 0 started at
+ * clock c ends at date c + max(d, precision); the engine's clock moves by the difference to the earliest date,
+ * c += date - c, and every action whose date lies within the precision of the new clock ends at that step. So the
+ * replica sees the same dates in the same order and gives the same row, bit for bit, whichever engine ran it.
+ * Where SimGrid would end two actors' sleeps at one step, the order it runs them in is its own (its action heap's,
+ * its run list's): the direct engine does not guess it, it marks the replica (rep->tie) and the replica is run
+ * again on SimGrid (fl_sim_run_replica). FAULTLINE_SIM_ENGINE=simgrid runs every replica on SimGrid, =check runs
+ * every replica on both and fails on any difference (tests/test_direct.c). */
+
+#define FL_SG_PRECISION 1e-9 /* SimGrid's surf/precision, which faultline leaves at its default */
+
+/* SimGrid's clock in this process as SimGrid's engine would have it (replicas of the simulator share one clock):
+ * the direct engine moves this one; SimGrid's own is moved to it before a replica runs on SimGrid (fl_sg_clock_to) */
+static double fl_direct_clock_now = NAN;
+
+static double fl_direct_date(const fl_replica *rep, double d)
 {
-  fl_replica *rep = sg_actor_self_get_data();
-  (void)argc;
-  (void)argv;
+  return rep->clock + fmax(d, FL_SG_PRECISION);
+}
+
+/* The injector runs, from a wake at its date (woken), from its start, or on after it woke the coordinator, until it
+ * sleeps again or ends, or wakes the coordinator: a release is a SimGrid call that yields, and SimGrid's engine
+ * runs the actor it grants before the one that released, so the coordinator runs (to its next wait) before the
+ * injector goes on to another event at the same date (inj_ready; fl_direct_run_ready). */
+static void fl_direct_injector(fl_replica *rep, int woken)
+{
+  rep->inj_at = NAN;
+  for (int fire = woken;; fire = 1) {
+    if (fire) {
+      long released = rep->releases;
+      if (!fl_injector_fire(rep))
+        return;
+      if (rep->releases != released) {
+        rep->inj_ready = 1;
+        return;
+      }
+    }
+    double next = fl_fsrc_peek(rep->src);
+    if (!isfinite(next))
+      return;
+    if (rep->t0 + next > rep->clock) {
+      rep->inj_at = fl_direct_date(rep, rep->t0 + next - rep->clock);
+      return;
+    }
+  }
+}
+
+static void fl_direct_crasher(fl_replica *rep, int woken)
+{
+  rep->crash_at = NAN;
+  for (int fire = woken;; fire = 1) {
+    if (fire) {
+      long released = rep->releases;
+      if (!fl_crasher_fire(rep))
+        return;
+      if (rep->releases != released) {
+        rep->crash_ready = 1;
+        return;
+      }
+    }
+    if (!fl_crasher_draw(rep))
+      return;
+    if (rep->t0 + rep->crash_t > rep->clock) { /* sleep_until sleeps only to a later date */
+      rep->crash_at = fl_direct_date(rep, rep->t0 + rep->crash_t - rep->clock);
+      return;
+    }
+  }
+}
+
+/* The coordinator yields (it waits, or makes a SimGrid call): an actor that woke it runs on now. */
+static void fl_direct_run_ready(fl_replica *rep)
+{
+  if (rep->inj_ready) {
+    rep->inj_ready = 0;
+    fl_direct_injector(rep, 0);
+  }
+  if (rep->crash_ready) {
+    rep->crash_ready = 0;
+    fl_direct_crasher(rep, 0);
+  }
+}
+
+/* Two actors end their sleeps at one step: the replica cannot be run here. It ends at once (every wait returns as
+ * woken, fl_rep_timed_out says yes) and fl_sim_run_replica runs it on SimGrid. */
+static void fl_direct_tie(fl_replica *rep)
+{
+  rep->tie = 1;
+  rep->over_budget = 1;
+  rep->interrupt_pending = 1;
+  rep->wake_t = rep->now;
+}
+
+/* The coordinator sleeps `dur` seconds (> 0); wakeable: a wake of the injector or the crasher ends it (a semaphore
+ * acquisition with a timeout), else only the time does (sleep_for). Returns 1 when the time passed. */
+static int fl_direct_block(fl_replica *rep, double dur, int wakeable)
+{
+  double at;
+  if (rep->tie) {
+    fl_direct_tie(rep);
+    return 0;
+  }
+  if (rep->inj_ready && rep->crash_ready) { /* both woke it at one date: the order they run on in is SimGrid's */
+    fl_direct_tie(rep);
+    return 0;
+  }
+  fl_direct_run_ready(rep);
+  if (wakeable && rep->interrupt_pending)
+    return 0; /* the token is there: the acquisition is granted at once */
+  at = fl_direct_date(rep, dur);
+  for (;;) {
+    double m = at;
+    int ends = 0;
+    if (rep->inj_at < m) /* false for NAN */
+      m = rep->inj_at;
+    if (rep->crash_at < m)
+      m = rep->crash_at;
+    rep->clock += m - rep->clock;
+    ends = (fabs(at - rep->clock) < FL_SG_PRECISION) | (fabs(rep->inj_at - rep->clock) < FL_SG_PRECISION) << 1 |
+           (fabs(rep->crash_at - rep->clock) < FL_SG_PRECISION) << 2;
+    if (ends & (ends - 1)) {
+      fl_direct_tie(rep);
+      return 0;
+    }
+    if (ends == 1)
+      return 1;
+    if (ends == 2)
+      fl_direct_injector(rep, 1);
+    else if (ends == 4)
+      fl_direct_crasher(rep, 1);
+    /* ends == 0: the clock stopped short of the date by more than the precision; SimGrid steps again */
+    if (wakeable && rep->interrupt_pending)
+      return 0;
+    fl_direct_run_ready(rep); /* released a coordinator that does not wait on the token (it sleeps): runs on */
+  }
+}
+
+static void fl_coordinate(fl_replica *rep)
+{
   rep->sim->app->coordinate(rep);
   rep->res->makespan_s = fl_rep_now(rep);
   if (rep->sim->app->flags & FL_SIM_APP_SG_DATES)
@@ -1326,6 +1557,60 @@ static void fl_coordinator_main(int argc, char **argv)
     rep->res->makespan_s = round(rep->res->makespan_s * 1e9) / 1e9;
   fl_rep_energy_to(rep, rep->res->makespan_s);
   rep->res->energy_j = rep->energy_j;
+}
+
+static void fl_coordinator_main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  fl_coordinate(sg_actor_self_get_data());
+}
+
+/* A replica on the direct engine from SimGrid's clock `*clock`, which it moves to where SimGrid's engine would
+ * leave it. The actors start in the order fl_sim_run_replica creates them. */
+static void fl_direct_run(fl_replica *rep, double *clock)
+{
+  double first;
+  rep->direct = 1;
+  rep->clock = rep->t0 = *clock;
+  rep->crash_at = NAN;
+  first = fl_fsrc_peek(rep->src);
+  if (isfinite(first) && !(rep->t0 + first > rep->clock)) {
+    /* an event at the start: the actors' first steps interleave at SimGrid's calls */
+    fl_direct_tie(rep);
+  } else {
+    fl_direct_injector(rep, 0);
+    if (rep->crash_rng)
+      fl_direct_crasher(rep, 0);
+    fl_coordinate(rep); /* an actor still to run on at its end is killed with it (daemons) */
+  }
+  *clock = rep->clock;
+}
+
+/* Move SimGrid's clock in this process to `t` exactly (an actor sleeps until then): where the direct engine has
+ * moved the clock SimGrid's engine would have, a replica that runs on SimGrid starts from it. A sleep from clock c to
+ * a date x in (c, 2c] lands on x exactly (x - c is exact, and so is c + (x - c)); from 0 any date is exact; so the
+ * clock doubles until t is within reach. */
+static void fl_sg_sleeper_main(int argc, char **argv)
+{
+  const double *t = sg_actor_self_get_data();
+  (void)argc;
+  (void)argv;
+  while (simgrid_get_clock() < *t) {
+    double c = simgrid_get_clock();
+    sg_actor_sleep_until(c == 0.0 || *t <= 2.0 * c ? *t : 2.0 * c);
+  }
+}
+
+static void fl_sg_clock_to(const fl_sim *sim, double t)
+{
+  sg_actor_t a;
+  if (!(t > simgrid_get_clock()))
+    return;
+  a = sg_actor_init("clock", fl_platform_controller(sim->pf));
+  sg_actor_set_data(a, &t);
+  sg_actor_start(a, fl_sg_sleeper_main, 0, NULL);
+  simgrid_run();
 }
 
 /* A replica of an app whose dates are SimGrid's clock's (task graphs), run in a child process from the clock this
@@ -1368,21 +1653,15 @@ done:
   return rc;
 }
 
-fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)
+/* One replica from its start to its row: the failure source and the job's state set up, the actors run on SimGrid's
+ * engine in this process (clock NULL) or on the direct engine from *clock (*tie: it could not be run there). */
+static fl_err fl_rep_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log, double *clock, int *tie)
 {
   fl_err rc = FL_OK;
   fl_replica rep;
   fl_fsrc_config cfg;
-  sg_actor_t inj, coord;
   double wall0 = fl_wall_seconds();
 
-  if ((sim->app->flags & FL_SIM_APP_FREE_RUN) && !sim->in_child && !sim->free_run_done) {
-    sim->free_run_done = 1;
-    if (!fl_sim_never_fails(sim) && (rc = fl_sim_failure_free(sim)) != FL_OK)
-      return rc; /* before `rep` is set up: nothing to release */
-  }
-  if ((sim->app->flags & FL_SIM_APP_SG_DATES) && !sim->in_child)
-    return fl_sim_replica_in_child(sim, replica, res, log);
   memset(&rep, 0, sizeof rep);
   memset(res, 0, sizeof *res);
   res->status = "running";
@@ -1437,22 +1716,8 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
         fl_job_on_failure(&rep, node, 0.0, 1);
     }
   }
-  rep.sem = sg_sem_init(0);
-  rep.t0 = simgrid_get_clock();
-  rep.now = 0.0;
-
-  inj = sg_actor_init("injector", fl_platform_controller(sim->pf));
-  sg_actor_set_data(inj, &rep);
-  sg_actor_start(inj, fl_injector_main, 0, NULL);
-  sg_actor_daemonize(inj); /* ends with the coordinator */
-  if (isfinite(sim->process_mtbf_s)) {
-    sg_actor_t crasher;
+  if (isfinite(sim->process_mtbf_s))
     FL_TRY(fl_rng_create(sim->seed, (uint64_t)replica, FL_STREAM_PROCESS, &rep.crash_rng));
-    crasher = sg_actor_init("crasher", fl_platform_controller(sim->pf));
-    sg_actor_set_data(crasher, &rep);
-    sg_actor_start(crasher, fl_crasher_main, 0, NULL);
-    sg_actor_daemonize(crasher);
-  }
   if (sim->sdc)
     FL_TRY(fl_rng_create(sim->seed, (uint64_t)replica, FL_STREAM_SDC, &rep.sdc_rng));
   if (sim->hazard) {
@@ -1461,13 +1726,32 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
     for (long n = 0; n < sim->nodes; n++)
       rep.renew_t[n] = NAN;
   }
-  coord = sg_actor_init("coordinator", fl_platform_controller(sim->pf));
-  sg_actor_set_data(coord, &rep);
-  sg_actor_start(coord, fl_coordinator_main, 0, NULL);
-  simgrid_run();
+  rep.now = 0.0;
+  if (clock) {
+    fl_direct_run(&rep, clock);
+    *tie = rep.tie;
+  } else {
+    sg_actor_t a;
+    rep.sem = sg_sem_init(0);
+    rep.t0 = simgrid_get_clock();
+    a = sg_actor_init("injector", fl_platform_controller(sim->pf));
+    sg_actor_set_data(a, &rep);
+    sg_actor_start(a, fl_injector_main, 0, NULL);
+    sg_actor_daemonize(a); /* ends with the coordinator */
+    if (rep.crash_rng) {
+      a = sg_actor_init("crasher", fl_platform_controller(sim->pf));
+      sg_actor_set_data(a, &rep);
+      sg_actor_start(a, fl_crasher_main, 0, NULL);
+      sg_actor_daemonize(a);
+    }
+    a = sg_actor_init("coordinator", fl_platform_controller(sim->pf));
+    sg_actor_set_data(a, &rep);
+    sg_actor_start(a, fl_coordinator_main, 0, NULL);
+    simgrid_run();
+  }
   FL_TRY(rep.rc);
-  FL_CHECK(strcmp(res->status, "running") != 0, FL_ERR_INTERNAL, "replica %ld: the coordinator did not finish",
-           replica);
+  FL_CHECK(rep.tie || strcmp(res->status, "running") != 0, FL_ERR_INTERNAL,
+           "replica %ld: the coordinator did not finish", replica);
 
   /* hosts still down come back for the next replica */
   for (long n = 0; n < sim->nodes; n++)
@@ -1487,6 +1771,132 @@ done:
   free(rep.renewed);
   fl_fsrc_destroy(&rep.src);
   return rc;
+}
+
+void fl_sim_engine_counts(long *direct, long *simgrid, long *ties)
+{
+  *direct = fl_engine_counts[0];
+  *simgrid = fl_engine_counts[1];
+  *ties = fl_engine_counts[2];
+}
+
+/* Two runs of one replica compared (FAULTLINE_SIM_ENGINE = check): every figure but the host times, bit for bit,
+ * and every event. */
+static int fl_same_double(double a, double b)
+{
+  return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static fl_err fl_direct_compare(long replica, const fl_sim_result *d, const fl_sim_result *g, double dclock,
+                                double gclock, const fl_evlog *dlog, const fl_evlog *glog)
+{
+  fl_err rc = FL_OK;
+  FILE *fd = NULL, *fg = NULL;
+  fl_sim_result a = *d, b = *g;
+  a.wall_s = b.wall_s = a.policy_time_s = b.policy_time_s = 0.0; /* host times */
+  FL_CHECK(strcmp(a.status, b.status) == 0, FL_ERR_INTERNAL, "replica %ld: the direct engine ends '%s', SimGrid '%s'",
+           replica, a.status, b.status);
+  FL_CHECK(!a.policy_solver == !b.policy_solver && (!a.policy_solver || !strcmp(a.policy_solver, b.policy_solver)),
+           FL_ERR_INTERNAL, "replica %ld: the engines' solvers differ", replica);
+  a.status = b.status = a.policy_solver = b.policy_solver = NULL;
+  FL_CHECK(memcmp(&a, &b, sizeof a) == 0, FL_ERR_INTERNAL,
+           "replica %ld: the direct engine's figures differ from SimGrid's (makespan %.17g vs %.17g, failures %ld vs "
+           "%ld)",
+           replica, a.makespan_s, b.makespan_s, a.failures, b.failures);
+  FL_CHECK(fl_same_double(dclock, gclock), FL_ERR_INTERNAL,
+           "replica %ld: the direct engine leaves SimGrid's clock at %.17g, SimGrid at %.17g", replica, dclock, gclock);
+  FL_CHECK((fd = tmpfile()) && (fg = tmpfile()), FL_ERR_IO, "cannot create a temporary file: %s", strerror(errno));
+  FL_TRY(fl_sim_events_send(dlog, fd));
+  FL_TRY(fl_sim_events_send(glog, fg));
+  rewind(fd);
+  rewind(fg);
+  {
+    uint64_t nd, ng;
+    FL_CHECK(fread(&nd, sizeof nd, 1, fd) == 1 && fread(&ng, sizeof ng, 1, fg) == 1, FL_ERR_IO, "events: short");
+    FL_CHECK(nd == ng, FL_ERR_INTERNAL, "replica %ld: the direct engine logs %llu events, SimGrid %llu", replica,
+             (unsigned long long)nd, (unsigned long long)ng);
+    for (uint64_t k = 0; k < nd; k++) {
+      fl_evlog_entry x, y;
+      FL_CHECK(fread(&x, sizeof x, 1, fd) == 1 && fread(&y, sizeof y, 1, fg) == 1, FL_ERR_IO, "events: short");
+      FL_CHECK(fl_same_double(x.t_s, y.t_s) && fl_same_double(x.value, y.value) && x.n == y.n && x.node == y.node &&
+                   x.rank == y.rank && x.peer == y.peer && x.kind == y.kind && !x.level == !y.level &&
+                   (!x.level || !strcmp(x.level, y.level)) && !x.label == !y.label &&
+                   (!x.label || !strcmp(x.label, y.label)),
+               FL_ERR_INTERNAL, "replica %ld: event %llu differs between the engines (kind %d at %.17g vs %d at %.17g)",
+               replica, (unsigned long long)k, x.kind, x.t_s, y.kind, y.t_s);
+    }
+  }
+done:
+  if (fd)
+    fclose(fd);
+  if (fg)
+    fclose(fg);
+  return rc;
+}
+
+/* A replica on SimGrid's engine in this process, from SimGrid's clock `t0` (where the direct engine left it, or
+ * where SimGrid is); *end: the clock it leaves. */
+static fl_err fl_sg_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log, double t0, double *end)
+{
+  fl_err rc;
+  fl_sg_clock_to(sim, t0);
+  rc = fl_rep_run(sim, replica, res, log, NULL, NULL);
+  *end = simgrid_get_clock();
+  return rc;
+}
+
+/* A replica on the direct engine, from the clock SimGrid's engine would have now; on SimGrid where the direct engine
+ * cannot order two actors, or besides it to compare (check). */
+static fl_err fl_sim_replica_direct(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)
+{
+  fl_err rc = FL_OK;
+  double t0 = fl_direct_clock_now, clock = t0, sgclock;
+  int tie = 0;
+  fl_evlog dlog, glog;
+  fl_sim_result gres;
+  fl_evlog_init(&dlog, 0);
+  fl_evlog_init(&glog, 0);
+  if (sim->engine == FL_SIM_ENGINE_CHECK && !log) { /* compare the events too */
+    fl_evlog_init(&dlog, 2);
+    log = &dlog;
+  }
+  FL_TRY(fl_rep_run(sim, replica, res, log, &clock, &tie));
+  if (tie) {
+    fl_engine_counts[2]++;
+    FL_TRY(fl_sg_replica(sim, replica, res, log, t0, &clock));
+  } else if (sim->engine == FL_SIM_ENGINE_CHECK) {
+    fl_evlog_init(&glog, log->enabled ? 1 + log->phases : 0);
+    FL_TRY(fl_sg_replica(sim, replica, &gres, &glog, t0, &sgclock));
+    FL_TRY(fl_direct_compare(replica, res, &gres, clock, sgclock, log, &glog));
+    fl_engine_counts[0]++;
+  } else {
+    fl_engine_counts[0]++;
+  }
+  fl_direct_clock_now = clock;
+done:
+  fl_evlog_free(&dlog);
+  fl_evlog_free(&glog);
+  return rc;
+}
+
+fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)
+{
+  fl_err rc;
+  if ((sim->app->flags & FL_SIM_APP_FREE_RUN) && !sim->in_child && !sim->free_run_done) {
+    sim->free_run_done = 1;
+    if (!fl_sim_never_fails(sim) && (rc = fl_sim_failure_free(sim)) != FL_OK)
+      return rc;
+  }
+  if ((sim->app->flags & FL_SIM_APP_SG_DATES) && !sim->in_child)
+    return fl_sim_replica_in_child(sim, replica, res, log);
+  if (sim->in_child)
+    return fl_rep_run(sim, replica, res, log, NULL, NULL);
+  if (isnan(fl_direct_clock_now)) /* SimGrid's clock as SimGrid's engine would have it: where it is, at first */
+    fl_direct_clock_now = simgrid_get_clock();
+  if (sim->direct)
+    return fl_sim_replica_direct(sim, replica, res, log);
+  fl_engine_counts[1]++;
+  return fl_sg_replica(sim, replica, res, log, fl_direct_clock_now, &fl_direct_clock_now);
 }
 
 void fl_sim_task_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)

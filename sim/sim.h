@@ -41,10 +41,10 @@ typedef struct fl_sim_result {
   double policy_time_s;                                  /* host time spent deciding */
   double policy_gap;                                     /* worst gap reported by the solver (NAN if unknown) */
   /* task graphs (workflow); -1 / NAN otherwise */
-  long tasks_lost;          /* tasks killed or whose output was lost while still needed */
-  double error_spent;       /* substitution error spent (sum of the weights used) */
-  long policy_objective;    /* substitutions the solver chose, summed over the failure epochs */
-  long decisions;           /* failure epochs that needed a decision */
+  long tasks_lost;       /* tasks killed or whose output was lost while still needed */
+  double error_spent;    /* substitution error spent (sum of the weights used) */
+  long policy_objective; /* substitutions the solver chose, summed over the failure epochs */
+  long decisions;        /* failure epochs that needed a decision */
   /* silent data corruption (failures.sdc_mtbf); -1 / NAN when not modelled */
   long sdc_injected;    /* corruptions that struck a compute segment that completed */
   long sdc_detected;    /* caught by a verification (or outvoted by triplication) */
@@ -69,6 +69,9 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas);
 
 /* Simulate replica `replica` (its random streams come from (seed, replica)). Events go to `log` if enabled. */
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log);
+/* The replicas this process ran on the direct engine (sim.c), on SimGrid's, and those the direct engine handed to
+ * SimGrid because two actors would have woken at once. */
+void fl_sim_engine_counts(long *direct, long *simgrid, long *ties);
 
 /* What the replica rows record. */
 double fl_sim_job_mtbf(const fl_sim *sim); /* node MTBF / ranks (INFINITY without failures) */
@@ -84,9 +87,9 @@ const char *fl_sim_interval_rule(const fl_sim *sim);
  * the file level is written in the foreground. */
 double fl_sim_flush(const fl_sim *sim, double *slowdown);
 long fl_sim_platform_nodes(const fl_sim *sim);
-/* 1 when each replica runs in a child process (workloads, task graphs): the caller must have no other thread then (a child forked
- * while another thread holds an allocator's lock may wait forever on it): simulate starts no database writer
- * thread for such a sweep. */
+/* 1 when each replica runs in a child process (workloads, task graphs): the caller must have no other thread then (a
+ * child forked while another thread holds an allocator's lock may wait forever on it): simulate starts no database
+ * writer thread for such a sweep. */
 int fl_sim_forks(const fl_sim *sim);
 /* Workloads: the jobs of the trace each replica simulates (-1 for other applications). */
 long fl_sim_workload_jobs(const fl_sim *sim);

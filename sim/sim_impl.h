@@ -45,7 +45,7 @@ typedef struct fl_sim_app {
   void (*destroy)(struct fl_sim *sim);
   /* A whole replica its own way (many jobs, run_workload.c); NULL: the replica's coordinator and injector. */
   fl_err (*replica)(fl_replica *rep);
-  fl_err (*reset)(fl_replica *rep); /* before each replica's actors start; NULL: nothing */
+  fl_err (*reset)(fl_replica *rep);    /* before each replica's actors start; NULL: nothing */
   void (*coordinate)(fl_replica *rep); /* the coordinator actor's body, until the job ends */
   /* A job node fails (at_start: down as the replica starts) or is repaired. NULL: the job's node mapping
    * (ranks or tasks on nodes, spares, slots waiting for a node). */
@@ -63,13 +63,15 @@ enum {
   FL_SIM_APP_SG_DATES = 1u << 4,       /* its dates are SimGrid's clock's: the makespan rounded to 1e-9 s */
   FL_SIM_APP_EXECS = 1u << 5,          /* it accounts its executions' energy itself (not the job's phases) */
   FL_SIM_APP_FREE_RUN = 1u << 6,       /* its failure-free makespan is simulated once, for the rows (failure_free_s) */
+  FL_SIM_APP_DIRECT = 1u << 7,         /* its coordinator only waits (fl_rep_*): the direct engine may run it */
 };
 
 extern const fl_sim_app fl_sim_bsp, fl_sim_gridworld, fl_sim_workflow, fl_sim_workload;
 
 /* Every checkpoint level the simulator writes (an app's caps.levels when it runs them all). */
 #define FL_SIM_ALL_LEVELS                                                                                              \
-  (FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_XOR))
+  (FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |                         \
+   FL_LEVEL_BIT(FL_LEVEL_XOR))
 /* The row hook of task-parallel apps: work_s is their failure-free time (sim->work_s), and they have no job-wide
  * checkpoint, restart or downtime cost. */
 void fl_sim_task_row(const struct fl_sim *sim, const fl_sim_result *res, fl_db_run *row);
@@ -104,8 +106,14 @@ typedef enum fl_phase {
   FL_PHASE_WAIT_NODES /* woken by a repair that completes the allocation */
 } fl_phase;
 
+/* The engine replicas run on (FAULTLINE_SIM_ENGINE): the direct engine where it can (sim.c), SimGrid's always, or
+ * both, compared. */
+typedef enum fl_sim_engine { FL_SIM_ENGINE_DIRECT, FL_SIM_ENGINE_SIMGRID, FL_SIM_ENGINE_CHECK } fl_sim_engine;
+
 struct fl_sim {
-  int in_child;          /* this process is the child a replica runs in (FL_SIM_APP_SG_DATES) */
+  int in_child; /* this process is the child a replica runs in (FL_SIM_APP_SG_DATES) */
+  fl_sim_engine engine;
+  int direct;            /* its replicas run on the direct engine (the app allows it, SimGrid plays no profile) */
   double failure_free_s; /* FL_SIM_APP_FREE_RUN: the makespan without failures (NAN: not simulated) */
   int free_run_done;     /* ... simulated already (before the first replica) */
   fl_engine_caps caps;
@@ -125,7 +133,7 @@ struct fl_sim {
     const struct fl_host_speed *hs; /* borrowed from the platform */
   } * speeds;                       /* bsp: the nodes whose speed_file slows the job while they hold a rank */
   size_t nspeeds;
-  long nodes;       /* platform nodes */
+  long nodes; /* platform nodes */
   long ranks;
   double node_mtbf_s; /* as the model gives it, or estimated from the trace */
   double mnfti;       /* failures of job nodes to interruption: 1 without replication */
@@ -217,23 +225,33 @@ struct fl_replica {
                   * replica gives the same figures wherever it falls on SimGrid's clock */
   double wake_t; /* replica-relative date of the event that released the semaphore */
   fl_phase phase;
-  int interrupt_pending; /* set with the release; consumed by the coordinator */
-  long commit_epoch;     /* buddy copies refreshed so far (copies fresher than any failure of this epoch) */
+  int interrupt_pending;    /* set with the release; consumed by the coordinator */
+  long commit_epoch;        /* buddy copies refreshed so far (copies fresher than any failure of this epoch) */
   long version[FL_NLEVELS]; /* the newest checkpoint written to each level (its number, from 1; -1: none) */
   int local_valid;          /* no job node lost since the newest local-level checkpoint */
   double flush_end;         /* async flush: when the one under way is drained (INFINITY: none) */
   long flush_version;       /* the checkpoint it carries, and the work that checkpoint holds */
   double flush_work;
-  int buddy_lost;        /* buddy level: some rank and its copy's holder failed in the same epoch */
-  long xor_epoch;        /* XOR-level checkpoints written so far */
-  int xor_lost;          /* XOR level: some set lost two nodes in the same epoch */
-  long nevents;          /* failures and repairs drawn so far */
-  int over_budget;       /* run.max_events reached: the replica ends as 'timeout' */
-  fl_err rc;             /* an error inside an actor, reported after the run */
-  gsl_rng *crash_rng;    /* process crashes (failures.process_mtbf), else NULL */
-  gsl_rng *sdc_rng;      /* silent data corruption (failures.sdc_mtbf), else NULL */
-  double *renew_t;       /* strategy.interval = hazard: node -> replica time of its last repair (NAN: none yet) */
-  int32_t *renewed;      /* the nodes repaired at least once in this replica */
+  int buddy_lost;     /* buddy level: some rank and its copy's holder failed in the same epoch */
+  long xor_epoch;     /* XOR-level checkpoints written so far */
+  int xor_lost;       /* XOR level: some set lost two nodes in the same epoch */
+  long nevents;       /* failures and repairs drawn so far */
+  int over_budget;    /* run.max_events reached: the replica ends as 'timeout' */
+  fl_err rc;          /* an error inside an actor, reported after the run */
+  gsl_rng *crash_rng; /* process crashes (failures.process_mtbf), else NULL */
+  gsl_rng *sdc_rng;   /* silent data corruption (failures.sdc_mtbf), else NULL */
+  double crash_t;     /* the crasher's next crash (replica time) and the rank it strikes */
+  long crash_rank;
+  /* The direct engine (sim.c, fl_sim_direct): the coordinator runs as a plain call and the injector and the crasher
+   * as steps between its waits, on SimGrid's clock as SimGrid's engine would keep it. */
+  int direct;
+  int tie;                    /* two actors would wake at once: the replica is run again on SimGrid */
+  double clock;               /* SimGrid's clock */
+  double inj_at, crash_at;    /* the dates the injector and the crasher sleep to (NAN: ended or ready) */
+  int inj_ready, crash_ready; /* woke the coordinator and run on after it, at this date (SimGrid's run order) */
+  long releases;              /* wakes that released the coordinator's token */
+  double *renew_t;            /* strategy.interval = hazard: node -> replica time of its last repair (NAN: none yet) */
+  int32_t *renewed;           /* the nodes repaired at least once in this replica */
   long nrenewed;
   double energy_j, e_t; /* joules drawn by the nodes up to replica time e_t */
   int verifying;        /* a verification runs (the nodes compute though the phase is a checkpoint's) */

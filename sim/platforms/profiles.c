@@ -119,8 +119,8 @@ static fl_err fl_profile_lex(const char *text, const char *label, double **pdate
       }
       continue;
     }
-    if (sscanf(buf, " %lf %lf %n", &d, &v, &used) != 2 || buf[used] != '\0' || !isfinite(d) || !isfinite(v) ||
-        d < 0 || (n > 0 && d < date[n - 1])) {
+    if (sscanf(buf, " %lf %lf %n", &d, &v, &used) != 2 || buf[used] != '\0' || !isfinite(d) || !isfinite(v) || d < 0 ||
+        (n > 0 && d < date[n - 1])) {
       rc = fl_err_set(FL_ERR_INPUT, "%s:%d: '%s': expected DATE VALUE, dates from 0 and never decreasing", label, line,
                       buf);
       goto done;
@@ -358,6 +358,8 @@ static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profil
     int ntaken = 0;
     if (n->type != XML_ELEMENT_NODE)
       continue;
+    if (strcmp((const char *)n->name, "trace") == 0)
+      out->kept++;
     for (xmlAttr *a = n->properties; a; a = a->next) {
       const char *an = (const char *)a->name;
       size_t al = strlen(an);
@@ -379,6 +381,8 @@ static fl_err fl_walk(xmlNode *node, const char *file, int take_speed, fl_profil
             (strcmp(an, "bandwidth_file") == 0 || strcmp(an, "latency_file") == 0 || strcmp(an, "state_file") == 0)))) {
         rc = fl_host_profile_read(n, file, an, abs, out);
         taken[ntaken++] = a;
+      } else {
+        out->kept++; /* SimGrid plays it (or an included file, which may have profiles of its own) */
       }
       free(abs);
       if (rc != FL_OK)
@@ -403,7 +407,9 @@ fl_err fl_profiles_prepare(const char *file, int take_speed, char **load_path, i
   *load_path = NULL;
   if (!fl_file_mentions(file, fl_profile_attrs, take_speed ? 4 : 1)) {
     /* no profile: SimGrid loads the file itself, and no XML tree is built (a million hosts would cost more than
-     * SimGrid's own load) */
+     * SimGrid's own load); anything SimGrid might play is counted as kept (any *_file, <trace>, an included file) */
+    static const char *const kept[] = {"_file", "<trace", "<include"};
+    out->kept = fl_file_mentions(file, kept, 3) != 0;
     *load_path = strdup(file);
     FL_CHECK(*load_path != NULL, FL_ERR_NOMEM, "out of memory");
     goto done;

@@ -49,6 +49,7 @@ typedef struct fl_profiles {
   size_t nlink;
   fl_host_profile *link_state; /* link state profiles (state_file on a <link>; taken out with take_speed) */
   size_t nlink_state;
+  size_t kept; /* profiles left for SimGrid to play (*_file attributes not taken out, <trace> elements) */
 } fl_profiles;
 
 /* Read the platform `file`. When a host has a state_file (or, with take_speed, a speed_file), write the copy without
