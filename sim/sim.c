@@ -1277,7 +1277,7 @@ int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase)
 {
   double t = fl_rep_now(rep);
   if (rep->direct) {
-    if (rep->inj_ready && rep->crash_ready)
+    if (rep->dact[0].ready && rep->dact[1].ready)
       fl_direct_tie(rep);
     fl_direct_run_ready(rep); /* turning the host off is a SimGrid call: an actor that woke the coordinator runs */
   }
@@ -1431,50 +1431,48 @@ static double fl_direct_date(const fl_replica *rep, double d)
   return rep->clock + fmax(d, FL_SG_PRECISION);
 }
 
-/* The injector runs, from a wake at its date (woken), from its start, or on after it woke the coordinator, until it
- * sleeps again or ends, or wakes the coordinator: a release is a SimGrid call that yields, and SimGrid's engine
- * runs the actor it grants before the one that released, so the coordinator runs (to its next wait) before the
- * injector goes on to another event at the same date (inj_ready; fl_direct_run_ready). */
-static void fl_direct_injector(fl_replica *rep, int woken)
+/* The injector's and the crasher's next event, in replica time (the crasher draws it): 0 when there is none. */
+static int fl_injector_next(fl_replica *rep, double *t)
 {
-  rep->inj_at = NAN;
-  for (int fire = woken;; fire = 1) {
-    if (fire) {
-      long released = rep->releases;
-      if (!fl_injector_fire(rep))
-        return;
-      if (rep->releases != released) {
-        rep->inj_ready = 1;
-        return;
-      }
-    }
-    double next = fl_fsrc_peek(rep->src);
-    if (!isfinite(next))
-      return;
-    if (rep->t0 + next > rep->clock) {
-      rep->inj_at = fl_direct_date(rep, rep->t0 + next - rep->clock);
-      return;
-    }
-  }
+  *t = fl_fsrc_peek(rep->src);
+  return isfinite(*t);
 }
 
-static void fl_direct_crasher(fl_replica *rep, int woken)
+static int fl_crasher_next(fl_replica *rep, double *t)
 {
-  rep->crash_at = NAN;
+  int more = fl_crasher_draw(rep);
+  *t = rep->crash_t;
+  return more;
+}
+
+static const struct fl_dactor_ops {
+  int (*fire)(fl_replica *rep);            /* its event is due: apply it; 0 when the actor ends */
+  int (*next)(fl_replica *rep, double *t); /* the date of its next one */
+} fl_dactor_ops[FL_NDACTORS] = {{fl_injector_fire, fl_injector_next}, {fl_crasher_fire, fl_crasher_next}};
+
+/* The injector or the crasher runs, from a wake at its date (woken), from its start, or on after it woke the
+ * coordinator, until it sleeps again, ends, or wakes the coordinator: a release is a SimGrid call that yields, and
+ * SimGrid's engine runs the actor it grants before the one that released, so the coordinator runs (to its next
+ * wait) before the actor goes on to another event at the same date (ready; fl_direct_run_ready). */
+static void fl_direct_actor(fl_replica *rep, int k, int woken)
+{
+  struct fl_dactor *a = &rep->dact[k];
+  double t;
+  a->at = NAN;
   for (int fire = woken;; fire = 1) {
     if (fire) {
       long released = rep->releases;
-      if (!fl_crasher_fire(rep))
+      if (!fl_dactor_ops[k].fire(rep))
         return;
       if (rep->releases != released) {
-        rep->crash_ready = 1;
+        a->ready = 1;
         return;
       }
     }
-    if (!fl_crasher_draw(rep))
+    if (!fl_dactor_ops[k].next(rep, &t))
       return;
-    if (rep->t0 + rep->crash_t > rep->clock) { /* sleep_until sleeps only to a later date */
-      rep->crash_at = fl_direct_date(rep, rep->t0 + rep->crash_t - rep->clock);
+    if (rep->t0 + t > rep->clock) { /* sleep_until sleeps only to a later date */
+      a->at = fl_direct_date(rep, rep->t0 + t - rep->clock);
       return;
     }
   }
@@ -1483,14 +1481,11 @@ static void fl_direct_crasher(fl_replica *rep, int woken)
 /* The coordinator yields (it waits, or makes a SimGrid call): an actor that woke it runs on now. */
 static void fl_direct_run_ready(fl_replica *rep)
 {
-  if (rep->inj_ready) {
-    rep->inj_ready = 0;
-    fl_direct_injector(rep, 0);
-  }
-  if (rep->crash_ready) {
-    rep->crash_ready = 0;
-    fl_direct_crasher(rep, 0);
-  }
+  for (int k = 0; k < FL_NDACTORS; k++)
+    if (rep->dact[k].ready) {
+      rep->dact[k].ready = 0;
+      fl_direct_actor(rep, k, 0);
+    }
 }
 
 /* Two actors end their sleeps at one step: the replica cannot be run here. It ends at once (every wait returns as
@@ -1512,7 +1507,7 @@ static int fl_direct_block(fl_replica *rep, double dur, int wakeable)
     fl_direct_tie(rep);
     return 0;
   }
-  if (rep->inj_ready && rep->crash_ready) { /* both woke it at one date: the order they run on in is SimGrid's */
+  if (rep->dact[0].ready && rep->dact[1].ready) { /* both woke it at one date: the order they run in is SimGrid's */
     fl_direct_tie(rep);
     return 0;
   }
@@ -1522,24 +1517,23 @@ static int fl_direct_block(fl_replica *rep, double dur, int wakeable)
   at = fl_direct_date(rep, dur);
   for (;;) {
     double m = at;
-    int ends = 0;
-    if (rep->inj_at < m) /* false for NAN */
-      m = rep->inj_at;
-    if (rep->crash_at < m)
-      m = rep->crash_at;
+    int ends;
+    for (int k = 0; k < FL_NDACTORS; k++)
+      if (rep->dact[k].at < m) /* false for NAN */
+        m = rep->dact[k].at;
     rep->clock += m - rep->clock;
-    ends = (fabs(at - rep->clock) < FL_SG_PRECISION) | (fabs(rep->inj_at - rep->clock) < FL_SG_PRECISION) << 1 |
-           (fabs(rep->crash_at - rep->clock) < FL_SG_PRECISION) << 2;
+    ends = fabs(at - rep->clock) < FL_SG_PRECISION;
+    for (int k = 0; k < FL_NDACTORS; k++)
+      ends |= (fabs(rep->dact[k].at - rep->clock) < FL_SG_PRECISION) << (k + 1);
     if (ends & (ends - 1)) {
       fl_direct_tie(rep);
       return 0;
     }
     if (ends == 1)
       return 1;
-    if (ends == 2)
-      fl_direct_injector(rep, 1);
-    else if (ends == 4)
-      fl_direct_crasher(rep, 1);
+    for (int k = 0; k < FL_NDACTORS; k++)
+      if (ends == 2 << k)
+        fl_direct_actor(rep, k, 1);
     /* ends == 0: the clock stopped short of the date by more than the precision; SimGrid steps again */
     if (wakeable && rep->interrupt_pending)
       return 0;
@@ -1573,15 +1567,15 @@ static void fl_direct_run(fl_replica *rep, double *clock)
   double first;
   rep->direct = 1;
   rep->clock = rep->t0 = *clock;
-  rep->crash_at = NAN;
+  rep->dact[0].at = rep->dact[1].at = NAN;
   first = fl_fsrc_peek(rep->src);
   if (isfinite(first) && !(rep->t0 + first > rep->clock)) {
     /* an event at the start: the actors' first steps interleave at SimGrid's calls */
     fl_direct_tie(rep);
   } else {
-    fl_direct_injector(rep, 0);
+    fl_direct_actor(rep, 0, 0);
     if (rep->crash_rng)
-      fl_direct_crasher(rep, 0);
+      fl_direct_actor(rep, 1, 0);
     fl_coordinate(rep); /* an actor still to run on at its end is killed with it (daemons) */
   }
   *clock = rep->clock;

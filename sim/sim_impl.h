@@ -25,6 +25,8 @@
 
 typedef struct fl_replica fl_replica;
 
+#define FL_NDACTORS 2 /* the direct engine's actors besides the coordinator: the injector and the crasher */
+
 /* An application in the simulator (ROSS's model as a callback table): what job it gives the strategy and how a
  * replica runs it. One per kind the app registry (apps/app.h) marks FL_APP_SIM, defined in the file that runs it
  * (run_ranks.c, run_tasks.c, run_workflow.c, run_workload.c), and one line in fl_sim_apps[] (sim.c). Nothing else
@@ -245,13 +247,15 @@ struct fl_replica {
   /* The direct engine (sim.c, fl_sim_direct): the coordinator runs as a plain call and the injector and the crasher
    * as steps between its waits, on SimGrid's clock as SimGrid's engine would keep it. */
   int direct;
-  int tie;                    /* two actors would wake at once: the replica is run again on SimGrid */
-  double clock;               /* SimGrid's clock */
-  double inj_at, crash_at;    /* the dates the injector and the crasher sleep to (NAN: ended or ready) */
-  int inj_ready, crash_ready; /* woke the coordinator and run on after it, at this date (SimGrid's run order) */
-  long releases;              /* wakes that released the coordinator's token */
-  double *renew_t;            /* strategy.interval = hazard: node -> replica time of its last repair (NAN: none yet) */
-  int32_t *renewed;           /* the nodes repaired at least once in this replica */
+  int tie;      /* two actors would wake at once: the replica is run again on SimGrid */
+  double clock; /* SimGrid's clock */
+  struct fl_dactor {
+    double at;         /* the date it sleeps to (NAN: ended, or ready) */
+    int ready;         /* it woke the coordinator and runs on after it, at this date (SimGrid's run order) */
+  } dact[FL_NDACTORS]; /* the injector, the crasher */
+  long releases;       /* wakes that released the coordinator's token */
+  double *renew_t;     /* strategy.interval = hazard: node -> replica time of its last repair (NAN: none yet) */
+  int32_t *renewed;    /* the nodes repaired at least once in this replica */
   long nrenewed;
   double energy_j, e_t; /* joules drawn by the nodes up to replica time e_t */
   int verifying;        /* a verification runs (the nodes compute though the phase is a checkpoint's) */
