@@ -242,25 +242,46 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     }
     FL_TRY(fl_wfb_edge(b, p, b->ref[r].child, 0.0));
   }
-  /* files: the producer of each file (its first writer) sends it to every reader */
+  /* files: the producer of each file (its first writer) sends it to every reader; a file nobody writes is staged
+   * (numbered in file order, each reader's uses counted in staged_start, then listed) */
   if (b->nuse > 0)
     qsort(b->use, (size_t)b->nuse, sizeof *b->use, fl_cmp_use);
-  for (long u = 0; u < b->nuse;) {
-    long v = u, producer = b->use[u].out ? b->use[u].task : -1;
-    while (v < b->nuse && strcmp(b->use[v].file, b->use[u].file) == 0) {
-      fl_wf_use *x = &b->use[v];
-      if (x->out)
-        wf->task[x->task].out_bytes += x->size;
-      else {
-        wf->task[x->task].in_bytes += x->size;
-        if (producer >= 0 && producer != x->task)
-          FL_TRY(fl_wfb_edge(b, producer, x->task, x->size));
-        else if (producer < 0)
-          wf->task[x->task].staged_bytes += x->size; /* an input of the workflow */
-      }
-      v++;
+  FL_ALLOC(wf->staged_start, n + 1);
+  for (int pass = 0; pass < 2; pass++) {
+    long *fill = NULL;
+    if (pass == 1) {
+      for (long i = 0; i < n; i++)
+        wf->staged_start[i + 1] += wf->staged_start[i];
+      FL_ALLOC(wf->staged_file, wf->staged_start[n] > 0 ? wf->staged_start[n] : 1);
+      FL_ALLOC(wf->staged_size, wf->staged_start[n] > 0 ? wf->staged_start[n] : 1);
+      FL_ALLOC(fill, n);
     }
-    u = v;
+    wf->nstaged_files = 0;
+    for (long u = 0; u < b->nuse;) {
+      long v = u, producer = b->use[u].out ? b->use[u].task : -1;
+      while (v < b->nuse && strcmp(b->use[v].file, b->use[u].file) == 0) {
+        fl_wf_use *x = &b->use[v];
+        if (pass == 0 && x->out)
+          wf->task[x->task].out_bytes += x->size;
+        else if (pass == 0) {
+          wf->task[x->task].in_bytes += x->size;
+          if (producer >= 0 && producer != x->task)
+            FL_TRY(fl_wfb_edge(b, producer, x->task, x->size));
+          else if (producer < 0) {
+            wf->task[x->task].staged_bytes += x->size; /* an input of the workflow */
+            wf->staged_start[x->task + 1]++;
+          }
+        } else if (!x->out && producer < 0) {
+          long at = wf->staged_start[x->task] + fill[x->task]++;
+          wf->staged_file[at] = wf->nstaged_files;
+          wf->staged_size[at] = x->size;
+        }
+        v++;
+      }
+      wf->nstaged_files += producer < 0;
+      u = v;
+    }
+    free(fill);
   }
   /* edges: sort by (src, dst) and merge */
   FL_ALLOC(order, b->nraw);
@@ -365,6 +386,9 @@ void fl_wf_destroy(fl_wf **pwf)
   free(wf->parent_start);
   free(wf->parent_edge);
   free(wf->topo);
+  free(wf->staged_start);
+  free(wf->staged_file);
+  free(wf->staged_size);
   free(wf->by_name);
   free(wf->sub_start);
   free(wf->sub_j);
@@ -518,6 +542,16 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
       rc = fl_wfb_task(b, name, derived, flops, 0, &id);
       free(derived);
       FL_TRY(rc);
+    }
+    {
+      double mem = fl_json_num(et, "memoryInBytes", "memoryInBytes");
+      if (isfinite(mem)) {
+        if (!(mem >= 0)) {
+          rc = fl_json_task_error(path, name, i, "memoryInBytes must be >= 0");
+          goto done;
+        }
+        b->wf->task[id].memory = mem;
+      }
     }
     {
       double cores = fl_json_num(et, "coreCount", "cores");
@@ -836,8 +870,8 @@ static fl_err fl_wf_read_yaml(fl_wfb *b, const char *path, double ref_speed, con
   root = yaml_document_get_root_node(&doc);
   ver = fl_y_get(&doc, root, "pegasus");
   FL_CHECK(fl_y_str(ver) && fl_y_str(ver)[0] == '5', FL_ERR_INPUT,
-           "%s:%d: pegasus: '%s': faultline reads Pegasus 5 workflows (pegasus: 5.x); a DAX 3 file is read as XML", path,
-           fl_y_line(ver ? ver : root), fl_y_str(ver) ? fl_y_str(ver) : "");
+           "%s:%d: pegasus: '%s': faultline reads Pegasus 5 workflows (pegasus: 5.x); a DAX 3 file is read as XML",
+           path, fl_y_line(ver ? ver : root), fl_y_str(ver) ? fl_y_str(ver) : "");
   jobs = fl_y_get(&doc, root, "jobs");
   FL_CHECK(jobs && jobs->type == YAML_SEQUENCE_NODE, FL_ERR_INPUT, "%s:%d: no jobs list: not a Pegasus 5 workflow",
            path, fl_y_line(root));
@@ -865,8 +899,8 @@ static fl_err fl_wf_read_yaml(fl_wfb *b, const char *path, double ref_speed, con
     uses = fl_y_get(&doc, j, "uses");
     if (!uses)
       continue;
-    FL_CHECK(uses->type == YAML_SEQUENCE_NODE, FL_ERR_INPUT, "%s:%d: job %s: uses is not a list", path,
-             fl_y_line(uses), id);
+    FL_CHECK(uses->type == YAML_SEQUENCE_NODE, FL_ERR_INPUT, "%s:%d: job %s: uses is not a list", path, fl_y_line(uses),
+             id);
     for (yaml_node_item_t *u = uses->data.sequence.items.start; u < uses->data.sequence.items.top; u++) {
       yaml_node_t *un = yaml_document_get_node(&doc, *u), *sz;
       const char *lfn = fl_y_str(fl_y_get(&doc, un, "lfn")), *link = fl_y_str(fl_y_get(&doc, un, "type"));
@@ -882,8 +916,8 @@ static fl_err fl_wf_read_yaml(fl_wfb *b, const char *path, double ref_speed, con
         sz = fl_y_get(&doc, fl_y_get(&doc, un, "metadata"), "size");
       if (sz) {
         size = fl_y_num(sz);
-        FL_CHECK(size >= 0, FL_ERR_INPUT, "%s:%d: job %s, %s: size '%s': expected bytes >= 0", path, fl_y_line(sz),
-                 id, lfn, fl_y_str(sz) ? fl_y_str(sz) : "");
+        FL_CHECK(size >= 0, FL_ERR_INPUT, "%s:%d: job %s, %s: size '%s': expected bytes >= 0", path, fl_y_line(sz), id,
+                 lfn, fl_y_str(sz) ? fl_y_str(sz) : "");
       }
       FL_TRY(fl_wfb_use(b, tid, lfn, size, strcmp(link, "output") == 0));
     }
@@ -1395,8 +1429,9 @@ const fl_app fl_app_workflow = {
     .flags = FL_APP_SIM | FL_APP_CM02,
     .size_key = "nodes",
     .unit = "hosts",
-    .example = "[platform]\nnodes = 8\n[failures]\nnode_mtbf = 1h\n[app]\nkind = workflow\ngraph = gridworld\ngrid = 3x3\n"
-               "iterations = 4\ntask_time = 1s\n[strategy]\nkind = replication\n",
+    .example =
+        "[platform]\nnodes = 8\n[failures]\nnode_mtbf = 1h\n[app]\nkind = workflow\ngraph = gridworld\ngrid = 3x3\n"
+        "iterations = 4\ntask_time = 1s\n[strategy]\nkind = replication\n",
     .job_slots = fl_workflow_slots,
     .check = fl_workflow_check,
     .inputs = fl_workflow_inputs,

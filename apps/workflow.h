@@ -24,14 +24,15 @@
 #include "fl_err.h"
 
 typedef struct fl_wf_task {
-  char *name;       /* id as the file names it */
-  char *stage;      /* see above */
-  double flops;     /* compute cost */
-  double in_bytes;  /* all the files it reads */
-  double out_bytes; /* all the files it writes */
+  char *name;          /* id as the file names it */
+  char *stage;         /* see above */
+  double flops;        /* compute cost */
+  double in_bytes;     /* all the files it reads */
+  double out_bytes;    /* all the files it writes */
   double staged_bytes; /* of in_bytes, the files no task writes: the workflow's inputs, staged before the run */
-  long cores;       /* cores it needs on one host (WfCommons cores / coreCount, DOT cores; 1 otherwise) */
-  int line;         /* where the file declares it (0: unknown) */
+  long cores;          /* cores it ran on / needs on one host (WfCommons cores / coreCount, DOT cores; 1 otherwise) */
+  double memory;       /* bytes of memory it needs (WfCommons memoryInBytes; 0: none given) */
+  int line;            /* where the file declares it (0: unknown) */
 } fl_wf_task;
 
 typedef struct fl_wf {
@@ -51,6 +52,11 @@ typedef struct fl_wf {
   long *sub_j;     /* the substitute */
   long *sub_k;     /* the dependent this weight is for; -1: every dependent */
   double *sub_w;   /* w >= 0 */
+  /* the staged inputs (files no task writes) each task reads: staged_file[staged_start[i] ..] (file numbers
+   * 0 .. nstaged_files - 1), staged_size likewise */
+  long nstaged_files;
+  long *staged_start, *staged_file;
+  double *staged_size;
   /* grid world graphs: task (sweep, state) = sweep * states + state; 0 otherwise */
   long gw_rows, gw_cols, gw_sweeps;
 } fl_wf;

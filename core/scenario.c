@@ -121,6 +121,9 @@ static const fl_key fl_keys[] = {
      "Idle:Epsilon:AllCores) watts; computing nodes draw AllCores, idle ones (checkpointing, waiting, spares) Idle. "
      "For generated platforms, and hosts of a file that declare none. The default is SimGrid's example host, not a "
      "measured machine: set your nodes' figures (docs/energy.md)"},
+    {"platform", "node_memory", FL_K_BYTES, FL_OFF(node_memory), FL_K_NONNEG, "0", NULL,
+     "workflow: bytes of memory of each node (0: no limit); a task goes only where its memory (WfCommons "
+     "memoryInBytes) fits; a platform file's host may say its own with <prop id=\"memory\" value=\"64GiB\"/>"},
     {"platform", "node_power_off", FL_K_POWER, FL_OFF(node_power_off), FL_K_NONNEG, "10", NULL,
      "watts a node draws while it is off (failed, in repair), as SimGrid's `wattage_off`; for generated platforms "
      "and hosts of a file that declare none"},
@@ -218,6 +221,14 @@ static const fl_key fl_keys[] = {
      "workflow: the runtime of a job its file gives none (Pegasus DAX 3 abstract workflows carry no runtimes): one "
      "duration for every job (30s), or per transformation NAME:DURATION,... with * for the others "
      "(preprocess:10s,findrange:20s,*:5s); a job with neither is refused naming it"},
+    {"app", "serial_fraction", FL_K_STR, FL_OFF(serial_fraction), FL_K_OPTIONAL, "", NULL,
+     "workflow: Amdahl's law for tasks that ran on several cores (WfCommons coreCount): a task of serial fraction F "
+     "that ran on k cores runs on a host of c < k cores in its time x (F + (1 - F) / c) / (F + (1 - F) / k); F for "
+     "every task (0.05) or by stage STAGE:F,...,*:F; unset: a task runs only on a host with its cores"},
+    {"app", "stage_cache", FL_K_ENUM_INT, FL_OFF(stage_cache), 0, "no", fl_stage_inputs_choices,
+     "workflow with staged inputs: no = every task reads all its staged inputs as it starts (as Pegasus's condorio "
+     "jobs do); yes = a host keeps the staged files it read on its local disk (as Work Queue's workers and WRENCH's "
+     "storage services do) and a later task there reads only those it lacks; a failure of the host empties it"},
     {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
      "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
     {"app", "trace", FL_K_STR, FL_OFF(wl_trace), FL_K_OPTIONAL, "", NULL,

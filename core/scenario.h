@@ -51,66 +51,69 @@ typedef struct fl_scenario {
   char *sweep;       /* "section.key=v1,v2 section.key=..." or NULL: the combinations simulate runs */
 
   /* [platform] */
-  char *platform_file; /* SimGrid platform XML, resolved against dir; NULL when generated */
-  long platform_nodes; /* hosts to generate when no file; 0 = as many as the job needs */
-  double node_speed;   /* flop/s of generated hosts */
-  char *controller;    /* host that runs the simulation's own actors; never fails */
-  long cabinet;        /* generated: nodes per cabinet */
+  char *platform_file;                             /* SimGrid platform XML, resolved against dir; NULL when generated */
+  long platform_nodes;                             /* hosts to generate when no file; 0 = as many as the job needs */
+  double node_speed;                               /* flop/s of generated hosts */
+  char *controller;                                /* host that runs the simulation's own actors; never fails */
+  long cabinet;                                    /* generated: nodes per cabinet */
   double link_bw, link_lat_s, cabinet_bw, disk_bw; /* generated: bytes/s, s */
   long pfs_servers;                                /* generated: PFS storage hosts (0: none) */
   double pfs_bw, pfs_link_bw;                      /* generated: per PFS server, bytes/s */
   int io_flows;                                    /* fl_io_flows */
-  double node_power[3]; /* Idle, Epsilon, AllCores watts of a node without its own wattage_per_state */
+  double node_power[3];  /* Idle, Epsilon, AllCores watts of a node without its own wattage_per_state */
   double node_power_off; /* watts of a node that is off (failed, in repair) without its own wattage_off */
 
   /* [failures] */
-  char *model;        /* "none", "exponential", "weibull", "lognormal", "gamma", "trace" */
-  double node_mtbf_s; /* mean time between failures of ONE node, seconds */
-  double shape;       /* Weibull shape k, gamma shape a */
-  double sigma;       /* log-normal sigma of ln(time to failure) */
-  char *trace;        /* failure log, resolved against dir */
-  int trace_format;   /* fl_log_format (sim/failure_models/logs.h): auto, csv, lanl, fta */
-  int trace_clock;    /* 0: a record's time is the date of the failure; 1: the job's work done when it strikes */
-  long trace_system;  /* lanl/fta: keep this system only (0: all) */
-  char *trace_map;    /* log node id -> node index or host, or NULL */
-  double repair_s;    /* time a failed node stays down; INFINITY = never */
+  char *model;           /* "none", "exponential", "weibull", "lognormal", "gamma", "trace" */
+  double node_mtbf_s;    /* mean time between failures of ONE node, seconds */
+  double shape;          /* Weibull shape k, gamma shape a */
+  double sigma;          /* log-normal sigma of ln(time to failure) */
+  char *trace;           /* failure log, resolved against dir */
+  int trace_format;      /* fl_log_format (sim/failure_models/logs.h): auto, csv, lanl, fta */
+  int trace_clock;       /* 0: a record's time is the date of the failure; 1: the job's work done when it strikes */
+  long trace_system;     /* lanl/fta: keep this system only (0: all) */
+  char *trace_map;       /* log node id -> node index or host, or NULL */
+  double repair_s;       /* time a failed node stays down; INFINITY = never */
   double process_mtbf_s; /* bsp: MTBF of one process (crash, node lives); INFINITY = none */
   double group_mtbf_s;   /* MTBF of one group of platform.cabinet nodes failing together; INFINITY = none */
   double sdc_mtbf_s;     /* bsp: MTBF of silent data corruptions of one node; INFINITY = none */
   double burst_ratio;    /* offspring failures per failure (Hawkes branching ratio, < 1); 0 = none */
   double burst_time_s;   /* mean delay of an offspring failure */
-  int start;          /* fl_start */
+  int start;             /* fl_start */
 
   /* [app] */
-  char *app;                 /* "bsp", "gridworld" */
-  long app_nodes;            /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
-  double work_s;             /* bsp: failure-free compute time, seconds */
-  double flops;              /* bsp: computation per rank (0: work_s is the time) */
-  double checkpoint_size;    /* bsp: bytes per rank per checkpoint (0: none given) */
-  double comm_fraction;      /* bsp: share of time spent exchanging with neighbours (async flush interference) */
-  long grid_rows, grid_cols; /* gridworld: n x m states */
-  long iterations;           /* gridworld: at most this many value-iteration sweeps */
-  double tolerance;          /* gridworld: converged when no value changes by more than this */
-  double discount;           /* gridworld: delta */
-  double move_prob;          /* gridworld: p, probability of moving in the intended direction */
-  double task_time_s;        /* gridworld: time of one task's update */
-  char *graph;               /* workflow: the task graph (.json WfCommons, .dax, .dot; NULL: none) */
-  char *substitutes;         /* workflow: side file of substitutes (NULL: the rule) */
-  int substitute_rule;       /* workflow: 0 stage, 1 none */
-  int outputs_shared;        /* workflow: 0 outputs in the producer host's memory, 1 also on shared storage */
-  int stage_inputs;          /* workflow: 1 a task reads its staged inputs from the controller as it starts */
+  char *app;                  /* "bsp", "gridworld" */
+  long app_nodes;             /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
+  double work_s;              /* bsp: failure-free compute time, seconds */
+  double flops;               /* bsp: computation per rank (0: work_s is the time) */
+  double checkpoint_size;     /* bsp: bytes per rank per checkpoint (0: none given) */
+  double comm_fraction;       /* bsp: share of time spent exchanging with neighbours (async flush interference) */
+  long grid_rows, grid_cols;  /* gridworld: n x m states */
+  long iterations;            /* gridworld: at most this many value-iteration sweeps */
+  double tolerance;           /* gridworld: converged when no value changes by more than this */
+  double discount;            /* gridworld: delta */
+  double move_prob;           /* gridworld: p, probability of moving in the intended direction */
+  double task_time_s;         /* gridworld: time of one task's update */
+  char *graph;                /* workflow: the task graph (.json WfCommons, .dax, .dot; NULL: none) */
+  char *substitutes;          /* workflow: side file of substitutes (NULL: the rule) */
+  int substitute_rule;        /* workflow: 0 stage, 1 none */
+  int outputs_shared;         /* workflow: 0 outputs in the producer host's memory, 1 also on shared storage */
+  int stage_inputs;           /* workflow: 1 a task reads its staged inputs from the controller as it starts */
   double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
-  double reference_speed;    /* workflow: flop/s that converts a recorded runtime without a machine speed */
-  char *task_runtime;        /* workflow: runtimes for jobs whose file gives none (DURATION or NAME:DURATION,...) */
-  char *wl_trace;            /* workload: the job trace (.swf, .swf.gz; NULL: none) */
-  long wl_jobs;              /* workload: the trace's first this many jobs (0: all); without a trace, how many */
-  char *job_nodes;           /* workload without a trace: "MIN-MAX" nodes a job (powers of two between) */
-  double job_time_s;         /* workload without a trace: mean run time */
-  double arrival_s;          /* workload without a trace: mean time between submits (0: all at once) */
-  long cores_per_node;       /* workload: a job's nodes = ceil(processors / this) */
-  char *scheduler;           /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
-  int wl_requeue;            /* workload: a failed job goes back 0 first in the queue, 1 last */
-  int ckpt_io;               /* workload: 0 oblivious, 1 ordered, 2 least-waste checkpoint I/O */
+  double reference_speed;     /* workflow: flop/s that converts a recorded runtime without a machine speed */
+  char *task_runtime;         /* workflow: runtimes for jobs whose file gives none (DURATION or NAME:DURATION,...) */
+  char *serial_fraction;      /* workflow: Amdahl's serial fraction (F, or STAGE:F,...,*:F; NULL: no speedup model) */
+  int stage_cache;            /* workflow: 1 a host keeps the staged inputs it read (not read again) */
+  double node_memory;         /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
+  char *wl_trace;             /* workload: the job trace (.swf, .swf.gz; NULL: none) */
+  long wl_jobs;               /* workload: the trace's first this many jobs (0: all); without a trace, how many */
+  char *job_nodes;            /* workload without a trace: "MIN-MAX" nodes a job (powers of two between) */
+  double job_time_s;          /* workload without a trace: mean run time */
+  double arrival_s;           /* workload without a trace: mean time between submits (0: all at once) */
+  long cores_per_node;        /* workload: a job's nodes = ceil(processors / this) */
+  char *scheduler;            /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
+  int wl_requeue;             /* workload: a failed job goes back 0 first in the queue, 1 last */
+  int ckpt_io;                /* workload: 0 oblivious, 1 ordered, 2 least-waste checkpoint I/O */
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */
@@ -120,16 +123,16 @@ typedef struct fl_scenario {
   int cost; /* fl_cost */
   double restart_cost_s;
   double downtime_s;
-  long degree;        /* replication: copies of each rank (2 or 3) */
-  int verify;          /* 1: verify the state before each checkpoint */
-  long xor_group;      /* multilevel: ranks per XOR set */
-  int flush_async;     /* multilevel: the file level drains in the background (strategy.flush = async) */
+  long degree;           /* replication: copies of each rank (2 or 3) */
+  int verify;            /* 1: verify the state before each checkpoint */
+  long xor_group;        /* multilevel: ranks per XOR set */
+  int flush_async;       /* multilevel: the file level drains in the background (strategy.flush = async) */
   double flush_slowdown; /* async flush, constant costs: compute slows by this fraction while a flush drains */
-  double verify_cost_s; /* V */
-  double verify_recall; /* r in [0, 1] */
-  long file_every;    /* two-level: every this many checkpoints one goes to the file level */
-  char *levels;       /* multilevel: "LEVEL:EVERY ..." */
-  double file_cost_s; /* two-level: cost of a file-level checkpoint (simulator) */
+  double verify_cost_s;  /* V */
+  double verify_recall;  /* r in [0, 1] */
+  long file_every;       /* two-level: every this many checkpoints one goes to the file level */
+  char *levels;          /* multilevel: "LEVEL:EVERY ..." */
+  double file_cost_s;    /* two-level: cost of a file-level checkpoint (simulator) */
 
   /* [storage] */
   char *storage_pfs;  /* platform files: PFS hosts, blank-separated, or "zone:ID" (NULL: none) */

@@ -28,6 +28,7 @@
 #include "heft.h"
 #include "io_async.h"
 #include "sim_impl.h"
+#include "units.h"
 #include "workflow.h"
 
 #include <limits.h>
@@ -57,8 +58,12 @@ struct fl_wfrun {
   int shared;
   double *staged;  /* per task: bytes read from the controller as it starts (NULL: none, or app.stage_inputs = no) */
   fl_sgc **stagec; /* per host: the staged read under way (a reference held for the finish to cancel) */
+  /* app.stage_cache: per host, the staged files (fl_wf's numbers) it read, sorted (NULL: no cache) */
+  long **cached, *ncached, *capcached;
   double *speed;
   long *cores, *tcores; /* per host, per task */
+  double *mem, *tmem;   /* memory per host (0: no limit) and per task (NULL: no limits) */
+  double *serial;       /* app.serial_fraction per task: Amdahl's law (NULL: a task needs its cores) */
   /* where a task moved off a failed host goes (fl_wf_best_host): hosts of equal speed and cores form a class, each
    * with a tournament tree over its hosts' keys (work queued, INFINITY when down), so that the choice costs
    * O(classes x log hosts) instead of a pass over every host; nclass = 0: too many classes, the pass */
@@ -113,6 +118,62 @@ struct fl_wfrun {
 
 static void fl_wf_free_dropped(fl_wfrun *w);
 static fl_err fl_wf_classes(fl_wfrun *w);
+
+/* A host's memory (0: no limit): its <prop id="memory"> (a size: 64GiB, 512e9), else platform.node_memory. */
+static fl_err fl_wf_host_memory(const fl_scenario *sc, sg_host_t h, double *mem)
+{
+  const char *v = sg_host_get_property_value(h, "memory");
+  *mem = sc->node_memory;
+  if (v && (fl_units_bytes(v, mem) != FL_OK || !(*mem >= 0)))
+    return fl_err_set(FL_ERR_INPUT, "platform: host '%s': <prop id=\"memory\" value=\"%s\">: not a size (64GiB, 512e9)",
+                      sg_host_get_name(h), v);
+  return FL_OK;
+}
+
+/* app.serial_fraction: F for every task, or by stage STAGE:F,...,*:F (a task of no listed stage and no *: 0). */
+static fl_err fl_wf_serial_fractions(fl_wfrun *w, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  const char *spec = sc->serial_fraction;
+  char *copy = NULL, *save = NULL;
+  long n = w->wf->ntasks;
+  double other = 0.0;
+  if (!spec || !*spec)
+    return FL_OK;
+  FL_ALLOC(w->serial, n);
+  for (long i = 0; i < n; i++)
+    w->serial[i] = NAN;
+  FL_CHECK((copy = strdup(spec)) != NULL, FL_ERR_NOMEM, "out of memory");
+  for (char *term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+    char *colon = strrchr(term, ':'), *name = term, *num = term, *end = NULL;
+    double f;
+    while (*name == ' ')
+      name++;
+    if (colon) {
+      *colon = '\0';
+      num = colon + 1;
+    }
+    f = strtod(num, &end);
+    if (end == num || *end != '\0' || !(f >= 0 && f <= 1) || (colon && !*name)) {
+      rc = fl_scenario_fail(sc, "app", "serial_fraction",
+                            "term '%s%s%s': expected F in [0, 1], or STAGE:F,...,*:F (e.g. 0.05, or mAdd:0.3,*:0.05)",
+                            colon ? name : "", colon ? ":" : "", num);
+      goto done;
+    }
+    if (!colon || strcmp(name, "*") == 0)
+      other = f;
+    else
+      for (long i = 0; i < n; i++)
+        if (strcmp(name, w->wf->task[i].stage) == 0)
+          w->serial[i] = f;
+  }
+  for (long i = 0; i < n; i++)
+    if (isnan(w->serial[i]))
+      w->serial[i] = other;
+done:
+  free(copy);
+  return rc;
+}
 static void fl_wf_touch(fl_wfrun *w, long p);
 
 /* ---- small helpers ---- */
@@ -274,16 +335,35 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->speed, w->H);
   FL_ALLOC(w->cores, w->H);
   FL_ALLOC(w->tcores, n);
+  FL_ALLOC(w->mem, w->H);
   {
     long most = 0;
+    double most_mem = 0.0; /* the largest memory a host has; INFINITY: some host has no limit */
     for (long p = 0; p < w->H; p++) {
       w->host[p] = fl_platform_host(sim->pf, p);
       w->speed[p] = sg_host_get_speed(w->host[p]);
       w->cores[p] = sg_host_core_count(w->host[p]);
       most = w->cores[p] > most ? w->cores[p] : most;
+      FL_TRY(fl_wf_host_memory(sc, w->host[p], &w->mem[p]));
+      most_mem = w->mem[p] > 0 ? fmax(most_mem, w->mem[p]) : INFINITY;
     }
     w->host[w->H] = fl_platform_controller(sim->pf);
     FL_TRY(fl_wf_classes(w));
+    FL_TRY(fl_wf_serial_fractions(w, sc));
+    for (long i = 0; i < n; i++)
+      if (w->wf->task[i].memory > 0 && !w->tmem) {
+        FL_ALLOC(w->tmem, n);
+        for (long k = 0; k < n; k++)
+          w->tmem[k] = w->wf->task[k].memory;
+      }
+    for (long i = 0; w->tmem && i < n; i++)
+      if (w->tmem[i] > most_mem) {
+        rc = fl_err_set(FL_ERR_INPUT,
+                        "%s: task '%s' needs %.6g bytes of memory but no host of platform '%s' has more than %.6g "
+                        "(platform.node_memory, or a host's <prop id=\"memory\">): no host can run it",
+                        path, w->wf->task[i].name, w->tmem[i], fl_platform_describe(sim->pf), most_mem);
+        goto done;
+      }
     w->shared = sc->outputs_shared;
     if (sc->stage_inputs)
       for (long i = 0; i < n && !w->staged; i++)
@@ -321,7 +401,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                                     "nodes"));
     for (long i = 0; i < n; i++) {
       w->tcores[i] = w->wf->task[i].cores;
-      if (w->tcores[i] > most) {
+      if (w->tcores[i] > most && !w->serial) {
         rc = fl_err_set(FL_ERR_INPUT,
                         "%s: task '%s' needs %ld cores but no host of platform '%s' has more than %ld: no "
                         "host can run it",
@@ -347,10 +427,13 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                        .parent_edge = w->wf->parent_edge,
                        .topo = w->wf->topo,
                        .cores = w->tcores,
-                       .staged_bytes = w->staged};
+                       .staged_bytes = w->staged,
+                       .memory = w->tmem,
+                       .serial = w->serial};
     fl_heft_hosts h = {.nhosts = w->H,
                        .speed = w->speed,
                        .cores = w->cores,
+                       .memory = w->mem,
                        .comm = fl_wf_comm,
                        .stage = fl_wf_stage,
                        .ctx = w,
@@ -403,6 +486,11 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->up, w->H + 1);
   FL_ALLOC(w->running, w->H);
   FL_ALLOC(w->stagec, w->H);
+  if (w->staged && sc->stage_cache && w->wf->staged_start) {
+    FL_ALLOC(w->cached, w->H);
+    FL_ALLOC(w->ncached, w->H);
+    FL_ALLOC(w->capcached, w->H);
+  }
   FL_ALLOC(w->q, w->H);
   FL_ALLOC(w->queued_s, w->H);
   FL_ALLOC(w->outs, w->H);
@@ -456,6 +544,9 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->host);
   free(w->speed);
   free(w->cores);
+  free(w->mem);
+  free(w->tmem);
+  free(w->serial);
   free(w->cls_of);
   free(w->cls_pos);
   free(w->cls_start);
@@ -481,6 +572,11 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->up);
   free(w->running);
   free(w->stagec);
+  for (long p = 0; w->cached && p < w->H; p++)
+    free(w->cached[p]);
+  free(w->cached);
+  free(w->ncached);
+  free(w->capcached);
   free(w->staged);
   free(w->q);
   free(w->queued_s);
@@ -542,6 +638,70 @@ static void fl_wf_wake(fl_wfrun *w, long p)
     sg_sem_release(w->sem[p]);
 }
 
+/* Task t's computation on host p as the schedulers price it (fl_dag_compute_time: Amdahl's law on a host of fewer
+ * cores than it ran on), and whether it fits p (fl_dag_fits: its memory, its cores without the law). */
+static double fl_wf_compute(const fl_wfrun *w, long t, long p)
+{
+  double d = w->wf->task[t].flops / w->speed[p];
+  if (w->serial && w->cores[p] < w->tcores[t])
+    d *= fl_dag_amdahl(w->serial[t], w->tcores[t], w->cores[p]);
+  return d;
+}
+
+static int fl_wf_fits(const fl_wfrun *w, long t, long p)
+{
+  if (!w->serial && w->cores[p] < w->tcores[t])
+    return 0;
+  return !(w->tmem && w->mem[p] > 0 && w->mem[p] < w->tmem[t]);
+}
+
+/* Is staged file f on host p (app.stage_cache)? Its place in the sorted list either way (*at). */
+static int fl_wf_cached(const fl_wfrun *w, long p, long f, long *at)
+{
+  long lo = 0, hi = w->ncached[p];
+  while (lo < hi) {
+    long mid = lo + (hi - lo) / 2;
+    if (w->cached[p][mid] < f)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *at = lo;
+  return lo < w->ncached[p] && w->cached[p][lo] == f;
+}
+
+/* The staged bytes task t reads as it starts on host p: all of them, or with the cache those p lacks. */
+static double fl_wf_stage_bytes(const fl_wfrun *w, long t, long p)
+{
+  const fl_wf *wf = w->wf;
+  double b = 0.0;
+  long at;
+  if (!w->cached)
+    return w->staged[t];
+  for (long k = wf->staged_start[t]; k < wf->staged_start[t + 1]; k++)
+    if (!fl_wf_cached(w, p, wf->staged_file[k], &at))
+      b += wf->staged_size[k];
+  return b;
+}
+
+/* Task t's staged files are on host p now. */
+static fl_err fl_wf_cache_add(fl_wfrun *w, long t, long p)
+{
+  fl_err rc = FL_OK;
+  const fl_wf *wf = w->wf;
+  for (long k = wf->staged_start[t]; w->cached && k < wf->staged_start[t + 1]; k++) {
+    long at;
+    if (fl_wf_cached(w, p, wf->staged_file[k], &at))
+      continue;
+    FL_TRY(fl_grow((void **)&w->cached[p], &w->capcached[p], w->ncached[p] + 1, sizeof *w->cached[p]));
+    memmove(w->cached[p] + at + 1, w->cached[p] + at, (size_t)(w->ncached[p] - at) * sizeof *w->cached[p]);
+    w->cached[p][at] = wf->staged_file[k];
+    w->ncached[p]++;
+  }
+done:
+  return rc;
+}
+
 static fl_err fl_wf_assign(fl_wfrun *w, long t, long p)
 {
   fl_err rc = FL_OK;
@@ -551,7 +711,7 @@ static fl_err fl_wf_assign(fl_wfrun *w, long t, long p)
     goto done;
   }
   FL_TRY(fl_lq_push(w, &w->q[p], t));
-  w->queued_s[p] += w->wf->task[t].flops / w->speed[p];
+  w->queued_s[p] += fl_wf_compute(w, t, p);
   fl_wf_touch(w, p);
   fl_wf_wake(w, p);
 done:
@@ -584,8 +744,8 @@ static void fl_wf_touch(fl_wfrun *w, long p)
   }
 }
 
-/* Host classes (equal speed and cores) in host order, trees sized 2 x the class's hosts rounded up to a power of
- * two; above 64 classes, none (the pass over the hosts). */
+/* Host classes (equal speed, cores and memory) in host order, trees sized 2 x the class's hosts rounded up to a power
+ * of two; above 64 classes, none (the pass over the hosts). */
 static fl_err fl_wf_classes(fl_wfrun *w)
 {
   fl_err rc = FL_OK;
@@ -597,7 +757,8 @@ static fl_err fl_wf_classes(fl_wfrun *w)
   FL_ALLOC(w->cls_host, 65);
   for (long p = 0; p < w->H; p++) {
     long c = 0;
-    while (c < nc && !(w->speed[w->cls_host[c]] == w->speed[p] && w->cores[w->cls_host[c]] == w->cores[p]))
+    while (c < nc && !(w->speed[w->cls_host[c]] == w->speed[p] && w->cores[w->cls_host[c]] == w->cores[p] &&
+                       w->mem[w->cls_host[c]] == w->mem[p]))
       c++;
     if (c == nc) {
       if (nc == 64) {
@@ -641,9 +802,9 @@ static long fl_wf_best_host(const fl_wfrun *w, long t)
   for (long c = 0; c < w->nclass; c++) {
     long r = w->cls_host[c], base = 2 * w->cls_start[c], p = w->tree_arg[base + 1];
     double f;
-    if (w->cores[r] < w->tcores[t] || !isfinite(w->tree_key[base + 1]))
+    if (!fl_wf_fits(w, t, r) || !isfinite(w->tree_key[base + 1]))
       continue;
-    f = w->tree_key[base + 1] + w->wf->task[t].flops / w->speed[r];
+    f = w->tree_key[base + 1] + fl_wf_compute(w, t, r);
     if (f < bf || (f == bf && p < best)) {
       bf = f;
       best = p;
@@ -653,9 +814,9 @@ static long fl_wf_best_host(const fl_wfrun *w, long t)
     return best;
   for (long p = 0; p < w->H; p++) {
     double f;
-    if (!w->up[p] || w->cores[p] < w->tcores[t])
+    if (!w->up[p] || !fl_wf_fits(w, t, p))
       continue;
-    f = fl_wf_key(w, p) + w->wf->task[t].flops / w->speed[p];
+    f = fl_wf_key(w, p) + fl_wf_compute(w, t, p);
     if (f < bf) {
       bf = f;
       best = p;
@@ -759,6 +920,8 @@ static fl_err fl_wfr_reset(fl_replica *rep)
     w->worker[p] = NULL;
     fl_sgc_unref(w->stagec[p]);
     w->stagec[p] = NULL;
+    if (w->cached)
+      w->ncached[p] = 0;
   }
   for (long e = 0; e < wf->nedges; e++) {
     w->esrc[e] = wf->edge_src[e];
@@ -775,7 +938,7 @@ static fl_err fl_wfr_reset(fl_replica *rep)
     w->sub_of[t] = -1;
     w->where[t] = w->hs.host[t];
     FL_TRY(fl_lq_push(w, &w->q[w->where[t]], t));
-    w->queued_s[w->where[t]] += wf->task[t].flops / w->speed[w->where[t]];
+    w->queued_s[w->where[t]] += fl_wf_compute(w, t, w->where[t]);
   }
   for (long p = 0; p < w->H; p++)
     fl_wf_touch(w, p);
@@ -967,13 +1130,13 @@ static void fl_wf_worker_main(int argc, char **argv)
       continue;
     /* run it */
     fl_lq_pop(w, &w->q[p]);
-    w->queued_s[p] = fmax(0.0, w->queued_s[p] - wf->task[t].flops / w->speed[p]);
+    w->queued_s[p] = fmax(0.0, w->queued_s[p] - fl_wf_compute(w, t, p));
     w->state[t] = FL_T_RUNNING;
     w->running[p] = t;
     fl_wf_touch(w, p);
     failed = 0;
-    if (w->staged && w->staged[t] > 0) { /* its staged inputs, read from storage (the controller) first */
-      fl_sgc *c = fl_sgc_send(w->host[w->H], w->host[p], w->staged[t]);
+    if (w->staged && fl_wf_stage_bytes(w, t, p) > 0) { /* its staged inputs, read from storage first */
+      fl_sgc *c = fl_sgc_send(w->host[w->H], w->host[p], fl_wf_stage_bytes(w, t, p));
       w->stagec[p] = c; /* the send's reference, for the finish to cancel */
       fl_sgc_ref(c);
       failed = fl_sgc_wait(c) != 0;
@@ -984,10 +1147,14 @@ static void fl_wf_worker_main(int argc, char **argv)
       fl_sgc_unref(c);
       if (w->finished)
         break;
+      if (!failed && fl_wf_cache_add(w, t, p) != FL_OK) {
+        w->rep->rc = FL_ERR_NOMEM;
+        break;
+      }
     }
     if (!failed) {
       double t_x = simgrid_get_clock();
-      failed = fl_sg_exec(w->host[p], wf->task[t].flops);
+      failed = fl_sg_exec(w->host[p], w->serial ? fl_wf_compute(w, t, p) * w->speed[p] : wf->task[t].flops);
       /* at SimGrid's precision: the clock's digits below it depend on where the replica started (see sim.c) */
       fl_wf_exec_energy(w, p, round((simgrid_get_clock() - t_x) * 1e9) / 1e9);
     }
@@ -1349,6 +1516,8 @@ static void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
   if (p >= w->H || !w->up[p])
     return;
   w->up[p] = 0;
+  if (w->cached)
+    w->ncached[p] = 0; /* its local disk, and the staged files on it, are gone */
   fl_wf_touch(w, p);
   if (w->finished)
     return;
@@ -1454,8 +1623,8 @@ static void fl_wf_rebalance(fl_wfrun *w, long p)
   qsort(w->lost, (size_t)m, sizeof *w->lost, fl_cmp_prio);
   for (long k = 1; k < m; k += 2) {
     long x = w->lost[k];
-    double cp = w->wf->task[x].flops / w->speed[p], cq = w->wf->task[x].flops / w->speed[q];
-    if (w->cores[p] < w->tcores[x])
+    double cp = fl_wf_compute(w, x, p), cq = fl_wf_compute(w, x, q);
+    if (!fl_wf_fits(w, x, p))
       continue;
     if (w->queued_s[p] + cp >= w->queued_s[q] - cq)
       break;
@@ -1600,11 +1769,7 @@ static void fl_workflow_destroy(fl_sim *sim)
 /* Tasks as SimGrid executions on one cluster (files between any two hosts), re-executed or substituted. */
 const fl_sim_app fl_sim_workflow = {
     .app = &fl_app_workflow,
-    .caps = {.name = "sim",
-             .shape = FL_SHAPE_TASKS,
-             .levels = FL_SIM_ALL_LEVELS,
-             .max_degree = 3,
-             .task_recovery = 1},
+    .caps = {.name = "sim", .shape = FL_SHAPE_TASKS, .levels = FL_SIM_ALL_LEVELS, .max_degree = 3, .task_recovery = 1},
     .form = FL_PLATFORM_CLUSTER,
     .flags = FL_SIM_APP_DEPENDENTS | FL_SIM_APP_SG_DATES | FL_SIM_APP_EXECS | FL_SIM_APP_FREE_RUN,
     .size = fl_workflow_size,

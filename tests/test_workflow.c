@@ -3,8 +3,8 @@
  * equals that schedule, the hand-made replicate/substitute decision (the full MIP beats the simplified knapsack on
  * a case built for it), and bad graphs refused with one line, exit 2, no row. */
 #include "cli_util.h"
-#include "fl_test.h"
 #include "dag.h"
+#include "fl_test.h"
 #include "heft.h"
 #include "io_async.h"
 #include "scenario.h"
@@ -219,8 +219,9 @@ static void test_wfcommons_15_stages(void)
 static void test_cli_substitute_warning(void)
 {
   char ini[1024];
-  fl_cli_write("alone.dot", "digraph alone {\n  a [size=\"1e9\", category=\"x\"];\n  b [size=\"1e9\", category=\"y\"];\n"
-                            "  c [size=\"1e9\", category=\"z\"];\n  a -> b [size=\"1e6\"];\n  b -> c [size=\"1e6\"];\n}\n");
+  fl_cli_write("alone.dot",
+               "digraph alone {\n  a [size=\"1e9\", category=\"x\"];\n  b [size=\"1e9\", category=\"y\"];\n"
+               "  c [size=\"1e9\", category=\"z\"];\n  a -> b [size=\"1e6\"];\n  b -> c [size=\"1e6\"];\n}\n");
   snprintf(ini, sizeof ini,
            "[platform]\nfile = %s\ncontroller = ctl\n[app]\nkind = workflow\ngraph = alone.dot\noutputs = local\n"
            "[failures]\nmodel = none\n[strategy]\nkind = substitution\n",
@@ -283,7 +284,8 @@ static const char blackdiamond[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     "<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" version=\"3.3\" name=\"blackdiamond\" index=\"0\" count=\"1\">\n"
     "  <job id=\"ID0000001\" namespace=\"diamond\" name=\"preprocess\" version=\"4.0\">\n"
-    "    <argument>-a preprocess -T 60 -i <file name=\"f.a\"/> -o <file name=\"f.b1\"/> <file name=\"f.b2\"/></argument>\n"
+    "    <argument>-a preprocess -T 60 -i <file name=\"f.a\"/> -o <file name=\"f.b1\"/> <file "
+    "name=\"f.b2\"/></argument>\n"
     "    <uses name=\"f.a\" link=\"input\"/>\n    <uses name=\"f.b1\" link=\"output\"/>\n"
     "    <uses name=\"f.b2\" link=\"output\"/>\n  </job>\n"
     "  <job id=\"ID0000002\" namespace=\"diamond\" name=\"findrange\" version=\"4.0\">\n"
@@ -624,8 +626,8 @@ static void test_cli_scheduler(void)
   fl_cli_write("four.ini", ini);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate four.ini --db four.db --replicas 1 --quiet"), 0);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("four.db", "SELECT makespan_s FROM runs"), 3.0, 1e-9);
-  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate four.ini --db four-mm.db --replicas 1 --quiet --set app.scheduler=min-min"),
-                        0);
+  CU_ASSERT_EQUAL_FATAL(
+      fl_cli_run("simulate four.ini --db four-mm.db --replicas 1 --quiet --set app.scheduler=min-min"), 0);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("four-mm.db", "SELECT work_s FROM runs"), 4.0, 1e-9);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("four-mm.db", "SELECT makespan_s FROM runs"), 4.0, 1e-9);
   CU_ASSERT_EQUAL(fl_cli_run("simulate four.ini --db four-x.db --replicas 1 --quiet --set app.scheduler=easy"), 2);
@@ -786,6 +788,98 @@ static void test_cli_staged_inputs(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("stage.db", "SELECT makespan_s FROM runs"), 3.0, 1e-6);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate stage.ini --db stage-no.db --set app.stage_inputs=no"), 0);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("stage-no.db", "SELECT makespan_s FROM runs"), 1.0, 1e-6);
+}
+
+/* app.stage_cache: two jobs in a chain, A then B, each reading the 200 MB input in.dat, 1 s of computation each, on
+ * the platform above. HEFT prices every read in full: A on n1 [0, 3] (2 s of read), B on n1 [3, 6] (n2: 3 + 4 + 1
+ * = 8). Without the cache the run takes 6 s; with it B finds in.dat on n1 and computes at once: 3 + 1 = 4 s. */
+static void test_cli_stage_cache(void)
+{
+  fl_cli_write("cache.dax", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                            "<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" version=\"2.1\" name=\"c\">\n"
+                            "  <job id=\"ID1\" name=\"a\" runtime=\"1\">\n"
+                            "    <uses file=\"in.dat\" link=\"input\" size=\"200000000\"/>\n  </job>\n"
+                            "  <job id=\"ID2\" name=\"b\" runtime=\"1\">\n"
+                            "    <uses file=\"in.dat\" link=\"input\" size=\"200000000\"/>\n  </job>\n"
+                            "  <child ref=\"ID2\"><parent ref=\"ID1\"/></child>\n</adag>\n");
+  fl_cli_write("cache.ini", "[platform]\nfile = stage.xml\ncontroller = ctl\n[app]\nkind = workflow\n"
+                            "graph = cache.dax\nreference_speed = 1e9\n[failures]\nmodel = none\n[strategy]\n"
+                            "kind = replication\n[run]\nreplicas = 1\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate cache.ini --db cache-no.db"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("cache-no.db", "SELECT work_s FROM runs"), 6.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("cache-no.db", "SELECT makespan_s FROM runs"), 6.0, 1e-6);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate cache.ini --db cache-yes.db --set app.stage_cache=yes"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("cache-yes.db", "SELECT work_s FROM runs"), 6.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("cache-yes.db", "SELECT makespan_s FROM runs"), 4.0, 1e-6);
+}
+
+/* Host memory: three tasks of a WfCommons 1.5 instance, a and b of 2 s needing 8 GB, c of 1 s needing 1 GB, on
+ * hosts n1 and n2 of 1 Gflop/s. Without limits HEFT puts a on n1 [0, 2], b on n2 [0, 2], c on n1 [2, 3]: 3 s. With
+ * n1's <prop id="memory" value="4GiB">, a and b go to n2 only ([0, 2], [2, 4]) and c to n1 [0, 1]: 4 s.
+ * platform.node_memory = 4GB on a generated platform leaves a and b nowhere: refused, naming a. */
+static void test_cli_memory(void)
+{
+  static const char *const platform =
+      "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<platform version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n"
+      "    <host id=\"ctl\" speed=\"1Gf\"/>\n    <host id=\"n1\" speed=\"1Gf\">%s</host>\n"
+      "    <host id=\"n2\" speed=\"1Gf\"><prop id=\"memory\" value=\"16GiB\"/></host>\n"
+      "    <link id=\"l\" bandwidth=\"100MBps\" latency=\"0s\"/>\n"
+      "    <route src=\"ctl\" dst=\"n1\"><link_ctn id=\"l\"/></route>\n"
+      "    <route src=\"ctl\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n"
+      "    <route src=\"n1\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n  </zone>\n</platform>\n";
+  char xml[2048];
+  fl_cli_write("mem.json",
+               "{\"name\":\"m\",\"schemaVersion\":\"1.5\",\"workflow\":{\"specification\":{\"tasks\":["
+               "{\"name\":\"a\",\"id\":\"a_1\",\"parents\":[],\"children\":[],\"inputFiles\":[],\"outputFiles\":[]},"
+               "{\"name\":\"b\",\"id\":\"b_1\",\"parents\":[],\"children\":[],\"inputFiles\":[],\"outputFiles\":[]},"
+               "{\"name\":\"c\",\"id\":\"c_1\",\"parents\":[],\"children\":[],\"inputFiles\":[],\"outputFiles\":[]}],"
+               "\"files\":[]},\"execution\":{\"makespanInSeconds\":5,\"tasks\":["
+               "{\"id\":\"a_1\",\"runtimeInSeconds\":2,\"memoryInBytes\":8e9},"
+               "{\"id\":\"b_1\",\"runtimeInSeconds\":2,\"memoryInBytes\":8e9},"
+               "{\"id\":\"c_1\",\"runtimeInSeconds\":1,\"memoryInBytes\":1e9}],\"machines\":[]}}}");
+  fl_cli_write("mem.ini", "[platform]\nfile = mem.xml\ncontroller = ctl\n[app]\nkind = workflow\ngraph = mem.json\n"
+                          "[failures]\nmodel = none\n[strategy]\nkind = replication\n[run]\nreplicas = 1\n");
+  snprintf(xml, sizeof xml, platform, "");
+  fl_cli_write("mem.xml", xml);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate mem.ini --db mem-free.db"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("mem-free.db", "SELECT work_s FROM runs"), 3.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("mem-free.db", "SELECT makespan_s FROM runs"), 3.0, 1e-6);
+  snprintf(xml, sizeof xml, platform, "<prop id=\"memory\" value=\"4GiB\"/>");
+  fl_cli_write("mem.xml", xml);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate mem.ini --db mem-4.db"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("mem-4.db", "SELECT work_s FROM runs"), 4.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("mem-4.db", "SELECT makespan_s FROM runs"), 4.0, 1e-6);
+  CU_ASSERT_EQUAL(fl_cli_run("simulate mem.ini --db mem-x.db --set platform.file= --set platform.controller=controller "
+                             "--set platform.nodes=2 --set platform.node_memory=4GB"),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "task 'a_1' needs 8e+09 bytes of memory"));
+  CU_ASSERT_EQUAL(fl_cli_exists("mem-x.db"), 0);
+}
+
+/* Amdahl's law (app.serial_fraction): a task that ran 8 s on 4 cores of a 1 GHz machine, on generated hosts of one
+ * core: refused without the law; with F = 0.5 it takes 8 x (0.5 + 0.5) / (0.5 + 0.5 / 4) = 12.8 s, with F = 0 by
+ * its stage (a) 8 x 1 / (1 / 4) = 32 s, both in the schedule and in the run. */
+static void test_cli_amdahl(void)
+{
+  fl_cli_write("amdahl.json",
+               "{\"name\":\"m\",\"schemaVersion\":\"1.5\",\"workflow\":{\"specification\":{\"tasks\":["
+               "{\"name\":\"a\",\"id\":\"a_1\",\"parents\":[],\"children\":[],\"inputFiles\":[],\"outputFiles\":[]}],"
+               "\"files\":[]},\"execution\":{\"makespanInSeconds\":8,\"tasks\":["
+               "{\"id\":\"a_1\",\"runtimeInSeconds\":8,\"coreCount\":4,\"machines\":[\"m\"]}],"
+               "\"machines\":[{\"nodeName\":\"m\",\"cpu\":{\"coreCount\":4,\"speedInMHz\":1000}}]}}}");
+  fl_cli_write("amdahl.ini", "[platform]\nnodes = 2\n[app]\nkind = workflow\ngraph = amdahl.json\n"
+                             "[failures]\nmodel = none\n[strategy]\nkind = replication\n[run]\nreplicas = 1\n");
+  CU_ASSERT_EQUAL(fl_cli_run("simulate amdahl.ini --db amdahl-x.db"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "needs 4 cores"));
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate amdahl.ini --db amdahl-half.db --set app.serial_fraction=0.5"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("amdahl-half.db", "SELECT work_s FROM runs"), 12.8, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("amdahl-half.db", "SELECT makespan_s FROM runs"), 12.8, 1e-6);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate amdahl.ini --db amdahl-a.db --set app.serial_fraction=b:0.9,a:0,*:0.5"),
+                        0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("amdahl-a.db", "SELECT makespan_s FROM runs"), 32.0, 1e-6);
+  CU_ASSERT_EQUAL(fl_cli_run("simulate amdahl.ini --db amdahl-bad.db --set app.serial_fraction=a:1.5"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "app.serial_fraction"));
 }
 
 /* X fails at 5 s. Budget 0.5: the simplified knapsack (w_X = 2 x max(0.1, 1.0) = 2) re-executes X with every
@@ -1081,6 +1175,9 @@ static CU_TestInfo graph_tests[] = {
 static CU_TestInfo cli_tests[] = {
     {"failure-free makespan = HEFT's schedule", test_cli_heft_makespan},
     {"staged inputs: read from the controller, priced by HEFT", test_cli_staged_inputs},
+    {"staged inputs cached on a host (app.stage_cache), by hand", test_cli_stage_cache},
+    {"host memory limits: placement and refusal, by hand", test_cli_memory},
+    {"Amdahl's law on hosts of fewer cores (app.serial_fraction), by hand", test_cli_amdahl},
     {"one transfer per edge: a push and a pull never both start it", test_cli_one_transfer_per_edge},
     {"a rule that leaves most tasks without substitute is said", test_cli_substitute_warning},
     {"decisions: simplified re-executes, full MIP substitutes", test_cli_decisions},

@@ -25,16 +25,37 @@ const char *fl_dag_sched_names(char *buf, size_t size)
   return buf;
 }
 
-double fl_dag_exec_time(const fl_heft_graph *g, const fl_heft_hosts *h, long i, long p)
+int fl_dag_fits(const fl_heft_graph *g, const fl_heft_hosts *h, long i, long p)
+{
+  if (!g->serial && g->cores && h->cores && h->cores[p] < g->cores[i])
+    return 0;
+  return !(g->memory && h->memory && h->memory[p] > 0 && h->memory[p] < g->memory[i]);
+}
+
+double fl_dag_amdahl(double f, long k, long c)
+{
+  long n = c < k ? c : k;
+  return n >= k ? 1.0 : (f + (1.0 - f) / (double)n) / (f + (1.0 - f) / (double)k);
+}
+
+double fl_dag_compute_time(const fl_heft_graph *g, const fl_heft_hosts *h, long i, long p)
 {
   double d = g->flops[i] / h->speed[p];
+  if (g->serial && g->cores && h->cores && h->cores[p] < g->cores[i])
+    d *= fl_dag_amdahl(g->serial[i], g->cores[i], h->cores[p]);
+  return d;
+}
+
+double fl_dag_exec_time(const fl_heft_graph *g, const fl_heft_hosts *h, long i, long p)
+{
+  double d = fl_dag_compute_time(g, h, i, p);
   if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
     d += h->stage(h->ctx, p, g->staged_bytes[i]); /* read from storage as it starts */
   return d;
 }
 
-double fl_dag_data_ready(const fl_heft_graph *g, const fl_heft_hosts *h, const long *host, const double *finish,
-                         long i, long p)
+double fl_dag_data_ready(const fl_heft_graph *g, const fl_heft_hosts *h, const long *host, const double *finish, long i,
+                         long p)
 {
   double ready = 0.0;
   for (long e = g->parent_start[i]; e < g->parent_start[i + 1]; e++) {

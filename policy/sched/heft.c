@@ -137,6 +137,17 @@ double fl_heft_harmonic_mean(const double *v, long n)
   return v[0] * ((double)n / r);
 }
 
+/* Under Amdahl's law a task's time depends on the host's cores: w_i is its mean over the hosts (a sample of 256
+ * spread over them on a large platform), relative to the first so that equal times give exactly their value. */
+static double fl_heft_mean_compute(const fl_heft_graph *g, const fl_heft_hosts *h, long i)
+{
+  long H = h->nhosts, m = H < 256 ? H : 256;
+  double first = fl_dag_compute_time(g, h, i, 0), d = 0.0;
+  for (long k = 1; k < m; k++)
+    d += fl_dag_compute_time(g, h, i, m == H ? k : (long)((double)k * (double)H / (double)m)) - first;
+  return first + d / (double)m;
+}
+
 fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule *out)
 {
   fl_err rc = FL_OK;
@@ -167,7 +178,7 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
       double c = g->edge_bytes[e] > 0 ? h->mean_latency + g->edge_bytes[e] / h->mean_bandwidth : 0.0;
       best = fmax(best, c + out->rank[g->edge_dst[e]]);
     }
-    out->rank[i] = g->flops[i] * inv_speed + best;
+    out->rank[i] = (g->serial ? fl_heft_mean_compute(g, h, i) : g->flops[i] * inv_speed) + best;
     if (g->staged_bytes && h->stage && g->staged_bytes[i] > 0)
       out->rank[i] += h->mean_latency + g->staged_bytes[i] / h->mean_bandwidth;
   }
@@ -222,22 +233,22 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
         }
       }
     }
-    if (g->cores && h->cores && !out->exhaustive) {
+    if (!out->exhaustive) {
       /* a parent's host or an early host may be too small: every host that fits is a candidate then */
       long fit = 0;
       for (long c = 0; c < ncand; c++)
-        fit += h->cores[cand[c]] >= g->cores[i];
+        fit += fl_dag_fits(g, h, i, cand[c]);
       if (fit == 0) {
         ncand = 0;
         for (long p = 0; p < H && ncand < K; p++)
-          if (h->cores[p] >= g->cores[i])
+          if (fl_dag_fits(g, h, i, p))
             cand[ncand++] = p;
       }
     }
     for (long c = 0; c < ncand; c++) {
       long p = cand[c], at;
       double ready, d = fl_dag_exec_time(g, h, i, p), s;
-      if (g->cores && h->cores && h->cores[p] < g->cores[i])
+      if (!fl_dag_fits(g, h, i, p))
         continue;
       ready = fl_dag_data_ready(g, h, out->host, out->finish, i, p);
       s = fl_heft_gap(&slots[p], ready, d, &at);
@@ -249,8 +260,8 @@ fl_err fl_heft(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_schedule 
       }
     }
     if (best_p < 0) {
-      rc = fl_err_set(FL_ERR_INPUT, "HEFT: task %ld needs %ld cores and no host has that many", i,
-                      g->cores ? g->cores[i] : 1L);
+      rc = fl_err_set(FL_ERR_INPUT, "HEFT: task %ld needs %ld cores and %.6g bytes of memory: no host has them", i,
+                      g->cores ? g->cores[i] : 1L, g->memory ? g->memory[i] : 0.0);
       goto done;
     }
     FL_TRY(fl_heft_insert(&slots[best_p], best_at, best_s, best_f));

@@ -11,7 +11,8 @@
  *      AFT(m) + c(host(m), p)), c = 0 on the same host; ties go to the lowest host index.
  * On large platforms (ntasks x nhosts over FL_HEFT_EXHAUSTIVE), step 3 looks at the parents' hosts and the
  * `candidates` hosts that become free first instead of every host: O(n (P + K log H)) instead of O(n H).
- * A task that needs more cores than any host has is FL_ERR_INPUT (the caller names it). A task with staged inputs
+ * A task goes only on a host with its memory and (without Amdahl's law) its cores: one no host fits is FL_ERR_INPUT
+ * (the caller names it); with the law, fewer cores slow it instead (fl_dag_compute_time). A task with staged inputs
  * reads them from storage when it starts: its execution time on p is the read (hosts.stage) plus its computation,
  * and w_i counts the read at the mean latency and bandwidth. Pure code: the host speeds and the communication
  * times come from the caller. */
@@ -30,14 +31,19 @@ typedef struct fl_heft_graph {
   const long *child_start;                /* ntasks + 1 */
   const long *parent_start, *parent_edge; /* ntasks + 1, nedges */
   const long *topo;                       /* a topological order */
-  const long *cores;                      /* cores each task needs (NULL: 1) */
+  const long *cores;                      /* cores each task ran on (NULL: 1) */
   const double *staged_bytes;             /* bytes each task reads from storage when it starts (NULL: none) */
+  const double *memory;                   /* bytes of memory each task needs (NULL: none) */
+  /* Amdahl's law (NULL: none, a task needs its cores): each task's serial fraction f; on a host of fewer cores
+   * than it ran on (k) it runs on those c, its time times (f + (1 - f) / c) / (f + (1 - f) / k) */
+  const double *serial;
 } fl_heft_graph;
 
 typedef struct fl_heft_hosts {
   long nhosts;
-  const double *speed; /* flop/s */
-  const long *cores;   /* cores of each host (NULL: enough for every task); a task goes only where it fits */
+  const double *speed;  /* flop/s */
+  const long *cores;    /* cores of each host (NULL: enough for every task); a task goes only where it fits */
+  const double *memory; /* bytes of memory of each host (NULL, or 0 for a host: no limit) */
   /* time to move `bytes` from host a to host b (a != b) */
   double (*comm)(void *ctx, long a, long b, double bytes);
   /* time to read `bytes` of staged inputs from storage onto host p (NULL: staged inputs cost nothing) */

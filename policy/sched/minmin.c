@@ -15,11 +15,11 @@
 
 #define FL_MINMIN_MAX 2e7 /* tasks x hosts */
 
-/* EFT of task i on host p given the hosts' last ends `avail`; INFINITY where p lacks the cores */
+/* EFT of task i on host p given the hosts' last ends `avail`; INFINITY where it does not fit */
 static double fl_minmin_eft(const fl_heft_graph *g, const fl_heft_hosts *h, const fl_heft_schedule *s,
                             const double *avail, long i, long p)
 {
-  if (g->cores && h->cores && h->cores[p] < g->cores[i])
+  if (!fl_dag_fits(g, h, i, p))
     return INFINITY;
   return fmax(avail[p], fl_dag_data_ready(g, h, s->host, s->finish, i, p)) + fl_dag_exec_time(g, h, i, p);
 }
@@ -73,8 +73,8 @@ static fl_err fl_minmin(const fl_heft_graph *g, const fl_heft_hosts *h, fl_heft_
     }
     if (best_k < 0) {
       long i = ready[0];
-      rc = fl_err_set(FL_ERR_INPUT, "min-min: task %ld needs %ld cores and no host has that many", i,
-                      g->cores ? g->cores[i] : 1L);
+      rc = fl_err_set(FL_ERR_INPUT, "min-min: task %ld needs %ld cores and %.6g bytes of memory: no host has them", i,
+                      g->cores ? g->cores[i] : 1L, g->memory ? g->memory[i] : 0.0);
       goto done;
     }
     {
