@@ -183,6 +183,10 @@ static const fl_key fl_keys[] = {
     {"app", "comm_fraction", FL_K_REAL, FL_OFF(comm_fraction), FL_K_NONNEG, "0", NULL,
      "bsp with platform costs: the share of its time the job spends exchanging with its neighbours (below 1); an "
      "async flush shares their links, and the slowdown that follows is simulated"},
+    {"app", "checkpoint_memory", FL_K_ENUM_INT, FL_OFF(checkpoint_memory), 0, "no", fl_stage_inputs_choices,
+     "workload: yes = a job's checkpoint is its memory, the trace's KB per processor (SWF field 7, else 10) times "
+     "its processors over its nodes, per node; a job without one writes app.checkpoint_size; no = every job's "
+     "nodes write app.checkpoint_size"},
     {"app", "checkpoint_size", FL_K_BYTES, FL_OFF(checkpoint_size), FL_K_NONNEG, "0", NULL,
      "bsp: bytes of state per rank (workload: per node of a job) a checkpoint writes and a restart reads back; with "
      "storage on the platform, "

@@ -103,6 +103,7 @@ typedef struct fl_scenario {
   double reference_speed;     /* workflow: flop/s that converts a recorded runtime without a machine speed */
   char *task_runtime;         /* workflow: runtimes for jobs whose file gives none (DURATION or NAME:DURATION,...) */
   char *serial_fraction;      /* workflow: Amdahl's serial fraction (F, or STAGE:F,...,*:F; NULL: no speedup model) */
+  int checkpoint_memory;      /* workload: 1 a job's checkpoint per node is its memory from the trace */
   int stage_cache;            /* workflow: 1 a host keeps the staged inputs it read (not read again) */
   double node_memory;         /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
   char *wl_trace;             /* workload: the job trace (.swf, .swf.gz; NULL: none) */

@@ -47,6 +47,7 @@ struct fl_wlrun {
   long machine; /* nodes 0 .. machine-1 of the platform run jobs */
   int requeue, io_policy, ckpt;
   double bytes;            /* checkpoint bytes per node */
+  double *jbytes;          /* per job, from the trace's memory (app.checkpoint_memory); NULL: `bytes` for all */
   double *tau_s, *delta_s; /* per job: its interval and its isolated checkpoint cost */
   double ff_span_s;        /* the failure-free replay's span: the row's work_s */
   long npfs;
@@ -94,10 +95,10 @@ typedef struct fl_wlrep {
   fl_batch *batch;
   int32_t *node_job; /* node -> job holding it, -1 */
   unsigned char *down;
-  double *down_since;   /* node -> when it went down (energy: it draws its off power until its repair) */
-  double first_submit;  /* the span's start: down time before it is not the run's */
-  double off_j;         /* joules the down nodes drew beyond their idle power, repaired ones */
-  double busy_j;        /* joules the computing nodes drew beyond their idle power, node by node */
+  double *down_since;  /* node -> when it went down (energy: it draws its off power until its repair) */
+  double first_submit; /* the span's start: down time before it is not the run's */
+  double off_j;        /* joules the down nodes drew beyond their idle power, repaired ones */
+  double busy_j;       /* joules the computing nodes drew beyond their idle power, node by node */
   int32_t *freel, *free_pos;
   long nfree;
   long *started;
@@ -122,6 +123,7 @@ void fl_wlr_destroy(fl_wlrun **pw)
   fl_wlrun *w = *pw;
   fl_swf_destroy(&w->trace);
   free(w->tau_s);
+  free(w->jbytes);
   free(w->delta_s);
   free(w->pfs_host);
   free(w->pfs_disk);
@@ -136,6 +138,7 @@ typedef struct fl_wl_probe {
   fl_sim *sim;
   const fl_scenario *sc;
   const long *sizes;
+  const double *bytes; /* per probe, bytes a node writes (NULL: app.checkpoint_size) */
   long n;
 } fl_wl_probe;
 
@@ -147,12 +150,23 @@ static fl_err fl_wl_probe_main(void *ctx, FILE *out)
   written[FL_LEVEL_FILE] = FL_LEVEL_BIT(FL_LEVEL_FILE);
   for (long i = 0; i < p->n; i++) {
     fl_iocost io;
-    FL_TRY(fl_iocost_measure(p->sim->pf, p->sc, p->sizes[i], FL_LEVEL_BIT(FL_LEVEL_FILE), written, &io));
+    fl_scenario sc = *p->sc; /* a shallow copy, read only, in this child */
+    if (p->bytes)
+      sc.checkpoint_size = p->bytes[i];
+    FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], FL_LEVEL_BIT(FL_LEVEL_FILE), written, &io));
     FL_CHECK(fwrite(&io.write_s[FL_LEVEL_FILE], sizeof(double), 1, out) == 1, FL_ERR_IO, "cannot write: %s",
              strerror(errno));
   }
 done:
   return rc;
+}
+
+#define FL_WL_REF_BYTES 1073741824.0 /* app.checkpoint_memory: the bytes a node writes in the first probe */
+
+/* A checkpoint of `bytes` a node, from the costs at FL_WL_REF_BYTES (c1) and twice that (c2). */
+static double fl_wl_cost_at(double c1, double c2, double bytes)
+{
+  return c1 + (c2 - c1) * (bytes / FL_WL_REF_BYTES - 1.0);
 }
 
 static int fl_long_cmp(const void *a, const void *b)
@@ -238,11 +252,26 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   FL_ALLOC(w->delta_s, w->njobs);
   for (long i = 0; i < w->njobs; i++)
     w->tau_s[i] = INFINITY;
+  if (w->ckpt && sc->checkpoint_memory) {
+    /* a job's checkpoint is its memory: the trace's KB per processor, over its nodes */
+    FL_ALLOC(w->jbytes, w->njobs);
+    for (long i = 0; i < w->njobs; i++) {
+      const fl_swf_job *j = &w->trace->jobs[i];
+      w->jbytes[i] = j->mem_kb > 0 ? j->mem_kb * 1024.0 * (double)j->procs / (double)j->nodes : w->bytes;
+      if (!(w->jbytes[i] > 0)) {
+        rc = fl_scenario_fail(sc, "app", "checkpoint_size",
+                              "%s:%ld: job %ld gives no memory (fields 7 and 10) for app.checkpoint_memory: give "
+                              "the bytes a node of such a job writes",
+                              w->trace->path, j->line, j->id);
+        goto done;
+      }
+    }
+  }
   if (w->ckpt) {
-    if (!(w->bytes > 0)) {
+    if (!w->jbytes && !(w->bytes > 0)) {
       rc = fl_scenario_fail(sc, "app", "checkpoint_size",
                             "a workload's checkpoints go to the PFS: give the bytes "
-                            "each node writes");
+                            "each node writes (or app.checkpoint_memory = yes: the trace's memory)");
       goto done;
     }
     w->npfs = fl_platform_pfs_count(sim->pf);
@@ -267,23 +296,41 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
     for (long i = 0; i < w->njobs; i++)
       if (nsizes == 0 || sizes[nsizes - 1] != sizes[i])
         sizes[nsizes++] = sizes[i];
-    FL_ALLOC(cost, nsizes);
+    /* with per-job bytes, each size at 1 GiB and 2 GiB a node: an isolated checkpoint's time is a latency plus
+     * bytes over the rates the flows share (a line in the bytes), read off the two for each job */
+    FL_ALLOC(cost, 2 * nsizes);
     {
-      fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = nsizes};
-      FL_TRY(fl_sim_in_child(fl_wl_probe_main, &p, &res));
-      FL_CHECK(fread(cost, sizeof *cost, (size_t)nsizes, res) == (size_t)nsizes, FL_ERR_IO,
+      long np = w->jbytes ? 2 * nsizes : nsizes;
+      long *psizes = NULL;
+      double *pbytes = NULL;
+      fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = np};
+      if (w->jbytes) {
+        FL_ALLOC(psizes, np);
+        FL_ALLOC(pbytes, np);
+        for (long k = 0; k < np; k++) {
+          psizes[k] = sizes[k % nsizes];
+          pbytes[k] = FL_WL_REF_BYTES * (double)(1 + k / nsizes);
+        }
+        p.sizes = psizes;
+        p.bytes = pbytes;
+      }
+      rc = fl_sim_in_child(fl_wl_probe_main, &p, &res);
+      free(psizes);
+      free(pbytes);
+      FL_TRY(rc);
+      FL_CHECK(fread(cost, sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
                "the checkpoint costs came back short");
     }
     for (long i = 0; i < w->njobs; i++) {
       long k =
           (long)((long *)bsearch(&w->trace->jobs[i].nodes, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) - sizes);
       double mtbf = sim->node_mtbf_s / (double)w->trace->jobs[i].nodes;
-      w->delta_s[i] = cost[k];
+      w->delta_s[i] = w->jbytes ? fl_wl_cost_at(cost[k], cost[nsizes + k], w->jbytes[i]) : cost[k];
       if (sc->interval_kind == FL_INTERVAL_FIXED)
         w->tau_s[i] = sc->interval_s;
       else if (isfinite(mtbf))
-        w->tau_s[i] = sc->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(cost[k], mtbf)
-                                                            : fl_pol_interval_young(cost[k], mtbf);
+        w->tau_s[i] = sc->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(w->delta_s[i], mtbf)
+                                                            : fl_pol_interval_young(w->delta_s[i], mtbf);
       if (!(w->tau_s[i] > 0))
         w->tau_s[i] = INFINITY;
     }
@@ -382,6 +429,7 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart)
   fl_wlj *jb = &wr->jobs[j];
   fl_wlrun *w = wr->w;
   long nodes = w->trace->jobs[j].nodes;
+  double bytes = w->jbytes ? w->jbytes[j] : w->bytes;
   fl_wlio *io = calloc(1, sizeof *io);
   if (io)
     io->ops = malloc((size_t)(2 * nodes) * sizeof *io->ops);
@@ -393,12 +441,9 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart)
   for (long k = 0; k < nodes; k++) {
     sg_host_t h = fl_platform_host(wr->sim->pf, jb->nodes[k]);
     long s = k % w->npfs;
-    io->ops[2 * k] = (fl_io_op){.kind = FL_IO_SEND,
-                                .src = restart ? w->pfs_host[s] : h,
-                                .dst = restart ? h : w->pfs_host[s],
-                                .bytes = w->bytes};
-    io->ops[2 * k + 1] =
-        (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = w->bytes};
+    io->ops[2 * k] = (fl_io_op){
+        .kind = FL_IO_SEND, .src = restart ? w->pfs_host[s] : h, .dst = restart ? h : w->pfs_host[s], .bytes = bytes};
+    io->ops[2 * k + 1] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = bytes};
   }
   io->nops = 2 * nodes;
   io->wr = wr;

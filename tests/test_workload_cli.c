@@ -266,6 +266,55 @@ static void test_cooperative_io(void)
                          4 * 3 * delta, 1e-6);
 }
 
+/* app.checkpoint_memory: a job's checkpoint is its memory. On the platform above (one server writing 1 GB/s), with a
+ * checkpoint every hour of 3-hour jobs of 4 processors on 4 nodes, apart in time: job 1 uses 262,144 KB a processor
+ * (field 7): 4 x 256 MiB = 1 GiB a checkpoint, 1.073741824 s; job 2 gives only its requested memory (field 10),
+ * 524,288 KB: 2 GiB, 2.147483648 s; job 3 gives none and writes app.checkpoint_size, 1 GB a node: 4 s. Two
+ * checkpoints each. Without app.checkpoint_size, job 3 is refused, naming its line. Under failures with Daly's
+ * interval (from the isolated cost, read off the costs at 1 GiB and 2 GiB a node), job 1 runs as it does when
+ * app.checkpoint_size says its 256 MiB directly. */
+static void test_checkpoint_memory(void)
+{
+  char ini[2048];
+  const char *trace = "; MaxNodes: 12\n"
+                      "1 0 -1 10800 4 -1 262144 4 14400 -1 1 1 1 -1 1 -1 -1 -1\n"
+                      "2 36000 -1 10800 4 -1 -1 4 14400 524288 1 1 1 -1 1 -1 -1 -1\n"
+                      "3 72000 -1 10800 4 -1 -1 4 14400 -1 1 1 1 -1 1 -1 -1 -1\n";
+  fl_cli_write("mem.swf", trace);
+  snprintf(ini, sizeof ini,
+           "[run]\nname = mem\nreplicas = 1\n%s[failures]\nmodel = none\n[app]\nkind = workload\ntrace = mem.swf\n"
+           "checkpoint_memory = yes\ncheckpoint_size = 1GB\n[strategy]\nkind = checkpoint\ninterval = 1h\n",
+           fl_pfs_platform);
+  fl_cli_write("mem.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate mem.ini --db mem.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL(fl_job_col("mem.sqlite", 1, 1, "checkpoints"), 2);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("mem.sqlite", 1, 1, "checkpoint_s"), 2 * 1.073741824, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("mem.sqlite", 1, 2, "checkpoint_s"), 2 * 2.147483648, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("mem.sqlite", 1, 3, "checkpoint_s"), 2 * 4.0, 1e-6);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate mem.ini --db mem0.sqlite --quiet --set app.checkpoint_size=0", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "mem.swf:4: job 3 gives no memory"));
+  CU_ASSERT_EQUAL(fl_cli_exists("mem0.sqlite"), 0);
+  /* Daly's interval from the interpolated cost against the cost probed at the job's own bytes */
+  snprintf(ini, sizeof ini,
+           "[run]\nname = memd\nreplicas = 1\nseed = 7\n%s[failures]\nmodel = exponential\nnode_mtbf = 2h\n"
+           "repair = 1min\n[app]\nkind = workload\ntrace = mem.swf\njobs = 1\ncheckpoint_memory = yes\n"
+           "[strategy]\nkind = checkpoint\ninterval = daly\n",
+           fl_pfs_platform);
+  fl_cli_write("memd.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate memd.ini --db memd.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate memd.ini --db memd-direct.sqlite --quiet --set "
+                                           "app.checkpoint_memory=no --set app.checkpoint_size=268435456B",
+                                           60),
+                        0);
+  {
+    double a = fl_job_col("memd.sqlite", 1, 1, "end_s"), b = fl_job_col("memd-direct.sqlite", 1, 1, "end_s");
+    CU_ASSERT(fl_job_col("memd.sqlite", 1, 1, "failures") > 0);
+    CU_ASSERT(fabs(a - b) <= 1e-7 * b); /* the interpolated cost differs in its last digits: 4e-10 here */
+    CU_ASSERT_EQUAL(fl_job_col("memd.sqlite", 1, 1, "checkpoints"),
+                    fl_job_col("memd-direct.sqlite", 1, 1, "checkpoints"));
+  }
+}
+
 /* least-waste serves the waiting request that costs the others least: candidate i of isolated cost C_i minimises
  * C_i x (the nodes of the others) without failures. Jobs A (8 nodes), B and C (1 node each), submitted together on
  * 10 nodes, checkpoint 1 GB a node at 1 h to one server of 1 GB/s: C_A = 8 s, C_B = C_C = 1 s. At 1 h all three ask:
@@ -398,6 +447,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
     {"simulate: a generated job mix", test_generated_mix},
     {"simulate: failures replayed from LANL's log", test_failure_log},
+    {"checkpoints of the trace's memory (app.checkpoint_memory), by hand", test_checkpoint_memory},
     {"simulate: least-waste's order, worked by hand", test_least_waste_order},
     CU_TEST_INFO_NULL,
 };
