@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "fit.h"
 
+#include "fm.h"
+
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
@@ -15,10 +17,70 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *fl_fit_family_name(fl_fit_family f)
+/* The families: the failure-model registry's fittable laws, in its order, then the bursty process. */
+static struct {
+  int n;
+  const char *name[FL_FIT_MAX];
+  const fl_fm_fit *fit[FL_FIT_MAX]; /* NULL: the bursty process */
+} fl_fams;
+
+static void fl_fams_init(void)
 {
-  static const char *const names[] = {"exponential", "weibull", "lognormal", "gamma", "bursty"};
-  return f >= 0 && f < FL_FIT_NFAMILY ? names[f] : "?";
+  if (fl_fams.n > 0)
+    return;
+  for (int i = 0; i < fl_fm_registry_count() && fl_fams.n < FL_FIT_MAX - 1; i++)
+    if (fl_fm_registry_fit(i)) {
+      fl_fams.name[fl_fams.n] = fl_fm_registry_name(i);
+      fl_fams.fit[fl_fams.n++] = fl_fm_registry_fit(i);
+    }
+  fl_fams.name[fl_fams.n] = "bursty";
+  fl_fams.fit[fl_fams.n++] = NULL;
+}
+
+int fl_fit_families(void)
+{
+  fl_fams_init();
+  return fl_fams.n;
+}
+
+const char *fl_fit_family_name(int f)
+{
+  fl_fams_init();
+  return f >= 0 && f < fl_fams.n ? fl_fams.name[f] : "?";
+}
+
+int fl_fit_family_find(const char *name)
+{
+  fl_fams_init();
+  for (int f = 0; name && f < fl_fams.n; f++)
+    if (strcmp(fl_fams.name[f], name) == 0)
+      return f;
+  return -1;
+}
+
+int fl_fit_family_bursty(void)
+{
+  fl_fams_init();
+  return fl_fams.n - 1;
+}
+
+void fl_fit_describe(const fl_fit_result *r, char *buf, size_t len)
+{
+  const fl_fm_fit *fit = r->family >= 0 && r->family < fl_fit_families() ? fl_fams.fit[r->family] : NULL;
+  size_t at = 0;
+  buf[0] = '\0';
+  if (!fit) { /* the bursty process */
+    if (r->nparam > 0)
+      snprintf(buf, len, "mu 1/%.4gs  eta %.3g [%.3g, %.3g]  tau %.4gs [%.4g, %.4g]", 1.0 / r->p[0], r->p[1], r->lo[1],
+               r->hi[1], r->p[2], r->lo[2], r->hi[2]);
+    return;
+  }
+  for (int k = 0; k < 2 && at < len; k++)
+    if (fit->label[k])
+      at += (size_t)snprintf(buf + at, len - at, "%s%s %.4g%s [%.4g, %.4g]", at ? "  " : "", fit->label[k], r->p[k],
+                             fit->unit[k] ? fit->unit[k] : "", r->lo[k], r->hi[k]);
+  if (at == 0)
+    snprintf(buf, len, "-");
 }
 
 void fl_fit_obs_free(fl_fit_obs *obs)
@@ -248,10 +310,10 @@ done:
   return rc;
 }
 
-/* The likelihood, on times divided by `scale` (conditioning); theta holds log-transformed parameters. */
+/* The likelihood, on times divided by `scale` (conditioning); theta holds the law's unconstrained parameters. */
 typedef struct fl_lik {
   const fl_fit_obs *obs;
-  fl_fit_family family;
+  const fl_fm_fit *fit;
   double scale;
   double *lx; /* log(t / scale) */
 } fl_lik;
@@ -259,70 +321,20 @@ typedef struct fl_lik {
 static double fl_negll(const gsl_vector *theta, void *p)
 {
   const fl_lik *L = p;
-  const fl_fit_obs *o = L->obs;
-  double a = gsl_vector_get(theta, 0), b = gsl_vector_get(theta, 1), ll = 0.0;
-  switch (L->family) {
-  case FL_FIT_WEIBULL: {
-    double k = exp(a), logl = b;
-    if (k > 1e3 || k < 1e-3)
-      return GSL_POSINF;
-    for (size_t i = 0; i < o->n; i++) {
-      double u = L->lx[i] - logl, z = exp(k * u);
-      ll += o->cens[i] ? -z : a + (k - 1.0) * u - logl - z;
-    }
-    break;
-  }
-  case FL_FIT_LOGNORMAL: {
-    double mu = a, s = exp(b);
-    if (s < 1e-6 || s > 1e3)
-      return GSL_POSINF;
-    for (size_t i = 0; i < o->n; i++) {
-      double u = (L->lx[i] - mu) / s;
-      ll += o->cens[i] ? gsl_sf_log_erfc(u / M_SQRT2) - M_LN2 : -L->lx[i] - b - 0.5 * log(2.0 * M_PI) - 0.5 * u * u;
-    }
-    break;
-  }
-  case FL_FIT_GAMMA: {
-    double k = exp(a), th = exp(b), lg = gsl_sf_lngamma(k);
-    if (k > 1e3 || k < 1e-3)
-      return GSL_POSINF;
-    for (size_t i = 0; i < o->n; i++) {
-      double x = exp(L->lx[i]);
-      if (o->cens[i]) {
-        gsl_sf_result q;
-        if (gsl_sf_gamma_inc_Q_e(k, x / th, &q) != GSL_SUCCESS || !(q.val > 0))
-          return GSL_POSINF;
-        ll += log(q.val);
-      } else {
-        ll += (k - 1.0) * L->lx[i] - x / th - k * b - lg;
-      }
-    }
-    break;
-  }
-  default: return GSL_POSINF;
-  }
-  return isfinite(ll) ? -ll : GSL_POSINF;
+  const double x[2] = {gsl_vector_get(theta, 0), gsl_vector_get(theta, 1)};
+  return L->fit->negll(x, L->lx, L->obs->cens, L->obs->n);
 }
 
-static double fl_mean_of(fl_fit_family fam, double a, double b)
+static double fl_mean_of(const fl_fm_fit *fit, double a, double b)
 {
-  switch (fam) {
-  case FL_FIT_WEIBULL: return exp(b) * gsl_sf_gamma(1.0 + 1.0 / exp(a));
-  case FL_FIT_LOGNORMAL: return exp(a + 0.5 * exp(2.0 * b));
-  case FL_FIT_GAMMA: return exp(a) * exp(b);
-  default: return NAN;
-  }
+  const double x[2] = {a, b};
+  return fit->mean(x);
 }
 
 static double fl_cdf(const fl_fit_result *r, double t)
 {
-  switch (r->family) {
-  case FL_FIT_EXP: return gsl_cdf_exponential_P(t, r->p[0]);
-  case FL_FIT_WEIBULL: return gsl_cdf_weibull_P(t, r->p[1], r->p[0]);
-  case FL_FIT_LOGNORMAL: return gsl_cdf_lognormal_P(t, r->p[0], r->p[1]);
-  case FL_FIT_GAMMA: return gsl_cdf_gamma_P(t, r->p[0], r->p[1]);
-  default: return NAN;
-  }
+  const fl_fm_fit *fit = fl_fams.fit[r->family];
+  return fit ? fit->cdf(t, r->p) : NAN;
 }
 
 /* sup |F_fit - F_KM| over the failure times (both sides of each KM step). */
@@ -406,10 +418,10 @@ out:
 
 static fl_err fl_fit_bursty(const fl_fit_obs *o, fl_fit_result *r);
 
-fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
+fl_err fl_fit_one(const fl_fit_obs *o, int fam, fl_fit_result *r)
 {
   fl_err rc = FL_OK;
-  fl_lik L = {.obs = o, .family = fam, .scale = 0.0, .lx = NULL};
+  fl_lik L = {.obs = o, .fit = NULL, .scale = 0.0, .lx = NULL};
   gsl_multimin_fminimizer *mz = NULL;
   gsl_vector *x = NULL, *step = NULL;
   gsl_matrix *cov = NULL;
@@ -418,12 +430,14 @@ fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
 
   memset(r, 0, sizeof *r);
   r->family = fam;
-  if (fam == FL_FIT_BURSTY)
+  FL_CHECK(fam >= 0 && fam < fl_fit_families(), FL_ERR_INPUT, "no family %d to fit", fam);
+  if (fam == fl_fit_family_bursty())
     return fl_fit_bursty(o, r);
+  L.fit = fl_fams.fit[fam];
   FL_CHECK(o->nfail >= 2, FL_ERR_INPUT, "a fit needs at least 2 failures (%zu)", o->nfail);
   for (size_t i = 0; i < o->n; i++)
     sum += o->t[i];
-  if (fam == FL_FIT_EXP) {
+  if (L.fit->nparam == 1) { /* the exponential: the MLE of the mean is closed-form */
     double m = sum / (double)o->nfail, z = 1.959963984540054 / sqrt((double)o->nfail);
     r->nparam = 1;
     r->p[0] = r->mean_s = m;
@@ -457,19 +471,11 @@ fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
   step = gsl_vector_alloc(2);
   FL_CHECK(x && step, FL_ERR_NOMEM, "out of memory");
   /* start: moments of the failures (censoring only moves the optimum outwards) */
-  switch (fam) {
-  case FL_FIT_WEIBULL:
-    gsl_vector_set(x, 0, log(fmin(fmax(1.2 / sqrt(vlx), 0.05), 20.0)));
-    gsl_vector_set(x, 1, log(fmax(mx, 1e-6)));
-    break;
-  case FL_FIT_LOGNORMAL:
-    gsl_vector_set(x, 0, mlx);
-    gsl_vector_set(x, 1, 0.5 * log(vlx));
-    break;
-  default:
-    gsl_vector_set(x, 0, log(fmin(fmax(mx * mx / vx, 0.01), 100.0)));
-    gsl_vector_set(x, 1, log(fmax(vx / mx, 1e-6)));
-    break;
+  {
+    double x0[2];
+    L.fit->start(mlx, vlx, mx, vx, x0);
+    gsl_vector_set(x, 0, x0[0]);
+    gsl_vector_set(x, 1, x0[1]);
   }
   {
     gsl_multimin_function fn = {.n = 2, .f = fl_negll, .params = &L};
@@ -502,26 +508,12 @@ fl_err fl_fit_one(const fl_fit_obs *o, fl_fit_family fam, fl_fit_result *r)
         C[i][j] = gsl_matrix_get(cov, (size_t)i, (size_t)j);
     {
       double a = gsl_vector_get(x, 0), b = gsl_vector_get(x, 1), ls = log(L.scale), z = 1.959963984540054;
-      double se0 = sqrt(C[0][0]), se1 = sqrt(C[1][1]);
-      /* back to seconds: the scale parameters (and log-normal mu) move by the conditioning factor */
-      if (fam == FL_FIT_LOGNORMAL) {
-        r->p[0] = a + ls;
-        r->lo[0] = r->p[0] - z * se0;
-        r->hi[0] = r->p[0] + z * se0;
-        r->p[1] = exp(b);
-        r->lo[1] = exp(b - z * se1);
-        r->hi[1] = exp(b + z * se1);
-      } else {
-        r->p[0] = exp(a);
-        r->lo[0] = exp(a - z * se0);
-        r->hi[0] = exp(a + z * se0);
-        r->p[1] = exp(b + ls);
-        r->lo[1] = exp(b + ls - z * se1);
-        r->hi[1] = exp(b + ls + z * se1);
-      }
-      m0 = fl_mean_of(fam, a, b);
-      g[0] = (log(fl_mean_of(fam, a + h, b)) - log(fl_mean_of(fam, a - h, b))) / (2 * h);
-      g[1] = (log(fl_mean_of(fam, a, b + h)) - log(fl_mean_of(fam, a, b - h))) / (2 * h);
+      const double xa[2] = {a, b}, se[2] = {sqrt(C[0][0]), sqrt(C[1][1])};
+      /* back to seconds: the law says which parameters move by the conditioning factor */
+      L.fit->params(xa, se, ls, z, r->p, r->lo, r->hi);
+      m0 = fl_mean_of(L.fit, a, b);
+      g[0] = (log(fl_mean_of(L.fit, a + h, b)) - log(fl_mean_of(L.fit, a - h, b))) / (2 * h);
+      g[1] = (log(fl_mean_of(L.fit, a, b + h)) - log(fl_mean_of(L.fit, a, b - h))) / (2 * h);
       {
         double var = g[0] * g[0] * C[0][0] + 2 * g[0] * g[1] * C[0][1] + g[1] * g[1] * C[1][1];
         r->mean_s = m0 * L.scale;
@@ -686,22 +678,22 @@ done:
   return rc;
 }
 
-fl_err fl_fit_all(const fl_fit_obs *o, fl_fit_result r[FL_FIT_NFAMILY], int *best)
+fl_err fl_fit_all(const fl_fit_obs *o, fl_fit_result r[FL_FIT_MAX], int *best)
 {
   fl_err rc = FL_OK;
-  int b = -1;
-  for (int f = 0; f < FL_FIT_NFAMILY; f++) {
-    if (f == FL_FIT_BURSTY && !o->times) {
+  int b = -1, nf = fl_fit_families();
+  for (int f = 0; f < nf; f++) {
+    if (f == fl_fit_family_bursty() && !o->times) {
       memset(&r[f], 0, sizeof r[f]); /* nparam 0: not fitted */
-      r[f].family = FL_FIT_BURSTY;
+      r[f].family = f;
       continue;
     }
-    FL_TRY(fl_fit_one(o, (fl_fit_family)f, &r[f]));
+    FL_TRY(fl_fit_one(o, f, &r[f]));
     if (b < 0 || r[f].aic < r[b].aic)
       b = f;
   }
   /* parsimony: a family with fewer parameters within 2 AIC units wins (the fewest of those) */
-  for (int f = 0; f < FL_FIT_NFAMILY; f++)
+  for (int f = 0; f < nf; f++)
     if (r[f].nparam > 0 && r[f].nparam < r[b].nparam && r[f].aic <= r[b].aic + 2.0)
       b = f;
   *best = b;
@@ -711,14 +703,15 @@ done:
 
 void fl_fit_print_section(const fl_fit_result *r, double scale_nodes, FILE *f)
 {
-  if (r->family == FL_FIT_BURSTY) {
+  const fl_fm_fit *fit;
+  if (r->family == fl_fit_family_bursty()) {
     fprintf(f, "[failures]\nmodel = exponential\nnode_mtbf = %.6gs\nburst_ratio = %.4g\nburst_time = %.6gs\n",
             scale_nodes / r->p[0], fmin(r->p[1], 0.95), r->p[2]);
     return;
   }
   fprintf(f, "[failures]\nmodel = %s\nnode_mtbf = %.6gs\n", fl_fit_family_name(r->family), r->mean_s * scale_nodes);
-  if (r->family == FL_FIT_WEIBULL || r->family == FL_FIT_GAMMA)
-    fprintf(f, "shape = %.4g\n", r->p[0]);
-  else if (r->family == FL_FIT_LOGNORMAL)
-    fprintf(f, "sigma = %.4g\n", r->p[1]);
+  fit = fl_fams.fit[r->family];
+  for (int k = 0; k < 2; k++)
+    if (fit->key[k])
+      fprintf(f, "%s = %.4g\n", fit->key[k], r->p[k]);
 }

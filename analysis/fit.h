@@ -30,14 +30,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-typedef enum fl_fit_family {
-  FL_FIT_EXP = 0,
-  FL_FIT_WEIBULL,
-  FL_FIT_LOGNORMAL,
-  FL_FIT_GAMMA,
-  FL_FIT_BURSTY, /* per system only: a Hawkes process (below) */
-  FL_FIT_NFAMILY
-} fl_fit_family;
+/* The families fit tries: every law of the failure-model registry that says how it is fitted (fm.h's fl_fm_fit:
+ * exponential, weibull, lognormal, gamma, in registry order), then the bursty process (per system only, below).
+ * A family is its index in that list. */
+#define FL_FIT_MAX 16 /* families at most */
+int fl_fit_families(void);
+const char *fl_fit_family_name(int family);
+int fl_fit_family_find(const char *name); /* -1: none of that name */
+int fl_fit_family_bursty(void);           /* the bursty process's index */
 
 #define FL_FIT_MIN_FAILURES 20 /* intervals ending in a failure that a fit needs */
 
@@ -71,22 +71,23 @@ fl_err fl_fit_obs_from(const double *t, const unsigned char *cens, size_t n, fl_
 void fl_fit_obs_free(fl_fit_obs *obs);
 
 typedef struct fl_fit_result {
-  fl_fit_family family;
+  int family;
   int nparam;
-  /* exponential: p0 = mean; Weibull: p0 = shape k, p1 = scale lambda; log-normal: p0 = mu, p1 = sigma (of ln t,
-   * t in seconds); gamma: p0 = shape a, p1 = scale theta; bursty: p0 = background rate mu (1/s), p1 = eta,
-   * p2 = tau (s). lo/hi: 95 % CI. nparam 0: not fitted (bursty on per-node data). */
+  /* the law's parameters as its fl_fm_fit gives them (exponential: p0 = mean; Weibull: p0 = shape k, p1 = scale
+   * lambda; log-normal: p0 = mu, p1 = sigma (of ln t, t in seconds); gamma: p0 = shape a, p1 = scale theta);
+   * bursty: p0 = background rate mu (1/s), p1 = eta, p2 = tau (s). lo/hi: 95 % CI. nparam 0: not fitted (bursty
+   * on per-node data). */
   double p[3], lo[3], hi[3];
   double mean_s, mean_lo, mean_hi;
   double loglik, aic, ks;
   int converged;
 } fl_fit_result;
 
-fl_err fl_fit_one(const fl_fit_obs *obs, fl_fit_family family, fl_fit_result *r);
-/* Fit all four; returns the index of the family chosen (the rule above). */
-fl_err fl_fit_all(const fl_fit_obs *obs, fl_fit_result r[FL_FIT_NFAMILY], int *best);
-
-const char *fl_fit_family_name(fl_fit_family f);
+fl_err fl_fit_one(const fl_fit_obs *obs, int family, fl_fit_result *r);
+/* Fit every family (r[0 .. fl_fit_families() - 1]); *best: the family chosen (the rule above). */
+fl_err fl_fit_all(const fl_fit_obs *obs, fl_fit_result r[FL_FIT_MAX], int *best);
+/* A fitted renewal law's parameters as the table shows them ("shape 0.7 [0.6, 0.8]  scale 3e5s [...]"), into buf. */
+void fl_fit_describe(const fl_fit_result *r, char *buf, size_t len);
 /* The failure-model name and parameter keys of a fit, as a [failures] section (node_mtbf = mean * scale_nodes:
  * 1 for a per-node fit, the node count for a per-system one). */
 void fl_fit_print_section(const fl_fit_result *r, double scale_nodes, FILE *f);

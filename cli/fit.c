@@ -1,7 +1,8 @@
 /* fit.c — `faultline fit`: which law a failure log follows (analysis/fit.h). */
+#include "fit.h"
+
 #include "args.h"
 #include "cli.h"
-#include "fit.h"
 #include "logs.h"
 #include "units.h"
 
@@ -10,27 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static void fl_fit_params(const fl_fit_result *r, char *buf, size_t len)
-{
-  switch (r->family) {
-  case FL_FIT_EXP: snprintf(buf, len, "-"); break;
-  case FL_FIT_LOGNORMAL:
-    snprintf(buf, len, "mu %.4g [%.4g, %.4g]  sigma %.4g [%.4g, %.4g]", r->p[0], r->lo[0], r->hi[0], r->p[1], r->lo[1],
-             r->hi[1]);
-    break;
-  case FL_FIT_WEIBULL:
-  case FL_FIT_GAMMA:
-    snprintf(buf, len, "shape %.4g [%.4g, %.4g]  scale %.4gs [%.4g, %.4g]", r->p[0], r->lo[0], r->hi[0], r->p[1],
-             r->lo[1], r->hi[1]);
-    break;
-  case FL_FIT_BURSTY:
-    snprintf(buf, len, "mu 1/%.4gs  eta %.3g [%.3g, %.3g]  tau %.4gs [%.4g, %.4g]", 1.0 / r->p[0], r->p[1], r->lo[1],
-             r->hi[1], r->p[2], r->lo[2], r->hi[2]);
-    break;
-  default: buf[0] = '\0';
-  }
-}
 
 static void fl_fit_human(double s, char *buf, size_t len)
 {
@@ -55,7 +35,7 @@ int fl_cmd_fit(int argc, char **argv)
   fl_log *log = NULL;
   fl_log_map *map = NULL;
   fl_fit_obs obs;
-  fl_fit_result res[FL_FIT_NFAMILY];
+  fl_fit_result res[FL_FIT_MAX];
 
   memset(&obs, 0, sizeof obs);
   for (int i = 1; i < argc; i++) {
@@ -110,8 +90,8 @@ int fl_cmd_fit(int argc, char **argv)
     opts.map_path = map_path;
   }
   if (log->systems > 1 && !opts.per_system && system < 0)
-    fprintf(stderr, "faultline fit: %s holds %ld systems; fitting their nodes together (--system N picks one)\n",
-            path, log->systems);
+    fprintf(stderr, "faultline fit: %s holds %ld systems; fitting their nodes together (--system N picks one)\n", path,
+            log->systems);
   if (scenario && !per_given) {
     /* a scenario wants the log's failure rate: the system's failures spread over its nodes match the count of
      * failures the log holds (a per-node fit drops each node's first interval and, with failures concentrated on a
@@ -145,7 +125,7 @@ int fl_cmd_fit(int argc, char **argv)
     printf("# faultline fit %s (%s%s, per %s): %s by AIC over %zu intervals (%zu failures)\n", path,
            fl_log_format_name(log->format), sys, opts.per_system ? "system" : "node",
            fl_fit_family_name(res[best].family), obs.n, obs.nfail);
-    if (opts.per_system && res[best].family == FL_FIT_BURSTY)
+    if (opts.per_system && res[best].family == fl_fit_family_bursty())
       printf("# node_mtbf = %ld nodes / background rate; each failure begets burst_ratio more on random nodes\n",
              obs.nodes);
     else if (opts.per_system)
@@ -173,13 +153,13 @@ int fl_cmd_fit(int argc, char **argv)
       printf(", %ld nodes", obs.nodes);
     if (obs.coalesced > 0)
       printf(", %ld simultaneous failures counted once", obs.coalesced);
-    printf("\n\n%-12s %-70s %-24s %11s %11s %7s\n", "family", "parameters (95% CI)", "mean (95% CI)", "log-lik",
-           "AIC", "KS D");
-    for (int f = 0; f < FL_FIT_NFAMILY; f++) {
+    printf("\n\n%-12s %-70s %-24s %11s %11s %7s\n", "family", "parameters (95% CI)", "mean (95% CI)", "log-lik", "AIC",
+           "KS D");
+    for (int f = 0; f < fl_fit_families(); f++) {
       char params[160], mean[64], m0[16], m1[16], m2[16];
       if (res[f].nparam == 0)
         continue; /* bursty: per system only */
-      fl_fit_params(&res[f], params, sizeof params);
+      fl_fit_describe(&res[f], params, sizeof params);
       fl_fit_human(res[f].mean_s, m0, sizeof m0);
       fl_fit_human(res[f].mean_lo, m1, sizeof m1);
       fl_fit_human(res[f].mean_hi, m2, sizeof m2);

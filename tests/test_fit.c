@@ -3,6 +3,7 @@
 #include "cli_util.h"
 #include "fit.h"
 #include "fl_test.h"
+#include "fm.h"
 #include "logs.h"
 #include "scenario.h"
 
@@ -14,6 +15,13 @@
 #include <string.h>
 
 #define N_DRAWS 10000
+
+/* The families by name, as fit finds them in the failure-model registry. */
+#define FL_FIT_EXP fl_fit_family_find("exponential")
+#define FL_FIT_WEIBULL fl_fit_family_find("weibull")
+#define FL_FIT_LOGNORMAL fl_fit_family_find("lognormal")
+#define FL_FIT_GAMMA fl_fit_family_find("gamma")
+#define FL_FIT_BURSTY fl_fit_family_bursty()
 
 static double rel(double got, double want)
 {
@@ -28,51 +36,55 @@ static double rel(double got, double want)
 static void test_recovers_each_family(void)
 {
   static const struct {
-    fl_fit_family fam;
+    const char *name;
     double p0, p1;
   } truth[] = {
-      {FL_FIT_EXP, 86400.0 * 30, 0},
-      {FL_FIT_WEIBULL, 0.7, 86400.0 * 20},
-      {FL_FIT_LOGNORMAL, 13.0, 1.2},
-      {FL_FIT_GAMMA, 0.6, 86400.0 * 40},
+      {"exponential", 86400.0 * 30, 0},
+      {"weibull", 0.7, 86400.0 * 20},
+      {"lognormal", 13.0, 1.2},
+      {"gamma", 0.6, 86400.0 * 40},
   };
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
   double *t = malloc(N_DRAWS * sizeof *t);
   for (size_t k = 0; k < sizeof truth / sizeof truth[0]; k++) {
     fl_fit_obs obs;
-    fl_fit_result res[FL_FIT_NFAMILY];
+    fl_fit_result res[FL_FIT_MAX];
     int best = -1;
+    int fam = fl_fit_family_find(truth[k].name);
+    CU_ASSERT_FATAL(fam >= 0);
     gsl_rng_set(r, 2000 + k);
     for (int i = 0; i < N_DRAWS; i++) {
-      switch (truth[k].fam) {
-      case FL_FIT_EXP: t[i] = gsl_ran_exponential(r, truth[k].p0); break;
-      case FL_FIT_WEIBULL: t[i] = gsl_ran_weibull(r, truth[k].p1, truth[k].p0); break;
-      case FL_FIT_LOGNORMAL: t[i] = gsl_ran_lognormal(r, truth[k].p0, truth[k].p1); break;
-      default: t[i] = gsl_ran_gamma(r, truth[k].p0, truth[k].p1); break;
-      }
+      if (fam == FL_FIT_EXP)
+        t[i] = gsl_ran_exponential(r, truth[k].p0);
+      else if (fam == FL_FIT_WEIBULL)
+        t[i] = gsl_ran_weibull(r, truth[k].p1, truth[k].p0);
+      else if (fam == FL_FIT_LOGNORMAL)
+        t[i] = gsl_ran_lognormal(r, truth[k].p0, truth[k].p1);
+      else
+        t[i] = gsl_ran_gamma(r, truth[k].p0, truth[k].p1);
     }
     CU_ASSERT_EQUAL_FATAL(fl_fit_obs_from(t, NULL, N_DRAWS, &obs), FL_OK);
     CU_ASSERT_EQUAL_FATAL(fl_fit_all(&obs, res, &best), FL_OK);
     {
-      const fl_fit_result *f = &res[truth[k].fam];
-      fprintf(stderr, "  %-11s p0 %.5g (%.5g)  p1 %.5g (%.5g)  best %s\n", fl_fit_family_name(truth[k].fam), f->p[0],
+      const fl_fit_result *f = &res[fam];
+      fprintf(stderr, "  %-11s p0 %.5g (%.5g)  p1 %.5g (%.5g)  best %s\n", fl_fit_family_name(fam), f->p[0],
               truth[k].p0, f->p[1], truth[k].p1, fl_fit_family_name(best));
       CU_ASSERT(f->converged);
       CU_ASSERT(rel(f->p[0], truth[k].p0) < 0.02);
-      if (truth[k].fam != FL_FIT_EXP)
+      if (fam != FL_FIT_EXP)
         CU_ASSERT(rel(f->p[1], truth[k].p1) < 0.02);
       /* the CI holds the estimate and is narrow at this n */
       CU_ASSERT(f->lo[0] < f->p[0] && f->p[0] < f->hi[0]);
       CU_ASSERT(f->lo[0] < truth[k].p0 && truth[k].p0 < f->hi[0]);
-      if (truth[k].fam != FL_FIT_EXP)
+      if (fam != FL_FIT_EXP)
         CU_ASSERT(f->lo[1] < truth[k].p1 && truth[k].p1 < f->hi[1]);
       CU_ASSERT(f->hi[0] - f->lo[0] < 0.1 * fabs(f->p[0]));
       CU_ASSERT(f->ks < 0.02);
       CU_ASSERT(fabs(f->aic - (2.0 * f->nparam - 2.0 * f->loglik)) < 1e-6);
     }
-    CU_ASSERT_EQUAL(best, (int)truth[k].fam);
+    CU_ASSERT_EQUAL(best, fam);
     /* a wrong family fits worse by far, and the KS distance says so */
-    if (truth[k].fam == FL_FIT_WEIBULL)
+    if (fam == FL_FIT_WEIBULL)
       CU_ASSERT(res[FL_FIT_EXP].aic > res[FL_FIT_WEIBULL].aic + 100 && res[FL_FIT_EXP].ks > 0.05);
     fl_fit_obs_free(&obs);
   }
@@ -162,7 +174,7 @@ static void test_lanl_system20(void)
 {
   fl_log *log = NULL;
   fl_fit_obs obs;
-  fl_fit_result res[FL_FIT_NFAMILY];
+  fl_fit_result res[FL_FIT_MAX];
   fl_fit_opts opts = {.per_system = 1, .from_s = NAN, .to_s = NAN, .nodes = -1, .sort = 0};
   int best;
   CU_ASSERT_EQUAL_FATAL(fl_log_read(fl_test_src("data/failures/lanl-system20.csv"), FL_LOG_AUTO, -1, &log), FL_OK);
@@ -203,13 +215,14 @@ static void write_file(const char *name, const char *text)
 static void test_readers(void)
 {
   fl_log *log = NULL;
-  write_file("l.csv", "System,machine type,nodes,procstot,procsinnode,nodenum,nodenumz,node install,node prod,node "
-                      "decom,fru type,mem,cputype,memtype,num intercon,purpose,Prob Started,Prob Fixed,Down "
-                      "Time,Facilities,Hardware,Human Error,Network,Undetermined,Software,Same Event\n"
-                      "2,cluster,49,6152,128,1,1,Nov-96,Jan-97,5-Nov,part,32,1,1,12,compute,4/19/2001 3:27,4/19/2001 "
-                      "3:48,21,,,,,,\"MPI, PVM, Array services\",No\n"
-                      "17,,,,,,,,,,,,,,,,1/8/1997 8:40,1/8/1997 8:50,10,,Other,,,,,No\n"
-                      "2,cluster,49,6152,128,2,2,Nov-96,Jan-97,5-Nov,part,32,1,1,12,compute,4/20/2001 3:27,,,,,,,,,No\n");
+  write_file("l.csv",
+             "System,machine type,nodes,procstot,procsinnode,nodenum,nodenumz,node install,node prod,node "
+             "decom,fru type,mem,cputype,memtype,num intercon,purpose,Prob Started,Prob Fixed,Down "
+             "Time,Facilities,Hardware,Human Error,Network,Undetermined,Software,Same Event\n"
+             "2,cluster,49,6152,128,1,1,Nov-96,Jan-97,5-Nov,part,32,1,1,12,compute,4/19/2001 3:27,4/19/2001 "
+             "3:48,21,,,,,,\"MPI, PVM, Array services\",No\n"
+             "17,,,,,,,,,,,,,,,,1/8/1997 8:40,1/8/1997 8:50,10,,Other,,,,,No\n"
+             "2,cluster,49,6152,128,2,2,Nov-96,Jan-97,5-Nov,part,32,1,1,12,compute,4/20/2001 3:27,,,,,,,,,No\n");
   CU_ASSERT_EQUAL_FATAL(fl_log_read(fl_test_tmp("l.csv"), FL_LOG_AUTO, 2, &log), FL_OK);
   CU_ASSERT_EQUAL(log->n, 2u);
   CU_ASSERT_STRING_EQUAL(log->rec[0].node, "2:1");
@@ -412,7 +425,7 @@ static void test_bursty(void)
     double *t = NULL, T = 3600.0 * 24 * 3650, mu = 1.0 / (3600.0 * 30), eta = poisson ? 0.0 : 0.6, tau = 3600.0 * 6;
     size_t n;
     fl_fit_obs obs;
-    fl_fit_result res[FL_FIT_NFAMILY];
+    fl_fit_result res[FL_FIT_MAX];
     int best = -1;
     FILE *f = fopen(fl_test_tmp("hawkes.csv"), "w");
     fl_log *log = NULL;
@@ -448,7 +461,46 @@ static void test_bursty(void)
   gsl_rng_free(r);
 }
 
+/* The families are the failure-model registry's: every law with an fl_fm_fit, in registry order, then the bursty
+ * process; none, trace (no fit) are not families; every family fits a sample and writes a section that names it. */
+static void test_families_from_registry(void)
+{
+  int f = 0;
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  double t[500];
+  fl_fit_obs obs;
+  for (int i = 0; i < 500; i++)
+    t[i] = gsl_ran_weibull(r, 86400.0, 0.8);
+  CU_ASSERT_EQUAL_FATAL(fl_fit_obs_from(t, NULL, 500, &obs), FL_OK);
+  for (int i = 0; i < fl_fm_registry_count(); i++) {
+    fl_fit_result res;
+    char section[512] = "", want[64];
+    FILE *m;
+    if (!fl_fm_registry_fit(i)) {
+      CU_ASSERT_EQUAL(fl_fit_family_find(fl_fm_registry_name(i)), -1);
+      continue;
+    }
+    CU_ASSERT_EQUAL(fl_fit_family_find(fl_fm_registry_name(i)), f);
+    CU_ASSERT_STRING_EQUAL(fl_fit_family_name(f), fl_fm_registry_name(i));
+    CU_ASSERT_EQUAL_FATAL(fl_fit_one(&obs, f, &res), FL_OK);
+    CU_ASSERT(res.nparam == fl_fm_registry_fit(i)->nparam && isfinite(res.aic) && res.mean_s > 0);
+    m = fmemopen(section, sizeof section - 1, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    fl_fit_print_section(&res, 1.0, m);
+    fclose(m);
+    snprintf(want, sizeof want, "model = %s\n", fl_fm_registry_name(i));
+    CU_ASSERT_PTR_NOT_NULL(strstr(section, want));
+    f++;
+  }
+  CU_ASSERT_EQUAL(f, fl_fit_family_bursty());
+  CU_ASSERT_EQUAL(fl_fit_families(), f + 1);
+  CU_ASSERT_EQUAL(fl_fit_family_find("none"), -1);
+  fl_fit_obs_free(&obs);
+  gsl_rng_free(r);
+}
+
 static CU_TestInfo fit_tests[] = {
+    {"the families are the failure-model registry's fittable laws, then bursty", test_families_from_registry},
     {"bursts: a Hawkes process recovered; none found in a Poisson one", test_bursty},
     {"10,000 draws: each family recovered within 2 %, picked by AIC", test_recovers_each_family},
     {"exponential MLE in closed form, censored", test_exponential_closed_form},

@@ -35,6 +35,11 @@ const char *fl_fm_registry_name(int i)
   return (i >= 0 && i < FL_FM_NREG) ? fl_fm_registry[i]->name : NULL;
 }
 
+const fl_fm_fit *fl_fm_registry_fit(int i)
+{
+  return (i >= 0 && i < FL_FM_NREG) ? fl_fm_registry[i]->fit : NULL;
+}
+
 fl_err fl_fm_create(const fl_scenario *sc, fl_fm **out)
 {
   fl_err rc = FL_OK;

@@ -63,4 +63,27 @@ const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i);
 int fl_fm_registry_count(void);
 const char *fl_fm_registry_name(int i);
 
+/* Fitting a law to times between failures (`faultline fit`, analysis/fit.c), by maximum likelihood with
+ * right-censoring. A law that can be fitted says how; fit runs the maximisation (GSL's Nelder-Mead over x), the
+ * observed information, the confidence intervals and the goodness of fit the same way for every law, so a law
+ * added to the registry with these is fitted, compared and written as a [failures] section without a change to
+ * fit. The times are divided by their mean first (conditioning): lx[i] = log(t[i] / scale). */
+typedef struct fl_fm_fit {
+  int nparam; /* 1: the exponential's closed form (the mean over the failures); 2: Nelder-Mead over x[0], x[1] */
+  /* where the simplex starts, from the failures' moments: mean and variance of lx and of t / scale */
+  void (*start)(double mlx, double vlx, double mx, double vx, double x[2]);
+  /* the negative log-likelihood of the scaled observations at x (GSL_POSINF where x is out of range) */
+  double (*negll)(const double x[2], const double *lx, const unsigned char *cens, size_t n);
+  /* the mean of the scaled law at x */
+  double (*mean)(const double x[2]);
+  /* the law's parameters in seconds from x: p[k] with its 95 % interval from x[k] -/+ z se[k]; ls = log(scale) */
+  void (*params)(const double x[2], const double se[2], double ls, double z, double p[2], double lo[2], double hi[2]);
+  double (*cdf)(double t, const double p[2]); /* the fitted law's CDF, t in seconds */
+  /* how the parameters read: in the table ("shape", "scale"; NULL: not shown) with a unit suffix, and as the keys
+   * of a [failures] section (NULL: not written; node_mtbf, the mean, always is) */
+  const char *label[2], *unit[2], *key[2];
+} fl_fm_fit;
+/* How registry entry i is fitted; NULL for a law fit cannot fit (none, trace). */
+const fl_fm_fit *fl_fm_registry_fit(int i);
+
 #endif

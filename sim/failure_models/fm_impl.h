@@ -20,6 +20,7 @@ typedef struct fl_fm_ops {
   double (*uniform)(gsl_rng *r);
   double (*time_of)(const fl_fm *fm, double u);
   int decreasing;
+  const fl_fm_fit *fit; /* how `faultline fit` fits it (fm.h); NULL: it cannot */
 } fl_fm_ops;
 
 struct fl_fm {

@@ -124,8 +124,8 @@ static fl_err fl_log_csv_row(fl_log *log, fl_row *row, int line, fl_log_rec *rec
   double v;
   char *f0, *f1;
   if (row->nfield < 2 || row->nfield > 3)
-    return fl_err_set(FL_ERR_INPUT, "%s:%d: expected 'time, node[, downtime]', got %d field%s", file, line,
-                      row->nfield, row->nfield == 1 ? "" : "s");
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: expected 'time, node[, downtime]', got %d field%s", file, line, row->nfield,
+                      row->nfield == 1 ? "" : "s");
   f0 = fl_log_trim(row->field[0]);
   f1 = fl_log_trim(row->field[1]);
   if (fl_units_duration(f0, 0, &v) != FL_OK) {
@@ -190,9 +190,9 @@ static int fl_log_col(fl_row *hdr, const char *name)
 }
 
 typedef struct fl_log_cols {
-  int system, nodes, node, start, fixed, down;       /* lanl */
+  int system, nodes, node, start, fixed, down;          /* lanl */
   int ev_node, ev_platform, ev_type, ev_start, ev_stop; /* fta */
-  int need;                                          /* fields a row must have */
+  int need;                                             /* fields a row must have */
 } fl_log_cols;
 
 static fl_err fl_log_lanl_header(fl_log *log, fl_row *hdr, fl_log_cols *c)
@@ -229,8 +229,8 @@ static fl_err fl_log_lanl_row(fl_log *log, fl_row *row, int line, const fl_log_c
   double start, fixed;
   char id[64];
   if (row->nfield < c->need)
-    return fl_err_set(FL_ERR_INPUT, "%s:%d: %d fields, the LANL header names at least %d", log->path, line,
-                      row->nfield, c->need);
+    return fl_err_set(FL_ERR_INPUT, "%s:%d: %d fields, the LANL header names at least %d", log->path, line, row->nfield,
+                      c->need);
   if (fl_log_long(log, line, "System", fl_log_trim(row->field[c->system]), &sys) != FL_OK)
     return FL_ERR_INPUT;
   rec->system = sys;
@@ -312,8 +312,8 @@ static fl_err fl_log_fta_row(fl_log *log, fl_row *row, int line, const fl_log_co
       if (fl_log_epoch(log, line, "event_stop_time", s, &stop) != FL_OK)
         return FL_ERR_INPUT;
       if (stop < start)
-        return fl_err_set(FL_ERR_INPUT, "%s:%d: event_stop_time '%s' is before event_start_time '%s'", log->path,
-                          line, s, row->field[c->ev_start]);
+        return fl_err_set(FL_ERR_INPUT, "%s:%d: event_stop_time '%s' is before event_start_time '%s'", log->path, line,
+                          s, row->field[c->ev_start]);
       rec->downtime_s = stop - start;
     }
   }

@@ -10,7 +10,10 @@
 #include "fm_impl.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 
@@ -65,7 +68,15 @@ static double fl_fm_exp_cumh(const fl_fm *fm, double t)
 {
   return t / fm->mean_s;
 }
+/* fitted in closed form: the mean over the failures (analysis/fit.c) */
+static double fl_fit_exp_cdf(double t, const double p[2])
+{
+  return gsl_cdf_exponential_P(t, p[0]);
+}
+static const fl_fm_fit fl_fm_exponential_fit = {.nparam = 1, .cdf = fl_fit_exp_cdf};
+
 const fl_fm_ops fl_fm_exponential_ops = {
+    .fit = &fl_fm_exponential_fit,
     .cumhazard = fl_fm_exp_cumh,
     .name = "exponential",
     .setup = fl_fm_exp_setup,
@@ -113,7 +124,56 @@ static double fl_fm_weibull_cumh(const fl_fm *fm, double t)
 {
   return pow(t / fm->scale, fm->shape);
 }
+/* fitted over x = (log k, log lambda) of the scaled times */
+static void fl_fit_weibull_start(double mlx, double vlx, double mx, double vx, double x[2])
+{
+  (void)mlx;
+  (void)vx;
+  x[0] = log(fmin(fmax(1.2 / sqrt(vlx), 0.05), 20.0));
+  x[1] = log(fmax(mx, 1e-6));
+}
+static double fl_fit_weibull_negll(const double x[2], const double *lx, const unsigned char *cens, size_t n)
+{
+  double a = x[0], k = exp(a), logl = x[1], ll = 0.0;
+  if (k > 1e3 || k < 1e-3)
+    return GSL_POSINF;
+  for (size_t i = 0; i < n; i++) {
+    double u = lx[i] - logl, z = exp(k * u);
+    ll += cens[i] ? -z : a + (k - 1.0) * u - logl - z;
+  }
+  return isfinite(ll) ? -ll : GSL_POSINF;
+}
+static double fl_fit_weibull_mean(const double x[2])
+{
+  return exp(x[1]) * gsl_sf_gamma(1.0 + 1.0 / exp(x[0]));
+}
+/* shape and scale: x[0] is log k, x[1] log lambda of the scaled times (the shape of a gamma likewise) */
+static void fl_fit_shape_scale(const double x[2], const double se[2], double ls, double z, double p[2], double lo[2],
+                               double hi[2])
+{
+  p[0] = exp(x[0]);
+  lo[0] = exp(x[0] - z * se[0]);
+  hi[0] = exp(x[0] + z * se[0]);
+  p[1] = exp(x[1] + ls);
+  lo[1] = exp(x[1] + ls - z * se[1]);
+  hi[1] = exp(x[1] + ls + z * se[1]);
+}
+static double fl_fit_weibull_cdf(double t, const double p[2])
+{
+  return gsl_cdf_weibull_P(t, p[1], p[0]);
+}
+static const fl_fm_fit fl_fm_weibull_fit = {.nparam = 2,
+                                            .start = fl_fit_weibull_start,
+                                            .negll = fl_fit_weibull_negll,
+                                            .mean = fl_fit_weibull_mean,
+                                            .params = fl_fit_shape_scale,
+                                            .cdf = fl_fit_weibull_cdf,
+                                            .label = {"shape", "scale"},
+                                            .unit = {"", "s"},
+                                            .key = {"shape", NULL}};
+
 const fl_fm_ops fl_fm_weibull_ops = {
+    .fit = &fl_fm_weibull_fit,
     .cumhazard = fl_fm_weibull_cumh,
     .name = "weibull",
     .setup = fl_fm_weibull_setup,
@@ -151,7 +211,55 @@ static double fl_fm_lognormal_cumh(const fl_fm *fm, double t)
 {
   return t > 0 ? -log(gsl_cdf_lognormal_Q(t, fm->zeta, fm->sigma)) : 0.0;
 }
+/* fitted over x = (mu, log sigma) of the scaled times */
+static void fl_fit_lognormal_start(double mlx, double vlx, double mx, double vx, double x[2])
+{
+  (void)mx;
+  (void)vx;
+  x[0] = mlx;
+  x[1] = 0.5 * log(vlx);
+}
+static double fl_fit_lognormal_negll(const double x[2], const double *lx, const unsigned char *cens, size_t n)
+{
+  double mu = x[0], b = x[1], sd = exp(b), ll = 0.0;
+  if (sd < 1e-6 || sd > 1e3)
+    return GSL_POSINF;
+  for (size_t i = 0; i < n; i++) {
+    double u = (lx[i] - mu) / sd;
+    ll += cens[i] ? gsl_sf_log_erfc(u / M_SQRT2) - M_LN2 : -lx[i] - b - 0.5 * log(2.0 * M_PI) - 0.5 * u * u;
+  }
+  return isfinite(ll) ? -ll : GSL_POSINF;
+}
+static double fl_fit_lognormal_mean(const double x[2])
+{
+  return exp(x[0] + 0.5 * exp(2.0 * x[1]));
+}
+static void fl_fit_lognormal_params(const double x[2], const double se[2], double ls, double z, double p[2],
+                                    double lo[2], double hi[2])
+{
+  p[0] = x[0] + ls; /* mu moves by the conditioning factor */
+  lo[0] = p[0] - z * se[0];
+  hi[0] = p[0] + z * se[0];
+  p[1] = exp(x[1]);
+  lo[1] = exp(x[1] - z * se[1]);
+  hi[1] = exp(x[1] + z * se[1]);
+}
+static double fl_fit_lognormal_cdf(double t, const double p[2])
+{
+  return gsl_cdf_lognormal_P(t, p[0], p[1]);
+}
+static const fl_fm_fit fl_fm_lognormal_fit = {.nparam = 2,
+                                              .start = fl_fit_lognormal_start,
+                                              .negll = fl_fit_lognormal_negll,
+                                              .mean = fl_fit_lognormal_mean,
+                                              .params = fl_fit_lognormal_params,
+                                              .cdf = fl_fit_lognormal_cdf,
+                                              .label = {"mu", "sigma"},
+                                              .unit = {"", ""},
+                                              .key = {NULL, "sigma"}};
+
 const fl_fm_ops fl_fm_lognormal_ops = {
+    .fit = &fl_fm_lognormal_fit,
     .cumhazard = fl_fm_lognormal_cumh,
     .name = "lognormal",
     .setup = fl_fm_lognormal_setup,
@@ -186,7 +294,52 @@ static double fl_fm_gamma_cumh(const fl_fm *fm, double t)
 {
   return t > 0 ? -log(gsl_cdf_gamma_Q(t, fm->shape, fm->scale)) : 0.0;
 }
+/* fitted over x = (log a, log theta) of the scaled times */
+static void fl_fit_gamma_start(double mlx, double vlx, double mx, double vx, double x[2])
+{
+  (void)mlx;
+  (void)vlx;
+  x[0] = log(fmin(fmax(mx * mx / vx, 0.01), 100.0));
+  x[1] = log(fmax(vx / mx, 1e-6));
+}
+static double fl_fit_gamma_negll(const double x[2], const double *lx, const unsigned char *cens, size_t n)
+{
+  double k = exp(x[0]), b = x[1], th = exp(b), lg = gsl_sf_lngamma(k), ll = 0.0;
+  if (k > 1e3 || k < 1e-3)
+    return GSL_POSINF;
+  for (size_t i = 0; i < n; i++) {
+    double t = exp(lx[i]);
+    if (cens[i]) {
+      gsl_sf_result q;
+      if (gsl_sf_gamma_inc_Q_e(k, t / th, &q) != GSL_SUCCESS || !(q.val > 0))
+        return GSL_POSINF;
+      ll += log(q.val);
+    } else {
+      ll += (k - 1.0) * lx[i] - t / th - k * b - lg;
+    }
+  }
+  return isfinite(ll) ? -ll : GSL_POSINF;
+}
+static double fl_fit_gamma_mean(const double x[2])
+{
+  return exp(x[0]) * exp(x[1]);
+}
+static double fl_fit_gamma_cdf(double t, const double p[2])
+{
+  return gsl_cdf_gamma_P(t, p[0], p[1]);
+}
+static const fl_fm_fit fl_fm_gamma_fit = {.nparam = 2,
+                                          .start = fl_fit_gamma_start,
+                                          .negll = fl_fit_gamma_negll,
+                                          .mean = fl_fit_gamma_mean,
+                                          .params = fl_fit_shape_scale,
+                                          .cdf = fl_fit_gamma_cdf,
+                                          .label = {"shape", "scale"},
+                                          .unit = {"", "s"},
+                                          .key = {"shape", NULL}};
+
 const fl_fm_ops fl_fm_gamma_ops = {
+    .fit = &fl_fm_gamma_fit,
     .cumhazard = fl_fm_gamma_cumh,
     .name = "gamma",
     .setup = fl_fm_gamma_setup,

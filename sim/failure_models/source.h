@@ -46,20 +46,20 @@ typedef struct fl_fsrc_profile {
 
 typedef struct fl_fsrc_config {
   const fl_fm *fm;
-  long nodes;             /* nodes that can fail */
-  double repair_s;        /* downtime after a failure; INFINITY = never repaired */
-  int start;              /* fl_start: stationary, fresh, or steady (a node may be down at t=0) */
-  uint64_t seed, replica; /* stream FL_STREAM_FAILURES of this replica */
-  const long *trace_node; /* trace model: node index of each trace record (resolved by the caller) */
-  int trace_elsewhere;    /* 1: the engine places the trace's records itself (failures.trace_clock = work) */
-  long group_size;        /* group failures: nodes g*group_size .. (g+1)*group_size-1 fail together */
-  double group_mtbf_s;    /* mean time between failures of ONE group; INFINITY (or 0 group_size): none */
-  double burst_ratio;     /* bursts: offspring failures per failure (< 1); 0: none */
-  double burst_time_s;    /* mean delay of an offspring failure */
+  long nodes;                      /* nodes that can fail */
+  double repair_s;                 /* downtime after a failure; INFINITY = never repaired */
+  int start;                       /* fl_start: stationary, fresh, or steady (a node may be down at t=0) */
+  uint64_t seed, replica;          /* stream FL_STREAM_FAILURES of this replica */
+  const long *trace_node;          /* trace model: node index of each trace record (resolved by the caller) */
+  int trace_elsewhere;             /* 1: the engine places the trace's records itself (failures.trace_clock = work) */
+  long group_size;                 /* group failures: nodes g*group_size .. (g+1)*group_size-1 fail together */
+  double group_mtbf_s;             /* mean time between failures of ONE group; INFINITY (or 0 group_size): none */
+  double burst_ratio;              /* bursts: offspring failures per failure (< 1); 0: none */
+  double burst_time_s;             /* mean delay of an offspring failure */
   const fl_fsrc_profile *profiles; /* outages the platform declares, on top of the model (borrowed) */
   size_t nprofiles;
-  int eager;              /* 1: draw every node's first failure time at once (tests; the default computes a time
-                           * from its stored uniform only when it may be next: the same events, see source.c) */
+  int eager; /* 1: draw every node's first failure time at once (tests; the default computes a time
+              * from its stored uniform only when it may be next: the same events, see source.c) */
 } fl_fsrc_config;
 
 fl_err fl_fsrc_create(const fl_fsrc_config *cfg, fl_fsrc **out);

@@ -89,8 +89,10 @@ static fl_err fl_fm_trace_setup(fl_fm *fm, const fl_scenario *sc)
     FL_TRY(fl_log_map_read(map_path, &map));
   }
   if (log->systems > 1 && !map)
-    FL_CHECK(0, FL_ERR_INPUT, "%s: the log holds %ld systems; pick one with [failures] trace_system = N or map its "
-             "nodes with trace_map", path, log->systems);
+    FL_CHECK(0, FL_ERR_INPUT,
+             "%s: the log holds %ld systems; pick one with [failures] trace_system = N or map its "
+             "nodes with trace_map",
+             path, log->systems);
   FL_ALLOC(fm->trace, log->n);
   for (size_t i = 0; i < log->n; i++) {
     fl_fm_trace_rec *rec = &fm->trace[fm->ntrace];
