@@ -108,9 +108,9 @@ typedef struct fl_io_plan {
   long ranks;
   const fl_platform_gen *gen; /* NULL: a platform file */
   int aggregated;
-  long ncab;    /* aggregated: cabinets holding ranks */
+  long ncab;     /* aggregated: cabinets holding ranks */
   int by_server; /* aggregated: a cabinet's file-level bytes go to every server as its ranks' striping sends them */
-  double scale; /* bytes moved per rank: this times app.checkpoint_size (1 for checkpoints) */
+  double scale;  /* bytes moved per rank: this times app.checkpoint_size (1 for checkpoints) */
   fl_io_op *ops;
   long n, cap;
 } fl_io_plan;
@@ -212,14 +212,12 @@ static fl_err fl_plan_pfs(fl_io_plan *pl, sg_host_t h, long srv, int write, doub
 {
   fl_err rc = FL_OK;
   sg_host_t server = fl_platform_pfs_host(pl->pf, srv);
-  FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = FL_IO_SEND,
-                                     .src = write ? h : server,
-                                     .dst = write ? server : h,
-                                     .bytes = bytes,
-                                     .rate = rate}));
-  FL_TRY(fl_plan_push(pl, (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ,
-                                     .disk = fl_iocost_host_disk(server, NULL),
-                                     .bytes = bytes}));
+  FL_TRY(fl_plan_push(
+      pl, (fl_io_op){
+              .kind = FL_IO_SEND, .src = write ? h : server, .dst = write ? server : h, .bytes = bytes, .rate = rate}));
+  FL_TRY(fl_plan_push(
+      pl,
+      (fl_io_op){.kind = write ? FL_IO_WRITE : FL_IO_READ, .disk = fl_iocost_host_disk(server, NULL), .bytes = bytes}));
 done:
   return rc;
 }

@@ -1,7 +1,7 @@
 /* run_ranks.c — the simulator's coordinator for rank-parallel jobs (bsp): compute in segments of the strategy's
  * interval, each followed by a coordinated checkpoint at the level the strategy names (with its cost), until the
  * work is done. A failure of a node holding a rank during compute, checkpoint or restart interrupts the job
- * unless the strategy masks it (a replica lives on: sim.c asks fl_strat_on_failure at each failure); then the
+ * unless the strategy masks it (a replica lives on: replica.c asks fl_strat_on_failure at each failure); then the
  * work since the last commit is lost, the job pays the downtime D (failures then only remap ranks), waits for
  * nodes if no spare was left, and restarts (R), which a failure restarts again. Where it restarts from is the
  * strategy's choice among the levels that survived (fl_strat_on_failure): local copies survive a process crash

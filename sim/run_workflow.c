@@ -7,7 +7,7 @@
  *   a worker per host runs its tasks in the schedule's order (HEFT start times, insertion order kept): it waits
  *   for the inputs of the first one to be at its host, runs it, and pushes its output to the hosts of its
  *   children as soon as it is done (as HEFT assumes);
- *   the injector (sim.c) turns hosts off and on and calls fl_wfr_on_failure / fl_wfr_on_repair;
+ *   the injector (replica.c) turns hosts off and on and calls fl_wfr_on_failure / fl_wfr_on_repair;
  *   the coordinator waits for the last task.
  * Without failures the simulated makespan is the HEFT schedule's when transfers do not contend (the scheduler
  * prices each transfer alone: route latency + bytes / route bandwidth, SimGrid's CM02 model without TCP window
@@ -968,7 +968,7 @@ static void fl_wf_count_done(fl_wfrun *w)
 
 /* Energy of an execution of `dur` seconds on host p (killed ones up to the failure): one task on one of its cores,
  * a load of 1 / cores, which SimGrid's host energy model charges Epsilon + load x (AllCores - Epsilon) instead of
- * Idle (the idle power of every node over the run is accounted in sim.c). */
+ * Idle (the idle power of every node over the run is accounted in replica.c, fl_rep_energy_to). */
 static void fl_wf_exec_energy(fl_wfrun *w, long p, double dur)
 {
   const fl_power *pw = fl_sim_power(w->rep->sim, p);

@@ -69,7 +69,7 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas);
 
 /* Simulate replica `replica` (its random streams come from (seed, replica)). Events go to `log` if enabled. */
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log);
-/* The replicas this process ran on the direct engine (sim.c), on SimGrid's, and those the direct engine handed to
+/* The replicas this process ran on the direct engine (replica.c), on SimGrid's, and those the direct engine handed to
  * SimGrid because two actors would have woken at once. */
 void fl_sim_engine_counts(long *direct, long *simgrid, long *ties);
 

@@ -78,6 +78,12 @@ extern const fl_sim_app fl_sim_bsp, fl_sim_gridworld, fl_sim_workflow, fl_sim_wo
  * checkpoint, restart or downtime cost. */
 void fl_sim_task_row(const struct fl_sim *sim, const fl_sim_result *res, fl_db_run *row);
 
+/* A replica from its start to its figures (replica.c): on the direct engine, on SimGrid's, or in a child process,
+ * as the app and FAULTLINE_SIM_ENGINE allow (fl_sim_run_replica calls it after the app's failure-free run). */
+fl_err fl_replica_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log);
+/* The replicas each engine ran in this process (replica.c): [0] direct, [1] SimGrid alone, [2] handed over. */
+long fl_replica_engine_count(int which);
+
 /* Run fn in a child process: SimGrid's clock stays where it is here, so that what the child simulates starts from
  * the same clock whatever ran before (a process's replicas and probes share SimGrid's clock, and durations taken
  * from it lose digits as it grows). What fn writes to `out` comes back in *result (read it, then fclose); an error
@@ -108,7 +114,7 @@ typedef enum fl_phase {
   FL_PHASE_WAIT_NODES /* woken by a repair that completes the allocation */
 } fl_phase;
 
-/* The engine replicas run on (FAULTLINE_SIM_ENGINE): the direct engine where it can (sim.c), SimGrid's always, or
+/* The engine replicas run on (FAULTLINE_SIM_ENGINE): the direct engine where it can (replica.c), SimGrid's always, or
  * both, compared. */
 typedef enum fl_sim_engine { FL_SIM_ENGINE_DIRECT, FL_SIM_ENGINE_SIMGRID, FL_SIM_ENGINE_CHECK } fl_sim_engine;
 
@@ -201,7 +207,8 @@ struct fl_sim {
   char policy[32];     /* the row's policy, copied: the scenario may go before the simulator */
   fl_progress *progress;
   long progress_replicas;
-  fl_input *inputs; /* the scenario's input files, fingerprinted once (stored with every row) */
+  double progress_expected_s; /* the expected makespan progress shows (fl_sim_expected_makespan) */
+  fl_input *inputs;           /* the scenario's input files, fingerprinted once (stored with every row) */
   int ninputs;
   /* energy (SimGrid's host energy model, integrated here: compute is a timed phase, not an execution): the
    * nodes' power (per node, or NULL when all draw power_u), and over the replica's nodes the sum of idle watts,
@@ -244,7 +251,7 @@ struct fl_replica {
   gsl_rng *sdc_rng;   /* silent data corruption (failures.sdc_mtbf), else NULL */
   double crash_t;     /* the crasher's next crash (replica time) and the rank it strikes */
   long crash_rank;
-  /* The direct engine (sim.c, fl_sim_direct): the coordinator runs as a plain call and the injector and the crasher
+  /* The direct engine (replica.c): the coordinator runs as a plain call and the injector and the crasher
    * as steps between its waits, on SimGrid's clock as SimGrid's engine would keep it. */
   int direct;
   int tie;      /* two actors would wake at once: the replica is run again on SimGrid */

@@ -1,4 +1,4 @@
-/* test_direct.c — the direct engine (sim.c) against SimGrid's: every replica of a matrix of bsp and grid-world
+/* test_direct.c — the direct engine (sim/replica.c) against SimGrid's: every replica of a matrix of bsp and grid-world
  * scenarios (failure laws, repairs, spares, every strategy, process crashes, group failures, bursts, silent errors,
  * the hazard interval, the event budget, failures placed by work) is run on both under FAULTLINE_SIM_ENGINE=check,
  * which fails on any difference in a figure, an event or the clock SimGrid's engine is left at. A replica the
