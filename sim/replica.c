@@ -490,11 +490,8 @@ static void fl_rep_node_off(fl_sim *sim, long node, int off)
 int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase)
 {
   double t = fl_rep_now(rep);
-  if (rep->direct) {
-    if (rep->dact[0].ready && rep->dact[1].ready)
-      fl_direct_tie(rep);
+  if (rep->direct)
     fl_direct_run_ready(rep); /* turning the host off is a SimGrid call: an actor that woke the coordinator runs */
-  }
   fl_rep_energy_to(rep, t);
   fl_rep_node_off(rep->sim, node, 1);
   sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
@@ -695,6 +692,10 @@ static void fl_direct_actor(fl_replica *rep, int k, int woken)
 /* The coordinator yields (it waits, or makes a SimGrid call): an actor that woke it runs on now. */
 static void fl_direct_run_ready(fl_replica *rep)
 {
+  if (rep->dact[0].ready && rep->dact[1].ready) { /* both woke it at one date: the order they run in is SimGrid's */
+    fl_direct_tie(rep);
+    return;
+  }
   for (int k = 0; k < FL_NDACTORS; k++)
     if (rep->dact[k].ready) {
       rep->dact[k].ready = 0;
@@ -717,15 +718,12 @@ static void fl_direct_tie(fl_replica *rep)
 static int fl_direct_block(fl_replica *rep, double dur, int wakeable)
 {
   double at;
+  if (!rep->tie)
+    fl_direct_run_ready(rep);
   if (rep->tie) {
     fl_direct_tie(rep);
     return 0;
   }
-  if (rep->dact[0].ready && rep->dact[1].ready) { /* both woke it at one date: the order they run in is SimGrid's */
-    fl_direct_tie(rep);
-    return 0;
-  }
-  fl_direct_run_ready(rep);
   if (wakeable && rep->interrupt_pending)
     return 0; /* the token is there: the acquisition is granted at once */
   at = fl_direct_date(rep, dur);
@@ -986,11 +984,6 @@ void fl_sim_engine_counts(long *direct, long *simgrid, long *ties)
   *direct = fl_engine_counts[0];
   *simgrid = fl_engine_counts[1];
   *ties = fl_engine_counts[2];
-}
-
-long fl_replica_engine_count(int which)
-{
-  return which >= 0 && which < 3 ? fl_engine_counts[which] : 0;
 }
 
 /* Two runs of one replica compared (FAULTLINE_SIM_ENGINE = check): every figure but the host times, bit for bit,

@@ -64,6 +64,10 @@ struct fl_wfrun {
   long *cores, *tcores; /* per host, per task */
   double *mem, *tmem;   /* memory per host (0: no limit) and per task (NULL: no limits) */
   double *serial;       /* app.serial_fraction per task: Amdahl's law (NULL: a task needs its cores) */
+  double *flops;        /* per task */
+  /* the graph and hosts as the scheduler saw them: the run prices and places tasks by the same rules (dag.h) */
+  fl_heft_graph dag;
+  fl_heft_hosts dh;
   /* where a task moved off a failed host goes (fl_wf_best_host): hosts of equal speed and cores form a class, each
    * with a tournament tree over its hosts' keys (work queued, INFINITY when down), so that the choice costs
    * O(classes x log hosts) instead of a pass over every host; nclass = 0: too many classes, the pass */
@@ -417,28 +421,29 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     /* HEFT on the platform: mean latency and bandwidth over a sample of host pairs */
     double lat[256], bws[256];
     long pairs = 0;
-    fl_heft_graph g = {.ntasks = n,
-                       .nedges = E,
-                       .edge_src = w->wf->edge_src,
-                       .edge_dst = w->wf->edge_dst,
-                       .edge_bytes = w->wf->edge_bytes,
-                       .child_start = w->wf->child_start,
-                       .parent_start = w->wf->parent_start,
-                       .parent_edge = w->wf->parent_edge,
-                       .topo = w->wf->topo,
-                       .cores = w->tcores,
-                       .staged_bytes = w->staged,
-                       .memory = w->tmem,
-                       .serial = w->serial};
-    fl_heft_hosts h = {.nhosts = w->H,
-                       .speed = w->speed,
-                       .cores = w->cores,
-                       .memory = w->mem,
-                       .comm = fl_wf_comm,
-                       .stage = fl_wf_stage,
-                       .ctx = w,
-                       .candidates = 16};
-    double *flops = NULL;
+    fl_heft_graph *g = &w->dag;
+    fl_heft_hosts *h = &w->dh;
+    *g = (fl_heft_graph){.ntasks = n,
+                         .nedges = E,
+                         .edge_src = w->wf->edge_src,
+                         .edge_dst = w->wf->edge_dst,
+                         .edge_bytes = w->wf->edge_bytes,
+                         .child_start = w->wf->child_start,
+                         .parent_start = w->wf->parent_start,
+                         .parent_edge = w->wf->parent_edge,
+                         .topo = w->wf->topo,
+                         .cores = w->tcores,
+                         .staged_bytes = w->staged,
+                         .memory = w->tmem,
+                         .serial = w->serial};
+    *h = (fl_heft_hosts){.nhosts = w->H,
+                         .speed = w->speed,
+                         .cores = w->cores,
+                         .memory = w->mem,
+                         .comm = fl_wf_comm,
+                         .stage = fl_wf_stage,
+                         .ctx = w,
+                         .candidates = 16};
     for (long k = 0; k < 256 && w->H > 1; k++) {
       long a = (k * 7919L) % w->H, b = (k * 104729L + 1) % w->H;
       double bw;
@@ -450,15 +455,13 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
       lat[pairs] = sg_host_get_route_latency(w->host[a], w->host[b]);
       bws[pairs++] = bw;
     }
-    h.mean_latency = pairs ? fl_heft_mean(lat, pairs) : 0.0;
-    h.mean_bandwidth = pairs ? fl_heft_harmonic_mean(bws, pairs) : INFINITY;
-    FL_ALLOC(flops, n);
+    h->mean_latency = pairs ? fl_heft_mean(lat, pairs) : 0.0;
+    h->mean_bandwidth = pairs ? fl_heft_harmonic_mean(bws, pairs) : INFINITY;
+    FL_ALLOC(w->flops, n);
     for (long i = 0; i < n; i++)
-      flops[i] = w->wf->task[i].flops;
-    g.flops = flops;
-    rc = w->sched->schedule(&g, &h, &w->hs);
-    free(flops);
-    FL_TRY(rc);
+      w->flops[i] = w->wf->task[i].flops;
+    g->flops = w->flops;
+    FL_TRY(w->sched->schedule(g, h, &w->hs));
   }
   /* the order each host runs its tasks in: the schedule's start times (a topological order) */
   FL_ALLOC(w->prio, n);
@@ -547,6 +550,7 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->mem);
   free(w->tmem);
   free(w->serial);
+  free(w->flops);
   free(w->cls_of);
   free(w->cls_pos);
   free(w->cls_start);
@@ -638,21 +642,16 @@ static void fl_wf_wake(fl_wfrun *w, long p)
     sg_sem_release(w->sem[p]);
 }
 
-/* Task t's computation on host p as the schedulers price it (fl_dag_compute_time: Amdahl's law on a host of fewer
- * cores than it ran on), and whether it fits p (fl_dag_fits: its memory, its cores without the law). */
+/* Task t's computation on host p, and whether it fits p, by the schedulers' rules (dag.h): Amdahl's law on a host
+ * of fewer cores than it ran on; its memory, its cores without the law. */
 static double fl_wf_compute(const fl_wfrun *w, long t, long p)
 {
-  double d = w->wf->task[t].flops / w->speed[p];
-  if (w->serial && w->cores[p] < w->tcores[t])
-    d *= fl_dag_amdahl(w->serial[t], w->tcores[t], w->cores[p]);
-  return d;
+  return fl_dag_compute_time(&w->dag, &w->dh, t, p);
 }
 
 static int fl_wf_fits(const fl_wfrun *w, long t, long p)
 {
-  if (!w->serial && w->cores[p] < w->tcores[t])
-    return 0;
-  return !(w->tmem && w->mem[p] > 0 && w->mem[p] < w->tmem[t]);
+  return fl_dag_fits(&w->dag, &w->dh, t, p);
 }
 
 /* Is staged file f on host p (app.stage_cache)? Its place in the sorted list either way (*at). */
@@ -1057,6 +1056,7 @@ static void fl_wf_worker_main(int argc, char **argv)
   for (;;) {
     long t;
     int ready = 1, failed = 0, claimed = 0;
+    double stage_bytes;
     if (w->finished)
       break;
     t = fl_wf_live(w, p) ? fl_lq_peek(w, p) : -1;
@@ -1135,8 +1135,9 @@ static void fl_wf_worker_main(int argc, char **argv)
     w->running[p] = t;
     fl_wf_touch(w, p);
     failed = 0;
-    if (w->staged && fl_wf_stage_bytes(w, t, p) > 0) { /* its staged inputs, read from storage first */
-      fl_sgc *c = fl_sgc_send(w->host[w->H], w->host[p], fl_wf_stage_bytes(w, t, p));
+    stage_bytes = w->staged ? fl_wf_stage_bytes(w, t, p) : 0.0;
+    if (stage_bytes > 0) { /* its staged inputs, read from storage first */
+      fl_sgc *c = fl_sgc_send(w->host[w->H], w->host[p], stage_bytes);
       w->stagec[p] = c; /* the send's reference, for the finish to cancel */
       fl_sgc_ref(c);
       failed = fl_sgc_wait(c) != 0;
@@ -1155,7 +1156,7 @@ static void fl_wf_worker_main(int argc, char **argv)
     if (!failed) {
       double t_x = simgrid_get_clock();
       failed = fl_sg_exec(w->host[p], w->serial ? fl_wf_compute(w, t, p) * w->speed[p] : wf->task[t].flops);
-      /* at SimGrid's precision: the clock's digits below it depend on where the replica started (see sim.c) */
+      /* at SimGrid's precision: the clock's digits below it depend on where the replica started (see replica.c) */
       fl_wf_exec_energy(w, p, round((simgrid_get_clock() - t_x) * 1e9) / 1e9);
     }
     if (w->finished)

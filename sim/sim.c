@@ -198,10 +198,12 @@ static int fl_engine_said;
 
 static void fl_engine_say(void)
 {
+  long n[3];
+  fl_sim_engine_counts(&n[0], &n[1], &n[2]);
   fprintf(stderr,
           "faultline: engines: %ld replicas checked on the direct engine against SimGrid, %ld run on SimGrid alone, "
           "%ld handed from the direct engine to SimGrid\n",
-          fl_replica_engine_count(0), fl_replica_engine_count(1), fl_replica_engine_count(2));
+          n[0], n[1], n[2]);
 }
 
 /* Which engine runs the replicas: FAULTLINE_SIM_ENGINE (direct, the default; simgrid; check), and the direct

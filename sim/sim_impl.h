@@ -81,8 +81,6 @@ void fl_sim_task_row(const struct fl_sim *sim, const fl_sim_result *res, fl_db_r
 /* A replica from its start to its figures (replica.c): on the direct engine, on SimGrid's, or in a child process,
  * as the app and FAULTLINE_SIM_ENGINE allow (fl_sim_run_replica calls it after the app's failure-free run). */
 fl_err fl_replica_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log);
-/* The replicas each engine ran in this process (replica.c): [0] direct, [1] SimGrid alone, [2] handed over. */
-long fl_replica_engine_count(int which);
 
 /* Run fn in a child process: SimGrid's clock stays where it is here, so that what the child simulates starts from
  * the same clock whatever ran before (a process's replicas and probes share SimGrid's clock, and durations taken
