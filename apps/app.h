@@ -38,9 +38,12 @@ typedef struct fl_app {
   fl_err (*check)(const fl_scenario *sc);
   /* The input files it reads, fingerprinted into every row: fills up to FL_APP_MAX_INPUTS refs, returns how many. */
   int (*inputs)(const fl_scenario *sc, fl_input_ref *refs);
+  const fl_keyset *options; /* the keys it declares and owns (core/keys.h); NULL: none of its own */
 } fl_app;
 
 int fl_app_count(void);
+/* Register the apps' own keys with the scenario table (core/keys.h). */
+fl_err fl_app_register_keys(void);
 const fl_app *fl_app_at(int i);
 /* The registered kind called `name`, else NULL. */
 const fl_app *fl_app_find(const char *name);

@@ -4,6 +4,7 @@
  * input is always found before the results database is opened, so it writes nothing. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "app.h"
+#include "registries.h"
 #include "args.h"
 #include "calibration.h"
 #include "ckpt_cli.h"
@@ -242,14 +243,15 @@ static void fl_warn_cost_fallback(const fl_sim_job *job, const char **said)
 
 static void fl_print_job_header(const fl_sim_job *job)
 {
-  char a[32], b[32], c[32];
+  char a[32], b[32], c[32], trace[64], io[32];
   const fl_scenario *sc = job->sc;
   if (fl_sim_workload_jobs(job->sim) >= 0) {
+    const char *from = fl_scenario_text(sc, "app.trace", trace, sizeof trace);
     fprintf(stderr, "faultline: %s: workload of %ld jobs (%s) under %s on %ld nodes, %s, %s failures, node MTBF %s",
-            sc->name, fl_sim_workload_jobs(job->sim), sc->wl_trace, sc->scheduler, fl_sim_ranks(job->sim),
+            sc->name, fl_sim_workload_jobs(job->sim), from ? from : "generated", sc->scheduler, fl_sim_ranks(job->sim),
             sc->strategy, sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
     if (fl_sim_uses_key(job->sim, "app.checkpoint_io")) /* the jobs checkpoint */
-      fprintf(stderr, ", checkpoint I/O %s", (const char *const[]){"oblivious", "ordered", "least-waste"}[sc->ckpt_io]);
+      fprintf(stderr, ", checkpoint I/O %s", fl_scenario_text(sc, "app.checkpoint_io", io, sizeof io));
     goto rest;
   }
   fprintf(stderr, "faultline: %s: %s %s, %ld %s on %ld nodes, %s failures, node MTBF %s", sc->name, sc->app,
@@ -1616,7 +1618,8 @@ static int fl_cmd_keys(int argc, char **argv)
     const fl_scenario_keyinfo *k = fl_scenario_key_at(i);
     char name[64];
     snprintf(name, sizeof name, "%s.%s", k->section, k->key);
-    printf("%-26s %-20s default %-14s %s\n", name, k->type, k->def[0] ? k->def : "(unset)", k->doc);
+    printf("%-26s %-20s default %-14s %s%s%s%s\n", name, k->type, k->def[0] ? k->def : "(unset)", k->doc,
+           k->owner ? " (declared by " : "", k->owner ? k->owner : "", k->owner ? ")" : "");
   }
   /* the failure laws, from their registry (sim/failure_models) */
   printf("\nfailure models (failures.model):\n ");
@@ -1783,6 +1786,8 @@ static int fl_cmd_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
   fl_cleanup_install(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT end us cleanly, removing temporary files */
+  if (fl_registries_init() != FL_OK) /* the plugins' own keys join the scenario table */
+    return fl_report_error(FL_ERR_INTERNAL);
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
     return fl_cmd_help(1, argv);
   if (strcmp(argv[1], "--version") == 0)

@@ -8,6 +8,7 @@
 #include "scenario.h"
 
 #include "files.h"
+#include "keys.h"
 #include "units.h"
 
 #include <ctype.h>
@@ -15,51 +16,18 @@
 #include <ini.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-typedef enum fl_ktype {
-  FL_K_STR,      /* non-empty string */
-  FL_K_ENUM_INT, /* one of choices; stores the index in an int */
-  FL_K_SEED,     /* any unsigned 64-bit integer, parsed exactly */
-  FL_K_COUNT,    /* integer in [0, LONG_MAX] stored in a long */
-  FL_K_DURATION, /* seconds */
-  FL_K_DURATION_NEVER,
-  FL_K_SPEED,     /* flop/s */
-  FL_K_FLOPS,     /* an amount of computation, flop */
-  FL_K_BYTES,     /* bytes */
-  FL_K_BANDWIDTH, /* bytes/s */
-  FL_K_REAL,      /* plain number */
-  FL_K_INTERVAL,  /* young | daly | never | duration */
-  FL_K_GRID,      /* ROWSxCOLS into grid_rows, grid_cols */
-  FL_K_POWER,     /* watts */
-  FL_K_WATTAGE,   /* Idle:AllCores or Idle:Epsilon:AllCores watts into a double[3] (SimGrid's wattage_per_state) */
-} fl_ktype;
-
-enum { FL_K_POS = 1u, FL_K_NONNEG = 2u, FL_K_OPTIONAL = 4u /* empty text unsets a string */ };
-
-typedef struct fl_key {
-  const char *section;
-  const char *key;
-  fl_ktype type;
-  size_t offset;
-  unsigned flags;
-  const char *def;
-  const char *const *choices;
-  const char *doc;
-} fl_key;
-
 static const char *const fl_events_choices[] = {"none", "all", "phases", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
 static const char *const fl_subs_rule_choices[] = {"stage", "none", NULL};
 static const char *const fl_outputs_choices[] = {"local", "shared", NULL};
 static const char *const fl_stage_inputs_choices[] = {"no", "yes", NULL};
-static const char *const fl_wl_restart_choices[] = {"front", "requeue", NULL};
-static const char *const fl_ckpt_io_choices[] = {"oblivious", "ordered", "least-waste", NULL};
-static const char *const fl_weights_choices[] = {"bound", "empirical", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
 static const char *const fl_ckpt_store_choices[] = {"file", "hdf5", NULL};
@@ -71,7 +39,7 @@ static const char *const fl_trace_clock_choices[] = {"time", "work", NULL};
 static const char *const fl_log_format_choices[] = {"auto", "csv", "lanl", "fta", NULL}; /* fl_log_format order */
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
-static const fl_key fl_keys[] = {
+static const fl_key fl_core_keys[] = {
     {"run", "name", FL_K_STR, FL_OFF(name), FL_K_OPTIONAL, "", NULL,
      "label stored with every result row; default: the file's base name"},
     {"run", "seed", FL_K_SEED, FL_OFF(seed), 0, "1", NULL,
@@ -134,10 +102,6 @@ static const fl_key fl_keys[] = {
      "the failure law: one of the failure-model registry's (sim/failure_models/), listed by faultline keys"},
     {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
      "mean time between failures of ONE node; the job's MTBF is node_mtbf / app.nodes"},
-    {"failures", "shape", FL_K_REAL, FL_OFF(shape), FL_K_POS, "0.7", NULL,
-     "Weibull shape k, or gamma shape a (< 1: a decreasing hazard, infant mortality)"},
-    {"failures", "sigma", FL_K_REAL, FL_OFF(sigma), FL_K_POS, "1.0", NULL,
-     "log-normal: standard deviation of ln(time to failure)"},
     {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
      "failure log, relative to the scenario file; model = trace (formats: trace_format)"},
     {"failures", "trace_format", FL_K_ENUM_INT, FL_OFF(trace_format), 0, "auto", fl_log_format_choices,
@@ -183,10 +147,6 @@ static const fl_key fl_keys[] = {
     {"app", "comm_fraction", FL_K_REAL, FL_OFF(comm_fraction), FL_K_NONNEG, "0", NULL,
      "bsp with platform costs: the share of its time the job spends exchanging with its neighbours (below 1); an "
      "async flush shares their links, and the slowdown that follows is simulated"},
-    {"app", "checkpoint_memory", FL_K_ENUM_INT, FL_OFF(checkpoint_memory), 0, "no", fl_stage_inputs_choices,
-     "workload: yes = a job's checkpoint is its memory, the trace's KB per processor (SWF field 7, else 10) times "
-     "its processors over its nodes, per node; a job without one writes app.checkpoint_size; no = every job's "
-     "nodes write app.checkpoint_size"},
     {"app", "checkpoint_size", FL_K_BYTES, FL_OFF(checkpoint_size), FL_K_NONNEG, "0", NULL,
      "bsp: bytes of state per rank (workload: per node of a job) a checkpoint writes and a restart reads back; with "
      "storage on the platform, "
@@ -235,30 +195,10 @@ static const fl_key fl_keys[] = {
      "storage services do) and a later task there reads only those it lacks; a failure of the host empties it"},
     {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
      "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
-    {"app", "trace", FL_K_STR, FL_OFF(wl_trace), FL_K_OPTIONAL, "", NULL,
-     "workload: the job trace in the Standard Workload Format of the Parallel Workloads Archive (.swf or .swf.gz), "
-     "relative to the scenario's directory; each job holds its nodes for its logged run time, failure-free"},
-    {"app", "jobs", FL_K_COUNT, FL_OFF(wl_jobs), 0, "0", NULL,
-     "workload: only the trace's first this many jobs (0: all); without app.trace, the number of jobs generated"},
-    {"app", "job_nodes", FL_K_STR, FL_OFF(job_nodes), 0, "1-64", NULL,
-     "workload without app.trace: MIN-MAX nodes of a generated job, a power of two drawn uniformly between"},
-    {"app", "job_time", FL_K_DURATION, FL_OFF(job_time_s), FL_K_POS, "4h", NULL,
-     "workload without app.trace: mean run time of a generated job (uniform from half to one and a half times it; "
-     "requested time 1.25 times its run time)"},
-    {"app", "arrival", FL_K_DURATION, FL_OFF(arrival_s), FL_K_NONNEG, "10min", NULL,
-     "workload without app.trace: mean time between submits (exponential; 0: every job at t = 0)"},
-    {"app", "cores_per_node", FL_K_COUNT, FL_OFF(cores_per_node), FL_K_POS, "1", NULL,
-     "workload: processors of one node; a job's nodes are ceil(its processors / this)"},
     {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
      "workload: the batch scheduler, fcfs | easy | conservative (backfilling on the trace's requested times: EASY "
      "protects the first waiting job, conservative every one); workflow: the static scheduler, heft (when not "
      "given) | min-min"},
-    {"app", "restart", FL_K_ENUM_INT, FL_OFF(wl_requeue), 0, "front", fl_wl_restart_choices,
-     "workload: where a job a failure interrupted waits for nodes again: front = first in the queue, requeue = last"},
-    {"app", "checkpoint_io", FL_K_ENUM_INT, FL_OFF(ckpt_io), 0, "oblivious", fl_ckpt_io_choices,
-     "workload: oblivious = every job checkpoints when its own period says, all at once on the PFS; ordered = the "
-     "PFS takes one job's checkpoint at a time, in request order (the others wait, idle); least-waste = the next is "
-     "the one whose waiting costs the machine most (Herault et al. 2018)"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
      "the resilience strategy: one of the strategy registry's (policy/strategies/), listed with the keys each reads "
      "by faultline keys"},
@@ -274,16 +214,8 @@ static const fl_key fl_keys[] = {
      "time to read the last checkpoint back (R); failures during it restart it"},
     {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
      "time between an interruption and the restart (D); failures during it do not interrupt"},
-    {"strategy", "file_every", FL_K_COUNT, FL_OFF(file_every), FL_K_POS, "4", NULL,
-     "two-level: every this many checkpoints, one goes to the file level too (the others to the buddy's memory)"},
     {"strategy", "file_cost", FL_K_DURATION, FL_OFF(file_cost_s), FL_K_NONNEG, "5min", NULL,
      "two-level: time to write a file-level checkpoint (the simulator's; the real engine measures it)"},
-    {"strategy", "levels", FL_K_STR, FL_OFF(levels), 0, "local:1 buddy:4 file:16", NULL,
-     "multilevel: LEVEL:EVERY terms from the cheapest (local, buddy, file): the k-th checkpoint goes to the highest "
-     "level whose EVERY divides k; the first level's EVERY is 1, each a multiple of the previous"},
-    {"strategy", "xor_group", FL_K_COUNT, FL_OFF(xor_group), FL_K_POS, "8", NULL,
-     "multilevel: ranks per XOR set (SCR's SET_SIZE): a set's parity survives one lost node; sets span cabinets "
-     "(rank r with r + cabinet, r + 2 cabinet, ...) so that one cabinet's failure takes one member of each"},
     {"strategy", "flush", FL_K_ENUM_INT, FL_OFF(flush_async), 0, "sync", fl_flush_choices,
      "multilevel: sync = the job waits while a file-level checkpoint is written; async = it writes the level below "
      "and goes on computing while that copy drains to the PFS (VeloC), slowed by the flush's interference; the "
@@ -298,26 +230,12 @@ static const fl_key fl_keys[] = {
      "time of one verification V (checksums, ABFT, a comparison of replicas)"},
     {"strategy", "verify_recall", FL_K_REAL, FL_OFF(verify_recall), FL_K_NONNEG, "1", NULL,
      "probability that a verification catches a corrupted state (at most 1; replication: 1)"},
-    {"strategy", "degree", FL_K_COUNT, FL_OFF(degree), FL_K_POS, "2", NULL,
-     "replication (bsp): copies of every rank, 2 or 3; the job stops when all copies of a rank are dead"},
     {"storage", "pfs", FL_K_STR, FL_OFF(storage_pfs), FL_K_OPTIONAL, "", NULL,
      "platform files: the parallel file system's storage hosts, blank-separated host names or zone:ID (every host "
      "of that zone); each must have a disk; they run no ranks and are no spares (generated platforms: "
      "platform.pfs_servers)"},
     {"storage", "disk", FL_K_STR, FL_OFF(storage_disk), FL_K_OPTIONAL, "", NULL,
      "platform files: the id of the node-local disk checkpoints go to (default: each host's first disk)"},
-    {"policy", "kind", FL_K_STR, FL_OFF(policy), 0, "greedy", NULL,
-     "greedy | exact | mip (the simplified knapsack of seed 002) | full-mip (its full MIP, per-dependent "
-     "substitutes; workflows): who decides replicate vs substitute (strategy hybrid)"},
-    {"policy", "max_cross", FL_K_REAL, FL_OFF(max_cross), 0, "-1", NULL,
-     "full-mip: substitutions whose substitute and dependent sit on different hosts allowed per decision; "
-     "-1 = no limit"},
-    {"policy", "error_budget", FL_K_REAL, FL_OFF(error_budget), FL_K_NONNEG, "10", NULL,
-     "epsilon: substitution error allowed per iteration (grid world) or over the whole run (workflow), the sum of "
-     "the weights of the substitutions made"},
-    {"policy", "time_limit", FL_K_DURATION, FL_OFF(time_limit_s), FL_K_POS, "1s", NULL, "mip: solver time limit"},
-    {"policy", "mip_gap", FL_K_REAL, FL_OFF(mip_gap), FL_K_NONNEG, "0.01", NULL,
-     "mip: relative gap at which the solver may stop"},
     {"mpi", "spares", FL_K_COUNT, FL_OFF(spares), 0, "1", NULL,
      "real mode: spare ranks that take a failed rank's role"},
     {"mpi", "checkpoint_every", FL_K_COUNT, FL_OFF(checkpoint_every), 0, "10", NULL,
@@ -344,8 +262,6 @@ static const fl_key fl_keys[] = {
     {"mpi", "kill", FL_K_STR, FL_OFF(kill), FL_K_OPTIONAL, "", NULL,
      "real mode: explicit failures, blank-separated RANK@ITER or RANK@TIME (2.5s): that process kills itself (SIGKILL) "
      "at that iteration, or once that much time has passed since the run began"},
-    {"policy", "weights", FL_K_ENUM_INT, FL_OFF(weights_empirical), 0, "bound", fl_weights_choices,
-     "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
     {"recovery", "mode", FL_K_STR, FL_OFF(recovery_mode), FL_K_OPTIONAL, "", NULL,
      "real mode, lossy CG: global | local | improved (a blank-separated list sweeps them); unset: the exact-replay "
      "buddy checkpoints of [mpi]"},
@@ -369,7 +285,115 @@ static const fl_key fl_keys[] = {
      "lossy CG study: failure-free solves per codec (timings: the best is kept), plus as many without checkpoints"},
 };
 #undef FL_OFF
-#define FL_NKEYS ((int)(sizeof fl_keys / sizeof fl_keys[0]))
+
+/* ---- the table: core's keys and the registered sets' (keys.h) ----
+ * Built once, on first use, and frozen: each section's core keys, then the sets' keys of that section in
+ * registration order, then sections only sets declare. fl_tab[k].set is -1 for a core key (its value in struct
+ * fl_scenario) or the index of its set (its value in sc->options[set]). */
+enum { FL_MAX_SETS = 64, FL_MAX_KEYS = 512 };
+typedef struct fl_tab_key {
+  const fl_key *key;
+  int set;
+} fl_tab_key;
+static const fl_keyset *fl_sets[FL_MAX_SETS];
+static int fl_nsets, fl_frozen, fl_ntab;
+static fl_tab_key fl_tab[FL_MAX_KEYS];
+static pthread_once_t fl_tab_once = PTHREAD_ONCE_INIT;
+
+static void fl_tab_add_section(const char *section)
+{
+  for (int i = 0; i < FL_KEYS_N(fl_core_keys); i++)
+    if (strcmp(fl_core_keys[i].section, section) == 0)
+      fl_tab[fl_ntab++] = (fl_tab_key){&fl_core_keys[i], -1};
+  for (int s = 0; s < fl_nsets; s++)
+    for (int i = 0; i < fl_sets[s]->nkeys; i++)
+      if (strcmp(fl_sets[s]->keys[i].section, section) == 0)
+        fl_tab[fl_ntab++] = (fl_tab_key){&fl_sets[s]->keys[i], s};
+}
+
+static int fl_tab_has_section(const char *section)
+{
+  for (int k = 0; k < fl_ntab; k++)
+    if (strcmp(fl_tab[k].key->section, section) == 0)
+      return 1;
+  return 0;
+}
+
+static void fl_tab_build(void)
+{
+  fl_frozen = 1;
+  for (int i = 0; i < FL_KEYS_N(fl_core_keys); i++)
+    if (!fl_tab_has_section(fl_core_keys[i].section))
+      fl_tab_add_section(fl_core_keys[i].section);
+  for (int s = 0; s < fl_nsets; s++)
+    for (int i = 0; i < fl_sets[s]->nkeys; i++)
+      if (!fl_tab_has_section(fl_sets[s]->keys[i].section))
+        fl_tab_add_section(fl_sets[s]->keys[i].section);
+}
+
+static int fl_nkeys(void)
+{
+  pthread_once(&fl_tab_once, fl_tab_build);
+  return fl_ntab;
+}
+#define FL_NKEYS fl_nkeys()
+#define fl_keys(k) (*fl_tab[k].key)
+
+static int fl_declared(const char *section, const char *key, const fl_keyset *skip)
+{
+  for (int i = 0; i < FL_KEYS_N(fl_core_keys); i++)
+    if (strcmp(fl_core_keys[i].section, section) == 0 && strcmp(fl_core_keys[i].key, key) == 0)
+      return 1;
+  for (int s = 0; s < fl_nsets; s++)
+    for (int i = 0; fl_sets[s] != skip && i < fl_sets[s]->nkeys; i++)
+      if (strcmp(fl_sets[s]->keys[i].section, section) == 0 && strcmp(fl_sets[s]->keys[i].key, key) == 0)
+        return 1;
+  return 0;
+}
+
+fl_err fl_scenario_register(const fl_keyset *set)
+{
+  for (int s = 0; s < fl_nsets; s++)
+    if (fl_sets[s] == set)
+      return FL_OK;
+  if (fl_frozen)
+    return fl_err_set(FL_ERR_INTERNAL, "keys of %s registered after the first scenario (call fl_registries_init first)",
+                      set->owner);
+  if (fl_nsets == FL_MAX_SETS || fl_ntab + set->nkeys > FL_MAX_KEYS - FL_KEYS_N(fl_core_keys))
+    return fl_err_set(FL_ERR_INTERNAL, "keys of %s: too many key sets (at most %d sets, %d keys)", set->owner,
+                      (int)FL_MAX_SETS, (int)FL_MAX_KEYS);
+  for (int i = 0; i < set->nkeys; i++) {
+    const fl_key *k = &set->keys[i];
+    if (k->type == FL_K_INTERVAL || k->type == FL_K_GRID)
+      return fl_err_set(FL_ERR_INTERNAL, "%s: [%s] %s: interval and grid keys are core's only", set->owner, k->section,
+                        k->key);
+    if (fl_declared(k->section, k->key, set))
+      return fl_err_set(FL_ERR_INTERNAL, "%s declares [%s] %s, which another set or core declares", set->owner,
+                        k->section, k->key);
+    for (int j = 0; j < i; j++)
+      if (strcmp(set->keys[j].section, k->section) == 0 && strcmp(set->keys[j].key, k->key) == 0)
+        return fl_err_set(FL_ERR_INTERNAL, "%s declares [%s] %s twice", set->owner, k->section, k->key);
+  }
+  fl_sets[fl_nsets++] = set;
+  return FL_OK;
+}
+
+const void *fl_scenario_options(const fl_scenario *sc, const fl_keyset *set)
+{
+  for (int s = 0; s < fl_nsets; s++)
+    if (fl_sets[s] == set)
+      return sc->options[s];
+  fprintf(stderr, "faultline: bug: the keys of %s were never registered (fl_registries_init not called)\n",
+          set->owner);
+  abort();
+}
+
+/* Where key k's value lives in sc. */
+static char *fl_key_field(const fl_scenario *sc, int k)
+{
+  char *base = fl_tab[k].set < 0 ? (char *)(uintptr_t)sc : sc->options[fl_tab[k].set];
+  return base + fl_tab[k].key->offset;
+}
 
 typedef struct fl_scenario_origin {
   int line;  /* > 0: line in the file; 0: default; -1: --set */
@@ -384,7 +408,7 @@ static const char *fl_scenario_label(const fl_scenario *sc)
 static int fl_key_find(const char *section, const char *key)
 {
   for (int i = 0; i < FL_NKEYS; i++)
-    if (strcmp(fl_keys[i].section, section) == 0 && strcmp(fl_keys[i].key, key) == 0)
+    if (strcmp(fl_keys(i).section, section) == 0 && strcmp(fl_keys(i).key, key) == 0)
       return i;
   return -1;
 }
@@ -392,7 +416,7 @@ static int fl_key_find(const char *section, const char *key)
 static int fl_section_known(const char *section)
 {
   for (int i = 0; i < FL_NKEYS; i++)
-    if (strcmp(fl_keys[i].section, section) == 0)
+    if (strcmp(fl_keys(i).section, section) == 0)
       return 1;
   return 0;
 }
@@ -410,7 +434,7 @@ static char *fl_strdup(const char *s)
 static void fl_origin_prefix(const fl_scenario *sc, int k, char *buf, size_t size)
 {
   const fl_scenario_origin *o = &sc->origin[k];
-  const fl_key *key = &fl_keys[k];
+  const fl_key *key = &fl_keys(k);
   if (o->line > 0)
     snprintf(buf, size, "%s:%d: [%s] %s = '%s'", fl_scenario_label(sc), o->line, key->section, key->key, o->raw);
   else if (o->line < 0)
@@ -438,8 +462,8 @@ fl_err fl_scenario_fail(const fl_scenario *sc, const char *section, const char *
 static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int line)
 {
   fl_err rc = FL_OK;
-  const fl_key *key = &fl_keys[k];
-  char *field = (char *)sc + key->offset;
+  const fl_key *key = &fl_keys(k);
+  char *field = fl_key_field(sc, k);
   char *copy = fl_strdup(raw);
   double v = 0.0;
 
@@ -615,20 +639,24 @@ static int fl_parse_handler(void *user, const char *section, const char *name, c
   if (p->rc != FL_OK)
     return 1; /* report the first error only */
   if (!fl_section_known(section)) {
-    p->rc = fl_err_set(FL_ERR_INPUT,
-                       "%s:%d: unknown section [%s] (known: run, platform, failures, app, strategy, policy, mpi, "
-                       "recovery)",
-                       fl_scenario_label(sc), p->line, section);
+    char known[256] = "";
+    for (int i = 0; i < FL_NKEYS; i++)
+      if (i == 0 || strcmp(fl_keys(i).section, fl_keys(i - 1).section) != 0) {
+        strncat(known, known[0] ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, fl_keys(i).section, sizeof known - strlen(known) - 1);
+      }
+    p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: unknown section [%s] (known: %s)", fl_scenario_label(sc), p->line,
+                       section, known);
     goto fail;
   }
   k = fl_key_find(section, name);
   if (k < 0) {
     char known[512] = "";
     for (int i = 0; i < FL_NKEYS; i++) {
-      if (strcmp(fl_keys[i].section, section) != 0)
+      if (strcmp(fl_keys(i).section, section) != 0)
         continue;
       strncat(known, known[0] ? ", " : "", sizeof known - strlen(known) - 1);
-      strncat(known, fl_keys[i].key, sizeof known - strlen(known) - 1);
+      strncat(known, fl_keys(i).key, sizeof known - strlen(known) - 1);
     }
     p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: [%s] %s = '%s': unknown key (known in [%s]: %s)", fl_scenario_label(sc),
                        p->line, section, name, value, section, known);
@@ -658,12 +686,16 @@ static fl_err fl_scenario_new(const char *path, const char *dir, fl_scenario **o
 
   FL_ALLOC(sc, 1);
   FL_ALLOC(sc->origin, FL_NKEYS);
+  FL_ALLOC(sc->options, fl_nsets);
+  for (int s = 0; s < fl_nsets; s++)
+    FL_CHECK((sc->options[s] = calloc(1, fl_sets[s]->size ? fl_sets[s]->size : 1)) != NULL, FL_ERR_NOMEM,
+             "out of memory");
   sc->path = path ? fl_strdup(path) : NULL;
   sc->dir = fl_strdup(dir ? dir : ".");
   sc->overrides = fl_strdup("");
   FL_CHECK(sc->dir && sc->overrides && (!path || sc->path), FL_ERR_NOMEM, "out of memory");
   for (int k = 0; k < FL_NKEYS; k++)
-    FL_TRY(fl_scenario_assign(sc, k, fl_keys[k].def, 0));
+    FL_TRY(fl_scenario_assign(sc, k, fl_keys(k).def, 0));
   *out = sc;
   sc = NULL;
 done:
@@ -952,8 +984,6 @@ fl_err fl_scenario_check(const fl_scenario *sc)
   if (!(sc->burst_ratio <= 0.95))
     return fl_scenario_fail(sc, "failures", "burst_ratio",
                             "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");
-  if (sc->xor_group < 2 || sc->xor_group > 1024)
-    return fl_scenario_fail(sc, "strategy", "xor_group", "an XOR set holds 2 to 1024 ranks");
   if (!(sc->comm_fraction < 1.0))
     return fl_scenario_fail(sc, "app", "comm_fraction", "must be below 1 (the share of time spent communicating)");
   if (!(sc->flush_slowdown < 10.0))
@@ -978,6 +1008,9 @@ fl_err fl_scenario_check(const fl_scenario *sc)
                           "work: failures placed by progress are never repaired (set failures.repair = never)");
     goto done;
   }
+  for (int s = 0; s < fl_nsets; s++)
+    if (fl_sets[s]->check)
+      FL_TRY(fl_sets[s]->check(sc, sc->options[s]));
 done:
   free(file);
   return rc;
@@ -990,12 +1023,16 @@ void fl_scenario_destroy(fl_scenario **psc)
     return;
   /* every text key's value, from the table: a key added there is freed here too */
   for (int k = 0; k < FL_NKEYS; k++)
-    if (fl_keys[k].type == FL_K_STR)
-      free(*(char **)(void *)((char *)sc + fl_keys[k].offset));
+    if (fl_keys(k).type == FL_K_STR && (fl_tab[k].set < 0 || (sc->options && sc->options[fl_tab[k].set])))
+      free(*(char **)(void *)fl_key_field(sc, k));
   if (sc->origin)
     for (int k = 0; k < FL_NKEYS; k++)
       free(sc->origin[k].raw);
   free(sc->origin);
+  if (sc->options)
+    for (int s = 0; s < fl_nsets; s++)
+      free(sc->options[s]);
+  free(sc->options);
   free(sc->path);
   free(sc->abs_path);
   free(sc->dir);
@@ -1066,8 +1103,8 @@ fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t s
   const char *base;
   if (i < 0 || i >= FL_NKEYS)
     return v;
-  k = &fl_keys[i];
-  base = (const char *)sc + k->offset;
+  k = &fl_keys(i);
+  base = fl_key_field(sc, i);
   switch (k->type) {
   case FL_K_STR:
     v.s = *(const char *const *)(const void *)base;
@@ -1136,25 +1173,26 @@ const fl_scenario_keyinfo *fl_scenario_key_at(int i)
   static _Thread_local fl_scenario_keyinfo info;
   if (i < 0 || i >= FL_NKEYS)
     return NULL;
-  info.section = fl_keys[i].section;
-  info.key = fl_keys[i].key;
-  info.type = fl_ktype_name(fl_keys[i].type);
-  info.def = fl_keys[i].def;
-  info.doc = fl_keys[i].doc;
-  info.unit = fl_ktype_unit(fl_keys[i].type);
-  info.vtype = fl_ktype_vtype(fl_keys[i].type);
+  info.section = fl_keys(i).section;
+  info.key = fl_keys(i).key;
+  info.type = fl_ktype_name(fl_keys(i).type);
+  info.def = fl_keys(i).def;
+  info.doc = fl_keys(i).doc;
+  info.unit = fl_ktype_unit(fl_keys(i).type);
+  info.vtype = fl_ktype_vtype(fl_keys(i).type);
+  info.owner = fl_tab[i].set < 0 ? NULL : fl_sets[fl_tab[i].set]->owner;
   return &info;
 }
 
 int fl_scenario_number(const fl_scenario *sc, const char *name, double *v)
 {
   for (int k = 0; k < FL_NKEYS; k++) {
-    size_t ls = strlen(fl_keys[k].section);
+    size_t ls = strlen(fl_keys(k).section);
     char buf[64];
     fl_value x;
-    if (strncmp(name, fl_keys[k].section, ls) != 0 || name[ls] != '.' || strcmp(name + ls + 1, fl_keys[k].key) != 0)
+    if (strncmp(name, fl_keys(k).section, ls) != 0 || name[ls] != '.' || strcmp(name + ls + 1, fl_keys(k).key) != 0)
       continue;
-    if (fl_keys[k].type == FL_K_INTERVAL) { /* a number only when fixed (a rule has none) */
+    if (fl_keys(k).type == FL_K_INTERVAL) { /* a number only when fixed (a rule has none) */
       if (sc->interval_kind != FL_INTERVAL_FIXED)
         return 0;
       *v = sc->interval_s;
@@ -1172,6 +1210,25 @@ int fl_scenario_number(const fl_scenario *sc, const char *name, double *v)
   return 0;
 }
 
+const char *fl_scenario_text(const fl_scenario *sc, const char *name, char *buf, size_t size)
+{
+  for (int k = 0; k < FL_NKEYS; k++) {
+    size_t ls = strlen(fl_keys(k).section);
+    fl_value x;
+    if (strncmp(name, fl_keys(k).section, ls) != 0 || name[ls] != '.' || strcmp(name + ls + 1, fl_keys(k).key) != 0)
+      continue;
+    x = fl_scenario_key_value(sc, k, buf, size);
+    switch (x.kind) {
+    case FL_VAL_NULL: return NULL;
+    case FL_VAL_TEXT: return x.s;
+    case FL_VAL_INT: snprintf(buf, size, "%lld", x.i); return buf;
+    case FL_VAL_UINT: snprintf(buf, size, "%llu", x.u); return buf;
+    case FL_VAL_REAL: snprintf(buf, size, "%.17g", x.d); return buf;
+    }
+  }
+  return NULL;
+}
+
 fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n)
 {
   fl_err rc = FL_OK;
@@ -1181,7 +1238,7 @@ fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n)
   *n = 0;
   FL_ALLOC(out, FL_NKEYS);
   {
-    int order[FL_NKEYS], no = 0;
+    int order[FL_MAX_KEYS], no = 0;
     for (int k = 0; k < FL_NKEYS; k++) { /* in line order (insertion: a few dozen keys) */
       int j = no++;
       if (sc->origin[k].line <= 0) {
@@ -1196,9 +1253,9 @@ fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n)
     }
     for (int i = 0; i < no; i++) {
       int k = order[i];
-      size_t len = strlen(fl_keys[k].section) + strlen(fl_keys[k].key) + strlen(sc->origin[k].raw) + 3;
+      size_t len = strlen(fl_keys(k).section) + strlen(fl_keys(k).key) + strlen(sc->origin[k].raw) + 3;
       FL_ALLOC(out[m], len);
-      snprintf(out[m++], len, "%s.%s=%s", fl_keys[k].section, fl_keys[k].key, sc->origin[k].raw);
+      snprintf(out[m++], len, "%s.%s=%s", fl_keys(k).section, fl_keys(k).key, sc->origin[k].raw);
     }
   }
   *v = out;
@@ -1217,11 +1274,11 @@ void fl_scenario_print(const fl_scenario *sc, FILE *f)
   const char *section = "";
   for (int k = 0; k < FL_NKEYS; k++) {
     const fl_scenario_origin *o = &sc->origin[k];
-    if (strcmp(section, fl_keys[k].section) != 0) {
-      section = fl_keys[k].section;
+    if (strcmp(section, fl_keys(k).section) != 0) {
+      section = fl_keys(k).section;
       fprintf(f, "%s[%s]\n", k ? "\n" : "", section);
     }
-    fprintf(f, "%s = %s", fl_keys[k].key, o->raw);
+    fprintf(f, "%s = %s", fl_keys(k).key, o->raw);
     if (o->line == 0)
       fprintf(f, "   ; default");
     else if (o->line < 0)

@@ -8,6 +8,7 @@
 #define FL_SCENARIO_H
 
 #include "fl_err.h"
+#include "keys.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -66,8 +67,6 @@ typedef struct fl_scenario {
   /* [failures] */
   char *model;           /* "none", "exponential", "weibull", "lognormal", "gamma", "trace" */
   double node_mtbf_s;    /* mean time between failures of ONE node, seconds */
-  double shape;          /* Weibull shape k, gamma shape a */
-  double sigma;          /* log-normal sigma of ln(time to failure) */
   char *trace;           /* failure log, resolved against dir */
   int trace_format;      /* fl_log_format (sim/failure_models/logs.h): auto, csv, lanl, fta */
   int trace_clock;       /* 0: a record's time is the date of the failure; 1: the job's work done when it strikes */
@@ -103,18 +102,9 @@ typedef struct fl_scenario {
   double reference_speed;     /* workflow: flop/s that converts a recorded runtime without a machine speed */
   char *task_runtime;         /* workflow: runtimes for jobs whose file gives none (DURATION or NAME:DURATION,...) */
   char *serial_fraction;      /* workflow: Amdahl's serial fraction (F, or STAGE:F,...,*:F; NULL: no speedup model) */
-  int checkpoint_memory;      /* workload: 1 a job's checkpoint per node is its memory from the trace */
   int stage_cache;            /* workflow: 1 a host keeps the staged inputs it read (not read again) */
   double node_memory;         /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
-  char *wl_trace;             /* workload: the job trace (.swf, .swf.gz; NULL: none) */
-  long wl_jobs;               /* workload: the trace's first this many jobs (0: all); without a trace, how many */
-  char *job_nodes;            /* workload without a trace: "MIN-MAX" nodes a job (powers of two between) */
-  double job_time_s;          /* workload without a trace: mean run time */
-  double arrival_s;           /* workload without a trace: mean time between submits (0: all at once) */
-  long cores_per_node;        /* workload: a job's nodes = ceil(processors / this) */
   char *scheduler;            /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
-  int wl_requeue;             /* workload: a failed job goes back 0 first in the queue, 1 last */
-  int ckpt_io;                /* workload: 0 oblivious, 1 ordered, 2 least-waste checkpoint I/O */
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */
@@ -124,27 +114,16 @@ typedef struct fl_scenario {
   int cost; /* fl_cost */
   double restart_cost_s;
   double downtime_s;
-  long degree;           /* replication: copies of each rank (2 or 3) */
   int verify;            /* 1: verify the state before each checkpoint */
-  long xor_group;        /* multilevel: ranks per XOR set */
   int flush_async;       /* multilevel: the file level drains in the background (strategy.flush = async) */
   double flush_slowdown; /* async flush, constant costs: compute slows by this fraction while a flush drains */
   double verify_cost_s;  /* V */
   double verify_recall;  /* r in [0, 1] */
-  long file_every;       /* two-level: every this many checkpoints one goes to the file level */
-  char *levels;          /* multilevel: "LEVEL:EVERY ..." */
   double file_cost_s;    /* two-level: cost of a file-level checkpoint (simulator) */
 
   /* [storage] */
   char *storage_pfs;  /* platform files: PFS hosts, blank-separated, or "zone:ID" (NULL: none) */
   char *storage_disk; /* platform files: disk id of the node-local level (NULL: each host's first disk) */
-  /* [policy] */
-  char *policy;        /* "greedy", "exact", "mip" */
-  double error_budget; /* epsilon, per iteration */
-  double time_limit_s; /* solver time limit (mip) */
-  double mip_gap;
-  double max_cross;      /* full-mip: substitutions across hosts allowed per decision (< 0: no limit) */
-  int weights_empirical; /* 0: the seed's bound; 1: observed differences */
 
   /* [mpi] — real mode (faultline run / faultline-mpi) */
   long spares;           /* spare ranks beyond the active ones */
@@ -169,6 +148,8 @@ typedef struct fl_scenario {
   char *sweep_at;         /* study: fractions of the failure-free iterations, or NULL */
   long recovery_repeat;   /* study: failure-free solves per codec */
 
+  /* the registered key sets' blocks, one per set (keys.h: fl_scenario_options) */
+  void **options;
   /* where each key's value came from, indexed like the key table (private to scenario.c) */
   struct fl_scenario_origin *origin;
 } fl_scenario;
@@ -216,6 +197,7 @@ typedef struct fl_scenario_keyinfo {
   const char *doc;
   const char *unit;  /* of its typed value (fl_scenario_key_value): "s", "flop/s", "flop", "B", "B/s" or "" */
   const char *vtype; /* "integer", "real" or "text": the type of fl_scenario_key_value's value */
+  const char *owner; /* the plugin that declares it (keys.h: "strategy replication"), or NULL for the run's own */
 } fl_scenario_keyinfo;
 int fl_scenario_key_count(void);
 const fl_scenario_keyinfo *fl_scenario_key_at(int i);
@@ -235,6 +217,10 @@ fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t s
 /* The numeric value of key `section.key` (durations in seconds, speeds in flop/s; an interval key that names a
  * rule has none): 1 and *v set, 0 when the key is unknown or not a number (strings, enums, rules, grids). */
 int fl_scenario_number(const fl_scenario *sc, const char *section_dot_key, double *v);
+/* Key `section.key`'s value as text (a choice's name, a string, a number as %.17g), borrowed from sc or written
+ * into buf; NULL when the key is unknown or an optional string is unset. For messages that show a plugin's key
+ * without knowing its block. */
+const char *fl_scenario_text(const fl_scenario *sc, const char *section_dot_key, char *buf, size_t size);
 /* The keys the scenario's file set, in line order, as "section.key=value" with the value as written (*v and
  * each string are the caller's: free each, then *v). */
 fl_err fl_scenario_file_keys(const fl_scenario *sc, char ***v, int *n);

@@ -106,6 +106,7 @@ typedef struct fl_io_plan {
   fl_platform *pf;
   const fl_scenario *sc;
   long ranks;
+  long xor_group;             /* ranks per XOR set (the XOR level) */
   const fl_platform_gen *gen; /* NULL: a platform file */
   int aggregated;
   long ncab;     /* aggregated: cabinets holding ranks */
@@ -240,7 +241,7 @@ static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
        * parity's reduce-scatter around the set's ring moves S per rank to the next member (one cabinet on: the
        * partner's path); a rebuild moves the same around the ring and reads the disks back */
       FL_TRY(fl_plan_disk(pl, h, disk_name, write,
-                          pl->sc->checkpoint_size * (1.0 + 1.0 / (double)(pl->sc->xor_group - 1))));
+                          pl->sc->checkpoint_size * (1.0 + 1.0 / (double)(pl->xor_group - 1))));
       FL_TRY(fl_plan_partner(pl, i, h, write, bytes, rate));
       break;
     case FL_LEVEL_FILE: {
@@ -347,10 +348,11 @@ done:
 }
 
 fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, unsigned levels,
-                         const unsigned written[FL_NLEVELS], fl_iocost *out)
+                         const unsigned written[FL_NLEVELS], long xor_group, fl_iocost *out)
 {
   fl_err rc = FL_OK;
-  fl_io_plan pl = {.pf = pf, .sc = sc, .ranks = ranks, .gen = fl_platform_generated(pf), .scale = 1.0};
+  fl_io_plan pl = {
+      .pf = pf, .sc = sc, .ranks = ranks, .xor_group = xor_group, .gen = fl_platform_generated(pf), .scale = 1.0};
   fl_level stage = FL_LEVEL_SCRATCH; /* async flush: the level it drains from */
 
   for (int l = 0; l < FL_NLEVELS; l++)

@@ -46,9 +46,10 @@ long fl_iocost_partner_step(const fl_platform *pf, long ranks);
 /* The disk of `host` named `name` (NULL: its first), or NULL. */
 sg_disk_t fl_iocost_host_disk(sg_host_t host, const char *name);
 /* Simulate a checkpoint and a restart at every level in `levels` for `ranks` ranks on nodes 0..ranks-1.
- * `written[l]` is the set of levels a checkpoint of level l writes at once (FL_LEVEL_BIT()s). FL_ERR_INPUT
- * naming the key when the platform lacks the storage (no disk of that name, no PFS server). */
+ * `written[l]` is the set of levels a checkpoint of level l writes at once (FL_LEVEL_BIT()s); `xor_group`: ranks
+ * per XOR set (the XOR level's). FL_ERR_INPUT naming the key when the platform lacks the storage (no disk of that
+ * name, no PFS server). */
 fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, unsigned levels,
-                         const unsigned written[FL_NLEVELS], fl_iocost *out);
+                         const unsigned written[FL_NLEVELS], long xor_group, fl_iocost *out);
 
 #endif

@@ -299,7 +299,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     FL_ALLOC(w->sink_sub, w->wf->ntasks);
     /* the failure-free run of the same sweeps (tolerance 0: all of them) */
     FL_CHECK(fl_gw_solve(w->gw, 0.0, sc->iterations, w->ref, &it) >= 0, FL_ERR_NOMEM, "out of memory");
-    w->empirical = sc->weights_empirical;
+    w->empirical = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->weights_empirical;
     FL_CHECK((path = strdup("gridworld")) != NULL, FL_ERR_NOMEM, "out of memory");
   } else {
     path = fl_scenario_resolve(sc, sc->graph);
@@ -334,7 +334,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   n = w->wf->ntasks;
   E = w->wf->nedges;
   w->H = sim->ranks;
-  w->budget = sc->error_budget;
+  w->budget = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->error_budget;
   FL_ALLOC(w->host, w->H + 1);
   FL_ALLOC(w->speed, w->H);
   FL_ALLOC(w->cores, w->H);

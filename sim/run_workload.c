@@ -30,6 +30,7 @@
 #include "io_async.h"
 #include "sim_impl.h"
 #include "swf.h"
+#include "workload_keys.h"
 
 #include <errno.h>
 #include <math.h>
@@ -153,7 +154,7 @@ static fl_err fl_wl_probe_main(void *ctx, FILE *out)
     fl_scenario sc = *p->sc; /* a shallow copy, read only, in this child */
     if (p->bytes)
       sc.checkpoint_size = p->bytes[i];
-    FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], FL_LEVEL_BIT(FL_LEVEL_FILE), written, &io));
+    FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], FL_LEVEL_BIT(FL_LEVEL_FILE), written, 0, &io));
     FL_CHECK(fwrite(&io.write_s[FL_LEVEL_FILE], sizeof(double), 1, out) == 1, FL_ERR_IO, "cannot write: %s",
              strerror(errno));
   }
@@ -178,6 +179,7 @@ static int fl_long_cmp(const void *a, const void *b)
 static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
 {
   fl_err rc = FL_OK;
+  const fl_workload_opts *wo = fl_workload_options(sc);
   fl_wlrun *w = NULL;
   char *path = NULL;
   long *sizes = NULL, nsizes = 0;
@@ -206,14 +208,14 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                           fl_platform_describe(sim->pf), sim->nodes);
     goto done;
   }
-  if (sc->wl_trace) {
-    FL_CHECK((path = fl_scenario_resolve(sc, sc->wl_trace)) != NULL, FL_ERR_NOMEM, "out of memory");
-    FL_TRY(fl_swf_read(path, sc->cores_per_node, &w->trace));
+  if (wo->trace) {
+    FL_CHECK((path = fl_scenario_resolve(sc, wo->trace)) != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_TRY(fl_swf_read(path, wo->cores_per_node, &w->trace));
   } else {
     /* a generated mix: app.jobs jobs of app.job_nodes nodes, app.job_time long, app.arrival apart */
-    fl_swf_gen g = {.jobs = sc->wl_jobs, .mean_run_s = sc->job_time_s, .mean_gap_s = sc->arrival_s, .seed = sc->seed};
+    fl_swf_gen g = {.jobs = wo->jobs, .mean_run_s = wo->job_time_s, .mean_gap_s = wo->arrival_s, .seed = sc->seed};
     char *end = NULL;
-    g.min_nodes = strtol(sc->job_nodes, &end, 10);
+    g.min_nodes = strtol(wo->job_nodes, &end, 10);
     if (end && *end == '-')
       g.max_nodes = strtol(end + 1, &end, 10);
     else
@@ -233,26 +235,26 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
     }
     FL_CHECK((path = strdup("generated")) != NULL, FL_ERR_NOMEM, "out of memory");
   }
-  w->njobs = sc->wl_jobs > 0 && sc->wl_jobs < w->trace->njobs ? sc->wl_jobs : w->trace->njobs;
+  w->njobs = wo->jobs > 0 && wo->jobs < w->trace->njobs ? wo->jobs : w->trace->njobs;
   for (long i = 0; i < w->njobs; i++) {
     const fl_swf_job *j = &w->trace->jobs[i];
     if (j->nodes > w->machine) {
       rc = fl_err_set(FL_ERR_INPUT,
                       "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, larger "
                       "than the machine (%ld nodes of platform '%s')",
-                      path, j->line, j->procs, j->nodes, sc->cores_per_node, w->machine, fl_platform_describe(sim->pf));
+                      path, j->line, j->procs, j->nodes, wo->cores_per_node, w->machine, fl_platform_describe(sim->pf));
       goto done;
     }
   }
-  w->requeue = sc->wl_requeue;
-  w->io_policy = sc->ckpt_io;
+  w->requeue = wo->requeue;
+  w->io_policy = wo->ckpt_io;
   w->ckpt = (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
   w->bytes = sc->checkpoint_size;
   FL_ALLOC(w->tau_s, w->njobs);
   FL_ALLOC(w->delta_s, w->njobs);
   for (long i = 0; i < w->njobs; i++)
     w->tau_s[i] = INFINITY;
-  if (w->ckpt && sc->checkpoint_memory) {
+  if (w->ckpt && wo->checkpoint_memory) {
     /* a job's checkpoint is its memory: the trace's KB per processor, over its nodes */
     FL_ALLOC(w->jbytes, w->njobs);
     for (long i = 0; i < w->njobs; i++) {

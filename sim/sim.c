@@ -50,7 +50,8 @@ static fl_err fl_io_probe_main(void *ctx, FILE *out)
   fl_err rc = FL_OK;
   const fl_io_probe *p = ctx;
   fl_iocost io;
-  FL_TRY(fl_iocost_measure(p->sim->pf, p->sc, p->sim->ranks, p->sim->strat.levels, p->sim->strat.writes, &io));
+  FL_TRY(fl_iocost_measure(p->sim->pf, p->sc, p->sim->ranks, p->sim->strat.levels, p->sim->strat.writes,
+                           p->sim->strat.xor_group, &io));
   FL_CHECK(fwrite(&io, sizeof io, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
 done:
   return rc;
@@ -431,10 +432,15 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     unsigned lv = sim->strat.levels;
     if (!(lv & FL_LEVEL_BIT(FL_LEVEL_FILE)) ||
         !(lv & (FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_XOR)))) {
+      char names[64] = "";
+      for (int l = 0; l < FL_NLEVELS; l++)
+        if (lv & FL_LEVEL_BIT(l))
+          snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? " " : "",
+                   fl_level_name((fl_level)l));
       rc = fl_scenario_fail(sc, "strategy", "flush",
                             "async drains a checkpoint from a local, buddy or xor level to the file level: "
-                            "strategy.levels needs both (this one: %s)",
-                            sc->levels);
+                            "strategy.levels needs both (this one's levels: %s)",
+                            names);
       goto done;
     }
     if (sim->platform_costs && sc->flush_slowdown > 0) {
@@ -504,7 +510,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     FL_ALLOC(sim->fail_epoch, sim->ranks);
   if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_XOR)) {
     FL_ALLOC(sim->xor_fail_epoch, sim->ranks);
-    sim->xor_group = sc->xor_group;
+    sim->xor_group = sim->strat.xor_group;
   }
   FL_ALLOC(sim->slot_node, sim->slots);
   FL_ALLOC(sim->node_slot, sim->nodes);

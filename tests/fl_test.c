@@ -2,6 +2,8 @@
 #include "fl_test.h"
 
 #include "fl_config.h"
+#include "fl_err.h"
+#include "registries.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +58,10 @@ const char *fl_test_src(const char *rel)
 int fl_test_run(CU_SuiteInfo *suites)
 {
   unsigned failed_tests, failures;
+  if (fl_registries_init() != FL_OK) { /* the plugins' keys, as every main does first */
+    fprintf(stderr, "faultline: %s\n", fl_err_msg());
+    return 2;
+  }
   if (CU_initialize_registry() != CUE_SUCCESS)
     return 2;
   if (CU_register_suites(suites) != CUE_SUCCESS) {

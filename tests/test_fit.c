@@ -316,7 +316,11 @@ static void test_cli_fit(void)
     strcat(text, "[app]\nnodes = 8\nwork = 2d\n[run]\nreplicas = 2\n");
     CU_ASSERT_EQUAL(fl_scenario_from_text(text, "<fit>", NULL, &sc), FL_OK);
     CU_ASSERT_STRING_EQUAL(sc->model, "weibull");
-    CU_ASSERT(fabs(sc->shape - 0.6) < 0.05);
+    {
+      double shape = 0;
+      CU_ASSERT_EQUAL(fl_scenario_number(sc, "failures.shape", &shape), 1);
+      CU_ASSERT(fabs(shape - 0.6) < 0.05);
+    }
     fl_scenario_destroy(&sc);
     fl_cli_write("fitted.ini", text);
     CU_ASSERT_EQUAL(fl_cli_run("simulate fitted.ini --db fitted.sqlite --quiet"), 0);

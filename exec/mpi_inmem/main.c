@@ -13,6 +13,7 @@
  * to the results database. Exit status: 0 solved, 2 bad input, 3 data lost (a rank and its checkpoint mirror
  * died, or no spare left), 1 otherwise. */
 #include "app.h"
+#include "registries.h"
 #include "cg_mpi.h"
 #include "db.h"
 #include "engine.h"
@@ -203,6 +204,7 @@ int main(int argc, char **argv)
 
   fl_evlog_init(&events, 0);
   fl_kill_at_init();
+  rc = fl_registries_init(); /* the plugins' own keys join the scenario table */
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &wsize);

@@ -3,9 +3,31 @@
  * The solvers themselves (greedy.c, exact.c, mip.c) see only instances that passed these checks. */
 #include "knapsack_impl.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+static const char *const fl_pol_weights_choices[] = {"bound", "empirical", NULL};
+static const fl_key fl_pol_key_table[] = {
+    {"policy", "kind", FL_K_STR, offsetof(fl_pol_opts, kind), 0, "greedy", NULL,
+     "greedy | exact | mip (the simplified knapsack of seed 002) | full-mip (its full MIP, per-dependent "
+     "substitutes; workflows): who decides replicate vs substitute (strategy hybrid)"},
+    {"policy", "max_cross", FL_K_REAL, offsetof(fl_pol_opts, max_cross), 0, "-1", NULL,
+     "full-mip: substitutions whose substitute and dependent sit on different hosts allowed per decision; "
+     "-1 = no limit"},
+    {"policy", "error_budget", FL_K_REAL, offsetof(fl_pol_opts, error_budget), FL_K_NONNEG, "10", NULL,
+     "epsilon: substitution error allowed per iteration (grid world) or over the whole run (workflow), the sum of "
+     "the weights of the substitutions made"},
+    {"policy", "time_limit", FL_K_DURATION, offsetof(fl_pol_opts, time_limit_s), FL_K_POS, "1s", NULL,
+     "mip: solver time limit"},
+    {"policy", "mip_gap", FL_K_REAL, offsetof(fl_pol_opts, mip_gap), FL_K_NONNEG, "0.01", NULL,
+     "mip: relative gap at which the solver may stop"},
+    {"policy", "weights", FL_K_ENUM_INT, offsetof(fl_pol_opts, weights_empirical), 0, "bound", fl_pol_weights_choices,
+     "substitution weights: bound = (1 - delta p)/(1 - delta) for neighbours; empirical = observed |V(s) - V(s')|"},
+};
+const fl_keyset fl_pol_keys = {"the knapsack policy (strategies hybrid, substitution)", sizeof(fl_pol_opts),
+                               fl_pol_key_table, FL_KEYS_N(fl_pol_key_table), NULL};
 
 static const fl_pol_ops *const fl_pol_registry[] = {
     &fl_pol_greedy_ops,

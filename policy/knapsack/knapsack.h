@@ -19,6 +19,20 @@
 #define FL_KNAPSACK_H
 
 #include "fl_err.h"
+#include "keys.h"
+
+/* The [policy] keys (keys.h), declared here with the solvers they choose and shared by the strategies that decide
+ * with a knapsack (hybrid, substitution) and the workflow app's substitutions: fl_scenario_options(sc,
+ * &fl_pol_keys) gives a scenario's values. */
+typedef struct fl_pol_opts {
+  char *kind;             /* a solver's name, or "full-mip" */
+  double max_cross;       /* full-mip: substitutions across hosts per decision (< 0: no limit) */
+  double error_budget;    /* epsilon */
+  double time_limit_s;    /* the MIP solver's time limit */
+  double mip_gap;         /* the MIP solver's relative gap */
+  int weights_empirical;  /* 0: the seed's bound; 1: observed differences */
+} fl_pol_opts;
+extern const fl_keyset fl_pol_keys;
 
 /* The full formulation's terms (optional): one (i, j, k) triple per candidate substitution. */
 typedef struct fl_pol_full {

@@ -19,22 +19,23 @@ static const fl_strategy_key fl_hybrid_keys[] = {
 
 static fl_err fl_hybrid_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
+  const fl_pol_opts *po = fl_scenario_options(sc, &fl_pol_keys);
   unsigned char none[1];
-  fl_pol_instance in = {.nfailed = 0, .budget = sc->error_budget};
+  fl_pol_instance in = {.nfailed = 0, .budget = po->error_budget};
   fl_pol_decision d = {.substitute = none};
-  snprintf(run->policy, sizeof run->policy, "%s", sc->policy);
-  run->full_model = strcmp(sc->policy, "full-mip") == 0;
-  run->max_cross = sc->max_cross < 0 ? -1 : (long)sc->max_cross;
+  snprintf(run->policy, sizeof run->policy, "%s", po->kind);
+  run->full_model = strcmp(po->kind, "full-mip") == 0;
+  run->max_cross = po->max_cross < 0 ? -1 : (long)po->max_cross;
   if (run->full_model) {
     if (fl_pol_solve("mip", &in, &d) != FL_OK)
       return fl_scenario_fail(sc, "policy", "kind", "full-mip needs GLPK, and this faultline was built without it");
     snprintf(run->policy, sizeof run->policy, "mip");
   }
-  run->error_budget = sc->error_budget;
-  run->time_limit_s = sc->time_limit_s;
-  run->mip_gap = sc->mip_gap;
-  run->weights_empirical = sc->weights_empirical;
-  if (!run->full_model && fl_pol_solve(sc->policy, &in, &d) != FL_OK) { /* the solver's name, checked before anything runs */
+  run->error_budget = po->error_budget;
+  run->time_limit_s = po->time_limit_s;
+  run->mip_gap = po->mip_gap;
+  run->weights_empirical = po->weights_empirical;
+  if (!run->full_model && fl_pol_solve(po->kind, &in, &d) != FL_OK) { /* the solver's name, checked before anything runs */
     char why[512];
     snprintf(why, sizeof why, "%s", fl_err_msg());
     return fl_scenario_fail(sc, "policy", "kind", "%s", why);
@@ -95,6 +96,7 @@ const fl_strategy_ops fl_strategy_hybrid = {
     .name = "hybrid",
     .summary = "tasks: the knapsack policy substitutes within the error budget and re-executes the rest",
     .keys = fl_hybrid_keys,
+    .options = &fl_pol_keys,
     .shapes = FL_SHAPE_TASKS,
     .setup = fl_hybrid_setup,
     .decide_tasks = fl_hybrid_decide,

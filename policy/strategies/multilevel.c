@@ -9,8 +9,34 @@
 #include "strategy.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct fl_multilevel_opts {
+  char *levels;   /* "LEVEL:EVERY ..." */
+  long xor_group; /* ranks per XOR set */
+} fl_multilevel_opts;
+
+static fl_err fl_multilevel_check(const fl_scenario *sc, const void *opts)
+{
+  const fl_multilevel_opts *o = opts;
+  if (o->xor_group < 2 || o->xor_group > 1024)
+    return fl_scenario_fail(sc, "strategy", "xor_group", "an XOR set holds 2 to 1024 ranks");
+  return FL_OK;
+}
+
+static const fl_key fl_multilevel_key_table[] = {
+    {"strategy", "levels", FL_K_STR, offsetof(fl_multilevel_opts, levels), 0, "local:1 buddy:4 file:16", NULL,
+     "multilevel: LEVEL:EVERY terms from the cheapest (local, buddy, file): the k-th checkpoint goes to the highest "
+     "level whose EVERY divides k; the first level's EVERY is 1, each a multiple of the previous"},
+    {"strategy", "xor_group", FL_K_COUNT, offsetof(fl_multilevel_opts, xor_group), FL_K_POS, "8", NULL,
+     "multilevel: ranks per XOR set (SCR's SET_SIZE): a set's parity survives one lost node; sets span cabinets "
+     "(rank r with r + cabinet, r + 2 cabinet, ...) so that one cabinet's failure takes one member of each"},
+};
+static const fl_keyset fl_multilevel_options = {"strategy multilevel", sizeof(fl_multilevel_opts),
+                                                fl_multilevel_key_table, FL_KEYS_N(fl_multilevel_key_table),
+                                                fl_multilevel_check};
 
 static const fl_strategy_key fl_multilevel_keys[] = {
     FL_STRAT_CKPT_KEYS,
@@ -31,13 +57,14 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
   int prev_level = 0, nauto = 0, ngiven = 0;
   fl_err rc = FL_OK;
 
+  const fl_multilevel_opts *o = fl_scenario_options(sc, &fl_multilevel_options);
   run->levels = 0;
-  run->xor_group = sc->xor_group;
+  run->xor_group = o->xor_group;
   run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s; /* constant costs: the other levels cost checkpoint_cost */
-  copy = malloc(strlen(sc->levels) + 1);
+  copy = malloc(strlen(o->levels) + 1);
   if (!copy)
     return fl_err_set(FL_ERR_NOMEM, "out of memory");
-  strcpy(copy, sc->levels);
+  strcpy(copy, o->levels);
   for (char *t = strtok_r(copy, " \t,", &save); t; t = strtok_r(NULL, " \t,", &save)) {
     char *colon = strchr(t, ':'), *end = NULL;
     fl_level level;
@@ -139,6 +166,7 @@ const fl_strategy_ops fl_strategy_multilevel = {
     .summary = "SCR/FTI levels: local disk, partner memory, PFS, each every k-th checkpoint; restart from the newest "
                "that survived",
     .keys = fl_multilevel_keys,
+    .options = &fl_multilevel_options,
     .shapes = FL_SHAPE_RANKS,
     .setup = fl_multilevel_setup,
     .level = fl_multilevel_level,

@@ -31,6 +31,16 @@ static const fl_strategy_ops *const fl_strategies[] = {
 };
 #define FL_NSTRAT ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
 
+fl_err fl_strat_register_keys(void)
+{
+  fl_err rc = FL_OK;
+  for (int i = 0; i < FL_NSTRAT; i++)
+    if (fl_strategies[i]->options)
+      FL_TRY(fl_scenario_register(fl_strategies[i]->options));
+done:
+  return rc;
+}
+
 int fl_strat_count(void)
 {
   return FL_NSTRAT;
@@ -395,7 +405,8 @@ void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy
   row->strategy = run->ops->name;
   row->interval_rule =
       run->levels && isfinite(run->tau_s) ? (run->pattern[0] ? run->pattern : fl_pol_interval_name(run->rule)) : NULL;
-  row->policy = fl_strat_reads(run, "policy.kind") ? sc->policy : NULL;
-  row->weights = fl_strat_reads(run, "policy.weights") ? (sc->weights_empirical ? "empirical" : "bound") : NULL;
-  row->error_budget = row->policy ? sc->error_budget : NAN;
+  const fl_pol_opts *po = fl_scenario_options(sc, &fl_pol_keys);
+  row->policy = fl_strat_reads(run, "policy.kind") ? po->kind : NULL;
+  row->weights = fl_strat_reads(run, "policy.weights") ? (po->weights_empirical ? "empirical" : "bound") : NULL;
+  row->error_budget = row->policy ? po->error_budget : NAN;
 }

@@ -144,7 +144,8 @@ typedef struct fl_strategy_key {
 struct fl_strategy_ops {
   const char *name;
   const char *summary;
-  const fl_strategy_key *keys; /* ends with {NULL} */
+  const fl_strategy_key *keys; /* the keys it reads, for `faultline keys`; ends with {NULL} */
+  const fl_keyset *options;    /* the keys it declares and owns (core/keys.h); NULL: none of its own */
   unsigned shapes;             /* fl_shape bits it can drive */
   /* Fill run->degree, ->levels, ->file_every from the scenario; check its keys (FL_ERR_INPUT naming them). */
   fl_err (*setup)(fl_strategy_run *run, const fl_scenario *sc);
@@ -165,6 +166,8 @@ struct fl_strategy_ops {
 
 /* ---- the registry ---- */
 int fl_strat_count(void);
+/* Register every strategy's own keys (and the policies' they share) with the scenario table (core/keys.h). */
+fl_err fl_strat_register_keys(void);
 const fl_strategy_ops *fl_strat_at(int i);
 /* NULL when unknown. */
 const fl_strategy_ops *fl_strat_find(const char *name);

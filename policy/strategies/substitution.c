@@ -10,7 +10,7 @@ static const fl_strategy_key fl_substitution_keys[] = {
 
 static fl_err fl_substitution_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
-  run->weights_empirical = sc->weights_empirical;
+  run->weights_empirical = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->weights_empirical;
   return FL_OK;
 }
 
@@ -26,6 +26,7 @@ const fl_strategy_ops fl_strategy_substitution = {
     .name = "substitution",
     .summary = "tasks: a failed task takes its best live neighbour's value",
     .keys = fl_substitution_keys,
+    .options = &fl_pol_keys,
     .shapes = FL_SHAPE_TASKS,
     .setup = fl_substitution_setup,
     .decide_tasks = fl_substitution_decide,

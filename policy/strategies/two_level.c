@@ -4,6 +4,19 @@
  * a file-level checkpoint costs strategy.file_cost (it refreshes both levels). */
 #include "strategy.h"
 
+#include <stddef.h>
+
+typedef struct fl_two_level_opts {
+  long file_every; /* every this many checkpoints, one to the file level */
+} fl_two_level_opts;
+
+static const fl_key fl_two_level_key_table[] = {
+    {"strategy", "file_every", FL_K_COUNT, offsetof(fl_two_level_opts, file_every), FL_K_POS, "4", NULL,
+     "two-level: every this many checkpoints, one goes to the file level too (the others to the buddy's memory)"},
+};
+static const fl_keyset fl_two_level_options = {"strategy two-level", sizeof(fl_two_level_opts),
+                                               fl_two_level_key_table, FL_KEYS_N(fl_two_level_key_table), NULL};
+
 static const fl_strategy_key fl_two_level_keys[] = {
     FL_STRAT_CKPT_KEYS,
     {"strategy.file_every", FL_SHAPE_RANKS, "every this many checkpoints, one goes to the file level"},
@@ -13,12 +26,11 @@ static const fl_strategy_key fl_two_level_keys[] = {
 
 static fl_err fl_two_level_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
+  const fl_two_level_opts *o = fl_scenario_options(sc, &fl_two_level_options);
   run->levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
-  run->file_every = sc->file_every;
+  run->file_every = o->file_every;
   run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s;
   run->writes[FL_LEVEL_FILE] |= FL_LEVEL_BIT(FL_LEVEL_BUDDY); /* a file-level checkpoint refreshes the buddy copy */
-  if (sc->file_every < 1)
-    return fl_scenario_fail(sc, "strategy", "file_every", "must be at least 1");
   return FL_OK;
 }
 
@@ -31,6 +43,7 @@ const fl_strategy_ops fl_strategy_two_level = {
     .name = "two-level",
     .summary = "buddy checkpoints, every file_every-th also to files; buddy lost -> roll back to the file level",
     .keys = fl_two_level_keys,
+    .options = &fl_two_level_options,
     .shapes = FL_SHAPE_RANKS,
     .setup = fl_two_level_setup,
     .level = fl_two_level_level,

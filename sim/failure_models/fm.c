@@ -26,6 +26,16 @@ static const fl_fm_ops *const fl_fm_registry[] = {
 };
 #define FL_FM_NREG ((int)(sizeof fl_fm_registry / sizeof fl_fm_registry[0]))
 
+fl_err fl_fm_register_keys(void)
+{
+  fl_err rc = FL_OK;
+  for (int i = 0; i < FL_FM_NREG; i++)
+    if (fl_fm_registry[i]->options)
+      FL_TRY(fl_scenario_register(fl_fm_registry[i]->options));
+done:
+  return rc;
+}
+
 int fl_fm_registry_count(void)
 {
   return FL_FM_NREG;

@@ -20,7 +20,8 @@ typedef struct fl_fm_ops {
   double (*uniform)(gsl_rng *r);
   double (*time_of)(const fl_fm *fm, double u);
   int decreasing;
-  const fl_fm_fit *fit; /* how `faultline fit` fits it (fm.h); NULL: it cannot */
+  const fl_fm_fit *fit;       /* how `faultline fit` fits it (fm.h); NULL: it cannot */
+  const fl_keyset *options;   /* the keys it declares (core/keys.h); NULL: none of its own */
 } fl_fm_ops;
 
 struct fl_fm {

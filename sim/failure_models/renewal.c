@@ -16,6 +16,22 @@
 #include <gsl/gsl_sf_erf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
+#include <stddef.h>
+
+/* The laws' shape keys: one set for the three laws with a shape (Weibull and gamma share failures.shape). */
+typedef struct fl_renewal_opts {
+  double shape; /* Weibull k, gamma a */
+  double sigma; /* log-normal s */
+} fl_renewal_opts;
+static const fl_key fl_renewal_key_table[] = {
+    {"failures", "shape", FL_K_REAL, offsetof(fl_renewal_opts, shape), FL_K_POS, "0.7", NULL,
+     "Weibull shape k, or gamma shape a (< 1: a decreasing hazard, infant mortality)"},
+    {"failures", "sigma", FL_K_REAL, offsetof(fl_renewal_opts, sigma), FL_K_POS, "1.0", NULL,
+     "log-normal: standard deviation of ln(time to failure)"},
+};
+static const fl_keyset fl_renewal_options = {"failure models weibull, lognormal, gamma", sizeof(fl_renewal_opts),
+                                             fl_renewal_key_table, FL_KEYS_N(fl_renewal_key_table), NULL};
+#define FL_RENEWAL_OPTS(sc) ((const fl_renewal_opts *)fl_scenario_options((sc), &fl_renewal_options))
 
 /* none */
 static fl_err fl_fm_none_setup(fl_fm *fm, const fl_scenario *sc)
@@ -91,9 +107,9 @@ const fl_fm_ops fl_fm_exponential_ops = {
 /* Weibull */
 static fl_err fl_fm_weibull_setup(fl_fm *fm, const fl_scenario *sc)
 {
-  if (!(sc->shape >= 0.05 && sc->shape <= 50.0))
+  if (!(FL_RENEWAL_OPTS(sc)->shape >= 0.05 && FL_RENEWAL_OPTS(sc)->shape <= 50.0))
     return fl_scenario_fail(sc, "failures", "shape", "Weibull shape must lie in [0.05, 50]");
-  fm->shape = sc->shape;
+  fm->shape = FL_RENEWAL_OPTS(sc)->shape;
   fm->scale = fm->mean_s / gsl_sf_gamma(1.0 + 1.0 / fm->shape);
   return FL_OK;
 }
@@ -173,6 +189,7 @@ static const fl_fm_fit fl_fm_weibull_fit = {.nparam = 2,
                                             .key = {"shape", NULL}};
 
 const fl_fm_ops fl_fm_weibull_ops = {
+    .options = &fl_renewal_options,
     .fit = &fl_fm_weibull_fit,
     .cumhazard = fl_fm_weibull_cumh,
     .name = "weibull",
@@ -189,9 +206,9 @@ const fl_fm_ops fl_fm_weibull_ops = {
 /* log-normal */
 static fl_err fl_fm_lognormal_setup(fl_fm *fm, const fl_scenario *sc)
 {
-  if (!(sc->sigma > 0 && sc->sigma <= 5.0))
+  if (!(FL_RENEWAL_OPTS(sc)->sigma > 0 && FL_RENEWAL_OPTS(sc)->sigma <= 5.0))
     return fl_scenario_fail(sc, "failures", "sigma", "log-normal sigma must lie in (0, 5]");
-  fm->sigma = sc->sigma;
+  fm->sigma = FL_RENEWAL_OPTS(sc)->sigma;
   fm->zeta = log(fm->mean_s) - 0.5 * fm->sigma * fm->sigma;
   return FL_OK;
 }
@@ -259,6 +276,7 @@ static const fl_fm_fit fl_fm_lognormal_fit = {.nparam = 2,
                                               .key = {NULL, "sigma"}};
 
 const fl_fm_ops fl_fm_lognormal_ops = {
+    .options = &fl_renewal_options,
     .fit = &fl_fm_lognormal_fit,
     .cumhazard = fl_fm_lognormal_cumh,
     .name = "lognormal",
@@ -272,9 +290,9 @@ const fl_fm_ops fl_fm_lognormal_ops = {
 /* gamma(a, theta): theta = M / a; Var = a theta^2; length-biased L ~ gamma(a + 1, theta). */
 static fl_err fl_fm_gamma_setup(fl_fm *fm, const fl_scenario *sc)
 {
-  if (!(sc->shape >= 0.05 && sc->shape <= 50.0))
+  if (!(FL_RENEWAL_OPTS(sc)->shape >= 0.05 && FL_RENEWAL_OPTS(sc)->shape <= 50.0))
     return fl_scenario_fail(sc, "failures", "shape", "gamma shape must lie in [0.05, 50]");
-  fm->shape = sc->shape;
+  fm->shape = FL_RENEWAL_OPTS(sc)->shape;
   fm->scale = fm->mean_s / fm->shape;
   return FL_OK;
 }
@@ -339,6 +357,7 @@ static const fl_fm_fit fl_fm_gamma_fit = {.nparam = 2,
                                           .key = {"shape", NULL}};
 
 const fl_fm_ops fl_fm_gamma_ops = {
+    .options = &fl_renewal_options,
     .fit = &fl_fm_gamma_fit,
     .cumhazard = fl_fm_gamma_cumh,
     .name = "gamma",

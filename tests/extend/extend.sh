@@ -42,6 +42,9 @@ cd "$work"
 
 fail() { echo "extend: $*" >&2; exit 1; }
 "$fl" keys | grep -q '^  alternate ' || fail "faultline keys does not list alternate"
+# the strategy's own key, declared in its file: listed with its owner, and refused with file, line, key, value
+"$fl" keys | grep -q '^strategy.alternate_period .*default 2 .*(declared by strategy alternate)' ||
+  fail "faultline keys does not list strategy.alternate_period as the strategy's: $("$fl" keys | grep alternate_period)"
 cat >demo.ini <<'INI'
 [run]
 replicas = 4
@@ -59,13 +62,24 @@ interval = 1h
 checkpoint_cost = 1min
 file_cost = 5min
 restart_cost = 2min
+alternate_period = 3
 INI
+set +e
+msg=$("$fl" simulate demo.ini --db bad.sqlite --quiet --set strategy.alternate_period=1 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" = 2 ] && printf '%s\n' "$msg" | grep -q "strategy.alternate_period=1: alternate needs at least 2" && [ ! -e bad.sqlite ] ||
+  fail "a bad alternate_period: exit $code, '$msg'"
 "$fl" simulate demo.ini --db demo.sqlite --quiet >/dev/null || fail "simulate failed"
 q() { sqlite3 demo.sqlite "$1"; }
 [ "$(q "SELECT COUNT(*) FROM runs WHERE strategy = 'alternate' AND failure_model = 'uniform' AND status = 'completed'")" = 4 ] ||
   fail "rows: $(q 'SELECT strategy, failure_model, status FROM runs')"
 [ "$(q 'SELECT SUM(failures) > 0 FROM runs')" = 1 ] || fail "no failure drawn from the uniform law"
 [ "$(q 'SELECT MIN(checkpoints) > 10 FROM runs')" = 1 ] || fail "no checkpoints"
+# the key's value reaches the strategy: one in 3 to files is not one in 2 (the same failures, other costs)
+"$fl" simulate demo.ini --db demo2.sqlite --quiet --set strategy.alternate_period=2 >/dev/null || fail "simulate 2"
+[ "$(sqlite3 demo2.sqlite 'SELECT SUM(makespan_s) FROM runs')" != "$(q 'SELECT SUM(makespan_s) FROM runs')" ] ||
+  fail "strategy.alternate_period changed nothing"
 # odd checkpoints to buddy, even ones to files: the row's interval rule names the pattern's levels
 "$fl" report demo.sqlite --format latex >demo.tex || fail "report --format latex failed"
 grep -q '\\begin{tabular}' demo.tex && grep -q 'alternate' demo.tex || fail "latex: $(cat demo.tex)"

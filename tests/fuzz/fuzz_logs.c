@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
           /* the fit's code paths are the same at any size, and a fit of thousands of observations (a large
            * corpus entry) took 70 % of the time in exp(): fit the small ones, parse every one */
           if (obs.n <= 32)
-            (void)fl_fit_one(&obs, FL_FIT_WEIBULL, &r);
+            (void)fl_fit_one(&obs, fl_fit_family_find("weibull"), &r);
           fl_fit_obs_free(&obs);
         }
       }

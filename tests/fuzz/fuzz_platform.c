@@ -18,6 +18,7 @@
 #include "fuzz_cov_bounds.h"
 #include "fuzz_util.h"
 #include "platform.h"
+#include "registries.h"
 #include "scenario.h"
 
 #include <errno.h>
@@ -151,6 +152,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   int down[2], up[2];
   pid_t pid;
   (void)argc;
+  if (fl_registries_init() != FL_OK) /* the plugins' keys, before the zygote forks */
+    abort();
   (void)argv;
   if (pipe(down) != 0 || pipe(up) != 0 || fl_cov_setup() != 0)
     abort();

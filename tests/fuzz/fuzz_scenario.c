@@ -2,6 +2,7 @@
  * durations, speeds, seeds, intervals, grids), --set overrides and sweep terms. An input is split at the first
  * "\n--\n": before it the scenario text, after it override lines ("section.key=value"), then a sweep term list
  * after a second "\n--\n". Any outcome but a crash, a leak or undefined behaviour is fine. */
+#include "registries.h"
 #include "scenario.h"
 #include "sweep.h"
 #include "units.h"
@@ -18,6 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   fl_scenario *sc = NULL;
   double v;
   uint64_t u;
+  if (fl_registries_init() != FL_OK) /* the plugins' keys (idempotent) */
+    abort();
   if (!text)
     return 0;
   memcpy(text, data, size);

@@ -1,6 +1,7 @@
 /* fuzz_trace.c — libFuzzer harness: a failure trace CSV (time, node|host, downtime) read by the trace failure
  * model, through the same path `simulate` takes (a scenario naming the file). */
 #include "fm.h"
+#include "registries.h"
 #include "scenario.h"
 #include "fuzz_util.h"
 
@@ -20,6 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
   if (!sc) {
     char text[256];
+    if (fl_registries_init() != FL_OK) /* the plugins' keys */
+      abort();
     snprintf(text, sizeof text, "[failures]\nmodel = trace\ntrace = %s\nrepair = 1h\n[app]\nnodes = 4\n", path);
     if (fl_scenario_replay(text, "", NULL, &sc) != FL_OK)
       abort();
