@@ -3,6 +3,7 @@
  * tasks, parent references and file uses; one builder checks and indexes them for every format. */
 #define _XOPEN_SOURCE 700 /* strdup */
 #include "workflow.h"
+#include "workflow_keys.h"
 
 #include "app.h"
 #include "inputs.h"
@@ -11,6 +12,7 @@
 #include <csv.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <graphviz/cgraph.h>
 #include <jansson.h>
 #include <libxml/parser.h>
@@ -1398,6 +1400,62 @@ done:
 
 /* ---- the app kind ---- */
 
+static const char *const fl_wf_rule_choices[] = {"stage", "none", NULL};
+static const char *const fl_wf_outputs_choices[] = {"local", "shared", NULL};
+static const char *const fl_wf_no_yes[] = {"no", "yes", NULL};
+
+#define FL_OFF(field) offsetof(fl_workflow_opts, field)
+static const fl_key fl_workflow_key_table[] = {
+    {"app", "graph", FL_K_STR, FL_OFF(graph), FL_K_OPTIONAL, "", NULL,
+     "workflow: the task graph, its format from the extension: .json (WfCommons instance), .dax (Pegasus), .dot "
+     "(SimGrid's convention: size = flops on a task, bytes on an edge); relative to the scenario's directory; or "
+     "gridworld: seed 002's value iteration as a graph (app.grid, app.iterations sweeps, app.task_time each on a host "
+     "of app.reference_speed), its values computed and compared with the failure-free run"},
+    {"app", "substitutes", FL_K_STR, FL_OFF(substitutes), FL_K_OPTIONAL, "", NULL,
+     "workflow: CSV side file of substitutes, task,substitute,weight[,dependent] (default: app.substitute_rule)"},
+    {"app", "substitute_rule", FL_K_ENUM_INT, FL_OFF(substitute_rule), 0, "stage", fl_wf_rule_choices,
+     "workflow without a side file: stage = tasks of the same stage with similar input sizes substitute for each "
+     "other (weight 1 + relative difference; the 2 nearest on each side); none = no substitutes"},
+    {"app", "outputs", FL_K_ENUM_INT, FL_OFF(outputs_shared), 0, "shared", fl_wf_outputs_choices,
+     "workflow: where a task's output lives: shared = also on shared storage that survives failures, as Pegasus, "
+     "Makeflow and Nextflow keep it (after its host fails it is read from the controller host over the platform); "
+     "local = only in its host's memory, seed 002's regime (a host failure loses the outputs still needed, and "
+     "re-executing them may cascade back through the graph)"},
+    {"app", "stage_inputs", FL_K_ENUM_INT, FL_OFF(stage_inputs), 0, "yes", fl_wf_no_yes,
+     "workflow: the files no task writes (the workflow's inputs) are staged on storage (the controller host) and each "
+     "task reads its own over the platform as it starts, as HEFT prices it; no = they are on every host already"},
+    {"app", "substitute_max_diff", FL_K_REAL, FL_OFF(substitute_max_diff), FL_K_NONNEG, "0.5", NULL,
+     "workflow, rule stage: largest relative difference of input sizes between a task and its substitute"},
+    {"app", "task_runtime", FL_K_STR, FL_OFF(task_runtime), FL_K_OPTIONAL, "", NULL,
+     "workflow: the runtime of a job its file gives none (Pegasus DAX 3 abstract workflows carry no runtimes): one "
+     "duration for every job (30s), or per transformation NAME:DURATION,... with * for the others "
+     "(preprocess:10s,findrange:20s,*:5s); a job with neither is refused naming it"},
+    {"app", "serial_fraction", FL_K_STR, FL_OFF(serial_fraction), FL_K_OPTIONAL, "", NULL,
+     "workflow: Amdahl's law for tasks that ran on several cores (WfCommons coreCount): a task of serial fraction F "
+     "that ran on k cores runs on a host of c < k cores in its time x (F + (1 - F) / c) / (F + (1 - F) / k); F for "
+     "every task (0.05) or by stage STAGE:F,...,*:F; unset: a task runs only on a host with its cores"},
+    {"app", "stage_cache", FL_K_ENUM_INT, FL_OFF(stage_cache), 0, "no", fl_wf_no_yes,
+     "workflow with staged inputs: no = every task reads all its staged inputs as it starts (as Pegasus's condorio "
+     "jobs do); yes = a host keeps the staged files it read on its local disk (as Work Queue's workers and WRENCH's "
+     "storage services do) and a later task there reads only those it lacks; a failure of the host empties it"},
+    {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
+     "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
+};
+#undef FL_OFF
+const fl_keyset fl_workflow_keys = {"app workflow", sizeof(fl_workflow_opts), fl_workflow_key_table,
+                                    FL_KEYS_N(fl_workflow_key_table), NULL};
+
+const fl_workflow_opts *fl_workflow_options(const fl_scenario *sc)
+{
+  return fl_scenario_options(sc, &fl_workflow_keys);
+}
+
+int fl_workflow_graph_generated(const fl_scenario *sc)
+{
+  const char *graph = fl_workflow_options(sc)->graph;
+  return graph && strcmp(graph, "gridworld") == 0;
+}
+
 static long fl_workflow_slots(const fl_scenario *sc, long copies)
 {
   (void)copies;
@@ -1406,19 +1464,20 @@ static long fl_workflow_slots(const fl_scenario *sc, long copies)
 
 static fl_err fl_workflow_check(const fl_scenario *sc)
 {
-  if (fl_scenario_graph_generated(sc))
+  const fl_workflow_opts *o = fl_workflow_options(sc);
+  if (fl_workflow_graph_generated(sc))
     return FL_OK;
-  if (!sc->graph)
+  if (!o->graph)
     return fl_scenario_fail(sc, "app", "graph", "a workflow needs its task graph (.json, .dax or .dot, or gridworld)");
-  return fl_app_check_input(sc, "graph", sc->graph, "workflow file");
+  return fl_app_check_input(sc, "graph", o->graph, "workflow file");
 }
 
 static int fl_workflow_inputs(const fl_scenario *sc, fl_input_ref *refs)
 {
   int n = 0;
-  if (!fl_scenario_graph_generated(sc))
-    refs[n++] = (fl_input_ref){"app.graph", sc->graph};
-  refs[n++] = (fl_input_ref){"app.substitutes", sc->substitutes};
+  if (!fl_workflow_graph_generated(sc))
+    refs[n++] = (fl_input_ref){"app.graph", fl_workflow_options(sc)->graph};
+  refs[n++] = (fl_input_ref){"app.substitutes", fl_workflow_options(sc)->substitutes};
   return n;
 }
 
@@ -1435,4 +1494,5 @@ const fl_app fl_app_workflow = {
     .job_slots = fl_workflow_slots,
     .check = fl_workflow_check,
     .inputs = fl_workflow_inputs,
+    .options = &fl_workflow_keys,
 };

@@ -25,9 +25,6 @@
 
 static const char *const fl_events_choices[] = {"none", "all", "phases", NULL};
 static const char *const fl_start_choices[] = {"stationary", "fresh", "steady", NULL};
-static const char *const fl_subs_rule_choices[] = {"stage", "none", NULL};
-static const char *const fl_outputs_choices[] = {"local", "shared", NULL};
-static const char *const fl_stage_inputs_choices[] = {"no", "yes", NULL};
 static const char *const fl_mirror_choices[] = {"ring", "pair", NULL};
 static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
 static const char *const fl_ckpt_store_choices[] = {"file", "hdf5", NULL};
@@ -161,40 +158,6 @@ static const fl_key fl_core_keys[] = {
      "gridworld: probability p of moving in the intended direction (else uniform among the other three)"},
     {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
      "gridworld: simulated time of one task's update in one sweep"},
-    {"app", "graph", FL_K_STR, FL_OFF(graph), FL_K_OPTIONAL, "", NULL,
-     "workflow: the task graph, its format from the extension: .json (WfCommons instance), .dax (Pegasus), .dot "
-     "(SimGrid's convention: size = flops on a task, bytes on an edge); relative to the scenario's directory; or "
-     "gridworld: seed 002's value iteration as a graph (app.grid, app.iterations sweeps, app.task_time each on a host "
-     "of app.reference_speed), its values computed and compared with the failure-free run"},
-    {"app", "substitutes", FL_K_STR, FL_OFF(substitutes), FL_K_OPTIONAL, "", NULL,
-     "workflow: CSV side file of substitutes, task,substitute,weight[,dependent] (default: app.substitute_rule)"},
-    {"app", "substitute_rule", FL_K_ENUM_INT, FL_OFF(substitute_rule), 0, "stage", fl_subs_rule_choices,
-     "workflow without a side file: stage = tasks of the same stage with similar input sizes substitute for each "
-     "other (weight 1 + relative difference; the 2 nearest on each side); none = no substitutes"},
-    {"app", "outputs", FL_K_ENUM_INT, FL_OFF(outputs_shared), 0, "shared", fl_outputs_choices,
-     "workflow: where a task's output lives: shared = also on shared storage that survives failures, as Pegasus, "
-     "Makeflow and Nextflow keep it (after its host fails it is read from the controller host over the platform); "
-     "local = only in its host's memory, seed 002's regime (a host failure loses the outputs still needed, and "
-     "re-executing them may cascade back through the graph)"},
-    {"app", "stage_inputs", FL_K_ENUM_INT, FL_OFF(stage_inputs), 0, "yes", fl_stage_inputs_choices,
-     "workflow: the files no task writes (the workflow's inputs) are staged on storage (the controller host) and each "
-     "task reads its own over the platform as it starts, as HEFT prices it; no = they are on every host already"},
-    {"app", "substitute_max_diff", FL_K_REAL, FL_OFF(substitute_max_diff), FL_K_NONNEG, "0.5", NULL,
-     "workflow, rule stage: largest relative difference of input sizes between a task and its substitute"},
-    {"app", "task_runtime", FL_K_STR, FL_OFF(task_runtime), FL_K_OPTIONAL, "", NULL,
-     "workflow: the runtime of a job its file gives none (Pegasus DAX 3 abstract workflows carry no runtimes): one "
-     "duration for every job (30s), or per transformation NAME:DURATION,... with * for the others "
-     "(preprocess:10s,findrange:20s,*:5s); a job with neither is refused naming it"},
-    {"app", "serial_fraction", FL_K_STR, FL_OFF(serial_fraction), FL_K_OPTIONAL, "", NULL,
-     "workflow: Amdahl's law for tasks that ran on several cores (WfCommons coreCount): a task of serial fraction F "
-     "that ran on k cores runs on a host of c < k cores in its time x (F + (1 - F) / c) / (F + (1 - F) / k); F for "
-     "every task (0.05) or by stage STAGE:F,...,*:F; unset: a task runs only on a host with its cores"},
-    {"app", "stage_cache", FL_K_ENUM_INT, FL_OFF(stage_cache), 0, "no", fl_stage_inputs_choices,
-     "workflow with staged inputs: no = every task reads all its staged inputs as it starts (as Pegasus's condorio "
-     "jobs do); yes = a host keeps the staged files it read on its local disk (as Work Queue's workers and WRENCH's "
-     "storage services do) and a later task there reads only those it lacks; a failure of the host empties it"},
-    {"app", "reference_speed", FL_K_SPEED, FL_OFF(reference_speed), FL_K_POS, "1Gf", NULL,
-     "workflow: flop/s that turns a recorded runtime into flops where the instance names no machine speed"},
     {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
      "workload: the batch scheduler, fcfs | easy | conservative (backfilling on the trace's requested times: EASY "
      "protects the first waiting job, conservative every one); workflow: the static scheduler, heft (when not "
@@ -879,11 +842,6 @@ int fl_scenario_given(const fl_scenario *sc, const char *section, const char *ke
 {
   int k = fl_key_find(section, key);
   return k >= 0 && sc->origin[k].line != 0;
-}
-
-int fl_scenario_graph_generated(const fl_scenario *sc)
-{
-  return sc->graph && strcmp(sc->graph, "gridworld") == 0;
 }
 
 /* The [recovery] keys' syntax (lossy CG, real mode); `kills`: explicit deaths given outside the file. */

@@ -93,16 +93,6 @@ typedef struct fl_scenario {
   double discount;            /* gridworld: delta */
   double move_prob;           /* gridworld: p, probability of moving in the intended direction */
   double task_time_s;         /* gridworld: time of one task's update */
-  char *graph;                /* workflow: the task graph (.json WfCommons, .dax, .dot; NULL: none) */
-  char *substitutes;          /* workflow: side file of substitutes (NULL: the rule) */
-  int substitute_rule;        /* workflow: 0 stage, 1 none */
-  int outputs_shared;         /* workflow: 0 outputs in the producer host's memory, 1 also on shared storage */
-  int stage_inputs;           /* workflow: 1 a task reads its staged inputs from the controller as it starts */
-  double substitute_max_diff; /* workflow, rule: relative difference of input sizes allowed */
-  double reference_speed;     /* workflow: flop/s that converts a recorded runtime without a machine speed */
-  char *task_runtime;         /* workflow: runtimes for jobs whose file gives none (DURATION or NAME:DURATION,...) */
-  char *serial_fraction;      /* workflow: Amdahl's serial fraction (F, or STAGE:F,...,*:F; NULL: no speedup model) */
-  int stage_cache;            /* workflow: 1 a host keeps the staged inputs it read (not read again) */
   double node_memory;         /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
   char *scheduler;            /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
 
@@ -177,9 +167,6 @@ int fl_scenario_given(const fl_scenario *sc, const char *section, const char *ke
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */
 fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out);
 void fl_scenario_destroy(fl_scenario **sc);
-
-/* app.graph = gridworld: the workflow is generated (no file). */
-int fl_scenario_graph_generated(const fl_scenario *sc);
 
 /* Raise FL_ERR_INPUT naming where `section.key` got its value: "file:line: [s] k = 'v': <reason>". */
 fl_err fl_scenario_fail(const fl_scenario *sc, const char *section, const char *key, const char *fmt, ...)

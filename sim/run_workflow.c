@@ -30,6 +30,7 @@
 #include "sim_impl.h"
 #include "units.h"
 #include "workflow.h"
+#include "workflow_keys.h"
 
 #include <limits.h>
 #include <math.h>
@@ -138,7 +139,7 @@ static fl_err fl_wf_host_memory(const fl_scenario *sc, sg_host_t h, double *mem)
 static fl_err fl_wf_serial_fractions(fl_wfrun *w, const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
-  const char *spec = sc->serial_fraction;
+  const char *spec = fl_workflow_options(sc)->serial_fraction;
   char *copy = NULL, *save = NULL;
   long n = w->wf->ntasks;
   double other = 0.0;
@@ -279,6 +280,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   fl_wfrun *w = NULL;
   char *path = NULL, *subs = NULL;
   long n, E, *tmp = NULL, *pos = NULL;
+  const fl_workflow_opts *wo = fl_workflow_options(sc);
 
   *out = NULL;
   FL_ALLOC(w, 1);
@@ -289,10 +291,10 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                           fl_dag_sched_names(names, sizeof names));
     goto done;
   }
-  if (fl_scenario_graph_generated(sc)) {
+  if (fl_workflow_graph_generated(sc)) {
     long it = 0;
     FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &w->gw));
-    FL_TRY(fl_wf_gridworld(sc->grid_rows, sc->grid_cols, sc->iterations, sc->task_time_s * sc->reference_speed,
+    FL_TRY(fl_wf_gridworld(sc->grid_rows, sc->grid_cols, sc->iterations, sc->task_time_s * wo->reference_speed,
                            fl_gw_bound(w->gw), &w->wf));
     FL_ALLOC(w->val, w->wf->ntasks);
     FL_ALLOC(w->ref, w->gw->n);
@@ -302,22 +304,22 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     w->empirical = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->weights_empirical;
     FL_CHECK((path = strdup("gridworld")) != NULL, FL_ERR_NOMEM, "out of memory");
   } else {
-    path = fl_scenario_resolve(sc, sc->graph);
+    path = fl_scenario_resolve(sc, wo->graph);
     FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
-    if (sc->task_runtime && fl_wf_runtime_check(sc->task_runtime) != FL_OK) {
+    if (wo->task_runtime && fl_wf_runtime_check(wo->task_runtime) != FL_OK) {
       char msg[400];
       snprintf(msg, sizeof msg, "%s", fl_err_msg());
       rc = fl_scenario_fail(sc, "app", "task_runtime", "%s", msg);
       goto done;
     }
-    FL_TRY(fl_wf_load_runtimes(path, sc->reference_speed, sc->task_runtime, &w->wf));
+    FL_TRY(fl_wf_load_runtimes(path, wo->reference_speed, wo->task_runtime, &w->wf));
   }
-  if (sc->substitutes) {
-    subs = fl_scenario_resolve(sc, sc->substitutes);
+  if (wo->substitutes) {
+    subs = fl_scenario_resolve(sc, wo->substitutes);
     FL_CHECK(subs != NULL, FL_ERR_NOMEM, "out of memory");
     FL_TRY(fl_wf_subs_file(w->wf, subs));
-  } else if (sc->substitute_rule == 0 && !w->gw) {
-    FL_TRY(fl_wf_subs_rule(w->wf, sc->substitute_max_diff, 2));
+  } else if (wo->substitute_rule == 0 && !w->gw) {
+    FL_TRY(fl_wf_subs_rule(w->wf, wo->substitute_max_diff, 2));
     if (sim->strat.ops->decide_tasks) { /* a strategy that may substitute (substitution, hybrid) */
       /* a rule that gives most tasks no substitute turns substitution into re-execution: said, not silent */
       long alone = 0, N = w->wf->ntasks;
@@ -328,7 +330,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                  "%s: app.substitute_rule = stage gives %ld of %ld tasks no substitute (none of their stage, their "
                  "category or the start of their name, has input sizes within app.substitute_max_diff): %s "
                  "re-executes those; app.substitutes names substitutes explicitly",
-                 sc->graph, alone, N, sim->strat.ops->name);
+                 wo->graph, alone, N, sim->strat.ops->name);
     }
   }
   n = w->wf->ntasks;
@@ -368,8 +370,8 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                         path, w->wf->task[i].name, w->tmem[i], fl_platform_describe(sim->pf), most_mem);
         goto done;
       }
-    w->shared = sc->outputs_shared;
-    if (sc->stage_inputs)
+    w->shared = wo->outputs_shared;
+    if (wo->stage_inputs)
       for (long i = 0; i < n && !w->staged; i++)
         if (w->wf->task[i].staged_bytes > 0) {
           FL_ALLOC(w->staged, n);
@@ -489,7 +491,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->up, w->H + 1);
   FL_ALLOC(w->running, w->H);
   FL_ALLOC(w->stagec, w->H);
-  if (w->staged && sc->stage_cache && w->wf->staged_start) {
+  if (w->staged && wo->stage_cache && w->wf->staged_start) {
     FL_ALLOC(w->cached, w->H);
     FL_ALLOC(w->ncached, w->H);
     FL_ALLOC(w->capcached, w->H);
