@@ -2,6 +2,8 @@
  * inputs every kind shares. */
 #include "app.h"
 
+#include "fm.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +129,8 @@ done:
 fl_err fl_app_inputs(const fl_scenario *sc, fl_input **v, int *n)
 {
   const fl_app *app = fl_app_find(sc->app);
-  fl_input_ref refs[FL_APP_MAX_INPUTS];
-  int nrefs = app && app->inputs ? app->inputs(sc, refs) : 0;
+  fl_input_ref refs[FL_FM_MAX_INPUTS + FL_APP_MAX_INPUTS];
+  int nrefs = fl_fm_inputs(sc, refs); /* the failure trace and its map, then the app's */
+  nrefs += app && app->inputs ? app->inputs(sc, refs + nrefs) : 0;
   return fl_inputs_collect(sc, refs, nrefs, v, n);
 }

@@ -149,9 +149,9 @@ done:
 fl_err fl_inputs_collect(const fl_scenario *sc, const fl_input_ref *app, int napp, fl_input **v, int *n)
 {
   fl_err rc = FL_OK;
-  enum { NOWN = 3, NMAX = NOWN + 8 };
-  const char *keys[NMAX] = {"platform.file", "failures.trace", "failures.trace_map"};
-  const char *rel[NMAX] = {sc->platform_file, sc->trace, sc->trace && sc->trace[0] ? sc->trace_map : NULL};
+  enum { NOWN = 1, NMAX = NOWN + 8 };
+  const char *keys[NMAX] = {"platform.file"};
+  const char *rel[NMAX] = {sc->platform_file};
   int nkeys = NOWN;
   char *path = NULL, *xml = NULL, **profiles = NULL, why[1024];
   int nprofiles = 0, *speed = NULL;

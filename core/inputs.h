@@ -30,8 +30,8 @@ typedef struct fl_input_ref {
   const char *key, *rel;
 } fl_input_ref;
 
-/* Fingerprint every input file `sc` names: the platform file and its profiles, the failure trace and its map, and
- * the app's own `app` (apps/app.h: fl_app_inputs gives them), in that order. *v is owned by the caller (fl_inputs_free). An unreadable file, or one
+/* Fingerprint every input file `sc` names: the platform file and its profiles, and the plugins' `app` (the failure
+ * trace and its map, then the app's own: apps/app.h's fl_app_inputs gives them), in that order. *v is owned by the caller (fl_inputs_free). An unreadable file, or one
  * that is not a regular file, is FL_ERR_INPUT naming where it is named (the scenario's file, line and key, or the
  * platform file's line and attribute) and the path. */
 fl_err fl_inputs_collect(const fl_scenario *sc, const fl_input_ref *app, int napp, fl_input **v, int *n);

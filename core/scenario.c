@@ -32,8 +32,6 @@ static const char *const fl_cost_choices[] = {"auto", "constant", "platform", NU
 static const char *const fl_io_flows_choices[] = {"auto", "per-rank", "aggregated", NULL};
 static const char *const fl_verify_choices[] = {"none", "checkpoint", NULL};
 static const char *const fl_flush_choices[] = {"sync", "async", NULL};
-static const char *const fl_trace_clock_choices[] = {"time", "work", NULL};
-static const char *const fl_log_format_choices[] = {"auto", "csv", "lanl", "fta", NULL}; /* fl_log_format order */
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_core_keys[] = {
@@ -99,20 +97,6 @@ static const fl_key fl_core_keys[] = {
      "the failure law: one of the failure-model registry's (sim/failure_models/), listed by faultline keys"},
     {"failures", "node_mtbf", FL_K_DURATION, FL_OFF(node_mtbf_s), FL_K_POS, "5y", NULL,
      "mean time between failures of ONE node; the job's MTBF is node_mtbf / app.nodes"},
-    {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
-     "failure log, relative to the scenario file; model = trace (formats: trace_format)"},
-    {"failures", "trace_format", FL_K_ENUM_INT, FL_OFF(trace_format), 0, "auto", fl_log_format_choices,
-     "csv: time, node, downtime; lanl: the LANL 1996-2005 release (LA-UR-05-7318); fta: Failure Trace Archive "
-     "event_trace (tab-separated); auto: fta for .tab/.tsv, lanl when the header starts 'System,', else csv"},
-    {"failures", "trace_clock", FL_K_ENUM_INT, FL_OFF(trace_clock), 0, "time", fl_trace_clock_choices,
-     "time: a record's time is when the node fails; work (bsp jobs): the job's work done (seconds of failure-free "
-     "compute) when it fails, the first time the job gets there: the same failures at the same progress whatever "
-     "the strategy (faultline agree places them so, as faultline run's RANK@ITER kills); never repaired"},
-    {"failures", "trace_system", FL_K_COUNT, FL_OFF(trace_system), 0, "0", NULL,
-     "lanl/fta: keep only this System / platform_id (0: all; a log of several systems then needs trace_map)"},
-    {"failures", "trace_map", FL_K_STR, FL_OFF(trace_map), FL_K_OPTIONAL, "", NULL,
-     "file of 'LOG_NODE, NODE' lines mapping the log's node ids (lanl: SYSTEM:NODENUMZ, fta: node_id, csv: as "
-     "written) to node indices or host names; a logged node missing from it is an error"},
     {"failures", "process_mtbf", FL_K_DURATION_NEVER, FL_OFF(process_mtbf_s), FL_K_POS, "never", NULL,
      "bsp: mean time between crashes of ONE process (its node lives: local checkpoints survive; exponential, "
      "besides the node failures); never = none"},
@@ -949,23 +933,6 @@ fl_err fl_scenario_check(const fl_scenario *sc)
                             "must be below 10 (a fraction: 0.2 = compute 20 %% slower while a flush drains)");
   if (!(sc->verify_recall <= 1.0))
     return fl_scenario_fail(sc, "strategy", "verify_recall", "is a probability: at most 1");
-  if (strcmp(sc->model, "trace") == 0 && !sc->trace) {
-    rc = fl_scenario_fail(sc, "failures", "trace", "model = trace needs a trace file");
-    goto done;
-  }
-  if (sc->trace && strcmp(sc->model, "trace") != 0) {
-    rc = fl_scenario_fail(sc, "failures", "trace", "a trace is given but model is '%s' (set model = trace)", sc->model);
-    goto done;
-  }
-  if (sc->trace_clock && strcmp(sc->model, "trace") != 0) {
-    rc = fl_scenario_fail(sc, "failures", "trace_clock", "work places a trace's failures: it needs model = trace");
-    goto done;
-  }
-  if (sc->trace_clock && isfinite(sc->repair_s)) {
-    rc = fl_scenario_fail(sc, "failures", "trace_clock",
-                          "work: failures placed by progress are never repaired (set failures.repair = never)");
-    goto done;
-  }
   for (int s = 0; s < fl_nsets; s++)
     if (fl_sets[s]->check)
       FL_TRY(fl_sets[s]->check(sc, sc->options[s]));

@@ -67,11 +67,6 @@ typedef struct fl_scenario {
   /* [failures] */
   char *model;           /* "none", "exponential", "weibull", "lognormal", "gamma", "trace" */
   double node_mtbf_s;    /* mean time between failures of ONE node, seconds */
-  char *trace;           /* failure log, resolved against dir */
-  int trace_format;      /* fl_log_format (sim/failure_models/logs.h): auto, csv, lanl, fta */
-  int trace_clock;       /* 0: a record's time is the date of the failure; 1: the job's work done when it strikes */
-  long trace_system;     /* lanl/fta: keep this system only (0: all) */
-  char *trace_map;       /* log node id -> node index or host, or NULL */
   double repair_s;       /* time a failed node stays down; INFINITY = never */
   double process_mtbf_s; /* bsp: MTBF of one process (crash, node lives); INFINITY = none */
   double group_mtbf_s;   /* MTBF of one group of platform.cabinet nodes failing together; INFINITY = none */

@@ -280,30 +280,26 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     for (size_t i = 0; i < n; i++) {
       const fl_fm_trace_rec *r = fl_fm_trace_at(sim->fm, i);
       long node = r->host ? fl_platform_node_of(sim->pf, r->host) : r->node;
-      char *path = fl_scenario_resolve(sc, sc->trace);
+      const char *path = fl_fm_trace_file(sim->fm);
       if (node < 0 || node >= sim->nodes) {
         char what[64];
         if (r->host)
           snprintf(what, sizeof what, "%s", r->host);
         else
           snprintf(what, sizeof what, "%ld", r->node);
-        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: node '%s': no such node on platform '%s' (%ld nodes, 0-based)",
-                        path ? path : sc->trace, r->line, what, fl_platform_describe(sim->pf), sim->nodes);
-        free(path);
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: node '%s': no such node on platform '%s' (%ld nodes, 0-based)", path,
+                        r->line, what, fl_platform_describe(sim->pf), sim->nodes);
         goto done;
       }
-      free(path);
       sim->trace_node[i] = node;
       span = r->t_s;
     }
-    if (sc->trace_clock) { /* by work: the bsp coordinator places them (fl_sim_run_ranks) */
-      char *path = fl_scenario_resolve(sc, sc->trace);
-      const char *file = path ? path : sc->trace;
+    if (fl_fm_trace_by_work(sim->fm)) { /* by work: the bsp coordinator places them (fl_sim_run_ranks) */
+      const char *file = fl_fm_trace_file(sim->fm);
       if (!(sim->app->flags & FL_SIM_APP_BY_WORK)) {
         rc = fl_scenario_fail(sc, "failures", "trace_clock",
                               "work places failures by a bsp job's progress (app.kind = bsp, not %s)",
                               sim->app->app->name);
-        free(path);
         goto done;
       }
       FL_ALLOC(sim->kill_work, n ? n : 1);
@@ -315,14 +311,12 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                           "%s:%d: downtime %g s: failures placed by work (failures.trace_clock = work) are never "
                           "repaired",
                           file, r->line, r->downtime_s);
-          free(path);
           goto done;
         }
         sim->kill_work[i] = r->t_s;
         sim->kill_node[i] = sim->trace_node[i];
       }
       sim->nkill = n;
-      free(path);
     }
     /* node MTBF seen in the trace: node-time observed over failures (by work: the work's span stands for time) */
     sim->node_mtbf_s = n > 0 && span > 0 ? (double)sim->nodes * span / (double)n : INFINITY;

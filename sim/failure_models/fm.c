@@ -36,6 +36,25 @@ done:
   return rc;
 }
 
+int fl_fm_inputs(const fl_scenario *sc, fl_input_ref *refs)
+{
+  int n = 0;
+  for (int i = 0; i < FL_FM_NREG; i++)
+    if (fl_fm_registry[i]->inputs)
+      n += fl_fm_registry[i]->inputs(sc, refs + n);
+  return n;
+}
+
+const char *fl_fm_trace_file(const fl_fm *fm)
+{
+  return fm->trace_file;
+}
+
+int fl_fm_trace_by_work(const fl_fm *fm)
+{
+  return fm->trace_by_work;
+}
+
 int fl_fm_registry_count(void)
 {
   return FL_FM_NREG;
@@ -85,6 +104,7 @@ void fl_fm_destroy(fl_fm **pfm)
   for (size_t i = 0; i < fm->ntrace; i++)
     free(fm->trace[i].host);
   free(fm->trace);
+  free(fm->trace_file);
   free(fm);
   *pfm = NULL;
 }

@@ -10,6 +10,7 @@
 #define FL_FM_H
 
 #include "fl_err.h"
+#include "inputs.h"
 #include "scenario.h"
 
 #include <gsl/gsl_rng.h>
@@ -57,6 +58,14 @@ double fl_fm_cumhazard(const fl_fm *fm, double age_s);
 
 /* Trace records, sorted by time (trace model only; 0 otherwise). */
 size_t fl_fm_trace_count(const fl_fm *fm);
+/* trace: the log's path as the scenario resolves it (for messages; NULL for other models), and 1 when its times
+ * are the job's work done (failures.trace_clock = work). */
+const char *fl_fm_trace_file(const fl_fm *fm);
+int fl_fm_trace_by_work(const fl_fm *fm);
+/* The input files the failure models' keys name (the trace and its map), for the rows' fingerprints: fills up to
+ * FL_FM_MAX_INPUTS refs, returns how many. */
+#define FL_FM_MAX_INPUTS 2
+int fl_fm_inputs(const fl_scenario *sc, fl_input_ref *refs);
 const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i);
 
 /* The registry, for --help and conformance tests. */

@@ -22,6 +22,9 @@ typedef struct fl_fm_ops {
   int decreasing;
   const fl_fm_fit *fit;       /* how `faultline fit` fits it (fm.h); NULL: it cannot */
   const fl_keyset *options;   /* the keys it declares (core/keys.h); NULL: none of its own */
+  /* The input files its keys name, fingerprinted into rows (at most FL_FM_MAX_INPUTS): fills refs, returns how
+   * many. NULL: none. Asked of every model, chosen or not (a model's check refuses its keys given to another). */
+  int (*inputs)(const fl_scenario *sc, fl_input_ref *refs);
 } fl_fm_ops;
 
 struct fl_fm {
@@ -33,6 +36,8 @@ struct fl_fm {
   double sigma;  /* log-normal scale */
   fl_fm_trace_rec *trace;
   size_t ntrace;
+  char *trace_file;  /* trace: the log's path, resolved against the scenario */
+  int trace_by_work; /* trace: a record's time is the job's work done (failures.trace_clock = work) */
 };
 
 /* the models are named by the registry (fm.c) */

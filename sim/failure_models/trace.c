@@ -15,9 +15,69 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* The model's own keys (core/keys.h). */
+typedef struct fl_trace_opts {
+  char *trace;  /* the log, relative to the scenario (NULL: none) */
+  int format;   /* fl_log_format: auto, csv, lanl, fta */
+  int by_work;  /* trace_clock: 0 a record's time is the date of the failure; 1 the job's work done */
+  long system;  /* lanl/fta: keep this system only (0: all) */
+  char *map;    /* log node id -> node index or host, or NULL */
+} fl_trace_opts;
+
+static const char *const fl_log_format_choices[] = {"auto", "csv", "lanl", "fta", NULL}; /* fl_log_format order */
+static const char *const fl_trace_clock_choices[] = {"time", "work", NULL};
+
+/* A trace given to another model, or none to this one; work-placed failures need a trace and no repair. */
+static fl_err fl_trace_check(const fl_scenario *sc, const void *opts)
+{
+  const fl_trace_opts *o = opts;
+  int chosen = strcmp(sc->model, "trace") == 0;
+  if (chosen && !o->trace)
+    return fl_scenario_fail(sc, "failures", "trace", "model = trace needs a trace file");
+  if (o->trace && !chosen)
+    return fl_scenario_fail(sc, "failures", "trace", "a trace is given but model is '%s' (set model = trace)",
+                            sc->model);
+  if (o->by_work && !chosen)
+    return fl_scenario_fail(sc, "failures", "trace_clock", "work places a trace's failures: it needs model = trace");
+  if (o->by_work && isfinite(sc->repair_s))
+    return fl_scenario_fail(sc, "failures", "trace_clock",
+                            "work: failures placed by progress are never repaired (set failures.repair = never)");
+  return FL_OK;
+}
+
+#define FL_OFF(field) offsetof(fl_trace_opts, field)
+static const fl_key fl_trace_key_table[] = {
+    {"failures", "trace", FL_K_STR, FL_OFF(trace), FL_K_OPTIONAL, "", NULL,
+     "failure log, relative to the scenario file; model = trace (formats: trace_format)"},
+    {"failures", "trace_format", FL_K_ENUM_INT, FL_OFF(format), 0, "auto", fl_log_format_choices,
+     "csv: time, node, downtime; lanl: the LANL 1996-2005 release (LA-UR-05-7318); fta: Failure Trace Archive "
+     "event_trace (tab-separated); auto: fta for .tab/.tsv, lanl when the header starts 'System,', else csv"},
+    {"failures", "trace_clock", FL_K_ENUM_INT, FL_OFF(by_work), 0, "time", fl_trace_clock_choices,
+     "time: a record's time is when the node fails; work (bsp jobs): the job's work done (seconds of failure-free "
+     "compute) when it fails, the first time the job gets there: the same failures at the same progress whatever "
+     "the strategy (faultline agree places them so, as faultline run's RANK@ITER kills); never repaired"},
+    {"failures", "trace_system", FL_K_COUNT, FL_OFF(system), 0, "0", NULL,
+     "lanl/fta: keep only this System / platform_id (0: all; a log of several systems then needs trace_map)"},
+    {"failures", "trace_map", FL_K_STR, FL_OFF(map), FL_K_OPTIONAL, "", NULL,
+     "file of 'LOG_NODE, NODE' lines mapping the log's node ids (lanl: SYSTEM:NODENUMZ, fta: node_id, csv: as "
+     "written) to node indices or host names; a logged node missing from it is an error"},
+};
+#undef FL_OFF
+static const fl_keyset fl_trace_options = {"failure model trace", sizeof(fl_trace_opts), fl_trace_key_table,
+                                           FL_KEYS_N(fl_trace_key_table), fl_trace_check};
+
+static int fl_fm_trace_inputs(const fl_scenario *sc, fl_input_ref *refs)
+{
+  const fl_trace_opts *o = fl_scenario_options(sc, &fl_trace_options);
+  refs[0] = (fl_input_ref){"failures.trace", o->trace};
+  refs[1] = (fl_input_ref){"failures.trace_map", o->trace && o->trace[0] ? o->map : NULL};
+  return 2;
+}
 
 static int fl_trace_cmp(const void *a, const void *b)
 {
@@ -68,7 +128,8 @@ static fl_err fl_trace_node(const fl_log *log, const fl_log_map *map, const char
 static fl_err fl_fm_trace_setup(fl_fm *fm, const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
-  char *path = fl_scenario_resolve(sc, sc->trace), *map_path = NULL;
+  const fl_trace_opts *o = fl_scenario_options(sc, &fl_trace_options);
+  char *path = fl_scenario_resolve(sc, o->trace), *map_path = NULL;
   fl_log *log = NULL;
   fl_log_map *map = NULL;
 
@@ -82,9 +143,9 @@ static fl_err fl_fm_trace_setup(fl_fm *fm, const fl_scenario *sc)
     }
     fclose(probe);
   }
-  FL_TRY(fl_log_read(path, (fl_log_format)sc->trace_format, sc->trace_system > 0 ? sc->trace_system : -1, &log));
-  if (sc->trace_map) {
-    map_path = fl_scenario_resolve(sc, sc->trace_map);
+  FL_TRY(fl_log_read(path, (fl_log_format)o->format, o->system > 0 ? o->system : -1, &log));
+  if (o->map) {
+    map_path = fl_scenario_resolve(sc, o->map);
     FL_CHECK(map_path != NULL, FL_ERR_NOMEM, "out of memory");
     FL_TRY(fl_log_map_read(map_path, &map));
   }
@@ -105,6 +166,9 @@ static fl_err fl_fm_trace_setup(fl_fm *fm, const fl_scenario *sc)
   if (fm->ntrace > 1)
     qsort(fm->trace, fm->ntrace, sizeof *fm->trace, fl_trace_cmp);
   fm->mean_s = NAN; /* estimated by the caller, who knows the node count */
+  fm->trace_by_work = o->by_work;
+  fm->trace_file = path;
+  path = NULL;
 done:
   fl_log_map_destroy(&map);
   fl_log_destroy(&log);
@@ -121,6 +185,8 @@ static double fl_fm_nan(const fl_fm *fm)
 
 const fl_fm_ops fl_fm_trace_ops = {
     .name = "trace",
+    .options = &fl_trace_options,
+    .inputs = fl_fm_trace_inputs,
     .setup = fl_fm_trace_setup,
     .mean = fl_fm_nan,
     .variance = fl_fm_nan,
