@@ -28,6 +28,7 @@
 #include "batch.h"
 #include "interval.h"
 #include "io_async.h"
+#include "replication.h"
 #include "sim_impl.h"
 #include "swf.h"
 #include "workload_keys.h"
@@ -47,9 +48,11 @@ struct fl_wlrun {
   const fl_batch_ops *sched;
   long machine; /* nodes 0 .. machine-1 of the platform run jobs */
   int requeue, io_policy, ckpt;
+  long degree;             /* copies of each rank (replication): a job holds its nodes x this */
+  unsigned levels;         /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
   double bytes;            /* checkpoint bytes per node */
   double *jbytes;          /* per job, from the trace's memory (app.checkpoint_memory); NULL: `bytes` for all */
-  double *tau_s, *delta_s; /* per job: its interval and its isolated checkpoint cost */
+  double *tau_s, *delta_s; /* per job: its interval, and its isolated file-level checkpoint's cost (least-waste) */
   double ff_span_s;        /* the failure-free replay's span: the row's work_s */
   long npfs;
   sg_host_t *pfs_host;
@@ -68,6 +71,11 @@ typedef struct fl_wlj {
   int phase;
   long serial;    /* bumped at every phase change: heap entries of an older phase are stale */
   double done_s;  /* work its newest checkpoint holds */
+  double file_s, buddy_s; /* work the newest checkpoint of the file level, of the buddy level holds */
+  long file_v, buddy_v;   /* which checkpoint (its number, from 1) each is; -1: none (strategy's fl_failure_view) */
+  long nslots;            /* nodes it holds while running: its nodes x the copies of each rank (copy c of rank k on
+                           * slot c x nodes + k) */
+  unsigned char *dead;    /* replication: per slot, 1 when its node failed since the job started (that copy is dead) */
   double seg_s;   /* the compute segment under way or just finished */
   double phase_t; /* when the phase began */
   double req_t;   /* when it asked the PFS */
@@ -80,6 +88,7 @@ struct fl_wlio {
   struct fl_wlrep *wr;
   long job;
   int restart;
+  fl_level level; /* the file level (the PFS) or the buddy level (partners' memory) */
   int state; /* 0 under way, 1 completed (listed for the coordinator), 2 cancelled */
   int refs;  /* its actor's, and the coordinator's (through the job, then the list of completions) */
   fl_ioset *set;
@@ -141,22 +150,27 @@ typedef struct fl_wl_probe {
   const long *sizes;
   const double *bytes; /* per probe, bytes a node writes (NULL: app.checkpoint_size) */
   long n;
+  unsigned levels; /* the file level, the buddy level: a probe's cost of each (NAN: not probed) */
 } fl_wl_probe;
 
 static fl_err fl_wl_probe_main(void *ctx, FILE *out)
 {
   fl_err rc = FL_OK;
   fl_wl_probe *p = ctx;
-  unsigned written[FL_NLEVELS] = {0};
-  written[FL_LEVEL_FILE] = FL_LEVEL_BIT(FL_LEVEL_FILE);
   for (long i = 0; i < p->n; i++) {
     fl_iocost io;
     fl_scenario sc = *p->sc; /* a shallow copy, read only, in this child */
+    /* a job of one node has no partner: its buddy level is not probed (fl_wl_level) */
+    unsigned levels = p->sizes[i] > 1 ? p->levels : p->levels & ~FL_LEVEL_BIT(FL_LEVEL_BUDDY);
+    double c[2] = {NAN, NAN};
     if (p->bytes)
       sc.checkpoint_size = p->bytes[i];
-    FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], FL_LEVEL_BIT(FL_LEVEL_FILE), written, 0, &io));
-    FL_CHECK(fwrite(&io.write_s[FL_LEVEL_FILE], sizeof(double), 1, out) == 1, FL_ERR_IO, "cannot write: %s",
-             strerror(errno));
+    if (levels) {
+      FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], levels, p->sim->strat.writes, 0, &io));
+      c[0] = levels & FL_LEVEL_BIT(FL_LEVEL_FILE) ? io.write_s[FL_LEVEL_FILE] : NAN;
+      c[1] = levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY) ? io.write_s[FL_LEVEL_BUDDY] : NAN;
+    }
+    FL_CHECK(fwrite(c, sizeof c, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
   }
 done:
   return rc;
@@ -168,6 +182,15 @@ done:
 static double fl_wl_cost_at(double c1, double c2, double bytes)
 {
   return c1 + (c2 - c1) * (bytes / FL_WL_REF_BYTES - 1.0);
+}
+
+/* The level a checkpoint of a job of n nodes goes to when the strategy says `l`: a job of one node has no partner,
+ * so its buddy-level checkpoints go to files when the strategy writes files, else it takes none (scratch). */
+static fl_level fl_wl_level(const fl_wlrun *w, long n, fl_level l)
+{
+  if (l == FL_LEVEL_BUDDY && n < 2)
+    return (w->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) ? FL_LEVEL_FILE : FL_LEVEL_SCRATCH;
+  return l;
 }
 
 static int fl_long_cmp(const void *a, const void *b)
@@ -245,10 +268,19 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                       path, j->line, j->procs, j->nodes, wo->cores_per_node, w->machine, fl_platform_describe(sim->pf));
       goto done;
     }
+    if (j->nodes * sim->strat.degree > w->machine) {
+      rc = fl_err_set(FL_ERR_INPUT,
+                      "%s:%ld: job %ld: %ld nodes x %ld copies (strategy %s, strategy.degree) is more than the "
+                      "machine's %ld nodes",
+                      path, j->line, j->id, j->nodes, sim->strat.degree, sim->strat.ops->name, w->machine);
+      goto done;
+    }
   }
   w->requeue = wo->requeue;
   w->io_policy = wo->ckpt_io;
-  w->ckpt = (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
+  w->degree = sim->strat.degree > 1 ? sim->strat.degree : 1;
+  w->levels = sim->strat.levels;
+  w->ckpt = w->levels != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
   w->bytes = sc->checkpoint_size;
   FL_ALLOC(w->tau_s, w->njobs);
   FL_ALLOC(w->delta_s, w->njobs);
@@ -272,12 +304,12 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   if (w->ckpt) {
     if (!w->jbytes && !(w->bytes > 0)) {
       rc = fl_scenario_fail(sc, "app", "checkpoint_size",
-                            "a workload's checkpoints go to the PFS: give the bytes "
+                            "a workload's checkpoints are simulated I/O: give the bytes "
                             "each node writes (or app.checkpoint_memory = yes: the trace's memory)");
       goto done;
     }
     w->npfs = fl_platform_pfs_count(sim->pf);
-    if (w->npfs == 0) {
+    if (w->npfs == 0 && (w->levels & FL_LEVEL_BIT(FL_LEVEL_FILE))) {
       rc = fl_platform_generated(sim->pf)
                ? fl_scenario_fail(sc, "platform", "pfs_servers", "a workload's checkpoints need PFS servers")
                : fl_scenario_fail(sc, "storage", "pfs", "a workload's checkpoints need the PFS's hosts");
@@ -300,12 +332,12 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
         sizes[nsizes++] = sizes[i];
     /* with per-job bytes, each size at 1 GiB and 2 GiB a node: an isolated checkpoint's time is a latency plus
      * bytes over the rates the flows share (a line in the bytes), read off the two for each job */
-    FL_ALLOC(cost, 2 * nsizes);
+    FL_ALLOC(cost, 4 * nsizes); /* per probe, the file level's and the buddy level's */
     {
       long np = w->jbytes ? 2 * nsizes : nsizes;
       long *psizes = NULL;
       double *pbytes = NULL;
-      fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = np};
+      fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = np, .levels = w->levels};
       if (w->jbytes) {
         FL_ALLOC(psizes, np);
         FL_ALLOC(pbytes, np);
@@ -320,20 +352,29 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       free(psizes);
       free(pbytes);
       FL_TRY(rc);
-      FL_CHECK(fread(cost, sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
+      FL_CHECK(fread(cost, 2 * sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
                "the checkpoint costs came back short");
     }
     for (long i = 0; i < w->njobs; i++) {
-      long k =
-          (long)((long *)bsearch(&w->trace->jobs[i].nodes, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) - sizes);
-      double mtbf = sim->node_mtbf_s / (double)w->trace->jobs[i].nodes;
-      w->delta_s[i] = w->jbytes ? fl_wl_cost_at(cost[k], cost[nsizes + k], w->jbytes[i]) : cost[k];
+      long n = w->trace->jobs[i].nodes;
+      long k = (long)((long *)bsearch(&n, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) - sizes);
+      double c[2], mnfti = 1.0, mtbf, delta;
+      fl_level primary;
+      for (int l = 0; l < 2; l++) /* the file level's, the buddy level's isolated cost */
+        c[l] = w->jbytes ? fl_wl_cost_at(cost[2 * k + l], cost[2 * (nsizes + k) + l], w->jbytes[i]) : cost[2 * k + l];
+      /* the rule prices the cheapest level the job writes (the strategy's primary; a job of one node: files) */
+      primary = fl_wl_level(w, n, fl_strat_primary(&sim->strat));
+      delta = primary == FL_LEVEL_BUDDY ? c[1] : primary == FL_LEVEL_FILE ? c[0] : NAN; /* none: no checkpoint */
+      w->delta_s[i] = c[0];
+      /* time to interruption: with copies, MNFTI failures of its nodes x degree (as the bsp engine prices it) */
+      FL_TRY(fl_pol_mnfti(w->degree, n, &mnfti));
+      mtbf = mnfti * sim->node_mtbf_s / (double)(n * w->degree);
       if (sc->interval_kind == FL_INTERVAL_FIXED)
         w->tau_s[i] = sc->interval_s;
-      else if (isfinite(mtbf))
-        w->tau_s[i] = sc->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(w->delta_s[i], mtbf)
-                                                            : fl_pol_interval_young(w->delta_s[i], mtbf);
-      if (!(w->tau_s[i] > 0))
+      else if (isfinite(mtbf) && !isnan(delta))
+        w->tau_s[i] = sc->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(delta, mtbf)
+                                                            : fl_pol_interval_young(delta, mtbf);
+      if (!(w->tau_s[i] > 0) || isnan(delta))
         w->tau_s[i] = INFINITY;
     }
   }
@@ -342,7 +383,8 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   FL_ALLOC(ffstart, w->njobs);
   for (long i = 0; i < w->njobs; i++) {
     const fl_swf_job *j = &w->trace->jobs[i];
-    ff[i] = (fl_batch_job){.submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes};
+    ff[i] = (fl_batch_job){
+        .submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes * w->degree};
   }
   FL_TRY(fl_batch_replay(w->sched, ff, w->njobs, w->machine, ffstart));
   {
@@ -413,7 +455,7 @@ static void fl_wl_free_remove(fl_wlrep *wr, long node)
   wr->free_pos[node] = -1;
 }
 
-static void fl_wl_log_job(fl_wlrep *wr, int kind, long j, long node, double value, long n)
+static fl_evlog_entry *fl_wl_log_job(fl_wlrep *wr, int kind, long j, long node, double value, long n)
 {
   fl_evlog_entry *e = fl_evlog_add(wr->rep->log, wr->now, kind, node);
   if (e) {
@@ -421,37 +463,74 @@ static void fl_wl_log_job(fl_wlrep *wr, int kind, long j, long node, double valu
     e->value = value;
     e->n = n;
   }
+  return e;
+}
+
+/* The same with the level named, when the strategy writes more than one. */
+static void fl_wl_log_level(fl_wlrep *wr, int kind, long j, double value, fl_level level)
+{
+  fl_evlog_entry *e = fl_wl_log_job(wr, kind, j, -1, value, -1);
+  if (e && (wr->w->levels & (wr->w->levels - 1)))
+    e->level = fl_level_name(level);
 }
 
 static void fl_wl_io_main(int argc, char **argv);
 
-/* Start job j's checkpoint (restart = 0) or restart I/O. */
-static void fl_wl_io_start(fl_wlrep *wr, long j, int restart)
+/* Start job j's checkpoint (restart = 0) or restart I/O at `level`. The file level: each rank's checkpoint from
+ * its first live copy to a PFS server (rank k's to server k mod servers), a transfer and the server's disk; a
+ * restart reads it back onto every copy. The buddy level: each rank's to its partner's memory (rank k + the
+ * partner step, the placement the cost probe prices: iocost.c), a transfer; a restart in place sends the copy of
+ * the rank on slot `slot` from its partner to the node that took its place. A two-level file-level checkpoint
+ * refreshes the buddy copies too (the strategy's writes). */
+static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, long slot)
 {
   fl_wlj *jb = &wr->jobs[j];
   fl_wlrun *w = wr->w;
-  long nodes = w->trace->jobs[j].nodes;
+  long nodes = w->trace->jobs[j].nodes, n = 0;
+  long step = fl_iocost_partner_step(wr->sim->pf, nodes) % (nodes > 1 ? nodes : 1);
   double bytes = w->jbytes ? w->jbytes[j] : w->bytes;
+  int buddy_too = level == FL_LEVEL_FILE && !restart && nodes > 1 &&
+                  (wr->sim->strat.writes[FL_LEVEL_FILE] & FL_LEVEL_BIT(FL_LEVEL_BUDDY));
   fl_wlio *io = calloc(1, sizeof *io);
   if (io)
-    io->ops = malloc((size_t)(2 * nodes) * sizeof *io->ops);
+    io->ops = malloc((size_t)(2 * jb->nslots + nodes) * sizeof *io->ops);
   if (!io || !io->ops) {
     free(io);
     wr->rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
     return;
   }
-  for (long k = 0; k < nodes; k++) {
-    sg_host_t h = fl_platform_host(wr->sim->pf, jb->nodes[k]);
-    long s = k % w->npfs;
-    io->ops[2 * k] = (fl_io_op){
-        .kind = FL_IO_SEND, .src = restart ? w->pfs_host[s] : h, .dst = restart ? h : w->pfs_host[s], .bytes = bytes};
-    io->ops[2 * k + 1] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = bytes};
+  if (level == FL_LEVEL_FILE) {
+    for (long sl = 0; sl < (restart ? jb->nslots : nodes); sl++) {
+      long k = sl % nodes, node = jb->nodes[sl], s = k % w->npfs;
+      for (long c = 1; !restart && jb->dead && jb->dead[sl] && c < w->degree; c++)
+        if (!jb->dead[c * nodes + k]) { /* the rank's first live copy writes it */
+          node = jb->nodes[c * nodes + k];
+          break;
+        }
+      sg_host_t h = fl_platform_host(wr->sim->pf, node);
+      io->ops[n++] = (fl_io_op){
+          .kind = FL_IO_SEND, .src = restart ? w->pfs_host[s] : h, .dst = restart ? h : w->pfs_host[s], .bytes = bytes};
+      io->ops[n++] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = bytes};
+    }
   }
-  io->nops = 2 * nodes;
+  if (level == FL_LEVEL_BUDDY && restart) {
+    io->ops[n++] = (fl_io_op){.kind = FL_IO_SEND,
+                              .src = fl_platform_host(wr->sim->pf, jb->nodes[(slot + step) % nodes]),
+                              .dst = fl_platform_host(wr->sim->pf, jb->nodes[slot]),
+                              .bytes = bytes};
+  } else if (level == FL_LEVEL_BUDDY || buddy_too) {
+    for (long k = 0; k < nodes; k++)
+      io->ops[n++] = (fl_io_op){.kind = FL_IO_SEND,
+                                .src = fl_platform_host(wr->sim->pf, jb->nodes[k]),
+                                .dst = fl_platform_host(wr->sim->pf, jb->nodes[(k + step) % nodes]),
+                                .bytes = bytes};
+  }
+  io->nops = n;
   io->wr = wr;
   io->refs = 2;
   io->job = j;
   io->restart = restart;
+  io->level = level;
   jb->io = io;
   jb->phase = restart ? FL_WLP_RESTART : FL_WLP_CKPT;
   jb->phase_t = wr->now;
@@ -527,8 +606,8 @@ static void fl_wl_compute(fl_wlrep *wr, long j)
 static void fl_wl_release(fl_wlrep *wr, long j)
 {
   fl_wlj *jb = &wr->jobs[j];
-  long nodes = wr->w->trace->jobs[j].nodes, down = 0;
-  for (long k = 0; k < nodes; k++) {
+  long down = 0;
+  for (long k = 0; k < jb->nslots; k++) {
     long n = jb->nodes[k];
     wr->node_job[n] = -1;
     if (wr->down[n])
@@ -538,6 +617,8 @@ static void fl_wl_release(fl_wlrep *wr, long j)
   }
   free(jb->nodes);
   jb->nodes = NULL;
+  free(jb->dead);
+  jb->dead = NULL;
   jb->phase = FL_WLP_NONE;
   jb->serial++;
   wr->running--;
@@ -583,7 +664,7 @@ static void fl_wl_pfs_next(fl_wlrep *wr)
   wr->npfsq--;
   wr->jobs[j].row.io_wait_s += wr->now - wr->jobs[j].req_t;
   wr->pfs_holder = j;
-  fl_wl_io_start(wr, j, 0);
+  fl_wl_io_start(wr, j, 0, FL_LEVEL_FILE, -1);
 }
 
 /* Energy: job j's nodes computed for dur seconds (a segment, or its part before a failure): each drew its busy
@@ -591,14 +672,17 @@ static void fl_wl_pfs_next(fl_wlrep *wr)
 static void fl_wl_busy_energy(fl_wlrep *wr, long j, double dur)
 {
   const fl_wlj *jb = &wr->jobs[j];
-  long nodes = wr->w->trace->jobs[j].nodes;
+  long live = 0;
+  for (long k = 0; k < jb->nslots; k++) /* a dead copy's node computes no more (fl_wl_job_fails counted its part) */
+    live += !(jb->dead && jb->dead[k]);
   if (!wr->sim->power) {
-    wr->busy_j += (wr->sim->power_u.busy - wr->sim->power_u.idle) * (double)nodes * dur;
+    wr->busy_j += (wr->sim->power_u.busy - wr->sim->power_u.idle) * (double)live * dur;
     return;
   }
-  for (long k = 0; k < nodes; k++) {
+  for (long k = 0; k < jb->nslots; k++) {
     const fl_power *pw = fl_sim_power(wr->sim, jb->nodes[k]);
-    wr->busy_j += (pw->busy - pw->idle) * dur;
+    if (!(jb->dead && jb->dead[k]))
+      wr->busy_j += (pw->busy - pw->idle) * dur;
   }
 }
 
@@ -616,8 +700,10 @@ static void fl_wl_segment_done(fl_wlrep *wr, long j)
     fl_wl_release(wr, j);
     return;
   }
-  if (wr->w->io_policy == FL_IO_OBLIVIOUS) {
-    fl_wl_io_start(wr, j, 0);
+  /* (a job whose level would be none, one node under a buddy level alone, has an infinite interval: set-up) */
+  fl_level level = fl_wl_level(wr->w, t->nodes, fl_strat_level(&wr->sim->strat, jb->row.checkpoints + 1));
+  if (level == FL_LEVEL_BUDDY || wr->w->io_policy == FL_IO_OBLIVIOUS) { /* cooperative I/O orders the PFS's */
+    fl_wl_io_start(wr, j, 0, level, -1);
     return;
   }
   jb->phase = FL_WLP_IOWAIT;
@@ -636,12 +722,21 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
   jb->io = NULL;
   if (io->restart) {
     jb->row.restart_s += dur;
-    fl_wl_log_job(wr, FL_EV_RESTART_JOB, j, -1, jb->done_s, -1);
+    fl_wl_log_level(wr, FL_EV_RESTART_JOB, j, jb->done_s, io->level);
   } else {
     jb->row.checkpoint_s += dur;
     jb->done_s += jb->seg_s;
     jb->row.checkpoints++;
-    fl_wl_log_job(wr, FL_EV_CHECKPOINT_JOB, j, -1, jb->done_s, -1);
+    if (io->level == FL_LEVEL_FILE) {
+      jb->file_s = jb->done_s;
+      jb->file_v = jb->row.checkpoints;
+    }
+    if (io->level == FL_LEVEL_BUDDY ||
+        (wr->w->trace->jobs[j].nodes > 1 && (wr->sim->strat.writes[io->level] & FL_LEVEL_BIT(FL_LEVEL_BUDDY)))) {
+      jb->buddy_s = jb->done_s;
+      jb->buddy_v = jb->row.checkpoints;
+    }
+    fl_wl_log_level(wr, FL_EV_CHECKPOINT_JOB, j, jb->done_s, io->level);
     if (wr->pfs_holder == j)
       wr->pfs_holder = -1; /* the next is chosen once this instant's requests are in */
   }
@@ -649,12 +744,41 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
   fl_wl_compute(wr, j);
 }
 
-/* A node of running job j failed at now: the job stops and waits for nodes again. */
+/* A node of running job j failed at now. A copy of each of its ranks still alive (replication): the failure is
+ * masked, the dead copy's node stays with the job until it ends. Else the job stops, and the strategy decides
+ * from what survived (fl_strat_on_failure, as in the other engines): the buddy level when every partner copy
+ * lives and the job can stay where it is — it keeps its live nodes and takes a free node of the machine for the
+ * lost one, as a resource manager that grows an allocation by a node (restart in place, as SCR restarts within
+ * an allocation); the file level or the start otherwise, giving its nodes back and waiting for nodes again, first
+ * in the queue or last (app.restart). The work past the version restored is lost. */
 static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
 {
   fl_wlj *jb = &wr->jobs[j];
-  const fl_swf_job *t = &wr->w->trace->jobs[j];
-  double lost = 0.0;
+  fl_wlrun *w = wr->w;
+  const fl_swf_job *t = &w->trace->jobs[j];
+  double lost = 0.0, restored;
+  long slot = 0;
+  fl_recovery rec;
+  fl_failure_view view = {.copies_left = 0, .buddy_version = jb->buddy_v, .file_version = jb->file_v,
+                          .local_version = -1, .xor_version = -1};
+  while (slot < jb->nslots && jb->nodes[slot] != node)
+    slot++;
+  if (w->degree > 1) {
+    long left = 0; /* the rank's other live copies */
+    for (long c = 0; c < w->degree; c++)
+      left += c * t->nodes + slot % t->nodes != slot && !jb->dead[c * t->nodes + slot % t->nodes];
+    if (left > 0) {
+      jb->dead[slot] = 1;
+      if (jb->phase == FL_WLP_COMPUTE) { /* its part of the segment's busy energy: up to now */
+        const fl_power *pw = wr->sim->power ? fl_sim_power(wr->sim, node) : &wr->sim->power_u;
+        wr->busy_j += (pw->busy - pw->idle) * (wr->now - jb->phase_t);
+      }
+      jb->row.failures++;
+      wr->rep->res->failures++;
+      fl_wl_log_job(wr, FL_EV_FAILURE_JOB_COPY, j, node, NAN, left);
+      return;
+    }
+  }
   switch (jb->phase) {
   case FL_WLP_COMPUTE:
     lost = wr->now - jb->phase_t;
@@ -682,6 +806,13 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
     break;
   default: break;
   }
+  /* partner copies live on the job's other nodes; they outlast this failure if the job can stay (a free node to
+   * take the lost one's place) and was not restarting (a second failure while a copy is read back) */
+  view.buddy_intact = t->nodes > 1 && jb->buddy_v >= 0 && jb->phase != FL_WLP_RESTART && wr->nfree > 0;
+  rec = fl_strat_on_failure(&wr->sim->strat, &view);
+  restored = rec.action != FL_ACT_ROLLBACK ? 0.0 : rec.level == FL_LEVEL_BUDDY ? jb->buddy_s : jb->file_s;
+  lost += jb->done_s - restored; /* committed work newer than the version restored */
+  jb->done_s = restored;
   jb->row.lost_work_s += lost;
   jb->row.failures++;
   wr->rep->res->failures++;
@@ -689,12 +820,29 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   fl_wl_log_job(wr, FL_EV_FAILURE_JOB, j, node, lost, -1);
   if (wr->pfs_holder == j)
     wr->pfs_holder = -1;
+  if (rec.action == FL_ACT_ROLLBACK && rec.level == FL_LEVEL_BUDDY) {
+    long spare = wr->freel[wr->nfree - 1];
+    fl_wl_free_remove(wr, spare);
+    wr->node_job[node] = -1; /* down: it comes back free with its repair */
+    wr->node_job[spare] = (int32_t)j;
+    jb->nodes[slot] = (int32_t)spare;
+    if (wr->rc == FL_OK) /* the machine lost a node: the job holds as many as before */
+      wr->rc = fl_batch_capacity(wr->batch, -1);
+    fl_wl_io_start(wr, j, 1, FL_LEVEL_BUDDY, slot);
+    return;
+  }
+  if (rec.action != FL_ACT_ROLLBACK) {
+    jb->file_v = -1;
+    jb->file_s = 0.0;
+  }
+  jb->buddy_v = -1; /* its partners' memory goes with its nodes */
+  jb->buddy_s = 0.0;
   fl_wl_release(wr, j);
   double est = t->req_s - jb->done_s;
   if (!(est > 0))
     est = t->run_s - jb->done_s;
   if (wr->rc == FL_OK)
-    wr->rc = fl_batch_submit(wr->batch, j, t->nodes, est, !wr->w->requeue);
+    wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->degree, est, !w->requeue);
 }
 
 /* Ask the scheduler; start what it picks. */
@@ -708,9 +856,12 @@ static void fl_wl_schedule(fl_wlrep *wr)
   for (long k = 0; k < n; k++) {
     long j = wr->started[k];
     fl_wlj *jb = &wr->jobs[j];
-    long nodes = wr->w->trace->jobs[j].nodes;
+    long nodes = wr->w->trace->jobs[j].nodes * wr->w->degree;
+    jb->nslots = nodes;
     jb->nodes = malloc((size_t)nodes * sizeof *jb->nodes);
-    if (!jb->nodes || wr->nfree < nodes) {
+    if (wr->w->degree > 1 && jb->nodes)
+      jb->dead = calloc((size_t)nodes, 1);
+    if (!jb->nodes || (wr->w->degree > 1 && !jb->dead) || wr->nfree < nodes) {
       wr->rc = jb->nodes ? fl_err_set(FL_ERR_INTERNAL, "the scheduler started job %ld on %ld nodes, %ld free", j, nodes,
                                       wr->nfree)
                          : fl_err_set(FL_ERR_NOMEM, "out of memory");
@@ -727,7 +878,7 @@ static void fl_wl_schedule(fl_wlrep *wr)
     wr->running++;
     fl_wl_log_job(wr, FL_EV_JOB_START, j, -1, NAN, nodes);
     if (jb->done_s > 0)
-      fl_wl_io_start(wr, j, 1); /* read its checkpoint back */
+      fl_wl_io_start(wr, j, 1, FL_LEVEL_FILE, -1); /* read its file-level checkpoint back */
     else
       fl_wl_compute(wr, j);
   }
@@ -864,7 +1015,7 @@ static void fl_wl_coordinator(int argc, char **argv)
       long j = wr->next_submit++;
       const fl_swf_job *t = &w->trace->jobs[j];
       if (wr->rc == FL_OK)
-        wr->rc = fl_batch_submit(wr->batch, j, t->nodes, t->req_s, 0);
+        wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->degree, t->req_s, 0);
     }
     fl_wl_pfs_next(wr);
     fl_wl_schedule(wr);
@@ -913,6 +1064,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     wr.first_submit = fmin(wr.first_submit, t->submit_s);
     wr.jobs[j].row = (fl_db_job){
         .job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN, .run_s = t->run_s, .nodes = t->nodes};
+    wr.jobs[j].file_v = wr.jobs[j].buddy_v = -1;
   }
   /* the free list from the top, so that jobs take the lowest nodes first */
   for (long n = w->machine - 1; n >= 0; n--) {
@@ -942,7 +1094,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     long started = 0;
     for (long j = 0; j < w->njobs; j++) {
       const fl_db_job *r = &wr.jobs[j].row;
-      double q = (double)r->nodes, run = w->trace->jobs[j].run_s;
+      double q = (double)(r->nodes * w->degree), run = w->trace->jobs[j].run_s; /* the nodes it held */
       first = fmin(first, r->submit_s);
       lost += q * r->lost_work_s;
       ck += q * r->checkpoint_s;
@@ -955,7 +1107,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
       if (!isnan(r->end_s)) {
         fig.jobs_completed++;
         last = fmax(last, r->end_s);
-        useful += q * run;
+        useful += (double)r->nodes * run; /* its copies' node-hours are not useful work */
         bsld += fmax(1.0, (r->end_s - r->submit_s) / fmax(run, 10.0));
       }
       rep->res->checkpoints += r->checkpoints;
@@ -996,8 +1148,10 @@ done:
     sg_sem_destroy(wr.sem);
   fl_batch_destroy(&wr.batch);
   if (wr.jobs)
-    for (long j = 0; j < w->njobs; j++)
+    for (long j = 0; j < w->njobs; j++) {
       free(wr.jobs[j].nodes);
+      free(wr.jobs[j].dead);
+    }
   free(wr.jobs);
   free(wr.node_job);
   free(wr.down);
@@ -1069,10 +1223,10 @@ const fl_sim_app fl_sim_workload = {
     .app = &fl_app_workload,
     .caps = {.name = "sim (workload)",
              .shape = FL_SHAPE_RANKS,
-             .levels = FL_LEVEL_BIT(FL_LEVEL_FILE),
-             .max_degree = 1,
+             .levels = FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_BUDDY),
+             .max_degree = 3,
              .task_recovery = 0,
-             .why_no_replicas = "the workload engine runs one copy of each job"},
+             .why_no_replicas = NULL},
     .form = FL_IO_PER_RANK,
     .flags = FL_SIM_APP_JOBS,
     .setup = fl_workload_setup,

@@ -105,6 +105,9 @@
     "printf('job %d, work %.6gs', rank, value)")                                                                       \
   X(FL_EV_RESTART_JOB, 107, "restart", "job", "workload: job rank read back its checkpoint of value s of work",        \
     "printf('job %d from work %.6gs', rank, value)")                                                                   \
+  X(FL_EV_FAILURE_JOB_COPY, 108, "failure", "job-copy",                                                                \
+    "workload, replication: a node of a copy of job rank failed; masked, n live copies of that rank left",            \
+    "printf('job %d, %d copies of the rank left', rank, n)")                                                           \
   FL_EV_PHASES(X)
 
 /* The job's phases (bsp, gridworld): logged when one ends, at its end, value its length in seconds (it began at

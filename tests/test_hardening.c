@@ -472,8 +472,9 @@ static void test_command_line_consistency(void)
     for (const char *q = strstr(p, "replication"); q; q = strstr(q + 1, "replication"))
       n++;
     CU_ASSERT_EQUAL(n, 1); /* one registry: once, labelled with the application kinds it drives */
-    CU_ASSERT_PTR_NOT_NULL(strstr(p, "replication (bsp, gridworld, workflow)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(p, "two-level (bsp)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "replication (bsp, gridworld, workflow, workload)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "two-level (bsp, workload)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "multilevel (bsp)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "hybrid (gridworld, workflow)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "checkpoint (bsp, workload)"));
   }

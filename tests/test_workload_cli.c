@@ -437,6 +437,107 @@ static void test_generated_mix(void)
   CU_ASSERT_FALSE(fl_cli_exists("g2.sqlite"));
 }
 
+/* Replication, by hand. One job of 2 nodes, 100 s, on a machine of 4 with strategy replication (2 copies): it holds
+ * all 4 nodes, taken lowest first: copy 0 of ranks 0 and 1 on nodes 0 and 1, copy 1 on nodes 2 and 3. No
+ * checkpoint (interval never).
+ *   masked: node 1 fails at 30 s, node 2 at 50 s: each rank keeps a copy; the job ends at 100 s, 2 failures, no
+ *           interruption, no work lost; two failure/job-copy events, each with 1 copy left.
+ *   lost:   node 0 fails at 30 s (down 50 s), node 2 at 60 s (down 10 s): both copies of rank 0 are gone, the job
+ *           stops with 60 s of work lost and starts over; it needs 4 nodes, and 0 and 2 are down until 80 s and
+ *           70 s: it starts again at 80 s and ends at 180 s.
+ * Utilisation counts the job's own nodes only: 2 x 100 node-seconds over 4 x span. */
+static void test_replication_by_hand(void)
+{
+  char trace[256] = "; MaxNodes: 4\n";
+  fl_job(trace, sizeof trace, 1, 0, 100, 2, 100);
+  fl_cli_write("rep.swf", trace);
+  fl_cli_write("rep-masked.csv", "30, 1, 1000\n50, 2, 1000\n");
+  fl_cli_write("rep-lost.csv", "30, 0, 50\n60, 2, 10\n");
+  fl_cli_write("rep.ini", "[run]\nname = rep\nreplicas = 1\nevents = all\n"
+                          "sweep = failures.trace=rep-masked.csv,rep-lost.csv\n[platform]\nnodes = 4\n"
+                          "[failures]\nmodel = trace\n[app]\nkind = workload\ntrace = rep.swf\n"
+                          "[strategy]\nkind = replication\ninterval = never\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate rep.ini --db rep.sqlite --quiet", 60), 0);
+  long masked = (long)fl_cli_query("rep.sqlite", "SELECT id FROM runs WHERE overrides LIKE '%masked%'"), lost = 3 - masked;
+  CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", masked, 1, "end_s"), 100);
+  CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", masked, 1, "failures"), 2);
+  CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", masked, 1, "lost_work_s"), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("rep.sqlite", "SELECT COUNT(*) FROM events WHERE kind = 108 AND n = 1 AND run_id = "
+                                             "(SELECT id FROM runs WHERE overrides LIKE '%masked%')"),
+                  2);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("rep.sqlite", "SELECT utilisation FROM runs WHERE overrides LIKE '%masked%'"),
+                         200.0 / 400.0, 1e-12);
+  CU_ASSERT_EQUAL(fl_cli_query("rep.sqlite", "SELECT interruptions FROM runs WHERE overrides LIKE '%masked%'"), 0);
+  CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", lost, 1, "start_s"), 0);
+  CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", lost, 1, "end_s"), 180);
+  CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", lost, 1, "lost_work_s"), 60);
+  CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", lost, 1, "failures"), 2);
+  CU_ASSERT_EQUAL(fl_cli_query("rep.sqlite", "SELECT interruptions FROM runs WHERE overrides LIKE '%lost%'"), 1);
+  /* lost node-hours count every node the job held: 4 x 60 s */
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("rep.sqlite", "SELECT lost_node_hours * 3600 FROM runs WHERE overrides LIKE "
+                                                    "'%lost%'"),
+                         240.0, 1e-9);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun rep.sqlite 2", 60), 0);
+  /* a job whose copies do not fit the machine is refused, naming it */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate rep.ini --db rep3.sqlite --set strategy.degree=3", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "rep.swf:2: job 1: 2 nodes x 3 copies"));
+  CU_ASSERT_FALSE(fl_cli_exists("rep3.sqlite"));
+}
+
+/* The buddy level, restart in place, and the two-level's fall back to files. One job of 2 nodes, 100 s, a
+ * checkpoint every 30 s of compute (work 30, 60, 90) of 1 GB a node; node 0 fails at 75 s (down 20 s), after the
+ * second checkpoint.
+ *   buddy, on a machine of 4: the job keeps node 1, takes node 2 (the lowest free one) for node 0, and reads rank
+ *     0's copy back from node 1: it never waits for nodes; it loses the work since its second checkpoint ended,
+ *     75 - (60 + 2 delta) s with delta a buddy checkpoint's cost, and its time on nodes is exactly its run, its
+ *     loss, its checkpoints and its restart.
+ *   two-level (file_every = 2), on a machine of 2: no node to take, the partner copies go with the job's nodes:
+ *     it restarts from the file level (the second checkpoint, work 60: both levels hold it, the newest), waiting
+ *     for node 0 until 95 s; its time from start to end is the same sum plus those 20 s. */
+static void test_buddy_in_place(void)
+{
+  char ini[2048], trace[256] = "; MaxNodes: 4\n";
+  fl_job(trace, sizeof trace, 1, 0, 100, 2, 200);
+  fl_cli_write("bud.swf", trace);
+  fl_cli_write("bud.csv", "75, 0, 20\n");
+  snprintf(ini, sizeof ini,
+           "[run]\nname = bud\nreplicas = 1\nevents = all\n"
+           "sweep = strategy.kind+app.nodes=buddy/4,two-level/2\n%s[failures]\nmodel = trace\ntrace = bud.csv\n"
+           "[app]\nkind = workload\ntrace = bud.swf\ncheckpoint_size = 1GB\n[strategy]\ninterval = 30s\n"
+           "file_every = 2\n",
+           fl_pfs_platform);
+  fl_cli_write("bud.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate bud.ini --db bud.sqlite --quiet", 60), 0);
+  long buddy = (long)fl_cli_query("bud.sqlite", "SELECT id FROM runs WHERE strategy = 'buddy'"), two = 3 - buddy;
+  const char *sum = "run_s + lost_work_s + checkpoint_s + restart_s + io_wait_s";
+  char sql[512];
+  double delta = fl_job_col("bud.sqlite", buddy, 1, "checkpoint_s") / 3.0;
+  CU_ASSERT(delta > 0.005 && delta < 0.05); /* 1 GB over 100 GB/s links */
+  CU_ASSERT_EQUAL(fl_job_col("bud.sqlite", buddy, 1, "checkpoints"), 3);
+  CU_ASSERT_EQUAL(fl_job_col("bud.sqlite", buddy, 1, "failures"), 1);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("bud.sqlite", buddy, 1, "lost_work_s"), 75.0 - 60.0 - 2.0 * delta, 1e-6);
+  CU_ASSERT(fl_job_col("bud.sqlite", buddy, 1, "restart_s") > 0);
+  snprintf(sql, sizeof sql, "SELECT end_s - start_s - (%s) FROM jobs WHERE run_id = %ld", sum, buddy);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("bud.sqlite", sql), 0.0, 1e-6);
+  /* one start (in place: no second), the read from node 1 onto node 2, node 2 busy from then */
+  snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM events WHERE run_id = %ld AND kind = 101", buddy);
+  CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 1);
+  snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM events WHERE run_id = %ld AND kind = 107", buddy);
+  CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 1);
+  /* two-level: back to the file level, after waiting for node 0 */
+  CU_ASSERT_EQUAL(fl_job_col("bud.sqlite", two, 1, "failures"), 1);
+  snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM events WHERE run_id = %ld AND kind = 101", two);
+  CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 2);
+  snprintf(sql, sizeof sql, "SELECT t_s FROM events WHERE run_id = %ld AND kind = 101 ORDER BY id DESC LIMIT 1", two);
+  CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 95);
+  snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM events WHERE run_id = %ld AND kind = 107 AND level = 'file' AND "
+                            "value = 60", two);
+  CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 1);
+  snprintf(sql, sizeof sql, "SELECT end_s - start_s - 20 - (%s) FROM jobs WHERE run_id = %ld", sum, two);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("bud.sqlite", sql), 0.0, 1e-6);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun bud.sqlite 1", 60), 0);
+}
+
 static CU_TestInfo fl_tests[] = {
     {"schedules equal an independent replay on two real traces", test_independent_replay},
     {"the log's figures beside each scheduler's", test_summary},
@@ -449,6 +550,8 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: failures replayed from LANL's log", test_failure_log},
     {"checkpoints of the trace's memory (app.checkpoint_memory), by hand", test_checkpoint_memory},
     {"simulate: least-waste's order, worked by hand", test_least_waste_order},
+    {"simulate: replication, masked and lost copies, by hand", test_replication_by_hand},
+    {"simulate: the buddy level in place, the two-level's files", test_buddy_in_place},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {
