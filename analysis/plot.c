@@ -471,6 +471,8 @@ static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *
   long machine = 0, nfail = 0;
   int events = 0;
   FILE *f = NULL;
+  char *q = NULL;
+  const char *held;
   FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, strategy, makespan_s, nodes, (SELECT MAX(end_s) FROM jobs WHERE "
                                   "run_id = ?1) FROM runs WHERE id = ?1",
                               -1, &st, NULL) == SQLITE_OK,
@@ -495,16 +497,24 @@ static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *
   events = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
   sqlite3_finalize(st);
   st = NULL;
-  FL_CHECK(sqlite3_prepare_v2(
-               db,
-               events ? "SELECT e.t_s, CASE e.kind WHEN 101 THEN j.nodes ELSE -j.nodes END FROM events e JOIN jobs j "
-                        "ON j.run_id = ?1 AND j.job = e.rank WHERE e.id BETWEEN ?1 * 4294967296 AND ?1 * 4294967296 + "
-                        "4294967295 AND e.kind IN (101, 102, 103) ORDER BY e.t_s, e.kind DESC"
-                      : "SELECT t, d FROM (SELECT start_s AS t, nodes AS d FROM jobs WHERE run_id = ?1 AND start_s IS "
-                        "NOT NULL UNION ALL SELECT end_s, -nodes FROM jobs WHERE run_id = ?1 AND end_s IS NOT NULL) "
-                        "ORDER BY t, d",
-               -1, &st, NULL) == SQLITE_OK,
-           FL_ERR_IO, "reading the jobs: %s (a results file from before workloads?)", sqlite3_errmsg(db));
+  /* a job holds its nodes x its copies (a file from before replicated workloads: one); a failure it restarted from
+   * in place (n = 1) leaves it holding as many */
+  FL_CHECK(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'copies'", -1, &st,
+                              NULL) == SQLITE_OK,
+           FL_ERR_IO, "reading the jobs: %s", sqlite3_errmsg(db));
+  held = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 ? "j.nodes * j.copies" : "j.nodes";
+  sqlite3_finalize(st);
+  st = NULL;
+  q = sqlite3_mprintf(
+      events ? "SELECT e.t_s, CASE WHEN e.kind = 101 THEN %s WHEN e.kind = 103 AND e.n = 1 THEN 0 ELSE -%s END "
+               "FROM events e JOIN jobs j ON j.run_id = ?1 AND j.job = e.rank WHERE e.id BETWEEN ?1 * 4294967296 AND "
+               "?1 * 4294967296 + 4294967295 AND e.kind IN (101, 102, 103) ORDER BY e.t_s, e.kind DESC"
+             : "SELECT t, d FROM (SELECT start_s AS t, %s AS d FROM jobs j WHERE run_id = ?1 AND start_s IS "
+               "NOT NULL UNION ALL SELECT end_s, -%s FROM jobs j WHERE run_id = ?1 AND end_s IS NOT NULL) "
+               "ORDER BY t, d",
+      held, held);
+  FL_CHECK(q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK, FL_ERR_IO,
+           "reading the jobs: %s (a results file from before workloads?)", sqlite3_errmsg(db));
   sqlite3_bind_int64(st, 1, run_id);
   FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
   fprintf(f, "0 0\n");
@@ -545,6 +555,7 @@ done:
   if (f)
     fclose(f);
   sqlite3_finalize(st);
+  sqlite3_free(q);
   if (tmp[0])
     fl_remove_tree(tmp);
   return rc;

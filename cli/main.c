@@ -252,6 +252,9 @@ static void fl_print_job_header(const fl_sim_job *job)
             sc->strategy, sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
     if (fl_sim_uses_key(job->sim, "app.checkpoint_io")) /* the jobs checkpoint */
       fprintf(stderr, ", checkpoint I/O %s", fl_scenario_text(sc, "app.checkpoint_io", io, sizeof io));
+    if (fl_sim_workload_fewer_copies(job->sim) > 0)
+      fprintf(stderr, ", %ld jobs with fewer copies (more nodes than the machine's / strategy.degree)",
+              fl_sim_workload_fewer_copies(job->sim));
     goto rest;
   }
   fprintf(stderr, "faultline: %s: %s %s, %ld %s on %ld nodes, %s failures, node MTBF %s", sc->name, sc->app,

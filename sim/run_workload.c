@@ -48,7 +48,9 @@ struct fl_wlrun {
   const fl_batch_ops *sched;
   long machine; /* nodes 0 .. machine-1 of the platform run jobs */
   int requeue, io_policy, ckpt;
-  long degree;             /* copies of each rank (replication): a job holds its nodes x this */
+  long degree;             /* copies of each rank (replication, strategy.degree) */
+  long *copies;            /* per job: the copies it runs, degree or as many as fit the machine (at least 1) */
+  long fewer;              /* jobs that run with fewer copies than degree */
   unsigned levels;         /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
   double bytes;            /* checkpoint bytes per node */
   double *jbytes;          /* per job, from the trace's memory (app.checkpoint_memory); NULL: `bytes` for all */
@@ -133,6 +135,7 @@ void fl_wlr_destroy(fl_wlrun **pw)
   fl_wlrun *w = *pw;
   fl_swf_destroy(&w->trace);
   free(w->tau_s);
+  free(w->copies);
   free(w->jbytes);
   free(w->delta_s);
   free(w->pfs_host);
@@ -161,12 +164,15 @@ static fl_err fl_wl_probe_main(void *ctx, FILE *out)
     fl_iocost io;
     fl_scenario sc = *p->sc; /* a shallow copy, read only, in this child */
     /* a job of one node has no partner: its buddy level is not probed (fl_wl_level) */
-    unsigned levels = p->sizes[i] > 1 ? p->levels : p->levels & ~FL_LEVEL_BIT(FL_LEVEL_BUDDY);
+    unsigned mask = p->sizes[i] > 1 ? ~0u : ~FL_LEVEL_BIT(FL_LEVEL_BUDDY), levels = p->levels & mask;
+    unsigned written[FL_NLEVELS];
     double c[2] = {NAN, NAN};
+    for (int l = 0; l < FL_NLEVELS; l++) /* (a two-level file checkpoint refreshes the partner copies) */
+      written[l] = p->sim->strat.writes[l] & mask;
     if (p->bytes)
       sc.checkpoint_size = p->bytes[i];
     if (levels) {
-      FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], levels, p->sim->strat.writes, 0, &io));
+      FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], levels, written, 0, &io));
       c[0] = levels & FL_LEVEL_BIT(FL_LEVEL_FILE) ? io.write_s[FL_LEVEL_FILE] : NAN;
       c[1] = levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY) ? io.write_s[FL_LEVEL_BUDDY] : NAN;
     }
@@ -268,17 +274,18 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                       path, j->line, j->procs, j->nodes, wo->cores_per_node, w->machine, fl_platform_describe(sim->pf));
       goto done;
     }
-    if (j->nodes * sim->strat.degree > w->machine) {
-      rc = fl_err_set(FL_ERR_INPUT,
-                      "%s:%ld: job %ld: %ld nodes x %ld copies (strategy %s, strategy.degree) is more than the "
-                      "machine's %ld nodes",
-                      path, j->line, j->id, j->nodes, sim->strat.degree, sim->strat.ops->name, w->machine);
-      goto done;
-    }
   }
   w->requeue = wo->requeue;
   w->io_policy = wo->ckpt_io;
   w->degree = sim->strat.degree > 1 ? sim->strat.degree : 1;
+  /* a job whose copies do not fit the machine runs with as many as fit: one, for a job of more than half of it
+   * under duplication (the CLI says how many) */
+  FL_ALLOC(w->copies, w->njobs);
+  for (long i = 0; i < w->njobs; i++) {
+    long n = w->trace->jobs[i].nodes;
+    w->copies[i] = n * w->degree <= w->machine ? w->degree : w->machine / n;
+    w->fewer += w->copies[i] < w->degree;
+  }
   w->levels = sim->strat.levels;
   w->ckpt = w->levels != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
   w->bytes = sc->checkpoint_size;
@@ -367,8 +374,8 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       delta = primary == FL_LEVEL_BUDDY ? c[1] : primary == FL_LEVEL_FILE ? c[0] : NAN; /* none: no checkpoint */
       w->delta_s[i] = c[0];
       /* time to interruption: with copies, MNFTI failures of its nodes x degree (as the bsp engine prices it) */
-      FL_TRY(fl_pol_mnfti(w->degree, n, &mnfti));
-      mtbf = mnfti * sim->node_mtbf_s / (double)(n * w->degree);
+      FL_TRY(fl_pol_mnfti(w->copies[i], n, &mnfti));
+      mtbf = mnfti * sim->node_mtbf_s / (double)(n * w->copies[i]);
       if (sc->interval_kind == FL_INTERVAL_FIXED)
         w->tau_s[i] = sc->interval_s;
       else if (isfinite(mtbf) && !isnan(delta))
@@ -384,7 +391,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   for (long i = 0; i < w->njobs; i++) {
     const fl_swf_job *j = &w->trace->jobs[i];
     ff[i] = (fl_batch_job){
-        .submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes * w->degree};
+        .submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes * w->copies[i]};
   }
   FL_TRY(fl_batch_replay(w->sched, ff, w->njobs, w->machine, ffstart));
   {
@@ -424,6 +431,11 @@ int fl_wlr_checkpoints(const fl_wlrun *w)
 long fl_wlr_jobs(const fl_wlrun *w)
 {
   return w->njobs;
+}
+
+long fl_wlr_fewer_copies(const fl_wlrun *w)
+{
+  return w->fewer;
 }
 
 static long fl_wlr_machine(const fl_wlrun *w)
@@ -502,7 +514,7 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, lo
   if (level == FL_LEVEL_FILE) {
     for (long sl = 0; sl < (restart ? jb->nslots : nodes); sl++) {
       long k = sl % nodes, node = jb->nodes[sl], s = k % w->npfs;
-      for (long c = 1; !restart && jb->dead && jb->dead[sl] && c < w->degree; c++)
+      for (long c = 1; !restart && jb->dead && jb->dead[sl] && c < w->copies[j]; c++)
         if (!jb->dead[c * nodes + k]) { /* the rank's first live copy writes it */
           node = jb->nodes[c * nodes + k];
           break;
@@ -763,9 +775,9 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
                           .local_version = -1, .xor_version = -1};
   while (slot < jb->nslots && jb->nodes[slot] != node)
     slot++;
-  if (w->degree > 1) {
+  if (w->copies[j] > 1) {
     long left = 0; /* the rank's other live copies */
-    for (long c = 0; c < w->degree; c++)
+    for (long c = 0; c < w->copies[j]; c++)
       left += c * t->nodes + slot % t->nodes != slot && !jb->dead[c * t->nodes + slot % t->nodes];
     if (left > 0) {
       jb->dead[slot] = 1;
@@ -817,10 +829,11 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   jb->row.failures++;
   wr->rep->res->failures++;
   wr->rep->res->interruptions++;
-  fl_wl_log_job(wr, FL_EV_FAILURE_JOB, j, node, lost, -1);
+  int in_place = rec.action == FL_ACT_ROLLBACK && rec.level == FL_LEVEL_BUDDY;
+  fl_wl_log_job(wr, FL_EV_FAILURE_JOB, j, node, lost, in_place ? 1 : -1);
   if (wr->pfs_holder == j)
     wr->pfs_holder = -1;
-  if (rec.action == FL_ACT_ROLLBACK && rec.level == FL_LEVEL_BUDDY) {
+  if (in_place) {
     long spare = wr->freel[wr->nfree - 1];
     fl_wl_free_remove(wr, spare);
     wr->node_job[node] = -1; /* down: it comes back free with its repair */
@@ -842,7 +855,7 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   if (!(est > 0))
     est = t->run_s - jb->done_s;
   if (wr->rc == FL_OK)
-    wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->degree, est, !w->requeue);
+    wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->copies[j], est, !w->requeue);
 }
 
 /* Ask the scheduler; start what it picks. */
@@ -856,12 +869,12 @@ static void fl_wl_schedule(fl_wlrep *wr)
   for (long k = 0; k < n; k++) {
     long j = wr->started[k];
     fl_wlj *jb = &wr->jobs[j];
-    long nodes = wr->w->trace->jobs[j].nodes * wr->w->degree;
+    long copies = wr->w->copies[j], nodes = wr->w->trace->jobs[j].nodes * copies;
     jb->nslots = nodes;
     jb->nodes = malloc((size_t)nodes * sizeof *jb->nodes);
-    if (wr->w->degree > 1 && jb->nodes)
+    if (copies > 1 && jb->nodes)
       jb->dead = calloc((size_t)nodes, 1);
-    if (!jb->nodes || (wr->w->degree > 1 && !jb->dead) || wr->nfree < nodes) {
+    if (!jb->nodes || (copies > 1 && !jb->dead) || wr->nfree < nodes) {
       wr->rc = jb->nodes ? fl_err_set(FL_ERR_INTERNAL, "the scheduler started job %ld on %ld nodes, %ld free", j, nodes,
                                       wr->nfree)
                          : fl_err_set(FL_ERR_NOMEM, "out of memory");
@@ -1015,7 +1028,7 @@ static void fl_wl_coordinator(int argc, char **argv)
       long j = wr->next_submit++;
       const fl_swf_job *t = &w->trace->jobs[j];
       if (wr->rc == FL_OK)
-        wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->degree, t->req_s, 0);
+        wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->copies[j], t->req_s, 0);
     }
     fl_wl_pfs_next(wr);
     fl_wl_schedule(wr);
@@ -1063,7 +1076,8 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     const fl_swf_job *t = &w->trace->jobs[j];
     wr.first_submit = fmin(wr.first_submit, t->submit_s);
     wr.jobs[j].row = (fl_db_job){
-        .job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN, .run_s = t->run_s, .nodes = t->nodes};
+        .job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN, .run_s = t->run_s, .nodes = t->nodes,
+        .copies = w->copies[j]};
     wr.jobs[j].file_v = wr.jobs[j].buddy_v = -1;
   }
   /* the free list from the top, so that jobs take the lowest nodes first */
@@ -1094,7 +1108,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     long started = 0;
     for (long j = 0; j < w->njobs; j++) {
       const fl_db_job *r = &wr.jobs[j].row;
-      double q = (double)(r->nodes * w->degree), run = w->trace->jobs[j].run_s; /* the nodes it held */
+      double q = (double)(r->nodes * r->copies), run = w->trace->jobs[j].run_s; /* the nodes it held */
       first = fmin(first, r->submit_s);
       lost += q * r->lost_work_s;
       ck += q * r->checkpoint_s;

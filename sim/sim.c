@@ -730,6 +730,11 @@ long fl_sim_workload_jobs(const fl_sim *sim)
   return sim->wlr ? fl_wlr_jobs(sim->wlr) : -1;
 }
 
+long fl_sim_workload_fewer_copies(const fl_sim *sim)
+{
+  return sim->wlr ? fl_wlr_fewer_copies(sim->wlr) : 0;
+}
+
 long fl_sim_platform_nodes(const fl_sim *sim)
 {
   return sim->nodes;

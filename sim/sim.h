@@ -93,6 +93,8 @@ long fl_sim_platform_nodes(const fl_sim *sim);
 int fl_sim_forks(const fl_sim *sim);
 /* Workloads: the jobs of the trace each replica simulates (-1 for other applications). */
 long fl_sim_workload_jobs(const fl_sim *sim);
+/* A workload under replication: its jobs whose copies do not fit the machine, run with as many as fit. */
+long fl_sim_workload_fewer_copies(const fl_sim *sim);
 long fl_sim_ranks(const fl_sim *sim);
 /* The app kinds the simulator runs `strategy` for (its set-up against each app's capabilities with the defaults):
  * "bsp, gridworld", into buf. */

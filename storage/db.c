@@ -86,6 +86,7 @@ static const char fl_db_schema[] =
     "  checkpoint_s REAL NOT NULL,\n"
     "  restart_s REAL NOT NULL,\n"
     "  io_wait_s REAL NOT NULL,\n"
+    "  copies INTEGER NOT NULL DEFAULT 1,\n"
     "  PRIMARY KEY (run_id, job)\n"
     ") WITHOUT ROWID;\n"
     "CREATE VIEW IF NOT EXISTS run_summary AS\n"
@@ -99,7 +100,7 @@ static const char fl_db_ins_text_sql[] = "INSERT OR IGNORE INTO scenario_texts (
 
 static const char fl_db_ins_job_sql[] =
     "INSERT INTO jobs (run_id, job, submit_s, start_s, end_s, run_s, nodes, failures, checkpoints, lost_work_s, "
-    "checkpoint_s, restart_s, io_wait_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    "checkpoint_s, restart_s, io_wait_s, copies) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
 
 static const char fl_db_ins_input_sql[] =
     "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?1, ?2, ?3, ?4)";
@@ -253,6 +254,10 @@ static fl_err fl_db_add_missing_columns(fl_db *db)
     snprintf(sql, sizeof sql, "ALTER TABLE runs ADD COLUMN %s %s", c->name, c->decl);
     FL_TRY(fl_db_exec(db, sql, "adding a column to an older results file"));
   }
+  /* jobs from before replicated workloads ran one copy */
+  if (!fl_db_has_column(db->h, "main", "jobs", "copies"))
+    FL_TRY(fl_db_exec(db, "ALTER TABLE jobs ADD COLUMN copies INTEGER NOT NULL DEFAULT 1",
+                      "adding a column to an older results file"));
 done:
   return rc;
 }
@@ -1207,6 +1212,7 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
       fl_bind_real(js, 11, j->checkpoint_s);
       fl_bind_real(js, 12, j->restart_s);
       fl_bind_real(js, 13, j->io_wait_s);
+      sqlite3_bind_int64(js, 14, j->copies > 0 ? j->copies : 1);
       if (sqlite3_step(js) != SQLITE_DONE) {
         rc = fl_db_fail(db, "inserting the jobs of a workload run");
         goto done;

@@ -78,6 +78,7 @@ typedef struct fl_db_job {
   double submit_s, start_s, end_s; /* first start; end: NAN when it did not finish */
   double run_s;        /* its failure-free run time (the trace's) */
   long nodes, failures, checkpoints;
+  long copies;         /* copies of each rank it ran (replication; 1 without) */
   double lost_work_s;  /* compute thrown away by failures (done again) */
   double checkpoint_s; /* checkpoint I/O, interrupted checkpoints included */
   double restart_s;    /* reading its checkpoint back, interrupted restarts included */

@@ -97,7 +97,8 @@
   X(FL_EV_JOB_START, 101, "job-start", "", "workload: job rank (the trace's number) starts on n nodes",                 \
     "printf('job %d on %d nodes', rank, n)")                                                                           \
   X(FL_EV_JOB_END, 102, "job-end", "", "workload: job rank finished", "printf('job %d done', rank)")                     \
-  X(FL_EV_FAILURE_JOB, 103, "failure", "job", "workload: a node of job rank failed; value s of its compute lost",      \
+  X(FL_EV_FAILURE_JOB, 103, "failure", "job",                                                                          \
+    "workload: a node of job rank failed; value s of its compute lost; n = 1: it restarted in place on its nodes",   \
     "printf('job %d loses %.6gs', rank, value)")                                                                       \
   X(FL_EV_FAILURE_IDLE, 104, "failure", "idle", "workload: a node that held no job failed", "'idle node'")             \
   X(FL_EV_REPAIR_IDLE, 105, "repair", "idle", "workload: a failed node is back", "'back'")                             \

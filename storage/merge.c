@@ -312,6 +312,16 @@ static int fl_merge_has_table(sqlite3 *h, const char *in, const char *name)
   return have;
 }
 
+static int fl_merge_has_column(sqlite3 *h, const char *in, const char *table, const char *col)
+{
+  sqlite3_stmt *st = NULL;
+  char *q = sqlite3_mprintf("SELECT 1 FROM pragma_table_info(%Q, %Q) WHERE name = %Q", table, in, col);
+  int have = q && sqlite3_prepare_v2(h, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  sqlite3_free(q);
+  return have;
+}
+
 /* Copy the rows of attached schema `in` (shard `path`, every row keyed) that the output lacks, their events and
  * the content-addressed tables, inside the caller's transaction. */
 static fl_err fl_merge_attached(sqlite3 *ho, const char *out_path, int unique, const char *in, const char *path,
@@ -386,11 +396,14 @@ static fl_err fl_merge_attached(sqlite3 *ho, const char *out_path, int unique, c
     q = NULL;
   }
   if (n > 0 && fl_merge_has_table(ho, in, "jobs")) {
-    /* a workload run's jobs, under its new id */
-    q = sqlite3_mprintf("INSERT INTO main.jobs SELECT m.id, j.job, j.submit_s, j.start_s, j.end_s, j.run_s, j.nodes,"
-                        " j.failures, j.checkpoints, j.lost_work_s, j.checkpoint_s, j.restart_s, j.io_wait_s FROM %s.jobs j"
-                        " JOIN %s.runs r ON r.id = j.run_id JOIN main.runs m ON m.row_key = r.row_key AND m.id > %lld",
-                        in, in, (long long)before);
+    /* a workload run's jobs, under its new id (a shard from before replicated workloads: one copy each) */
+    q = sqlite3_mprintf("INSERT INTO main.jobs (run_id, job, submit_s, start_s, end_s, run_s, nodes, failures,"
+                        " checkpoints, lost_work_s, checkpoint_s, restart_s, io_wait_s, copies)"
+                        " SELECT m.id, j.job, j.submit_s, j.start_s, j.end_s, j.run_s, j.nodes,"
+                        " j.failures, j.checkpoints, j.lost_work_s, j.checkpoint_s, j.restart_s, j.io_wait_s, %s"
+                        " FROM %s.jobs j JOIN %s.runs r ON r.id = j.run_id JOIN main.runs m ON m.row_key = r.row_key"
+                        " AND m.id > %lld",
+                        fl_merge_has_column(ho, in, "jobs", "copies") ? "j.copies" : "1", in, in, (long long)before);
     FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging the jobs of %s: %s",
              out_path, path, sqlite3_errmsg(ho));
     sqlite3_free(q);
