@@ -499,12 +499,7 @@ static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *
   st = NULL;
   /* a job holds its nodes x its copies (a file from before replicated workloads: one); a failure it restarted from
    * in place (n = 1) leaves it holding as many */
-  FL_CHECK(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = 'copies'", -1, &st,
-                              NULL) == SQLITE_OK,
-           FL_ERR_IO, "reading the jobs: %s", sqlite3_errmsg(db));
-  held = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 ? "j.nodes * j.copies" : "j.nodes";
-  sqlite3_finalize(st);
-  st = NULL;
+  held = fl_db_has_column(db, "main", "jobs", "copies") ? "j.nodes * j.copies" : "j.nodes";
   q = sqlite3_mprintf(
       events ? "SELECT e.t_s, CASE WHEN e.kind = 101 THEN %s WHEN e.kind = 103 AND e.n = 1 THEN 0 ELSE -%s END "
                "FROM events e JOIN jobs j ON j.run_id = ?1 AND j.job = e.rank WHERE e.id BETWEEN ?1 * 4294967296 AND "

@@ -211,7 +211,6 @@ static fl_err fl_db_begin(fl_db *db, const char *what)
   return FL_OK;
 }
 
-static int fl_db_has_column(sqlite3 *h, const char *schema, const char *table, const char *col);
 
 /* CREATE TABLE runs, from columns.h. sqlite3_malloc'd (NULL: out of memory). */
 static char *fl_db_runs_sql(void)
@@ -262,8 +261,7 @@ done:
   return rc;
 }
 
-/* Does `schema`.`table` exist and have column `col`? */
-static int fl_db_has_column(sqlite3 *h, const char *schema, const char *table, const char *col)
+int fl_db_has_column(sqlite3 *h, const char *schema, const char *table, const char *col)
 {
   sqlite3_stmt *st = NULL;
   char *q = sqlite3_mprintf("SELECT 1 FROM pragma_table_info(%Q, %Q) WHERE name = %Q", table, schema, col);

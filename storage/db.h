@@ -261,6 +261,8 @@ fl_err fl_db_add_legacy_kinds(sqlite3 *h, const char *names_sql);
 
 /* The connection, borrowed, for queries (report, tests). */
 sqlite3 *fl_db_sqlite(fl_db *db);
+/* Does `schema`.`table` exist and have column `col`? (A file from an older faultline may lack a column.) */
+int fl_db_has_column(sqlite3 *h, const char *schema, const char *table, const char *col);
 const char *fl_db_path(const fl_db *db);
 
 #endif

@@ -312,16 +312,6 @@ static int fl_merge_has_table(sqlite3 *h, const char *in, const char *name)
   return have;
 }
 
-static int fl_merge_has_column(sqlite3 *h, const char *in, const char *table, const char *col)
-{
-  sqlite3_stmt *st = NULL;
-  char *q = sqlite3_mprintf("SELECT 1 FROM pragma_table_info(%Q, %Q) WHERE name = %Q", table, in, col);
-  int have = q && sqlite3_prepare_v2(h, q, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
-  sqlite3_finalize(st);
-  sqlite3_free(q);
-  return have;
-}
-
 /* Copy the rows of attached schema `in` (shard `path`, every row keyed) that the output lacks, their events and
  * the content-addressed tables, inside the caller's transaction. */
 static fl_err fl_merge_attached(sqlite3 *ho, const char *out_path, int unique, const char *in, const char *path,
@@ -403,7 +393,7 @@ static fl_err fl_merge_attached(sqlite3 *ho, const char *out_path, int unique, c
                         " j.failures, j.checkpoints, j.lost_work_s, j.checkpoint_s, j.restart_s, j.io_wait_s, %s"
                         " FROM %s.jobs j JOIN %s.runs r ON r.id = j.run_id JOIN main.runs m ON m.row_key = r.row_key"
                         " AND m.id > %lld",
-                        fl_merge_has_column(ho, in, "jobs", "copies") ? "j.copies" : "1", in, in, (long long)before);
+                        fl_db_has_column(ho, in, "jobs", "copies") ? "j.copies" : "1", in, in, (long long)before);
     FL_CHECK(q && sqlite3_exec(ho, q, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "%s: merging the jobs of %s: %s",
              out_path, path, sqlite3_errmsg(ho));
     sqlite3_free(q);
