@@ -25,7 +25,7 @@ typedef struct fl_cfig {
   const char *name, *head;
   int kind;
 } fl_cfig;
-#define FL_NFIG 7 /* at most */
+#define FL_NFIG 8 /* at most */
 #define FL_NVERDICT 3 /* a machine's */
 #define FL_NVERDICT_JOB 4
 static const fl_cfig fl_job_figs[] = {{"makespan_s", "makespan", FL_FK_DURATION},
@@ -41,7 +41,8 @@ static const fl_cfig fl_machine_figs[] = {{"overhead_node_hours", "overhead node
                                           {"lost_node_hours", "lost node-h", FL_FK_NODEH},
                                           {"checkpoint_node_hours", "checkpoint node-h", FL_FK_NODEH},
                                           {"io_wait_node_hours", "I/O wait node-h", FL_FK_NODEH},
-                                          {"io_node_hours", "I/O + wait node-h", FL_FK_NODEH}};
+                                          {"io_node_hours", "I/O + wait node-h", FL_FK_NODEH},
+                                          {"replica_node_hours", "copies node-h", FL_FK_NODEH}};
 _Static_assert(sizeof fl_machine_figs / sizeof fl_machine_figs[0] <= FL_NFIG, "room for every figure");
 _Static_assert(sizeof fl_job_figs / sizeof fl_job_figs[0] <= FL_NFIG, "room for every figure");
 

@@ -905,10 +905,10 @@ static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *ou
 {
   static const char *const figs[] = {"utilisation",        "useful_node_hours",  "overhead_node_hours", "lost_node_hours",
                                      "checkpoint_node_hours", "restart_node_hours", "io_wait_node_hours",
-                                     "mean_wait_s",        "mean_bounded_slowdown", "failures"};
+                                     "replica_node_hours", "mean_wait_s",        "mean_bounded_slowdown", "failures"};
   static const char *const heads[] = {"utilisation", "useful node-h", "overhead node-h", "lost node-h", "checkpoint node-h",
-                                      "restart node-h", "I/O wait node-h", "mean wait", "bounded slowdown",
-                                      "failures"};
+                                      "restart node-h", "I/O wait node-h", "copies node-h", "mean wait",
+                                      "bounded slowdown", "failures"};
   enum { NF = sizeof figs / sizeof figs[0] };
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
@@ -994,8 +994,9 @@ static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *ou
   }
   fl_table_print(&tab, opt->format && opt->format->markdown, out);
   fprintf(out, "(workloads: the machine's figures, mean ± 95 %% CI over the completed runs; overhead: the node-hours "
-               "resilience cost, lost to failures (compute done again) plus spent on checkpoints, restarts and "
-               "waiting for the PFS; * some runs did not complete; every job's row in the jobs table)\n\n");
+               "resilience cost, lost to failures (compute done again) plus spent on checkpoints, restarts, "
+               "waiting for the PFS and, under replication, the extra copies' compute; * some runs did not "
+               "complete; every job's row in the jobs table)\n\n");
   *rows_out = sm->ngroups;
 done:
   fl_table_free(&tab);

@@ -63,7 +63,10 @@ const char *fl_rowset_figure_sql(sqlite3 *h, const char *name)
   if (strcmp(name, "io_node_hours") == 0) /* workloads: checkpoint I/O, and waiting for it */
     return fl_runs_has_column(h, "io_wait_node_hours") ? "checkpoint_node_hours + io_wait_node_hours" : "NULL";
   if (strcmp(name, "overhead_node_hours") == 0) /* workloads: what resilience cost the machine */
-    return fl_runs_has_column(h, "io_wait_node_hours")
+    return fl_runs_has_column(h, "replica_node_hours")
+               ? "lost_node_hours + checkpoint_node_hours + restart_node_hours + io_wait_node_hours + "
+                 "COALESCE(replica_node_hours, 0)"
+           : fl_runs_has_column(h, "io_wait_node_hours")
                ? "lost_node_hours + checkpoint_node_hours + restart_node_hours + io_wait_node_hours"
                : "NULL";
   if (strcmp(name, "node_hours") == 0)

@@ -21,7 +21,7 @@ static const char *const fl_sum_figs[] = {
     /* workloads: the machine's figures */
     "utilisation",       "useful_node_hours", "lost_node_hours", "checkpoint_node_hours", "restart_node_hours",
     "io_wait_node_hours", "mean_wait_s",     "mean_bounded_slowdown", "jobs_completed",   "overhead_node_hours",
-    "io_node_hours",
+    "io_node_hours",     "replica_node_hours",
     /* task graphs: the failure-free simulated makespan */
     "failure_free_s",
 };

@@ -1104,7 +1104,8 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   simgrid_run();
   FL_TRY(wr.rc);
   {
-    double first = INFINITY, last = -INFINITY, useful = 0, lost = 0, ck = 0, rs = 0, iw = 0, wait = 0, bsld = 0;
+    double first = INFINITY, last = -INFINITY, useful = 0, replica = 0, lost = 0, ck = 0, rs = 0, iw = 0, wait = 0;
+    double bsld = 0;
     long started = 0;
     for (long j = 0; j < w->njobs; j++) {
       const fl_db_job *r = &wr.jobs[j].row;
@@ -1122,6 +1123,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
         fig.jobs_completed++;
         last = fmax(last, r->end_s);
         useful += (double)r->nodes * run; /* its copies' node-hours are not useful work */
+        replica += (double)(r->nodes * (r->copies - 1)) * run;
         bsld += fmax(1.0, (r->end_s - r->submit_s) / fmax(run, 10.0));
       }
       rep->res->checkpoints += r->checkpoints;
@@ -1134,6 +1136,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     fig.checkpoint_node_hours = ck / 3600.0;
     fig.restart_node_hours = rs / 3600.0;
     fig.io_wait_node_hours = iw / 3600.0;
+    fig.replica_node_hours = replica / 3600.0;
     fig.mean_wait_s = started ? wait / (double)started : NAN;
     fig.mean_bounded_slowdown = fig.jobs_completed ? bsld / (double)fig.jobs_completed : NAN;
     rep->res->makespan_s = span;

@@ -188,6 +188,9 @@
   X(restart_node_hours, "REAL", MREAL, "node-h", SIM, "workloads: node-hours of reading checkpoints back")             \
   X(io_wait_node_hours, "REAL", MREAL, "node-h", SIM,                                                                \
     "workloads: node-hours jobs held idle waiting for the PFS (`app.checkpoint_io` ordered or least-waste)")         \
+  X(replica_node_hours, "REAL", MREAL, "node-h", SIM,                                                                \
+    "workloads under replication: node-hours the extra copies computed (copies − 1 × nodes × run time of the "       \
+    "completed jobs), the price of masking failures; NULL in rows written before it")                                \
   X(mean_wait_s, "REAL", MREAL, "s", SIM, "workloads: mean of first start − submit over the jobs that started")     \
   X(mean_bounded_slowdown, "REAL", MREAL, "", SIM,                                                                   \
     "workloads: mean over completed jobs of max(1, (end − submit) / max(run time, 10 s))")                           \

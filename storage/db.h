@@ -91,6 +91,7 @@ typedef struct fl_db_machine {
   double utilisation;           /* useful node-seconds / (span x machine nodes) */
   double useful_node_hours;     /* the completed jobs' failure-free node-hours */
   double lost_node_hours, checkpoint_node_hours, restart_node_hours, io_wait_node_hours;
+  double replica_node_hours;    /* replication: the extra copies' failure-free node-hours (completed jobs) */
   double mean_wait_s;           /* first start - submit */
   double mean_bounded_slowdown; /* max(1, (end - submit) / max(run, 10 s)), completed jobs */
   const fl_db_job *rows;

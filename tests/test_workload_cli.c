@@ -468,6 +468,10 @@ static void test_replication_by_hand(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("rep.sqlite", "SELECT utilisation FROM runs WHERE overrides LIKE '%masked%'"),
                          200.0 / 400.0, 1e-12);
   CU_ASSERT_EQUAL(fl_cli_query("rep.sqlite", "SELECT interruptions FROM runs WHERE overrides LIKE '%masked%'"), 0);
+  /* the price: the second copy's 2 x 100 node-seconds, in the overhead */
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("rep.sqlite", "SELECT replica_node_hours * 3600 FROM runs WHERE overrides LIKE "
+                                                    "'%masked%'"),
+                         200.0, 1e-9);
   CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", lost, 1, "start_s"), 0);
   CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", lost, 1, "end_s"), 180);
   CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", lost, 1, "lost_work_s"), 60);
