@@ -5,6 +5,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "app.h"
 #include "registries.h"
+#include "study.h"
 #include "args.h"
 #include "calibration.h"
 #include "ckpt_cli.h"
@@ -195,21 +196,7 @@ static int fl_sweep_go(long *fd)
   return go == 1;
 }
 
-/* Does the simulation use any of the '+'-joined keys of a sweep term? */
-static int fl_sweep_uses(const fl_sim *sim, const char *keys)
-{
-  char buf[128], *save = NULL, *key;
-  snprintf(buf, sizeof buf, "%.127s", keys);
-  for (key = strtok_r(buf, "+", &save); key; key = strtok_r(NULL, "+", &save))
-    if (fl_sim_uses_key(sim, key))
-      return 1;
-  return 0;
-}
-
-typedef struct fl_sim_job {
-  fl_scenario *sc;
-  fl_sim *sim;
-} fl_sim_job;
+typedef fl_study_point fl_sim_job; /* a combination: its scenario, its simulation (study.h) */
 
 /* Say up front when failures outpace progress: the replicas will likely end as 'timeout'. */
 static void fl_warn_no_progress(const fl_sim_job *job)
@@ -278,16 +265,6 @@ rest:
       fputc(*p == '\n' ? (p[1] ? ' ' : ']') : *p, stderr);
   }
   fprintf(stderr, "; %ld replica%s -> %s\n", sc->replicas, sc->replicas == 1 ? "" : "s", sc->db);
-}
-
-/* This shard's rows: every shard_n-th (combination, replica) item from shard_i - 1 whose combination runs here. */
-static long fl_simulate_expected(const fl_sim_job *jobs, long ncombos, long shard_i, long shard_n)
-{
-  long expected = 0, k = 0;
-  for (long c = 0; c < ncombos; c++)
-    for (long r = 0; r < jobs[c].sc->replicas; r++, k++)
-      expected += jobs[c].sim && k % shard_n == shard_i - 1;
-  return expected;
 }
 
 /* The shard's plan, for merge: which sweep (scenario text and every option but --db), which slice, how many rows. */
@@ -478,17 +455,16 @@ done:
 static int fl_cmd_simulate(int argc, char **argv)
 {
   fl_err rc = FL_OK;
-  fl_scenario *base = NULL;
+  fl_study *study = NULL; /* the combinations (sim/study.h) */
+  const fl_scenario *base = NULL;
   fl_sim_job *jobs = NULL;
   fl_db *db = NULL;
   fl_evlog log;
   fl_progress prog;
   const char *path = NULL;
-  char **sets = NULL, *sweep_text = NULL;
-  fl_sweep_dim dims[FL_MAX_SWEEP_DIMS];
-  int nsets = 0, nsweeps = 0, ndims = 0, quiet = 0, print = 0, big = 0;
-  long ncombos = 1, njobs = 0;
-  int *effective = NULL;
+  char **sets = NULL;
+  int nsets = 0, quiet = 0, print = 0, big = 0;
+  long ncombos = 0;
   fl_sim_tally acc = {0};      /* the rows this command wrote */
   fl_sim_slot slot[2] = {{0}}; /* the replica being written, the one before */
   char *present = NULL;        /* the current point's replicas that are in the database already */
@@ -501,11 +477,9 @@ static int fl_cmd_simulate(int argc, char **argv)
   long rows_total = 0, rows_done = 0;      /* progress */
   long ready_fd = -1, after_fd = -1;       /* --ready-fd, --after-fd (sweep) */
   long pgroup = -1;                        /* --platform-group K: one process per platform */
-  int count_only = 0, ngroups = 1, *group = NULL;
-  char **pkeys = NULL;
+  int count_only = 0;
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
-  size_t sweep_len = 1;
 
   fl_evlog_init(&log, 0);
   sets = calloc((size_t)argc + 1, sizeof *sets);
@@ -541,7 +515,6 @@ static int fl_cmd_simulate(int argc, char **argv)
     } else if ((v = fl_args_value(argc, argv, &i, "--sweep"))) {
       snprintf(buf, sizeof buf, "\x01%s", v); /* marked: a sweep term, not an override */
       sets[nsets++] = strdup(buf);
-      nsweeps++;
     } else if ((v = fl_args_value(argc, argv, &i, "--replicas"))) {
       snprintf(buf, sizeof buf, "run.replicas=%s", v);
       sets[nsets++] = strdup(buf);
@@ -620,124 +593,36 @@ static int fl_cmd_simulate(int argc, char **argv)
 
   /* Everything the user gave is checked before the database is touched: every combination of the sweep is
    * parsed and set up first. */
-  FL_TRY(fl_scenario_load(path, &base));
-  for (int i = 0; i < nsets; i++)
-    if (sets[i][0] != '\x01')
-      FL_TRY(fl_scenario_set(base, sets[i]));
+  FL_TRY(fl_study_plan(path, sets, nsets, &study));
+  base = study->base;
+  ncombos = study->ncombos;
   if (cal_kind[0] && strcmp(cal_kind, base->strategy) != 0 && !quiet)
     /* the file holds the checkpoint cost of the strategy it was calibrated with (each level costs its own) */
     fprintf(stderr,
             "faultline: warning: the calibration was measured with strategy %s, this scenario runs %s: its checkpoint "
             "cost is %s's (faultline calibrate ... --set strategy.kind=%s measures %s's)\n",
             cal_kind, base->strategy, cal_kind, base->strategy, base->strategy);
-  if (base->sweep)
-    sweep_len += strlen(base->sweep) + 1;
-  for (int i = 0; i < nsets; i++)
-    if (sets[i][0] == '\x01')
-      sweep_len += strlen(sets[i]) + 1;
-  FL_ALLOC(sweep_text, sweep_len);
-  if (base->sweep) {
-    /* the file's own sweep, less the terms of keys the command line sets: `--set strategy.kind=buddy` on a scenario
-     * that sweeps the strategy runs buddy, as asked, instead of the file's sweep putting the others back */
-    char *copy = strdup(base->sweep), *save = NULL, *term;
+  if (!quiet) {
+    char *copy = strdup(study->dropped), *save = NULL;
     FL_CHECK(copy != NULL, FL_ERR_NOMEM, "out of memory");
-    for (term = strtok_r(copy, " \t", &save); term; term = strtok_r(NULL, " \t", &save)) {
-      const char *eq = strchr(term, '=');
-      int set_here = 0;
-      for (int i = 0; eq && i < nsets && !set_here; i++) {
-        const char *k = sets[i], *ke = strchr(k, '=');
-        if (k[0] == '\x01' || !ke || strncmp(k, "run.", 4) == 0)
-          continue;
-        for (const char *p = term; p < eq && !set_here;) {
-          size_t n = strcspn(p, "+=");
-          set_here = n == (size_t)(ke - k) && strncmp(p, k, n) == 0;
-          p += n + (p[n] == '+');
-        }
-      }
-      if (set_here) {
-        if (!quiet)
-          fprintf(stderr,
-                  "faultline: the command line sets a key of the scenario's sweep term '%s': that term is left "
-                  "out\n",
-                  term);
-        continue;
-      }
-      strcat(strcat(sweep_text, term), " ");
-    }
+    for (char *term = strtok_r(copy, " ", &save); term; term = strtok_r(NULL, " ", &save))
+      fprintf(stderr,
+              "faultline: the command line sets a key of the scenario's sweep term '%s': that term is left out\n",
+              term);
     free(copy);
   }
-  for (int i = 0; i < nsets; i++)
-    if (sets[i][0] == '\x01')
-      strcat(strcat(sweep_text, sets[i] + 1), " ");
-  FL_TRY(fl_sweep_parse(sweep_text, base->sweep && !nsweeps ? path : "--sweep", dims, &ndims));
-  for (int d = 0; d < ndims; d++) {
-    ncombos *= dims[d].nvalues;
-    FL_CHECK(ncombos <= FL_MAX_COMBOS, FL_ERR_INPUT, "the sweep has more than %d combinations", FL_MAX_COMBOS);
-  }
-  FL_CHECK(base->replicas > FL_SCENARIO_MAX_REPLICAS /* said per combination below, naming the key */ ||
-               (double)ncombos * (double)base->replicas <= 1e8,
-           FL_ERR_INPUT, "the sweep's %ld combinations x %ld replicas = %.3g rows: at most 1e8 per command", ncombos,
-           base->replicas, (double)ncombos * (double)base->replicas);
-  FL_ALLOC(jobs, ncombos);
-  FL_ALLOC(effective, ncombos * FL_MAX_SWEEP_DIMS);
-  FL_ALLOC(group, ncombos);
-  FL_ALLOC(pkeys, ncombos);
-  for (long c = 0; c < ncombos; c++) {
-    char key[4400];
-    FL_TRY(fl_scenario_load(path, &jobs[c].sc));
-    njobs++;
-    for (int i = 0; i < nsets; i++)
-      if (sets[i][0] != '\x01')
-        FL_TRY(fl_scenario_set(jobs[c].sc, sets[i]));
-    FL_TRY(fl_sweep_apply(jobs[c].sc, dims, ndims, c));
-    FL_CHECK(strcmp(jobs[c].sc->db, jobs[0].sc->db) == 0, FL_ERR_INPUT,
-             "--sweep: every combination writes to one database (run.db cannot be swept)");
-    /* which platform it needs: SimGrid holds one per process, so each distinct one gets a process */
-    FL_TRY(fl_sim_platform_key(jobs[c].sc, key, sizeof key));
-    group[c] = -1;
-    for (long e = 0; e < c && group[c] < 0; e++)
-      if (strcmp(pkeys[e], key) == 0)
-        group[c] = group[e];
-    if (group[c] < 0)
-      group[c] = c == 0 ? 0 : ngroups++;
-    FL_ALLOC(pkeys[c], strlen(key) + 1);
-    strcpy(pkeys[c], key);
-  }
-  if (ngroups > 1 && pgroup < 0) {
+  if (study->ngroups > 1 && pgroup < 0) {
     /* several platforms: a process each (this command, re-run with --platform-group K), first all checked and
      * counted, nothing written, then run one after the other */
-    rc = fl_simulate_groups(argc, argv, ngroups, print, ready_fd, after_fd, jobs[0].sc->db, shard_i, shard_n, base,
-                            sets, nsets);
+    rc = fl_simulate_groups(argc, argv, study->ngroups, print, ready_fd, after_fd, study->points[0].sc->db, shard_i,
+                            shard_n, base, sets, nsets);
     goto out;
   }
-  FL_CHECK(pgroup < ngroups, FL_ERR_INPUT, "--platform-group %ld: the sweep has %d platform%s", pgroup, ngroups,
-           ngroups == 1 ? "" : "s");
-  for (long c = 0; c < ncombos; c++) {
-    long same = -1;
-    if (pgroup >= 0 && group[c] != pgroup)
-      continue; /* another process's platform: its items are counted, not run */
-    FL_TRY(fl_sim_create(jobs[c].sc, &jobs[c].sim));
-    /* a combination that differs from an earlier one only in keys this simulation ignores would repeat its
-     * replicas exactly (same seed): skip it */
-    for (int d = 0; d < ndims; d++) {
-      effective[c * FL_MAX_SWEEP_DIMS + d] =
-          fl_sweep_uses(jobs[c].sim, dims[d].key) ? (int)((c / fl_sweep_stride(dims, ndims, d)) % dims[d].nvalues) : -1;
-    }
-    for (long e = 0; e < c && same < 0; e++) {
-      if (!jobs[e].sim)
-        continue;
-      same = e;
-      for (int d = 0; d < ndims; d++)
-        if (effective[c * FL_MAX_SWEEP_DIMS + d] != effective[e * FL_MAX_SWEEP_DIMS + d] ||
-            strcmp(jobs[c].sc->strategy, jobs[e].sc->strategy) != 0)
-          same = -1;
-    }
-    if (same >= 0)
-      fl_sim_destroy(&jobs[c].sim);
-  }
+  FL_TRY(fl_study_setup(study, pgroup));
+  jobs = study->points;
   if (print) {
     for (long c = 0; c < ncombos; c++) {
-      if (pgroup >= 0 && group[c] != pgroup)
+      if (pgroup >= 0 && jobs[c].group != pgroup)
         continue;
       if (ncombos > 1)
         printf("; combination %ld of %ld\n", c + 1, ncombos);
@@ -747,7 +632,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   }
   if (count_only) {
     /* this shard's rows of this process's platform: the parent adds them up for the shard's plan */
-    printf("%ld\n", fl_simulate_expected(jobs, ncombos, shard_i, shard_n));
+    printf("%ld\n", fl_study_rows(study, shard_i, shard_n));
     goto done;
   }
 
@@ -771,7 +656,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   }
   if (shard_n > 1 && pgroup < 0)
     FL_TRY(fl_simulate_record_shard(db, base, sets, nsets, shard_i, shard_n,
-                                    fl_simulate_expected(jobs, ncombos, shard_i, shard_n)));
+                                    fl_study_rows(study, shard_i, shard_n)));
   fl_progress_init(&prog, stderr, quiet);
   {
     /* the rows this command will simulate, for the sweep's progress line */
@@ -888,26 +773,15 @@ done:
 out:
   /* SimGrid's own teardown of a large platform takes seconds at exit; everything of ours is closed below, so a
    * large run leaves without it */
-  for (long c = 0; c < njobs && !big; c++)
-    big = jobs[c].sim && fl_sim_platform_nodes(jobs[c].sim) >= 100000;
+  for (long c = 0; c < ncombos && !big; c++)
+    big = jobs && jobs[c].sim && fl_sim_platform_nodes(jobs[c].sim) >= 100000;
   fl_db_writer_destroy(&writer); /* before the database it writes to, and before the sims its rows point into */
   fl_evlog_free(&log);
   fl_db_close(&db);
-  for (long c = 0; c < njobs; c++) {
-    fl_sim_destroy(&jobs[c].sim);
-    fl_scenario_destroy(&jobs[c].sc);
-  }
-  free(jobs);
+  fl_study_destroy(&study);
   free(acc.own);
   free(present);
   free(advice_said);
-  free(effective);
-  free(group);
-  for (long c = 0; pkeys && c < ncombos; c++)
-    free(pkeys[c]);
-  free(pkeys);
-  fl_scenario_destroy(&base);
-  free(sweep_text);
   for (int i = 0; i < nsets; i++)
     free(sets[i]);
   free(sets);

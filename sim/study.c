@@ -1,0 +1,182 @@
+/* study.c — a command's combinations: plan, setup, the shards' rows (see study.h). */
+#include "study.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does an override in `sets` set a key of sweep term `term` ("a+b=...")? */
+static int fl_study_overridden(const char *term, char *const *sets, int nsets)
+{
+  const char *eq = strchr(term, '=');
+  for (int i = 0; eq && i < nsets; i++) {
+    const char *k = sets[i], *ke = strchr(k, '=');
+    if (k[0] == '\x01' || !ke || strncmp(k, "run.", 4) == 0)
+      continue;
+    for (const char *p = term; p < eq;) {
+      size_t n = strcspn(p, "+=");
+      if (n == (size_t)(ke - k) && strncmp(p, k, n) == 0)
+        return 1;
+      p += n + (p[n] == '+');
+    }
+  }
+  return 0;
+}
+
+/* The sweep: the file's terms less those an override sets, then the command's. */
+static fl_err fl_study_sweep_text(fl_study *st, char *const *sets, int nsets)
+{
+  fl_err rc = FL_OK;
+  size_t len = 1;
+  char *copy = NULL, *save = NULL, *term;
+  if (st->base->sweep)
+    len += strlen(st->base->sweep) + 1;
+  for (int i = 0; i < nsets; i++)
+    if (sets[i][0] == '\x01')
+      len += strlen(sets[i]) + 1;
+  FL_ALLOC(st->sweep_text, len);
+  FL_ALLOC(st->dropped, len);
+  if (st->base->sweep) {
+    FL_CHECK((copy = strdup(st->base->sweep)) != NULL, FL_ERR_NOMEM, "out of memory");
+    for (term = strtok_r(copy, " \t", &save); term; term = strtok_r(NULL, " \t", &save))
+      strcat(strcat(fl_study_overridden(term, sets, nsets) ? st->dropped : st->sweep_text, term), " ");
+  }
+  for (int i = 0; i < nsets; i++)
+    if (sets[i][0] == '\x01')
+      strcat(strcat(st->sweep_text, sets[i] + 1), " ");
+done:
+  free(copy);
+  return rc;
+}
+
+fl_err fl_study_plan(const char *path, char *const *sets, int nsets, fl_study **out)
+{
+  fl_err rc = FL_OK;
+  fl_study *st = NULL;
+  char **pkeys = NULL; /* each combination's platform key */
+  long npkeys = 0;
+  int nsweeps = 0;
+
+  *out = NULL;
+  FL_ALLOC(st, 1);
+  FL_TRY(fl_scenario_load(path, &st->base));
+  for (int i = 0; i < nsets; i++) {
+    if (sets[i][0] == '\x01')
+      nsweeps++;
+    else
+      FL_TRY(fl_scenario_set(st->base, sets[i]));
+  }
+  FL_TRY(fl_study_sweep_text(st, sets, nsets));
+  FL_TRY(fl_sweep_parse(st->sweep_text, st->base->sweep && !nsweeps ? path : "--sweep", st->dims, &st->ndims));
+  st->ncombos = 1;
+  for (int d = 0; d < st->ndims; d++) {
+    st->ncombos *= st->dims[d].nvalues;
+    FL_CHECK(st->ncombos <= FL_MAX_COMBOS, FL_ERR_INPUT, "the sweep has more than %d combinations", FL_MAX_COMBOS);
+  }
+  FL_CHECK(st->base->replicas > FL_SCENARIO_MAX_REPLICAS /* said per combination below, naming the key */ ||
+               (double)st->ncombos * (double)st->base->replicas <= 1e8,
+           FL_ERR_INPUT, "the sweep's %ld combinations x %ld replicas = %.3g rows: at most 1e8 per command",
+           st->ncombos, st->base->replicas, (double)st->ncombos * (double)st->base->replicas);
+  FL_ALLOC(st->points, st->ncombos);
+  FL_ALLOC(pkeys, st->ncombos);
+  for (long c = 0; c < st->ncombos; c++) {
+    fl_study_point *p = &st->points[c];
+    char key[4400];
+    FL_TRY(fl_scenario_load(path, &p->sc));
+    for (int i = 0; i < nsets; i++)
+      if (sets[i][0] != '\x01')
+        FL_TRY(fl_scenario_set(p->sc, sets[i]));
+    FL_TRY(fl_sweep_apply(p->sc, st->dims, st->ndims, c));
+    FL_CHECK(strcmp(p->sc->db, st->points[0].sc->db) == 0, FL_ERR_INPUT,
+             "--sweep: every combination writes to one database (run.db cannot be swept)");
+    /* which platform it needs: SimGrid holds one per process, so each distinct one gets a process */
+    FL_TRY(fl_sim_platform_key(p->sc, key, sizeof key));
+    p->group = -1;
+    for (long e = 0; e < c && p->group < 0; e++)
+      if (strcmp(pkeys[e], key) == 0)
+        p->group = st->points[e].group;
+    if (p->group < 0)
+      p->group = st->ngroups++;
+    FL_CHECK((pkeys[npkeys++] = strdup(key)) != NULL, FL_ERR_NOMEM, "out of memory");
+  }
+  *out = st;
+  st = NULL;
+done:
+  for (long c = 0; c < npkeys; c++)
+    free(pkeys[c]);
+  free(pkeys);
+  fl_study_destroy(&st);
+  return rc;
+}
+
+/* Does the simulation read any of the '+'-joined keys of a sweep term? */
+static int fl_study_uses(const fl_sim *sim, const char *keys)
+{
+  char buf[128], *save = NULL, *key;
+  snprintf(buf, sizeof buf, "%.127s", keys);
+  for (key = strtok_r(buf, "+", &save); key; key = strtok_r(NULL, "+", &save))
+    if (fl_sim_uses_key(sim, key))
+      return 1;
+  return 0;
+}
+
+fl_err fl_study_setup(fl_study *st, long group)
+{
+  fl_err rc = FL_OK;
+  int *effective = NULL; /* per combination and dimension: its value's index if its simulation reads the key */
+  FL_CHECK(group < st->ngroups, FL_ERR_INPUT, "--platform-group %ld: the sweep has %d platform%s", group,
+           st->ngroups, st->ngroups == 1 ? "" : "s");
+  FL_ALLOC(effective, st->ncombos * FL_MAX_SWEEP_DIMS);
+  for (long c = 0; c < st->ncombos; c++) {
+    fl_study_point *p = &st->points[c];
+    long same = -1;
+    if (group >= 0 && p->group != group)
+      continue; /* another process's platform: its items are counted, not run */
+    FL_TRY(fl_sim_create(p->sc, &p->sim));
+    for (int d = 0; d < st->ndims; d++)
+      effective[c * FL_MAX_SWEEP_DIMS + d] =
+          fl_study_uses(p->sim, st->dims[d].key)
+              ? (int)((c / fl_sweep_stride(st->dims, st->ndims, d)) % st->dims[d].nvalues)
+              : -1;
+    for (long e = 0; e < c && same < 0; e++) {
+      if (!st->points[e].sim)
+        continue;
+      same = e;
+      for (int d = 0; d < st->ndims; d++)
+        if (effective[c * FL_MAX_SWEEP_DIMS + d] != effective[e * FL_MAX_SWEEP_DIMS + d] ||
+            strcmp(p->sc->strategy, st->points[e].sc->strategy) != 0)
+          same = -1;
+    }
+    if (same >= 0)
+      fl_sim_destroy(&p->sim);
+  }
+done:
+  free(effective);
+  return rc;
+}
+
+long fl_study_rows(const fl_study *st, long shard_i, long shard_n)
+{
+  long rows = 0, k = 0;
+  for (long c = 0; c < st->ncombos; c++)
+    for (long r = 0; r < st->points[c].sc->replicas; r++, k++)
+      rows += st->points[c].sim && k % shard_n == shard_i - 1;
+  return rows;
+}
+
+void fl_study_destroy(fl_study **pst)
+{
+  fl_study *st = pst ? *pst : NULL;
+  if (!st)
+    return;
+  for (long c = 0; st->points && c < st->ncombos; c++) {
+    fl_sim_destroy(&st->points[c].sim);
+    fl_scenario_destroy(&st->points[c].sc);
+  }
+  free(st->points);
+  fl_scenario_destroy(&st->base);
+  free(st->sweep_text);
+  free(st->dropped);
+  free(st);
+  *pst = NULL;
+}
