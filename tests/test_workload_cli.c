@@ -554,6 +554,53 @@ static void test_buddy_in_place(void)
                   3);
 }
 
+/* Every strategy the workload engine runs, under many failures on a generated mix: every job ends, and the time
+ * each held its nodes — from its start to the failure that sent it back to the queue or to its end; a failure it
+ * restarted from in place (n = 1; a stored -1 reads NULL) does not end its hold — is its run time plus its lost compute, checkpoint,
+ * restart and I/O-wait time; the run's node-hours are its jobs' (nodes x copies). */
+static void test_strategies_accounting(void)
+{
+  fl_cli_write("strat.ini", "[run]\nname = strat\nreplicas = 2\nevents = all\n"
+                            "sweep = strategy.kind=checkpoint,buddy,two-level,replication\n"
+                            "[platform]\nnodes = 32\ncabinet = 8\nlink_bandwidth = 1GBps\ncabinet_bandwidth = 4GBps\n"
+                            "pfs_servers = 2\npfs_bandwidth = 500MBps\npfs_link_bandwidth = 2GBps\n"
+                            "[failures]\nmodel = exponential\nnode_mtbf = 2d\nrepair = 2h\n"
+                            "[app]\nkind = workload\njobs = 60\njob_nodes = 1-16\njob_time = 3h\narrival = 20min\n"
+                            "checkpoint_size = 2GB\n[strategy]\ninterval = daly\nfile_every = 3\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate strat.ini --db strat.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'completed' AND "
+                                               "jobs_completed = 60"),
+                  8);
+  const char *held =
+      "WITH ev AS (SELECT run_id, rank AS job, kind, t_s, LEAD(t_s) OVER (PARTITION BY run_id, rank ORDER BY id) AS "
+      "next_t FROM events WHERE kind IN (101, 102) OR (kind = 103 AND n IS NOT 1)), "
+      "h AS (SELECT run_id, job, SUM(next_t - t_s) AS held FROM ev WHERE kind = 101 GROUP BY run_id, job) "
+      "SELECT %s FROM h JOIN jobs j USING (run_id, job)";
+  char sql[1024];
+  snprintf(sql, sizeof sql, held,
+           "MAX(ABS(held - (j.run_s + j.lost_work_s + j.checkpoint_s + j.restart_s + j.io_wait_s)))");
+  double worst = fl_cli_query("strat.sqlite", sql);
+  CU_ASSERT(worst < 1e-6);
+  if (!(worst < 1e-6))
+    fprintf(stderr, "\n  held time differs from the accounting by %g s\n", worst);
+  snprintf(sql, sizeof sql, held, "COUNT(*)");
+  CU_ASSERT_EQUAL(fl_cli_query("strat.sqlite", sql), 8 * 60);
+  /* each strategy did what it is for: in-place restarts (buddy, two-level), masked failures (replication) */
+  CU_ASSERT(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id WHERE "
+                                         "r.strategy = 'buddy' AND e.kind = 103 AND e.n = 1") > 0);
+  CU_ASSERT(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id WHERE "
+                                         "r.strategy = 'replication' AND e.kind = 108") > 0);
+  CU_ASSERT(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id WHERE "
+                                         "r.strategy = 'two-level' AND e.kind = 106 AND e.level = 'file'") > 0);
+  /* node-hours: the jobs' held nodes */
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("strat.sqlite",
+                                      "SELECT MAX(ABS(r.lost_node_hours - (SELECT SUM(nodes * copies * lost_work_s) / "
+                                      "3600 FROM jobs WHERE run_id = r.id))) FROM runs r"),
+                         0, 1e-6);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun strat.sqlite 3", 120), 0); /* buddy */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun strat.sqlite 7", 120), 0); /* replication */
+}
+
 static CU_TestInfo fl_tests[] = {
     {"schedules equal an independent replay on two real traces", test_independent_replay},
     {"the log's figures beside each scheduler's", test_summary},
@@ -568,6 +615,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: least-waste's order, worked by hand", test_least_waste_order},
     {"simulate: replication, masked and lost copies, by hand", test_replication_by_hand},
     {"simulate: the buddy level in place, the two-level's files", test_buddy_in_place},
+    {"simulate: every strategy's node-hours accounted exactly under failures", test_strategies_accounting},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {
