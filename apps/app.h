@@ -30,7 +30,7 @@ typedef struct fl_app {
   unsigned flags;       /* FL_APP_* */
   const char *size_key; /* the [app] key that sizes the job: "nodes" or "grid" */
   const char *unit;     /* what the job's size counts: "ranks", "tasks", "hosts", "nodes" */
-  const char *example;  /* a small scenario that runs it (tests/test_app.c runs it in every engine that runs the kind) */
+  const char *example;  /* a small scenario that runs it (tests/apps/test_app.c runs it in every engine that runs the kind) */
   /* The platform slots the job takes with `copies` copies of each rank; 0: every host of the platform. NULL:
    * app.nodes x copies. */
   long (*job_slots)(const fl_scenario *sc, long copies);

@@ -629,7 +629,7 @@ static void fl_crasher_main(int argc, char **argv)
  * Where SimGrid would end two actors' sleeps at one step, the order it runs them in is its own (its action heap's,
  * its run list's): the direct engine does not guess it, it marks the replica (rep->tie) and the replica is run
  * again on SimGrid (fl_replica_run). FAULTLINE_SIM_ENGINE=simgrid runs every replica on SimGrid, =check runs
- * every replica on both and fails on any difference (tests/test_direct.c). */
+ * every replica on both and fails on any difference (tests/sim/test_direct.c). */
 
 #define FL_SG_PRECISION 1e-9 /* SimGrid's surf/precision, which faultline leaves at its default */
 

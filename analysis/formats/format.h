@@ -6,7 +6,7 @@
  * (`report --baseline`, compare.h).
  *
  * Adding a format: a file in analysis/formats/ with its `fl_report_format` (csv.c is a whole one) and one line in
- * FL_FORMAT_LIST (format.c). tests/test_db.c runs every entry on the same rows. */
+ * FL_FORMAT_LIST (format.c). tests/storage/test_db.c runs every entry on the same rows. */
 #ifndef FL_FORMAT_H
 #define FL_FORMAT_H
 

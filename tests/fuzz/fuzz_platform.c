@@ -185,7 +185,7 @@ static int fl_checks(const char *path)
   fl_platform_estimate est;
   /* the size pass; a platform of more than 100,000 hosts is legitimate but takes SimGrid seconds to build (minutes
    * under ASan), longer than the time an input may take: not loaded (the refusal of sizes beyond the memory is
-   * tests/test_cli.c's) */
+   * tests/cli/test_cli.c's) */
   if (fl_platform_file_estimate(path, &est) == FL_OK && (est.hosts > 1e5 || est.bytes > 1e9))
     return 1;
   /* the rest (the size check, the profiles taken out, as for the bsp job of fl_load): a file it refuses never

@@ -1,6 +1,6 @@
 /* checks.h — the TMR checks and measurements of user kernels (fl_tmr_kernel_def), on any backend.
  *
- * One code for the CUnit suite (tests/test_tmr_user.c, CPU) and for the self-contained program
+ * One code for the CUnit suite (tests/exec/test_tmr_user.c, CPU) and for the self-contained program
  * faultline-tmr-check (tmr_check/main.c), which is carried to a machine with a GPU and run there with nothing but
  * the C library and a driver. An environment says how to allocate, copy and launch where the backend's data lives:
  * host memory and C loops for "cpu" (kernels_cpu.c), device memory and CUDA kernels for "cuda" (kernels_cuda.cu).

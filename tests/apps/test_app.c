@@ -2,7 +2,7 @@
  * the engine that does not run it with a message naming the kinds it does, sized against the platform through its
  * own key, and its example runs in every engine that runs it (the simulator: a replica in a child process, since a
  * process holds one SimGrid platform; the real engine: its strategy set up against the real engine's capabilities;
- * tests/test_mpi.c runs them on MPI ranks). Adding an app kind needs no change here. */
+ * tests/exec/test_mpi.c runs them on MPI ranks). Adding an app kind needs no change here. */
 #include "app.h"
 #include "engine.h"
 #include "fl_test.h"
