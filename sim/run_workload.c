@@ -56,6 +56,7 @@ struct fl_wlrun {
   double *jbytes;          /* per job, from the trace's memory (app.checkpoint_memory); NULL: `bytes` for all */
   double *tau_s, *delta_s; /* per job: its interval, and its isolated file-level checkpoint's cost (least-waste) */
   double ff_span_s;        /* the failure-free replay's span: the row's work_s */
+  char *disk_name; /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
   long npfs;
   sg_host_t *pfs_host;
   sg_disk_t *pfs_disk;
@@ -73,8 +74,8 @@ typedef struct fl_wlj {
   int phase;
   long serial;    /* bumped at every phase change: heap entries of an older phase are stale */
   double done_s;  /* work its newest checkpoint holds */
-  double file_s, buddy_s; /* work the newest checkpoint of the file level, of the buddy level holds */
-  long file_v, buddy_v;   /* which checkpoint (its number, from 1) each is; -1: none (strategy's fl_failure_view) */
+  double lv_s[FL_NLEVELS]; /* per level: the work its newest checkpoint holds */
+  long lv_v[FL_NLEVELS];   /* which checkpoint (its number, from 1) that is; -1: none (the strategy's view) */
   long nslots;            /* nodes it holds while running: its nodes x the copies of each rank (copy c of rank k on
                            * slot c x nodes + k) */
   unsigned char *dead;    /* replication: per slot, 1 when its node failed since the job started (that copy is dead) */
@@ -140,6 +141,7 @@ void fl_wlr_destroy(fl_wlrun **pw)
   free(w->delta_s);
   free(w->pfs_host);
   free(w->pfs_disk);
+  free(w->disk_name);
   free(w->rows[0]);
   free(w->rows[1]);
   free(w);
@@ -153,8 +155,23 @@ typedef struct fl_wl_probe {
   const long *sizes;
   const double *bytes; /* per probe, bytes a node writes (NULL: app.checkpoint_size) */
   long n;
-  unsigned levels; /* the file level, the buddy level: a probe's cost of each (NAN: not probed) */
+  unsigned levels; /* the strategy's: a probe's cost of each (NAN: not probed) */
 } fl_wl_probe;
+
+/* The levels a job of n nodes can write: all, but for one node none that needs another (buddy, XOR). */
+static unsigned fl_wl_level_mask(long n)
+{
+  return n > 1 ? ~0u : ~(FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_XOR));
+}
+
+/* The level a checkpoint of a job of n nodes goes to when the strategy says `l`: a job of one node has no partner
+ * and no XOR set, so those checkpoints go to files when the strategy writes files, else it takes none (scratch). */
+static fl_level fl_wl_level(const fl_wlrun *w, long n, fl_level l)
+{
+  if (!(fl_wl_level_mask(n) & FL_LEVEL_BIT(l)))
+    return (w->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) ? FL_LEVEL_FILE : FL_LEVEL_SCRATCH;
+  return l;
+}
 
 static fl_err fl_wl_probe_main(void *ctx, FILE *out)
 {
@@ -164,17 +181,20 @@ static fl_err fl_wl_probe_main(void *ctx, FILE *out)
     fl_iocost io;
     fl_scenario sc = *p->sc; /* a shallow copy, read only, in this child */
     /* a job of one node has no partner: its buddy level is not probed (fl_wl_level) */
-    unsigned mask = p->sizes[i] > 1 ? ~0u : ~FL_LEVEL_BIT(FL_LEVEL_BUDDY), levels = p->levels & mask;
+    unsigned mask = fl_wl_level_mask(p->sizes[i]), levels = p->levels & mask;
     unsigned written[FL_NLEVELS];
-    double c[2] = {NAN, NAN};
-    for (int l = 0; l < FL_NLEVELS; l++) /* (a two-level file checkpoint refreshes the partner copies) */
+    double c[FL_NLEVELS];
+    for (int l = 0; l < FL_NLEVELS; l++) { /* (a two-level file checkpoint refreshes the partner copies) */
       written[l] = p->sim->strat.writes[l] & mask;
+      c[l] = NAN;
+    }
     if (p->bytes)
       sc.checkpoint_size = p->bytes[i];
     if (levels) {
-      FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], levels, written, 0, &io));
-      c[0] = levels & FL_LEVEL_BIT(FL_LEVEL_FILE) ? io.write_s[FL_LEVEL_FILE] : NAN;
-      c[1] = levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY) ? io.write_s[FL_LEVEL_BUDDY] : NAN;
+      FL_TRY(fl_iocost_measure(p->sim->pf, &sc, p->sizes[i], levels, written, p->sim->strat.xor_group, &io));
+      for (int l = 0; l < FL_NLEVELS; l++)
+        if (levels & FL_LEVEL_BIT(l))
+          c[l] = io.write_s[l];
     }
     FL_CHECK(fwrite(c, sizeof c, 1, out) == 1, FL_ERR_IO, "cannot write: %s", strerror(errno));
   }
@@ -188,15 +208,6 @@ done:
 static double fl_wl_cost_at(double c1, double c2, double bytes)
 {
   return c1 + (c2 - c1) * (bytes / FL_WL_REF_BYTES - 1.0);
-}
-
-/* The level a checkpoint of a job of n nodes goes to when the strategy says `l`: a job of one node has no partner,
- * so its buddy-level checkpoints go to files when the strategy writes files, else it takes none (scratch). */
-static fl_level fl_wl_level(const fl_wlrun *w, long n, fl_level l)
-{
-  if (l == FL_LEVEL_BUDDY && n < 2)
-    return (w->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) ? FL_LEVEL_FILE : FL_LEVEL_SCRATCH;
-  return l;
 }
 
 static int fl_long_cmp(const void *a, const void *b)
@@ -222,6 +233,10 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   if (!(w->sched = fl_batch_find(sc->scheduler))) {
     rc = fl_scenario_fail(sc, "app", "scheduler", "unknown batch scheduler '%s' (known: %s)", sc->scheduler,
                           fl_batch_names());
+    goto done;
+  }
+  if (sc->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
+    rc = fl_scenario_fail(sc, "strategy", "flush", "workloads flush synchronously (each level written on its own)");
     goto done;
   }
   if (isfinite(sc->process_mtbf_s) || isfinite(sc->sdc_mtbf_s) || sc->interval_kind == FL_INTERVAL_HAZARD ||
@@ -278,6 +293,9 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   w->requeue = wo->requeue;
   w->io_policy = wo->ckpt_io;
   w->degree = sim->strat.degree > 1 ? sim->strat.degree : 1;
+  if (fl_platform_generated(sim->pf) || sc->storage_disk)
+    FL_CHECK((w->disk_name = strdup(fl_platform_generated(sim->pf) ? "local" : sc->storage_disk)) != NULL,
+             FL_ERR_NOMEM, "out of memory");
   /* a job whose copies do not fit the machine runs with as many as fit: one, for a job of more than half of it
    * under duplication (the CLI says how many) */
   FL_ALLOC(w->copies, w->njobs);
@@ -339,7 +357,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
         sizes[nsizes++] = sizes[i];
     /* with per-job bytes, each size at 1 GiB and 2 GiB a node: an isolated checkpoint's time is a latency plus
      * bytes over the rates the flows share (a line in the bytes), read off the two for each job */
-    FL_ALLOC(cost, 4 * nsizes); /* per probe, the file level's and the buddy level's */
+    FL_ALLOC(cost, 2 * FL_NLEVELS * nsizes); /* per probe, each level's */
     {
       long np = w->jbytes ? 2 * nsizes : nsizes;
       long *psizes = NULL;
@@ -359,20 +377,21 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       free(psizes);
       free(pbytes);
       FL_TRY(rc);
-      FL_CHECK(fread(cost, 2 * sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
+      FL_CHECK(fread(cost, FL_NLEVELS * sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
                "the checkpoint costs came back short");
     }
     for (long i = 0; i < w->njobs; i++) {
       long n = w->trace->jobs[i].nodes;
       long k = (long)((long *)bsearch(&n, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) - sizes);
-      double c[2], mnfti = 1.0, mtbf, delta;
+      double c[FL_NLEVELS], mnfti = 1.0, mtbf, delta;
       fl_level primary;
-      for (int l = 0; l < 2; l++) /* the file level's, the buddy level's isolated cost */
-        c[l] = w->jbytes ? fl_wl_cost_at(cost[2 * k + l], cost[2 * (nsizes + k) + l], w->jbytes[i]) : cost[2 * k + l];
+      for (int l = 0; l < FL_NLEVELS; l++) /* each level's isolated cost */
+        c[l] = w->jbytes ? fl_wl_cost_at(cost[FL_NLEVELS * k + l], cost[FL_NLEVELS * (nsizes + k) + l], w->jbytes[i])
+                         : cost[FL_NLEVELS * k + l];
       /* the rule prices the cheapest level the job writes (the strategy's primary; a job of one node: files) */
       primary = fl_wl_level(w, n, fl_strat_primary(&sim->strat));
-      delta = primary == FL_LEVEL_BUDDY ? c[1] : primary == FL_LEVEL_FILE ? c[0] : NAN; /* none: no checkpoint */
-      w->delta_s[i] = c[0];
+      delta = primary == FL_LEVEL_SCRATCH ? NAN : c[primary]; /* none: no checkpoint */
+      w->delta_s[i] = c[FL_LEVEL_FILE];
       /* time to interruption: with copies, MNFTI failures of its nodes x degree (as the bsp engine prices it) */
       FL_TRY(fl_pol_mnfti(w->copies[i], n, &mnfti));
       mtbf = mnfti * sim->node_mtbf_s / (double)(n * w->copies[i]);
@@ -525,7 +544,29 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, lo
       io->ops[n++] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = w->pfs_disk[s], .bytes = bytes};
     }
   }
-  if (level == FL_LEVEL_BUDDY && restart) {
+  if (level == FL_LEVEL_LOCAL || level == FL_LEVEL_XOR) {
+    /* the local level: each rank's checkpoint on its node's disk. XOR (SCR's, as iocost.c prices it): each rank's
+     * checkpoint and its share of the set's parity, S (1 + 1 / (g - 1)), on its disk, and S to the next member of
+     * its set (the partner's path); a rebuild in place reads the partner's disk back and sends S to the node that
+     * took the lost rank's place */
+    long g = wr->sim->strat.xor_group > 1 ? wr->sim->strat.xor_group : 2;
+    double on_disk = level == FL_LEVEL_XOR ? bytes * (1.0 + 1.0 / (double)(g - 1)) : bytes;
+    for (long k = restart ? (slot + step) % nodes : 0; k < (restart ? (slot + step) % nodes + 1 : nodes); k++) {
+      sg_host_t h = fl_platform_host(wr->sim->pf, jb->nodes[k]);
+      sg_disk_t d = fl_iocost_host_disk(h, w->disk_name);
+      if (!d) {
+        wr->rc = fl_err_set(FL_ERR_INPUT, "host '%s' has no disk%s%s for the %s level", sg_host_get_name(h),
+                            w->disk_name ? " named " : "", w->disk_name ? w->disk_name : "", fl_level_name(level));
+        break;
+      }
+      io->ops[n++] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE, .disk = d, .bytes = on_disk};
+      if (level == FL_LEVEL_XOR)
+        io->ops[n++] = (fl_io_op){.kind = FL_IO_SEND,
+                                  .src = h,
+                                  .dst = fl_platform_host(wr->sim->pf, jb->nodes[restart ? slot : (k + step) % nodes]),
+                                  .bytes = bytes};
+    }
+  } else if (level == FL_LEVEL_BUDDY && restart) {
     io->ops[n++] = (fl_io_op){.kind = FL_IO_SEND,
                               .src = fl_platform_host(wr->sim->pf, jb->nodes[(slot + step) % nodes]),
                               .dst = fl_platform_host(wr->sim->pf, jb->nodes[slot]),
@@ -536,6 +577,11 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, lo
                                 .src = fl_platform_host(wr->sim->pf, jb->nodes[k]),
                                 .dst = fl_platform_host(wr->sim->pf, jb->nodes[(k + step) % nodes]),
                                 .bytes = bytes};
+  }
+  if (wr->rc != FL_OK) { /* a node without the disk: the replica ends with the error */
+    free(io->ops);
+    free(io);
+    return;
   }
   io->nops = n;
   io->wr = wr;
@@ -739,15 +785,15 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
     jb->row.checkpoint_s += dur;
     jb->done_s += jb->seg_s;
     jb->row.checkpoints++;
-    if (io->level == FL_LEVEL_FILE) {
-      jb->file_s = jb->done_s;
-      jb->file_v = jb->row.checkpoints;
-    }
-    if (io->level == FL_LEVEL_BUDDY ||
-        (wr->w->trace->jobs[j].nodes > 1 && (wr->sim->strat.writes[io->level] & FL_LEVEL_BIT(FL_LEVEL_BUDDY)))) {
-      jb->buddy_s = jb->done_s;
-      jb->buddy_v = jb->row.checkpoints;
-    }
+    /* the levels it wrote: its own, and those a checkpoint of it refreshes (the strategy's writes; none that needs
+     * a partner on a job of one node) */
+    unsigned wrote = (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) &
+                     fl_wl_level_mask(wr->w->trace->jobs[j].nodes);
+    for (int l = 0; l < FL_NLEVELS; l++)
+      if (wrote & FL_LEVEL_BIT(l)) {
+        jb->lv_s[l] = jb->done_s;
+        jb->lv_v[l] = jb->row.checkpoints;
+      }
     fl_wl_log_level(wr, FL_EV_CHECKPOINT_JOB, j, jb->done_s, io->level);
     if (wr->pfs_holder == j)
       wr->pfs_holder = -1; /* the next is chosen once this instant's requests are in */
@@ -771,8 +817,11 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   double lost = 0.0, restored;
   long slot = 0;
   fl_recovery rec;
-  fl_failure_view view = {.copies_left = 0, .buddy_version = jb->buddy_v, .file_version = jb->file_v,
-                          .local_version = -1, .xor_version = -1};
+  fl_failure_view view = {.copies_left = 0,
+                          .buddy_version = jb->lv_v[FL_LEVEL_BUDDY],
+                          .file_version = jb->lv_v[FL_LEVEL_FILE],
+                          .local_version = jb->lv_v[FL_LEVEL_LOCAL],
+                          .xor_version = jb->lv_v[FL_LEVEL_XOR]};
   while (slot < jb->nslots && jb->nodes[slot] != node)
     slot++;
   if (w->copies[j] > 1) {
@@ -820,16 +869,25 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   }
   /* partner copies live on the job's other nodes; they outlast this failure if the job can stay (a free node to
    * take the lost one's place) and was not restarting (a second failure while a copy is read back) */
-  view.buddy_intact = t->nodes > 1 && jb->buddy_v >= 0 && jb->phase != FL_WLP_RESTART && wr->nfree > 0;
+  {
+    /* a lost node takes its local disk: the local level never survives (node failures only); the XOR level does
+     * when the lost rank's set holds another rank to rebuild it from */
+    int stay = jb->phase != FL_WLP_RESTART && wr->nfree > 0;
+    long g = wr->sim->strat.xor_group > 1 ? wr->sim->strat.xor_group : 2, k = slot % t->nodes;
+    long set = (k / g) * g, set_size = t->nodes - set < g ? t->nodes - set : g;
+    view.buddy_intact = stay && t->nodes > 1 && jb->lv_v[FL_LEVEL_BUDDY] >= 0;
+    view.xor_intact = stay && set_size > 1 && jb->lv_v[FL_LEVEL_XOR] >= 0;
+    view.local_intact = 0;
+  }
   rec = fl_strat_on_failure(&wr->sim->strat, &view);
-  restored = rec.action != FL_ACT_ROLLBACK ? 0.0 : rec.level == FL_LEVEL_BUDDY ? jb->buddy_s : jb->file_s;
+  restored = rec.action == FL_ACT_ROLLBACK ? jb->lv_s[rec.level] : 0.0;
   lost += jb->done_s - restored; /* committed work newer than the version restored */
   jb->done_s = restored;
   jb->row.lost_work_s += lost;
   jb->row.failures++;
   wr->rep->res->failures++;
   wr->rep->res->interruptions++;
-  int in_place = rec.action == FL_ACT_ROLLBACK && rec.level == FL_LEVEL_BUDDY;
+  int in_place = rec.action == FL_ACT_ROLLBACK && (rec.level == FL_LEVEL_BUDDY || rec.level == FL_LEVEL_XOR);
   fl_wl_log_job(wr, FL_EV_FAILURE_JOB, j, node, lost, in_place ? 1 : -1);
   if (wr->pfs_holder == j)
     wr->pfs_holder = -1;
@@ -841,15 +899,14 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
     jb->nodes[slot] = (int32_t)spare;
     if (wr->rc == FL_OK) /* the machine lost a node: the job holds as many as before */
       wr->rc = fl_batch_capacity(wr->batch, -1);
-    fl_wl_io_start(wr, j, 1, FL_LEVEL_BUDDY, slot);
+    fl_wl_io_start(wr, j, 1, rec.level, slot);
     return;
   }
-  if (rec.action != FL_ACT_ROLLBACK) {
-    jb->file_v = -1;
-    jb->file_s = 0.0;
-  }
-  jb->buddy_v = -1; /* its partners' memory goes with its nodes */
-  jb->buddy_s = 0.0;
+  for (int l = 0; l < FL_NLEVELS; l++) /* its nodes' memory and disks go with them; files stay, unless none is read */
+    if (l != FL_LEVEL_FILE || rec.action != FL_ACT_ROLLBACK) {
+      jb->lv_v[l] = -1;
+      jb->lv_s[l] = 0.0;
+    }
   fl_wl_release(wr, j);
   double est = t->req_s - jb->done_s;
   if (!(est > 0))
@@ -1078,7 +1135,8 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
     wr.jobs[j].row = (fl_db_job){
         .job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN, .run_s = t->run_s, .nodes = t->nodes,
         .copies = w->copies[j]};
-    wr.jobs[j].file_v = wr.jobs[j].buddy_v = -1;
+    for (int l = 0; l < FL_NLEVELS; l++)
+      wr.jobs[j].lv_v[l] = -1;
   }
   /* the free list from the top, so that jobs take the lowest nodes first */
   for (long n = w->machine - 1; n >= 0; n--) {
@@ -1240,7 +1298,8 @@ const fl_sim_app fl_sim_workload = {
     .app = &fl_app_workload,
     .caps = {.name = "sim (workload)",
              .shape = FL_SHAPE_RANKS,
-             .levels = FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_BUDDY),
+             .levels = FL_LEVEL_BIT(FL_LEVEL_FILE) | FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_LOCAL) |
+                       FL_LEVEL_BIT(FL_LEVEL_XOR),
              .max_degree = 3,
              .task_recovery = 0,
              .why_no_replicas = NULL},

@@ -218,7 +218,7 @@ static void test_strategy_apps(void)
   CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("checkpoint", buf, sizeof buf), "bsp, workload");
   CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("replication", buf, sizeof buf), "bsp, gridworld, workflow, workload");
   CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("two-level", buf, sizeof buf), "bsp, workload");
-  CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("multilevel", buf, sizeof buf), "bsp");
+  CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("multilevel", buf, sizeof buf), "bsp, workload");
   CU_ASSERT_STRING_EQUAL(fl_sim_strategy_apps("no-such-strategy", buf, sizeof buf), "");
 }
 

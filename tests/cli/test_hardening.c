@@ -474,7 +474,7 @@ static void test_command_line_consistency(void)
     CU_ASSERT_EQUAL(n, 1); /* one registry: once, labelled with the application kinds it drives */
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "replication (bsp, gridworld, workflow, workload)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "two-level (bsp, workload)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(p, "multilevel (bsp)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "multilevel (bsp, workload)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "hybrid (gridworld, workflow)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(p, "checkpoint (bsp, workload)"));
   }

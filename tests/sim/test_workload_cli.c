@@ -554,23 +554,26 @@ static void test_buddy_in_place(void)
                   3);
 }
 
-/* Every strategy the workload engine runs, under many failures on a generated mix: every job ends, and the time
+/* Every strategy the workload engine runs (multilevel: local, XOR and file), under many failures on a generated mix:
+ * every job ends, and the time
  * each held its nodes — from its start to the failure that sent it back to the queue or to its end; a failure it
  * restarted from in place (n = 1; a stored -1 reads NULL) does not end its hold — is its run time plus its lost compute, checkpoint,
  * restart and I/O-wait time; the run's node-hours are its jobs' (nodes x copies). */
 static void test_strategies_accounting(void)
 {
   fl_cli_write("strat.ini", "[run]\nname = strat\nreplicas = 2\nevents = all\n"
-                            "sweep = strategy.kind=checkpoint,buddy,two-level,replication\n"
+                            "sweep = strategy.kind=checkpoint,buddy,two-level,replication,multilevel\n"
                             "[platform]\nnodes = 32\ncabinet = 8\nlink_bandwidth = 1GBps\ncabinet_bandwidth = 4GBps\n"
+                            "disk_bandwidth = 1GBps\n"
                             "pfs_servers = 2\npfs_bandwidth = 500MBps\npfs_link_bandwidth = 2GBps\n"
                             "[failures]\nmodel = exponential\nnode_mtbf = 2d\nrepair = 2h\n"
                             "[app]\nkind = workload\njobs = 60\njob_nodes = 1-16\njob_time = 3h\narrival = 20min\n"
-                            "checkpoint_size = 2GB\n[strategy]\ninterval = daly\nfile_every = 3\n");
+                            "checkpoint_size = 2GB\n[strategy]\ninterval = daly\nfile_every = 3\n"
+                            "levels = local:1 xor:2 file:4\nxor_group = 4\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate strat.ini --db strat.sqlite --quiet", 120), 0);
   CU_ASSERT_EQUAL(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'completed' AND "
                                                "jobs_completed = 60"),
-                  8);
+                  10);
   const char *held =
       "WITH ev AS (SELECT run_id, rank AS job, kind, t_s, LEAD(t_s) OVER (PARTITION BY run_id, rank ORDER BY id) AS "
       "next_t FROM events WHERE kind IN (101, 102) OR (kind = 103 AND n IS NOT 1)), "
@@ -584,7 +587,7 @@ static void test_strategies_accounting(void)
   if (!(worst < 1e-6))
     fprintf(stderr, "\n  held time differs from the accounting by %g s\n", worst);
   snprintf(sql, sizeof sql, held, "COUNT(*)");
-  CU_ASSERT_EQUAL(fl_cli_query("strat.sqlite", sql), 8 * 60);
+  CU_ASSERT_EQUAL(fl_cli_query("strat.sqlite", sql), 10 * 60);
   /* each strategy did what it is for: in-place restarts (buddy, two-level), masked failures (replication) */
   CU_ASSERT(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id WHERE "
                                          "r.strategy = 'buddy' AND e.kind = 103 AND e.n = 1") > 0);
@@ -592,6 +595,13 @@ static void test_strategies_accounting(void)
                                          "r.strategy = 'replication' AND e.kind = 108") > 0);
   CU_ASSERT(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id WHERE "
                                          "r.strategy = 'two-level' AND e.kind = 106 AND e.level = 'file'") > 0);
+  /* multilevel: every level written, the local level never read back (a failure takes the node's disk) */
+  CU_ASSERT_EQUAL(fl_cli_query("strat.sqlite", "SELECT COUNT(DISTINCT e.level) FROM events e JOIN runs r ON r.id = "
+                                               "e.run_id WHERE r.strategy = 'multilevel' AND e.kind = 106"),
+                  3);
+  CU_ASSERT_EQUAL(fl_cli_query("strat.sqlite", "SELECT COUNT(*) FROM events e JOIN runs r ON r.id = e.run_id WHERE "
+                                               "r.strategy = 'multilevel' AND e.kind = 107 AND e.level = 'local'"),
+                  0);
   /* node-hours: the jobs' held nodes */
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("strat.sqlite",
                                       "SELECT MAX(ABS(r.lost_node_hours - (SELECT SUM(nodes * copies * lost_work_s) / "
