@@ -1,12 +1,11 @@
 /* gridworld.c — the grid world's model and value-iteration sweep (see gridworld.h). */
 #include "gridworld.h"
 
-#include "app.h"
-
 #include "rng.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,22 +153,3 @@ int fl_gw_solve(const fl_gw *gw, double tol, long max_iter, double *v, long *ite
   *iterations = k;
   return converged;
 }
-
-/* ---- the app kind ---- */
-
-static long fl_gridworld_slots(const fl_scenario *sc, long copies)
-{
-  (void)copies; /* replication of a task is its re-execution */
-  return sc->grid_rows * sc->grid_cols;
-}
-
-const fl_app fl_app_gridworld = {
-    .name = "gridworld",
-    .summary = "value iteration of an app.grid world, one task per state (sim/run_tasks.c; real: exec/mpi_inmem)",
-    .flags = FL_APP_SIM | FL_APP_REAL | FL_APP_REAL_TASKS,
-    .size_key = "grid",
-    .unit = "tasks",
-    .example = "[platform]\nnodes = 24\n[failures]\nnode_mtbf = 1h\n[app]\nkind = gridworld\ngrid = 4x4\n"
-               "[strategy]\nkind = replication\n",
-    .job_slots = fl_gridworld_slots,
-};

@@ -137,11 +137,6 @@ static const fl_key fl_core_keys[] = {
      "gridworld: at most this many value-iteration sweeps"},
     {"app", "tolerance", FL_K_REAL, FL_OFF(tolerance), FL_K_POS, "0.001", NULL,
      "gridworld: converged when no value changes by more than this"},
-    {"app", "discount", FL_K_REAL, FL_OFF(discount), FL_K_POS, "0.95", NULL, "gridworld: discount factor delta (< 1)"},
-    {"app", "move_prob", FL_K_REAL, FL_OFF(move_prob), FL_K_POS, "0.8", NULL,
-     "gridworld: probability p of moving in the intended direction (else uniform among the other three)"},
-    {"app", "task_time", FL_K_DURATION, FL_OFF(task_time_s), FL_K_POS, "1s", NULL,
-     "gridworld: simulated time of one task's update in one sweep"},
     {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
      "workload: the batch scheduler, fcfs | easy | conservative (backfilling on the trace's requested times: EASY "
      "protects the first waiting job, conservative every one); workflow: the static scheduler, heft (when not "
@@ -919,10 +914,6 @@ fl_err fl_scenario_check(const fl_scenario *sc)
       goto done;
     }
   }
-  if (!(sc->discount < 1.0))
-    return fl_scenario_fail(sc, "app", "discount", "must be below 1");
-  if (!(sc->move_prob <= 1.0))
-    return fl_scenario_fail(sc, "app", "move_prob", "is a probability: at most 1");
   if (!(sc->burst_ratio <= 0.95))
     return fl_scenario_fail(sc, "failures", "burst_ratio",
                             "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");

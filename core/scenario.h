@@ -85,9 +85,6 @@ typedef struct fl_scenario {
   long grid_rows, grid_cols;  /* gridworld: n x m states */
   long iterations;            /* gridworld: at most this many value-iteration sweeps */
   double tolerance;           /* gridworld: converged when no value changes by more than this */
-  double discount;            /* gridworld: delta */
-  double move_prob;           /* gridworld: p, probability of moving in the intended direction */
-  double task_time_s;         /* gridworld: time of one task's update */
   double node_memory;         /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
   char *scheduler;            /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
 

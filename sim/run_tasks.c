@@ -13,6 +13,7 @@
  * N_i the tasks that depend on i (its neighbours and itself), and asks fl_pol_solve which tasks to substitute
  * within the error budget; the others are re-executed. The values are really computed (fl_gw_sweep); the
  * error is measured against the failure-free run of the same sweeps. */
+#include "gridworld_keys.h"
 #include "sim_impl.h"
 
 #include <math.h>
@@ -172,7 +173,8 @@ static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
   long ref_iterations = 0;
   const long n = sc->grid_rows * sc->grid_cols;
 
-  FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &sim->gw));
+  FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, fl_gridworld_options(sc)->discount,
+                      fl_gridworld_options(sc)->move_prob, sc->seed, &sim->gw));
   FL_ALLOC(sim->gw_v, n);
   FL_ALLOC(sim->gw_vnext, n);
   FL_ALLOC(sim->gw_ref, n);
@@ -186,8 +188,8 @@ static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
            "out of memory solving the grid world");
   sim->max_sweeps = sc->iterations;
   sim->tolerance = sc->tolerance;
-  sim->task_time_s = sc->task_time_s;
-  sim->work_s = (double)ref_iterations * sc->task_time_s; /* the failure-free run's time */
+  sim->task_time_s = fl_gridworld_options(sc)->task_time_s;
+  sim->work_s = (double)ref_iterations * sim->task_time_s; /* the failure-free run's time */
 done:
   return rc;
 }

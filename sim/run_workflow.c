@@ -24,6 +24,7 @@
  * re-executed task, and every pending task of p, goes to the live host where it would finish first given the
  * work already queued there; with no live host it waits for a repair. Order stays deadlock-free: every host runs
  * its queue in the schedule's start-time order, a topological order of the graph. */
+#include "gridworld_keys.h"
 #include "dag.h"
 #include "heft.h"
 #include "io_async.h"
@@ -293,8 +294,9 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   }
   if (fl_workflow_graph_generated(sc)) {
     long it = 0;
-    FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &w->gw));
-    FL_TRY(fl_wf_gridworld(sc->grid_rows, sc->grid_cols, sc->iterations, sc->task_time_s * wo->reference_speed,
+    const fl_gridworld_opts *go = fl_gridworld_options(sc);
+    FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, go->discount, go->move_prob, sc->seed, &w->gw));
+    FL_TRY(fl_wf_gridworld(sc->grid_rows, sc->grid_cols, sc->iterations, go->task_time_s * wo->reference_speed,
                            fl_gw_bound(w->gw), &w->wf));
     FL_ALLOC(w->val, w->wf->ntasks);
     FL_ALLOC(w->ref, w->gw->n);

@@ -12,6 +12,7 @@
  * DIR/rank-W.txt (its outcome, one line); the rank that holds role 0 at the end writes the run's row (mode real)
  * to the results database. Exit status: 0 solved, 2 bad input, 3 data lost (a rank and its checkpoint mirror
  * died, or no spare left), 1 otherwise. */
+#include "gridworld_keys.h"
 #include "app.h"
 #include "registries.h"
 #include "cg_mpi.h"
@@ -125,7 +126,8 @@ static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_co
   int tasks = dc->strat->caps->shape == FL_SHAPE_TASKS;
   memset(res, 0, sizeof *res);
   memset(counts, 0, sizeof *counts);
-  if (fl_gw_create(sc->grid_rows, sc->grid_cols, sc->discount, sc->move_prob, sc->seed, &gw) != FL_OK ||
+  if (fl_gw_create(sc->grid_rows, sc->grid_cols, fl_gridworld_options(sc)->discount,
+                   fl_gridworld_options(sc)->move_prob, sc->seed, &gw) != FL_OK ||
       (tasks ? !(t = fl_gwt_create(rt, gw, dc->strat, sc->tolerance, sc->iterations))
              : !(g = fl_gwm_create(rt, gw, sc->tolerance, sc->iterations)))) {
     fl_gw_destroy(&gw);
