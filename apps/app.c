@@ -13,16 +13,6 @@ static const fl_app *const fl_app_registry[] = {
 };
 #define FL_NAPPS ((int)(sizeof fl_app_registry / sizeof fl_app_registry[0]))
 
-fl_err fl_app_register_keys(void)
-{
-  fl_err rc = FL_OK;
-  for (int i = 0; i < FL_NAPPS; i++)
-    if (fl_app_registry[i]->options)
-      FL_TRY(fl_scenario_register(fl_app_registry[i]->options));
-done:
-  return rc;
-}
-
 int fl_app_count(void)
 {
   return FL_NAPPS;

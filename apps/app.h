@@ -42,8 +42,6 @@ typedef struct fl_app {
 } fl_app;
 
 int fl_app_count(void);
-/* Register the apps' own keys with the scenario table (core/keys.h). */
-fl_err fl_app_register_keys(void);
 const fl_app *fl_app_at(int i);
 /* The registered kind called `name`, else NULL. */
 const fl_app *fl_app_find(const char *name);

@@ -6,12 +6,21 @@
 #include "fm.h"
 #include "strategy.h"
 
+/* Register one entry's set, when it declares one (a set several entries share is registered once). */
+static fl_err fl_registries_add(const fl_keyset *set)
+{
+  return set ? fl_scenario_register(set) : FL_OK;
+}
+
 fl_err fl_registries_init(void)
 {
   fl_err rc = FL_OK;
-  FL_TRY(fl_strat_register_keys());
-  FL_TRY(fl_fm_register_keys());
-  FL_TRY(fl_app_register_keys());
+  for (int i = 0; i < fl_strat_count(); i++)
+    FL_TRY(fl_registries_add(fl_strat_at(i)->options));
+  for (int i = 0; i < fl_fm_registry_count(); i++)
+    FL_TRY(fl_registries_add(fl_fm_registry_options(i)));
+  for (int i = 0; i < fl_app_count(); i++)
+    FL_TRY(fl_registries_add(fl_app_at(i)->options));
 done:
   return rc;
 }

@@ -31,16 +31,6 @@ static const fl_strategy_ops *const fl_strategies[] = {
 };
 #define FL_NSTRAT ((int)(sizeof fl_strategies / sizeof fl_strategies[0]))
 
-fl_err fl_strat_register_keys(void)
-{
-  fl_err rc = FL_OK;
-  for (int i = 0; i < FL_NSTRAT; i++)
-    if (fl_strategies[i]->options)
-      FL_TRY(fl_scenario_register(fl_strategies[i]->options));
-done:
-  return rc;
-}
-
 int fl_strat_count(void)
 {
   return FL_NSTRAT;

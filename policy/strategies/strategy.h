@@ -166,8 +166,6 @@ struct fl_strategy_ops {
 
 /* ---- the registry ---- */
 int fl_strat_count(void);
-/* Register every strategy's own keys (and the policies' they share) with the scenario table (core/keys.h). */
-fl_err fl_strat_register_keys(void);
 const fl_strategy_ops *fl_strat_at(int i);
 /* NULL when unknown. */
 const fl_strategy_ops *fl_strat_find(const char *name);

@@ -26,14 +26,9 @@ static const fl_fm_ops *const fl_fm_registry[] = {
 };
 #define FL_FM_NREG ((int)(sizeof fl_fm_registry / sizeof fl_fm_registry[0]))
 
-fl_err fl_fm_register_keys(void)
+const fl_keyset *fl_fm_registry_options(int i)
 {
-  fl_err rc = FL_OK;
-  for (int i = 0; i < FL_FM_NREG; i++)
-    if (fl_fm_registry[i]->options)
-      FL_TRY(fl_scenario_register(fl_fm_registry[i]->options));
-done:
-  return rc;
+  return (i >= 0 && i < FL_FM_NREG) ? fl_fm_registry[i]->options : NULL;
 }
 
 int fl_fm_inputs(const fl_scenario *sc, fl_input_ref *refs)

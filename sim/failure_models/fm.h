@@ -70,8 +70,8 @@ const fl_fm_trace_rec *fl_fm_trace_at(const fl_fm *fm, size_t i);
 
 /* The registry, for --help and conformance tests. */
 int fl_fm_registry_count(void);
-/* Register the laws' own keys with the scenario table (core/keys.h). */
-fl_err fl_fm_register_keys(void);
+/* The keys law i declares (core/keys.h), or NULL. */
+const fl_keyset *fl_fm_registry_options(int i);
 const char *fl_fm_registry_name(int i);
 
 /* Fitting a law to times between failures (`faultline fit`, analysis/fit.c), by maximum likelihood with
