@@ -407,49 +407,73 @@ done:
   return worst;
 }
 
-/* What simulate wrote: its rows (for the summary), those another writer had, and the completed replicas' makespans
- * of the current sweep point (for Daly's expectation) */
-typedef struct fl_sim_tally {
-  int64_t first_id, last_id, *own;
-  size_t nown, own_cap;
-  long skipped, completed;
-  double sum_makespan, sum_wait; /* sum_wait: the completed replicas' waits for a repaired node */
-} fl_sim_tally;
+/* What simulate says as its study runs (sim/study.h's hooks): each point's header and warnings, the sweep's progress
+ * line, and after a point Daly's expectation where his model is the one simulated. */
+typedef struct fl_simulate_say {
+  fl_progress *prog;
+  int quiet;
+  long shard_n;
+  const char *label;       /* "shard I/N: " or "" */
+  double wall0;            /* when the command started */
+  const char *cost_said;   /* the reason last given for constant costs (fl_warn_cost_fallback) */
+  char *advice_said;       /* the last fl_sim_advice said */
+} fl_simulate_say;
 
-/* A replica handed to the writer thread: its row's id once written, and what the tally needs of its result */
-typedef struct fl_sim_slot {
-  int64_t id;
-  int pending, completed;
-  double makespan_s, wait_nodes_s;
-} fl_sim_slot;
-
-/* Count a written replica (nothing while none is pending) */
-static fl_err fl_simulate_account(fl_sim_slot *s, fl_sim_tally *t)
+static void fl_simulate_point(void *ctx, const fl_study *st, long c)
 {
-  fl_err rc = FL_OK;
-  if (!s->pending)
-    goto done;
-  s->pending = 0;
-  if (s->id == 0) {
-    t->skipped++; /* another process wrote this very row meanwhile (same key): it is there once */
-    goto done;
+  fl_simulate_say *say = ctx;
+  const fl_sim_job *job = &st->points[c];
+  if (st->ncombos == 1 && say->shard_n == 1)
+    fl_sim_set_progress(job->sim, say->prog, job->sc->replicas); /* one point: the replica's own progress says most */
+  if (!say->quiet)
+    fl_print_job_header(job);
+  fl_warn_no_progress(job);
+  fl_warn_cost_fallback(job, &say->cost_said);
+  if (fl_sim_advice(job->sim) && (!say->advice_said || strcmp(say->advice_said, fl_sim_advice(job->sim)) != 0)) {
+    fprintf(stderr, "faultline: warning: %s\n", fl_sim_advice(job->sim));
+    free(say->advice_said);
+    say->advice_said = strdup(fl_sim_advice(job->sim)); /* once per distinct warning, not per sweep point */
   }
-  if (s->completed) {
-    t->sum_makespan += s->makespan_s;
-    t->sum_wait += s->wait_nodes_s > 0 ? s->wait_nodes_s : 0.0;
-    t->completed++;
+}
+
+static void fl_simulate_row(void *ctx, const fl_study *st, long c, long done, long total)
+{
+  fl_simulate_say *say = ctx;
+  double el, rate;
+  char eta[32];
+  if (st->ncombos == 1 && say->shard_n == 1)
+    return; /* the replica's own progress line */
+  el = fl_wall_seconds() - say->wall0;
+  rate = done > 0 ? (double)done / el : 0.0;
+  fl_progress_update(say->prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", say->label, c + 1,
+                     st->ncombos, done, total, rate,
+                     rate > 0 ? fl_units_format_duration((double)(total - done) / rate, eta, sizeof eta) : "?");
+}
+
+static void fl_simulate_point_done(void *ctx, const fl_study *st, long c, const fl_study_tally *t)
+{
+  fl_simulate_say *say = ctx;
+  const fl_scenario *sc = st->points[c].sc;
+  const fl_sim *sim = st->points[c].sim;
+  int daly = strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim);
+  fl_progress_done(say->prog);
+  if (daly && (sc->repair_s == 0.0 || t->sum_wait == 0.0)) {
+    /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate: with repairs too,
+     * as long as a spare took every failed node's place at once (memoryless failures: the job never waited) */
+    char a[32];
+    double expect = fl_sim_expected_makespan(sim);
+    printf("Daly's expected makespan for exponential failures (job MTBF %s): %.7g s; simulated mean %.7g s "
+           "over %ld completed (%+.3f%%)\n",
+           fl_units_format_duration(fl_sim_job_mtbf(sim), a, sizeof a), expect,
+           t->completed ? t->sum_makespan / (double)t->completed : NAN, t->completed,
+           t->completed ? 100.0 * (t->sum_makespan / (double)t->completed - expect) / expect : NAN);
+  } else if (daly && t->completed > 0) {
+    char a[32], b[32];
+    printf("Daly's expected makespan (%s) is not the expectation here: the runs waited %s on average for a "
+           "repaired node (no spare left), which his model does not count\n",
+           fl_units_format_duration(fl_sim_expected_makespan(sim), a, sizeof a),
+           fl_units_format_duration(t->sum_wait / (double)t->completed, b, sizeof b));
   }
-  if (!t->first_id)
-    t->first_id = s->id;
-  t->last_id = s->id;
-  if (t->nown == t->own_cap) {
-    int64_t *g = realloc(t->own, (t->own_cap = t->own_cap ? 2 * t->own_cap : 256) * sizeof *t->own);
-    FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory");
-    t->own = g;
-  }
-  t->own[t->nown++] = s->id;
-done:
-  return rc;
 }
 
 static int fl_cmd_simulate(int argc, char **argv)
@@ -459,29 +483,21 @@ static int fl_cmd_simulate(int argc, char **argv)
   const fl_scenario *base = NULL;
   fl_sim_job *jobs = NULL;
   fl_db *db = NULL;
-  fl_evlog log;
   fl_progress prog;
   const char *path = NULL;
   char **sets = NULL;
   int nsets = 0, quiet = 0, print = 0, big = 0;
   long ncombos = 0;
-  fl_sim_tally acc = {0};      /* the rows this command wrote */
-  fl_sim_slot slot[2] = {{0}}; /* the replica being written, the one before */
-  char *present = NULL;        /* the current point's replicas that are in the database already */
+  fl_study_tally acc = {0}; /* the rows this command wrote */
   fl_db_writer *writer = NULL;
-  const char *cost_said = NULL; /* the reason last given for constant costs (fl_warn_cost_fallback) */
-  char *advice_said = NULL;     /* the last fl_sim_advice said */
-  char cal_kind[64] = "";       /* --calibration: the strategy it was measured with */
-  int cur = 0;
-  long shard_i = 1, shard_n = 1, item = 0; /* --shard I/N: this command's slice of the items */
-  long rows_total = 0, rows_done = 0;      /* progress */
-  long ready_fd = -1, after_fd = -1;       /* --ready-fd, --after-fd (sweep) */
+  char cal_kind[64] = ""; /* --calibration: the strategy it was measured with */
+  long shard_i = 1, shard_n = 1;     /* --shard I/N: this command's slice of the items */
+  long ready_fd = -1, after_fd = -1; /* --ready-fd, --after-fd (sweep) */
   long pgroup = -1;                        /* --platform-group K: one process per platform */
   int count_only = 0;
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
 
-  fl_evlog_init(&log, 0);
   sets = calloc((size_t)argc + 1, sizeof *sets);
   if (!sets)
     return fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
@@ -659,99 +675,12 @@ static int fl_cmd_simulate(int argc, char **argv)
                                     fl_study_rows(study, shard_i, shard_n)));
   fl_progress_init(&prog, stderr, quiet);
   {
-    /* the rows this command will simulate, for the sweep's progress line */
-    long k = 0;
-    for (long c = 0; c < ncombos; c++)
-      for (long r = 0; r < jobs[c].sc->replicas; r++, k++)
-        rows_total += jobs[c].sim && k % shard_n == shard_i - 1;
-  }
-  for (long c = 0; c < ncombos; c++) {
-    fl_scenario *sc = jobs[c].sc;
-    fl_sim *sim = jobs[c].sim;
-    if (!sim) {
-      item += sc->replicas; /* the same runs as an earlier combination: no shard runs them */
-      continue;
-    }
-    fl_evlog_free(&log);
-    fl_evlog_init(&log, sc->events_all);
-    acc.sum_makespan = acc.sum_wait = 0.0;
-    acc.completed = 0;
-    if (ncombos == 1 && shard_n == 1)
-      fl_sim_set_progress(sim, &prog, sc->replicas); /* one point: the replica's own progress says most */
-    if (!quiet)
-      fl_print_job_header(&jobs[c]);
-    fl_warn_no_progress(&jobs[c]);
-    fl_warn_cost_fallback(&jobs[c], &cost_said);
-    if (fl_sim_advice(sim) && (!advice_said || strcmp(advice_said, fl_sim_advice(sim)) != 0)) {
-      fprintf(stderr, "faultline: warning: %s\n", fl_sim_advice(sim));
-      free(advice_said);
-      advice_said = strdup(fl_sim_advice(sim)); /* once per distinct warning, not per sweep point */
-    }
-    /* a row already in the database (a re-run after a crash, a cancelled array) is not simulated again: looked up
-     * here, before the writer thread has the connection (one written meanwhile by another process is found by
-     * the insert, which keeps the one there) */
-    free(present);
-    FL_CHECK((present = calloc((size_t)sc->replicas, 1)) != NULL, FL_ERR_NOMEM, "out of memory");
-    for (long r = 0; r < sc->replicas; r++)
-      if ((item + r) % shard_n == shard_i - 1) {
-        char key[160];
-        int found = 0, nin;
-        const fl_input *in = fl_sim_inputs(sim, &nin);
-        fl_db_sim_row_key(sc->text, sc->overrides, in, nin, sc->seed, r, key, sizeof key);
-        FL_TRY(fl_db_has_row(db, key, &found));
-        present[r] = (char)found;
-      }
-    for (long r = 0; r < sc->replicas; r++) {
-      fl_sim_result res;
-      fl_db_run row;
-      /* shard I of N takes every N-th (combination, replica) item, starting at I - 1: disjoint, deterministic */
-      if (item++ % shard_n != shard_i - 1)
-        continue;
-      rows_done++;
-      if (present[r]) {
-        acc.skipped++;
-        continue;
-      }
-      if (ncombos > 1 || shard_n > 1) {
-        double el = fl_wall_seconds() - wall0, rate = rows_done > 1 ? (double)(rows_done - 1) / el : 0.0;
-        char eta[32];
-        fl_progress_update(
-            &prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", shard_label, c + 1, ncombos, rows_done - 1,
-            rows_total, rate,
-            rate > 0 ? fl_units_format_duration((double)(rows_total - rows_done + 1) / rate, eta, sizeof eta) : "?");
-      }
-      FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
-      fl_sim_fill_row(sim, sc, r, &res, &row);
-      /* written by the writer thread while the next replica runs; the one before is written once this returns */
-      FL_TRY(fl_db_writer_submit(writer, &row, &log, &slot[cur].id));
-      slot[cur].pending = 1;
-      slot[cur].completed = strcmp(res.status, "completed") == 0;
-      slot[cur].makespan_s = res.makespan_s;
-      slot[cur].wait_nodes_s = res.wait_nodes_s;
-      cur ^= 1;
-      FL_TRY(fl_simulate_account(&slot[cur], &acc));
-    }
-    FL_TRY(fl_db_writer_sync(writer));
-    FL_TRY(fl_simulate_account(&slot[cur ^ 1], &acc));
-    fl_progress_done(&prog);
-    int daly = strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim);
-    if (daly && (sc->repair_s == 0.0 || acc.sum_wait == 0.0)) {
-      /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate: with repairs too,
-       * as long as a spare took every failed node's place at once (memoryless failures: the job never waited) */
-      char a[32];
-      double expect = fl_sim_expected_makespan(sim);
-      printf("Daly's expected makespan for exponential failures (job MTBF %s): %.7g s; simulated mean %.7g s "
-             "over %ld completed (%+.3f%%)\n",
-             fl_units_format_duration(fl_sim_job_mtbf(sim), a, sizeof a), expect,
-             acc.completed ? acc.sum_makespan / (double)acc.completed : NAN, acc.completed,
-             acc.completed ? 100.0 * (acc.sum_makespan / (double)acc.completed - expect) / expect : NAN);
-    } else if (daly && acc.completed > 0) {
-      char a[32], b[32];
-      printf("Daly's expected makespan (%s) is not the expectation here: the runs waited %s on average for a "
-             "repaired node (no spare left), which his model does not count\n",
-             fl_units_format_duration(fl_sim_expected_makespan(sim), a, sizeof a),
-             fl_units_format_duration(acc.sum_wait / (double)acc.completed, b, sizeof b));
-    }
+    fl_simulate_say say = {.prog = &prog, .quiet = quiet, .shard_n = shard_n, .label = shard_label, .wall0 = wall0};
+    fl_study_hooks hooks = {.ctx = &say, .point = fl_simulate_point, .row = fl_simulate_row,
+                            .point_done = fl_simulate_point_done};
+    rc = fl_study_run(study, db, writer, shard_i, shard_n, &hooks, &acc);
+    free(say.advice_said);
+    FL_TRY(rc);
   }
   if (acc.nown > 0) {
     fl_report_opts ro = {.scenario = NULL, .ids = acc.own, .nids = acc.nown};
@@ -776,12 +705,9 @@ out:
   for (long c = 0; c < ncombos && !big; c++)
     big = jobs && jobs[c].sim && fl_sim_platform_nodes(jobs[c].sim) >= 100000;
   fl_db_writer_destroy(&writer); /* before the database it writes to, and before the sims its rows point into */
-  fl_evlog_free(&log);
   fl_db_close(&db);
   fl_study_destroy(&study);
   free(acc.own);
-  free(present);
-  free(advice_said);
   for (int i = 0; i < nsets; i++)
     free(sets[i]);
   free(sets);

@@ -164,6 +164,117 @@ long fl_study_rows(const fl_study *st, long shard_i, long shard_n)
   return rows;
 }
 
+/* A replica handed to the writer: its row's id once written, and what the tally needs of its result. */
+typedef struct fl_study_slot {
+  int64_t id;
+  int pending, completed;
+  double makespan_s, wait_nodes_s;
+} fl_study_slot;
+
+/* Count a written replica (nothing while none is pending). */
+static fl_err fl_study_account(fl_study_slot *s, fl_study_tally *t)
+{
+  fl_err rc = FL_OK;
+  if (!s->pending)
+    goto done;
+  s->pending = 0;
+  if (s->id == 0) {
+    t->skipped++; /* another process wrote this very row meanwhile (same key): it is there once */
+    goto done;
+  }
+  if (s->completed) {
+    t->sum_makespan += s->makespan_s;
+    t->sum_wait += s->wait_nodes_s > 0 ? s->wait_nodes_s : 0.0;
+    t->completed++;
+  }
+  if (!t->first_id)
+    t->first_id = s->id;
+  t->last_id = s->id;
+  if (t->nown == t->own_cap) {
+    int64_t *g = realloc(t->own, (t->own_cap = t->own_cap ? 2 * t->own_cap : 256) * sizeof *t->own);
+    FL_CHECK(g != NULL, FL_ERR_NOMEM, "out of memory");
+    t->own = g;
+  }
+  t->own[t->nown++] = s->id;
+done:
+  return rc;
+}
+
+fl_err fl_study_run(fl_study *st, fl_db *db, fl_db_writer *writer, long shard_i, long shard_n,
+                    const fl_study_hooks *hooks, fl_study_tally *t)
+{
+  fl_err rc = FL_OK;
+  fl_evlog log;
+  fl_study_slot slot[2] = {{0}}; /* the replica being written, the one before */
+  char *present = NULL;          /* the current point's replicas that are in the database already */
+  long item = 0, done_rows = 0, total = fl_study_rows(st, shard_i, shard_n);
+  int cur = 0;
+  const fl_study_hooks none = {0};
+  if (!hooks)
+    hooks = &none;
+
+  fl_evlog_init(&log, 0);
+  for (long c = 0; c < st->ncombos; c++) {
+    fl_scenario *sc = st->points[c].sc;
+    fl_sim *sim = st->points[c].sim;
+    if (!sim) {
+      item += sc->replicas; /* another group's, or the same runs as an earlier combination: no shard runs them */
+      continue;
+    }
+    fl_evlog_free(&log);
+    fl_evlog_init(&log, sc->events_all);
+    t->sum_makespan = t->sum_wait = 0.0;
+    t->completed = 0;
+    if (hooks->point)
+      hooks->point(hooks->ctx, st, c);
+    free(present);
+    FL_CHECK((present = calloc((size_t)sc->replicas, 1)) != NULL, FL_ERR_NOMEM, "out of memory");
+    for (long r = 0; r < sc->replicas; r++)
+      if ((item + r) % shard_n == shard_i - 1) {
+        char key[160];
+        int found = 0, nin;
+        const fl_input *in = fl_sim_inputs(sim, &nin);
+        fl_db_sim_row_key(sc->text, sc->overrides, in, nin, sc->seed, r, key, sizeof key);
+        FL_TRY(fl_db_has_row(db, key, &found));
+        present[r] = (char)found;
+      }
+    for (long r = 0; r < sc->replicas; r++) {
+      fl_sim_result res;
+      fl_db_run row;
+      /* shard I of N takes every N-th (combination, replica) item, starting at I - 1: disjoint, deterministic */
+      if (item++ % shard_n != shard_i - 1)
+        continue;
+      done_rows++;
+      if (present[r]) {
+        t->skipped++;
+        continue;
+      }
+      if (hooks->row)
+        hooks->row(hooks->ctx, st, c, done_rows - 1, total);
+      FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
+      fl_sim_fill_row(sim, sc, r, &res, &row);
+      /* written by the writer thread while the next replica runs; the one before is written once this returns */
+      FL_TRY(fl_db_writer_submit(writer, &row, &log, &slot[cur].id));
+      slot[cur].pending = 1;
+      slot[cur].completed = strcmp(res.status, "completed") == 0;
+      slot[cur].makespan_s = res.makespan_s;
+      slot[cur].wait_nodes_s = res.wait_nodes_s;
+      cur ^= 1;
+      FL_TRY(fl_study_account(&slot[cur], t));
+    }
+    FL_TRY(fl_db_writer_sync(writer));
+    FL_TRY(fl_study_account(&slot[cur ^ 1], t));
+    if (hooks->point_done)
+      hooks->point_done(hooks->ctx, st, c, t);
+  }
+done:
+  if (rc != FL_OK)
+    (void)fl_db_writer_sync(writer); /* nothing it still holds may point here (the slots' ids, the log) */
+  fl_evlog_free(&log);
+  free(present);
+  return rc;
+}
+
 void fl_study_destroy(fl_study **pst)
 {
   fl_study *st = pst ? *pst : NULL;

@@ -12,6 +12,7 @@
 #ifndef FL_STUDY_H
 #define FL_STUDY_H
 
+#include "db.h"
 #include "scenario.h"
 #include "sim.h"
 #include "sweep.h"
@@ -41,6 +42,31 @@ fl_err fl_study_plan(const char *path, char *const *sets, int nsets, fl_study **
 fl_err fl_study_setup(fl_study *st, long group);
 /* The rows shard I of N simulates: its items whose combination is set up. */
 long fl_study_rows(const fl_study *st, long shard_i, long shard_n);
+
+/* What a run of the study wrote: its rows' ids (for the summary), those another writer had already (skipped), and
+ * of the point that just ran its completed replicas' makespans and waits for a repaired node (Daly's check). */
+typedef struct fl_study_tally {
+  int64_t first_id, last_id, *own;
+  size_t nown, own_cap;
+  long skipped;
+  long completed;                /* the current point's */
+  double sum_makespan, sum_wait; /* the current point's completed replicas' */
+} fl_study_tally;
+
+/* What the caller hears as the study runs (the CLI prints; any hook may be NULL). */
+typedef struct fl_study_hooks {
+  void *ctx;
+  void (*point)(void *ctx, const fl_study *st, long c);   /* point c is about to run its replicas */
+  void (*row)(void *ctx, const fl_study *st, long c, long done, long total); /* before each row it simulates */
+  void (*point_done)(void *ctx, const fl_study *st, long c, const fl_study_tally *t); /* its rows are written */
+} fl_study_hooks;
+
+/* Run shard I of N of the set-up combinations into `db` through `writer` (db.h: one transaction a row, the events
+ * stored while the next replica runs): a row already in the database (a re-run after a crash, a cancelled array)
+ * is skipped, looked up before the writer has the connection. Everything submitted is written when this returns,
+ * error or not. The caller frees t->own. */
+fl_err fl_study_run(fl_study *st, fl_db *db, fl_db_writer *writer, long shard_i, long shard_n,
+                    const fl_study_hooks *hooks, fl_study_tally *t);
 void fl_study_destroy(fl_study **st);
 
 #endif

@@ -89,6 +89,69 @@ static void test_folded(void)
   fl_study_destroy(&st);
 }
 
+/* Running it: the shards together write every row once, hooks heard per point and per row; run again, every row
+ * is found in the database and skipped. */
+typedef struct {
+  int points, rows, done;
+} heard;
+static void on_point(void *ctx, const fl_study *st, long c)
+{
+  (void)st;
+  (void)c;
+  ((heard *)ctx)->points++;
+}
+static void on_row(void *ctx, const fl_study *st, long c, long done, long total)
+{
+  (void)st;
+  (void)c;
+  CU_ASSERT(done >= 0 && done < total);
+  ((heard *)ctx)->rows++;
+}
+static void on_done(void *ctx, const fl_study *st, long c, const fl_study_tally *t)
+{
+  (void)st;
+  (void)c;
+  CU_ASSERT(t->completed >= 0);
+  ((heard *)ctx)->done++;
+}
+
+static void test_run(void)
+{
+  const char *path = write_scenario("run.ini", BASE "[run]\nsweep = failures.node_mtbf=10d,20d\n");
+  char db_set[600];
+  char *sets[] = {db_set};
+  fl_study *st = NULL;
+  fl_db *db = NULL;
+  fl_db_writer *w = NULL;
+  heard h = {0, 0, 0};
+  fl_study_hooks hooks = {.ctx = &h, .point = on_point, .row = on_row, .point_done = on_done};
+  snprintf(db_set, sizeof db_set, "run.db=%s", fl_test_tmp("run.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(fl_study_plan(path, sets, 1, &st), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_study_setup(st, -1), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(st->points[0].sc->db, &db), FL_OK);
+  CU_ASSERT_EQUAL_FATAL(fl_db_writer_start(db, 1, &w), FL_OK);
+  for (long i = 1; i <= 2; i++) { /* two shards of 6 rows: 3 each */
+    fl_study_tally t = {0};
+    CU_ASSERT_EQUAL(fl_study_run(st, db, w, i, 2, &hooks, &t), FL_OK);
+    CU_ASSERT_EQUAL(t.nown, 3u);
+    CU_ASSERT_EQUAL(t.skipped, 0);
+    free(t.own);
+  }
+  CU_ASSERT_EQUAL(h.points, 4); /* each shard runs both points */
+  CU_ASSERT_EQUAL(h.rows, 6);
+  CU_ASSERT_EQUAL(h.done, 4);
+  {
+    fl_study_tally t = {0};
+    CU_ASSERT_EQUAL(fl_study_run(st, db, w, 1, 1, NULL, &t), FL_OK);
+    CU_ASSERT_EQUAL(t.nown, 0u);
+    CU_ASSERT_EQUAL(t.skipped, 6);
+    free(t.own);
+  }
+  fl_db_writer_destroy(&w);
+  fl_db_close(&db);
+  fl_study_destroy(&st);
+}
+
 /* Bad input, before anything is set up: the message names where. */
 static void test_refused(void)
 {
@@ -109,6 +172,7 @@ static CU_TestInfo study_tests[] = {
     {"the sweep: the file's less what an override sets, then the command's", test_plan_sweep},
     {"platform groups, set up one at a time; the shards' rows", test_groups},
     {"combinations that differ only in unread keys are folded", test_folded},
+    {"shards write every row once, a re-run skips them", test_run},
     {"bad input refused before anything is set up", test_refused},
     CU_TEST_INFO_NULL,
 };
