@@ -238,7 +238,7 @@ typedef struct fl_tab_key {
   int set;
 } fl_tab_key;
 static const fl_keyset *fl_sets[FL_MAX_SETS];
-static int fl_nsets, fl_frozen, fl_ntab;
+static int fl_nsets, fl_nsetkeys, fl_frozen, fl_ntab;
 static fl_tab_key fl_tab[FL_MAX_KEYS];
 static pthread_once_t fl_tab_once = PTHREAD_ONCE_INIT;
 
@@ -301,7 +301,7 @@ fl_err fl_scenario_register(const fl_keyset *set)
   if (fl_frozen)
     return fl_err_set(FL_ERR_INTERNAL, "keys of %s registered after the first scenario (call fl_registries_init first)",
                       set->owner);
-  if (fl_nsets == FL_MAX_SETS || fl_ntab + set->nkeys > FL_MAX_KEYS - FL_KEYS_N(fl_core_keys))
+  if (fl_nsets == FL_MAX_SETS || fl_nsetkeys + set->nkeys > FL_MAX_KEYS - FL_KEYS_N(fl_core_keys))
     return fl_err_set(FL_ERR_INTERNAL, "keys of %s: too many key sets (at most %d sets, %d keys)", set->owner,
                       (int)FL_MAX_SETS, (int)FL_MAX_KEYS);
   for (int i = 0; i < set->nkeys; i++) {
@@ -317,6 +317,7 @@ fl_err fl_scenario_register(const fl_keyset *set)
         return fl_err_set(FL_ERR_INTERNAL, "%s declares [%s] %s twice", set->owner, k->section, k->key);
   }
   fl_sets[fl_nsets++] = set;
+  fl_nsetkeys += set->nkeys;
   return FL_OK;
 }
 
