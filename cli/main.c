@@ -4,8 +4,6 @@
  * input is always found before the results database is opened, so it writes nothing. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "app.h"
-#include "registries.h"
-#include "study.h"
 #include "args.h"
 #include "calibration.h"
 #include "ckpt_cli.h"
@@ -28,10 +26,13 @@
 #include "rerun.h"
 #include "trace.h"
 #include "progress.h"
+#include "registries.h"
 #include "report.h"
 #include "scenario.h"
+#include "shards.h"
 #include "sim.h"
 #include "strategy.h"
+#include "study.h"
 #include "sweep.h"
 #include "tmr_cmd.h"
 #include "units.h"
@@ -941,144 +942,14 @@ done:
 /* `faultline sweep S.ini --launcher local`: the sweep as N shards run by J processes of this machine, each
  * `faultline simulate ... --shard I/N --db DIR/shard-I.sqlite`, then merged into the scenario's database. A shard
  * that already holds its rows (a re-run after a crash) skips them, so re-running the sweep resumes it. */
-/* Append `s` to f as one shell word (single-quoted). */
-static void fl_sh_word(FILE *f, const char *s)
-{
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'')
-      fputs("'\\''", f);
-    else
-      fputc(*s, f);
-  }
-  fputc('\'', f);
-}
-
-/* The sweep as a Slurm job array: DIR/sweep.sbatch runs shard $SLURM_ARRAY_TASK_ID of N (`simulate --shard`, its own
- * SQLite file in DIR: SQLite must not be shared over a network file system), submitted with `sbatch --wait` (and
- * FAULTLINE_SBATCH_ARGS: partition, account, time) so that the merge follows. Paths are absolute: the tasks run on
- * compute nodes, which must see this faultline, the scenario and DIR (a shared file system). *failed: 1 when
- * sbatch says a task failed. */
-static fl_err fl_sweep_slurm(const char *self, const char *path, const char **pass, int npass, const char *dir,
-                             long nshards, long jobs, int jobs_given, int quiet, long *failed)
-{
-  fl_err rc = FL_OK;
-  char script[4200], abs_dir[4096], *abs_path = NULL;
-  FILE *f = NULL;
-  pid_t pid;
-  int st = 0;
-  FL_CHECK(realpath(dir, abs_dir), FL_ERR_INPUT, "--dir %s: %s", dir, strerror(errno));
-  FL_CHECK((abs_path = realpath(path, NULL)), FL_ERR_INPUT, "%s: %s", path, strerror(errno));
-  snprintf(script, sizeof script, "%s/sweep.sbatch", abs_dir);
-  FL_CHECK((f = fopen(script, "w")), FL_ERR_IO, "%s: %s", script, strerror(errno));
-  fprintf(f, "#!/bin/sh\n# written by faultline sweep --launcher slurm: shard $SLURM_ARRAY_TASK_ID of %ld\n", nshards);
-  fprintf(f, "#SBATCH --job-name=faultline-sweep\n#SBATCH --array=1-%ld", nshards);
-  if (jobs_given)
-    fprintf(f, "%%%ld", jobs); /* at most --jobs tasks at a time */
-  fprintf(f, "\n#SBATCH --output=%s/slurm-%%a.out\n#SBATCH --ntasks=1\n", abs_dir);
-  fputs("exec ", f);
-  fl_sh_word(f, self);
-  fputs(" simulate ", f);
-  fl_sh_word(f, abs_path);
-  for (int k = 0; k < npass; k++) {
-    fputc(' ', f);
-    fl_sh_word(f, pass[k]);
-  }
-  fprintf(f, " --shard \"$SLURM_ARRAY_TASK_ID/%ld\" --db ", nshards);
-  fl_sh_word(f, abs_dir);
-  fputs("\"/shard-$SLURM_ARRAY_TASK_ID.sqlite\" --quiet\n", f);
-  {
-    int closed = fclose(f);
-    f = NULL;
-    FL_CHECK(closed == 0, FL_ERR_IO, "%s: %s", script, strerror(errno));
-  }
-  fflush(NULL);
-  pid = fork();
-  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    char *av[80], *extra = getenv("FAULTLINE_SBATCH_ARGS") ? strdup(getenv("FAULTLINE_SBATCH_ARGS")) : NULL;
-    char *save = NULL, *tok;
-    int c = 0;
-    av[c++] = "sbatch";
-    av[c++] = "--wait";
-    if (quiet)
-      av[c++] = "--quiet";
-    for (tok = extra ? strtok_r(extra, " ", &save) : NULL; tok && c < 70; tok = strtok_r(NULL, " ", &save))
-      av[c++] = tok;
-    av[c++] = script;
-    av[c] = NULL;
-    if (quiet && freopen("/dev/null", "w", stdout) == NULL)
-      _exit(1);
-    execvp("sbatch", av);
-    _exit(127);
-  }
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-    ;
-  FL_CHECK(!(WIFEXITED(st) && WEXITSTATUS(st) == 127), FL_ERR_INPUT,
-           "--launcher slurm: sbatch not found (on a cluster, load Slurm's environment first)");
-  *failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-done:
-  if (f)
-    fclose(f);
-  free(abs_path);
-  return rc;
-}
-
-/* Start `faultline simulate PATH PASS... --shard I/N --db DB --quiet` for shard index `i` (0-based), stdout to
- * /dev/null; `ready_fd` / `after_fd` (or -1) passed on as --ready-fd / --after-fd, `close_fds` closed in it. */
-static fl_err fl_sweep_spawn(const char *self, const char *path, const char **pass, int npass, long i, long nshards,
-                             const char *db, int ready_fd, int after_fd, const int *close_fds, int nclose, pid_t *child)
-{
-  fl_err rc = FL_OK;
-  pid_t pid = fork();
-  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
-  if (child)
-    *child = pid;
-  if (pid == 0) {
-    char *av[64 + 256], shard[48], fd[16], afd[16];
-    int c = 0;
-    for (int k = 0; k < nclose; k++)
-      close(close_fds[k]);
-    snprintf(shard, sizeof shard, "%ld/%ld", i + 1, nshards);
-    av[c++] = "faultline";
-    av[c++] = "simulate";
-    av[c++] = (char *)path;
-    for (int k = 0; k < npass && c < 250; k++)
-      av[c++] = (char *)pass[k];
-    av[c++] = "--shard";
-    av[c++] = shard;
-    av[c++] = "--db";
-    av[c++] = (char *)db;
-    av[c++] = "--quiet";
-    if (ready_fd >= 0) {
-      snprintf(fd, sizeof fd, "%d", ready_fd);
-      av[c++] = "--ready-fd";
-      av[c++] = fd;
-    }
-    if (after_fd >= 0) {
-      snprintf(afd, sizeof afd, "%d", after_fd);
-      av[c++] = "--after-fd";
-      av[c++] = afd;
-    }
-    av[c] = NULL;
-    if (freopen("/dev/null", "w", stdout) == NULL)
-      _exit(1);
-    execv(self, av);
-    _exit(127);
-  }
-done:
-  return rc;
-}
-
 static int fl_cmd_sweep(int argc, char **argv)
 {
   fl_err rc = FL_OK;
   const char *path = NULL, *dir = "sweep", *launcher = "local", *out = NULL;
-  const char **pass = calloc((size_t)argc + 1, sizeof *pass), **shards = NULL;
-  char self[4096], **paths = NULL;
-  long jobs = sysconf(_SC_NPROCESSORS_ONLN), nshards = -1, running = 0, next = 0, failed = 0;
-  int npass = 0, quiet = 0, incomplete = 0, code = 0, jobs_given = 0, made_dir = 0;
-  ssize_t len;
+  const char **pass = calloc((size_t)argc + 1, sizeof *pass);
+  char self[4096];
+  long jobs = sysconf(_SC_NPROCESSORS_ONLN), nshards = -1;
+  int npass = 0, quiet = 0, code = 0, jobs_given = 0;
   fl_scenario *sc = NULL;
 
   if (!pass)
@@ -1136,126 +1007,27 @@ static int fl_cmd_sweep(int argc, char **argv)
   if (!out)
     out = sc->db;
   FL_TRY(fl_self_exe(self, sizeof self));
-  /* a Slurm sweep is checked here, before anything is submitted: bad input is one line and nothing runs (a local
-   * sweep's first shard checks it, below) */
-  if (strcmp(launcher, "slurm") == 0) {
-    char cmd[8192];
-    int st;
-    len = snprintf(cmd, sizeof cmd, "'%s' simulate '%s' --print", self, path);
-    for (int k = 0; k < npass; k++)
-      len += snprintf(cmd + len, sizeof cmd - (size_t)len, " '%s'", pass[k]);
-    snprintf(cmd + len, sizeof cmd - (size_t)len, " >/dev/null");
-    st = system(cmd);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 2) {
-      code = 2; /* bad input: said in one line by the check above; nothing ran */
-      goto done;
-    }
-    FL_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, FL_ERR_IO, "sweep: checking the scenario failed (status %d)", st);
-  }
-  made_dir = mkdir(dir, 0777) == 0;
-  FL_CHECK(made_dir || errno == EEXIST, FL_ERR_INPUT, "--dir %s: %s", dir, strerror(errno));
-  FL_ALLOC(paths, nshards);
-  FL_ALLOC(shards, nshards);
-  for (long i = 0; i < nshards; i++) {
-    FL_ALLOC(paths[i], strlen(dir) + 32);
-    sprintf(paths[i], "%s/shard-%ld.sqlite", dir, i + 1);
-    shards[i] = paths[i];
-  }
-  if (!quiet && strcmp(launcher, "slurm") == 0)
-    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, a Slurm job array, in %s/\n", sc->name, nshards,
-            jobs, dir);
-  if (strcmp(launcher, "slurm") == 0) {
-    FL_TRY(fl_sweep_slurm(self, path, pass, npass, dir, nshards, jobs, jobs_given, quiet, &failed));
-    next = nshards; /* every shard ran as an array task: merge them */
-  }
-  if (strcmp(launcher, "local") == 0 && next < nshards) {
-    /* The first shard checks every input before it writes anything (as the whole sweep's check) and says when it
-     * is past that (--ready-fd). The others of the first wave set up at the same time, and wait (--after-fd)
-     * for its word before they open their databases: a byte each, go on; end of file, it found bad input (said
-     * in one line, exit 2), and they leave without a word. */
-    int pfd[2] = {-1, -1}, gfd[2] = {-1, -1};
-    long wave = jobs < nshards ? jobs : nshards;
-    pid_t first = -1;
-    char b;
-    ssize_t n;
-    FL_CHECK(pipe(pfd) == 0 && pipe(gfd) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
-    for (long k = 0; k < wave; k++) {
-      int close_fds[3] = {k == 0 ? pfd[0] : pfd[1], gfd[1], k == 0 ? gfd[0] : pfd[0]};
-      FL_TRY(fl_sweep_spawn(self, path, pass, npass, next, nshards, paths[next], k == 0 ? pfd[1] : -1,
-                            k == 0 ? -1 : gfd[0], close_fds, 3, k == 0 ? &first : NULL));
-      next++;
-      running++;
-    }
-    close(pfd[1]);
-    close(gfd[0]);
-    while ((n = read(pfd[0], &b, 1)) < 0 && errno == EINTR)
-      ;
-    close(pfd[0]);
-    if (n == 1) {
-      for (long k = 1; k < wave; k++)
-        if (write(gfd[1], "1", 1) != 1)
-          break;
-      if (!quiet) /* the input is good: the sweep goes on */
-        fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, local processes, in %s/\n", sc->name, nshards,
-                jobs, dir);
-    }
-    close(gfd[1]);
-    if (n != 1) {
-      /* it ended before it was ready: bad input (said in one line) or a failure; the others leave */
-      int st = 0, bad = 0;
-      pid_t w;
-      while (running > 0 && (w = wait(&st)) > 0) {
-        running--;
-        if (w == first)
-          bad = WIFEXITED(st) && WEXITSTATUS(st) == 2;
-        failed += !WIFEXITED(st) || WEXITSTATUS(st) != 0;
-      }
-      if (bad) {
-        if (made_dir)
-          rmdir(dir); /* ours, and empty: nothing ran */
-        code = 2;
-        goto done;
-      }
-    }
-  }
-  while (next < nshards || running > 0) {
-    while (running < jobs && next < nshards) {
-      FL_TRY(fl_sweep_spawn(self, path, pass, npass, next, nshards, paths[next], -1, -1, NULL, 0, NULL));
-      next++;
-      running++;
-    }
-    {
-      int st = 0;
-      if (wait(&st) > 0) {
-        running--;
-        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-          failed++;
-      }
-    }
-  }
-  if (failed)
-    fprintf(stderr, "faultline: sweep: %ld shard%s failed; run the same command again to finish them\n", failed,
-            failed == 1 ? "" : "s");
   {
-    FILE *log = quiet ? fopen("/dev/null", "w") : stderr;
-    rc = fl_db_merge(out, shards, (int)nshards, log ? log : stderr, &incomplete);
-    if (log && log != stderr)
-      fclose(log);
-    FL_TRY(rc);
+    fl_shards_opts so = {.self = self,
+                         .path = path,
+                         .pass = pass,
+                         .npass = npass,
+                         .dir = dir,
+                         .out = out,
+                         .name = sc->name,
+                         .nshards = nshards,
+                         .jobs = jobs,
+                         .jobs_given = jobs_given,
+                         .slurm = strcmp(launcher, "slurm") == 0,
+                         .quiet = quiet};
+    FL_TRY(fl_shards_run(&so, &code));
   }
-  if (!quiet)
-    fprintf(stderr, "faultline: sweep %s: merged into %s (faultline report %s)\n", sc->name, out, out);
 done:
-  if (paths)
-    for (long i = 0; i < nshards; i++)
-      free(paths[i]);
-  free(paths);
-  free(shards);
   free(pass);
   fl_scenario_destroy(&sc);
   if (rc != FL_OK)
     return fl_report_error(rc);
-  return code ? code : failed || incomplete ? 1 : 0;
+  return code;
 }
 
 /* ---- validate ---- */
