@@ -76,17 +76,17 @@ typedef struct fl_scenario {
   int start;             /* fl_start */
 
   /* [app] */
-  char *app;                  /* "bsp", "gridworld" */
-  long app_nodes;             /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
-  double work_s;              /* bsp: failure-free compute time, seconds */
-  double flops;               /* bsp: computation per rank (0: work_s is the time) */
-  double checkpoint_size;     /* bsp: bytes per rank per checkpoint (0: none given) */
-  double comm_fraction;       /* bsp: share of time spent exchanging with neighbours (async flush interference) */
-  long grid_rows, grid_cols;  /* gridworld: n x m states */
-  long iterations;            /* gridworld: at most this many value-iteration sweeps */
-  double tolerance;           /* gridworld: converged when no value changes by more than this */
-  double node_memory;         /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
-  char *scheduler;            /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
+  char *app;                 /* "bsp", "gridworld" */
+  long app_nodes;            /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
+  double work_s;             /* bsp: failure-free compute time, seconds */
+  double flops;              /* bsp: computation per rank (0: work_s is the time) */
+  double checkpoint_size;    /* bsp: bytes per rank per checkpoint (0: none given) */
+  double comm_fraction;      /* bsp: share of time spent exchanging with neighbours (async flush interference) */
+  long grid_rows, grid_cols; /* gridworld: n x m states */
+  long iterations;           /* gridworld: at most this many value-iteration sweeps */
+  double tolerance;          /* gridworld: converged when no value changes by more than this */
+  double node_memory;        /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
+  char *scheduler;           /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */

@@ -182,8 +182,8 @@ fl_err fl_shards_run(const fl_shards_opts *o, int *code)
     shards[i] = paths[i];
   }
   if (!o->quiet && o->slurm)
-    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, a Slurm job array, in %s/\n", o->name,
-            o->nshards, o->jobs, o->dir);
+    fprintf(stderr, "faultline: sweep %s: %ld shards, %ld at a time, a Slurm job array, in %s/\n", o->name, o->nshards,
+            o->jobs, o->dir);
   if (o->slurm) {
     FL_TRY(fl_shards_slurm(o, &failed));
     next = o->nshards; /* every shard ran as an array task: merge them */

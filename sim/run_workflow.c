@@ -24,8 +24,8 @@
  * re-executed task, and every pending task of p, goes to the live host where it would finish first given the
  * work already queued there; with no live host it waits for a repair. Order stays deadlock-free: every host runs
  * its queue in the schedule's start-time order, a topological order of the graph. */
-#include "gridworld_keys.h"
 #include "dag.h"
+#include "gridworld_keys.h"
 #include "heft.h"
 #include "io_async.h"
 #include "sim_impl.h"

@@ -56,7 +56,7 @@ struct fl_wlrun {
   double *jbytes;          /* per job, from the trace's memory (app.checkpoint_memory); NULL: `bytes` for all */
   double *tau_s, *delta_s; /* per job: its interval, and its isolated file-level checkpoint's cost (least-waste) */
   double ff_span_s;        /* the failure-free replay's span: the row's work_s */
-  char *disk_name; /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
+  char *disk_name;         /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
   long npfs;
   sg_host_t *pfs_host;
   sg_disk_t *pfs_disk;
@@ -72,18 +72,18 @@ typedef struct fl_wlio fl_wlio;
 
 typedef struct fl_wlj {
   int phase;
-  long serial;    /* bumped at every phase change: heap entries of an older phase are stale */
-  double done_s;  /* work its newest checkpoint holds */
+  long serial;             /* bumped at every phase change: heap entries of an older phase are stale */
+  double done_s;           /* work its newest checkpoint holds */
   double lv_s[FL_NLEVELS]; /* per level: the work its newest checkpoint holds */
   long lv_v[FL_NLEVELS];   /* which checkpoint (its number, from 1) that is; -1: none (the strategy's view) */
-  long nslots;            /* nodes it holds while running: its nodes x the copies of each rank (copy c of rank k on
-                           * slot c x nodes + k) */
-  unsigned char *dead;    /* replication: per slot, 1 when its node failed since the job started (that copy is dead) */
-  double seg_s;   /* the compute segment under way or just finished */
-  double phase_t; /* when the phase began */
-  double req_t;   /* when it asked the PFS */
-  fl_wlio *io;    /* its I/O under way */
-  int32_t *nodes; /* while running */
+  long nslots;             /* nodes it holds while running: its nodes x the copies of each rank (copy c of rank k on
+                            * slot c x nodes + k) */
+  unsigned char *dead;     /* replication: per slot, 1 when its node failed since the job started (that copy is dead) */
+  double seg_s;            /* the compute segment under way or just finished */
+  double phase_t;          /* when the phase began */
+  double req_t;            /* when it asked the PFS */
+  fl_wlio *io;             /* its I/O under way */
+  int32_t *nodes;          /* while running */
   fl_db_job row;
 } fl_wlj;
 
@@ -92,8 +92,8 @@ struct fl_wlio {
   long job;
   int restart;
   fl_level level; /* the file level (the PFS) or the buddy level (partners' memory) */
-  int state; /* 0 under way, 1 completed (listed for the coordinator), 2 cancelled */
-  int refs;  /* its actor's, and the coordinator's (through the job, then the list of completions) */
+  int state;      /* 0 under way, 1 completed (listed for the coordinator), 2 cancelled */
+  int refs;       /* its actor's, and the coordinator's (through the job, then the list of completions) */
   fl_ioset *set;
   fl_io_op *ops;
   long nops;
@@ -294,8 +294,8 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   w->io_policy = wo->ckpt_io;
   w->degree = sim->strat.degree > 1 ? sim->strat.degree : 1;
   if (fl_platform_generated(sim->pf) || sc->storage_disk)
-    FL_CHECK((w->disk_name = strdup(fl_platform_generated(sim->pf) ? "local" : sc->storage_disk)) != NULL,
-             FL_ERR_NOMEM, "out of memory");
+    FL_CHECK((w->disk_name = strdup(fl_platform_generated(sim->pf) ? "local" : sc->storage_disk)) != NULL, FL_ERR_NOMEM,
+             "out of memory");
   /* a job whose copies do not fit the machine runs with as many as fit: one, for a job of more than half of it
    * under duplication (the CLI says how many) */
   FL_ALLOC(w->copies, w->njobs);
@@ -409,8 +409,8 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   FL_ALLOC(ffstart, w->njobs);
   for (long i = 0; i < w->njobs; i++) {
     const fl_swf_job *j = &w->trace->jobs[i];
-    ff[i] = (fl_batch_job){
-        .submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes * w->copies[i]};
+    ff[i] =
+        (fl_batch_job){.submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes * w->copies[i]};
   }
   FL_TRY(fl_batch_replay(w->sched, ff, w->njobs, w->machine, ffstart));
   {
@@ -787,8 +787,8 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
     jb->row.checkpoints++;
     /* the levels it wrote: its own, and those a checkpoint of it refreshes (the strategy's writes; none that needs
      * a partner on a job of one node) */
-    unsigned wrote = (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) &
-                     fl_wl_level_mask(wr->w->trace->jobs[j].nodes);
+    unsigned wrote =
+        (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(wr->w->trace->jobs[j].nodes);
     for (int l = 0; l < FL_NLEVELS; l++)
       if (wrote & FL_LEVEL_BIT(l)) {
         jb->lv_s[l] = jb->done_s;
@@ -1132,9 +1132,13 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   for (long j = 0; j < w->njobs; j++) {
     const fl_swf_job *t = &w->trace->jobs[j];
     wr.first_submit = fmin(wr.first_submit, t->submit_s);
-    wr.jobs[j].row = (fl_db_job){
-        .job = t->id, .submit_s = t->submit_s, .start_s = NAN, .end_s = NAN, .run_s = t->run_s, .nodes = t->nodes,
-        .copies = w->copies[j]};
+    wr.jobs[j].row = (fl_db_job){.job = t->id,
+                                 .submit_s = t->submit_s,
+                                 .start_s = NAN,
+                                 .end_s = NAN,
+                                 .run_s = t->run_s,
+                                 .nodes = t->nodes,
+                                 .copies = w->copies[j]};
     for (int l = 0; l < FL_NLEVELS; l++)
       wr.jobs[j].lv_v[l] = -1;
   }

@@ -124,8 +124,8 @@ fl_err fl_study_setup(fl_study *st, long group)
 {
   fl_err rc = FL_OK;
   int *effective = NULL; /* per combination and dimension: its value's index if its simulation reads the key */
-  FL_CHECK(group < st->ngroups, FL_ERR_INPUT, "--platform-group %ld: the sweep has %d platform%s", group,
-           st->ngroups, st->ngroups == 1 ? "" : "s");
+  FL_CHECK(group < st->ngroups, FL_ERR_INPUT, "--platform-group %ld: the sweep has %d platform%s", group, st->ngroups,
+           st->ngroups == 1 ? "" : "s");
   FL_ALLOC(effective, st->ncombos * FL_MAX_SWEEP_DIMS);
   for (long c = 0; c < st->ncombos; c++) {
     fl_study_point *p = &st->points[c];

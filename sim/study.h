@@ -56,7 +56,7 @@ typedef struct fl_study_tally {
 /* What the caller hears as the study runs (the CLI prints; any hook may be NULL). */
 typedef struct fl_study_hooks {
   void *ctx;
-  void (*point)(void *ctx, const fl_study *st, long c);   /* point c is about to run its replicas */
+  void (*point)(void *ctx, const fl_study *st, long c);                      /* point c is about to run its replicas */
   void (*row)(void *ctx, const fl_study *st, long c, long done, long total); /* before each row it simulates */
   void (*point_done)(void *ctx, const fl_study *st, long c, const fl_study_tally *t); /* its rows are written */
 } fl_study_hooks;

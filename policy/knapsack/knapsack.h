@@ -25,12 +25,12 @@
  * with a knapsack (hybrid, substitution) and the workflow app's substitutions: fl_scenario_options(sc,
  * &fl_pol_keys) gives a scenario's values. */
 typedef struct fl_pol_opts {
-  char *kind;             /* a solver's name, or "full-mip" */
-  double max_cross;       /* full-mip: substitutions across hosts per decision (< 0: no limit) */
-  double error_budget;    /* epsilon */
-  double time_limit_s;    /* the MIP solver's time limit */
-  double mip_gap;         /* the MIP solver's relative gap */
-  int weights_empirical;  /* 0: the seed's bound; 1: observed differences */
+  char *kind;            /* a solver's name, or "full-mip" */
+  double max_cross;      /* full-mip: substitutions across hosts per decision (< 0: no limit) */
+  double error_budget;   /* epsilon */
+  double time_limit_s;   /* the MIP solver's time limit */
+  double mip_gap;        /* the MIP solver's relative gap */
+  int weights_empirical; /* 0: the seed's bound; 1: observed differences */
 } fl_pol_opts;
 extern const fl_keyset fl_pol_keys;
 

@@ -14,8 +14,8 @@ static const fl_key fl_two_level_key_table[] = {
     {"strategy", "file_every", FL_K_COUNT, offsetof(fl_two_level_opts, file_every), FL_K_POS, "4", NULL,
      "two-level: every this many checkpoints, one goes to the file level too (the others to the buddy's memory)"},
 };
-static const fl_keyset fl_two_level_options = {"strategy two-level", sizeof(fl_two_level_opts),
-                                               fl_two_level_key_table, FL_KEYS_N(fl_two_level_key_table), NULL};
+static const fl_keyset fl_two_level_options = {"strategy two-level", sizeof(fl_two_level_opts), fl_two_level_key_table,
+                                               FL_KEYS_N(fl_two_level_key_table), NULL};
 
 static const fl_strategy_key fl_two_level_keys[] = {
     FL_STRAT_CKPT_KEYS,

@@ -20,8 +20,8 @@ typedef struct fl_fm_ops {
   double (*uniform)(gsl_rng *r);
   double (*time_of)(const fl_fm *fm, double u);
   int decreasing;
-  const fl_fm_fit *fit;       /* how `faultline fit` fits it (fm.h); NULL: it cannot */
-  const fl_keyset *options;   /* the keys it declares (core/keys.h); NULL: none of its own */
+  const fl_fm_fit *fit;     /* how `faultline fit` fits it (fm.h); NULL: it cannot */
+  const fl_keyset *options; /* the keys it declares (core/keys.h); NULL: none of its own */
   /* The input files its keys name, fingerprinted into rows (at most FL_FM_MAX_INPUTS): fills refs, returns how
    * many. NULL: none. Asked of every model, chosen or not (a model's check refuses its keys given to another). */
   int (*inputs)(const fl_scenario *sc, fl_input_ref *refs);

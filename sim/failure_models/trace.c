@@ -14,19 +14,19 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 /* The model's own keys (core/keys.h). */
 typedef struct fl_trace_opts {
-  char *trace;  /* the log, relative to the scenario (NULL: none) */
-  int format;   /* fl_log_format: auto, csv, lanl, fta */
-  int by_work;  /* trace_clock: 0 a record's time is the date of the failure; 1 the job's work done */
-  long system;  /* lanl/fta: keep this system only (0: all) */
-  char *map;    /* log node id -> node index or host, or NULL */
+  char *trace; /* the log, relative to the scenario (NULL: none) */
+  int format;  /* fl_log_format: auto, csv, lanl, fta */
+  int by_work; /* trace_clock: 0 a record's time is the date of the failure; 1 the job's work done */
+  long system; /* lanl/fta: keep this system only (0: all) */
+  char *map;   /* log node id -> node index or host, or NULL */
 } fl_trace_opts;
 
 static const char *const fl_log_format_choices[] = {"auto", "csv", "lanl", "fta", NULL}; /* fl_log_format order */

@@ -23,9 +23,8 @@ static const fl_key fl_alternate_key_table[] = {
     {"strategy", "alternate_period", FL_K_COUNT, offsetof(fl_alternate_opts, period), FL_K_POS, "2", NULL,
      "alternate: one checkpoint in this many goes to files, the others to the buddy's memory"},
 };
-static const fl_keyset fl_alternate_options = {"strategy alternate", sizeof(fl_alternate_opts),
-                                               fl_alternate_key_table, FL_KEYS_N(fl_alternate_key_table),
-                                               fl_alternate_check};
+static const fl_keyset fl_alternate_options = {"strategy alternate", sizeof(fl_alternate_opts), fl_alternate_key_table,
+                                               FL_KEYS_N(fl_alternate_key_table), fl_alternate_check};
 
 static const fl_strategy_key fl_alternate_keys[] = {
     FL_STRAT_CKPT_KEYS,

@@ -65,8 +65,7 @@ static void test_groups(void)
   CU_ASSERT(st->points[0].sim && st->points[1].sim && !st->points[2].sim && !st->points[3].sim);
   /* the rows: those of the combinations set up here, every shard a disjoint share */
   CU_ASSERT_EQUAL(fl_study_rows(st, 1, 1), 6);
-  CU_ASSERT_EQUAL(fl_study_rows(st, 1, 4) + fl_study_rows(st, 2, 4) + fl_study_rows(st, 3, 4) +
-                      fl_study_rows(st, 4, 4),
+  CU_ASSERT_EQUAL(fl_study_rows(st, 1, 4) + fl_study_rows(st, 2, 4) + fl_study_rows(st, 3, 4) + fl_study_rows(st, 4, 4),
                   6);
   CU_ASSERT_EQUAL(fl_study_rows(st, 1, 4), 2); /* items 0 and 4 of 0..5 (the second group's 6..11 not here) */
   fl_study_destroy(&st);

@@ -458,7 +458,8 @@ static void test_replication_by_hand(void)
                           "[failures]\nmodel = trace\n[app]\nkind = workload\ntrace = rep.swf\n"
                           "[strategy]\nkind = replication\ninterval = never\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate rep.ini --db rep.sqlite --quiet", 60), 0);
-  long masked = (long)fl_cli_query("rep.sqlite", "SELECT id FROM runs WHERE overrides LIKE '%masked%'"), lost = 3 - masked;
+  long masked = (long)fl_cli_query("rep.sqlite", "SELECT id FROM runs WHERE overrides LIKE '%masked%'"),
+       lost = 3 - masked;
   CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", masked, 1, "end_s"), 100);
   CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", masked, 1, "failures"), 2);
   CU_ASSERT_EQUAL(fl_job_col("rep.sqlite", masked, 1, "lost_work_s"), 0);
@@ -535,8 +536,10 @@ static void test_buddy_in_place(void)
   CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 2);
   snprintf(sql, sizeof sql, "SELECT t_s FROM events WHERE run_id = %ld AND kind = 101 ORDER BY id DESC LIMIT 1", two);
   CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 95);
-  snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM events WHERE run_id = %ld AND kind = 107 AND level = 'file' AND "
-                            "value = 60", two);
+  snprintf(sql, sizeof sql,
+           "SELECT COUNT(*) FROM events WHERE run_id = %ld AND kind = 107 AND level = 'file' AND "
+           "value = 60",
+           two);
   CU_ASSERT_EQUAL(fl_cli_query("bud.sqlite", sql), 1);
   snprintf(sql, sizeof sql, "SELECT end_s - start_s - 20 - (%s) FROM jobs WHERE run_id = %ld", sum, two);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("bud.sqlite", sql), 0.0, 1e-6);
@@ -545,7 +548,8 @@ static void test_buddy_in_place(void)
   trace[0] = '\0';
   fl_job(trace, sizeof trace, 1, 0, 100, 1, 200);
   fl_cli_write("bud1.swf", trace);
-  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate bud.ini --db bud1.sqlite --quiet --set app.trace=bud1.swf", 60), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate bud.ini --db bud1.sqlite --quiet --set app.trace=bud1.swf", 60),
+                        0);
   CU_ASSERT_EQUAL(fl_cli_query("bud1.sqlite", "SELECT j.checkpoints FROM jobs j JOIN runs r ON r.id = j.run_id WHERE "
                                               "r.strategy = 'buddy'"),
                   0);
@@ -557,8 +561,8 @@ static void test_buddy_in_place(void)
 /* Every strategy the workload engine runs (multilevel: local, XOR and file), under many failures on a generated mix:
  * every job ends, and the time
  * each held its nodes — from its start to the failure that sent it back to the queue or to its end; a failure it
- * restarted from in place (n = 1; a stored -1 reads NULL) does not end its hold — is its run time plus its lost compute, checkpoint,
- * restart and I/O-wait time; the run's node-hours are its jobs' (nodes x copies). */
+ * restarted from in place (n = 1; a stored -1 reads NULL) does not end its hold — is its run time plus its lost
+ * compute, checkpoint, restart and I/O-wait time; the run's node-hours are its jobs' (nodes x copies). */
 static void test_strategies_accounting(void)
 {
   fl_cli_write("strat.ini", "[run]\nname = strat\nreplicas = 2\nevents = all\n"
