@@ -49,6 +49,7 @@ struct fl_wlrun {
   long machine; /* nodes 0 .. machine-1 of the platform run jobs */
   int requeue, io_policy, ckpt;
   long degree;             /* copies of each rank (replication, strategy.degree) */
+  long xor_g;              /* ranks per XOR set (strategy.xor_group; 2 where the strategy has no XOR level) */
   long *copies;            /* per job: the copies it runs, degree or as many as fit the machine (at least 1) */
   long fewer;              /* jobs that run with fewer copies than degree */
   unsigned levels;         /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
@@ -293,6 +294,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   w->requeue = wo->requeue;
   w->io_policy = wo->ckpt_io;
   w->degree = sim->strat.degree > 1 ? sim->strat.degree : 1;
+  w->xor_g = sim->strat.xor_group > 1 ? sim->strat.xor_group : 2;
   if (fl_platform_generated(sim->pf) || sc->storage_disk)
     FL_CHECK((w->disk_name = strdup(fl_platform_generated(sim->pf) ? "local" : sc->storage_disk)) != NULL, FL_ERR_NOMEM,
              "out of memory");
@@ -549,7 +551,7 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, lo
      * checkpoint and its share of the set's parity, S (1 + 1 / (g - 1)), on its disk, and S to the next member of
      * its set (the partner's path); a rebuild in place reads the partner's disk back and sends S to the node that
      * took the lost rank's place */
-    long g = wr->sim->strat.xor_group > 1 ? wr->sim->strat.xor_group : 2;
+    long g = w->xor_g;
     double on_disk = level == FL_LEVEL_XOR ? bytes * (1.0 + 1.0 / (double)(g - 1)) : bytes;
     for (long k = restart ? (slot + step) % nodes : 0; k < (restart ? (slot + step) % nodes + 1 : nodes); k++) {
       sg_host_t h = fl_platform_host(wr->sim->pf, jb->nodes[k]);
@@ -873,7 +875,7 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
     /* a lost node takes its local disk: the local level never survives (node failures only); the XOR level does
      * when the lost rank's set holds another rank to rebuild it from */
     int stay = jb->phase != FL_WLP_RESTART && wr->nfree > 0;
-    long g = wr->sim->strat.xor_group > 1 ? wr->sim->strat.xor_group : 2, k = slot % t->nodes;
+    long g = w->xor_g, k = slot % t->nodes;
     long set = (k / g) * g, set_size = t->nodes - set < g ? t->nodes - set : g;
     view.buddy_intact = stay && t->nodes > 1 && jb->lv_v[FL_LEVEL_BUDDY] >= 0;
     view.xor_intact = stay && set_size > 1 && jb->lv_v[FL_LEVEL_XOR] >= 0;
