@@ -22,7 +22,7 @@
 
 static long fl_best_substitute(const fl_sim *sim, const double *v, long s, double *w_out)
 {
-  return fl_gw_best_substitute(sim->gw, sim->task_failed, sim->gw_own, v, s, sim->strat.weights_empirical, w_out);
+  return fl_gw_best_substitute(sim->gw, sim->task_failed, sim->gw_own, v, s, fl_strat_weights_empirical(&sim->strat), w_out);
 }
 
 static void fl_sim_run_tasks(fl_replica *rep)
@@ -39,9 +39,7 @@ static void fl_sim_run_tasks(fl_replica *rep)
   res->complete_iterations = 0;
   res->tasks_replicated = res->tasks_substituted = res->tasks_stale = 0;
   res->error_spent = 0.0;
-  sim->strat.solver = NULL;
-  sim->strat.solve_time_s = 0.0;
-  sim->strat.worst_gap = NAN;
+  fl_strat_decisions_reset(&sim->strat);
   if (fl_strat_reads(&sim->strat, "policy.kind"))
     res->policy_time_s = 0.0; /* a policy that never had to decide spent no time */
   memcpy(v, gw->reward, (size_t)n * sizeof *v);
@@ -75,9 +73,9 @@ static void fl_sim_run_tasks(fl_replica *rep)
       return;
     }
     if (fl_strat_reads(&sim->strat, "policy.kind")) {
-      res->policy_solver = sim->strat.solver;
-      res->policy_time_s = sim->strat.solve_time_s;
-      res->policy_gap = sim->strat.worst_gap;
+      res->policy_solver = sim->strat.decided.solver;
+      res->policy_time_s = sim->strat.decided.solve_time_s;
+      res->policy_gap = sim->strat.decided.worst_gap;
     }
 
     for (long f = 0; f < nf; f++) {

@@ -303,7 +303,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     FL_ALLOC(w->sink_sub, w->wf->ntasks);
     /* the failure-free run of the same sweeps (tolerance 0: all of them) */
     FL_CHECK(fl_gw_solve(w->gw, 0.0, sc->iterations, w->ref, &it) >= 0, FL_ERR_NOMEM, "out of memory");
-    w->empirical = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->weights_empirical;
+    w->empirical = fl_strat_weights_empirical(&sim->strat);
     FL_CHECK((path = strdup("gridworld")) != NULL, FL_ERR_NOMEM, "out of memory");
   } else {
     path = fl_scenario_resolve(sc, wo->graph);
@@ -1445,7 +1445,7 @@ static fl_err fl_wf_decide(fl_wfrun *w, long from, long to, long *nl, double t_n
                        .max_cross = -1,
                        .ndependents = w->ndep,
                        .failed_task = w->lost + from};
-  sim->strat.error_budget = fmax(0.0, w->budget - w->spent);
+  fl_strat_set_budget(&sim->strat, fmax(0.0, w->budget - w->spent));
   memset(w->subst, 0, (size_t)m);
   FL_TRY(fl_strat_decide_graph(&sim->strat, &full, m, w->weight, w->subst, w->t_by, &have_z));
   rep->res->decisions++;
@@ -1672,11 +1672,7 @@ static void fl_sim_run_workflow(fl_replica *rep)
   res->tasks_replicated = res->tasks_substituted = res->tasks_lost = 0;
   res->error_spent = 0.0;
   res->policy_objective = 0;
-  sim->strat.solver = NULL;
-  sim->strat.solve_time_s = 0.0;
-  sim->strat.worst_gap = NAN;
-  sim->strat.objective = 0;
-  sim->strat.fell_back = 0;
+  fl_strat_decisions_reset(&sim->strat);
   for (long p = 0; p < w->H; p++)
     if (w->q[p].n > 0 && w->up[p])
       fl_wf_wake(w, p);
@@ -1741,10 +1737,10 @@ static void fl_sim_run_workflow(fl_replica *rep)
     }
   }
   if (fl_strat_reads(&sim->strat, "policy.kind")) {
-    res->policy_solver = sim->strat.solver;
-    res->policy_time_s = sim->strat.solve_time_s;
-    res->policy_gap = sim->strat.worst_gap;
-    res->policy_objective = sim->strat.objective;
+    res->policy_solver = sim->strat.decided.solver;
+    res->policy_time_s = sim->strat.decided.solve_time_s;
+    res->policy_gap = sim->strat.decided.worst_gap;
+    res->policy_objective = sim->strat.decided.objective;
   }
 }
 

@@ -257,7 +257,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
   if (sim->app->size)
     FL_TRY(sim->app->size(sim, sc));
-  if (sim->strat.full_model && !(sim->app->flags & FL_SIM_APP_DEPENDENTS)) {
+  if (sim->strat.needs_dependents && !(sim->app->flags & FL_SIM_APP_DEPENDENTS)) {
     rc = fl_scenario_fail(sc, "policy", "kind",
                           "full-mip needs per-dependent substitutes: app.kind = workflow (this "
                           "one: %s)",

@@ -268,14 +268,14 @@ static int fl_gwt_decide(fl_gwt *g)
       g->failed[nf++] = s;
   }
   for (long f = 0; f < nf; f++)
-    (void)fl_gw_best_substitute(g->gw, g->pending, g->own, g->v, g->failed[f], st->weights_empirical, &g->weight[f]);
+    (void)fl_gw_best_substitute(g->gw, g->pending, g->own, g->v, g->failed[f], fl_strat_weights_empirical(st), &g->weight[f]);
   if (fl_strat_decide_tasks(st, nf, g->weight, g->substitute) != FL_OK)
     return FL_RT_LOST;
   g->this_spent = 0.0;
   for (long f = 0; f < nf; f++) {
     long s = g->failed[f];
     if (g->substitute[f]) {
-      long j = fl_gw_best_substitute(g->gw, g->pending, g->own, g->v, s, st->weights_empirical, NULL);
+      long j = fl_gw_best_substitute(g->gw, g->pending, g->own, g->v, s, fl_strat_weights_empirical(st), NULL);
       g->decision[s] = j >= 0 ? j : FL_GWT_STALE;
       if (j >= 0)
         g->this_spent += g->weight[f]; /* the w_i the policy accepted */
@@ -299,11 +299,11 @@ static void fl_gwt_pack_state(fl_gwt *g)
   h[FL_GWT_H_STALE_SWEEPS] = (double)g->counts.stale_sweeps;
   h[FL_GWT_H_SPENT] = g->counts.error_spent;
   h[FL_GWT_H_THIS_SPENT] = g->this_spent;
-  h[FL_GWT_H_SOLVE_S] = st->solve_time_s;
-  h[FL_GWT_H_GAP] = st->worst_gap;
-  h[FL_GWT_H_OBJECTIVE] = (double)st->objective;
-  h[FL_GWT_H_FELL_BACK] = st->fell_back;
-  h[FL_GWT_H_SOLVED] = st->solver != NULL;
+  h[FL_GWT_H_SOLVE_S] = st->decided.solve_time_s;
+  h[FL_GWT_H_GAP] = st->decided.worst_gap;
+  h[FL_GWT_H_OBJECTIVE] = (double)st->decided.objective;
+  h[FL_GWT_H_FELL_BACK] = st->decided.fell_back;
+  h[FL_GWT_H_SOLVED] = st->decided.solver != NULL;
   memcpy(p, g->v, (size_t)g->n * sizeof *p);
   memcpy(p + g->n, g->own, (size_t)g->n * sizeof *p);
   for (long s = 0; s < g->n; s++)
@@ -323,12 +323,12 @@ static void fl_gwt_unpack_state(fl_gwt *g)
   g->counts.stale_sweeps = (long)h[FL_GWT_H_STALE_SWEEPS];
   g->counts.error_spent = h[FL_GWT_H_SPENT];
   g->this_spent = h[FL_GWT_H_THIS_SPENT];
-  st->solve_time_s = h[FL_GWT_H_SOLVE_S];
-  st->worst_gap = h[FL_GWT_H_GAP];
-  st->objective = (long)h[FL_GWT_H_OBJECTIVE];
-  st->fell_back = h[FL_GWT_H_FELL_BACK] != 0;
+  st->decided.solve_time_s = h[FL_GWT_H_SOLVE_S];
+  st->decided.worst_gap = h[FL_GWT_H_GAP];
+  st->decided.objective = (long)h[FL_GWT_H_OBJECTIVE];
+  st->decided.fell_back = h[FL_GWT_H_FELL_BACK] != 0;
   /* the solver's name, as fl_pol_solve gives it (the row's policy_solver) */
-  st->solver = !h[FL_GWT_H_SOLVED] ? NULL : st->fell_back ? "mip (greedy fallback)" : st->policy;
+  st->decided.solver = !h[FL_GWT_H_SOLVED] ? NULL : st->decided.fell_back ? "mip (greedy fallback)" : st->solver;
   memcpy(g->v, p, (size_t)g->n * sizeof *p);
   memcpy(g->own, p + g->n, (size_t)g->n * sizeof *p);
   for (long s = 0; s < g->n; s++) {

@@ -424,10 +424,10 @@ int main(int argc, char **argv)
       row.error_spent = counts.error_spent;
       row.complete_iterations = res.iterations - counts.stale_sweeps;
       if (row.policy) {
-        row.policy_solver = strat.solver;
-        row.policy_time_s = strat.solve_time_s;
-        row.policy_gap = strat.worst_gap;
-        row.policy_objective = strat.objective;
+        row.policy_solver = strat.decided.solver;
+        row.policy_time_s = strat.decided.solve_time_s;
+        row.policy_gap = strat.decided.worst_gap;
+        row.policy_objective = strat.decided.objective;
       }
     }
     if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, &events, NULL) != FL_OK) {

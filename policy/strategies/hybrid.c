@@ -19,23 +19,19 @@ static const fl_strategy_key fl_hybrid_keys[] = {
 
 static fl_err fl_hybrid_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
-  const fl_pol_opts *po = fl_scenario_options(sc, &fl_pol_keys);
+  const fl_pol_opts *po = run->opts; /* policy/knapsack's keys, the [policy] section */
   unsigned char none[1];
   fl_pol_instance in = {.nfailed = 0, .budget = po->error_budget};
   fl_pol_decision d = {.substitute = none};
-  snprintf(run->policy, sizeof run->policy, "%s", po->kind);
-  run->full_model = strcmp(po->kind, "full-mip") == 0;
-  run->max_cross = po->max_cross < 0 ? -1 : (long)po->max_cross;
-  if (run->full_model) {
+  snprintf(run->solver, sizeof run->solver, "%s", po->kind);
+  run->needs_dependents = strcmp(po->kind, "full-mip") == 0;
+  if (run->needs_dependents) {
     if (fl_pol_solve("mip", &in, &d) != FL_OK)
       return fl_scenario_fail(sc, "policy", "kind", "full-mip needs GLPK, and this faultline was built without it");
-    snprintf(run->policy, sizeof run->policy, "mip");
+    snprintf(run->solver, sizeof run->solver, "mip");
   }
-  run->error_budget = po->error_budget;
-  run->time_limit_s = po->time_limit_s;
-  run->mip_gap = po->mip_gap;
-  run->weights_empirical = po->weights_empirical;
-  if (!run->full_model && fl_pol_solve(po->kind, &in, &d) != FL_OK) { /* the solver's name, checked before anything runs */
+  run->budget = po->error_budget;
+  if (!run->needs_dependents && fl_pol_solve(po->kind, &in, &d) != FL_OK) { /* the solver's name, checked first */
     char why[512];
     snprintf(why, sizeof why, "%s", fl_err_msg());
     return fl_scenario_fail(sc, "policy", "kind", "%s", why);
@@ -45,31 +41,33 @@ static fl_err fl_hybrid_setup(fl_strategy_run *run, const fl_scenario *sc)
 
 static void fl_hybrid_account(fl_strategy_run *run, const fl_pol_decision *d)
 {
-  run->solve_time_s += d->time_s;
-  run->objective += d->nsubstituted;
-  if (!isnan(d->gap) && !(d->gap <= run->worst_gap))
-    run->worst_gap = d->gap;
+  fl_strat_decisions *t = &run->decided;
+  t->solve_time_s += d->time_s;
+  t->objective += d->nsubstituted;
+  if (!isnan(d->gap) && !(d->gap <= t->worst_gap))
+    t->worst_gap = d->gap;
   if (strstr(d->solver, "fallback"))
-    run->fell_back = 1;
-  if (!run->solver || strstr(d->solver, "fallback"))
-    run->solver = run->full_model && !strstr(d->solver, "fallback") ? "full-mip" : d->solver;
+    t->fell_back = 1;
+  if (!t->solver || strstr(d->solver, "fallback"))
+    t->solver = run->needs_dependents && !strstr(d->solver, "fallback") ? "full-mip" : d->solver;
 }
 
 /* One decision: the simplified knapsack on weight[] (full == NULL), or the full MIP on the terms. */
 static fl_err fl_hybrid_solve(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
                               unsigned char *substitute, long *substitute_by)
 {
+  const fl_pol_opts *po = run->opts;
   fl_pol_instance in = {.nfailed = nfailed,
                         .weight = weight,
-                        .budget = run->error_budget,
+                        .budget = run->budget,
                         .full = full,
-                        .time_limit_s = run->time_limit_s,
-                        .mip_gap = run->mip_gap};
+                        .time_limit_s = po->time_limit_s,
+                        .mip_gap = po->mip_gap};
   fl_pol_decision d = {.substitute = substitute, .substitute_by = full ? substitute_by : NULL};
   fl_err rc;
   if (nfailed <= 0)
     return FL_OK;
-  if ((rc = fl_pol_solve(run->policy, &in, &d)) != FL_OK)
+  if ((rc = fl_pol_solve(run->solver, &in, &d)) != FL_OK)
     return rc;
   fl_hybrid_account(run, &d);
   return FL_OK;
@@ -77,7 +75,7 @@ static fl_err fl_hybrid_solve(fl_strategy_run *run, const fl_pol_full *full, lon
 
 static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weight, unsigned char *substitute)
 {
-  if (run->full_model)
+  if (run->needs_dependents)
     return fl_err_set(FL_ERR_INPUT, "policy.kind = full-mip needs per-dependent substitutes: app.kind = workflow");
   return fl_hybrid_solve(run, NULL, nfailed, weight, substitute, NULL);
 }
@@ -86,10 +84,11 @@ static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weigh
 static fl_err fl_hybrid_decide_graph(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
                                      unsigned char *substitute, long *substitute_by, int *have_z)
 {
+  const fl_pol_opts *po = run->opts;
   fl_pol_full f = *full;
-  f.max_cross = run->max_cross;
-  *have_z = run->full_model && nfailed > 0;
-  return fl_hybrid_solve(run, run->full_model ? &f : NULL, nfailed, weight, substitute, substitute_by);
+  f.max_cross = po->max_cross < 0 ? -1 : (long)po->max_cross;
+  *have_z = run->needs_dependents && nfailed > 0;
+  return fl_hybrid_solve(run, run->needs_dependents ? &f : NULL, nfailed, weight, substitute, substitute_by);
 }
 
 const fl_strategy_ops fl_strategy_hybrid = {

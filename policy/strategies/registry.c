@@ -85,6 +85,32 @@ static long fl_level_count(unsigned levels)
   return n;
 }
 
+/* A run of `ops` before its setup: one level, no replication, the scenario's rule and costs, nothing decided. */
+static void fl_strat_init(fl_strategy_run *run, const fl_strategy_ops *ops, const fl_engine_caps *caps,
+                          const fl_scenario *sc)
+{
+  memset(run, 0, sizeof *run);
+  run->ops = ops;
+  run->caps = caps;
+  run->degree = 1;
+  run->file_every = 1;
+  run->rule = sc->interval_kind;
+  run->fixed_s = sc->interval_s;
+  run->mtbf_s = INFINITY;
+  run->tau_s = INFINITY;
+  for (int l = 0; l < FL_NLEVELS; l++) {
+    run->delta_s[l] = sc->checkpoint_cost_s;
+    run->writes[l] = FL_LEVEL_BIT(l);
+  }
+  run->opts = ops->options ? fl_scenario_options(sc, ops->options) : NULL;
+  run->budget = INFINITY;
+  fl_strat_decisions_reset(run);
+  run->async_file_s = NAN;
+  run->verify = sc->verify;
+  run->verify_s = sc->verify ? sc->verify_cost_s : 0.0;
+  run->sdc_mtbf_s = INFINITY;
+}
+
 /* "a, b and c" of the strategies that this engine can run for this scenario: the shape, and the levels and copies
  * each one's setup asks for (a strategy the engine refuses is never offered as one it runs). */
 static void fl_strat_runnable(const fl_scenario *sc, const fl_engine_caps *caps, char *buf, size_t size)
@@ -95,13 +121,7 @@ static void fl_strat_runnable(const fl_scenario *sc, const fl_engine_caps *caps,
     fl_strategy_run probe;
     if (!(ops->shapes & (unsigned)caps->shape))
       continue;
-    memset(&probe, 0, sizeof probe);
-    probe.ops = ops;
-    probe.caps = caps;
-    probe.degree = 1;
-    probe.file_every = 1;
-    probe.rule = sc->interval_kind;
-    probe.mtbf_s = probe.tau_s = INFINITY;
+    fl_strat_init(&probe, ops, caps, sc);
     if (ops->setup(&probe, sc) != FL_OK || (probe.levels & ~caps->levels) || probe.degree > caps->max_degree)
       continue;
     strncat(buf, buf[0] ? ", " : "", size - strlen(buf) - 1);
@@ -127,23 +147,7 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
                             caps->shape == FL_SHAPE_TASKS ? "tasks, re-executed or substituted when they fail"
                                                           : "ranks that own state",
                             known);
-  run->ops = ops;
-  run->caps = caps;
-  run->degree = 1;
-  run->file_every = 1;
-  run->rule = sc->interval_kind;
-  run->fixed_s = sc->interval_s;
-  run->mtbf_s = INFINITY;
-  run->tau_s = INFINITY;
-  for (int l = 0; l < FL_NLEVELS; l++) {
-    run->delta_s[l] = sc->checkpoint_cost_s;
-    run->writes[l] = FL_LEVEL_BIT(l);
-  }
-  run->worst_gap = NAN;
-  run->async_file_s = NAN;
-  run->verify = sc->verify;
-  run->verify_s = sc->verify ? sc->verify_cost_s : 0.0;
-  run->sdc_mtbf_s = INFINITY;
+  fl_strat_init(run, ops, caps, sc);
   if ((rc = ops->setup(run, sc)) != FL_OK)
     return rc;
   if (run->levels & ~caps->levels) {
@@ -387,6 +391,23 @@ int fl_strat_reads(const fl_strategy_run *run, const char *k)
     if (strcmp(key->key, k) == 0 && (key->shapes == 0 || (key->shapes & (unsigned)run->caps->shape)))
       return 1;
   return 0;
+}
+
+void fl_strat_set_budget(fl_strategy_run *run, double budget)
+{
+  run->budget = budget;
+}
+
+void fl_strat_decisions_reset(fl_strategy_run *run)
+{
+  run->decided = (fl_strat_decisions){.solver = NULL, .worst_gap = NAN};
+}
+
+int fl_strat_weights_empirical(const fl_strategy_run *run)
+{
+  /* the knapsack's options are the block of the strategies that read policy.weights (substitution, hybrid) */
+  return run->opts && run->ops->options == &fl_pol_keys && fl_strat_reads(run, "policy.weights") &&
+         ((const fl_pol_opts *)run->opts)->weights_empirical;
 }
 
 void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy_row *row)

@@ -88,6 +88,15 @@ typedef struct fl_strat_rates {
 } fl_strat_rates;
 
 /* One run's strategy state: what it decided at set-up and what it has measured since. The engine may read it. */
+/* What a task policy's decisions came to over a run, for the row (fl_strat_decisions_reset before a replica). */
+typedef struct fl_strat_decisions {
+  const char *solver; /* what decided (static string); NULL: nothing was decided */
+  double solve_time_s;
+  double worst_gap;   /* the largest MIP gap left (NAN: none) */
+  long objective;     /* substitutions chosen by the solver, summed over the decisions */
+  int fell_back;      /* a solve hit its time limit and the greedy incumbent decided */
+} fl_strat_decisions;
+
 typedef struct fl_strategy_run {
   const fl_strategy_ops *ops;
   const fl_engine_caps *caps;
@@ -113,16 +122,14 @@ typedef struct fl_strategy_run {
    * engine sets with fl_strat_set_sdc before fl_strat_set_mtbf */
   int verify;
   double verify_s, sdc_mtbf_s;
-  /* task-parallel policy (hybrid) */
-  char policy[32];
-  double error_budget, time_limit_s, mip_gap;
-  int weights_empirical;
-  const char *solver; /* what decided, for the row (static string) */
-  double solve_time_s, worst_gap;
-  int full_model;      /* policy.kind = full-mip: seed 002's full MIP over the per-dependent terms */
-  long max_cross;      /* policy.max_cross: crossing substitutions allowed per decision (< 0: no limit) */
-  long objective;      /* substitutions chosen by the solver, summed over the decisions */
-  int fell_back;       /* a solve hit its time limit and the greedy incumbent decided */
+  /* The strategy's own options (the block of its `options` key set, core/keys.h), set before its setup runs;
+   * opaque to engines, which ask through the fl_strat_* functions below. NULL without a key set. */
+  const void *opts;
+  /* task-parallel strategies (substitution, hybrid) */
+  char solver[32];       /* what the decisions run (hybrid: policy.kind's solver; "" otherwise) */
+  int needs_dependents;  /* the decisions need decide_graph's per-dependent terms (policy.kind = full-mip) */
+  double budget;         /* the error the next decision may spend (fl_strat_set_budget; INFINITY: no limit) */
+  fl_strat_decisions decided;
 } fl_strategy_run;
 
 /* What a strategy adds to a result row (strings static or borrowed from the scenario). */
@@ -204,6 +211,13 @@ fl_err fl_strat_decide_tasks(fl_strategy_run *run, long nfailed, double *weight,
 /* The decision on a task graph (see decide_graph); *have_z = 1 when substitute_by[] was filled. */
 fl_err fl_strat_decide_graph(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
                              unsigned char *substitute, long *substitute_by, int *have_z);
+/* The error the next decision may spend (the engine's budget left; hybrid starts from policy.error_budget). */
+void fl_strat_set_budget(fl_strategy_run *run, double budget);
+/* Before a replica: no decision yet. */
+void fl_strat_decisions_reset(fl_strategy_run *run);
+/* 1 when substitution weights are the observed differences (policy.weights = empirical), 0 for the seed's bound
+ * (and for strategies that do not substitute). */
+int fl_strat_weights_empirical(const fl_strategy_run *run);
 void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy_row *row);
 /* 1 if the strategy reads `section.key` (the sweep skips combinations that differ only in keys nothing reads). */
 int fl_strat_reads(const fl_strategy_run *run, const char *section_dot_key);

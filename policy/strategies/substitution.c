@@ -10,7 +10,8 @@ static const fl_strategy_key fl_substitution_keys[] = {
 
 static fl_err fl_substitution_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
-  run->weights_empirical = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->weights_empirical;
+  (void)run; /* its option, policy.weights, is read by the engine through fl_strat_weights_empirical */
+  (void)sc;
   return FL_OK;
 }
 
