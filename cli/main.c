@@ -50,7 +50,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 typedef struct fl_cmd {
   const char *name;
@@ -180,23 +179,6 @@ fl_err fl_self_exe(char *buf, size_t size)
 
 /* ---- simulate ---- */
 
-/* A shard started beside the first one (--after-fd): wait for the sweep's word that the first is past its checks
- * (a byte: 1) or is not (end of file: 0). The descriptor is closed; later calls answer the same. */
-static int fl_sweep_go(long *fd)
-{
-  static int go = -1;
-  if (*fd >= 0) {
-    char b;
-    ssize_t n;
-    while ((n = read((int)*fd, &b, 1)) < 0 && errno == EINTR)
-      ;
-    close((int)*fd);
-    *fd = -1;
-    go = n == 1;
-  }
-  return go == 1;
-}
-
 typedef fl_study_point fl_sim_job; /* a combination: its scenario, its simulation (study.h) */
 
 /* Say up front when failures outpace progress: the replicas will likely end as 'timeout'. */
@@ -266,146 +248,6 @@ rest:
       fputc(*p == '\n' ? (p[1] ? ' ' : ']') : *p, stderr);
   }
   fprintf(stderr, "; %ld replica%s -> %s\n", sc->replicas, sc->replicas == 1 ? "" : "s", sc->db);
-}
-
-/* The shard's plan, for merge: which sweep (scenario text and every option but --db), which slice, how many rows. */
-static fl_err fl_simulate_record_shard(fl_db *db, const fl_scenario *base, char **sets, int nsets, long shard_i,
-                                       long shard_n, long expected)
-{
-  uint64_t h = XXH64(base->text ? base->text : "", base->text ? strlen(base->text) : 0, 0);
-  char sweep[40];
-  for (int i = 0; i < nsets; i++)
-    if (strncmp(sets[i], "run.db=", 7) != 0)
-      h = XXH64(sets[i], strlen(sets[i]), h);
-  snprintf(sweep, sizeof sweep, "%016" PRIx64, h);
-  return fl_db_record_shard(db, sweep, shard_i, shard_n, expected);
-}
-
-/* Run this very command again for platform group `g` (--platform-group), with `extra` ("--count" or NULL) added
- * and the sweep's descriptors left out; *status gets its exit status, and with --count *count the number it
- * printed. Its stderr is this one's, or `errcap` when given; its stdout too, unless counting. */
-static fl_err fl_simulate_child(int argc, char **argv, int g, const char *extra, int *status, long *count, FILE *errcap)
-{
-  fl_err rc = FL_OK;
-  char self[4096], gbuf[16], **av = NULL, buf[64];
-  int pfd[2] = {-1, -1}, c = 0, st = 0;
-  pid_t pid;
-  FL_TRY(fl_self_exe(self, sizeof self));
-  FL_ALLOC(av, (size_t)argc + 8);
-  av[c++] = "faultline";
-  for (int i = 0; i < argc; i++) {
-    if (i > 0 && (strcmp(argv[i], "--ready-fd") == 0 || strcmp(argv[i], "--after-fd") == 0)) {
-      i++; /* the sweep's word is for this process */
-      continue;
-    }
-    if (i > 0 && (strncmp(argv[i], "--ready-fd=", 11) == 0 || strncmp(argv[i], "--after-fd=", 11) == 0))
-      continue;
-    av[c++] = argv[i];
-  }
-  snprintf(gbuf, sizeof gbuf, "%d", g);
-  av[c++] = "--platform-group";
-  av[c++] = gbuf;
-  if (extra)
-    av[c++] = (char *)extra;
-  av[c] = NULL;
-  if (count)
-    FL_CHECK(pipe(pfd) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
-  fflush(NULL);
-  pid = fork();
-  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    if (errcap && dup2(fileno(errcap), STDERR_FILENO) < 0)
-      _exit(1);
-    if (count) {
-      close(pfd[0]);
-      if (dup2(pfd[1], STDOUT_FILENO) < 0)
-        _exit(1);
-      close(pfd[1]);
-    }
-    execv(self, av);
-    _exit(127);
-  }
-  if (count) {
-    size_t n = 0;
-    ssize_t r;
-    close(pfd[1]);
-    pfd[1] = -1;
-    while (n + 1 < sizeof buf && ((r = read(pfd[0], buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
-      n += r > 0 ? (size_t)r : 0;
-    buf[n] = '\0';
-    *count = strtol(buf, NULL, 10);
-  }
-  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-    ;
-  *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-done:
-  if (pfd[0] >= 0)
-    close(pfd[0]);
-  if (pfd[1] >= 0)
-    close(pfd[1]);
-  free(av);
-  return rc;
-}
-
-/* A sweep over several platforms: every group checked (set up, this shard's rows counted) before anything is
- * written, then the database opened, the shard's plan recorded and the sweep told (--ready-fd), and each group
- * run in a process of its own, one after the other. Returns the exit status. */
-static int fl_simulate_groups(int argc, char **argv, int ngroups, int print, long ready_fd, long after_fd,
-                              const char *db_path, long shard_i, long shard_n, const fl_scenario *base, char **sets,
-                              int nsets)
-{
-  fl_err rc = FL_OK;
-  fl_db *db = NULL;
-  FILE *errcap = NULL;
-  long total = 0;
-  int worst = 0, st = 0;
-  /* the checks' words are kept: a failing check's are said (unless this is a shard started beside the sweep's
-   * first, --after-fd, and the first refused the input: it said so), a passing check's warnings are said again
-   * by the run itself */
-  FL_CHECK((errcap = tmpfile()) != NULL, FL_ERR_IO, "a temporary file: %s", strerror(errno));
-  for (int g = 0; g < ngroups; g++) {
-    long n = 0;
-    rewind(errcap); /* this check's words only */
-    FL_CHECK(ftruncate(fileno(errcap), 0) == 0, FL_ERR_IO, "a temporary file: %s", strerror(errno));
-    FL_TRY(fl_simulate_child(argc, argv, g, print ? NULL : "--count", &st, print ? NULL : &n, print ? NULL : errcap));
-    if (st != 0) {
-      worst = st; /* it said why, in one line; nothing was written */
-      if (after_fd < 0 || fl_sweep_go(&after_fd)) {
-        char line[4096];
-        rewind(errcap);
-        while (fgets(line, sizeof line, errcap))
-          fputs(line, stderr);
-      }
-      goto done;
-    }
-    total += n;
-  }
-  if (after_fd >= 0 && !fl_sweep_go(&after_fd)) {
-    worst = 2; /* the first shard refused the input and said why */
-    goto done;
-  }
-  if (print)
-    goto done;
-  FL_TRY(fl_db_open(db_path, &db));
-  if (shard_n > 1)
-    FL_TRY(fl_simulate_record_shard(db, base, sets, nsets, shard_i, shard_n, total));
-  fl_db_close(&db);
-  if (ready_fd >= 0) {
-    ssize_t w = write((int)ready_fd, "1", 1);
-    (void)w;
-    close((int)ready_fd);
-  }
-  for (int g = 0; g < ngroups; g++) {
-    FL_TRY(fl_simulate_child(argc, argv, g, NULL, &st, NULL, NULL));
-    worst = st > worst ? st : worst;
-  }
-done:
-  if (errcap)
-    fclose(errcap);
-  fl_db_close(&db);
-  if (rc != FL_OK)
-    return fl_report_error(rc);
-  return worst;
 }
 
 /* What simulate says as its study runs (sim/study.h's hooks): each point's header and warnings, the sweep's progress
@@ -631,8 +473,16 @@ static int fl_cmd_simulate(int argc, char **argv)
   if (study->ngroups > 1 && pgroup < 0) {
     /* several platforms: a process each (this command, re-run with --platform-group K), first all checked and
      * counted, nothing written, then run one after the other */
-    rc = fl_simulate_groups(argc, argv, study->ngroups, print, ready_fd, after_fd, study->points[0].sc->db, shard_i,
-                            shard_n, base, sets, nsets);
+    char self[4096];
+    int code = 0;
+    fl_groups_opts go = {.self = self, .argc = argc, .argv = argv, .ngroups = study->ngroups, .print = print,
+                         .ready_fd = ready_fd, .after_fd = after_fd, .db = study->points[0].sc->db,
+                         .shard_i = shard_i, .shard_n = shard_n, .sweep_id = study->sweep_id};
+    FL_TRY(fl_self_exe(self, sizeof self));
+    rc = fl_shards_groups(&go, &code);
+    after_fd = -1; /* read there, if at all */
+    FL_TRY(rc);
+    rc = code;
     goto out;
   }
   FL_TRY(fl_study_setup(study, pgroup));
@@ -653,7 +503,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     goto done;
   }
 
-  if (after_fd >= 0 && !fl_sweep_go(&after_fd)) {
+  if (after_fd >= 0 && !fl_shards_go(&after_fd)) {
     rc = 2; /* the first shard refused the input and said why: one line for the whole sweep */
     goto out;
   }
@@ -672,8 +522,7 @@ static int fl_cmd_simulate(int argc, char **argv)
     close((int)ready_fd);
   }
   if (shard_n > 1 && pgroup < 0)
-    FL_TRY(fl_simulate_record_shard(db, base, sets, nsets, shard_i, shard_n,
-                                    fl_study_rows(study, shard_i, shard_n)));
+    FL_TRY(fl_db_record_shard(db, study->sweep_id, shard_i, shard_n, fl_study_rows(study, shard_i, shard_n)));
   fl_progress_init(&prog, stderr, quiet);
   {
     fl_simulate_say say = {.prog = &prog, .quiet = quiet, .shard_n = shard_n, .label = shard_label, .wall0 = wall0};
@@ -696,7 +545,7 @@ static int fl_cmd_simulate(int argc, char **argv)
             (int64_t)acc.nown == acc.last_id - acc.first_id + 1 ? "" : " (interleaved with another writer's)",
             jobs[0].sc->db);
 done:
-  if (rc != FL_OK && after_fd >= 0 && !fl_sweep_go(&after_fd))
+  if (rc != FL_OK && after_fd >= 0 && !fl_shards_go(&after_fd))
     rc = fl_exit_code(rc); /* the first shard met the same and said it: one line for the whole sweep */
   else if (rc != FL_OK)
     rc = fl_report_error(rc);

@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "shards.h"
 
+#include "db.h"
 #include "merge.h"
 
 #include <errno.h>
@@ -273,5 +274,143 @@ done:
   free(shards);
   if (rc == FL_OK && !*code)
     *code = failed || incomplete ? 1 : 0;
+  return rc;
+}
+
+/* ---- the shard's side ---- */
+
+int fl_shards_go(long *fd)
+{
+  static int go = -1;
+  if (*fd >= 0) {
+    char b;
+    ssize_t n;
+    while ((n = read((int)*fd, &b, 1)) < 0 && errno == EINTR)
+      ;
+    close((int)*fd);
+    *fd = -1;
+    go = n == 1;
+  }
+  return go == 1;
+}
+
+/* Run the command again for platform group `g`, with `extra` ("--count" or NULL) added and the sweep's descriptors
+ * left out; *status gets its exit status, and with --count *count the number it printed. Its stderr is this one's,
+ * or `errcap` when given; its stdout too, unless counting. */
+static fl_err fl_shards_group(const fl_groups_opts *o, int g, const char *extra, int *status, long *count,
+                              FILE *errcap)
+{
+  fl_err rc = FL_OK;
+  char gbuf[16], **av = NULL, buf[64];
+  int pfd[2] = {-1, -1}, c = 0, st = 0;
+  pid_t pid;
+  FL_ALLOC(av, (size_t)o->argc + 8);
+  av[c++] = "faultline";
+  for (int i = 0; i < o->argc; i++) {
+    if (i > 0 && (strcmp(o->argv[i], "--ready-fd") == 0 || strcmp(o->argv[i], "--after-fd") == 0)) {
+      i++; /* the sweep's word is for this process */
+      continue;
+    }
+    if (i > 0 && (strncmp(o->argv[i], "--ready-fd=", 11) == 0 || strncmp(o->argv[i], "--after-fd=", 11) == 0))
+      continue;
+    av[c++] = o->argv[i];
+  }
+  snprintf(gbuf, sizeof gbuf, "%d", g);
+  av[c++] = "--platform-group";
+  av[c++] = gbuf;
+  if (extra)
+    av[c++] = (char *)(uintptr_t)extra;
+  av[c] = NULL;
+  if (count)
+    FL_CHECK(pipe(pfd) == 0, FL_ERR_IO, "pipe: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  FL_CHECK(pid >= 0, FL_ERR_IO, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    if (errcap && dup2(fileno(errcap), STDERR_FILENO) < 0)
+      _exit(1);
+    if (count) {
+      close(pfd[0]);
+      if (dup2(pfd[1], STDOUT_FILENO) < 0)
+        _exit(1);
+      close(pfd[1]);
+    }
+    execv(o->self, av);
+    _exit(127);
+  }
+  if (count) {
+    size_t n = 0;
+    ssize_t r;
+    close(pfd[1]);
+    pfd[1] = -1;
+    while (n + 1 < sizeof buf && ((r = read(pfd[0], buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+      n += r > 0 ? (size_t)r : 0;
+    buf[n] = '\0';
+    *count = strtol(buf, NULL, 10);
+  }
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+done:
+  if (pfd[0] >= 0)
+    close(pfd[0]);
+  if (pfd[1] >= 0)
+    close(pfd[1]);
+  free(av);
+  return rc;
+}
+
+fl_err fl_shards_groups(const fl_groups_opts *o, int *code)
+{
+  fl_err rc = FL_OK;
+  fl_db *db = NULL;
+  FILE *errcap = NULL;
+  long total = 0, after_fd = o->after_fd;
+  int st = 0;
+  *code = 0;
+  /* the checks' words are kept: a failing check's are said (unless this is a shard started beside the sweep's
+   * first, --after-fd, and the first refused the input: it said so), a passing check's warnings are said again
+   * by the run itself */
+  FL_CHECK((errcap = tmpfile()) != NULL, FL_ERR_IO, "a temporary file: %s", strerror(errno));
+  for (int g = 0; g < o->ngroups; g++) {
+    long n = 0;
+    rewind(errcap); /* this check's words only */
+    FL_CHECK(ftruncate(fileno(errcap), 0) == 0, FL_ERR_IO, "a temporary file: %s", strerror(errno));
+    FL_TRY(fl_shards_group(o, g, o->print ? NULL : "--count", &st, o->print ? NULL : &n, o->print ? NULL : errcap));
+    if (st != 0) {
+      *code = st; /* it said why, in one line; nothing was written */
+      if (after_fd < 0 || fl_shards_go(&after_fd)) {
+        char line[4096];
+        rewind(errcap);
+        while (fgets(line, sizeof line, errcap))
+          fputs(line, stderr);
+      }
+      goto done;
+    }
+    total += n;
+  }
+  if (after_fd >= 0 && !fl_shards_go(&after_fd)) {
+    *code = 2; /* the first shard refused the input and said why */
+    goto done;
+  }
+  if (o->print)
+    goto done;
+  FL_TRY(fl_db_open(o->db, &db));
+  if (o->shard_n > 1)
+    FL_TRY(fl_db_record_shard(db, o->sweep_id, o->shard_i, o->shard_n, total));
+  fl_db_close(&db);
+  if (o->ready_fd >= 0) {
+    ssize_t w = write((int)o->ready_fd, "1", 1);
+    (void)w; /* the sweep reads end of file as "not ready": nothing to do if it went away */
+    close((int)o->ready_fd);
+  }
+  for (int g = 0; g < o->ngroups; g++) {
+    FL_TRY(fl_shards_group(o, g, NULL, &st, NULL, NULL));
+    *code = st > *code ? st : *code;
+  }
+done:
+  if (errcap)
+    fclose(errcap);
+  fl_db_close(&db);
   return rc;
 }

@@ -37,4 +37,31 @@ fl_err fl_shards_run(const fl_shards_opts *o, int *code);
  * file abs_dir/shard-I.sqlite, at most jobs tasks at once when jobs_given; every word quoted for sh. */
 void fl_shards_slurm_script(FILE *f, const fl_shards_opts *o, const char *abs_path, const char *abs_dir);
 
+/* ---- the shard's side ---- */
+
+/* A shard started beside the sweep's first (simulate --after-fd): wait for the first one's word that it is past its
+ * checks (a byte) or that it refused the input (end of file). *fd is closed and set to -1; later calls give the same
+ * answer. Returns 1 to go on, 0 to leave. */
+int fl_shards_go(long *fd);
+
+/* `simulate` over several SimGrid platforms (SimGrid holds one platform a process): the same command run again,
+ * one process per platform group with `--platform-group K` added. First every group checks its combinations and
+ * counts its rows of the shard (`--count`), nothing written; a group that refuses has its words said (unless the
+ * sweep's first shard said them: after_fd) and nothing is written. Then the database is opened, the shard's plan
+ * recorded (shard_n > 1), the sweep told (ready_fd), and the groups run one after the other. */
+typedef struct fl_groups_opts {
+  const char *self; /* the faultline binary */
+  int argc;         /* the simulate command as given, argv[0] = "simulate"; --ready-fd/--after-fd are left out */
+  char *const *argv;
+  int ngroups;
+  int print; /* --print: each group prints its combinations; nothing is counted or written */
+  long ready_fd, after_fd;
+  const char *db;
+  long shard_i, shard_n;
+  const char *sweep_id; /* the plan's identity (sim/study.h) for the shard's record */
+} fl_groups_opts;
+
+/* *code: the worst exit status of the groups (0 all ran; 2 one refused the input, said in one line). */
+fl_err fl_shards_groups(const fl_groups_opts *o, int *code);
+
 #endif

@@ -1,9 +1,11 @@
 /* study.c — a command's combinations: plan, setup, the shards' rows (see study.h). */
 #include "study.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 /* Does an override in `sets` set a key of sweep term `term` ("a+b=...")? */
 static int fl_study_overridden(const char *term, char *const *sets, int nsets)
@@ -65,6 +67,13 @@ fl_err fl_study_plan(const char *path, char *const *sets, int nsets, fl_study **
       nsweeps++;
     else
       FL_TRY(fl_scenario_set(st->base, sets[i]));
+  }
+  {
+    uint64_t h = XXH64(st->base->text ? st->base->text : "", st->base->text ? strlen(st->base->text) : 0, 0);
+    for (int i = 0; i < nsets; i++)
+      if (strncmp(sets[i], "run.db=", 7) != 0)
+        h = XXH64(sets[i], strlen(sets[i]), h);
+    snprintf(st->sweep_id, sizeof st->sweep_id, "%016" PRIx64, h);
   }
   FL_TRY(fl_study_sweep_text(st, sets, nsets));
   FL_TRY(fl_sweep_parse(st->sweep_text, st->base->sweep && !nsweeps ? path : "--sweep", st->dims, &st->ndims));

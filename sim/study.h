@@ -32,6 +32,8 @@ typedef struct fl_study {
   int ndims;
   char *sweep_text; /* the terms the dims point into */
   char *dropped;    /* the file's sweep terms an override left out, blank-separated ("" if none) */
+  char sweep_id[20]; /* the plan's identity for a shard's record (merge): the file's text and every override but
+                      * run.db, hashed */
 } fl_study;
 
 /* Plan the combinations of scenario `path`: `sets` are overrides "section.key=value" in order, and sweep terms

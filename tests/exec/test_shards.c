@@ -1,6 +1,7 @@
 /* test_shards.c — `faultline sweep`'s launcher as a library (exec/shards.h): local shards run and merged, bad input
  * said once with nothing left behind, and the Slurm array script, whose words sh must read back as given (run here
- * with a stand-in for faultline that prints its arguments: no Slurm needed). */
+ * with a stand-in for faultline that prints its arguments: no Slurm needed); and a shard's side, a simulate over
+ * several platforms run as a process per platform. */
 #include "cli_util.h"
 #include "fl_test.h"
 #include "shards.h"
@@ -109,10 +110,43 @@ static void test_slurm_script(void)
   free(text);
 }
 
+/* A simulate over two platforms (SimGrid holds one a process): a process per platform group, every group checked
+ * and counted before anything is written, the shard's plan recorded with the rows of both groups. */
+static void test_groups(void)
+{
+  char db[512], path[512];
+  char *argv[] = {"simulate", path, "--db", db, "--quiet", "--shard", "2/2"};
+  int code = -1;
+  struct stat st;
+  fl_groups_opts o = {.self = faultline_exe(), .argc = 7, .argv = argv, .ngroups = 2, .ready_fd = -1, .after_fd = -1,
+                      .db = db, .shard_i = 2, .shard_n = 2, .sweep_id = "0123456789abcdef"};
+  fl_cli_write("gr.ini", "[run]\nreplicas = 3\nsweep = platform.nodes=4,8\n[platform]\nnodes = 4\n[app]\nnodes = "
+                         "4\nwork = 1h\n[failures]\nnode_mtbf = 1d\n");
+  snprintf(path, sizeof path, "%s", fl_test_tmp("gr.ini"));
+  snprintf(db, sizeof db, "%s", fl_test_tmp("gr.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(fl_shards_groups(&o, &code), FL_OK);
+  CU_ASSERT_EQUAL(code, 0);
+  /* items 0..5 (platform 4: replicas 0-2, platform 8: 0-2); shard 2 of 2 takes items 1, 3, 5 */
+  CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs"), 3);
+  CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE platform_nodes = 4 AND replica = 1"), 1);
+  CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE platform_nodes = 8 AND replica IN (0, 2)"), 2);
+  CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT expected * 100 + shard * 10 + nshards FROM shards WHERE sweep = "
+                                   "'0123456789abcdef'"),
+                  322);
+  /* the second platform too small for the job: its group refuses, the first group's rows are not written */
+  fl_cli_write("gr.ini", "[run]\nreplicas = 3\nsweep = platform.nodes=4,2\n[platform]\nnodes = 4\n[app]\nnodes = "
+                         "4\nwork = 1h\n[failures]\nnode_mtbf = 1d\n");
+  snprintf(db, sizeof db, "%s", fl_test_tmp("gr-bad.sqlite"));
+  CU_ASSERT_EQUAL_FATAL(fl_shards_groups(&o, &code), FL_OK);
+  CU_ASSERT_EQUAL(code, 2);
+  CU_ASSERT_NOT_EQUAL(stat(db, &st), 0);
+}
+
 static CU_TestInfo shards_tests[] = {
     {"local shards run and merged; a second run adds nothing", test_local},
     {"bad input said once, nothing left behind", test_bad_input},
     {"the Slurm array script reads back word for word", test_slurm_script},
+    {"a simulate over two platforms: a process each, checked first", test_groups},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"shards", NULL, NULL, NULL, NULL, shards_tests}, CU_SUITE_INFO_NULL};
