@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const fl_app *const fl_app_registry[] = {
-    &fl_app_bsp, &fl_app_cg, &fl_app_gridworld, &fl_app_workflow, &fl_app_workload,
+    &fl_app_bsp, &fl_app_cg, &fl_app_lossy_cg, &fl_app_gridworld, &fl_app_workflow, &fl_app_workload,
 };
 #define FL_NAPPS ((int)(sizeof fl_app_registry / sizeof fl_app_registry[0]))
 

@@ -20,6 +20,8 @@ enum {
                                     * slowest node's pace), not SimGrid's */
   FL_APP_REAL_SQUARE = 1u << 4,    /* the real engine needs a square grid */
   FL_APP_REAL_TASKS = 1u << 5,     /* the real engine runs it as tasks under a strategy that drives tasks */
+  FL_APP_REAL_STUDY = 1u << 6,     /* the real engine runs its solves as a study of its own (several solves in one
+                                    * mpirun, a row each) with its own compressed buddy checkpoints: buddy or none */
 };
 
 #define FL_APP_MAX_INPUTS 4
@@ -63,6 +65,6 @@ fl_err fl_app_check_input(const fl_scenario *sc, const char *key, const char *re
 /* 1 when the scenario's app kind has `flag` (FL_APP_*). */
 int fl_app_has(const fl_scenario *sc, unsigned flag);
 
-extern const fl_app fl_app_bsp, fl_app_cg, fl_app_gridworld, fl_app_workflow, fl_app_workload;
+extern const fl_app fl_app_bsp, fl_app_cg, fl_app_lossy_cg, fl_app_gridworld, fl_app_workflow, fl_app_workload;
 
 #endif

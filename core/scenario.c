@@ -204,27 +204,6 @@ static const fl_key fl_core_keys[] = {
     {"mpi", "kill", FL_K_STR, FL_OFF(kill), FL_K_OPTIONAL, "", NULL,
      "real mode: explicit failures, blank-separated RANK@ITER or RANK@TIME (2.5s): that process kills itself (SIGKILL) "
      "at that iteration, or once that much time has passed since the run began"},
-    {"recovery", "mode", FL_K_STR, FL_OFF(recovery_mode), FL_K_OPTIONAL, "", NULL,
-     "real mode, lossy CG: global | local | improved (a blank-separated list sweeps them); unset: the exact-replay "
-     "buddy checkpoints of [mpi]"},
-    {"recovery", "codec", FL_K_STR, FL_OFF(recovery_codec), 0, "none", NULL,
-     "lossy CG: checkpoint codec none | zero | multigrid | zfp | zfp-adaptive, or a list of NAME[:TOL] terms to sweep"},
-    {"recovery", "tolerance", FL_K_REAL, FL_OFF(recovery_tol), FL_K_POS, "1e-3", NULL,
-     "lossy CG: zfp's absolute pointwise bound, or zfp-adaptive's factor tol in eb = ||r||/||b|| * tol"},
-    {"recovery", "levels", FL_K_COUNT, FL_OFF(recovery_levels), FL_K_POS, "2", NULL,
-     "lossy CG: multigrid coarsening levels (1-3)"},
-    {"recovery", "interval", FL_K_COUNT, FL_OFF(recovery_interval), 0, "0", NULL,
-     "lossy CG: checkpoint every this many iterations (0: mpi.checkpoint_every)"},
-    {"recovery", "lose", FL_K_STR, FL_OFF(lose), FL_K_OPTIONAL, "", NULL,
-     "lossy CG: injected data losses, blank-separated ROLE@ITER: that role's vectors and memory are wiped after ITER "
-     "iterations (the process lives)"},
-    {"recovery", "sweep_roles", FL_K_STR, FL_OFF(sweep_roles), FL_K_OPTIONAL, "", NULL,
-     "lossy CG study: roles that lose their data, one run each (with sweep_at)"},
-    {"recovery", "sweep_at", FL_K_STR, FL_OFF(sweep_at), FL_K_OPTIONAL, "", NULL,
-     "lossy CG study: loss iterations as fractions of the failure-free count (e.g. 0.09 0.35 0.65 0.95); with "
-     "sweep_roles, one run per mode x codec x role x fraction, after a failure-free run per codec"},
-    {"recovery", "repeat", FL_K_COUNT, FL_OFF(recovery_repeat), FL_K_POS, "1", NULL,
-     "lossy CG study: failure-free solves per codec (timings: the best is kept), plus as many without checkpoints"},
 };
 #undef FL_OFF
 
@@ -822,76 +801,6 @@ int fl_scenario_given(const fl_scenario *sc, const char *section, const char *ke
 {
   int k = fl_key_find(section, key);
   return k >= 0 && sc->origin[k].line != 0;
-}
-
-/* The [recovery] keys' syntax (lossy CG, real mode); `kills`: explicit deaths given outside the file. */
-fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills)
-{
-  static const char *const modes[] = {"global", "local", "improved", NULL};
-  static const char *const codecs[] = {"none", "zero", "multigrid", "zfp", "zfp-adaptive", NULL};
-  char buf[1024], *save = NULL, *tok;
-  int nmodes = 0, ncodecs = 0, nroles = 0, nat = 0;
-  if (!sc->recovery_mode)
-    return FL_OK;
-  snprintf(buf, sizeof buf, "%s", sc->recovery_mode);
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save), nmodes++) {
-    int ok = 0;
-    for (int i = 0; modes[i]; i++)
-      ok |= strcmp(tok, modes[i]) == 0;
-    if (!ok)
-      return fl_scenario_fail(sc, "recovery", "mode", "expected global, local or improved (a list sweeps them)");
-  }
-  if (nmodes == 0)
-    return fl_scenario_fail(sc, "recovery", "mode", "expected global, local or improved");
-  snprintf(buf, sizeof buf, "%s", sc->recovery_codec ? sc->recovery_codec : "none");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save), ncodecs++) {
-    char *colon = strchr(tok, ':'), *end = NULL;
-    int ok = 0;
-    if (colon) {
-      *colon = '\0';
-      ok = strtod(colon + 1, &end) > 0 && *end == '\0';
-      if (!ok)
-        return fl_scenario_fail(sc, "recovery", "codec", "'%s:%s': the tolerance after ':' must be a number > 0", tok,
-                                colon + 1);
-    }
-    ok = 0;
-    for (int i = 0; codecs[i]; i++)
-      ok |= strcmp(tok, codecs[i]) == 0;
-    if (!ok)
-      return fl_scenario_fail(sc, "recovery", "codec",
-                              "'%s': expected none, zero, multigrid, zfp or zfp-adaptive, optionally NAME:TOL", tok);
-  }
-  if (sc->recovery_levels < 1 || sc->recovery_levels > 3)
-    return fl_scenario_fail(sc, "recovery", "levels", "multigrid levels are 1 to 3");
-  snprintf(buf, sizeof buf, "%s", sc->lose ? sc->lose : "");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-    char *at = strchr(tok, '@'), *end = NULL;
-    long role = at ? strtol(tok, &end, 10) : -1;
-    if (!at || end != at || role < 0 || strtol(at + 1, &end, 10) < 0 || *end || at[1] == '\0')
-      return fl_scenario_fail(sc, "recovery", "lose", "expected blank-separated ROLE@ITER terms, e.g. 1@40");
-  }
-  snprintf(buf, sizeof buf, "%s", sc->sweep_roles ? sc->sweep_roles : "");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save), nroles++) {
-    char *end = NULL;
-    if (strtol(tok, &end, 10) < 0 || *end)
-      return fl_scenario_fail(sc, "recovery", "sweep_roles", "expected blank-separated roles, e.g. 0 1 3");
-  }
-  snprintf(buf, sizeof buf, "%s", sc->sweep_at ? sc->sweep_at : "");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save), nat++) {
-    char *end = NULL;
-    double f = strtod(tok, &end);
-    if (!(f > 0 && f < 1) || *end)
-      return fl_scenario_fail(sc, "recovery", "sweep_at",
-                              "expected fractions of the failure-free iteration count in (0, 1), e.g. 0.35");
-  }
-  if ((nroles > 0) != (nat > 0))
-    return fl_scenario_fail(sc, "recovery", nat ? "sweep_roles" : "sweep_at", "sweep_roles and sweep_at go together");
-  if (sc->time_scale > 0)
-    return fl_scenario_fail(sc, "mpi", "time_scale", "the lossy CG mode takes explicit failures only (mpi.kill)");
-  if ((kills > 0 || sc->kill) && (nat > 0 || nmodes * ncodecs > 1))
-    return fl_scenario_fail(sc, "recovery", nat ? "sweep_at" : "mode",
-                            "real process deaths (mpi.kill, --kill) need a single mode and codec, no sweep");
-  return FL_OK;
 }
 
 fl_err fl_scenario_check(const fl_scenario *sc)

@@ -119,17 +119,6 @@ typedef struct fl_scenario {
   double time_scale;     /* simulated seconds per real second for failures drawn from [failures]; 0 = none */
   char *kill;            /* explicit failures: "RANK@ITER ..." (world ranks, iterations), or NULL */
 
-  /* [recovery] — real mode, lossy CG (exec/mpi_inmem/lossy_cg.h) */
-  char *recovery_mode;    /* "global" | "local" | "improved" (or a list), NULL: not the lossy mode */
-  char *recovery_codec;   /* codec, or a list of NAME[:TOL] */
-  double recovery_tol;    /* zfp bound / zfp-adaptive tol */
-  long recovery_levels;   /* multigrid levels */
-  long recovery_interval; /* checkpoint every; 0 = checkpoint_every */
-  char *lose;             /* injected losses "ROLE@ITER ...", or NULL */
-  char *sweep_roles;      /* study: roles, or NULL */
-  char *sweep_at;         /* study: fractions of the failure-free iterations, or NULL */
-  long recovery_repeat;   /* study: failure-free solves per codec */
-
   /* the registered key sets' blocks, one per set (keys.h: fl_scenario_options) */
   void **options;
   /* where each key's value came from, indexed like the key table (private to scenario.c) */
@@ -151,9 +140,6 @@ fl_err fl_scenario_set_sweep(fl_scenario *sc, const char *assignment);
 #define FL_SCENARIO_MAX_REPLICAS 10000000L /* run.replicas: 10^7 (the validate battery's most) */
 
 fl_err fl_scenario_check(const fl_scenario *sc);
-/* The [recovery] keys (lossy CG, real mode) when recovery.mode is set: lists, ROLE@ITER terms, sweeps, and no
- * real deaths (`kills` given on the command line, or mpi.kill) with a sweep. FL_OK when recovery.mode is unset. */
-fl_err fl_scenario_check_recovery(const fl_scenario *sc, int kills);
 /* 1 when `section.key` got its value from the scenario's file or an override, 0 when it holds its default. */
 int fl_scenario_given(const fl_scenario *sc, const char *section, const char *key);
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */

@@ -4,6 +4,7 @@
 #include "app.h"
 #include "fl_config.h"
 #include "interval.h"
+#include "lossy_cg_keys.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,12 +21,32 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
                            .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
                            .max_degree = 3, /* replica sets of whole copies (exec/mpi_inmem/rt.h) */
                            .task_recovery = tasks};
+  if ((rc = fl_scenario_check(sc)) != FL_OK) /* the run's keys across each other, and every plugin's set */
+    return rc;
+  if (fl_app_has(sc, FL_APP_REAL_STUDY)) {
+    /* its own compressed copies in the partner's memory: buddy, or none (no checkpoint), whole ranks only */
+    caps->name = "real (lossy-cg: compressed buddy checkpoints)";
+    caps->levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY);
+    caps->max_degree = 1;
+  }
   /* the grid world runs as tasks (exec/mpi_inmem/gw_tasks.h) under a strategy that drives tasks only
    * (substitution, hybrid); by rows under the others, whose checkpoints and replicas are of ranks */
   if (tasks && ops && !(ops->shapes & FL_SHAPE_RANKS))
     caps->shape = FL_SHAPE_TASKS;
   if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
     return rc;
+  if (fl_app_has(sc, FL_APP_REAL_STUDY) && !run->levels) {
+    /* no checkpoint: a lost rank's data can only start again from zero, which is the codec `zero` */
+    fl_lossy_plan pl;
+    if ((rc = fl_lossy_plan_make(sc, &pl)) != FL_OK)
+      return rc;
+    for (int a = 0; a < pl.ncodecs; a++)
+      if (strcmp(pl.codecs[a].name, "zero") != 0)
+        return fl_scenario_fail(sc, "recovery", "codec",
+                                "strategy %s writes no checkpoint, so there is nothing to compress: codec zero (the "
+                                "lost data starts again from 0), or strategy.kind = buddy",
+                                run->ops->name);
+  }
   if (caps->shape == FL_SHAPE_TASKS)
     return FL_OK;
   if (sc->checkpoint_hdf5 && !FL_HAVE_HDF5 && (run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
@@ -81,15 +102,16 @@ const char *fl_exec_interval_rule(const fl_scenario *sc, const fl_strategy_run *
   return buf;
 }
 
-fl_err fl_exec_check_recovery(const fl_scenario *sc, int kills)
+fl_err fl_exec_check_study(const fl_scenario *sc, int kills)
 {
-  if (!sc->recovery_mode)
+  fl_lossy_plan pl;
+  fl_err rc;
+  if (!fl_app_has(sc, FL_APP_REAL_STUDY))
     return FL_OK;
-  /* its rows say buddy, and none for the baseline without checkpoints: another strategy asked for would be
-   * silently replaced, so it is refused */
-  if (fl_scenario_given(sc, "strategy", "kind") && fl_strat_find(sc->strategy) != &fl_strategy_buddy)
-    return fl_scenario_fail(sc, "strategy", "kind",
-                            "the lossy-CG study ([recovery] mode) keeps its compressed checkpoints in buddy memory; "
-                            "strategy.kind must be buddy or unset");
-  return fl_scenario_check_recovery(sc, kills);
+  if ((rc = fl_lossy_plan_make(sc, &pl)) != FL_OK)
+    return rc;
+  if ((kills > 0 || sc->kill) && (pl.nat > 0 || pl.nmodes * pl.ncodecs > 1))
+    return fl_scenario_fail(sc, "recovery", pl.nat ? "sweep_at" : "mode",
+                            "real process deaths (mpi.kill, --kill) need a single mode and codec, no sweep");
+  return FL_OK;
 }

@@ -17,10 +17,9 @@
 /* Set up sc's strategy for nroles active ranks of the real engine: FL_ERR_INPUT naming the key when the strategy
  * or its interval cannot run there. caps must outlive run. */
 fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, fl_strategy_run *run);
-/* The lossy-CG study's keys ([recovery], fl_scenario_check_recovery; `kills`: deaths given outside the file) and
- * its strategy: it keeps its compressed checkpoints in buddy memory, so strategy.kind is buddy or unset. FL_OK when
- * recovery.mode is unset. */
-fl_err fl_exec_check_recovery(const fl_scenario *sc, int kills);
+/* An app that runs a study of its own (FL_APP_REAL_STUDY: lossy-cg): real deaths (`kills` given outside the file,
+ * or mpi.kill) need a single solve, no sweep of modes, codecs or losses. FL_OK for the other apps. */
+fl_err fl_exec_check_study(const fl_scenario *sc, int kills);
 
 /* What the row's interval_rule says ("every 10 iterations", "daly (measured delta)"), into buf. NULL without
  * checkpoints. */

@@ -255,7 +255,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   char *const *margv = o->args;
   const int margc = o->nargs, np = o->np, quiet = o->quiet;
   char mpi[4200], outdir[4096], buf[4200], shmdir[4096] = "";
-  int status = 0, code = 1, tmpdir = 0, watchdog_fired = 0, degree = 1;
+  int status = 0, code = 1, tmpdir = 0, watchdog_fired = 0, degree = 1, study = 0;
   char job_id[64];
   const fl_app *app = NULL;
   int kills = 0;        /* --kill terms */
@@ -282,9 +282,9 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   }
   if (spares < 0)
     spares = sc->spares;
-  if (!sc->recovery_mode) /* the strategy, set up for the real engine: refused here, before anything runs */
-    FL_TRY(fl_exec_setup(sc, np, &caps, &strat));
-  degree = sc->recovery_mode ? 1 : (int)strat.degree; /* replication: every rank's copies are processes too */
+  FL_TRY(fl_exec_setup(sc, np, &caps, &strat)); /* the strategy, set up for the real engine: refused here */
+  study = fl_app_has(sc, FL_APP_REAL_STUDY);    /* lossy-cg: its solves write their own rows */
+  degree = (int)strat.degree;                   /* replication: every rank's copies are processes too */
   procs = (long)np * degree + spares;
   FL_CHECK(procs <= FL_RUN_MAX_PROCS, FL_ERR_INPUT, "--np %d (x %d copies) plus %ld spares: at most %d processes", np,
            degree, spares, FL_RUN_MAX_PROCS);
@@ -325,7 +325,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   }
   for (int k = 0; k < margc; k += 2)
     kills += strcmp(margv[k], "--kill") == 0;
-  FL_TRY(fl_exec_check_recovery(sc, kills)); /* the lossy-CG keys: bad input is one line, nothing runs */
+  FL_TRY(fl_exec_check_study(sc, kills)); /* a study's deaths and sweeps: bad input is one line, nothing runs */
   /* faultline-mpi sits next to the faultline binary */
   snprintf(mpi, sizeof mpi, "%s/faultline-mpi", o->exe_dir);
   FL_CHECK(access(mpi, X_OK) == 0, FL_ERR_INPUT,
@@ -400,11 +400,10 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     cmd[c] = NULL;
     if (!quiet) {
       char rule[64];
-      const char *r = sc->recovery_mode ? NULL : fl_exec_interval_rule(sc, &strat, rule, sizeof rule);
-      fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s, strategy %s%s%s\n", sc->name, sc->app,
-              sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s",
-              sc->recovery_mode ? "lossy buddy (recovery.mode)" : strat.ops->name, r ? ", checkpoints " : "",
-              r ? r : "");
+      const char *r = study ? NULL : fl_exec_interval_rule(sc, &strat, rule, sizeof rule);
+      fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s, strategy %s%s%s%s\n", sc->name, sc->app,
+              sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s", strat.ops->name,
+              study && strat.levels ? " (compressed, [recovery])" : "", r ? ", checkpoints " : "", r ? r : "");
     }
     fflush(NULL);
     {
@@ -518,7 +517,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
           }
           if (start_failed && fl_wall_seconds() - killed_at > 5)
             fl_run_kill_all(pid, outdir, procs);
-          if (!sc->recovery_mode && !row_at && fl_wall_seconds() - row_check >= 1.0) {
+          if (!study && !row_at && fl_wall_seconds() - row_check >= 1.0) {
             char rs[32];
             row_check = fl_wall_seconds();
             fl_run_row_status(sc, job_id, rs, sizeof rs);
@@ -582,10 +581,10 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
         have0 = 1;
       }
     }
-    if (!sc->recovery_mode)
+    if (!study)
       fl_run_row_status(sc, job_id, row_status, sizeof row_status);
-    if (sc->recovery_mode) {
-      /* the lossy-CG study writes a row per solve: the outcomes say how it ended */
+    if (study) {
+      /* a study writes a row per solve: the outcomes say how it ended */
       if (lost) {
         fprintf(stderr, "faultline: %s: the job stopped: %s\n", sc->name, msg);
         code = 3;

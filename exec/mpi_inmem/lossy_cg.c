@@ -54,22 +54,6 @@ typedef struct fl_lcg {
 
 enum { FL_TAG_LHALO = 21 /* and 22 */, FL_TAG_LFETCH = 23 };
 
-int fl_lcg_mode_parse(const char *s)
-{
-  if (strcmp(s, "global") == 0)
-    return FL_LCG_GLOBAL;
-  if (strcmp(s, "local") == 0)
-    return FL_LCG_LOCAL;
-  if (strcmp(s, "improved") == 0)
-    return FL_LCG_IMPROVED;
-  return -1;
-}
-
-const char *fl_lcg_mode_name(int mode)
-{
-  return mode == FL_LCG_GLOBAL ? "global" : mode == FL_LCG_LOCAL ? "local" : mode == FL_LCG_IMPROVED ? "improved" : "?";
-}
-
 static double *fl_lcg_x(const fl_lcg *s)
 {
   return s->xh + s->n;
@@ -299,18 +283,18 @@ static int fl_lcg_recover(fl_lcg *s, const unsigned char *lost, int have_ckpt, i
       return rc;
     s->bnorm2 = bb;
   }
-  if (mode == FL_LCG_GLOBAL && s->none && have_ckpt) {
+  if (mode == FL_LOSSY_GLOBAL && s->none && have_ckpt) {
     fl_lcg_unpack_full(s, mine); /* the failure-free run's state at the checkpoint: it replays exactly */
     return FL_RT_OK;
   }
   s->k = s->exec;
-  if (mode == FL_LCG_GLOBAL || i_lost) {
+  if (mode == FL_LOSSY_GLOBAL || i_lost) {
     if (!have_ckpt)
       memset(fl_lcg_x(s), 0, (size_t)m * sizeof(double));
     else if ((rc = fl_lcg_decode(s, mine)) != FL_RT_OK)
       return rc;
   }
-  if (mode == FL_LCG_IMPROVED) {
+  if (mode == FL_LOSSY_IMPROVED) {
     double a[1] = {0};
     if ((rc = fl_lcg_halo(s, s->xh)) != FL_RT_OK)
       return rc;

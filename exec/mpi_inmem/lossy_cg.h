@@ -15,16 +15,15 @@
 #ifndef FL_LOSSY_CG_H
 #define FL_LOSSY_CG_H
 
+#include "lossy_cg_keys.h" /* the modes, FL_LOSSY_* */
 #include "rt.h"
-
-enum { FL_LCG_GLOBAL = 0, FL_LCG_LOCAL = 1, FL_LCG_IMPROVED = 2 };
 
 typedef struct fl_lcg_config {
   long n;                            /* grid points per direction */
   double tol;                        /* relative residual of the solve */
   long maxit;                        /* iterations executed, at most */
   long interval;                     /* checkpoint every this many iterations (0: no checkpoint at all, the baseline) */
-  int mode;                          /* FL_LCG_* */
+  int mode;                          /* FL_LOSSY_* */
   const char *codec;                 /* none | zero | multigrid | zfp | zfp-adaptive */
   double codec_tol;                  /* zfp: absolute bound; zfp-adaptive: tol_aSZ */
   int levels;                        /* multigrid */
@@ -59,9 +58,5 @@ typedef struct fl_lcg_result {
 /* Run on this process (active or spare) until the solve ends. Several solves may run one after another on the
  * same rt (a sweep) as long as no process dies. */
 void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res);
-
-/* Parse "global" / "local" / "improved"; -1 otherwise. */
-int fl_lcg_mode_parse(const char *s);
-const char *fl_lcg_mode_name(int mode);
 
 #endif

@@ -6,141 +6,32 @@
 #include "db.h"
 #include "engine.h"
 #include "lossy_cg.h"
+#include "lossy_cg_keys.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FL_LOSSY_MAX 32
-
-typedef struct fl_codec_spec {
-  char name[32];
-  double tol;
-  char label[64];
-} fl_codec_spec;
-
-typedef struct fl_lossy_plan {
-  int modes[3], nmodes;
-  fl_codec_spec codecs[FL_LOSSY_MAX];
-  int ncodecs;
-  long roles[FL_LOSSY_MAX];
-  int nroles;
-  double at[FL_LOSSY_MAX];
-  int nat;
-  long lose_role[FL_LOSSY_MAX], lose_iter[FL_LOSSY_MAX];
-  int nlose;
-  long interval;
-} fl_lossy_plan;
-
-static int fl_codec_parse(const char *tok, double def_tol, long levels, fl_codec_spec *c)
-{
-  const char *colon = strchr(tok, ':');
-  size_t n = colon ? (size_t)(colon - tok) : strlen(tok);
-  char *end = NULL;
-  if (n == 0 || n >= sizeof c->name)
-    return -1;
-  memcpy(c->name, tok, n);
-  c->name[n] = '\0';
-  c->tol = def_tol;
-  if (colon) {
-    c->tol = strtod(colon + 1, &end);
-    if (*end || !(c->tol > 0))
-      return -1;
-  }
-  if (strcmp(c->name, "zero") != 0 && strcmp(c->name, "none") != 0 && strcmp(c->name, "multigrid") != 0 &&
-      strcmp(c->name, "zfp") != 0 && strcmp(c->name, "zfp-adaptive") != 0)
-    return -1;
-  if (strcmp(c->name, "zero") != 0 && !fl_ckpt_codec_known(c->name))
-    return -2;
-  {
-    char name[sizeof c->name];
-    memcpy(name, c->name, sizeof name);
-    if (strncmp(name, "zfp", 3) == 0)
-      snprintf(c->label, sizeof c->label, "%s:%g", name, c->tol);
-    else if (strcmp(name, "multigrid") == 0)
-      snprintf(c->label, sizeof c->label, "multigrid:%ld", levels);
-    else
-      snprintf(c->label, sizeof c->label, "%s", name);
-  }
-  return 0;
-}
-
-static fl_err fl_lossy_plan_make(const fl_scenario *sc, fl_lossy_plan *pl)
-{
-  char buf[1024], *save = NULL, *tok;
-  memset(pl, 0, sizeof *pl);
-  pl->interval = sc->recovery_interval > 0 ? sc->recovery_interval : sc->checkpoint_every;
-  snprintf(buf, sizeof buf, "%s", sc->recovery_mode ? sc->recovery_mode : "");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-    int m = fl_lcg_mode_parse(tok);
-    if (m < 0 || pl->nmodes >= 3)
-      return fl_scenario_fail(sc, "recovery", "mode", "expected global, local or improved (a list sweeps them)");
-    pl->modes[pl->nmodes++] = m;
-  }
-  if (pl->nmodes == 0)
-    return fl_scenario_fail(sc, "recovery", "mode", "expected global, local or improved");
-  snprintf(buf, sizeof buf, "%s", sc->recovery_codec ? sc->recovery_codec : "none");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-    int prc = pl->ncodecs < FL_LOSSY_MAX
-                  ? fl_codec_parse(tok, sc->recovery_tol, sc->recovery_levels, &pl->codecs[pl->ncodecs])
-                  : -1;
-    if (prc == -2)
-      return fl_scenario_fail(sc, "recovery", "codec", "codec '%s' is not in this build (ZFP missing?)", tok);
-    if (prc != 0)
-      return fl_scenario_fail(sc, "recovery", "codec",
-                              "'%s': expected none, zero, multigrid, zfp or zfp-adaptive, optionally NAME:TOL", tok);
-    pl->ncodecs++;
-  }
-  if (sc->recovery_levels < 1 || sc->recovery_levels > 3)
-    return fl_scenario_fail(sc, "recovery", "levels", "multigrid levels are 1 to 3");
-  snprintf(buf, sizeof buf, "%s", sc->lose ? sc->lose : "");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-    char *at = strchr(tok, '@'), *end = NULL;
-    if (!at || pl->nlose >= FL_LOSSY_MAX)
-      return fl_scenario_fail(sc, "recovery", "lose", "expected blank-separated ROLE@ITER terms, e.g. 1@40");
-    *at = '\0';
-    pl->lose_role[pl->nlose] = strtol(tok, &end, 10);
-    if (*end || pl->lose_role[pl->nlose] < 0)
-      return fl_scenario_fail(sc, "recovery", "lose", "expected blank-separated ROLE@ITER terms, e.g. 1@40");
-    pl->lose_iter[pl->nlose] = strtol(at + 1, &end, 10);
-    if (*end || pl->lose_iter[pl->nlose] < 0)
-      return fl_scenario_fail(sc, "recovery", "lose", "expected blank-separated ROLE@ITER terms, e.g. 1@40");
-    pl->nlose++;
-  }
-  snprintf(buf, sizeof buf, "%s", sc->sweep_roles ? sc->sweep_roles : "");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-    char *end = NULL;
-    if (pl->nroles >= FL_LOSSY_MAX || (pl->roles[pl->nroles] = strtol(tok, &end, 10)) < 0 || *end)
-      return fl_scenario_fail(sc, "recovery", "sweep_roles", "expected blank-separated roles, e.g. 0 1 3");
-    pl->nroles++;
-  }
-  snprintf(buf, sizeof buf, "%s", sc->sweep_at ? sc->sweep_at : "");
-  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
-    char *end = NULL;
-    if (pl->nat >= FL_LOSSY_MAX || !((pl->at[pl->nat] = strtod(tok, &end)) > 0) || *end || pl->at[pl->nat] >= 1)
-      return fl_scenario_fail(sc, "recovery", "sweep_at",
-                              "expected fractions of the failure-free iteration count in (0, 1), e.g. 0.35");
-    pl->nat++;
-  }
-  if ((pl->nroles > 0) != (pl->nat > 0))
-    return fl_scenario_fail(sc, "recovery", pl->nat ? "sweep_roles" : "sweep_at",
-                            "sweep_roles and sweep_at go together");
-  return FL_OK;
-}
+typedef fl_lossy_codec fl_codec_spec;
 
 fl_err fl_lossy_check(const fl_scenario *sc, int nkill)
 {
   fl_lossy_plan pl;
-  fl_err rc = fl_exec_check_recovery(sc, nkill); /* also what faultline run checks before it starts */
-  if (rc != FL_OK)
+  fl_err rc = fl_exec_check_study(sc, nkill); /* also what faultline run checks before it starts */
+  if (rc != FL_OK || (rc = fl_lossy_plan_make(sc, &pl)) != FL_OK)
     return rc;
-  return fl_lossy_plan_make(sc, &pl); /* and the codecs this build has */
+  for (int a = 0; a < pl.ncodecs; a++) /* and the codecs this build has (zero: no checkpoint at all) */
+    if (strcmp(pl.codecs[a].name, "zero") != 0 && !fl_ckpt_codec_known(pl.codecs[a].name))
+      return fl_scenario_fail(sc, "recovery", "codec", "codec '%s' is not in this build (ZFP missing?)",
+                              pl.codecs[a].name);
+  return FL_OK;
 }
 
 typedef struct fl_lossy_ctx {
   fl_scenario *sc;
   fl_rt *rt;
+  const fl_strategy_run *strat; /* buddy: the compressed checkpoints; none: the plan has no interval */
   FILE *out;
   fl_db *db;
   int nkill, lost, failed, solves, stop; /* stop: lost, or a spare whose job is over */
@@ -166,8 +57,10 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_cod
   row.scenario_text = sc->text;
   row.overrides = sc->overrides;
   row.mode = "real";
-  row.app = fl_app_cg.name;
-  row.strategy = cfg->interval > 0 && cs && strcmp(cs->name, "zero") != 0 ? fl_strategy_buddy.name : fl_strategy_none.name;
+  row.app = fl_app_lossy_cg.name;
+  /* the strategy that ran: the scenario's (buddy) for a solve with checkpoints; the baseline and codec zero write
+   * none */
+  row.strategy = cfg->interval > 0 && cs && strcmp(cs->name, "zero") != 0 ? c->strat->ops->name : fl_strategy_none.name;
   row.failure_model = c->nkill ? "kill" : lost_role >= 0 ? "lose" : "none";
   row.interval_rule = cfg->interval > 0 ? every : NULL;
   row.status = res->status;
@@ -238,8 +131,8 @@ static void fl_lossy_solve(fl_lossy_ctx *c, fl_lcg_config *cfg, fl_lcg_result *r
   c->last_error = res->error_linf;
 }
 
-int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *kill_rank, const long *kill_iter,
-                  int nkill)
+int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, const char *out_dir,
+                  const long *kill_rank, const long *kill_iter, int nkill)
 {
   fl_lossy_plan pl;
   fl_lossy_ctx c;
@@ -253,6 +146,7 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *k
   memset(&c, 0, sizeof c);
   c.sc = sc;
   c.rt = rt;
+  c.strat = strat;
   c.nkill = nkill;
   if (fl_lossy_plan_make(sc, &pl) != FL_OK)
     return 2; /* checked before: not reached */
@@ -269,7 +163,7 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *k
   cfg.tol = sc->tolerance;
   cfg.maxit = sc->iterations;
   cfg.interval = pl.interval;
-  cfg.levels = (int)sc->recovery_levels;
+  cfg.levels = (int)fl_lossy_options(sc)->levels;
   cfg.kill_rank = kill_rank;
   cfg.kill_iter = kill_iter;
   cfg.nkill = nkill;
@@ -281,12 +175,12 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *k
       double best = INFINITY;
       fl_lcg_result keep;
       memset(&keep, 0, sizeof keep);
-      cfg.mode = FL_LCG_GLOBAL;
+      cfg.mode = FL_LOSSY_GLOBAL;
       cfg.codec = a < 0 ? "none" : pl.codecs[a].name;
       cfg.codec_tol = a < 0 ? 1.0 : pl.codecs[a].tol;
       cfg.interval = a < 0 ? 0 : pl.interval;
       cfg.nlose = 0;
-      for (long rep = 0; rep < sc->recovery_repeat && !c.stop; rep++) {
+      for (long rep = 0; rep < fl_lossy_options(sc)->repeat && !c.stop; rep++) {
         double w[1];
         fl_lossy_solve(&c, &cfg, &res);
         w[0] = res.wall_s;
@@ -321,8 +215,8 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *k
             fl_lossy_solve(&c, &cfg, &res);
             if (c.stop)
               break;
-            fl_lossy_line(&c, fl_lcg_mode_name(cfg.mode), &pl.codecs[a], role, iter, &res);
-            fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lcg_mode_name(cfg.mode), role, iter, &res, NAN);
+            fl_lossy_line(&c, fl_lossy_mode_name(cfg.mode), &pl.codecs[a], role, iter, &res);
+            fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lossy_mode_name(cfg.mode), role, iter, &res, NAN);
           }
   } else {
     for (int m = 0; m < pl.nmodes && !c.stop; m++)
@@ -336,9 +230,9 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const char *out_dir, const long *k
         fl_lossy_solve(&c, &cfg, &res);
         if (c.stop)
           break; /* lost, or a spare never promoted: the job is over */
-        fl_lossy_line(&c, fl_lcg_mode_name(cfg.mode), &pl.codecs[a], pl.nlose ? pl.lose_role[0] : -1,
+        fl_lossy_line(&c, fl_lossy_mode_name(cfg.mode), &pl.codecs[a], pl.nlose ? pl.lose_role[0] : -1,
                       pl.nlose ? pl.lose_iter[0] : -1, &res);
-        fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lcg_mode_name(cfg.mode), pl.nlose ? pl.lose_role[0] : -1,
+        fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lossy_mode_name(cfg.mode), pl.nlose ? pl.lose_role[0] : -1,
                      pl.nlose ? pl.lose_iter[0] : -1, &res, NAN);
         if (strcmp(res.status, "completed") != 0 && strcmp(res.status, "maxit") != 0)
           final_status = res.status;

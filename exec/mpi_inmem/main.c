@@ -178,10 +178,17 @@ static int fl_run_cg(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *d
  * FL_APP_REAL): one line each. */
 static const struct {
   const fl_app *app;
+  /* through the driver: the engine writes the job's row */
   int (*run)(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res, fl_gwt_counts *counts);
+  /* or a study of its own (FL_APP_REAL_STUDY): its solves, their rows and the outcome files; returns the exit
+   * status */
+  int (*study)(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, const char *out_dir, const long *kill_rank,
+               const long *kill_iter, int nkill);
+  fl_err (*study_check)(const fl_scenario *sc, int nkill); /* the study's own checks, before the runtime starts */
 } fl_real_apps[] = {
-    {&fl_app_cg, fl_run_cg},
-    {&fl_app_gridworld, fl_run_gridworld},
+    {&fl_app_cg, fl_run_cg, NULL, NULL},
+    {&fl_app_gridworld, fl_run_gridworld, NULL, NULL},
+    {&fl_app_lossy_cg, NULL, fl_lossy_main, fl_lossy_check},
 };
 
 int main(int argc, char **argv)
@@ -190,6 +197,9 @@ int main(int argc, char **argv)
   fl_rt rt;
   const fl_app *app = NULL;
   int (*app_run)(fl_rt *, const fl_scenario *, const fl_driver_config *, fl_cgm_result *, fl_gwt_counts *) = NULL;
+  int (*app_study)(fl_scenario *, fl_rt *, const fl_strategy_run *, const char *, const long *, const long *,
+                   int) = NULL;
+  fl_err (*study_check)(const fl_scenario *, int) = NULL;
   fl_cgm_result res;
   fl_engine_caps caps;
   fl_strategy_run strat;
@@ -244,16 +254,19 @@ int main(int argc, char **argv)
   if (rc == FL_OK)
     rc = fl_app_get(sc, FL_APP_REAL, &app);
   for (size_t i = 0; rc == FL_OK && i < sizeof fl_real_apps / sizeof fl_real_apps[0]; i++)
-    if (fl_real_apps[i].app == app)
+    if (fl_real_apps[i].app == app) {
       app_run = fl_real_apps[i].run;
-  if (rc == FL_OK && !app_run)
+      app_study = fl_real_apps[i].study;
+      study_check = fl_real_apps[i].study_check;
+    }
+  if (rc == FL_OK && !app_run && !app_study)
     rc = fl_scenario_fail(sc, "app", "kind", "the app registry lists '%s' for the real engine, which has no run "
                           "function for it (exec/mpi_inmem/main.c fl_real_apps[])", app->name);
   if (rc == FL_OK && (app->flags & FL_APP_REAL_SQUARE) && sc->grid_rows != sc->grid_cols)
     rc = fl_scenario_fail(sc, "app", "grid", "%s needs a square grid", app->name);
   if (rc == FL_OK && sc->spares >= wsize)
     rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave no active rank of %d processes", sc->spares, wsize);
-  if (rc == FL_OK && !sc->recovery_mode) { /* the strategy, set up for this engine: refused here if it cannot run */
+  if (rc == FL_OK) { /* the strategy, set up for this engine: refused here if it cannot run */
     rc = fl_exec_setup(sc, wsize - sc->spares, &caps, &strat);
     degree = rc == FL_OK ? (int)strat.degree : 1;
     if (rc == FL_OK && (wsize - sc->spares) % degree)
@@ -268,11 +281,11 @@ int main(int argc, char **argv)
     rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%d); use ring", nroles);
   if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, kill_at_s, &nkill) != 0)
     rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER or RANK@TIME terms, e.g. 1@40 3@2.5s");
-  for (int k = 0; rc == FL_OK && sc->recovery_mode && k < nkill; k++)
+  for (int k = 0; rc == FL_OK && app_study && k < nkill; k++)
     if (kill_iter[k] < 0)
-      rc = fl_scenario_fail(sc, "mpi", "kill", "the lossy CG mode ([recovery]) kills at iterations only (RANK@ITER)");
-  if (rc == FL_OK && sc->recovery_mode)
-    rc = fl_lossy_check(sc, nkill);
+      rc = fl_scenario_fail(sc, "mpi", "kill", "the %s study kills at iterations only (RANK@ITER)", app->name);
+  if (rc == FL_OK && study_check)
+    rc = study_check(sc, nkill);
   dc.fail_at_s = -1;
   if (rc == FL_OK && sc->time_scale > 0 && wrank < wsize - sc->spares) {
     fl_fm *fm = NULL;
@@ -315,8 +328,8 @@ int main(int argc, char **argv)
       }
     }
   }
-  if (sc->recovery_mode) { /* the lossy-CG mode: compressed checkpoints, global / local / improved recovery */
-    code = fl_lossy_main(sc, &rt, out_dir, kill_rank, kill_iter, nkill);
+  if (app_study) { /* lossy-cg: compressed checkpoints, global / local / improved recovery, a row per solve */
+    code = app_study(sc, &rt, &strat, out_dir, kill_rank, kill_iter, nkill);
     goto done;
   }
   dc.strat = &strat;

@@ -1,6 +1,7 @@
 /* test_lossy_mpi.c — the lossy-CG mode on real processes (faultline run, 4 active ranks): compressed buddy
  * checkpoints, injected data losses and a real death, global / local / improved recovery. Every check reads the
  * "solve" lines of each rank's outcome file (exec/mpi_inmem/lossy_main.c). Skipped (77) without MPI. */
+#include "cli_util.h"
 #include "fl_config.h"
 #include "fl_test.h"
 
@@ -268,6 +269,15 @@ static void test_bad_input(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "'sz'"));
   CU_ASSERT_EQUAL(run("--set recovery.mode=local --set recovery.lose=1at5", dir), 2);
   CU_ASSERT_EQUAL(run("--set 'recovery.mode=local global' --kill 1@5", dir), 2);
+  /* the strategy is the registry's: buddy, or none with nothing to compress; the others are refused by name */
+  CU_ASSERT_EQUAL(run("--set strategy.kind=two-level", dir), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "strategy.kind"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "'two-level'"));
+  CU_ASSERT_EQUAL(run("--set strategy.kind=none --set recovery.codec=multigrid", dir), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "recovery.codec"));
+  /* [recovery] is this app's: plain CG given it is refused, not run without it */
+  CU_ASSERT_EQUAL(run("--set app.kind=cg", dir), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "app.kind = lossy-cg"));
 }
 
 /* The study at a small size: one mpirun, a row per solve, and the report prints the seed's table shape. */
@@ -297,6 +307,21 @@ static void test_study_report(void)
   CU_ASSERT_EQUAL(improved, 3);
   CU_ASSERT_EQUAL(aux, 3);
   CU_ASSERT_EQUAL(ratio, 1);
+  {
+    /* every row is the lossy-cg app's; the strategy the registry set up (buddy) where a codec wrote checkpoints,
+     * none for the baseline and codec zero */
+    char db[600];
+    snprintf(db, sizeof db, "%s/study.sqlite", fl_test_tmpdir());
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE app <> 'lossy-cg'"), 0);
+    CU_ASSERT(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE codec LIKE 'zfp-adaptive%' AND strategy = 'buddy'") >
+              0);
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE codec LIKE 'zfp-adaptive%' AND strategy <> "
+                                     "'buddy'"),
+                    0);
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE codec IN ('zero', 'off') AND strategy <> "
+                                     "'none'"),
+                    0);
+  }
 }
 
 static CU_TestInfo lossy_tests[] = {
