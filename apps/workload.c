@@ -9,6 +9,7 @@
 static const char *const fl_wl_restart_choices[] = {"front", "requeue", NULL};
 static const char *const fl_wl_ckpt_io_choices[] = {"oblivious", "ordered", "least-waste", NULL};
 static const char *const fl_wl_no_yes[] = {"no", "yes", NULL};
+static const char *const fl_wl_period_choices[] = {"own", "cooperative", NULL};
 
 #define FL_OFF(field) offsetof(fl_workload_opts, field)
 static const fl_key fl_workload_key_table[] = {
@@ -36,6 +37,11 @@ static const fl_key fl_workload_key_table[] = {
      "workload: yes = a job's checkpoint is its memory, the trace's KB per processor (SWF field 7, else 10) times "
      "its processors over its nodes, per node; a job without one writes app.checkpoint_size; no = every job's "
      "nodes write app.checkpoint_size"},
+    {"app", "checkpoint_period", FL_K_ENUM_INT, FL_OFF(ckpt_period), 0, "own", fl_wl_period_choices,
+     "workload: own = each job's period from strategy.interval (young, daly) with its own MTBF and cost, as if it "
+     "were alone; cooperative = the periods that minimise the machine's waste with the PFS's bandwidth as a "
+     "constraint (Herault et al. 2018: each job's cost raised by a multiplier times its share of the PFS), "
+     "recomputed over the running jobs whenever one starts or ends"},
 };
 #undef FL_OFF
 const fl_keyset fl_workload_keys = {"app workload", sizeof(fl_workload_opts), fl_workload_key_table,

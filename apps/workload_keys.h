@@ -15,6 +15,7 @@ typedef struct fl_workload_opts {
   int requeue;           /* a failed job goes back 0 first in the queue, 1 last */
   int ckpt_io;           /* 0 oblivious, 1 ordered, 2 least-waste checkpoint I/O */
   int checkpoint_memory; /* 1 a job's checkpoint per node is its memory from the trace */
+  int ckpt_period;       /* 0 own (each job's rule alone), 1 cooperative (the PFS's capacity shared) */
 } fl_workload_opts;
 
 extern const fl_keyset fl_workload_keys;

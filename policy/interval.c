@@ -80,6 +80,77 @@ double fl_pol_interval_hazard(double delta_s, fl_pol_expected_failures F, void *
   return root;
 }
 
+typedef struct fl_coop_ctx {
+  long n;
+  const double *cost, *mtbf, *load, *nodes;
+  int daly;
+  double *period;
+} fl_coop_ctx;
+
+/* The periods at multiplier lambda, into c->period; returns sum_i L_i / P_i - 1 (the PFS's overcommitment). */
+static double fl_coop_eq(double lambda, void *p)
+{
+  const fl_coop_ctx *c = p;
+  double busy = 0.0;
+  for (long i = 0; i < c->n; i++) {
+    double cost;
+    if (!isfinite(c->cost[i]) || !isfinite(c->mtbf[i])) {
+      c->period[i] = INFINITY;
+      continue;
+    }
+    cost = c->cost[i] + lambda * c->load[i] / c->nodes[i];
+    c->period[i] = c->daly ? fl_pol_interval_daly(cost, c->mtbf[i]) : fl_pol_interval_young(cost, c->mtbf[i]);
+    busy += c->load[i] / c->period[i];
+  }
+  return busy - 1.0;
+}
+
+double fl_pol_interval_cooperative(long n, const double *cost_s, const double *mtbf_s, const double *load_s,
+                                   const double *nodes, int daly, double *period_s)
+{
+  fl_coop_ctx c = {.n = n, .cost = cost_s, .mtbf = mtbf_s, .load = load_s, .nodes = nodes, .daly = daly,
+                   .period = period_s};
+  gsl_function fn = {.function = fl_coop_eq, .params = &c};
+  gsl_root_fsolver *s;
+  double hi = 1.0, upper = NAN;
+  for (long i = 0; i < n; i++)
+    if (!(cost_s[i] >= 0) || !(mtbf_s[i] > 0) || !(load_s[i] >= 0) || !(nodes[i] > 0))
+      return NAN;
+  if (!(fl_coop_eq(0.0, &c) > 0))
+    return 0.0; /* the own periods fit the PFS */
+  /* a bracket: the periods grow with lambda (Young's without bound, Daly's up to the MTBF) */
+  while (fl_coop_eq(hi, &c) > 0) {
+    int capped = 1;
+    for (long i = 0; i < n; i++)
+      capped &= !isfinite(period_s[i]) || (daly && period_s[i] >= mtbf_s[i]);
+    if (capped || hi > 1e300)
+      return hi; /* every period at its cap: the PFS stays overcommitted */
+    hi *= 2.0;
+  }
+  s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+  if (!s)
+    return NAN;
+  {
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (gsl_root_fsolver_set(s, &fn, 0.0, hi) == GSL_SUCCESS) {
+      for (int it = 0; it < 200; it++) {
+        if (gsl_root_fsolver_iterate(s) != GSL_SUCCESS)
+          break;
+        upper = gsl_root_fsolver_x_upper(s);
+        if (gsl_root_test_interval(gsl_root_fsolver_x_lower(s), upper, 0.0, 1e-12) == GSL_SUCCESS)
+          break;
+      }
+    }
+    gsl_set_error_handler(old);
+  }
+  gsl_root_fsolver_free(s);
+  if (isnan(upper))
+    return NAN;
+  /* the periods at the bracket's upper end, where the PFS is not overcommitted */
+  fl_coop_eq(upper, &c);
+  return upper;
+}
+
 const char *fl_pol_interval_name(fl_interval_kind kind)
 {
   switch (kind) {

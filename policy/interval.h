@@ -39,6 +39,23 @@ double fl_pol_waste_silent(double period_s, double delta_s, double verify_s, dou
 typedef double (*fl_pol_expected_failures)(double horizon_s, void *ctx);
 double fl_pol_interval_hazard(double delta_s, fl_pol_expected_failures F, void *ctx, double tau_max_s);
 
+/* Cooperative periods for jobs that share one parallel file system (after Herault, Robert, Bouteiller, Arnold,
+ * Ferreira, Bosilca, Dongarra, "Optimal cooperative checkpointing for shared high-performance computing
+ * platforms", APDCM 2018): each job's own period (Young's, or Daly's) ignores that the PFS can write only so many
+ * bytes a second for all of them. Minimising the machine's waste, sum_i q_i (C_i / P_i + P_i / (2 mu_i)) (q_i the
+ * job's nodes, C_i its checkpoint's cost alone, mu_i its MTBF), subject to the PFS's capacity,
+ * sum_i L_i / P_i <= 1 (L_i = its checkpoint's bytes over the PFS's bandwidth: the seconds of PFS it takes),
+ * gives with a Lagrange multiplier lambda >= 0 (its first-order conditions):
+ *   P_i = sqrt(2 mu_i (C_i + lambda L_i / q_i)),
+ * Young's period with the cost raised by lambda times the job's share of the PFS per node; lambda = 0 when the
+ * own periods fit, else the root of sum_i L_i / P_i(lambda) = 1 (GSL's Brent solver). `daly` = 1 applies Daly's
+ * rule to the raised cost instead (the same lambda equation; Daly's period is capped at the MTBF, so an
+ * overcommitted PFS may leave it unsolved: then every period is at its cap). Fills period[i] (INFINITY where
+ * cost[i] is not finite or mtbf[i] is infinite: a job that does not checkpoint) and returns lambda, NAN on bad
+ * input (a negative or NaN figure). */
+double fl_pol_interval_cooperative(long n, const double *cost_s, const double *mtbf_s, const double *load_s,
+                                   const double *nodes, int daly, double *period_s);
+
 /* The interval a scenario asks for, given the job MTBF it will see (INFINITY for `never`). Errors
  * (FL_ERR_INPUT) when the rule cannot apply (Young or Daly with no failures: an infinite MTBF). */
 fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s);

@@ -21,7 +21,9 @@
  * request that costs the others least (Herault et al., APDCM 2018): candidate i with isolated cost C_i is chosen
  * to minimise C_i x sum over the other waiting jobs j of q_j (1 + (d_j + C_i / 2) / mu_j) — their idle
  * node-seconds plus the work they expect to lose meanwhile (q_j nodes, d_j seconds of unsaved work, mu_j their
- * MTBF). Waiting jobs hold their nodes idle. Restarts are not deferred.
+ * MTBF). Waiting jobs hold their nodes idle. Restarts are not deferred. Cooperative periods (app.checkpoint_period):
+ * whenever the running set changes, every running job's period is worked out again so that their checkpoints fit
+ * the PFS's bandwidth at the least waste for the machine (policy/interval.h fl_pol_interval_cooperative).
  *
  * Each replica runs in a child process, from SimGrid's clock at zero: the dates of I/O activities come from the
  * clock, and a replica must give the same figures whether it runs after others or alone (`rerun`). */
@@ -56,8 +58,13 @@ struct fl_wlrun {
   double bytes;            /* checkpoint bytes per node */
   double *jbytes;          /* per job, from the trace's memory (app.checkpoint_memory); NULL: `bytes` for all */
   double *tau_s, *delta_s; /* per job: its interval, and its isolated file-level checkpoint's cost (least-waste) */
-  double ff_span_s;        /* the failure-free replay's span: the row's work_s */
-  char *disk_name;         /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
+  int coop;                /* app.checkpoint_period = cooperative: periods over the running jobs (replica's tau) */
+  int coop_daly;           /* ... by Daly's rule on the raised cost (strategy.interval = daly), else Young's */
+  double *mtbf_s, *cost_s, *load_s; /* per job (coop): its MTBF, the cost its rule prices, its checkpoint's seconds
+                                     * of the whole PFS (its bytes over the PFS's bandwidth) */
+  double pfs_bps;                   /* coop: the PFS's bandwidth, from a checkpoint of the whole machine alone */
+  double ff_span_s;                 /* the failure-free replay's span: the row's work_s */
+  char *disk_name; /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
   long npfs;
   sg_host_t *pfs_host;
   sg_disk_t *pfs_disk;
@@ -125,6 +132,12 @@ typedef struct fl_wlrep {
   double now;
   long next_submit, running, finished;
   int timeout;
+  /* cooperative periods (app.checkpoint_period): each job's current period, the running jobs (a list with each
+   * job's place in it, -1 when not running), whether it changed since the periods were worked out, and scratch */
+  double *tau;
+  long *runl, *run_pos, nrun;
+  int coop_dirty;
+  double *c_cost, *c_mtbf, *c_load, *c_nodes, *c_period;
   fl_err rc;
 } fl_wlrep;
 
@@ -140,6 +153,9 @@ void fl_wlr_destroy(fl_wlrun **pw)
   free(w->copies);
   free(w->jbytes);
   free(w->delta_s);
+  free(w->mtbf_s);
+  free(w->cost_s);
+  free(w->load_s);
   free(w->pfs_host);
   free(w->pfs_disk);
   free(w->disk_name);
@@ -308,6 +324,22 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   }
   w->levels = sim->strat.levels;
   w->ckpt = w->levels != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
+  w->coop = w->ckpt && wo->ckpt_period == 1;
+  w->coop_daly = sc->interval_kind == FL_INTERVAL_DALY;
+  if (w->coop && sc->interval_kind != FL_INTERVAL_YOUNG && sc->interval_kind != FL_INTERVAL_DALY) {
+    rc = fl_scenario_fail(sc, "app", "checkpoint_period",
+                          "cooperative periods are young's or daly's with the PFS shared: strategy.interval = %s "
+                          "sets them itself",
+                          fl_pol_interval_name(sc->interval_kind));
+    goto done;
+  }
+  if (w->coop && fl_strat_primary(&sim->strat) != FL_LEVEL_FILE) {
+    rc = fl_scenario_fail(sc, "app", "checkpoint_period",
+                          "cooperative periods share the PFS among checkpoints that all go to it: strategy %s "
+                          "writes most of its checkpoints elsewhere (checkpoint or replication)",
+                          sim->strat.ops->name);
+    goto done;
+  }
   w->bytes = sc->checkpoint_size;
   FL_ALLOC(w->tau_s, w->njobs);
   FL_ALLOC(w->delta_s, w->njobs);
@@ -350,13 +382,15 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       FL_CHECK(w->pfs_disk[s], FL_ERR_INPUT, "PFS host '%s' has no disk", sg_host_get_name(w->pfs_host[s]));
     }
     /* each job size's checkpoint alone on the machine: the cost its interval rule prices */
-    FL_ALLOC(sizes, w->njobs);
+    FL_ALLOC(sizes, w->njobs + 1);
     for (long i = 0; i < w->njobs; i++)
       sizes[i] = w->trace->jobs[i].nodes;
     qsort(sizes, (size_t)w->njobs, sizeof *sizes, fl_long_cmp);
     for (long i = 0; i < w->njobs; i++)
       if (nsizes == 0 || sizes[nsizes - 1] != sizes[i])
         sizes[nsizes++] = sizes[i];
+    if (w->coop && sizes[nsizes - 1] != w->machine)
+      sizes[nsizes++] = w->machine; /* the whole machine's checkpoint: the PFS's bandwidth */
     /* with per-job bytes, each size at 1 GiB and 2 GiB a node: an isolated checkpoint's time is a latency plus
      * bytes over the rates the flows share (a line in the bytes), read off the two for each job */
     FL_ALLOC(cost, 2 * FL_NLEVELS * nsizes); /* per probe, each level's */
@@ -382,6 +416,22 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       FL_CHECK(fread(cost, FL_NLEVELS * sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
                "the checkpoint costs came back short");
     }
+    if (w->coop) {
+      /* the PFS's bandwidth: the bytes of a checkpoint of every node of the machine over its time alone (with
+       * per-job bytes, the slope between the two probes: the latency left out) */
+      long k = nsizes - 1;
+      double c1 = cost[FL_NLEVELS * k + FL_LEVEL_FILE];
+      w->pfs_bps = w->jbytes
+                       ? (double)w->machine * FL_WL_REF_BYTES / (cost[FL_NLEVELS * (nsizes + k) + FL_LEVEL_FILE] - c1)
+                       : (double)w->machine * w->bytes / c1;
+      FL_CHECK(w->pfs_bps > 0 && isfinite(w->pfs_bps), FL_ERR_INPUT,
+               "app.checkpoint_period = cooperative: the PFS's bandwidth from a checkpoint of the whole machine is "
+               "%g B/s",
+               w->pfs_bps);
+      FL_ALLOC(w->mtbf_s, w->njobs);
+      FL_ALLOC(w->cost_s, w->njobs);
+      FL_ALLOC(w->load_s, w->njobs);
+    }
     for (long i = 0; i < w->njobs; i++) {
       long n = w->trace->jobs[i].nodes;
       long k = (long)((long *)bsearch(&n, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) - sizes);
@@ -404,6 +454,11 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                                                             : fl_pol_interval_young(delta, mtbf);
       if (!(w->tau_s[i] > 0) || isnan(delta))
         w->tau_s[i] = INFINITY;
+      if (w->coop) {
+        w->mtbf_s[i] = mtbf;
+        w->cost_s[i] = isfinite(w->tau_s[i]) ? delta : INFINITY; /* INFINITY: it does not checkpoint */
+        w->load_s[i] = (double)n * (w->jbytes ? w->jbytes[i] : w->bytes) / w->pfs_bps;
+      }
     }
   }
   /* the failure-free schedule without checkpoints: the row's work_s */
@@ -649,12 +704,59 @@ static void fl_wl_io_stop(fl_wlj *jb)
   fl_wl_io_unref(io);
 }
 
+/* Cooperative periods: the running set changed, so every running job's period is worked out again (policy/
+ * interval.h); a segment under way keeps the period it began with. */
+static void fl_wl_coop_update(fl_wlrep *wr)
+{
+  const fl_wlrun *w = wr->w;
+  long m = 0;
+  wr->coop_dirty = 0;
+  for (long a = 0; a < wr->nrun; a++) {
+    long j = wr->runl[a];
+    const fl_swf_job *t = &w->trace->jobs[j];
+    wr->c_cost[m] = w->cost_s[j];
+    wr->c_mtbf[m] = w->mtbf_s[j];
+    wr->c_load[m] = w->load_s[j];
+    wr->c_nodes[m] = (double)(t->nodes * w->copies[j]);
+    m++;
+  }
+  if (isnan(fl_pol_interval_cooperative(m, wr->c_cost, wr->c_mtbf, wr->c_load, wr->c_nodes, w->coop_daly,
+                                        wr->c_period))) {
+    wr->rc = fl_err_set(FL_ERR_INTERNAL, "cooperative periods: no solution for %ld running jobs", m);
+    return;
+  }
+  for (long a = 0; a < m; a++)
+    wr->tau[wr->runl[a]] = wr->c_period[a];
+}
+
+static void fl_wl_run_add(fl_wlrep *wr, long j)
+{
+  if (!wr->tau)
+    return;
+  wr->run_pos[j] = wr->nrun;
+  wr->runl[wr->nrun++] = j;
+  wr->coop_dirty = 1;
+}
+
+static void fl_wl_run_remove(fl_wlrep *wr, long j)
+{
+  long a = wr->tau ? wr->run_pos[j] : -1;
+  if (a < 0)
+    return;
+  wr->runl[a] = wr->runl[--wr->nrun];
+  wr->run_pos[wr->runl[a]] = a;
+  wr->run_pos[j] = -1;
+  wr->coop_dirty = 1;
+}
+
 /* Start job j's next compute segment (or finish it). */
 static void fl_wl_compute(fl_wlrep *wr, long j)
 {
   fl_wlj *jb = &wr->jobs[j];
   double left = wr->w->trace->jobs[j].run_s - jb->done_s;
-  jb->seg_s = fmin(wr->w->tau_s[j], left);
+  if (wr->tau && wr->coop_dirty)
+    fl_wl_coop_update(wr);
+  jb->seg_s = fmin(wr->tau ? wr->tau[j] : wr->w->tau_s[j], left);
   jb->phase = FL_WLP_COMPUTE;
   jb->phase_t = wr->now;
   jb->serial++;
@@ -682,6 +784,7 @@ static void fl_wl_release(fl_wlrep *wr, long j)
   jb->phase = FL_WLP_NONE;
   jb->serial++;
   wr->running--;
+  fl_wl_run_remove(wr, j);
   if (wr->rc == FL_OK)
     wr->rc = fl_batch_end(wr->batch, j);
   if (wr->rc == FL_OK && down)
@@ -809,7 +912,8 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
  * from what survived (fl_strat_on_failure, as in the other engines): the buddy level when every partner copy
  * lives and the job can stay where it is — it keeps its live nodes and takes a free node of the machine for the
  * lost one, as a resource manager that grows an allocation by a node (restart in place, as SCR restarts within
- * an allocation); the file level or the start otherwise, giving its nodes back and waiting for nodes again, first
+ * an allocation), when the scheduler would give that node to a newcomer (no reservation delayed, nobody first in
+ * line for it); the file level or the start otherwise, giving its nodes back and waiting for nodes again, first
  * in the queue or last (app.restart). The work past the version restored is lost. */
 static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
 {
@@ -875,6 +979,13 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
     /* a lost node takes its local disk: the local level never survives (node failures only); the XOR level does
      * when the lost rank's set holds another rank to rebuild it from */
     int stay = jb->phase != FL_WLP_RESTART && wr->nfree > 0;
+    if (stay && wr->rc == FL_OK) {
+      /* a free node is the job's only where the scheduler would give it to a newcomer that needs it until the
+       * job's expected end: not one a waiting job's reservation counts on (easy), nor one a waiting job is first
+       * in line for (fcfs) */
+      double until = fl_batch_expected_end(wr->batch, j) - wr->now;
+      wr->rc = fl_batch_would_start(wr->batch, wr->now, 1, until > 0 ? until : 0.0, &stay);
+    }
     long g = w->xor_g, k = slot % t->nodes;
     long set = (k / g) * g, set_size = t->nodes - set < g ? t->nodes - set : g;
     view.buddy_intact = stay && t->nodes > 1 && jb->lv_v[FL_LEVEL_BUDDY] >= 0;
@@ -917,6 +1028,15 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
     wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->copies[j], est, !w->requeue);
 }
 
+/* A job that just started: it reads its file-level checkpoint back, or computes. */
+static void fl_wl_begin(fl_wlrep *wr, long j)
+{
+  if (wr->jobs[j].done_s > 0)
+    fl_wl_io_start(wr, j, 1, FL_LEVEL_FILE, -1); /* read its file-level checkpoint back */
+  else
+    fl_wl_compute(wr, j);
+}
+
 /* Ask the scheduler; start what it picks. */
 static void fl_wl_schedule(fl_wlrep *wr)
 {
@@ -948,12 +1068,13 @@ static void fl_wl_schedule(fl_wlrep *wr)
     if (isnan(jb->row.start_s))
       jb->row.start_s = wr->now;
     wr->running++;
+    fl_wl_run_add(wr, j);
     fl_wl_log_job(wr, FL_EV_JOB_START, j, -1, NAN, nodes);
-    if (jb->done_s > 0)
-      fl_wl_io_start(wr, j, 1, FL_LEVEL_FILE, -1); /* read its file-level checkpoint back */
-    else
-      fl_wl_compute(wr, j);
+    if (!wr->tau)
+      fl_wl_begin(wr, j);
   }
+  for (long k = 0; wr->tau && k < n; k++) /* cooperative periods: over every job this instant started */
+    fl_wl_begin(wr, wr->started[k]);
 }
 
 /* Energy: node was down from down_since[node] to t; what it drew beyond its idle power within the span. */
@@ -1129,6 +1250,20 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   FL_ALLOC(wr.free_pos, w->machine);
   FL_ALLOC(wr.started, w->njobs);
   FL_ALLOC(wr.pfsq, w->njobs);
+  if (w->coop) {
+    FL_ALLOC(wr.tau, w->njobs);
+    FL_ALLOC(wr.runl, w->njobs);
+    FL_ALLOC(wr.run_pos, w->njobs);
+    FL_ALLOC(wr.c_cost, w->njobs);
+    FL_ALLOC(wr.c_mtbf, w->njobs);
+    FL_ALLOC(wr.c_load, w->njobs);
+    FL_ALLOC(wr.c_nodes, w->njobs);
+    FL_ALLOC(wr.c_period, w->njobs);
+    for (long j = 0; j < w->njobs; j++) {
+      wr.tau[j] = w->tau_s[j];
+      wr.run_pos[j] = -1;
+    }
+  }
   FL_TRY(fl_batch_create(w->sched, w->machine, &wr.batch));
   wr.first_submit = INFINITY;
   for (long j = 0; j < w->njobs; j++) {
@@ -1241,6 +1376,14 @@ done:
   free(wr.free_pos);
   free(wr.started);
   free(wr.pfsq);
+  free(wr.tau);
+  free(wr.runl);
+  free(wr.run_pos);
+  free(wr.c_cost);
+  free(wr.c_mtbf);
+  free(wr.c_load);
+  free(wr.c_nodes);
+  free(wr.c_period);
   fl_jobheap_free(&wr.heap);
   return rc;
 }
@@ -1292,8 +1435,9 @@ static void fl_workload_destroy(fl_sim *sim)
 
 static void fl_workload_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
 {
-  (void)sim;
   row->machine = res->machine;
+  if (sim->wlr->coop) /* each job's period changes with the running set: the rule, not one figure */
+    row->interval_rule = sim->wlr->coop_daly ? "daly, cooperative" : "young, cooperative";
   row->interval_s = row->checkpoint_cost_s = row->restart_cost_s = row->downtime_s = NAN;
   row->lost_work_s = row->checkpoint_time_s = row->restart_time_s = row->downtime_total_s = NAN;
   row->wait_nodes_s = NAN; /* per job in `jobs`, and in node-hours in the machine's columns */

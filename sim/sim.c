@@ -674,7 +674,7 @@ int fl_sim_uses_key(const fl_sim *sim, const char *k)
     return fl_strat_reads(&sim->strat, k);
   if (strncmp(k, "policy.", 7) == 0)
     return fl_strat_reads(&sim->strat, k);
-  if (sim->wlr && strcmp(k, "app.checkpoint_io") == 0)
+  if (sim->wlr && (strcmp(k, "app.checkpoint_io") == 0 || strcmp(k, "app.checkpoint_period") == 0))
     return fl_wlr_checkpoints(sim->wlr); /* no checkpoint, no checkpoint I/O to order */
   return 1;
 }

@@ -257,6 +257,51 @@ done:
   return rc;
 }
 
+double fl_batch_expected_end(const fl_batch *b, long job)
+{
+  return job >= 0 && job < b->ecap ? b->end_of[job] : NAN;
+}
+
+/* A copy of n elements (at least one byte allocated), or NULL. */
+static void *fl_batch_dup(const void *p, long n, size_t elem)
+{
+  size_t bytes = n > 0 ? (size_t)n * elem : 1;
+  void *q = malloc(bytes);
+  if (q && n > 0)
+    memcpy(q, p, bytes);
+  return q;
+}
+
+fl_err fl_batch_would_start(const fl_batch *b, double now_s, long nodes, double est_s, int *yes)
+{
+  fl_err rc = FL_OK;
+  fl_batch *c = NULL;
+  long *started = NULL, n = 0, id = b->ecap; /* an index no job of the machine has */
+  *yes = 0;
+  /* a dry run on a copy: the queue with the asker at its back, picked as fl_batch_pick would now */
+  FL_CHECK((c = malloc(sizeof *c)) != NULL, FL_ERR_NOMEM, "out of memory");
+  *c = *b;
+  c->q_job = fl_batch_dup(b->q_job, b->qcap, sizeof *b->q_job);
+  c->q_nodes = fl_batch_dup(b->q_nodes, b->qcap, sizeof *b->q_nodes);
+  c->q_est = fl_batch_dup(b->q_est, b->qcap, sizeof *b->q_est);
+  c->r_job = fl_batch_dup(b->r_job, b->rcap, sizeof *b->r_job);
+  c->r_nodes = fl_batch_dup(b->r_nodes, b->rcap, sizeof *b->r_nodes);
+  c->r_end = fl_batch_dup(b->r_end, b->rcap, sizeof *b->r_end);
+  c->end_of = fl_batch_dup(b->end_of, b->ecap, sizeof *b->end_of);
+  c->pick = fl_batch_dup(b->pick, b->pcap, sizeof *b->pick);
+  FL_CHECK(c->q_job && c->q_nodes && c->q_est && c->r_job && c->r_nodes && c->r_end && c->end_of && c->pick,
+           FL_ERR_NOMEM, "out of memory");
+  FL_TRY(fl_batch_submit(c, id, nodes, est_s, 0));
+  FL_ALLOC(started, c->qn);
+  FL_TRY(fl_batch_pick(c, now_s, started, &n));
+  for (long i = 0; i < n; i++)
+    *yes |= started[i] == id;
+done:
+  free(started);
+  fl_batch_destroy(&c);
+  return rc;
+}
+
 static int fl_jobev_before(const fl_jobev *a, const fl_jobev *b)
 {
   return a->t < b->t || (a->t == b->t && a->job < b->job);

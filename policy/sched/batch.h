@@ -62,6 +62,13 @@ fl_err fl_batch_pick(fl_batch *b, double now_s, long *started, long *n);
 fl_err fl_batch_end(fl_batch *b, long job);
 /* Nodes that go down (delta < 0, only free ones) or come back (delta > 0): the free count the ops see. */
 fl_err fl_batch_capacity(fl_batch *b, long delta);
+/* Would a job of `nodes` nodes and estimate est_s, queued now at the back, start at once (a dry run of
+ * fl_batch_pick; nothing changes)? For a running job that takes a free node for a lost one (a restart in place):
+ * only where the scheduler would let a newcomer have it — under easy, without delaying the head job's
+ * reservation; under fcfs, with nobody waiting that could use it. */
+fl_err fl_batch_would_start(const fl_batch *b, double now_s, long nodes, double est_s, int *yes);
+/* A running job's expected end (start + estimate); NAN when it is not running. */
+double fl_batch_expected_end(const fl_batch *b, long job);
 long fl_batch_waiting(const fl_batch *b);
 long fl_batch_free_nodes(const fl_batch *b);
 

@@ -276,6 +276,43 @@ static void test_batch_queue(void)
   CU_ASSERT_STRING_EQUAL(fl_batch_names(), "fcfs | easy | conservative");
 }
 
+/* A running job asks for one more free node (a restart in place): a dry run, as a newcomer at the back. Machine of 5:
+ * A (2 nodes, expected end 1000) and C (2 nodes, expected end 20) run, B (3 nodes, estimate 50) waits, 1 node free.
+ *   easy: B's reservation is at C's end, 20, when 3 nodes are free: no extra node. A 1-node newcomer until 1000
+ *         would delay it (refused); one that ends by 15 would not (granted). Nobody waiting: granted.
+ *   fcfs: B is first in line: refused, however short.
+ * Nothing changes: the real pick afterwards is the same. */
+static void test_would_start(void)
+{
+  const char *names[] = {"easy", "fcfs"};
+  for (int k = 0; k < 2; k++) {
+    fl_batch *b = NULL;
+    long started[4], n = 0;
+    int yes = -1;
+    CU_ASSERT_EQUAL_FATAL(fl_batch_create(fl_batch_find(names[k]), 5, &b), FL_OK);
+    CU_ASSERT_EQUAL(fl_batch_would_start(b, 0, 1, 1000, &yes), FL_OK);
+    CU_ASSERT_EQUAL(yes, 1); /* an empty machine */
+    CU_ASSERT_EQUAL(fl_batch_submit(b, 0, 2, 1000, 0), FL_OK);
+    CU_ASSERT_EQUAL(fl_batch_submit(b, 1, 2, 20, 0), FL_OK);
+    CU_ASSERT_EQUAL(fl_batch_pick(b, 0, started, &n), FL_OK);
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_DOUBLE_EQUAL(fl_batch_expected_end(b, 1), 20.0, 0.0);
+    CU_ASSERT(isnan(fl_batch_expected_end(b, 2)));
+    CU_ASSERT_EQUAL(fl_batch_would_start(b, 1, 1, 999, &yes), FL_OK);
+    CU_ASSERT_EQUAL(yes, 1); /* nobody waits */
+    CU_ASSERT_EQUAL(fl_batch_submit(b, 2, 3, 50, 0), FL_OK);
+    CU_ASSERT_EQUAL(fl_batch_would_start(b, 5, 1, 995, &yes), FL_OK);
+    CU_ASSERT_EQUAL(yes, 0);
+    CU_ASSERT_EQUAL(fl_batch_would_start(b, 5, 1, 10, &yes), FL_OK);
+    CU_ASSERT_EQUAL(yes, k == 0); /* easy: ends at 15, before the shadow time 20 */
+    CU_ASSERT_EQUAL(fl_batch_waiting(b), 1);
+    CU_ASSERT_EQUAL(fl_batch_free_nodes(b), 1);
+    CU_ASSERT_EQUAL(fl_batch_pick(b, 5, started, &n), FL_OK);
+    CU_ASSERT_EQUAL(n, 0);
+    fl_batch_destroy(&b);
+  }
+}
+
 static CU_TestInfo fl_swf_tests[] = {
     {"fields, header, skipped and unsorted jobs, gzip", test_swf_fields},
     {"bad lines and jobs too large name file, line, field, value", test_swf_errors},
@@ -289,6 +326,7 @@ static CU_TestInfo fl_batch_tests[] = {
     {"jobs ending at the shadow time all free their nodes", test_backfill_ties},
     {"conservative backfilling protects every waiting job", test_conservative},
     {"queue: put-back at the front, running set", test_batch_queue},
+    {"a node for a running job: granted only as a newcomer would be", test_would_start},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {

@@ -180,7 +180,65 @@ static void test_levels_whole_periods(void)
   CU_ASSERT_DOUBLE_EQUAL(q.tau_s, fl_pol_interval_young(10.0, 1e4) * sqrt(1.0 + 590.0 / 10.0 / FL_POL_MAX_EVERY), 1e-6);
 }
 
+/* Cooperative periods. By hand: 20 like jobs of one node (C = 100 s, mu = 1e4 s, each checkpoint 100 s of the
+ * PFS): Young's 1414 s would keep the PFS busy 20 x 100 / 1414 = 141 % of the time; the PFS full, P = 2000 s, needs
+ * 2 mu (C + lambda L) = 2000^2, so lambda L = 100 and lambda = 1. Two such jobs fit: lambda = 0, Young's. */
+static void test_cooperative_by_hand(void)
+{
+  double cost[20], mtbf[20], load[20], nodes[20], period[20];
+  for (int i = 0; i < 20; i++)
+    cost[i] = 100.0, mtbf[i] = 1e4, load[i] = 100.0, nodes[i] = 1.0;
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_cooperative(20, cost, mtbf, load, nodes, 0, period), 1.0, 1e-9);
+  for (int i = 0; i < 20; i++)
+    CU_ASSERT_DOUBLE_EQUAL(period[i], 2000.0, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_cooperative(2, cost, mtbf, load, nodes, 0, period), 0.0, 0.0);
+  CU_ASSERT_DOUBLE_EQUAL(period[0], fl_pol_interval_young(100.0, 1e4), 1e-9);
+  /* a job that does not checkpoint takes no PFS time; bad input is NAN */
+  cost[1] = INFINITY;
+  CU_ASSERT_DOUBLE_EQUAL(fl_pol_interval_cooperative(2, cost, mtbf, load, nodes, 0, period), 0.0, 0.0);
+  CU_ASSERT(isinf(period[1]));
+  mtbf[0] = -1.0;
+  CU_ASSERT(isnan(fl_pol_interval_cooperative(2, cost, mtbf, load, nodes, 0, period)));
+}
+
+/* Against a direct minimisation: two unlike jobs, the second's period set by the PFS constraint at equality from
+ * the first's, the waste sum_i q_i (C_i / P_i + P_i / (2 mu_i)) scanned over P_1: its minimum is where the
+ * multiplier's periods are. */
+static void test_cooperative_minimises_waste(void)
+{
+  const double cost[2] = {60.0, 300.0}, mtbf[2] = {2e4, 5e3}, load[2] = {600.0, 1500.0}, nodes[2] = {8.0, 64.0};
+  double period[2], best = INFINITY, best_p1 = NAN;
+  double lambda = fl_pol_interval_cooperative(2, cost, mtbf, load, nodes, 0, period);
+  CU_ASSERT_FATAL(lambda > 0);
+  CU_ASSERT_DOUBLE_EQUAL(load[0] / period[0] + load[1] / period[1], 1.0, 1e-9);
+  for (double p1 = load[0] * 1.0001; p1 < 2e5; p1 *= 1.00001) {
+    double p2 = load[1] / (1.0 - load[0] / p1), w = 0.0;
+    const double p[2] = {p1, p2};
+    for (int i = 0; i < 2; i++)
+      w += nodes[i] * (cost[i] / p[i] + p[i] / (2.0 * mtbf[i]));
+    if (w < best)
+      best = w, best_p1 = p1;
+  }
+  CU_ASSERT_DOUBLE_EQUAL(period[0] / best_p1, 1.0, 1e-4);
+  /* Daly's rule on the raised cost: the same constraint met */
+  CU_ASSERT(fl_pol_interval_cooperative(2, cost, mtbf, load, nodes, 1, period) > 0);
+  CU_ASSERT_DOUBLE_EQUAL(load[0] / period[0] + load[1] / period[1], 1.0, 1e-9);
+}
+
+/* Daly's periods stop at the MTBF: a PFS that even those overcommit leaves every period there. */
+static void test_cooperative_capped(void)
+{
+  const double cost[2] = {100.0, 100.0}, mtbf[2] = {1000.0, 1000.0}, load[2] = {5000.0, 5000.0}, nodes[2] = {1.0, 1.0};
+  double period[2];
+  CU_ASSERT(fl_pol_interval_cooperative(2, cost, mtbf, load, nodes, 1, period) > 0);
+  CU_ASSERT_DOUBLE_EQUAL(period[0], 1000.0, 0.0);
+  CU_ASSERT_DOUBLE_EQUAL(period[1], 1000.0, 0.0);
+}
+
 static CU_TestInfo interval_tests[] = {
+    {"cooperative periods: by hand, jobs that fit, no checkpoint, bad input", test_cooperative_by_hand},
+    {"cooperative periods minimise the machine's waste under the PFS's capacity", test_cooperative_minimises_waste},
+    {"cooperative periods at Daly's cap", test_cooperative_capped},
     {"multilevel periods: Young for one level, closed forms, given periods", test_levels_closed_forms},
     {"multilevel periods: the best whole pattern (brute force), levels that do not pay", test_levels_whole_periods},
     {"hazard-aware rule: Young at a constant rate, shorter for young nodes", test_hazard_rule},

@@ -615,6 +615,89 @@ static void test_strategies_accounting(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("rerun strat.sqlite 7", 120), 0); /* replication */
 }
 
+/* Cooperative periods (app.checkpoint_period), by hand. Four jobs of 2 nodes, 100 s each, all at t = 0, on the
+ * PFS platform (one server whose disk writes 1 GB/s, every link faster): 1 GB a node, so a job's checkpoint takes
+ * L = 2 s of the whole PFS, and the PFS's bandwidth read off a checkpoint of all 12 nodes is that disk's. The one
+ * failure of the log (node 11, which no job holds, at 1 s) makes the nodes' MTBF 12 s: Young's own period,
+ * sqrt(2 C mu) with C = 2 s and mu = 6 s, is 4.9 s, and four jobs would keep the PFS busy 4 x 2 / 4.9 = 163 % of
+ * the time. The cooperative periods fill it exactly: four like jobs, 4 x 2 / P = 1, P = 8 s: 12 segments of 8 s
+ * then 4 s, so 12 checkpoints each (own periods: more). */
+static void test_cooperative_periods(void)
+{
+  char ini[2048], trace[512] = "; MaxNodes: 12\n";
+  for (long j = 1; j <= 4; j++)
+    fl_job(trace, sizeof trace, j, 0, 100, 2, 1000);
+  fl_cli_write("cp.swf", trace);
+  fl_cli_write("cp.csv", "1, 11, 1\n");
+  snprintf(ini, sizeof ini,
+           "[run]\nname = cp\nreplicas = 1\nsweep = app.checkpoint_period=own,cooperative\n%s[failures]\n"
+           "model = trace\ntrace = cp.csv\n[app]\nkind = workload\ntrace = cp.swf\ncheckpoint_size = 1GB\n"
+           "[strategy]\nkind = checkpoint\ninterval = young\n",
+           fl_pfs_platform);
+  fl_cli_write("cp.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate cp.ini --db cp.sqlite --quiet", 60), 0);
+  long coop = (long)fl_cli_query("cp.sqlite", "SELECT id FROM runs WHERE interval_rule = 'young, cooperative'"),
+       own = 3 - coop;
+  CU_ASSERT_FATAL(coop == 1 || coop == 2);
+  CU_ASSERT_EQUAL(fl_cli_query("cp.sqlite", "SELECT COUNT(*) FROM runs WHERE interval_rule IS NULL"), 1);
+  for (long j = 1; j <= 4; j++) {
+    CU_ASSERT_EQUAL(fl_job_col("cp.sqlite", coop, j, "checkpoints"), 12);
+    CU_ASSERT(fl_job_col("cp.sqlite", own, j, "checkpoints") > 12);
+    CU_ASSERT_EQUAL(fl_job_col("cp.sqlite", coop, j, "failures"), 0);
+  }
+  /* the first checkpoints end together: 8 s of compute, then 8 GB through the 1 GB/s disk, 8 s; every job's
+   * checkpoint time is its 12 such */
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("cp.sqlite", coop, 1, "checkpoint_s"), 12 * 8.0, 0.05);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun cp.sqlite 1", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun cp.sqlite 2", 60), 0);
+  /* only young or daly, only checkpoints that all go to the PFS: said, nothing written */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate cp.ini --db cp2.sqlite --set app.checkpoint_period=cooperative "
+                                     "--set run.sweep= --set strategy.interval=1h",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "app.checkpoint_period"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate cp.ini --db cp2.sqlite --set app.checkpoint_period=cooperative "
+                                     "--set run.sweep= --set strategy.kind=two-level",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "two-level"));
+  CU_ASSERT_EQUAL(fl_cli_exists("cp2.sqlite"), 0);
+}
+
+/* A restart in place does not take a node a waiting job's reservation counts on. A machine of 5 nodes under easy,
+ * every job under buddy checkpoints every 2 s: job 1 (2 nodes, 500 s, asks 1000 s) and job 2 (2 nodes, 10 s, asks
+ * 20 s) start at 0; job 3 (3 nodes, 50 s) comes at 1 and waits, its reservation at job 2's expected end, 20 s, when
+ * 3 nodes are free (none extra). Node 0 of job 1 fails at 5 s (down for good). Its partner copies live and one node
+ * is free, but a newcomer holding that node until job 1's expected end would delay job 3: job 1 does not stay; it
+ * gives its nodes back, with its partner copies, goes to the back of the queue (app.restart = requeue) and starts
+ * over, all its work lost. Job 2 ends (10 s and its checkpoints): 4 nodes are free and job 3 starts at that very
+ * instant, as its reservation promised; kept in place, job 1 would have held the node and job 3 would have waited
+ * for job 1's end, past 500 s. */
+static void test_in_place_respects_reservation(void)
+{
+  char ini[2048], trace[512] = "; MaxNodes: 5\n";
+  fl_job(trace, sizeof trace, 1, 0, 500, 2, 1000);
+  fl_job(trace, sizeof trace, 2, 0, 10, 2, 20);
+  fl_job(trace, sizeof trace, 3, 1, 50, 3, 50);
+  fl_cli_write("ip.swf", trace);
+  fl_cli_write("ip.csv", "5, 0, 100000\n");
+  snprintf(ini, sizeof ini,
+           "[run]\nname = ip\nreplicas = 1\nevents = all\n%s[failures]\nmodel = trace\ntrace = ip.csv\n"
+           "[app]\nkind = workload\nnodes = 5\ntrace = ip.swf\nscheduler = easy\nrestart = requeue\n"
+           "checkpoint_size = 1GB\n[strategy]\nkind = buddy\ninterval = 2s\n",
+           fl_pfs_platform);
+  fl_cli_write("ip.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate ip.ini --db ip.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL(fl_job_col("ip.sqlite", 1, 3, "start_s"), fl_job_col("ip.sqlite", 1, 2, "end_s"));
+  CU_ASSERT(fl_job_col("ip.sqlite", 1, 3, "start_s") < 11);
+  CU_ASSERT_EQUAL(fl_job_col("ip.sqlite", 1, 1, "failures"), 1);
+  CU_ASSERT(fl_job_col("ip.sqlite", 1, 1, "lost_work_s") > 4.9); /* its work since the start: 5 s less checkpoints */
+  /* the failure is not marked as a restart in place (n = 1) */
+  CU_ASSERT_EQUAL(fl_cli_query("ip.sqlite", "SELECT COUNT(*) FROM events WHERE kind = 103 AND n = 1"), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("ip.sqlite", "SELECT jobs_completed FROM runs"), 3);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun ip.sqlite 1", 60), 0);
+}
+
 static CU_TestInfo fl_tests[] = {
     {"schedules equal an independent replay on two real traces", test_independent_replay},
     {"the log's figures beside each scheduler's", test_summary},
@@ -622,6 +705,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: a hand schedule, machine figures, report, rerun", test_simulate_hand_schedule},
     {"simulate: a job too large, unknown scheduler, no PFS: exit 2, no file", test_simulate_refuses},
     {"simulate: cooperative checkpoint I/O against the isolated cost", test_cooperative_io},
+    {"simulate: cooperative periods fill the PFS, by hand", test_cooperative_periods},
     {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
     {"simulate: a generated job mix", test_generated_mix},
     {"simulate: failures replayed from LANL's log", test_failure_log},
@@ -629,6 +713,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: least-waste's order, worked by hand", test_least_waste_order},
     {"simulate: replication, masked and lost copies, by hand", test_replication_by_hand},
     {"simulate: the buddy level in place, the two-level's files", test_buddy_in_place},
+    {"simulate: a restart in place leaves a reservation's node alone", test_in_place_respects_reservation},
     {"simulate: every strategy's node-hours accounted exactly under failures", test_strategies_accounting},
     CU_TEST_INFO_NULL,
 };
