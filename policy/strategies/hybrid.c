@@ -17,9 +17,22 @@ static const fl_strategy_key fl_hybrid_keys[] = {
     {NULL, 0, NULL},
 };
 
+/* What the hybrid keeps of its options between decisions (in run->state: the scenario may be gone by then). */
+typedef struct fl_hybrid_state {
+  double time_limit_s, mip_gap;
+  long max_cross; /* full-mip: crossing substitutions allowed per decision (< 0: no limit) */
+} fl_hybrid_state;
+_Static_assert(sizeof(fl_hybrid_state) <= FL_STRAT_STATE, "the hybrid's state fits its run");
+
+static fl_hybrid_state *fl_hybrid(fl_strategy_run *run)
+{
+  return (fl_hybrid_state *)(void *)run->state;
+}
+
 static fl_err fl_hybrid_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
   const fl_pol_opts *po = run->opts; /* policy/knapsack's keys, the [policy] section */
+  fl_hybrid_state *hs = fl_hybrid(run);
   unsigned char none[1];
   fl_pol_instance in = {.nfailed = 0, .budget = po->error_budget};
   fl_pol_decision d = {.substitute = none};
@@ -31,6 +44,10 @@ static fl_err fl_hybrid_setup(fl_strategy_run *run, const fl_scenario *sc)
     snprintf(run->solver, sizeof run->solver, "mip");
   }
   run->budget = po->error_budget;
+  run->weights_empirical = po->weights_empirical;
+  hs->time_limit_s = po->time_limit_s;
+  hs->mip_gap = po->mip_gap;
+  hs->max_cross = po->max_cross < 0 ? -1 : (long)po->max_cross;
   if (!run->needs_dependents && fl_pol_solve(po->kind, &in, &d) != FL_OK) { /* the solver's name, checked first */
     char why[512];
     snprintf(why, sizeof why, "%s", fl_err_msg());
@@ -56,13 +73,13 @@ static void fl_hybrid_account(fl_strategy_run *run, const fl_pol_decision *d)
 static fl_err fl_hybrid_solve(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
                               unsigned char *substitute, long *substitute_by)
 {
-  const fl_pol_opts *po = run->opts;
+  const fl_hybrid_state *hs = fl_hybrid(run);
   fl_pol_instance in = {.nfailed = nfailed,
                         .weight = weight,
                         .budget = run->budget,
                         .full = full,
-                        .time_limit_s = po->time_limit_s,
-                        .mip_gap = po->mip_gap};
+                        .time_limit_s = hs->time_limit_s,
+                        .mip_gap = hs->mip_gap};
   fl_pol_decision d = {.substitute = substitute, .substitute_by = full ? substitute_by : NULL};
   fl_err rc;
   if (nfailed <= 0)
@@ -84,9 +101,8 @@ static fl_err fl_hybrid_decide(fl_strategy_run *run, long nfailed, double *weigh
 static fl_err fl_hybrid_decide_graph(fl_strategy_run *run, const fl_pol_full *full, long nfailed, double *weight,
                                      unsigned char *substitute, long *substitute_by, int *have_z)
 {
-  const fl_pol_opts *po = run->opts;
   fl_pol_full f = *full;
-  f.max_cross = po->max_cross < 0 ? -1 : (long)po->max_cross;
+  f.max_cross = fl_hybrid(run)->max_cross;
   *have_z = run->needs_dependents && nfailed > 0;
   return fl_hybrid_solve(run, run->needs_dependents ? &f : NULL, nfailed, weight, substitute, substitute_by);
 }

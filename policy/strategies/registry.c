@@ -122,7 +122,9 @@ static void fl_strat_runnable(const fl_scenario *sc, const fl_engine_caps *caps,
     if (!(ops->shapes & (unsigned)caps->shape))
       continue;
     fl_strat_init(&probe, ops, caps, sc);
-    if (ops->setup(&probe, sc) != FL_OK || (probe.levels & ~caps->levels) || probe.degree > caps->max_degree)
+    fl_err prc = ops->setup(&probe, sc);
+    probe.opts = NULL;
+    if (prc != FL_OK || (probe.levels & ~caps->levels) || probe.degree > caps->max_degree)
       continue;
     strncat(buf, buf[0] ? ", " : "", size - strlen(buf) - 1);
     strncat(buf, ops->name, size - strlen(buf) - 1);
@@ -148,7 +150,9 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
                                                           : "ranks that own state",
                             known);
   fl_strat_init(run, ops, caps, sc);
-  if ((rc = ops->setup(run, sc)) != FL_OK)
+  rc = ops->setup(run, sc);
+  run->opts = NULL; /* the scenario's: what the strategy keeps, it copied */
+  if (rc != FL_OK)
     return rc;
   if (run->levels & ~caps->levels) {
     char need[64] = "";
@@ -405,9 +409,7 @@ void fl_strat_decisions_reset(fl_strategy_run *run)
 
 int fl_strat_weights_empirical(const fl_strategy_run *run)
 {
-  /* the knapsack's options are the block of the strategies that read policy.weights (substitution, hybrid) */
-  return run->opts && run->ops->options == &fl_pol_keys && fl_strat_reads(run, "policy.weights") &&
-         ((const fl_pol_opts *)run->opts)->weights_empirical;
+  return run->weights_empirical;
 }
 
 void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy_row *row)

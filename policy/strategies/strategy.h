@@ -88,6 +88,8 @@ typedef struct fl_strat_rates {
 } fl_strat_rates;
 
 /* One run's strategy state: what it decided at set-up and what it has measured since. The engine may read it. */
+#define FL_STRAT_STATE 64 /* bytes of a strategy's own state in its run */
+
 /* What a task policy's decisions came to over a run, for the row (fl_strat_decisions_reset before a replica). */
 typedef struct fl_strat_decisions {
   const char *solver; /* what decided (static string); NULL: nothing was decided */
@@ -122,12 +124,16 @@ typedef struct fl_strategy_run {
    * engine sets with fl_strat_set_sdc before fl_strat_set_mtbf */
   int verify;
   double verify_s, sdc_mtbf_s;
-  /* The strategy's own options (the block of its `options` key set, core/keys.h), set before its setup runs;
-   * opaque to engines, which ask through the fl_strat_* functions below. NULL without a key set. */
+  /* The strategy's own options (the block of its `options` key set, core/keys.h, in the scenario) while its setup
+   * runs, NULL after: an engine may free the scenario once it is set up, so a strategy copies what it keeps into
+   * `state` (its own layout, at most FL_STRAT_STATE bytes), which engines never read: they ask through the
+   * fl_strat_* functions below. */
   const void *opts;
+  _Alignas(double) unsigned char state[FL_STRAT_STATE];
   /* task-parallel strategies (substitution, hybrid) */
-  char solver[32];       /* what the decisions run (hybrid: policy.kind's solver; "" otherwise) */
-  int needs_dependents;  /* the decisions need decide_graph's per-dependent terms (policy.kind = full-mip) */
+  char solver[32];        /* what the decisions run (hybrid: policy.kind's solver; "" otherwise) */
+  int needs_dependents;   /* the decisions need decide_graph's per-dependent terms (policy.kind = full-mip) */
+  int weights_empirical;  /* policy.weights = empirical (fl_strat_weights_empirical) */
   double budget;         /* the error the next decision may spend (fl_strat_set_budget; INFINITY: no limit) */
   fl_strat_decisions decided;
 } fl_strategy_run;

@@ -10,8 +10,9 @@ static const fl_strategy_key fl_substitution_keys[] = {
 
 static fl_err fl_substitution_setup(fl_strategy_run *run, const fl_scenario *sc)
 {
-  (void)run; /* its option, policy.weights, is read by the engine through fl_strat_weights_empirical */
   (void)sc;
+  /* the engine reads it through fl_strat_weights_empirical when it weighs the substitutes */
+  run->weights_empirical = ((const fl_pol_opts *)run->opts)->weights_empirical;
   return FL_OK;
 }
 
