@@ -325,7 +325,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   }
   for (int k = 0; k < margc; k += 2)
     kills += strcmp(margv[k], "--kill") == 0;
-  FL_TRY(fl_exec_check_study(sc, kills)); /* a study's deaths and sweeps: bad input is one line, nothing runs */
+  FL_TRY(fl_exec_check_study(sc, kills, NULL)); /* a study's deaths and sweeps: bad input is one line, nothing runs */
   /* faultline-mpi sits next to the faultline binary */
   snprintf(mpi, sizeof mpi, "%s/faultline-mpi", o->exe_dir);
   FL_CHECK(access(mpi, X_OK) == 0, FL_ERR_INPUT,

@@ -13,13 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef fl_lossy_codec fl_codec_spec;
-
 fl_err fl_lossy_check(const fl_scenario *sc, int nkill)
 {
   fl_lossy_plan pl;
-  fl_err rc = fl_exec_check_study(sc, nkill); /* also what faultline run checks before it starts */
-  if (rc != FL_OK || (rc = fl_lossy_plan_make(sc, &pl)) != FL_OK)
+  fl_err rc = fl_exec_check_study(sc, nkill, &pl); /* also what faultline run checks before it starts */
+  if (rc != FL_OK)
     return rc;
   for (int a = 0; a < pl.ncodecs; a++) /* and the codecs this build has (zero: no checkpoint at all) */
     if (strcmp(pl.codecs[a].name, "zero") != 0 && !fl_ckpt_codec_known(pl.codecs[a].name))
@@ -31,7 +29,7 @@ fl_err fl_lossy_check(const fl_scenario *sc, int nkill)
 typedef struct fl_lossy_ctx {
   fl_scenario *sc;
   fl_rt *rt;
-  const fl_strategy_run *strat; /* buddy: the compressed checkpoints; none: the plan has no interval */
+  const fl_strategy_run *strat; /* buddy: the compressed checkpoints; none: codec zero only, nothing written */
   FILE *out;
   fl_db *db;
   int nkill, lost, failed, solves, stop; /* stop: lost, or a spare whose job is over */
@@ -39,7 +37,7 @@ typedef struct fl_lossy_ctx {
   double last_error;
 } fl_lossy_ctx;
 
-static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_codec_spec *cs, const char *mode,
+static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_lossy_codec *cs, const char *mode,
                          long lost_role, long lost_at, const fl_lcg_result *res, double best_wall)
 {
   fl_scenario *sc = c->sc;
@@ -103,7 +101,7 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_cod
   }
 }
 
-static void fl_lossy_line(fl_lossy_ctx *c, const char *mode, const fl_codec_spec *cs, long lost_role, long lost_at,
+static void fl_lossy_line(fl_lossy_ctx *c, const char *mode, const fl_lossy_codec *cs, long lost_role, long lost_at,
                           const fl_lcg_result *res)
 {
   if (!c->out)

@@ -288,9 +288,10 @@ fl_err fl_batch_would_start(const fl_batch *b, double now_s, long nodes, double 
   c->r_nodes = fl_batch_dup(b->r_nodes, b->rcap, sizeof *b->r_nodes);
   c->r_end = fl_batch_dup(b->r_end, b->rcap, sizeof *b->r_end);
   c->end_of = fl_batch_dup(b->end_of, b->ecap, sizeof *b->end_of);
-  c->pick = fl_batch_dup(b->pick, b->pcap, sizeof *b->pick);
-  FL_CHECK(c->q_job && c->q_nodes && c->q_est && c->r_job && c->r_nodes && c->r_end && c->end_of && c->pick,
-           FL_ERR_NOMEM, "out of memory");
+  c->pick = NULL; /* scratch: fl_batch_pick grows its own */
+  c->pcap = 0;
+  FL_CHECK(c->q_job && c->q_nodes && c->q_est && c->r_job && c->r_nodes && c->r_end && c->end_of, FL_ERR_NOMEM,
+           "out of memory");
   FL_TRY(fl_batch_submit(c, id, nodes, est_s, 0));
   FL_ALLOC(started, c->qn);
   FL_TRY(fl_batch_pick(c, now_s, started, &n));
