@@ -77,8 +77,9 @@ static const fl_key fl_core_keys[] = {
      "generated platforms: network bandwidth of one PFS server"},
     {"platform", "io_flows", FL_K_ENUM_INT, FL_OFF(io_flows), 0, "auto", fl_io_flows_choices,
      "how checkpoint I/O is simulated: per-rank (one flow and one disk access per rank), aggregated (generated "
-     "platforms: one flow per cabinet carrying its ranks' bytes over the cabinet's links), auto (per-rank up to "
-     "4096 ranks)"},
+     "platforms: one flow per cabinet carrying its ranks' bytes over the cabinet's links; workloads: each job's "
+     "file-level I/O per cabinet and server), auto (per-rank up to 4096 ranks; workloads: aggregated above 4096 "
+     "nodes when the strategy writes files only)"},
     {"platform", "node_power", FL_K_WATTAGE, FL_OFF(node_power), 0, "100:200", NULL,
      "a node's power as SimGrid's energy plugin reads a host's `wattage_per_state`: Idle:AllCores (or "
      "Idle:Epsilon:AllCores) watts; computing nodes draw AllCores, idle ones (checkpointing, waiting, spares) Idle. "

@@ -38,6 +38,18 @@ static simgrid::s4u::ActorPtr fl_io_throttled(const fl_io_op &op, long id)
                                      [name]() { simgrid::s4u::Mailbox::by_name(name)->get<int>(); });
 }
 
+/* A disk access, at its weight (SimGrid's I/O priority: its share of the disk against the others'). */
+static simgrid::s4u::ActivityPtr fl_io_disk(const fl_io_op &op)
+{
+  auto bytes = static_cast<uint64_t>(op.bytes);
+  if (op.weight > 1.0)
+    return op.disk
+        ->io_init(bytes, op.kind == FL_IO_WRITE ? simgrid::s4u::Io::OpType::WRITE : simgrid::s4u::Io::OpType::READ)
+        ->set_priority(op.weight)
+        ->start();
+  return op.kind == FL_IO_WRITE ? op.disk->write_async(bytes) : op.disk->read_async(bytes);
+}
+
 /* Start ops[lo, hi) and wait for them in order, from the calling actor; *last gets the clock when the last ended,
  * *first the clock when the last of those below index nfirst ended (left as it is when none is). */
 static void fl_io_slice(const fl_io_op *ops, long lo, long hi, long nfirst, double *last, double *first)
@@ -65,8 +77,8 @@ static void fl_io_slice(const fl_io_op *ops, long lo, long hi, long nfirst, doub
       acts.push_back(c);
       break;
     }
-    case FL_IO_WRITE: acts.push_back(op.disk->write_async(bytes)); break;
-    case FL_IO_READ: acts.push_back(op.disk->read_async(bytes)); break;
+    case FL_IO_WRITE:
+    case FL_IO_READ: acts.push_back(fl_io_disk(op)); break;
     }
   }
   for (size_t k = 0; k < acts.size(); k++) {
@@ -134,8 +146,8 @@ static simgrid::s4u::ActivityPtr fl_ioset_start_one(const fl_io_op &op)
     c->set_destination(op.dst);
     return c;
   }
-  case FL_IO_WRITE: return op.disk->write_async(bytes);
-  case FL_IO_READ: return op.disk->read_async(bytes);
+  case FL_IO_WRITE:
+  case FL_IO_READ: return fl_io_disk(op);
   }
   return nullptr;
 }

@@ -17,7 +17,10 @@ typedef struct fl_io_op {
   sg_host_t src, dst; /* FL_IO_SEND */
   sg_disk_t disk;     /* FL_IO_WRITE, FL_IO_READ */
   double bytes;
-  double rate; /* FL_IO_SEND: at most this many bytes/s (0: no bound) */
+  double rate;   /* FL_IO_SEND: at most this many bytes/s (0: no bound) */
+  double weight; /* FL_IO_WRITE, FL_IO_READ: the share of the disk it gets, as this many equal accesses would
+                  * together (SimGrid's I/O priority; 0 or 1: one access's). One access of k ranks' bytes at weight k
+                  * moves as the ranks' k accesses do, started together. */
 } fl_io_op;
 
 /* From inside an actor: start every operation at once, wait for all; the simulated time the last one took.

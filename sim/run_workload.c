@@ -68,6 +68,11 @@ struct fl_wlrun {
   long npfs;
   sg_host_t *pfs_host;
   sg_disk_t *pfs_disk;
+  /* platform.io_flows = aggregated (a generated platform): a job's file-level I/O moves per cabinet and server,
+   * from the cabinets' I/O hosts (cab_host); nodes `cabinet` to a cabinet */
+  int aggregated;
+  long cabinet, ncab;
+  sg_host_t *cab_host;
   fl_db_machine fig[2]; /* double-buffered: the database writer holds one replica's while the next runs */
   fl_db_job *rows[2];
   int flip;
@@ -138,6 +143,7 @@ typedef struct fl_wlrep {
   long *runl, *run_pos, nrun;
   int coop_dirty;
   double *c_cost, *c_mtbf, *c_load, *c_nodes, *c_period;
+  long *cab_n, *cab_seen; /* aggregated I/O: ranks per cabinet, and the cabinets seen, in order (scratch) */
   fl_err rc;
 } fl_wlrep;
 
@@ -158,6 +164,7 @@ void fl_wlr_destroy(fl_wlrun **pw)
   free(w->load_s);
   free(w->pfs_host);
   free(w->pfs_disk);
+  free(w->cab_host);
   free(w->disk_name);
   free(w->rows[0]);
   free(w->rows[1]);
@@ -381,6 +388,29 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       w->pfs_disk[s] = fl_iocost_host_disk(w->pfs_host[s], NULL);
       FL_CHECK(w->pfs_disk[s], FL_ERR_INPUT, "PFS host '%s' has no disk", sg_host_get_name(w->pfs_host[s]));
     }
+    if (fl_platform_generated(sim->pf) && fl_platform_io(sim->pf) == FL_IO_AGGREGATED) {
+      const fl_platform_gen *g = fl_platform_generated(sim->pf);
+      unsigned other = (w->levels | sim->strat.writes[FL_LEVEL_FILE]) & ~FL_LEVEL_BIT(FL_LEVEL_FILE);
+      if (other) {
+        int l = 0;
+        while (!(other & FL_LEVEL_BIT(l)))
+          l++;
+        rc = fl_scenario_fail(sc, "platform", "io_flows",
+                              "a workload aggregates its file-level I/O only, and strategy %s writes the %s level "
+                              "too: per-rank flows (or auto) for it",
+                              sim->strat.ops->name, fl_level_name((fl_level)l));
+        goto done;
+      }
+      w->aggregated = 1;
+      w->cabinet = g->cabinet;
+      w->ncab = fl_platform_gen_cabinets(g);
+      FL_ALLOC(w->cab_host, w->ncab);
+      for (long c = 0; c < w->ncab; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "cab-%ld", c);
+        FL_CHECK((w->cab_host[c] = sg_host_by_name(name)) != NULL, FL_ERR_INTERNAL, "no host '%s'", name);
+      }
+    }
     /* each job size's checkpoint alone on the machine: the cost its interval rule prices */
     FL_ALLOC(sizes, w->njobs + 1);
     for (long i = 0; i < w->njobs; i++)
@@ -564,6 +594,62 @@ static void fl_wl_log_level(fl_wlrep *wr, int kind, long j, double value, fl_lev
 
 static void fl_wl_io_main(int argc, char **argv);
 
+/* The node that writes rank k of job j's checkpoint: its first live copy's. */
+static long fl_wl_writer(const fl_wlrep *wr, const fl_wlj *jb, long j, long k, long nodes)
+{
+  for (long c = 1; jb->dead && jb->dead[k] && c < wr->w->copies[j]; c++)
+    if (!jb->dead[c * nodes + k])
+      return jb->nodes[c * nodes + k];
+  return jb->nodes[k];
+}
+
+/* Ranks of [0, x) that striping (rank r to server r mod P) sends to server s */
+static long fl_wl_striped(long x, long s, long npfs)
+{
+  return x > s ? (x - s - 1) / npfs + 1 : 0;
+}
+
+/* Job j's file-level checkpoint (restart = 0) or restart, aggregated (platform.io_flows = aggregated): each server
+ * receives (or gives back) exactly the ranks' bytes per-node striping sends it, but from the cabinets rather than
+ * the nodes. The job's ranks are taken cabinet by cabinet, server s given a block of as many as striping gives it;
+ * a cabinet sends each server its ranks in that block, one transfer from its I/O host (at most P + cabinets
+ * transfers a job, P a node for small jobs), and each server's disk gets one access of its block's bytes at the
+ * block's weight, so that it gets the share the ranks' own accesses would together. Appends to ops[*n]. */
+static void fl_wl_io_file_agg(fl_wlrep *wr, long j, int restart, double bytes, fl_io_op *ops, long *n)
+{
+  fl_wlj *jb = &wr->jobs[j];
+  fl_wlrun *w = wr->w;
+  long nodes = w->trace->jobs[j].nodes, copies = restart ? jb->nslots / nodes : 1, nseen = 0, s = 0, left;
+  for (long sl = 0; sl < (restart ? jb->nslots : nodes); sl++) {
+    long c = (restart ? jb->nodes[sl] : fl_wl_writer(wr, jb, j, sl, nodes)) / w->cabinet;
+    if (wr->cab_n[c]++ == 0)
+      wr->cab_seen[nseen++] = c;
+  }
+  left = copies * fl_wl_striped(nodes, 0, w->npfs);
+  for (long i = 0; i < nseen; i++) {
+    long c = wr->cab_seen[i], m = wr->cab_n[c];
+    wr->cab_n[c] = 0;
+    while (m > 0) {
+      long take = m < left ? m : left;
+      ops[(*n)++] = (fl_io_op){.kind = FL_IO_SEND,
+                               .src = restart ? w->pfs_host[s] : w->cab_host[c],
+                               .dst = restart ? w->cab_host[c] : w->pfs_host[s],
+                               .bytes = (double)take * bytes};
+      m -= take;
+      left -= take;
+      if (left == 0) { /* server s's block is complete: its disk access */
+        long k = copies * fl_wl_striped(nodes, s, w->npfs);
+        ops[(*n)++] = (fl_io_op){.kind = restart ? FL_IO_READ : FL_IO_WRITE,
+                                 .disk = w->pfs_disk[s],
+                                 .bytes = (double)k * bytes,
+                                 .weight = (double)k};
+        if (++s < w->npfs)
+          left = copies * fl_wl_striped(nodes, s, w->npfs);
+      }
+    }
+  }
+}
+
 /* Start job j's checkpoint (restart = 0) or restart I/O at `level`. The file level: each rank's checkpoint from
  * its first live copy to a PFS server (rank k's to server k mod servers), a transfer and the server's disk; a
  * restart reads it back onto every copy. The buddy level: each rank's to its partner's memory (rank k + the
@@ -587,14 +673,12 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, lo
     wr->rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
     return;
   }
-  if (level == FL_LEVEL_FILE) {
+  if (level == FL_LEVEL_FILE && w->aggregated) {
+    fl_wl_io_file_agg(wr, j, restart, bytes, io->ops, &n);
+  } else if (level == FL_LEVEL_FILE) {
     for (long sl = 0; sl < (restart ? jb->nslots : nodes); sl++) {
-      long k = sl % nodes, node = jb->nodes[sl], s = k % w->npfs;
-      for (long c = 1; !restart && jb->dead && jb->dead[sl] && c < w->copies[j]; c++)
-        if (!jb->dead[c * nodes + k]) { /* the rank's first live copy writes it */
-          node = jb->nodes[c * nodes + k];
-          break;
-        }
+      long k = sl % nodes, s = k % w->npfs;
+      long node = restart ? jb->nodes[sl] : fl_wl_writer(wr, jb, j, k, nodes); /* the rank's first live copy */
       sg_host_t h = fl_platform_host(wr->sim->pf, node);
       io->ops[n++] = (fl_io_op){
           .kind = FL_IO_SEND, .src = restart ? w->pfs_host[s] : h, .dst = restart ? h : w->pfs_host[s], .bytes = bytes};
@@ -1250,6 +1334,10 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   FL_ALLOC(wr.free_pos, w->machine);
   FL_ALLOC(wr.started, w->njobs);
   FL_ALLOC(wr.pfsq, w->njobs);
+  if (w->aggregated) {
+    FL_ALLOC(wr.cab_n, w->ncab); /* zeroed, and left so by each use */
+    FL_ALLOC(wr.cab_seen, w->ncab);
+  }
   if (w->coop) {
     FL_ALLOC(wr.tau, w->njobs);
     FL_ALLOC(wr.runl, w->njobs);
@@ -1384,6 +1472,8 @@ done:
   free(wr.c_load);
   free(wr.c_nodes);
   free(wr.c_period);
+  free(wr.cab_n);
+  free(wr.cab_seen);
   fl_jobheap_free(&wr.heap);
   return rc;
 }
@@ -1443,6 +1533,17 @@ static void fl_workload_row(const fl_sim *sim, const fl_sim_result *res, fl_db_r
   row->wait_nodes_s = NAN; /* per job in `jobs`, and in node-hours in the machine's columns */
 }
 
+/* The generated platform's form: per-node flows, or per cabinet (the file level only: platform.io_flows =
+ * aggregated, or auto above FL_IO_PER_RANK_MAX nodes for a strategy that writes files only). */
+static int fl_workload_io_form(const fl_scenario *sc, unsigned levels, long nodes)
+{
+  if (sc->io_flows == FL_IO_AGGREGATED)
+    return FL_IO_AGGREGATED;
+  if (sc->io_flows == FL_IO_AUTO && nodes > FL_IO_PER_RANK_MAX && levels == FL_LEVEL_BIT(FL_LEVEL_FILE))
+    return FL_IO_AGGREGATED;
+  return FL_IO_PER_RANK;
+}
+
 /* Every job checkpoints to the PFS, as SimGrid I/O shared with the others. */
 const fl_sim_app fl_sim_workload = {
     .app = &fl_app_workload,
@@ -1453,7 +1554,7 @@ const fl_sim_app fl_sim_workload = {
              .max_degree = 3,
              .task_recovery = 0,
              .why_no_replicas = NULL},
-    .form = FL_IO_PER_RANK,
+    .io_form = fl_workload_io_form,
     .flags = FL_SIM_APP_JOBS,
     .setup = fl_workload_setup,
     .destroy = fl_workload_destroy,

@@ -117,8 +117,10 @@ static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
   sim->cost_fallback = !sim->platform_costs && why && sc->checkpoint_size > 0 ? why : NULL;
   if (sim->platform_costs && !sc->platform_file)
     form = fl_iocost_form(sc, est_nodes);
-  if (sim->app->form && !sc->platform_file)
-    form = sim->app->form; /* task graphs: one cluster; workloads: every job's flows from each of its nodes */
+  if (sim->app->io_form && !sc->platform_file)
+    form = sim->app->io_form(sc, sim->strat.levels, est_nodes); /* workloads: per node or per cabinet */
+  else if (sim->app->form && !sc->platform_file)
+    form = sim->app->form; /* task graphs: one cluster */
   return form;
 }
 

@@ -36,7 +36,10 @@ typedef struct fl_sim_app {
   fl_engine_caps caps; /* what it offers the strategy (fl_strat_setup refuses what it cannot run) */
   int form;            /* the form of a generated platform it needs (FL_PLATFORM_CLUSTER, FL_IO_PER_RANK); 0: the
                         * one its checkpoint costs ask for */
-  unsigned flags;      /* FL_SIM_APP_* */
+  /* The generated platform's form when the app decides it from the scenario (workloads: platform.io_flows and the
+   * strategy's levels, `levels`, for a machine of `nodes`); NULL: `form`. */
+  int (*io_form)(const fl_scenario *sc, unsigned levels, long nodes);
+  unsigned flags; /* FL_SIM_APP_* */
   /* The job's ranks (sim->ranks) and copies (sim->degree) on the loaded platform (sim->nodes); NULL: app.nodes,
    * else as many as the platform holds. */
   fl_err (*size)(struct fl_sim *sim, const fl_scenario *sc);

@@ -622,6 +622,81 @@ static void test_strategies_accounting(void)
  * sqrt(2 C mu) with C = 2 s and mu = 6 s, is 4.9 s, and four jobs would keep the PFS busy 4 x 2 / 4.9 = 163 % of
  * the time. The cooperative periods fill it exactly: four like jobs, 4 x 2 / P = 1, P = 8 s: 12 segments of 8 s
  * then 4 s, so 12 checkpoints each (own periods: more). */
+/* platform.io_flows = aggregated: a job's file-level I/O moves per cabinet and server (run_workload.c).
+ *   Where the PFS's disks bound it, it is the per-node flows' answer: a generated mix under failures (replication's
+ *   copies too) gives every job the same start, end, checkpoint and restart seconds in both forms (the runs pair
+ *   up: same replica, same failures), to 1e-6 relative.
+ *   Where a server's link bounds it, transfers share it per transfer, not per node (the form's documented
+ *   difference), worked by hand: 1 server, its link 1 GB/s (0.97 of it to a flow under SimGrid's LV08), its disk
+ *   fast; job 1 of 3 nodes (cabinet 0, nodes 0-2) and job 2 of 1 node (node 3, same cabinet: cabinets of 4, so
+ *   nodes 4.. are cabinet 1) start at 0 and checkpoint 1 GB a node at 10 s, together.
+ *     per node: 4 equal flows of 1 GB at 0.97/4 GB/s each: both jobs' checkpoints take 4/0.97 = 4.124 s.
+ *     aggregated, both jobs in cabinet 0: job 1 one transfer of 3 GB, job 2 one of 1 GB, 0.485 GB/s each: job 2's
+ *     ends at 1/0.485 = 2.062 s, job 1's 2 GB left then go at 0.97: 4.124 s.
+ *   A strategy writing another level (two-level's buddy copies) is refused with aggregated flows (exit 2, no file). */
+static void test_aggregated_io(void)
+{
+  char ini[2048], trace[512] = "; MaxNodes: 8\n";
+  snprintf(ini, sizeof ini,
+           "[run]\nname = agg\nreplicas = 2\nsweep = platform.io_flows=per-rank,aggregated\n"
+           "[platform]\nnodes = 60\ncabinet = 10\nlink_bandwidth = 20GBps\ncabinet_bandwidth = 200GBps\n"
+           "pfs_servers = 4\npfs_bandwidth = 1GBps\npfs_link_bandwidth = 50GBps\n"
+           "[failures]\nmodel = exponential\nnode_mtbf = 3d\nrepair = 1h\n"
+           "[app]\nkind = workload\njobs = 80\njob_nodes = 1-24\njob_time = 2h\narrival = 10min\n"
+           "checkpoint_size = 1GB\n[strategy]\nkind = checkpoint\ninterval = daly\n");
+  fl_cli_write("agg.ini", ini);
+  for (int rep = 0; rep < 2; rep++) {
+    const char *db = rep ? "aggr.sqlite" : "agg.sqlite";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "simulate agg.ini --db %s --quiet%s", db,
+             rep ? " --set strategy.kind=replication --set strategy.degree=2" : "");
+    CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(cmd, 120), 0);
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE jobs_completed = 80"), 4);
+    CU_ASSERT(fl_cli_query(db, "SELECT MIN(failures) FROM runs") > 2);
+    CU_ASSERT(fl_cli_query(db, "SELECT MIN(checkpoints) FROM runs") > 20);
+    if (rep == 0) /* replication's copies mask most failures */
+      CU_ASSERT(fl_cli_query(db, "SELECT SUM(restart_s > 0) FROM jobs") > 0);
+    /* each job of a per-rank run beside the same job of the aggregated run of the same replica */
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM jobs a JOIN runs ra ON ra.id = a.run_id JOIN runs rb ON "
+                                     "rb.replica = ra.replica AND rb.overrides LIKE '%aggregated%' JOIN jobs b ON "
+                                     "b.run_id = rb.id AND b.job = a.job WHERE ra.overrides LIKE '%per-rank%'"),
+                    160);
+    double worst = fl_cli_query(
+        db, "SELECT MAX(MAX(ABS(a.end_s - b.end_s) / a.end_s, ABS(a.start_s - b.start_s) / MAX(a.start_s, 1), "
+            "ABS(a.checkpoint_s - b.checkpoint_s) / MAX(a.checkpoint_s, 1), ABS(a.restart_s - b.restart_s) / "
+            "MAX(a.restart_s, 1), ABS(a.failures - b.failures))) FROM jobs a JOIN runs ra ON ra.id = a.run_id JOIN "
+            "runs rb ON rb.replica = ra.replica AND rb.overrides LIKE '%aggregated%' JOIN jobs b ON b.run_id = rb.id "
+            "AND b.job = a.job WHERE ra.overrides LIKE '%per-rank%'");
+    CU_ASSERT(worst < 1e-6);
+    if (!(worst < 1e-6))
+      fprintf(stderr, "\n  %s: aggregated against per-rank: worst relative difference %g\n", db, worst);
+  }
+  /* by hand: a server's link shared per transfer */
+  fl_job(trace, sizeof trace, 1, 0, 15, 3, 100);
+  fl_job(trace, sizeof trace, 2, 0, 15, 1, 100);
+  fl_cli_write("aggh.swf", trace);
+  fl_cli_write("aggh.ini", "[run]\nname = aggh\nreplicas = 1\nsweep = platform.io_flows=per-rank,aggregated\n"
+                           "[platform]\nnodes = 8\ncabinet = 4\nlink_bandwidth = 100GBps\ncabinet_bandwidth = 1TBps\n"
+                           "pfs_servers = 1\npfs_bandwidth = 1TBps\npfs_link_bandwidth = 1GBps\n"
+                           "[failures]\nmodel = none\n[app]\nkind = workload\ntrace = aggh.swf\n"
+                           "checkpoint_size = 1GB\n[strategy]\nkind = checkpoint\ninterval = 10s\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate aggh.ini --db aggh.sqlite --quiet", 60), 0);
+  long per = (long)fl_cli_query("aggh.sqlite", "SELECT id FROM runs WHERE overrides LIKE '%per-rank%'"), agg = 3 - per;
+  CU_ASSERT_EQUAL(fl_job_col("aggh.sqlite", per, 1, "checkpoints"), 1);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("aggh.sqlite", per, 1, "checkpoint_s"), 4.0 / 0.97, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("aggh.sqlite", per, 2, "checkpoint_s"), 4.0 / 0.97, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("aggh.sqlite", agg, 1, "checkpoint_s"), 4.0 / 0.97, 1e-3);
+  CU_ASSERT_DOUBLE_EQUAL(fl_job_col("aggh.sqlite", agg, 2, "checkpoint_s"), 2.0 / 0.97, 1e-3);
+  /* another level than files: refused */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate agg.ini --db agg2.sqlite --quiet --set platform.io_flows=aggregated "
+                                     "--set strategy.kind=two-level --set run.sweep=",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "platform.io_flows"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "buddy level"));
+  CU_ASSERT_FALSE(fl_cli_exists("agg2.sqlite"));
+}
+
 static void test_cooperative_periods(void)
 {
   char ini[2048], trace[512] = "; MaxNodes: 12\n";
@@ -715,6 +790,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: the buddy level in place, the two-level's files", test_buddy_in_place},
     {"simulate: a restart in place leaves a reservation's node alone", test_in_place_respects_reservation},
     {"simulate: every strategy's node-hours accounted exactly under failures", test_strategies_accounting},
+    {"simulate: aggregated I/O, against per-node flows and by hand", test_aggregated_io},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {
