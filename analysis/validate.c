@@ -710,9 +710,11 @@ static fl_err fl_validate_wl_child(const char *sched, const char *dir, long coun
   FL_TRY(fl_batch_replay(fl_batch_find(sched), jobs, t->njobs, machine, start));
   counts[0] = t->njobs;
   counts[1] = 0;
-  for (long i = 0; i < t->njobs; i++)
-    counts[1] += res.machine->rows[i].job == t->jobs[i].id && res.machine->rows[i].start_s == start[i] &&
-                 res.machine->rows[i].end_s == start[i] + t->jobs[i].run_s;
+  for (long i = 0; i < t->njobs; i++) {
+    fl_db_job r;
+    FL_TRY(fl_db_machine_row(res.machine, i, &r));
+    counts[1] += r.job == t->jobs[i].id && r.start_s == start[i] && r.end_s == start[i] + t->jobs[i].run_s;
+  }
 done:
   if (f)
     fclose(f);

@@ -96,26 +96,51 @@ static fl_err fl_swf_fields(const char *path, long lineno, char *line, double f[
   return FL_OK;
 }
 
-fl_err fl_swf_read(const char *path, long cores_per_node, fl_swf **out)
+struct fl_swf_stream {
+  fl_swf info; /* path, header fields and counts so far; jobs NULL, njobs the jobs given */
+  long cores_per_node;
+  gzFile gz; /* a file; NULL: generated */
+  long lineno;
+  double last_submit;
+  /* generated */
+  fl_swf_gen gen;
+  gsl_rng *rng;
+  long sizes[64], nsizes;
+  double submit;
+};
+
+fl_err fl_swf_open(const char *path, long cores_per_node, fl_swf_stream **out)
 {
   fl_err rc = FL_OK;
-  fl_swf *t = NULL;
-  gzFile gz = NULL;
-  long cap = 0, lineno = 0;
-  char line[FL_SWF_LINE_MAX];
+  fl_swf_stream *s = NULL;
   *out = NULL;
   FL_CHECK(cores_per_node >= 1, FL_ERR_INPUT, "app.cores_per_node = %ld: must be at least 1", cores_per_node);
-  t = calloc(1, sizeof *t);
-  FL_CHECK(t, FL_ERR_NOMEM, "out of memory reading %s", path);
-  t->path = strdup(path);
-  FL_CHECK(t->path, FL_ERR_NOMEM, "out of memory reading %s", path);
-  gz = gzopen(path, "rb");
-  FL_CHECK(gz, FL_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno ? errno : ENOENT));
-  double last_submit = -INFINITY;
-  while (gzgets(gz, line, sizeof line)) {
-    lineno++;
+  FL_ALLOC(s, 1);
+  s->cores_per_node = cores_per_node;
+  s->last_submit = -INFINITY;
+  FL_CHECK((s->info.path = strdup(path)) != NULL, FL_ERR_NOMEM, "out of memory reading %s", path);
+  errno = 0;
+  s->gz = gzopen(path, "rb");
+  FL_CHECK(s->gz, FL_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno ? errno : ENOENT));
+  *out = s;
+  s = NULL;
+done:
+  fl_swf_close(&s);
+  return rc;
+}
+
+/* The next job line of a file into *j (1), or 0 at its end. */
+static fl_err fl_swf_next_line(fl_swf_stream *s, fl_swf_job *j, int *got)
+{
+  fl_err rc = FL_OK;
+  fl_swf *t = &s->info;
+  const char *path = t->path;
+  char line[FL_SWF_LINE_MAX];
+  *got = 0;
+  while (gzgets(s->gz, line, sizeof line)) {
+    long lineno = ++s->lineno;
     size_t len = strlen(line);
-    FL_CHECK(len < sizeof line - 1 || line[len - 1] == '\n' || gzeof(gz), FL_ERR_INPUT,
+    FL_CHECK(len < sizeof line - 1 || line[len - 1] == '\n' || gzeof(s->gz), FL_ERR_INPUT,
              "%s:%ld: line longer than %d characters (not an SWF file?)", path, lineno, FL_SWF_LINE_MAX - 2);
     char *p = line;
     while (isspace((unsigned char)*p))
@@ -142,44 +167,133 @@ fl_err fl_swf_read(const char *path, long cores_per_node, fl_swf **out)
     FL_CHECK(!t->max_procs || procs <= t->max_procs, FL_ERR_INPUT,
              "%s:%ld: field %d (%s) '%ld': larger than the machine (MaxProcs: %ld)", path, lineno, fi,
              fl_swf_field_names[fi - 1], procs, t->max_procs);
-    long nodes = (procs + cores_per_node - 1) / cores_per_node;
+    long nodes = (procs + s->cores_per_node - 1) / s->cores_per_node;
     FL_CHECK(!t->max_nodes || t->max_procs || nodes <= t->max_nodes, FL_ERR_INPUT,
              "%s:%ld: field %d (%s) '%ld': %ld nodes at app.cores_per_node = %ld, larger than the machine "
              "(MaxNodes: %ld)",
-             path, lineno, fi, fl_swf_field_names[fi - 1], procs, nodes, cores_per_node, t->max_nodes);
-    FL_TRY(fl_grow((void **)&t->jobs, &cap, t->njobs + 1, sizeof *t->jobs));
-    fl_swf_job *j = &t->jobs[t->njobs++];
-    j->id = (long)f[0];
-    j->line = lineno;
-    j->submit_s = f[1];
-    j->wait_s = f[2];
-    j->run_s = f[3];
-    j->procs = procs;
-    j->nodes = nodes;
-    j->req_s = f[8] > 0 ? f[8] : f[3];
+             path, lineno, fi, fl_swf_field_names[fi - 1], procs, nodes, s->cores_per_node, t->max_nodes);
+    *j = (fl_swf_job){.id = (long)f[0],
+                      .line = lineno,
+                      .submit_s = f[1],
+                      .wait_s = f[2],
+                      .run_s = f[3],
+                      .procs = procs,
+                      .nodes = nodes,
+                      .req_s = f[8] > 0 ? f[8] : f[3],
+                      .mem_kb = f[6] > 0 ? f[6] : f[9] > 0 ? f[9] : -1,
+                      .status = (int)f[10]};
     if (!(f[8] > 0))
       t->no_estimate++;
-    j->mem_kb = f[6] > 0 ? f[6] : f[9] > 0 ? f[9] : -1;
-    j->status = (int)f[10];
-    if (f[1] < last_submit)
+    if (f[1] < s->last_submit)
       t->unsorted++;
     else
-      last_submit = f[1];
+      s->last_submit = f[1];
+    t->njobs++;
+    *got = 1;
+    goto done;
   }
-  int zerr;
-  const char *zmsg = gzerror(gz, &zerr);
-  FL_CHECK(zerr == Z_OK || zerr == Z_BUF_ERROR, FL_ERR_INPUT, "%s:%ld: cannot read: %s", path, lineno + 1,
-           zerr == Z_ERRNO ? strerror(errno) : zmsg);
+  {
+    int zerr;
+    const char *zmsg = gzerror(s->gz, &zerr);
+    FL_CHECK(zerr == Z_OK || zerr == Z_BUF_ERROR, FL_ERR_INPUT, "%s:%ld: cannot read: %s", path, s->lineno + 1,
+             zerr == Z_ERRNO ? strerror(errno) : zmsg);
+  }
   FL_CHECK(t->njobs > 0, FL_ERR_INPUT, "%s: no job that ran (%ld line%s; %ld job%s without run time or processors)",
-           path, lineno, lineno == 1 ? "" : "s", t->skipped, t->skipped == 1 ? "" : "s");
+           path, s->lineno, s->lineno == 1 ? "" : "s", t->skipped, t->skipped == 1 ? "" : "s");
+done:
+  return rc;
+}
+
+/* The next generated job (fl_swf_generate's mix, drawn one job at a time). */
+static void fl_swf_next_generated(fl_swf_stream *s, fl_swf_job *j, int *got)
+{
+  long i = s->info.njobs;
+  *got = 0;
+  if (i >= s->gen.jobs)
+    return;
+  if (i > 0 && s->gen.mean_gap_s > 0)
+    s->submit += floor(gsl_ran_exponential(s->rng, s->gen.mean_gap_s));
+  *j = (fl_swf_job){.id = i + 1, .line = 0, .submit_s = s->submit, .wait_s = -1, .mem_kb = -1, .status = 1};
+  j->nodes = j->procs = s->sizes[gsl_rng_uniform_int(s->rng, (unsigned long)s->nsizes)];
+  j->run_s = fmax(1.0, floor(s->gen.mean_run_s * (0.5 + gsl_rng_uniform(s->rng))));
+  j->req_s = ceil(1.25 * j->run_s);
+  s->info.njobs++;
+  *got = 1;
+}
+
+fl_err fl_swf_next(fl_swf_stream *s, fl_swf_job *job, int *got)
+{
+  if (!s->gz) {
+    fl_swf_next_generated(s, job, got);
+    return FL_OK;
+  }
+  return fl_swf_next_line(s, job, got);
+}
+
+const fl_swf *fl_swf_stream_info(const fl_swf_stream *s)
+{
+  return &s->info;
+}
+
+void fl_swf_close(fl_swf_stream **ps)
+{
+  if (!ps || !*ps)
+    return;
+  fl_swf_stream *s = *ps;
+  if (s->gz)
+    gzclose(s->gz);
+  if (s->rng)
+    gsl_rng_free(s->rng);
+  free(s->info.path);
+  free(s);
+  *ps = NULL;
+}
+
+/* Every job of an open stream into a fl_swf, sorted by submit time. */
+static fl_err fl_swf_slurp(fl_swf_stream *s, fl_swf **out)
+{
+  fl_err rc = FL_OK;
+  fl_swf *t = NULL;
+  long cap = 0, n = 0;
+  int got = 1;
+  FL_ALLOC(t, 1);
+  *t = s->info;
+  t->path = NULL;
+  FL_CHECK((t->path = strdup(s->info.path)) != NULL, FL_ERR_NOMEM, "out of memory reading %s", s->info.path);
+  for (;;) {
+    fl_swf_job j;
+    FL_TRY(fl_swf_next(s, &j, &got));
+    if (!got)
+      break;
+    FL_TRY(fl_grow((void **)&t->jobs, &cap, n + 1, sizeof *t->jobs));
+    t->jobs[n++] = j;
+  }
+  { /* the counts and header fields as the whole file gives them */
+    fl_swf_job *jobs = t->jobs;
+    char *path = t->path;
+    *t = s->info;
+    t->jobs = jobs;
+    t->path = path;
+    t->njobs = n;
+  }
   if (t->unsorted)
     qsort(t->jobs, (size_t)t->njobs, sizeof *t->jobs, fl_swf_cmp);
   *out = t;
   t = NULL;
 done:
-  if (gz)
-    gzclose(gz);
   fl_swf_destroy(&t);
+  return rc;
+}
+
+fl_err fl_swf_read(const char *path, long cores_per_node, fl_swf **out)
+{
+  fl_err rc = FL_OK;
+  fl_swf_stream *s = NULL;
+  *out = NULL;
+  FL_TRY(fl_swf_open(path, cores_per_node, &s));
+  FL_TRY(fl_swf_slurp(s, out));
+done:
+  fl_swf_close(&s);
   return rc;
 }
 
@@ -217,44 +331,36 @@ void fl_swf_destroy(fl_swf **pt)
   *pt = NULL;
 }
 
+fl_err fl_swf_open_generated(const fl_swf_gen *g, fl_swf_stream **out)
+{
+  fl_err rc = FL_OK;
+  fl_swf_stream *s = NULL;
+  *out = NULL;
+  FL_ALLOC(s, 1);
+  s->gen = *g;
+  for (long p = 1; p > 0 && p <= g->max_nodes && s->nsizes < 64; p *= 2)
+    if (p >= g->min_nodes)
+      s->sizes[s->nsizes++] = p;
+  FL_CHECK(s->nsizes > 0 && g->jobs > 0, FL_ERR_INPUT, "no power of two between %ld and %ld nodes", g->min_nodes,
+           g->max_nodes);
+  FL_CHECK((s->info.path = strdup("generated")) != NULL, FL_ERR_NOMEM, "out of memory");
+  s->info.max_nodes = s->sizes[s->nsizes - 1];
+  FL_TRY(fl_rng_create(g->seed, 0, FL_STREAM_APP, &s->rng));
+  *out = s;
+  s = NULL;
+done:
+  fl_swf_close(&s);
+  return rc;
+}
+
 fl_err fl_swf_generate(const fl_swf_gen *g, fl_swf **out)
 {
   fl_err rc = FL_OK;
-  fl_swf *t = NULL;
-  gsl_rng *rng = NULL;
-  long sizes[64], nsizes = 0;
-  double submit = 0;
+  fl_swf_stream *s = NULL;
   *out = NULL;
-  for (long p = 1; p > 0 && p <= g->max_nodes; p *= 2)
-    if (p >= g->min_nodes)
-      sizes[nsizes++] = p;
-  FL_CHECK(nsizes > 0 && g->jobs > 0, FL_ERR_INPUT, "no power of two between %ld and %ld nodes", g->min_nodes,
-           g->max_nodes);
-  FL_ALLOC(t, 1);
-  FL_ALLOC(t->jobs, g->jobs);
-  FL_CHECK((t->path = strdup("generated")) != NULL, FL_ERR_NOMEM, "out of memory");
-  FL_TRY(fl_rng_create(g->seed, 0, FL_STREAM_APP, &rng));
-  for (long i = 0; i < g->jobs; i++) {
-    fl_swf_job *j = &t->jobs[i];
-    if (i > 0 && g->mean_gap_s > 0)
-      submit += floor(gsl_ran_exponential(rng, g->mean_gap_s));
-    j->id = i + 1;
-    j->line = 0;
-    j->submit_s = submit;
-    j->wait_s = -1;
-    j->nodes = j->procs = sizes[gsl_rng_uniform_int(rng, (unsigned long)nsizes)];
-    j->run_s = fmax(1.0, floor(g->mean_run_s * (0.5 + gsl_rng_uniform(rng))));
-    j->req_s = ceil(1.25 * j->run_s);
-    j->mem_kb = -1;
-    j->status = 1;
-  }
-  t->njobs = g->jobs;
-  t->max_nodes = sizes[nsizes - 1];
-  *out = t;
-  t = NULL;
+  FL_TRY(fl_swf_open_generated(g, &s));
+  FL_TRY(fl_swf_slurp(s, out));
 done:
-  if (rng)
-    gsl_rng_free(rng);
-  fl_swf_destroy(&t);
+  fl_swf_close(&s);
   return rc;
 }

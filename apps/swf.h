@@ -44,6 +44,16 @@ typedef struct fl_swf {
  * MaxNodes: FL_ERR_INPUT "FILE:LINE: field N (name) 'value': reason". A file without a job: FL_ERR_INPUT.
  * The caller owns *out. */
 fl_err fl_swf_read(const char *path, long cores_per_node, fl_swf **out);
+/* The same one job at a time, in file order, for a caller that keeps only the jobs it needs (memory by the jobs in
+ * flight, not the trace): fl_swf_next gives the next job (*got = 1) or says the file ended (*got = 0), with the
+ * errors of fl_swf_read as they come. Jobs out of submit order are counted (fl_swf_stream_info's unsorted), not
+ * sorted: a caller that needs submit order and sees unsorted > 0 reads the file whole instead. */
+typedef struct fl_swf_stream fl_swf_stream;
+fl_err fl_swf_open(const char *path, long cores_per_node, fl_swf_stream **out);
+fl_err fl_swf_next(fl_swf_stream *s, fl_swf_job *job, int *got);
+/* Path, header fields and counts so far (jobs NULL, njobs the jobs given so far). */
+const fl_swf *fl_swf_stream_info(const fl_swf_stream *s);
+void fl_swf_close(fl_swf_stream **s);
 /* The machine's nodes as the header gives them: ceil(MaxProcs / cores_per_node), else MaxNodes, else 0. */
 long fl_swf_machine_nodes(const fl_swf *t, long cores_per_node);
 /* Node-seconds of the trace's jobs over [first submit, last end as logged]: the log's own utilisation on a
@@ -61,5 +71,7 @@ typedef struct fl_swf_gen {
   uint64_t seed;
 } fl_swf_gen;
 fl_err fl_swf_generate(const fl_swf_gen *g, fl_swf **out);
+/* The same mix as a stream (fl_swf_next), drawn job by job. */
+fl_err fl_swf_open_generated(const fl_swf_gen *g, fl_swf_stream **out);
 
 #endif

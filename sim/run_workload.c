@@ -36,6 +36,7 @@
 #include "workload_keys.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,6 +46,12 @@
 #include <unistd.h>
 
 struct fl_wlrun {
+  /* the jobs, in submit order: streamed from the trace (path) or drawn (gen) for each replica, one at a time, so that
+   * a replica holds the jobs in flight, not the trace; a trace out of submit order is held whole, sorted (trace) */
+  char *path;
+  long cores_per_node;
+  int generated;
+  fl_swf_gen gen;
   fl_swf *trace;
   long njobs;
   const fl_batch_ops *sched;
@@ -52,17 +59,19 @@ struct fl_wlrun {
   int requeue, io_policy, ckpt;
   long degree;             /* copies of each rank (replication, strategy.degree) */
   long xor_g;              /* ranks per XOR set (strategy.xor_group; 2 where the strategy has no XOR level) */
-  long *copies;            /* per job: the copies it runs, degree or as many as fit the machine (at least 1) */
   long fewer;              /* jobs that run with fewer copies than degree */
   unsigned levels;         /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
   double bytes;            /* checkpoint bytes per node */
-  double *jbytes;          /* per job, from the trace's memory (app.checkpoint_memory); NULL: `bytes` for all */
-  double *tau_s, *delta_s; /* per job: its interval, and its isolated file-level checkpoint's cost (least-waste) */
-  int coop;                /* app.checkpoint_period = cooperative: periods over the running jobs (replica's tau) */
-  int coop_daly;           /* ... by Daly's rule on the raised cost (strategy.interval = daly), else Young's */
-  double *mtbf_s, *cost_s, *load_s; /* per job (coop): its MTBF, the cost its rule prices, its checkpoint's seconds
-                                     * of the whole PFS (its bytes over the PFS's bandwidth) */
-  double pfs_bps;                   /* coop: the PFS's bandwidth, from a checkpoint of the whole machine alone */
+  int jbytes;              /* app.checkpoint_memory: each job's from the trace's memory, else `bytes` for all */
+  int interval_kind;       /* strategy.interval */
+  double interval_s;       /* ... when fixed */
+  /* each distinct job size's isolated checkpoint cost per level (with per-job bytes, at FL_WL_REF_BYTES and twice
+   * that: cost[FL_NLEVELS * (nsizes + k) + l]); a job's interval and costs are worked out from them as it arrives */
+  long *sizes, nsizes;
+  double *cost;
+  int coop;      /* app.checkpoint_period = cooperative: periods over the running jobs (replica's tau) */
+  int coop_daly; /* ... by Daly's rule on the raised cost (strategy.interval = daly), else Young's */
+  double pfs_bps; /* coop: the PFS's bandwidth, from a checkpoint of the whole machine alone */
   double ff_span_s;                 /* the failure-free replay's span: the row's work_s */
   char *disk_name; /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
   long npfs;
@@ -74,9 +83,16 @@ struct fl_wlrun {
   long cabinet, ncab;
   sg_host_t *cab_host;
   fl_db_machine fig[2]; /* double-buffered: the database writer holds one replica's while the next runs */
-  fl_db_job *rows[2];
+  FILE *rowsf[2];       /* ... and the file its jobs' rows are in (the replica's), from fig's rows_at */
   int flip;
 };
+
+/* A way through the jobs, in submit order (a replica's, the failure-free replay's). */
+typedef struct fl_wlsrc {
+  const fl_wlrun *w;
+  fl_swf_stream *s; /* NULL: w->trace's jobs */
+  long next;        /* jobs given */
+} fl_wlsrc;
 
 enum { FL_WLP_NONE = 0, FL_WLP_COMPUTE, FL_WLP_IOWAIT, FL_WLP_CKPT, FL_WLP_RESTART };
 enum { FL_IO_OBLIVIOUS = 0, FL_IO_ORDERED = 1, FL_IO_LEAST_WASTE = 2 };
@@ -84,6 +100,14 @@ enum { FL_IO_OBLIVIOUS = 0, FL_IO_ORDERED = 1, FL_IO_LEAST_WASTE = 2 };
 typedef struct fl_wlio fl_wlio;
 
 typedef struct fl_wlj {
+  fl_swf_job t;          /* its line of the trace */
+  long copies;           /* the copies it runs: degree, or as many as fit the machine (at least 1) */
+  double bytes;          /* its checkpoint's bytes a node */
+  double tau_s, delta_s; /* its interval, and its isolated file-level checkpoint's cost (least-waste) */
+  double mtbf_s, cost_s, load_s; /* coop: its MTBF, the cost its rule prices, its checkpoint's seconds of the whole
+                                  * PFS (its bytes over the PFS's bandwidth) */
+  double tau;                    /* coop: its current period */
+  long run_pos;                  /* coop: its place in the running list, -1 when not running */
   int phase;
   long serial;             /* bumped at every phase change: heap entries of an older phase are stale */
   double done_s;           /* work its newest checkpoint holds */
@@ -117,7 +141,15 @@ typedef struct fl_wlrep {
   fl_replica *rep;
   fl_sim *sim;
   fl_wlrun *w;
-  fl_wlj *jobs;
+  /* the jobs in flight: job j (its place in submit order) at win[j mod wcap] for lo <= j < next_submit; lo is the
+   * first not yet finished (and retired: its row written to `out`, its figures added up) */
+  fl_wlj *win;
+  long wcap, lo;
+  fl_wlsrc src; /* the jobs still to come: `pend` the next (have = 1) */
+  fl_swf_job pend;
+  int have;
+  FILE *out;
+  long nrows;
   fl_batch *batch;
   int32_t *node_job; /* node -> job holding it, -1 */
   unsigned char *down;
@@ -127,7 +159,7 @@ typedef struct fl_wlrep {
   double busy_j;       /* joules the computing nodes drew beyond their idle power, node by node */
   int32_t *freel, *free_pos;
   long nfree;
-  long *started;
+  long *started, nstarted_cap;
   fl_jobheap heap; /* compute phase ends */
   long *pfsq;      /* jobs waiting for the PFS, in request order */
   long npfsq;
@@ -137,15 +169,19 @@ typedef struct fl_wlrep {
   double now;
   long next_submit, running, finished;
   int timeout;
-  /* cooperative periods (app.checkpoint_period): each job's current period, the running jobs (a list with each
-   * job's place in it, -1 when not running), whether it changed since the periods were worked out, and scratch */
-  double *tau;
-  long *runl, *run_pos, nrun;
+  /* cooperative periods (app.checkpoint_period): the running jobs (a list; each job's place in it is its run_pos),
+   * whether it changed since the periods were worked out, and scratch */
+  long *runl, nrun;
   int coop_dirty;
   double *c_cost, *c_mtbf, *c_load, *c_nodes, *c_period;
   long *cab_n, *cab_seen; /* aggregated I/O: ranks per cabinet, and the cabinets seen, in order (scratch) */
+  /* the machine's figures, added up as jobs retire (in job order) */
+  double a_first, a_last, a_useful, a_replica, a_lost, a_ck, a_rs, a_iw, a_wait, a_bsld;
+  long a_started, a_completed;
   fl_err rc;
 } fl_wlrep;
+
+#define FL_WJ(wr, j) (&(wr)->win[(j) & ((wr)->wcap - 1)]) /* job j, in flight */
 
 /* ---- set-up ---- */
 
@@ -155,19 +191,16 @@ void fl_wlr_destroy(fl_wlrun **pw)
     return;
   fl_wlrun *w = *pw;
   fl_swf_destroy(&w->trace);
-  free(w->tau_s);
-  free(w->copies);
-  free(w->jbytes);
-  free(w->delta_s);
-  free(w->mtbf_s);
-  free(w->cost_s);
-  free(w->load_s);
+  free(w->path);
+  free(w->sizes);
+  free(w->cost);
   free(w->pfs_host);
   free(w->pfs_disk);
   free(w->cab_host);
   free(w->disk_name);
-  free(w->rows[0]);
-  free(w->rows[1]);
+  for (int b = 0; b < 2; b++)
+    if (w->rowsf[b])
+      fclose(w->rowsf[b]);
   free(w);
   *pw = NULL;
 }
@@ -240,17 +273,126 @@ static int fl_long_cmp(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+static fl_err fl_wl_src_open(const fl_wlrun *w, fl_wlsrc *src)
+{
+  memset(src, 0, sizeof *src);
+  src->w = w;
+  if (w->trace)
+    return FL_OK;
+  return w->generated ? fl_swf_open_generated(&w->gen, &src->s) : fl_swf_open(w->path, w->cores_per_node, &src->s);
+}
+
+/* The next job (*got = 1), or none left (*got = 0): the first w->njobs of the trace. */
+static fl_err fl_wl_src_next(fl_wlsrc *src, fl_swf_job *j, int *got)
+{
+  fl_err rc = FL_OK;
+  *got = 0;
+  if (src->next >= src->w->njobs)
+    return FL_OK;
+  if (src->s) {
+    rc = fl_swf_next(src->s, j, got);
+  } else {
+    *j = src->w->trace->jobs[src->next];
+    *got = 1;
+  }
+  src->next += *got;
+  return rc;
+}
+
+static void fl_wl_src_close(fl_wlsrc *src)
+{
+  fl_swf_close(&src->s);
+}
+
+/* The copies a job of n nodes runs: the strategy's degree, or as many as fit the machine (one, for a job of more
+ * than half of it under duplication: the CLI says how many) */
+static long fl_wl_copies(const fl_wlrun *w, long n)
+{
+  return n * w->degree <= w->machine ? w->degree : w->machine / n;
+}
+
+/* A node's checkpoint bytes for job t (app.checkpoint_memory: the trace's KB per processor, over its nodes; a job
+ * whose line gives no memory writes app.checkpoint_size) */
+static double fl_wl_job_bytes(const fl_wlrun *w, const fl_swf_job *t)
+{
+  if (w->jbytes && t->mem_kb > 0)
+    return t->mem_kb * 1024.0 * (double)t->procs / (double)t->nodes;
+  return w->bytes;
+}
+
+/* What a job needs as it arrives: its copies, bytes, interval and costs, from its size's probes (set-up). */
+static fl_err fl_wl_params(const fl_wlrun *w, const fl_sim *sim, const fl_swf_job *t, fl_wlj *jb)
+{
+  fl_err rc = FL_OK;
+  long n = t->nodes, ns = w->nsizes;
+  jb->copies = fl_wl_copies(w, n);
+  jb->bytes = fl_wl_job_bytes(w, t);
+  jb->tau_s = INFINITY;
+  jb->delta_s = NAN;
+  if (!w->ckpt)
+    return FL_OK;
+  long k = (long)((long *)bsearch(&n, w->sizes, (size_t)ns, sizeof *w->sizes, fl_long_cmp) - w->sizes);
+  double c[FL_NLEVELS], mnfti = 1.0, mtbf, delta;
+  fl_level primary;
+  for (int l = 0; l < FL_NLEVELS; l++) /* each level's isolated cost */
+    c[l] = w->jbytes ? fl_wl_cost_at(w->cost[FL_NLEVELS * k + l], w->cost[FL_NLEVELS * (ns + k) + l], jb->bytes)
+                     : w->cost[FL_NLEVELS * k + l];
+  /* the rule prices the cheapest level the job writes (the strategy's primary; a job of one node: files) */
+  primary = fl_wl_level(w, n, fl_strat_primary(&sim->strat));
+  delta = primary == FL_LEVEL_SCRATCH ? NAN : c[primary]; /* none: no checkpoint */
+  jb->delta_s = c[FL_LEVEL_FILE];
+  /* time to interruption: with copies, MNFTI failures of its nodes x degree (as the bsp engine prices it) */
+  FL_TRY(fl_pol_mnfti(jb->copies, n, &mnfti));
+  mtbf = mnfti * sim->node_mtbf_s / (double)(n * jb->copies);
+  if (w->interval_kind == FL_INTERVAL_FIXED)
+    jb->tau_s = w->interval_s;
+  else if (isfinite(mtbf) && !isnan(delta))
+    jb->tau_s = w->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(delta, mtbf)
+                                                     : fl_pol_interval_young(delta, mtbf);
+  if (!(jb->tau_s > 0) || isnan(delta))
+    jb->tau_s = INFINITY;
+  if (w->coop) {
+    jb->mtbf_s = mtbf;
+    jb->cost_s = isfinite(jb->tau_s) ? delta : INFINITY; /* INFINITY: it does not checkpoint */
+    jb->load_s = (double)n * jb->bytes / w->pfs_bps;
+  }
+done:
+  return rc;
+}
+
+typedef struct fl_wl_ffctx {
+  const fl_wlrun *w;
+  fl_wlsrc src;
+  double t0, t1;
+} fl_wl_ffctx;
+
+static fl_err fl_wl_ff_next(void *ctx, fl_batch_job *job, int *got)
+{
+  fl_wl_ffctx *f = ctx;
+  fl_swf_job t;
+  fl_err rc = fl_wl_src_next(&f->src, &t, got);
+  if (rc == FL_OK && *got) {
+    *job = (fl_batch_job){.submit_s = t.submit_s, .run_s = t.run_s, .est_s = t.req_s,
+                          .nodes = t.nodes * fl_wl_copies(f->w, t.nodes)};
+    f->t0 = fmin(f->t0, t.submit_s);
+  }
+  return rc;
+}
+
+static void fl_wl_ff_started(void *ctx, long job, double start_s, double run_s)
+{
+  fl_wl_ffctx *f = ctx;
+  (void)job;
+  f->t1 = fmax(f->t1, start_s + run_s);
+}
+
 static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
 {
   fl_err rc = FL_OK;
   const fl_workload_opts *wo = fl_workload_options(sc);
   fl_wlrun *w = NULL;
-  char *path = NULL;
-  long *sizes = NULL, nsizes = 0;
   double *cost = NULL;
   FILE *res = NULL;
-  fl_batch_job *ff = NULL;
-  double *ffstart = NULL;
 
   *out = NULL;
   FL_ALLOC(w, 1);
@@ -276,61 +418,129 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                           fl_platform_describe(sim->pf), sim->nodes);
     goto done;
   }
+  w->degree = sim->strat.degree > 1 ? sim->strat.degree : 1;
+  w->cores_per_node = wo->cores_per_node;
   if (wo->trace) {
-    FL_CHECK((path = fl_scenario_resolve(sc, wo->trace)) != NULL, FL_ERR_NOMEM, "out of memory");
-    FL_TRY(fl_swf_read(path, wo->cores_per_node, &w->trace));
+    FL_CHECK((w->path = fl_scenario_resolve(sc, wo->trace)) != NULL, FL_ERR_NOMEM, "out of memory");
   } else {
     /* a generated mix: app.jobs jobs of app.job_nodes nodes, app.job_time long, app.arrival apart */
-    fl_swf_gen g = {.jobs = wo->jobs, .mean_run_s = wo->job_time_s, .mean_gap_s = wo->arrival_s, .seed = sc->seed};
+    fl_swf_gen *g = &w->gen;
     char *end = NULL;
-    g.min_nodes = strtol(wo->job_nodes, &end, 10);
+    *g = (fl_swf_gen){.jobs = wo->jobs, .mean_run_s = wo->job_time_s, .mean_gap_s = wo->arrival_s, .seed = sc->seed};
+    g->min_nodes = strtol(wo->job_nodes, &end, 10);
     if (end && *end == '-')
-      g.max_nodes = strtol(end + 1, &end, 10);
+      g->max_nodes = strtol(end + 1, &end, 10);
     else
-      g.max_nodes = g.min_nodes;
-    if (!end || *end || g.min_nodes < 1 || g.max_nodes < g.min_nodes) {
+      g->max_nodes = g->min_nodes;
+    if (!end || *end || g->min_nodes < 1 || g->max_nodes < g->min_nodes) {
       rc = fl_scenario_fail(sc, "app", "job_nodes", "expected MIN-MAX nodes, 1 <= MIN <= MAX (e.g. 32-256)");
       goto done;
     }
-    if (g.max_nodes > w->machine) {
-      rc = fl_scenario_fail(sc, "app", "job_nodes", "jobs of up to %ld nodes, but the machine has %ld", g.max_nodes,
+    if (g->max_nodes > w->machine) {
+      rc = fl_scenario_fail(sc, "app", "job_nodes", "jobs of up to %ld nodes, but the machine has %ld", g->max_nodes,
                             w->machine);
       goto done;
     }
-    if ((rc = fl_swf_generate(&g, &w->trace)) != FL_OK) {
-      rc = fl_scenario_fail(sc, "app", "job_nodes", "%s", fl_err_msg());
-      goto done;
-    }
-    FL_CHECK((path = strdup("generated")) != NULL, FL_ERR_NOMEM, "out of memory");
+    w->generated = 1;
+    FL_CHECK((w->path = strdup("generated")) != NULL, FL_ERR_NOMEM, "out of memory");
   }
-  w->njobs = wo->jobs > 0 && wo->jobs < w->trace->njobs ? wo->jobs : w->trace->njobs;
-  for (long i = 0; i < w->njobs; i++) {
-    const fl_swf_job *j = &w->trace->jobs[i];
-    if (j->nodes > w->machine) {
-      rc = fl_err_set(FL_ERR_INPUT,
-                      "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, larger "
-                      "than the machine (%ld nodes of platform '%s')",
-                      path, j->line, j->procs, j->nodes, wo->cores_per_node, w->machine, fl_platform_describe(sim->pf));
-      goto done;
+  w->bytes = sc->checkpoint_size;
+  w->levels = sim->strat.levels;
+  w->ckpt = w->levels != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
+  w->jbytes = w->ckpt && wo->checkpoint_memory;
+  {
+    /* once through the jobs: every line checked (as the trace's reader checks them), the first app.jobs jobs (all
+     * without it) counted, checked against the machine, and their sizes noted; nothing of them is kept */
+    fl_swf_stream *st = NULL;
+    unsigned char *seen = NULL;
+    long limit = wo->jobs > 0 ? wo->jobs : LONG_MAX, n = 0;
+    int got = 1;
+    if (w->generated) {
+      if ((rc = fl_swf_open_generated(&w->gen, &st)) != FL_OK) {
+        rc = fl_scenario_fail(sc, "app", "job_nodes", "%s", fl_err_msg());
+        goto done;
+      }
+    } else {
+      FL_TRY(fl_swf_open(w->path, wo->cores_per_node, &st));
     }
+    if ((seen = calloc((size_t)w->machine + 1, 1)) == NULL)
+      rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+    while (rc == FL_OK) {
+      fl_swf_job j;
+      if ((rc = fl_swf_next(st, &j, &got)) != FL_OK || !got)
+        break;
+      if (n >= limit)
+        continue; /* read on: every line is checked */
+      n++;
+      if (j.nodes > w->machine) {
+        rc = fl_err_set(FL_ERR_INPUT,
+                        "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, "
+                        "larger than the machine (%ld nodes of platform '%s')",
+                        w->path, j.line, j.procs, j.nodes, wo->cores_per_node, w->machine,
+                        fl_platform_describe(sim->pf));
+        break;
+      }
+      if (w->jbytes && !(fl_wl_job_bytes(w, &j) > 0)) {
+        rc = fl_scenario_fail(sc, "app", "checkpoint_size",
+                              "%s:%ld: job %ld gives no memory (fields 7 and 10) for app.checkpoint_memory: give "
+                              "the bytes a node of such a job writes",
+                              w->path, j.line, j.id);
+        break;
+      }
+      w->fewer += fl_wl_copies(w, j.nodes) < w->degree;
+      if (!seen[j.nodes]) {
+        seen[j.nodes] = 1;
+        w->nsizes++;
+      }
+    }
+    w->njobs = n;
+    if (rc == FL_OK && !w->generated && fl_swf_stream_info(st)->unsorted > 0)
+      /* out of submit order: the jobs are held whole, sorted (the first app.jobs in submit order) */
+      rc = fl_swf_read(w->path, wo->cores_per_node, &w->trace);
+    if (rc == FL_OK && w->trace) {
+      memset(seen, 0, (size_t)w->machine + 1);
+      w->nsizes = w->fewer = 0;
+      for (long i = 0; i < w->njobs && rc == FL_OK; i++) {
+        const fl_swf_job *j = &w->trace->jobs[i];
+        long nn = j->nodes;
+        if (nn > w->machine)
+          rc = fl_err_set(FL_ERR_INPUT,
+                          "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, "
+                          "larger than the machine (%ld nodes of platform '%s')",
+                          w->path, j->line, j->procs, nn, wo->cores_per_node, w->machine,
+                          fl_platform_describe(sim->pf));
+        else if (w->jbytes && !(fl_wl_job_bytes(w, j) > 0))
+          rc = fl_scenario_fail(sc, "app", "checkpoint_size",
+                                "%s:%ld: job %ld gives no memory (fields 7 and 10) for app.checkpoint_memory: give "
+                                "the bytes a node of such a job writes",
+                                w->path, j->line, j->id);
+        w->fewer += fl_wl_copies(w, nn) < w->degree;
+        if (!seen[nn]) {
+          seen[nn] = 1;
+          w->nsizes++;
+        }
+      }
+    }
+    if (rc == FL_OK) {
+      long k = 0;
+      if ((w->sizes = malloc((size_t)(w->nsizes + 1) * sizeof *w->sizes)) == NULL)
+        rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+      for (long v = 1; rc == FL_OK && v <= w->machine; v++)
+        if (seen[v])
+          w->sizes[k++] = v; /* increasing */
+    }
+    free(seen);
+    fl_swf_close(&st);
+    FL_TRY(rc);
   }
   w->requeue = wo->requeue;
   w->io_policy = wo->ckpt_io;
-  w->degree = sim->strat.degree > 1 ? sim->strat.degree : 1;
+  w->interval_kind = sc->interval_kind;
+  w->interval_s = sc->interval_s;
   w->xor_g = sim->strat.xor_group > 1 ? sim->strat.xor_group : 2;
   if (fl_platform_generated(sim->pf) || sc->storage_disk)
     FL_CHECK((w->disk_name = strdup(fl_platform_generated(sim->pf) ? "local" : sc->storage_disk)) != NULL, FL_ERR_NOMEM,
              "out of memory");
-  /* a job whose copies do not fit the machine runs with as many as fit: one, for a job of more than half of it
-   * under duplication (the CLI says how many) */
-  FL_ALLOC(w->copies, w->njobs);
-  for (long i = 0; i < w->njobs; i++) {
-    long n = w->trace->jobs[i].nodes;
-    w->copies[i] = n * w->degree <= w->machine ? w->degree : w->machine / n;
-    w->fewer += w->copies[i] < w->degree;
-  }
-  w->levels = sim->strat.levels;
-  w->ckpt = w->levels != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
   w->coop = w->ckpt && wo->ckpt_period == 1;
   w->coop_daly = sc->interval_kind == FL_INTERVAL_DALY;
   if (w->coop && sc->interval_kind != FL_INTERVAL_YOUNG && sc->interval_kind != FL_INTERVAL_DALY) {
@@ -346,26 +556,6 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                           "writes most of its checkpoints elsewhere (checkpoint or replication)",
                           sim->strat.ops->name);
     goto done;
-  }
-  w->bytes = sc->checkpoint_size;
-  FL_ALLOC(w->tau_s, w->njobs);
-  FL_ALLOC(w->delta_s, w->njobs);
-  for (long i = 0; i < w->njobs; i++)
-    w->tau_s[i] = INFINITY;
-  if (w->ckpt && wo->checkpoint_memory) {
-    /* a job's checkpoint is its memory: the trace's KB per processor, over its nodes */
-    FL_ALLOC(w->jbytes, w->njobs);
-    for (long i = 0; i < w->njobs; i++) {
-      const fl_swf_job *j = &w->trace->jobs[i];
-      w->jbytes[i] = j->mem_kb > 0 ? j->mem_kb * 1024.0 * (double)j->procs / (double)j->nodes : w->bytes;
-      if (!(w->jbytes[i] > 0)) {
-        rc = fl_scenario_fail(sc, "app", "checkpoint_size",
-                              "%s:%ld: job %ld gives no memory (fields 7 and 10) for app.checkpoint_memory: give "
-                              "the bytes a node of such a job writes",
-                              w->trace->path, j->line, j->id);
-        goto done;
-      }
-    }
   }
   if (w->ckpt) {
     if (!w->jbytes && !(w->bytes > 0)) {
@@ -412,18 +602,15 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       }
     }
     /* each job size's checkpoint alone on the machine: the cost its interval rule prices */
-    FL_ALLOC(sizes, w->njobs + 1);
-    for (long i = 0; i < w->njobs; i++)
-      sizes[i] = w->trace->jobs[i].nodes;
-    qsort(sizes, (size_t)w->njobs, sizeof *sizes, fl_long_cmp);
-    for (long i = 0; i < w->njobs; i++)
-      if (nsizes == 0 || sizes[nsizes - 1] != sizes[i])
-        sizes[nsizes++] = sizes[i];
+    /* (w->sizes: the jobs' sizes, increasing, with room for one more) */
+    long *sizes = w->sizes, nsizes = w->nsizes;
     if (w->coop && sizes[nsizes - 1] != w->machine)
       sizes[nsizes++] = w->machine; /* the whole machine's checkpoint: the PFS's bandwidth */
+    w->nsizes = nsizes;
     /* with per-job bytes, each size at 1 GiB and 2 GiB a node: an isolated checkpoint's time is a latency plus
      * bytes over the rates the flows share (a line in the bytes), read off the two for each job */
-    FL_ALLOC(cost, 2 * FL_NLEVELS * nsizes); /* per probe, each level's */
+    FL_ALLOC(w->cost, 2 * FL_NLEVELS * nsizes); /* per probe, each level's */
+    cost = w->cost;
     {
       long np = w->jbytes ? 2 * nsizes : nsizes;
       long *psizes = NULL;
@@ -458,68 +645,22 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                "app.checkpoint_period = cooperative: the PFS's bandwidth from a checkpoint of the whole machine is "
                "%g B/s",
                w->pfs_bps);
-      FL_ALLOC(w->mtbf_s, w->njobs);
-      FL_ALLOC(w->cost_s, w->njobs);
-      FL_ALLOC(w->load_s, w->njobs);
-    }
-    for (long i = 0; i < w->njobs; i++) {
-      long n = w->trace->jobs[i].nodes;
-      long k = (long)((long *)bsearch(&n, sizes, (size_t)nsizes, sizeof *sizes, fl_long_cmp) - sizes);
-      double c[FL_NLEVELS], mnfti = 1.0, mtbf, delta;
-      fl_level primary;
-      for (int l = 0; l < FL_NLEVELS; l++) /* each level's isolated cost */
-        c[l] = w->jbytes ? fl_wl_cost_at(cost[FL_NLEVELS * k + l], cost[FL_NLEVELS * (nsizes + k) + l], w->jbytes[i])
-                         : cost[FL_NLEVELS * k + l];
-      /* the rule prices the cheapest level the job writes (the strategy's primary; a job of one node: files) */
-      primary = fl_wl_level(w, n, fl_strat_primary(&sim->strat));
-      delta = primary == FL_LEVEL_SCRATCH ? NAN : c[primary]; /* none: no checkpoint */
-      w->delta_s[i] = c[FL_LEVEL_FILE];
-      /* time to interruption: with copies, MNFTI failures of its nodes x degree (as the bsp engine prices it) */
-      FL_TRY(fl_pol_mnfti(w->copies[i], n, &mnfti));
-      mtbf = mnfti * sim->node_mtbf_s / (double)(n * w->copies[i]);
-      if (sc->interval_kind == FL_INTERVAL_FIXED)
-        w->tau_s[i] = sc->interval_s;
-      else if (isfinite(mtbf) && !isnan(delta))
-        w->tau_s[i] = sc->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(delta, mtbf)
-                                                            : fl_pol_interval_young(delta, mtbf);
-      if (!(w->tau_s[i] > 0) || isnan(delta))
-        w->tau_s[i] = INFINITY;
-      if (w->coop) {
-        w->mtbf_s[i] = mtbf;
-        w->cost_s[i] = isfinite(w->tau_s[i]) ? delta : INFINITY; /* INFINITY: it does not checkpoint */
-        w->load_s[i] = (double)n * (w->jbytes ? w->jbytes[i] : w->bytes) / w->pfs_bps;
-      }
     }
   }
-  /* the failure-free schedule without checkpoints: the row's work_s */
-  FL_ALLOC(ff, w->njobs);
-  FL_ALLOC(ffstart, w->njobs);
-  for (long i = 0; i < w->njobs; i++) {
-    const fl_swf_job *j = &w->trace->jobs[i];
-    ff[i] =
-        (fl_batch_job){.submit_s = j->submit_s, .run_s = j->run_s, .est_s = j->req_s, .nodes = j->nodes * w->copies[i]};
-  }
-  FL_TRY(fl_batch_replay(w->sched, ff, w->njobs, w->machine, ffstart));
   {
-    double t0 = INFINITY, t1 = -INFINITY;
-    for (long i = 0; i < w->njobs; i++) {
-      t0 = fmin(t0, ff[i].submit_s);
-      t1 = fmax(t1, ffstart[i] + ff[i].run_s);
-    }
-    w->ff_span_s = t1 - t0;
+    /* the failure-free schedule without checkpoints: the row's work_s (the jobs streamed through the scheduler) */
+    fl_wl_ffctx f = {.w = w, .t0 = INFINITY, .t1 = -INFINITY};
+    FL_TRY(fl_wl_src_open(w, &f.src));
+    rc = fl_batch_replay_stream(w->sched, fl_wl_ff_next, fl_wl_ff_started, &f, w->machine);
+    fl_wl_src_close(&f.src);
+    FL_TRY(rc);
+    w->ff_span_s = f.t1 - f.t0;
   }
-  FL_ALLOC(w->rows[0], w->njobs);
-  FL_ALLOC(w->rows[1], w->njobs);
   *out = w;
   w = NULL;
 done:
   if (res)
     fclose(res);
-  free(path);
-  free(sizes);
-  free(cost);
-  free(ff);
-  free(ffstart);
   fl_wlr_destroy(&w);
   return rc;
 }
@@ -577,7 +718,7 @@ static fl_evlog_entry *fl_wl_log_job(fl_wlrep *wr, int kind, long j, long node, 
 {
   fl_evlog_entry *e = fl_evlog_add(wr->rep->log, wr->now, kind, node);
   if (e) {
-    e->rank = (int32_t)wr->w->trace->jobs[j].id;
+    e->rank = (int32_t)FL_WJ(wr, j)->t.id;
     e->value = value;
     e->n = n;
   }
@@ -597,7 +738,7 @@ static void fl_wl_io_main(int argc, char **argv);
 /* The node that writes rank k of job j's checkpoint: its first live copy's. */
 static long fl_wl_writer(const fl_wlrep *wr, const fl_wlj *jb, long j, long k, long nodes)
 {
-  for (long c = 1; jb->dead && jb->dead[k] && c < wr->w->copies[j]; c++)
+  for (long c = 1; jb->dead && jb->dead[k] && c < FL_WJ(wr, j)->copies; c++)
     if (!jb->dead[c * nodes + k])
       return jb->nodes[c * nodes + k];
   return jb->nodes[k];
@@ -617,9 +758,9 @@ static long fl_wl_striped(long x, long s, long npfs)
  * block's weight, so that it gets the share the ranks' own accesses would together. Appends to ops[*n]. */
 static void fl_wl_io_file_agg(fl_wlrep *wr, long j, int restart, double bytes, fl_io_op *ops, long *n)
 {
-  fl_wlj *jb = &wr->jobs[j];
+  fl_wlj *jb = FL_WJ(wr, j);
   fl_wlrun *w = wr->w;
-  long nodes = w->trace->jobs[j].nodes, copies = restart ? jb->nslots / nodes : 1, nseen = 0, s = 0, left;
+  long nodes = FL_WJ(wr, j)->t.nodes, copies = restart ? jb->nslots / nodes : 1, nseen = 0, s = 0, left;
   for (long sl = 0; sl < (restart ? jb->nslots : nodes); sl++) {
     long c = (restart ? jb->nodes[sl] : fl_wl_writer(wr, jb, j, sl, nodes)) / w->cabinet;
     if (wr->cab_n[c]++ == 0)
@@ -658,11 +799,11 @@ static void fl_wl_io_file_agg(fl_wlrep *wr, long j, int restart, double bytes, f
  * refreshes the buddy copies too (the strategy's writes). */
 static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, long slot)
 {
-  fl_wlj *jb = &wr->jobs[j];
+  fl_wlj *jb = FL_WJ(wr, j);
   fl_wlrun *w = wr->w;
-  long nodes = w->trace->jobs[j].nodes, n = 0;
+  long nodes = FL_WJ(wr, j)->t.nodes, n = 0;
   long step = fl_iocost_partner_step(wr->sim->pf, nodes) % (nodes > 1 ? nodes : 1);
-  double bytes = w->jbytes ? w->jbytes[j] : w->bytes;
+  double bytes = jb->bytes;
   int buddy_too = level == FL_LEVEL_FILE && !restart && nodes > 1 &&
                   (wr->sim->strat.writes[FL_LEVEL_FILE] & FL_LEVEL_BIT(FL_LEVEL_BUDDY));
   fl_wlio *io = calloc(1, sizeof *io);
@@ -797,11 +938,11 @@ static void fl_wl_coop_update(fl_wlrep *wr)
   wr->coop_dirty = 0;
   for (long a = 0; a < wr->nrun; a++) {
     long j = wr->runl[a];
-    const fl_swf_job *t = &w->trace->jobs[j];
-    wr->c_cost[m] = w->cost_s[j];
-    wr->c_mtbf[m] = w->mtbf_s[j];
-    wr->c_load[m] = w->load_s[j];
-    wr->c_nodes[m] = (double)(t->nodes * w->copies[j]);
+    const fl_swf_job *t = &FL_WJ(wr, j)->t;
+    wr->c_cost[m] = FL_WJ(wr, j)->cost_s;
+    wr->c_mtbf[m] = FL_WJ(wr, j)->mtbf_s;
+    wr->c_load[m] = FL_WJ(wr, j)->load_s;
+    wr->c_nodes[m] = (double)(t->nodes * FL_WJ(wr, j)->copies);
     m++;
   }
   if (isnan(fl_pol_interval_cooperative(m, wr->c_cost, wr->c_mtbf, wr->c_load, wr->c_nodes, w->coop_daly,
@@ -810,37 +951,37 @@ static void fl_wl_coop_update(fl_wlrep *wr)
     return;
   }
   for (long a = 0; a < m; a++)
-    wr->tau[wr->runl[a]] = wr->c_period[a];
+    FL_WJ(wr, wr->runl[a])->tau = wr->c_period[a];
 }
 
 static void fl_wl_run_add(fl_wlrep *wr, long j)
 {
-  if (!wr->tau)
+  if (!wr->w->coop)
     return;
-  wr->run_pos[j] = wr->nrun;
+  FL_WJ(wr, j)->run_pos = wr->nrun;
   wr->runl[wr->nrun++] = j;
   wr->coop_dirty = 1;
 }
 
 static void fl_wl_run_remove(fl_wlrep *wr, long j)
 {
-  long a = wr->tau ? wr->run_pos[j] : -1;
+  long a = wr->w->coop ? FL_WJ(wr, j)->run_pos : -1;
   if (a < 0)
     return;
   wr->runl[a] = wr->runl[--wr->nrun];
-  wr->run_pos[wr->runl[a]] = a;
-  wr->run_pos[j] = -1;
+  FL_WJ(wr, wr->runl[a])->run_pos = a;
+  FL_WJ(wr, j)->run_pos = -1;
   wr->coop_dirty = 1;
 }
 
 /* Start job j's next compute segment (or finish it). */
 static void fl_wl_compute(fl_wlrep *wr, long j)
 {
-  fl_wlj *jb = &wr->jobs[j];
-  double left = wr->w->trace->jobs[j].run_s - jb->done_s;
-  if (wr->tau && wr->coop_dirty)
+  fl_wlj *jb = FL_WJ(wr, j);
+  double left = FL_WJ(wr, j)->t.run_s - jb->done_s;
+  if (wr->w->coop && wr->coop_dirty)
     fl_wl_coop_update(wr);
-  jb->seg_s = fmin(wr->tau ? wr->tau[j] : wr->w->tau_s[j], left);
+  jb->seg_s = fmin(wr->w->coop ? jb->tau : jb->tau_s, left);
   jb->phase = FL_WLP_COMPUTE;
   jb->phase_t = wr->now;
   jb->serial++;
@@ -851,7 +992,7 @@ static void fl_wl_compute(fl_wlrep *wr, long j)
  * their repair. */
 static void fl_wl_release(fl_wlrep *wr, long j)
 {
-  fl_wlj *jb = &wr->jobs[j];
+  fl_wlj *jb = FL_WJ(wr, j);
   long down = 0;
   for (long k = 0; k < jb->nslots; k++) {
     long n = jb->nodes[k];
@@ -889,14 +1030,14 @@ static void fl_wl_pfs_next(fl_wlrep *wr)
     double bestw = INFINITY;
     for (long a = 0; a < wr->npfsq; a++) {
       long i = wr->pfsq[a];
-      double c = wr->w->delta_s[i], sum = 0;
+      double c = FL_WJ(wr, i)->delta_s, sum = 0;
       for (long b = 0; b < wr->npfsq; b++) {
         if (b == a)
           continue;
         long k = wr->pfsq[b];
-        double q = (double)wr->w->trace->jobs[k].nodes;
+        double q = (double)FL_WJ(wr, k)->t.nodes;
         double mu = wr->sim->node_mtbf_s / q;
-        double d = wr->jobs[k].seg_s + (wr->now - wr->jobs[k].req_t); /* unsaved: its segment, and the wait */
+        double d = FL_WJ(wr, k)->seg_s + (wr->now - FL_WJ(wr, k)->req_t); /* unsaved: its segment, and the wait */
         sum += q * (1.0 + (isfinite(mu) ? (d + c / 2.0) / mu : 0.0));
       }
       double wv = c * sum;
@@ -909,7 +1050,7 @@ static void fl_wl_pfs_next(fl_wlrep *wr)
   long j = wr->pfsq[best];
   memmove(wr->pfsq + best, wr->pfsq + best + 1, (size_t)(wr->npfsq - best - 1) * sizeof *wr->pfsq);
   wr->npfsq--;
-  wr->jobs[j].row.io_wait_s += wr->now - wr->jobs[j].req_t;
+  FL_WJ(wr, j)->row.io_wait_s += wr->now - FL_WJ(wr, j)->req_t;
   wr->pfs_holder = j;
   fl_wl_io_start(wr, j, 0, FL_LEVEL_FILE, -1);
 }
@@ -918,7 +1059,7 @@ static void fl_wl_pfs_next(fl_wlrep *wr)
  * power instead of its idle one. */
 static void fl_wl_busy_energy(fl_wlrep *wr, long j, double dur)
 {
-  const fl_wlj *jb = &wr->jobs[j];
+  const fl_wlj *jb = FL_WJ(wr, j);
   long live = 0;
   for (long k = 0; k < jb->nslots; k++) /* a dead copy's node computes no more (fl_wl_job_fails counted its part) */
     live += !(jb->dead && jb->dead[k]);
@@ -936,8 +1077,8 @@ static void fl_wl_busy_energy(fl_wlrep *wr, long j, double dur)
 /* Job j's compute segment ended. */
 static void fl_wl_segment_done(fl_wlrep *wr, long j)
 {
-  fl_wlj *jb = &wr->jobs[j];
-  const fl_swf_job *t = &wr->w->trace->jobs[j];
+  fl_wlj *jb = FL_WJ(wr, j);
+  const fl_swf_job *t = &jb->t;
   fl_wl_busy_energy(wr, j, jb->seg_s);
   if (jb->done_s + jb->seg_s >= t->run_s) {
     jb->done_s = t->run_s;
@@ -963,7 +1104,7 @@ static void fl_wl_segment_done(fl_wlrep *wr, long j)
 static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
 {
   long j = io->job;
-  fl_wlj *jb = &wr->jobs[j];
+  fl_wlj *jb = FL_WJ(wr, j);
   double dur = wr->now - jb->phase_t;
   fl_wl_io_unref(io); /* the job's reference */
   jb->io = NULL;
@@ -977,7 +1118,7 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
     /* the levels it wrote: its own, and those a checkpoint of it refreshes (the strategy's writes; none that needs
      * a partner on a job of one node) */
     unsigned wrote =
-        (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(wr->w->trace->jobs[j].nodes);
+        (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(FL_WJ(wr, j)->t.nodes);
     for (int l = 0; l < FL_NLEVELS; l++)
       if (wrote & FL_LEVEL_BIT(l)) {
         jb->lv_s[l] = jb->done_s;
@@ -1001,9 +1142,9 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
  * in the queue or last (app.restart). The work past the version restored is lost. */
 static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
 {
-  fl_wlj *jb = &wr->jobs[j];
+  fl_wlj *jb = FL_WJ(wr, j);
   fl_wlrun *w = wr->w;
-  const fl_swf_job *t = &w->trace->jobs[j];
+  const fl_swf_job *t = &FL_WJ(wr, j)->t;
   double lost = 0.0, restored;
   long slot = 0;
   fl_recovery rec;
@@ -1014,9 +1155,9 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
                           .xor_version = jb->lv_v[FL_LEVEL_XOR]};
   while (slot < jb->nslots && jb->nodes[slot] != node)
     slot++;
-  if (w->copies[j] > 1) {
+  if (FL_WJ(wr, j)->copies > 1) {
     long left = 0; /* the rank's other live copies */
-    for (long c = 0; c < w->copies[j]; c++)
+    for (long c = 0; c < FL_WJ(wr, j)->copies; c++)
       left += c * t->nodes + slot % t->nodes != slot && !jb->dead[c * t->nodes + slot % t->nodes];
     if (left > 0) {
       jb->dead[slot] = 1;
@@ -1109,13 +1250,13 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   if (!(est > 0))
     est = t->run_s - jb->done_s;
   if (wr->rc == FL_OK)
-    wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->copies[j], est, !w->requeue);
+    wr->rc = fl_batch_submit(wr->batch, j, t->nodes * FL_WJ(wr, j)->copies, est, !w->requeue);
 }
 
 /* A job that just started: it reads its file-level checkpoint back, or computes. */
 static void fl_wl_begin(fl_wlrep *wr, long j)
 {
-  if (wr->jobs[j].done_s > 0)
+  if (FL_WJ(wr, j)->done_s > 0)
     fl_wl_io_start(wr, j, 1, FL_LEVEL_FILE, -1); /* read its file-level checkpoint back */
   else
     fl_wl_compute(wr, j);
@@ -1127,12 +1268,22 @@ static void fl_wl_schedule(fl_wlrep *wr)
   long n = 0;
   if (wr->rc != FL_OK || wr->timeout)
     return;
+  if (fl_batch_waiting(wr->batch) > wr->nstarted_cap) { /* room for the queue's length (fl_batch_pick) */
+    long cap = 2 * fl_batch_waiting(wr->batch);
+    long *grown = realloc(wr->started, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      wr->rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+      return;
+    }
+    wr->started = grown;
+    wr->nstarted_cap = cap;
+  }
   if ((wr->rc = fl_batch_pick(wr->batch, wr->now, wr->started, &n)) != FL_OK)
     return;
   for (long k = 0; k < n; k++) {
     long j = wr->started[k];
-    fl_wlj *jb = &wr->jobs[j];
-    long copies = wr->w->copies[j], nodes = wr->w->trace->jobs[j].nodes * copies;
+    fl_wlj *jb = FL_WJ(wr, j);
+    long copies = FL_WJ(wr, j)->copies, nodes = FL_WJ(wr, j)->t.nodes * copies;
     jb->nslots = nodes;
     jb->nodes = malloc((size_t)nodes * sizeof *jb->nodes);
     if (copies > 1 && jb->nodes)
@@ -1154,10 +1305,10 @@ static void fl_wl_schedule(fl_wlrep *wr)
     wr->running++;
     fl_wl_run_add(wr, j);
     fl_wl_log_job(wr, FL_EV_JOB_START, j, -1, NAN, nodes);
-    if (!wr->tau)
+    if (!wr->w->coop)
       fl_wl_begin(wr, j);
   }
-  for (long k = 0; wr->tau && k < n; k++) /* cooperative periods: over every job this instant started */
+  for (long k = 0; wr->w->coop && k < n; k++) /* cooperative periods: over every job this instant started */
     fl_wl_begin(wr, wr->started[k]);
 }
 
@@ -1203,6 +1354,93 @@ static void fl_wl_failure_event(fl_wlrep *wr, long node, fl_fsrc_kind kind)
   }
 }
 
+/* Job j ended (or failed for good) long ago, or never will run here: its figures added to the machine's, in job
+ * order (the sums come out as a loop over the jobs would make them), and its row written to the replica's file. */
+static void fl_wl_account(fl_wlrep *wr, const fl_db_job *r, double run)
+{
+  double q = (double)(r->nodes * r->copies); /* the nodes it held */
+  wr->a_first = fmin(wr->a_first, r->submit_s);
+  wr->a_lost += q * r->lost_work_s;
+  wr->a_ck += q * r->checkpoint_s;
+  wr->a_rs += q * r->restart_s;
+  wr->a_iw += q * r->io_wait_s;
+  if (!isnan(r->start_s)) {
+    wr->a_started++;
+    wr->a_wait += r->start_s - r->submit_s;
+  }
+  if (!isnan(r->end_s)) {
+    wr->a_completed++;
+    wr->a_last = fmax(wr->a_last, r->end_s);
+    wr->a_useful += (double)r->nodes * run; /* its copies' node-hours are not useful work */
+    wr->a_replica += (double)(r->nodes * (r->copies - 1)) * run;
+    wr->a_bsld += fmax(1.0, (r->end_s - r->submit_s) / fmax(run, 10.0));
+  }
+  wr->rep->res->checkpoints += r->checkpoints;
+  if (fwrite(r, sizeof *r, 1, wr->out) != 1 && wr->rc == FL_OK)
+    wr->rc = fl_err_set(FL_ERR_IO, "cannot write a job's row: %s", strerror(errno));
+  wr->nrows++;
+}
+
+/* The finished jobs at the start of the window leave it. */
+static void fl_wl_retire(fl_wlrep *wr)
+{
+  while (wr->lo < wr->next_submit && !isnan(FL_WJ(wr, wr->lo)->row.end_s)) {
+    fl_wlj *jb = FL_WJ(wr, wr->lo);
+    fl_wl_account(wr, &jb->row, jb->t.run_s);
+    free(jb->nodes); /* (given back as it ended) */
+    free(jb->dead);
+    jb->nodes = NULL;
+    jb->dead = NULL;
+    wr->lo++;
+  }
+}
+
+/* The next job arrives: it enters the window (twice the room when full) with its interval and costs, and the
+ * queue; the one after it is read. */
+static void fl_wl_admit(fl_wlrep *wr)
+{
+  long j = wr->next_submit;
+  if (j - wr->lo == wr->wcap) {
+    long cap = wr->wcap ? 2 * wr->wcap : 64;
+    fl_wlj *grown = malloc((size_t)cap * sizeof *grown);
+    if (!grown) {
+      wr->rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+      return;
+    }
+    for (long i = wr->lo; i < j; i++)
+      grown[i & (cap - 1)] = wr->win[i & (wr->wcap - 1)];
+    free(wr->win);
+    wr->win = grown;
+    wr->wcap = cap;
+  }
+  fl_wlj *jb = FL_WJ(wr, j);
+  memset(jb, 0, sizeof *jb);
+  jb->t = wr->pend;
+  if ((wr->rc = fl_wl_params(wr->w, wr->sim, &jb->t, jb)) != FL_OK)
+    return;
+  jb->tau = jb->tau_s;
+  jb->run_pos = -1;
+  jb->row = (fl_db_job){.job = jb->t.id,
+                        .submit_s = jb->t.submit_s,
+                        .start_s = NAN,
+                        .end_s = NAN,
+                        .run_s = jb->t.run_s,
+                        .nodes = jb->t.nodes,
+                        .copies = jb->copies};
+  for (int l = 0; l < FL_NLEVELS; l++)
+    jb->lv_v[l] = -1;
+  wr->next_submit++;
+  wr->rc = fl_batch_submit(wr->batch, j, jb->t.nodes * jb->copies, jb->t.req_s, 0);
+  if (wr->rc == FL_OK)
+    wr->rc = fl_wl_src_next(&wr->src, &wr->pend, &wr->have);
+}
+
+/* Is heap entry e of a phase since ended (a failure, the job's end)? */
+static int fl_wl_stale(const fl_wlrep *wr, fl_jobev e)
+{
+  return e.job < wr->lo || e.serial != FL_WJ(wr, e.job)->serial;
+}
+
 static void fl_wl_coordinator(int argc, char **argv)
 {
   fl_wlrep *wr = sg_actor_self_get_data();
@@ -1217,11 +1455,11 @@ static void fl_wl_coordinator(int argc, char **argv)
       break;
     /* nothing can ever run again: jobs wait, none runs or is to come, and no node will come back (failures
      * only take more) */
-    if (wr->running == 0 && wr->next_submit == w->njobs && fl_batch_waiting(wr->batch) > 0 &&
+    if (wr->running == 0 && !wr->have && fl_batch_waiting(wr->batch) > 0 &&
         fl_fsrc_pending_repairs(rep->src) == 0)
       break;
-    double tnext = wr->next_submit < w->njobs ? w->trace->jobs[wr->next_submit].submit_s : INFINITY;
-    while (wr->heap.n > 0 && wr->heap.v[0].serial != wr->jobs[wr->heap.v[0].job].serial)
+    double tnext = wr->have ? wr->pend.submit_s : INFINITY;
+    while (wr->heap.n > 0 && fl_wl_stale(wr, wr->heap.v[0]))
       fl_jobheap_pop(&wr->heap); /* a phase a failure ended */
     if (wr->heap.n > 0)
       tnext = fmin(tnext, wr->heap.v[0].t);
@@ -1258,7 +1496,7 @@ static void fl_wl_coordinator(int argc, char **argv)
       wr->done_head = io->next;
       if (!wr->done_head)
         wr->done_tail = NULL;
-      if (wr->jobs[io->job].io == io)
+      if (io->job >= wr->lo && FL_WJ(wr, io->job)->io == io)
         fl_wl_io_done(wr, io);
       else
         fl_wl_io_unref(io); /* its job failed meanwhile */
@@ -1266,7 +1504,7 @@ static void fl_wl_coordinator(int argc, char **argv)
     /* phases that end now, then failures and repairs, then arrivals, then one decision */
     while (wr->heap.n > 0 && wr->heap.v[0].t <= wr->now) {
       fl_jobev e = fl_jobheap_pop(&wr->heap);
-      if (e.serial == wr->jobs[e.job].serial)
+      if (!fl_wl_stale(wr, e))
         fl_wl_segment_done(wr, e.job);
     }
     while (!rep->over_budget && fl_fsrc_peek(rep->src) <= wr->now) {
@@ -1288,18 +1526,15 @@ static void fl_wl_coordinator(int argc, char **argv)
     }
     if (wr->timeout)
       break;
-    while (wr->next_submit < w->njobs && w->trace->jobs[wr->next_submit].submit_s <= wr->now) {
-      long j = wr->next_submit++;
-      const fl_swf_job *t = &w->trace->jobs[j];
-      if (wr->rc == FL_OK)
-        wr->rc = fl_batch_submit(wr->batch, j, t->nodes * w->copies[j], t->req_s, 0);
-    }
+    while (wr->rc == FL_OK && wr->have && wr->pend.submit_s <= wr->now)
+      fl_wl_admit(wr);
     fl_wl_pfs_next(wr);
     fl_wl_schedule(wr);
+    fl_wl_retire(wr);
   }
   /* what is still under way stops with the replica */
-  for (long j = 0; j < w->njobs; j++)
-    fl_wl_io_stop(&wr->jobs[j]);
+  for (long j = wr->lo; j < wr->next_submit; j++)
+    fl_wl_io_stop(FL_WJ(wr, j));
   while (wr->done_head) {
     fl_wlio *io = wr->done_head;
     wr->done_head = io->next;
@@ -1326,47 +1561,32 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   wr.sim = sim;
   wr.w = w;
   wr.pfs_holder = -1;
-  FL_ALLOC(wr.jobs, w->njobs);
+  wr.out = out;
+  wr.a_first = INFINITY;
+  wr.a_last = -INFINITY;
   FL_ALLOC(wr.node_job, w->machine);
   FL_ALLOC(wr.down, w->machine);
   FL_ALLOC(wr.down_since, w->machine);
   FL_ALLOC(wr.freel, w->machine);
   FL_ALLOC(wr.free_pos, w->machine);
-  FL_ALLOC(wr.started, w->njobs);
-  FL_ALLOC(wr.pfsq, w->njobs);
+  FL_ALLOC(wr.pfsq, w->machine); /* (jobs waiting for the PFS are running: one node each at least) */
   if (w->aggregated) {
     FL_ALLOC(wr.cab_n, w->ncab); /* zeroed, and left so by each use */
     FL_ALLOC(wr.cab_seen, w->ncab);
   }
-  if (w->coop) {
-    FL_ALLOC(wr.tau, w->njobs);
-    FL_ALLOC(wr.runl, w->njobs);
-    FL_ALLOC(wr.run_pos, w->njobs);
-    FL_ALLOC(wr.c_cost, w->njobs);
-    FL_ALLOC(wr.c_mtbf, w->njobs);
-    FL_ALLOC(wr.c_load, w->njobs);
-    FL_ALLOC(wr.c_nodes, w->njobs);
-    FL_ALLOC(wr.c_period, w->njobs);
-    for (long j = 0; j < w->njobs; j++) {
-      wr.tau[j] = w->tau_s[j];
-      wr.run_pos[j] = -1;
-    }
+  if (w->coop) { /* over the running jobs: one node each at least */
+    FL_ALLOC(wr.runl, w->machine);
+    FL_ALLOC(wr.c_cost, w->machine);
+    FL_ALLOC(wr.c_mtbf, w->machine);
+    FL_ALLOC(wr.c_load, w->machine);
+    FL_ALLOC(wr.c_nodes, w->machine);
+    FL_ALLOC(wr.c_period, w->machine);
   }
   FL_TRY(fl_batch_create(w->sched, w->machine, &wr.batch));
-  wr.first_submit = INFINITY;
-  for (long j = 0; j < w->njobs; j++) {
-    const fl_swf_job *t = &w->trace->jobs[j];
-    wr.first_submit = fmin(wr.first_submit, t->submit_s);
-    wr.jobs[j].row = (fl_db_job){.job = t->id,
-                                 .submit_s = t->submit_s,
-                                 .start_s = NAN,
-                                 .end_s = NAN,
-                                 .run_s = t->run_s,
-                                 .nodes = t->nodes,
-                                 .copies = w->copies[j]};
-    for (int l = 0; l < FL_NLEVELS; l++)
-      wr.jobs[j].lv_v[l] = -1;
-  }
+  /* the first job (in submit order: the span's start) */
+  FL_TRY(fl_wl_src_open(w, &wr.src));
+  FL_TRY(fl_wl_src_next(&wr.src, &wr.pend, &wr.have));
+  wr.first_submit = wr.have ? wr.pend.submit_s : INFINITY;
   /* the free list from the top, so that jobs take the lowest nodes first */
   for (long n = w->machine - 1; n >= 0; n--) {
     wr.node_job[n] = -1;
@@ -1391,41 +1611,36 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   simgrid_run();
   FL_TRY(wr.rc);
   {
-    double first = INFINITY, last = -INFINITY, useful = 0, replica = 0, lost = 0, ck = 0, rs = 0, iw = 0, wait = 0;
-    double bsld = 0;
-    long started = 0;
-    for (long j = 0; j < w->njobs; j++) {
-      const fl_db_job *r = &wr.jobs[j].row;
-      double q = (double)(r->nodes * r->copies), run = w->trace->jobs[j].run_s; /* the nodes it held */
-      first = fmin(first, r->submit_s);
-      lost += q * r->lost_work_s;
-      ck += q * r->checkpoint_s;
-      rs += q * r->restart_s;
-      iw += q * r->io_wait_s;
-      if (!isnan(r->start_s)) {
-        started++;
-        wait += r->start_s - r->submit_s;
-      }
-      if (!isnan(r->end_s)) {
-        fig.jobs_completed++;
-        last = fmax(last, r->end_s);
-        useful += (double)r->nodes * run; /* its copies' node-hours are not useful work */
-        replica += (double)(r->nodes * (r->copies - 1)) * run;
-        bsld += fmax(1.0, (r->end_s - r->submit_s) / fmax(run, 10.0));
-      }
-      rep->res->checkpoints += r->checkpoints;
+    /* the jobs still in the window (a replica that did not complete), then those that never came (the rows of
+     * every job of the trace) */
+    for (long j = wr.lo; j < wr.next_submit; j++)
+      fl_wl_account(&wr, &FL_WJ(&wr, j)->row, FL_WJ(&wr, j)->t.run_s);
+    while (wr.have && wr.rc == FL_OK) {
+      fl_db_job r = {.job = wr.pend.id,
+                     .submit_s = wr.pend.submit_s,
+                     .start_s = NAN,
+                     .end_s = NAN,
+                     .run_s = wr.pend.run_s,
+                     .nodes = wr.pend.nodes,
+                     .copies = fl_wl_copies(w, wr.pend.nodes)};
+      fl_wl_account(&wr, &r, wr.pend.run_s);
+      wr.rc = fl_wl_src_next(&wr.src, &wr.pend, &wr.have);
     }
-    double span = fig.jobs_completed ? last - first : NAN;
+    FL_TRY(wr.rc);
+    FL_CHECK(wr.nrows == w->njobs, FL_ERR_INTERNAL, "a workload replica wrote %ld jobs' rows of %ld", wr.nrows,
+             w->njobs);
+    fig.jobs_completed = wr.a_completed;
+    double span = fig.jobs_completed ? wr.a_last - wr.a_first : NAN;
     fig.jobs = w->njobs;
-    fig.utilisation = span > 0 ? useful / (span * (double)w->machine) : NAN;
-    fig.useful_node_hours = useful / 3600.0;
-    fig.lost_node_hours = lost / 3600.0;
-    fig.checkpoint_node_hours = ck / 3600.0;
-    fig.restart_node_hours = rs / 3600.0;
-    fig.io_wait_node_hours = iw / 3600.0;
-    fig.replica_node_hours = replica / 3600.0;
-    fig.mean_wait_s = started ? wait / (double)started : NAN;
-    fig.mean_bounded_slowdown = fig.jobs_completed ? bsld / (double)fig.jobs_completed : NAN;
+    fig.utilisation = span > 0 ? wr.a_useful / (span * (double)w->machine) : NAN;
+    fig.useful_node_hours = wr.a_useful / 3600.0;
+    fig.lost_node_hours = wr.a_lost / 3600.0;
+    fig.checkpoint_node_hours = wr.a_ck / 3600.0;
+    fig.restart_node_hours = wr.a_rs / 3600.0;
+    fig.io_wait_node_hours = wr.a_iw / 3600.0;
+    fig.replica_node_hours = wr.a_replica / 3600.0;
+    fig.mean_wait_s = wr.a_started ? wr.a_wait / (double)wr.a_started : NAN;
+    fig.mean_bounded_slowdown = fig.jobs_completed ? wr.a_bsld / (double)fig.jobs_completed : NAN;
     rep->res->makespan_s = span;
     rep->res->status = fig.jobs_completed == w->njobs ? "completed" : wr.timeout ? "timeout" : "failed";
     if (fig.jobs_completed == w->njobs && span > 0) {
@@ -1436,27 +1651,30 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
       for (long n = 0; n < w->machine; n++) {
         idle += fl_sim_power(sim, n)->idle;
         if (wr.down[n])
-          fl_wl_off_energy(&wr, n, last);
+          fl_wl_off_energy(&wr, n, wr.a_last);
       }
       rep->res->energy_j = idle * span + wr.busy_j + wr.off_j;
     }
   }
-  FL_CHECK(fwrite(rep->res, sizeof *rep->res, 1, out) == 1 && fwrite(&fig, sizeof fig, 1, out) == 1, FL_ERR_IO,
-           "cannot write a replica's results: %s", strerror(errno));
-  for (long j = 0; j < w->njobs; j++)
-    FL_CHECK(fwrite(&wr.jobs[j].row, sizeof wr.jobs[j].row, 1, out) == 1, FL_ERR_IO, "cannot write: %s",
+  {
+    /* after the rows: the figures, the events, and where they begin (the parent reads them from the end) */
+    int64_t tail[2] = {wr.nrows, (int64_t)ftell(out)};
+    FL_CHECK(tail[1] >= 0 && fwrite(rep->res, sizeof *rep->res, 1, out) == 1 && fwrite(&fig, sizeof fig, 1, out) == 1,
+             FL_ERR_IO, "cannot write a replica's results: %s", strerror(errno));
+    FL_TRY(fl_sim_events_send(rep->log, out));
+    FL_CHECK(fwrite(tail, sizeof tail, 1, out) == 1, FL_ERR_IO, "cannot write a replica's results: %s",
              strerror(errno));
-  FL_TRY(fl_sim_events_send(rep->log, out));
+  }
 done:
   if (wr.sem)
     sg_sem_destroy(wr.sem);
   fl_batch_destroy(&wr.batch);
-  if (wr.jobs)
-    for (long j = 0; j < w->njobs; j++) {
-      free(wr.jobs[j].nodes);
-      free(wr.jobs[j].dead);
-    }
-  free(wr.jobs);
+  for (long j = wr.lo; wr.win && j < wr.next_submit; j++) {
+    free(FL_WJ(&wr, j)->nodes);
+    free(FL_WJ(&wr, j)->dead);
+  }
+  free(wr.win);
+  fl_wl_src_close(&wr.src);
   free(wr.node_job);
   free(wr.down);
   free(wr.down_since);
@@ -1464,9 +1682,7 @@ done:
   free(wr.free_pos);
   free(wr.started);
   free(wr.pfsq);
-  free(wr.tau);
   free(wr.runl);
-  free(wr.run_pos);
   free(wr.c_cost);
   free(wr.c_mtbf);
   free(wr.c_load);
@@ -1489,15 +1705,29 @@ static fl_err fl_wlr_run_replica(fl_replica *rep)
   int b = w->flip;
   w->flip ^= 1;
   FL_TRY(fl_sim_in_child(fl_wl_replica_main, &ctx, &res));
-  FL_CHECK(fread(&got, sizeof got, 1, res) == 1 && fread(&w->fig[b], sizeof w->fig[b], 1, res) == 1 &&
-               fread(w->rows[b], sizeof *w->rows[b], (size_t)w->njobs, res) == (size_t)w->njobs,
-           FL_ERR_IO, "a workload replica's results came back short");
-  got.wall_s = rep->res->wall_s;
-  *rep->res = got;
-  w->fig[b].rows = w->rows[b];
-  w->fig[b].nrows = w->njobs;
-  rep->res->machine = &w->fig[b];
-  FL_TRY(fl_sim_events_receive(rep->log, res));
+  {
+    /* the jobs' rows from here; the figures and events after them, where the file's last two numbers say */
+    long rows_at = ftell(res);
+    int64_t tail[2];
+    FL_CHECK(rows_at >= 0 && fseek(res, -(long)sizeof tail, SEEK_END) == 0 && fread(tail, sizeof tail, 1, res) == 1 &&
+                 tail[0] == w->njobs && fseek(res, (long)tail[1], SEEK_SET) == 0,
+             FL_ERR_IO, "a workload replica's results came back short");
+    FL_CHECK(fread(&got, sizeof got, 1, res) == 1 && fread(&w->fig[b], sizeof w->fig[b], 1, res) == 1, FL_ERR_IO,
+             "a workload replica's results came back short");
+    got.wall_s = rep->res->wall_s;
+    *rep->res = got;
+    FL_TRY(fl_sim_events_receive(rep->log, res));
+    /* the database writer reads the rows from the file (it held the one of two replicas ago until it was done) */
+    if (w->rowsf[b])
+      fclose(w->rowsf[b]);
+    w->rowsf[b] = res;
+    res = NULL;
+    w->fig[b].rows = NULL;
+    w->fig[b].rows_file = w->rowsf[b];
+    w->fig[b].rows_at = rows_at;
+    w->fig[b].nrows = w->njobs;
+    rep->res->machine = &w->fig[b];
+  }
 done:
   if (res)
     fclose(res);

@@ -1032,6 +1032,23 @@ static fl_err fl_db_insert_events(fl_db *db, int64_t run_id, const fl_evlog_entr
   return FL_OK;
 }
 
+fl_err fl_db_machine_row(const fl_db_machine *m, long k, fl_db_job *out)
+{
+  fl_err rc = FL_OK;
+  long at;
+  FL_CHECK(k >= 0 && k < m->nrows, FL_ERR_INTERNAL, "job row %ld of %ld", k, m->nrows);
+  if (m->rows) {
+    *out = m->rows[k];
+    goto done;
+  }
+  at = m->rows_at + k * (long)sizeof *out;
+  FL_CHECK(m->rows_file && (ftell(m->rows_file) == at || fseek(m->rows_file, at, SEEK_SET) == 0) &&
+               fread(out, sizeof *out, 1, m->rows_file) == 1,
+           FL_ERR_IO, "cannot read job row %ld of a replica's: %s", k, strerror(errno));
+done:
+  return rc;
+}
+
 fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, int64_t *id)
 {
   fl_err rc = FL_OK;
@@ -1195,7 +1212,9 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
   if (r->machine && r->machine->nrows > 0) {
     sqlite3_stmt *js = db->ins_job;
     for (long k = 0; k < r->machine->nrows; k++) {
-      const fl_db_job *j = &r->machine->rows[k];
+      fl_db_job row;
+      const fl_db_job *j = &row;
+      FL_TRY(fl_db_machine_row(r->machine, k, &row));
       sqlite3_reset(js);
       sqlite3_bind_int64(js, 1, run_id);
       sqlite3_bind_int64(js, 2, j->job);

@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* 2: the scenario text stored once in scenario_texts, rows keep its xxh64 (scenario_xxh64) and an empty
@@ -94,9 +95,15 @@ typedef struct fl_db_machine {
   double replica_node_hours;    /* replication: the extra copies' failure-free node-hours (completed jobs) */
   double mean_wait_s;           /* first start - submit */
   double mean_bounded_slowdown; /* max(1, (end - submit) / max(run, 10 s)), completed jobs */
+  /* its jobs' rows: nrows in memory (rows), or, rows NULL, in a file from offset rows_at (a replica's, which holds
+   * them rather than memory: a year's trace is hundreds of thousands) */
   const fl_db_job *rows;
+  FILE *rows_file;
+  long rows_at;
   long nrows;
 } fl_db_machine;
+/* Row k of m's jobs into *out; from a file, rows read in order cost one read each. */
+fl_err fl_db_machine_row(const fl_db_machine *m, long k, fl_db_job *out);
 
 /* A zeroed row with what identifies it: scenario name, path, text, overrides, and the mode ("sim", "real"). */
 struct fl_scenario;

@@ -349,37 +349,89 @@ void fl_jobheap_free(fl_jobheap *h)
   h->n = h->cap = 0;
 }
 
-fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes, double *start_s)
+fl_err fl_batch_replay_stream(const fl_batch_ops *ops, fl_batch_source next, fl_batch_started started_fn, void *ctx,
+                              long machine_nodes)
 {
   fl_err rc = FL_OK;
   fl_batch *b = NULL;
   fl_jobheap heap = {0};
-  long *started = NULL, next = 0;
+  long *started = NULL, nstarted = 0, id = 0, lo = 0, cap = 0;
+  double *run = NULL; /* run times of the jobs from lo (the first not started) to id, at j mod cap */
+  fl_batch_job pend;
+  int have = 0;
   FL_TRY(fl_batch_create(ops, machine_nodes, &b));
-  started = malloc((size_t)(n > 0 ? n : 1) * sizeof *started);
-  FL_CHECK(started, FL_ERR_NOMEM, "out of memory replaying %ld jobs", n);
-  while (next < n || heap.n > 0) {
-    double t = next < n ? jobs[next].submit_s : INFINITY;
+  FL_TRY(next(ctx, &pend, &have));
+  while (have || heap.n > 0) {
+    double t = have ? pend.submit_s : INFINITY;
     if (heap.n > 0 && heap.v[0].t <= t)
       t = heap.v[0].t;
     while (heap.n > 0 && heap.v[0].t == t)
       FL_TRY(fl_batch_end(b, fl_jobheap_pop(&heap).job));
-    for (; next < n && jobs[next].submit_s == t; next++) {
-      FL_CHECK(jobs[next].nodes <= machine_nodes, FL_ERR_INPUT, "job %ld needs %ld nodes, the machine has %ld", next,
-               jobs[next].nodes, machine_nodes);
-      FL_TRY(fl_batch_submit(b, next, jobs[next].nodes, jobs[next].est_s, 0));
+    for (; have && pend.submit_s == t; id++) {
+      FL_CHECK(pend.nodes <= machine_nodes, FL_ERR_INPUT, "job %ld needs %ld nodes, the machine has %ld", id,
+               pend.nodes, machine_nodes);
+      if (id - lo == cap) { /* the window of waiting jobs is full: twice the room, each where j mod cap says */
+        long ncap = cap ? 2 * cap : 1024;
+        double *grown = malloc((size_t)ncap * sizeof *grown);
+        FL_CHECK(grown, FL_ERR_NOMEM, "out of memory replaying %ld jobs", id);
+        for (long j = lo; j < id; j++)
+          grown[j % ncap] = run[j % cap];
+        free(run);
+        run = grown;
+        cap = ncap;
+      }
+      run[id % cap] = pend.run_s;
+      FL_TRY(fl_batch_submit(b, id, pend.nodes, pend.est_s, 0));
+      FL_TRY(next(ctx, &pend, &have));
     }
-    long k;
+    long k, want = fl_batch_waiting(b);
+    if (want > nstarted) {
+      free(started);
+      nstarted = 2 * want;
+      started = malloc((size_t)nstarted * sizeof *started);
+      FL_CHECK(started, FL_ERR_NOMEM, "out of memory replaying %ld jobs", id);
+    }
     FL_TRY(fl_batch_pick(b, t, started, &k));
     for (long i = 0; i < k; i++) {
       long j = started[i];
-      start_s[j] = t;
-      FL_TRY(fl_jobheap_push(&heap, (fl_jobev){t + jobs[j].run_s, j, 0}));
+      started_fn(ctx, j, t, run[j % cap]);
+      FL_TRY(fl_jobheap_push(&heap, (fl_jobev){t + run[j % cap], j, 0}));
+      run[j % cap] = NAN; /* started */
     }
+    while (lo < id && isnan(run[lo % cap]))
+      lo++;
   }
 done:
   fl_jobheap_free(&heap);
   free(started);
+  free(run);
   fl_batch_destroy(&b);
   return rc;
+}
+
+typedef struct fl_replay_arrays {
+  const fl_batch_job *jobs;
+  long n, next;
+  double *start_s;
+} fl_replay_arrays;
+
+static fl_err fl_replay_arrays_next(void *ctx, fl_batch_job *job, int *got)
+{
+  fl_replay_arrays *a = ctx;
+  *got = a->next < a->n;
+  if (*got)
+    *job = a->jobs[a->next++];
+  return FL_OK;
+}
+
+static void fl_replay_arrays_started(void *ctx, long job, double t, double run_s)
+{
+  (void)run_s;
+  ((fl_replay_arrays *)ctx)->start_s[job] = t;
+}
+
+fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes, double *start_s)
+{
+  fl_replay_arrays a = {.jobs = jobs, .n = n, .start_s = start_s};
+  return fl_batch_replay_stream(ops, fl_replay_arrays_next, fl_replay_arrays_started, &a, machine_nodes);
 }

@@ -93,5 +93,12 @@ typedef struct fl_batch_job {
   long nodes;
 } fl_batch_job;
 fl_err fl_batch_replay(const fl_batch_ops *ops, const fl_batch_job *jobs, long n, long machine_nodes, double *start_s);
+/* The same with the jobs from a source, in submit order, one at a time (memory by the jobs waiting, not the trace):
+ * next(ctx, job, got) gives the next (*got = 1) or says there is none left (*got = 0); the jobs are numbered from 0
+ * in that order; started(ctx, j, t, run) is told each start. */
+typedef fl_err (*fl_batch_source)(void *ctx, fl_batch_job *job, int *got);
+typedef void (*fl_batch_started)(void *ctx, long job, double start_s, double run_s);
+fl_err fl_batch_replay_stream(const fl_batch_ops *ops, fl_batch_source next, fl_batch_started started,
+                              void *ctx, long machine_nodes);
 
 #endif

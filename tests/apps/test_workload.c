@@ -66,6 +66,28 @@ static void test_swf_fields(void)
   fl_swf_destroy(&t);
   fl_swf_destroy(&t); /* NULL: no-op */
 
+  /* One job at a time: file order (the out-of-order line where it stands, counted), then the end. */
+  {
+    fl_swf_stream *st = NULL;
+    fl_swf_job j;
+    int got = 0;
+    static const long ids[] = {1, 3, 4};
+    CU_ASSERT_EQUAL_FATAL(fl_swf_open(fl_test_tmp("a.swf"), 2, &st), FL_OK);
+    for (int k = 0; k < 3; k++) {
+      CU_ASSERT_EQUAL(fl_swf_next(st, &j, &got), FL_OK);
+      CU_ASSERT_EQUAL(got, 1);
+      CU_ASSERT_EQUAL(j.id, ids[k]);
+    }
+    CU_ASSERT_EQUAL(fl_swf_stream_info(st)->unsorted, 1);
+    CU_ASSERT_EQUAL(fl_swf_stream_info(st)->max_procs, 8);
+    CU_ASSERT_EQUAL(fl_swf_next(st, &j, &got), FL_OK);
+    CU_ASSERT_EQUAL(got, 0);
+    CU_ASSERT_EQUAL(fl_swf_stream_info(st)->njobs, 3);
+    CU_ASSERT_EQUAL(fl_swf_stream_info(st)->skipped, 1);
+    fl_swf_close(&st);
+    fl_swf_close(&st); /* NULL: no-op */
+  }
+
   /* The same through gzip. */
   const char *gzpath = fl_test_tmp("a.swf.gz");
   gzFile gz = gzopen(gzpath, "wb");

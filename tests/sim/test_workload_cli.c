@@ -697,6 +697,69 @@ static void test_aggregated_io(void)
   CU_ASSERT_FALSE(fl_cli_exists("agg2.sqlite"));
 }
 
+/* A replica streams the trace: it holds the jobs in flight (a window from the first unfinished to the last
+ * arrived), not the trace.
+ *   The hand schedule above with its lines out of submit order (job 3's line first): read whole and sorted, the
+ *   same start times (FCFS 0, 10, 15, 15; EASY 0, 10, 2, 15) and one row per job.
+ *   500 jobs of the whole machine submitted at once, 10 s each, then one more at 1 s: the window grows to hold
+ *   every waiting job (from 64, doubling), the jobs end at 10, 20, ... in order and retire as they end; the job
+ *   at 1 s starts after all of them under FCFS: at 5,000 s. Every job's row is written, and
+ *   app.jobs = 100 keeps the first 100 in submit order (the last job, submitted at 1 s, is not among them). */
+static void test_streamed_trace(void)
+{
+  char trace[1024] = "; MaxNodes: 4\n";
+  fl_job(trace, sizeof trace, 3, 2, 3, 2, 3);
+  fl_job(trace, sizeof trace, 1, 0, 10, 2, 10);
+  fl_job(trace, sizeof trace, 2, 1, 5, 4, 5);
+  fl_job(trace, sizeof trace, 4, 3, 20, 1, 20);
+  fl_cli_write("unsorted.swf", trace);
+  fl_cli_write("unsorted.ini", "[run]\nname = unsorted\nreplicas = 1\nsweep = app.scheduler=fcfs,easy\n"
+                               "[platform]\nnodes = 4\n[failures]\nmodel = none\n"
+                               "[app]\nkind = workload\ntrace = unsorted.swf\n[strategy]\nkind = none\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate unsorted.ini --db unsorted.sqlite --quiet", 60), 0);
+  static const double fcfs[] = {0, 10, 15, 15}, easy[] = {0, 10, 2, 15};
+  for (long run = 1; run <= 2; run++) {
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT overrides LIKE '%%easy%%' FROM runs WHERE id = %ld", run);
+    const double *want = fl_cli_query("unsorted.sqlite", sql) == 1 ? easy : fcfs;
+    for (long j = 1; j <= 4; j++)
+      CU_ASSERT_EQUAL(fl_job_col("unsorted.sqlite", run, j, "start_s"), want[j - 1]);
+  }
+  CU_ASSERT_EQUAL(fl_cli_query("unsorted.sqlite", "SELECT COUNT(*) FROM jobs"), 8);
+  /* a queue of 500 */
+  {
+    size_t cap = 64 * 1024, len;
+    char *big = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+    snprintf(big, cap, "; MaxNodes: 4\n");
+    for (long j = 1; j <= 500; j++) {
+      len = strlen(big);
+      snprintf(big + len, cap - len, "%ld 0 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 1 -1 -1 -1\n", j);
+    }
+    len = strlen(big);
+    snprintf(big + len, cap - len, "501 1 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+    fl_cli_write("queue.swf", big);
+    free(big);
+  }
+  fl_cli_write("queue.ini", "[run]\nname = queue\nreplicas = 1\n[platform]\nnodes = 4\n[failures]\nmodel = none\n"
+                            "[app]\nkind = workload\ntrace = queue.swf\nscheduler = fcfs\n[strategy]\nkind = none\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate queue.ini --db queue.sqlite --quiet", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("queue.sqlite", "SELECT COUNT(*) FROM jobs"), 501);
+  CU_ASSERT_EQUAL(fl_cli_query("queue.sqlite", "SELECT COUNT(*) FROM jobs WHERE job <= 500 AND start_s = 10 * (job - 1) "
+                                               "AND end_s = 10 * job"),
+                  500);
+  CU_ASSERT_EQUAL(fl_job_col("queue.sqlite", 1, 501, "start_s"), 5000);
+  /* one row for each job */
+  CU_ASSERT_EQUAL(fl_cli_query("queue.sqlite", "SELECT COUNT(DISTINCT job) * 10000 + MIN(job) * 1000 + MAX(job) FROM "
+                                               "jobs"),
+                  501 * 10000 + 1000 + 501);
+  CU_ASSERT_EQUAL(fl_cli_query("queue.sqlite", "SELECT jobs_completed FROM runs"), 501);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate queue.ini --db queue100.sqlite --quiet --set app.jobs=100", 60), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("queue100.sqlite", "SELECT COUNT(*) FROM jobs"), 100);
+  CU_ASSERT_EQUAL(fl_cli_query("queue100.sqlite", "SELECT MAX(job) FROM jobs"), 100);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun queue.sqlite 1", 60), 0);
+}
+
 static void test_cooperative_periods(void)
 {
   char ini[2048], trace[512] = "; MaxNodes: 12\n";
@@ -791,6 +854,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: a restart in place leaves a reservation's node alone", test_in_place_respects_reservation},
     {"simulate: every strategy's node-hours accounted exactly under failures", test_strategies_accounting},
     {"simulate: aggregated I/O, against per-node flows and by hand", test_aggregated_io},
+    {"simulate: the trace streamed (a queue of 500), or held when out of order", test_streamed_trace},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo fl_suites[] = {
