@@ -818,6 +818,10 @@ fl_err fl_scenario_check(const fl_scenario *sc)
   if (sc->platform_file) {
     if (sc->origin[fl_key_find("platform", "nodes")].line != 0 && sc->platform_nodes > 0)
       return fl_scenario_fail(sc, "platform", "nodes", "give either [platform] file or nodes, not both");
+    if (sc->io_flows == FL_IO_AGGREGATED)
+      return fl_scenario_fail(sc, "platform", "io_flows",
+                              "aggregated flows group a generated platform's cabinets; a platform file has none to "
+                              "group (per-rank or auto)");
     file = fl_scenario_resolve(sc, sc->platform_file);
     FL_CHECK(file != NULL, FL_ERR_NOMEM, "out of memory");
     if (!fl_input_is_regular(file, &why)) {

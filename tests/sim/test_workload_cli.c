@@ -633,7 +633,8 @@ static void test_strategies_accounting(void)
  *     per node: 4 equal flows of 1 GB at 0.97/4 GB/s each: both jobs' checkpoints take 4/0.97 = 4.124 s.
  *     aggregated, both jobs in cabinet 0: job 1 one transfer of 3 GB, job 2 one of 1 GB, 0.485 GB/s each: job 2's
  *     ends at 1/0.485 = 2.062 s, job 1's 2 GB left then go at 0.97: 4.124 s.
- *   A strategy writing another level (two-level's buddy copies) is refused with aggregated flows (exit 2, no file). */
+ *   A strategy writing another level (two-level's buddy copies) is refused with aggregated flows (exit 2, no file),
+ *   and so is a platform file (no cabinets to aggregate over). */
 static void test_aggregated_io(void)
 {
   char ini[2048], trace[512] = "; MaxNodes: 8\n";
@@ -695,6 +696,17 @@ static void test_aggregated_io(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "platform.io_flows"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "buddy level"));
   CU_ASSERT_FALSE(fl_cli_exists("agg2.sqlite"));
+  /* a platform file has no cabinets to aggregate over: refused */
+  {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "simulate agg.ini --db agg3.sqlite --quiet --set platform.io_flows=aggregated --set platform.nodes=0 "
+             "--set platform.file=%s --set run.sweep=",
+             fl_test_src("sim/platforms/small-cluster.xml"));
+    CU_ASSERT_EQUAL(fl_cli_run_limited(cmd, 60), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "a platform file has none to group"));
+    CU_ASSERT_FALSE(fl_cli_exists("agg3.sqlite"));
+  }
 }
 
 /* A replica streams the trace: it holds the jobs in flight (a window from the first unfinished to the last
