@@ -110,6 +110,42 @@ static double fl_job_col(const char *db, long run, long job, const char *col)
   return fl_cli_query(db, sql);
 }
 
+/* The hand schedule's trace (jobs 1-4, lines in `order`) as NAME.swf, and NAME.ini running it on 4 nodes under
+ * fcfs and easy, every event logged. */
+static void fl_hand_write(const char *name, const int order[4])
+{
+  static const double submit[] = {0, 1, 2, 3}, run[] = {10, 5, 3, 20};
+  static const long procs[] = {2, 4, 2, 1};
+  char trace[1024] = "; MaxNodes: 4\n", path[64], ini[512];
+  for (int k = 0; k < 4; k++) {
+    int j = order[k] - 1;
+    fl_job(trace, sizeof trace, j + 1, submit[j], run[j], procs[j], run[j]);
+  }
+  snprintf(path, sizeof path, "%s.swf", name);
+  fl_cli_write(path, trace);
+  snprintf(ini, sizeof ini,
+           "[run]\nname = %s\nreplicas = 1\nevents = all\nsweep = app.scheduler=fcfs,easy\n"
+           "[platform]\nnodes = 4\n[failures]\nmodel = none\n"
+           "[app]\nkind = workload\ntrace = %s.swf\n[strategy]\nkind = none\n",
+           name, name);
+  snprintf(path, sizeof path, "%s.ini", name);
+  fl_cli_write(path, ini);
+}
+
+/* The hand schedule's start times (jobs 1-4 of test_simulate_hand_schedule's trace) checked in run `run` of `db`, a
+ * sweep of app.scheduler = fcfs, easy; the starts asked for, FCFS's or EASY's. */
+static const double fl_hand_fcfs[] = {0, 10, 15, 15}, fl_hand_easy[] = {0, 10, 2, 15};
+
+static const double *fl_hand_starts(const char *db, long run)
+{
+  char sql[128];
+  snprintf(sql, sizeof sql, "SELECT overrides LIKE '%%easy%%' FROM runs WHERE id = %ld", run);
+  const double *want = fl_cli_query(db, sql) == 1 ? fl_hand_easy : fl_hand_fcfs;
+  for (long j = 1; j <= 4; j++)
+    CU_ASSERT_EQUAL(fl_job_col(db, run, j, "start_s"), want[j - 1]);
+  return want;
+}
+
 static void test_simulate_hand_schedule(void)
 {
   /* test_workload.c's first hand case through `simulate` on SimGrid: 4 nodes, no failure, no checkpoint.
@@ -119,32 +155,21 @@ static void test_simulate_hand_schedule(void)
    *   mean wait: EASY (0 + 9 + 0 + 12) / 4 = 5.25, FCFS (0 + 9 + 13 + 12) / 4 = 8.5.
    *   bounded slowdown max(1, (end - submit) / max(run, 10)): EASY 1, 14/10, 1 (3/10), 32/20: mean 1.25;
    *   FCFS 1, 1.4, 16/10, 1.6: mean 1.4. */
-  char trace[1024] = "; MaxNodes: 4\n";
-  fl_job(trace, sizeof trace, 1, 0, 10, 2, 10);
-  fl_job(trace, sizeof trace, 2, 1, 5, 4, 5);
-  fl_job(trace, sizeof trace, 3, 2, 3, 2, 3);
-  fl_job(trace, sizeof trace, 4, 3, 20, 1, 20);
-  fl_cli_write("hand.swf", trace);
-  fl_cli_write("hand.ini", "[run]\nname = hand\nreplicas = 1\nevents = all\nsweep = app.scheduler=fcfs,easy\n"
-                           "[platform]\nnodes = 4\n[failures]\nmodel = none\n"
-                           "[app]\nkind = workload\ntrace = hand.swf\n[strategy]\nkind = none\n");
+  static const int order[] = {1, 2, 3, 4};
+  fl_hand_write("hand", order);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate hand.ini --db hand.sqlite --quiet", 60), 0);
-  static const double fcfs[] = {0, 10, 15, 15}, easy[] = {0, 10, 2, 15};
   for (long run = 1; run <= 2; run++) {
     char sql[128];
-    snprintf(sql, sizeof sql, "SELECT overrides LIKE '%%easy%%' FROM runs WHERE id = %ld", run);
-    const double *want = fl_cli_query("hand.sqlite", sql) == 1 ? easy : fcfs;
-    for (long j = 1; j <= 4; j++)
-      CU_ASSERT_EQUAL(fl_job_col("hand.sqlite", run, j, "start_s"), want[j - 1]);
+    const double *want = fl_hand_starts("hand.sqlite", run);
     snprintf(sql, sizeof sql, "SELECT utilisation * 140 FROM runs WHERE id = %ld", run);
     CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), 66.0, 1e-12);
     /* energy, at the default 100 W idle, 200 W computing: 4 nodes x 35 s idle, + 100 W over the 66 node-seconds */
     snprintf(sql, sizeof sql, "SELECT energy_j FROM runs WHERE id = %ld", run);
     CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), 4 * 100.0 * 35 + 100.0 * 66, 1e-9);
     snprintf(sql, sizeof sql, "SELECT mean_wait_s FROM runs WHERE id = %ld", run);
-    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), want == easy ? 5.25 : 8.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), want == fl_hand_easy ? 5.25 : 8.5, 1e-12);
     snprintf(sql, sizeof sql, "SELECT mean_bounded_slowdown FROM runs WHERE id = %ld", run);
-    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), want == easy ? 1.25 : 1.4, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("hand.sqlite", sql), want == fl_hand_easy ? 1.25 : 1.4, 1e-12);
     snprintf(sql, sizeof sql, "SELECT jobs * 10 + jobs_completed FROM runs WHERE id = %ld AND status = 'completed'",
              run);
     CU_ASSERT_EQUAL(fl_cli_query("hand.sqlite", sql), 44);
@@ -719,24 +744,11 @@ static void test_aggregated_io(void)
  *   app.jobs = 100 keeps the first 100 in submit order (the last job, submitted at 1 s, is not among them). */
 static void test_streamed_trace(void)
 {
-  char trace[1024] = "; MaxNodes: 4\n";
-  fl_job(trace, sizeof trace, 3, 2, 3, 2, 3);
-  fl_job(trace, sizeof trace, 1, 0, 10, 2, 10);
-  fl_job(trace, sizeof trace, 2, 1, 5, 4, 5);
-  fl_job(trace, sizeof trace, 4, 3, 20, 1, 20);
-  fl_cli_write("unsorted.swf", trace);
-  fl_cli_write("unsorted.ini", "[run]\nname = unsorted\nreplicas = 1\nsweep = app.scheduler=fcfs,easy\n"
-                               "[platform]\nnodes = 4\n[failures]\nmodel = none\n"
-                               "[app]\nkind = workload\ntrace = unsorted.swf\n[strategy]\nkind = none\n");
+  static const int order[] = {3, 1, 2, 4};
+  fl_hand_write("unsorted", order);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate unsorted.ini --db unsorted.sqlite --quiet", 60), 0);
-  static const double fcfs[] = {0, 10, 15, 15}, easy[] = {0, 10, 2, 15};
-  for (long run = 1; run <= 2; run++) {
-    char sql[128];
-    snprintf(sql, sizeof sql, "SELECT overrides LIKE '%%easy%%' FROM runs WHERE id = %ld", run);
-    const double *want = fl_cli_query("unsorted.sqlite", sql) == 1 ? easy : fcfs;
-    for (long j = 1; j <= 4; j++)
-      CU_ASSERT_EQUAL(fl_job_col("unsorted.sqlite", run, j, "start_s"), want[j - 1]);
-  }
+  for (long run = 1; run <= 2; run++)
+    fl_hand_starts("unsorted.sqlite", run);
   CU_ASSERT_EQUAL(fl_cli_query("unsorted.sqlite", "SELECT COUNT(*) FROM jobs"), 8);
   /* a queue of 500 */
   {
