@@ -4,6 +4,7 @@
 
 #include "app.h"
 #include "fm.h"
+#include "sched_keys.h"
 #include "strategy.h"
 
 /* Register one entry's set, when it declares one (a set several entries share is registered once). */
@@ -21,6 +22,7 @@ fl_err fl_registries_init(void)
     FL_TRY(fl_registries_add(fl_fm_registry_options(i)));
   for (int i = 0; i < fl_app_count(); i++)
     FL_TRY(fl_registries_add(fl_app_at(i)->options));
+  FL_TRY(fl_registries_add(&fl_sched_keys)); /* app.scheduler: the workload's and the workflow's */
 done:
   return rc;
 }

@@ -29,6 +29,7 @@
 #include "registries.h"
 #include "report.h"
 #include "scenario.h"
+#include "sched_keys.h"
 #include "shards.h"
 #include "sim.h"
 #include "strategy.h"
@@ -218,7 +219,7 @@ static void fl_print_job_header(const fl_sim_job *job)
   if (fl_sim_workload_jobs(job->sim) >= 0) {
     const char *from = fl_scenario_text(sc, "app.trace", trace, sizeof trace);
     fprintf(stderr, "faultline: %s: workload of %ld jobs (%s) under %s on %ld nodes, %s, %s failures, node MTBF %s",
-            sc->name, fl_sim_workload_jobs(job->sim), from ? from : "generated", sc->scheduler, fl_sim_ranks(job->sim),
+            sc->name, fl_sim_workload_jobs(job->sim), from ? from : "generated", fl_sched_name(sc), fl_sim_ranks(job->sim),
             sc->strategy, sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
     if (fl_sim_uses_key(job->sim, "app.checkpoint_io")) /* the jobs checkpoint */
       fprintf(stderr, ", checkpoint I/O %s", fl_scenario_text(sc, "app.checkpoint_io", io, sizeof io));

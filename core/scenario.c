@@ -138,10 +138,6 @@ static const fl_key fl_core_keys[] = {
      "gridworld: at most this many value-iteration sweeps"},
     {"app", "tolerance", FL_K_REAL, FL_OFF(tolerance), FL_K_POS, "0.001", NULL,
      "gridworld: converged when no value changes by more than this"},
-    {"app", "scheduler", FL_K_STR, FL_OFF(scheduler), 0, "easy", NULL,
-     "workload: the batch scheduler, fcfs | easy | conservative (backfilling on the trace's requested times: EASY "
-     "protects the first waiting job, conservative every one); workflow: the static scheduler, heft (when not "
-     "given) | min-min"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
      "the resilience strategy: one of the strategy registry's (policy/strategies/), listed with the keys each reads "
      "by faultline keys"},

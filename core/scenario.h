@@ -86,7 +86,6 @@ typedef struct fl_scenario {
   long iterations;           /* gridworld: at most this many value-iteration sweeps */
   double tolerance;          /* gridworld: converged when no value changes by more than this */
   double node_memory;        /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
-  char *scheduler;           /* workload: a name in the batch scheduler registry (policy/sched/batch.h) */
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */

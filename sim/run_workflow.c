@@ -25,6 +25,7 @@
  * work already queued there; with no live host it waits for a repair. Order stays deadlock-free: every host runs
  * its queue in the schedule's start-time order, a topological order of the graph. */
 #include "dag.h"
+#include "sched_keys.h"
 #include "gridworld_keys.h"
 #include "heft.h"
 #include "io_async.h"
@@ -286,7 +287,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   *out = NULL;
   FL_ALLOC(w, 1);
   w->sched = &fl_dag_heft;
-  if (fl_scenario_given(sc, "app", "scheduler") && !(w->sched = fl_dag_sched_find(sc->scheduler))) {
+  if (fl_scenario_given(sc, "app", "scheduler") && !(w->sched = fl_dag_sched_find(fl_sched_name(sc)))) {
     char names[128];
     rc = fl_scenario_fail(sc, "app", "scheduler", "a workflow's static scheduler: %s",
                           fl_dag_sched_names(names, sizeof names));

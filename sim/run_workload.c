@@ -31,6 +31,7 @@
 #include "interval.h"
 #include "io_async.h"
 #include "replication.h"
+#include "sched_keys.h"
 #include "sim_impl.h"
 #include "swf.h"
 #include "workload_keys.h"
@@ -396,8 +397,8 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
 
   *out = NULL;
   FL_ALLOC(w, 1);
-  if (!(w->sched = fl_batch_find(sc->scheduler))) {
-    rc = fl_scenario_fail(sc, "app", "scheduler", "unknown batch scheduler '%s' (known: %s)", sc->scheduler,
+  if (!(w->sched = fl_batch_find(fl_sched_name(sc)))) {
+    rc = fl_scenario_fail(sc, "app", "scheduler", "unknown batch scheduler '%s' (known: %s)", fl_sched_name(sc),
                           fl_batch_names());
     goto done;
   }
