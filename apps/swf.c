@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <gsl/gsl_randist.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,16 @@ static fl_err fl_swf_next_line(fl_swf_stream *s, fl_swf_job *j, int *got)
     }
     double f[FL_SWF_FIELDS];
     FL_TRY(fl_swf_fields(path, lineno, p, f));
+    {
+      /* the fields kept as whole numbers must fit one (a count past 2^53 is no count: found by fuzz_swf) */
+      static const int whole[] = {0, 4, 7, 10};
+      for (int w = 0; w < 4; w++) {
+        int i = whole[w];
+        FL_CHECK(fabs(f[i]) <= (i == 10 ? (double)INT_MAX : 9007199254740992.0), FL_ERR_INPUT,
+                 "%s:%ld: field %d (%s) '%g': too large for a whole number", path, lineno, i + 1,
+                 fl_swf_field_names[i], f[i]);
+      }
+    }
     long procs = f[4] > 0 ? (long)f[4] : f[7] > 0 ? (long)f[7] : -1;
     if (f[3] < 0 || procs <= 0) {
       t->skipped++;

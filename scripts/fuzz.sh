@@ -23,7 +23,7 @@ case "$SECONDS_EACH" in
 esac
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_manifest fuzz_serial fuzz_results_db fuzz_merge fuzz_platform fuzz_logs fuzz_profiles)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_scenario fuzz_trace fuzz_swf fuzz_manifest fuzz_serial fuzz_results_db fuzz_merge fuzz_platform fuzz_logs fuzz_profiles)
 
 PACKAGES=(clang libclang-rt-14-dev)
 missing=()
@@ -43,7 +43,7 @@ cmake --build "$B" -j"$(nproc)" --target "${HARNESSES[@]}" >/dev/null
 
 # seed corpora from the files users have
 C=$B/corpus
-mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_merge,fuzz_platform,fuzz_logs,fuzz_profiles} "$B/artifacts"
+mkdir -p "$C"/{fuzz_scenario,fuzz_trace,fuzz_swf,fuzz_manifest,fuzz_serial,fuzz_results_db,fuzz_merge,fuzz_platform,fuzz_logs,fuzz_profiles} "$B/artifacts"
 # SimGrid's own example profiles (examples/platforms/profiles/): jupiter_speed, link1_bandwidth, bourassa_state
 printf '0 0.5\n2 1.0\n4 0.7\n6 0.1\n8 4\nLOOPAFTER 10' > "$C/fuzz_profiles/jupiter_speed.profile"
 printf '2 2000000\n4 3000000\nLOOPAFTER 6\n' > "$C/fuzz_profiles/link1_bandwidth.profile"
@@ -54,6 +54,12 @@ printf '[run]\nseed = 7\n[app]\nnodes = 4\n--\nfailures.node_mtbf=1h30min\nstrat
 cp scenarios/traces/*.csv "$C/fuzz_trace/"
 printf '0, 1\n3600, node-2, 10min\n7200.5, 3, never\n' > "$C/fuzz_trace/forms.csv"
 head -200 data/failures/lanl-system20.csv > "$C/fuzz_logs/lanl-head.csv"
+# the archive's own traces: KTH's header and first jobs (plain), NASA's (gzip), an out-of-order pair
+# (sed reads to the end: head would leave zcat a broken pipe, which pipefail makes fatal)
+zcat data/workloads/KTH-SP2-1996-2.1-cln.swf.gz | sed -n '1,120p' > "$C/fuzz_swf/kth-head.swf"
+zcat data/workloads/NASA-iPSC-1993-3.1-cln.swf.gz | sed -n '1,80p' | gzip > "$C/fuzz_swf/nasa-head.swf.gz"
+printf '; MaxNodes: 4\n; MaxProcs: 8\n2 10 0 5 3 -1 -1 3 9 -1 1 1 1 -1 1 -1 -1 -1\n1 0 -1 7 8 -1 64 8 -1 128 1 1 1 -1 1 -1 -1 -1\n' \
+  > "$C/fuzz_swf/unsorted.swf"
 printf '1\t0\t5\t1\tn5\t0\t1000000000\t1000003600\t0\n2\t0\t7\t1\tn7\t1\t1000050000.5\tNULL\t0\n' > "$C/fuzz_logs/fta.tab"
 cp sim/platforms/*.xml tests/fuzz/seeds/platform/*.xml "$C/fuzz_platform/"   # SimGrid's own examples too
 build/faultline platform --nodes 3 -o "$C/fuzz_platform/generated-3.xml"

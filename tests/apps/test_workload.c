@@ -130,6 +130,10 @@ static void test_swf_errors(void)
                   "machine (MaxNodes: 2)");
   fl_expect_error("1 -5 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n", ":1: field 2 (submit time) '-5'");
   fl_expect_error("; only a header\n", "no job that ran");
+  /* counts past a whole number (fuzz_swf found the cast's undefined behaviour) */
+  fl_expect_error("1 0 0 10 3.6e96 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n",
+                  ":1: field 5 (allocated processors) '3.6e+96': too large for a whole number");
+  fl_expect_error("1 0 0 10 1 -1 -1 1 10 -1 1e300 1 1 -1 1 -1 -1 -1\n", ":1: field 11 (status) '1e+300': too large");
   fl_swf *t = NULL;
   CU_ASSERT_EQUAL(fl_swf_read(fl_test_tmp("missing.swf"), 1, &t), FL_ERR_INPUT);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "missing.swf: cannot open"));
