@@ -387,6 +387,30 @@ static void fl_wl_ff_started(void *ctx, long job, double start_s, double run_s)
   f->t1 = fmax(f->t1, start_s + run_s);
 }
 
+/* One of the jobs the run takes, at set-up: it fits the machine and, checkpointing its memory, says how much; its
+ * size noted (seen[nodes], w->nsizes) and whether it runs fewer copies than the strategy's degree (w->fewer). */
+static fl_err fl_wl_check_job(fl_wlrun *w, const fl_sim *sim, const fl_scenario *sc, const fl_swf_job *j,
+                              unsigned char *seen)
+{
+  if (j->nodes > w->machine)
+    return fl_err_set(FL_ERR_INPUT,
+                      "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, larger "
+                      "than the machine (%ld nodes of platform '%s')",
+                      w->path, j->line, j->procs, j->nodes, w->cores_per_node, w->machine,
+                      fl_platform_describe(sim->pf));
+  if (w->jbytes && !(fl_wl_job_bytes(w, j) > 0))
+    return fl_scenario_fail(sc, "app", "checkpoint_size",
+                            "%s:%ld: job %ld gives no memory (fields 7 and 10) for app.checkpoint_memory: give the "
+                            "bytes a node of such a job writes",
+                            w->path, j->line, j->id);
+  w->fewer += fl_wl_copies(w, j->nodes) < w->degree;
+  if (!seen[j->nodes]) {
+    seen[j->nodes] = 1;
+    w->nsizes++;
+  }
+  return FL_OK;
+}
+
 static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
 {
   fl_err rc = FL_OK;
@@ -473,26 +497,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
       if (n >= limit)
         continue; /* read on: every line is checked */
       n++;
-      if (j.nodes > w->machine) {
-        rc = fl_err_set(FL_ERR_INPUT,
-                        "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, "
-                        "larger than the machine (%ld nodes of platform '%s')",
-                        w->path, j.line, j.procs, j.nodes, wo->cores_per_node, w->machine,
-                        fl_platform_describe(sim->pf));
-        break;
-      }
-      if (w->jbytes && !(fl_wl_job_bytes(w, &j) > 0)) {
-        rc = fl_scenario_fail(sc, "app", "checkpoint_size",
-                              "%s:%ld: job %ld gives no memory (fields 7 and 10) for app.checkpoint_memory: give "
-                              "the bytes a node of such a job writes",
-                              w->path, j.line, j.id);
-        break;
-      }
-      w->fewer += fl_wl_copies(w, j.nodes) < w->degree;
-      if (!seen[j.nodes]) {
-        seen[j.nodes] = 1;
-        w->nsizes++;
-      }
+      rc = fl_wl_check_job(w, sim, sc, &j, seen);
     }
     w->njobs = n;
     if (rc == FL_OK && !w->generated && fl_swf_stream_info(st)->unsorted > 0)
@@ -501,26 +506,8 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
     if (rc == FL_OK && w->trace) {
       memset(seen, 0, (size_t)w->machine + 1);
       w->nsizes = w->fewer = 0;
-      for (long i = 0; i < w->njobs && rc == FL_OK; i++) {
-        const fl_swf_job *j = &w->trace->jobs[i];
-        long nn = j->nodes;
-        if (nn > w->machine)
-          rc = fl_err_set(FL_ERR_INPUT,
-                          "%s:%ld: field 5 (allocated processors) '%ld': %ld nodes at app.cores_per_node = %ld, "
-                          "larger than the machine (%ld nodes of platform '%s')",
-                          w->path, j->line, j->procs, nn, wo->cores_per_node, w->machine,
-                          fl_platform_describe(sim->pf));
-        else if (w->jbytes && !(fl_wl_job_bytes(w, j) > 0))
-          rc = fl_scenario_fail(sc, "app", "checkpoint_size",
-                                "%s:%ld: job %ld gives no memory (fields 7 and 10) for app.checkpoint_memory: give "
-                                "the bytes a node of such a job writes",
-                                w->path, j->line, j->id);
-        w->fewer += fl_wl_copies(w, nn) < w->degree;
-        if (!seen[nn]) {
-          seen[nn] = 1;
-          w->nsizes++;
-        }
-      }
+      for (long i = 0; i < w->njobs && rc == FL_OK; i++)
+        rc = fl_wl_check_job(w, sim, sc, &w->trace->jobs[i], seen);
     }
     if (rc == FL_OK) {
       long k = 0;

@@ -737,7 +737,8 @@ static void test_aggregated_io(void)
 /* A replica streams the trace: it holds the jobs in flight (a window from the first unfinished to the last
  * arrived), not the trace.
  *   The hand schedule above with its lines out of submit order (job 3's line first): read whole and sorted, the
- *   same start times (FCFS 0, 10, 15, 15; EASY 0, 10, 2, 15) and one row per job.
+ *   same start times (FCFS 0, 10, 15, 15; EASY 0, 10, 2, 15) and one row per job; with app.jobs = 1, the first
+ *   job in submit order is the one checked against the machine.
  *   500 jobs of the whole machine submitted at once, 10 s each, then one more at 1 s: the window grows to hold
  *   every waiting job (from 64, doubling), the jobs end at 10, 20, ... in order and retire as they end; the job
  *   at 1 s starts after all of them under FCFS: at 5,000 s. Every job's row is written, and
@@ -750,6 +751,15 @@ static void test_streamed_trace(void)
   for (long run = 1; run <= 2; run++)
     fl_hand_starts("unsorted.sqlite", run);
   CU_ASSERT_EQUAL(fl_cli_query("unsorted.sqlite", "SELECT COUNT(*) FROM jobs"), 8);
+  /* app.jobs = 1 of an out-of-order trace is the first in submit order: job 9 on line 3, too large, refused */
+  fl_cli_write("unsorted2.swf", "; MaxNodes: 16\n1 10 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1\n"
+                                "9 0 -1 5 8 -1 -1 8 5 -1 1 1 1 -1 1 -1 -1 -1\n");
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate unsorted.ini --db unsorted2.sqlite --quiet --set app.trace=unsorted2.swf "
+                                     "--set app.jobs=1",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "unsorted2.swf:3: field 5 (allocated processors) '8': 8 nodes"));
+  CU_ASSERT_FALSE(fl_cli_exists("unsorted2.sqlite"));
   /* a queue of 500 */
   {
     size_t cap = 64 * 1024, len;
