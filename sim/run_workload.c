@@ -668,6 +668,11 @@ long fl_wlr_jobs(const fl_wlrun *w)
   return w->njobs;
 }
 
+int fl_wlr_aggregated(const fl_wlrun *w)
+{
+  return w->aggregated;
+}
+
 long fl_wlr_fewer_copies(const fl_wlrun *w)
 {
   return w->fewer;

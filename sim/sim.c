@@ -755,6 +755,11 @@ int fl_sim_io_by_server(const fl_sim *sim)
   return sim->io_by_server;
 }
 
+int fl_sim_jobs_aggregated(const fl_sim *sim)
+{
+  return sim->wlr && fl_wlr_aggregated(sim->wlr);
+}
+
 const char *fl_sim_cost_fallback(const fl_sim *sim)
 {
   return sim->cost_fallback;

@@ -124,6 +124,9 @@ const char *fl_sim_advice(const fl_sim *sim);
 /* 1 when the file level's costs were simulated with aggregated flows split per PFS server as the ranks' striping
  * sends them (up to 200 cabinets; the split changed on 2026-11-27, so rows priced so before differ) */
 int fl_sim_io_by_server(const fl_sim *sim);
+/* 1 when a workload's jobs move their file-level I/O per cabinet and server (platform.io_flows = aggregated, or auto
+ * above 4,096 nodes; before 2026-11-29 workloads always used per-node flows, so rows written then differ) */
+int fl_sim_jobs_aggregated(const fl_sim *sim);
 /* Fill the scenario-derived columns of a runs row (strings borrowed from sim and sc). */
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row);
 

@@ -104,6 +104,7 @@ typedef struct fl_wlrun fl_wlrun;
 void fl_wlr_destroy(fl_wlrun **w);
 long fl_wlr_jobs(const fl_wlrun *w);
 long fl_wlr_fewer_copies(const fl_wlrun *w);
+int fl_wlr_aggregated(const fl_wlrun *w); /* 1 when its file-level I/O moves per cabinet and server */
 int fl_wlr_checkpoints(const fl_wlrun *w); /* 1 when the jobs checkpoint */
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */

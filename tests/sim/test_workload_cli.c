@@ -697,6 +697,25 @@ static void test_aggregated_io(void)
     if (!(worst < 1e-6))
       fprintf(stderr, "\n  %s: aggregated against per-rank: worst relative difference %g\n", db, worst);
   }
+  /* a workload row written before aggregated I/O (its stored figures changed here) is flagged by rerun, when it ran
+   * aggregated, in one line; a per-rank one that differs is not */
+  {
+    sqlite3 *h = NULL;
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("agg.sqlite"), &h), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET makespan_s = makespan_s * 1.01, created_at = '2026-11-27T12:00:00Z'",
+                                 NULL, NULL, NULL),
+                    SQLITE_OK);
+    sqlite3_close(h);
+    for (int id = 1; id <= 4; id++) {
+      char args[64], q[96];
+      snprintf(q, sizeof q, "SELECT overrides LIKE '%%io_flows=aggregated%%' FROM runs WHERE id = %d", id);
+      int aggregated = fl_cli_query("agg.sqlite", q) > 0;
+      snprintf(args, sizeof args, "rerun agg.sqlite %d", id);
+      CU_ASSERT_EQUAL(fl_cli_run_limited(args, 120), 1);
+      CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "DIFFERENT"));
+      CU_ASSERT_EQUAL(strstr(fl_cli_out, "expected for a workload row written before 2026-11-29") != NULL, aggregated);
+    }
+  }
   /* by hand: a server's link shared per transfer */
   fl_job(trace, sizeof trace, 1, 0, 15, 3, 100);
   fl_job(trace, sizeof trace, 2, 0, 15, 1, 100);
