@@ -264,35 +264,28 @@ void fl_swf_close(fl_swf_stream **ps)
 static fl_err fl_swf_slurp(fl_swf_stream *s, fl_swf **out)
 {
   fl_err rc = FL_OK;
-  fl_swf *t = NULL;
+  fl_swf_job *jobs = NULL;
   long cap = 0, n = 0;
   int got = 1;
-  FL_ALLOC(t, 1);
-  *t = s->info;
-  t->path = NULL;
-  FL_CHECK((t->path = strdup(s->info.path)) != NULL, FL_ERR_NOMEM, "out of memory reading %s", s->info.path);
+  *out = NULL;
   for (;;) {
     fl_swf_job j;
     FL_TRY(fl_swf_next(s, &j, &got));
     if (!got)
       break;
-    FL_TRY(fl_grow((void **)&t->jobs, &cap, n + 1, sizeof *t->jobs));
-    t->jobs[n++] = j;
+    FL_TRY(fl_grow((void **)&jobs, &cap, n + 1, sizeof *jobs));
+    jobs[n++] = j;
   }
-  { /* the counts and header fields as the whole file gives them */
-    fl_swf_job *jobs = t->jobs;
-    char *path = t->path;
-    *t = s->info;
-    t->jobs = jobs;
-    t->path = path;
-    t->njobs = n;
-  }
-  if (t->unsorted)
-    qsort(t->jobs, (size_t)t->njobs, sizeof *t->jobs, fl_swf_cmp);
-  *out = t;
-  t = NULL;
+  FL_ALLOC(*out, 1);
+  **out = s->info; /* the counts and header fields as the whole file gives them */
+  (*out)->jobs = jobs;
+  jobs = NULL;
+  (*out)->path = s->info.path; /* the stream's, taken over */
+  s->info.path = NULL;
+  if ((*out)->unsorted)
+    qsort((*out)->jobs, (size_t)(*out)->njobs, sizeof *(*out)->jobs, fl_swf_cmp);
 done:
-  fl_swf_destroy(&t);
+  free(jobs);
   return rc;
 }
 

@@ -729,9 +729,9 @@ static void fl_wl_log_level(fl_wlrep *wr, int kind, long j, double value, fl_lev
 static void fl_wl_io_main(int argc, char **argv);
 
 /* The node that writes rank k of job j's checkpoint: its first live copy's. */
-static long fl_wl_writer(const fl_wlrep *wr, const fl_wlj *jb, long j, long k, long nodes)
+static long fl_wl_writer(const fl_wlj *jb, long k, long nodes)
 {
-  for (long c = 1; jb->dead && jb->dead[k] && c < FL_WJ(wr, j)->copies; c++)
+  for (long c = 1; jb->dead && jb->dead[k] && c < jb->copies; c++)
     if (!jb->dead[c * nodes + k])
       return jb->nodes[c * nodes + k];
   return jb->nodes[k];
@@ -753,9 +753,9 @@ static void fl_wl_io_file_agg(fl_wlrep *wr, long j, int restart, double bytes, f
 {
   fl_wlj *jb = FL_WJ(wr, j);
   fl_wlrun *w = wr->w;
-  long nodes = FL_WJ(wr, j)->t.nodes, copies = restart ? jb->nslots / nodes : 1, nseen = 0, s = 0, left;
+  long nodes = jb->t.nodes, copies = restart ? jb->nslots / nodes : 1, nseen = 0, s = 0, left;
   for (long sl = 0; sl < (restart ? jb->nslots : nodes); sl++) {
-    long c = (restart ? jb->nodes[sl] : fl_wl_writer(wr, jb, j, sl, nodes)) / w->cabinet;
+    long c = (restart ? jb->nodes[sl] : fl_wl_writer(jb, sl, nodes)) / w->cabinet;
     if (wr->cab_n[c]++ == 0)
       wr->cab_seen[nseen++] = c;
   }
@@ -794,7 +794,7 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, lo
 {
   fl_wlj *jb = FL_WJ(wr, j);
   fl_wlrun *w = wr->w;
-  long nodes = FL_WJ(wr, j)->t.nodes, n = 0;
+  long nodes = jb->t.nodes, n = 0;
   long step = fl_iocost_partner_step(wr->sim->pf, nodes) % (nodes > 1 ? nodes : 1);
   double bytes = jb->bytes;
   int buddy_too = level == FL_LEVEL_FILE && !restart && nodes > 1 &&
@@ -812,7 +812,7 @@ static void fl_wl_io_start(fl_wlrep *wr, long j, int restart, fl_level level, lo
   } else if (level == FL_LEVEL_FILE) {
     for (long sl = 0; sl < (restart ? jb->nslots : nodes); sl++) {
       long k = sl % nodes, s = k % w->npfs;
-      long node = restart ? jb->nodes[sl] : fl_wl_writer(wr, jb, j, k, nodes); /* the rank's first live copy */
+      long node = restart ? jb->nodes[sl] : fl_wl_writer(jb, k, nodes); /* the rank's first live copy */
       sg_host_t h = fl_platform_host(wr->sim->pf, node);
       io->ops[n++] = (fl_io_op){
           .kind = FL_IO_SEND, .src = restart ? w->pfs_host[s] : h, .dst = restart ? h : w->pfs_host[s], .bytes = bytes};
@@ -931,11 +931,11 @@ static void fl_wl_coop_update(fl_wlrep *wr)
   wr->coop_dirty = 0;
   for (long a = 0; a < wr->nrun; a++) {
     long j = wr->runl[a];
-    const fl_swf_job *t = &FL_WJ(wr, j)->t;
-    wr->c_cost[m] = FL_WJ(wr, j)->cost_s;
-    wr->c_mtbf[m] = FL_WJ(wr, j)->mtbf_s;
-    wr->c_load[m] = FL_WJ(wr, j)->load_s;
-    wr->c_nodes[m] = (double)(t->nodes * FL_WJ(wr, j)->copies);
+    const fl_wlj *jb = FL_WJ(wr, j);
+    wr->c_cost[m] = jb->cost_s;
+    wr->c_mtbf[m] = jb->mtbf_s;
+    wr->c_load[m] = jb->load_s;
+    wr->c_nodes[m] = (double)(jb->t.nodes * jb->copies);
     m++;
   }
   if (isnan(fl_pol_interval_cooperative(m, wr->c_cost, wr->c_mtbf, wr->c_load, wr->c_nodes, w->coop_daly,
@@ -971,7 +971,7 @@ static void fl_wl_run_remove(fl_wlrep *wr, long j)
 static void fl_wl_compute(fl_wlrep *wr, long j)
 {
   fl_wlj *jb = FL_WJ(wr, j);
-  double left = FL_WJ(wr, j)->t.run_s - jb->done_s;
+  double left = jb->t.run_s - jb->done_s;
   if (wr->w->coop && wr->coop_dirty)
     fl_wl_coop_update(wr);
   jb->seg_s = fmin(wr->w->coop ? jb->tau : jb->tau_s, left);
@@ -1043,7 +1043,8 @@ static void fl_wl_pfs_next(fl_wlrep *wr)
   long j = wr->pfsq[best];
   memmove(wr->pfsq + best, wr->pfsq + best + 1, (size_t)(wr->npfsq - best - 1) * sizeof *wr->pfsq);
   wr->npfsq--;
-  FL_WJ(wr, j)->row.io_wait_s += wr->now - FL_WJ(wr, j)->req_t;
+  fl_wlj *jb = FL_WJ(wr, j);
+  jb->row.io_wait_s += wr->now - jb->req_t;
   wr->pfs_holder = j;
   fl_wl_io_start(wr, j, 0, FL_LEVEL_FILE, -1);
 }
@@ -1111,7 +1112,7 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
     /* the levels it wrote: its own, and those a checkpoint of it refreshes (the strategy's writes; none that needs
      * a partner on a job of one node) */
     unsigned wrote =
-        (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(FL_WJ(wr, j)->t.nodes);
+        (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(jb->t.nodes);
     for (int l = 0; l < FL_NLEVELS; l++)
       if (wrote & FL_LEVEL_BIT(l)) {
         jb->lv_s[l] = jb->done_s;
@@ -1137,7 +1138,7 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
 {
   fl_wlj *jb = FL_WJ(wr, j);
   fl_wlrun *w = wr->w;
-  const fl_swf_job *t = &FL_WJ(wr, j)->t;
+  const fl_swf_job *t = &jb->t;
   double lost = 0.0, restored;
   long slot = 0;
   fl_recovery rec;
@@ -1148,9 +1149,9 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
                           .xor_version = jb->lv_v[FL_LEVEL_XOR]};
   while (slot < jb->nslots && jb->nodes[slot] != node)
     slot++;
-  if (FL_WJ(wr, j)->copies > 1) {
+  if (jb->copies > 1) {
     long left = 0; /* the rank's other live copies */
-    for (long c = 0; c < FL_WJ(wr, j)->copies; c++)
+    for (long c = 0; c < jb->copies; c++)
       left += c * t->nodes + slot % t->nodes != slot && !jb->dead[c * t->nodes + slot % t->nodes];
     if (left > 0) {
       jb->dead[slot] = 1;
@@ -1243,7 +1244,7 @@ static void fl_wl_job_fails(fl_wlrep *wr, long j, long node)
   if (!(est > 0))
     est = t->run_s - jb->done_s;
   if (wr->rc == FL_OK)
-    wr->rc = fl_batch_submit(wr->batch, j, t->nodes * FL_WJ(wr, j)->copies, est, !w->requeue);
+    wr->rc = fl_batch_submit(wr->batch, j, t->nodes * jb->copies, est, !w->requeue);
 }
 
 /* A job that just started: it reads its file-level checkpoint back, or computes. */
@@ -1276,7 +1277,7 @@ static void fl_wl_schedule(fl_wlrep *wr)
   for (long k = 0; k < n; k++) {
     long j = wr->started[k];
     fl_wlj *jb = FL_WJ(wr, j);
-    long copies = FL_WJ(wr, j)->copies, nodes = FL_WJ(wr, j)->t.nodes * copies;
+    long copies = jb->copies, nodes = jb->t.nodes * copies;
     jb->nslots = nodes;
     jb->nodes = malloc((size_t)nodes * sizeof *jb->nodes);
     if (copies > 1 && jb->nodes)
