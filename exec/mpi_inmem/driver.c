@@ -38,10 +38,12 @@ typedef struct fl_drv {
   long plan_at;         /* iteration at which to agree on the schedule, -1: none pending */
   double t_compute;     /* compute time since the last plan, and its iterations */
   long it_compute;
-  double delta_last; /* my last checkpoint's cost (0: none since the last plan) */
-  long high;         /* the highest iteration reached: steps below it are replay */
-  int replaying;     /* an init after a restart from scratch is replay too */
-  double t_start;    /* the driver's start: event times are from it */
+  double delta_last;    /* my last checkpoint's cost (0: none since the last plan) */
+  long high;            /* the highest iteration reached: steps below it are replay */
+  int replaying;        /* an init after a restart from scratch is replay too */
+  double t_start;       /* the driver's start: event times are from it */
+  unsigned char *lost;  /* ops->repair: lost[role] = 1 for the roles whose data is gone */
+  unsigned char *fired; /* the injected losses done (cfg->lose_*) */
 } fl_drv;
 
 static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long k, double t_start)
@@ -221,6 +223,22 @@ static int fl_drv_relayout(fl_drv *d)
   return FL_RT_OK;
 }
 
+/* My state packed into buf: the bytes it takes (*n), or FL_RT_LOST when the application cannot pack it. */
+static int fl_drv_pack(fl_drv *d, unsigned char *buf, size_t *n)
+{
+  char msg[400];
+  if (!d->ops->pack_n) {
+    d->ops->pack(d->app, buf);
+    *n = d->bytes;
+    return FL_RT_OK;
+  }
+  if ((*n = d->ops->pack_n(d->app, buf)) > 0 && *n <= d->bytes)
+    return FL_RT_OK;
+  snprintf(msg, sizeof msg, "checkpoint: %s could not pack its state%s%s", d->ops->name, *n ? "" : ": ",
+           *n ? " (larger than its checkpoint_bytes)" : fl_err_msg());
+  return fl_drv_lost(d, FL_LOST_ERROR, msg);
+}
+
 /* One checkpoint, at the level the strategy names for it. The file level is complete when every role has
  * committed its version: a sum over the roles after the commits says so. */
 static int fl_drv_checkpoint(fl_drv *d)
@@ -232,17 +250,19 @@ static int fl_drv_checkpoint(fl_drv *d)
   int rc = FL_RT_OK;
 
   if (d->imc) {
-    ops->pack(d->app, fl_imc_buffer(d->imc));
-    if ((rc = fl_imc_start(d->imc, it)) == FL_RT_OK)
+    size_t n = 0;
+    if ((rc = fl_drv_pack(d, fl_imc_buffer(d->imc), &n)) == FL_RT_OK &&
+        (rc = fl_imc_start_n(d->imc, it, n)) == FL_RT_OK)
       rc = fl_imc_commit(d->imc);
   }
   if (rc == FL_RT_OK && level == FL_LEVEL_FILE) {
     long v = (long)d->rt->epoch * FL_DRV_EPOCH + it;
     double one = 1.0;
+    size_t n = 0;
     if (d->imc)
       memcpy(d->state, fl_imc_committed_snapshot(d->imc), d->bytes);
-    else
-      ops->pack(d->app, d->state);
+    else if (fl_drv_pack(d, d->state, &n) != FL_RT_OK)
+      return FL_RT_LOST;
     d->layout[0] = d->rt->nroles;
     d->layout[1] = d->rt->role;
     {
@@ -335,6 +355,63 @@ static int fl_drv_init(fl_drv *d)
   return rc;
 }
 
+/* ops->repair after the strategy's decision: every role repairs from its checkpoint (ckpt, NULL when the strategy
+ * starts over), then the repaired state is checkpointed and the schedule agreed again. t0: when the recovery began
+ * (its time is restore_s). */
+static int fl_drv_repair(fl_drv *d, const unsigned char *ckpt, double t0)
+{
+  int rc = d->ops->repair(d->app, d->lost, ckpt);
+  if (rc == FL_RT_OK && d->strat->levels)
+    rc = fl_drv_checkpoint(d); /* the repaired state, mirrored again */
+  d->res->restore_s += fl_rt_now() - t0;
+  if (rc == FL_RT_OK)
+    rc = fl_drv_plan(d);
+  return rc;
+}
+
+/* Injected data losses before iteration it (cfg->lose_*): the processes live, the roles named lose their state.
+ * The strategy decides as after a death, from what is left: the buddy level where every lost role's mirror is
+ * held by a role that kept its memory (each lost role gets its copy back from there, the others keep their own),
+ * else start over; the application repairs (ops->repair). *any = 0 when no loss is due. */
+static int fl_drv_inject(fl_drv *d, long it, int *any)
+{
+  fl_rt *rt = d->rt;
+  const fl_driver_config *c = d->cfg;
+  double t0 = fl_rt_now();
+  long versions[2] = {-1, -1};
+  fl_failure_view view;
+  fl_recovery r;
+  int rc = FL_RT_OK;
+  *any = 0;
+  memset(d->lost, 0, (size_t)rt->nroles);
+  for (int i = 0; i < c->nlose; i++)
+    if (!d->fired[i] && c->lose_iter[i] == it && c->lose_role[i] >= 0 && c->lose_role[i] < rt->nroles) {
+      d->fired[i] = 1;
+      d->lost[c->lose_role[i]] = 1;
+      *any = 1;
+    }
+  if (!*any)
+    return FL_RT_OK;
+  if (d->imc)
+    fl_imc_versions(d->imc, versions);
+  memset(&view, 0, sizeof view);
+  view.buddy_version = versions[0];
+  view.file_version = -1;
+  view.buddy_intact = d->imc && versions[0] >= 0;
+  for (int role = 0; role < rt->nroles; role++)
+    if (d->lost[role] && (fl_rt_mirror_holder(rt, role) == role || d->lost[fl_rt_mirror_holder(rt, role)]))
+      view.buddy_intact = 0; /* its only copy went with it */
+  r = fl_strat_on_failure(d->strat, &view);
+  d->res->injected++;
+  d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;
+  if (r.action == FL_ACT_ROLLBACK &&
+      (r.level != FL_LEVEL_BUDDY || (rc = fl_imc_refetch(d->imc, d->lost, d->state)) == FL_RT_LOST))
+    return fl_drv_lost(d, FL_LOST_DATA, "injected loss: the checkpoint the strategy chose is not in memory");
+  if (rc != FL_RT_OK)
+    return rc;
+  return fl_drv_repair(d, r.action == FL_ACT_ROLLBACK ? d->state : NULL, t0);
+}
+
 /* After an agreed recovery: what the strategy decides, done. */
 static int fl_drv_restore(fl_drv *d, int *need_init)
 {
@@ -368,7 +445,16 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
     else
       fl_evlog_add(d->cfg->events, fl_rt_now() - d->t_start, FL_EV_RESTART_SCRATCH, -1);
   }
+  if (d->ops->repair) { /* the roles whose data is gone, for the application's repair */
+    memset(d->lost, 0, (size_t)rt->nroles);
+    for (int k = 0; k < rt->ndead; k++)
+      if (rt->dead_roles[k] >= 0 && rt->dead_roles[k] < rt->nroles)
+        d->lost[rt->dead_roles[k]] = 1;
+  }
   if (r.action == FL_ACT_RESTART) {
+    *need_init = 0;
+    if (d->ops->repair)
+      return fl_drv_repair(d, NULL, t0);
     *need_init = 1;
     d->replaying = 1;
     return FL_RT_OK;
@@ -394,9 +480,11 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
   }
   if (rc != FL_RT_OK)
     return rc;
+  *need_init = 0;
+  if (d->ops->repair)
+    return fl_drv_repair(d, d->state, t0);
   if (r.level == FL_LEVEL_BUDDY || rt->agreed_file_gen == rt->generation)
     d->ops->unpack(d->app, d->state);
-  *need_init = 0;
   if (d->imc) { /* mirrors again (a promoted spare holds none; after a file rollback they are newer than the state) */
     rc = fl_imc_start_copy(d->imc, d->state, d->ops->iteration(d->app));
     if (rc == FL_RT_OK)
@@ -459,12 +547,25 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
   rt->policy_decides = 1;
   rt->shrink_ok = cfg->shrink;
   d.state = malloc(d.bytes ? d.bytes : 1);
+  d.lost = calloc((size_t)rt->wsize + 1, 1);
+  d.fired = calloc((size_t)cfg->nlose + 1, 1);
+  if (!d.lost || !d.fired)
+    d.state = (free(d.state), NULL);
   if ((d.strat->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && !(d.imc = fl_imc_create(rt, d.bytes, 0)))
     d.state = (free(d.state), NULL);
   if (!d.state) {
     res->status = "lost";
     res->lost_kind = FL_LOST_ERROR;
     snprintf(res->message, sizeof res->message, "out of memory");
+    goto done;
+  }
+  if (cfg->nlose > 0 && (!ops->repair || (d.strat->levels & ~FL_LEVEL_BIT(FL_LEVEL_BUDDY)))) {
+    res->status = "lost";
+    res->lost_kind = FL_LOST_ERROR;
+    snprintf(res->message, sizeof res->message,
+             "injected losses need an application that repairs (%s does not) and a strategy that writes the buddy "
+             "level or nothing (%s)",
+             ops->name, d.strat->ops->name);
     goto done;
   }
   if ((d.strat->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && !cfg->file_dir) {
@@ -490,6 +591,12 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
       while (rc == FL_RT_OK && !ops->finished(app)) {
         long it = ops->iteration(app);
         double t0;
+        if (cfg->nlose > 0) {
+          int any = 0;
+          rc = fl_drv_inject(&d, it, &any);
+          if (any)
+            continue; /* repaired: finished again? */
+        }
         fl_driver_maybe_die(rt, cfg, it, t_start);
         t0 = fl_rt_now();
         rc = ops->step(app);
@@ -578,4 +685,6 @@ done:
   fl_ckpt_destroy(&d.ck);
   fl_imc_destroy(&d.imc);
   free(d.state);
+  free(d.lost);
+  free(d.fired);
 }

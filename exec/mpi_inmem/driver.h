@@ -26,6 +26,17 @@ typedef struct fl_mpi_app_ops {
   long (*iteration)(void *app);
   void (*pack)(void *app, unsigned char *buf);
   void (*unpack)(void *app, const unsigned char *buf);
+  /* Variable-length checkpoints (compressed ones): pack into buf and return the bytes used (at most
+   * checkpoint_bytes; the payload says its own length); 0 when the state cannot be packed (fl_err says why: the
+   * job stops). The buddy level sends only those bytes; the file level writes the whole buffer. NULL: pack. */
+  size_t (*pack_n)(void *app, unsigned char *buf);
+  /* Recovery by role instead of a rollback of every role (seed 001's local recoveries: only the roles whose data
+   * is gone reload it). After a failure, on every active role (may communicate): lost[role] = 1 for each role
+   * whose data is gone (dead, or an injected loss); ckpt = my role's checkpoint as the strategy's decision gives it
+   * back (the agreed version: my own, or, where my data is gone, my buddy's mirror of it), NULL when the strategy
+   * starts over. The application repairs its state as it sees fit (an exact rollback is one way); the driver then
+   * checkpoints the repaired state. NULL: unpack on every role and replay. */
+  int (*repair)(void *app, const unsigned char *lost, const unsigned char *ckpt);
   /* Shrink: take, from old_role's checkpoint buffer of a partition over old_nroles roles, the scalars and the rows
    * that are mine now (set_role has set the new partition; checkpoint_bytes may have grown). NULL: no shrink. */
   void (*unpack_from)(void *app, const unsigned char *buf, int old_role, int old_nroles);
@@ -48,6 +59,10 @@ typedef struct fl_driver_config {
   const long *kill_rank, *kill_iter; /* world rank kill_rank[i] dies (SIGKILL) before iteration kill_iter[i] */
   const double *kill_at_s;           /* or, where kill_iter[i] < 0, once kill_at_s[i] seconds have passed */
   int nkill;
+  /* injected data losses (the processes live): role lose_role[i] loses its state before iteration lose_iter[i],
+   * once; needs ops->repair, and a strategy that writes the buddy level or nothing */
+  const long *lose_role, *lose_iter;
+  int nlose;
   double fail_at_s; /* this process dies after so many seconds (< 0: never) */
   fl_evlog *events; /* this process's timeline with the simulator's event kinds (run.events = all), or NULL */
 } fl_driver_config;
@@ -60,9 +75,10 @@ struct fl_driver_result {
   long file_commits;          /* of which to the file level */
   long rollbacks[FL_NLEVELS]; /* recoveries by where the state came from: [FL_LEVEL_SCRATCH] = restarts */
   long replica_rebuilds;      /* replication: recoveries of this replica set while the others went on */
+  long injected;              /* injected data losses recovered (cfg->lose_*) */
   double ckpt_bytes, commit_s, wall_s;
   /* waste, the slowest role's (agreed at the end; this rank's own if that agreement failed) */
-  double restore_s;           /* reading a checkpoint back after a failure */
+  double restore_s;           /* reading a checkpoint back after a failure (and the repair, ops->repair) */
   double replay_s;            /* recomputing iterations done before the failure */
   double detect_s, recover_s; /* per recovery */
 };

@@ -29,8 +29,9 @@ fl_imc *fl_imc_create(fl_rt *rt, size_t bytes, int id)
   m->id = id;
   m->committed = m->previous = m->pending = -1;
   for (int k = 0; k < FL_IMC_SLOTS; k++) {
-    m->snap[k] = malloc(bytes ? bytes : 1);
-    m->mirror[k] = malloc(bytes ? bytes : 1);
+    m->snap[k] =
+        calloc(bytes ? bytes : 1, 1); /* a compressed copy fills part of it: the rest is zeros, never garbage */
+    m->mirror[k] = calloc(bytes ? bytes : 1, 1);
     m->version[k] = -1;
     if (!m->snap[k] || !m->mirror[k]) {
       fl_imc_destroy(&m);
@@ -73,8 +74,8 @@ static void fl_imc_abandon(fl_imc *m)
   if (m->nreq > 0 && m->pending >= 0) {
     fl_rt_adopt(m->rt, m->snap[m->pending]);
     fl_rt_adopt(m->rt, m->mirror[m->pending]);
-    m->snap[m->pending] = malloc(m->bytes ? m->bytes : 1);
-    m->mirror[m->pending] = malloc(m->bytes ? m->bytes : 1);
+    m->snap[m->pending] = calloc(m->bytes ? m->bytes : 1, 1);
+    m->mirror[m->pending] = calloc(m->bytes ? m->bytes : 1, 1);
     m->version[m->pending] = -1;
   }
   m->nreq = 0;
@@ -191,6 +192,29 @@ int fl_imc_restore(fl_imc *m, void *data)
     return rc;
   /* a promoted spare's own slots hold nothing yet; the caller checkpoints the restored state again */
   return FL_RT_OK;
+}
+
+int fl_imc_refetch(fl_imc *m, const unsigned char *lost, void *data)
+{
+  fl_rt *rt = m->rt;
+  MPI_Request req[64];
+  int nreq = 0, me = rt->role;
+  if (me < 0)
+    return FL_RT_OK;
+  if (m->committed < 0)
+    return FL_RT_LOST;
+  for (int r = 0; r < rt->nroles; r++) /* every role decides alike: a lost role's only copy is its mirror */
+    if (lost[r] && (fl_rt_mirror_holder(rt, r) == r || lost[fl_rt_mirror_holder(rt, r)]))
+      return FL_RT_LOST;
+  fl_imc_abandon(m);
+  if (lost[me])
+    MPI_Irecv(data, (int)m->bytes, MPI_BYTE, fl_rt_mirror_holder(rt, me), 400 + m->id, rt->comm, &req[nreq++]);
+  else
+    memcpy(data, m->snap[m->committed], m->bytes);
+  for (int r = 0; r < rt->nroles && nreq < 64; r++)
+    if (lost[r] && r != me && fl_rt_mirror_holder(rt, r) == me)
+      MPI_Isend(m->mirror[m->committed], (int)m->bytes, MPI_BYTE, r, 400 + m->id, rt->comm, &req[nreq++]);
+  return nreq ? fl_rt_wait(rt, req, nreq) : FL_RT_OK;
 }
 
 const void *fl_imc_committed_snapshot(const fl_imc *m)

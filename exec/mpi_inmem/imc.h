@@ -39,6 +39,11 @@ void fl_imc_versions(const fl_imc *imc, long versions[2]);
 /* After a successful fl_rt_recover: the agreed version into data. FL_RT_LOST if it is not here (never with the
  * protocol's guarantees), FL_RT_FAILED if a peer died meanwhile. */
 int fl_imc_restore(fl_imc *imc, void *data);
+/* An injected loss (every process lives, no recovery agreed): the roles marked in lost[] (by role) lost their
+ * memory and get their committed version back from the role that mirrors it; every other role copies its own
+ * committed snapshot. Into data, on every active role. FL_RT_LOST when no version is committed or a lost role's
+ * mirror was lost too (or is its own), FL_RT_FAILED if a peer died meanwhile. */
+int fl_imc_refetch(fl_imc *imc, const unsigned char *lost, void *data);
 
 /* Forget a transfer a failure interrupted (its buffers go to the runtime: the request may still write them). */
 void fl_imc_drop_pending(fl_imc *imc);

@@ -1,4 +1,5 @@
-/* lossy_cg.c — CG with compressed buddy checkpoints and global / local / improved recovery (see lossy_cg.h).
+/* lossy_cg.c — CG with compressed buddy checkpoints and global / local / improved recovery (see lossy_cg.h), an
+ * application of the generic driver (driver.h).
  *
  * State of a role: x (with a halo row above and below, for A x after a restart and for the auxiliary problem),
  * r, d (with halos), the scalars rz = r.z, rr = r.r, the CG counter k and the executed iterations. Iteration:
@@ -6,21 +7,18 @@
  *
  * A checkpoint is a header (below) and a payload: codec "none" the raw x, r, d (a full state: a rollback
  * replays); every other codec x alone, through fl_ckpt_codec_encode on the 2-D block (nrows x n). Only the
- * header's `len` bytes go to the buddy (fl_imc_start_n). */
+ * header's `len` bytes go to the buddy (ops->pack_n). */
 #include "lossy_cg.h"
 
 #include "ckpt_codec.h"
 #include "diffusion.h"
-#include "imc.h"
 #include "pcg_dist.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 typedef struct fl_lcg_head {
@@ -41,30 +39,32 @@ typedef struct fl_lcg {
   double *xh, *r, *dh, *q, *b, *ph, *tmp; /* xh, dh, ph: with halo rows */
   double rz, rr, bnorm2;
   long k, exec;
-  int zero, none, lossy_ckpt; /* codec zero / none / a codec that compresses */
-  fl_imc *imc;
+  int none; /* codec none: the full state, an exact rollback */
   size_t ckbytes;
-  unsigned char *ckbuf;
   fl_ckpt_buf enc;
   fl_ckpt_relres relres;
   double *halo_in;
-  unsigned char *fired; /* injected losses done */
   fl_lcg_result *res;
 } fl_lcg;
 
-enum { FL_TAG_LHALO = 21 /* and 22 */, FL_TAG_LFETCH = 23 };
+enum { FL_TAG_LHALO = 21 /* and 22 */ };
 
 static double *fl_lcg_x(const fl_lcg *s)
 {
   return s->xh + s->n;
 }
 
-static void fl_lcg_set_role(fl_lcg *s)
+/* My rows (the start, or a promotion: a spare's state starts from zeros until the repair gives it its rows). */
+static void fl_lcg_set_role(void *app)
 {
+  fl_lcg *s = app;
   long n = s->n, N = s->rt->nroles, role = s->rt->role;
   s->row0 = role * n / N;
   s->nrows = (role + 1) * n / N - s->row0;
   fl_diff_rhs(&s->p, s->row0, s->nrows, s->b);
+  memset(s->xh, 0, (size_t)((s->maxrows + 2) * n) * sizeof *s->xh);
+  memset(s->dh, 0, (size_t)((s->maxrows + 2) * n) * sizeof *s->dh);
+  s->k = s->exec = 0;
 }
 
 /* The halo rows of vh (nrows + 2 rows) from the neighbouring roles (zero at the domain's edges). */
@@ -98,15 +98,43 @@ static int fl_lcg_restart(fl_lcg *s)
   return FL_RT_OK;
 }
 
-static int fl_lcg_step(fl_lcg *s)
+static int fl_lcg_init(void *app)
 {
+  fl_lcg *s = app;
+  memset(s->xh, 0, (size_t)((s->maxrows + 2) * s->n) * sizeof *s->xh);
+  s->k = s->exec = 0;
+  return fl_lcg_restart(s);
+}
+
+static int fl_lcg_step(void *app)
+{
+  fl_lcg *s = app;
+  double t0 = fl_rt_now();
   int rc =
       fl_pcgd_step(s->rt, &s->p, s->nrows, fl_lcg_x(s), s->r, s->dh, s->q, &s->rz, &s->rr, &s->halo_in, FL_TAG_LHALO);
+  s->res->solve_s += fl_rt_now() - t0;
   if (rc == FL_RT_OK) {
     s->k++;
     s->exec++;
   }
   return rc;
+}
+
+static int fl_lcg_finished(void *app)
+{
+  const fl_lcg *s = app;
+  return s->rr <= s->cfg->tol * s->cfg->tol * s->bnorm2 || s->exec >= s->cfg->maxit;
+}
+
+/* The CG counter: a "none" rollback takes it back (the driver counts the replay), the other recoveries go on. */
+static long fl_lcg_iteration(void *app)
+{
+  return ((const fl_lcg *)app)->k;
+}
+
+static size_t fl_lcg_bytes(void *app)
+{
+  return ((const fl_lcg *)app)->ckbytes;
 }
 
 static fl_ckpt_shape fl_lcg_shape(const fl_lcg *s)
@@ -123,14 +151,14 @@ static double fl_lcg_local_norm(const double *v, long m)
   return sqrt(sum);
 }
 
-/* Build the checkpoint in the imc buffer, send it to the buddy, commit. */
-static int fl_lcg_checkpoint(fl_lcg *s)
+/* The checkpoint into buf (the driver sends its first `len` bytes to the buddy): its length, 0 when x cannot be
+ * encoded (fl_err says why). */
+static size_t fl_lcg_pack(void *app, unsigned char *buf)
 {
+  fl_lcg *s = app;
   const long m = s->nrows * s->n;
   const size_t raw = (size_t)m * sizeof(double);
-  unsigned char *buf = fl_imc_buffer(s->imc);
   fl_lcg_head h;
-  int rc;
   memset(&h, 0, sizeof h);
   h.k = s->k;
   h.local_def = fl_lcg_local_norm(s->r, m);
@@ -158,10 +186,12 @@ static int fl_lcg_checkpoint(fl_lcg *s)
       s->relres.tol = s->cfg->codec_tol;
     }
     if (fl_ckpt_codec_resolve(&cc, &ra, &par) != FL_OK ||
-        fl_ckpt_codec_encode(s->cfg->codec, &par, &sh, fl_lcg_x(s), &s->enc) != FL_OK ||
-        sizeof h + s->enc.size > s->ckbytes) {
-      snprintf(s->res->message, sizeof s->res->message, "checkpoint encode failed: %s", fl_err_msg());
-      return FL_RT_LOST;
+        fl_ckpt_codec_encode(s->cfg->codec, &par, &sh, fl_lcg_x(s), &s->enc) != FL_OK)
+      return 0;
+    if (sizeof h + s->enc.size > s->ckbytes) {
+      fl_err_set(FL_ERR_INTERNAL, "codec %s gave %zu bytes for x, more than the %zu of the checkpoint buffer",
+                 s->cfg->codec, s->enc.size, s->ckbytes - sizeof h);
+      return 0;
     }
     s->res->encode_s += fl_rt_now() - t0;
     if (cc.rule) {
@@ -177,9 +207,7 @@ static int fl_lcg_checkpoint(fl_lcg *s)
   memcpy(buf, &h, sizeof h);
   s->res->raw_bytes += (double)raw;
   s->res->x_bytes += (double)h.xlen;
-  if ((rc = fl_imc_start_n(s->imc, s->k, (size_t)h.len)) != FL_RT_OK)
-    return rc;
-  return fl_imc_commit(s->imc);
+  return (size_t)h.len;
 }
 
 /* x := the checkpoint's x (decoded). */
@@ -192,10 +220,8 @@ static int fl_lcg_decode(fl_lcg *s, const unsigned char *payload)
     memcpy(fl_lcg_x(s), payload + sizeof h, (size_t)(s->nrows * s->n) * sizeof(double));
     return FL_RT_OK;
   }
-  if (fl_ckpt_codec_decode(s->cfg->codec, &sh, payload + sizeof h, (size_t)h.xlen, fl_lcg_x(s)) != FL_OK) {
-    snprintf(s->res->message, sizeof s->res->message, "checkpoint decode failed: %s", fl_err_msg());
-    return FL_RT_LOST;
-  }
+  if (fl_ckpt_codec_decode(s->cfg->codec, &sh, payload + sizeof h, (size_t)h.xlen, fl_lcg_x(s)) != FL_OK)
+    return FL_RT_LOST; /* fl_err says why; the driver stops the job with it */
   return FL_RT_OK;
 }
 
@@ -257,20 +283,23 @@ static long fl_lcg_aux_solve(fl_lcg *s, double target, long maxit, double *reach
   return it;
 }
 
-/* Recovery after `lost` roles lost their data. Each lost role holds its checkpoint (from its buddy) in ckbuf;
- * each other role has its own committed snapshot, or, after a real death (`restored`), the agreed version in
- * ckbuf (fl_imc_restore: it may be the previous commit if one was in flight). `have_ckpt`: a checkpoint exists
- * (not codec zero). */
-static int fl_lcg_recover(fl_lcg *s, const unsigned char *lost, int have_ckpt, int restored)
+/* ops->repair, on every active role after a loss: lost[role] for the roles whose data is gone; ckpt: my checkpoint
+ * as the strategy gave it back (a lost role: its buddy's mirror; the others: their own), NULL when there is none
+ * (codec zero, strategy none, or the copy was lost too: the lost data starts again from 0). */
+static int fl_lcg_repair(void *app, const unsigned char *lost, const unsigned char *ckpt)
 {
+  fl_lcg *s = app;
   fl_rt *rt = s->rt;
   const long m = s->nrows * s->n;
-  const int i_lost = lost[rt->role], mode = s->cfg->mode;
-  const unsigned char *mine = i_lost || restored ? s->ckbuf : fl_imc_committed_snapshot(s->imc);
+  const int i_lost = lost[rt->role], mode = s->cfg->mode, have_ckpt = ckpt != NULL;
+  const unsigned char *mine = ckpt;
   double e = (double)s->exec;
   long aux = 0;
   int rc;
 
+  if (i_lost) /* nothing may use what was lost */
+    for (long i = 0; i < m; i++)
+      fl_lcg_x(s)[i] = s->r[i] = s->dh[s->n + i] = NAN;
   s->res->losses++;
   if ((rc = fl_rt_max(rt, &e, 1)) != FL_RT_OK) /* a promoted spare does not know how far the others got */
     return rc;
@@ -333,57 +362,54 @@ static int fl_lcg_recover(fl_lcg *s, const unsigned char *lost, int have_ckpt, i
   return fl_lcg_restart(s);
 }
 
-/* Injected loss: the lost roles' vectors and memory (own snapshot, mirrors held) are gone; each gets its
- * checkpoint from its buddy's mirror. */
-static int fl_lcg_inject(fl_lcg *s, const unsigned char *lost)
-{
-  fl_rt *rt = s->rt;
-  const long m = s->nrows * s->n;
-  const int have_ckpt = !s->zero && s->cfg->interval > 0;
-  MPI_Request req[64];
-  int nreq = 0, rc;
-  if (lost[rt->role]) {
-    for (long i = 0; i < m; i++)
-      fl_lcg_x(s)[i] = s->r[i] = s->dh[s->n + i] = NAN; /* nothing may use them */
-  }
-  if (have_ckpt) {
-    if (lost[rt->role])
-      MPI_Irecv(s->ckbuf, (int)s->ckbytes, MPI_BYTE, fl_rt_mirror_holder(rt, rt->role), FL_TAG_LFETCH, rt->comm,
-                &req[nreq++]);
-    for (int r = 0; r < rt->nroles && nreq < 64; r++) {
-      if (lost[r] && fl_rt_mirror_holder(rt, r) == rt->role && r != rt->role) {
-        const unsigned char *mir = fl_imc_committed_mirror(s->imc);
-        fl_lcg_head h;
-        if (!mir)
-          return FL_RT_LOST;
-        memcpy(&h, mir, sizeof h);
-        MPI_Isend(mir, (int)h.len, MPI_BYTE, r, FL_TAG_LFETCH, rt->comm, &req[nreq++]);
-      }
-    }
-    rc = nreq ? fl_rt_wait(rt, req, nreq) : FL_RT_OK;
-    if (rc != FL_RT_OK)
-      return rc;
-  }
-  if ((rc = fl_lcg_recover(s, lost, have_ckpt, 0)) != FL_RT_OK)
-    return rc;
-  return have_ckpt ? fl_lcg_checkpoint(s) : FL_RT_OK; /* the lost mirrors exist again */
-}
+static const fl_mpi_app_ops fl_lcg_ops = {
+    .name = "lossy-cg",
+    .checkpoint_bytes = fl_lcg_bytes,
+    .set_role = fl_lcg_set_role,
+    .init = fl_lcg_init,
+    .step = fl_lcg_step,
+    .finished = fl_lcg_finished,
+    .iteration = fl_lcg_iteration,
+    .pack_n = fl_lcg_pack,
+    .repair = fl_lcg_repair,
+};
 
-static void fl_lcg_maybe_die(const fl_lcg *s)
+/* The end, on every active role: true residual, error against the exact solution, the outcome. */
+static void fl_lcg_finish(fl_lcg *s)
 {
-  const fl_lcg_config *c = s->cfg;
-  for (int i = 0; i < c->nkill; i++)
-    if (c->kill_rank[i] == s->rt->wrank && c->kill_iter[i] == s->exec)
-      kill(getpid(), SIGKILL);
+  fl_lcg_result *res = s->res;
+  const long m = s->nrows * s->n;
+  double *u = malloc((size_t)m * sizeof *u), err = 0.0, rr = 0.0, mx[1];
+  int ok = fl_lcg_halo(s, s->xh) == FL_RT_OK;
+  if (ok) {
+    fl_diff_apply(&s->p, s->nrows, s->xh, s->q);
+    for (long i = 0; i < m; i++)
+      rr += (s->b[i] - s->q[i]) * (s->b[i] - s->q[i]);
+    ok = fl_rt_sum(s->rt, &rr, 1) == FL_RT_OK;
+  }
+  if (u) {
+    fl_diff_exact(&s->p, s->row0, s->nrows, u);
+    for (long i = 0; i < m; i++)
+      err = fmax(err, fabs(fl_lcg_x(s)[i] - u[i]));
+    free(u);
+  }
+  mx[0] = err;
+  if (!ok || fl_rt_max(s->rt, mx, 1) != FL_RT_OK)
+    mx[0] = rr = NAN;
+  res->error_linf = mx[0];
+  res->residual = sqrt(rr / s->bnorm2);
+  res->status = s->rr <= s->cfg->tol * s->cfg->tol * s->bnorm2 ? "completed" : "maxit";
+  res->iterations = s->exec;
+  res->final_k = s->k;
+  res->checksum = (unsigned long long)XXH64(fl_lcg_x(s), (size_t)m * sizeof(double), 0);
+  res->row0 = s->row0;
+  res->nrows = s->nrows;
 }
 
 void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res)
 {
   fl_lcg s;
-  const double t_start = fl_rt_now();
-  int rc = FL_RT_OK, need_init = 1;
   const long v = (cfg->n / rt->nroles + 1) * cfg->n;
-  unsigned char *lost = NULL;
 
   memset(&s, 0, sizeof s);
   memset(res, 0, sizeof *res);
@@ -395,7 +421,6 @@ void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res)
   s.res = res;
   s.n = cfg->n;
   s.maxrows = cfg->n / rt->nroles + 1;
-  s.zero = strcmp(cfg->codec, "zero") == 0;
   s.none = strcmp(cfg->codec, "none") == 0;
   fl_diff_init(&s.p, cfg->n);
   s.xh = calloc((size_t)(v + 2 * cfg->n), sizeof *s.xh);
@@ -406,164 +431,19 @@ void fl_lcg_run(fl_rt *rt, const fl_lcg_config *cfg, fl_lcg_result *res)
   s.dh = calloc((size_t)(v + 2 * cfg->n), sizeof *s.dh);
   s.ph = calloc((size_t)(v + 2 * cfg->n), sizeof *s.ph);
   s.halo_in = calloc((size_t)(2 * cfg->n), sizeof *s.halo_in);
-  s.fired = calloc((size_t)cfg->nlose + 1, 1);
-  lost = calloc((size_t)rt->wsize + 1, 1);
   /* a compressed x never needs more than raw plus the codec's headers; "none" holds x, r, d */
   s.ckbytes = sizeof(fl_lcg_head) + 3 * (size_t)v * sizeof(double) + 65536;
-  s.ckbuf = malloc(s.ckbytes);
-  s.imc = fl_imc_create(rt, s.ckbytes, 1);
-  if (!s.xh || !s.r || !s.q || !s.b || !s.tmp || !s.dh || !s.ph || !s.halo_in || !s.fired || !lost || !s.ckbuf ||
-      !s.imc) {
+  if (!s.xh || !s.r || !s.q || !s.b || !s.tmp || !s.dh || !s.ph || !s.halo_in) {
     res->status = "lost";
     snprintf(res->message, sizeof res->message, "out of memory");
     goto done;
   }
-
-  for (;;) {
-    if (rt->role < 0) {
-      rc = fl_rt_spare_wait(rt);
-      if (rc == FL_RT_DONE)
-        goto done;
-    } else {
-      if (need_init) {
-        fl_lcg_set_role(&s);
-        memset(s.xh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.xh);
-        s.k = s.exec = 0;
-        rc = fl_lcg_restart(&s);
-        if (rc == FL_RT_OK && cfg->interval > 0 && !s.zero)
-          rc = fl_lcg_checkpoint(&s);
-        need_init = rc != FL_RT_OK;
-      }
-      while (rc == FL_RT_OK) {
-        int any = 0;
-        double t0;
-        if (s.rr <= cfg->tol * cfg->tol * s.bnorm2 || s.exec >= cfg->maxit)
-          break;
-        fl_rt_heartbeat(rt);
-        memset(lost, 0, (size_t)rt->wsize + 1);
-        for (int i = 0; i < cfg->nlose; i++)
-          if (!s.fired[i] && cfg->lose_iter[i] == s.exec && cfg->lose_role[i] < rt->nroles) {
-            s.fired[i] = 1;
-            lost[cfg->lose_role[i]] = 1;
-            any = 1;
-          }
-        if (any) {
-          t0 = fl_rt_now();
-          rc = fl_lcg_inject(&s, lost);
-          res->recover_s += fl_rt_now() - t0;
-          res->recoveries++;
-          continue;
-        }
-        fl_lcg_maybe_die(&s);
-        t0 = fl_rt_now();
-        rc = fl_lcg_step(&s);
-        res->solve_s += fl_rt_now() - t0;
-        if (rc == FL_RT_OK && cfg->interval > 0 && !s.zero && s.k % cfg->interval == 0)
-          rc = fl_lcg_checkpoint(&s);
-      }
-      if (rc == FL_RT_OK)
-        break;
-      if (rc == FL_RT_LOST) {
-        res->status = "lost";
-        goto done;
-      }
-    }
-    /* a real failure: agree, promote, restore the compressed checkpoints, recover as configured */
-    {
-      long versions[2];
-      const int have_ckpt = cfg->interval > 0 && !s.zero;
-      fl_imc_versions(s.imc, versions);
-      if (!have_ckpt) {
-        versions[0] = 0; /* nothing to restore: the recovery starts from zeros */
-        versions[1] = -1;
-      }
-      rc = fl_rt_recover(rt, versions);
-      if (rc == FL_RT_LOST) {
-        res->status = "lost";
-        snprintf(res->message, sizeof res->message, "%s", rt->lost_msg);
-        goto done;
-      }
-      if (rc != FL_RT_OK) {
-        res->status = "dead";
-        snprintf(res->message, sizeof res->message, "declared dead by the other ranks");
-        goto done;
-      }
-      if (rt->role < 0)
-        continue;
-      if (rt->ndead == 0 && (rt->agreed_version < 0 || !have_ckpt)) {
-        need_init = 1;
-        continue;
-      }
-      if (rt->promoted) {
-        fl_lcg_set_role(&s);
-        memset(s.xh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.xh);
-        memset(s.dh, 0, (size_t)(v + 2 * cfg->n) * sizeof *s.dh);
-        s.k = s.exec = 0;
-      }
-      if (have_ckpt) {
-        rc = fl_imc_restore(s.imc, s.ckbuf); /* survivors: their own snapshot; promoted: the buddy's mirror */
-        if (rc == FL_RT_LOST) {
-          res->status = "lost";
-          snprintf(res->message, sizeof res->message, "checkpoint version %ld not found", rt->agreed_version);
-          goto done;
-        }
-        if (rc != FL_RT_OK)
-          continue;
-      }
-      memset(lost, 0, (size_t)rt->wsize + 1);
-      for (int d = 0; d < rt->ndead; d++)
-        lost[rt->dead_roles[d]] = 1;
-      {
-        double t0 = fl_rt_now();
-        rc = fl_lcg_recover(&s, lost, have_ckpt, 1);
-        if (rc == FL_RT_OK && have_ckpt)
-          rc = fl_lcg_checkpoint(&s);
-        res->recover_s += fl_rt_now() - t0;
-      }
-      if (rc == FL_RT_LOST) {
-        res->status = "lost";
-        goto done;
-      }
-      need_init = 0;
-    }
-  }
-
-  /* the end, on every active role: true residual, error against the exact solution, the outcome */
-  {
-    const long m = s.nrows * s.n;
-    double *u = malloc((size_t)m * sizeof *u), err = 0.0, rr = 0.0, mx[1];
-    int ok = fl_lcg_halo(&s, s.xh) == FL_RT_OK;
-    if (ok) {
-      fl_diff_apply(&s.p, s.nrows, s.xh, s.q);
-      for (long i = 0; i < m; i++)
-        rr += (s.b[i] - s.q[i]) * (s.b[i] - s.q[i]);
-      ok = fl_rt_sum(rt, &rr, 1) == FL_RT_OK;
-    }
-    if (u) {
-      fl_diff_exact(&s.p, s.row0, s.nrows, u);
-      for (long i = 0; i < m; i++)
-        err = fmax(err, fabs(fl_lcg_x(&s)[i] - u[i]));
-      free(u);
-    }
-    mx[0] = err;
-    if (!ok || fl_rt_max(rt, mx, 1) != FL_RT_OK)
-      mx[0] = rr = NAN;
-    res->error_linf = mx[0];
-    res->residual = sqrt(rr / s.bnorm2);
-  }
-  res->status = s.rr <= cfg->tol * cfg->tol * s.bnorm2 ? "completed" : "maxit";
-  res->iterations = s.exec;
-  res->final_k = s.k;
-  res->checksum = (unsigned long long)XXH64(fl_lcg_x(&s), (size_t)(s.nrows * s.n) * sizeof(double), 0);
-  res->row0 = s.row0;
-  res->nrows = s.nrows;
-  res->detect_s = rt->recoveries ? rt->detect_s / rt->recoveries : NAN;
+  fl_driver_run(rt, &fl_lcg_ops, &s, cfg->drv, &res->drv);
+  res->status = res->drv.status;
+  snprintf(res->message, sizeof res->message, "%s", res->drv.message);
+  if (strcmp(res->drv.status, "ended") == 0)
+    fl_lcg_finish(&s);
 done:
-  res->commits = s.imc ? fl_imc_commits(s.imc) : 0;
-  res->ckpt_bytes = s.imc ? fl_imc_bytes(s.imc) : 0;
-  res->commit_s = s.imc ? fl_imc_commit_s(s.imc) : 0;
-  res->wall_s = fl_rt_now() - t_start;
-  fl_imc_destroy(&s.imc);
   fl_ckpt_buf_free(&s.enc);
   free(s.xh);
   free(s.r);
@@ -573,7 +453,4 @@ done:
   free(s.dh);
   free(s.ph);
   free(s.halo_in);
-  free(s.fired);
-  free(lost);
-  free(s.ckbuf);
 }

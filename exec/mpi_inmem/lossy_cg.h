@@ -10,27 +10,29 @@
  * replays the very iterations of the failure-free run (iteration counter rolled back, solution bitwise equal).
  * Codecs (storage/ckpt): "none", "zero" (no checkpoint: lost data := 0), "multigrid" (levels), "zfp" (absolute
  * pointwise bound), "zfp-adaptive" (eb = ||r||/||b|| * tol through fl_ckpt_rule_relres).
- * Losses are injected (a role's vectors and its own snapshot wiped at a chosen iteration, the process lives) or
- * real (SIGKILL; the runtime promotes a spare, which gets the compressed checkpoint from the buddy). */
+ *
+ * The solve is an application of the real engine's generic driver (driver.h): spares, agreement, the checkpoint
+ * schedule, the strategy's decision (buddy: roll back to the compressed copies; none: start again from zeros),
+ * injected losses (a role's data wiped at a chosen iteration, the process lives) and real deaths (SIGKILL; a spare
+ * is promoted and gets the compressed checkpoint from the buddy) are the driver's. This file is the solver: its
+ * checkpoints are variable-length (ops->pack_n) and its recoveries repair by role (ops->repair). */
 #ifndef FL_LOSSY_CG_H
 #define FL_LOSSY_CG_H
 
+#include "driver.h"
 #include "lossy_cg_keys.h" /* the modes, FL_LOSSY_* */
 #include "rt.h"
 
 typedef struct fl_lcg_config {
-  long n;                            /* grid points per direction */
-  double tol;                        /* relative residual of the solve */
-  long maxit;                        /* iterations executed, at most */
-  long interval;                     /* checkpoint every this many iterations (0: no checkpoint at all, the baseline) */
-  int mode;                          /* FL_LOSSY_* */
-  const char *codec;                 /* none | zero | multigrid | zfp | zfp-adaptive */
-  double codec_tol;                  /* zfp: absolute bound; zfp-adaptive: tol_aSZ */
-  int levels;                        /* multigrid */
-  const long *lose_role, *lose_iter; /* injected losses: role lose_role[i] loses its data after lose_iter[i] */
-  int nlose;
-  const long *kill_rank, *kill_iter; /* real deaths: world rank dies before that iteration */
-  int nkill;
+  long n;            /* grid points per direction */
+  double tol;        /* relative residual of the solve */
+  long maxit;        /* iterations executed, at most (redone ones count) */
+  int mode;          /* FL_LOSSY_* */
+  const char *codec; /* none | zero | multigrid | zfp | zfp-adaptive */
+  double codec_tol;  /* zfp: absolute bound; zfp-adaptive: tol_aSZ */
+  int levels;        /* multigrid */
+  long interval;     /* checkpoint interval (iterations) the driver was given: the "age" of a backup counts them */
+  const fl_driver_config *drv; /* strategy (buddy, or none: no checkpoint), schedule, losses and deaths */
 } fl_lcg_config;
 
 typedef struct fl_lcg_result {
@@ -41,17 +43,15 @@ typedef struct fl_lcg_result {
   double residual;    /* true ||b - A x|| / ||b|| at the end */
   unsigned long long checksum; /* xxh64 of my rows of x */
   long row0, nrows;
-  long commits;
-  double ckpt_bytes; /* payload bytes I sent to my buddy, all commits */
-  double raw_bytes;  /* the same checkpoints of x uncompressed (8 bytes a value) */
-  double x_bytes;    /* compressed bytes of x alone (the ratio's denominator) */
-  double commit_s, encode_s, solve_s, wall_s;
-  int losses, recoveries;
+  double raw_bytes; /* the checkpoints of x uncompressed (8 bytes a value), all commits */
+  double x_bytes;   /* compressed bytes of x alone (the ratio's denominator) */
+  double encode_s, solve_s;
+  int losses;          /* repairs (real deaths and injected losses) */
   long aux_iterations; /* improved: auxiliary-solve iterations, summed over losses (max over the lost roles) */
   double aux_target, aux_reached; /* the last auxiliary solve: target and reached absolute residual norms */
   int aux_met;                    /* 1 when every auxiliary solve reached its target (-1: none ran) */
   double eb_first, eb_last; /* zfp-adaptive: the relative bound of the first and last checkpoint (NAN otherwise) */
-  double detect_s, recover_s;
+  fl_driver_result drv;     /* checkpoints (commits, bytes sent, time), recoveries, wall time (driver.h) */
   char message[256];
 } fl_lcg_result;
 

@@ -30,6 +30,8 @@ typedef struct fl_lossy_ctx {
   fl_scenario *sc;
   fl_rt *rt;
   const fl_strategy_run *strat; /* buddy: the compressed checkpoints; none: codec zero only, nothing written */
+  fl_strategy_run none;         /* the solves that write no checkpoint: the baseline, codec zero */
+  const fl_driver_config *base; /* the engine's driver settings: deaths (--kill), heartbeat */
   FILE *out;
   fl_db *db;
   int nkill, lost, failed, solves, stop; /* stop: lost, or a spare whose job is over */
@@ -37,13 +39,21 @@ typedef struct fl_lossy_ctx {
   double last_error;
 } fl_lossy_ctx;
 
+/* A solve writes checkpoints under the scenario's strategy when it has an interval and a codec other than zero;
+ * the others run `none`. */
+static int fl_lossy_protected(const fl_lcg_config *cfg)
+{
+  return cfg->interval > 0 && strcmp(cfg->codec, "zero") != 0;
+}
+
 static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_lossy_codec *cs, const char *mode,
                          long lost_role, long lost_at, const fl_lcg_result *res, double best_wall)
 {
   fl_scenario *sc = c->sc;
+  const fl_driver_result *dr = &res->drv;
   fl_db_run row;
   char every[48], label[160];
-  double sums[3] = {res->ckpt_bytes, res->raw_bytes, res->x_bytes};
+  double sums[3] = {dr->ckpt_bytes, res->raw_bytes, res->x_bytes};
   /* checkpoint bytes of every role: a sum over the roles (every role takes part) */
   if (fl_rt_sum(c->rt, sums, 3) != FL_RT_OK || c->rt->role != 0 || !c->db)
     return;
@@ -58,7 +68,7 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_los
   row.app = fl_app_lossy_cg.name;
   /* the strategy that ran: the scenario's (buddy) for a solve with checkpoints; the baseline and codec zero write
    * none */
-  row.strategy = cfg->interval > 0 && cs && strcmp(cs->name, "zero") != 0 ? c->strat->ops->name : fl_strategy_none.name;
+  row.strategy = fl_lossy_protected(cfg) ? c->strat->ops->name : fl_strategy_none.name;
   row.failure_model = c->nkill ? "kill" : lost_role >= 0 ? "lose" : "none";
   row.interval_rule = cfg->interval > 0 ? every : NULL;
   row.status = res->status;
@@ -67,15 +77,15 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_los
   row.platform_nodes = c->rt->wsize;
   row.node_mtbf_s = row.repair_s = row.interval_s = NAN;
   row.checkpoint_cost_s = row.restart_cost_s = row.downtime_s = NAN;
-  row.makespan_s = isfinite(best_wall) ? best_wall : res->wall_s;
+  row.makespan_s = isfinite(best_wall) ? best_wall : dr->wall_s;
   row.work_s = res->solve_s;
-  row.failures = c->rt->failures + res->losses;
+  row.failures = c->rt->failures + (int)dr->injected; /* real deaths and injected losses */
   row.platform_failures = row.failures;
-  row.interruptions = res->recoveries + c->rt->recoveries;
-  row.checkpoints = res->commits;
+  row.interruptions = c->rt->recoveries + (int)dr->injected;
+  row.checkpoints = dr->commits;
   row.lost_work_s = row.restart_time_s = row.downtime_total_s = row.wait_nodes_s = NAN;
-  row.checkpoint_time_s = res->commit_s;
-  row.wall_s = res->wall_s;
+  row.checkpoint_time_s = dr->commit_s;
+  row.wall_s = dr->wall_s;
   row.error_budget = NAN;
   row.iterations = res->iterations;
   row.converged_at = strcmp(res->status, "completed") == 0 ? res->iterations : -1;
@@ -84,10 +94,10 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_los
   row.error_l1 = NAN;
   row.tasks_replicated = row.tasks_substituted = row.tasks_stale = -1;
   row.policy_time_s = row.policy_gap = NAN;
-  row.detect_time_s = c->rt->recoveries ? res->detect_s : NAN;
-  row.recovery_time_s = res->recoveries + c->rt->recoveries ? res->recover_s : NAN;
+  row.detect_time_s = c->rt->recoveries ? dr->detect_s : NAN;
+  row.recovery_time_s = row.interruptions ? dr->restore_s : NAN;
   row.checkpoint_bytes = sums[0];
-  row.commit_time_s = res->commits ? res->commit_s / (double)res->commits : NAN;
+  row.commit_time_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN;
   row.recovery_mode = mode;
   row.codec = cs ? cs->label : "off"; /* off: the baseline without checkpoints */
   row.lost_role = lost_role;
@@ -109,28 +119,44 @@ static void fl_lossy_line(fl_lossy_ctx *c, const char *mode, const fl_lossy_code
   fprintf(c->out,
           "solve mode %s codec %s lost_role %ld lost_at %ld status %s iterations %ld final_k %ld checksum %016llx "
           "error %.17g residual %.6e aux %ld aux_target %.6e aux_reached %.6e aux_met %d eb_first %.6e eb_last "
-          "%.6e ckpt_bytes %.0f raw_bytes %.0f x_bytes %.0f commits %ld encode_s %.6f wall_s %.6f\n",
+          "%.6e ckpt_bytes %.0f raw_bytes %.0f x_bytes %.0f commits %ld from_buddy %ld from_scratch %ld encode_s %.6f "
+          "wall_s %.6f\n",
           mode ? mode : "-", cs ? cs->label : "off", lost_role, lost_at, res->status, res->iterations, res->final_k,
           res->checksum, res->error_linf, res->residual, res->aux_iterations, res->aux_target, res->aux_reached,
-          res->aux_met, res->eb_first, res->eb_last, res->ckpt_bytes, res->raw_bytes, res->x_bytes, res->commits,
-          res->encode_s, res->wall_s);
+          res->aux_met, res->eb_first, res->eb_last, res->drv.ckpt_bytes, res->raw_bytes, res->x_bytes,
+          res->drv.commits, res->drv.rollbacks[FL_LEVEL_BUDDY], res->drv.rollbacks[FL_LEVEL_SCRATCH], res->encode_s,
+          res->drv.wall_s);
 }
 
-/* One solve; every active process runs it. */
-static void fl_lossy_solve(fl_lossy_ctx *c, fl_lcg_config *cfg, fl_lcg_result *res)
+/* One solve through the driver, losing role lose_role[i] before iteration lose_iter[i]; every active process runs
+ * it. The strategy is a fresh copy for each solve (the driver counts its checkpoints in it). */
+static void fl_lossy_solve(fl_lossy_ctx *c, fl_lcg_config *cfg, const long *lose_role, const long *lose_iter, int nlose,
+                           fl_lcg_result *res)
 {
+  fl_strategy_run run = fl_lossy_protected(cfg) ? *c->strat : c->none;
+  fl_driver_config dc = *c->base;
+  dc.strat = &run;
+  dc.checkpoint_every = cfg->interval;
+  dc.lose_role = lose_role;
+  dc.lose_iter = lose_iter;
+  dc.nlose = nlose;
+  dc.shrink = 0;      /* a lost rank's rows are repaired, never re-cut */
+  dc.file_dir = NULL; /* buddy memory or nothing */
+  dc.events = NULL;   /* a row per solve: no timeline */
+  cfg->drv = &dc;
   fl_lcg_run(c->rt, cfg, res);
+  cfg->drv = NULL;
   c->solves++;
   if (strcmp(res->status, "lost") == 0 || strcmp(res->status, "dead") == 0)
     c->lost = 1;
   c->stop = c->lost || strcmp(res->status, "idle") == 0;
   c->total_iterations = res->iterations;
-  c->total_commits += res->commits;
+  c->total_commits += res->drv.commits;
   c->last_error = res->error_linf;
 }
 
-int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, const char *out_dir,
-                  const long *kill_rank, const long *kill_iter, int nkill)
+int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, const fl_driver_config *base,
+                  const char *out_dir)
 {
   fl_lossy_plan pl;
   fl_lossy_ctx c;
@@ -145,8 +171,9 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
   c.sc = sc;
   c.rt = rt;
   c.strat = strat;
-  c.nkill = nkill;
-  if (fl_lossy_plan_make(sc, &pl) != FL_OK)
+  c.base = base;
+  c.nkill = base->nkill;
+  if (fl_lossy_plan_make(sc, &pl) != FL_OK || fl_strat_setup_as(&fl_strategy_none, sc, strat->caps, &c.none) != FL_OK)
     return 2; /* checked before: not reached */
   if (out_dir) {
     snprintf(path, sizeof path, "%s/rank-%d.txt.solves", out_dir, rt->wrank);
@@ -162,9 +189,6 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
   cfg.maxit = sc->iterations;
   cfg.interval = pl.interval;
   cfg.levels = (int)fl_lossy_options(sc)->levels;
-  cfg.kill_rank = kill_rank;
-  cfg.kill_iter = kill_iter;
-  cfg.nkill = nkill;
 
   if (pl.nat > 0) {
     /* the study: a baseline without checkpoints, a failure-free run per codec, then every combination */
@@ -177,11 +201,10 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
       cfg.codec = a < 0 ? "none" : pl.codecs[a].name;
       cfg.codec_tol = a < 0 ? 1.0 : pl.codecs[a].tol;
       cfg.interval = a < 0 ? 0 : pl.interval;
-      cfg.nlose = 0;
       for (long rep = 0; rep < fl_lossy_options(sc)->repeat && !c.stop; rep++) {
         double w[1];
-        fl_lossy_solve(&c, &cfg, &res);
-        w[0] = res.wall_s;
+        fl_lossy_solve(&c, &cfg, NULL, NULL, 0, &res);
+        w[0] = res.drv.wall_s;
         if (c.stop)
           break;
         if (fl_rt_max(rt, w, 1) == FL_RT_OK && w[0] < best) { /* the slowest role's wall time, best repeat */
@@ -207,10 +230,7 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
             cfg.mode = pl.modes[m];
             cfg.codec = pl.codecs[a].name;
             cfg.codec_tol = pl.codecs[a].tol;
-            cfg.lose_role = &role;
-            cfg.lose_iter = &iter;
-            cfg.nlose = 1;
-            fl_lossy_solve(&c, &cfg, &res);
+            fl_lossy_solve(&c, &cfg, &role, &iter, 1, &res);
             if (c.stop)
               break;
             fl_lossy_line(&c, fl_lossy_mode_name(cfg.mode), &pl.codecs[a], role, iter, &res);
@@ -222,10 +242,7 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
         cfg.mode = pl.modes[m];
         cfg.codec = pl.codecs[a].name;
         cfg.codec_tol = pl.codecs[a].tol;
-        cfg.lose_role = pl.lose_role;
-        cfg.lose_iter = pl.lose_iter;
-        cfg.nlose = pl.nlose;
-        fl_lossy_solve(&c, &cfg, &res);
+        fl_lossy_solve(&c, &cfg, pl.lose_role, pl.lose_iter, pl.nlose, &res);
         if (c.stop)
           break; /* lost, or a spare never promoted: the job is over */
         fl_lossy_line(&c, fl_lossy_mode_name(cfg.mode), &pl.codecs[a], pl.nlose ? pl.lose_role[0] : -1,
@@ -263,8 +280,9 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
               "recoveries %d failures %d detect_s %.4f recover_s %.4f commits %ld ckpt_bytes %.0f commit_s %.4f "
               "wall_s %.4f solves %d message %s\n",
               rt->wrank, rt->role, final_status, c.total_iterations, res.checksum, c.last_error, res.residual, res.row0,
-              res.nrows, rt->recoveries + res.recoveries, rt->failures + res.losses, rt->detect_s, rt->recover_s,
-              c.total_commits, res.ckpt_bytes, res.commit_s, res.wall_s, c.solves, lost_msg[0] ? lost_msg : "-");
+              res.nrows, rt->recoveries + (int)res.drv.injected, rt->failures + (int)res.drv.injected, rt->detect_s,
+              rt->recover_s, c.total_commits, res.drv.ckpt_bytes, res.drv.commit_s, res.drv.wall_s, c.solves,
+              lost_msg[0] ? lost_msg : "-");
       if ((in = fopen(spath, "r"))) {
         while (fgets(line, sizeof line, in))
           fputs(line, f);

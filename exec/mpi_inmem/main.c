@@ -12,17 +12,17 @@
  * DIR/rank-W.txt (its outcome, one line); the rank that holds role 0 at the end writes the run's row (mode real)
  * to the results database. Exit status: 0 solved, 2 bad input, 3 data lost (a rank and its checkpoint mirror
  * died, or no spare left), 1 otherwise. */
-#include "gridworld_keys.h"
 #include "app.h"
-#include "registries.h"
 #include "cg_mpi.h"
 #include "db.h"
 #include "engine.h"
 #include "fl_config.h"
 #include "fm.h"
+#include "gridworld_keys.h"
 #include "gw_mpi.h"
 #include "gw_tasks.h"
 #include "lossy_main.h"
+#include "registries.h"
 #include "rng.h"
 #include "rt.h"
 #include "scenario.h"
@@ -180,10 +180,10 @@ static const struct {
   const fl_app *app;
   /* through the driver: the engine writes the job's row */
   int (*run)(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res, fl_gwt_counts *counts);
-  /* or a study of its own (FL_APP_REAL_STUDY): its solves, their rows and the outcome files; returns the exit
-   * status */
-  int (*study)(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, const char *out_dir, const long *kill_rank,
-               const long *kill_iter, int nkill);
+  /* or a study of its own (FL_APP_REAL_STUDY): its solves through the driver (dc: deaths, heartbeat), their rows
+   * and the outcome files; returns the exit status */
+  int (*study)(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, const fl_driver_config *dc,
+               const char *out_dir);
   fl_err (*study_check)(const fl_scenario *sc, int nkill); /* the study's own checks, before the runtime starts */
 } fl_real_apps[] = {
     {&fl_app_cg, fl_run_cg, NULL, NULL},
@@ -197,8 +197,7 @@ int main(int argc, char **argv)
   fl_rt rt;
   const fl_app *app = NULL;
   int (*app_run)(fl_rt *, const fl_scenario *, const fl_driver_config *, fl_cgm_result *, fl_gwt_counts *) = NULL;
-  int (*app_study)(fl_scenario *, fl_rt *, const fl_strategy_run *, const char *, const long *, const long *,
-                   int) = NULL;
+  int (*app_study)(fl_scenario *, fl_rt *, const fl_strategy_run *, const fl_driver_config *, const char *) = NULL;
   fl_err (*study_check)(const fl_scenario *, int) = NULL;
   fl_cgm_result res;
   fl_engine_caps caps;
@@ -260,8 +259,10 @@ int main(int argc, char **argv)
       study_check = fl_real_apps[i].study_check;
     }
   if (rc == FL_OK && !app_run && !app_study)
-    rc = fl_scenario_fail(sc, "app", "kind", "the app registry lists '%s' for the real engine, which has no run "
-                          "function for it (exec/mpi_inmem/main.c fl_real_apps[])", app->name);
+    rc = fl_scenario_fail(sc, "app", "kind",
+                          "the app registry lists '%s' for the real engine, which has no run "
+                          "function for it (exec/mpi_inmem/main.c fl_real_apps[])",
+                          app->name);
   if (rc == FL_OK && (app->flags & FL_APP_REAL_SQUARE) && sc->grid_rows != sc->grid_cols)
     rc = fl_scenario_fail(sc, "app", "grid", "%s needs a square grid", app->name);
   if (rc == FL_OK && sc->spares >= wsize)
@@ -328,10 +329,6 @@ int main(int argc, char **argv)
       }
     }
   }
-  if (app_study) { /* lossy-cg: compressed checkpoints, global / local / improved recovery, a row per solve */
-    code = app_study(sc, &rt, &strat, out_dir, kill_rank, kill_iter, nkill);
-    goto done;
-  }
   dc.strat = &strat;
   fl_evlog_init(&events, sc->events_all); /* the row writer's timeline goes in with its row */
   dc.events = sc->events_all ? &events : NULL;
@@ -347,6 +344,10 @@ int main(int argc, char **argv)
     if (!sc->checkpoint_dir)
       strncat(file_dir, "/ckpt", sizeof file_dir - strlen(file_dir) - 1);
     dc.file_dir = file_dir;
+  }
+  if (app_study) { /* lossy-cg: compressed checkpoints, global / local / improved recovery, a row per solve */
+    code = app_study(sc, &rt, &strat, &dc, out_dir);
+    goto done;
   }
   if (app_run(&rt, sc, &dc, &res, &counts) != 0) {
     fprintf(stderr, "faultline-mpi: rank %d: out of memory\n", wrank);

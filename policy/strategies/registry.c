@@ -135,13 +135,22 @@ fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_stra
 {
   const fl_strategy_ops *ops = fl_strat_find(sc->strategy);
   char known[256];
+  if (ops)
+    return fl_strat_setup_as(ops, sc, caps, run);
+  memset(run, 0, sizeof *run);
+  fl_strat_runnable(sc, caps, known, sizeof known);
+  return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' for app %s (known: %s)", sc->strategy, sc->app,
+                          known);
+}
+
+fl_err fl_strat_setup_as(const fl_strategy_ops *ops, const fl_scenario *sc, const fl_engine_caps *caps,
+                         fl_strategy_run *run)
+{
+  char known[256];
   fl_err rc;
 
   memset(run, 0, sizeof *run);
   fl_strat_runnable(sc, caps, known, sizeof known);
-  if (!ops)
-    return fl_scenario_fail(sc, "strategy", "kind", "unknown strategy '%s' for app %s (known: %s)", sc->strategy,
-                            sc->app, known);
   if (!(ops->shapes & (unsigned)caps->shape))
     return fl_scenario_fail(sc, "strategy", "kind",
                             "strategy '%s' cannot drive app %s as the %s engine runs it (%s; strategies for it: %s)",

@@ -18,9 +18,9 @@
 #define FL_STRATEGY_H
 
 #include "fl_err.h"
-#include "scenario.h"
 #include "interval.h"
 #include "knapsack.h"
+#include "scenario.h"
 
 #include <stdint.h>
 
@@ -94,17 +94,17 @@ typedef struct fl_strat_rates {
 typedef struct fl_strat_decisions {
   const char *solver; /* what decided (static string); NULL: nothing was decided */
   double solve_time_s;
-  double worst_gap;   /* the largest MIP gap left (NAN: none) */
-  long objective;     /* substitutions chosen by the solver, summed over the decisions */
-  int fell_back;      /* a solve hit its time limit and the greedy incumbent decided */
+  double worst_gap; /* the largest MIP gap left (NAN: none) */
+  long objective;   /* substitutions chosen by the solver, summed over the decisions */
+  int fell_back;    /* a solve hit its time limit and the greedy incumbent decided */
 } fl_strat_decisions;
 
 typedef struct fl_strategy_run {
   const fl_strategy_ops *ops;
   const fl_engine_caps *caps;
-  long degree;     /* copies of every rank (1 without replication) */
-  unsigned levels; /* FL_LEVEL_BIT()s the strategy writes (0: no checkpoint) */
-  long file_every; /* with two levels: every file_every-th checkpoint also goes to the file level */
+  long degree;            /* copies of every rank (1 without replication) */
+  unsigned levels;        /* FL_LEVEL_BIT()s the strategy writes (0: no checkpoint) */
+  long file_every;        /* with two levels: every file_every-th checkpoint also goes to the file level */
   long every[FL_NLEVELS]; /* multilevel: the k-th checkpoint goes to the highest level whose every divides k;
                            * 0 (LEVEL:auto): chosen by strategy.interval = multilevel */
   int auto_every;         /* the periods are the rule's (LEVEL:auto) */
@@ -113,12 +113,12 @@ typedef struct fl_strategy_run {
   fl_strat_rates rates;   /* the engine's (fl_strat_set_rates), for strategy.interval = multilevel */
   char pattern[96];       /* strategy.interval = multilevel: the rule and the periods it chose, for the row */
   fl_interval_kind rule;
-  double fixed_s;             /* FL_INTERVAL_FIXED: the interval */
-  double mtbf_s;              /* the job's MTBF the rule uses (INFINITY: none) */
-  double delta_s[FL_NLEVELS]; /* checkpoint cost per level: the scenario's, then the engine's measurements */
+  double fixed_s;              /* FL_INTERVAL_FIXED: the interval */
+  double mtbf_s;               /* the job's MTBF the rule uses (INFINITY: none) */
+  double delta_s[FL_NLEVELS];  /* checkpoint cost per level: the scenario's, then the engine's measurements */
   unsigned writes[FL_NLEVELS]; /* the levels a checkpoint of each level writes at once (FL_LEVEL_BIT()s) */
-  double tau_s;               /* compute between two checkpoints (INFINITY: never) */
-  long checkpoints;           /* taken so far (fl_strat_level counts them) */
+  double tau_s;                /* compute between two checkpoints (INFINITY: never) */
+  long checkpoints;            /* taken so far (fl_strat_level counts them) */
   /* silent errors: a verification of cost verify_s before each checkpoint (strategy.verify); sdc_mtbf_s the
    * job's MTBF of silent errors that cost a rollback (INFINITY: none, or triplication outvotes them), which the
    * engine sets with fl_strat_set_sdc before fl_strat_set_mtbf */
@@ -131,9 +131,9 @@ typedef struct fl_strategy_run {
   const void *opts;
   _Alignas(double) unsigned char state[FL_STRAT_STATE];
   /* task-parallel strategies (substitution, hybrid) */
-  char solver[32];        /* what the decisions run (hybrid: policy.kind's solver; "" otherwise) */
-  int needs_dependents;   /* the decisions need decide_graph's per-dependent terms (policy.kind = full-mip) */
-  int weights_empirical;  /* policy.weights = empirical (fl_strat_weights_empirical) */
+  char solver[32];       /* what the decisions run (hybrid: policy.kind's solver; "" otherwise) */
+  int needs_dependents;  /* the decisions need decide_graph's per-dependent terms (policy.kind = full-mip) */
+  int weights_empirical; /* policy.weights = empirical (fl_strat_weights_empirical) */
   double budget;         /* the error the next decision may spend (fl_strat_set_budget; INFINITY: no limit) */
   fl_strat_decisions decided;
 } fl_strategy_run;
@@ -190,6 +190,10 @@ const fl_strategy_ops *fl_strat_find(const char *name);
  * ever replaced by another strategy). job_mtbf_s is the MTBF the interval rule uses (INFINITY: none; the
  * engine may give it later with fl_strat_set_mtbf). */
 fl_err fl_strat_setup(const fl_scenario *sc, const fl_engine_caps *caps, fl_strategy_run *run);
+/* The same for a strategy the caller names instead of strategy.kind: an app whose study runs some solves without
+ * protection (lossy-cg's baseline and codec zero run `none`). */
+fl_err fl_strat_setup_as(const fl_strategy_ops *ops, const fl_scenario *sc, const fl_engine_caps *caps,
+                         fl_strategy_run *run);
 /* (Re)compute the interval for a job MTBF. FL_ERR_INPUT when the rule cannot apply (Young or Daly without an MTBF,
  * a zero interval). */
 fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s);

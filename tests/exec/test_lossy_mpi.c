@@ -17,7 +17,7 @@
 
 typedef struct solve {
   char mode[16], codec[40], status[16], checksum[20];
-  long lost_role, lost_at, iterations, final_k, aux, commits;
+  long lost_role, lost_at, iterations, final_k, aux, commits, from_buddy, from_scratch;
   int aux_met;
   double residual, aux_target, aux_reached, eb_first, eb_last, ckpt_bytes, raw_bytes, x_bytes;
 } solve;
@@ -95,6 +95,8 @@ static int read_solves(const char *outdir, int nproc, int role, solve *out)
         s->final_k = (long)num(line, "final_k");
         s->aux = (long)num(line, "aux");
         s->commits = (long)num(line, "commits");
+        s->from_buddy = (long)num(line, "from_buddy");
+        s->from_scratch = (long)num(line, "from_scratch");
         s->aux_met = (int)num(line, "aux_met");
         s->residual = num(line, "residual");
         s->aux_target = num(line, "aux_target");
@@ -259,6 +261,40 @@ static void test_real_death_none_replays(void)
   }
 }
 
+/* Losses go through the strategy as deaths do. Two roles lost at once whose copies the other held (ring: role 1's
+ * mirror is on role 2) leave role 1 without a copy: buddy starts the lost roles over from zero, and the solve still
+ * converges, later. Two roles that keep each other's copies (1 and 3) both come back from the buddy level. */
+static void test_losses_through_strategy(void)
+{
+  char dir[512];
+  solve s[MAXSOLVES];
+  snprintf(dir, sizeof dir, "%s/apart", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(run("--set recovery.mode=improved --set recovery.codec=zfp:1e-6 --set recovery.interval=5 "
+                            "--set 'recovery.lose=1@40 3@40'",
+                            dir),
+                        0);
+  CU_ASSERT_EQUAL_FATAL(read_solves(dir, NP, 0, s), 1);
+  CU_ASSERT_STRING_EQUAL(s[0].status, "completed");
+  CU_ASSERT_EQUAL(s[0].from_buddy, 1);
+  CU_ASSERT_EQUAL(s[0].from_scratch, 0);
+  {
+    long apart = s[0].iterations;
+    snprintf(dir, sizeof dir, "%s/adjacent", fl_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(run("--set recovery.mode=improved --set recovery.codec=zfp:1e-6 --set recovery.interval=5 "
+                              "--set 'recovery.lose=1@40 2@40'",
+                              dir),
+                          0);
+    for (int r = 0; r < NP; r++) {
+      CU_ASSERT_EQUAL_FATAL(read_solves(dir, NP, r, s), 1);
+      CU_ASSERT_STRING_EQUAL(s[0].status, "completed");
+      CU_ASSERT(s[0].residual <= TOL * 1.5);
+      CU_ASSERT_EQUAL(s[0].from_buddy, 0);
+      CU_ASSERT_EQUAL(s[0].from_scratch, 1);
+      CU_ASSERT(s[0].iterations > apart); /* two blocks from zero cost more than two from their copies */
+    }
+  }
+}
+
 static void test_bad_input(void)
 {
   char dir[512];
@@ -331,6 +367,7 @@ static CU_TestInfo lossy_tests[] = {
     {"the adaptive bound shrinks as the residual falls", test_adaptive_bound_shrinks},
     {"a real death: spare promoted, improved recovery", test_real_death_improved},
     {"a real death: codec none, global rollback replays exactly", test_real_death_none_replays},
+    {"losses go through the strategy: a copy lost with its role starts over", test_losses_through_strategy},
     {"bad [recovery] input", test_bad_input},
     {"the study and its report table", test_study_report},
     CU_TEST_INFO_NULL,
