@@ -1,6 +1,7 @@
 /* gridworld_app.c — the grid world as an app of the registry (apps/app.h) and its own keys (gridworld_keys.h). Kept
  * apart from the kernel (gridworld.c), which the self-contained TMR checker builds without the scenario code. */
 #include "app.h"
+#include "grid_keys.h"
 #include "gridworld.h"
 #include "gridworld_keys.h"
 
@@ -32,7 +33,7 @@ const fl_keyset fl_gridworld_keys = {"app gridworld", sizeof(fl_gridworld_opts),
 static long fl_gridworld_slots(const fl_scenario *sc, long copies)
 {
   (void)copies; /* replication of a task is its re-execution */
-  return sc->grid_rows * sc->grid_cols;
+  return fl_grid_options(sc)->rows * fl_grid_options(sc)->cols;
 }
 
 const fl_app fl_app_gridworld = {

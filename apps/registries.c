@@ -4,6 +4,7 @@
 
 #include "app.h"
 #include "fm.h"
+#include "grid_keys.h"
 #include "sched_keys.h"
 #include "strategy.h"
 
@@ -22,7 +23,9 @@ fl_err fl_registries_init(void)
     FL_TRY(fl_registries_add(fl_fm_registry_options(i)));
   for (int i = 0; i < fl_app_count(); i++)
     FL_TRY(fl_registries_add(fl_app_at(i)->options));
-  FL_TRY(fl_registries_add(&fl_sched_keys)); /* app.scheduler: the workload's and the workflow's */
+  FL_TRY(fl_registries_add(&fl_sched_keys));        /* app.scheduler: the workload's and the workflow's */
+  FL_TRY(fl_registries_add(&fl_strat_common_keys)); /* strategy.file_cost, flush*, verify*: every strategy's */
+  FL_TRY(fl_registries_add(&fl_grid_keys)); /* app.grid, iterations, tolerance: the grid world's, cg's, lossy-cg's */
 done:
   return rc;
 }

@@ -34,7 +34,7 @@ typedef enum fl_ktype {
   FL_K_BANDWIDTH, /* bytes/s */
   FL_K_REAL,      /* plain number */
   FL_K_INTERVAL,  /* core only: young | daly | never | duration */
-  FL_K_GRID,      /* core only: ROWSxCOLS into grid_rows, grid_cols */
+  FL_K_GRID,      /* ROWSxCOLS into long[2]: rows, cols */
   FL_K_POWER,     /* watts */
   FL_K_WATTAGE,   /* Idle:AllCores or Idle:Epsilon:AllCores watts into a double[3] (SimGrid's wattage_per_state) */
 } fl_ktype;

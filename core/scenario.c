@@ -30,8 +30,6 @@ static const char *const fl_no_spare_choices[] = {"stop", "shrink", NULL};
 static const char *const fl_ckpt_store_choices[] = {"file", "hdf5", NULL};
 static const char *const fl_cost_choices[] = {"auto", "constant", "platform", NULL};
 static const char *const fl_io_flows_choices[] = {"auto", "per-rank", "aggregated", NULL};
-static const char *const fl_verify_choices[] = {"none", "checkpoint", NULL};
-static const char *const fl_flush_choices[] = {"sync", "async", NULL};
 
 #define FL_OFF(field) offsetof(fl_scenario, field)
 static const fl_key fl_core_keys[] = {
@@ -133,11 +131,6 @@ static const fl_key fl_core_keys[] = {
      "bsp: bytes of state per rank (workload: per node of a job) a checkpoint writes and a restart reads back; with "
      "storage on the platform, "
      "checkpoint and restart costs come from simulated I/O (strategy.cost)"},
-    {"app", "grid", FL_K_GRID, 0, 0, "10x10", NULL, "gridworld: rows x cols states, one task per state"},
-    {"app", "iterations", FL_K_COUNT, FL_OFF(iterations), FL_K_POS, "100", NULL,
-     "gridworld: at most this many value-iteration sweeps"},
-    {"app", "tolerance", FL_K_REAL, FL_OFF(tolerance), FL_K_POS, "0.001", NULL,
-     "gridworld: converged when no value changes by more than this"},
     {"strategy", "kind", FL_K_STR, FL_OFF(strategy), 0, "checkpoint", NULL,
      "the resilience strategy: one of the strategy registry's (policy/strategies/), listed with the keys each reads "
      "by faultline keys"},
@@ -153,22 +146,6 @@ static const fl_key fl_core_keys[] = {
      "time to read the last checkpoint back (R); failures during it restart it"},
     {"strategy", "downtime", FL_K_DURATION, FL_OFF(downtime_s), FL_K_NONNEG, "0s", NULL,
      "time between an interruption and the restart (D); failures during it do not interrupt"},
-    {"strategy", "file_cost", FL_K_DURATION, FL_OFF(file_cost_s), FL_K_NONNEG, "5min", NULL,
-     "two-level: time to write a file-level checkpoint (the simulator's; the real engine measures it)"},
-    {"strategy", "flush", FL_K_ENUM_INT, FL_OFF(flush_async), 0, "sync", fl_flush_choices,
-     "multilevel: sync = the job waits while a file-level checkpoint is written; async = it writes the level below "
-     "and goes on computing while that copy drains to the PFS (VeloC), slowed by the flush's interference; the "
-     "file level holds the checkpoint once the flush is done"},
-    {"strategy", "flush_slowdown", FL_K_REAL, FL_OFF(flush_slowdown), FL_K_NONNEG, "0", NULL,
-     "async flush with constant costs: the fraction by which compute slows while a flush drains (with platform "
-     "costs it is simulated from app.comm_fraction)"},
-    {"strategy", "verify", FL_K_ENUM_INT, FL_OFF(verify), 0, "none", fl_verify_choices,
-     "checkpoint: verify the state before each checkpoint (a detector of cost verify_cost and recall "
-     "verify_recall; replication compares the copies, triplication votes); none: trust it"},
-    {"strategy", "verify_cost", FL_K_DURATION, FL_OFF(verify_cost_s), FL_K_NONNEG, "0s", NULL,
-     "time of one verification V (checksums, ABFT, a comparison of replicas)"},
-    {"strategy", "verify_recall", FL_K_REAL, FL_OFF(verify_recall), FL_K_NONNEG, "1", NULL,
-     "probability that a verification catches a corrupted state (at most 1; replication: 1)"},
     {"storage", "pfs", FL_K_STR, FL_OFF(storage_pfs), FL_K_OPTIONAL, "", NULL,
      "platform files: the parallel file system's storage hosts, blank-separated host names or zone:ID (every host "
      "of that zone); each must have a disk; they run no ranks and are no spares (generated platforms: "
@@ -282,9 +259,8 @@ fl_err fl_scenario_register(const fl_keyset *set)
                       (int)FL_MAX_SETS, (int)FL_MAX_KEYS);
   for (int i = 0; i < set->nkeys; i++) {
     const fl_key *k = &set->keys[i];
-    if (k->type == FL_K_INTERVAL || k->type == FL_K_GRID)
-      return fl_err_set(FL_ERR_INTERNAL, "%s: [%s] %s: interval and grid keys are core's only", set->owner, k->section,
-                        k->key);
+    if (k->type == FL_K_INTERVAL)
+      return fl_err_set(FL_ERR_INTERNAL, "%s: [%s] %s: interval keys are core's only", set->owner, k->section, k->key);
     if (fl_declared(k->section, k->key, set))
       return fl_err_set(FL_ERR_INTERNAL, "%s declares [%s] %s, which another set or core declares", set->owner,
                         k->section, k->key);
@@ -302,8 +278,7 @@ const void *fl_scenario_options(const fl_scenario *sc, const fl_keyset *set)
   for (int s = 0; s < fl_nsets; s++)
     if (fl_sets[s] == set)
       return sc->options[s];
-  fprintf(stderr, "faultline: bug: the keys of %s were never registered (fl_registries_init not called)\n",
-          set->owner);
+  fprintf(stderr, "faultline: bug: the keys of %s were never registered (fl_registries_init not called)\n", set->owner);
   abort();
 }
 
@@ -501,8 +476,8 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
     if (sscanf(raw, " %ld %c %ld %c", &r, &x, &c, &tail) != 3 || (x != 'x' && x != 'X') || r < 1 || c < 1 ||
         r > 100000 || c > 100000)
       return fl_scenario_fail(sc, key->section, key->key, "expected ROWSxCOLS, e.g. 10x10 (each 1 to 100000)");
-    sc->grid_rows = r;
-    sc->grid_cols = c;
+    ((long *)(void *)field)[0] = r;
+    ((long *)(void *)field)[1] = c;
     break;
   }
   }
@@ -564,8 +539,8 @@ static int fl_parse_handler(void *user, const char *section, const char *name, c
         strncat(known, known[0] ? ", " : "", sizeof known - strlen(known) - 1);
         strncat(known, fl_keys(i).section, sizeof known - strlen(known) - 1);
       }
-    p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: unknown section [%s] (known: %s)", fl_scenario_label(sc), p->line,
-                       section, known);
+    p->rc = fl_err_set(FL_ERR_INPUT, "%s:%d: unknown section [%s] (known: %s)", fl_scenario_label(sc), p->line, section,
+                       known);
     goto fail;
   }
   k = fl_key_find(section, name);
@@ -830,11 +805,6 @@ fl_err fl_scenario_check(const fl_scenario *sc)
                             "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");
   if (!(sc->comm_fraction < 1.0))
     return fl_scenario_fail(sc, "app", "comm_fraction", "must be below 1 (the share of time spent communicating)");
-  if (!(sc->flush_slowdown < 10.0))
-    return fl_scenario_fail(sc, "strategy", "flush_slowdown",
-                            "must be below 10 (a fraction: 0.2 = compute 20 %% slower while a flush drains)");
-  if (!(sc->verify_recall <= 1.0))
-    return fl_scenario_fail(sc, "strategy", "verify_recall", "is a probability: at most 1");
   for (int s = 0; s < fl_nsets; s++)
     if (fl_sets[s]->check)
       FL_TRY(fl_sets[s]->check(sc, sc->options[s]));
@@ -983,7 +953,7 @@ fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t s
   }
   case FL_K_GRID:
     v.kind = FL_VAL_TEXT;
-    snprintf(buf, size, "%ldx%ld", sc->grid_rows, sc->grid_cols);
+    snprintf(buf, size, "%ldx%ld", ((const long *)(const void *)base)[0], ((const long *)(const void *)base)[1]);
     v.s = buf;
     break;
   }

@@ -76,16 +76,13 @@ typedef struct fl_scenario {
   int start;             /* fl_start */
 
   /* [app] */
-  char *app;                 /* "bsp", "gridworld" */
-  long app_nodes;            /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
-  double work_s;             /* bsp: failure-free compute time, seconds */
-  double flops;              /* bsp: computation per rank (0: work_s is the time) */
-  double checkpoint_size;    /* bsp: bytes per rank per checkpoint (0: none given) */
-  double comm_fraction;      /* bsp: share of time spent exchanging with neighbours (async flush interference) */
-  long grid_rows, grid_cols; /* gridworld: n x m states */
-  long iterations;           /* gridworld: at most this many value-iteration sweeps */
-  double tolerance;          /* gridworld: converged when no value changes by more than this */
-  double node_memory;        /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
+  char *app;              /* "bsp", "gridworld" */
+  long app_nodes;         /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
+  double work_s;          /* bsp: failure-free compute time, seconds */
+  double flops;           /* bsp: computation per rank (0: work_s is the time) */
+  double checkpoint_size; /* bsp: bytes per rank per checkpoint (0: none given) */
+  double comm_fraction;   /* bsp: share of time spent exchanging with neighbours (async flush interference) */
+  double node_memory;     /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */
@@ -95,12 +92,6 @@ typedef struct fl_scenario {
   int cost; /* fl_cost */
   double restart_cost_s;
   double downtime_s;
-  int verify;            /* 1: verify the state before each checkpoint */
-  int flush_async;       /* multilevel: the file level drains in the background (strategy.flush = async) */
-  double flush_slowdown; /* async flush, constant costs: compute slows by this fraction while a flush drains */
-  double verify_cost_s;  /* V */
-  double verify_recall;  /* r in [0, 1] */
-  double file_cost_s;    /* two-level: cost of a file-level checkpoint (simulator) */
 
   /* [storage] */
   char *storage_pfs;  /* platform files: PFS hosts, blank-separated, or "zone:ID" (NULL: none) */

@@ -8,6 +8,7 @@
 #include "cleanup.h"
 #include "db.h"
 #include "engine.h"
+#include "grid_keys.h"
 #include "progress.h"
 #include "scenario.h"
 #include "units.h"
@@ -304,7 +305,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     for (int k = 0; k < margc && n < (int)sizeof all; k += 2)
       if (strcmp(margv[k], "--kill") == 0)
         n += snprintf(all + n, sizeof all - (size_t)n, " %s", margv[k + 1]);
-    FL_TRY(fl_run_check_kill_plan(all, (long)np * degree, sc->iterations));
+    FL_TRY(fl_run_check_kill_plan(all, (long)np * degree, fl_grid_options(sc)->iterations));
     /* RANK@init: those processes die before MPI_Init (exec/mpi_inmem/main.c reads the list) */
     {
       char *save = NULL, *tok;
@@ -318,7 +319,8 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     }
   }
   FL_TRY(fl_app_get(sc, FL_APP_REAL, &app));
-  if (((app->flags & FL_APP_REAL_SQUARE) && sc->grid_rows != sc->grid_cols) || np > sc->grid_rows) {
+  if (((app->flags & FL_APP_REAL_SQUARE) && fl_grid_options(sc)->rows != fl_grid_options(sc)->cols) ||
+      np > fl_grid_options(sc)->rows) {
     rc = fl_scenario_fail(sc, "app", "grid", "%s needs a%s grid with at least --np %d rows", app->name,
                           (app->flags & FL_APP_REAL_SQUARE) ? " square" : "", np);
     goto done;
@@ -402,7 +404,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
       char rule[64];
       const char *r = study ? NULL : fl_exec_interval_rule(sc, &strat, rule, sizeof rule);
       fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s, strategy %s%s%s%s\n", sc->name, sc->app,
-              sc->grid_rows, sc->grid_cols, np, spares, spares == 1 ? "" : "s", strat.ops->name,
+              fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, np, spares, spares == 1 ? "" : "s", strat.ops->name,
               study && strat.levels ? " (compressed, [recovery])" : "", r ? ", checkpoints " : "", r ? r : "");
     }
     fflush(NULL);

@@ -240,8 +240,8 @@ static fl_err fl_plan_level(fl_io_plan *pl, fl_level level, int write)
       /* SCR's XOR: each rank's checkpoint and its share of the set's parity, S / (g - 1), on its local disk; the
        * parity's reduce-scatter around the set's ring moves S per rank to the next member (one cabinet on: the
        * partner's path); a rebuild moves the same around the ring and reads the disks back */
-      FL_TRY(fl_plan_disk(pl, h, disk_name, write,
-                          pl->sc->checkpoint_size * (1.0 + 1.0 / (double)(pl->xor_group - 1))));
+      FL_TRY(
+          fl_plan_disk(pl, h, disk_name, write, pl->sc->checkpoint_size * (1.0 + 1.0 / (double)(pl->xor_group - 1))));
       FL_TRY(fl_plan_partner(pl, i, h, write, bytes, rate));
       break;
     case FL_LEVEL_FILE: {
@@ -389,7 +389,7 @@ fl_err fl_iocost_measure(fl_platform *pf, const fl_scenario *sc, long ranks, uns
     if (rc != FL_OK)
       goto done;
   }
-  if (sc->flush_async && (levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
+  if (fl_strat_common(sc)->flush_async && (levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
     stage = (levels & FL_LEVEL_BIT(FL_LEVEL_XOR))     ? FL_LEVEL_XOR
             : (levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY
             : (levels & FL_LEVEL_BIT(FL_LEVEL_LOCAL)) ? FL_LEVEL_LOCAL

@@ -13,6 +13,7 @@
  * N_i the tasks that depend on i (its neighbours and itself), and asks fl_pol_solve which tasks to substitute
  * within the error budget; the others are re-executed. The values are really computed (fl_gw_sweep); the
  * error is measured against the failure-free run of the same sweeps. */
+#include "grid_keys.h"
 #include "gridworld_keys.h"
 #include "sim_impl.h"
 
@@ -22,7 +23,8 @@
 
 static long fl_best_substitute(const fl_sim *sim, const double *v, long s, double *w_out)
 {
-  return fl_gw_best_substitute(sim->gw, sim->task_failed, sim->gw_own, v, s, fl_strat_weights_empirical(&sim->strat), w_out);
+  return fl_gw_best_substitute(sim->gw, sim->task_failed, sim->gw_own, v, s, fl_strat_weights_empirical(&sim->strat),
+                               w_out);
 }
 
 static void fl_sim_run_tasks(fl_replica *rep)
@@ -157,10 +159,10 @@ static void fl_sim_run_tasks(fl_replica *rep)
 /* one task per state: app.nodes is 0 or the grid's size */
 static fl_err fl_gridworld_size(fl_sim *sim, const fl_scenario *sc)
 {
-  if (sc->app_nodes != 0 && sc->app_nodes != sc->grid_rows * sc->grid_cols)
+  if (sc->app_nodes != 0 && sc->app_nodes != fl_grid_options(sc)->rows * fl_grid_options(sc)->cols)
     return fl_scenario_fail(sc, "app", "nodes", "a grid world has one task per state: 0 or %ld",
-                            sc->grid_rows * sc->grid_cols);
-  sim->ranks = sc->grid_rows * sc->grid_cols;
+                            fl_grid_options(sc)->rows * fl_grid_options(sc)->cols);
+  sim->ranks = fl_grid_options(sc)->rows * fl_grid_options(sc)->cols;
   return FL_OK;
 }
 
@@ -169,9 +171,9 @@ static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
   long ref_iterations = 0;
-  const long n = sc->grid_rows * sc->grid_cols;
+  const long n = fl_grid_options(sc)->rows * fl_grid_options(sc)->cols;
 
-  FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, fl_gridworld_options(sc)->discount,
+  FL_TRY(fl_gw_create(fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, fl_gridworld_options(sc)->discount,
                       fl_gridworld_options(sc)->move_prob, sc->seed, &sim->gw));
   FL_ALLOC(sim->gw_v, n);
   FL_ALLOC(sim->gw_vnext, n);
@@ -182,10 +184,11 @@ static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
   FL_ALLOC(sim->gw_weight, n);
   FL_ALLOC(sim->gw_decision, n);
   FL_ALLOC(sim->task_failed, n);
-  FL_CHECK(fl_gw_solve(sim->gw, sc->tolerance, sc->iterations, sim->gw_ref, &ref_iterations) >= 0, FL_ERR_NOMEM,
-           "out of memory solving the grid world");
-  sim->max_sweeps = sc->iterations;
-  sim->tolerance = sc->tolerance;
+  FL_CHECK(fl_gw_solve(sim->gw, fl_grid_options(sc)->tolerance, fl_grid_options(sc)->iterations, sim->gw_ref,
+                       &ref_iterations) >= 0,
+           FL_ERR_NOMEM, "out of memory solving the grid world");
+  sim->max_sweeps = fl_grid_options(sc)->iterations;
+  sim->tolerance = fl_grid_options(sc)->tolerance;
   sim->task_time_s = fl_gridworld_options(sc)->task_time_s;
   sim->work_s = (double)ref_iterations * sim->task_time_s; /* the failure-free run's time */
 done:

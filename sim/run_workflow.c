@@ -25,10 +25,11 @@
  * work already queued there; with no live host it waits for a repair. Order stays deadlock-free: every host runs
  * its queue in the schedule's start-time order, a topological order of the graph. */
 #include "dag.h"
-#include "sched_keys.h"
+#include "grid_keys.h"
 #include "gridworld_keys.h"
 #include "heft.h"
 #include "io_async.h"
+#include "sched_keys.h"
 #include "sim_impl.h"
 #include "units.h"
 #include "workflow.h"
@@ -296,14 +297,15 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   if (fl_workflow_graph_generated(sc)) {
     long it = 0;
     const fl_gridworld_opts *go = fl_gridworld_options(sc);
-    FL_TRY(fl_gw_create(sc->grid_rows, sc->grid_cols, go->discount, go->move_prob, sc->seed, &w->gw));
-    FL_TRY(fl_wf_gridworld(sc->grid_rows, sc->grid_cols, sc->iterations, go->task_time_s * wo->reference_speed,
-                           fl_gw_bound(w->gw), &w->wf));
+    FL_TRY(fl_gw_create(fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, go->discount, go->move_prob, sc->seed,
+                        &w->gw));
+    FL_TRY(fl_wf_gridworld(fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, fl_grid_options(sc)->iterations,
+                           go->task_time_s * wo->reference_speed, fl_gw_bound(w->gw), &w->wf));
     FL_ALLOC(w->val, w->wf->ntasks);
     FL_ALLOC(w->ref, w->gw->n);
     FL_ALLOC(w->sink_sub, w->wf->ntasks);
     /* the failure-free run of the same sweeps (tolerance 0: all of them) */
-    FL_CHECK(fl_gw_solve(w->gw, 0.0, sc->iterations, w->ref, &it) >= 0, FL_ERR_NOMEM, "out of memory");
+    FL_CHECK(fl_gw_solve(w->gw, 0.0, fl_grid_options(sc)->iterations, w->ref, &it) >= 0, FL_ERR_NOMEM, "out of memory");
     w->empirical = fl_strat_weights_empirical(&sim->strat);
     FL_CHECK((path = strdup("gridworld")) != NULL, FL_ERR_NOMEM, "out of memory");
   } else {

@@ -58,23 +58,23 @@ struct fl_wlrun {
   const fl_batch_ops *sched;
   long machine; /* nodes 0 .. machine-1 of the platform run jobs */
   int requeue, io_policy, ckpt;
-  long degree;             /* copies of each rank (replication, strategy.degree) */
-  long xor_g;              /* ranks per XOR set (strategy.xor_group; 2 where the strategy has no XOR level) */
-  long fewer;              /* jobs that run with fewer copies than degree */
-  unsigned levels;         /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
-  double bytes;            /* checkpoint bytes per node */
-  int jbytes;              /* app.checkpoint_memory: each job's from the trace's memory, else `bytes` for all */
-  int interval_kind;       /* strategy.interval */
-  double interval_s;       /* ... when fixed */
+  long degree;       /* copies of each rank (replication, strategy.degree) */
+  long xor_g;        /* ranks per XOR set (strategy.xor_group; 2 where the strategy has no XOR level) */
+  long fewer;        /* jobs that run with fewer copies than degree */
+  unsigned levels;   /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
+  double bytes;      /* checkpoint bytes per node */
+  int jbytes;        /* app.checkpoint_memory: each job's from the trace's memory, else `bytes` for all */
+  int interval_kind; /* strategy.interval */
+  double interval_s; /* ... when fixed */
   /* each distinct job size's isolated checkpoint cost per level (with per-job bytes, at FL_WL_REF_BYTES and twice
    * that: cost[FL_NLEVELS * (nsizes + k) + l]); a job's interval and costs are worked out from them as it arrives */
   long *sizes, nsizes;
   double *cost;
-  int coop;      /* app.checkpoint_period = cooperative: periods over the running jobs (replica's tau) */
-  int coop_daly; /* ... by Daly's rule on the raised cost (strategy.interval = daly), else Young's */
-  double pfs_bps; /* coop: the PFS's bandwidth, from a checkpoint of the whole machine alone */
-  double ff_span_s;                 /* the failure-free replay's span: the row's work_s */
-  char *disk_name; /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
+  int coop;         /* app.checkpoint_period = cooperative: periods over the running jobs (replica's tau) */
+  int coop_daly;    /* ... by Daly's rule on the raised cost (strategy.interval = daly), else Young's */
+  double pfs_bps;   /* coop: the PFS's bandwidth, from a checkpoint of the whole machine alone */
+  double ff_span_s; /* the failure-free replay's span: the row's work_s */
+  char *disk_name;  /* the nodes' local disk for the local and XOR levels (iocost.c's: "local", storage.disk) */
   long npfs;
   sg_host_t *pfs_host;
   sg_disk_t *pfs_disk;
@@ -101,10 +101,10 @@ enum { FL_IO_OBLIVIOUS = 0, FL_IO_ORDERED = 1, FL_IO_LEAST_WASTE = 2 };
 typedef struct fl_wlio fl_wlio;
 
 typedef struct fl_wlj {
-  fl_swf_job t;          /* its line of the trace */
-  long copies;           /* the copies it runs: degree, or as many as fit the machine (at least 1) */
-  double bytes;          /* its checkpoint's bytes a node */
-  double tau_s, delta_s; /* its interval, and its isolated file-level checkpoint's cost (least-waste) */
+  fl_swf_job t;                  /* its line of the trace */
+  long copies;                   /* the copies it runs: degree, or as many as fit the machine (at least 1) */
+  double bytes;                  /* its checkpoint's bytes a node */
+  double tau_s, delta_s;         /* its interval, and its isolated file-level checkpoint's cost (least-waste) */
   double mtbf_s, cost_s, load_s; /* coop: its MTBF, the cost its rule prices, its checkpoint's seconds of the whole
                                   * PFS (its bytes over the PFS's bandwidth) */
   double tau;                    /* coop: its current period */
@@ -348,8 +348,8 @@ static fl_err fl_wl_params(const fl_wlrun *w, const fl_sim *sim, const fl_swf_jo
   if (w->interval_kind == FL_INTERVAL_FIXED)
     jb->tau_s = w->interval_s;
   else if (isfinite(mtbf) && !isnan(delta))
-    jb->tau_s = w->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(delta, mtbf)
-                                                     : fl_pol_interval_young(delta, mtbf);
+    jb->tau_s =
+        w->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(delta, mtbf) : fl_pol_interval_young(delta, mtbf);
   if (!(jb->tau_s > 0) || isnan(delta))
     jb->tau_s = INFINITY;
   if (w->coop) {
@@ -373,8 +373,8 @@ static fl_err fl_wl_ff_next(void *ctx, fl_batch_job *job, int *got)
   fl_swf_job t;
   fl_err rc = fl_wl_src_next(&f->src, &t, got);
   if (rc == FL_OK && *got) {
-    *job = (fl_batch_job){.submit_s = t.submit_s, .run_s = t.run_s, .est_s = t.req_s,
-                          .nodes = t.nodes * fl_wl_copies(f->w, t.nodes)};
+    *job = (fl_batch_job){
+        .submit_s = t.submit_s, .run_s = t.run_s, .est_s = t.req_s, .nodes = t.nodes * fl_wl_copies(f->w, t.nodes)};
     f->t0 = fmin(f->t0, t.submit_s);
   }
   return rc;
@@ -426,7 +426,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                           fl_batch_names());
     goto done;
   }
-  if (sc->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
+  if (fl_strat_common(sc)->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
     rc = fl_scenario_fail(sc, "strategy", "flush", "workloads flush synchronously (each level written on its own)");
     goto done;
   }
@@ -1111,8 +1111,7 @@ static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
     jb->row.checkpoints++;
     /* the levels it wrote: its own, and those a checkpoint of it refreshes (the strategy's writes; none that needs
      * a partner on a job of one node) */
-    unsigned wrote =
-        (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(jb->t.nodes);
+    unsigned wrote = (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(jb->t.nodes);
     for (int l = 0; l < FL_NLEVELS; l++)
       if (wrote & FL_LEVEL_BIT(l)) {
         jb->lv_s[l] = jb->done_s;
@@ -1449,8 +1448,7 @@ static void fl_wl_coordinator(int argc, char **argv)
       break;
     /* nothing can ever run again: jobs wait, none runs or is to come, and no node will come back (failures
      * only take more) */
-    if (wr->running == 0 && !wr->have && fl_batch_waiting(wr->batch) > 0 &&
-        fl_fsrc_pending_repairs(rep->src) == 0)
+    if (wr->running == 0 && !wr->have && fl_batch_waiting(wr->batch) > 0 && fl_fsrc_pending_repairs(rep->src) == 0)
       break;
     double tnext = wr->have ? wr->pend.submit_s : INFINITY;
     while (wr->heap.n > 0 && fl_wl_stale(wr, wr->heap.v[0]))

@@ -373,13 +373,13 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
   /* silent data corruption: a Poisson stream over the job's nodes (every copy of every rank) */
   sim->sdc = isfinite(sc->sdc_mtbf_s);
-  sim->verify = sc->verify && sim->strat.levels;
+  sim->verify = fl_strat_common(sc)->verify && sim->strat.levels;
   if (sim->sdc && sim->caps.shape != FL_SHAPE_RANKS) {
     rc = fl_scenario_fail(sc, "failures", "sdc_mtbf",
                           "silent data corruption is modelled for bsp jobs only (this one: %s)", sim->app->app->name);
     goto done;
   }
-  if (sc->verify && !sim->strat.levels) {
+  if (fl_strat_common(sc)->verify && !sim->strat.levels) {
     rc = fl_scenario_fail(sc, "strategy", "verify", "'%s' takes no checkpoint: there is nothing to verify before",
                           sc->strategy);
     goto done;
@@ -394,8 +394,9 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     goto done;
   }
   sim->sdc_rate = sim->sdc ? (double)sim->slots / sc->sdc_mtbf_s : 0.0;
-  sim->verify_s = sc->verify_cost_s;
-  sim->verify_recall = sim->degree > 1 ? 1.0 : sc->verify_recall; /* copies that differ always show it */
+  sim->verify_s = fl_strat_common(sc)->verify_cost_s;
+  sim->verify_recall =
+      sim->degree > 1 ? 1.0 : fl_strat_common(sc)->verify_recall; /* copies that differ always show it */
   /* the rule prices the silent errors that cost a rollback: caught ones, and none under triplication's vote */
   fl_strat_set_sdc(&sim->strat, sim->sdc && sim->verify && sim->degree < 3 && sim->verify_recall > 0
                                     ? 1.0 / (sim->sdc_rate * sim->verify_recall)
@@ -424,7 +425,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                           .node_mtbf_s = sim->node_mtbf_s,
                           .group = group_takes_partner ? group : 0.0});
   }
-  if (sc->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
+  if (fl_strat_common(sc)->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
     unsigned lv = sim->strat.levels;
     if (!(lv & FL_LEVEL_BIT(FL_LEVEL_FILE)) ||
         !(lv & (FL_LEVEL_BIT(FL_LEVEL_LOCAL) | FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_XOR)))) {
@@ -439,7 +440,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                             names);
       goto done;
     }
-    if (sim->platform_costs && sc->flush_slowdown > 0) {
+    if (sim->platform_costs && fl_strat_common(sc)->flush_slowdown > 0) {
       rc = fl_scenario_fail(sc, "strategy", "flush_slowdown",
                             "with platform costs the flush's interference is simulated (from app.comm_fraction); "
                             "leave this key out, or set strategy.cost = constant");
@@ -449,8 +450,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     sim->flush_stage = (lv & FL_LEVEL_BIT(FL_LEVEL_XOR))     ? FL_LEVEL_XOR
                        : (lv & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY
                                                              : FL_LEVEL_LOCAL;
-    sim->flush_s = sc->file_cost_s;
-    sim->flush_slowdown = sc->flush_slowdown;
+    sim->flush_s = fl_strat_common(sc)->file_cost_s;
+    sim->flush_slowdown = fl_strat_common(sc)->flush_slowdown;
     /* what a file-level checkpoint costs the job: the level below, and compute slowed while it drains */
     sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
   }

@@ -5,6 +5,7 @@
 #include "ckpt_codec.h"
 #include "db.h"
 #include "engine.h"
+#include "grid_keys.h"
 #include "lossy_cg.h"
 #include "lossy_cg_keys.h"
 
@@ -184,9 +185,9 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
     code = 1;
   }
   memset(&cfg, 0, sizeof cfg);
-  cfg.n = sc->grid_rows;
-  cfg.tol = sc->tolerance;
-  cfg.maxit = sc->iterations;
+  cfg.n = fl_grid_options(sc)->rows;
+  cfg.tol = fl_grid_options(sc)->tolerance;
+  cfg.maxit = fl_grid_options(sc)->iterations;
   cfg.interval = pl.interval;
   cfg.levels = (int)fl_lossy_options(sc)->levels;
 

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "fl_config.h"
 #include "fm.h"
+#include "grid_keys.h"
 #include "gridworld_keys.h"
 #include "gw_mpi.h"
 #include "gw_tasks.h"
@@ -126,10 +127,10 @@ static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_co
   int tasks = dc->strat->caps->shape == FL_SHAPE_TASKS;
   memset(res, 0, sizeof *res);
   memset(counts, 0, sizeof *counts);
-  if (fl_gw_create(sc->grid_rows, sc->grid_cols, fl_gridworld_options(sc)->discount,
+  if (fl_gw_create(fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, fl_gridworld_options(sc)->discount,
                    fl_gridworld_options(sc)->move_prob, sc->seed, &gw) != FL_OK ||
-      (tasks ? !(t = fl_gwt_create(rt, gw, dc->strat, sc->tolerance, sc->iterations))
-             : !(g = fl_gwm_create(rt, gw, sc->tolerance, sc->iterations)))) {
+      (tasks ? !(t = fl_gwt_create(rt, gw, dc->strat, fl_grid_options(sc)->tolerance, fl_grid_options(sc)->iterations))
+             : !(g = fl_gwm_create(rt, gw, fl_grid_options(sc)->tolerance, fl_grid_options(sc)->iterations)))) {
     fl_gw_destroy(&gw);
     return -1;
   }
@@ -144,7 +145,7 @@ static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_co
     if (tasks) {
       fl_gwt_finish(t, &res->iterations, &converged, &res->checksum, &res->error_linf, counts);
       res->row0 = 0; /* every role holds the whole grid */
-      res->nrows = sc->grid_rows;
+      res->nrows = fl_grid_options(sc)->rows;
     } else if (fl_gwm_finish(g, &res->iterations, &converged, &res->checksum, &res->error_linf, &res->row0,
                              &res->nrows) != FL_RT_OK) {
       res->error_linf = NAN;
@@ -166,9 +167,9 @@ static int fl_run_cg(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *d
   fl_cgm_config cfg;
   memset(&cfg, 0, sizeof cfg);
   memset(counts, 0, sizeof *counts);
-  cfg.n = sc->grid_rows;
-  cfg.tol = sc->tolerance;
-  cfg.maxit = sc->iterations;
+  cfg.n = fl_grid_options(sc)->rows;
+  cfg.tol = fl_grid_options(sc)->tolerance;
+  cfg.maxit = fl_grid_options(sc)->iterations;
   cfg.drv = dc;
   fl_cgm_run(rt, &cfg, res);
   return 0;
@@ -263,7 +264,7 @@ int main(int argc, char **argv)
                           "the app registry lists '%s' for the real engine, which has no run "
                           "function for it (exec/mpi_inmem/main.c fl_real_apps[])",
                           app->name);
-  if (rc == FL_OK && (app->flags & FL_APP_REAL_SQUARE) && sc->grid_rows != sc->grid_cols)
+  if (rc == FL_OK && (app->flags & FL_APP_REAL_SQUARE) && fl_grid_options(sc)->rows != fl_grid_options(sc)->cols)
     rc = fl_scenario_fail(sc, "app", "grid", "%s needs a square grid", app->name);
   if (rc == FL_OK && sc->spares >= wsize)
     rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave no active rank of %d processes", sc->spares, wsize);
@@ -275,9 +276,9 @@ int main(int argc, char **argv)
                             (long)wsize - sc->spares, degree);
   }
   nroles = (wsize - (int)sc->spares) / degree;
-  if (rc == FL_OK && nroles > sc->grid_rows)
+  if (rc == FL_OK && nroles > fl_grid_options(sc)->rows)
     rc = fl_scenario_fail(sc, "mpi", "spares", "%ld spares leave %d active ranks of %d processes for a %ld-row grid",
-                          sc->spares, nroles, wsize, sc->grid_rows);
+                          sc->spares, nroles, wsize, fl_grid_options(sc)->rows);
   if (rc == FL_OK && sc->mirror_pair && nroles % 2)
     rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%d); use ring", nroles);
   if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, kill_at_s, &nkill) != 0)

@@ -60,7 +60,8 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
   const fl_multilevel_opts *o = fl_scenario_options(sc, &fl_multilevel_options);
   run->levels = 0;
   run->xor_group = o->xor_group;
-  run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s; /* constant costs: the other levels cost checkpoint_cost */
+  run->delta_s[FL_LEVEL_FILE] =
+      fl_strat_common(sc)->file_cost_s; /* constant costs: the other levels cost checkpoint_cost */
   copy = malloc(strlen(o->levels) + 1);
   if (!copy)
     return fl_err_set(FL_ERR_NOMEM, "out of memory");

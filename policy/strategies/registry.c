@@ -5,8 +5,52 @@
 #include "strategy.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+/* ---- the keys the checkpointing strategies share ---- */
+
+static const char *const fl_verify_choices[] = {"none", "checkpoint", NULL};
+static const char *const fl_flush_choices[] = {"sync", "async", NULL};
+
+static const fl_key fl_strat_common_table[] = {
+    {"strategy", "file_cost", FL_K_DURATION, offsetof(fl_strat_common_opts, file_cost_s), FL_K_NONNEG, "5min", NULL,
+     "two-level: time to write a file-level checkpoint (the simulator's; the real engine measures it)"},
+    {"strategy", "flush", FL_K_ENUM_INT, offsetof(fl_strat_common_opts, flush_async), 0, "sync", fl_flush_choices,
+     "multilevel: sync = the job waits while a file-level checkpoint is written; async = it writes the level below "
+     "and goes on computing while that copy drains to the PFS (VeloC), slowed by the flush's interference; the "
+     "file level holds the checkpoint once the flush is done"},
+    {"strategy", "flush_slowdown", FL_K_REAL, offsetof(fl_strat_common_opts, flush_slowdown), FL_K_NONNEG, "0", NULL,
+     "async flush with constant costs: the fraction by which compute slows while a flush drains (with platform "
+     "costs it is simulated from app.comm_fraction)"},
+    {"strategy", "verify", FL_K_ENUM_INT, offsetof(fl_strat_common_opts, verify), 0, "none", fl_verify_choices,
+     "checkpoint: verify the state before each checkpoint (a detector of cost verify_cost and recall "
+     "verify_recall; replication compares the copies, triplication votes); none: trust it"},
+    {"strategy", "verify_cost", FL_K_DURATION, offsetof(fl_strat_common_opts, verify_cost_s), FL_K_NONNEG, "0s", NULL,
+     "time of one verification V (checksums, ABFT, a comparison of replicas)"},
+    {"strategy", "verify_recall", FL_K_REAL, offsetof(fl_strat_common_opts, verify_recall), FL_K_NONNEG, "1", NULL,
+     "probability that a verification catches a corrupted state (at most 1; replication: 1)"},
+};
+
+static fl_err fl_strat_common_check(const fl_scenario *sc, const void *opts)
+{
+  const fl_strat_common_opts *o = opts;
+  if (!(o->flush_slowdown < 10.0))
+    return fl_scenario_fail(sc, "strategy", "flush_slowdown",
+                            "must be below 10 (a fraction: 0.2 = compute 20 %% slower while a flush drains)");
+  if (!(o->verify_recall <= 1.0))
+    return fl_scenario_fail(sc, "strategy", "verify_recall", "is a probability: at most 1");
+  return FL_OK;
+}
+
+const fl_keyset fl_strat_common_keys = {"the checkpointing strategies", sizeof(fl_strat_common_opts),
+                                        fl_strat_common_table, FL_KEYS_N(fl_strat_common_table), fl_strat_common_check};
+
+const fl_strat_common_opts *fl_strat_common(const fl_scenario *sc)
+{
+  return fl_scenario_options(sc, &fl_strat_common_keys);
+}
 
 /* The registry, in the order `faultline keys` lists it: one line per strategy, whose NAME.c defines
  * fl_strategy_NAME (CMake compiles every .c of this folder). */
@@ -106,8 +150,8 @@ static void fl_strat_init(fl_strategy_run *run, const fl_strategy_ops *ops, cons
   run->budget = INFINITY;
   fl_strat_decisions_reset(run);
   run->async_file_s = NAN;
-  run->verify = sc->verify;
-  run->verify_s = sc->verify ? sc->verify_cost_s : 0.0;
+  run->verify = fl_strat_common(sc)->verify;
+  run->verify_s = run->verify ? fl_strat_common(sc)->verify_cost_s : 0.0;
   run->sdc_mtbf_s = INFINITY;
 }
 

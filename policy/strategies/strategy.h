@@ -177,6 +177,22 @@ struct fl_strategy_ops {
                          unsigned char *substitute, long *substitute_by, int *have_z);
 };
 
+/* ---- the keys every checkpointing strategy shares ----
+ * Declared by the registry (registry.c) and registered once (apps/registries.c): the file level's constant cost,
+ * its asynchronous flush, and the verification before each checkpoint. The strategies that write a file level read
+ * file_cost; the engines apply the flush and the verification to whatever strategy runs. */
+typedef struct fl_strat_common_opts {
+  double file_cost_s;    /* strategy.file_cost: a file-level checkpoint with constant costs (simulator) */
+  int flush_async;       /* strategy.flush = async: the file level drains in the background */
+  double flush_slowdown; /* async flush, constant costs: compute slows by this fraction while a flush drains */
+  int verify;            /* strategy.verify = checkpoint: verify the state before each checkpoint */
+  double verify_cost_s;  /* V */
+  double verify_recall;  /* r in [0, 1] */
+} fl_strat_common_opts;
+extern const fl_keyset fl_strat_common_keys;
+/* sc's values of them (borrowed). */
+const fl_strat_common_opts *fl_strat_common(const fl_scenario *sc);
+
 /* ---- the registry ---- */
 int fl_strat_count(void);
 const fl_strategy_ops *fl_strat_at(int i);

@@ -29,7 +29,7 @@ static fl_err fl_two_level_setup(fl_strategy_run *run, const fl_scenario *sc)
   const fl_two_level_opts *o = fl_scenario_options(sc, &fl_two_level_options);
   run->levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
   run->file_every = o->file_every;
-  run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s;
+  run->delta_s[FL_LEVEL_FILE] = fl_strat_common(sc)->file_cost_s;
   run->writes[FL_LEVEL_FILE] |= FL_LEVEL_BIT(FL_LEVEL_BUDDY); /* a file-level checkpoint refreshes the buddy copy */
   return FL_OK;
 }

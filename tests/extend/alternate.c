@@ -38,7 +38,7 @@ static fl_err fl_alternate_setup(fl_strategy_run *run, const fl_scenario *sc)
   const fl_alternate_opts *o = fl_scenario_options(sc, &fl_alternate_options);
   run->levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
   run->file_every = o->period;
-  run->delta_s[FL_LEVEL_FILE] = sc->file_cost_s;
+  run->delta_s[FL_LEVEL_FILE] = fl_strat_common(sc)->file_cost_s;
   return FL_OK;
 }
 
