@@ -82,47 +82,51 @@
   X(FL_EV_REPLICATION_WF, 77, "replication", "workflow", "a failed workflow task re-executed on node",                 \
     "printf('task %s', label)")                                                                                        \
   X(FL_EV_TMR_SDC, 81, "sdc", "tmr", "a bit flip injected into a TMR replica (detail in label)", "label")              \
-  X(FL_EV_TMR_VOTE, 82, "vote", "tmr", "the TMR vote of a trial (detail in label)", "label")                          \
+  X(FL_EV_TMR_VOTE, 82, "vote", "tmr", "the TMR vote of a trial (detail in label)", "label")                           \
   X(FL_EV_REAL_FAILURE, 91, "failure", "process",                                                                      \
     "real: a process of the job was found dead (node: the process, rank: its role; peer: the process that takes the "  \
     "role over, none if no spare was left)",                                                                           \
     "printf('process %d (role %d) died', node, rank)")                                                                 \
-  X(FL_EV_REAL_DETECTION, 92, "detection", "", "real: a dead process suspected, value s after the wait began",          \
+  X(FL_EV_REAL_DETECTION, 92, "detection", "", "real: a dead process suspected, value s after the wait began",         \
     "printf('after %.3gs', value)")                                                                                    \
-  X(FL_EV_REAL_RECOVERY, 93, "recovery", "", "real: the survivors agreed on a recovery (n processes dead), in value s", \
+  X(FL_EV_REAL_RECOVERY, 93, "recovery", "",                                                                           \
+    "real: the survivors agreed on a recovery (n processes dead), in value s",                                         \
     "printf('%d dead, agreed in %.3gs', n, value)")                                                                    \
   X(FL_EV_REAL_CHECKPOINT, 94, "checkpoint", "iteration",                                                              \
     "real: a checkpoint of level committed before iteration n, in value s",                                            \
-    "printf('iteration %d, %s level, %.3gs', n, level, value)")                                                       \
-  X(FL_EV_JOB_START, 101, "job-start", "", "workload: job rank (the trace's number) starts on n nodes",                 \
+    "printf('iteration %d, %s level, %.3gs', n, level, value)")                                                        \
+  X(FL_EV_REAL_LOSS, 95, "failure", "data",                                                                            \
+    "real: a role's data wiped while its process lives (an injected loss; node: the process, rank: the role)",         \
+    "printf('role %d lost its data', rank)")                                                                           \
+  X(FL_EV_JOB_START, 101, "job-start", "", "workload: job rank (the trace's number) starts on n nodes",                \
     "printf('job %d on %d nodes', rank, n)")                                                                           \
-  X(FL_EV_JOB_END, 102, "job-end", "", "workload: job rank finished", "printf('job %d done', rank)")                     \
+  X(FL_EV_JOB_END, 102, "job-end", "", "workload: job rank finished", "printf('job %d done', rank)")                   \
   X(FL_EV_FAILURE_JOB, 103, "failure", "job",                                                                          \
-    "workload: a node of job rank failed; value s of its compute lost; n = 1: it restarted in place on its nodes",   \
+    "workload: a node of job rank failed; value s of its compute lost; n = 1: it restarted in place on its nodes",     \
     "printf('job %d loses %.6gs', rank, value)")                                                                       \
   X(FL_EV_FAILURE_IDLE, 104, "failure", "idle", "workload: a node that held no job failed", "'idle node'")             \
   X(FL_EV_REPAIR_IDLE, 105, "repair", "idle", "workload: a failed node is back", "'back'")                             \
-  X(FL_EV_CHECKPOINT_JOB, 106, "checkpoint", "job", "workload: job rank committed a checkpoint of value s of work",     \
+  X(FL_EV_CHECKPOINT_JOB, 106, "checkpoint", "job", "workload: job rank committed a checkpoint of value s of work",    \
     "printf('job %d, work %.6gs', rank, value)")                                                                       \
   X(FL_EV_RESTART_JOB, 107, "restart", "job", "workload: job rank read back its checkpoint of value s of work",        \
     "printf('job %d from work %.6gs', rank, value)")                                                                   \
   X(FL_EV_FAILURE_JOB_COPY, 108, "failure", "job-copy",                                                                \
-    "workload, replication: a node of a copy of job rank failed; masked, n live copies of that rank left",            \
+    "workload, replication: a node of a copy of job rank failed; masked, n live copies of that rank left",             \
     "printf('job %d, %d copies of the rank left', rank, n)")                                                           \
   FL_EV_PHASES(X)
 
 /* The job's phases (bsp, gridworld): logged when one ends, at its end, value its length in seconds (it began at
  * t_s - value), n = 1 when a failure cut it short; a timeline draws them as bars (report --timeline, --trace). */
 #define FL_EV_PHASES(X)                                                                                                \
-  X(FL_EV_PHASE_COMPUTE, 111, "phase", "compute", "the job computed for value s (n = 1: interrupted)",                   \
-    "printf('compute %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                                 \
+  X(FL_EV_PHASE_COMPUTE, 111, "phase", "compute", "the job computed for value s (n = 1: interrupted)",                 \
+    "printf('compute %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                                \
   X(FL_EV_PHASE_CHECKPOINT, 112, "phase", "checkpoint", "the job wrote a checkpoint for value s (n = 1: interrupted)", \
-    "printf('checkpoint %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                              \
+    "printf('checkpoint %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                             \
   X(FL_EV_PHASE_RESTART, 113, "phase", "restart", "the job read its state back for value s (n = 1: interrupted)",      \
-    "printf('restart %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                                 \
+    "printf('restart %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")                                \
   X(FL_EV_PHASE_DOWNTIME, 114, "phase", "downtime", "the job was down for value s after an interruption",              \
     "printf('downtime %.6gs', value)")                                                                                 \
-  X(FL_EV_PHASE_WAIT, 115, "phase", "wait", "the job waited value s for a node (no spare left)",                      \
+  X(FL_EV_PHASE_WAIT, 115, "phase", "wait", "the job waited value s for a node (no spare left)",                       \
     "printf('waiting for nodes %.6gs', value)")                                                                        \
   X(FL_EV_PHASE_VERIFY, 116, "phase", "verify", "the job verified its state for value s (n = 1: interrupted)",         \
     "printf('verify %.6gs%s', value, CASE n WHEN 1 THEN ', interrupted' ELSE '' END)")

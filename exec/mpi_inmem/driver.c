@@ -361,6 +361,11 @@ static int fl_drv_init(fl_drv *d)
 static int fl_drv_repair(fl_drv *d, const unsigned char *ckpt, double t0)
 {
   int rc = d->ops->repair(d->app, d->lost, ckpt);
+  if (rc == FL_RT_LOST && !d->res->lost_kind) { /* the application could not repair (a copy it cannot decode) */
+    char msg[400];
+    snprintf(msg, sizeof msg, "repair: %s", fl_err_msg());
+    return fl_drv_lost(d, FL_LOST_ERROR, msg);
+  }
   if (rc == FL_RT_OK && d->strat->levels)
     rc = fl_drv_checkpoint(d); /* the repaired state, mirrored again */
   d->res->restore_s += fl_rt_now() - t0;
@@ -404,6 +409,16 @@ static int fl_drv_inject(fl_drv *d, long it, int *any)
   r = fl_strat_on_failure(d->strat, &view);
   d->res->injected++;
   d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;
+  if (c->events) {
+    double t = t0 - d->t_start;
+    for (int role = 0; role < rt->nroles; role++)
+      if (d->lost[role])
+        fl_evlog_task(c->events, t, FL_EV_REAL_LOSS, rt->role_holder[role], role, -1, -1);
+    if (r.action == FL_ACT_ROLLBACK)
+      fl_evlog_value(c->events, t, FL_EV_RESTART_LEVEL, NAN, fl_level_name(r.level));
+    else
+      fl_evlog_add(c->events, t, FL_EV_RESTART_SCRATCH, -1);
+  }
   if (r.action == FL_ACT_ROLLBACK &&
       (r.level != FL_LEVEL_BUDDY || (rc = fl_imc_refetch(d->imc, d->lost, d->state)) == FL_RT_LOST))
     return fl_drv_lost(d, FL_LOST_DATA, "injected loss: the checkpoint the strategy chose is not in memory");

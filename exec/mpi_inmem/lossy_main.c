@@ -48,7 +48,7 @@ static int fl_lossy_protected(const fl_lcg_config *cfg)
 }
 
 static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_lossy_codec *cs, const char *mode,
-                         long lost_role, long lost_at, const fl_lcg_result *res, double best_wall)
+                         long lost_role, long lost_at, const fl_lcg_result *res, double best_wall, fl_evlog *events)
 {
   fl_scenario *sc = c->sc;
   const fl_driver_result *dr = &res->drv;
@@ -106,7 +106,7 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_los
   row.aux_iterations = strcmp(mode ? mode : "", "improved") == 0 ? res->aux_iterations : -1;
   row.compression_ratio = sums[2] > 0 ? sums[1] / sums[2] : NAN;
   row.raw_checkpoint_bytes = sums[1];
-  if (fl_db_insert_run(c->db, &row, NULL, NULL) != FL_OK) {
+  if (fl_db_insert_run(c->db, &row, events, NULL) != FL_OK) {
     fprintf(stderr, "faultline-mpi: %s\n", fl_err_msg());
     c->failed = 1;
   }
@@ -130,9 +130,10 @@ static void fl_lossy_line(fl_lossy_ctx *c, const char *mode, const fl_lossy_code
 }
 
 /* One solve through the driver, losing role lose_role[i] before iteration lose_iter[i]; every active process runs
- * it. The strategy is a fresh copy for each solve (the driver counts its checkpoints in it). */
+ * it. The strategy is a fresh copy for each solve (the driver counts its checkpoints in it); its timeline goes to
+ * events (cleared first; run.events = all), which the row writer stores with the solve's row. */
 static void fl_lossy_solve(fl_lossy_ctx *c, fl_lcg_config *cfg, const long *lose_role, const long *lose_iter, int nlose,
-                           fl_lcg_result *res)
+                           fl_evlog *events, fl_lcg_result *res)
 {
   fl_strategy_run run = fl_lossy_protected(cfg) ? *c->strat : c->none;
   fl_driver_config dc = *c->base;
@@ -143,7 +144,8 @@ static void fl_lossy_solve(fl_lossy_ctx *c, fl_lcg_config *cfg, const long *lose
   dc.nlose = nlose;
   dc.shrink = 0;      /* a lost rank's rows are repaired, never re-cut */
   dc.file_dir = NULL; /* buddy memory or nothing */
-  dc.events = NULL;   /* a row per solve: no timeline */
+  fl_evlog_clear(events);
+  dc.events = c->sc->events_all ? events : NULL;
   cfg->drv = &dc;
   fl_lcg_run(c->rt, cfg, res);
   cfg->drv = NULL;
@@ -167,7 +169,10 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
   int code = 0;
   const char *final_status = "completed";
   char lost_msg[256] = "";
+  fl_evlog ev, best_ev; /* a solve's timeline; the failure-free repeats keep the best one's */
 
+  fl_evlog_init(&ev, sc->events_all);
+  fl_evlog_init(&best_ev, sc->events_all);
   memset(&c, 0, sizeof c);
   c.sc = sc;
   c.rt = rt;
@@ -204,13 +209,16 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
       cfg.interval = a < 0 ? 0 : pl.interval;
       for (long rep = 0; rep < fl_lossy_options(sc)->repeat && !c.stop; rep++) {
         double w[1];
-        fl_lossy_solve(&c, &cfg, NULL, NULL, 0, &res);
+        fl_lossy_solve(&c, &cfg, NULL, NULL, 0, &ev, &res);
         w[0] = res.drv.wall_s;
         if (c.stop)
           break;
         if (fl_rt_max(rt, w, 1) == FL_RT_OK && w[0] < best) { /* the slowest role's wall time, best repeat */
+          fl_evlog swap = best_ev;                            /* and its timeline */
           best = w[0];
           keep = res;
+          best_ev = ev;
+          ev = swap;
         }
       }
       if (c.stop)
@@ -218,7 +226,7 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
       if (a < 0)
         ff = keep.iterations;
       fl_lossy_line(&c, NULL, a < 0 ? NULL : &pl.codecs[a], -1, -1, &keep);
-      fl_lossy_row(&c, &cfg, a < 0 ? NULL : &pl.codecs[a], NULL, -1, -1, &keep, best);
+      fl_lossy_row(&c, &cfg, a < 0 ? NULL : &pl.codecs[a], NULL, -1, -1, &keep, best, &best_ev);
     }
     cfg.interval = pl.interval;
     for (int m = 0; m < pl.nmodes && !c.stop; m++)
@@ -231,11 +239,11 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
             cfg.mode = pl.modes[m];
             cfg.codec = pl.codecs[a].name;
             cfg.codec_tol = pl.codecs[a].tol;
-            fl_lossy_solve(&c, &cfg, &role, &iter, 1, &res);
+            fl_lossy_solve(&c, &cfg, &role, &iter, 1, &ev, &res);
             if (c.stop)
               break;
             fl_lossy_line(&c, fl_lossy_mode_name(cfg.mode), &pl.codecs[a], role, iter, &res);
-            fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lossy_mode_name(cfg.mode), role, iter, &res, NAN);
+            fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lossy_mode_name(cfg.mode), role, iter, &res, NAN, &ev);
           }
   } else {
     for (int m = 0; m < pl.nmodes && !c.stop; m++)
@@ -243,13 +251,13 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
         cfg.mode = pl.modes[m];
         cfg.codec = pl.codecs[a].name;
         cfg.codec_tol = pl.codecs[a].tol;
-        fl_lossy_solve(&c, &cfg, pl.lose_role, pl.lose_iter, pl.nlose, &res);
+        fl_lossy_solve(&c, &cfg, pl.lose_role, pl.lose_iter, pl.nlose, &ev, &res);
         if (c.stop)
           break; /* lost, or a spare never promoted: the job is over */
         fl_lossy_line(&c, fl_lossy_mode_name(cfg.mode), &pl.codecs[a], pl.nlose ? pl.lose_role[0] : -1,
                       pl.nlose ? pl.lose_iter[0] : -1, &res);
         fl_lossy_row(&c, &cfg, &pl.codecs[a], fl_lossy_mode_name(cfg.mode), pl.nlose ? pl.lose_role[0] : -1,
-                     pl.nlose ? pl.lose_iter[0] : -1, &res, NAN);
+                     pl.nlose ? pl.lose_iter[0] : -1, &res, NAN, &ev);
         if (strcmp(res.status, "completed") != 0 && strcmp(res.status, "maxit") != 0)
           final_status = res.status;
       }
@@ -266,6 +274,8 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
   if (rt->role == 0 && !c.stop)
     fl_rt_release_spares(rt);
   fl_db_close(&c.db);
+  fl_evlog_free(&ev);
+  fl_evlog_free(&best_ev);
   if (c.out)
     fclose(c.out);
   if (out_dir) {

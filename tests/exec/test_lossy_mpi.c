@@ -357,6 +357,18 @@ static void test_study_report(void)
     CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE codec IN ('zero', 'off') AND strategy <> "
                                      "'none'"),
                     0);
+    /* each solve's timeline (run.events = all) is stored with its row: the injected loss of its role, once, and a
+     * checkpoint event for every checkpoint the row counts */
+    CU_ASSERT(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE lost_role >= 0") >= 8);
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs r WHERE lost_role >= 0 AND (SELECT COUNT(*) FROM "
+                                     "events e JOIN event_kinds k ON k.code = e.kind WHERE e.run_id = r.id AND "
+                                     "k.name = 'failure' AND k.variant = 'data' AND e.rank = r.lost_role) <> 1"),
+                    0);
+    CU_ASSERT(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE codec LIKE 'zfp-adaptive%' AND checkpoints > 0") > 0);
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs r WHERE checkpoints <> (SELECT COUNT(*) FROM events e "
+                                     "JOIN event_kinds k ON k.code = e.kind WHERE e.run_id = r.id AND "
+                                     "k.name = 'checkpoint' AND k.variant = 'iteration')"),
+                    0);
   }
 }
 
