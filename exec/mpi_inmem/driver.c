@@ -583,6 +583,13 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
              ops->name, d.strat->ops->name);
     goto done;
   }
+  if (cfg->shrink && !ops->unpack_from && !ops->recover_tasks) {
+    res->status = "lost";
+    res->lost_kind = FL_LOST_ERROR;
+    snprintf(res->message, sizeof res->message,
+             "shrink re-cuts the rows of a dead rank, which %s cannot (no unpack_from)", ops->name);
+    goto done;
+  }
   if ((d.strat->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)) && !cfg->file_dir) {
     res->status = "lost";
     res->lost_kind = FL_LOST_ERROR;

@@ -24,8 +24,8 @@ typedef struct fl_mpi_app_ops {
   int (*step)(void *app);                /* one iteration (may communicate) */
   int (*finished)(void *app);            /* converged or out of iterations */
   long (*iteration)(void *app);
-  void (*pack)(void *app, unsigned char *buf);
-  void (*unpack)(void *app, const unsigned char *buf);
+  void (*pack)(void *app, unsigned char *buf);         /* my state, checkpoint_bytes long (NULL with pack_n) */
+  void (*unpack)(void *app, const unsigned char *buf); /* the state back, on every role (NULL with repair) */
   /* Variable-length checkpoints (compressed ones): pack into buf and return the bytes used (at most
    * checkpoint_bytes; the payload says its own length); 0 when the state cannot be packed (fl_err says why: the
    * job stops). The buddy level sends only those bytes; the file level writes the whole buffer. NULL: pack. */
