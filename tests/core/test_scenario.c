@@ -262,11 +262,37 @@ static void test_checks_across_keys(void)
   fl_scenario_destroy(&sc);
 }
 
-/* docs/scenarios.md documents every key of the table. */
+/* The default cell of key `needle`'s row in scenarios.md's tables ("| `s.k` | type | default | meaning |", cells split
+ * at unescaped bars), backticks stripped, into out; 0 when the key has no row. */
+static int fl_doc_default(const char *doc, const char *needle, char *out, size_t size)
+{
+  char row[128];
+  const char *p, *cell;
+  int bars = 0;
+  size_t n = 0;
+  snprintf(row, sizeof row, "\n| %s |", needle);
+  if (!(p = strstr(doc, row)))
+    return 0;
+  for (p += 1; *p && *p != '\n' && bars < 3; p++)
+    if (*p == '|' && p[-1] != '\\')
+      bars++;
+  for (cell = p; *cell == ' ' || *cell == '`'; cell++)
+    ;
+  while (cell[n] && cell[n] != '\n' && !(cell[n] == '|' && cell[n - 1] != '\\') && n + 1 < size)
+    n++;
+  while (n > 0 && (cell[n - 1] == ' ' || cell[n - 1] == '`'))
+    n--;
+  memcpy(out, cell, n);
+  out[n] = '\0';
+  return 1;
+}
+
+/* docs/scenarios.md documents every key of the table, each with the binary's default (an unset one is the doc's to
+ * explain: "unset", "—", or what unset means). */
 static void test_docs_cover_every_key(void)
 {
   FILE *f = fopen(fl_test_src("docs/scenarios.md"), "r");
-  static char doc[1 << 16];
+  static char doc[1 << 17];
   size_t n;
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
   n = fread(doc, 1, sizeof doc - 1, f);
@@ -281,6 +307,13 @@ static void test_docs_cover_every_key(void)
     if (!strstr(doc, needle))
       fprintf(stderr, "docs/scenarios.md lacks %s\n", needle);
     CU_ASSERT_PTR_NOT_NULL(strstr(doc, needle));
+    {
+      char def[256];
+      int row = fl_doc_default(doc, needle, def, sizeof def);
+      if (row && k->def[0] && strcmp(def, k->def) != 0)
+        fprintf(stderr, "docs/scenarios.md gives %s the default '%s'; the binary's is '%s'\n", needle, def, k->def);
+      CU_ASSERT(!row || !k->def[0] || strcmp(def, k->def) == 0);
+    }
   }
 }
 
