@@ -283,9 +283,6 @@ int main(int argc, char **argv)
     rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%d); use ring", nroles);
   if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, kill_at_s, &nkill) != 0)
     rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER or RANK@TIME terms, e.g. 1@40 3@2.5s");
-  for (int k = 0; rc == FL_OK && app_study && k < nkill; k++)
-    if (kill_iter[k] < 0)
-      rc = fl_scenario_fail(sc, "mpi", "kill", "the %s study kills at iterations only (RANK@ITER)", app->name);
   if (rc == FL_OK && study_check)
     rc = study_check(sc, nkill);
   dc.fail_at_s = -1;

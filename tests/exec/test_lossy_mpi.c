@@ -242,6 +242,32 @@ static void test_real_death_improved(void)
   CU_ASSERT(found);
 }
 
+/* A real death at a time rather than an iteration (the driver's RANK@TIME kills): the spare is promoted, improved
+ * recovery repairs it, the solve converges, and the summary line counts the one failure. */
+static void test_real_death_at_time(void)
+{
+  char dir[512], path[600], line[4096];
+  solve s[MAXSOLVES];
+  FILE *f;
+  snprintf(dir, sizeof dir, "%s/kill-time", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(run("--spares 1 --set app.grid=256x256 --set app.iterations=20000 --set recovery.mode=improved "
+                            "--set recovery.codec=zfp-adaptive:0.1 --set recovery.interval=4 --kill 2@0.1s",
+                            dir),
+                        0);
+  for (int r = 0; r < NP; r++) {
+    CU_ASSERT_EQUAL_FATAL(read_solves(dir, NP + 1, r, s), 1);
+    CU_ASSERT_STRING_EQUAL(s[0].status, "completed");
+    CU_ASSERT(s[0].residual <= TOL * 1.5);
+    CU_ASSERT_EQUAL(s[0].from_buddy, 1);
+  }
+  snprintf(path, sizeof path, "%s/rank-0.txt", dir);
+  f = fopen(path, "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof line, f));
+  fclose(f);
+  CU_ASSERT_EQUAL((long)num(line, "failures"), 1);
+}
+
 /* A real death with codec none and global rollback: the promoted spare gets the full state from the buddy and
  * every role replays to the failure-free solution, bit for bit. */
 static void test_real_death_none_replays(void)
@@ -379,6 +405,7 @@ static CU_TestInfo lossy_tests[] = {
     {"the adaptive bound shrinks as the residual falls", test_adaptive_bound_shrinks},
     {"a real death: spare promoted, improved recovery", test_real_death_improved},
     {"a real death: codec none, global rollback replays exactly", test_real_death_none_replays},
+    {"a real death at a time, not an iteration", test_real_death_at_time},
     {"losses go through the strategy: a copy lost with its role starts over", test_losses_through_strategy},
     {"bad [recovery] input", test_bad_input},
     {"the study and its report table", test_study_report},
