@@ -570,28 +570,17 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
-      "   AND (?5 = 0 OR codec IS NULL)"
-      " ORDER BY scenario, fl_text_hash, fl_variant_order(overrides), fl_variant(overrides), mode, strategy,"
-      "          interval_s, nodes, node_mtbf_s, failure_model, weights, policy, error_budget, id";
-  const char *sql_old = /* a database from before the lossy-CG columns */
-      "SELECT scenario, mode, strategy, interval_rule, interval_s, nodes, node_mtbf_s, failure_model, status,"
-      "       makespan_s, work_s, failures, interruptions, policy, weights, error_budget, iterations,"
-      "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
-      "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
-      "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER (),"
-      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER (), %s"
-      "  FROM runs"
-      " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
-      "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
-      "   AND ?5 = 0"
+      "   AND %s"
       " ORDER BY scenario, fl_text_hash, fl_variant_order(overrides), fl_variant(overrides), mode, strategy,"
       "          interval_s, nodes, node_mtbf_s, failure_model, weights, policy, error_budget, id";
   const int lossy = fl_has_codec_column(db);
   /* the task-graph columns (tasks_lost, error_spent) are absent from databases written before them */
   const int graphs = fl_has_column(db, "tasks_lost");
-  char *q = sqlite3_mprintf(lossy ? sql : sql_old, fl_db_text_hash_sql(db),
-                            graphs ? "tasks_lost, error_spent" : "NULL, NULL",
-                            fl_has_column(db, "failure_free_s") ? "failure_free_s" : "NULL");
+  char *q = sqlite3_mprintf(sql, fl_db_text_hash_sql(db), graphs ? "tasks_lost, error_spent" : "NULL, NULL",
+                            fl_has_column(db, "failure_free_s") ? "failure_free_s" : "NULL",
+                            /* the lossy-CG study's rows have a table of their own; a database from before its
+                             * columns has none */
+                            lossy ? "(?5 = 0 OR codec IS NULL)" : "?5 = 0");
 
   memset(&g, 0, sizeof g);
   if (!q || sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
