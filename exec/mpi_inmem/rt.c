@@ -278,7 +278,9 @@ static int fl_rt_allgather(fl_rt *rt, const double *mine, int n, double *all)
   return fl_rt_wait(rt, &req, 1);
 }
 
-int fl_rt_sum(fl_rt *rt, double *vals, int n)
+/* Every role's vals gathered, then reduced per entry in role order (the same result whoever holds the roles):
+ * the sum, or the maximum. */
+static int fl_rt_reduce(fl_rt *rt, double *vals, int n, int max)
 {
   double *all = malloc((size_t)(n * rt->nroles) * sizeof *all);
   int rc;
@@ -288,42 +290,28 @@ int fl_rt_sum(fl_rt *rt, double *vals, int n)
     return FL_RT_LOST;
   }
   rc = fl_rt_allgather(rt, vals, n, all);
-  if (rc == FL_RT_OK)
-    for (int k = 0; k < n; k++) {
-      double s = 0.0;
-      for (int r = 0; r < rt->nroles; r++) /* role order: the same sums whoever holds the roles */
-        s += all[r * n + k];
-      vals[k] = s;
-    }
-  if (rc == FL_RT_OK)
-    free(all);
-  else
+  if (rc != FL_RT_OK) {
     fl_rt_adopt(rt, all); /* its abandoned request may still write into it */
+    return rc;
+  }
+  for (int k = 0; k < n; k++) {
+    double v = max ? all[k] : 0.0;
+    for (int r = max ? 1 : 0; r < rt->nroles; r++)
+      v = max ? (all[r * n + k] > v ? all[r * n + k] : v) : v + all[r * n + k];
+    vals[k] = v;
+  }
+  free(all);
   return rc;
+}
+
+int fl_rt_sum(fl_rt *rt, double *vals, int n)
+{
+  return fl_rt_reduce(rt, vals, n, 0);
 }
 
 int fl_rt_max(fl_rt *rt, double *vals, int n)
 {
-  double *all = malloc((size_t)(n * rt->nroles) * sizeof *all);
-  int rc;
-  if (!all) {
-    rt->lost_kind = FL_LOST_ERROR;
-    snprintf(rt->lost_msg, sizeof rt->lost_msg, "out of memory");
-    return FL_RT_LOST;
-  }
-  rc = fl_rt_allgather(rt, vals, n, all);
-  if (rc == FL_RT_OK) {
-    for (int k = 0; k < n; k++) {
-      double m = all[k];
-      for (int r = 1; r < rt->nroles; r++)
-        m = all[r * n + k] > m ? all[r * n + k] : m;
-      vals[k] = m;
-    }
-    free(all);
-  } else {
-    fl_rt_adopt(rt, all);
-  }
-  return rc;
+  return fl_rt_reduce(rt, vals, n, 1);
 }
 
 /* Phase 1 of a recovery round: announce epoch e to every rank believed alive and collect who answers. Ranks
