@@ -377,6 +377,13 @@ static void test_study_report(void)
     /* each solve's timeline (run.events = all) is stored with its row: the injected loss of its role, once, and a
      * checkpoint event for every checkpoint the row counts */
     CU_ASSERT(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE lost_role >= 0") >= 8);
+    /* the real engine's accounting: the makespan is work, checkpoints, restores and repairs, and replay (no death
+     * here: no detection or agreement), every column filled and the work positive; and a loss costs a repair */
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE NOT coalesce(abs(makespan_s - (work_s + "
+                                     "checkpoint_time_s + restart_time_s + lost_work_s)) <= 1e-9 * makespan_s AND "
+                                     "work_s > 0, 0)"),
+                    0);
+    CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs WHERE lost_role >= 0 AND NOT restart_time_s > 0"), 0);
     CU_ASSERT_EQUAL(fl_cli_query(db, "SELECT COUNT(*) FROM runs r WHERE lost_role >= 0 AND (SELECT COUNT(*) FROM "
                                      "events e JOIN event_kinds k ON k.code = e.kind WHERE e.run_id = r.id AND "
                                      "k.name = 'failure' AND k.variant = 'data' AND e.rank = r.lost_role) <> 1"),
