@@ -402,10 +402,7 @@ static int fl_drv_inject(fl_drv *d, long it, int *any)
   memset(&view, 0, sizeof view);
   view.buddy_version = versions[0];
   view.file_version = -1;
-  view.buddy_intact = d->imc && versions[0] >= 0;
-  for (int role = 0; role < rt->nroles; role++)
-    if (d->lost[role] && (fl_rt_mirror_holder(rt, role) == role || d->lost[fl_rt_mirror_holder(rt, role)]))
-      view.buddy_intact = 0; /* its only copy went with it */
+  view.buddy_intact = d->imc && versions[0] >= 0 && fl_imc_copies_kept(rt, d->lost);
   r = fl_strat_on_failure(d->strat, &view);
   d->res->injected++;
   d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;

@@ -29,8 +29,8 @@ fl_imc *fl_imc_create(fl_rt *rt, size_t bytes, int id)
   m->id = id;
   m->committed = m->previous = m->pending = -1;
   for (int k = 0; k < FL_IMC_SLOTS; k++) {
-    m->snap[k] =
-        calloc(bytes ? bytes : 1, 1); /* a compressed copy fills part of it: the rest is zeros, never garbage */
+    /* a compressed copy fills part of a slot: the rest is zeros, never garbage */
+    m->snap[k] = calloc(bytes ? bytes : 1, 1);
     m->mirror[k] = calloc(bytes ? bytes : 1, 1);
     m->version[k] = -1;
     if (!m->snap[k] || !m->mirror[k]) {
@@ -194,6 +194,14 @@ int fl_imc_restore(fl_imc *m, void *data)
   return FL_RT_OK;
 }
 
+int fl_imc_copies_kept(const fl_rt *rt, const unsigned char *lost)
+{
+  for (int r = 0; r < rt->nroles; r++) /* a lost role's only copy is its mirror */
+    if (lost[r] && (fl_rt_mirror_holder(rt, r) == r || lost[fl_rt_mirror_holder(rt, r)]))
+      return 0;
+  return 1;
+}
+
 int fl_imc_refetch(fl_imc *m, const unsigned char *lost, void *data)
 {
   fl_rt *rt = m->rt;
@@ -201,11 +209,8 @@ int fl_imc_refetch(fl_imc *m, const unsigned char *lost, void *data)
   int nreq = 0, me = rt->role;
   if (me < 0)
     return FL_RT_OK;
-  if (m->committed < 0)
+  if (m->committed < 0 || !fl_imc_copies_kept(rt, lost)) /* every role decides alike */
     return FL_RT_LOST;
-  for (int r = 0; r < rt->nroles; r++) /* every role decides alike: a lost role's only copy is its mirror */
-    if (lost[r] && (fl_rt_mirror_holder(rt, r) == r || lost[fl_rt_mirror_holder(rt, r)]))
-      return FL_RT_LOST;
   fl_imc_abandon(m);
   if (lost[me])
     MPI_Irecv(data, (int)m->bytes, MPI_BYTE, fl_rt_mirror_holder(rt, me), 400 + m->id, rt->comm, &req[nreq++]);

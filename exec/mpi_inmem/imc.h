@@ -44,6 +44,8 @@ int fl_imc_restore(fl_imc *imc, void *data);
  * committed snapshot. Into data, on every active role. FL_RT_LOST when no version is committed or a lost role's
  * mirror was lost too (or is its own), FL_RT_FAILED if a peer died meanwhile. */
 int fl_imc_refetch(fl_imc *imc, const unsigned char *lost, void *data);
+/* 1 when every role marked in lost[] has its mirror on a role not marked (one whose memory is intact). */
+int fl_imc_copies_kept(const fl_rt *rt, const unsigned char *lost);
 
 /* Forget a transfer a failure interrupted (its buffers go to the runtime: the request may still write them). */
 void fl_imc_drop_pending(fl_imc *imc);

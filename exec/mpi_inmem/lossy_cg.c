@@ -292,7 +292,6 @@ static int fl_lcg_repair(void *app, const unsigned char *lost, const unsigned ch
   fl_rt *rt = s->rt;
   const long m = s->nrows * s->n;
   const int i_lost = lost[rt->role], mode = s->cfg->mode, have_ckpt = ckpt != NULL;
-  const unsigned char *mine = ckpt;
   double e = (double)s->exec;
   long aux = 0;
   int rc;
@@ -313,14 +312,14 @@ static int fl_lcg_repair(void *app, const unsigned char *lost, const unsigned ch
     s->bnorm2 = bb;
   }
   if (mode == FL_LOSSY_GLOBAL && s->none && have_ckpt) {
-    fl_lcg_unpack_full(s, mine); /* the failure-free run's state at the checkpoint: it replays exactly */
+    fl_lcg_unpack_full(s, ckpt); /* the failure-free run's state at the checkpoint: it replays exactly */
     return FL_RT_OK;
   }
   s->k = s->exec;
   if (mode == FL_LOSSY_GLOBAL || i_lost) {
     if (!have_ckpt)
       memset(fl_lcg_x(s), 0, (size_t)m * sizeof(double));
-    else if ((rc = fl_lcg_decode(s, mine)) != FL_RT_OK)
+    else if ((rc = fl_lcg_decode(s, ckpt)) != FL_RT_OK)
       return rc;
   }
   if (mode == FL_LOSSY_IMPROVED) {
@@ -333,7 +332,7 @@ static int fl_lcg_repair(void *app, const unsigned char *lost, const unsigned ch
       long backup_k = 0, age;
       if (have_ckpt) {
         fl_lcg_head h;
-        memcpy(&h, mine, sizeof h);
+        memcpy(&h, ckpt, sizeof h);
         backup_k = (long)h.k;
         def0 = h.local_def;
       } else {
