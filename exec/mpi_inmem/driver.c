@@ -355,6 +355,17 @@ static int fl_drv_init(fl_drv *d)
   return rc;
 }
 
+/* The strategy's decision after a failure or a loss, counted and logged: back to a level, or from scratch. */
+static void fl_drv_decided(fl_drv *d, fl_recovery r)
+{
+  fl_evlog *log = d->cfg->events;
+  d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;
+  if (log && r.action == FL_ACT_ROLLBACK)
+    fl_evlog_value(log, fl_rt_now() - d->t_start, FL_EV_RESTART_LEVEL, NAN, fl_level_name(r.level));
+  else if (log)
+    fl_evlog_add(log, fl_rt_now() - d->t_start, FL_EV_RESTART_SCRATCH, -1);
+}
+
 /* ops->repair after the strategy's decision: every role repairs from its checkpoint (ckpt, NULL when the strategy
  * starts over), then the repaired state is checkpointed and the schedule agreed again. t0: when the recovery began
  * (its time is restore_s). */
@@ -405,17 +416,10 @@ static int fl_drv_inject(fl_drv *d, long it, int *any)
   view.buddy_intact = d->imc && versions[0] >= 0 && fl_imc_copies_kept(rt, d->lost);
   r = fl_strat_on_failure(d->strat, &view);
   d->res->injected++;
-  d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;
-  if (c->events) {
-    double t = t0 - d->t_start;
-    for (int role = 0; role < rt->nroles; role++)
-      if (d->lost[role])
-        fl_evlog_task(c->events, t, FL_EV_REAL_LOSS, rt->role_holder[role], role, -1, -1);
-    if (r.action == FL_ACT_ROLLBACK)
-      fl_evlog_value(c->events, t, FL_EV_RESTART_LEVEL, NAN, fl_level_name(r.level));
-    else
-      fl_evlog_add(c->events, t, FL_EV_RESTART_SCRATCH, -1);
-  }
+  for (int role = 0; c->events && role < rt->nroles; role++)
+    if (d->lost[role])
+      fl_evlog_task(c->events, t0 - d->t_start, FL_EV_REAL_LOSS, rt->role_holder[role], role, -1, -1);
+  fl_drv_decided(d, r);
   if (r.action == FL_ACT_ROLLBACK &&
       (r.level != FL_LEVEL_BUDDY || (rc = fl_imc_refetch(d->imc, d->lost, d->state)) == FL_RT_LOST))
     return fl_drv_lost(d, FL_LOST_DATA, "injected loss: the checkpoint the strategy chose is not in memory");
@@ -450,13 +454,7 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
     *need_init = 1; /* a false alarm before any checkpoint: every role is alive, start over */
     return FL_RT_OK;
   }
-  d->res->rollbacks[r.action == FL_ACT_ROLLBACK ? r.level : FL_LEVEL_SCRATCH]++;
-  if (d->cfg->events) {
-    if (r.action == FL_ACT_ROLLBACK)
-      fl_evlog_value(d->cfg->events, fl_rt_now() - d->t_start, FL_EV_RESTART_LEVEL, NAN, fl_level_name(r.level));
-    else
-      fl_evlog_add(d->cfg->events, fl_rt_now() - d->t_start, FL_EV_RESTART_SCRATCH, -1);
-  }
+  fl_drv_decided(d, r);
   if (d->ops->repair) { /* the roles whose data is gone, for the application's repair */
     memset(d->lost, 0, (size_t)rt->nroles);
     for (int k = 0; k < rt->ndead; k++)
