@@ -225,7 +225,15 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     fl_value v;
     FL_TRY(fl_scenario_from_text("", "--baseline", NULL, &probe));
     rc = fl_scenario_set(probe, opt->baseline);
-    FL_CHECK(rc == FL_OK, FL_ERR_INPUT, "--baseline '%s': %s", opt->baseline, fl_err_msg());
+    if (rc != FL_OK) { /* the key's reason, without the "--set KEY=VALUE: " it was given as (copied first: the
+                        * message is rewritten in the buffer it is read from) */
+      char why[512], as[320];
+      const char *m = fl_err_msg();
+      snprintf(as, sizeof as, "--set %s: ", opt->baseline);
+      snprintf(why, sizeof why, "%s", strncmp(m, as, strlen(as)) == 0 ? m + strlen(as) : m);
+      rc = fl_err_set(FL_ERR_INPUT, "--baseline '%s': %s", opt->baseline, why);
+      goto done;
+    }
     v = fl_scenario_key_value(probe, c.kb, bbuf, sizeof bbuf);
     fl_value_text(&v, bnorm, sizeof bnorm);
     c.bval = bnorm;

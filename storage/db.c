@@ -698,8 +698,9 @@ static fl_err fl_db_open_flags(const char *path, int flags, int page_size, fl_db
     version = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
   st = NULL;
-  FL_CHECK(version <= FL_DB_SCHEMA_VERSION, FL_ERR_DB,
-           "%s: results schema version %d is newer than this faultline's (%d)", path, version, FL_DB_SCHEMA_VERSION);
+  FL_CHECK(version <= FL_DB_SCHEMA_VERSION, FL_ERR_INPUT, /* bad input, as simulate says it (exit 2) */
+           "%s: results schema version %d is newer than this faultline's (%d); it is left as it is", path, version,
+           FL_DB_SCHEMA_VERSION);
   if (flags & SQLITE_OPEN_READWRITE) {
     char pragma[64];
     if (page_size > 0) {

@@ -4,9 +4,10 @@
 Written from the definitions (Mu'alem and Feitelson, IEEE TPDS 12(6), 2001), sharing no code with faultline:
 the trace is read with Python's gzip module, the schedule is an event loop that recomputes the free nodes and the
 shadow time (EASY) or the free-node profile and every reservation (conservative) from scratch at every decision. At one instant: ends, then submits, then one scheduling pass. A job
-running past its requested time counts as ending now for the shadow time; a job without a requested time uses its
-run time. Usage: workload_check.py FAULTLINE TRACE SCHEDULER [NODES]. Exit 0 when every start time is equal."""
-import csv, gzip, subprocess, sys, tempfile, os
+running past its requested time counts as ending now for the shadow time; under conservative backfilling it still
+holds its nodes at this instant (free just after now), so a job reserved now starts only on free nodes. A job without
+a requested time uses its run time. Usage: workload_check.py FAULTLINE TRACE SCHEDULER [NODES]. Exit 0 when every start time is equal."""
+import csv, gzip, math, subprocess, sys, tempfile, os
 
 
 def read_swf(path):
@@ -37,7 +38,8 @@ def conservative_starts(t, jobs, queue, running, machine):
     nodes stay free for its whole estimate, given the running jobs (ending at their estimates, an overrun one now)
     and the reservations before it. Returns the queue positions that start now."""
     # profile: sorted breakpoints (time, free nodes from then on until the next)
-    ends = sorted((max(r[1], t), r[2]) for r in running)
+    after = math.nextafter(t, math.inf)
+    ends = sorted((r[1] if r[1] > t else after, r[2]) for r in running)
     prof = [[t, machine - sum(r[2] for r in running)]]
     for end, nodes in ends:
         if prof[-1][0] != end:

@@ -14,7 +14,9 @@
  *   conservative: conservative backfilling (the same paper): every waiting job holds a reservation in the profile
  *         of free nodes; a job starts early only if it delays none before it.
  *
- * A running job whose expected end has passed (it ran longer than its estimate) counts as ending now. Adding a
+ * A running job whose expected end has passed (it ran longer than its estimate) counts as ending now for EASY's
+ * shadow time; conservative backfilling lets it hold its nodes at this instant (free just after now), so that a job
+ * reserved now starts only on free nodes. Every ops answers jobs that fit the free nodes together. Adding a
  * scheduler (conservative backfilling, priorities) is one file with an fl_batch_ops and one line in batch.c. */
 #ifndef FL_BATCH_H
 #define FL_BATCH_H

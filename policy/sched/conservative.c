@@ -1,9 +1,14 @@
 /* conservative.c — conservative backfilling (Mu'alem and Feitelson, IEEE TPDS 12(6), 2001), batch.h.
  *
  * Every waiting job, in queue order, gets a reservation: the earliest time from which enough nodes stay free for its
- * whole estimate, in the profile of free nodes that the running jobs (ending at their expected ends; an overrun one
- * now) and the reservations of the jobs before it leave. A job whose reservation is now starts now. So a job may
- * jump ahead only if it delays no job before it, not just the first (EASY's rule). */
+ * whole estimate, in the profile of free nodes that the running jobs (ending at their expected ends) and the
+ * reservations of the jobs before it leave. A job whose reservation is now starts now. So a job may jump ahead only
+ * if it delays no job before it, not just the first (EASY's rule).
+ *
+ * A running job whose expected end is not after now (it overran its estimate, or its estimate was zero) still holds
+ * its nodes at this instant: it ends at the next event the engine tells, so in the profile it frees them just after
+ * now (the next double); a reservation of a zero estimate holds its nodes at its instant the same way. A job
+ * reserved "now" therefore starts only on nodes that are free now, beside the others that start now. */
 #include "batch.h"
 
 #include <math.h>
@@ -49,8 +54,9 @@ static long fl_conservative_pick(const fl_batch_view *v, long *start)
   p.n = 1;
   p.t[0] = v->now_s;
   p.free[0] = v->free_nodes;
-  for (long r = 0; r < v->nrun; r++) { /* sorted by expected end */
-    double end = fmax(v->run_end_s[r], v->now_s);
+  double after = nextafter(v->now_s, INFINITY); /* the end of a job that is due but still runs */
+  for (long r = 0; r < v->nrun; r++) {           /* sorted by expected end; the mapping keeps the order */
+    double end = v->run_end_s[r] > v->now_s ? v->run_end_s[r] : after;
     if (p.t[p.n - 1] != end) {
       p.t[p.n] = end;
       p.free[p.n] = p.free[p.n - 1];
@@ -75,6 +81,8 @@ static long fl_conservative_pick(const fl_batch_view *v, long *start)
     if (at < 0)
       continue; /* larger than the machine can ever give: the container refuses such jobs */
     double t0 = p.t[at], t1 = t0 + est;
+    if (t1 <= t0)
+      t1 = nextafter(t0, INFINITY); /* a zero estimate still takes its nodes at the instant it starts */
     long a = fl_profile_at(&p, t0), b = fl_profile_at(&p, t1);
     for (long j = a; j < b; j++)
       p.free[j] -= need;

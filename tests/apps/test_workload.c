@@ -4,6 +4,7 @@
 #include "fl_test.h"
 #include "swf.h"
 
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,6 +269,146 @@ static void test_conservative(void)
   fl_expect_starts("conservative", cons, (double[]){0, 10}, 2);
 }
 
+/* Conservative backfilling from its definition, written apart from policy/sched/conservative.c (no profile of free
+ * nodes: the nodes in use at an instant are summed over every hold each time they are asked). A hold is a running job,
+ * from now until its expected end (one that overran its estimate or had a zero estimate still holds its nodes now,
+ * until just after now), or a reservation [t, t + estimate). Each waiting job in queue order is reserved at the
+ * earliest of now and the ends of the holds where its nodes stay free for its whole estimate (a zero estimate
+ * holds them at its instant, until just after); the jobs reserved now start. The replay: at each instant, ends, then submits, then
+ * scheduling, as batch.c's. */
+typedef struct fl_hold {
+  double from, to;
+  long nodes;
+} fl_hold;
+
+static long fl_used_at(const fl_hold *h, long n, double x)
+{
+  long used = 0;
+  for (long i = 0; i < n; i++)
+    if (h[i].from <= x && x < h[i].to)
+      used += h[i].nodes;
+  return used;
+}
+
+static int fl_fits_over(const fl_hold *h, long n, long machine, double t, double est, long need)
+{
+  if (fl_used_at(h, n, t) + need > machine)
+    return 0;
+  for (long i = 0; i < n; i++)
+    if (h[i].from > t && h[i].from < t + est && fl_used_at(h, n, h[i].from) + need > machine)
+      return 0;
+  return 1;
+}
+
+static void fl_conservative_by_definition(const fl_batch_job *jobs, long n, long machine, double *start)
+{
+  double *end = malloc((size_t)n * sizeof *end);     /* actual end of a running job, NAN otherwise */
+  int *state = calloc((size_t)n, sizeof *state);     /* 0 not submitted, 1 waiting, 2 running, 3 done */
+  fl_hold *h = malloc((size_t)(2 * n + 1) * sizeof *h);
+  CU_ASSERT_FATAL(end && state && h);
+  for (long done = 0; done < n;) {
+    double t = INFINITY;
+    for (long j = 0; j < n; j++) {
+      if (state[j] == 0)
+        t = fmin(t, jobs[j].submit_s);
+      if (state[j] == 2)
+        t = fmin(t, end[j]);
+    }
+    for (long j = 0; j < n; j++)
+      if (state[j] == 2 && end[j] == t)
+        state[j] = 3, done++;
+    for (long j = 0; j < n; j++)
+      if (state[j] == 0 && jobs[j].submit_s == t)
+        state[j] = 1;
+    long nh = 0;
+    for (long j = 0; j < n; j++)
+      if (state[j] == 2) {
+        double due = start[j] + jobs[j].est_s;
+        h[nh++] = (fl_hold){t, due > t ? due : nextafter(t, INFINITY), jobs[j].nodes}; /* "just after now" */
+      }
+    for (long j = 0; j < n; j++) { /* queue order: submit order (nothing is put back here) */
+      if (state[j] != 1)
+        continue;
+      double best = INFINITY;
+      if (fl_fits_over(h, nh, machine, t, jobs[j].est_s, jobs[j].nodes))
+        best = t;
+      for (long i = 0; i < nh; i++)
+        if (h[i].to >= t && h[i].to < best && fl_fits_over(h, nh, machine, h[i].to, jobs[j].est_s, jobs[j].nodes))
+          best = h[i].to;
+      CU_ASSERT_FATAL(isfinite(best));
+      double to = best + jobs[j].est_s;
+      h[nh++] = (fl_hold){best, to > best ? to : nextafter(best, INFINITY), jobs[j].nodes};
+      if (best == t) {
+        state[j] = 2;
+        start[j] = t;
+        end[j] = t + jobs[j].run_s;
+      }
+    }
+  }
+  free(end);
+  free(state);
+  free(h);
+}
+
+static void test_conservative_overrun(void)
+{
+  /* 4 nodes; the issue's two traces. j1 (4 nodes, asks 1 s, runs 5) is past its estimate at 2, when j2 (1 node)
+   * comes: j2 starts when j1 really ends, 5 (it used to be reserved "now" on j1's nodes, and the run stopped). */
+  const fl_batch_job a[] = {{0, 5, 1, 4}, {2, 1, 1, 1}};
+  double got[2];
+  CU_ASSERT_EQUAL_FATAL(fl_batch_replay(fl_batch_find("conservative"), a, 2, 4, got), FL_OK);
+  fl_expect_starts("conservative", got, (double[]){0, 5}, 2);
+  /* a job of no run time and no requested time (its estimate the run time, 0), then one of 10 s at the same date:
+   * 0-0 and 0-10 */
+  const fl_batch_job b[] = {{0, 0, 0, 4}, {0, 10, 10, 4}};
+  CU_ASSERT_EQUAL_FATAL(fl_batch_replay(fl_batch_find("conservative"), b, 2, 4, got), FL_OK);
+  fl_expect_starts("conservative", got, (double[]){0, 0}, 2);
+}
+
+static void test_conservative_differential(void)
+{
+  /* Random traces with submit ties, zero run times, zero, short (overrun) and long estimates, against the replay
+   * from the definition above. */
+  gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+  enum { N = 40 };
+  fl_batch_job jobs[N];
+  double got[N], want[N];
+  long differ = 0, overruns = 0;
+  for (unsigned long seed = 1; seed <= 400; seed++) {
+    gsl_rng_set(r, seed);
+    long machine = 1 + (long)gsl_rng_uniform_int(r, 8);
+    double t = 0;
+    for (long j = 0; j < N; j++) {
+      t += (double)gsl_rng_uniform_int(r, 4); /* ties one time in four */
+      double run = gsl_rng_uniform_int(r, 5) == 0 ? 0 : (double)gsl_rng_uniform_int(r, 20);
+      double est;
+      switch (gsl_rng_uniform_int(r, 4)) {
+      case 0: est = run; break;                                            /* missing: the run time */
+      case 1: est = 0; break;                                              /* zero estimate */
+      case 2: est = (double)gsl_rng_uniform_int(r, (unsigned long)run + 1); break; /* at most the run */
+      default: est = run + (double)gsl_rng_uniform_int(r, 30); break;     /* generous */
+      }
+      overruns += est < run;
+      jobs[j] = (fl_batch_job){t, run, est, 1 + (long)gsl_rng_uniform_int(r, (unsigned long)machine)};
+    }
+    CU_ASSERT_EQUAL_FATAL(fl_batch_replay(fl_batch_find("conservative"), jobs, N, machine, got), FL_OK);
+    fl_conservative_by_definition(jobs, N, machine, want);
+    if (getenv("FL_DUMP") && seed == strtoul(getenv("FL_DUMP"), NULL, 10))
+      for (long j = 0; j < N; j++)
+        fprintf(stderr, "\n%ld: submit %g run %g est %g nodes %ld -> %g / %g", j, jobs[j].submit_s, jobs[j].run_s,
+                jobs[j].est_s, jobs[j].nodes, got[j], want[j]);
+    for (long j = 0; j < N; j++)
+      if (got[j] != want[j]) {
+        if (differ++ < 5)
+          fprintf(stderr, "\n  seed %lu, %ld nodes: job %ld starts at %g, by definition %g", seed, machine, j,
+                  got[j], want[j]);
+      }
+  }
+  gsl_rng_free(r);
+  CU_ASSERT_EQUAL(differ, 0);
+  CU_ASSERT(overruns > 1000); /* the case that used to stop the run was exercised */
+}
+
 static void test_batch_queue(void)
 {
   /* The container: put-back at the front, free nodes, a job that is not running refused. */
@@ -351,6 +492,8 @@ static CU_TestInfo fl_batch_tests[] = {
     {"a job past its estimate ends 'now' for the shadow", test_backfill_overrun},
     {"jobs ending at the shadow time all free their nodes", test_backfill_ties},
     {"conservative backfilling protects every waiting job", test_conservative},
+    {"conservative: an overrun or zero-estimate job holds its nodes now", test_conservative_overrun},
+    {"conservative equals a replay from the definition on random traces", test_conservative_differential},
     {"queue: put-back at the front, running set", test_batch_queue},
     {"a node for a running job: granted only as a newcomer would be", test_would_start},
     CU_TEST_INFO_NULL,

@@ -324,6 +324,35 @@ static void test_foreign_database_untouched(void)
   expect_2(fl_cli_run_limited("report notes.txt", 60), "notes.txt: not a SQLite database");
 }
 
+/* A results file of a newer schema is bad input to every command (exit 2), one line, left as it is; --baseline's
+ * value errors name the flag once, with the key's own reason whole. */
+static void test_newer_schema_and_baseline_values(void)
+{
+  sqlite3 *h = NULL;
+  long n0 = 0, n1 = 0;
+  fl_cli_write("good.ini", GOOD);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate good.ini --db mine.sqlite --quiet", 60), 0);
+  expect_2(fl_cli_run_limited("report mine.sqlite --baseline failures.node_mtbf=abc", 60),
+           "faultline: --baseline 'failures.node_mtbf=abc': 'abc' is not a duration (e.g.");
+  expect_2(fl_cli_run_limited("report mine.sqlite --baseline failures.node_mtbf=", 60),
+           "faultline: --baseline 'failures.node_mtbf=': '' is not a duration (e.g.");
+  expect_2(fl_cli_run_limited("report mine.sqlite --baseline failures.node_mtbf=-3", 60),
+           "faultline: --baseline 'failures.node_mtbf=-3': ");
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_err, "--set"));
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("mine.sqlite"), &h), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA journal_mode=DELETE; PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(h);
+  char *before = fl_test_read_file(fl_test_tmp("mine.sqlite"), &n0);
+  expect_2(fl_cli_run_limited("report mine.sqlite", 60), "mine.sqlite: results schema version 999 is newer than");
+  expect_2(fl_cli_run_limited("export mine.sqlite -o out.csv", 60), "mine.sqlite: results schema version 999");
+  expect_2(fl_cli_run_limited("simulate good.ini --db mine.sqlite", 60), "mine.sqlite: results schema version 999");
+  char *after = fl_test_read_file(fl_test_tmp("mine.sqlite"), &n1);
+  CU_ASSERT(before && after && n0 == n1 && memcmp(before, after, (size_t)n0) == 0);
+  CU_ASSERT_FALSE(fl_cli_exists("out.csv"));
+  free(before);
+  free(after);
+}
+
 /* two simulations writing one database at once: each summary shows its own rows only */
 static void test_concurrent_writers_own_summary(void)
 {
@@ -624,6 +653,7 @@ static CU_TestInfo hardening_tests[] = {
     {"failures that outpace progress end the replica", test_no_progress_ends},
     {"steady start: nodes down at t=0 are not failures", test_steady_start_is_not_a_failure},
     {"a foreign database is never touched", test_foreign_database_untouched},
+    {"a newer schema is bad input everywhere; --baseline values", test_newer_schema_and_baseline_values},
     {"concurrent writers: own rows in the summary", test_concurrent_writers_own_summary},
     {"rerun checks its inputs and every column", test_rerun_is_self_contained},
     {"seeds are any unsigned 64-bit integer", test_seed_is_any_u64},

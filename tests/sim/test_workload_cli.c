@@ -434,6 +434,36 @@ static void test_failures_accounting(void)
   CU_ASSERT_EQUAL(fl_cli_query("merged.sqlite", "SELECT COUNT(*) FROM jobs"), 4 * 400);
 }
 
+static void test_conservative_under_failures(void)
+{
+  /* Checkpoints make jobs overrun their requested times; conservative backfilling used to start jobs on the nodes of
+   * an overrun one and stop the run (534 jobs into this trace). Now it completes, and at no instant do the jobs
+   * hold more nodes than the machine has (each hold from a start to the end or failure that follows it). */
+  char ini[2048];
+  snprintf(ini, sizeof ini,
+           "[run]\nname = cons\nreplicas = 1\nevents = all\n[platform]\nnodes = 100\ncabinet = 20\n"
+           "link_bandwidth = 1GBps\ncabinet_bandwidth = 10GBps\npfs_servers = 2\npfs_bandwidth = 200MBps\n"
+           "pfs_link_bandwidth = 1GBps\n[failures]\nmodel = exponential\nnode_mtbf = 60d\nrepair = 1h\n"
+           "[app]\nkind = workload\ntrace = %s\njobs = 3000\nscheduler = conservative\ncheckpoint_size = 1GB\n"
+           "[strategy]\nkind = checkpoint\ninterval = daly\n",
+           fl_test_src("data/workloads/KTH-SP2-1996-2.1-cln.swf.gz"));
+  fl_cli_write("cons.ini", ini);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate cons.ini --db cons.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("cons.sqlite", "SELECT COUNT(*) FROM runs WHERE status = 'completed' AND "
+                                              "jobs_completed = 3000"),
+                  1);
+  CU_ASSERT(fl_cli_query("cons.sqlite", "SELECT failures FROM runs") > 10);
+  CU_ASSERT(fl_cli_query("cons.sqlite", "SELECT COUNT(*) FROM jobs WHERE end_s - start_s > run_s") > 100);
+  double most = fl_cli_query(
+      "cons.sqlite",
+      "WITH ev AS (SELECT rank AS job, kind, t_s, n, LEAD(t_s) OVER (PARTITION BY rank ORDER BY id) AS next_t "
+      "FROM events WHERE kind IN (101, 102, 103)), iv AS (SELECT t_s AS a, next_t AS b, n FROM ev WHERE kind = 101), "
+      "d AS (SELECT a AS x, n AS dn, 1 AS o FROM iv UNION ALL SELECT b, -n, 0 FROM iv) "
+      "SELECT MAX(s) FROM (SELECT SUM(dn) OVER (ORDER BY x, o ROWS UNBOUNDED PRECEDING) AS s FROM d)");
+  CU_ASSERT(most > 50 && most <= 100);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("rerun cons.sqlite 1", 120), 0);
+}
+
 static void test_generated_mix(void)
 {
   /* app.jobs without a trace: a generated mix, the same jobs in every replica and configuration */
@@ -898,6 +928,7 @@ static CU_TestInfo fl_tests[] = {
     {"simulate: cooperative checkpoint I/O against the isolated cost", test_cooperative_io},
     {"simulate: cooperative periods fill the PFS, by hand", test_cooperative_periods},
     {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
+    {"simulate: conservative backfilling under failures and checkpoints", test_conservative_under_failures},
     {"simulate: a generated job mix", test_generated_mix},
     {"simulate: failures replayed from LANL's log", test_failure_log},
     {"checkpoints of the trace's memory (app.checkpoint_memory), by hand", test_checkpoint_memory},
