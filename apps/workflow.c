@@ -50,6 +50,7 @@ typedef struct fl_wfb {
   long *rs, *rd; /* raw edges */
   double *rb;
   long nraw, cap_raw;
+  int yaml; /* a Pegasus 5 YAML file: its errors in its words (jobDependencies, children) */
 } fl_wfb;
 
 static char *fl_wf_strdup(const char *s)
@@ -229,8 +230,12 @@ static fl_err fl_wfb_finish(fl_wfb *b)
   for (long r = 0; r < b->nref; r++) {
     long p = fl_wf_find(wf, b->ref[r].parent);
     if (b->ref[r].child < 0 && (b->ref[r].child = fl_wf_find(wf, b->ref[r].child_name)) < 0) {
-      rc = fl_err_set(FL_ERR_INPUT, "%s:%d: <child ref=\"%s\">: no such job", wf->path, b->ref[r].line,
-                      b->ref[r].child_name);
+      if (b->yaml)
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: jobDependencies: child '%s' of '%s' is no job of the workflow",
+                        wf->path, b->ref[r].line, b->ref[r].child_name, b->ref[r].parent);
+      else
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: <child ref=\"%s\">: no such job", wf->path, b->ref[r].line,
+                        b->ref[r].child_name);
       goto done;
     }
     if (p < 0) {
@@ -890,7 +895,14 @@ static fl_err fl_wf_read_yaml(fl_wfb *b, const char *path, double ref_speed, con
     FL_CHECK(id != NULL, FL_ERR_INPUT, "%s:%d: a job without an id", path, fl_y_line(j));
     /* the expected runtime: the job's Pegasus profile `runtime` (seconds), else app.task_runtime */
     profiles = fl_y_get(&doc, fl_y_get(&doc, j, "profiles"), "pegasus");
-    runtime = fl_y_num(fl_y_get(&doc, profiles, "runtime"));
+    {
+      yaml_node_t *rt = fl_y_get(&doc, profiles, "runtime");
+      runtime = fl_y_num(rt);
+      /* the file's runtime wins; one it gives that is no number of seconds >= 0 is refused, as DAX's is */
+      FL_CHECK(!rt || !isnan(runtime), FL_ERR_INPUT,
+               "%s:%d: job %s (%s): profiles.pegasus.runtime '%s': not a number of seconds >= 0", path, fl_y_line(rt),
+               id, tr ? tr : "?", fl_y_str(rt) ? fl_y_str(rt) : "(not a scalar)");
+    }
     if (isnan(runtime))
       runtime = fl_wf_runtime_for(task_runtime, tr, NULL, 0);
     FL_CHECK(runtime >= 0, FL_ERR_INPUT,
@@ -1107,9 +1119,10 @@ fl_err fl_wf_load_runtimes(const char *path, double reference_speed, const char 
     FL_TRY(fl_wf_read_json(&b, path, reference_speed));
   else if (kind == 'x')
     FL_TRY(fl_wf_read_dax(&b, path, reference_speed, task_runtime));
-  else if (kind == 'y')
+  else if (kind == 'y') {
+    b.yaml = 1;
     FL_TRY(fl_wf_read_yaml(&b, path, reference_speed, task_runtime));
-  else
+  } else
     FL_TRY(fl_wf_read_dot(&b, path));
   FL_TRY(fl_wfb_finish(&b));
   *out = wf;

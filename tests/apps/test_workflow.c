@@ -482,6 +482,20 @@ static void test_bad_graphs(void)
        "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  profiles: {pegasus: {runtime: '5'}}\n"
        "  uses:\n  - {lfn: f, type: output, size: '-3'}\n",
        "size '-3'"},
+      /* a runtime the file gives wins, so one that is no number of seconds >= 0 is refused (not replaced by
+       * app.task_runtime); a dangling child in YAML words */
+      {"negrt.yml",
+       "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  profiles: {pegasus: {runtime: -4}}\n"
+       "  uses: []\n",
+       "negrt.yml:7: job a (x): profiles.pegasus.runtime '-4': not a number of seconds >= 0"},
+      {"abcrt.yml",
+       "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  profiles: {pegasus: {runtime: abc}}\n"
+       "  uses: []\n",
+       "abcrt.yml:7: job a (x): profiles.pegasus.runtime 'abc'"},
+      {"child.yml",
+       "pegasus: '5.0'\nname: d\njobs:\n- id: a\n  name: x\n  arguments: []\n  profiles: {pegasus: {runtime: '5'}}\n"
+       "  uses: []\njobDependencies:\n- id: a\n  children: [C]\n",
+       "child.yml:11: jobDependencies: child 'C' of 'a' is no job of the workflow"},
       /* a schema this reader does not know is named (1.2: tasks under workflow.jobs) */
       {"v12.json", "{\"schemaVersion\":\"1.2\",\"workflow\":{\"jobs\":[{\"name\":\"a\"}]}}",
        "schemaVersion 1.2, whose tasks are workflow.jobs"},
@@ -495,6 +509,12 @@ static void test_bad_graphs(void)
       fprintf(stderr, "%s: got '%s'\n", bad[k].name, fl_err_msg());
       CU_FAIL("message names the file and the element");
     }
+  }
+  { /* with app.task_runtime given, the bad runtime is still refused, not run at the key's */
+    fl_wf *wf = NULL;
+    CU_ASSERT_EQUAL(fl_wf_load_runtimes(fl_test_tmp("negrt.yml"), 1e9, "7s", &wf), FL_ERR_INPUT);
+    CU_ASSERT_PTR_NULL(wf);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "profiles.pegasus.runtime '-4'"));
   }
 }
 
