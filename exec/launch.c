@@ -16,11 +16,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -182,6 +184,48 @@ static void fl_run_forward(int sig)
     kill(-(pid_t)fl_run_child_pid, sig); /* mpirun and its ranks: their own process group */
 }
 
+/* A helper that outlives us: it waits on a pipe whose only writer is this process, and when that closes — at our
+ * end, whichever way it comes, SIGKILL included — removes the run's MPI shared-memory directory and its temporary
+ * output directory (both already gone after a normal end). Signals meant for the job leave it alone. Best effort:
+ * without a pipe or a fork, the normal end still removes both. */
+static int fl_run_reaper(const char *shmdir, const char *tmpout)
+{
+  int fds[2];
+  pid_t pid;
+  if (pipe(fds) != 0)
+    return -1;
+  pid = fork();
+  if (pid == 0) {
+    char c;
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    close(fds[1]);
+    for (int fd = 3; fd < 1024; fd++) /* nothing of ours held open: the pipe's write end must be ours alone */
+      if (fd != fds[0])
+        close(fd);
+    for (;;) {
+      ssize_t n = read(fds[0], &c, 1);
+      if (n == 0 || (n < 0 && errno != EINTR))
+        break;
+    }
+    sleep(1); /* mpirun and the ranks end on our end (their parent-death signals): let them go first */
+    if (shmdir && shmdir[0])
+      fl_remove_tree(shmdir);
+    if (tmpout && tmpout[0])
+      fl_remove_tree(tmpout);
+    _exit(0);
+  }
+  close(fds[0]);
+  if (pid < 0) {
+    close(fds[1]);
+    return -1;
+  }
+  (void)fcntl(fds[1], F_SETFD, FD_CLOEXEC); /* mpirun must not hold it: only our end closes it */
+  return fds[1];                            /* closed at our end: the helper wakes, finds nothing left, exits */
+}
+
 /* SIGKILL mpirun's process group and every rank whose heartbeat file names its pid (Open MPI puts each rank in a
  * process group of its own). */
 static void fl_run_kill_all(pid_t mpirun, const char *dir, long procs)
@@ -267,6 +311,8 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   fl_strategy_run strat;
   double run_wall = 0;
   struct sigaction fwd, old_sig[4];
+  pid_t launcher = 0;
+  int reaper = -1; /* the write end of the helper's pipe (fl_run_reaper) */
   static const int fwd_sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
   pid_t pid;
 
@@ -421,6 +467,8 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
       fl_run_child_pid = 0;
       for (int k = 0; k < 4; k++)
         sigaction(fwd_sigs[k], &fwd, &old_sig[k]);
+      launcher = getpid();
+      reaper = fl_run_reaper(shmdir, tmpdir ? outdir : NULL);
       pid = fork();
       if (pid > 0)
         fl_run_child_pid = pid;
@@ -428,6 +476,11 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
         for (int k = 0; k < 4; k++)
           sigaction(fwd_sigs[k], &old_sig[k], NULL);
       if (pid == 0) {
+        /* mpirun ends with us, however we end: killed outright (SIGKILL), we can forward nothing, so the kernel
+         * sends it SIGTERM (it then ends its ranks; each rank ends with mpirun: exec/mpi_inmem/main.c) */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != launcher)
+          _exit(143); /* we were already gone before the line above */
         setenv("FAULTLINE_JOB_ID", job_id, 1); /* every process names the job's row by it (exec/mpi_inmem/rt.c) */
         if (init_kills[0])
           setenv("FAULTLINE_KILL_AT_INIT", init_kills, 1);
@@ -451,7 +504,8 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
          * pipe can stay open after mpirun ends (a stopped rank holds it), so mpirun's exit ends the loop. */
         struct pollfd pfd = {fds[0], POLLIN, 0};
         size_t have = 0;
-        double t0 = fl_wall_seconds(), last_progress = t0, progress = -1, killed_at = 0, row_check = 0, row_at = 0;
+        double t0 = fl_wall_seconds(), last_progress = t0, progress = -1, killed_at = 0, row_check = 0, row_at = 0,
+               signal_at = 0;
         /* a job whose row is written has ended: processes still there after this long are stopped or fenced ones
          * that can never end by themselves (mpirun would wait for them for ever) */
         const double grace = fmax(3.0, 2.0 * sc->mpi_timeout_s);
@@ -537,6 +591,12 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
           }
           if (leftovers && fl_wall_seconds() - killed_at > 5)
             fl_run_kill_all(pid, outdir, procs);
+          if (fl_run_signal && !signal_at)
+            signal_at = fl_wall_seconds();
+          if (signal_at > 0 && fl_wall_seconds() - signal_at > 5) { /* a stopped rank ignores the forwarded one */
+            fl_run_kill_all(pid, outdir, procs);
+            signal_at = fl_wall_seconds();
+          }
         }
         if (have)
           fputs(line, stderr);
@@ -554,7 +614,31 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     }
   }
   if (fl_run_signal) {
-    fprintf(stderr, "faultline: %s: stopped by signal %d\n", sc->name, (int)fl_run_signal);
+    /* the job was stopped: its one row says so (status stopped, the time it ran), unless it had ended and written
+     * its own; the exit status is the signal's (128 + N, as a shell shows it: 130 for SIGINT, 143 for SIGTERM) */
+    char rs[32] = "";
+    if (!study)
+      fl_run_row_status(sc, job_id, rs, sizeof rs);
+    if (!study && !rs[0]) {
+      fl_db *db = NULL;
+      fl_db_run row;
+      fl_db_run_real(&row, sc, "stopped", kills);
+      row.strategy = strat.ops->name;
+      row.job_id = job_id;
+      row.nodes = np;
+      row.platform_nodes = procs;
+      row.work_s = 0;
+      row.makespan_s = run_wall;
+      row.wall_s = run_wall;
+      if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK)
+        fprintf(stderr, "faultline: %s\n", fl_err_msg());
+      fl_db_close(&db);
+      fprintf(stderr, "faultline: %s: stopped by signal %d; row with status stopped in %s\n", sc->name,
+              (int)fl_run_signal, sc->db);
+    } else {
+      fprintf(stderr, "faultline: %s: stopped by signal %d%s%s\n", sc->name, (int)fl_run_signal,
+              rs[0] ? "; the job's row was written before: status " : "", rs);
+    }
     code = 128 + fl_run_signal;
     goto done;
   }
@@ -645,6 +729,8 @@ done:
   if (shmdir[0] && fl_remove_tree(shmdir) != 0)
     fprintf(stderr, "faultline: cannot remove the temporary directory %s: %s\n", shmdir, strerror(errno));
   fl_scenario_destroy(&sc);
+  if (reaper >= 0)
+    close(reaper);
   if (fl_run_signal)
     fl_cleanup_reraise((int)fl_run_signal);
   *exit_code = rc == FL_OK ? code : rc == FL_ERR_INPUT ? 2 : 1;

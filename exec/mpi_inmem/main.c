@@ -34,6 +34,7 @@
 #include <math.h>
 #include <mpi.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,14 @@ int main(int argc, char **argv)
   fl_err rc = FL_OK;
 
   fl_evlog_init(&events, 0);
+  /* a rank ends with the launcher that started it (mpirun, itself ending with `faultline run`): never an orphan that
+   * runs on unsupervised and writes a row later */
+  if (getenv("FAULTLINE_JOB_ID")) {
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      return 1;
+  }
   fl_kill_at_init();
   rc = fl_registries_init(); /* the plugins' own keys join the scenario table */
   MPI_Init(&argc, &argv);

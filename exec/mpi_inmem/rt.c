@@ -440,13 +440,17 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
   int e = (rt->pending_epoch > rt->epoch ? rt->pending_epoch : rt->epoch + 1), agreed = 0, rc = FL_RT_OK;
   int *holder = NULL, was_role = rt->role;
   double t_start = rt->t_suspect > 0 ? rt->t_suspect : fl_rt_now();
+  /* who was alive as the recovery began: every process it ends without is one failure, counted once, here, however
+   * many rounds it took (a death during the agreement shrinks alive[] in a round that did not agree) */
+  unsigned char *before = malloc((size_t)rt->wsize);
 
-  if (!heard || !versions || !gens) {
+  if (!heard || !versions || !gens || !before) {
     rc = FL_RT_LOST;
     rt->lost_kind = FL_LOST_ERROR;
     snprintf(rt->lost_msg, sizeof rt->lost_msg, "out of memory in recovery");
     goto done;
   }
+  memcpy(before, rt->alive, (size_t)rt->wsize);
   while (!agreed) {
     if (fl_rt_collect_alive(rt, &e, heard))
       continue;
@@ -465,7 +469,7 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
   }
   /* agreed: heard[] is everyone's view */
   for (int w = 0; w < rt->wsize; w++) {
-    if (rt->alive[w] && !heard[w])
+    if (before[w] && !heard[w])
       rt->failures++;
     rt->alive[w] = heard[w];
   }
@@ -610,6 +614,7 @@ done:
   free(heard);
   free(versions);
   free(gens);
+  free(before);
   free(holder);
   rt->t_suspect = 0;
   return rc;

@@ -170,39 +170,106 @@ static void test_signal_leaves_no_temp_platform(void)
   signal_during_platform(SIGKILL);
 }
 
-/* SIGTERM to `faultline run`: passed to mpirun, which ends the ranks; run removes its faultline-run-* directory
- * and ends by the same signal */
-static void test_run_signal_cleans_up(void)
+/* A process that exists and is not a zombie. */
+static int alive_pid(long pid)
+{
+  char path[64], stat[512];
+  FILE *f;
+  const char *paren;
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  if (!(f = fopen(path, "r")))
+    return 0;
+  if (!fgets(stat, sizeof stat, f))
+    stat[0] = '\0';
+  fclose(f);
+  paren = strrchr(stat, ')');
+  return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+/* Rows of a results file with status ST ("" any); 0 when there is no file or no table. */
+static long rows_with(const char *db, const char *st)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *q = NULL;
+  long n = 0;
+  if (access(db, F_OK) != 0 || sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    sqlite3_close(h);
+    return 0;
+  }
+  if (sqlite3_prepare_v2(h, "SELECT COUNT(*) FROM runs WHERE ?1 = '' OR status = ?1", -1, &q, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(q, 1, st, -1, SQLITE_STATIC);
+    if (sqlite3_step(q) == SQLITE_ROW)
+      n = sqlite3_column_int64(q, 0);
+  }
+  sqlite3_finalize(q);
+  sqlite3_close(h);
+  return n;
+}
+
+/* A signal to `faultline run` in the middle of a solve. SIGINT, SIGTERM, SIGHUP: passed to mpirun, which ends the
+ * ranks; run writes the job's one row (status stopped), removes its faultline-run-* directories and ends by the same
+ * signal. SIGKILL, which it cannot catch: mpirun ends with it (parent-death signal), the ranks with mpirun, within
+ * seconds, and write no row later; a helper removes the shared-memory directory. */
+static void run_signal(int sig)
 {
   const char *tmp = private_tmp();
-  char sc[4096], db[4096];
+  char sc[4096], db[4096], out[4096], beat[4200], name[64];
   pid_t pid;
   int st = 0;
-  struct timespec ts = {2, 500000000};
-  if (!mpi_built())
-    return;
+  long rank0 = 0;
+  FILE *f;
+  struct timespec ts = {0, 50000000};
   snprintf(sc, sizeof sc, "%s", fl_test_src("scenarios/cg-buddy.ini"));
-  snprintf(db, sizeof db, "%s", fl_test_tmp("run-sig.sqlite"));
+  snprintf(name, sizeof name, "run-sig%d.sqlite", sig);
+  snprintf(db, sizeof db, "%s", fl_test_tmp(name));
+  snprintf(name, sizeof name, "run-sig%d", sig);
+  snprintf(out, sizeof out, "%s", fl_test_tmp(name));
   {
     /* a solve long enough to be in the middle of it (512x512, a tolerance it takes many thousand iterations to
      * meet, and no iteration cap to stop it first) */
-    char *argv[] = {"faultline", "run",
-                    sc,          "--np",
-                    "2",         "--db",
-                    db,          "--quiet",
-                    "--set",     "app.grid=512x512",
-                    "--set",     "app.tolerance=1e-14",
-                    "--set",     "app.iterations=100000000",
-                    NULL};
+    char *argv[] = {"faultline", "run",      sc,      "--np",  "2",     "--spares", "1",
+                    "--db",      db,         "--out", out,     "--quiet", "--set",  "app.grid=512x512",
+                    "--set",     "app.tolerance=1e-14", "--set", "app.iterations=100000000", NULL};
     pid = spawn_faultline(argv);
   }
-  nanosleep(&ts, NULL);
-  kill(pid, SIGTERM);
-  waitpid(pid, &st, 0);
-  CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+  snprintf(beat, sizeof beat, "%s/beat-0", out);
+  for (int i = 0; i < 200 && !rank0; i++) { /* past start-up: rank 0's heartbeat file names its pid */
+    nanosleep(&ts, NULL);
+    if ((f = fopen(beat, "r"))) {
+      if (fscanf(f, "%ld", &rank0) != 1)
+        rank0 = 0;
+      fclose(f);
+    }
+  }
+  CU_ASSERT_FATAL(rank0 > 1);
   ts.tv_sec = 1;
-  nanosleep(&ts, NULL); /* mpirun's own session directory goes with it */
+  nanosleep(&ts, NULL);
+  kill(pid, sig);
+  waitpid(pid, &st, 0);
+  CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == sig);
+  ts.tv_sec = 0;
+  for (int i = 0; i < 100 && alive_pid(rank0); i++) /* within the detection time */
+    nanosleep(&ts, NULL);
+  CU_ASSERT_FALSE(alive_pid(rank0));
+  ts.tv_sec = 2;
+  nanosleep(&ts, NULL); /* mpirun's own session directory goes with it; the helper removes ours after 1 s */
   CU_ASSERT_EQUAL(entries_named(tmp, "faultline-"), 0);
+  CU_ASSERT_EQUAL(entries_named(tmp, "vader_segment."), 0);
+  if (sig == SIGKILL) {
+    CU_ASSERT_EQUAL(rows_with(db, ""), 0); /* no orphan went on to write a row */
+  } else {
+    CU_ASSERT_EQUAL(rows_with(db, ""), 1);
+    CU_ASSERT_EQUAL(rows_with(db, "stopped"), 1);
+  }
+}
+
+static void test_run_signal_cleans_up(void)
+{
+  if (!mpi_built())
+    return;
+  run_signal(SIGTERM);
+  run_signal(SIGINT);
+  run_signal(SIGKILL);
 }
 
 /* Open MPI's shared-memory files of a `faultline run` whose rank is killed: they were left in /dev/shm (a rank that
@@ -647,7 +714,7 @@ static void test_xml_errors_one_line(void)
 static CU_TestInfo hardening_tests[] = {
     {"platform size checked before anything is built", test_platform_size_checked_first},
     {"a signal leaves no temporary platform", test_signal_leaves_no_temp_platform},
-    {"a signal to run leaves no temporary directory", test_run_signal_cleans_up},
+    {"a signal to run: one stopped row, no process or temporary directory left", test_run_signal_cleans_up},
     {"run's MPI shared-memory files go with it", test_run_mpi_shared_memory_removed},
     {"platforms without hosts, without a controller", test_platform_without_hosts},
     {"failures that outpace progress end the replica", test_no_progress_ends},

@@ -504,6 +504,37 @@ static void test_stopped_never_continued(void)
   CU_ASSERT(!running((pid_t)pid));
 }
 
+/* A second death while the job recovers from the first (rank 0 killed 1.4 s after rank 2 died, inside the
+ * agreement): one failure counted per death, in the row and the events alike (the death in a round that did not
+ * agree used to go uncounted: failures 1 beside two failure events). */
+static void test_second_death_in_recovery(void)
+{
+  char dir[512];
+  long rows = db_count("SELECT COUNT(*) FROM runs"), p0, p2;
+  snprintf(dir, sizeof dir, "%s/second", fl_test_tmpdir());
+  run_background(dir,
+                 "--spares 2 --kill 2@600 --set strategy.kind=checkpoint --set run.events=all --set app.grid=256x256 "
+                 "--set app.tolerance=1e-12 --set app.iterations=100000",
+                 "second");
+  p2 = wait_started(dir, 2);
+  p0 = wait_started(dir, 0);
+  CU_ASSERT_FATAL(p0 > 0 && p2 > 0);
+  for (int i = 0; i < 1500 && running((pid_t)p2); i++)
+    sleep_ms(20);
+  CU_ASSERT_FATAL(!running((pid_t)p2));
+  sleep_ms(1400);
+  kill((pid_t)p0, SIGKILL);
+  CU_ASSERT_EQUAL(wait_code("second", 900), 0);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
+  CU_ASSERT_EQUAL(db_count("SELECT failures FROM runs WHERE id = (SELECT MAX(id) FROM runs)"), 2);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM events_text WHERE run_id = (SELECT MAX(id) FROM runs) AND kind = "
+                           "'failure'"),
+                  2);
+  CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = "
+                           "'completed'"),
+                  1);
+}
+
 /* A process that exists and is not a zombie (an orphaned rank's parent may not reap it at once). */
 static int running(pid_t pid)
 {
@@ -787,6 +818,7 @@ static CU_TestInfo mpi_tests[] = {
     {"fault table: exit code, one row, its status", test_fault_table},
     {"real runs log their events with the simulator's kinds", test_real_events},
     {"a rank stopped and never continued: the run ends with the job", test_stopped_never_continued},
+    {"a second death during the recovery is counted", test_second_death_in_recovery},
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"more deaths than spares, shrink: the answer on fewer ranks", test_shrink},
     {"replication: every set loses a copy, the file level", test_replication_all_copies},
