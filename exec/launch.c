@@ -15,8 +15,8 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -182,6 +182,29 @@ static void fl_run_forward(int sig)
     fl_run_signal = sig;
   if (fl_run_child_pid > 0)
     kill(-(pid_t)fl_run_child_pid, sig); /* mpirun and its ranks: their own process group */
+}
+
+/* The job's row written by `run` itself, where no process of the job wrote one: its status, the time it ran, no
+ * useful work. */
+static fl_err fl_run_write_row(const fl_scenario *sc, const char *status, int kills, const char *strategy,
+                               const char *job_id, long np, long procs, double run_wall)
+{
+  fl_err rc = FL_OK;
+  fl_db *db = NULL;
+  fl_db_run row;
+  fl_db_run_real(&row, sc, status, kills);
+  row.strategy = strategy;
+  row.job_id = job_id;
+  row.nodes = np;
+  row.platform_nodes = procs;
+  row.work_s = 0;
+  row.makespan_s = run_wall;
+  row.wall_s = run_wall;
+  FL_TRY(fl_db_open(sc->db, &db));
+  FL_TRY(fl_db_insert_run(db, &row, NULL, NULL));
+done:
+  fl_db_close(&db);
+  return rc;
 }
 
 /* A helper that outlives us: it waits on a pipe whose only writer is this process, and when that closes — at our
@@ -480,7 +503,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
          * sends it SIGTERM (it then ends its ranks; each rank ends with mpirun: exec/mpi_inmem/main.c) */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != launcher)
-          _exit(143); /* we were already gone before the line above */
+          _exit(143);                          /* we were already gone before the line above */
         setenv("FAULTLINE_JOB_ID", job_id, 1); /* every process names the job's row by it (exec/mpi_inmem/rt.c) */
         if (init_kills[0])
           setenv("FAULTLINE_KILL_AT_INIT", init_kills, 1);
@@ -620,19 +643,8 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     if (!study)
       fl_run_row_status(sc, job_id, rs, sizeof rs);
     if (!study && !rs[0]) {
-      fl_db *db = NULL;
-      fl_db_run row;
-      fl_db_run_real(&row, sc, "stopped", kills);
-      row.strategy = strat.ops->name;
-      row.job_id = job_id;
-      row.nodes = np;
-      row.platform_nodes = procs;
-      row.work_s = 0;
-      row.makespan_s = run_wall;
-      row.wall_s = run_wall;
-      if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK)
+      if (fl_run_write_row(sc, "stopped", kills, strat.ops->name, job_id, np, procs, run_wall) != FL_OK)
         fprintf(stderr, "faultline: %s\n", fl_err_msg());
-      fl_db_close(&db);
       fprintf(stderr, "faultline: %s: stopped by signal %d; row with status stopped in %s\n", sc->name,
               (int)fl_run_signal, sc->db);
     } else {
@@ -685,17 +697,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
       /* nobody wrote the job's row (the watchdog stopped it; every replica set retired; the processes died
        * before they could): write it here, so every run has exactly one */
       const char *st = watchdog_fired ? "no_progress" : (lost || retired) && !start_failed ? "failed" : "error";
-      fl_db *db = NULL;
-      fl_db_run row;
-      fl_db_run_real(&row, sc, st, kills);
-      row.strategy = strat.ops->name;
-      row.job_id = job_id;
-      row.nodes = np;
-      row.platform_nodes = procs;
-      row.work_s = 0;
-      row.makespan_s = run_wall;
-      row.wall_s = run_wall;
-      if (fl_db_open(sc->db, &db) != FL_OK || fl_db_insert_run(db, &row, NULL, NULL) != FL_OK)
+      if (fl_run_write_row(sc, st, kills, strat.ops->name, job_id, np, procs, run_wall) != FL_OK)
         fprintf(stderr, "faultline: %s\n", fl_err_msg());
       else if (!watchdog_fired)
         fprintf(stderr, "faultline: %s: %s; row with status %s in %s\n", sc->name,
@@ -705,7 +707,6 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
                 st, sc->db);
       else
         fprintf(stderr, "faultline: %s: row with status no_progress in %s\n", sc->name, sc->db);
-      fl_db_close(&db);
       code = strcmp(st, "failed") == 0 ? 3 : 1;
     } else if (strcmp(row_status, "completed") == 0) {
       if (!quiet && have0)

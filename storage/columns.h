@@ -90,7 +90,9 @@
     "undone, `failures.sdc_mtbf`); real mode also `data_lost` (a rank's state gone with every copy of it; exit 3), " \
     "`error` (a checkpoint that could not be written, a process that never started; exit 1), `no_progress` (no "     \
     "rank iterated for `mpi.watchdog`: `faultline run` killed every process of the job, exit 1), `maxit` (real CG: " \
-    "the solve stopped at its iteration limit unconverged); [real-mode.md](real-mode.md) has the table")            \
+    "the solve stopped at its iteration limit unconverged), `stopped` (real: `faultline run` was sent SIGINT, "   \
+    "SIGTERM, SIGHUP or SIGQUIT and ended the job; exit 128 + the signal); [real-mode.md](real-mode.md) has the "  \
+    "table")                                                                                                        \
   X(wall_s, "REAL", REAL, "s", SIM, "host seconds spent simulating the replica")                                     \
   X(policy, "TEXT", TEXT, "", BOTH, "grid world: `policy.kind` (hybrid only)")                                       \
   X(weights, "TEXT", TEXT, "", BOTH, "grid world: `policy.weights` (substitution, hybrid)")                          \

@@ -34,10 +34,10 @@
 #include <math.h>
 #include <mpi.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #define FL_MAX_KILLS 64

@@ -55,7 +55,7 @@ static long fl_conservative_pick(const fl_batch_view *v, long *start)
   p.t[0] = v->now_s;
   p.free[0] = v->free_nodes;
   double after = nextafter(v->now_s, INFINITY); /* the end of a job that is due but still runs */
-  for (long r = 0; r < v->nrun; r++) {           /* sorted by expected end; the mapping keeps the order */
+  for (long r = 0; r < v->nrun; r++) {          /* sorted by expected end; the mapping keeps the order */
     double end = v->run_end_s[r] > v->now_s ? v->run_end_s[r] : after;
     if (p.t[p.n - 1] != end) {
       p.t[p.n] = end;

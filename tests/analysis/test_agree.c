@@ -130,8 +130,7 @@ static void test_agree(void)
     int yes = eol - line > 4 && strncmp(eol - 4, " yes", 4) == 0;
     CU_ASSERT_EQUAL(code, yes ? 0 : 1);
   }
-  CU_ASSERT_EQUAL(db_value(fl_test_tmp("short.sqlite"), "SELECT COUNT(*) FROM runs WHERE strategy = 'replication'"),
-                  0);
+  CU_ASSERT_EQUAL(db_value(fl_test_tmp("short.sqlite"), "SELECT COUNT(*) FROM runs WHERE strategy = 'replication'"), 0);
   /* nothing run in both engines: nothing agreed */
   snprintf(args, sizeof args, "agree '%s' --np 4 --failures 3 --strategies replication --db short.sqlite",
            fl_test_src("scenarios/cg-buddy.ini"));

@@ -274,8 +274,8 @@ static void test_conservative(void)
  * from now until its expected end (one that overran its estimate or had a zero estimate still holds its nodes now,
  * until just after now), or a reservation [t, t + estimate). Each waiting job in queue order is reserved at the
  * earliest of now and the ends of the holds where its nodes stay free for its whole estimate (a zero estimate
- * holds them at its instant, until just after); the jobs reserved now start. The replay: at each instant, ends, then submits, then
- * scheduling, as batch.c's. */
+ * holds them at its instant, until just after); the jobs reserved now start. The replay: at each instant, ends, then
+ * submits, then scheduling, as batch.c's. */
 typedef struct fl_hold {
   double from, to;
   long nodes;
@@ -302,8 +302,8 @@ static int fl_fits_over(const fl_hold *h, long n, long machine, double t, double
 
 static void fl_conservative_by_definition(const fl_batch_job *jobs, long n, long machine, double *start)
 {
-  double *end = malloc((size_t)n * sizeof *end);     /* actual end of a running job, NAN otherwise */
-  int *state = calloc((size_t)n, sizeof *state);     /* 0 not submitted, 1 waiting, 2 running, 3 done */
+  double *end = malloc((size_t)n * sizeof *end); /* actual end of a running job, NAN otherwise */
+  int *state = calloc((size_t)n, sizeof *state); /* 0 not submitted, 1 waiting, 2 running, 3 done */
   fl_hold *h = malloc((size_t)(2 * n + 1) * sizeof *h);
   CU_ASSERT_FATAL(end && state && h);
   for (long done = 0; done < n;) {
@@ -383,16 +383,17 @@ static void test_conservative_differential(void)
       double run = gsl_rng_uniform_int(r, 5) == 0 ? 0 : (double)gsl_rng_uniform_int(r, 20);
       double est;
       switch (gsl_rng_uniform_int(r, 4)) {
-      case 0: est = run; break;                                            /* missing: the run time */
-      case 1: est = 0; break;                                              /* zero estimate */
+      case 0: est = run; break;                                                    /* missing: the run time */
+      case 1: est = 0; break;                                                      /* zero estimate */
       case 2: est = (double)gsl_rng_uniform_int(r, (unsigned long)run + 1); break; /* at most the run */
-      default: est = run + (double)gsl_rng_uniform_int(r, 30); break;     /* generous */
+      default: est = run + (double)gsl_rng_uniform_int(r, 30); break;              /* generous */
       }
       overruns += est < run;
       jobs[j] = (fl_batch_job){t, run, est, 1 + (long)gsl_rng_uniform_int(r, (unsigned long)machine)};
     }
     CU_ASSERT_EQUAL_FATAL(fl_batch_replay(fl_batch_find("conservative"), jobs, N, machine, got), FL_OK);
     fl_conservative_by_definition(jobs, N, machine, want);
+    /* FL_DUMP=SEED prints that trace and both schedules, to work a difference out by hand */
     if (getenv("FL_DUMP") && seed == strtoul(getenv("FL_DUMP"), NULL, 10))
       for (long j = 0; j < N; j++)
         fprintf(stderr, "\n%ld: submit %g run %g est %g nodes %ld -> %g / %g", j, jobs[j].submit_s, jobs[j].run_s,
@@ -400,8 +401,8 @@ static void test_conservative_differential(void)
     for (long j = 0; j < N; j++)
       if (got[j] != want[j]) {
         if (differ++ < 5)
-          fprintf(stderr, "\n  seed %lu, %ld nodes: job %ld starts at %g, by definition %g", seed, machine, j,
-                  got[j], want[j]);
+          fprintf(stderr, "\n  seed %lu, %ld nodes: job %ld starts at %g, by definition %g", seed, machine, j, got[j],
+                  want[j]);
       }
   }
   gsl_rng_free(r);

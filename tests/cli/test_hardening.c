@@ -227,9 +227,16 @@ static void run_signal(int sig)
   {
     /* a solve long enough to be in the middle of it (512x512, a tolerance it takes many thousand iterations to
      * meet, and no iteration cap to stop it first) */
-    char *argv[] = {"faultline", "run",      sc,      "--np",  "2",     "--spares", "1",
-                    "--db",      db,         "--out", out,     "--quiet", "--set",  "app.grid=512x512",
-                    "--set",     "app.tolerance=1e-14", "--set", "app.iterations=100000000", NULL};
+    char *argv[] = {"faultline", "run",
+                    sc,          "--np",
+                    "2",         "--spares",
+                    "1",         "--db",
+                    db,          "--out",
+                    out,         "--quiet",
+                    "--set",     "app.grid=512x512",
+                    "--set",     "app.tolerance=1e-14",
+                    "--set",     "app.iterations=100000000",
+                    NULL};
     pid = spawn_faultline(argv);
   }
   snprintf(beat, sizeof beat, "%s/beat-0", out);
@@ -407,7 +414,8 @@ static void test_newer_schema_and_baseline_values(void)
            "faultline: --baseline 'failures.node_mtbf=-3': ");
   CU_ASSERT_PTR_NULL(strstr(fl_cli_err, "--set"));
   CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("mine.sqlite"), &h), SQLITE_OK);
-  CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA journal_mode=DELETE; PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+  CU_ASSERT_EQUAL(sqlite3_exec(h, "PRAGMA journal_mode=DELETE; PRAGMA user_version = 999", NULL, NULL, NULL),
+                  SQLITE_OK);
   sqlite3_close(h);
   char *before = fl_test_read_file(fl_test_tmp("mine.sqlite"), &n0);
   expect_2(fl_cli_run_limited("report mine.sqlite", 60), "mine.sqlite: results schema version 999 is newer than");
