@@ -137,12 +137,16 @@ static int fl_drv_mkdirs(const char *base, const char *path)
   }
 }
 
-/* My role's file-level store in the current generation, opened writable (a promoted spare takes over a dead role's
- * directory; the dead writer's lock died with it). */
+/* My role's file-level store in the current generation, opened writable. A promoted spare takes over a dead role's
+ * directory: the runtime declared its writer dead, so a writer still holding the lock (stopped, not exited) is
+ * killed and its lock taken (take_over). A rank that held its role from the start never does: a lock held then is
+ * another job's. */
 static int fl_drv_open_file(fl_drv *d)
 {
   char path[4096], msg[4400];
   fl_ckpt_array a;
+  const fl_rt *rt = d->rt;
+  int first_role = rt->wrank < rt->nroles * rt->degree ? rt->wrank % rt->nroles : -1;
   if (d->ck && d->ck_role == d->rt->role && d->ck_gen == d->rt->generation)
     return FL_RT_OK;
   fl_ckpt_destroy(&d->ck);
@@ -157,9 +161,11 @@ static int fl_drv_open_file(fl_drv *d)
   a.label = "state";
   a.shape = (fl_ckpt_shape){.dtype = FL_CKPT_U8, .ndims = 1, .dims = {d->bytes ? d->bytes : 1}};
   a.data = d->state;
-  if (fl_ckpt_create(
-          &(fl_ckpt_opts){.store = d->cfg->file_store ? d->cfg->file_store : "file", .path = path, .keep = 2},
-          &d->ck) != FL_OK ||
+  if (fl_ckpt_create(&(fl_ckpt_opts){.store = d->cfg->file_store ? d->cfg->file_store : "file",
+                                     .path = path,
+                                     .keep = 2,
+                                     .take_over = first_role != rt->role || rt->generation > 0},
+                     &d->ck) != FL_OK ||
       fl_ckpt_register(d->ck, &a) != FL_OK ||
       fl_ckpt_register(d->ck, &(fl_ckpt_array){.label = "layout",
                                                .shape = {.dtype = FL_CKPT_I64, .ndims = 1, .dims = {2}},

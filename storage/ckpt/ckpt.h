@@ -49,6 +49,10 @@ typedef struct fl_ckpt_opts {
   const char *path;     /* checkpoint directory; created if absent (not its parents). Unused by "memory". */
   int keep;             /* retention: after each commit keep the newest `keep` versions (>= 1); 0 keeps all */
   int read_only;        /* list, verify, restore an existing directory: no lock, no clean-up, no writes */
+  int take_over;        /* the caller holds a verdict that the directory's previous writer is dead (a runtime
+                         * declared it failed and gave this process its role): a writer still holding the lock on
+                         * this machine (stopped, hung) is killed and its lock taken; one on another machine is
+                         * named in the error */
   fl_ckpt_warn_fn warn; /* NULL: "faultline: warning: ..." on stderr */
   void *warn_user;
   int hdf5_zfp_filter; /* "hdf5" store: write "zfp"/"zfp-adaptive" arrays through the H5Z-ZFP filter (plugin

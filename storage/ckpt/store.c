@@ -51,6 +51,7 @@ fl_err fl_ckpt_store_open(const fl_ckpt_opts *o, fl_ckpt_store **out)
   s->read_only = read_only;
   s->root_fd = s->lock_fd = -1;
   s->zfp_filter = o->hdf5_zfp_filter;
+  s->take_over = o->take_over;
   FL_CHECK(!o->hdf5_zfp_filter || strcmp(ops->name, "hdf5") == 0, FL_ERR_INPUT,
            "hdf5_zfp_filter is an option of the 'hdf5' store, not of '%s'", ops->name);
   if (path) {

@@ -67,6 +67,7 @@ struct fl_ckpt_store {
   int read_only;
   int root_fd;    /* on-disk stores: the open directory */
   int lock_fd;    /* on-disk writers: the flock'd LOCK file */
+  int take_over;  /* opts.take_over */
   int zfp_filter; /* hdf5: opts.hdf5_zfp_filter */
   void *impl;     /* the store's own state */
 };

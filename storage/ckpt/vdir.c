@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +234,8 @@ fl_err fl_vdir_format(const char *path, char *name, size_t size)
   if (fl_vdir_slurp(fd, FL_VDIR_FORMAT_FILE, where, &b) != FL_OK)
     snprintf(why, sizeof why, "%s", fl_err_msg());
   else if (strncmp((char *)b.data, FL_VDIR_MAGIC, strlen(FL_VDIR_MAGIC)) != 0 ||
-           (p = strstr((char *)b.data, "\nstore ")) == NULL || strcspn(p + 7, "\n") == 0 || p[7 + strcspn(p + 7, "\n")] != '\n')
+           (p = strstr((char *)b.data, "\nstore ")) == NULL || strcspn(p + 7, "\n") == 0 ||
+           p[7 + strcspn(p + 7, "\n")] != '\n')
     snprintf(why, sizeof why, "%s: damaged or of a newer format", where);
   if (!why[0]) {
     p += 7;
@@ -311,6 +313,113 @@ static fl_err fl_vdir_is_empty(fl_ckpt_store *s, int *empty)
   return FL_OK;
 }
 
+/* ---- the writer's lock and who holds it ----
+ * LOCK is flock'd by the one writer, and names it: "pid P host H boot B start T" (the kernel's boot id and the
+ * process's start time in clock ticks make the pair unique: a pid reused after the writer died is not it). A writer
+ * opened with take_over (its caller holds a runtime's verdict that the previous writer is dead: a rank declared
+ * failed, whose role this process now holds) kills a holder still alive on this machine — stopped, or hung — and
+ * takes the lock when the kernel releases it; a holder on another machine is named in the error instead. */
+static void fl_vdir_boot_id(char *buf, size_t size)
+{
+  FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+  buf[0] = '\0';
+  if (f) {
+    if (!fgets(buf, (int)size, f))
+      buf[0] = '\0';
+    fclose(f);
+  }
+  buf[strcspn(buf, "\n ")] = '\0';
+}
+
+/* The start time (field 22 of /proc/PID/stat), or 0 when the process does not exist. */
+static unsigned long long fl_vdir_start_time(long pid)
+{
+  char path[64], line[1024], *p;
+  unsigned long long t = 0;
+  FILE *f;
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  f = fopen(path, "r");
+  if (!f)
+    return 0;
+  if (fgets(line, sizeof line, f) && (p = strrchr(line, ')')) != NULL) {
+    /* after "pid (comm)": state is field 3, starttime field 22 */
+    int field = 2;
+    for (char *sv = NULL, *tok = strtok_r(p + 1, " ", &sv); tok; tok = strtok_r(NULL, " ", &sv))
+      if (++field == 22) {
+        t = strtoull(tok, NULL, 10);
+        break;
+      }
+  }
+  fclose(f);
+  return t;
+}
+
+static void fl_vdir_write_holder(fl_ckpt_store *s)
+{
+  char host[256] = "?", boot[64], rec[512];
+  int n;
+  if (gethostname(host, sizeof host) != 0)
+    snprintf(host, sizeof host, "?");
+  host[sizeof host - 1] = '\0';
+  fl_vdir_boot_id(boot, sizeof boot);
+  n = snprintf(rec, sizeof rec, "pid %ld host %s boot %s start %llu\n", (long)getpid(), host, boot[0] ? boot : "?",
+               fl_vdir_start_time((long)getpid()));
+  /* advisory: a lock without its record still locks */
+  if (ftruncate(s->lock_fd, 0) == 0 && pwrite(s->lock_fd, rec, (size_t)n, 0) == n)
+    (void)fdatasync(s->lock_fd);
+}
+
+/* The holder's record from LOCK: 0, or -1 when it has none (a writer of an older faultline). */
+static int fl_vdir_holder(fl_ckpt_store *s, long *pid, char host[256], char boot[64], unsigned long long *start)
+{
+  char rec[512] = "";
+  ssize_t n = pread(s->lock_fd, rec, sizeof rec - 1, 0);
+  if (n <= 0)
+    return -1;
+  rec[n] = '\0';
+  return sscanf(rec, "pid %ld host %255s boot %63s start %llu", pid, host, boot, start) == 4 && *pid > 0 ? 0 : -1;
+}
+
+/* Kill the holder named in LOCK and take the lock (take_over): 0, or -1 with `who` saying whom (and why not).
+ * Without take_over: -1, `who` naming the holder. */
+static int fl_vdir_take_over(fl_ckpt_store *s, char *who, size_t size)
+{
+  char host[256] = "", boot[64] = "", myboot[64];
+  long pid = 0;
+  unsigned long long start = 0;
+  if (fl_vdir_holder(s, &pid, host, boot, &start) != 0) {
+    if (s->take_over)
+      snprintf(who, size, "unnamed: LOCK holds no writer's record, so it cannot be stopped");
+    return -1;
+  }
+  if (!s->take_over) {
+    snprintf(who, size, "pid %ld on %s", pid, host);
+    return -1;
+  }
+  fl_vdir_boot_id(myboot, sizeof myboot);
+  if (strcmp(boot, myboot) != 0) {
+    snprintf(who, size, "pid %ld on %s, another machine: it cannot be stopped from here", pid, host);
+    return -1;
+  }
+  if (pid == (long)getpid()) {
+    snprintf(who, size, "this process, pid %ld", pid);
+    return -1;
+  }
+  if (fl_vdir_start_time(pid) == start)
+    (void)kill((pid_t)pid, SIGKILL); /* stopped or running: SIGKILL ends it either way */
+  /* the kernel releases the flock when the process's last descriptor closes, as it exits: wait up to 10 s */
+  for (int i = 0; i < 1000; i++) {
+    if (flock(s->lock_fd, LOCK_EX | LOCK_NB) == 0) {
+      fprintf(stderr, "faultline: %s: took over the checkpoint directory from its dead writer (pid %ld on %s)\n",
+              s->path, pid, host);
+      return 0;
+    }
+    usleep(10000);
+  }
+  snprintf(who, size, "pid %ld on %s, still holding it 10 s after SIGKILL", pid, host);
+  return -1;
+}
+
 fl_err fl_vdir_open(fl_ckpt_store *s)
 {
   fl_err rc = FL_OK;
@@ -348,10 +457,18 @@ fl_err fl_vdir_open(fl_ckpt_store *s)
   s->lock_fd = openat(s->root_fd, FL_VDIR_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   FL_CHECK(s->lock_fd >= 0, FL_ERR_IO, "%s/%s: %s", s->path, FL_VDIR_LOCK_FILE, strerror(errno));
   if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    rc = errno == EWOULDBLOCK ? fl_err_set(FL_ERR_IO, "%s: another writer has this checkpoint directory open", s->path)
-                              : fl_vdir_errno(s->path, "cannot lock");
-    goto done;
+    char who[160] = "";
+    if (errno != EWOULDBLOCK) {
+      rc = fl_vdir_errno(s->path, "cannot lock");
+      goto done;
+    }
+    if (fl_vdir_take_over(s, who, sizeof who) != 0) {
+      rc = fl_err_set(FL_ERR_IO, "%s: another writer%s%s%s has this checkpoint directory open", s->path,
+                      who[0] ? " (" : "", who, who[0] ? ")" : "");
+      goto done;
+    }
   }
+  fl_vdir_write_holder(s);
   if (!have_format || !fl_vdir_format_intact(s))
     FL_TRY(fl_vdir_write_format(s)); /* new, lost or damaged: (re)written, from the store type checked above */
   /* What a dead writer left: its temporary version and a half-removed old one. */

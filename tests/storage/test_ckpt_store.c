@@ -655,6 +655,49 @@ static void t_corrupt_manifest_fallback(const char *store)
   fl_ckpt_destroy(&a.ck);
 }
 
+/* A writer stopped (SIGSTOP) while it holds the lock: a plain writer is refused, naming it by pid; a writer opened
+ * with take_over (its caller holds the verdict that the holder is dead) kills it and takes the directory. */
+static void t_take_over(const char *store)
+{
+  fl_ckpt *w = NULL;
+  const char *dir;
+  char pid[32];
+  int ready[2], st;
+  pid_t child;
+  if (!on_disk(store))
+    return;
+  dir = dir_for(store, "takeover");
+  CU_ASSERT_FATAL(pipe(ready) == 0);
+  child = fork();
+  CU_ASSERT_FATAL(child >= 0);
+  if (child == 0) {
+    fl_ckpt *mine = NULL;
+    char ok = fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir}, &mine) == FL_OK ? 'y' : 'n';
+    if (write(ready[1], &ok, 1) != 1)
+      _exit(1);
+    raise(SIGSTOP);
+    _exit(0); /* never continued */
+  }
+  close(ready[1]);
+  {
+    char ok = 'n';
+    CU_ASSERT_FATAL(read(ready[0], &ok, 1) == 1 && ok == 'y');
+  }
+  close(ready[0]);
+  CU_ASSERT_EQUAL_FATAL(waitpid(child, &st, WUNTRACED), child);
+  CU_ASSERT(WIFSTOPPED(st));
+  snprintf(pid, sizeof pid, "pid %ld", (long)child);
+  CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir}, &w), FL_ERR_IO);
+  CU_ASSERT(strstr(fl_err_msg(), "another writer") && strstr(fl_err_msg(), pid));
+  CU_ASSERT_PTR_NULL(w);
+  CU_ASSERT_EQUAL(kill(child, 0), 0); /* refused, it did not touch the holder */
+  CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir, .take_over = 1}, &w), FL_OK);
+  CU_ASSERT_EQUAL(waitpid(child, &st, 0), child);
+  CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+  CU_ASSERT_EQUAL(fl_ckpt_write(w, 1), FL_OK);
+  fl_ckpt_destroy(&w);
+}
+
 static void t_one_writer(const char *store)
 {
   fl_ckpt *w1 = NULL, *w2 = NULL, *ro = NULL;
@@ -665,6 +708,10 @@ static void t_one_writer(const char *store)
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir}, &w1), FL_OK);
   CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir}, &w2), FL_ERR_IO);
   CU_ASSERT(strstr(fl_err_msg(), "another writer") != NULL);
+  CU_ASSERT_PTR_NULL(w2);
+  /* take_over never kills its own process: the holder is named instead */
+  CU_ASSERT_EQUAL(fl_ckpt_create(&(fl_ckpt_opts){.store = store, .path = dir, .take_over = 1}, &w2), FL_ERR_IO);
+  CU_ASSERT(strstr(fl_err_msg(), "this process") != NULL);
   CU_ASSERT_PTR_NULL(w2);
   /* Readers need no lock, and cannot write. Store type comes from the directory. */
   CU_ASSERT_EQUAL_FATAL(fl_ckpt_create(&(fl_ckpt_opts){.path = dir, .read_only = 1}, &ro), FL_OK);
@@ -874,6 +921,7 @@ static void t_manifest_every_bit(const char *store)
 FOR_EACH_STORE(t_corrupt_manifest_fallback)
 FOR_EACH_STORE(t_manifest_every_bit)
 FOR_EACH_STORE(t_one_writer)
+FOR_EACH_STORE(t_take_over)
 FOR_EACH_STORE(t_leftovers)
 FOR_EACH_STORE(t_failed_write)
 FOR_EACH_STORE(t_corrupt_payload_all_or_nothing)
@@ -1041,6 +1089,7 @@ static CU_TestInfo disk_tests[] = {
     {"corrupt manifest: found, fallen back from", test_t_corrupt_manifest_fallback},
     {"every bit of a manifest is covered", test_t_manifest_every_bit},
     {"one writer per directory; foreign directories refused", test_t_one_writer},
+    {"a stopped writer: named, or killed and taken over (take_over)", test_t_take_over},
     {"a dead writer's leftovers are cleared", test_t_leftovers},
     {"a failing background write leaves no trace", test_t_failed_write},
     {"corrupt payload: all-or-nothing restore", test_t_corrupt_payload_all_or_nothing},
