@@ -361,12 +361,18 @@ int main(int argc, char **argv)
     code = 1;
     goto done;
   }
-  if (rt.degree > 1 && strcmp(res.status, "lost") == 0) {
-    /* replication: this replica set cannot go on (no spare left); the other copies carry the job */
+  if (rt.degree > 1 && strcmp(res.status, "lost") == 0 && res.drv.lost_kind != FL_LOST_ERROR) {
+    /* replication: this replica set cannot go on (no spare left); the other copies carry the job. An error of
+     * the environment (a checkpoint that cannot be written: disk full, a read-only directory) is no failure that
+     * replication tolerates: it ends the job as under every other strategy (error, exit 1, the system's reason),
+     * and the other sets are told to stop */
     res.status = "retired";
     fprintf(stderr, "faultline-mpi: replica set %d retires (%s); the other copies go on\n", rt.set, res.message);
   }
   fl_write_outcome(out_dir, &rt, &res);
+  if (strcmp(res.status, "dead") != 0)
+    fl_rt_leave(&rt); /* replication: the other sets' census does not take my end (finished, retired, stopped by
+                       * an error, a spare released) for a death */
 
   if (strcmp(res.status, "lost") == 0) {
     int first_alive = 0;
@@ -394,6 +400,8 @@ int main(int argc, char **argv)
     char every[64];
     const fl_driver_result *dr = &res.drv;
     double recoveries_s = (double)rt.recoveries * (dr->detect_s + dr->recover_s);
+    /* replication: the other sets' failures counted before they are told to stop */
+    int job_failures = rt.degree > 1 ? fl_rt_job_failures(&rt) : rt.failures;
     if (!lost_writer)
       fl_rt_release_spares(&rt); /* (the lost path released them above) */
     fl_rt_fence_dead(&rt);
@@ -412,7 +420,7 @@ int main(int argc, char **argv)
     row.work_s = dr->wall_s - dr->commit_s - recoveries_s - dr->restore_s - dr->replay_s;
     row.lost_work_s = dr->replay_s;
     row.restart_time_s = dr->restore_s;
-    row.failures = rt.degree > 1 ? fl_rt_job_failures(&rt) : rt.failures; /* replication: every set's */
+    row.failures = job_failures; /* replication: every set's */
     row.platform_failures = row.failures;
     row.interruptions = rt.recoveries;
     row.checkpoints = dr->commits;

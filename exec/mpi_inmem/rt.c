@@ -201,6 +201,7 @@ static void fl_rt_check_fenced(fl_rt *rt)
 {
   int flag = 0;
   MPI_Status st;
+  fl_rt_answer_pings(rt); /* a spare's liveness pings, another replica set's census (fl_rt_job_failures) */
   if (rt->degree > 1) {
     /* another replica set finished the job and wrote its row: this copy's work is moot */
     MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_STOP, rt->world, &flag, &st);
@@ -235,8 +236,6 @@ static int fl_rt_recovery_announced(fl_rt *rt)
   int flag = 0;
   MPI_Status st;
   fl_rt_check_fenced(rt);
-  if (rt->role >= 0)
-    fl_rt_answer_pings(rt);
   MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_ALIVE, rt->world, &flag, &st);
   if (flag) {
     int e = 0;
@@ -312,6 +311,43 @@ int fl_rt_sum(fl_rt *rt, double *vals, int n)
 int fl_rt_max(fl_rt *rt, double *vals, int n)
 {
   return fl_rt_reduce(rt, vals, n, 1);
+}
+
+/* Replication's tallies, to every process of the other sets: [set, kind, one entry per world rank]. A VIEW says
+ * whom my set holds alive after an agreement (the others are its failures); LEFT says that this process ends
+ * without failing (its set finished or retired), so a census does not take its silence for a death. */
+enum { FL_TALLY_VIEW = 0, FL_TALLY_LEFT = 1 };
+
+static void fl_rt_tell_sets(fl_rt *rt, int kind)
+{
+  int n = rt->wsize + 2, *msg = malloc((size_t)n * sizeof *msg), *sent, nreq = 0, done = 0;
+  MPI_Request *reqs = calloc((size_t)rt->wsize, sizeof *reqs);
+  double t0 = fl_rt_now();
+  if (!msg || !reqs) {
+    free(msg);
+    free(reqs);
+    return;
+  }
+  msg[0] = rt->set;
+  msg[1] = kind;
+  for (int w = 0; w < rt->wsize; w++)
+    msg[2 + w] = rt->alive[w];
+  sent = fl_rt_keep(rt, msg, (size_t)n * sizeof *msg);
+  free(msg);
+  for (int w = 0; w < rt->wsize && sent; w++)
+    if (rt->foreign[w])
+      MPI_Isend(sent, n, MPI_INT, w, FL_TAG_TALLY, rt->world, &reqs[nreq++]);
+  /* leaving, the process exits next: give the sends a moment to go out (to a dead process one may never
+   * complete: then it is abandoned, its buffer kept) */
+  while (kind == FL_TALLY_LEFT && !done && fl_rt_now() - t0 < 0.5) {
+    MPI_Testall(nreq, reqs, &done, MPI_STATUSES_IGNORE);
+    if (!done)
+      usleep(1000);
+  }
+  for (int k = 0; k < nreq; k++)
+    if (reqs[k] != MPI_REQUEST_NULL)
+      MPI_Request_free(&reqs[k]);
+  free(reqs);
 }
 
 /* Phase 1 of a recovery round: announce epoch e to every rank believed alive and collect who answers. Ranks
@@ -474,20 +510,13 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
     rt->alive[w] = heard[w];
   }
   if (rt->degree > 1) {
-    /* replication: the other sets learn this set's failures, so that whichever finishes counts the job's (one
-     * process says it: the first of my set alive) */
+    /* replication: the other sets learn whom this set declared dead, so that whichever finishes counts the job's
+     * failures (one process says it: the first of my set alive) */
     int first = 0;
     while (first < rt->wsize && (rt->foreign[first] || !rt->alive[first]))
       first++;
-    if (first == rt->wrank) {
-      int tally[2] = {rt->set, rt->failures}, *sent = fl_rt_keep(rt, tally, sizeof tally);
-      for (int w = 0; w < rt->wsize && sent; w++)
-        if (rt->foreign[w]) {
-          MPI_Request req;
-          MPI_Isend(sent, 2, MPI_INT, w, FL_TAG_TALLY, rt->world, &req);
-          MPI_Request_free(&req);
-        }
-    }
+    if (first == rt->wrank)
+      fl_rt_tell_sets(rt, FL_TALLY_VIEW);
   }
   rt->epoch = e;
   rt->pending_epoch = e;
@@ -671,32 +700,81 @@ int fl_rt_spare_wait(fl_rt *rt)
   }
 }
 
-int fl_rt_job_failures(fl_rt *rt)
+/* Census states of the other sets' processes. */
+enum { FL_CENSUS_UNKNOWN = 0, FL_CENSUS_DEAD, FL_CENSUS_LEFT, FL_CENSUS_ANSWERED };
+
+/* Take the tallies that arrived into state[]: a process a VIEW of its own set declared dead is dead for good;
+ * one that said LEFT ended well. */
+static void fl_rt_take_tallies(fl_rt *rt, unsigned char *state)
 {
-  int *per_set = calloc((size_t)rt->degree, sizeof *per_set), total = rt->failures, flag;
-  double quiet = fl_rt_now(), t0 = quiet;
+  int flag = 1, n = rt->wsize + 2, *msg = malloc((size_t)n * sizeof *msg);
   MPI_Status st;
-  if (!per_set)
-    return total;
-  /* what has arrived, and what is still arriving: until nothing came for 50 ms (at most 1 s) */
-  while (fl_rt_now() - quiet < 0.05 && fl_rt_now() - t0 < 1.0) {
+  while (msg) {
     MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_TALLY, rt->world, &flag, &st);
-    if (!flag) {
-      usleep(1000);
+    if (!flag)
+      break;
+    MPI_Recv(msg, n, MPI_INT, st.MPI_SOURCE, FL_TAG_TALLY, rt->world, MPI_STATUS_IGNORE);
+    if (msg[1] == FL_TALLY_LEFT) {
+      if (state[st.MPI_SOURCE] != FL_CENSUS_DEAD)
+        state[st.MPI_SOURCE] = FL_CENSUS_LEFT;
       continue;
     }
-    {
-      int tally[2];
-      MPI_Recv(tally, 2, MPI_INT, st.MPI_SOURCE, FL_TAG_TALLY, rt->world, MPI_STATUS_IGNORE);
-      if (tally[0] >= 0 && tally[0] < rt->degree && tally[0] != rt->set && tally[1] > per_set[tally[0]])
-        per_set[tally[0]] = tally[1];
-      quiet = fl_rt_now();
-    }
+    for (int w = 0; w < rt->wsize; w++)
+      if (rt->foreign[w] && fl_rt_set_of(rt, w) == msg[0] && !msg[2 + w])
+        state[w] = FL_CENSUS_DEAD;
   }
-  for (int k = 0; k < rt->degree; k++)
-    total += per_set[k];
-  free(per_set);
+  free(msg);
+}
+
+int fl_rt_job_failures(fl_rt *rt)
+{
+  static const int ping = 0;
+  unsigned char *state = calloc((size_t)rt->wsize, 1);
+  int total = rt->failures, unknown = 0, spins = 0;
+  double deadline;
+  if (!state || rt->degree < 2) {
+    free(state);
+    return total;
+  }
+  /* every process of the other sets that neither its set declared dead nor said it left is asked whether it lives;
+   * silence for mpi.timeout — the runtime's own verdict — counts it dead: a death its set had not agreed on yet
+   * (the set was still detecting it when mine finished) is a failure of the job all the same */
+  fl_rt_take_tallies(rt, state);
+  for (int w = 0; w < rt->wsize; w++)
+    if (rt->foreign[w] && state[w] == FL_CENSUS_UNKNOWN) {
+      MPI_Request req;
+      MPI_Isend((void *)&ping, 1, MPI_INT, w, FL_TAG_PING, rt->world, &req);
+      MPI_Request_free(&req);
+    }
+  deadline = fl_rt_now() + rt->timeout_s;
+  do {
+    int flag = 0;
+    MPI_Status st;
+    fl_rt_answer_pings(rt); /* another set's census of mine */
+    fl_rt_take_tallies(rt, state);
+    MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_PONG, rt->world, &flag, &st);
+    if (flag) {
+      int x;
+      MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_PONG, rt->world, MPI_STATUS_IGNORE);
+      if (rt->foreign[st.MPI_SOURCE] && state[st.MPI_SOURCE] == FL_CENSUS_UNKNOWN)
+        state[st.MPI_SOURCE] = FL_CENSUS_ANSWERED;
+      continue;
+    }
+    unknown = 0;
+    for (int w = 0; w < rt->wsize; w++)
+      unknown += rt->foreign[w] && state[w] == FL_CENSUS_UNKNOWN;
+    fl_rt_nap(++spins);
+  } while (unknown > 0 && fl_rt_now() < deadline);
+  for (int w = 0; w < rt->wsize; w++)
+    total += rt->foreign[w] && (state[w] == FL_CENSUS_DEAD || state[w] == FL_CENSUS_UNKNOWN);
+  free(state);
   return total;
+}
+
+void fl_rt_leave(fl_rt *rt)
+{
+  if (rt->degree > 1)
+    fl_rt_tell_sets(rt, FL_TALLY_LEFT);
 }
 
 void fl_rt_fence_dead(fl_rt *rt)

@@ -110,9 +110,13 @@ int fl_rt_mirror_source(const fl_rt *rt, int r);
  * rt->policy_decides, a role whose checkpoint is gone) or FL_RT_FAILED (I was declared dead). */
 int fl_rt_recover(fl_rt *rt, const long versions[2]);
 
-/* Replication: the failures of the whole job, mine and those every other replica set reported after its recoveries
- * (it waits until no report came for 50 ms, at most 1 s). Without replication, rt->failures. */
+/* Replication: the failures of the whole job — my set's, and every process of the other sets that its set declared
+ * dead or that does not answer a ping within mpi.timeout (a death its set was still detecting), unless it said it
+ * left (fl_rt_leave). Called by the process that writes the row, before fl_rt_fence_dead stops the other sets.
+ * Without replication, rt->failures. */
 int fl_rt_job_failures(fl_rt *rt);
+/* Replication: a process that ends without failing (its set finished, or retired) tells the other sets so. */
+void fl_rt_leave(fl_rt *rt);
 
 /* Spare loop: wait for a recovery that needs me (FL_RT_FAILED: call fl_rt_recover) or for the end (FL_RT_DONE). */
 int fl_rt_spare_wait(fl_rt *rt);

@@ -270,7 +270,10 @@ static fl_err fl_vdir_write_format(fl_ckpt_store *s)
   if (rc == FL_OK && fsync(fd) != 0)
     rc = fl_vdir_errno(s->path, "fsync FORMAT");
   close(fd);
-  FL_TRY(rc);
+  if (rc != FL_OK) {
+    (void)unlinkat(s->root_fd, ".tmp-FORMAT", 0); /* a disk full leaves nothing half-written */
+    goto done;
+  }
   FL_CHECK(renameat(s->root_fd, ".tmp-FORMAT", s->root_fd, FL_VDIR_FORMAT_FILE) == 0, FL_ERR_IO,
            "%s: cannot rename FORMAT into place: %s", s->path, strerror(errno));
   FL_CHECK(fsync(s->root_fd) == 0, FL_ERR_IO, "%s: fsync: %s", s->path, strerror(errno));

@@ -236,6 +236,28 @@ static void test_replication_all_copies(void)
                   1);
 }
 
+/* Replication, one copy killed, and the set that finishes first has not agreed on it yet (mpi.timeout 5 s: the
+ * killed copy's set is still detecting the death when the other set finishes): the row still counts it, by the
+ * finishing set's census of the other set (it used to say failures 0). Without a kill, failures 0. */
+static void test_replication_unheard_death(void)
+{
+  static const char *const extra[] = {"--kill 2@600", ""};
+  for (int k = 0; k < 2; k++) {
+    char dir[512], args[512];
+    long rows = db_count("SELECT COUNT(*) FROM runs");
+    snprintf(dir, sizeof dir, "%s/replication-unheard-%d", fl_test_tmpdir(), k);
+    snprintf(args, sizeof args,
+             "--spares 1 --set strategy.kind=replication --set mpi.timeout=5s %s --set app.grid=256x256 --set "
+             "app.tolerance=1e-12 --set app.iterations=100000",
+             extra[k]);
+    CU_ASSERT_EQUAL(run(args, dir), 0);
+    CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
+    CU_ASSERT_EQUAL(db_count("SELECT failures FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = "
+                             "'completed'"),
+                    1 - k);
+  }
+}
+
 /* More deaths than spares with mpi.on_no_spare = shrink: the job goes on with fewer ranks, the dead rank's rows
  * re-cut over the others from the file level (or, under none, started over on fewer ranks): the solve converges to
  * the same solution (the sums run over other blocks, so not bit for bit: the error against the exact solution
@@ -413,6 +435,10 @@ static void test_fault_table(void)
        * that checkpoint, one row, status error, exit 1 */
       {"ckpt-unwritable", "--spares 1 --set strategy.kind=checkpoint --set mpi.checkpoint_dir=@CKDIR@", 1, "error",
        "file level", 0},
+      /* the same under replication (set 0's directory cannot be made): the job ends as under every strategy, not
+       * as a retired set (it used to say failed, exit 3, "no spare left", its figures NULL) */
+      {"repl-ckpt-unwritable", "--spares 1 --set strategy.kind=replication --set mpi.checkpoint_dir=@CKDIR@", 1,
+       "error", "file level", 0},
       /* a rank dies before MPI_Init: the others would wait in MPI_Init for ever; the start-up limit stops it */
       {"kill-at-init", "--spares 1 --set mpi.watchdog=6s --kill 2@init", 1, "error", "never got past MPI_Init", 0},
   };
@@ -430,6 +456,8 @@ static void test_fault_table(void)
       mkdir(ckdir, 0777);
       snprintf(role1, sizeof role1, "%s/role-1", ckdir);
       fclose(fopen(role1, "w")); /* role 1 cannot make its directory: only it fails to write */
+      snprintf(role1, sizeof role1, "%s/set-0", ckdir);
+      fclose(fopen(role1, "w")); /* replication: replica set 0 cannot make its directories */
     } else {
       snprintf(args, sizeof args, "%s", c->args);
     }
@@ -448,6 +476,10 @@ static void test_fault_table(void)
       CU_ASSERT_EQUAL(db_count(sql), with + 1);
       if (c->failures)
         CU_ASSERT_EQUAL(db_count("SELECT failures FROM runs WHERE id = (SELECT MAX(id) FROM runs)"), c->failures);
+      if (strcmp(c->status, "error") == 0) /* stopped by its environment: the figures up to then are filled */
+        CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND failures IS "
+                                 "NOT NULL AND interruptions IS NOT NULL AND checkpoints IS NOT NULL"),
+                        strcmp(c->label, "kill-at-init") != 0);
       if (strcmp(c->status, "completed") != 0) {
         /* no answer: no error, no iteration count, no useful work */
         CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND error_linf "
@@ -833,6 +865,7 @@ static CU_TestInfo mpi_tests[] = {
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"more deaths than spares, shrink: the answer on fewer ranks", test_shrink},
     {"replication: every set loses a copy, the file level", test_replication_all_copies},
+    {"replication: a death the other set had not agreed on is counted", test_replication_unheard_death},
     {"every process stopped: the watchdog ends the job", test_watchdog},
     {"a rank stopped past the timeout is fenced: one outcome", test_stopped_rank_fenced},
     {"failures drawn from the model kill processes", test_model_failures},
