@@ -198,7 +198,11 @@
     "workloads: mean over completed jobs of max(1, (end − submit) / max(run time, 10 s))")                           \
   X(failure_free_s, "REAL", REAL, "s", SIM,                                                                          \
     "task graphs: the makespan of the same run without failures, simulated once on the same platform (transfers "  \
-    "and their contention included, unlike `work_s`'s HEFT schedule); NULL elsewhere and in rows written before it")
+    "and their contention included, unlike `work_s`'s HEFT schedule); NULL elsewhere and in rows written before it")  \
+  X(note, "TEXT", TEXT, "", REAL,                                                                                    \
+    "real runs: what happened that the figures do not say — a damaged checkpoint version met at a restore and the "  \
+    "older one restored instead (`file level: version 600 of role 1 corrupt; restored version 590 instead`); NULL "  \
+    "when there is nothing to say")
 /* clang-format on */
 
 typedef enum fl_col_how {

@@ -13,8 +13,8 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* 2: the scenario text stored once in scenario_texts, rows keep its xxh64 (scenario_xxh64) and an empty
  * scenario_text; rows of version 1 files keep their text
@@ -39,8 +39,9 @@ typedef struct fl_db_run {
   long replica, nodes, platform_nodes;
   double node_mtbf_s, repair_s, interval_s, checkpoint_cost_s, restart_cost_s, downtime_s;
   double work_s, makespan_s;
-  double energy_j; /* sim: the nodes' energy over the makespan (NAN: not modelled) */
+  double energy_j;       /* sim: the nodes' energy over the makespan (NAN: not modelled) */
   double failure_free_s; /* task graphs: the failure-free simulated makespan (NAN: none) */
+  const char *note;      /* real runs: what the figures do not say (a damaged checkpoint version); NULL: nothing */
   long failures, platform_failures, interruptions, checkpoints;
   double lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s;
   double wall_s;
@@ -75,9 +76,9 @@ typedef struct fl_db_run {
 /* One job of a workload run: a row of the `jobs` table (times from the replica's start, seconds of the job's own
  * wall time; multiply by nodes for node-seconds). */
 typedef struct fl_db_job {
-  long job;            /* the trace's job number */
+  long job;                        /* the trace's job number */
   double submit_s, start_s, end_s; /* first start; end: NAN when it did not finish */
-  double run_s;        /* its failure-free run time (the trace's) */
+  double run_s;                    /* its failure-free run time (the trace's) */
   long nodes, failures, checkpoints;
   long copies;         /* copies of each rank it ran (replication; 1 without) */
   double lost_work_s;  /* compute thrown away by failures (done again) */
@@ -89,8 +90,8 @@ typedef struct fl_db_job {
 /* A workload run's machine figures (columns.h: MREAL, MCOUNT) and its jobs. */
 typedef struct fl_db_machine {
   long jobs, jobs_completed;
-  double utilisation;           /* useful node-seconds / (span x machine nodes) */
-  double useful_node_hours;     /* the completed jobs' failure-free node-hours */
+  double utilisation;       /* useful node-seconds / (span x machine nodes) */
+  double useful_node_hours; /* the completed jobs' failure-free node-hours */
   double lost_node_hours, checkpoint_node_hours, restart_node_hours, io_wait_node_hours;
   double replica_node_hours;    /* replication: the extra copies' failure-free node-hours (completed jobs) */
   double mean_wait_s;           /* first start - submit */
@@ -205,8 +206,9 @@ void fl_db_close(fl_db **db);
 
 /* A row's identity (runs.row_key): simulated rows "sim:<xxh64 scenario text>:<xxh64 overrides but run.db and
  * run.replicas>:<seed>:<replica>", with ":<xxh64 of the input files' keys and content hashes>" after the replica
- * when the scenario reads files (an edited trace is another experiment), the same whichever command, shard or file wrote it (so re-running a sweep and
- * merging shards skip what is there); real rows a key of their own moment and process. */
+ * when the scenario reads files (an edited trace is another experiment), the same whichever command, shard or file
+ * wrote it (so re-running a sweep and merging shards skip what is there); real rows a key of their own moment and
+ * process. */
 void fl_db_row_key(const fl_db_run *run, char *buf, size_t size);
 void fl_db_sim_row_key(const char *scenario_text, const char *overrides, const fl_input *inputs, int ninputs,
                        uint64_t seed, long replica, char *buf, size_t size);

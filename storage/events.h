@@ -98,6 +98,10 @@
   X(FL_EV_REAL_LOSS, 95, "failure", "data",                                                                            \
     "real: a role's data wiped while its process lives (an injected loss; node: the process, rank: the role)",         \
     "printf('role %d lost its data', rank)")                                                                           \
+  X(FL_EV_REAL_CORRUPT, 96, "corrupt", "checkpoint",                                                                   \
+    "real: a role's file-level checkpoint version could not be restored (a checksum, a torn file; node: the "         \
+    "process, rank: the role, label: the version); the newest version intact on every role was used",                \
+    "printf('role %d: %s corrupt', rank, label)")                                                                    \
   X(FL_EV_JOB_START, 101, "job-start", "", "workload: job rank (the trace's number) starts on n nodes",                \
     "printf('job %d on %d nodes', rank, n)")                                                                           \
   X(FL_EV_JOB_END, 102, "job-end", "", "workload: job rank finished", "printf('job %d done', rank)")                   \

@@ -434,6 +434,93 @@ static int fl_drv_inject(fl_drv *d, long it, int *any)
   return fl_drv_repair(d, r.action == FL_ACT_ROLLBACK ? d->state : NULL, t0);
 }
 
+/* The newest version older than v that my file level holds intact (verified whole), or -1. */
+static long fl_drv_intact_before(fl_drv *d, long v)
+{
+  long *vs = NULL, got = -1;
+  size_t n = 0;
+  if (fl_ckpt_versions(d->ck, &vs, &n) != FL_OK) {
+    fl_err_clear();
+    return -1;
+  }
+  for (size_t k = n; k-- > 0 && got < 0;) {
+    int ok = 0;
+    char why[512];
+    if (vs[k] >= v)
+      continue;
+    if (fl_ckpt_verify(d->ck, vs[k], &ok, why, sizeof why) != FL_OK)
+      fl_err_clear(), ok = 0;
+    if (ok)
+      got = vs[k];
+    else
+      fprintf(stderr, "faultline-mpi: role %d: file level: version %ld is damaged too: %s\n", d->rt->role, vs[k], why);
+  }
+  free(vs);
+  return got;
+}
+
+/* Restore the file-level version v agreed on, verified as it is read (all or nothing). A version damaged on some
+ * role (a checksum that does not match, a torn file) is not the end: every role says the newest version it can
+ * restore, the oldest of those is agreed, and every role restores that one — the newest version intact on every
+ * role, as SCR does. The damaged version is named (stderr, the row's note, a `corrupt` event); the job's data is
+ * lost only when no version is intact everywhere. */
+static int fl_drv_restore_file(fl_drv *d, long v)
+{
+  fl_rt *rt = d->rt;
+  const int n = rt->nroles;
+  double *m = malloc((size_t)(1 + n) * sizeof *m);
+  long first = v;
+  int rc = FL_RT_OK;
+  char msg[700];
+  if (!m)
+    return fl_drv_lost(d, FL_LOST_ERROR, "out of memory");
+  for (;;) {
+    long mine = v, agreed;
+    for (int k = 0; k <= n; k++)
+      m[k] = -1.0;
+    if (fl_ckpt_restore_all(d->ck, v, NULL) != FL_OK) {
+      snprintf(msg, sizeof msg, "%s", fl_err_msg());
+      fl_err_clear();
+      fprintf(stderr, "faultline-mpi: role %d: file level: version %ld cannot be restored: %s\n", rt->role, v, msg);
+      m[1 + rt->role] = (double)v;
+      mine = fl_drv_intact_before(d, v);
+    }
+    m[0] = -(double)mine; /* the maximum of the negatives: the oldest version some role can restore */
+    if ((rc = fl_rt_max(rt, m, 1 + n)) != FL_RT_OK)
+      break;
+    agreed = (long)-m[0];
+    for (int role = 0; role < n; role++)
+      if (m[1 + role] >= 0) {
+        size_t used = strlen(d->res->note);
+        snprintf(d->res->note + used, sizeof d->res->note - used, "%sfile level: version %.0f of role %d corrupt",
+                 used ? "; " : "", m[1 + role], role);
+        if (d->cfg->events) {
+          fl_evlog_entry *e = fl_evlog_add_text(d->cfg->events, fl_rt_now() - d->t_start, FL_EV_REAL_CORRUPT,
+                                                rt->role_holder[role], "version %.0f", m[1 + role]);
+          if (e)
+            e->rank = role;
+        }
+      }
+    if (agreed == v)
+      break; /* every role restored v */
+    if (agreed < 0) {
+      snprintf(msg, sizeof msg, "data lost: no file-level version at or before %ld is intact on every role (%s)", first,
+               d->res->note);
+      rc = fl_drv_lost(d, FL_LOST_DATA, msg);
+      break;
+    }
+    v = agreed;
+  }
+  if (rc == FL_RT_OK && v != first) {
+    size_t used = strlen(d->res->note);
+    snprintf(d->res->note + used, sizeof d->res->note - used, "; restored version %ld instead", v);
+    if (rt->role == 0)
+      fprintf(stderr, "faultline-mpi: file level: restored version %ld, the newest intact on every role\n", v);
+  }
+  free(m);
+  return rc;
+}
+
 /* After an agreed recovery: what the strategy decides, done. */
 static int fl_drv_restore(fl_drv *d, int *need_init)
 {
@@ -488,11 +575,8 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
   } else {
     if ((rc = fl_drv_open_file(d)) != FL_RT_OK)
       return rc;
-    if (fl_ckpt_restore_all(d->ck, r.version, NULL) != FL_OK) {
-      char msg[512];
-      snprintf(msg, sizeof msg, "file level: %s", fl_err_msg());
-      return fl_drv_lost(d, FL_LOST_DATA, msg);
-    }
+    if ((rc = fl_drv_restore_file(d, r.version)) != FL_RT_OK)
+      return rc;
   }
   if (rc != FL_RT_OK)
     return rc;

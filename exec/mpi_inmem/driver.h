@@ -81,6 +81,8 @@ struct fl_driver_result {
   double restore_s;           /* reading a checkpoint back after a failure (and the repair, ops->repair) */
   double replay_s;            /* recomputing iterations done before the failure */
   double detect_s, recover_s; /* per recovery */
+  char note[512]; /* what the figures do not say, for the row's note: a corrupt checkpoint version met at a restore
+                   * and the older one used instead (the same on every role) */
 };
 
 void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_driver_config *cfg, fl_driver_result *res);

@@ -421,6 +421,7 @@ int main(int argc, char **argv)
     row.lost_work_s = dr->replay_s;
     row.restart_time_s = dr->restore_s;
     row.failures = job_failures; /* replication: every set's */
+    row.note = dr->note[0] ? dr->note : NULL;
     row.platform_failures = row.failures;
     row.interruptions = rt.recoveries;
     row.checkpoints = dr->commits;

@@ -5,6 +5,7 @@
 #include "fl_config.h"
 #include "fl_test.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -578,6 +579,111 @@ static void test_second_death_in_recovery(void)
                   1);
 }
 
+/* Overwrite 8 bytes in the middle of DIR/ckpt/role-ROLE's k-th newest version's state.bin (k = 0: the newest);
+ * returns that version, or -1. */
+static long corrupt_version(const char *dir, int role, int k)
+{
+  char path[1024], file[1200];
+  long vs[64], nv = 0;
+  DIR *d;
+  struct dirent *e;
+  FILE *f;
+  long size;
+  snprintf(path, sizeof path, "%s/ckpt/role-%d", dir, role);
+  if (!(d = opendir(path)))
+    return -1;
+  while ((e = readdir(d)) && nv < 64)
+    if (e->d_name[0] == 'v')
+      vs[nv++] = atol(e->d_name + 1);
+  closedir(d);
+  for (long i = 0; i < nv; i++) /* descending */
+    for (long j = i + 1; j < nv; j++)
+      if (vs[j] > vs[i]) {
+        long t = vs[i];
+        vs[i] = vs[j];
+        vs[j] = t;
+      }
+  if (k >= nv)
+    return -1;
+  snprintf(file, sizeof file, "%s/v%012ld/state.bin", path, vs[k]);
+  if (!(f = fopen(file, "r+")))
+    return -1;
+  fseek(f, 0, SEEK_END);
+  size = ftell(f);
+  fseek(f, size / 2, SEEK_SET);
+  fwrite("XXXXXXXX", 1, 8, f);
+  fclose(f);
+  return vs[k];
+}
+
+/* A damaged checkpoint met at a restore (rank 2 killed at iteration 600 under `checkpoint`; then, while the others
+ * detect it — mpi.timeout 3 s — role 1's newest version is overwritten in the middle): every role goes back to
+ * the newest version intact on every role, the answer is the failure-free one bit for bit, the row's note and a
+ * `corrupt` event name the damaged version (it used to end failed, exit 3, role 1 reported dead). With the two
+ * versions role 1 keeps both damaged: data_lost, exit 3. */
+static void test_corrupt_checkpoint(void)
+{
+  char refdir[512];
+  outcome ref[NP];
+  snprintf(refdir, sizeof refdir, "%s/corrupt-ref", fl_test_tmpdir());
+  CU_ASSERT_EQUAL_FATAL(run("--spares 1 --set strategy.kind=checkpoint --set app.grid=256x256 --set "
+                            "app.tolerance=1e-12 --set app.iterations=100000",
+                            refdir),
+                        0);
+  read_outcomes(refdir, NP + 1, ref);
+  for (int both = 0; both < 2; both++) {
+    char dir[512], want[128];
+    long rows = db_count("SELECT COUNT(*) FROM runs"), p2, v = -1, older = -1;
+    outcome got[NP];
+    snprintf(dir, sizeof dir, "%s/corrupt-%d", fl_test_tmpdir(), both);
+    run_background(dir,
+                   "--spares 1 --kill 2@600 --set strategy.kind=checkpoint --set mpi.timeout=3s --set run.events=all "
+                   "--set app.grid=256x256 --set app.tolerance=1e-12 --set app.iterations=100000",
+                   "corrupt");
+    p2 = wait_started(dir, 2);
+    CU_ASSERT_FATAL(p2 > 0);
+    for (int i = 0; i < 3000 && running((pid_t)p2); i++)
+      sleep_ms(10);
+    CU_ASSERT_FATAL(!running((pid_t)p2));
+    v = corrupt_version(dir, 1, 0);
+    if (both)
+      older = corrupt_version(dir, 1, 1);
+    CU_ASSERT_FATAL(v > 0 && (!both || older > 0));
+    CU_ASSERT_EQUAL(wait_code("corrupt", 900), both ? 3 : 0);
+    CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
+    CU_ASSERT_EQUAL(db_count(both ? "SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = "
+                                    "'data_lost'"
+                                  : "SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = "
+                                    "'completed' AND failures = 1"),
+                    1);
+    snprintf(want, sizeof want, "%%version %ld of role 1 corrupt%%", v);
+    if (!both) {
+      char sql[512];
+      snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND note LIKE '%s'",
+               want);
+      CU_ASSERT_EQUAL(db_count(sql), 1);
+      snprintf(sql, sizeof sql,
+               "SELECT COUNT(*) FROM events_text WHERE run_id = (SELECT MAX(id) FROM runs) AND kind = 'corrupt' AND "
+               "rank = 1 AND label = 'version %ld'",
+               v);
+      CU_ASSERT_EQUAL(db_count(sql), 1);
+      read_outcomes(dir, NP + 1, got);
+      for (int r = 0; r < NP; r++) {
+        CU_ASSERT(got[r].present && strcmp(got[r].status, "completed") == 0);
+        CU_ASSERT_STRING_EQUAL(got[r].checksum, ref[r].checksum);
+      }
+    } else {
+      char text[4096] = "";
+      FILE *f = fopen(fl_test_tmp("corrupt-err.txt"), "r");
+      size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+      text[n] = '\0';
+      if (f)
+        fclose(f);
+      CU_ASSERT_PTR_NOT_NULL(strstr(text, "no file-level version"));
+    }
+  }
+}
+
 /* A process that exists and is not a zombie (an orphaned rank's parent may not reap it at once). */
 static int running(pid_t pid)
 {
@@ -862,6 +968,7 @@ static CU_TestInfo mpi_tests[] = {
     {"real runs log their events with the simulator's kinds", test_real_events},
     {"a rank stopped and never continued: the run ends with the job", test_stopped_never_continued},
     {"a second death during the recovery is counted", test_second_death_in_recovery},
+    {"a damaged checkpoint: the newest version intact everywhere is restored", test_corrupt_checkpoint},
     {"every strategy: recovered bit for bit, or refused", test_every_strategy},
     {"more deaths than spares, shrink: the answer on fewer ranks", test_shrink},
     {"replication: every set loses a copy, the file level", test_replication_all_copies},
