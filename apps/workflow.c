@@ -3,22 +3,22 @@
  * tasks, parent references and file uses; one builder checks and indexes them for every format. */
 #define _XOPEN_SOURCE 700 /* strdup */
 #include "workflow.h"
-#include "workflow_keys.h"
 
 #include "app.h"
 #include "inputs.h"
 #include "units.h"
+#include "workflow_keys.h"
 
 #include <csv.h>
 #include <ctype.h>
 #include <errno.h>
-#include <stddef.h>
 #include <graphviz/cgraph.h>
 #include <jansson.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +49,7 @@ typedef struct fl_wfb {
   long nref, cap_ref;
   long *rs, *rd; /* raw edges */
   double *rb;
+  long *rf; /* each raw edge's file (a number per distinct file name), -1: none (DOT, a control dependency) */
   long nraw, cap_raw;
   int yaml; /* a Pegasus 5 YAML file: its errors in its words (jobDependencies, children) */
 } fl_wfb;
@@ -124,18 +125,20 @@ done:
   return rc;
 }
 
-static fl_err fl_wfb_edge(fl_wfb *b, long src, long dst, double bytes)
+static fl_err fl_wfb_edge(fl_wfb *b, long src, long dst, double bytes, long file)
 {
   fl_err rc = FL_OK;
-  if (b->nraw + 1 > b->cap_raw) { /* the three arrays grow together, only when full */
-    long cap_d = b->cap_raw, cap_b = b->cap_raw;
+  if (b->nraw + 1 > b->cap_raw) { /* the four arrays grow together, only when full */
+    long cap_d = b->cap_raw, cap_b = b->cap_raw, cap_f = b->cap_raw;
     FL_TRY(fl_grow((void **)&b->rd, &cap_d, b->nraw + 1, sizeof *b->rd));
     FL_TRY(fl_grow((void **)&b->rb, &cap_b, b->nraw + 1, sizeof *b->rb));
+    FL_TRY(fl_grow((void **)&b->rf, &cap_f, b->nraw + 1, sizeof *b->rf));
     FL_TRY(fl_grow((void **)&b->rs, &b->cap_raw, b->nraw + 1, sizeof *b->rs));
   }
   b->rs[b->nraw] = src;
   b->rd[b->nraw] = dst;
   b->rb[b->nraw] = bytes;
+  b->rf[b->nraw] = file;
   b->nraw++;
 done:
   return rc;
@@ -154,6 +157,7 @@ static void fl_wfb_free(fl_wfb *b)
   free(b->rs);
   free(b->rd);
   free(b->rb);
+  free(b->rf);
 }
 
 static const fl_wf *fl_sort_wf; /* qsort has no context argument */
@@ -186,6 +190,33 @@ static int fl_cmp_edge(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Edges by their files (fstart/files: an edge's sorted file numbers), then by number. */
+static const long *fl_sort_fstart, *fl_sort_files;
+static int fl_cmp_edge_files(const void *a, const void *b)
+{
+  long x = *(const long *)a, y = *(const long *)b;
+  long nx = fl_sort_fstart[x + 1] - fl_sort_fstart[x], ny = fl_sort_fstart[y + 1] - fl_sort_fstart[y];
+  if (nx != ny)
+    return (nx > ny) - (nx < ny);
+  for (long k = 0; k < nx; k++) {
+    long fx = fl_sort_files[fl_sort_fstart[x] + k], fy = fl_sort_files[fl_sort_fstart[y] + k];
+    if (fx != fy)
+      return (fx > fy) - (fx < fy);
+  }
+  return (x > y) - (x < y);
+}
+
+static int fl_same_files(long x, long y)
+{
+  long nx = fl_sort_fstart[x + 1] - fl_sort_fstart[x];
+  if (nx != fl_sort_fstart[y + 1] - fl_sort_fstart[y])
+    return 0;
+  for (long k = 0; k < nx; k++)
+    if (fl_sort_files[fl_sort_fstart[x] + k] != fl_sort_files[fl_sort_fstart[y] + k])
+      return 0;
+  return 1;
+}
+
 long fl_wf_find(const fl_wf *wf, const char *name)
 {
   long lo = 0, hi = wf->ntasks - 1;
@@ -209,6 +240,7 @@ static fl_err fl_wfb_finish(fl_wfb *b)
   fl_err rc = FL_OK;
   fl_wf *wf = b->wf;
   long n = wf->ntasks, *order = NULL, *indeg = NULL, *queue = NULL, head = 0, tail = 0;
+  long *fstart = NULL, *files = NULL, *group = NULL;
 
   FL_CHECK(n > 0, FL_ERR_INPUT, "%s: the workflow has no task", wf->path);
   FL_ALLOC(wf->by_name, n);
@@ -231,8 +263,8 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     long p = fl_wf_find(wf, b->ref[r].parent);
     if (b->ref[r].child < 0 && (b->ref[r].child = fl_wf_find(wf, b->ref[r].child_name)) < 0) {
       if (b->yaml)
-        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: jobDependencies: child '%s' of '%s' is no job of the workflow",
-                        wf->path, b->ref[r].line, b->ref[r].child_name, b->ref[r].parent);
+        rc = fl_err_set(FL_ERR_INPUT, "%s:%d: jobDependencies: child '%s' of '%s' is no job of the workflow", wf->path,
+                        b->ref[r].line, b->ref[r].child_name, b->ref[r].parent);
       else
         rc = fl_err_set(FL_ERR_INPUT, "%s:%d: <child ref=\"%s\">: no such job", wf->path, b->ref[r].line,
                         b->ref[r].child_name);
@@ -247,7 +279,7 @@ static fl_err fl_wfb_finish(fl_wfb *b)
                         wf->task[b->ref[r].child].name, b->ref[r].parent);
       goto done;
     }
-    FL_TRY(fl_wfb_edge(b, p, b->ref[r].child, 0.0));
+    FL_TRY(fl_wfb_edge(b, p, b->ref[r].child, 0.0, -1));
   }
   /* files: the producer of each file (its first writer) sends it to every reader; a file nobody writes is staged
    * (numbered in file order, each reader's uses counted in staged_start, then listed) */
@@ -264,6 +296,7 @@ static fl_err fl_wfb_finish(fl_wfb *b)
       FL_ALLOC(fill, n);
     }
     wf->nstaged_files = 0;
+    long nfiles = 0; /* the file names, in order: a raw edge's file */
     for (long u = 0; u < b->nuse;) {
       long v = u, producer = b->use[u].out ? b->use[u].task : -1;
       while (v < b->nuse && strcmp(b->use[v].file, b->use[u].file) == 0) {
@@ -273,7 +306,7 @@ static fl_err fl_wfb_finish(fl_wfb *b)
         else if (pass == 0) {
           wf->task[x->task].in_bytes += x->size;
           if (producer >= 0 && producer != x->task)
-            FL_TRY(fl_wfb_edge(b, producer, x->task, x->size));
+            FL_TRY(fl_wfb_edge(b, producer, x->task, x->size, nfiles));
           else if (producer < 0) {
             wf->task[x->task].staged_bytes += x->size; /* an input of the workflow */
             wf->staged_start[x->task + 1]++;
@@ -286,6 +319,7 @@ static fl_err fl_wfb_finish(fl_wfb *b)
         v++;
       }
       wf->nstaged_files += producer < 0;
+      nfiles++;
       u = v;
     }
     free(fill);
@@ -328,6 +362,43 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     wf->child_start[i + 1] += wf->child_start[i];
     wf->parent_start[i + 1] += wf->parent_start[i];
   }
+  /* Data twins: edges from one task that carry the same files (B and C both read A's f) carry one copy of the
+   * data — a transfer to a host where a twin is, or is going, is not made again. Each edge's files (sorted, control
+   * dependencies left out), then each task's out-edges sorted by them: equal neighbours are twins, numbered by
+   * the first of them. Edges with no file (DOT graphs, control dependencies) have none. */
+  FL_ALLOC(wf->edge_data, wf->nedges > 0 ? wf->nedges : 1);
+  FL_ALLOC(fstart, wf->nedges + 1);
+  FL_ALLOC(files, b->nraw > 0 ? b->nraw : 1);
+  FL_ALLOC(group, wf->nedges > 0 ? wf->nedges : 1);
+  for (long k = 0, m = -1, nf = 0; k < b->nraw; k++) {
+    long e = order[k];
+    if (m < 0 || b->rs[e] != wf->edge_src[m] || b->rd[e] != wf->edge_dst[m])
+      fstart[++m] = nf;
+    if (b->rf && b->rf[e] >= 0) {
+      long at = nf++;
+      files[at] = b->rf[e];
+      while (at > fstart[m] && files[at - 1] > files[at]) { /* insertion: an edge's files are few */
+        long x = files[at - 1];
+        files[at - 1] = files[at];
+        files[at--] = x;
+      }
+    }
+    fstart[m + 1] = nf;
+  }
+  fl_sort_fstart = fstart;
+  fl_sort_files = files;
+  for (long e = 0; e < wf->nedges; e++)
+    wf->edge_data[e] = e;
+  for (long i = 0; i < n; i++) {
+    long lo = wf->child_start[i], d = wf->child_start[i + 1] - lo;
+    for (long k = 0; k < d; k++)
+      group[k] = lo + k;
+    if (d > 1)
+      qsort(group, (size_t)d, sizeof *group, fl_cmp_edge_files);
+    for (long k = 1; k < d; k++)
+      if (fstart[group[k] + 1] > fstart[group[k]] && fl_same_files(group[k - 1], group[k]))
+        wf->edge_data[group[k]] = wf->edge_data[group[k - 1]];
+  }
   FL_ALLOC(indeg, n);
   for (long e = 0; e < wf->nedges; e++) {
     long d = wf->edge_dst[e];
@@ -360,6 +431,9 @@ done:
   free(order);
   free(indeg);
   free(queue);
+  free(fstart);
+  free(files);
+  free(group);
   return rc;
 }
 
@@ -389,6 +463,7 @@ void fl_wf_destroy(fl_wf **pwf)
   free(wf->edge_src);
   free(wf->edge_dst);
   free(wf->edge_bytes);
+  free(wf->edge_data);
   free(wf->child_start);
   free(wf->parent_start);
   free(wf->parent_edge);
@@ -1040,7 +1115,7 @@ static fl_err fl_wf_read_dot(fl_wfb *b, const char *path)
       snprintf(what, sizeof what, "%s -> %s", agnameof(agtail(e)), agnameof(aghead(e)));
       FL_TRY(fl_dot_size(path, "edge", what, agget(e, "size"), &bytes));
       FL_TRY(fl_wfb_edge(b, ((fl_dot_rec *)aggetrec(agtail(e), "fl_wf", 0))->id,
-                         ((fl_dot_rec *)aggetrec(aghead(e), "fl_wf", 0))->id, bytes));
+                         ((fl_dot_rec *)aggetrec(aghead(e), "fl_wf", 0))->id, bytes, -1));
     }
 done:
   if (g)
@@ -1167,7 +1242,7 @@ fl_err fl_wf_gridworld(long rows, long cols, long sweeps, double flops, double b
           nb[4] = s + 1;
         for (int k = 0; k < 5; k++)
           if (nb[k] >= 0)
-            FL_TRY(fl_wfb_edge(&b, (t - 1) * states + nb[k], id, 8.0));
+            FL_TRY(fl_wfb_edge(&b, (t - 1) * states + nb[k], id, 8.0, -1));
       }
     }
   FL_TRY(fl_wfb_finish(&b));

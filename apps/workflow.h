@@ -41,6 +41,8 @@ typedef struct fl_wf {
   fl_wf_task *task;
   long *edge_src, *edge_dst; /* nedges, sorted by (src, dst), no duplicates */
   double *edge_bytes;
+  long *edge_data;    /* nedges: the first edge from the same task carrying the same files (itself when none does): such
+                       * twins carry one copy of the data, so a host reading it twice receives it once */
   long *child_start;  /* ntasks + 1: edges child_start[i] .. child_start[i+1]-1 leave i (edge ids) */
   long *parent_start; /* ntasks + 1: parent_edge[parent_start[i] ..] are the edges into i */
   long *parent_edge;

@@ -87,7 +87,8 @@ struct fl_wfrun {
   unsigned char *state;
   long *where, *out_host;
   long *esrc, *edge_at, *ecomm_dst;
-  unsigned char *eclaim; /* per edge: a transfer to ecomm_dst is being started (fl_wf_send_edge) */
+  unsigned char *eclaim;  /* per edge: a transfer to ecomm_dst is being started (fl_wf_send_edge) */
+  unsigned char *twinned; /* per edge: another edge carries the same files from the same task (fl_wf.edge_data) */
   fl_sgc **ecomm;
   fl_sgc **dropped; /* transfers given up on: SimGrid may still touch them until the replica ends */
   long ndropped, capdropped;
@@ -491,6 +492,10 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->edge_at, E);
   FL_ALLOC(w->ecomm_dst, E);
   FL_ALLOC(w->eclaim, E);
+  FL_ALLOC(w->twinned, E);
+  for (long e = 0; e < E; e++)
+    if (w->wf->edge_data[e] != e)
+      w->twinned[e] = w->twinned[w->wf->edge_data[e]] = 1;
   FL_ALLOC(w->ecomm, E);
   FL_ALLOC(w->borrow_head, n);
   FL_ALLOC(w->up, w->H + 1);
@@ -577,6 +582,7 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->edge_at);
   free(w->ecomm_dst);
   free(w->eclaim);
+  free(w->twinned);
   free(w->ecomm);
   free(w->borrow_head);
   free(w->borrow);
@@ -876,6 +882,27 @@ static int fl_wf_edge_to(const fl_wfrun *w, long e, long to)
   return (w->ecomm[e] || w->eclaim[e]) && w->ecomm_dst[e] == to;
 }
 
+/* A twin of edge e (the same files from the same task) whose copy is at host p (on_way = 0) or on its way there
+ * (on_way = 1): its number, or -1. A file two tasks on one host read crosses the link once, and is then read from
+ * that host. Twins share a copy only while both still read their own producer (a substitution re-points one). */
+static long fl_wf_twin(const fl_wfrun *w, long e, long p, int on_way)
+{
+  const fl_wf *wf = w->wf;
+  long s = wf->edge_src[e], d = wf->edge_data[e];
+  if (!w->twinned[e] || w->esrc[e] != s)
+    return -1;
+  for (long x = wf->child_start[s]; x < wf->child_start[s + 1]; x++)
+    if (x != e && wf->edge_data[x] == d && w->esrc[x] == s && (on_way ? fl_wf_edge_to(w, x, p) : w->edge_at[x] == p))
+      return x;
+  return -1;
+}
+
+/* Is edge e's data at host p (its own copy, or a twin's)? */
+static int fl_wf_at(const fl_wfrun *w, long e, long p)
+{
+  return w->edge_at[e] == p || (p >= 0 && fl_wf_twin(w, e, p, 0) >= 0);
+}
+
 /* Start edge e's transfer from host `from` to host `to`: one owner per edge. Starting a SimGrid communication
  * yields to the other actors, so the edge is claimed first: a worker that pulls the same edge meanwhile finds it
  * on its way instead of starting a second transfer (the later one overwrote the earlier, which kept its share of
@@ -986,7 +1013,7 @@ static void fl_wf_exec_energy(fl_wfrun *w, long p, double dur)
 static int fl_wf_missing(const fl_wfrun *w, long e, long p)
 {
   long s = w->esrc[e];
-  return w->wf->edge_bytes[e] > 0 && w->out_host[s] != p && w->edge_at[e] != p;
+  return w->wf->edge_bytes[e] > 0 && w->out_host[s] != p && !fl_wf_at(w, e, p);
 }
 
 /* ---- the grid world's values ---- */
@@ -1080,8 +1107,8 @@ static void fl_wf_worker_main(int argc, char **argv)
       }
       if (!fl_wf_missing(w, e, p))
         continue;
-      if (fl_wf_edge_to(w, e, p))
-        continue; /* on its way */
+      if (fl_wf_edge_to(w, e, p) || fl_wf_twin(w, e, p, 1) >= 0)
+        continue; /* on its way (or a twin's copy is) */
       if (!fl_wf_live(w, w->out_host[s])) {
         ready = 0; /* the failure handler is deciding about s (or is about to) */
         break;
@@ -1094,7 +1121,10 @@ static void fl_wf_worker_main(int argc, char **argv)
     }
     for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
       long e = wf->parent_edge[k];
-      fl_sgc *c = w->ecomm[e];
+      fl_sgc *c;
+      if (!fl_wf_edge_to(w, e, p) && fl_wf_twin(w, e, p, 1) >= 0)
+        e = fl_wf_twin(w, e, p, 1); /* the copy a twin brings */
+      c = w->ecomm[e];
       if (!c && w->eclaim[e] && w->ecomm_dst[e] == p) {
         claimed = 1; /* another actor is starting it: woken when it is recorded */
         continue;
@@ -1193,8 +1223,9 @@ static void fl_wf_worker_main(int argc, char **argv)
       long c = wf->edge_dst[e], q = w->where[c];
       if (w->esrc[e] != t || w->state[c] != FL_T_PENDING || q < 0)
         continue;
-      if (q != p && wf->edge_bytes[e] > 0 && fl_wf_live(w, q) && fl_wf_live(w, p) && !fl_wf_edge_to(w, e, q))
-        fl_wf_send_edge(w, e, p, q); /* (wakes q) */
+      if (q != p && wf->edge_bytes[e] > 0 && fl_wf_live(w, q) && fl_wf_live(w, p) && !fl_wf_edge_to(w, e, q) &&
+          fl_wf_twin(w, e, q, 1) < 0)
+        fl_wf_send_edge(w, e, p, q); /* (wakes q; a twin going to q already brings this copy) */
       else if (q != p)
         fl_wf_wake(w, q);
     }
@@ -1233,13 +1264,13 @@ static int fl_wf_needed(const fl_wfrun *w, long t, long p)
   for (long e = wf->child_start[t]; e < wf->child_start[t + 1]; e++) {
     long k = wf->edge_dst[e];
     if (w->esrc[e] == t && w->state[k] == FL_T_PENDING && wf->edge_bytes[e] > 0 &&
-        (w->edge_at[e] != w->where[k] || w->where[k] == p))
+        (!fl_wf_at(w, e, w->where[k]) || w->where[k] == p))
       return 1;
   }
   for (long b = w->borrow_head[t]; b >= 0; b = w->borrow[b].next) {
     long e = w->borrow[b].edge, k = wf->edge_dst[e];
     if (w->esrc[e] == t && w->state[k] == FL_T_PENDING && wf->edge_bytes[e] > 0 &&
-        (w->edge_at[e] != w->where[k] || w->where[k] == p))
+        (!fl_wf_at(w, e, w->where[k]) || w->where[k] == p))
       return 1;
   }
   return 0;
@@ -1386,7 +1417,7 @@ static void fl_wf_cascade(fl_wfrun *w, long t, long *nl)
   for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
     long e = wf->parent_edge[k], s = w->esrc[e];
     int gone = w->state[s] == FL_T_SUBST || (w->state[s] == FL_T_DONE && w->out_host[s] < 0);
-    if (wf->edge_bytes[e] > 0 && gone && w->edge_at[e] != w->where[t] && w->stamp[s] != w->stampv) {
+    if (wf->edge_bytes[e] > 0 && gone && !fl_wf_at(w, e, w->where[t]) && w->stamp[s] != w->stampv) {
       w->stamp[s] = w->stampv;
       w->state[s] = FL_T_PENDING;
       w->ndone--;

@@ -877,6 +877,45 @@ static void test_cli_memory(void)
   CU_ASSERT_EQUAL(fl_cli_exists("mem-x.db"), 0);
 }
 
+/* A file two dependents read on one host crosses the link once (issue "Every run ends right", item 10): a (1 s, 2
+ * cores: only n1 has them) writes f, 1e9 bytes; b and c (1 s each, 8 GB: only n2 has the memory) read it on n2, one
+ * at a time (one core); 100 MB/s. Expected 1 + 10 + 1 + 1 = 13 s (it took 23 s: f crossed twice, as if c read a
+ * second file). With c on n1 instead (c needs no memory, and 2 cores), each host gets its copy: 1 + 10 + 1 = 12 s,
+ * c on n1 [1, 2]. */
+static void test_cli_file_once_per_host(void)
+{
+  static const char *const wf =
+      "{\"name\":\"two\",\"schemaVersion\":\"1.5\",\"workflow\":{\"specification\":{\"tasks\":["
+      "{\"name\":\"a\",\"id\":\"a\",\"parents\":[],\"children\":[\"b\",\"c\"],\"inputFiles\":[],\"outputFiles\":[\"f\"]"
+      "},"
+      "{\"name\":\"b\",\"id\":\"b\",\"parents\":[\"a\"],\"children\":[],\"inputFiles\":[\"f\"],\"outputFiles\":[]},"
+      "{\"name\":\"c\",\"id\":\"c\",\"parents\":[\"a\"],\"children\":[],\"inputFiles\":[\"f\"],\"outputFiles\":[]}],"
+      "\"files\":[{\"id\":\"f\",\"sizeInBytes\":1e9}]},\"execution\":{\"makespanInSeconds\":13,\"tasks\":["
+      "{\"id\":\"a\",\"runtimeInSeconds\":1,\"coreCount\":2},"
+      "{\"id\":\"b\",\"runtimeInSeconds\":1,\"memoryInBytes\":8e9},"
+      "{\"id\":\"c\",\"runtimeInSeconds\":1,%s}],\"machines\":[]}}}";
+  char text[2048];
+  fl_cli_write("once.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                           "<platform version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n"
+                           "    <host id=\"ctl\" speed=\"1Gf\"/>\n"
+                           "    <host id=\"n1\" speed=\"1Gf\" core=\"2\"><prop id=\"memory\" value=\"4GiB\"/></host>\n"
+                           "    <host id=\"n2\" speed=\"1Gf\"><prop id=\"memory\" value=\"16GiB\"/></host>\n"
+                           "    <link id=\"l\" bandwidth=\"100MBps\" latency=\"0s\"/>\n"
+                           "    <route src=\"ctl\" dst=\"n1\"><link_ctn id=\"l\"/></route>\n"
+                           "    <route src=\"ctl\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n"
+                           "    <route src=\"n1\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n  </zone>\n</platform>\n");
+  fl_cli_write("once.ini", "[platform]\nfile = once.xml\ncontroller = ctl\n[app]\nkind = workflow\ngraph = once.json\n"
+                           "[failures]\nmodel = none\n[strategy]\nkind = replication\n[run]\nreplicas = 1\n");
+  snprintf(text, sizeof text, wf, "\"memoryInBytes\":8e9");
+  fl_cli_write("once.json", text);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate once.ini --db once.db"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once.db", "SELECT makespan_s FROM runs"), 13.0, 1e-6);
+  snprintf(text, sizeof text, wf, "\"coreCount\":2");
+  fl_cli_write("once.json", text);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate once.ini --db once-apart.db"), 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-apart.db", "SELECT makespan_s FROM runs"), 12.0, 1e-6);
+}
+
 /* Amdahl's law (app.serial_fraction): a task that ran 8 s on 4 cores of a 1 GHz machine, on generated hosts of one
  * core: refused without the law; with F = 0.5 it takes 8 x (0.5 + 0.5) / (0.5 + 0.5 / 4) = 12.8 s, with F = 0 by
  * its stage (a) 8 x 1 / (1 / 4) = 32 s, both in the schedule and in the run. */
@@ -1197,6 +1236,7 @@ static CU_TestInfo cli_tests[] = {
     {"staged inputs: read from the controller, priced by HEFT", test_cli_staged_inputs},
     {"staged inputs cached on a host (app.stage_cache), by hand", test_cli_stage_cache},
     {"host memory limits: placement and refusal, by hand", test_cli_memory},
+    {"a file two dependents read on one host crosses the link once", test_cli_file_once_per_host},
     {"Amdahl's law on hosts of fewer cores (app.serial_fraction), by hand", test_cli_amdahl},
     {"one transfer per edge: a push and a pull never both start it", test_cli_one_transfer_per_edge},
     {"a rule that leaves most tasks without substitute is said", test_cli_substitute_warning},
