@@ -34,7 +34,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 /* The figures of one row. */
 typedef struct fl_agree_row {
   char status[32];
@@ -271,22 +270,21 @@ static fl_err fl_calib_write(const fl_calib *c, const fl_agree_opts *a, const fl
              c->other_store, c->delta_other, c->delta_other > 0 ? c->bytes_other / c->delta_other / 1e6 : 0.0);
   gethostname(host, sizeof host - 1);
   strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime_r(&now, &tm));
-  fprintf(
-      f,
-      "; faultline calibrate %s --np %ld (strategy %s), measured %s on %s\n"
-      "; failure-free: %ld iterations of %.6g s (%.6g s beside file checkpoints)\n"
-      "; buddy checkpoint %.6g s (%.1f MB/s a rank), file checkpoint %.6g s (%.1f MB/s a rank, %s store)\n"
-      "%s"
-      "; one rank killed: detection %.4g s, recovery (agreement, spare promotion) %.4g s, restore %.4g s\n"
-      "; faultline simulate SCENARIO --calibration THIS_FILE: the job as a bsp job of the measured work\n"
-      "[app]\nkind = bsp\nnodes = %ld\nwork = %.9gs\n"
-      "[strategy]\ninterval = %.9gs\ncheckpoint_cost = %.9gs\nfile_cost = %.9gs\nrestart_cost = %.9gs\n"
-      "downtime = %.9gs\n",
-      a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->t_iter_file, c->delta_buddy,
-      c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
-      c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->store, other, c->detect, c->recovery,
-      c->restore, a->np, t_iter * (double)c->iterations, t_iter * (double)c->every, fl_calib_delta(c, s),
-      c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
+  fprintf(f,
+          "; faultline calibrate %s --np %ld (strategy %s), measured %s on %s\n"
+          "; failure-free: %ld iterations of %.6g s (%.6g s beside file checkpoints)\n"
+          "; buddy checkpoint %.6g s (%.1f MB/s a rank), file checkpoint %.6g s (%.1f MB/s a rank, %s store)\n"
+          "%s"
+          "; one rank killed: detection %.4g s, recovery (agreement, spare promotion) %.4g s, restore %.4g s\n"
+          "; faultline simulate SCENARIO --calibration THIS_FILE: the job as a bsp job of the measured work\n"
+          "[app]\nkind = bsp\nnodes = %ld\nwork = %.9gs\n"
+          "[strategy]\ninterval = %.9gs\ncheckpoint_cost = %.9gs\nfile_cost = %.9gs\nrestart_cost = %.9gs\n"
+          "downtime = %.9gs\n",
+          a->path, a->np, kind, when, host, c->iterations, c->t_iter, c->t_iter_file, c->delta_buddy,
+          c->delta_buddy > 0 ? c->bytes_buddy / c->delta_buddy / 1e6 : 0.0, c->delta_file,
+          c->delta_file > 0 ? c->bytes_file / c->delta_file / 1e6 : 0.0, c->store, other, c->detect, c->recovery,
+          c->restore, a->np, t_iter * (double)c->iterations, t_iter * (double)c->every, fl_calib_delta(c, s),
+          c->delta_buddy + c->delta_file, c->restore, c->detect + c->recovery);
   if (is_stdout)
     return fflush(stdout) == 0 ? FL_OK : fl_err_set(FL_ERR_IO, "stdout: %s", strerror(errno));
   if (fclose(f) != 0 || rename(tmp, path) != 0) {
@@ -456,22 +454,33 @@ static fl_err fl_agree_strategy(const fl_agree_opts *a, const fl_calib *c, const
   snprintf(tr, sizeof tr, "failures.trace=%s", trace);
   /* the simulator: the calibrated job, the failures by progress, no repair (a dead process stays dead) */
   {
-    char *x[] = {"--calibrated-job", cal,
-                 "--set",         strat,
-                 "--set",         platform,
-                 "--set",         "failures.model=trace",
-                 "--set",         tr,
-                 "--set",         "failures.trace_clock=work",
-                 "--set",         "failures.repair=never",
-                 "--set",         "run.events=none",
-                 "--replicas",    "1",
-                 "--db",          (char *)db,
-                 "--quiet",       NULL};
+    char *x[] = {"--calibrated-job",
+                 cal,
+                 "--set",
+                 strat,
+                 "--set",
+                 platform,
+                 "--set",
+                 "failures.model=trace",
+                 "--set",
+                 tr,
+                 "--set",
+                 "failures.trace_clock=work",
+                 "--set",
+                 "failures.repair=never",
+                 "--set",
+                 "run.events=none",
+                 "--replicas",
+                 "1",
+                 "--db",
+                 (char *)db,
+                 "--quiet",
+                 NULL};
     fl_agree_argv(a, argv_sim, (int)(sizeof argv_sim / sizeof argv_sim[0]), "simulate", x);
   }
   code = fl_agree_spawn(a, argv_sim);
-  FL_CHECK(code == 0, code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "agree: faultline simulate (%s) ended with status %d",
-           kind, code);
+  FL_CHECK(code == 0, code == 2 ? FL_ERR_INPUT : FL_ERR_IO, "agree: faultline simulate (%s) ended with status %d", kind,
+           code);
   FL_TRY(fl_agree_last_row(db, "sim", &out->sim));
   /* the real engine: the same ranks killed as they start the same iterations */
   for (long i = 0; i < a->failures; i++) {
@@ -484,8 +493,8 @@ static fl_err fl_agree_strategy(const fl_agree_opts *a, const fl_calib *c, const
   /* two runs that saw different failures are not the same experiment: no ratio, and not within */
   if (out->sim.failures == out->real.failures)
     out->ratio = out->real.makespan / out->sim.makespan;
-  out->ok = isfinite(out->ratio) && out->ratio >= 0.85 && out->ratio <= 1.15 &&
-            strcmp(out->real.status, "completed") == 0;
+  out->ok =
+      isfinite(out->ratio) && out->ratio >= 0.85 && out->ratio <= 1.15 && strcmp(out->real.status, "completed") == 0;
 done:
   return rc;
 }
@@ -519,7 +528,7 @@ fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
   fl_err rc = FL_OK;
   long iter[FL_AGREE_MAX_FAILURES], rank[FL_AGREE_MAX_FAILURES], nkinds = 0;
   long kiter[32][FL_AGREE_MAX_FAILURES], krank[32][FL_AGREE_MAX_FAILURES]; /* each strategy's failures */
-  fl_agree_strat kstrat[32];                                                /* and what it writes */
+  fl_agree_strat kstrat[32];                                               /* and what it writes */
   char list[512], *save = NULL, *kind, db[4200], *kinds[32], kwhy[32][400] = {{0}};
   double *ratios = NULL; /* [kind * repeat + round] */
   int within = 1;
@@ -542,9 +551,8 @@ fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
       FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
       rc = fl_exec_setup(probe, a.np, &caps, &strat);
       fl_scenario_destroy(&probe);
-      kstrat[nkinds - 1] = (fl_agree_strat){.kind = kind,
-                                            .levels = rc == FL_OK ? strat.levels : 0,
-                                            .degree = rc == FL_OK ? strat.degree : 1};
+      kstrat[nkinds - 1] = (fl_agree_strat){
+          .kind = kind, .levels = rc == FL_OK ? strat.levels : 0, .degree = rc == FL_OK ? strat.degree : 1};
       if (rc == FL_OK && caps.shape != FL_SHAPE_RANKS)
         rc = fl_err_set(FL_ERR_INPUT,
                         "agree compares the makespan of a job of ranks (the simulator's bsp model of the calibrated "

@@ -25,24 +25,19 @@ typedef struct fl_cfig {
   const char *name, *head;
   int kind;
 } fl_cfig;
-#define FL_NFIG 8 /* at most */
+#define FL_NFIG 8     /* at most */
 #define FL_NVERDICT 3 /* a machine's */
 #define FL_NVERDICT_JOB 4
-static const fl_cfig fl_job_figs[] = {{"makespan_s", "makespan", FL_FK_DURATION},
-                                      {"waste", "waste", FL_FK_PTS},
-                                      {"node_hours", "node-hours", FL_FK_NODEH},
-                                      {"energy_j", "energy", FL_FK_ENERGY},
-                                      {"wasted_node_hours", "wasted node-h", FL_FK_NODEH},
-                                      {"failures", "failures", FL_FK_PLAIN},
-                                      {"interruptions", "interruptions", FL_FK_PLAIN}};
-static const fl_cfig fl_machine_figs[] = {{"overhead_node_hours", "overhead node-h", FL_FK_NODEH},
-                                          {"mean_wait_s", "mean wait", FL_FK_DURATION},
-                                          {"mean_bounded_slowdown", "bounded slowdown", FL_FK_PLAIN},
-                                          {"lost_node_hours", "lost node-h", FL_FK_NODEH},
-                                          {"checkpoint_node_hours", "checkpoint node-h", FL_FK_NODEH},
-                                          {"io_wait_node_hours", "I/O wait node-h", FL_FK_NODEH},
-                                          {"io_node_hours", "I/O + wait node-h", FL_FK_NODEH},
-                                          {"replica_node_hours", "copies node-h", FL_FK_NODEH}};
+static const fl_cfig fl_job_figs[] = {
+    {"makespan_s", "makespan", FL_FK_DURATION},          {"waste", "waste", FL_FK_PTS},
+    {"node_hours", "node-hours", FL_FK_NODEH},           {"energy_j", "energy", FL_FK_ENERGY},
+    {"wasted_node_hours", "wasted node-h", FL_FK_NODEH}, {"failures", "failures", FL_FK_PLAIN},
+    {"interruptions", "interruptions", FL_FK_PLAIN}};
+static const fl_cfig fl_machine_figs[] = {
+    {"overhead_node_hours", "overhead node-h", FL_FK_NODEH},     {"mean_wait_s", "mean wait", FL_FK_DURATION},
+    {"mean_bounded_slowdown", "bounded slowdown", FL_FK_PLAIN},  {"lost_node_hours", "lost node-h", FL_FK_NODEH},
+    {"checkpoint_node_hours", "checkpoint node-h", FL_FK_NODEH}, {"io_wait_node_hours", "I/O wait node-h", FL_FK_NODEH},
+    {"io_node_hours", "I/O + wait node-h", FL_FK_NODEH},         {"replica_node_hours", "copies node-h", FL_FK_NODEH}};
 _Static_assert(sizeof fl_machine_figs / sizeof fl_machine_figs[0] <= FL_NFIG, "room for every figure");
 _Static_assert(sizeof fl_job_figs / sizeof fl_job_figs[0] <= FL_NFIG, "room for every figure");
 
@@ -72,8 +67,8 @@ typedef struct fl_cmp {
   size_t nrows;
   fl_cgroup *groups;
   int ngroups, capgroups;
-  int kb;           /* the baseline key's index */
-  const char *bval; /* its value, normalised */
+  int kb;              /* the baseline key's index */
+  const char *bval;    /* its value, normalised */
   const fl_cfig *figs; /* fl_job_figs or fl_machine_figs */
   int nfig;
 } fl_cmp;

@@ -106,13 +106,18 @@ static void fl_html_stat(FILE *f, const char *fig, const fl_summary_stat *x, dou
 static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
 {
   static const char *const figs[] = {
-      "makespan_s",     "slowdown",   "waste",      "node_hours", "wasted_node_hours", "energy_j", "failures",         "interruptions",     "checkpoint_cost_s",
-      "restart_cost_s", "resilience", "error_linf", "tasks_replicated", "tasks_substituted", "tasks_lost",
-      "utilisation",    "overhead_node_hours", "io_node_hours", "mean_wait_s", "mean_bounded_slowdown"};
-  static const char *const heads[] = {
-      "makespan",   "&times; schedule", "waste",      "node-hours",   "wasted node-h", "energy",  "failures",    "interruptions", "&delta;, checkpoint",
-      "R, restart", "resilience", "error L&infin;", "re-executed", "substituted",   "tasks lost",
-      "utilisation", "overhead node-h", "checkpoint I/O + wait node-h", "mean wait", "bounded slowdown"};
+      "makespan_s",          "slowdown",          "waste",       "node_hours",
+      "wasted_node_hours",   "energy_j",          "failures",    "interruptions",
+      "checkpoint_cost_s",   "restart_cost_s",    "resilience",  "error_linf",
+      "tasks_replicated",    "tasks_substituted", "tasks_lost",  "utilisation",
+      "overhead_node_hours", "io_node_hours",     "mean_wait_s", "mean_bounded_slowdown"};
+  static const char *const heads[] = {"makespan",    "&times; schedule", "waste",
+                                      "node-hours",  "wasted node-h",    "energy",
+                                      "failures",    "interruptions",    "&delta;, checkpoint",
+                                      "R, restart",  "resilience",       "error L&infin;",
+                                      "re-executed", "substituted",      "tasks lost",
+                                      "utilisation", "overhead node-h",  "checkpoint I/O + wait node-h",
+                                      "mean wait",   "bounded slowdown"};
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
   fl_summary_opts so = {scenario, NULL};
@@ -130,7 +135,8 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
       use[i] |= sm->groups[g].fig[idx[i]].n > 0;
   }
   fputs("<h2>Summary</h2>\n<p>One row per configuration, in the order of the keys that vary; mean &plusmn; half-width "
-        "of the 95 % interval over the completed runs. Click a column's head to sort by it.</p>\n<div class=\"wide\"><table id=\"summary\" class=\"sortable\">\n<thead><tr>"
+        "of the 95 % interval over the completed runs. Click a column's head to sort by it.</p>\n<div "
+        "class=\"wide\"><table id=\"summary\" class=\"sortable\">\n<thead><tr>"
         "<th>scenario</th><th>mode</th>",
         f);
   for (int s = 0; s < sm->nshown; s++) {
@@ -220,7 +226,8 @@ static void fl_html_key_value(const char *name, double v, char *buf, size_t size
   snprintf(buf, size, "%.6g", v);
 }
 
-/* A member of a comparison's JSON object that labels it (scenario, mode, a key `section.key`, the pairs), not a figure */
+/* A member of a comparison's JSON object that labels it (scenario, mode, a key `section.key`, the pairs), not a figure
+ */
 static int fl_paired_label(const char *k)
 {
   return strchr(k, '.') || strcmp(k, "scenario") == 0 || strcmp(k, "mode") == 0 || strcmp(k, "pairs") == 0;
@@ -234,11 +241,11 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
   static const struct {
     const char *fig, *head, *unit;
     double scale;
-  } figs[] = {{"makespan_s", "makespan", "h", 3600.0},          {"waste", "waste", "pts", 0.01},
-              {"node_hours", "node-hours", "node-h", 1.0},       {"wasted_node_hours", "wasted", "node-h", 1.0},
-              {"energy_j", "energy", "kWh", 3.6e6},
-              {"failures", "failures", "", 1.0},                 {"interruptions", "interruptions", "", 1.0},
-              {"overhead_node_hours", "overhead", "node-h", 1.0}, {"mean_wait_s", "mean wait", "h", 3600.0}};
+  } figs[] = {{"makespan_s", "makespan", "h", 3600.0},     {"waste", "waste", "pts", 0.01},
+              {"node_hours", "node-hours", "node-h", 1.0}, {"wasted_node_hours", "wasted", "node-h", 1.0},
+              {"energy_j", "energy", "kWh", 3.6e6},        {"failures", "failures", "", 1.0},
+              {"interruptions", "interruptions", "", 1.0}, {"overhead_node_hours", "overhead", "node-h", 1.0},
+              {"mean_wait_s", "mean wait", "h", 3600.0}};
   fl_err rc = FL_OK;
   sqlite3_stmt *st = NULL;
   char base[128] = "", *buf = NULL;
@@ -284,7 +291,8 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
   {
     json_t *first = json_array_get(cmp, 0), *v;
     const char *k;
-    json_object_foreach(first, k, v) {
+    json_object_foreach(first, k, v)
+    {
       if (fl_paired_label(k)) {
         fputs("<th>", f);
         fl_html_text(f, k, strlen(k));
@@ -295,8 +303,8 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
       char key[64];
       snprintf(key, sizeof key, "%s_diff", figs[g].fig);
       if (json_object_get(first, key))
-        fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", key, figs[g].head, figs[g].unit[0] ? " (" : "",
-                figs[g].unit, figs[g].unit[0] ? ")" : "");
+        fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", key, figs[g].head, figs[g].unit[0] ? " (" : "", figs[g].unit,
+                figs[g].unit[0] ? ")" : "");
     }
   }
   fputs("</tr></thead>\n<tbody>\n", f);
@@ -304,7 +312,8 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     json_t *o = json_array_get(cmp, i), *v;
     const char *k;
     fputs("<tr>", f);
-    json_object_foreach(o, k, v) {
+    json_object_foreach(o, k, v)
+    {
       char cell[64];
       if (!fl_paired_label(k))
         continue;
@@ -471,10 +480,11 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, l
         const char *y = "waste", *yhead = "Waste", *ywhat = "waste (1 &minus; work / makespan)", *ybar = "waste";
         {
           sqlite3_stmt *wl = NULL;
-          if (sqlite3_prepare_v2(db,
-                                 "SELECT MIN(app = 'workload'), MIN(app = 'workflow'), MIN(app = 'gridworld') FROM runs "
-                                 "WHERE scenario = ?1",
-                                 -1, &wl, NULL) == SQLITE_OK) {
+          if (sqlite3_prepare_v2(
+                  db,
+                  "SELECT MIN(app = 'workload'), MIN(app = 'workflow'), MIN(app = 'gridworld') FROM runs "
+                  "WHERE scenario = ?1",
+                  -1, &wl, NULL) == SQLITE_OK) {
             sqlite3_bind_text(wl, 1, name, -1, SQLITE_STATIC);
             if (sqlite3_step(wl) == SQLITE_ROW && sqlite3_column_int(wl, 0) == 1) {
               y = "overhead_node_hours";

@@ -4,7 +4,6 @@
  * 95 % CI of y over the completed replicas (stats.h). gnuplot reads a data file and a script from a temporary
  * directory and writes the figure under a temporary name, renamed into place when it succeeded. */
 #include "plot.h"
-#include "trace.h"
 
 #include "cleanup.h"
 #include "columns.h"
@@ -13,6 +12,7 @@
 #include "scenario.h"
 #include "stats.h"
 #include "summary.h"
+#include "trace.h"
 #include "units.h"
 
 #include <errno.h>
@@ -153,8 +153,10 @@ static double fl_x_unit(const char *key, double xmax, const char **unit)
   if (strcmp(type, "bandwidth") == 0 || strcmp(type, "size") == 0) {
     int bw = type[0] == 'b';
     double s = xmax >= 2e12 ? 1e12 : xmax >= 2e9 ? 1e9 : xmax >= 2e6 ? 1e6 : 1.0;
-    *unit = s == 1e12 ? (bw ? "TB/s" : "TB") : s == 1e9 ? (bw ? "GB/s" : "GB") : s == 1e6 ? (bw ? "MB/s" : "MB")
-                                                                                        : (bw ? "B/s" : "bytes");
+    *unit = s == 1e12  ? (bw ? "TB/s" : "TB")
+            : s == 1e9 ? (bw ? "GB/s" : "GB")
+            : s == 1e6 ? (bw ? "MB/s" : "MB")
+                       : (bw ? "B/s" : "bytes");
     return s;
   }
   return 1.0;
@@ -473,16 +475,18 @@ static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *
   FILE *f = NULL;
   char *q = NULL;
   const char *held;
-  FL_CHECK(sqlite3_prepare_v2(db, "SELECT scenario, strategy, makespan_s, nodes, (SELECT MAX(end_s) FROM jobs WHERE "
-                                  "run_id = ?1) FROM runs WHERE id = ?1",
+  FL_CHECK(sqlite3_prepare_v2(db,
+                              "SELECT scenario, strategy, makespan_s, nodes, (SELECT MAX(end_s) FROM jobs WHERE "
+                              "run_id = ?1) FROM runs WHERE id = ?1",
                               -1, &st, NULL) == SQLITE_OK,
            FL_ERR_IO, "reading the runs: %s", sqlite3_errmsg(db));
   sqlite3_bind_int64(st, 1, run_id);
   FL_CHECK(sqlite3_step(st) == SQLITE_ROW, FL_ERR_INPUT, "--timeline %lld: no such run", (long long)run_id);
   machine = (long)sqlite3_column_int64(st, 3);
   span = sqlite3_column_double(st, 4);
-  snprintf(title, sizeof title, "%s, run %lld (workload, %s): busy nodes of %ld", (const char *)sqlite3_column_text(st, 0),
-           (long long)run_id, (const char *)sqlite3_column_text(st, 1), machine);
+  snprintf(title, sizeof title, "%s, run %lld (workload, %s): busy nodes of %ld",
+           (const char *)sqlite3_column_text(st, 0), (long long)run_id, (const char *)sqlite3_column_text(st, 1),
+           machine);
   sqlite3_finalize(st);
   st = NULL;
   scale = fl_duration_unit(span, &unit);
@@ -521,8 +525,8 @@ static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *
   st = NULL;
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
   f = NULL;
-  FL_TRY(fl_plot_events_stmt(db, "SELECT t_s FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind = 'failure' ORDER BY t_s",
-                             &st));
+  FL_TRY(fl_plot_events_stmt(
+      db, "SELECT t_s FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind = 'failure' ORDER BY t_s", &st));
   sqlite3_bind_int64(st, 1, run_id);
   FL_CHECK((f = fopen(fails, "w")), FL_ERR_IO, "%s: %s", fails, strerror(errno));
   while (sqlite3_step(st) == SQLITE_ROW && ++nfail)
@@ -534,8 +538,9 @@ static fl_err fl_plot_machine_timeline(sqlite3 *db, int64_t run_id, const char *
   FL_TRY(fl_gp_script(script, term, file, out_tmp, sizeof out_tmp, &f));
   fprintf(f, "\nset title ");
   fl_gp_quote(f, title);
-  fprintf(f, "\nset xlabel \"time (%s)\"\nset ylabel \"busy nodes\"\nset grid\nset yrange [0:%ld]\n"
-             "set key below horizontal\n",
+  fprintf(f,
+          "\nset xlabel \"time (%s)\"\nset ylabel \"busy nodes\"\nset grid\nset yrange [0:%ld]\n"
+          "set key below horizontal\n",
           unit, machine + machine / 10 + 1);
   if (span > 0)
     fprintf(f, "set xrange [0:%.17g]\n", span / scale);
@@ -564,11 +569,11 @@ typedef struct fl_mark {
 static const fl_mark *fl_mark_of(const char *kind)
 {
   static const fl_mark marks[] = {
-      {"failure", "#e41a1c", 9},       {"down-at-start", "#e41a1c", 8}, {"repair", "#4daf4a", 7},
-      {"checkpoint", "#377eb8", 5},    {"restart", "#ff7f00", 13},      {"interruption", "#a50f15", 11},
-      {"rollback", "#984ea3", 4},      {"data-lost", "#000000", 3},     {"substitution", "#984ea3", 6},
-      {"replication", "#1b9e77", 12},  {"stale", "#a6a6a6", 2},         {"detection", "#f781bf", 10},
-      {"recovery", "#a65628", 13},     {"job-start", "#4daf4a", 5},     {"job-end", "#377eb8", 7},
+      {"failure", "#e41a1c", 9},        {"down-at-start", "#e41a1c", 8}, {"repair", "#4daf4a", 7},
+      {"checkpoint", "#377eb8", 5},     {"restart", "#ff7f00", 13},      {"interruption", "#a50f15", 11},
+      {"rollback", "#984ea3", 4},       {"data-lost", "#000000", 3},     {"substitution", "#984ea3", 6},
+      {"replication", "#1b9e77", 12},   {"stale", "#a6a6a6", 2},         {"detection", "#f781bf", 10},
+      {"recovery", "#a65628", 13},      {"job-start", "#4daf4a", 5},     {"job-end", "#377eb8", 7},
       {"process-failure", "#e7298a", 9}};
   static const fl_mark other = {"", "#666666", 1};
   for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
@@ -584,19 +589,21 @@ static const char *fl_plot_time_axis(double end, double *scale)
   return *scale == 86400.0 ? "days" : *scale == 3600.0 ? "hours" : *scale == 60.0 ? "minutes" : "s";
 }
 
-/* A run with phase events (bsp, gridworld): a Gantt chart. Rows from the top: the job's phases, the work failures
- * threw away, the failures, then each node that failed (down from its failure to its repair; the first
- * FL_GANTT_NODES of them). Each phase has its colour whatever the run, with a legend. */
+/* A run with phase events (bsp, gridworld) or a workflow's task events: a Gantt chart. Rows from the top: the job's
+ * phases, the work failures threw away, the failures, then each node that failed or ran a task (its tasks, and down
+ * from its failure to its repair; the first FL_GANTT_NODES of them). Each phase has its colour whatever the run, with a
+ * legend. */
 #define FL_GANTT_NODES 16
 static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
 {
   static const struct {
     const char *name, *label, *colour;
-  } cats[] = {{"compute", "compute", "#4daf4a"},    {"checkpoint", "checkpoint", "#377eb8"},
-              {"verify", "verify", "#984ea3"},      {"restart", "restart", "#ff7f00"},
-              {"downtime", "downtime", "#e41a1c"},  {"wait", "waiting for nodes", "#a6a6a6"},
+  } cats[] = {{"compute", "compute", "#4daf4a"},     {"checkpoint", "checkpoint", "#377eb8"},
+              {"verify", "verify", "#984ea3"},       {"restart", "restart", "#ff7f00"},
+              {"downtime", "downtime", "#e41a1c"},   {"wait", "waiting for nodes", "#a6a6a6"},
               {"detection", "detection", "#f781bf"}, {"recovery", "recovery", "#a65628"},
-              {"lost", "work lost", "#b2182b"},     {"down", " down", "#303030"}};
+              {"lost", "work lost", "#b2182b"},      {"down", " down", "#303030"},
+              {"task", "task", "#66c2a5"},           {"killed", "task killed", "#fc8d62"}};
   enum { NCAT = sizeof cats / sizeof cats[0] };
   fl_err rc = FL_OK;
   const char *term = fl_terminal(file), *unit = "s";
@@ -651,14 +658,15 @@ static fl_err fl_plot_gantt(const fl_tl *tl, const char *file)
   }
   fprintf(f, "\nset xlabel \"time (%s)\"\nset grid xtics\nset xrange [0:%.17g]\nset yrange [0.4:%d.6]\n", unit,
           end / scale * 1.01, row_job);
-  fprintf(f, "set key outside right top vertical\nset style fill solid 1.0 noborder\nset ytics (\"job\" %d, "
-             "\"lost work\" %d, \"failures\" %d",
+  fprintf(f,
+          "set key outside right top vertical\nset style fill solid 1.0 noborder\nset ytics (\"job\" %d, "
+          "\"lost work\" %d, \"failures\" %d",
           row_job, row_lost, row_fail);
   for (long k = 0; k < nodes; k++)
     fprintf(f, ", \"%s %ld\" %ld", tl->unit, tl->nodes[k], nodes - k);
   fprintf(f, ")\n");
   if ((long)tl->nnodes > nodes)
-    fprintf(f, "set label \"(%ld more %ss failed)\" at graph 0.01, graph 0.02 font \",8\"\n",
+    fprintf(f, "set label \"(%ld more %ss not drawn)\" at graph 0.01, graph 0.02 font \",8\"\n",
             (long)tl->nnodes - nodes, tl->unit);
   fprintf(f, "plot ");
   {
@@ -709,7 +717,8 @@ fl_err fl_plot_timeline(sqlite3 *db, int64_t run_id, const char *file)
     memset(&tl, 0, sizeof tl);
     rc = fl_tl_load(db, run_id, &tl);
     for (long i = 0; rc == FL_OK && i < tl.nspan; i++)
-      phases |= tl.span[i].row == FL_TR_JOB;
+      phases |= tl.span[i].row == FL_TR_JOB || strcmp(tl.span[i].name, "task") == 0 ||
+                strcmp(tl.span[i].name, "killed") == 0; /* a job's phases, a workflow's tasks on their hosts */
     if (rc == FL_OK && phases)
       rc = fl_plot_gantt(&tl, file);
     fl_tl_free(&tl);

@@ -6,9 +6,9 @@
 
 #include "db.h"
 #include "format.h"
-#include "stats.h"
 #include "rowset.h"
 #include "scenario.h"
+#include "stats.h"
 #include "summary.h"
 #include "units.h"
 
@@ -304,9 +304,19 @@ static int fl_group_print(const fl_group *g, int tasks, fl_table *tab)
     fl_fmt_ci(g, FL_M_WASTE, 100.0, "%.2f%%", c[FL_M_WASTE], sizeof c[0]);
     fl_fmt_ci(g, FL_M_FAILURES, 1.0, "%.4g", c[FL_M_FAILURES], sizeof c[0]);
     fl_fmt_ci(g, FL_M_INTERRUPTIONS, 1.0, "%.4g", c[FL_M_INTERRUPTIONS], sizeof c[0]);
-    const char *row[] = {g->scenario,      g->mode,       g->strategy,      g->interval,         nodes,
-                         g->mtbf,          g->model,      g->cost,          runs,                c[FL_M_MAKESPAN],
-                         c[FL_M_WASTE],    c[FL_M_FAILURES], c[FL_M_INTERRUPTIONS]};
+    const char *row[] = {g->scenario,
+                         g->mode,
+                         g->strategy,
+                         g->interval,
+                         nodes,
+                         g->mtbf,
+                         g->model,
+                         g->cost,
+                         runs,
+                         c[FL_M_MAKESPAN],
+                         c[FL_M_WASTE],
+                         c[FL_M_FAILURES],
+                         c[FL_M_INTERRUPTIONS]};
     return fl_table_add(tab, row);
   }
   if (tasks == 2) {
@@ -609,15 +619,15 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     }
     if (rows++ == 0) {
       static const char *const job_head[] = {
-          "scenario", "mode",  "strategy",          "interval",          "nodes",          "node-MTBF", "model",
+          "scenario", "mode", "strategy",          "interval",       "nodes",    "node-MTBF",    "model",
           "δ / R",    "runs", "makespan (95% CI)", "waste (95% CI)", "failures", "interruptions"};
       static const char *const task_head[] = {
           "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
           "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
-      static const char *const graph_head[] = {
-          "scenario",   "mode",       "strategy", "policy (budget)", "node-MTBF", "runs", "makespan (95% CI)",
-          "x failure-free", "x schedule", "lost", "re-executed", "substituted", "error spent", "error Linf",
-          "sweeps done"};
+      static const char *const graph_head[] = {"scenario",    "mode",       "strategy",          "policy (budget)",
+                                               "node-MTBF",   "runs",       "makespan (95% CI)", "x failure-free",
+                                               "x schedule",  "lost",       "re-executed",       "substituted",
+                                               "error spent", "error Linf", "sweeps done"};
       if (fl_table_add(&tab, tasks == 2 ? graph_head : tasks ? task_head : job_head) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
@@ -892,12 +902,20 @@ static void fl_scratch_free(void *p)
  * half-width of the 95 % interval over the completed runs. */
 static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *out, int *rows_out)
 {
-  static const char *const figs[] = {"utilisation",        "useful_node_hours",  "overhead_node_hours", "lost_node_hours",
-                                     "checkpoint_node_hours", "restart_node_hours", "io_wait_node_hours",
-                                     "replica_node_hours", "mean_wait_s",        "mean_bounded_slowdown", "failures"};
-  static const char *const heads[] = {"utilisation", "useful node-h", "overhead node-h", "lost node-h", "checkpoint node-h",
-                                      "restart node-h", "I/O wait node-h", "copies node-h", "mean wait",
-                                      "bounded slowdown", "failures"};
+  static const char *const figs[] = {"utilisation",
+                                     "useful_node_hours",
+                                     "overhead_node_hours",
+                                     "lost_node_hours",
+                                     "checkpoint_node_hours",
+                                     "restart_node_hours",
+                                     "io_wait_node_hours",
+                                     "replica_node_hours",
+                                     "mean_wait_s",
+                                     "mean_bounded_slowdown",
+                                     "failures"};
+  static const char *const heads[] = {"utilisation",       "useful node-h",    "overhead node-h", "lost node-h",
+                                      "checkpoint node-h", "restart node-h",   "I/O wait node-h", "copies node-h",
+                                      "mean wait",         "bounded slowdown", "failures"};
   enum { NF = sizeof figs / sizeof figs[0] };
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
@@ -905,7 +923,7 @@ static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *ou
   int idx[NF];
   char where[160];
   const char **head = NULL, **row = NULL;
-  char (*cells)[96] = NULL;
+  char(*cells)[96] = NULL;
   *rows_out = 0;
   if (!fl_has_column(db, "utilisation"))
     return FL_OK; /* a file from before workloads */
@@ -1049,7 +1067,8 @@ fl_err fl_report_print(sqlite3 *db, const fl_report_opts *opt_in, FILE *out)
     if (graph_rows)
       fprintf(out, "(task graphs, per run over the completed ones: x failure-free = makespan / the same run "
                    "simulated without failures (transfers and contention included); x schedule = makespan / the "
-                   "failure-free HEFT schedule; lost, re-executed, substituted: tasks; error spent: substitution weights; error Linf: "
+                   "failure-free HEFT schedule; lost, re-executed, substituted: tasks; error spent: substitution "
+                   "weights; error Linf: "
                    "generated grid worlds only; sweeps done: a generated grid world's leading sweeps with every "
                    "value, over every run, timeouts included)\n\n");
     task_rows += graph_rows;

@@ -102,8 +102,8 @@ done:
 fl_err fl_rerun_load(const char *path, double id, fl_db **db, sqlite3_stmt **st, int cols[FL_RR_N])
 {
   fl_err rc = FL_OK;
-  static const char *const names[FL_RR_N] = {"fl_scenario_text", "overrides", "scenario_path", "replica",
-                                             "mode",             "inputs",    "status"};
+  static const char *const names[FL_RR_N] = {"fl_scenario_text", "overrides", "scenario_path", "replica", "mode",
+                                             "inputs",           "status"};
   FL_TRY(fl_db_open_readonly(path, db));
   {
     char *q =
@@ -129,7 +129,7 @@ done:
 }
 
 fl_err fl_rerun_sim(const char *path, double id, sqlite3_stmt *st, const int cols[FL_RR_N], fl_evlog *log,
-                           fl_scenario **sc, fl_sim **sim, fl_sim_result *res, fl_db **mem)
+                    fl_scenario **sc, fl_sim **sim, fl_sim_result *res, fl_db **mem)
 {
   fl_err rc = FL_OK;
   fl_db_run row;
@@ -161,22 +161,23 @@ fl_err fl_rerun_timeline(sqlite3 *h, const char *path, long run, fl_db **mem)
   char *sql;
 
   fl_evlog_init(&log, 2);
-  sql = sqlite3_mprintf("SELECT (SELECT mode = 'sim' AND app IN ('bsp', 'gridworld') FROM runs WHERE id = ?1), "
-                        "EXISTS (SELECT 1 FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind = 'phase')",
+  sql = sqlite3_mprintf("SELECT (SELECT mode = 'sim' AND app IN ('bsp', 'gridworld', 'workflow') FROM runs WHERE "
+                        "id = ?1), EXISTS (SELECT 1 FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " AND kind IN ('phase', "
+                                                                                           "'task'))",
                         fl_db_events_sql(h));
-  FL_CHECK(sql && sqlite3_prepare_v2(h, sql, -1, &q, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", path,
-           sqlite3_errmsg(h));
+  FL_CHECK(sql && sqlite3_prepare_v2(h, sql, -1, &q, NULL) == SQLITE_OK, FL_ERR_DB, "%s: %s", path, sqlite3_errmsg(h));
   sqlite3_bind_int64(q, 1, run);
   has = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1 && sqlite3_column_int(q, 1) == 0;
   if (!has)
-    goto done; /* as stored: it has its phases, or is a run without them (real, workflow, workload) or none */
+    goto done; /* as stored: it has its phases (a workflow: its tasks), or is a run without them (real, workload) */
   rc = fl_rerun_load(path, (double)run, &ro, &st, cols);
   if (rc == FL_OK)
     rc = fl_rerun_sim(path, (double)run, st, cols, &log, &sc, &sim, &res, mem);
   if (rc != FL_OK && rc != FL_ERR_NOMEM) {
     /* an input file changed since, a platform this process cannot load: the stored events still draw */
-    fprintf(stderr, "faultline: run %ld was stored without its phases and cannot be simulated again (%s): drawn "
-                    "from its stored events\n",
+    fprintf(stderr,
+            "faultline: run %ld was stored without its phases and cannot be simulated again (%s): drawn "
+            "from its stored events\n",
             run, fl_err_msg());
     fl_db_close(mem);
     rc = FL_OK;
@@ -189,8 +190,8 @@ fl_err fl_rerun_timeline(sqlite3 *h, const char *path, long run, fl_db **mem)
                                   "SET run_id = %ld, id = id + %ld * 4294967296 WHERE run_id = 1",
                                   run, run, run - 1);
     int same = strcmp((const char *)sqlite3_column_text(st, cols[FL_RR_STATUS]), res.status) == 0;
-    FL_CHECK(renum && sqlite3_exec(fl_db_sqlite(*mem), renum, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB,
-             "timeline: %s", sqlite3_errmsg(fl_db_sqlite(*mem)));
+    FL_CHECK(renum && sqlite3_exec(fl_db_sqlite(*mem), renum, NULL, NULL, NULL) == SQLITE_OK, FL_ERR_DB, "timeline: %s",
+             sqlite3_errmsg(fl_db_sqlite(*mem)));
     sqlite3_free(renum);
     for (int k = 0; k < sqlite3_column_count(st); k++)
       if (strcmp(sqlite3_column_name(st, k), "makespan_s") == 0)

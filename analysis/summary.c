@@ -11,17 +11,52 @@
 
 /* The figures summarised: results columns or rowset's derived ones (waste, resilience, node_hours). */
 static const char *const fl_sum_figs[] = {
-    "makespan_s",        "waste",           "node_hours",        "energy_j",          "failures",          "interruptions",
-    "slowdown",          "wasted_node_hours",
-    "checkpoints",       "lost_work_s",     "checkpoint_time_s", "restart_time_s",    "downtime_total_s",
-    "wait_nodes_s",      "work_s",          "interval_s",        "checkpoint_cost_s", "restart_cost_s",
-    "iterations",        "resilience",      "error_linf",        "error_l1",          "tasks_replicated",
-    "tasks_substituted", "tasks_lost",      "error_spent",       "sdc_detected",      "sdc_silent",
-    "detect_time_s",     "recovery_time_s", "commit_time_s",     "aux_iterations",    "compression_ratio",
+    "makespan_s",
+    "waste",
+    "node_hours",
+    "energy_j",
+    "failures",
+    "interruptions",
+    "slowdown",
+    "wasted_node_hours",
+    "checkpoints",
+    "lost_work_s",
+    "checkpoint_time_s",
+    "restart_time_s",
+    "downtime_total_s",
+    "wait_nodes_s",
+    "work_s",
+    "interval_s",
+    "checkpoint_cost_s",
+    "restart_cost_s",
+    "iterations",
+    "resilience",
+    "error_linf",
+    "error_l1",
+    "tasks_replicated",
+    "tasks_substituted",
+    "tasks_lost",
+    "error_spent",
+    "sdc_detected",
+    "sdc_silent",
+    "detect_time_s",
+    "recovery_time_s",
+    "commit_time_s",
+    "aux_iterations",
+    "compression_ratio",
     /* workloads: the machine's figures */
-    "utilisation",       "useful_node_hours", "lost_node_hours", "checkpoint_node_hours", "restart_node_hours",
-    "io_wait_node_hours", "mean_wait_s",     "mean_bounded_slowdown", "jobs_completed",   "overhead_node_hours",
-    "io_node_hours",     "replica_node_hours",
+    "utilisation",
+    "useful_node_hours",
+    "lost_node_hours",
+    "checkpoint_node_hours",
+    "restart_node_hours",
+    "io_wait_node_hours",
+    "mean_wait_s",
+    "mean_bounded_slowdown",
+    "jobs_completed",
+    "overhead_node_hours",
+    "io_node_hours",
+    "replica_node_hours",
     /* task graphs: the failure-free simulated makespan */
     "failure_free_s",
 };
@@ -45,9 +80,7 @@ static const char *const fl_sum_identity[] = {"app.kind", "strategy.kind", "fail
 static const char *fl_sum_unit(const char *fig)
 {
   const fl_column *c = fl_run_column_named(fig);
-  return c                                                                                  ? c->unit
-         : strstr(fig, "node_hours") ? "node-h"
-                                                                                    : "";
+  return c ? c->unit : strstr(fig, "node_hours") ? "node-h" : "";
 }
 
 /* A group while it is gathered: the values of each figure over its completed runs. */

@@ -69,9 +69,9 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
   sqlite3_finalize(st);
   st = NULL;
 
-  q = sqlite3_mprintf("SELECT t_s, kind, variant, node, n, value, detail FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1)
-                      " ORDER BY t_s, id",
-                      fl_db_events_sql(db));
+  q = sqlite3_mprintf(
+      "SELECT t_s, kind, variant, node, n, value, detail FROM %s WHERE " FL_DB_EVENTS_OF_RUN(1) " ORDER BY t_s, id",
+      fl_db_events_sql(db));
   FL_CHECK(q && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK, FL_ERR_IO, "reading the events: %s",
            sqlite3_errmsg(db));
   sqlite3_bind_int64(st, 1, run_id);
@@ -95,8 +95,10 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
       FL_TRY(fl_tl_span(tl, FL_TR_JOB, -1, t - value, t, kind, 0));
     if (strcmp(kind, "interruption") == 0 && has_value && value > 0)
       FL_TRY(fl_tl_span(tl, FL_TR_LOST, -1, t - value, t, "lost", 0));
-    if (node >= 0 && (strcmp(kind, "failure") == 0 || strcmp(kind, "down-at-start") == 0 ||
-                      strcmp(kind, "repair") == 0)) {
+    /* a workflow's task ran on its host (the Gantt): a bar on that host's row */
+    int task = strcmp(kind, "task") == 0 && has_value && node >= 0;
+    if (node >= 0 &&
+        (task || strcmp(kind, "failure") == 0 || strcmp(kind, "down-at-start") == 0 || strcmp(kind, "repair") == 0)) {
       long k;
       if (node >= slot_cap) { /* node -> its index in tl->nodes: one lookup per event, not a scan */
         long old = slot_cap;
@@ -112,7 +114,10 @@ fl_err fl_tl_load(sqlite3 *db, int64_t run_id, fl_tl *tl)
         tl->nodes[tl->nnodes++] = node;
         down_since[k] = NAN;
       }
-      if (strcmp(kind, "repair") == 0) {
+      if (task) {
+        FL_TRY(fl_tl_span(tl, FL_TR_NODE, node, t - value, t, sqlite3_column_int64(st, 4) == 1 ? "killed" : "task",
+                          sqlite3_column_int64(st, 4) == 1));
+      } else if (strcmp(kind, "repair") == 0) {
         if (!isnan(down_since[k]))
           FL_TRY(fl_tl_span(tl, FL_TR_NODE, node, down_since[k], t, "down", 0));
         down_since[k] = NAN;
@@ -162,9 +167,10 @@ static fl_err fl_trace_chrome(const fl_tl *tl, FILE *f)
 #define FL_PUSH(x)                                                                                                     \
   do {                                                                                                                 \
     o = (x);                                                                                                           \
-    FL_CHECK(o != NULL && json_array_append_new(ev, o) == 0, FL_ERR_NOMEM, "out of memory");                          \
+    FL_CHECK(o != NULL && json_array_append_new(ev, o) == 0, FL_ERR_NOMEM, "out of memory");                           \
   } while (0)
-  FL_PUSH(json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 1, "args", "name", tl->title));
+  FL_PUSH(
+      json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph", "M", "pid", 1, "args", "name", tl->title));
   FL_PUSH(json_pack("{s:s, s:s, s:i, s:i, s:{s:s}}", "name", "thread_name", "ph", "M", "pid", 1, "tid", 1, "args",
                     "name", "job"));
   FL_PUSH(json_pack("{s:s, s:s, s:i, s:i, s:{s:s}}", "name", "thread_name", "ph", "M", "pid", 1, "tid", 2, "args",
@@ -184,10 +190,14 @@ static fl_err fl_trace_chrome(const fl_tl *tl, FILE *f)
     const fl_tspan *s = &tl->span[i];
     int node = s->row == FL_TR_NODE;
     FL_PUSH(json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:I, s:{s:b}}", "name", s->name, "cat",
-                      node ? "node" : s->row == FL_TR_LOST ? "lost" : "phase", "ph", "X", "ts", s->t0 * 1e6, "dur",
-                      (s->t1 - s->t0) * 1e6, "pid", node ? 2 : 1, "tid",
-                      (json_int_t)(node ? s->node : s->row == FL_TR_LOST ? 2 : 1), "args", "interrupted",
-                      s->interrupted));
+                      node                   ? "node"
+                      : s->row == FL_TR_LOST ? "lost"
+                                             : "phase",
+                      "ph", "X", "ts", s->t0 * 1e6, "dur", (s->t1 - s->t0) * 1e6, "pid", node ? 2 : 1, "tid",
+                      (json_int_t)(node                   ? s->node
+                                   : s->row == FL_TR_LOST ? 2
+                                                          : 1),
+                      "args", "interrupted", s->interrupted));
   }
   for (long i = 0; i < tl->ninst; i++)
     FL_PUSH(json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:{s:s}}", "name", tl->inst[i].name, "cat", "event", "ph",
@@ -262,10 +272,11 @@ static fl_err fl_trace_paje(const fl_tl *tl, FILE *f)
       "%       Value string\n%EndEventDef\n";
   /* fixed colours per state, whatever the run */
   static const char *const values[][2] = {
-      {"compute", "0.30 0.69 0.29"}, {"checkpoint", "0.22 0.49 0.72"}, {"restart", "1.0 0.5 0.0"},
-      {"downtime", "0.89 0.10 0.11"}, {"wait", "0.6 0.6 0.6"},       {"verify", "0.60 0.31 0.64"},
-      {"idle", "1.0 1.0 1.0"},        {"lost", "0.89 0.10 0.11"},    {"down", "0.0 0.0 0.0"},
-      {"up", "1.0 1.0 1.0"},          {"detection", "0.97 0.51 0.75"}, {"recovery", "0.65 0.34 0.16"}};
+      {"compute", "0.30 0.69 0.29"},  {"checkpoint", "0.22 0.49 0.72"}, {"restart", "1.0 0.5 0.0"},
+      {"downtime", "0.89 0.10 0.11"}, {"wait", "0.6 0.6 0.6"},          {"verify", "0.60 0.31 0.64"},
+      {"idle", "1.0 1.0 1.0"},        {"lost", "0.89 0.10 0.11"},       {"down", "0.0 0.0 0.0"},
+      {"up", "1.0 1.0 1.0"},          {"detection", "0.97 0.51 0.75"},  {"recovery", "0.65 0.34 0.16"},
+      {"task", "0.30 0.69 0.29"},     {"killed", "0.89 0.10 0.11"}};
   fl_prec *rec = NULL;
   size_t n = 0, cap = (size_t)(2 * tl->nspan + tl->ninst);
 
@@ -325,7 +336,8 @@ fl_err fl_trace_export(sqlite3 *db, int64_t run_id, const char *file)
   fl_err rc = FL_OK;
   fl_tl tl;
   const char *dot = strrchr(file, '.');
-  int chrome = dot && strcmp(dot, ".json") == 0, paje = dot && (strcmp(dot, ".paje") == 0 || strcmp(dot, ".trace") == 0);
+  int chrome = dot && strcmp(dot, ".json") == 0,
+      paje = dot && (strcmp(dot, ".paje") == 0 || strcmp(dot, ".trace") == 0);
   char *tmp = NULL;
   FILE *f = NULL;
 

@@ -22,10 +22,11 @@ enum { FL_TR_JOB, FL_TR_LOST, FL_TR_NODE }; /* the rows an interval is drawn on 
 
 typedef struct fl_tspan {
   int row;
-  long node;      /* FL_TR_NODE */
-  double t0, t1;  /* seconds from the run's start */
-  char name[16];  /* the phase (compute, checkpoint, restart, downtime, wait, verify; real runs: compute,
-                   * checkpoint, detection, recovery), "lost" or "down" */
+  long node;     /* FL_TR_NODE */
+  double t0, t1; /* seconds from the run's start */
+  char name[16]; /* the phase (compute, checkpoint, restart, downtime, wait, verify; real runs: compute,
+                  * checkpoint, detection, recovery), "lost" or "down"; a workflow's tasks on their hosts: "task",
+                  * "killed" */
   int interrupted;
 } fl_tspan;
 
@@ -40,7 +41,7 @@ typedef struct fl_tl {
   long nspan, capspan;
   fl_tinst *inst;
   long ninst, capinst;
-  long *nodes; /* the nodes that failed, in order of first failure */
+  long *nodes; /* the nodes that failed (or, in a workflow, ran a task), in order of first event */
   long nnodes, capnodes;
   double end; /* the run's end: its makespan, or the last event */
   char title[512];

@@ -20,9 +20,9 @@
  * simulated in a child process, before this process loads the shared platform of the others.
  *
  * Workloads. Without failures and checkpoints, the machine-level simulation (app.kind = workload, SimGrid) must
- * start every job of a trace exactly when the plain FCFS / EASY / conservative replay (policy/sched/batch.h, no SimGrid) does: a
- * generated trace of 3,000 jobs on 64 nodes, sizes 1-64, arrivals bursty enough that the queue grows and EASY
- * backfills, estimates 1-4x the run time. Each runs in a child process too.
+ * start every job of a trace exactly when the plain FCFS / EASY / conservative replay (policy/sched/batch.h, no
+ * SimGrid) does: a generated trace of 3,000 jobs on 64 nodes, sizes 1-64, arrivals bursty enough that the queue grows
+ * and EASY backfills, estimates 1-4x the run time. Each runs in a child process too.
  *
  * All other simulated checks share one generated platform (SimGrid loads one per process): 2000 nodes, of which the
  * Daly regimes use 100 (the rest are spares, which exponential failures make irrelevant). */
@@ -42,13 +42,12 @@
 #include "swf.h"
 #include "units.h"
 
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
-
 #include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 #include <gsl/gsl_multifit.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>

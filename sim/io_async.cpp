@@ -287,6 +287,12 @@ extern "C" int fl_sgc_wait(fl_sgc *c)
   return 0;
 }
 
+extern "C" void fl_sgc_times(const fl_sgc *c, double *start, double *finish)
+{
+  *start = c->comm->get_start_time();
+  *finish = c->comm->get_finish_time();
+}
+
 extern "C" void fl_sgc_cancel(fl_sgc *c)
 {
   /* a transfer from or to a host that was turned off is ended by the kernel, though its s4u state may still say

@@ -64,6 +64,8 @@ void fl_sgc_unref(fl_sgc *c);
 int fl_sgc_wait(fl_sgc *c);
 /* Stop it if it still runs (its waiters see a failure). */
 void fl_sgc_cancel(fl_sgc *c);
+/* When a delivered transfer started and ended (SimGrid's clock). */
+void fl_sgc_times(const fl_sgc *c, double *start, double *finish);
 /* Callbacks connected to SimGrid's host on/off signal (each execution adds one for its duration: a count that
  * grows from replica to replica is a leak that slows every failure; tests watch it). */
 long fl_sg_state_callbacks(void);

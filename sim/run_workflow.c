@@ -88,6 +88,7 @@ struct fl_wfrun {
   long *where, *out_host;
   long *esrc, *edge_at, *ecomm_dst;
   unsigned char *eclaim;  /* per edge: a transfer to ecomm_dst is being started (fl_wf_send_edge) */
+  long *efrom;            /* per edge: the host its transfer under way left from (the timeline's) */
   unsigned char *twinned; /* per edge: another edge carries the same files from the same task (fl_wf.edge_data) */
   fl_sgc **ecomm;
   fl_sgc **dropped; /* transfers given up on: SimGrid may still touch them until the replica ends */
@@ -493,6 +494,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->ecomm_dst, E);
   FL_ALLOC(w->eclaim, E);
   FL_ALLOC(w->twinned, E);
+  FL_ALLOC(w->efrom, E);
   for (long e = 0; e < E; e++)
     if (w->wf->edge_data[e] != e)
       w->twinned[e] = w->twinned[w->wf->edge_data[e]] = 1;
@@ -583,6 +585,7 @@ void fl_wfr_destroy(fl_wfrun **pw)
   free(w->ecomm_dst);
   free(w->eclaim);
   free(w->twinned);
+  free(w->efrom);
   free(w->ecomm);
   free(w->borrow_head);
   free(w->borrow);
@@ -913,6 +916,7 @@ static void fl_wf_send_edge(fl_wfrun *w, long e, long from, long to)
   fl_sgc *c;
   fl_wf_drop_comm(w, e);
   w->ecomm_dst[e] = to;
+  w->efrom[e] = from;
   w->eclaim[e] = 1;
   c = fl_sgc_send(w->host[from], w->host[to], w->wf->edge_bytes[e]);
   if (w->eclaim[e] && w->ecomm_dst[e] == to && !w->ecomm[e]) {
@@ -922,6 +926,22 @@ static void fl_wf_send_edge(fl_wfrun *w, long e, long from, long to)
     fl_wf_drop(w, c);
   }
   fl_wf_wake(w, to);
+}
+
+/* A transfer of edge e delivered at host p, for the timeline: from the producer's host, when it really ran. */
+static void fl_wf_log_transfer(fl_wfrun *w, long e, const fl_sgc *c, long p)
+{
+  double t0, t1;
+  fl_evlog_entry *ev;
+  if (!w->rep->log || !w->rep->log->phases) /* run.events = phases: the timeline's detail */
+    return;
+  fl_sgc_times(c, &t0, &t1);
+  if ((ev = fl_evlog_add(w->rep->log, t1 - w->rep->t0, FL_EV_WF_TRANSFER, w->efrom[e]))) {
+    ev->peer = (int32_t)p;
+    ev->n = (int64_t)w->wf->edge_bytes[e];
+    ev->value = t1 - t0;
+    ev->label = w->wf->task[w->esrc[e]].name;
+  }
 }
 
 static void fl_wf_free_dropped(fl_wfrun *w)
@@ -1133,6 +1153,7 @@ static void fl_wf_worker_main(int argc, char **argv)
         continue;
       fl_sgc_ref(c);
       if (fl_sgc_wait(c) == 0) {
+        fl_wf_log_transfer(w, e, c, p);
         if (w->ecomm[e] == c) {
           w->edge_at[e] = p;
           fl_sgc_unref(c);
@@ -1192,9 +1213,17 @@ static void fl_wf_worker_main(int argc, char **argv)
     }
     if (!failed) {
       double t_x = simgrid_get_clock();
+      fl_evlog_entry *ev;
       failed = fl_sg_exec(w->host[p], w->serial ? fl_wf_compute(w, t, p) * w->speed[p] : wf->task[t].flops);
       /* at SimGrid's precision: the clock's digits below it depend on where the replica started (see replica.c) */
       fl_wf_exec_energy(w, p, round((simgrid_get_clock() - t_x) * 1e9) / 1e9);
+      if (!w->finished && w->rep->log && w->rep->log->phases &&
+          (ev = fl_evlog_add(w->rep->log, fl_wf_now(w->rep), FL_EV_WF_TASK, p))) {
+        ev->rank = (int32_t)t; /* a task of the Gantt: its host, its length, killed or not */
+        ev->value = round((simgrid_get_clock() - t_x) * 1e9) / 1e9;
+        ev->n = failed;
+        ev->label = wf->task[t].name;
+      }
     }
     if (w->finished)
       break;

@@ -99,9 +99,9 @@
     "real: a role's data wiped while its process lives (an injected loss; node: the process, rank: the role)",         \
     "printf('role %d lost its data', rank)")                                                                           \
   X(FL_EV_REAL_CORRUPT, 96, "corrupt", "checkpoint",                                                                   \
-    "real: a role's file-level checkpoint version could not be restored (a checksum, a torn file; node: the "         \
-    "process, rank: the role, label: the version); the newest version intact on every role was used",                \
-    "printf('role %d: %s corrupt', rank, label)")                                                                    \
+    "real: a role's file-level checkpoint version could not be restored (a checksum, a torn file; node: the "          \
+    "process, rank: the role, label: the version); the newest version intact on every role was used",                  \
+    "printf('role %d: %s corrupt', rank, label)")                                                                      \
   X(FL_EV_JOB_START, 101, "job-start", "", "workload: job rank (the trace's number) starts on n nodes",                \
     "printf('job %d on %d nodes', rank, n)")                                                                           \
   X(FL_EV_JOB_END, 102, "job-end", "", "workload: job rank finished", "printf('job %d done', rank)")                   \
@@ -117,6 +117,12 @@
   X(FL_EV_FAILURE_JOB_COPY, 108, "failure", "job-copy",                                                                \
     "workload, replication: a node of a copy of job rank failed; masked, n live copies of that rank left",             \
     "printf('job %d, %d copies of the rank left', rank, n)")                                                           \
+  X(FL_EV_WF_TASK, 121, "task", "",                                                                                    \
+    "workflow: task label (rank: its number) ran on node for value s; n = 1: killed by its host's failure",            \
+    "printf('%s %.6gs%s', label, value, CASE n WHEN 1 THEN ', killed' ELSE '' END)")                                   \
+  X(FL_EV_WF_TRANSFER, 122, "transfer", "",                                                                            \
+    "workflow: task label's output, n bytes, moved from node to peer in value s",                                      \
+    "printf('%s: %d bytes to node %d, %.6gs', label, n, peer, value)")                                                 \
   FL_EV_PHASES(X)
 
 /* The job's phases (bsp, gridworld): logged when one ends, at its end, value its length in seconds (it began at

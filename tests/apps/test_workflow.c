@@ -916,6 +916,64 @@ static void test_cli_file_once_per_host(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-apart.db", "SELECT makespan_s FROM runs"), 12.0, 1e-6);
 }
 
+/* A workflow's timeline (run.events = phases): each task on its host with its length (killed or not), each transfer
+ * with its bytes, the ends and the length; `report --timeline` draws them as the Gantt a workflow user reads first
+ * (it said "the run has no events"). The hand case above, n1 down from 0.5 s to 2.5 s (a trace): a is killed after
+ * 0.5 s, waits for n1 (only n1 has its 2 cores), runs [2.5, 3.5]; f crosses [3.5, 13.5]; b [13.5, 14.5], c [14.5,
+ * 15.5]: 15.5 s. */
+static void test_cli_workflow_timeline(void)
+{
+  char line[512];
+  int killed = 0, task = 0;
+  FILE *f;
+  test_cli_file_once_per_host(); /* its platform and scenario (and a check of them) */
+  fl_cli_write("once.json",      /* c on n2 with b again */
+               "{\"name\":\"two\",\"schemaVersion\":\"1.5\",\"workflow\":{\"specification\":{\"tasks\":["
+               "{\"name\":\"a\",\"id\":\"a\",\"parents\":[],\"children\":[\"b\",\"c\"],\"inputFiles\":[],"
+               "\"outputFiles\":[\"f\"]},"
+               "{\"name\":\"b\",\"id\":\"b\",\"parents\":[\"a\"],\"children\":[],\"inputFiles\":[\"f\"],"
+               "\"outputFiles\":[]},"
+               "{\"name\":\"c\",\"id\":\"c\",\"parents\":[\"a\"],\"children\":[],\"inputFiles\":[\"f\"],"
+               "\"outputFiles\":[]}],"
+               "\"files\":[{\"id\":\"f\",\"sizeInBytes\":1e9}]},\"execution\":{\"makespanInSeconds\":13,\"tasks\":["
+               "{\"id\":\"a\",\"runtimeInSeconds\":1,\"coreCount\":2},"
+               "{\"id\":\"b\",\"runtimeInSeconds\":1,\"memoryInBytes\":8e9},"
+               "{\"id\":\"c\",\"runtimeInSeconds\":1,\"memoryInBytes\":8e9}],\"machines\":[]}}}");
+  fl_cli_write("once-kill.csv", "0.5,0,2\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate once.ini --db once-tl.db --set run.events=phases --set "
+                                   "failures.model=trace --set failures.trace=once-kill.csv"),
+                        0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-tl.db", "SELECT makespan_s FROM runs"), 15.5, 1e-6);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-tl.db", "SELECT COUNT(*) FROM events_text WHERE kind = 'task'"), 4, 0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-tl.db", "SELECT value FROM events_text WHERE kind = 'task' AND label = "
+                                                    "'a' AND n = 1 AND node = 0 AND t_s = 0.5"),
+                         0.5, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-tl.db", "SELECT t_s FROM events_text WHERE kind = 'task' AND label = "
+                                                    "'c' AND n = 0 AND node = 1 AND value = 1"),
+                         15.5, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-tl.db", "SELECT COUNT(*) FROM events_text WHERE kind = 'transfer' AND "
+                                                    "node = 0 AND peer = 1 AND n = 1000000000 AND value = 10 AND "
+                                                    "t_s = 13.5 AND label = 'a'"),
+                         1, 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("report once-tl.db --timeline 1 --trace once-tl.paje"), 0);
+  f = fopen(fl_test_tmp("once-tl.paje"), "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  while (fgets(line, sizeof line, f)) {
+    killed |= strcmp(line, "6 0 ST n0 killed\n") == 0;
+    task |= strcmp(line, "6 13.5 ST n1 task\n") == 0;
+  }
+  fclose(f);
+  CU_ASSERT(killed && task);
+  CU_ASSERT_EQUAL(fl_cli_run("report once-tl.db --timeline 1 --plot once-tl.svg"), 0);
+  /* stored without them (run.events = all, the default): simulated again for the timeline, the same bars */
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate once.ini --db once-all.db --set failures.model=trace --set "
+                                   "failures.trace=once-kill.csv"),
+                        0);
+  CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("once-all.db", "SELECT COUNT(*) FROM events_text WHERE kind = 'task'"), 0, 0);
+  CU_ASSERT_EQUAL(fl_cli_run("report once-all.db --timeline 1 --trace once-all.paje"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "simulated again"));
+}
+
 /* Amdahl's law (app.serial_fraction): a task that ran 8 s on 4 cores of a 1 GHz machine, on generated hosts of one
  * core: refused without the law; with F = 0.5 it takes 8 x (0.5 + 0.5) / (0.5 + 0.5 / 4) = 12.8 s, with F = 0 by
  * its stage (a) 8 x 1 / (1 / 4) = 32 s, both in the schedule and in the run. */
@@ -1237,6 +1295,7 @@ static CU_TestInfo cli_tests[] = {
     {"staged inputs cached on a host (app.stage_cache), by hand", test_cli_stage_cache},
     {"host memory limits: placement and refusal, by hand", test_cli_memory},
     {"a file two dependents read on one host crosses the link once", test_cli_file_once_per_host},
+    {"a workflow's timeline: tasks on their hosts, transfers, Paje and the plot", test_cli_workflow_timeline},
     {"Amdahl's law on hosts of fewer cores (app.serial_fraction), by hand", test_cli_amdahl},
     {"one transfer per edge: a push and a pull never both start it", test_cli_one_transfer_per_edge},
     {"a rule that leaves most tasks without substitute is said", test_cli_substitute_warning},
