@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +39,10 @@ void fl_cleanup_reraise(int sig)
   sa.sa_handler = SIG_DFL;
   sigemptyset(&sa.sa_mask);
   sigaction(sig, &sa, NULL);
+  if (sig == SIGQUIT) { /* handled and cleaned up: ended by it, not crashed — no core file left behind */
+    struct rlimit none = {0, 0};
+    (void)setrlimit(RLIMIT_CORE, &none);
+  }
   sigemptyset(&set);
   sigaddset(&set, sig);
   sigprocmask(SIG_UNBLOCK, &set, NULL);

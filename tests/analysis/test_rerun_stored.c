@@ -19,6 +19,19 @@
 
 #define FL_STORED "tests/data/rerun/rows-a960f9d.sqlite"
 
+/* Rows whose simulation changed on purpose since they were stored, each with its new makespan as `rerun` prints
+ * it (every other row must come back bit for bit):
+ * - 2026-11-29, a workflow file two dependents read on one host crosses the link once (issue "Every run ends
+ *   right", item 10): 1000genome and Montage read some files twice on a host; with the sharing disabled both come
+ *   back identical, so the difference is that change alone (3 us and 4.3 ms shorter). */
+static const struct {
+  long long id;
+  const char *makespan;
+} fl_changed_on_purpose[] = {
+    {25, "makespan_s             stored 376.03690816800002, re-simulated 376.03690516299997"},
+    {29, "makespan_s             stored 1168.7615833560001, re-simulated 1168.7573294700001"},
+};
+
 static void test_rows_come_back(void)
 {
   sqlite3 *db = NULL;
@@ -52,10 +65,16 @@ static void test_rows_come_back(void)
   while (sqlite3_step(st) == SQLITE_ROW) {
     char args[4200];
     int code;
+    const char *changed = NULL;
     snprintf(args, sizeof args, "rerun '%s' %lld", dst, (long long)sqlite3_column_int64(st, 0));
     code = fl_cli_run_limited(args, 600);
     rows++;
-    if (code == 0 && strstr(fl_cli_out, "identical"))
+    for (size_t k = 0; k < sizeof fl_changed_on_purpose / sizeof *fl_changed_on_purpose; k++)
+      if (fl_changed_on_purpose[k].id == sqlite3_column_int64(st, 0))
+        changed = fl_changed_on_purpose[k].makespan;
+    if (changed && code != 0 && strstr(fl_cli_out, changed) && strstr(fl_cli_out, "DIFFERENT"))
+      same++; /* the model changed on purpose: the new figures pinned (below) */
+    else if (!changed && code == 0 && strstr(fl_cli_out, "identical"))
       same++;
     else
       fprintf(stderr, "\n    %s replica %d (row %lld): exit %d\n%s%s", (const char *)sqlite3_column_text(st, 1),

@@ -206,9 +206,9 @@ static long rows_with(const char *db, const char *st)
   return n;
 }
 
-/* A signal to `faultline run` in the middle of a solve. SIGINT, SIGTERM, SIGHUP: passed to mpirun, which ends the
- * ranks; run writes the job's one row (status stopped), removes its faultline-run-* directories and ends by the same
- * signal. SIGKILL, which it cannot catch: mpirun ends with it (parent-death signal), the ranks with mpirun, within
+/* A signal to `faultline run` in the middle of a solve. SIGINT, SIGTERM, SIGHUP, SIGQUIT: passed to mpirun, which ends
+ * the ranks; run writes the job's one row (status stopped), removes its faultline-run-* directories and ends by the
+ * same signal. SIGKILL, which it cannot catch: mpirun ends with it (parent-death signal), the ranks with mpirun, within
  * seconds, and write no row later; a helper removes the shared-memory directory. */
 static void run_signal(int sig)
 {
@@ -276,6 +276,8 @@ static void test_run_signal_cleans_up(void)
     return;
   run_signal(SIGTERM);
   run_signal(SIGINT);
+  run_signal(SIGHUP);
+  run_signal(SIGQUIT);
   run_signal(SIGKILL);
 }
 
