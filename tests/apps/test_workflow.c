@@ -833,21 +833,24 @@ static void test_cli_stage_cache(void)
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("cache-yes.db", "SELECT makespan_s FROM runs"), 4.0, 1e-6);
 }
 
+/* Two hosts of 1 Gflop/s behind one 100 MB/s link (and the controller): n1's attributes and properties, then n2's
+ * memory 16 GiB. */
+static const char *const fl_two_hosts =
+    "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n"
+    "    <host id=\"ctl\" speed=\"1Gf\"/>\n    <host id=\"n1\" speed=\"1Gf\"%s>%s</host>\n"
+    "    <host id=\"n2\" speed=\"1Gf\"><prop id=\"memory\" value=\"16GiB\"/></host>\n"
+    "    <link id=\"l\" bandwidth=\"100MBps\" latency=\"0s\"/>\n"
+    "    <route src=\"ctl\" dst=\"n1\"><link_ctn id=\"l\"/></route>\n"
+    "    <route src=\"ctl\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n"
+    "    <route src=\"n1\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n  </zone>\n</platform>\n";
+
 /* Host memory: three tasks of a WfCommons 1.5 instance, a and b of 2 s needing 8 GB, c of 1 s needing 1 GB, on
  * hosts n1 and n2 of 1 Gflop/s. Without limits HEFT puts a on n1 [0, 2], b on n2 [0, 2], c on n1 [2, 3]: 3 s. With
  * n1's <prop id="memory" value="4GiB">, a and b go to n2 only ([0, 2], [2, 4]) and c to n1 [0, 1]: 4 s.
  * platform.node_memory = 4GB on a generated platform leaves a and b nowhere: refused, naming a. */
 static void test_cli_memory(void)
 {
-  static const char *const platform =
-      "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<platform version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n"
-      "    <host id=\"ctl\" speed=\"1Gf\"/>\n    <host id=\"n1\" speed=\"1Gf\">%s</host>\n"
-      "    <host id=\"n2\" speed=\"1Gf\"><prop id=\"memory\" value=\"16GiB\"/></host>\n"
-      "    <link id=\"l\" bandwidth=\"100MBps\" latency=\"0s\"/>\n"
-      "    <route src=\"ctl\" dst=\"n1\"><link_ctn id=\"l\"/></route>\n"
-      "    <route src=\"ctl\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n"
-      "    <route src=\"n1\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n  </zone>\n</platform>\n";
   char xml[2048];
   fl_cli_write("mem.json",
                "{\"name\":\"m\",\"schemaVersion\":\"1.5\",\"workflow\":{\"specification\":{\"tasks\":["
@@ -860,12 +863,12 @@ static void test_cli_memory(void)
                "{\"id\":\"c_1\",\"runtimeInSeconds\":1,\"memoryInBytes\":1e9}],\"machines\":[]}}}");
   fl_cli_write("mem.ini", "[platform]\nfile = mem.xml\ncontroller = ctl\n[app]\nkind = workflow\ngraph = mem.json\n"
                           "[failures]\nmodel = none\n[strategy]\nkind = replication\n[run]\nreplicas = 1\n");
-  snprintf(xml, sizeof xml, platform, "");
+  snprintf(xml, sizeof xml, fl_two_hosts, "", "");
   fl_cli_write("mem.xml", xml);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate mem.ini --db mem-free.db"), 0);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("mem-free.db", "SELECT work_s FROM runs"), 3.0, 1e-6);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("mem-free.db", "SELECT makespan_s FROM runs"), 3.0, 1e-6);
-  snprintf(xml, sizeof xml, platform, "<prop id=\"memory\" value=\"4GiB\"/>");
+  snprintf(xml, sizeof xml, fl_two_hosts, "", "<prop id=\"memory\" value=\"4GiB\"/>");
   fl_cli_write("mem.xml", xml);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run("simulate mem.ini --db mem-4.db"), 0);
   CU_ASSERT_DOUBLE_EQUAL(fl_cli_query("mem-4.db", "SELECT work_s FROM runs"), 4.0, 1e-6);
@@ -895,15 +898,9 @@ static void test_cli_file_once_per_host(void)
       "{\"id\":\"b\",\"runtimeInSeconds\":1,\"memoryInBytes\":8e9},"
       "{\"id\":\"c\",\"runtimeInSeconds\":1,%s}],\"machines\":[]}}}";
   char text[2048];
-  fl_cli_write("once.xml", "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-                           "<platform version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n"
-                           "    <host id=\"ctl\" speed=\"1Gf\"/>\n"
-                           "    <host id=\"n1\" speed=\"1Gf\" core=\"2\"><prop id=\"memory\" value=\"4GiB\"/></host>\n"
-                           "    <host id=\"n2\" speed=\"1Gf\"><prop id=\"memory\" value=\"16GiB\"/></host>\n"
-                           "    <link id=\"l\" bandwidth=\"100MBps\" latency=\"0s\"/>\n"
-                           "    <route src=\"ctl\" dst=\"n1\"><link_ctn id=\"l\"/></route>\n"
-                           "    <route src=\"ctl\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n"
-                           "    <route src=\"n1\" dst=\"n2\"><link_ctn id=\"l\"/></route>\n  </zone>\n</platform>\n");
+  char xml[2048];
+  snprintf(xml, sizeof xml, fl_two_hosts, " core=\"2\"", "<prop id=\"memory\" value=\"4GiB\"/>");
+  fl_cli_write("once.xml", xml);
   fl_cli_write("once.ini", "[platform]\nfile = once.xml\ncontroller = ctl\n[app]\nkind = workflow\ngraph = once.json\n"
                            "[failures]\nmodel = none\n[strategy]\nkind = replication\n[run]\nreplicas = 1\n");
   snprintf(text, sizeof text, wf, "\"memoryInBytes\":8e9");

@@ -386,6 +386,18 @@ static long wait_started(const char *dir, int w)
   return pid;
 }
 
+/* A run in the background, and rank 2 stopped (SIGSTOP) 0.3 s after its start-up: its pid. */
+static long start_and_stop(const char *dir, const char *extra, const char *tag)
+{
+  long pid;
+  run_background(dir, extra, tag);
+  pid = wait_started(dir, 2);
+  CU_ASSERT_FATAL(pid > 0);
+  sleep_ms(300);
+  kill((pid_t)pid, SIGSTOP);
+  return pid;
+}
+
 /* The exit status of the background run TAG, waiting up to `tenths` tenths of a second (-1: it did not end). */
 static int wait_code(const char *tag, int tenths)
 {
@@ -531,11 +543,7 @@ static void test_stopped_never_continued(void)
     snprintf(extra, sizeof extra,
              "--set strategy.kind=%s --set app.grid=256x256 --set app.tolerance=1e-12 --set app.iterations=100000",
              kinds[k]);
-    run_background(dir, extra, "st");
-    pid = wait_started(dir, 2); /* under replication, set 0's: the spare is set 0's */
-    CU_ASSERT_FATAL(pid > 0);
-    sleep_ms(300);
-    kill((pid_t)pid, SIGSTOP);
+    pid = start_and_stop(dir, extra, "st"); /* under replication, set 0's rank 2: the spare is set 0's */
     /* the default watchdog is 10 min: the run must end long before */
     CU_ASSERT_EQUAL(wait_code("st", 900), 0);
     CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs"), rows + 1);
@@ -782,11 +790,7 @@ static void test_stopped_rank_fenced(void)
   CU_ASSERT_EQUAL_FATAL(read_outcomes(ref_dir, NP + 1, ref), NP + 1);
   rows = db_count("SELECT COUNT(*) FROM runs");
   snprintf(dir, sizeof dir, "%s/fence", fl_test_tmpdir());
-  run_background(dir, extra, "fence");
-  pid = wait_started(dir, 2);
-  CU_ASSERT_FATAL(pid > 0);
-  sleep_ms(300);
-  kill((pid_t)pid, SIGSTOP);
+  pid = start_and_stop(dir, extra, "fence");
   sleep_ms(2500); /* mpi.timeout is 1 s: the others suspect it, agree, and give its role to the spare */
   kill((pid_t)pid, SIGCONT);
   CU_ASSERT_EQUAL(wait_code("fence", 600), 0);
