@@ -105,6 +105,19 @@ static fl_value fl_xrun_value(sqlite3_stmt *st, int i, const fl_column *col)
   return v;
 }
 
+/* The shortest decimal that reads back as exactly d (15, 16 or 17 significant digits): 0.7, not
+ * 0.69999999999999996, so that a CSV reader without a round-trip parser (pandas' default) gets the same double. */
+static void fl_csv_real(double d, FILE *out)
+{
+  char buf[40];
+  for (int digits = 15; digits <= 17; digits++) {
+    snprintf(buf, sizeof buf, "%.*g", digits, d);
+    if (strtod(buf, NULL) == d)
+      break;
+  }
+  fputs(buf, out);
+}
+
 static void fl_csv_value(const fl_value *v, FILE *out)
 {
   switch (v->kind) {
@@ -113,7 +126,7 @@ static void fl_csv_value(const fl_value *v, FILE *out)
   case FL_VAL_UINT: fprintf(out, "%llu", v->u); break;
   case FL_VAL_REAL:
     if (isfinite(v->d))
-      fprintf(out, "%.17g", v->d);
+      fl_csv_real(v->d, out);
     else if (isinf(v->d))
       fputs(v->d > 0 ? "inf" : "-inf", out);
     break;
