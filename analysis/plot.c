@@ -156,7 +156,7 @@ static double fl_x_unit(const char *key, double xmax, const char **unit)
     *unit = s == 1e12  ? (bw ? "TB/s" : "TB")
             : s == 1e9 ? (bw ? "GB/s" : "GB")
             : s == 1e6 ? (bw ? "MB/s" : "MB")
-                       : (bw ? "B/s" : "bytes");
+                       : (bw ? "B/s" : "B");
     return s;
   }
   return 1.0;

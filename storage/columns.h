@@ -18,7 +18,7 @@
  *                      SQL NULL in rows without them
  *            VERSION, EMPTY, INPUTS, KEY, HASH, NODE_HOURS: computed by the insert (faultline's version, '', the
  *            input files' list, the row key, the scenario text's hash, platform_nodes × makespan_s / 3600)
- *   unit:    "s", "bytes", "node-h", "" (a count, a name or a ratio)
+ *   unit:    "s", "B", "node-h", "J", "" (a count, a name or a ratio): the keys' unit names (one name per unit)
  *   engines: which rows have a value: SIM (faultline simulate), REAL (faultline run / tmr), BOTH
  *   doc:     one line of docs/results.md (Markdown; no '|') */
 #ifndef FL_COLUMNS_H
@@ -121,7 +121,7 @@
     "rank's)")                                                                                                       \
   X(recovery_time_s, "REAL", REAL, "s", REAL,                                                                        \
     "real mode: seconds from the suspicion to the agreed recovery (per recovery, the slowest rank's)")               \
-  X(checkpoint_bytes, "REAL", REAL, "bytes", REAL, "real mode: bytes all ranks sent to their buddies' memory over the run") \
+  X(checkpoint_bytes, "REAL", REAL, "B", REAL, "real mode: bytes all ranks sent to their buddies' memory over the run") \
   X(commit_time_s, "REAL", REAL, "s", REAL,                                                                          \
     "real mode: mean time of one checkpoint commit (transfers completed and agreed)")                                \
   X(recovery_mode, "TEXT", TEXT, "", REAL,                                                                           \
@@ -137,7 +137,7 @@
     "lossy CG, `improved`: iterations of the auxiliary solve (the slowest lost role's, summed over losses)")          \
   X(compression_ratio, "REAL", REAL, "", REAL,                                                                       \
     "lossy CG: raw bytes of x over compressed bytes of x, all roles, all checkpoints of the run (`none`: 1)")        \
-  X(raw_checkpoint_bytes, "REAL", REAL, "bytes", REAL,                                                               \
+  X(raw_checkpoint_bytes, "REAL", REAL, "B", REAL,                                                               \
     "lossy CG: the same checkpoints of x uncompressed (8 bytes a value); `checkpoint_bytes` is what went to the "    \
     "buddies (`none` sends x, r and d: 3× this)")                                                                    \
   X(controller, "TEXT", TEXT, "", SIM,                                                                               \
@@ -232,7 +232,7 @@ typedef struct fl_column {
   fl_col_how how;
   size_t offset;    /* of the field in fl_db_run (TEXT, TEXT0, REAL, COUNT, INT, SEED), fl_db_machine (MREAL,
                      * MCOUNT) */
-  const char *unit; /* "s", "bytes", "" */
+  const char *unit; /* "s", "B", "node-h", "J", "" */
   int engines;      /* FL_COLENG_SIM | FL_COLENG_REAL */
   const char *doc;
 } fl_column;

@@ -194,7 +194,7 @@ static void test_column_table(void)
       CU_ASSERT_NOT_EQUAL(sqlite3_column_type(st, 0), SQLITE_NULL); /* computed: version, key, hash, id, time */
     }
     CU_ASSERT(col->doc[0] != '\0' && strchr(col->doc, '|') == NULL);
-    CU_ASSERT(strcmp(col->unit, "") == 0 || strcmp(col->unit, "s") == 0 || strcmp(col->unit, "bytes") == 0 ||
+    CU_ASSERT(strcmp(col->unit, "") == 0 || strcmp(col->unit, "s") == 0 || strcmp(col->unit, "B") == 0 ||
               strcmp(col->unit, "node-h") == 0 || strcmp(col->unit, "J") == 0);
     sqlite3_finalize(st);
     sqlite3_free(q);
