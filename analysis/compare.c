@@ -1,9 +1,13 @@
 /* compare.c — paired comparisons against a baseline (compare.h).
  *
  * One pass reads the rows; each distinct stored scenario (text, overrides, path, mode) is replayed once into its
- * keys' values (SI units, as `export` writes them). A row's pair signature is its scenario's values but the
- * baseline key's; rows sorted by (signature, seed, replica) put each replica's runs side by side, and each run is
- * paired with the baseline's run of its block. */
+ * keys' values (SI units, as `export` writes them). A row's pair signature is what decides its job and its
+ * failures: its scenario's values but the baseline keys' — and, when the baseline is a strategy's (a key of
+ * [strategy], [policy] or [recovery]), but every such key: a strategy's own costs and parameters belong to the
+ * configuration compared (buddy at 30 s against the file system at 5 min pair on the same failures). Rows sorted
+ * by (signature, seed, replica) put each replica's runs side by side, and each run is paired with the baseline's
+ * run of its block; a block holding two baseline configurations is ambiguous (give the baseline jointly:
+ * strategy.kind+strategy.checkpoint_cost=checkpoint/5min). */
 #include "compare.h"
 
 #include "rowset.h"
@@ -60,15 +64,22 @@ struct fl_cgroup {
   size_t n, cap;
 };
 
+#define FL_CMP_NKB 8 /* baseline keys given jointly, at most */
+
 typedef struct fl_cmp {
   fl_rowset *rs;
-  char **sig; /* per configuration */
+  char **sig;  /* per configuration: the values that pair */
+  char **conf; /* per configuration: the values compared (those the signature leaves out) */
   fl_crow *rows;
   size_t nrows;
   fl_cgroup *groups;
   int ngroups, capgroups;
-  int kb;              /* the baseline key's index */
+  int kb;              /* the (first) baseline key's index */
   const char *bval;    /* its value, normalised */
+  int kbs[FL_CMP_NKB]; /* every baseline key (a joint baseline: k1+k2=v1/v2) */
+  char bvals[FL_CMP_NKB][256];
+  int nkb;
+  int by_strategy;     /* every baseline key is a strategy's: the strategy's other keys are compared, not paired */
   const fl_cfig *figs; /* fl_job_figs or fl_machine_figs */
   int nfig;
 } fl_cmp;
@@ -86,15 +97,37 @@ static int fl_cmp_rows(const void *pa, const void *pb)
   return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* The group of configuration `cfg` (its signature and baseline value), created if new. -1: out of memory. */
+/* A key of a strategy's configuration (compared, not paired on, when the baseline is a strategy's). */
+static int fl_cmp_config_key(int k)
+{
+  const char *sec = fl_scenario_key_at(k)->section;
+  return strcmp(sec, "strategy") == 0 || strcmp(sec, "policy") == 0 || strcmp(sec, "recovery") == 0;
+}
+
+/* Is key k left out of the pair signature (a baseline key, or a strategy's when the baseline is one)? */
+static int fl_cmp_compared(const fl_cmp *c, int k)
+{
+  for (int i = 0; i < c->nkb; i++)
+    if (c->kbs[i] == k)
+      return 1;
+  return c->by_strategy && fl_cmp_config_key(k);
+}
+
+/* Does configuration cfg hold the baseline's values? */
+static int fl_cmp_is_baseline(const fl_cmp *c, int cfg)
+{
+  for (int i = 0; i < c->nkb; i++)
+    if (strcmp(c->rs->cfg[cfg].vals[c->kbs[i]], c->bvals[i]) != 0)
+      return 0;
+  return 1;
+}
+
+/* The group of configuration `cfg` (its signature and compared values), created if new. -1: out of memory. */
 static int fl_cmp_group(fl_cmp *c, int cfg)
 {
-  const fl_rowcfg *g = &c->rs->cfg[cfg];
-  for (int i = 0; i < c->ngroups; i++) {
-    const fl_rowcfg *h = &c->rs->cfg[c->groups[i].cfg];
-    if (strcmp(c->sig[c->groups[i].cfg], c->sig[cfg]) == 0 && strcmp(h->vals[c->kb], g->vals[c->kb]) == 0)
+  for (int i = 0; i < c->ngroups; i++)
+    if (strcmp(c->sig[c->groups[i].cfg], c->sig[cfg]) == 0 && strcmp(c->conf[c->groups[i].cfg], c->conf[cfg]) == 0)
       return i;
-  }
   if (c->ngroups == c->capgroups) {
     int cap = c->capgroups ? 2 * c->capgroups : 16;
     fl_cgroup *m = realloc(c->groups, (size_t)cap * sizeof *m);
@@ -105,7 +138,7 @@ static int fl_cmp_group(fl_cmp *c, int cfg)
   }
   memset(&c->groups[c->ngroups], 0, sizeof c->groups[0]);
   c->groups[c->ngroups].cfg = cfg;
-  c->groups[c->ngroups].baseline = strcmp(g->vals[c->kb], c->bval) == 0;
+  c->groups[c->ngroups].baseline = fl_cmp_is_baseline(c, cfg);
   return c->ngroups++;
 }
 
@@ -137,7 +170,10 @@ static void fl_cmp_free(fl_cmp *c)
 {
   for (int i = 0; c->sig && c->rs && i < c->rs->ncfg; i++)
     sqlite3_free(c->sig[i]);
+  for (int i = 0; c->conf && c->rs && i < c->rs->ncfg; i++)
+    sqlite3_free(c->conf[i]);
   free(c->sig);
+  free(c->conf);
   for (int i = 0; i < c->ngroups; i++)
     for (int f = 0; f < FL_NFIG; f++)
       free(c->groups[i].d[f]);
@@ -187,12 +223,73 @@ static void fl_cmp_fmt_diff(int kind, double d, double half, char *buf, size_t s
   }
 }
 
+/* A configuration by its compared keys among those shown: "strategy.kind=buddy strategy.checkpoint_cost=30s". */
+static void fl_cmp_conf_label(const fl_cmp *c, const fl_rowcfg *cf, const int *shown, int nshown, char *buf,
+                              size_t size)
+{
+  buf[0] = '\0';
+  for (int s = 0; s < nshown; s++) {
+    char v[64];
+    if (!fl_cmp_compared(c, shown[s]))
+      continue;
+    fl_rowset_show(shown[s], cf->vals[shown[s]], v, sizeof v);
+    snprintf(buf + strlen(buf), size - strlen(buf), "%s%s.%s=%s", buf[0] ? " " : "",
+             fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key, v);
+  }
+}
+
+/* The keys whose values differ between configurations a and b, "k1, k2" (at most 6), among those `which` selects
+ * (1: the pair signature's, 0: the compared ones). */
+static void fl_cmp_differing(const fl_cmp *c, int a, int b, int which, char *buf, size_t size)
+{
+  int n = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < fl_scenario_key_count() && n < 6; k++) {
+    const fl_scenario_keyinfo *ki = fl_scenario_key_at(k);
+    if (fl_rowset_key_ignored(k) || fl_cmp_compared(c, k) == which ||
+        strcmp(c->rs->cfg[a].vals[k], c->rs->cfg[b].vals[k]) == 0)
+      continue;
+    snprintf(buf + strlen(buf), size - strlen(buf), "%s%s.%s", n++ ? ", " : "", ki->section, ki->key);
+  }
+}
+
+static fl_err fl_cmp_ambiguous(const fl_cmp *c, const char *path, const char *baseline, const char *key, int a, int b)
+{
+  char diff[512], keys[640];
+  fl_cmp_differing(c, a, b, 0, diff, sizeof diff);
+  snprintf(keys, sizeof keys, "%s", key);
+  for (const char *p = diff; *p;) { /* a joint baseline naming them: key+k1+k2=... */
+    size_t n = strcspn(p, ",");
+    snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "+%.*s", (int)n, p);
+    p += n;
+    while (*p == ',' || *p == ' ')
+      p++;
+  }
+  return fl_err_set(FL_ERR_INPUT,
+                    "%s: --baseline %s: two configurations have it on the same runs (they differ in %s): give the "
+                    "baseline jointly, e.g. --baseline '%s=...' with one value each, joined by /",
+                    path, baseline, diff[0] ? diff : "nothing shown", keys);
+}
+
+static fl_err fl_cmp_unpaired(const fl_cmp *c, const char *path, const char *baseline)
+{
+  char diff[512] = "";
+  for (int g = 0; g < c->ngroups && !diff[0]; g++)
+    for (int h = 0; h < c->ngroups && !diff[0]; h++)
+      if (c->groups[g].baseline && !c->groups[h].baseline)
+        fl_cmp_differing(c, c->groups[g].cfg, c->groups[h].cfg, 1, diff, sizeof diff);
+  return fl_err_set(FL_ERR_INPUT,
+                    "%s: --baseline %s: no run pairs with a baseline run of the same seed and replica: the rows also "
+                    "differ in %s",
+                    path, baseline, diff[0] ? diff : "their seeds or replicas");
+}
+
 fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt, FILE *out)
 {
   fl_err rc = FL_OK;
   fl_cmp c;
   fl_scenario *probe = NULL;
-  char bbuf[64], bnorm[256], key[128];
+  char bnorm[2048], key[128], bshown[1024] = "";
   const char *eq = opt->baseline ? strchr(opt->baseline, '=') : NULL;
   int nk = fl_scenario_key_count(), *shown = NULL, nshown = 0;
   int *order = NULL;
@@ -200,38 +297,70 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
   memset(&c, 0, sizeof c);
   c.kb = -1;
   FL_CHECK(eq && eq != opt->baseline && (size_t)(eq - opt->baseline) < sizeof key, FL_ERR_INPUT,
-           "--baseline '%s': expected section.key=value, e.g. strategy.kind=checkpoint",
+           "--baseline '%s': expected section.key=value, e.g. strategy.kind=checkpoint (or keys joined by + and "
+           "their values by /, as a joint sweep gives them)",
            opt->baseline ? opt->baseline : "");
   memcpy(key, opt->baseline, (size_t)(eq - opt->baseline));
   key[eq - opt->baseline] = '\0';
-  for (int k = 0; k < nk; k++) {
-    const fl_scenario_keyinfo *i = fl_scenario_key_at(k);
-    char name[128];
-    snprintf(name, sizeof name, "%s.%s", i->section, i->key);
-    if (strcmp(name, key) == 0)
-      c.kb = k;
-  }
-  FL_CHECK(c.kb >= 0, FL_ERR_INPUT, "--baseline '%s': no scenario key '%s' (faultline keys lists them)", opt->baseline,
-           key);
-  FL_CHECK(!fl_rowset_key_ignored(c.kb), FL_ERR_INPUT,
-           "--baseline '%s': %s only says where rows go; it cannot be compared", opt->baseline, key);
+  FL_TRY(fl_scenario_from_text("", "--baseline", NULL, &probe));
   {
-    /* the value as the rows hold it: parsed by the key itself, so `2y` finds 63115200 s */
-    fl_value v;
-    FL_TRY(fl_scenario_from_text("", "--baseline", NULL, &probe));
-    rc = fl_scenario_set(probe, opt->baseline);
-    if (rc != FL_OK) { /* the key's reason, without the "--set KEY=VALUE: " it was given as (copied first: the
-                        * message is rewritten in the buffer it is read from) */
-      char why[512], as[320];
-      const char *m = fl_err_msg();
-      snprintf(as, sizeof as, "--set %s: ", opt->baseline);
-      snprintf(why, sizeof why, "%s", strncmp(m, as, strlen(as)) == 0 ? m + strlen(as) : m);
-      rc = fl_err_set(FL_ERR_INPUT, "--baseline '%s': %s", opt->baseline, why);
-      goto done;
+    /* KEY=VALUE, or K1+K2=V1/V2 (a joint sweep's value): each key found, each value parsed by its key, so `2y`
+     * finds 63115200 s */
+    char keys[128], vals[512];
+    char *ksave = NULL, *vsave = NULL, *k1, *v1;
+    snprintf(keys, sizeof keys, "%s", key);
+    snprintf(vals, sizeof vals, "%s", eq + 1);
+    int joint = strchr(keys, '+') != NULL; /* one key: its value whole (a path may hold a /) */
+    for (k1 = strtok_r(keys, "+", &ksave), v1 = joint ? strtok_r(vals, "/", &vsave) : vals; k1;
+         k1 = strtok_r(NULL, "+", &ksave), v1 = joint ? strtok_r(NULL, "/", &vsave) : NULL) {
+      int kb = -1;
+      char set[700], bbuf[64];
+      fl_value v;
+      for (int k = 0; k < nk; k++) {
+        const fl_scenario_keyinfo *i = fl_scenario_key_at(k);
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", i->section, i->key);
+        if (strcmp(name, k1) == 0)
+          kb = k;
+      }
+      FL_CHECK(kb >= 0, FL_ERR_INPUT, "--baseline '%s': no scenario key '%s' (faultline keys lists them)",
+               opt->baseline, k1);
+      FL_CHECK(!fl_rowset_key_ignored(kb), FL_ERR_INPUT,
+               "--baseline '%s': %s only says where rows go; it cannot be compared", opt->baseline, k1);
+      FL_CHECK(c.nkb < FL_CMP_NKB, FL_ERR_INPUT, "--baseline '%s': at most %d keys jointly", opt->baseline, FL_CMP_NKB);
+      FL_CHECK(v1 != NULL, FL_ERR_INPUT, "--baseline '%s': %s has no value (the values of joint keys are joined by /)",
+               opt->baseline, k1);
+      snprintf(set, sizeof set, "%s=%s", k1, v1);
+      rc = fl_scenario_set(probe, set);
+      if (rc != FL_OK) { /* the key's reason, without the "--set KEY=VALUE: " it was given as (copied first: the
+                          * message is rewritten in the buffer it is read from) */
+        char why[512], as[720];
+        const char *m = fl_err_msg();
+        snprintf(as, sizeof as, "--set %s: ", set);
+        snprintf(why, sizeof why, "%s", strncmp(m, as, strlen(as)) == 0 ? m + strlen(as) : m);
+        rc = fl_err_set(FL_ERR_INPUT, "--baseline '%s': %s", opt->baseline, why);
+        goto done;
+      }
+      v = fl_scenario_key_value(probe, kb, bbuf, sizeof bbuf);
+      c.kbs[c.nkb] = kb;
+      fl_value_text(&v, c.bvals[c.nkb], sizeof c.bvals[c.nkb]);
+      c.nkb++;
     }
-    v = fl_scenario_key_value(probe, c.kb, bbuf, sizeof bbuf);
-    fl_value_text(&v, bnorm, sizeof bnorm);
-    c.bval = bnorm;
+    FL_CHECK(!joint || v1 == NULL, FL_ERR_INPUT, "--baseline '%s': more values than keys", opt->baseline);
+    c.kb = c.kbs[0];
+    c.bval = c.bvals[0];
+    for (int i = 0; i < c.nkb; i++) {
+      char v[64];
+      fl_rowset_show(c.kbs[i], c.bvals[i], v, sizeof v);
+      snprintf(bshown + strlen(bshown), sizeof bshown - strlen(bshown), "%s%s.%s=%s", i ? " " : "",
+               fl_scenario_key_at(c.kbs[i])->section, fl_scenario_key_at(c.kbs[i])->key, v);
+    }
+    snprintf(bnorm, sizeof bnorm, "%s", c.bvals[0]);
+    for (int i = 1; i < c.nkb; i++)
+      snprintf(bnorm + strlen(bnorm), sizeof bnorm - strlen(bnorm), "/%s", c.bvals[i]);
+    c.by_strategy = 1;
+    for (int i = 0; i < c.nkb; i++)
+      c.by_strategy &= fl_cmp_config_key(c.kbs[i]);
   }
 
   {
@@ -261,17 +390,20 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     FL_TRY(fl_rowset_load(h, path, &rq, &c.rs));
   }
   FL_ALLOC(c.sig, c.rs->ncfg > 0 ? c.rs->ncfg : 1);
+  FL_ALLOC(c.conf, c.rs->ncfg > 0 ? c.rs->ncfg : 1);
   for (int i = 0; i < c.rs->ncfg; i++) {
-    sqlite3_str *q;
+    sqlite3_str *q, *qc;
     if (!c.rs->cfg[i].vals)
       continue;
     q = sqlite3_str_new(NULL);
+    qc = sqlite3_str_new(NULL);
     sqlite3_str_appendf(q, "%s\x1f%s", c.rs->cfg[i].scenario, c.rs->cfg[i].mode);
     for (int k = 0; k < nk; k++)
-      if (k != c.kb && !fl_rowset_key_ignored(k))
-        sqlite3_str_appendf(q, "\x1f%s", c.rs->cfg[i].vals[k]);
+      if (!fl_rowset_key_ignored(k))
+        sqlite3_str_appendf(fl_cmp_compared(&c, k) ? qc : q, "\x1f%s", c.rs->cfg[i].vals[k]);
     c.sig[i] = sqlite3_str_finish(q);
-    FL_CHECK(c.sig[i] != NULL, FL_ERR_NOMEM, "out of memory");
+    c.conf[i] = sqlite3_str_finish(qc);
+    FL_CHECK(c.sig[i] != NULL && c.conf[i] != NULL, FL_ERR_NOMEM, "out of memory");
   }
   FL_ALLOC(c.rows, c.rs->nrows > 0 ? c.rs->nrows : 1);
   for (size_t i = 0; i < c.rs->nrows; i++) {
@@ -299,7 +431,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     for (int i = 0; i < c.rs->ncfg; i++) {
       if (!cf[i].vals)
         continue;
-      if (strcmp(cf[i].vals[c.kb], c.bval) == 0)
+      if (fl_cmp_is_baseline(&c, i))
         found = 1;
       else if (nseen < 8) {
         int dup = 0;
@@ -311,7 +443,7 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     }
     list = sqlite3_str_finish(seen);
     if (!found) {
-      rc = fl_err_set(FL_ERR_INPUT, "%s: --baseline %s: no row has %s = %s (%s: %s)", path, opt->baseline, key, c.bval,
+      rc = fl_err_set(FL_ERR_INPUT, "%s: --baseline %s: no row has %s = %s (%s: %s)", path, opt->baseline, key, bnorm,
                       c.nrows ? "values in these rows" : "no rows match",
                       c.nrows ? (list && *list ? list : "only that one, unparsed") : "none");
       sqlite3_free(list);
@@ -327,9 +459,18 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     while (j < c.nrows && strcmp(c.rows[j].sig, c.rows[i].sig) == 0 && c.rows[j].seed == c.rows[i].seed &&
            c.rows[j].replica == c.rows[i].replica)
       j++;
-    for (size_t k = i; k < j; k++)
-      if (!base && strcmp(c.rs->cfg[c.rows[k].cfg].vals[c.kb], c.bval) == 0)
+    for (size_t k = i; k < j; k++) {
+      int cf = c.rows[k].cfg;
+      if (!fl_cmp_is_baseline(&c, cf))
+        continue;
+      if (base && strcmp(c.conf[base->cfg], c.conf[cf]) != 0) {
+        /* two baseline configurations on the same failures: which one is the baseline? */
+        rc = fl_cmp_ambiguous(&c, path, opt->baseline, key, base->cfg, cf);
+        goto done;
+      }
+      if (!base)
         base = &c.rows[k];
+    }
     for (size_t k = i; k < j; k++) {
       int g = fl_cmp_group(&c, c.rows[k].cfg);
       FL_CHECK(g >= 0, FL_ERR_NOMEM, "out of memory");
@@ -383,18 +524,18 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
   } else if (opt->format == FL_COMPARE_JSON) {
     fprintf(out, "{\"baseline\": {\"key\": \"%s\", \"value\": ", key);
     {
-      json_t *v = json_string(c.bval);
+      json_t *v = json_string(bnorm);
       json_dumpf(v ? v : json_null(), out, JSON_ENCODE_ANY);
       json_decref(v);
     }
     fprintf(out, "},\n \"comparisons\": [");
   } else {
-    char shownb[64];
-    fl_rowset_show(c.kb, c.bval, shownb, sizeof shownb);
+
     fprintf(out,
-            "paired against %s = %s: each run minus the baseline's run of the same seed and replica (the same "
-            "failures); mean difference ± 95%% t-interval over the pairs both completed, ratio of the means\n\n",
-            key, shownb);
+            "paired against %s: each run minus the baseline's run of the same seed and replica (the same "
+            "failures)%s; mean difference ± 95%% t-interval over the pairs both completed, ratio of the means\n\n",
+            bshown,
+            c.by_strategy ? ", each strategy with its own costs and parameters (they are what is compared)" : "");
   }
 
   {
@@ -485,8 +626,11 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     }
     if (opt->format == FL_COMPARE_JSON)
       fputs(first ? "]}\n" : "\n ]}\n", out);
-    if (first && opt->format == FL_COMPARE_TABLE)
-      fprintf(out, "(no run pairs with one of the baseline's: the rows differ in more than %s)\n", key);
+    if (first && c.ngroups > 1) {
+      /* nothing paired: say on which keys the baseline's runs and the others' differ */
+      rc = fl_cmp_unpaired(&c, path, opt->baseline);
+      goto done;
+    }
   }
 
   /* the verdict, per setting of the other keys: which value of the key is best on makespan and waste */
@@ -522,6 +666,30 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
           continue;
         if (!printed++)
           fprintf(out, "\nverdict (lower is better):\n");
+        if (c.by_strategy || c.nkb > 1) {
+          /* configurations, not values of one key: each named by its compared keys, under the job's */
+          const fl_rowcfg *cf = &c.rs->cfg[c.groups[best].cfg];
+          char d[96], conf[512];
+          int sig2 = !isnan(besth) && fabs(bestd) > besth;
+          fl_cmp_fmt_diff(c.figs[f].kind, bestd, besth, d, sizeof d);
+          fl_cmp_conf_label(&c, cf, shown, nshown, conf, sizeof conf);
+          fprintf(out, "  %s", cf->scenario);
+          for (int si = 0; si < nshown; si++)
+            if (!fl_cmp_compared(&c, shown[si])) {
+              char v[64];
+              fl_rowset_show(shown[si], cf->vals[shown[si]], v, sizeof v);
+              fprintf(out, " %s.%s=%s", fl_scenario_key_at(shown[si])->section, fl_scenario_key_at(shown[si])->key, v);
+            }
+          if (bestd == 0 && besth == 0)
+            fprintf(out, ": %s: %s equals the baseline %s run for run\n", c.figs[f].head, conf, bshown);
+          else if (bestd < 0)
+            fprintf(out, ": %s: %s is best, %s against %s (%s)\n", c.figs[f].head, conf, d, bshown,
+                    sig2 ? "significant" : "not significant: the interval holds 0");
+          else
+            fprintf(out, ": %s: the baseline %s is best; the closest, %s, is %s (%s)\n", c.figs[f].head, bshown, conf,
+                    d, sig2 ? "significant" : "not significant: the interval holds 0");
+          continue;
+        }
         {
           const fl_rowcfg *cf = &c.rs->cfg[c.groups[best].cfg];
           char bv[64], ov[64], d[96];

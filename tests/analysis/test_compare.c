@@ -95,10 +95,9 @@ static void test_paired_by_hand(void)
       CU_ASSERT_EQUAL(n, 12);
       CU_ASSERT_EQUAL(csv_field("pairs", strategies[s], m * year), n);
       CU_ASSERT_DOUBLE_EQUAL(csv_field("makespan_s_diff", strategies[s], m * year), mean, 1e-9 * (1 + fabs(mean)));
-      CU_ASSERT_DOUBLE_EQUAL(csv_field("makespan_s_diff_ci95", strategies[s], m * year), half,
-                             1e-9 * (1 + fabs(half)));
-      n = by_hand("(1.0 - a.work_s / a.makespan_s) - (1.0 - b.work_s / b.makespan_s)", strategies[s], m * year,
-                  &mean, &half);
+      CU_ASSERT_DOUBLE_EQUAL(csv_field("makespan_s_diff_ci95", strategies[s], m * year), half, 1e-9 * (1 + fabs(half)));
+      n = by_hand("(1.0 - a.work_s / a.makespan_s) - (1.0 - b.work_s / b.makespan_s)", strategies[s], m * year, &mean,
+                  &half);
       CU_ASSERT_DOUBLE_EQUAL(csv_field("waste_diff", strategies[s], m * year), mean, 1e-12);
       CU_ASSERT_DOUBLE_EQUAL(csv_field("waste_diff_ci95", strategies[s], m * year), half, 1e-12);
       n = by_hand("(a.platform_nodes * a.makespan_s - b.platform_nodes * b.makespan_s) / 3600.0", strategies[s],
@@ -164,9 +163,82 @@ static void test_node_hours(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("report nh.sqlite --format json", 60), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"wasted_node_hours\":{\"n\":1,\"mean\":0.0,"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"wasted_node_hours\":{\"n\":1,\"mean\":2560.0,"));
-  /* the platforms differ, so these two do not pair: said, not compared */
-  CU_ASSERT_EQUAL(fl_cli_run_limited("report nh.sqlite --baseline strategy.kind=none", 60), 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "(no run pairs with one of the baseline's"));
+  /* the platforms differ, so these two do not pair: refused, naming the key that differs (it said so and exited 0) */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report nh.sqlite --baseline strategy.kind=none", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "no run pairs with a baseline run"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "differ in platform.nodes"));
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+}
+
+/* Strategies with their own costs (buddy at 30 s, the file system at 5 and 10 min), the normal case: against a
+ * strategy's baseline, a strategy's own keys are what is compared, so every run pairs with the baseline's run of its
+ * seed and replica (it paired nothing). The differences equal an SQL self-join of the rows; a baseline two
+ * configurations share is refused, naming the key, and given jointly it pairs. */
+static void test_own_costs(void)
+{
+  sqlite3 *h = NULL;
+  sqlite3_stmt *st = NULL;
+  double d[16], s = 0, ss = 0, mean, half;
+  int n = 0;
+  char want[128];
+  fl_cli_write("own.ini", "[run]\nname = own\nseed = 3\nreplicas = 12\nevents = none\n"
+                          "sweep = strategy.kind+strategy.checkpoint_cost=checkpoint/5min,buddy/30s,checkpoint/10min\n"
+                          "[platform]\nnodes = 600\n[app]\nnodes = 512\nwork = 24h\n[failures]\nnode_mtbf = 1y\n"
+                          "[strategy]\nrestart_cost = 5min\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate own.ini --db own.sqlite --quiet", 120), 0);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report own.sqlite --baseline strategy.kind=checkpoint", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "two configurations have it on the same runs (they differ in "
+                                            "strategy.checkpoint_cost)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--baseline 'strategy.kind+strategy.checkpoint_cost=...'"));
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report own.sqlite --baseline "
+                                           "strategy.kind+strategy.checkpoint_cost=checkpoint/5min --format csv",
+                                           60),
+                        0);
+  /* buddy minus checkpoint at 5 min, run for run */
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(fl_test_tmp("own.sqlite"), &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(h,
+                                           "SELECT a.makespan_s - b.makespan_s FROM runs a JOIN runs b ON a.seed = "
+                                           "b.seed AND a.replica = b.replica WHERE a.strategy = 'buddy' AND "
+                                           "b.strategy = 'checkpoint' AND b.checkpoint_cost_s = 300 AND a.status = "
+                                           "'completed' AND b.status = 'completed'",
+                                           -1, &st, NULL),
+                        SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW && n < 16)
+    d[n++] = sqlite3_column_double(st, 0);
+  sqlite3_finalize(st);
+  sqlite3_close(h);
+  CU_ASSERT_EQUAL_FATAL(n, 12);
+  for (int i = 0; i < n; i++)
+    s += d[i];
+  mean = s / n;
+  for (int i = 0; i < n; i++)
+    ss += (d[i] - mean) * (d[i] - mean);
+  half = T_975_11 * sqrt(ss / (n - 1)) / sqrt((double)n);
+  snprintf(want, sizeof want, "\"own\",sim,\"buddy\",30,12,");
+  {
+    const char *line = strstr(fl_cli_out, want);
+    double f[8];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+    line += strlen(want);
+    for (int k = 0; k < 5; k++) { /* makespan, its baseline, the difference, its interval, the ratio */
+      f[k] = strtod(line, NULL);
+      line = strchr(line, ',') + 1;
+    }
+    CU_ASSERT_DOUBLE_EQUAL(f[2], mean, 1e-9 * (1 + fabs(mean)));
+    CU_ASSERT_DOUBLE_EQUAL(f[3], half, 1e-9 * (1 + fabs(half)));
+    CU_ASSERT(f[2] < 0); /* buddy's 30 s checkpoints win */
+  }
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "\"own\",sim,\"checkpoint\",600,12,"));
+  /* in words: the configurations by their own keys */
+  CU_ASSERT_EQUAL(
+      fl_cli_run_limited("report own.sqlite --baseline strategy.kind+strategy.checkpoint_cost=checkpoint/5min", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "paired against strategy.kind=checkpoint strategy.checkpoint_cost=5min"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "makespan: strategy.kind=buddy strategy.checkpoint_cost=30s is best"));
+  /* a joint baseline's values: as many as its keys */
+  CU_ASSERT_EQUAL(
+      fl_cli_run_limited("report own.sqlite --baseline strategy.kind+strategy.checkpoint_cost=checkpoint", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "strategy.checkpoint_cost has no value"));
 }
 
 /* Differences within a figure's last digits are none: buddy and checkpoint priced alike give equal runs; nudged by
@@ -189,12 +261,14 @@ static void test_last_digits(void)
                                       "a.strategy = 'buddy' AND b.strategy = 'checkpoint' AND "
                                       "a.makespan_s <> b.makespan_s") > 0);
   CU_ASSERT_EQUAL(fl_cli_run_limited("report ld.sqlite --baseline strategy.kind=checkpoint", 60), 0);
-  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, "makespan: strategy.kind = buddy equals the baseline checkpoint run for run"));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(fl_cli_out, "makespan: strategy.kind=buddy equals the baseline strategy.kind=checkpoint run for run"));
   CU_ASSERT_PTR_NULL(strstr(fl_cli_out, "    makespan       +"));
 }
 
 static CU_TestInfo compare_tests[] = {
     {"node-hours: replication holds twice the nodes", test_node_hours},
+    {"strategies with their own costs pair on the same failures", test_own_costs},
     {"paired differences equal the hand computation", test_paired_by_hand},
     {"baseline values in any unit; refusals", test_baseline_units_and_refusals},
     {"differences in the last digits are none", test_last_digits},
