@@ -201,8 +201,8 @@
     "and their contention included, unlike `work_s`'s HEFT schedule); NULL elsewhere and in rows written before it")  \
   X(note, "TEXT", TEXT, "", REAL,                                                                                    \
     "real runs: what happened that the figures do not say — a damaged checkpoint version met at a restore and the "  \
-    "older one restored instead (`file level: version 600 of role 1 corrupt; restored version 590 instead`); NULL "  \
-    "when there is nothing to say")
+    "older one restored instead (`file level: version 600 of role 1 corrupt; restored version 590 instead`), a "     \
+    "`--kill` the solve ended before; NULL when there is nothing to say")
 /* clang-format on */
 
 typedef enum fl_col_how {

@@ -399,6 +399,7 @@ int main(int argc, char **argv)
     fl_db_run row;
     char every[64];
     const fl_driver_result *dr = &res.drv;
+    char note[1024];
     double recoveries_s = (double)rt.recoveries * (dr->detect_s + dr->recover_s);
     /* replication: the other sets' failures counted before they are told to stop */
     int job_failures = rt.degree > 1 ? fl_rt_job_failures(&rt) : rt.failures;
@@ -421,7 +422,29 @@ int main(int argc, char **argv)
     row.lost_work_s = dr->replay_s;
     row.restart_time_s = dr->restore_s;
     row.failures = job_failures; /* replication: every set's */
-    row.note = dr->note[0] ? dr->note : NULL;
+    {
+      /* a kill the run ended before: said, and in the row's note (the row is a run without it, not with it) */
+      size_t used;
+      snprintf(note, sizeof note, "%s", dr->note);
+      used = strlen(note);
+      for (int i = 0; i < nkill && !lost_writer; i++) {
+        int iter_kill = kill_iter[i] >= 0,
+            missed = iter_kill ? kill_iter[i] >= res.iterations : kill_at_s[i] > 0 && kill_at_s[i] > dr->wall_s;
+        char what[160];
+        if (!missed)
+          continue;
+        if (iter_kill)
+          snprintf(what, sizeof what, "--kill %ld@%ld did not happen: the solve ended at iteration %ld", kill_rank[i],
+                   kill_iter[i], res.iterations);
+        else
+          snprintf(what, sizeof what, "--kill %ld@%gs did not happen: the solve ended after %.3g s", kill_rank[i],
+                   kill_at_s[i], dr->wall_s);
+        fprintf(stderr, "faultline-mpi: %s\n", what);
+        snprintf(note + used, sizeof note - used, "%s%s", used ? "; " : "", what);
+        used = strlen(note);
+      }
+      row.note = note[0] ? note : NULL;
+    }
     row.platform_failures = row.failures;
     row.interruptions = rt.recoveries;
     row.checkpoints = dr->commits;

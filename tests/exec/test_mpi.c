@@ -444,6 +444,10 @@ static void test_fault_table(void)
       /* kills that cannot happen: refused, nothing runs, no row */
       {"kill-spare", "--spares 1 --kill 4@3", 2, NULL, "rank 4 is a spare", 0},
       {"kill-late", "--spares 1 --kill 2@99999", 2, NULL, "never comes", 0},
+      /* a kill the solve ends before (it converges long before iteration 5000): the run is failure-free, and says
+       * so (the row's note; it used to be silent) */
+      {"kill-missed", "--spares 1 --kill 2@5000 --set app.iterations=100000", 0, "completed",
+       "--kill 2@5000 did not happen: the solve ended at iteration", 0},
       /* a role's checkpoint directory cannot be written (a file where its directory goes): every role stops at
        * that checkpoint, one row, status error, exit 1 */
       {"ckpt-unwritable", "--spares 1 --set strategy.kind=checkpoint --set mpi.checkpoint_dir=@CKDIR@", 1, "error",
@@ -489,6 +493,10 @@ static void test_fault_table(void)
       CU_ASSERT_EQUAL(db_count(sql), with + 1);
       if (c->failures)
         CU_ASSERT_EQUAL(db_count("SELECT failures FROM runs WHERE id = (SELECT MAX(id) FROM runs)"), c->failures);
+      if (strcmp(c->label, "kill-missed") == 0)
+        CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND failures = 0 "
+                                 "AND note LIKE '--kill 2@5000 did not happen: the solve ended at iteration %'"),
+                        1);
       if (strcmp(c->status, "error") == 0) /* stopped by its environment: the figures up to then are filled */
         CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND failures IS "
                                  "NOT NULL AND interruptions IS NOT NULL AND checkpoints IS NOT NULL"),
