@@ -204,23 +204,48 @@ static void fl_cmp_label(FILE *out, const fl_rowcfg *cf, const int *shown, int n
   }
 }
 
-/* A difference and its interval for a person. */
+/* A difference and its interval for a person, both in one unit (the one that suits the larger of the two: not
+ * "-43.1h ± 82.4min"), the difference to 3 significant digits and the interval to 2. */
+/* x to `sig` significant digits, without an exponent (numbers here are scaled to under 1000 first). */
+static void fl_cmp_num(double x, int sig, int plus, char *buf, size_t size)
+{
+  int e = x != 0 && isfinite(x) ? (int)floor(log10(fabs(x))) : 0, dec = sig - 1 - e;
+  if (x == 0)
+    snprintf(buf, size, "0");
+  else
+    snprintf(buf, size, plus ? "%+.*f" : "%.*f", dec > 0 ? (dec < 12 ? dec : 12) : 0, x);
+}
+
+static void fl_cmp_scaled(double d, double half, const char *const *unit, const double *scale, int n, char *buf,
+                          size_t size)
+{
+  double m = fmax(fabs(d), isnan(half) ? 0.0 : half);
+  int u = 0;
+  char a[48], b[48] = "-";
+  while (u + 1 < n && m >= scale[u + 1])
+    u++;
+  fl_cmp_num(d / scale[u], 3, 1, a, sizeof a);
+  if (!isnan(half))
+    fl_cmp_num(half / scale[u], 2, 0, b, sizeof b);
+  snprintf(buf, size, "%s%s ± %s%s", a, unit[u], b, isnan(half) ? "" : unit[u]);
+}
+
 static void fl_cmp_fmt_diff(int kind, double d, double half, char *buf, size_t size)
 {
-  char a[32], b[32];
-  if (kind == FL_FK_DURATION) {
-    fl_units_format_duration(d, a, sizeof a);
-    fl_units_format_duration(half, b, sizeof b);
-    snprintf(buf, size, "%s%s ± %s", d > 0 ? "+" : "", a, isnan(half) ? "-" : b);
-  } else if (kind == FL_FK_NODEH) {
-    snprintf(buf, size, "%+.4g node-h ± %.2g", d, half);
-  } else if (kind == FL_FK_ENERGY) {
-    snprintf(buf, size, "%+.4g kWh ± %.2g", d / 3.6e6, half / 3.6e6);
-  } else if (kind == FL_FK_PTS) {
-    snprintf(buf, size, "%+.3g pts ± %.2g", 100.0 * d, 100.0 * half);
-  } else {
-    snprintf(buf, size, "%+.3g ± %.2g", d, half);
-  }
+  static const char *const dur_u[] = {"s", "min", "h", "d"}, *const nh_u[] = {" node-h", "k node-h", "M node-h"},
+                           *const e_u[] = {" kWh", " MWh", " GWh"}, *const pts_u[] = {" pts"}, *const none[] = {""};
+  static const double dur_s[] = {1, 60, 3600, 86400}, nh_s[] = {1, 1e3, 1e6}, e_s[] = {3.6e6, 3.6e9, 3.6e12},
+                      one[] = {1};
+  if (kind == FL_FK_DURATION)
+    fl_cmp_scaled(d, half, dur_u, dur_s, 4, buf, size);
+  else if (kind == FL_FK_NODEH)
+    fl_cmp_scaled(d, half, nh_u, nh_s, 3, buf, size);
+  else if (kind == FL_FK_ENERGY)
+    fl_cmp_scaled(d, half, e_u, e_s, 3, buf, size);
+  else if (kind == FL_FK_PTS)
+    fl_cmp_scaled(100.0 * d, 100.0 * half, pts_u, one, 1, buf, size);
+  else
+    fl_cmp_scaled(d, half, none, one, 1, buf, size);
 }
 
 /* A configuration by its compared keys among those shown: "strategy.kind=buddy strategy.checkpoint_cost=30s". */
@@ -615,8 +640,8 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
           fl_cmp_fmt_diff(c.figs[f].kind, mean[f], half[f], d, sizeof d);
           char ratio[32] = "-";
           if (mb != 0)
-            snprintf(ratio, sizeof ratio, "%.4g", mx / mb);
-          fprintf(out, "    %-*s %-28s ratio %-8s %s\n", c.figs == fl_job_figs ? 14 : 17, c.figs[f].head, d, ratio,
+            snprintf(ratio, sizeof ratio, "%.3g", mx / mb);
+          fprintf(out, "    %-*s %-30s ratio %-6s %s\n", c.figs == fl_job_figs ? 14 : 17, c.figs[f].head, d, ratio,
                   gr->n < 2 ? "(one pair: no interval)"
                   : sig     ? "significant"
                             : "not significant");
