@@ -275,8 +275,15 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     fl_err crc = fl_compare_print(db, db_label, &co, mem);
     fclose(mem);
     mem = NULL;
-    if (crc != FL_OK)
-      goto done; /* e.g. no run pairs with the baseline's: the summary says the rest */
+    if (crc != FL_OK) {
+      /* nothing paired, or the baseline is ambiguous: the section says why instead of leaving itself out */
+      const char *why = fl_err_msg();
+      fputs("<h2>Paired comparison</h2>\n<p>Not paired: ", f);
+      fl_html_text(f, why, strlen(why));
+      fputs("</p>\n", f);
+      fl_err_clear();
+      goto done;
+    }
   }
   root = json_loads(buf, 0, &jerr);
   cmp = root ? json_object_get(root, "comparisons") : NULL;
