@@ -23,11 +23,10 @@
 #include "merge.h"
 #include "platform.h"
 #include "plot.h"
-#include "rerun.h"
-#include "trace.h"
 #include "progress.h"
 #include "registries.h"
 #include "report.h"
+#include "rerun.h"
 #include "scenario.h"
 #include "sched_keys.h"
 #include "shards.h"
@@ -36,6 +35,7 @@
 #include "study.h"
 #include "sweep.h"
 #include "tmr_cmd.h"
+#include "trace.h"
 #include "units.h"
 #include "validate.h"
 
@@ -76,8 +76,8 @@ static int fl_cmd_help(int argc, char **argv);
 static const fl_cmd fl_cmds[] = {
     {"simulate",
      "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
-     " [--calibration FILE.ini] [--calibrated-job FILE.ini] [--db FILE] [--events all|phases|none] [--shard I/N] [--quiet]"
-     " [--print]",
+     " [--calibration FILE.ini] [--calibrated-job FILE.ini] [--db FILE] [--events all|phases|none] [--shard I/N]"
+     " [--jobs J] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"report",
      "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
@@ -128,7 +128,8 @@ static const fl_cmd fl_cmds[] = {
      "between failures (right-censored at the window's end) and, per system, of a bursty (Hawkes) model: CIs, "
      "log-likelihood, AIC, KS; --scenario prints the [failures] section of the best",
      fl_cmd_fit},
-    {"workload", "TRACE.swf[.gz] [--nodes N] [--cores-per-node C] [--scheduler fcfs|easy|conservative] [--jobs FILE.csv]",
+    {"workload",
+     "TRACE.swf[.gz] [--nodes N] [--cores-per-node C] [--scheduler fcfs|easy|conservative] [--jobs FILE.csv]",
      "a job trace (Standard Workload Format) replayed on its machine without failures under each batch scheduler, "
      "beside the log as it happened: utilisation, waits, bounded slowdown; --jobs writes one schedule per job",
      fl_cmd_workload},
@@ -219,8 +220,9 @@ static void fl_print_job_header(const fl_sim_job *job)
   if (fl_sim_workload_jobs(job->sim) >= 0) {
     const char *from = fl_scenario_text(sc, "app.trace", trace, sizeof trace);
     fprintf(stderr, "faultline: %s: workload of %ld jobs (%s) under %s on %ld nodes, %s, %s failures, node MTBF %s",
-            sc->name, fl_sim_workload_jobs(job->sim), from ? from : "generated", fl_sched_name(sc), fl_sim_ranks(job->sim),
-            sc->strategy, sc->model, fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
+            sc->name, fl_sim_workload_jobs(job->sim), from ? from : "generated", fl_sched_name(sc),
+            fl_sim_ranks(job->sim), sc->strategy, sc->model,
+            fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
     if (fl_sim_uses_key(job->sim, "app.checkpoint_io")) /* the jobs checkpoint */
       fprintf(stderr, ", checkpoint I/O %s", fl_scenario_text(sc, "app.checkpoint_io", io, sizeof io));
     if (fl_sim_workload_fewer_copies(job->sim) > 0)
@@ -257,10 +259,10 @@ typedef struct fl_simulate_say {
   fl_progress *prog;
   int quiet;
   long shard_n;
-  const char *label;       /* "shard I/N: " or "" */
-  double wall0;            /* when the command started */
-  const char *cost_said;   /* the reason last given for constant costs (fl_warn_cost_fallback) */
-  char *advice_said;       /* the last fl_sim_advice said */
+  const char *label;     /* "shard I/N: " or "" */
+  double wall0;          /* when the command started */
+  const char *cost_said; /* the reason last given for constant costs (fl_warn_cost_fallback) */
+  char *advice_said;     /* the last fl_sim_advice said */
 } fl_simulate_say;
 
 static void fl_simulate_point(void *ctx, const fl_study *st, long c)
@@ -289,8 +291,8 @@ static void fl_simulate_row(void *ctx, const fl_study *st, long c, long done, lo
     return; /* the replica's own progress line */
   el = fl_wall_seconds() - say->wall0;
   rate = done > 0 ? (double)done / el : 0.0;
-  fl_progress_update(say->prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", say->label, c + 1,
-                     st->ncombos, done, total, rate,
+  fl_progress_update(say->prog, 0, "%spoint %ld/%ld, rows %ld/%ld, %.3g rows/s, ETA %s", say->label, c + 1, st->ncombos,
+                     done, total, rate,
                      rate > 0 ? fl_units_format_duration((double)(total - done) / rate, eta, sizeof eta) : "?");
 }
 
@@ -334,10 +336,11 @@ static int fl_cmd_simulate(int argc, char **argv)
   long ncombos = 0;
   fl_study_tally acc = {0}; /* the rows this command wrote */
   fl_db_writer *writer = NULL;
-  char cal_kind[64] = ""; /* --calibration: the strategy it was measured with */
+  char cal_kind[64] = "";            /* --calibration: the strategy it was measured with */
   long shard_i = 1, shard_n = 1;     /* --shard I/N: this command's slice of the items */
   long ready_fd = -1, after_fd = -1; /* --ready-fd, --after-fd (sweep) */
-  long pgroup = -1;                        /* --platform-group K: one process per platform */
+  long pgroup = -1;                  /* --platform-group K: one process per platform */
+  long nworkers = 1;                 /* --jobs J: worker processes for a point's replicas */
   int count_only = 0;
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
@@ -411,6 +414,12 @@ static int fl_cmd_simulate(int argc, char **argv)
         fl_usage_error("simulate", "%s", fl_err_msg());
         goto out;
       }
+    } else if ((v = fl_args_value(argc, argv, &i, "--jobs")) || (v = fl_args_value(argc, argv, &i, "-j"))) {
+      if (fl_args_count("--jobs", v, 1, 1024, &nworkers) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        goto out;
+      }
     } else if ((v = fl_args_value(argc, argv, &i, "--shard"))) {
       char *slash = strchr(v, '/'), ibuf[32];
       if (!slash || (size_t)(slash - v) >= sizeof ibuf) {
@@ -454,6 +463,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   /* Everything the user gave is checked before the database is touched: every combination of the sweep is
    * parsed and set up first. */
   FL_TRY(fl_study_plan(path, sets, nsets, &study));
+  study->jobs = (int)nworkers;
   base = study->base;
   ncombos = study->ncombos;
   if (cal_kind[0] && strcmp(cal_kind, base->strategy) != 0 && !quiet)
@@ -476,9 +486,17 @@ static int fl_cmd_simulate(int argc, char **argv)
      * counted, nothing written, then run one after the other */
     char self[4096];
     int code = 0;
-    fl_groups_opts go = {.self = self, .argc = argc, .argv = argv, .ngroups = study->ngroups, .print = print,
-                         .ready_fd = ready_fd, .after_fd = after_fd, .db = study->points[0].sc->db,
-                         .shard_i = shard_i, .shard_n = shard_n, .sweep_id = study->sweep_id};
+    fl_groups_opts go = {.self = self,
+                         .argc = argc,
+                         .argv = argv,
+                         .ngroups = study->ngroups,
+                         .print = print,
+                         .ready_fd = ready_fd,
+                         .after_fd = after_fd,
+                         .db = study->points[0].sc->db,
+                         .shard_i = shard_i,
+                         .shard_n = shard_n,
+                         .sweep_id = study->sweep_id};
     FL_TRY(fl_self_exe(self, sizeof self));
     rc = fl_shards_groups(&go, &code);
     after_fd = -1; /* read there, if at all */
@@ -527,8 +545,8 @@ static int fl_cmd_simulate(int argc, char **argv)
   fl_progress_init(&prog, stderr, quiet);
   {
     fl_simulate_say say = {.prog = &prog, .quiet = quiet, .shard_n = shard_n, .label = shard_label, .wall0 = wall0};
-    fl_study_hooks hooks = {.ctx = &say, .point = fl_simulate_point, .row = fl_simulate_row,
-                            .point_done = fl_simulate_point_done};
+    fl_study_hooks hooks = {
+        .ctx = &say, .point = fl_simulate_point, .row = fl_simulate_row, .point_done = fl_simulate_point_done};
     rc = fl_study_run(study, db, writer, shard_i, shard_n, &hooks, &acc);
     free(say.advice_said);
     FL_TRY(rc);
@@ -619,8 +637,7 @@ static int fl_cmd_report(int argc, char **argv)
         return fl_usage_error("report", "%s", msg);
       }
       ro.format = f;
-    }
-    else if (argv[i][0] == '-')
+    } else if (argv[i][0] == '-')
       return fl_usage_error("report", "unknown option or missing value '%s'", argv[i]);
     else if (!path)
       path = argv[i];
@@ -648,8 +665,7 @@ static int fl_cmd_report(int argc, char **argv)
   if (trace && (!timeline || po.file || html || baseline || bars))
     return fl_usage_error("report", "%s", "--trace FILE goes with --timeline RUN_ID (and no --plot, --html)");
   if (timeline && !trace && !html && (!po.file || po.x || po.y))
-    return fl_usage_error("report", "%s",
-                          "--timeline RUN_ID goes with --plot FILE (and no --x, --y) or --trace FILE");
+    return fl_usage_error("report", "%s", "--timeline RUN_ID goes with --plot FILE (and no --x, --y) or --trace FILE");
   if (bars && (!po.file || po.x || timeline))
     return fl_usage_error("report", "%s", "--bars goes with --plot FILE (and no --x: the bars are the configurations)");
   if (po.file && !po.x && !timeline && !bars)
@@ -1021,7 +1037,8 @@ static int fl_cmd_rerun(int argc, char **argv)
            "then, as simulate --set platform.io_flows=per-rank does\n");
   else if (diffs && max_rel < 1e-9 && (fl_sim_platform_costs(sim) || fl_sim_forks(sim)) &&
            strcmp(written, "2026-11-29") < 0)
-    printf("  expected for a row written by a faultline before 2026-11-29, in the last digits: a sweep's later point had its "
+    printf("  expected for a row written by a faultline before 2026-11-29, in the last digits: a sweep's later point "
+           "had its "
            "checkpoint costs probed after another's, and a task graph's later replica ran on from another's "
            "SimGrid clock; both now start from the clock at zero, as rerun does\n");
 done:
@@ -1061,7 +1078,9 @@ static int fl_cmd_keys(int argc, char **argv)
     const fl_app *app = fl_app_at(i);
     unsigned both = FL_APP_SIM | FL_APP_REAL;
     printf("  %-13s %-17s %s\n", app->name,
-           (app->flags & both) == both ? "simulator, real" : (app->flags & FL_APP_SIM) ? "simulator" : "real",
+           (app->flags & both) == both ? "simulator, real"
+           : (app->flags & FL_APP_SIM) ? "simulator"
+                                       : "real",
            app->summary);
   }
   /* the strategies and the keys each reads, from the registry (policy/strategies) */
@@ -1214,7 +1233,7 @@ static int fl_cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-  fl_cleanup_install(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT end us cleanly, removing temporary files */
+  fl_cleanup_install();              /* SIGINT, SIGTERM, SIGHUP, SIGQUIT end us cleanly, removing temporary files */
   if (fl_registries_init() != FL_OK) /* the plugins' own keys join the scenario table */
     return fl_report_error(FL_ERR_INTERNAL);
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)

@@ -813,6 +813,21 @@ double fl_sim_expected_makespan(const fl_sim *sim)
                                   sim->restart_s, sim->downtime_s, fl_sim_job_mtbf(sim));
 }
 
+fl_err fl_sim_before_fork(fl_sim *sim)
+{
+  if ((sim->app->flags & FL_SIM_APP_FREE_RUN) && !sim->in_child && !sim->free_run_done) {
+    sim->free_run_done = 1;
+    if (!fl_sim_never_fails(sim))
+      return fl_sim_failure_free(sim);
+  }
+  return FL_OK;
+}
+
+int fl_sim_forkable(const fl_sim *sim)
+{
+  return sim->wlr == NULL;
+}
+
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)
 {
   fl_err rc;

@@ -14,6 +14,8 @@
 #include "progress.h"
 #include "scenario.h"
 
+#include <stdio.h>
+
 typedef struct fl_sim fl_sim;
 
 typedef struct fl_sim_result {
@@ -69,6 +71,14 @@ void fl_sim_set_progress(fl_sim *sim, fl_progress *p, long replicas);
 
 /* Simulate replica `replica` (its random streams come from (seed, replica)). Events go to `log` if enabled. */
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log);
+/* Worker processes (fl_study_run's --jobs): everything a replica reads is set up before they fork — the failure-free
+ * run a task graph's rows carry included — and 1 when a replica's result can come back from a worker whole (not a
+ * workload's: its jobs live in the worker). */
+fl_err fl_sim_before_fork(fl_sim *sim);
+int fl_sim_forkable(const fl_sim *sim);
+/* A replica's events through a file or pipe: written in a child or worker in order, appended to `log` here. */
+fl_err fl_sim_events_send(const fl_evlog *log, FILE *out);
+fl_err fl_sim_events_receive(fl_evlog *log, FILE *in);
 /* The replicas this process ran on the direct engine (replica.c), on SimGrid's, and those the direct engine handed to
  * SimGrid because two actors would have woken at once. */
 void fl_sim_engine_counts(long *direct, long *simgrid, long *ties);

@@ -91,9 +91,7 @@ fl_err fl_replica_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *l
  * in the child comes back as its code and message. */
 typedef fl_err (*fl_sim_child_fn)(void *ctx, FILE *out);
 fl_err fl_sim_in_child(fl_sim_child_fn fn, void *ctx, FILE **result);
-/* A replica's events through such a file: written in the child in order, appended to `log` here. */
-fl_err fl_sim_events_send(const fl_evlog *log, FILE *out);
-fl_err fl_sim_events_receive(fl_evlog *log, FILE *in);
+/* (fl_sim_events_send / _receive carry a replica's events through such a file: sim.h.) */
 
 /* Task graphs (run_workflow.c): the graph, its HEFT schedule and the per-replica state. */
 typedef struct fl_wfrun fl_wfrun;

@@ -34,6 +34,7 @@ typedef struct fl_study {
   char *dropped;    /* the file's sweep terms an override left out, blank-separated ("" if none) */
   char sweep_id[20]; /* the plan's identity for a shard's record (merge): the file's text and every override but
                       * run.db, hashed */
+  int jobs;          /* worker processes that simulate a point's replicas (fl_study_run); 0 or 1: this process */
 } fl_study;
 
 /* Plan the combinations of scenario `path`: `sets` are overrides "section.key=value" in order, and sweep terms

@@ -228,7 +228,8 @@ static void test_shipped_scenarios(void)
   CU_ASSERT_PTR_NOT_NULL(
       strstr(out_text, "\"das-10x10\",sim,\"gridworld\",\"replication\",\"exponential\",20,\"bound\",2,2,0,"));
   CU_ASSERT_PTR_NULL(strstr(out_text, "\"replication\",\"exponential\",20,\"empirical\""));
-  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "\"das-10x10\",sim,\"gridworld\",\"hybrid\",\"exponential\",20,\"empirical\","));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(out_text, "\"das-10x10\",sim,\"gridworld\",\"hybrid\",\"exponential\",20,\"empirical\","));
   CU_ASSERT_EQUAL(faultline("rerun das.sqlite 8"), 0); /* a row of a swept combination re-runs too */
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "identical"));
   /* a sweep term that is not section.key=values */
@@ -319,8 +320,8 @@ static void test_report_groups_by_overrides(void)
                         0);
   CU_ASSERT_EQUAL(faultline("report o.sqlite"), 0);
   {
-    static const char *const want[] = {"checkpoint", "182d", "none", "182d", "checkpoint", "2y",
-                                       "none",       "2y",      "checkpoint", "10y", "none", "10y"};
+    static const char *const want[] = {"checkpoint", "182d", "none",       "182d", "checkpoint", "2y",
+                                       "none",       "2y",   "checkpoint", "10y",  "none",       "10y"};
     const char *p = strchr(out_text, '\n');
     for (int i = 0; i < 12 && p; i += 2) {
       const char *eol = strchr(p + 1, '\n');
@@ -335,9 +336,11 @@ static void test_report_groups_by_overrides(void)
   }
   /* one unit and one precision per column: 100 s beside 3 min reads 1.667min beside 3.000min, not 100s beside 3min */
   unlink(fl_test_tmp("u.sqlite"));
-  CU_ASSERT_EQUAL_FATAL(faultline("simulate w.ini --db u.sqlite --quiet --replicas 2 --set failures.model=none --set strategy.interval=never "
-                                  "--sweep app.work=100s,3min"),
-                        0);
+  CU_ASSERT_EQUAL_FATAL(
+      faultline(
+          "simulate w.ini --db u.sqlite --quiet --replicas 2 --set failures.model=none --set strategy.interval=never "
+          "--sweep app.work=100s,3min"),
+      0);
   CU_ASSERT_EQUAL(faultline("report u.sqlite"), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 1.667min ± 0.000min "));
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, " 3.000min "));
@@ -397,6 +400,59 @@ static void test_daly_with_repairs(void)
   CU_ASSERT(fl_cli_query("dr2.sqlite", "SELECT AVG(wait_nodes_s) FROM runs WHERE status = 'completed'") > 0);
 }
 
+/* simulate --jobs 2 writes the database --jobs 1 writes: the same rows in the same order (every column but the host's
+ * times and the database path in the overrides), the same events, for a bsp job with every event logged, a task
+ * graph (whose replicas run in children of the workers) and a grid world. */
+static void test_jobs_same_rows(void)
+{
+  static const char *const cases[][2] = {{"quickstart.ini", "--replicas 12 --set failures.node_mtbf=60d"},
+                                         {"workflow-epigenomics.ini", "--replicas 4"},
+                                         {"das-10x10.ini", "--replicas 4"}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    char cmd[2048], q[4096], a[64], b[600];
+    for (int j = 1; j <= 2; j++) {
+      snprintf(cmd, sizeof cmd, "simulate '%s/%s' --db jobs%d-%zu.sqlite --quiet --jobs %d --events all %s",
+               fl_test_src("scenarios"), cases[c][0], j, c, j, cases[c][1]);
+      CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited(cmd, 600), 0);
+    }
+    snprintf(a, sizeof a, "jobs1-%zu.sqlite", c);
+    snprintf(b, sizeof b, "%s/jobs2-%zu.sqlite", fl_test_tmpdir(), c);
+    CU_ASSERT(fl_cli_query(a, "SELECT COUNT(*) FROM runs") > 1);
+    /* every column of each row but wall_s, created_at, policy_time_s and overrides, compared in SQL */
+    snprintf(q, sizeof q,
+             "SELECT (SELECT COUNT(*) FROM runs) + (SELECT COUNT(*) FROM events) - "
+             "(SELECT COUNT(*) FROM runs r JOIN other.runs o ON r.id = o.id WHERE r.row_key IS o.row_key AND "
+             "r.makespan_s IS o.makespan_s AND r.status IS o.status AND r.failures IS o.failures AND r.interruptions "
+             "IS o.interruptions AND r.checkpoints IS o.checkpoints AND r.lost_work_s IS o.lost_work_s AND "
+             "r.energy_j IS o.energy_j AND r.work_s IS o.work_s AND r.error_spent IS o.error_spent AND "
+             "r.tasks_replicated IS o.tasks_replicated AND r.tasks_substituted IS o.tasks_substituted AND "
+             "r.error_linf IS o.error_linf AND r.failure_free_s IS o.failure_free_s AND r.node_hours IS "
+             "o.node_hours) - (SELECT COUNT(*) FROM events e JOIN other.events f ON e.id = f.id WHERE e.t_s IS f.t_s "
+             "AND e.kind IS f.kind AND e.node IS f.node AND e.rank IS f.rank AND e.peer IS f.peer AND e.n IS f.n AND "
+             "e.value IS f.value AND e.level IS f.level AND e.label IS f.label)");
+    {
+      /* the comparison runs in a's connection with b attached */
+      sqlite3 *h = NULL;
+      sqlite3_stmt *st = NULL;
+      char attach[700], path[700];
+      snprintf(path, sizeof path, "%s/%s", fl_test_tmpdir(), a);
+      snprintf(attach, sizeof attach, "ATTACH '%s' AS other", b);
+      CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+      CU_ASSERT_EQUAL(sqlite3_exec(h, attach, NULL, NULL, NULL), SQLITE_OK);
+      CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(h, q, -1, &st, NULL), SQLITE_OK);
+      CU_ASSERT_EQUAL(sqlite3_step(st), SQLITE_ROW);
+      CU_ASSERT_EQUAL(sqlite3_column_int64(st, 0), 0);
+      if (sqlite3_column_int64(st, 0) != 0)
+        fprintf(stderr, "\n    %s: %lld rows or events differ between --jobs 1 and 2\n", cases[c][0],
+                (long long)sqlite3_column_int64(st, 0));
+      sqlite3_finalize(st);
+      sqlite3_close(h);
+    }
+  }
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate x.ini --jobs 0", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--jobs"));
+}
+
 static CU_TestInfo cli_tests[] = {
     {"bad input: exit 2, one line, nothing written", test_bad_input},
     {"simulate, report, rerun", test_simulate_report_rerun},
@@ -406,6 +462,7 @@ static CU_TestInfo cli_tests[] = {
     {"Daly's expectation with repairs", test_daly_with_repairs},
     {"validate", test_validate},
     {"help and keys", test_help},
+    {"simulate --jobs 2 writes what --jobs 1 writes", test_jobs_same_rows},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"cli", NULL, NULL, NULL, NULL, cli_tests}, CU_SUITE_INFO_NULL};
