@@ -1,6 +1,8 @@
 /* study.c — a command's combinations: plan, setup, the shards' rows (see study.h). */
 #include "study.h"
 
+#include "app.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -54,6 +56,32 @@ static fl_err fl_study_sweep_text(fl_study *st, char *const *sets, int nsets)
 done:
   free(copy);
   return rc;
+}
+
+/* A key of an app's own (the set it declares, apps/) given in a study none of whose combinations runs that app is
+ * refused, naming where it was given and who would read it: `app.graph` on a bsp job used to be accepted and
+ * ignored, and shown in the table as if it had been the experiment. */
+static fl_err fl_study_app_keys(const fl_study *st)
+{
+  for (int a = 0; a < fl_app_count(); a++) {
+    const fl_app *app = fl_app_at(a);
+    int runs = 0;
+    if (!app->options)
+      continue;
+    for (long c = 0; c < st->ncombos && !runs; c++)
+      runs = strcmp(st->points[c].sc->app, app->name) == 0;
+    if (runs)
+      continue;
+    for (int k = 0; k < app->options->nkeys; k++) {
+      const fl_key *key = &app->options->keys[k];
+      for (long c = 0; c < st->ncombos; c++)
+        if (fl_scenario_given(st->points[c].sc, key->section, key->key))
+          return fl_scenario_fail(st->points[c].sc, key->section, key->key,
+                                  "only app.kind = %s reads this key; this %s runs app.kind = %s", app->name,
+                                  st->ncombos > 1 ? "sweep" : "scenario", st->points[c].sc->app);
+    }
+  }
+  return FL_OK;
 }
 
 fl_err fl_study_plan(const char *path, char *const *sets, int nsets, fl_study **out)
@@ -113,6 +141,7 @@ fl_err fl_study_plan(const char *path, char *const *sets, int nsets, fl_study **
       p->group = st->ngroups++;
     FL_CHECK((pkeys[npkeys++] = strdup(key)) != NULL, FL_ERR_NOMEM, "out of memory");
   }
+  FL_TRY(fl_study_app_keys(st));
   *out = st;
   st = NULL;
 done:
