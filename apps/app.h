@@ -32,7 +32,8 @@ typedef struct fl_app {
   unsigned flags;       /* FL_APP_* */
   const char *size_key; /* the [app] key that sizes the job: "nodes" or "grid" */
   const char *unit;     /* what the job's size counts: "ranks", "tasks", "hosts", "nodes" */
-  const char *example;  /* a small scenario that runs it (tests/apps/test_app.c runs it in every engine that runs the kind) */
+  const char
+      *example; /* a small scenario that runs it (tests/apps/test_app.c runs it in every engine that runs the kind) */
   /* The platform slots the job takes with `copies` copies of each rank; 0: every host of the platform. NULL:
    * app.nodes x copies. */
   long (*job_slots)(const fl_scenario *sc, long copies);
@@ -41,6 +42,9 @@ typedef struct fl_app {
   /* The input files it reads, fingerprinted into every row: fills up to FL_APP_MAX_INPUTS refs, returns how many. */
   int (*inputs)(const fl_scenario *sc, fl_input_ref *refs);
   const fl_keyset *options; /* the keys it declares and owns (core/keys.h); NULL: none of its own */
+  /* Another app's set of keys it reads in this scenario (a workflow of app.graph = gridworld reads the grid world's).
+   * NULL: only its own. */
+  int (*reads)(const fl_scenario *sc, const fl_keyset *set);
 } fl_app;
 
 int fl_app_count(void);

@@ -5,6 +5,7 @@
 #include "workflow.h"
 
 #include "app.h"
+#include "gridworld_keys.h"
 #include "inputs.h"
 #include "units.h"
 #include "workflow_keys.h"
@@ -1569,6 +1570,12 @@ static int fl_workflow_inputs(const fl_scenario *sc, fl_input_ref *refs)
   return n;
 }
 
+/* app.graph = gridworld: the grid world's own keys (discount, move probability, task time) are the graph's. */
+static int fl_workflow_reads(const fl_scenario *sc, const fl_keyset *set)
+{
+  return set == &fl_gridworld_keys && fl_workflow_graph_generated(sc);
+}
+
 const fl_app fl_app_workflow = {
     .name = "workflow",
     .summary = "a task graph (WfCommons JSON, Pegasus DAX, DOT) scheduled by HEFT on the platform's hosts "
@@ -1583,4 +1590,5 @@ const fl_app fl_app_workflow = {
     .check = fl_workflow_check,
     .inputs = fl_workflow_inputs,
     .options = &fl_workflow_keys,
+    .reads = fl_workflow_reads,
 };

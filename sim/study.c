@@ -68,8 +68,11 @@ static fl_err fl_study_app_keys(const fl_study *st)
     int runs = 0;
     if (!app->options)
       continue;
-    for (long c = 0; c < st->ncombos && !runs; c++)
-      runs = strcmp(st->points[c].sc->app, app->name) == 0;
+    for (long c = 0; c < st->ncombos && !runs; c++) {
+      const fl_app *own = fl_app_find(st->points[c].sc->app);
+      runs = strcmp(st->points[c].sc->app, app->name) == 0 ||
+             (own && own->reads && own->reads(st->points[c].sc, app->options));
+    }
     if (runs)
       continue;
     for (int k = 0; k < app->options->nkeys; k++) {
@@ -77,7 +80,7 @@ static fl_err fl_study_app_keys(const fl_study *st)
       for (long c = 0; c < st->ncombos; c++)
         if (fl_scenario_given(st->points[c].sc, key->section, key->key))
           return fl_scenario_fail(st->points[c].sc, key->section, key->key,
-                                  "only app.kind = %s reads this key; this %s runs app.kind = %s", app->name,
+                                  "app.kind = %s reads this key; this %s runs app.kind = %s", app->name,
                                   st->ncombos > 1 ? "sweep" : "scenario", st->points[c].sc->app);
     }
   }

@@ -1119,10 +1119,14 @@ static void test_cli_bad_input(void)
             strstr(fl_cli_err, "zone 'c2'"));
   CU_ASSERT(!fl_cli_exists("nr2.db") || fl_cli_query("nr2.db", "SELECT count(*) FROM runs") == 0.0);
   /* full-mip outside a workflow */
-  CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db --set app.kind=gridworld --set strategy.kind=hybrid "
-                             "--set policy.kind=full-mip --set platform.nodes=100"),
-                  2);
+  fl_cli_write("gwmip.ini", "[platform]\nnodes = 100\n[app]\nkind = gridworld\n[strategy]\nkind = hybrid\n"
+                            "[policy]\nkind = full-mip\n[failures]\nmodel = none\n");
+  CU_ASSERT_EQUAL(fl_cli_run("simulate gwmip.ini --db subs.db"), 2);
   CU_ASSERT(strstr(fl_cli_err, "full-mip") != NULL);
+  /* a workflow's own keys on a grid world: refused, naming who reads them (they were ignored) */
+  CU_ASSERT_EQUAL(fl_cli_run("simulate subs.ini --db subs.db --set app.kind=gridworld --set platform.nodes=100"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "[app] graph = 'ok.dot': app.kind = workflow reads this key; this "
+                                            "scenario runs app.kind = gridworld"));
 }
 
 /* A task graph's executions leave nothing behind in SimGrid: its host on/off signal has as many callbacks after

@@ -62,9 +62,9 @@ static void test_bad_input(void)
   expect_bad(GOOD, "--set failures.node_mtbf=0s", "--set failures.node_mtbf=0s: must be positive");
   expect_bad(GOOD, "--replicas 0", "--set run.replicas=0: must be at least 1");
   /* a key of another app's own: refused where it was given, naming who reads it (it was accepted and ignored) */
-  expect_bad(GOOD, "--set app.graph=x.dot", "--set app.graph=x.dot: only app.kind = workflow reads this key");
+  expect_bad(GOOD, "--set app.graph=x.dot", "--set app.graph=x.dot: app.kind = workflow reads this key");
   expect_bad("[app]\nnodes = 4\ntrace = jobs.swf\n", "",
-             "bad.ini:3: [app] trace = 'jobs.swf': only app.kind = workload reads this key; this scenario runs "
+             "bad.ini:3: [app] trace = 'jobs.swf': app.kind = workload reads this key; this scenario runs "
              "app.kind = bsp");
   write_file("broken.csv", "3600, 1, 5min\n7200; 2\n");
   expect_bad("[app]\nnodes = 4\n[failures]\nmodel = trace\ntrace = broken.csv\n", "",
