@@ -731,7 +731,7 @@ int fl_rt_job_failures(fl_rt *rt)
   static const int ping = 0;
   unsigned char *state = calloc((size_t)rt->wsize, 1);
   int total = rt->failures, unknown = 0, spins = 0;
-  double deadline;
+  double deadline, t_ping;
   if (!state || rt->degree < 2) {
     free(state);
     return total;
@@ -746,10 +746,22 @@ int fl_rt_job_failures(fl_rt *rt)
       MPI_Isend((void *)&ping, 1, MPI_INT, w, FL_TAG_PING, rt->world, &req);
       MPI_Request_free(&req);
     }
-  deadline = fl_rt_now() + rt->timeout_s;
+  /* three timeouts, pinged again after each: a process alive but starved of a core (an oversubscribed machine)
+   * answers late, not never, and a dead one's set says so meanwhile (its agreement's view ends the wait early) */
+  t_ping = fl_rt_now();
+  deadline = t_ping + 3.0 * rt->timeout_s;
   do {
     int flag = 0;
     MPI_Status st;
+    if (fl_rt_now() - t_ping >= rt->timeout_s) {
+      t_ping = fl_rt_now();
+      for (int w = 0; w < rt->wsize; w++)
+        if (rt->foreign[w] && state[w] == FL_CENSUS_UNKNOWN) {
+          MPI_Request req;
+          MPI_Isend((void *)&ping, 1, MPI_INT, w, FL_TAG_PING, rt->world, &req);
+          MPI_Request_free(&req);
+        }
+    }
     fl_rt_answer_pings(rt); /* another set's census of mine */
     fl_rt_take_tallies(rt, state);
     MPI_Iprobe(MPI_ANY_SOURCE, FL_TAG_PONG, rt->world, &flag, &st);

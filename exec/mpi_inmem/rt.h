@@ -111,7 +111,7 @@ int fl_rt_mirror_source(const fl_rt *rt, int r);
 int fl_rt_recover(fl_rt *rt, const long versions[2]);
 
 /* Replication: the failures of the whole job — my set's, and every process of the other sets that its set declared
- * dead or that does not answer a ping within mpi.timeout (a death its set was still detecting), unless it said it
+ * dead or that answers no ping within three mpi.timeouts (a death its set was still detecting), unless it said it
  * left (fl_rt_leave). Called by the process that writes the row, before fl_rt_fence_dead stops the other sets.
  * Without replication, rt->failures. */
 int fl_rt_job_failures(fl_rt *rt);

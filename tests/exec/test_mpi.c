@@ -548,8 +548,10 @@ static void test_stopped_never_continued(void)
     char dir[512], extra[512];
     long rows = db_count("SELECT COUNT(*) FROM runs"), pid;
     snprintf(dir, sizeof dir, "%s/stopped-%s", fl_test_tmpdir(), kinds[k]);
+    /* mpi.timeout 3 s: on a loaded machine (the suites run side by side) a starved rank is not taken for dead */
     snprintf(extra, sizeof extra,
-             "--set strategy.kind=%s --set app.grid=256x256 --set app.tolerance=1e-12 --set app.iterations=100000",
+             "--set strategy.kind=%s --set mpi.timeout=3s --set app.grid=256x256 --set app.tolerance=1e-12 --set "
+             "app.iterations=100000",
              kinds[k]);
     pid = start_and_stop(dir, extra, "st"); /* under replication, set 0's rank 2: the spare is set 0's */
     /* the default watchdog is 10 min: the run must end long before */
