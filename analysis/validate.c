@@ -87,6 +87,32 @@ typedef enum fl_metric { FL_METRIC_MAKESPAN, FL_METRIC_FAILURES } fl_metric;
 
 /* Simulate opt->replicas replicas of the scenario `text` into x[]; each must end with `status` (and, when
  * `interruptions` >= 0, after that many interruptions). *daly gets Daly's expectation for the scenario. */
+typedef struct fl_validate_take {
+  const char *label, *status;
+  long interruptions, replicas;
+  fl_metric metric;
+  fl_progress *prog;
+  double *x;
+} fl_validate_take;
+
+static fl_err fl_validate_take_one(void *ctx, long k, const fl_sim_result *res, fl_evlog *log)
+{
+  fl_err rc = FL_OK;
+  fl_validate_take *v = ctx;
+  (void)log;
+  FL_CHECK(strcmp(res->status, v->status) == 0 && (v->interruptions < 0 || res->interruptions == v->interruptions),
+           FL_ERR_INTERNAL, "validate %s: replica %ld ended '%s' after %ld interruptions", v->label, k, res->status,
+           res->interruptions);
+  v->x[k] = v->metric == FL_METRIC_MAKESPAN ? res->makespan_s : (double)res->failures;
+  if (v->prog)
+    fl_progress_update(v->prog, 0, "validate %s: replica %ld/%ld", v->label, k + 1, v->replicas);
+done:
+  return rc;
+}
+
+/* Simulate opt->replicas replicas of the scenario `text` into x[] (on opt->jobs workers: the same values); each
+ * must end with `status` (and, when `interruptions` >= 0, after that many interruptions). *daly gets Daly's
+ * expectation for the scenario. */
 static fl_err fl_validate_simulate(const char *text, const char *label, const char *status, long interruptions,
                                    fl_metric metric, const fl_validate_opts *opt, fl_progress *prog, double *x,
                                    double *daly)
@@ -94,21 +120,18 @@ static fl_err fl_validate_simulate(const char *text, const char *label, const ch
   fl_err rc = FL_OK;
   fl_scenario *sc = NULL;
   fl_sim *sim = NULL;
-  fl_sim_result res;
+  long *replicas = NULL;
+  fl_validate_take take = {label, status, interruptions, opt->replicas, metric, prog, x};
 
   FL_TRY(fl_scenario_from_text(text, "<validate>", NULL, &sc));
   FL_TRY(fl_sim_create(sc, &sim));
-  for (long r = 0; r < opt->replicas; r++) {
-    FL_TRY(fl_sim_run_replica(sim, r, &res, NULL));
-    FL_CHECK(strcmp(res.status, status) == 0 && (interruptions < 0 || res.interruptions == interruptions),
-             FL_ERR_INTERNAL, "validate %s: replica %ld ended '%s' after %ld interruptions", label, r, res.status,
-             res.interruptions);
-    x[r] = metric == FL_METRIC_MAKESPAN ? res.makespan_s : (double)res.failures;
-    if (prog)
-      fl_progress_update(prog, 0, "validate %s: replica %ld/%ld", label, r + 1, opt->replicas);
-  }
+  FL_ALLOC(replicas, opt->replicas);
+  for (long r = 0; r < opt->replicas; r++)
+    replicas[r] = r;
+  FL_TRY(fl_sim_run_replicas(sim, replicas, opt->replicas, opt->jobs, NULL, fl_validate_take_one, &take));
   *daly = fl_sim_expected_makespan(sim);
 done:
+  free(replicas);
   fl_sim_destroy(&sim);
   fl_scenario_destroy(&sc);
   return rc;

@@ -17,6 +17,7 @@ typedef struct fl_validate_opts {
   uint64_t seed;
   const char *only; /* run only checks whose name contains this (NULL: all) */
   int quiet;        /* no progress */
+  int jobs;         /* worker processes for a check's replicas (0 or 1: this process) */
 } fl_validate_opts;
 
 typedef struct fl_validate_row {

@@ -105,7 +105,7 @@ static const fl_cmd fl_cmds[] = {
      "copy the rows of shards (simulate --shard I/N) into one database; idempotent; says which shards are missing "
      "or incomplete (exit 1)",
      fl_cmd_merge},
-    {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--quiet]",
+    {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--jobs J] [--quiet]",
      "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
     {"run",
      "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER|RANK@TIME]... [--db FILE] "
@@ -914,6 +914,11 @@ static int fl_cmd_validate(int argc, char **argv)
     } else if ((v = fl_args_value(argc, argv, &i, "--seed"))) {
       if (fl_units_u64(v, &vo.seed) != FL_OK)
         return fl_usage_error("validate", "--seed '%s': expected a whole number from 0 to 2^64 - 1", v);
+    } else if ((v = fl_args_value(argc, argv, &i, "--jobs")) || (v = fl_args_value(argc, argv, &i, "-j"))) {
+      long j;
+      if (fl_args_count("--jobs", v, 1, 1024, &j) != FL_OK)
+        return fl_usage_error("validate", "%s", fl_err_msg());
+      vo.jobs = (int)j;
     } else if ((v = fl_args_value(argc, argv, &i, "--only"))) {
       char names[1024], msg[1200];
       if (!fl_validate_matches(v, names, sizeof names)) {

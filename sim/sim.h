@@ -76,6 +76,13 @@ fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlo
  * workload's: its jobs live in the worker). */
 fl_err fl_sim_before_fork(fl_sim *sim);
 int fl_sim_forkable(const fl_sim *sim);
+/* Replicas replicas[0..n) of sim, each result handed to fn in that order (k its index; log holds its events, when
+ * log is given). With jobs > 1 they run on that many worker processes forked here (pool.c; a workload's in this
+ * process): the results, and so whatever fn writes, are the same as with one. fn's error, or a replica's, stops the
+ * run (the workers are killed). */
+typedef fl_err (*fl_sim_each_fn)(void *ctx, long k, const fl_sim_result *res, fl_evlog *log);
+fl_err fl_sim_run_replicas(fl_sim *sim, const long *replicas, long n, int jobs, fl_evlog *log, fl_sim_each_fn fn,
+                           void *ctx);
 /* A replica's events through a file or pipe: written in a child or worker in order, appended to `log` here. */
 fl_err fl_sim_events_send(const fl_evlog *log, FILE *out);
 fl_err fl_sim_events_receive(fl_evlog *log, FILE *in);

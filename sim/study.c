@@ -3,15 +3,10 @@
 
 #include "app.h"
 
-#include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 /* Does an override in `sets` set a key of sweep term `term` ("a+b=...")? */
@@ -246,135 +241,37 @@ done:
   return rc;
 }
 
-/* ---- a point's replicas on worker processes ----
- * Forked once the point is set up (its platform and scenario shared copy-on-write), worker w simulates the point's
- * replicas list[k] with k % n == w, in order, and writes each result to its own pipe: a code (and the error's text),
- * the result, its events. The parent reads list[k] from worker k % n, in k order: the rows go to the database in
- * replica order whatever n, so the file is the same (ids, rows, events) as with one process; a worker at most one
- * result ahead waits on its pipe, no more. */
-typedef struct fl_pool {
-  int n;
-  pid_t *pid;
-  FILE **in;
-} fl_pool;
+/* What writes a point's replicas as they come (fl_sim_run_replicas): each one's row, the tally, the progress. */
+typedef struct fl_study_writing {
+  const fl_study *st;
+  long c;
+  fl_db_writer *writer;
+  fl_study_slot *slot; /* two: the replica being written, the one before */
+  int *cur;
+  fl_study_tally *t;
+  const fl_study_hooks *hooks;
+  const long *list, *pos; /* the replicas run, and each one's place among the shard's rows */
+  long total;
+} fl_study_writing;
 
-static void fl_pool_stop(fl_pool *p, int kill_them)
-{
-  for (int w = 0; w < p->n; w++) {
-    if (p->in && p->in[w])
-      fclose(p->in[w]);
-    if (p->pid && p->pid[w] > 0) {
-      if (kill_them)
-        kill(p->pid[w], SIGKILL);
-      while (waitpid(p->pid[w], NULL, 0) < 0 && errno == EINTR)
-        ;
-    }
-  }
-  free(p->pid);
-  free(p->in);
-  memset(p, 0, sizeof *p);
-}
-
-static void fl_pool_worker(fl_sim *sim, const long *list, long nlist, int w, int n, int events, FILE *out)
-{
-  fl_evlog log;
-  fl_evlog_init(&log, events);
-  for (long k = w; k < nlist; k += n) {
-    fl_sim_result res;
-    int32_t code;
-    fl_err rc;
-    fl_evlog_clear(&log);
-    rc = fl_sim_run_replica(sim, list[k], &res, &log);
-    code = (int32_t)rc;
-    if (fwrite(&code, sizeof code, 1, out) != 1)
-      _exit(3);
-    if (rc != FL_OK) {
-      char msg[1024];
-      snprintf(msg, sizeof msg, "%s", fl_err_msg());
-      fwrite(msg, sizeof msg, 1, out);
-      break;
-    }
-    if (fwrite(&res, sizeof res, 1, out) != 1 || fl_sim_events_send(&log, out) != FL_OK || fflush(out) != 0)
-      _exit(3);
-  }
-  _exit(fflush(out) == 0 ? 0 : 3);
-}
-
-static fl_err fl_pool_start(fl_pool *p, fl_sim *sim, const long *list, long nlist, int n, int events)
+static fl_err fl_study_write(void *ctx, long k, const fl_sim_result *res, fl_evlog *log)
 {
   fl_err rc = FL_OK;
-  memset(p, 0, sizeof *p);
-  FL_ALLOC(p->pid, n);
-  FL_ALLOC(p->in, n);
-  p->n = n;
-  FL_TRY(fl_sim_before_fork(sim));
-  for (int w = 0; w < n; w++) {
-    int fds[2];
-    FL_CHECK(pipe(fds) == 0, FL_ERR_IO, "cannot make a pipe for a worker: %s", strerror(errno));
-    fflush(NULL);
-    p->pid[w] = fork();
-    if (p->pid[w] < 0) {
-      close(fds[0]);
-      close(fds[1]);
-      rc = fl_err_set(FL_ERR_IO, "cannot fork a worker: %s", strerror(errno));
-      goto done;
-    }
-    if (p->pid[w] == 0) {
-      FILE *out;
-      static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-      /* the parent's clean-up is the parent's (a worker stopped alone must not unlink its files), and a worker
-       * does not outlive it */
-      for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-        signal(sigs[i], SIG_DFL);
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() == 1)
-        _exit(3);
-      for (int v = 0; v < w; v++) /* the other workers' results are none of its business */
-        fclose(p->in[v]);
-      close(fds[0]);
-      out = fdopen(fds[1], "w");
-      if (!out)
-        _exit(3);
-      fl_pool_worker(sim, list, nlist, w, n, events, out);
-    }
-    close(fds[1]);
-    p->in[w] = fdopen(fds[0], "r");
-    FL_CHECK(p->in[w] != NULL, FL_ERR_IO, "cannot read a worker: %s", strerror(errno));
-  }
-done:
-  if (rc != FL_OK)
-    fl_pool_stop(p, 1);
-  return rc;
-}
-
-/* The result of list[k] (replica r), from its worker. */
-static fl_err fl_pool_get(fl_pool *p, long k, long r, fl_sim_result *res, fl_evlog *log)
-{
-  fl_err rc = FL_OK;
-  int w = (int)(k % p->n);
-  int32_t code;
-  FILE *f = p->in[w];
-  fl_evlog_clear(log);
-  if (fread(&code, sizeof code, 1, f) != 1) {
-    int status = 0;
-    while (waitpid(p->pid[w], &status, 0) < 0 && errno == EINTR)
-      ;
-    p->pid[w] = 0;
-    rc = fl_err_set(FL_ERR_SIM, "replica %ld: its worker process %s %d", r,
-                    WIFSIGNALED(status) ? "died of signal" : "exited with",
-                    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-    goto done;
-  }
-  if (code != 0) {
-    char msg[1024] = "";
-    if (fread(msg, sizeof msg, 1, f) != 1)
-      snprintf(msg, sizeof msg, "replica %ld failed in its worker", r);
-    msg[sizeof msg - 1] = '\0';
-    rc = fl_err_set((fl_err)code, "%s", msg);
-    goto done;
-  }
-  FL_CHECK(fread(res, sizeof *res, 1, f) == 1, FL_ERR_IO, "replica %ld: its result came back short", r);
-  FL_TRY(fl_sim_events_receive(log, f));
+  fl_study_writing *w = ctx;
+  fl_study_point *p = &w->st->points[w->c];
+  fl_study_slot *s = &w->slot[*w->cur];
+  fl_db_run row;
+  if (w->hooks->row)
+    w->hooks->row(w->hooks->ctx, w->st, w->c, w->pos[k], w->total);
+  fl_sim_fill_row(p->sim, p->sc, w->list[k], res, &row);
+  /* written by the writer thread while the next replica runs; the one before is written once this returns */
+  FL_TRY(fl_db_writer_submit(w->writer, &row, log, &s->id));
+  s->pending = 1;
+  s->completed = strcmp(res->status, "completed") == 0;
+  s->makespan_s = res->makespan_s;
+  s->wait_nodes_s = res->wait_nodes_s;
+  *w->cur ^= 1;
+  FL_TRY(fl_study_account(&w->slot[*w->cur], w->t));
 done:
   return rc;
 }
@@ -384,10 +281,9 @@ fl_err fl_study_run(fl_study *st, fl_db *db, fl_db_writer *writer, long shard_i,
 {
   fl_err rc = FL_OK;
   fl_evlog log;
-  fl_study_slot slot[2] = {{0}}; /* the replica being written, the one before */
-  char *present = NULL;          /* the current point's replicas that are in the database already */
-  long *list = NULL;             /* the current point's replicas to simulate */
-  fl_pool pool = {0};
+  fl_study_slot slot[2] = {{0}};  /* the replica being written, the one before */
+  char *present = NULL;           /* the current point's replicas that are in the database already */
+  long *list = NULL, *pos = NULL; /* the current point's replicas to simulate, and their places */
   long item = 0, done_rows = 0, total = fl_study_rows(st, shard_i, shard_n);
   int cur = 0;
   const fl_study_hooks none = {0};
@@ -398,6 +294,7 @@ fl_err fl_study_run(fl_study *st, fl_db *db, fl_db_writer *writer, long shard_i,
   for (long c = 0; c < st->ncombos; c++) {
     fl_scenario *sc = st->points[c].sc;
     fl_sim *sim = st->points[c].sim;
+    long nlist = 0;
     if (!sim) {
       item += sc->replicas; /* another group's, or the same runs as an earlier combination: no shard runs them */
       continue;
@@ -409,55 +306,36 @@ fl_err fl_study_run(fl_study *st, fl_db *db, fl_db_writer *writer, long shard_i,
     if (hooks->point)
       hooks->point(hooks->ctx, st, c);
     free(present);
-    FL_CHECK((present = calloc((size_t)sc->replicas, 1)) != NULL, FL_ERR_NOMEM, "out of memory");
-    for (long r = 0; r < sc->replicas; r++)
-      if ((item + r) % shard_n == shard_i - 1) {
-        char key[160];
-        int found = 0, nin;
-        const fl_input *in = fl_sim_inputs(sim, &nin);
-        fl_db_sim_row_key(sc->text, sc->overrides, in, nin, sc->seed, r, key, sizeof key);
-        FL_TRY(fl_db_has_row(db, key, &found));
-        present[r] = (char)found;
-      }
-    {
-      /* the replicas this shard runs here, and the workers that will (several, when asked and worth it) */
-      long nlist = 0, at = item;
-      free(list);
-      FL_CHECK((list = malloc((size_t)sc->replicas * sizeof *list)) != NULL, FL_ERR_NOMEM, "out of memory");
-      for (long r = 0; r < sc->replicas; r++)
-        if (at++ % shard_n == shard_i - 1 && !present[r])
-          list[nlist++] = r;
-      if (st->jobs > 1 && nlist > 1 && fl_sim_forkable(sim))
-        FL_TRY(fl_pool_start(&pool, sim, list, nlist, (int)(st->jobs < nlist ? st->jobs : nlist), sc->events_all));
-    }
-    for (long r = 0, k = 0; r < sc->replicas; r++) {
-      fl_sim_result res;
-      fl_db_run row;
+    free(list);
+    free(pos);
+    list = pos = NULL;
+    FL_CHECK((present = calloc((size_t)sc->replicas, 1)) != NULL &&
+                 (list = malloc((size_t)sc->replicas * sizeof *list)) != NULL &&
+                 (pos = malloc((size_t)sc->replicas * sizeof *pos)) != NULL,
+             FL_ERR_NOMEM, "out of memory");
+    for (long r = 0; r < sc->replicas; r++) {
+      char key[160];
+      int found = 0, nin;
+      const fl_input *in = fl_sim_inputs(sim, &nin);
       /* shard I of N takes every N-th (combination, replica) item, starting at I - 1: disjoint, deterministic */
       if (item++ % shard_n != shard_i - 1)
         continue;
       done_rows++;
-      if (present[r]) {
+      fl_db_sim_row_key(sc->text, sc->overrides, in, nin, sc->seed, r, key, sizeof key);
+      FL_TRY(fl_db_has_row(db, key, &found));
+      present[r] = (char)found;
+      if (found) {
         t->skipped++;
         continue;
       }
-      if (hooks->row)
-        hooks->row(hooks->ctx, st, c, done_rows - 1, total);
-      if (pool.n > 0)
-        FL_TRY(fl_pool_get(&pool, k++, r, &res, &log));
-      else
-        FL_TRY(fl_sim_run_replica(sim, r, &res, &log));
-      fl_sim_fill_row(sim, sc, r, &res, &row);
-      /* written by the writer thread while the next replica runs; the one before is written once this returns */
-      FL_TRY(fl_db_writer_submit(writer, &row, &log, &slot[cur].id));
-      slot[cur].pending = 1;
-      slot[cur].completed = strcmp(res.status, "completed") == 0;
-      slot[cur].makespan_s = res.makespan_s;
-      slot[cur].wait_nodes_s = res.wait_nodes_s;
-      cur ^= 1;
-      FL_TRY(fl_study_account(&slot[cur], t));
+      pos[nlist] = done_rows - 1;
+      list[nlist++] = r;
     }
-    fl_pool_stop(&pool, 0);
+    {
+      /* simulated here or on st->jobs workers (rows in replica order either way) */
+      fl_study_writing w = {st, c, writer, slot, &cur, t, hooks, list, pos, total};
+      FL_TRY(fl_sim_run_replicas(sim, list, nlist, st->jobs, &log, fl_study_write, &w));
+    }
     FL_TRY(fl_db_writer_sync(writer));
     FL_TRY(fl_study_account(&slot[cur ^ 1], t));
     if (hooks->point_done)
@@ -466,10 +344,10 @@ fl_err fl_study_run(fl_study *st, fl_db *db, fl_db_writer *writer, long shard_i,
 done:
   if (rc != FL_OK)
     (void)fl_db_writer_sync(writer); /* nothing it still holds may point here (the slots' ids, the log) */
-  fl_pool_stop(&pool, rc != FL_OK);
   fl_evlog_free(&log);
   free(present);
   free(list);
+  free(pos);
   return rc;
 }
 

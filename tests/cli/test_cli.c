@@ -374,7 +374,15 @@ static void test_validate(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "daly:daly-example"));
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "pass"));
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "0 checks failed"));
+  {
+    /* on two worker processes: the same replicas, so the same table to the last digit */
+    char *one = strdup(out_text);
+    CU_ASSERT_EQUAL(faultline("validate --only daly-example --replicas 300 --quiet --jobs 2"), 0);
+    CU_ASSERT_STRING_EQUAL(out_text, one);
+    free(one);
+  }
   CU_ASSERT_EQUAL(faultline("validate --replicas 1"), 2);
+  CU_ASSERT_EQUAL(faultline("validate --jobs 0"), 2);
 }
 
 static void test_help(void)
