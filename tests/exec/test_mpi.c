@@ -560,6 +560,10 @@ static void test_stopped_never_continued(void)
     CU_ASSERT_EQUAL(db_count("SELECT COUNT(*) FROM runs WHERE id = (SELECT MAX(id) FROM runs) AND status = "
                              "'completed' AND failures = 1"),
                     1);
+    if (db_count("SELECT failures FROM runs WHERE id = (SELECT MAX(id) FROM runs)") != 1)
+      fprintf(stderr, "\n    %s: failures %ld, interruptions %ld\n", kinds[k],
+              db_count("SELECT failures FROM runs WHERE id = (SELECT MAX(id) FROM runs)"),
+              db_count("SELECT interruptions FROM runs WHERE id = (SELECT MAX(id) FROM runs)"));
     if (k < 3) /* replication: the other set may finish first, uninterrupted */
       CU_ASSERT_EQUAL(db_count("SELECT interruptions FROM runs WHERE id = (SELECT MAX(id) FROM runs)"), 1);
     CU_ASSERT(!running((pid_t)pid));
