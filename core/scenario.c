@@ -119,6 +119,11 @@ static const fl_key fl_core_keys[] = {
      "the application: a kind of the app registry (apps/), listed with the engines that run it by faultline keys"},
     {"app", "nodes", FL_K_COUNT, FL_OFF(app_nodes), 0, "0", NULL,
      "bsp: ranks of the job, one per node; 0 = every host; hosts beyond are spares (gridworld: 0 or rows x cols)"},
+    {"app", "spares", FL_K_STR, FL_OFF(app_spares), 0, "rest", NULL,
+     "bsp: spare nodes the job holds (a count), which replace its failed nodes and which its node_hours and "
+     "energy_j are charged for, besides its ranks x copies; rest = every other node of the platform (the platform "
+     "is the job's allocation); nodes beyond what the job holds are not the job's: they neither fail into it nor "
+     "count"},
     {"app", "work", FL_K_DURATION, FL_OFF(work_s), FL_K_POS, "24h", NULL,
      "bsp: failure-free compute time of the job (with app.flops unset)"},
     {"app", "flops", FL_K_FLOPS, FL_OFF(flops), FL_K_NONNEG, "0", NULL,
@@ -775,6 +780,17 @@ int fl_scenario_given(const fl_scenario *sc, const char *section, const char *ke
   return k >= 0 && sc->origin[k].line != 0;
 }
 
+long fl_scenario_spares(const fl_scenario *sc)
+{
+  char *end = NULL;
+  long n;
+  if (!sc->app_spares || strcmp(sc->app_spares, "rest") == 0)
+    return -1;
+  errno = 0;
+  n = strtol(sc->app_spares, &end, 10);
+  return end == sc->app_spares || *end || errno || n < 0 || !isdigit((unsigned char)sc->app_spares[0]) ? -2 : n;
+}
+
 fl_err fl_scenario_check(const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
@@ -800,6 +816,8 @@ fl_err fl_scenario_check(const fl_scenario *sc)
       goto done;
     }
   }
+  if (fl_scenario_spares(sc) < -1)
+    return fl_scenario_fail(sc, "app", "spares", "'%s': expected rest or a count of nodes (0, 1, ...)", sc->app_spares);
   if (!(sc->burst_ratio <= 0.95))
     return fl_scenario_fail(sc, "failures", "burst_ratio",
                             "must stay below 1 (at most 0.95): at 1 every failure begets another and bursts never end");

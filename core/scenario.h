@@ -78,6 +78,7 @@ typedef struct fl_scenario {
   /* [app] */
   char *app;              /* "bsp", "gridworld" */
   long app_nodes;         /* ranks of the job; 0 = every host of the platform (gridworld: one task per state) */
+  char *app_spares;       /* bsp: "rest" (every other node of the platform) or a count (fl_scenario_spares) */
   double work_s;          /* bsp: failure-free compute time, seconds */
   double flops;           /* bsp: computation per rank (0: work_s is the time) */
   double checkpoint_size; /* bsp: bytes per rank per checkpoint (0: none given) */
@@ -130,6 +131,8 @@ fl_err fl_scenario_set_sweep(fl_scenario *sc, const char *assignment);
 #define FL_SCENARIO_MAX_REPLICAS 10000000L /* run.replicas: 10^7 (the validate battery's most) */
 
 fl_err fl_scenario_check(const fl_scenario *sc);
+/* app.spares: the spare nodes the job holds (-1: every node of the platform its ranks do not use, "rest"). */
+long fl_scenario_spares(const fl_scenario *sc);
 /* 1 when `section.key` got its value from the scenario's file or an override, 0 when it holds its default. */
 int fl_scenario_given(const fl_scenario *sc, const char *section, const char *key);
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */

@@ -196,7 +196,7 @@ static fl_err fl_run_write_row(const fl_scenario *sc, const char *status, int ki
   row.strategy = strategy;
   row.job_id = job_id;
   row.nodes = np;
-  row.platform_nodes = procs;
+  row.platform_nodes = row.job_nodes = procs;
   row.work_s = 0;
   row.makespan_s = run_wall;
   row.wall_s = run_wall;

@@ -124,6 +124,30 @@ static int fl_sim_platform_form(fl_sim *sim, const fl_scenario *sc)
   return form;
 }
 
+/* app.spares: the job holds its ranks x copies and that many spares, the first nodes of the platform; the others
+ * are not the job's (no failures drawn for them, no power, no node-hours). "rest" holds every node. */
+static fl_err fl_sim_hold(fl_sim *sim, const fl_scenario *sc)
+{
+  long spares = fl_scenario_spares(sc);
+  if (spares < 0)
+    return FL_OK;
+  if (sim->app->size || sim->caps.shape != FL_SHAPE_RANKS)
+    return fl_scenario_fail(sc, "app", "spares",
+                            "the spares of a bsp job; app.kind = %s runs on the platform's nodes as its own (rest)",
+                            sim->app->app->name);
+  if (strcmp(fl_fm_name(sim->fm), "trace") == 0 || fl_fm_trace_count(sim->fm) > 0)
+    return fl_scenario_fail(sc, "app", "spares",
+                            "a failure log names the platform's nodes: with failures.model = trace the job holds "
+                            "them all (rest)");
+  if (spares > sim->nodes - sim->slots)
+    return fl_scenario_fail(sc, "app", "spares", "%ld spares and %ld ranks%s need %ld nodes; platform '%s' has %ld",
+                            spares, sim->ranks,
+                            sim->degree > 1 ? (sim->degree == 2 ? " x 2 copies" : " x 3 copies") : "",
+                            sim->slots + spares, fl_platform_describe(sim->pf), sim->nodes);
+  sim->nodes = sim->slots + spares;
+  return FL_OK;
+}
+
 fl_err fl_sim_platform_key(const fl_scenario *sc, char *buf, size_t size)
 {
   fl_err rc = FL_OK;
@@ -249,12 +273,9 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   /* everything about the input that needs no platform is checked: now load it, with the network and storage
    * its checkpoint costs are simulated on when they come from the platform */
   FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), sim->strat.degree, &sim->pf));
-  sim->nodes = fl_platform_nodes(sim->pf);
+  sim->nodes = sim->platform_nodes = fl_platform_nodes(sim->pf);
   FL_TRY(fl_sim_engine_pick(sim));
   FL_TRY(fl_platform_power(sim->pf, sc, &sim->power, &sim->power_u));
-  sim->e_base = 0.0;
-  for (long n = 0; n < sim->nodes; n++)
-    sim->e_base += fl_sim_power(sim, n)->idle;
   sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
   if (sim->app->size)
@@ -274,6 +295,10 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     goto done;
   }
   FL_CHECK(sim->nodes <= INT32_MAX - 1, FL_ERR_INPUT, "at most %d nodes", INT32_MAX - 1);
+  FL_TRY(fl_sim_hold(sim, sc));
+  sim->e_base = 0.0;
+  for (long n = 0; n < sim->nodes; n++) /* what the job holds draws power for it (idle unless computing) */
+    sim->e_base += fl_sim_power(sim, n)->idle;
 
   if (fl_fm_trace_count(sim->fm) > 0 || strcmp(fl_fm_name(sim->fm), "trace") == 0) {
     size_t n = fl_fm_trace_count(sim->fm);
@@ -348,8 +373,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     for (size_t i = 0; i < pp->n; i++) {
       const fl_host_profile *hp = &pp->v[i];
       long node = fl_platform_node_of(sim->pf, hp->host);
-      if (node < 0)
-        continue; /* a storage host (no node of the job); the controller cannot have one */
+      if (node < 0 || node >= sim->nodes)
+        continue; /* a storage host, or a node the job does not hold (app.spares); the controller cannot have one */
       sim->profiles[sim->nprofiles++] = fl_fsrc_profile_of(node, hp);
     }
   }
@@ -361,7 +386,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
       FL_ALLOC(sim->speeds, pp->nspeed);
     for (size_t i = 0; i < pp->nspeed; i++) {
       long node = fl_platform_node_of(sim->pf, pp->speed[i].host);
-      if (node >= 0) {
+      if (node >= 0 && node < sim->nodes) { /* a node the job holds */
         sim->speeds[sim->nspeeds].node = node;
         sim->speeds[sim->nspeeds++].hs = &pp->speed[i];
       }
@@ -740,7 +765,7 @@ long fl_sim_workload_fewer_copies(const fl_sim *sim)
 
 long fl_sim_platform_nodes(const fl_sim *sim)
 {
-  return sim->nodes;
+  return sim->platform_nodes;
 }
 long fl_sim_ranks(const fl_sim *sim)
 {
@@ -850,7 +875,8 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->seed = sim->seed;
   row->replica = replica;
   row->nodes = sim->ranks;
-  row->platform_nodes = sim->nodes;
+  row->platform_nodes = sim->platform_nodes;
+  row->job_nodes = sim->nodes;
   row->energy_j = res->energy_j;
   row->node_mtbf_s = sim->node_mtbf_s;
   row->repair_s = sim->repair_s;

@@ -142,7 +142,8 @@ struct fl_sim {
     const struct fl_host_speed *hs; /* borrowed from the platform */
   } * speeds;                       /* bsp: the nodes whose speed_file slows the job while they hold a rank */
   size_t nspeeds;
-  long nodes; /* platform nodes */
+  long nodes;          /* nodes the job holds: ranks x copies + app.spares (every node of the platform by default) */
+  long platform_nodes; /* the platform's */
   long ranks;
   double node_mtbf_s; /* as the model gives it, or estimated from the trace */
   double mnfti;       /* failures of job nodes to interruption: 1 without replication */

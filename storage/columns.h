@@ -17,7 +17,8 @@
  *            MREAL, MCOUNT  a double / long field of the row's machine figures (fl_db_machine: workload runs);
  *                      SQL NULL in rows without them
  *            VERSION, EMPTY, INPUTS, KEY, HASH, NODE_HOURS: computed by the insert (faultline's version, '', the
- *            input files' list, the row key, the scenario text's hash, platform_nodes × makespan_s / 3600)
+ *            input files' list, the row key, the scenario text's hash, job_nodes (else platform_nodes) ×
+ *            makespan_s / 3600)
  *   unit:    "s", "B", "node-h", "J", "" (a count, a name or a ratio): the keys' unit names (one name per unit)
  *   engines: which rows have a value: SIM (faultline simulate), REAL (faultline run / tmr), BOTH
  *   doc:     one line of docs/results.md (Markdown; no '|') */
@@ -170,9 +171,9 @@
     "XXH64 (seed 0) of the scenario text, 16 hex digits: the key of its text in `scenario_texts` (the same hash "    \
     "starts the row key)")                                                                                           \
   X(node_hours, "REAL", NODE_HOURS, "node-h", BOTH,                                                                  \
-    "what the run held: `platform_nodes` (every node of the job, copies and powered spares included) × "            \
-    "`makespan_s` / 3600; real runs: processes × wall time. Computed on insert; NULL in rows written before it "    \
-    "(export and report compute it from the two columns then)")                                                     \
+    "what the run held: `job_nodes` (its ranks × copies + the spares it holds) × `makespan_s` / 3600; real runs: " \
+    "processes × wall time. Computed on insert; NULL in rows written before it (export and report compute it "     \
+    "from `platform_nodes` then)")                                                     \
   X(energy_j, "REAL", REAL, "J", SIM,                                                                               \
     "sim: the energy the run's nodes drew over the makespan, every node `node_hours` counts: SimGrid's host energy " \
     "model (`platform.node_power`, or a file's `wattage_per_state` and `wattage_off`): AllCores while computing, "  \
@@ -202,7 +203,11 @@
   X(note, "TEXT", TEXT, "", REAL,                                                                                    \
     "real runs: what happened that the figures do not say — a damaged checkpoint version met at a restore and the "  \
     "older one restored instead (`file level: version 600 of role 1 corrupt; restored version 590 instead`), a "     \
-    "`--kill` the solve ended before; NULL when there is nothing to say")
+    "`--kill` the solve ended before; NULL when there is nothing to say")                                        \
+  X(job_nodes, "INTEGER", COUNT, "", BOTH,                                                                          \
+    "nodes the job held, which `node_hours` and `energy_j` charge: its ranks × copies (`strategy.degree`) + the "    \
+    "spares it holds (`app.spares`; `rest`, the default, holds every other node of the platform); real runs: its "  \
+    "processes. NULL in rows written before it (their node_hours charged `platform_nodes`)")
 /* clang-format on */
 
 typedef enum fl_col_how {

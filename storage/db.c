@@ -211,7 +211,6 @@ static fl_err fl_db_begin(fl_db *db, const char *what)
   return FL_OK;
 }
 
-
 /* CREATE TABLE runs, from columns.h. sqlite3_malloc'd (NULL: out of memory). */
 static char *fl_db_runs_sql(void)
 {
@@ -1117,7 +1116,10 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     }
     case FL_COL_HASH: fl_bind_text(st, i, text_hash); break;
     case FL_COL_NODE_HOURS:
-      fl_bind_real(st, i, r->platform_nodes >= 0 ? (double)r->platform_nodes * r->makespan_s / 3600.0 : NAN);
+      fl_bind_real(st, i,
+                   r->job_nodes >= 0        ? (double)r->job_nodes * r->makespan_s / 3600.0
+                   : r->platform_nodes >= 0 ? (double)r->platform_nodes * r->makespan_s / 3600.0
+                                            : NAN);
       break;
     case FL_COL_MREAL:
       fl_bind_real(st, i, r->machine ? *(const double *)(const void *)((const char *)r->machine + col->offset) : NAN);
@@ -1262,6 +1264,7 @@ void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
   row->error_spent = NAN;
   row->energy_j = NAN;
   row->failure_free_s = NAN;
+  row->job_nodes = -1;
 }
 
 void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)

@@ -375,7 +375,7 @@ int fl_tmr_cmd(int argc, char **argv)
     row.status = res.status >= FL_TMR_DETECTED ? "failed" : "completed";
     row.seed = o.cfg.seed;
     row.replica = trial;
-    row.nodes = row.platform_nodes = d.nout;
+    row.nodes = row.platform_nodes = row.job_nodes = d.nout;
     row.node_mtbf_s = row.repair_s = row.interval_s = NAN;
     row.checkpoint_cost_s = row.restart_cost_s = row.downtime_s = NAN;
     row.work_s = t_plain[trial];

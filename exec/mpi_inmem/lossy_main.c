@@ -75,7 +75,7 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_los
   row.status = res->status;
   row.seed = sc->seed;
   row.nodes = c->rt->nroles;
-  row.platform_nodes = c->rt->wsize;
+  row.platform_nodes = row.job_nodes = c->rt->wsize;
   row.node_mtbf_s = row.repair_s = row.interval_s = NAN;
   row.restart_cost_s = row.downtime_s = NAN;
   row.checkpoint_cost_s = dr->commits ? dr->commit_s / (double)dr->commits : NAN; /* measured, as cg's rows */

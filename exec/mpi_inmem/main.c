@@ -414,7 +414,7 @@ int main(int argc, char **argv)
     row.nodes = nroles;     /* the job's ranks (fewer at the end after a shrink: the outcome files; each a set of copies
                              * under replication) */
     row.job_id = rt.job_id; /* one row per job (replica sets finishing together); `faultline run` finds it by it */
-    row.platform_nodes = wsize;
+    row.platform_nodes = row.job_nodes = wsize;
     row.makespan_s = dr->wall_s;
     /* useful work: what is left of the makespan once checkpoints, detection, recovery, restore and replay are
      * taken out (the slowest role's figures) — the simulator's meaning (docs/results.md) */

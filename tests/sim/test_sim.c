@@ -1,6 +1,7 @@
 /* test_sim.c — the simulator on SimGrid: exact timelines from traces, the accounting of every second of a
  * makespan, reproducibility, common random numbers, running out of nodes, and agreement with Daly's T_w.
  * SimGrid loads one platform per process: every scenario here uses the same generated 64 nodes. */
+#include "db.h"
 #include "fl_test.h"
 #include "interval.h"
 #include "profiles.h"
@@ -9,6 +10,7 @@
 #include "strategy.h"
 
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -624,6 +626,61 @@ static void test_out_of_nodes(void)
   fl_sim_destroy(&sim);
 }
 
+/* What the job holds (app.spares): its ranks x copies and its spares, charged in node-hours and energy; the rest
+ * of the platform is not the job's. Failure-free, by hand: 10 ranks, 1000 s of work in segments of 300 s with 10 s
+ * checkpoints (makespan 1040 s), 100 W idle and 200 W computing (the defaults). */
+static void test_job_holds(void)
+{
+  static const struct {
+    const char *strategy;
+    const char *spares;
+    long job_nodes;
+  } cases[] = {{"checkpoint", "2", 12}, {"replication", "3", 23}, {"checkpoint", "rest", 64}};
+  fl_db *db = NULL;
+  CU_ASSERT_EQUAL_FATAL(fl_db_open(fl_test_tmp("holds.sqlite"), &db), FL_OK);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char text[512];
+    fl_scenario *sc = NULL;
+    fl_sim *sim;
+    fl_sim_result r;
+    fl_db_run row;
+    int64_t id = 0;
+    double busy_nodes = strcmp(cases[i].strategy, "replication") == 0 ? 20.0 : 10.0;
+    snprintf(text, sizeof text,
+             "[failures]\nmodel = none\n[app]\nnodes = 10\nwork = 1000s\nspares = %s\n[strategy]\nkind = %s\n"
+             "interval = 300s\ncheckpoint_cost = 10s\n",
+             cases[i].spares, cases[i].strategy);
+    sim = make_sim(text, &sc);
+    CU_ASSERT_EQUAL_FATAL(fl_sim_run_replica(sim, 0, &r, NULL), FL_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.makespan_s, 1040.0, 1e-9);
+    /* every node held idles at 100 W for the makespan; the ranks' nodes draw 100 W more while computing */
+    CU_ASSERT_DOUBLE_EQUAL(r.energy_j, 100.0 * (double)cases[i].job_nodes * 1040.0 + 100.0 * busy_nodes * 1000.0, 1e-3);
+    fl_sim_fill_row(sim, sc, 0, &r, &row);
+    CU_ASSERT_EQUAL(row.job_nodes, cases[i].job_nodes);
+    CU_ASSERT_EQUAL(row.platform_nodes, 64);
+    CU_ASSERT_EQUAL(fl_db_insert_run(db, &row, NULL, &id), FL_OK);
+    {
+      sqlite3_stmt *st = NULL;
+      CU_ASSERT_EQUAL_FATAL(
+          sqlite3_prepare_v2(fl_db_sqlite(db), "SELECT node_hours, job_nodes FROM runs WHERE id = ?1", -1, &st, NULL),
+          SQLITE_OK);
+      sqlite3_bind_int64(st, 1, id);
+      CU_ASSERT_EQUAL_FATAL(sqlite3_step(st), SQLITE_ROW);
+      CU_ASSERT_DOUBLE_EQUAL(sqlite3_column_double(st, 0), (double)cases[i].job_nodes * 1040.0 / 3600.0, 1e-9);
+      CU_ASSERT_EQUAL(sqlite3_column_int64(st, 1), cases[i].job_nodes);
+      sqlite3_finalize(st);
+    }
+    fl_sim_destroy(&sim);
+    fl_scenario_destroy(&sc);
+  }
+  fl_db_close(&db);
+  /* more than the platform has, a word that is no count, and where a failure log names the platform's nodes */
+  refused_by_sim("[app]\nnodes = 10\nspares = 55\n", "55 spares and 10 ranks need 65 nodes");
+  refused_by_sim("[app]\nnodes = 10\nspares = some\n", "expected rest or a count");
+  refused_by_sim("[app]\nnodes = 10\nspares = 40\n[strategy]\nkind = replication\ndegree = 3\n",
+                 "40 spares and 10 ranks x 3 copies need 70 nodes");
+}
+
 static void test_timeout(void)
 {
   fl_sim_result r;
@@ -939,6 +996,7 @@ static CU_TestInfo sim_tests[] = {
     {"a trace by work: failures at the job's progress, by hand", test_trace_by_work},
     {"a trace by work: refused where it means nothing", test_trace_by_work_refused},
     {"out of nodes: wait for a repair, or fail", test_out_of_nodes},
+    {"what the job holds: ranks x copies + app.spares, by hand", test_job_holds},
     {"buddy checkpoints: a rank and its buddy lost", test_buddy_data_lost},
     {"two levels: buddy lost, back to the file level", test_two_level_rollback},
     {"multilevel: a node lost takes its local copies", test_multilevel_node_loss},
