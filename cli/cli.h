@@ -14,6 +14,8 @@ fl_err fl_self_exe(char *buf, size_t size);
 /* faultline calibrate / faultline agree (agree.c). */
 int fl_cmd_calibrate(int argc, char **argv);
 int fl_cmd_agree(int argc, char **argv);
+/* faultline advise (advise.c). */
+int fl_cmd_advise(int argc, char **argv);
 /* faultline fit (fit.c). */
 int fl_cmd_fit(int argc, char **argv);
 /* faultline workload (workload.c). */

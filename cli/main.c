@@ -79,6 +79,13 @@ static const fl_cmd fl_cmds[] = {
      " [--calibration FILE.ini] [--calibrated-job FILE.ini] [--db FILE] [--events all|phases|none] [--shard I/N]"
      " [--jobs J] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
+    {"advise",
+     "SCENARIO.ini [--objective makespan|node-hours|energy] [--budget RUNS (2000)] [--tolerance PERCENT (0.5)] "
+     "[--jobs J] [--db FILE] [--seed S] [--set section.key=value]... [--out BEST.ini] [--format table|json] [--quiet]",
+     "which strategy for this job, and by how much: every strategy the app can run, each interval tuned, raced on "
+     "common random numbers (the worse dropped as soon as significantly worse); a ranked table with paired "
+     "differences, every run a row of the database",
+     fl_cmd_advise},
     {"report",
      "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
      "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|COLUMN]] [--plot FILE --bars [--y FIGURE]] "
