@@ -318,30 +318,35 @@ static void fl_adv_label(fl_advise_cand *c)
     snprintf(c->label + used, sizeof c->label - used, ", no checkpoints");
 }
 
-/* A new candidate: the family's overrides, then its own. Returns its index (-1: out of memory). */
+/* A new candidate: the family's overrides, then its own. Returns its index (-1: out of memory). `sets` may point
+ * into a->c (an existing candidate's): they are copied before a->c grows. */
 static int fl_adv_add(fl_advise *a, char *const *sets, int nsets, const char *extra)
 {
-  fl_advise_cand *g = realloc(a->c, (size_t)(a->n + 1) * sizeof *g), *c;
-  if (!g)
-    return -1;
-  a->c = g;
-  c = &a->c[a->n];
-  memset(c, 0, sizeof *c);
-  c->family = a->n;
-  c->factor = 1.0;
-  c->tau_s = INFINITY;
-  for (int i = 0; i < nsets && c->nsets < FL_ADV_MAX_SETS - 1; i++)
+  fl_advise_cand c, *g;
+  memset(&c, 0, sizeof c);
+  c.family = a->n;
+  c.factor = 1.0;
+  c.tau_s = INFINITY;
+  for (int i = 0; i < nsets && c.nsets < FL_ADV_MAX_SETS - 1; i++)
     if (!(extra && strncmp(sets[i], "strategy.interval=", 18) == 0 && strncmp(extra, "strategy.interval=", 18) == 0))
-      c->sets[c->nsets++] = strdup(sets[i]);
+      c.sets[c.nsets++] = strdup(sets[i]);
   if (extra)
-    c->sets[c->nsets++] = strdup(extra);
-  for (int i = 0; i < c->nsets; i++)
-    if (!c->sets[i])
+    c.sets[c.nsets++] = strdup(extra);
+  g = realloc(a->c, (size_t)(a->n + 1) * sizeof *g);
+  for (int i = 0; i < c.nsets; i++)
+    if (!c.sets[i] || !g) {
+      for (int k = 0; k < c.nsets; k++)
+        free(c.sets[k]);
+      if (g)
+        a->c = g;
       return -1;
+    }
+  a->c = g;
   {
-    const char *kind = fl_adv_set_value(c, "strategy.kind");
-    snprintf(c->strategy, sizeof c->strategy, "%s", kind ? kind : "?");
+    const char *kind = fl_adv_set_value(&c, "strategy.kind");
+    snprintf(c.strategy, sizeof c.strategy, "%s", kind ? kind : "?");
   }
+  a->c[a->n] = c;
   return a->n++;
 }
 
@@ -602,7 +607,10 @@ static fl_err fl_adv_variants(fl_adv_state *s, double step, int around_best, int
     if (best < 0)
       continue;
     for (int m = 0; m < nm; m++) {
-      double factor = a->c[best].factor * pow(2.0, mults[m] * step), tau = base->tau_s * factor;
+      double factor, tau;
+      base = &a->c[f]; /* a->c grows with each variant */
+      factor = a->c[best].factor * pow(2.0, mults[m] * step);
+      tau = base->tau_s * factor;
       char set[64];
       int dup = 0, i;
       for (int k = 0; k < a->n; k++)
@@ -614,7 +622,7 @@ static fl_err fl_adv_variants(fl_adv_state *s, double step, int around_best, int
       FL_CHECK(i >= 0, FL_ERR_NOMEM, "out of memory");
       a->c[i].family = f;
       a->c[i].factor = factor;
-      a->c[i].group = base->group;
+      a->c[i].group = a->c[f].group;
       FL_TRY(fl_adv_setup(s, i));
       (*added)++;
     }
