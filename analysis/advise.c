@@ -651,6 +651,10 @@ static fl_err fl_adv_race(fl_adv_state *s)
   for (;;) {
     int racing = 0, leader, added = 0, tied = 1;
     long cost = fl_adv_cost(a, upto);
+    FL_CHECK(!(a->best < 0 && cost > a->budget), FL_ERR_INPUT,
+             "--budget %ld: the first batch alone is %ld runs (%ld replicas of each of the %ld configurations): give "
+             "at least that",
+             a->budget, cost, (long)FL_ADV_N0, cost / FL_ADV_N0);
     if (cost > 0 && a->simulated + a->reused + cost > a->budget) { /* read back or not: the same race again */
       if (s->o->progress)
         fprintf(s->o->progress, "advise: the budget of %ld runs is spent: the candidates left are tied\n", a->budget);
