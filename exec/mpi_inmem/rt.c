@@ -770,12 +770,14 @@ int fl_rt_job_failures(fl_rt *rt)
       MPI_Recv(&x, 1, MPI_INT, st.MPI_SOURCE, FL_TAG_PONG, rt->world, MPI_STATUS_IGNORE);
       if (rt->foreign[st.MPI_SOURCE] && state[st.MPI_SOURCE] == FL_CENSUS_UNKNOWN)
         state[st.MPI_SOURCE] = FL_CENSUS_ANSWERED;
-      continue;
     }
+    /* counted on every pass, an answer's included (a `continue` here once ended the census on the first answer,
+     * with the processes not heard from yet counted dead) */
     unknown = 0;
     for (int w = 0; w < rt->wsize; w++)
       unknown += rt->foreign[w] && state[w] == FL_CENSUS_UNKNOWN;
-    fl_rt_nap(++spins);
+    if (!flag)
+      fl_rt_nap(++spins);
   } while (unknown > 0 && fl_rt_now() < deadline);
   for (int w = 0; w < rt->wsize; w++)
     total += rt->foreign[w] && (state[w] == FL_CENSUS_DEAD || state[w] == FL_CENSUS_UNKNOWN);
