@@ -3,6 +3,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 int fl_cmd_advise(int argc, char **argv)
 {
   fl_err rc = FL_OK;
-  fl_advise_opts o = {.objective = FL_OBJ_MAKESPAN, .budget = 2000, .jobs = 1, .tolerance = 0.005};
+  fl_advise_opts o = {.objective = FL_OBJ_MAKESPAN, .budget = 2000, .jobs = fl_sim_cores(), .tolerance = 0.005};
   fl_advise *a = NULL;
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   const char *out_ini = NULL;

@@ -347,7 +347,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   long shard_i = 1, shard_n = 1;     /* --shard I/N: this command's slice of the items */
   long ready_fd = -1, after_fd = -1; /* --ready-fd, --after-fd (sweep) */
   long pgroup = -1;                  /* --platform-group K: one process per platform */
-  long nworkers = 1;                 /* --jobs J: worker processes for a point's replicas */
+  long nworkers = fl_sim_cores();    /* --jobs J: worker processes for a point's replicas (every core) */
   int count_only = 0;
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
@@ -565,11 +565,15 @@ static int fl_cmd_simulate(int argc, char **argv)
   if ((acc.skipped || shard_n > 1) && !quiet)
     fprintf(stderr, "faultline: %s%ld row%s written, %ld already in %s and skipped\n", shard_label, (long)acc.nown,
             acc.nown == 1 ? "" : "s", acc.skipped, jobs[0].sc->db);
-  if (!quiet)
-    fprintf(stderr, "faultline: %zu run%s in %.2f s; rows %" PRId64 "..%" PRId64 "%s of %s\n", acc.nown,
-            acc.nown == 1 ? "" : "s", fl_wall_seconds() - wall0, acc.first_id, acc.last_id,
+  if (!quiet) {
+    char procs[48] = "in one process";
+    if (fl_sim_workers_used() > 1)
+      snprintf(procs, sizeof procs, "on %d worker processes", fl_sim_workers_used());
+    fprintf(stderr, "faultline: %zu run%s in %.2f s %s; rows %" PRId64 "..%" PRId64 "%s of %s\n", acc.nown,
+            acc.nown == 1 ? "" : "s", fl_wall_seconds() - wall0, procs, acc.first_id, acc.last_id,
             (int64_t)acc.nown == acc.last_id - acc.first_id + 1 ? "" : " (interleaved with another writer's)",
             jobs[0].sc->db);
+  }
 done:
   if (rc != FL_OK && after_fd >= 0 && !fl_shards_go(&after_fd))
     rc = fl_exit_code(rc); /* the first shard met the same and said it: one line for the whole sweep */
@@ -908,7 +912,7 @@ done:
 static int fl_cmd_validate(int argc, char **argv)
 {
   fl_err rc = FL_OK;
-  fl_validate_opts vo = {.replicas = 1000, .seed = 1, .only = NULL, .quiet = 0};
+  fl_validate_opts vo = {.replicas = 1000, .seed = 1, .only = NULL, .quiet = 0, .jobs = fl_sim_cores()};
   int failed = 0;
 
   for (int i = 1; i < argc; i++) {

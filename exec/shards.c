@@ -127,6 +127,8 @@ static fl_err fl_shards_spawn(const fl_shards_opts *o, long i, const char *db, i
     av[c++] = "--db";
     av[c++] = (char *)db;
     av[c++] = "--quiet";
+    av[c++] = "--jobs"; /* the sweep runs --jobs shards side by side: each one process, not one per core */
+    av[c++] = "1";
     if (ready_fd >= 0) {
       snprintf(fd, sizeof fd, "%d", ready_fd);
       av[c++] = "--ready-fd";
@@ -297,8 +299,7 @@ int fl_shards_go(long *fd)
 /* Run the command again for platform group `g`, with `extra` ("--count" or NULL) added and the sweep's descriptors
  * left out; *status gets its exit status, and with --count *count the number it printed. Its stderr is this one's,
  * or `errcap` when given; its stdout too, unless counting. */
-static fl_err fl_shards_group(const fl_groups_opts *o, int g, const char *extra, int *status, long *count,
-                              FILE *errcap)
+static fl_err fl_shards_group(const fl_groups_opts *o, int g, const char *extra, int *status, long *count, FILE *errcap)
 {
   fl_err rc = FL_OK;
   char gbuf[16], **av = NULL, buf[64];

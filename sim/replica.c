@@ -979,6 +979,12 @@ done:
   return rc;
 }
 
+void fl_sim_engine_add(const long add[3])
+{
+  for (int k = 0; k < 3; k++)
+    fl_engine_counts[k] += add[k];
+}
+
 void fl_sim_engine_counts(long *direct, long *simgrid, long *ties)
 {
   *direct = fl_engine_counts[0];

@@ -80,7 +80,15 @@ int fl_sim_forkable(const fl_sim *sim);
  * log is given). With jobs > 1 they run on that many worker processes forked here (pool.c; a workload's in this
  * process): the results, and so whatever fn writes, are the same as with one. fn's error, or a replica's, stops the
  * run (the workers are killed). */
+/* A worker that dies (a signal, the out-of-memory killer) costs its replica only: said on stderr, no row for it, a
+ * new worker takes its next ones, and the run ends FL_ERR_SIM once every other replica is handed on. The worker
+ * count is lowered (and said) where `jobs` would not fit the memory available. */
 typedef fl_err (*fl_sim_each_fn)(void *ctx, long k, const fl_sim_result *res, fl_evlog *log);
+/* The cores this process may run on (sched_getaffinity: a Slurm allocation's, a cgroup's, taskset's): the default
+ * --jobs. */
+int fl_sim_cores(void);
+/* The most worker processes fl_sim_run_replicas has run at once in this process (1: none). */
+int fl_sim_workers_used(void);
 fl_err fl_sim_run_replicas(fl_sim *sim, const long *replicas, long n, int jobs, fl_evlog *log, fl_sim_each_fn fn,
                            void *ctx);
 /* A replica's events through a file or pipe: written in a child or worker in order, appended to `log` here. */
@@ -89,6 +97,8 @@ fl_err fl_sim_events_receive(fl_evlog *log, FILE *in);
 /* The replicas this process ran on the direct engine (replica.c), on SimGrid's, and those the direct engine handed to
  * SimGrid because two actors would have woken at once. */
 void fl_sim_engine_counts(long *direct, long *simgrid, long *ties);
+/* A worker process's counts added to this process's (pool.c: each result brings its replica's). */
+void fl_sim_engine_add(const long add[3]);
 
 /* What the replica rows record. */
 double fl_sim_job_mtbf(const fl_sim *sim); /* node MTBF / ranks (INFINITY without failures) */

@@ -1,8 +1,11 @@
 /* test_cli.c — the faultline command as a user meets it: bad input exits 2 with one line naming file, line, key
  * and value and writes nothing; a simulation writes one row per replica; report, rerun and validate work. */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "cli_util.h"
 #include "fl_test.h"
 
+#include <sched.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +469,116 @@ static void test_jobs_same_rows(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--jobs"));
 }
 
+/* A worker process killed in the middle (as the out-of-memory killer would): the replica it was simulating has no
+ * row, a new worker takes its next ones, every other row is written, the command says which replica and exits 1;
+ * the same command again simulates only that replica, and the rows are then those of --jobs 1. Without --jobs,
+ * every core this process may use (sched_getaffinity), as the closing line says. */
+static void test_jobs_worker_dies(void)
+{
+  const long n = 2000;
+  char scen[600], err[700], line[1400], nstr[32], *tail;
+  pid_t pid;
+  int st = 0, killed = 0, said = 0;
+  FILE *f;
+  snprintf(scen, sizeof scen, "%s/quickstart.ini", fl_test_src("scenarios"));
+  snprintf(err, sizeof err, "%s/kill.err", fl_test_tmpdir());
+  snprintf(nstr, sizeof nstr, "%ld", n);
+  unlink(fl_test_tmp("kill.sqlite"));
+  fflush(NULL);
+  pid = fork();
+  CU_ASSERT_FATAL(pid >= 0);
+  if (pid == 0) {
+    if (chdir(fl_test_tmpdir()) != 0 || !freopen("/dev/null", "w", stdout) || !freopen(err, "w", stderr))
+      _exit(127);
+    execl(getenv("FAULTLINE"), "faultline", "simulate", scen, "--replicas", nstr, "--set", "failures.node_mtbf=60d",
+          "--set", "app.work=30d", "--events", "none", "--jobs", "2", "--db", "kill.sqlite", (char *)NULL);
+    _exit(127);
+  }
+  /* once rows are coming, kill the first worker (a child of the command) */
+  for (int i = 0; i < 6000 && !killed; i++) {
+    char path[64], kids[256] = "";
+    double rows = fl_cli_query("kill.sqlite", "SELECT COUNT(*) FROM runs");
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    if (rows >= 100 && rows < n / 2 && (f = fopen(path, "r"))) {
+      if (fgets(kids, sizeof kids, f) && atol(kids) > 0)
+        killed = kill((pid_t)atol(kids), SIGKILL) == 0;
+      fclose(f);
+    }
+    if (!killed)
+      usleep(5000);
+  }
+  CU_ASSERT_FATAL(killed);
+  while (waitpid(pid, &st, 0) < 0)
+    ;
+  CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+  CU_ASSERT_EQUAL(fl_cli_query("kill.sqlite", "SELECT COUNT(*) FROM runs"), n - 1);
+  if ((f = fopen(err, "r"))) {
+    while (fgets(line, sizeof line, f))
+      said += strstr(line, "its worker process died of signal 9") != NULL &&
+              strstr(line, "no row for it, the others go on") != NULL;
+    fclose(f);
+  }
+  CU_ASSERT_EQUAL(said, 1);
+  /* the same command again: the one replica missing */
+  snprintf(line, sizeof line,
+           "simulate '%s' --replicas %ld --set failures.node_mtbf=60d --set app.work=30d --events none --jobs 2 --db "
+           "kill.sqlite",
+           scen, n);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(line, 300), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "1 row written"));
+  CU_ASSERT_EQUAL(fl_cli_query("kill.sqlite", "SELECT COUNT(*) FROM runs"), n);
+  /* every row as --jobs 1 writes it (found by its key), run with no --jobs under one core */
+  tail = line + snprintf(line, sizeof line,
+                         "simulate '%s' --replicas %ld --set failures.node_mtbf=60d --set "
+                         "app.work=30d --events none --db one.sqlite",
+                         scen, n);
+  (void)tail;
+  unlink(fl_test_tmp("one.sqlite"));
+  {
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd, "cd '%s' && taskset -c 0 '%s' %s 2>one.err >/dev/null", fl_test_tmpdir(),
+             getenv("FAULTLINE"), line);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+  }
+  if ((f = fopen(fl_test_tmp("one.err"), "r"))) {
+    int one = 0;
+    while (fgets(line, sizeof line, f))
+      one += strstr(line, "runs in") != NULL && strstr(line, "in one process") != NULL;
+    fclose(f);
+    CU_ASSERT_EQUAL(one, 1);
+  }
+  {
+    sqlite3 *h = NULL;
+    sqlite3_stmt *q = NULL;
+    char attach[800];
+    snprintf(line, sizeof line, "%s/one.sqlite", fl_test_tmpdir());
+    snprintf(attach, sizeof attach, "ATTACH '%s/kill.sqlite' AS other", fl_test_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(line, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_exec(h, attach, NULL, NULL, NULL), SQLITE_OK);
+    CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(h,
+                                             "SELECT COUNT(*) FROM runs r JOIN other.runs o ON r.row_key = o.row_key "
+                                             "WHERE r.makespan_s IS o.makespan_s AND r.failures IS o.failures AND "
+                                             "r.status IS o.status AND r.energy_j IS o.energy_j",
+                                             -1, &q, NULL),
+                          SQLITE_OK);
+    CU_ASSERT_EQUAL(sqlite3_step(q), SQLITE_ROW);
+    CU_ASSERT_EQUAL(sqlite3_column_int64(q, 0), n);
+    sqlite3_finalize(q);
+    sqlite3_close(h);
+  }
+  /* without --jobs: every core this process may use */
+  {
+    cpu_set_t set;
+    char want[64];
+    CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof set, &set), 0);
+    snprintf(want, sizeof want, CPU_COUNT(&set) > 1 ? "on %d worker processes" : "in one process", CPU_COUNT(&set));
+    unlink(fl_test_tmp("all.sqlite"));
+    snprintf(line, sizeof line, "simulate '%s' --replicas 50 --db all.sqlite", scen);
+    CU_ASSERT_EQUAL(fl_cli_run_limited(line, 300), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, want));
+  }
+}
+
 static CU_TestInfo cli_tests[] = {
     {"bad input: exit 2, one line, nothing written", test_bad_input},
     {"simulate, report, rerun", test_simulate_report_rerun},
@@ -476,6 +589,7 @@ static CU_TestInfo cli_tests[] = {
     {"validate", test_validate},
     {"help and keys", test_help},
     {"simulate --jobs 2 writes what --jobs 1 writes", test_jobs_same_rows},
+    {"a worker killed: its replica has no row, the others go on, a rerun fills it in", test_jobs_worker_dies},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"cli", NULL, NULL, NULL, NULL, cli_tests}, CU_SUITE_INFO_NULL};
