@@ -224,6 +224,24 @@ extern "C" sg_host_t fl_sg_add_host(const char *name, double speed)
   return h;
 }
 
+/* A generated platform without a network (platform.c): the controller and n nodes in one zone without routing,
+ * made by SimGrid's API in the order and with the names and speeds the XML form would give (node-0 ... node-n-1),
+ * without writing a million lines for SimGrid's parser to read back. */
+extern "C" sg_host_t fl_sg_build_plain(long n, double speed, sg_host_t *hosts)
+{
+  simgrid::s4u::NetZone *zone = simgrid::s4u::create_empty_zone("faultline");
+  simgrid::s4u::Host *controller = zone->create_host("controller", speed);
+  std::string name;
+  controller->seal();
+  for (long i = 0; i < n; i++) {
+    name = "node-" + std::to_string(i);
+    hosts[i] = zone->create_host(name, speed);
+    hosts[i]->seal();
+  }
+  zone->seal();
+  return controller;
+}
+
 /* The hosts SimGrid creates while it loads a platform, in creation order (fl_sg_watch_hosts). */
 static std::vector<simgrid::s4u::Host *> *fl_created;
 

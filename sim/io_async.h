@@ -45,6 +45,9 @@ void fl_ioset_free(fl_ioset *s);
  * no way to): the controller faultline adds when every host of a file may fail. It has no route: it runs the
  * simulator's actors, which never communicate from it. */
 sg_host_t fl_sg_add_host(const char *name, double speed);
+/* The controller and n nodes (hosts[0..n), named node-0 ...) at `speed` flop/s, in one zone without routing: a
+ * generated platform without a network, made without an XML file. Returns the controller. */
+sg_host_t fl_sg_build_plain(long n, double speed, sg_host_t *hosts);
 
 /* Every host (malloc'ed, in no particular order; *n set; NULL when out of memory). With fl_sg_watch_hosts called
  * before the platform was loaded, the hosts SimGrid reported as it created them: SimGrid 3.32's own listings

@@ -487,6 +487,57 @@ static void fl_rep_node_off(fl_sim *sim, long node, int off)
   sim->e_doff += off ? w->off - w->idle : w->idle - w->off;
 }
 
+/* Node `node` goes off (or back on) in this replica: on SimGrid's engine its host too. */
+static void fl_rep_host_set(fl_replica *rep, long node, int off)
+{
+  fl_sim *sim = rep->sim;
+  if (off && !sim->host_off[node]) {
+    if (sim->noffed == sim->offed_cap) {
+      size_t cap = sim->offed_cap ? 2 * sim->offed_cap : 1024;
+      long *g = realloc(sim->offed, cap * sizeof *g);
+      if (!g) { /* no list: the replica's end passes over every node instead */
+        free(sim->offed);
+        sim->offed = NULL;
+        sim->offed_cap = 0;
+        sim->noffed = (size_t)-1;
+      } else {
+        sim->offed = g;
+        sim->offed_cap = cap;
+      }
+    }
+    if (sim->noffed != (size_t)-1)
+      sim->offed[sim->noffed++] = node;
+  }
+  sim->host_off[node] = (unsigned char)(off != 0);
+  if (!rep->direct) {
+    if (off)
+      sg_host_turn_off(fl_platform_host(sim->pf, node));
+    else
+      sg_host_turn_on(fl_platform_host(sim->pf, node));
+  }
+}
+
+int fl_sim_node_on(const fl_sim *sim, long node)
+{
+  return !sim->host_off[node];
+}
+
+/* The replica's end: every node it turned off is on again for the next. */
+static void fl_rep_hosts_back(fl_replica *rep)
+{
+  fl_sim *sim = rep->sim;
+  long n = sim->noffed == (size_t)-1 ? fl_platform_nodes(sim->pf) : (long)sim->noffed;
+  for (long k = 0; k < n; k++) {
+    long node = sim->noffed == (size_t)-1 ? k : sim->offed[k];
+    if (sim->host_off[node]) {
+      sim->host_off[node] = 0;
+      if (!rep->direct)
+        sg_host_turn_on(fl_platform_host(sim->pf, node));
+    }
+  }
+  sim->noffed = 0;
+}
+
 int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase)
 {
   double t = fl_rep_now(rep);
@@ -494,7 +545,7 @@ int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase)
     fl_direct_run_ready(rep); /* turning the host off is a SimGrid call: an actor that woke the coordinator runs */
   fl_rep_energy_to(rep, t);
   fl_rep_node_off(rep->sim, node, 1);
-  sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
+  fl_rep_host_set(rep, node, 1);
   rep->phase = phase; /* the job is in it: the strategy decides whether the failure stops it */
   fl_job_on_failure(rep, node, t, 0);
   rep->phase = FL_PHASE_IDLE;
@@ -534,7 +585,7 @@ static int fl_injector_fire(fl_replica *rep)
   fl_rep_energy_to(rep, t);
   if (kind != FL_FSRC_REPAIR) {
     fl_rep_node_off(rep->sim, node, 1);
-    sg_host_turn_off(fl_platform_host(rep->sim->pf, node));
+    fl_rep_host_set(rep, node, 1);
     if (rep->sim->app->on_failure)
       rep->sim->app->on_failure(rep, node, t, kind == FL_FSRC_DOWN_AT_START);
     else
@@ -542,7 +593,7 @@ static int fl_injector_fire(fl_replica *rep)
     return 1;
   }
   fl_rep_node_off(rep->sim, node, 0);
-  sg_host_turn_on(fl_platform_host(rep->sim->pf, node));
+  fl_rep_host_set(rep, node, 0);
   if (rep->sim->app->on_repair) {
     rep->sim->app->on_repair(rep, node, t);
     return 1;
@@ -881,6 +932,7 @@ static fl_err fl_rep_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog
   res->sdc_injected = res->sdc_detected = res->sdc_silent = res->sdc_rollbacks = sim->sdc ? 0 : -1;
   res->verify_time_s = sim->verify ? 0.0 : NAN;
   rep.sim = sim;
+  rep.direct = clock != NULL; /* (before any node goes off: SimGrid's hosts follow only on SimGrid's engine) */
   rep.replica = replica;
   rep.log = log;
   rep.res = res;
@@ -906,6 +958,10 @@ static fl_err fl_rep_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog
     res->wall_s = fl_wall_seconds() - wall0;
     goto done;
   }
+  if (!sim->host_off) {
+    long n = fl_platform_nodes(sim->pf) > sim->nodes ? fl_platform_nodes(sim->pf) : sim->nodes;
+    FL_ALLOC(sim->host_off, n);
+  }
   fl_job_reset(sim);
   if (sim->app->reset)
     FL_TRY(sim->app->reset(&rep));
@@ -915,7 +971,7 @@ static fl_err fl_rep_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog
     long node;
     while (fl_fsrc_next_down_at_start(rep.src, &node)) {
       fl_rep_node_off(sim, node, 1);
-      sg_host_turn_off(fl_platform_host(sim->pf, node));
+      fl_rep_host_set(&rep, node, 1);
       if (sim->app->on_failure)
         sim->app->on_failure(&rep, node, 0.0, 1);
       else
@@ -959,12 +1015,9 @@ static fl_err fl_rep_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog
   FL_CHECK(rep.tie || strcmp(res->status, "running") != 0, FL_ERR_INTERNAL,
            "replica %ld: the coordinator did not finish", replica);
 
-  /* hosts still down come back for the next replica */
-  for (long n = 0; n < sim->nodes; n++)
-    if (!fl_fsrc_node_up(rep.src, n))
-      sg_host_turn_on(fl_platform_host(sim->pf, n));
-  for (size_t i = 0; i < rep.kill_next; i++) /* those the coordinator failed (failures.trace_clock = work) */
-    sg_host_turn_on(fl_platform_host(sim->pf, sim->kill_node[i]));
+  /* hosts still down (the injector's, and those the coordinator failed: failures.trace_clock = work) come back for
+   * the next replica */
+  fl_rep_hosts_back(&rep);
   res->wall_s = fl_wall_seconds() - wall0;
 done:
   if (rep.sem)

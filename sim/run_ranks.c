@@ -230,7 +230,7 @@ static int fl_compute(fl_replica *rep, double committed, double seg)
         return 1;
       pos = w;
     }
-    if (!sg_host_is_on(fl_platform_host(sim->pf, sim->kill_node[rep->kill_next]))) {
+    if (!fl_sim_node_on(sim, sim->kill_node[rep->kill_next])) {
       rep->kill_next++; /* down already: a node cannot fail twice (as a time trace's repeat is dropped) */
       continue;
     }

@@ -674,6 +674,8 @@ void fl_sim_destroy(fl_sim **psim)
   free(sim->regime_write);
   free(sim->regime_read);
   free(sim->slot_node);
+  free(sim->host_off);
+  free(sim->offed);
   free(sim->node_slot);
   free(sim->alive);
   free(sim->fail_epoch);

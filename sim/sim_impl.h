@@ -102,7 +102,7 @@ typedef struct fl_wlrun fl_wlrun;
 void fl_wlr_destroy(fl_wlrun **w);
 long fl_wlr_jobs(const fl_wlrun *w);
 long fl_wlr_fewer_copies(const fl_wlrun *w);
-int fl_wlr_aggregated(const fl_wlrun *w); /* 1 when its file-level I/O moves per cabinet and server */
+int fl_wlr_aggregated(const fl_wlrun *w);  /* 1 when its file-level I/O moves per cabinet and server */
 int fl_wlr_checkpoints(const fl_wlrun *w); /* 1 when the jobs checkpoint */
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
@@ -181,8 +181,15 @@ struct fl_sim {
   /* The job's placement: a slot is one copy of one rank (slot = rank * degree + copy; degree 1 without
    * replication) or one task. Per-slot and per-node arrays, reused by every replica. */
   long degree, slots;
-  int32_t *slot_node;         /* slot -> node, -1 while it has none */
-  int32_t *node_slot;         /* node -> slot, -1 if none */
+  int32_t *slot_node; /* slot -> node, -1 while it has none */
+  int32_t *node_slot; /* node -> slot, -1 if none */
+  /* Which nodes are off in the replica running (replica.c: fl_rep_host_set), and those turned off in it (to turn
+   * back on at its end, without a pass over every node). SimGrid's hosts follow only on SimGrid's engine: on the
+   * direct engine no activity runs on them, and a worker process turning a million hosts off would copy the pages
+   * they share with its parent. */
+  unsigned char *host_off;
+  long *offed;
+  size_t noffed, offed_cap;
   unsigned char *alive;       /* rank -> live copies */
   unsigned char *task_failed; /* task-parallel apps: slot lost its host during the current sweep (else NULL) */
   long *fail_epoch;           /* buddy level: rank -> commit epoch of its last failure (-1: none) */
@@ -287,6 +294,8 @@ int fl_rep_wait_nodes(fl_replica *rep);
 /* Node `node` fails now, the job in `phase` (failures.trace_clock = work: the coordinator places them). Returns 1
  * if that interrupts the job (as fl_rep_wait would have), 0 if the strategy masks it (a copy lives on). */
 int fl_rep_fail_node(fl_replica *rep, long node, fl_phase phase);
+/* Is node `node` on in the replica running (neither failed nor killed and not yet repaired)? */
+int fl_sim_node_on(const fl_sim *sim, long node);
 /* 1 once run.max_time or run.max_events is reached. */
 int fl_rep_timed_out(const fl_replica *rep);
 /* Show progress. */

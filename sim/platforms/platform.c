@@ -6,7 +6,6 @@
 #include "platform.h"
 
 #include "app.h"
-
 #include "cleanup.h"
 #include "inputs.h"
 #include "io_async.h"
@@ -36,14 +35,14 @@ struct fl_platform {
   long nnodes;
   int generated;
   sg_host_t controller;
-  sg_host_t *hosts;   /* node -> host: filled for file platforms; lazily for generated ones */
-  const char **names; /* file platforms: node names, sorted (for lookups by name) */
+  sg_host_t *hosts;           /* node -> host: filled for file platforms; lazily for generated ones */
+  const char **names;         /* file platforms: node names, sorted (for lookups by name) */
   int controller_substituted; /* file platforms: no host of the scenario's controller name; another serves */
   fl_platform_gen gen;        /* generated platforms */
   sg_host_t *pfs;             /* the PFS servers */
   long npfs;
-  fl_profiles profiles;       /* file platforms: hosts' state profiles, played as failures (profiles.h) */
-  int controller_added;       /* every host of the file may fail: faultline added its own controller */
+  fl_profiles profiles; /* file platforms: hosts' state profiles, played as failures (profiles.h) */
+  int controller_added; /* every host of the file may fail: faultline added its own controller */
 };
 
 static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
@@ -417,10 +416,9 @@ fl_err fl_platform_check_size(const fl_scenario *sc, long nodes)
   if (sc->platform_nodes == 0 && app && app->size_key)
     key = app->size_key; /* app.grid, for a grid world */
   if (nodes > FL_PLATFORM_MAX_NODES) {
-    rc = fl_scenario_fail(sc, section, key,
-                          "%ld hosts: at most %ld (a generated platform costs about %.0f bytes per host: %s)", nodes,
-                          (long)FL_PLATFORM_MAX_NODES, FL_PLATFORM_BYTES_PER_HOST,
-                          fl_units_format_bytes(need, a, sizeof a));
+    rc = fl_scenario_fail(
+        sc, section, key, "%ld hosts: at most %ld (a generated platform costs about %.0f bytes per host: %s)", nodes,
+        (long)FL_PLATFORM_MAX_NODES, FL_PLATFORM_BYTES_PER_HOST, fl_units_format_bytes(need, a, sizeof a));
     goto done;
   }
   if (need > avail) {
@@ -1065,6 +1063,17 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
                             fl_platform_gen_cabinets(&gen), FL_PLATFORM_PER_RANK_MAX_CABINETS);
       goto done;
     }
+    if (gen.io == 0) {
+      /* no network: the hosts made by SimGrid's API (the XML form, fl_platform_write_xml, is the same platform;
+       * at a million nodes its writing and parsing took a third of the set-up) */
+      fl_simgrid_init(gen_nodes, 1, fl_app_has(sc, FL_APP_CM02));
+      FL_ALLOC(pf->hosts, gen_nodes);
+      pf->controller = fl_sg_build_plain(gen_nodes, gen.speed, pf->hosts);
+      pf->generated = 1;
+      pf->gen = gen;
+      pf->nnodes = gen_nodes;
+      goto made;
+    }
     snprintf(tmpl, sizeof tmpl, "%s/faultline-platform-XXXXXX.xml", dir && *dir ? dir : "/tmp");
     fd = mkstemps(tmpl, 4);
     FL_CHECK(fd >= 0, FL_ERR_IO, "cannot create a temporary platform file %s: %s", tmpl, strerror(errno));
@@ -1122,17 +1131,18 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
     FL_CHECK(all != NULL, FL_ERR_NOMEM, "out of memory listing the hosts");
     if (count < 2) {
       free(all);
-      rc = fl_err_set(FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node", file,
-                      count, count == 1 ? "" : "s");
+      rc = fl_err_set(FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node",
+                      file, count, count == 1 ? "" : "s");
       goto done;
     }
     qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
     pf->controller = sg_host_by_name(sc->controller);
     if (pf->controller && fl_profiles_find(&pf->profiles, sc->controller)) {
       free(all);
-      rc = fl_scenario_fail(sc, "platform", "controller",
-                            "host '%s' has a state profile in %s: the controller runs the simulator and must never fail",
-                            sc->controller, file);
+      rc =
+          fl_scenario_fail(sc, "platform", "controller",
+                           "host '%s' has a state profile in %s: the controller runs the simulator and must never fail",
+                           sc->controller, file);
       goto done;
     }
     if (!pf->controller) {
@@ -1174,6 +1184,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
     }
     free(all);
   }
+made:
   FL_CHECK(pf->controller != NULL, FL_ERR_SIM, "the platform has no controller host");
   fl_the_platform = pf;
   *out = pf;
@@ -1254,8 +1265,8 @@ fl_err fl_platform_power(fl_platform *pf, const fl_scenario *sc, fl_power **per_
     if (ws) {
       int pstate = sg_host_get_pstate(h);
       if (fl_units_wattage(ws, pstate, w) != FL_OK) {
-        rc = fl_err_set(FL_ERR_INPUT, "%s: host '%s': wattage_per_state = '%.200s': %s", pf->name,
-                        sg_host_get_name(h), ws, fl_err_msg());
+        rc = fl_err_set(FL_ERR_INPUT, "%s: host '%s': wattage_per_state = '%.200s': %s", pf->name, sg_host_get_name(h),
+                        ws, fl_err_msg());
         goto done;
       }
       p[n].idle = w[0];
@@ -1263,8 +1274,8 @@ fl_err fl_platform_power(fl_platform *pf, const fl_scenario *sc, fl_power **per_
       p[n].busy = w[2];
     }
     if (wo && (fl_units_power(wo, &p[n].off) != FL_OK || p[n].off < 0)) {
-      rc = fl_err_set(FL_ERR_INPUT, "%s: host '%s': wattage_off = '%.200s': not a power in watts, 0 or more",
-                      pf->name, sg_host_get_name(h), wo);
+      rc = fl_err_set(FL_ERR_INPUT, "%s: host '%s': wattage_off = '%.200s': not a power in watts, 0 or more", pf->name,
+                      sg_host_get_name(h), wo);
       goto done;
     }
     if (p[n].idle != p[0].idle || p[n].epsilon != p[0].epsilon || p[n].busy != p[0].busy || p[n].off != p[0].off ||
