@@ -1104,6 +1104,7 @@ done:
 static fl_err fl_sg_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log, double t0, double *end)
 {
   fl_err rc;
+  fl_platform_realize(sim->pf); /* SimGrid's engine: the platform in SimGrid, if the direct engine ran without it */
   fl_sg_clock_to(sim, t0);
   rc = fl_rep_run(sim, replica, res, log, NULL, NULL);
   *end = simgrid_get_clock();
@@ -1151,7 +1152,7 @@ fl_err fl_replica_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *l
   if (sim->in_child)
     return fl_rep_run(sim, replica, res, log, NULL, NULL);
   if (isnan(fl_direct_clock_now)) /* SimGrid's clock as SimGrid's engine would have it: where it is, at first */
-    fl_direct_clock_now = simgrid_get_clock();
+    fl_direct_clock_now = fl_platform_realized(sim->pf) ? simgrid_get_clock() : 0.0;
   if (sim->direct)
     return fl_sim_replica_direct(sim, replica, res, log);
   fl_engine_counts[1]++;

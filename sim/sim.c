@@ -275,6 +275,9 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), sim->strat.degree, &sim->pf));
   sim->nodes = sim->platform_nodes = fl_platform_nodes(sim->pf);
   FL_TRY(fl_sim_engine_pick(sim));
+  if (!sim->direct)
+    fl_platform_realize(sim->pf); /* (the direct engine makes a generated platform in SimGrid only when it hands a
+                                   * replica over) */
   FL_TRY(fl_platform_power(sim->pf, sc, &sim->power, &sim->power_u));
   sim->degree = sim->strat.degree;
   sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;

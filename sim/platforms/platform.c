@@ -20,6 +20,7 @@
 #include <simgrid/disk.h>
 #include <simgrid/version.h>
 #include <simgrid/zone.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,9 @@ struct fl_platform {
   long npfs;
   fl_profiles profiles; /* file platforms: hosts' state profiles, played as failures (profiles.h) */
   int controller_added; /* every host of the file may fail: faultline added its own controller */
+  /* a generated platform without a network, not made in SimGrid yet (fl_platform_realize): the direct engine runs
+   * a bsp job without it, so SimGrid is set up only when a replica goes to SimGrid's engine */
+  int lazy, cm02;
 };
 
 static fl_platform *fl_the_platform; /* SimGrid loads one platform per process: see the file comment */
@@ -1064,11 +1068,12 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
       goto done;
     }
     if (gen.io == 0) {
-      /* no network: the hosts made by SimGrid's API (the XML form, fl_platform_write_xml, is the same platform;
-       * at a million nodes its writing and parsing took a third of the set-up) */
-      fl_simgrid_init(gen_nodes, 1, fl_app_has(sc, FL_APP_CM02));
+      /* no network: the hosts made by SimGrid's API when first asked for (fl_platform_realize; the XML form,
+       * fl_platform_write_xml, is the same platform, and at a million nodes its writing and parsing took a third
+       * of the set-up) */
       FL_ALLOC(pf->hosts, gen_nodes);
-      pf->controller = fl_sg_build_plain(gen_nodes, gen.speed, pf->hosts);
+      pf->lazy = 1;
+      pf->cm02 = fl_app_has(sc, FL_APP_CM02);
       pf->generated = 1;
       pf->gen = gen;
       pf->nnodes = gen_nodes;
@@ -1185,7 +1190,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
     free(all);
   }
 made:
-  FL_CHECK(pf->controller != NULL, FL_ERR_SIM, "the platform has no controller host");
+  FL_CHECK(pf->lazy || pf->controller != NULL, FL_ERR_SIM, "the platform has no controller host");
   fl_the_platform = pf;
   *out = pf;
   pf = NULL;
@@ -1219,19 +1224,35 @@ const char *fl_platform_describe(const fl_platform *pf)
 }
 sg_host_t fl_platform_controller(const fl_platform *pf)
 {
+  fl_platform_realize((fl_platform *)(uintptr_t)pf); /* (made on first use: the same platform, as if made before) */
   return pf->controller;
 }
 const char *fl_platform_controller_name(const fl_platform *pf)
 {
-  return sg_host_get_name(pf->controller);
+  return pf->lazy ? "controller" : sg_host_get_name(pf->controller);
 }
 int fl_platform_controller_substituted(const fl_platform *pf)
 {
   return pf->controller_substituted;
 }
 
+void fl_platform_realize(fl_platform *pf)
+{
+  if (!pf->lazy)
+    return;
+  pf->lazy = 0;
+  fl_simgrid_init(pf->nnodes, 1, pf->cm02);
+  pf->controller = fl_sg_build_plain(pf->nnodes, pf->gen.speed, pf->hosts);
+}
+
+int fl_platform_realized(const fl_platform *pf)
+{
+  return !pf->lazy;
+}
+
 sg_host_t fl_platform_host(fl_platform *pf, long node)
 {
+  fl_platform_realize(pf);
   if (!pf->hosts[node]) {
     char name[32];
     snprintf(name, sizeof name, "node-%ld", node);

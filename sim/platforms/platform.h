@@ -73,7 +73,6 @@ const fl_platform_gen *fl_platform_generated(const fl_platform *pf);
 long fl_platform_pfs_count(const fl_platform *pf);
 sg_host_t fl_platform_pfs_host(const fl_platform *pf, long j);
 
-
 /* Generated platforms: what one host costs, measured with SimGrid 3.32 (docs/reliability.md): peak RSS of a
  * 1M-host run is 1.07 GB, 3M hosts 3.16 GB; the XML written for it is about 45 bytes a host. */
 #define FL_PLATFORM_BYTES_PER_HOST 1100.0
@@ -123,6 +122,11 @@ fl_err fl_platform_check_size(const fl_scenario *sc, long nodes);
 
 long fl_platform_nodes(const fl_platform *pf);
 const char *fl_platform_describe(const fl_platform *pf); /* for messages: the file's path, "generated (N nodes)" */
+/* A generated platform without a network is made in SimGrid when first needed (a host, the controller asked for):
+ * the direct engine runs a bsp job on it without SimGrid. fl_platform_realize makes it now; fl_platform_realized
+ * says whether it is made (SimGrid set up, its clock running). */
+void fl_platform_realize(fl_platform *pf);
+int fl_platform_realized(const fl_platform *pf);
 sg_host_t fl_platform_host(fl_platform *pf, long node);
 sg_host_t fl_platform_controller(const fl_platform *pf);
 /* The controller's host name; whether it was not the scenario's [platform] controller (absent from the file). */
