@@ -150,7 +150,10 @@ static void signal_during_platform(int sig)
   int st = 0;
   struct timespec ts = {0, 700000000};
   snprintf(ini, sizeof ini, "%s", fl_test_tmp("big.ini"));
-  fl_cli_write("big.ini", "[run]\nreplicas = 1\nevents = none\n[platform]\nnodes = 2000000\n[app]\nnodes = 4\n");
+  /* with the file system on it, so that the platform is written as XML and loaded (one without a network is made
+   * by SimGrid's API, and only when a replica goes to SimGrid's engine: a bsp job runs without it) */
+  fl_cli_write("big.ini", "[run]\nreplicas = 1\nevents = none\n[platform]\nnodes = 2000000\npfs_servers = 4\n[app]\n"
+                          "nodes = 4\ncheckpoint_size = 1GB\n");
   {
     char *argv[] = {"faultline", "simulate", ini, "--db", (char *)fl_test_tmp("sig.sqlite"), NULL};
     pid = spawn_faultline(argv);
