@@ -13,7 +13,7 @@
 int fl_cmd_advise(int argc, char **argv)
 {
   fl_err rc = FL_OK;
-  fl_advise_opts o = {.objective = FL_OBJ_MAKESPAN, .budget = 2000, .jobs = fl_sim_cores(), .tolerance = 0.005};
+  fl_advise_opts o = {.objective = FL_OBJ_MAKESPAN, .budget = 2000, .jobs = fl_sim_cores(), .tolerance = 0.001};
   fl_advise *a = NULL;
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   const char *out_ini = NULL;
@@ -55,7 +55,7 @@ int fl_cmd_advise(int argc, char **argv)
       char *end = NULL;
       o.tolerance = strtod(v, &end) / 100.0;
       if (end == v || *end || !(o.tolerance >= 0 && o.tolerance < 1)) {
-        rc = fl_usage_error("advise", "--tolerance '%s': a percentage, 0 to 100 (0.5: within 0.5 %% tied)", v);
+        rc = fl_usage_error("advise", "--tolerance '%s': a percentage, 0 to 100 (0.1: within 0.1 %% tied)", v);
         goto out;
       }
     } else if ((v = fl_args_value(argc, argv, &i, "--out"))) {

@@ -80,7 +80,7 @@ static const fl_cmd fl_cmds[] = {
      " [--jobs J] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"advise",
-     "SCENARIO.ini [--objective makespan|node-hours|energy] [--budget RUNS (2000)] [--tolerance PERCENT (0.5)] "
+     "SCENARIO.ini [--objective makespan|node-hours|energy] [--budget RUNS (2000)] [--tolerance PERCENT (0.1)] "
      "[--jobs J] [--db FILE] [--seed S] [--set section.key=value]... [--out BEST.ini] [--format table|json] [--quiet]",
      "which strategy for this job, and by how much: every strategy the app can run, each interval tuned, raced on "
      "common random numbers (the worse dropped as soon as significantly worse); a ranked table with paired "
