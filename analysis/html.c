@@ -74,13 +74,31 @@ static void fl_html_duration_unit(double largest, const char **name, double *sca
   *scale = units[i].s;
 }
 
-/* A number for a person: whole above 1000, else 4 significant digits. */
-static void fl_html_number(double v, char *buf, size_t size)
+/* A number for a person, to `digits` significant digits (3 for a mean, 2 for its interval), whole from 1000 up (the
+ * column's unit keeps those few: k and M node-hours, MWh). */
+static void fl_html_number(double v, int digits, char *buf, size_t size)
 {
-  if (fabs(v) >= 1000.0)
+  if (fabs(v) >= 1000.0) {
     snprintf(buf, size, "%.0f", v);
-  else
-    snprintf(buf, size, "%.4g", v);
+  } else if (fabs(v) >= pow(10.0, digits)) { /* 160, not 1.6e+02 */
+    double unit = pow(10.0, floor(log10(fabs(v))) - digits + 1);
+    snprintf(buf, size, "%.0f", round(v / unit) * unit);
+  } else {
+    snprintf(buf, size, "%.*g", digits, v);
+  }
+}
+
+/* A column of node-hours or energy: the unit its largest mean reads best in (1 to 999 of it where possible). */
+static void fl_html_scaled_unit(double largest, int energy, const char **name, double *scale)
+{
+  static const char *const nh[] = {"node-h", "k node-h", "M node-h"}, *const e[] = {"kWh", "MWh", "GWh"};
+  static const double nh_s[] = {1.0, 1e3, 1e6}, e_s[] = {3.6e6, 3.6e9, 3.6e12};
+  const double *sc = energy ? e_s : nh_s;
+  int u = 0;
+  while (u < 2 && fabs(largest) >= 1000.0 * sc[u])
+    u++;
+  *name = energy ? e[u] : nh[u];
+  *scale = sc[u];
 }
 
 /* A figure's mean with its interval, in the column's unit (scale: the unit in seconds, or 0.01 for percent). */
@@ -92,14 +110,27 @@ static void fl_html_stat(FILE *f, const char *fig, const fl_summary_stat *x, dou
     return;
   }
   fprintf(f, "<td class=\"num\" data-fig=\"%s\" data-v=\"%.17g\">", fig, x->mean);
-  fl_html_number(x->mean / scale, a, sizeof a);
+  fl_html_number(x->mean / scale, 3, a, sizeof a);
   fl_html_text(f, a, strlen(a));
   if (!isnan(x->ci95)) {
-    fl_html_number(x->ci95 / scale, b, sizeof b);
+    fl_html_number(x->ci95 / scale, 2, b, sizeof b);
     fputs(" &plusmn; ", f);
     fl_html_text(f, b, strlen(b));
   }
   fputs("</td>", f);
+}
+
+/* Does every group have the same value of shown key s (-2: the scenario, -1: the mode)? */
+static int fl_html_one_value(const fl_summary *sm, int s)
+{
+  for (int g = 1; g < sm->ngroups; g++) {
+    const fl_summary_group *a = &sm->groups[0], *b = &sm->groups[g];
+    const char *x = s == -2 ? a->scenario : s == -1 ? a->mode : a->vals[sm->shown[s]];
+    const char *y = s == -2 ? b->scenario : s == -1 ? b->mode : b->vals[sm->shown[s]];
+    if (strcmp(x ? x : "", y ? y : "") != 0)
+      return 0;
+  }
+  return 1;
 }
 
 /* The groups as an HTML table (summary.h): the keys that tell them apart, runs, and the figures any group has. */
@@ -112,16 +143,16 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
       "tasks_replicated",    "tasks_substituted", "tasks_lost",  "utilisation",
       "overhead_node_hours", "io_node_hours",     "mean_wait_s", "mean_bounded_slowdown"};
   static const char *const heads[] = {"makespan",    "&times; schedule", "waste",
-                                      "node-hours",  "wasted node-h",    "energy",
+                                      "node-hours",  "wasted",           "energy",
                                       "failures",    "interruptions",    "&delta;, checkpoint",
                                       "R, restart",  "resilience",       "error L&infin;",
                                       "re-executed", "substituted",      "tasks lost",
-                                      "utilisation", "overhead node-h",  "checkpoint I/O + wait node-h",
+                                      "utilisation", "overhead",         "checkpoint I/O + wait",
                                       "mean wait",   "bounded slowdown"};
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
   fl_summary_opts so = {scenario, NULL};
-  int idx[sizeof figs / sizeof figs[0]], use[sizeof figs / sizeof figs[0]];
+  int idx[sizeof figs / sizeof figs[0]], use[sizeof figs / sizeof figs[0]], *same = NULL;
   double scale[sizeof figs / sizeof figs[0]];
   const int nf = (int)(sizeof figs / sizeof figs[0]);
   FL_TRY(fl_summary_compute(db, db_label, &so, &sm));
@@ -134,14 +165,52 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
     for (int g = 0; idx[i] >= 0 && g < sm->ngroups; g++)
       use[i] |= sm->groups[g].fig[idx[i]].n > 0;
   }
+  /* a key with one value in every row is said once above the table, not in a column of its own (the table fits a
+   * window of 1280 pixels: docs/reports.md) */
+  FL_ALLOC(same, sm->nshown + 2);
+  same[0] = fl_html_one_value(sm, -2);
+  same[1] = fl_html_one_value(sm, -1);
+  for (int s = 0; s < sm->nshown; s++)
+    same[2 + s] = fl_html_one_value(sm, s);
   fputs("<h2>Summary</h2>\n<p>One row per configuration, in the order of the keys that vary; mean &plusmn; half-width "
-        "of the 95 % interval over the completed runs. Click a column's head to sort by it.</p>\n<div "
-        "class=\"wide\"><table id=\"summary\" class=\"sortable\">\n<thead><tr>"
-        "<th>scenario</th><th>mode</th>",
+        "of the 95 % interval over the completed runs. Click a column's head to sort by it.</p>\n",
         f);
+  if (sm->ngroups > 1) {
+    int said = 0;
+    for (int s = -2; s < sm->nshown; s++) {
+      char v[96], name[80];
+      const fl_summary_group *g0 = &sm->groups[0];
+      if (!same[2 + s])
+        continue;
+      if (s == -2)
+        snprintf(v, sizeof v, "%s", g0->scenario), snprintf(name, sizeof name, "scenario");
+      else if (s == -1)
+        snprintf(v, sizeof v, "%s", g0->mode), snprintf(name, sizeof name, "mode");
+      else {
+        const fl_scenario_keyinfo *k = fl_scenario_key_at(sm->shown[s]);
+        fl_rowset_show(sm->shown[s], g0->vals[sm->shown[s]], v, sizeof v);
+        snprintf(name, sizeof name, "%s.%s", k->section, k->key);
+      }
+      fputs(said++ ? ", <code>" : "<p>Every row: <code>", f);
+      fl_html_text(f, name, strlen(name));
+      fputs("</code> ", f);
+      fl_html_text(f, v, strlen(v));
+    }
+    if (said)
+      fputs(".</p>\n", f);
+  } else {
+    for (int s = 0; s < sm->nshown + 2; s++)
+      same[s] = 0; /* one row: its table says it all */
+  }
+  fputs("<div class=\"wide\"><table id=\"summary\" class=\"sortable\">\n<thead><tr>", f);
+  if (!same[0])
+    fputs("<th>scenario</th>", f);
+  if (!same[1])
+    fputs("<th>mode</th>", f);
   for (int s = 0; s < sm->nshown; s++) {
     const fl_scenario_keyinfo *k = fl_scenario_key_at(sm->shown[s]);
-    fprintf(f, "<th data-fig=\"%s.%s\">%s.%s</th>", k->section, k->key, k->section, k->key);
+    if (!same[2 + s])
+      fprintf(f, "<th data-fig=\"%s.%s\">%s.<wbr>%s</th>", k->section, k->key, k->section, k->key);
   }
   for (int d = 0; d < sm->ndims; d++)
     fprintf(f, "<th>%s</th>", fl_summary_dim_name(sm->dims_shown[d]));
@@ -159,9 +228,14 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
           largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
       fl_html_duration_unit(largest, &name, &scale[i]);
       fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", figs[i], heads[i], name);
-    } else if (strcmp(unit, "J") == 0) {
-      scale[i] = 3.6e6;
-      fprintf(f, "<th data-fig=\"%s\">%s (kWh)</th>", figs[i], heads[i]);
+    } else if (strcmp(unit, "J") == 0 || strcmp(unit, "node-h") == 0) {
+      double largest = 0;
+      const char *name;
+      for (int g = 0; g < sm->ngroups; g++)
+        if (sm->groups[g].fig[idx[i]].n)
+          largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
+      fl_html_scaled_unit(largest, unit[0] == 'J', &name, &scale[i]);
+      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", figs[i], heads[i], name);
     } else if (strcmp(figs[i], "waste") == 0 || strcmp(figs[i], "resilience") == 0 ||
                strcmp(figs[i], "utilisation") == 0) {
       scale[i] = 0.01;
@@ -175,11 +249,18 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
   fputs("</tr></thead>\n<tbody>\n", f);
   for (int g = 0; g < sm->ngroups; g++) {
     const fl_summary_group *gr = &sm->groups[g];
-    fputs("<tr><td>", f);
-    fl_html_text(f, gr->scenario, strlen(gr->scenario));
-    fprintf(f, "</td><td>%s</td>", gr->mode);
+    fputs("<tr>", f);
+    if (!same[0]) {
+      fputs("<td>", f);
+      fl_html_text(f, gr->scenario, strlen(gr->scenario));
+      fputs("</td>", f);
+    }
+    if (!same[1])
+      fprintf(f, "<td>%s</td>", gr->mode);
     for (int s = 0; s < sm->nshown; s++) {
       char v[96];
+      if (same[2 + s])
+        continue;
       fl_rowset_show(sm->shown[s], gr->vals[sm->shown[s]], v, sizeof v);
       fputs("<td>", f);
       fl_html_text(f, v, strlen(v));
@@ -199,6 +280,7 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
   }
   fputs("</tbody></table></div>\n", f);
 done:
+  free(same);
   fl_summary_destroy(&sm);
   return rc;
 }
@@ -233,6 +315,18 @@ static int fl_paired_label(const char *k)
   return strchr(k, '.') || strcmp(k, "scenario") == 0 || strcmp(k, "mode") == 0 || strcmp(k, "pairs") == 0;
 }
 
+/* Does member k have one value in every comparison (and there are several)? Then it is said above the table. */
+static int fl_paired_one_value(json_t *cmp, const char *k)
+{
+  json_t *a = json_object_get(json_array_get(cmp, 0), k);
+  if (json_array_size(cmp) < 2 || strcmp(k, "pairs") == 0)
+    return 0;
+  for (size_t i = 1; i < json_array_size(cmp); i++)
+    if (!json_equal(a, json_object_get(json_array_get(cmp, i), k)))
+      return 0;
+  return 1;
+}
+
 /* The paired comparison (compare.h) as a table, when the strategies differ: each strategy against the baseline
  * (`checkpoint` when it ran, else the first strategy by name), run by run; "significant" when the 95 % interval of
  * the difference excludes 0. Nothing when no strategy pairs with it. */
@@ -254,6 +348,9 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
   json_t *root = NULL, *cmp;
   json_error_t jerr;
   size_t i;
+  double scale[sizeof figs / sizeof figs[0]];
+  for (i = 0; i < sizeof figs / sizeof figs[0]; i++)
+    scale[i] = figs[i].scale;
 
   if (sqlite3_prepare_v2(db,
                          "SELECT strategy FROM runs WHERE (?1 IS NULL OR scenario = ?1) AND mode = 'sim' AND "
@@ -292,26 +389,66 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
   fprintf(f, "<h2>Paired comparison</h2>\n<p>Each run minus the run of the baseline <code>");
   fl_html_text(f, base, strlen(base));
   fputs("</code> with the same seed and replica (the same failures): mean difference &plusmn; half-width of its 95 % "
-        "t-interval over the pairs that both completed, and the ratio of the means; <b>bold</b>: the interval "
-        "excludes 0.</p>\n<div class=\"wide\"><table id=\"paired\" class=\"sortable\">\n<thead><tr>",
+        "t-interval over the pairs that both completed, and below it the ratio of the means; <b>bold</b>: the interval "
+        "excludes 0.</p>\n",
         f);
+  if (json_array_size(cmp) > 1) {
+    json_t *first = json_array_get(cmp, 0), *v;
+    const char *k;
+    int said = 0;
+    json_object_foreach(first, k, v)
+    {
+      char cell[64];
+      if (!fl_paired_label(k) || !fl_paired_one_value(cmp, k))
+        continue;
+      if (json_is_string(v))
+        snprintf(cell, sizeof cell, "%s", json_string_value(v));
+      else if (json_is_number(v))
+        fl_html_key_value(k, json_number_value(v), cell, sizeof cell);
+      else
+        snprintf(cell, sizeof cell, "-");
+      fputs(said++ ? ", <code>" : "<p>Every row: <code>", f);
+      fl_html_text(f, k, strlen(k));
+      fputs("</code> ", f);
+      fl_html_text(f, cell, strlen(cell));
+    }
+    if (said)
+      fputs(".</p>\n", f);
+  }
+  fputs("<div class=\"wide\"><table id=\"paired\" class=\"sortable\">\n<thead><tr>", f);
   {
     json_t *first = json_array_get(cmp, 0), *v;
     const char *k;
     json_object_foreach(first, k, v)
     {
-      if (fl_paired_label(k)) {
+      if (fl_paired_label(k) && !fl_paired_one_value(cmp, k)) {
+        const char *dot = strchr(k, '.');
         fputs("<th>", f);
-        fl_html_text(f, k, strlen(k));
+        fl_html_text(f, k, dot ? (size_t)(dot + 1 - k) : strlen(k));
+        if (dot) {
+          fputs("<wbr>", f);
+          fl_html_text(f, dot + 1, strlen(dot + 1));
+        }
         fputs("</th>", f);
       }
     }
     for (size_t g = 0; g < sizeof figs / sizeof figs[0]; g++) {
       char key[64];
+      const char *unit = figs[g].unit;
       snprintf(key, sizeof key, "%s_diff", figs[g].fig);
-      if (json_object_get(first, key))
-        fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", key, figs[g].head, figs[g].unit[0] ? " (" : "", figs[g].unit,
-                figs[g].unit[0] ? ")" : "");
+      if (!json_object_get(first, key))
+        continue;
+      if (strcmp(unit, "node-h") == 0 || strcmp(unit, "kWh") == 0) {
+        /* node-hours and energy in the unit the column's largest difference reads best in (one per column) */
+        double largest = 0;
+        for (size_t r = 0; r < json_array_size(cmp); r++) {
+          json_t *d = json_object_get(json_array_get(cmp, r), key);
+          if (json_is_number(d))
+            largest = fmax(largest, fabs(json_number_value(d)));
+        }
+        fl_html_scaled_unit(largest, unit[0] == 'k', &unit, &scale[g]);
+      }
+      fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", key, figs[g].head, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
     }
   }
   fputs("</tr></thead>\n<tbody>\n", f);
@@ -322,7 +459,7 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     json_object_foreach(o, k, v)
     {
       char cell[64];
-      if (!fl_paired_label(k))
+      if (!fl_paired_label(k) || fl_paired_one_value(cmp, k))
         continue;
       if (json_is_string(v))
         snprintf(cell, sizeof cell, "%s", json_string_value(v));
@@ -353,14 +490,14 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
         double dv = json_number_value(d), hv = json_is_number(h) ? json_number_value(h) : NAN;
         int sig = !isnan(hv) && fabs(dv) > hv;
         fprintf(f, "<td class=\"num\" data-fig=\"%s\" data-v=\"%.17g\">%s", key, dv, sig ? "<b>" : "");
-        fl_html_number(dv / figs[g].scale, a, sizeof a);
+        fl_html_number(dv / scale[g], 3, a, sizeof a);
         fprintf(f, "%s%s", dv > 0 ? "+" : "", a);
         if (!isnan(hv)) {
-          fl_html_number(hv / figs[g].scale, b, sizeof b);
+          fl_html_number(hv / scale[g], 2, b, sizeof b);
           fprintf(f, " &plusmn; %s", b);
         }
         if (json_is_number(r))
-          fprintf(f, " (&times;%.3g)", json_number_value(r));
+          fprintf(f, "<br><span class=\"ratio\">&times;%.3g</span>", json_number_value(r));
         fprintf(f, "%s</td>", sig ? "</b>" : "");
       }
     }
@@ -453,7 +590,9 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, l
   fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:2em}\n"
         "pre{font-size:12px;overflow-x:auto;background:#f6f6f6;padding:1em}\n"
         ".wide{overflow-x:auto}\ntable{border-collapse:collapse;font-size:13px}\n"
-        "th,td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;white-space:nowrap}\n"
+        "th,td{border-bottom:1px solid #ddd;padding:3px 6px;text-align:left;white-space:nowrap}\n"
+        "th{white-space:normal;vertical-align:bottom}\n"
+        ".ratio{color:#666;font-size:11px}\n"
         "th{background:#f0f0f0;position:sticky;top:0}\ntd.num{text-align:right;font-variant-numeric:tabular-nums}\n"
         "figure{margin:2em 0}\nfigure svg{width:100%;height:auto;max-width:1000px}\n"
         "figcaption{color:#555}\ntable.sortable th{cursor:pointer}\n"

@@ -133,8 +133,71 @@ static void test_html_in_browser(void)
   CU_ASSERT(file_size(shot) > 13 * file_size(shot_bare) / 10); /* plots drawn: colour, lines, bands */
 }
 
+/* The page in a window 1280 pixels wide: the right edge of each of its tables, as the browser lays it out (a page of
+ * this test's loads the report in a frame of that width and writes what it measured into its own DOM). */
+static int table_edges(const char *report, int *right, int max)
+{
+  char wrapper[1024], dom_path[1024], cmd[4096];
+  long n = 0;
+  int k = 0;
+  char *dom;
+  const char *p;
+  FILE *f;
+  snprintf(wrapper, sizeof wrapper, "%s", fl_test_tmp("measure.html"));
+  snprintf(dom_path, sizeof dom_path, "%s", fl_test_tmp("measured.html"));
+  f = fopen(wrapper, "w");
+  if (!f)
+    return -1;
+  fprintf(f,
+          "<!doctype html><html><body style=\"margin:0\"><iframe id=\"f\" src=\"file://%s\" "
+          "style=\"width:1280px;height:900px;border:0\"></iframe><script>\n"
+          "document.getElementById('f').onload = function () {\n"
+          "  var out = [];\n"
+          "  this.contentDocument.querySelectorAll('table').forEach(function (t) {\n"
+          "    out.push(Math.round(t.getBoundingClientRect().right)); });\n"
+          "  var p = document.createElement('pre'); p.textContent = 'edges=' + out.join(',') + ';';\n"
+          "  document.body.appendChild(p); };\n</script></body></html>\n",
+          report);
+  fclose(f);
+  snprintf(
+      cmd, sizeof cmd,
+      "timeout 120 %s --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-file-access-from-files "
+      "--window-size=1300,1000 --virtual-time-budget=5000 --dump-dom 'file://%s' >'%s' 2>/dev/null",
+      browser(), wrapper, dom_path);
+  if (system(cmd) != 0 || !(dom = fl_test_read_file(dom_path, &n)))
+    return -1;
+  if ((p = strstr(dom, "<pre>edges="))) /* (the element the script added, not the script's own text) */
+    for (p += 11; k < max && *p >= '0' && *p <= '9'; p += strspn(p, ","))
+      right[k++] = (int)strtol(p, (char **)&p, 10);
+  free(dom);
+  return k;
+}
+
+/* Both tables of a study's page — configurations by four failure rates and three strategies with their own costs,
+ * every figure, and the paired comparison against the file system — fit a window 1280 pixels wide: a key with one
+ * value in every row is said above its table, numbers carry 3 significant digits (2 for an interval) in one unit
+ * per column, the heads wrap, a ratio goes under its difference. */
+static void test_html_fits_1280(void)
+{
+  int right[8], n;
+  fl_cli_write("w.ini", "[run]\nname = widths\nseed = 3\nreplicas = 4\nevents = none\nsweep = failures.node_mtbf=2y,5y,"
+                        "10y,25y strategy.kind+strategy.checkpoint_cost+strategy.restart_cost=checkpoint/5min/5min,"
+                        "two-level/30s/30s,replication/5min/5min\n[platform]\nnodes = 10000\n[failures]\nrepair = 1h\n"
+                        "[app]\nnodes = 4900\nwork = 24h\n[strategy]\nfile_cost = 5min\nfile_every = 4\ndowntime = "
+                        "30s\n");
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate w.ini --db w.sqlite --quiet", 300), 0);
+  CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("report w.sqlite --html w.html", 120), 0);
+  n = table_edges(fl_test_tmp("w.html"), right, 8);
+  CU_ASSERT_EQUAL(n, 2); /* the summary and the paired comparison */
+  for (int i = 0; i < n; i++) {
+    fprintf(stderr, "\n    table %d: right edge at %d px", i, right[i]);
+    CU_ASSERT(right[i] > 600 && right[i] <= 1280);
+  }
+}
+
 static CU_TestInfo html_tests[] = {
     {"the HTML report in headless Chromium", test_html_in_browser},
+    {"the HTML report's tables fit a window 1280 pixels wide", test_html_fits_1280},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"html", NULL, NULL, NULL, NULL, html_tests}, CU_SUITE_INFO_NULL};
