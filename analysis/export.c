@@ -19,10 +19,20 @@
 /* One output column: a runs column (col), the derived waste (col NULL, key < 0), or scenario key `key`. */
 typedef struct fl_xcol {
   const fl_column *col;
-  int key;
+  int run;  /* col's place in the SELECT */
+  int key;  /* a scenario key (-1: none) */
+  int part; /* a compound key's number (0: the key as text; 1..: its idle/epsilon/busy watts, rows/cols) */
   char name[80];
   const char *type, *unit, *from;
 } fl_xcol;
+
+/* Compound keys, also exported as numbers: their parts by the key's type (keyinfo.type). */
+static const struct {
+  const char *type, *vtype, *unit;
+  int n;
+  const char *part[3];
+} fl_xparts[] = {{"Idle:AllCores watts", "real", "W", 3, {"idle_w", "epsilon_w", "busy_w"}},
+                 {"ROWSxCOLS", "integer", "", 2, {"rows", "cols", NULL}}};
 
 /* The last scenario replayed: consecutive rows of one sweep point share it. */
 typedef struct fl_xcache {
@@ -153,6 +163,61 @@ static json_t *fl_json_value(const fl_value *v)
   }
 }
 
+/* The value of column o in the row st is on (sc: its scenario, NULL when it no longer parses); buf holds text. */
+static fl_value fl_xvalue(sqlite3_stmt *st, const fl_xcol *o, fl_scenario *sc, int i_work, int i_makespan, int i_pn,
+                          char *buf, size_t size)
+{
+  fl_value v = {FL_VAL_NULL, 0, 0, 0.0, NULL};
+  if (o->col) {
+    v = fl_xrun_value(st, o->run, o->col);
+    if (v.kind == FL_VAL_NULL && o->col->how == FL_COL_NODE_HOURS && sqlite3_column_type(st, i_pn) != SQLITE_NULL &&
+        sqlite3_column_type(st, i_makespan) != SQLITE_NULL) {
+      /* a row written before the column: the same product */
+      v.kind = FL_VAL_REAL;
+      v.d = (double)sqlite3_column_int64(st, i_pn) * sqlite3_column_double(st, i_makespan) / 3600.0;
+    }
+  } else if (o->key < 0) {
+    double w = sqlite3_column_double(st, i_work), m = sqlite3_column_double(st, i_makespan);
+    if (sqlite3_column_type(st, i_makespan) != SQLITE_NULL && m > 0) {
+      v.kind = FL_VAL_REAL;
+      v.d = 1.0 - w / m;
+    }
+  } else if (sc) {
+    v = fl_scenario_key_value(sc, o->key, buf, size);
+    if (o->part > 0 && v.kind == FL_VAL_TEXT && v.s) {
+      /* a compound key's part, read back from its text ("100:200", "100:120:200", "10x10"; each part written
+       * exactly): Idle:AllCores says no Epsilon, which SimGrid takes as Idle */
+      double p[3] = {NAN, NAN, NAN};
+      int n = 0;
+      const char *q = v.s;
+      char *end;
+      while (n < 3) {
+        p[n] = strtod(q, &end);
+        if (end == q)
+          break;
+        n++;
+        if (*end != ':' && *end != 'x')
+          break;
+        q = end + 1;
+      }
+      if (n == 2 && strchr(v.s, ':'))
+        p[2] = p[1], p[1] = p[0];
+      v.s = NULL;
+      v.kind = FL_VAL_NULL;
+      if (o->part <= 3 && !isnan(p[o->part - 1])) {
+        if (strcmp(o->type, "integer") == 0) {
+          v.kind = FL_VAL_INT;
+          v.i = (long long)p[o->part - 1];
+        } else {
+          v.kind = FL_VAL_REAL;
+          v.d = p[o->part - 1];
+        }
+      }
+    }
+  }
+  return v;
+}
+
 fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *out)
 {
   fl_err rc = FL_OK;
@@ -164,10 +229,11 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
   sqlite3_stmt *st = NULL;
   fl_xcache cache;
   long rows = 0;
-  int x;
+  int x = SQLITE_DONE, *has = NULL;
 
   memset(&cache, 0, sizeof cache);
-  FL_ALLOC(cols, nrun + 1 + nkeys);
+  FL_ALLOC(cols, nrun + 1 + 4 * nkeys);
+  FL_ALLOC(has, nrun + 1 + 4 * nkeys);
   q = sqlite3_str_new(h);
   sqlite3_str_appendall(q, "SELECT ");
   for (int c = 0; c < nrun; c++) {
@@ -180,7 +246,9 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
       continue; /* in scenario_texts; the keys below are what it says */
     o = &cols[ncols++];
     o->col = col;
+    o->run = c;
     o->key = -1;
+    o->part = 0;
     snprintf(o->name, sizeof o->name, "%s", col->name);
     o->type = fl_column_type(col);
     o->unit = col->unit;
@@ -209,6 +277,7 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
     fl_xcol *o = &cols[ncols++];
     o->col = NULL;
     o->key = -1;
+    o->part = 0;
     snprintf(o->name, sizeof o->name, "waste");
     o->type = "real";
     o->unit = "";
@@ -219,27 +288,61 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
     fl_xcol *o = &cols[ncols++];
     o->col = NULL;
     o->key = k;
+    o->part = 0;
     snprintf(o->name, sizeof o->name, "%s.%s", info->section, info->key);
     o->type = info->vtype;
     o->unit = info->unit;
     o->from = "scenario";
+    for (size_t t = 0; t < sizeof fl_xparts / sizeof *fl_xparts; t++)
+      for (int p = 0; strcmp(info->type, fl_xparts[t].type) == 0 && p < fl_xparts[t].n; p++) {
+        fl_xcol *q = &cols[ncols++];
+        *q = *o;
+        q->part = 1 + p;
+        snprintf(q->name, sizeof q->name, "%s.%s.%s", info->section, info->key, fl_xparts[t].part[p]);
+        q->type = fl_xparts[t].vtype;
+        q->unit = fl_xparts[t].unit;
+      }
   }
   sql = sqlite3_str_finish(q);
   q = NULL;
   FL_CHECK(sql != NULL, FL_ERR_NOMEM, "out of memory");
   FL_TRY(fl_runs_prepare(h, path, sql, opt->where && *opt->where ? opt->where : NULL, &st));
 
-  if (opt->format == FL_EXPORT_CSV) {
+  /* a column empty in every row exported is left out (unless all_columns): a first pass finds them */
+  for (int c = 0; c < ncols; c++)
+    has[c] = opt->all_columns;
+  while (!opt->all_columns && (x = sqlite3_step(st)) == SQLITE_ROW) {
+    fl_scenario *sc = fl_xcache_get(&cache, (const char *)sqlite3_column_text(st, i_text),
+                                    (const char *)sqlite3_column_text(st, i_over),
+                                    (const char *)sqlite3_column_text(st, i_path), sqlite3_column_int64(st, i_id));
     for (int c = 0; c < ncols; c++)
-      fprintf(out, "%s%s", c ? "," : "", cols[c].name);
+      if (!has[c]) {
+        char buf[200];
+        fl_value v = fl_xvalue(st, &cols[c], sc, i_work, i_makespan, i_pn, buf, sizeof buf);
+        has[c] = v.kind != FL_VAL_NULL;
+      }
+  }
+  if (!opt->all_columns) {
+    FL_CHECK(x == SQLITE_DONE, FL_ERR_DB, "%s: reading runs: %s", path, sqlite3_errmsg(h));
+    sqlite3_reset(st);
+  }
+
+  if (opt->format == FL_EXPORT_CSV) {
+    int first = 1;
+    for (int c = 0; c < ncols; c++)
+      if (has[c]) {
+        fprintf(out, "%s%s", first ? "" : ",", cols[c].name);
+        first = 0;
+      }
     fputc('\n', out);
   } else {
     json_t *arr = json_array();
     char *s;
     FL_CHECK(arr != NULL, FL_ERR_NOMEM, "out of memory");
     for (int c = 0; c < ncols; c++)
-      json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "name", cols[c].name, "type", cols[c].type, "unit",
-                                           cols[c].unit, "from", cols[c].from));
+      if (has[c])
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "name", cols[c].name, "type", cols[c].type, "unit",
+                                             cols[c].unit, "from", cols[c].from));
     s = json_dumps(arr, JSON_COMPACT);
     json_decref(arr);
     FL_CHECK(s != NULL, FL_ERR_NOMEM, "out of memory");
@@ -252,37 +355,22 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
                                     (const char *)sqlite3_column_text(st, i_over),
                                     (const char *)sqlite3_column_text(st, i_path), sqlite3_column_int64(st, i_id));
     json_t *obj = opt->format == FL_EXPORT_JSON ? json_object() : NULL;
+    int first = 1;
     FL_CHECK(opt->format != FL_EXPORT_JSON || obj, FL_ERR_NOMEM, "out of memory");
-    for (int c = 0, r = 0; c < ncols; c++) {
-      const fl_xcol *o = &cols[c];
-      fl_value v = {FL_VAL_NULL, 0, 0, 0.0, NULL};
-      char buf[64];
-      if (o->col) {
-        while (fl_run_column(r) != o->col)
-          r++;
-        v = fl_xrun_value(st, r, o->col);
-        if (v.kind == FL_VAL_NULL && o->col->how == FL_COL_NODE_HOURS && sqlite3_column_type(st, i_pn) != SQLITE_NULL &&
-            sqlite3_column_type(st, i_makespan) != SQLITE_NULL) {
-          /* a row written before the column: the same product */
-          v.kind = FL_VAL_REAL;
-          v.d = (double)sqlite3_column_int64(st, i_pn) * sqlite3_column_double(st, i_makespan) / 3600.0;
-        }
-      } else if (o->key < 0) {
-        double w = sqlite3_column_double(st, i_work), m = sqlite3_column_double(st, i_makespan);
-        if (sqlite3_column_type(st, i_makespan) != SQLITE_NULL && m > 0) {
-          v.kind = FL_VAL_REAL;
-          v.d = 1.0 - w / m;
-        }
-      } else if (sc) {
-        v = fl_scenario_key_value(sc, o->key, buf, sizeof buf);
-      }
+    for (int c = 0; c < ncols; c++) {
+      char buf[200];
+      fl_value v;
+      if (!has[c])
+        continue;
+      v = fl_xvalue(st, &cols[c], sc, i_work, i_makespan, i_pn, buf, sizeof buf);
       if (obj) {
-        json_object_set_new(obj, o->name, fl_json_value(&v));
+        json_object_set_new(obj, cols[c].name, fl_json_value(&v));
       } else {
-        if (c)
+        if (!first)
           fputc(',', out);
         fl_csv_value(&v, out);
       }
+      first = 0;
     }
     if (obj) {
       fputs(rows ? ",\n  " : "\n  ", out);
@@ -311,5 +399,6 @@ done:
   sqlite3_finalize(st);
   fl_xcache_clear(&cache);
   free(cols);
+  free(has);
   return rc;
 }

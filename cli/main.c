@@ -97,7 +97,7 @@ static const fl_cmd fl_cmds[] = {
      "--html writes one self-contained page with the table and the plots; --baseline compares each "
      "configuration with the baseline's run by run (same seed and replica: the same failures)",
      fl_cmd_report},
-    {"export", "DB [--format csv|json] [--where SQL] [-o FILE]",
+    {"export", "DB [--format csv|json] [--where SQL] [--all-columns] [-o FILE]",
      "the runs as data, one row per run: every results column typed, every scenario key as a column `section.key` "
      "in SI base units (for pandas, R, spreadsheets)",
      fl_cmd_export},
@@ -723,7 +723,7 @@ static int fl_cmd_export(int argc, char **argv)
 {
   fl_err rc = FL_OK;
   fl_db *db = NULL;
-  fl_export_opts eo = {FL_EXPORT_CSV, NULL};
+  fl_export_opts eo = {FL_EXPORT_CSV, NULL, 0};
   const char *path = NULL, *file = NULL, *format = NULL;
   char tmp[4200] = "";
   FILE *f = stdout;
@@ -742,6 +742,8 @@ static int fl_cmd_export(int argc, char **argv)
       eo.where = v;
     else if ((v = fl_args_value(argc, argv, &i, "-o")))
       file = v;
+    else if (strcmp(argv[i], "--all-columns") == 0)
+      eo.all_columns = 1;
     else if (argv[i][0] == '-')
       return fl_usage_error("export", "unknown option or missing value '%s'", argv[i]);
     else if (!path)

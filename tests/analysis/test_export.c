@@ -30,6 +30,12 @@ static void test_export_typed(void)
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("export ex.sqlite -o ex.csv", 60), 0);
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("export ex.sqlite --format json -o ex.json", 60), 0);
   CU_ASSERT_EQUAL(check("ex.sqlite", "ex.csv", "ex.json"), 0);
+  /* --all-columns: the columns empty in every row too (error_linf: a simulated bsp job has none) */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("export ex.sqlite --all-columns", 60), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, ",error_linf,"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("export ex.sqlite", 60), 0);
+  CU_ASSERT_PTR_NULL(strstr(fl_cli_out, ",error_linf,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_out, ",platform.node_power.busy_w,"));
   /* stdout is the same bytes as -o */
   CU_ASSERT_EQUAL(fl_cli_run_limited("export ex.sqlite --where \"strategy = 'buddy'\"", 60), 0);
   {
