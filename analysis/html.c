@@ -149,18 +149,49 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
                                       "re-executed", "substituted",      "tasks lost",
                                       "utilisation", "overhead",         "checkpoint I/O + wait",
                                       "mean wait",   "bounded slowdown"};
+  /* a workload study (every row app.kind = workload): the machine's figures, as the text report's machine table */
+  static const char *const mfigs[] = {"utilisation",
+                                      "useful_node_hours",
+                                      "overhead_node_hours",
+                                      "lost_node_hours",
+                                      "checkpoint_node_hours",
+                                      "restart_node_hours",
+                                      "io_wait_node_hours",
+                                      "replica_node_hours",
+                                      "mean_wait_s",
+                                      "mean_bounded_slowdown",
+                                      "failures",
+                                      "energy_j"};
+  static const char *const mheads[] = {"utilisation", "useful",           "overhead", "lost",
+                                       "checkpoint",  "restart",          "I/O wait", "copies",
+                                       "mean wait",   "bounded slowdown", "failures", "energy"};
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
   fl_summary_opts so = {scenario, NULL};
   int idx[sizeof figs / sizeof figs[0]], use[sizeof figs / sizeof figs[0]], *same = NULL;
   double scale[sizeof figs / sizeof figs[0]];
-  const int nf = (int)(sizeof figs / sizeof figs[0]);
+  int nf = (int)(sizeof figs / sizeof figs[0]);
+  const char *const *fig = figs, *const *head = heads;
   FL_TRY(fl_summary_compute(db, db_label, &so, &sm));
+  {
+    int workload = sm->ngroups > 0;
+    int ka = -1;
+    for (int k = 0; k < fl_scenario_key_count() && ka < 0; k++)
+      if (strcmp(fl_scenario_key_at(k)->section, "app") == 0 && strcmp(fl_scenario_key_at(k)->key, "kind") == 0)
+        ka = k;
+    for (int g = 0; g < sm->ngroups && ka >= 0; g++)
+      workload &= sm->groups[g].vals[ka] && strcmp(sm->groups[g].vals[ka], "workload") == 0;
+    if (workload && ka >= 0) {
+      fig = mfigs;
+      head = mheads;
+      nf = (int)(sizeof mfigs / sizeof mfigs[0]);
+    }
+  }
   for (int i = 0; i < nf; i++) {
     idx[i] = -1;
     use[i] = 0;
     for (int k = 0; k < fl_summary_nfig(); k++)
-      if (strcmp(fl_summary_fig_name(k), figs[i]) == 0)
+      if (strcmp(fl_summary_fig_name(k), fig[i]) == 0)
         idx[i] = k;
     for (int g = 0; idx[i] >= 0 && g < sm->ngroups; g++)
       use[i] |= sm->groups[g].fig[idx[i]].n > 0;
@@ -227,7 +258,7 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
         if (sm->groups[g].fig[idx[i]].n)
           largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
       fl_html_duration_unit(largest, &name, &scale[i]);
-      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", figs[i], heads[i], name);
+      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", fig[i], head[i], name);
     } else if (strcmp(unit, "J") == 0 || strcmp(unit, "node-h") == 0) {
       double largest = 0;
       const char *name;
@@ -235,14 +266,14 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
         if (sm->groups[g].fig[idx[i]].n)
           largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
       fl_html_scaled_unit(largest, unit[0] == 'J', &name, &scale[i]);
-      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", figs[i], heads[i], name);
-    } else if (strcmp(figs[i], "waste") == 0 || strcmp(figs[i], "resilience") == 0 ||
-               strcmp(figs[i], "utilisation") == 0) {
+      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", fig[i], head[i], name);
+    } else if (strcmp(fig[i], "waste") == 0 || strcmp(fig[i], "resilience") == 0 ||
+               strcmp(fig[i], "utilisation") == 0) {
       scale[i] = 0.01;
-      fprintf(f, "<th data-fig=\"%s\">%s (%%)</th>", figs[i], heads[i]);
+      fprintf(f, "<th data-fig=\"%s\">%s (%%)</th>", fig[i], head[i]);
     } else {
       int own = !unit[0] || strcmp(unit, "node-h") == 0; /* no unit, or the head says it */
-      fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", figs[i], heads[i], own ? "" : " (", own ? "" : unit,
+      fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", fig[i], head[i], own ? "" : " (", own ? "" : unit,
               own ? "" : ")");
     }
   }
@@ -275,7 +306,7 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
     fprintf(f, "<td class=\"num\">%ld</td><td class=\"num\">%ld</td>", gr->runs, gr->status[0]);
     for (int i = 0; i < nf; i++)
       if (use[i])
-        fl_html_stat(f, figs[i], &gr->fig[idx[i]], scale[i]);
+        fl_html_stat(f, fig[i], &gr->fig[idx[i]], scale[i]);
     fputs("</tr>\n", f);
   }
   fputs("</tbody></table></div>\n", f);
@@ -330,42 +361,36 @@ static int fl_paired_one_value(json_t *cmp, const char *k)
 /* The paired comparison (compare.h) as a table, when the strategies differ: each strategy against the baseline
  * (`checkpoint` when it ran, else the first strategy by name), run by run; "significant" when the 95 % interval of
  * the difference excludes 0. Nothing when no strategy pairs with it. */
-static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
+typedef struct fl_html_pfig {
+  const char *fig, *head, *unit;
+  double scale;
+} fl_html_pfig;
+
+/* One paired comparison (compare.h) against `base` ("key=value"), as a table: the rows' figures (`figs`, those of
+ * the app: a job's, or a workload's machine figures). When nothing pairs: the reason (say_why) or nothing. */
+/* Has any comparison a number for member `key`? (A figure the app does not have is null in every one.) */
+static int fl_paired_has(json_t *cmp, const char *key)
 {
-  static const struct {
-    const char *fig, *head, *unit;
-    double scale;
-  } figs[] = {{"makespan_s", "makespan", "h", 3600.0},     {"waste", "waste", "pts", 0.01},
-              {"node_hours", "node-hours", "node-h", 1.0}, {"wasted_node_hours", "wasted", "node-h", 1.0},
-              {"energy_j", "energy", "kWh", 3.6e6},        {"failures", "failures", "", 1.0},
-              {"interruptions", "interruptions", "", 1.0}, {"overhead_node_hours", "overhead", "node-h", 1.0},
-              {"mean_wait_s", "mean wait", "h", 3600.0}};
+  for (size_t i = 0; i < json_array_size(cmp); i++)
+    if (json_is_number(json_object_get(json_array_get(cmp, i), key)))
+      return 1;
+  return 0;
+}
+
+static fl_err fl_html_paired_one(FILE *f, sqlite3 *db, const char *db_label, const char *scenario, const char *base,
+                                 int say_why, const fl_html_pfig *figs, size_t nfigs, int nth, int *shown)
+{
   fl_err rc = FL_OK;
-  sqlite3_stmt *st = NULL;
-  char base[128] = "", *buf = NULL;
+  char *buf = NULL;
   size_t len = 0;
   FILE *mem = NULL;
   json_t *root = NULL, *cmp;
   json_error_t jerr;
   size_t i;
-  double scale[sizeof figs / sizeof figs[0]];
-  for (i = 0; i < sizeof figs / sizeof figs[0]; i++)
+  double scale[16];
+  for (i = 0; i < nfigs && i < 16; i++)
     scale[i] = figs[i].scale;
 
-  if (sqlite3_prepare_v2(db,
-                         "SELECT strategy FROM runs WHERE (?1 IS NULL OR scenario = ?1) AND mode = 'sim' AND "
-                         "strategy IS NOT NULL GROUP BY strategy ORDER BY strategy <> 'checkpoint', strategy",
-                         -1, &st, NULL) != SQLITE_OK)
-    goto done;
-  sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
-  {
-    int n = 0;
-    while (sqlite3_step(st) == SQLITE_ROW)
-      if (n++ == 0)
-        snprintf(base, sizeof base, "strategy.kind=%s", (const char *)sqlite3_column_text(st, 0));
-    if (n < 2)
-      goto done; /* one strategy: nothing to pair */
-  }
   FL_CHECK((mem = open_memstream(&buf, &len)) != NULL, FL_ERR_NOMEM, "out of memory");
   {
     fl_compare_opts co = {base, scenario, "mode = 'sim'", FL_COMPARE_JSON};
@@ -373,11 +398,14 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     fclose(mem);
     mem = NULL;
     if (crc != FL_OK) {
-      /* nothing paired, or the baseline is ambiguous: the section says why instead of leaving itself out */
+      /* nothing paired, or the baseline is ambiguous: the strategies' section says why instead of leaving itself
+       * out; another key's says nothing (its values may well not pair: another failure rate is another job) */
       const char *why = fl_err_msg();
-      fputs("<h2>Paired comparison</h2>\n<p>Not paired: ", f);
-      fl_html_text(f, why, strlen(why));
-      fputs("</p>\n", f);
+      if (say_why) {
+        fputs("<h2>Paired comparison</h2>\n<p>Not paired: ", f);
+        fl_html_text(f, why, strlen(why));
+        fputs("</p>\n", f);
+      }
       fl_err_clear();
       goto done;
     }
@@ -386,7 +414,12 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
   cmp = root ? json_object_get(root, "comparisons") : NULL;
   if (!json_is_array(cmp) || json_array_size(cmp) == 0)
     goto done;
-  fprintf(f, "<h2>Paired comparison</h2>\n<p>Each run minus the run of the baseline <code>");
+  *shown = 1;
+  /* the strategies' comparison is "the" paired comparison; another key's is named by its baseline */
+  fputs(say_why ? "<h2>Paired comparison" : "<h2>Paired comparison against <code>", f);
+  if (!say_why)
+    fl_html_text(f, base, strlen(base));
+  fprintf(f, "%s</h2>\n<p>Each run minus the run of the baseline <code>", say_why ? "" : "</code>");
   fl_html_text(f, base, strlen(base));
   fputs("</code> with the same seed and replica (the same failures): mean difference &plusmn; half-width of its 95 % "
         "t-interval over the pairs that both completed, and below it the ratio of the means; <b>bold</b>: the interval "
@@ -415,7 +448,10 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
     if (said)
       fputs(".</p>\n", f);
   }
-  fputs("<div class=\"wide\"><table id=\"paired\" class=\"sortable\">\n<thead><tr>", f);
+  if (nth)
+    fprintf(f, "<div class=\"wide\"><table id=\"paired-%d\" class=\"sortable\">\n<thead><tr>", nth + 1);
+  else
+    fputs("<div class=\"wide\"><table id=\"paired\" class=\"sortable\">\n<thead><tr>", f);
   {
     json_t *first = json_array_get(cmp, 0), *v;
     const char *k;
@@ -432,11 +468,11 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
         fputs("</th>", f);
       }
     }
-    for (size_t g = 0; g < sizeof figs / sizeof figs[0]; g++) {
+    for (size_t g = 0; g < nfigs; g++) {
       char key[64];
       const char *unit = figs[g].unit;
       snprintf(key, sizeof key, "%s_diff", figs[g].fig);
-      if (!json_object_get(first, key))
+      if (!fl_paired_has(cmp, key))
         continue;
       if (strcmp(unit, "node-h") == 0 || strcmp(unit, "kWh") == 0) {
         /* node-hours and energy in the unit the column's largest difference reads best in (one per column) */
@@ -471,13 +507,13 @@ static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const c
       fl_html_text(f, cell, strlen(cell));
       fputs("</td>", f);
     }
-    for (size_t g = 0; g < sizeof figs / sizeof figs[0]; g++) {
+    for (size_t g = 0; g < nfigs; g++) {
       char key[64], kh[80], kr[80], a[32], b[32];
       json_t *d, *h, *r;
       snprintf(key, sizeof key, "%s_diff", figs[g].fig);
       snprintf(kh, sizeof kh, "%s_diff_ci95", figs[g].fig);
       snprintf(kr, sizeof kr, "%s_ratio", figs[g].fig);
-      if (!json_object_get(json_array_get(cmp, 0), key))
+      if (!fl_paired_has(cmp, key))
         continue;
       d = json_object_get(o, key);
       h = json_object_get(o, kh);
@@ -509,6 +545,92 @@ done:
     fclose(mem);
   free(buf);
   json_decref(root);
+  return rc;
+}
+
+/* The paired comparisons of the page: the strategies against `checkpoint` when it ran (else the first by name), then
+ * against the default value (else the first) of every other key that varies among the configurations and pairs —
+ * a workload study's app.checkpoint_io, say — at most three more. Each with the figures of the app that ran. */
+static fl_err fl_html_paired(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
+{
+  static const fl_html_pfig job[] = {
+      {"makespan_s", "makespan", "h", 3600.0},     {"waste", "waste", "pts", 0.01},
+      {"node_hours", "node-hours", "node-h", 1.0}, {"wasted_node_hours", "wasted", "node-h", 1.0},
+      {"energy_j", "energy", "kWh", 3.6e6},        {"failures", "failures", "", 1.0},
+      {"interruptions", "interruptions", "", 1.0}, {"overhead_node_hours", "overhead", "node-h", 1.0},
+      {"mean_wait_s", "mean wait", "h", 3600.0}};
+  static const fl_html_pfig machine[] = {{"overhead_node_hours", "overhead", "node-h", 1.0},
+                                         {"lost_node_hours", "lost", "node-h", 1.0},
+                                         {"checkpoint_node_hours", "checkpoint", "node-h", 1.0},
+                                         {"io_wait_node_hours", "I/O wait", "node-h", 1.0},
+                                         {"mean_wait_s", "mean wait", "h", 3600.0},
+                                         {"mean_bounded_slowdown", "bounded slowdown", "", 1.0},
+                                         {"failures", "failures", "", 1.0}};
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = NULL;
+  fl_summary *sm = NULL;
+  fl_summary_opts so = {scenario, "mode = 'sim'"};
+  char base[256] = "";
+  int nstrat = 0, all_workload = 0, nth = 0;
+  const fl_html_pfig *figs = job;
+  size_t nfigs = sizeof job / sizeof *job;
+
+  if (sqlite3_prepare_v2(db,
+                         "SELECT strategy, (SELECT COUNT(*) = SUM(app = 'workload') FROM runs WHERE (?1 IS NULL OR "
+                         "scenario = ?1) AND mode = 'sim') FROM runs WHERE (?1 IS NULL OR scenario = ?1) AND mode = "
+                         "'sim' AND strategy IS NOT NULL GROUP BY strategy ORDER BY strategy <> 'checkpoint', strategy",
+                         -1, &st, NULL) != SQLITE_OK)
+    goto done;
+  sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (nstrat++ == 0)
+      snprintf(base, sizeof base, "strategy.kind=%s", (const char *)sqlite3_column_text(st, 0));
+    all_workload = sqlite3_column_int(st, 1);
+  }
+  if (all_workload) {
+    figs = machine;
+    nfigs = sizeof machine / sizeof *machine;
+  }
+  if (nstrat >= 2) { /* one strategy: nothing to pair by it */
+    int shown = 0;
+    FL_TRY(fl_html_paired_one(f, db, db_label, scenario, base, 1, figs, nfigs, nth, &shown));
+    nth = 1; /* (said, or why not) */
+  }
+  FL_TRY(fl_summary_compute(db, db_label, &so, &sm));
+  for (int s = 0; s < sm->nshown && nth < 4; s++) {
+    const fl_scenario_keyinfo *k = fl_scenario_key_at(sm->shown[s]);
+    const char *v0 = sm->groups[0].vals[sm->shown[s]], *pick = NULL;
+    int varies = 0;
+    if (strcmp(k->section, "strategy") == 0 || strcmp(k->section, "run") == 0)
+      continue; /* the strategies' own keys belong to the strategies' comparison above */
+    for (int g = 1; g < sm->ngroups; g++)
+      varies |= strcmp(sm->groups[g].vals[sm->shown[s]] ? sm->groups[g].vals[sm->shown[s]] : "", v0 ? v0 : "") != 0;
+    if (!varies)
+      continue;
+    for (int g = 0; g < sm->ngroups && !pick; g++) {
+      char shown[96];
+      const char *v = sm->groups[g].vals[sm->shown[s]];
+      fl_rowset_show(sm->shown[s], v, shown, sizeof shown);
+      if (v && strcmp(shown, k->def) == 0)
+        pick = v;
+    }
+    if (!pick)
+      pick = v0;
+    if (!pick)
+      continue;
+    {
+      char shown[96];
+      fl_rowset_show(sm->shown[s], pick, shown, sizeof shown);
+      snprintf(base, sizeof base, "%s.%s=%s", k->section, k->key, shown);
+    }
+    {
+      int shown = 0;
+      FL_TRY(fl_html_paired_one(f, db, db_label, scenario, base, 0, figs, nfigs, nth, &shown));
+      nth += shown;
+    }
+  }
+done:
+  fl_summary_destroy(&sm);
   sqlite3_finalize(st);
   return rc;
 }

@@ -191,6 +191,8 @@ static void test_simulate_hand_schedule(void)
   CU_ASSERT_EQUAL(fl_cli_run_limited("report hand.sqlite --html hand.html", 60), 0);
   CU_ASSERT_EQUAL(fl_holds("hand.html", "<th data-fig=\"utilisation\">utilisation (%)</th>"), 1);
   CU_ASSERT_EQUAL(fl_holds("hand.html", "<h2>Overhead node-hours by configuration</h2>"), 1);
+  CU_ASSERT_EQUAL(fl_holds("hand.html", "<th data-fig=\"mean_wait_s\">mean wait"), 1);
+  CU_ASSERT_EQUAL(fl_holds("hand.html", "data-fig=\"makespan_s\""), 0); /* a job's figure: not a machine's */
 }
 
 /* Failures replayed from a real log (LANL system 20, failures.model = trace) hit whichever job holds the node. */
@@ -393,6 +395,11 @@ static void test_failures_accounting(void)
   CU_ASSERT(fl_cli_query("acct.sqlite", "SELECT MIN(lost_node_hours) FROM runs") > 0);
   CU_ASSERT(fl_cli_query("acct.sqlite", "SELECT io_wait_node_hours FROM runs WHERE overrides LIKE '%least%' "
                                         "ORDER BY id LIMIT 1") > 0);
+  /* the HTML page answers the study's question: least-waste against oblivious, paired, in the machine's figures */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("report acct.sqlite --html acct.html", 60), 0);
+  CU_ASSERT_EQUAL(fl_holds("acct.html", "against <code>app.checkpoint_io=oblivious</code>"), 1);
+  CU_ASSERT_EQUAL(fl_holds("acct.html", "<th data-fig=\"io_wait_node_hours_diff\">I/O wait"), 1);
+  CU_ASSERT_EQUAL(fl_holds("acct.html", "<th data-fig=\"makespan_s_diff\">"), 0);
   /* held time per job from the events: each start to the failure or end that follows it */
   const char *held =
       "WITH ev AS (SELECT run_id, rank AS job, kind, t_s, LEAD(t_s) OVER (PARTITION BY run_id, rank "
@@ -732,7 +739,8 @@ static void test_aggregated_io(void)
   {
     sqlite3 *h = NULL;
     CU_ASSERT_EQUAL_FATAL(sqlite3_open(fl_test_tmp("agg.sqlite"), &h), SQLITE_OK);
-    CU_ASSERT_EQUAL(sqlite3_exec(h, "UPDATE runs SET makespan_s = makespan_s * 1.01, created_at = '2026-11-27T12:00:00Z'",
+    CU_ASSERT_EQUAL(sqlite3_exec(h,
+                                 "UPDATE runs SET makespan_s = makespan_s * 1.01, created_at = '2026-11-27T12:00:00Z'",
                                  NULL, NULL, NULL),
                     SQLITE_OK);
     sqlite3_close(h);
@@ -803,10 +811,11 @@ static void test_streamed_trace(void)
   /* app.jobs = 1 of an out-of-order trace is the first in submit order: job 9 on line 3, too large, refused */
   fl_cli_write("unsorted2.swf", "; MaxNodes: 16\n1 10 -1 5 1 -1 -1 1 5 -1 1 1 1 -1 1 -1 -1 -1\n"
                                 "9 0 -1 5 8 -1 -1 8 5 -1 1 1 1 -1 1 -1 -1 -1\n");
-  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate unsorted.ini --db unsorted2.sqlite --quiet --set app.trace=unsorted2.swf "
-                                     "--set app.jobs=1",
-                                     60),
-                  2);
+  CU_ASSERT_EQUAL(
+      fl_cli_run_limited("simulate unsorted.ini --db unsorted2.sqlite --quiet --set app.trace=unsorted2.swf "
+                         "--set app.jobs=1",
+                         60),
+      2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "unsorted2.swf:3: field 5 (allocated processors) '8': 8 nodes"));
   CU_ASSERT_FALSE(fl_cli_exists("unsorted2.sqlite"));
   /* a queue of 500 */
@@ -828,8 +837,9 @@ static void test_streamed_trace(void)
                             "[app]\nkind = workload\ntrace = queue.swf\nscheduler = fcfs\n[strategy]\nkind = none\n");
   CU_ASSERT_EQUAL_FATAL(fl_cli_run_limited("simulate queue.ini --db queue.sqlite --quiet", 60), 0);
   CU_ASSERT_EQUAL(fl_cli_query("queue.sqlite", "SELECT COUNT(*) FROM jobs"), 501);
-  CU_ASSERT_EQUAL(fl_cli_query("queue.sqlite", "SELECT COUNT(*) FROM jobs WHERE job <= 500 AND start_s = 10 * (job - 1) "
-                                               "AND end_s = 10 * job"),
+  CU_ASSERT_EQUAL(fl_cli_query("queue.sqlite",
+                               "SELECT COUNT(*) FROM jobs WHERE job <= 500 AND start_s = 10 * (job - 1) "
+                               "AND end_s = 10 * job"),
                   500);
   CU_ASSERT_EQUAL(fl_job_col("queue.sqlite", 1, 501, "start_s"), 5000);
   /* one row for each job */
