@@ -68,6 +68,7 @@ static void fl_adv_worker_add(fl_adv_worker *w, int idx, char *text)
   int nsets = 0;
   int32_t code = 0;
   double tau = INFINITY, fps = 0.0;
+  int64_t file_every = -1;
   const char *st_step = NULL;
   fl_sim *sim;
   if (idx >= w->cap) {
@@ -94,6 +95,16 @@ static void fl_adv_worker_add(fl_adv_worker *w, int idx, char *text)
   fps = fl_sim_failures_per_step(sim, &st_step);
   if (st_step)
     snprintf(step, sizeof step, "%s", st_step);
+  if (fl_sim_uses_key(sim, "strategy.file_every"))
+    for (int k = 0; k < fl_scenario_key_count(); k++) {
+      const fl_scenario_keyinfo *ki = fl_scenario_key_at(k);
+      char buf[64];
+      fl_value v;
+      if (strcmp(ki->section, "strategy") != 0 || strcmp(ki->key, "file_every") != 0)
+        continue;
+      v = fl_scenario_key_value(w->st[idx]->points[0].sc, k, buf, sizeof buf);
+      file_every = v.kind == FL_VAL_INT ? (int64_t)v.i : -1;
+    }
 done:
   free(sets);
   if (rc != FL_OK) {
@@ -106,6 +117,7 @@ done:
   fwrite(&fps, sizeof fps, 1, w->out);
   fwrite(rule, sizeof rule, 1, w->out);
   fwrite(step, sizeof step, 1, w->out);
+  fwrite(&file_every, sizeof file_every, 1, w->out);
   fflush(w->out);
 }
 
@@ -327,11 +339,20 @@ static int fl_adv_add(fl_advise *a, char *const *sets, int nsets, const char *ex
   c.family = a->n;
   c.factor = 1.0;
   c.tau_s = INFINITY;
-  for (int i = 0; i < nsets && c.nsets < FL_ADV_MAX_SETS - 1; i++)
-    if (!(extra && strncmp(sets[i], "strategy.interval=", 18) == 0 && strncmp(extra, "strategy.interval=", 18) == 0))
+  for (int i = 0; i < nsets && c.nsets < FL_ADV_MAX_SETS - 2; i++) {
+    /* a key of `extra` (newline-separated "key=value"s) replaces the family's value */
+    size_t klen = strcspn(sets[i], "=");
+    int replaced = 0;
+    for (const char *e = extra; e && *e; e += strcspn(e, "\n"), e += *e == '\n')
+      replaced |= strncmp(e, sets[i], klen + 1) == 0;
+    if (!replaced)
       c.sets[c.nsets++] = strdup(sets[i]);
-  if (extra)
-    c.sets[c.nsets++] = strdup(extra);
+  }
+  for (const char *e = extra; e && *e && c.nsets < FL_ADV_MAX_SETS; e += *e == '\n') {
+    size_t len = strcspn(e, "\n");
+    c.sets[c.nsets++] = strndup(e, len);
+    e += len;
+  }
   g = realloc(a->c, (size_t)(a->n + 1) * sizeof *g);
   for (int i = 0; i < c.nsets; i++)
     if (!c.sets[i] || !g) {
@@ -379,9 +400,12 @@ static fl_err fl_adv_setup(fl_adv_state *s, int i)
   } else {
     double fps;
     char step[48];
+    int64_t fe;
     FL_CHECK(fl_adv_read(g->from, &c->tau_s, sizeof c->tau_s) && fl_adv_read(g->from, &fps, sizeof fps) &&
-                 fl_adv_read(g->from, c->rule, sizeof c->rule) && fl_adv_read(g->from, step, sizeof step),
+                 fl_adv_read(g->from, c->rule, sizeof c->rule) && fl_adv_read(g->from, step, sizeof step) &&
+                 fl_adv_read(g->from, &fe, sizeof fe),
              FL_ERR_SIM, "a worker process ended");
+    c->file_every = (long)fe;
     c->rule[sizeof c->rule - 1] = step[sizeof step - 1] = '\0';
     if (fps > FL_ADV_HOPELESS) {
       c->state = FL_ADV_REFUSED;
@@ -614,11 +638,58 @@ static fl_err fl_adv_variants(fl_adv_state *s, double step, int around_best, int
       char set[64];
       int dup = 0, i;
       for (int k = 0; k < a->n; k++)
-        dup |= a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02;
+        dup |=
+            a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 && a->c[k].file_every == base->file_every;
       if (dup)
         continue;
       snprintf(set, sizeof set, tau >= 100 ? "strategy.interval=%.0fs" : "strategy.interval=%.2fs", tau);
       i = fl_adv_add(a, base->sets, base->nsets, set);
+      FL_CHECK(i >= 0, FL_ERR_NOMEM, "out of memory");
+      a->c[i].family = f;
+      a->c[i].factor = factor;
+      a->c[i].group = a->c[f].group;
+      FL_TRY(fl_adv_setup(s, i));
+      (*added)++;
+    }
+  }
+done:
+  return rc;
+}
+
+/* Add file-level period variants (strategy.file_every) of every multi-level family still racing, at its best
+ * member's interval: its best period x 1/2 and x 2 at first, then +-1 around the best again. */
+static fl_err fl_adv_file_variants(fl_adv_state *s, int fine, int *added)
+{
+  fl_err rc = FL_OK;
+  fl_advise *a = s->a;
+  int n = a->n;
+  for (int f = 0; f < n; f++) {
+    int best = -1;
+    long want[2];
+    if (a->c[f].family != f || a->c[f].file_every < 1 || a->c[f].state == FL_ADV_REFUSED)
+      continue;
+    for (int i = 0; i < n; i++)
+      if (a->c[i].family == f && a->c[i].state == FL_ADV_RACING &&
+          (best < 0 || fl_adv_mean(a->c[i].fig[0], a->c[i].n) < fl_adv_mean(a->c[best].fig[0], a->c[best].n)))
+        best = i;
+    if (best < 0)
+      continue;
+    want[0] = fine ? a->c[best].file_every - 1 : a->c[best].file_every / 2;
+    want[1] = fine ? a->c[best].file_every + 1 : a->c[best].file_every * 2;
+    for (int m = 0; m < 2; m++) {
+      char extra[160];
+      const char *iv = fl_adv_set_value(&a->c[best], "strategy.interval");
+      int dup = want[m] < 1, i;
+      double factor = a->c[best].factor;
+      for (int k = 0; k < a->n && !dup; k++)
+        dup |= a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 && a->c[k].file_every == want[m];
+      if (dup)
+        continue;
+      if (iv)
+        snprintf(extra, sizeof extra, "strategy.interval=%s\nstrategy.file_every=%ld", iv, want[m]);
+      else
+        snprintf(extra, sizeof extra, "strategy.file_every=%ld", want[m]);
+      i = fl_adv_add(a, a->c[f].sets, a->c[f].nsets, extra);
       FL_CHECK(i >= 0, FL_ERR_NOMEM, "out of memory");
       a->c[i].family = f;
       a->c[i].factor = factor;
@@ -702,6 +773,9 @@ static fl_err fl_adv_race(fl_adv_state *s)
      * it is the last one left: the best strategy at the rule's interval is not yet the best configuration) */
     if (stage < 3) {
       FL_TRY(fl_adv_variants(s, stage == 0 ? 0.5 : stage == 1 ? 0.25 : 0.125, stage > 0, &added));
+      stage++;
+    } else if (stage < 5) { /* then the file level's period of the multi-level strategies */
+      FL_TRY(fl_adv_file_variants(s, stage == 4, &added));
       stage++;
     }
     if (added)

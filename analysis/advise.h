@@ -51,6 +51,7 @@ typedef struct fl_advise_cand {
   int state;       /* FL_ADV_* */
   char why[600];   /* refused: why; dropped: against whom, at how many replicas */
   double tau_s;    /* compute between checkpoints (INFINITY: none) */
+  long file_every; /* multi-level: checkpoints per file-level one (strategy.file_every; -1: the strategy has none) */
   char rule[48];   /* the interval rule the rows name ("daly", "fixed"; "" without checkpoints) */
   long n, cap;     /* replicas evaluated */
   double *fig[4];  /* per replica: the objective's column and makespan_s, node_hours, energy_j */

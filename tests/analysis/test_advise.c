@@ -188,12 +188,41 @@ static void test_bad_input(void)
   CU_ASSERT(!fl_cli_exists("bad.sqlite"));
 }
 
+/* Two-level's file-level period is tuned too: the family still racing after its intervals gets strategy.file_every
+ * at 1/2 and 2 of its default (4: 2 and 8), then 3 and 5 around the best, each at the family's best interval; the
+ * winner's --out carries it when it is not the default. */
+static void test_file_every_tuned(void)
+{
+  char text[1024];
+  json_t *j, *ranking;
+  int seen[10] = {0};
+  snprintf(text, sizeof text, job, 250, "30d",
+           "file_cost = 5min\n[run]\nsweep = strategy.kind+strategy.file_cost=two-level/5min,two-level/6min\n");
+  fl_cli_write("fe.ini", text);
+  j = advise_json("fe.ini", "--db fe.sqlite --budget 3000");
+  ranking = json_object_get(j, "ranking");
+  for (size_t i = 0; i < json_array_size(ranking); i++) {
+    json_t *cfg = json_object_get(json_array_get(ranking, i), "config");
+    const char *fe = json_string_value(json_object_get(cfg, "strategy.file_every"));
+    const char *kind = json_string_value(json_object_get(cfg, "strategy.kind"));
+    if (fe) {
+      CU_ASSERT_STRING_EQUAL(kind, "two-level");
+      if (atoi(fe) >= 0 && atoi(fe) < 10)
+        seen[atoi(fe)] = 1;
+    }
+  }
+  CU_ASSERT(seen[2] && seen[8]);                       /* 1/2 and 2 of the default 4 */
+  CU_ASSERT(seen[3] || seen[5] || seen[1] || seen[9]); /* then +-1 around the best of them */
+  json_decref(j);
+}
+
 static CU_TestInfo advise_tests[] = {
     {"paired differences: Student's sleep data as R's t.test", test_race_paired_published},
     {"Holm's step-down over several challengers", test_race_holm},
     {"replication must win", test_replication_wins},
     {"buddy must win; the answer read back from the database", test_buddy_wins_and_reads_back},
     {"identical configurations tie", test_tie},
+    {"two-level's file-level period is tuned", test_file_every_tuned},
     {"bad input: exit 2, nothing written", test_bad_input},
     CU_TEST_INFO_NULL,
 };
