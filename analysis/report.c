@@ -29,6 +29,8 @@ enum {
   FL_M_LOST,
   FL_M_SPENT,
   FL_M_XFREE, /* task graphs: makespan / the failure-free simulated makespan */
+  FL_M_NODEH, /* node-hours the job held (ranks x copies + spares) */
+  FL_M_ENERGY,
   FL_NMETRICS
 };
 
@@ -42,11 +44,13 @@ typedef struct fl_group {
   /* grid-world task graphs: the share of sweeps done by the end, over every run (timeouts too: how far they got) */
   double progress_sum;
   size_t progress_n;
-  /* the makespan column's one unit for every row of the table: its seconds, its name, and the decimals that give
-   * its largest value 4 significant digits */
+  /* the makespan column's one unit for every row of the table (from its largest value): its seconds, its name */
   double time_scale;
   const char *time_unit;
-  int time_decimals;
+  /* node-hours and energy, when the table has them: each column's unit, from its largest value */
+  int have_nh, have_e;
+  double nh_scale, e_scale;
+  const char *nh_unit, *e_unit;
 } fl_group;
 
 static int fl_group_push(fl_group *g, const double *values)
@@ -245,19 +249,58 @@ static void fl_time_unit(double largest, double *scale, const char **name)
   *name = *scale == 86400.0 ? "d" : *scale == 3600.0 ? "h" : *scale == 60.0 ? "min" : "s";
 }
 
-/* "mean ± half" of a duration in the column's unit and with its decimals (fl_group: one for every row) */
+static void fl_fmt_sig(double v, int digits, char *buf, size_t size);
+
+/* "mean ± half" of a duration in the column's unit (fl_group: one for every row), 3 significant digits for the
+ * mean and 2 for the interval: 16.2d beside 1.03d, not 16.20d beside 1.03d nor 16.2d beside 1.0d */
 static void fl_fmt_ci_duration(const fl_group *g, int k, char *buf, size_t size)
 {
   double m, h, sc = g->time_scale > 0 ? g->time_scale : 1.0;
   const char *u = g->time_unit ? g->time_unit : "s";
-  int d = g->time_decimals;
+  char a[48], b[48];
   fl_stats_ci(g->m[k], g->n, 0.95, &m, &h);
-  if (isnan(m))
+  if (isnan(m)) {
     snprintf(buf, size, "-");
-  else if (isnan(h))
-    snprintf(buf, size, "%.*f%s", d, m / sc, u);
-  else
-    snprintf(buf, size, "%.*f%s ± %.*f%s", d, m / sc, u, d, h / sc, u);
+    return;
+  }
+  fl_fmt_sig(m / sc, 3, a, sizeof a);
+  if (isnan(h)) {
+    snprintf(buf, size, "%s%s", a, u);
+    return;
+  }
+  fl_fmt_sig(h / sc, 2, b, sizeof b);
+  snprintf(buf, size, "%s%s ± %s%s", a, u, b, u);
+}
+
+/* A count or a percentage for a person: 3 significant digits for a mean, 2 for its interval, never an exponent
+ * (520, not 520.1; 160, not 1.6e+02). */
+static void fl_fmt_sig(double v, int digits, char *buf, size_t size)
+{
+  if (fabs(v) >= pow(10.0, digits)) {
+    double unit = pow(10.0, floor(log10(fabs(v))) - digits + 1);
+    snprintf(buf, size, "%.0f", round(v / unit) * unit);
+  } else {
+    snprintf(buf, size, "%.*g", digits, v);
+  }
+}
+
+/* "mean ± half" of figure k, scaled (100 for percentages), 3 and 2 significant digits, `suffix` after each. */
+static void fl_fmt_ci_sig(const fl_group *g, int k, double scale, const char *suffix, char *buf, size_t size)
+{
+  double m, h;
+  char a[48], b[48];
+  fl_stats_ci(g->m[k], g->n, 0.95, &m, &h);
+  if (isnan(m)) {
+    snprintf(buf, size, "-");
+    return;
+  }
+  fl_fmt_sig(scale * m, 3, a, sizeof a);
+  if (isnan(h)) {
+    snprintf(buf, size, "%s%s", a, suffix);
+    return;
+  }
+  fl_fmt_sig(scale * h, 2, b, sizeof b);
+  snprintf(buf, size, "%s%s ± %s%s", a, suffix, b, suffix);
 }
 
 /* "mean ± half" with printf format `num` for each, scaled by `scale` (100 for percentages). */
@@ -294,29 +337,37 @@ static int fl_group_print(const fl_group *g, int tasks, fl_table *tab)
 {
   char nodes[32];
   double mean[FL_NMETRICS], half[FL_NMETRICS];
-  char c[FL_NMETRICS][64], runs[64];
+  char c[FL_NMETRICS][128], runs[64];
   for (int k = 0; k < FL_NMETRICS; k++)
     fl_stats_ci(g->m[k], g->n, 0.95, &mean[k], &half[k]);
   fl_group_runs(g, runs, sizeof runs);
   snprintf(nodes, sizeof nodes, "%ld", g->nodes);
   fl_fmt_ci_duration(g, FL_M_MAKESPAN, c[FL_M_MAKESPAN], sizeof c[0]);
   if (!tasks) {
-    fl_fmt_ci(g, FL_M_WASTE, 100.0, "%.2f%%", c[FL_M_WASTE], sizeof c[0]);
-    fl_fmt_ci(g, FL_M_FAILURES, 1.0, "%.4g", c[FL_M_FAILURES], sizeof c[0]);
-    fl_fmt_ci(g, FL_M_INTERRUPTIONS, 1.0, "%.4g", c[FL_M_INTERRUPTIONS], sizeof c[0]);
-    const char *row[] = {g->scenario,
-                         g->mode,
-                         g->strategy,
-                         g->interval,
-                         nodes,
-                         g->mtbf,
-                         g->model,
-                         g->cost,
-                         runs,
-                         c[FL_M_MAKESPAN],
-                         c[FL_M_WASTE],
-                         c[FL_M_FAILURES],
-                         c[FL_M_INTERRUPTIONS]};
+    const char *row[16];
+    int n = 0;
+    fl_fmt_ci_sig(g, FL_M_WASTE, 100.0, "%", c[FL_M_WASTE], sizeof c[0]);
+    fl_fmt_ci_sig(g, FL_M_FAILURES, 1.0, "", c[FL_M_FAILURES], sizeof c[0]);
+    fl_fmt_ci_sig(g, FL_M_INTERRUPTIONS, 1.0, "", c[FL_M_INTERRUPTIONS], sizeof c[0]);
+    fl_fmt_ci_sig(g, FL_M_NODEH, 1.0 / g->nh_scale, "", c[FL_M_NODEH], sizeof c[0]);
+    fl_fmt_ci_sig(g, FL_M_ENERGY, 1.0 / g->e_scale, "", c[FL_M_ENERGY], sizeof c[0]);
+    row[n++] = g->scenario;
+    row[n++] = g->mode;
+    row[n++] = g->strategy;
+    row[n++] = g->interval;
+    row[n++] = nodes;
+    row[n++] = g->mtbf;
+    row[n++] = g->model;
+    row[n++] = g->cost;
+    row[n++] = runs;
+    row[n++] = c[FL_M_MAKESPAN];
+    row[n++] = c[FL_M_WASTE];
+    if (g->have_nh)
+      row[n++] = c[FL_M_NODEH];
+    if (g->have_e)
+      row[n++] = c[FL_M_ENERGY];
+    row[n++] = c[FL_M_FAILURES];
+    row[n++] = c[FL_M_INTERRUPTIONS];
     return fl_table_add(tab, row);
   }
   if (tasks == 2) {
@@ -576,7 +627,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       "       complete_iterations, error_linf, error_l1, tasks_replicated, tasks_substituted,"
       "       fl_variant(overrides), %s AS fl_text_hash, %s, checkpoint_cost_s, restart_cost_s,"
       "       MAX(CASE status WHEN 'completed' THEN makespan_s END) OVER (),"
-      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER (), %s"
+      "       MAX(CASE WHEN interval_rule IS NOT 'hazard' THEN interval_s END) OVER (), %s, %s"
       "  FROM runs"
       " WHERE (?1 IS NULL OR scenario = ?1) AND (?2 = 0 OR id IN temp.fl_report_ids)"
       "   AND (CASE app WHEN 'gridworld' THEN 1 WHEN 'workflow' THEN 2 WHEN 'workload' THEN 3 ELSE 0 END) = ?4"
@@ -588,6 +639,11 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
   const int graphs = fl_has_column(db, "tasks_lost");
   char *q = sqlite3_mprintf(sql, fl_db_text_hash_sql(db), graphs ? "tasks_lost, error_spent" : "NULL, NULL",
                             fl_has_column(db, "failure_free_s") ? "failure_free_s" : "NULL",
+                            /* 31..34: node-hours and energy, and each one's largest completed mean's scale */
+                            fl_has_column(db, "node_hours") && fl_has_column(db, "energy_j")
+                                ? "node_hours, energy_j, MAX(CASE status WHEN 'completed' THEN node_hours END) OVER (),"
+                                  " MAX(CASE status WHEN 'completed' THEN energy_j END) OVER ()"
+                                : "NULL, NULL, NULL, NULL",
                             /* the lossy-CG study's rows have a table of their own; a database from before its
                              * columns has none */
                             lossy ? "(?5 = 0 OR codec IS NULL)" : "?5 = 0");
@@ -617,10 +673,43 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
       goto done;
     }
-    if (rows++ == 0) {
-      static const char *const job_head[] = {
-          "scenario", "mode", "strategy",          "interval",       "nodes",    "node-MTBF",    "model",
-          "δ / R",    "runs", "makespan (95% CI)", "waste (95% CI)", "failures", "interruptions"};
+    if (rows++ == 0 && !tasks) {
+      /* node-hours and energy when the rows have them, each in the unit its largest value reads best in */
+      double nh = fl_col(st, 33), e = fl_col(st, 34);
+      const char *head[16];
+      static char nh_head[48], e_head[48];
+      int n = 0;
+      g.have_nh = !isnan(nh);
+      g.have_e = !isnan(e);
+      g.nh_scale = nh >= 1e6 ? 1e6 : nh >= 1e3 ? 1e3 : 1.0;
+      g.nh_unit = nh >= 1e6 ? "M node-h" : nh >= 1e3 ? "k node-h" : "node-h";
+      g.e_scale = e >= 3.6e12 ? 3.6e12 : e >= 3.6e9 ? 3.6e9 : 3.6e6;
+      g.e_unit = e >= 3.6e12 ? "GWh" : e >= 3.6e9 ? "MWh" : "kWh";
+      snprintf(nh_head, sizeof nh_head, "%s (95%% CI)", g.nh_unit);
+      snprintf(e_head, sizeof e_head, "energy %s (95%% CI)", g.e_unit);
+      head[n++] = "scenario";
+      head[n++] = "mode";
+      head[n++] = "strategy";
+      head[n++] = "interval";
+      head[n++] = "ranks";
+      head[n++] = "node-MTBF";
+      head[n++] = "model";
+      head[n++] = "δ / R";
+      head[n++] = "runs";
+      head[n++] = "makespan (95% CI)";
+      head[n++] = "waste (95% CI)";
+      if (g.have_nh)
+        head[n++] = nh_head;
+      if (g.have_e)
+        head[n++] = e_head;
+      head[n++] = "failures";
+      head[n++] = "interruptions";
+      tab.ncols = n;
+      if (fl_table_add(&tab, head) != 0) {
+        rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+        goto done;
+      }
+    } else if (rows == 1) {
       static const char *const task_head[] = {
           "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
           "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
@@ -628,7 +717,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
                                                "node-MTBF",   "runs",       "makespan (95% CI)", "x failure-free",
                                                "x schedule",  "lost",       "re-executed",       "substituted",
                                                "error spent", "error Linf", "sweeps done"};
-      if (fl_table_add(&tab, tasks == 2 ? graph_head : tasks ? task_head : job_head) != 0) {
+      if (fl_table_add(&tab, tasks == 2 ? graph_head : task_head) != 0) {
         rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
         goto done;
       }
@@ -666,11 +755,9 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       }
       g.n = g.failed = g.timeout = g.wrong = g.progress_n = 0;
       g.progress_sum = 0.0;
-      if (!have) { /* the column's unit and decimals, from the largest makespan the table shows */
+      if (!have) { /* the column's unit, from the largest makespan the table shows */
         double largest = fl_col(st, 28);
         fl_time_unit(largest, &g.time_scale, &g.time_unit);
-        g.time_decimals = largest > 0 ? 3 - (int)floor(log10(largest / g.time_scale)) : 2;
-        g.time_decimals = g.time_decimals < 0 ? 0 : g.time_decimals > 6 ? 6 : g.time_decimals;
       }
       have = 1;
       snprintf(g.key, sizeof g.key, "%s", key);
@@ -718,6 +805,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       v[FL_M_LOST] = fl_col(st, 24);
       v[FL_M_SPENT] = fl_col(st, 25);
       v[FL_M_XFREE] = fl_col(st, 30) > 0 ? makespan / fl_col(st, 30) : NAN;
+      v[FL_M_NODEH] = fl_col(st, 31);
+      v[FL_M_ENERGY] = fl_col(st, 32);
       if (tasks == 2) { /* a task graph: per run, and its makespan against the failure-free schedule */
         v[FL_M_WASTE] = work > 0 ? makespan / work : NAN;
         v[FL_M_REPLICATED] = fl_col(st, 20);
