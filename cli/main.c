@@ -470,6 +470,7 @@ static int fl_cmd_simulate(int argc, char **argv)
   /* Everything the user gave is checked before the database is touched: every combination of the sweep is
    * parsed and set up first. */
   FL_TRY(fl_study_plan(path, sets, nsets, &study));
+  FL_TRY(fl_study_check_keys(study));
   study->jobs = (int)nworkers;
   base = study->base;
   ncombos = study->ncombos;

@@ -2,6 +2,8 @@
 #include "study.h"
 
 #include "app.h"
+#include "fm.h"
+#include "strategy.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -78,6 +80,54 @@ static fl_err fl_study_app_keys(const fl_study *st)
                                   "app.kind = %s reads this key; this %s runs app.kind = %s", app->name,
                                   st->ncombos > 1 ? "sweep" : "scenario", st->points[c].sc->app);
     }
+  }
+  return FL_OK;
+}
+
+/* Is one of set's keys given in some combination? Returns the first (combination, key) or -1. */
+static long fl_study_given(const fl_study *st, const fl_keyset *set, int *key)
+{
+  for (int k = 0; k < set->nkeys; k++)
+    for (long c = 0; c < st->ncombos; c++)
+      if (fl_scenario_given(st->points[c].sc, set->keys[k].section, set->keys[k].key)) {
+        *key = k;
+        return c;
+      }
+  return -1;
+}
+
+fl_err fl_study_check_keys(const fl_study *st)
+{
+  /* a strategy's own keys: read when some combination runs a strategy whose set it is */
+  for (int i = 0; i < fl_strat_count(); i++) {
+    const fl_keyset *set = fl_strat_at(i)->options;
+    int runs = 0, k;
+    long c;
+    if (!set)
+      continue;
+    for (long p = 0; p < st->ncombos && !runs; p++) {
+      const fl_strategy_ops *ops = fl_strat_find(st->points[p].sc->strategy);
+      runs = ops && ops->options == set;
+    }
+    if (!runs && (c = fl_study_given(st, set, &k)) >= 0)
+      return fl_scenario_fail(st->points[c].sc, set->keys[k].section, set->keys[k].key,
+                              "read by %s; this %s runs strategy.kind = %s", set->owner,
+                              st->ncombos > 1 ? "sweep never" : "scenario", st->points[c].sc->strategy);
+  }
+  /* a failure law's own keys: read when some combination draws from that law */
+  for (int i = 0; i < fl_fm_registry_count(); i++) {
+    const fl_keyset *set = fl_fm_registry_options(i);
+    int runs = 0, k;
+    long c;
+    if (!set)
+      continue;
+    for (long p = 0; p < st->ncombos && !runs; p++)
+      for (int j = 0; j < fl_fm_registry_count() && !runs; j++) /* a set several laws share (shape) */
+        runs = fl_fm_registry_options(j) == set && strcmp(st->points[p].sc->model, fl_fm_registry_name(j)) == 0;
+    if (!runs && (c = fl_study_given(st, set, &k)) >= 0)
+      return fl_scenario_fail(st->points[c].sc, set->keys[k].section, set->keys[k].key,
+                              "read by %s; this %s draws failures.model = %s", set->owner,
+                              st->ncombos > 1 ? "sweep never" : "scenario", st->points[c].sc->model);
   }
   return FL_OK;
 }

@@ -41,6 +41,11 @@ typedef struct fl_study {
  * marked by a leading '\x01' (the command's --sweep). Bad input is FL_ERR_INPUT naming file, line, key and value;
  * nothing is set up. Caller owns *out (fl_study_destroy). */
 fl_err fl_study_plan(const char *path, char *const *sets, int nsets, fl_study **out);
+/* A key of a strategy's or a failure law's own (its keyset) given where no combination runs that strategy or law
+ * is refused, naming where it was given and who would read it (`strategy.degree` on a checkpoint-only study,
+ * `failures.trace` under an exponential law: accepted and ignored before). simulate calls it; advise does not (it
+ * races every strategy on the scenario's keys). An app's own keys are checked by fl_study_plan. */
+fl_err fl_study_check_keys(const fl_study *st);
 /* Set up the simulations of platform group `group` (< 0: every group), folding duplicates. */
 fl_err fl_study_setup(fl_study *st, long group);
 /* The rows shard I of N simulates: its items whose combination is set up. */

@@ -580,6 +580,29 @@ static void test_jobs_worker_dies(void)
   }
 }
 
+/* A key of a strategy's or a failure law's own given where nothing reads it: exit 2, one line naming where it was
+ * given and who would read it, no database; in a sweep where some combination reads it, accepted. */
+static void test_unread_keys(void)
+{
+  fl_cli_write("unread.ini", "[app]\nnodes = 10\nwork = 1h\n[strategy]\nkind = checkpoint\ndegree = 3\n");
+  unlink(fl_test_tmp("unread.sqlite"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate unread.ini --db unread.sqlite", 60), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "unread.ini:6: [strategy] degree = '3': read by strategy replication"));
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_FALSE(fl_cli_exists("unread.sqlite"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate unread.ini --db unread.sqlite --set strategy.kind=replication --set "
+                                     "platform.nodes=40 --set failures.shape=0.5",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set failures.shape=0.5: read by failure models"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "draws failures.model = exponential"));
+  CU_ASSERT_EQUAL(
+      fl_cli_run_limited("simulate unread.ini --db unread.sqlite --sweep strategy.kind=checkpoint,replication "
+                         "--set platform.nodes=40 --replicas 2 --quiet",
+                         60),
+      0);
+}
+
 static CU_TestInfo cli_tests[] = {
     {"bad input: exit 2, one line, nothing written", test_bad_input},
     {"simulate, report, rerun", test_simulate_report_rerun},
@@ -591,6 +614,7 @@ static CU_TestInfo cli_tests[] = {
     {"help and keys", test_help},
     {"simulate --jobs 2 writes what --jobs 1 writes", test_jobs_same_rows},
     {"a worker killed: its replica has no row, the others go on, a rerun fills it in", test_jobs_worker_dies},
+    {"a strategy's or a failure law's key nothing reads is refused", test_unread_keys},
     CU_TEST_INFO_NULL,
 };
 static CU_SuiteInfo suites[] = {{"cli", NULL, NULL, NULL, NULL, cli_tests}, CU_SUITE_INFO_NULL};
