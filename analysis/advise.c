@@ -607,6 +607,22 @@ static long fl_adv_cost(const fl_advise *a, long upto)
   return cost;
 }
 
+/* Add a variant of family f: the family's overrides with `extra`'s, its interval `factor` x the rule's, set up. */
+static fl_err fl_adv_add_variant(fl_adv_state *s, int f, const char *extra, double factor, int *added)
+{
+  fl_err rc = FL_OK;
+  fl_advise *a = s->a;
+  int i = fl_adv_add(a, a->c[f].sets, a->c[f].nsets, extra);
+  FL_CHECK(i >= 0, FL_ERR_NOMEM, "out of memory");
+  a->c[i].family = f;
+  a->c[i].factor = factor;
+  a->c[i].group = a->c[f].group;
+  FL_TRY(fl_adv_setup(s, i));
+  (*added)++;
+done:
+  return rc;
+}
+
 /* Add interval variants (family's rule interval x factor) of every family still racing: around 1 at first
  * (`step` 0.5 in log2: 1/2 .. 2), then around each family's best so far. Returns how many were added. */
 static fl_err fl_adv_variants(fl_adv_state *s, double step, int around_best, int *added)
@@ -636,20 +652,14 @@ static fl_err fl_adv_variants(fl_adv_state *s, double step, int around_best, int
       factor = a->c[best].factor * pow(2.0, mults[m] * step);
       tau = base->tau_s * factor;
       char set[64];
-      int dup = 0, i;
+      int dup = 0;
       for (int k = 0; k < a->n; k++)
         dup |=
             a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 && a->c[k].file_every == base->file_every;
       if (dup)
         continue;
       snprintf(set, sizeof set, tau >= 100 ? "strategy.interval=%.0fs" : "strategy.interval=%.2fs", tau);
-      i = fl_adv_add(a, base->sets, base->nsets, set);
-      FL_CHECK(i >= 0, FL_ERR_NOMEM, "out of memory");
-      a->c[i].family = f;
-      a->c[i].factor = factor;
-      a->c[i].group = a->c[f].group;
-      FL_TRY(fl_adv_setup(s, i));
-      (*added)++;
+      FL_TRY(fl_adv_add_variant(s, f, set, factor, added));
     }
   }
 done:
@@ -679,7 +689,7 @@ static fl_err fl_adv_file_variants(fl_adv_state *s, int fine, int *added)
     for (int m = 0; m < 2; m++) {
       char extra[160];
       const char *iv = fl_adv_set_value(&a->c[best], "strategy.interval");
-      int dup = want[m] < 1, i;
+      int dup = want[m] < 1;
       double factor = a->c[best].factor;
       for (int k = 0; k < a->n && !dup; k++)
         dup |= a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 && a->c[k].file_every == want[m];
@@ -689,13 +699,7 @@ static fl_err fl_adv_file_variants(fl_adv_state *s, int fine, int *added)
         snprintf(extra, sizeof extra, "strategy.interval=%s\nstrategy.file_every=%ld", iv, want[m]);
       else
         snprintf(extra, sizeof extra, "strategy.file_every=%ld", want[m]);
-      i = fl_adv_add(a, a->c[f].sets, a->c[f].nsets, extra);
-      FL_CHECK(i >= 0, FL_ERR_NOMEM, "out of memory");
-      a->c[i].family = f;
-      a->c[i].factor = factor;
-      a->c[i].group = a->c[f].group;
-      FL_TRY(fl_adv_setup(s, i));
-      (*added)++;
+      FL_TRY(fl_adv_add_variant(s, f, extra, factor, added));
     }
   }
 done:

@@ -120,6 +120,15 @@ static void fl_html_stat(FILE *f, const char *fig, const fl_summary_stat *x, dou
   fputs("</td>", f);
 }
 
+/* One "name value" of the line above a table that says what every row has: "Every row: <code>k</code> v, ...". */
+static void fl_html_every_row(FILE *f, int *said, const char *name, const char *value)
+{
+  fputs((*said)++ ? ", <code>" : "<p>Every row: <code>", f);
+  fl_html_text(f, name, strlen(name));
+  fputs("</code> ", f);
+  fl_html_text(f, value, strlen(value));
+}
+
 /* Does every group have the same value of shown key s (-2: the scenario, -1: the mode)? */
 static int fl_html_one_value(const fl_summary *sm, int s)
 {
@@ -149,22 +158,12 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
                                       "re-executed", "substituted",      "tasks lost",
                                       "utilisation", "overhead",         "checkpoint I/O + wait",
                                       "mean wait",   "bounded slowdown"};
-  /* a workload study (every row app.kind = workload): the machine's figures, as the text report's machine table */
-  static const char *const mfigs[] = {"utilisation",
-                                      "useful_node_hours",
-                                      "overhead_node_hours",
-                                      "lost_node_hours",
-                                      "checkpoint_node_hours",
-                                      "restart_node_hours",
-                                      "io_wait_node_hours",
-                                      "replica_node_hours",
-                                      "mean_wait_s",
-                                      "mean_bounded_slowdown",
-                                      "failures",
-                                      "energy_j"};
+  /* a workload study (every row app.kind = workload): the machine's figures (fl_summary_machine_figs, as the text
+   * report's machine table shows them), and its energy */
   static const char *const mheads[] = {"utilisation", "useful",           "overhead", "lost",
                                        "checkpoint",  "restart",          "I/O wait", "copies",
                                        "mean wait",   "bounded slowdown", "failures", "energy"};
+  const char *mfigs[sizeof mheads / sizeof mheads[0]];
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
   fl_summary_opts so = {scenario, NULL};
@@ -182,9 +181,14 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
     for (int g = 0; g < sm->ngroups && ka >= 0; g++)
       workload &= sm->groups[g].vals[ka] && strcmp(sm->groups[g].vals[ka], "workload") == 0;
     if (workload && ka >= 0) {
+      int nm;
+      const char *const *m = fl_summary_machine_figs(&nm);
+      for (int i = 0; i < nm && i + 1 < (int)(sizeof mfigs / sizeof mfigs[0]); i++)
+        mfigs[i] = m[i];
+      mfigs[nm] = "energy_j";
       fig = mfigs;
       head = mheads;
-      nf = (int)(sizeof mfigs / sizeof mfigs[0]);
+      nf = nm + 1;
     }
   }
   for (int i = 0; i < nf; i++) {
@@ -222,10 +226,7 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
         fl_rowset_show(sm->shown[s], g0->vals[sm->shown[s]], v, sizeof v);
         snprintf(name, sizeof name, "%s.%s", k->section, k->key);
       }
-      fputs(said++ ? ", <code>" : "<p>Every row: <code>", f);
-      fl_html_text(f, name, strlen(name));
-      fputs("</code> ", f);
-      fl_html_text(f, v, strlen(v));
+      fl_html_every_row(f, &said, name, v);
     }
     if (said)
       fputs(".</p>\n", f);
@@ -368,6 +369,17 @@ typedef struct fl_html_pfig {
 
 /* One paired comparison (compare.h) against `base` ("key=value"), as a table: the rows' figures (`figs`, those of
  * the app: a job's, or a workload's machine figures). When nothing pairs: the reason (say_why) or nothing. */
+/* A label member's value as the table shows it (a key's in its unit: "1y", "4GiB"). */
+static void fl_paired_cell(const char *k, json_t *v, char *cell, size_t size)
+{
+  if (json_is_string(v))
+    snprintf(cell, size, "%s", json_string_value(v));
+  else if (json_is_number(v))
+    fl_html_key_value(k, json_number_value(v), cell, size);
+  else
+    snprintf(cell, size, "-");
+}
+
 /* Has any comparison a number for member `key`? (A figure the app does not have is null in every one.) */
 static int fl_paired_has(json_t *cmp, const char *key)
 {
@@ -434,16 +446,8 @@ static fl_err fl_html_paired_one(FILE *f, sqlite3 *db, const char *db_label, con
       char cell[64];
       if (!fl_paired_label(k) || !fl_paired_one_value(cmp, k))
         continue;
-      if (json_is_string(v))
-        snprintf(cell, sizeof cell, "%s", json_string_value(v));
-      else if (json_is_number(v))
-        fl_html_key_value(k, json_number_value(v), cell, sizeof cell);
-      else
-        snprintf(cell, sizeof cell, "-");
-      fputs(said++ ? ", <code>" : "<p>Every row: <code>", f);
-      fl_html_text(f, k, strlen(k));
-      fputs("</code> ", f);
-      fl_html_text(f, cell, strlen(cell));
+      fl_paired_cell(k, v, cell, sizeof cell);
+      fl_html_every_row(f, &said, k, cell);
     }
     if (said)
       fputs(".</p>\n", f);
@@ -497,12 +501,7 @@ static fl_err fl_html_paired_one(FILE *f, sqlite3 *db, const char *db_label, con
       char cell[64];
       if (!fl_paired_label(k) || fl_paired_one_value(cmp, k))
         continue;
-      if (json_is_string(v))
-        snprintf(cell, sizeof cell, "%s", json_string_value(v));
-      else if (json_is_number(v))
-        fl_html_key_value(k, json_number_value(v), cell, sizeof cell);
-      else
-        snprintf(cell, sizeof cell, "-");
+      fl_paired_cell(k, v, cell, sizeof cell);
       fputs(json_is_number(v) ? "<td class=\"num\">" : "<td>", f);
       fl_html_text(f, cell, strlen(cell));
       fputs("</td>", f);

@@ -991,21 +991,13 @@ static void fl_scratch_free(void *p)
  * half-width of the 95 % interval over the completed runs. */
 static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *out, int *rows_out)
 {
-  static const char *const figs[] = {"utilisation",
-                                     "useful_node_hours",
-                                     "overhead_node_hours",
-                                     "lost_node_hours",
-                                     "checkpoint_node_hours",
-                                     "restart_node_hours",
-                                     "io_wait_node_hours",
-                                     "replica_node_hours",
-                                     "mean_wait_s",
-                                     "mean_bounded_slowdown",
-                                     "failures"};
+  /* heads for fl_summary_machine_figs, in its order */
   static const char *const heads[] = {"utilisation",       "useful node-h",    "overhead node-h", "lost node-h",
                                       "checkpoint node-h", "restart node-h",   "I/O wait node-h", "copies node-h",
                                       "mean wait",         "bounded slowdown", "failures"};
-  enum { NF = sizeof figs / sizeof figs[0] };
+  enum { NF = sizeof heads / sizeof heads[0] };
+  int nfigs;
+  const char *const *figs = fl_summary_machine_figs(&nfigs);
   fl_err rc = FL_OK;
   fl_summary *sm = NULL;
   fl_table tab = {.ncols = 0};
@@ -1014,6 +1006,7 @@ static fl_err fl_report_machine(sqlite3 *db, const fl_report_opts *opt, FILE *ou
   const char **head = NULL, **row = NULL;
   char(*cells)[96] = NULL;
   *rows_out = 0;
+  FL_CHECK(nfigs == NF, FL_ERR_INTERNAL, "report: %d machine figures, %d heads", nfigs, (int)NF);
   if (!fl_has_column(db, "utilisation"))
     return FL_OK; /* a file from before workloads */
   snprintf(where, sizeof where, "app = 'workload'%s",

@@ -329,3 +329,20 @@ done:
   fl_rowset_destroy(&rs);
   return rc;
 }
+
+const char *const *fl_summary_machine_figs(int *n)
+{
+  static const char *const figs[] = {"utilisation",
+                                     "useful_node_hours",
+                                     "overhead_node_hours",
+                                     "lost_node_hours",
+                                     "checkpoint_node_hours",
+                                     "restart_node_hours",
+                                     "io_wait_node_hours",
+                                     "replica_node_hours",
+                                     "mean_wait_s",
+                                     "mean_bounded_slowdown",
+                                     "failures"};
+  *n = (int)(sizeof figs / sizeof figs[0]);
+  return figs;
+}

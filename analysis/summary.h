@@ -56,5 +56,8 @@ const char *fl_summary_fig_unit(int f); /* "s", "node-h", "" */
 int fl_summary_nstatus(void);
 const char *fl_summary_status_name(int s);
 const char *fl_summary_dim_name(int d);
+/* A workload study's machine figures (fl_summary_fig_name names), in the order every renderer shows them: the text
+ * report's machine table and the HTML page. *n set. */
+const char *const *fl_summary_machine_figs(int *n);
 
 #endif
