@@ -29,6 +29,15 @@
 
 enum { FL_ADV_OP_QUIT = 0, FL_ADV_OP_ADD, FL_ADV_OP_RUN, FL_ADV_OP_FREE };
 
+/* Counts tuned after the intervals, each in two stages (x 1/2 and x 2, then around the best: +-1 for a period, x
+ * 2^+-1/2 for spares): a multi-level strategy's file-level period, and the spare nodes a job holds (when the scenario
+ * gives a number; `rest` holds the whole platform and is left alone). */
+static const struct {
+  const char *section, *key;
+  int fine_step; /* 1: +-1; 0: x 2^+-1/2 */
+} fl_adv_counts[] = {{"strategy", "file_every", 1}, {"app", "spares", 0}};
+#define FL_ADV_NCOUNTS 2
+
 const char *fl_objective_name(fl_objective o)
 {
   return o == FL_OBJ_NODE_HOURS ? "node-hours" : o == FL_OBJ_ENERGY ? "energy" : "makespan";
@@ -68,7 +77,7 @@ static void fl_adv_worker_add(fl_adv_worker *w, int idx, char *text)
   int nsets = 0;
   int32_t code = 0;
   double tau = INFINITY, fps = 0.0;
-  int64_t file_every = -1;
+  int64_t counts[FL_ADV_NCOUNTS] = {-1, -1};
   const char *st_step = NULL;
   fl_sim *sim;
   if (idx >= w->cap) {
@@ -95,16 +104,23 @@ static void fl_adv_worker_add(fl_adv_worker *w, int idx, char *text)
   fps = fl_sim_failures_per_step(sim, &st_step);
   if (st_step)
     snprintf(step, sizeof step, "%s", st_step);
-  if (fl_sim_uses_key(sim, "strategy.file_every"))
+  for (int t = 0; t < FL_ADV_NCOUNTS; t++) {
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", fl_adv_counts[t].section, fl_adv_counts[t].key);
+    if (!fl_sim_uses_key(sim, name) &&
+        !fl_scenario_given(w->st[idx]->points[0].sc, fl_adv_counts[t].section, fl_adv_counts[t].key))
+      continue;
     for (int k = 0; k < fl_scenario_key_count(); k++) {
       const fl_scenario_keyinfo *ki = fl_scenario_key_at(k);
       char buf[64];
       fl_value v;
-      if (strcmp(ki->section, "strategy") != 0 || strcmp(ki->key, "file_every") != 0)
+      if (strcmp(ki->section, fl_adv_counts[t].section) != 0 || strcmp(ki->key, fl_adv_counts[t].key) != 0)
         continue;
       v = fl_scenario_key_value(w->st[idx]->points[0].sc, k, buf, sizeof buf);
-      file_every = v.kind == FL_VAL_INT ? (int64_t)v.i : -1;
+      counts[t] = v.kind == FL_VAL_INT ? (int64_t)v.i : v.kind == FL_VAL_TEXT ? atol(v.s) : -1;
+      counts[t] = counts[t] > 0 ? counts[t] : -1;
     }
+  }
 done:
   free(sets);
   if (rc != FL_OK) {
@@ -117,7 +133,7 @@ done:
   fwrite(&fps, sizeof fps, 1, w->out);
   fwrite(rule, sizeof rule, 1, w->out);
   fwrite(step, sizeof step, 1, w->out);
-  fwrite(&file_every, sizeof file_every, 1, w->out);
+  fwrite(counts, sizeof counts, 1, w->out);
   fflush(w->out);
 }
 
@@ -400,12 +416,13 @@ static fl_err fl_adv_setup(fl_adv_state *s, int i)
   } else {
     double fps;
     char step[48];
-    int64_t fe;
+    int64_t counts[FL_ADV_NCOUNTS];
     FL_CHECK(fl_adv_read(g->from, &c->tau_s, sizeof c->tau_s) && fl_adv_read(g->from, &fps, sizeof fps) &&
                  fl_adv_read(g->from, c->rule, sizeof c->rule) && fl_adv_read(g->from, step, sizeof step) &&
-                 fl_adv_read(g->from, &fe, sizeof fe),
+                 fl_adv_read(g->from, counts, sizeof counts),
              FL_ERR_SIM, "a worker process ended");
-    c->file_every = (long)fe;
+    for (int t = 0; t < FL_ADV_NCOUNTS; t++)
+      c->count[t] = (long)counts[t];
     c->rule[sizeof c->rule - 1] = step[sizeof step - 1] = '\0';
     if (fps > FL_ADV_HOPELESS) {
       c->state = FL_ADV_REFUSED;
@@ -654,8 +671,8 @@ static fl_err fl_adv_variants(fl_adv_state *s, double step, int around_best, int
       char set[64];
       int dup = 0;
       for (int k = 0; k < a->n; k++)
-        dup |=
-            a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 && a->c[k].file_every == base->file_every;
+        dup |= a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 &&
+               memcmp(a->c[k].count, base->count, sizeof base->count) == 0;
       if (dup)
         continue;
       snprintf(set, sizeof set, tau >= 100 ? "strategy.interval=%.0fs" : "strategy.interval=%.2fs", tau);
@@ -666,17 +683,17 @@ done:
   return rc;
 }
 
-/* Add file-level period variants (strategy.file_every) of every multi-level family still racing, at its best
- * member's interval: its best period x 1/2 and x 2 at first, then +-1 around the best again. */
-static fl_err fl_adv_file_variants(fl_adv_state *s, int fine, int *added)
+/* Add variants of count t (fl_adv_counts) of every family still racing that has it, at its best member's
+ * configuration (interval and the other counts): the best's value x 1/2 and x 2 at first, then around it. */
+static fl_err fl_adv_count_variants(fl_adv_state *s, int t, int fine, int *added)
 {
   fl_err rc = FL_OK;
   fl_advise *a = s->a;
   int n = a->n;
   for (int f = 0; f < n; f++) {
     int best = -1;
-    long want[2];
-    if (a->c[f].family != f || a->c[f].file_every < 1 || a->c[f].state == FL_ADV_REFUSED)
+    long want[2], v;
+    if (a->c[f].family != f || a->c[f].count[t] < 1 || a->c[f].state == FL_ADV_REFUSED)
       continue;
     for (int i = 0; i < n; i++)
       if (a->c[i].family == f && a->c[i].state == FL_ADV_RACING &&
@@ -684,21 +701,31 @@ static fl_err fl_adv_file_variants(fl_adv_state *s, int fine, int *added)
         best = i;
     if (best < 0)
       continue;
-    want[0] = fine ? a->c[best].file_every - 1 : a->c[best].file_every / 2;
-    want[1] = fine ? a->c[best].file_every + 1 : a->c[best].file_every * 2;
+    v = a->c[best].count[t];
+    want[0] = !fine ? v / 2 : fl_adv_counts[t].fine_step ? v - 1 : lround((double)v / M_SQRT2);
+    want[1] = !fine ? v * 2 : fl_adv_counts[t].fine_step ? v + 1 : lround((double)v * M_SQRT2);
     for (int m = 0; m < 2; m++) {
-      char extra[160];
+      char extra[400];
+      size_t used = 0;
+      long cnt[FL_ADV_NCOUNTS];
       const char *iv = fl_adv_set_value(&a->c[best], "strategy.interval");
       int dup = want[m] < 1;
       double factor = a->c[best].factor;
+      memcpy(cnt, a->c[best].count, sizeof cnt);
+      cnt[t] = want[m];
       for (int k = 0; k < a->n && !dup; k++)
-        dup |= a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 && a->c[k].file_every == want[m];
+        dup |= a->c[k].family == f && fabs(a->c[k].factor / factor - 1.0) < 0.02 &&
+               memcmp(a->c[k].count, cnt, sizeof cnt) == 0;
       if (dup)
         continue;
       if (iv)
-        snprintf(extra, sizeof extra, "strategy.interval=%s\nstrategy.file_every=%ld", iv, want[m]);
-      else
-        snprintf(extra, sizeof extra, "strategy.file_every=%ld", want[m]);
+        used += (size_t)snprintf(extra + used, sizeof extra - used, "strategy.interval=%s\n", iv);
+      for (int u = 0; u < FL_ADV_NCOUNTS; u++) /* the best's other counts where it varied them, and this one */
+        if (cnt[u] > 0 && (u == t || cnt[u] != a->c[f].count[u]))
+          used += (size_t)snprintf(extra + used, sizeof extra - used, "%s.%s=%ld\n", fl_adv_counts[u].section,
+                                   fl_adv_counts[u].key, cnt[u]);
+      if (used && extra[used - 1] == '\n')
+        extra[used - 1] = '\0';
       FL_TRY(fl_adv_add_variant(s, f, extra, factor, added));
     }
   }
@@ -778,8 +805,8 @@ static fl_err fl_adv_race(fl_adv_state *s)
     if (stage < 3) {
       FL_TRY(fl_adv_variants(s, stage == 0 ? 0.5 : stage == 1 ? 0.25 : 0.125, stage > 0, &added));
       stage++;
-    } else if (stage < 5) { /* then the file level's period of the multi-level strategies */
-      FL_TRY(fl_adv_file_variants(s, stage == 4, &added));
+    } else if (stage < 3 + 2 * FL_ADV_NCOUNTS) { /* then the counts: the file level's period, the spares */
+      FL_TRY(fl_adv_count_variants(s, (stage - 3) / 2, (stage - 3) % 2, &added));
       stage++;
     }
     if (added)

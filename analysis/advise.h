@@ -45,13 +45,15 @@ typedef struct fl_advise_cand {
   int nsets;
   char label[200]; /* "buddy, strategy.checkpoint_cost=30s, interval 6.53min" */
   char strategy[32];
-  int family;      /* the configuration whose interval it varies (itself for a base one) */
-  double factor;   /* its interval over the family's rule's (1 for a base one) */
-  int group;       /* the platform it needs (its worker) */
-  int state;       /* FL_ADV_* */
-  char why[600];   /* refused: why; dropped: against whom, at how many replicas */
-  double tau_s;    /* compute between checkpoints (INFINITY: none) */
-  long file_every; /* multi-level: checkpoints per file-level one (strategy.file_every; -1: the strategy has none) */
+  int family;    /* the configuration whose interval it varies (itself for a base one) */
+  double factor; /* its interval over the family's rule's (1 for a base one) */
+  int group;     /* the platform it needs (its worker) */
+  int state;     /* FL_ADV_* */
+  char why[600]; /* refused: why; dropped: against whom, at how many replicas */
+  double tau_s;  /* compute between checkpoints (INFINITY: none) */
+  /* the counts advise tunes beside the interval (FL_ADV_NCOUNTS, advise.c: strategy.file_every, app.spares); -1:
+   * the configuration has none (not multi-level; spares = rest) */
+  long count[2];
   char rule[48];   /* the interval rule the rows name ("daly", "fixed"; "" without checkpoints) */
   long n, cap;     /* replicas evaluated */
   double *fig[4];  /* per replica: the objective's column and makespan_s, node_hours, energy_j */

@@ -216,6 +216,34 @@ static void test_file_every_tuned(void)
   json_decref(j);
 }
 
+/* The spares a job holds are tuned when the scenario gives a number (app.spares = 4): x 1/2 and x 2 (2 and 8), then
+ * x 2^+-1/2 around the best, at the family's best interval; and priced: node-hours charge each variant what it
+ * holds. */
+static void test_spares_tuned(void)
+{
+  char text[1024];
+  json_t *j, *ranking;
+  int seen2 = 0, seen8 = 0;
+  snprintf(text, sizeof text, job, 250, "10d", "[app]\nspares = 4\n");
+  fl_cli_write("sp.ini", text);
+  j = advise_json("sp.ini", "--db sp.sqlite --objective node-hours --budget 4000");
+  ranking = json_object_get(j, "ranking");
+  for (size_t i = 0; i < json_array_size(ranking); i++) {
+    json_t *r = json_array_get(ranking, i), *cfg = json_object_get(r, "config");
+    const char *sp = json_string_value(json_object_get(cfg, "app.spares"));
+    if (!sp)
+      continue;
+    seen2 |= strcmp(sp, "2") == 0;
+    seen8 |= strcmp(sp, "8") == 0;
+    /* 200 ranks + the spares, over the makespan */
+    CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(r, "node_hours")),
+                           (200.0 + atof(sp)) * json_real_value(json_object_get(r, "makespan_s")) / 3600.0,
+                           1e-6 * json_real_value(json_object_get(r, "node_hours")));
+  }
+  CU_ASSERT(seen2 && seen8);
+  json_decref(j);
+}
+
 static CU_TestInfo advise_tests[] = {
     {"paired differences: Student's sleep data as R's t.test", test_race_paired_published},
     {"Holm's step-down over several challengers", test_race_holm},
@@ -223,6 +251,7 @@ static CU_TestInfo advise_tests[] = {
     {"buddy must win; the answer read back from the database", test_buddy_wins_and_reads_back},
     {"identical configurations tie", test_tie},
     {"two-level's file-level period is tuned", test_file_every_tuned},
+    {"the spares a job holds are tuned", test_spares_tuned},
     {"bad input: exit 2, nothing written", test_bad_input},
     CU_TEST_INFO_NULL,
 };
