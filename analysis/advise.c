@@ -690,6 +690,8 @@ static fl_err fl_adv_count_variants(fl_adv_state *s, int t, int fine, int *added
   fl_err rc = FL_OK;
   fl_advise *a = s->a;
   int n = a->n;
+  if (strcmp(fl_adv_counts[t].key, "spares") == 0 && a->objective == FL_OBJ_MAKESPAN)
+    return FL_OK; /* more spares never lengthen a run: only an objective that charges them weighs them */
   for (int f = 0; f < n; f++) {
     int best = -1;
     long want[2], v;
