@@ -84,15 +84,38 @@ static fl_err fl_study_app_keys(const fl_study *st)
   return FL_OK;
 }
 
-/* Is one of set's keys given in some combination? Returns the first (combination, key) or -1. */
-static long fl_study_given(const fl_study *st, const fl_keyset *set, int *key)
+/* Does sc's "section.key" come from the command line (or a sweep), not from its file? */
+static int fl_study_from_command(const fl_scenario *sc, const char *section, const char *key)
+{
+  char name[96];
+  size_t n = (size_t)snprintf(name, sizeof name, "%s.%s=", section, key);
+  for (const char *p = sc->overrides; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
+    if (strncmp(p, name, n) == 0)
+      return 1;
+  return 0;
+}
+
+/* Is one of set's keys given in some combination? Returns the first (combination, key) or -1. A key of the file
+ * that the command line made unread by choosing another plugin (`--set strategy.kind=buddy` on a file that sets
+ * two-level's period: a file of settings for several strategies) is said once, as a warning, and passed over. */
+static long fl_study_given(const fl_study *st, const fl_keyset *set, const char *kind, const char *chosen, int *key)
 {
   for (int k = 0; k < set->nkeys; k++)
-    for (long c = 0; c < st->ncombos; c++)
-      if (fl_scenario_given(st->points[c].sc, set->keys[k].section, set->keys[k].key)) {
-        *key = k;
-        return c;
+    for (long c = 0; c < st->ncombos; c++) {
+      const fl_scenario *sc = st->points[c].sc;
+      const fl_key *y = &set->keys[k];
+      if (!fl_scenario_given(sc, y->section, y->key))
+        continue;
+      if (!fl_study_from_command(sc, y->section, y->key) && fl_study_from_command(sc, kind, chosen)) {
+        fprintf(stderr,
+                "faultline: warning: %s.%s of the scenario file is read by %s; the command line chose another %s.%s: "
+                "the key is ignored\n",
+                y->section, y->key, set->owner, kind, chosen);
+        break;
       }
+      *key = k;
+      return c;
+    }
   return -1;
 }
 
@@ -109,7 +132,7 @@ fl_err fl_study_check_keys(const fl_study *st)
       const fl_strategy_ops *ops = fl_strat_find(st->points[p].sc->strategy);
       runs = ops && ops->options == set;
     }
-    if (!runs && (c = fl_study_given(st, set, &k)) >= 0)
+    if (!runs && (c = fl_study_given(st, set, "strategy", "kind", &k)) >= 0)
       return fl_scenario_fail(st->points[c].sc, set->keys[k].section, set->keys[k].key,
                               "read by %s; this %s runs strategy.kind = %s", set->owner,
                               st->ncombos > 1 ? "sweep never" : "scenario", st->points[c].sc->strategy);
@@ -124,7 +147,7 @@ fl_err fl_study_check_keys(const fl_study *st)
     for (long p = 0; p < st->ncombos && !runs; p++)
       for (int j = 0; j < fl_fm_registry_count() && !runs; j++) /* a set several laws share (shape) */
         runs = fl_fm_registry_options(j) == set && strcmp(st->points[p].sc->model, fl_fm_registry_name(j)) == 0;
-    if (!runs && (c = fl_study_given(st, set, &k)) >= 0)
+    if (!runs && (c = fl_study_given(st, set, "failures", "model", &k)) >= 0)
       return fl_scenario_fail(st->points[c].sc, set->keys[k].section, set->keys[k].key,
                               "read by %s; this %s draws failures.model = %s", set->owner,
                               st->ncombos > 1 ? "sweep never" : "scenario", st->points[c].sc->model);

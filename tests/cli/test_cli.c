@@ -596,6 +596,16 @@ static void test_unread_keys(void)
                   2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "--set failures.shape=0.5: read by failure models"));
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "draws failures.model = exponential"));
+  /* the file's key, made unread by the command line's choice of another strategy: a warning, not a refusal (a
+   * scenario file may hold settings for several strategies) */
+  fl_cli_write("several.ini", "[app]\nnodes = 10\nwork = 1h\n[strategy]\nkind = replication\ndegree = 3\n");
+  unlink(fl_test_tmp("several.sqlite"));
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate several.ini --db several.sqlite --set strategy.kind=checkpoint "
+                                     "--replicas 2 --quiet",
+                                     60),
+                  0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "warning: strategy.degree of the scenario file is read by strategy "
+                                            "replication; the command line chose another strategy.kind"));
   CU_ASSERT_EQUAL(
       fl_cli_run_limited("simulate unread.ini --db unread.sqlite --sweep strategy.kind=checkpoint,replication "
                          "--set platform.nodes=40 --replicas 2 --quiet",
