@@ -77,11 +77,13 @@ static const fl_cmd fl_cmds[] = {
     {"simulate",
      "SCENARIO.ini [--set section.key=value]... [--sweep section.key=v1,v2]... [--replicas N] [--seed S]"
      " [--calibration FILE.ini] [--calibrated-job FILE.ini] [--db FILE] [--events all|phases|none] [--shard I/N]"
-     " [--jobs J] [--quiet] [--print]",
+     " [--jobs J (every core)] [--quiet] [--print]",
      "simulate a scenario's replicas on SimGrid; one row per replica in the results database", fl_cmd_simulate},
     {"advise",
      "SCENARIO.ini [--objective makespan|node-hours|energy] [--budget RUNS (2000)] [--tolerance PERCENT (0.1)] "
-     "[--jobs J] [--db FILE] [--seed S] [--set section.key=value]... [--out BEST.ini] [--format table|json] [--quiet]",
+     "[--jobs J (every core)] [--db FILE] [--seed S] [--set section.key=value]... [--out BEST.ini] [--format "
+     "table|json] "
+     "[--quiet]",
      "which strategy for this job, and by how much: every strategy the app can run, each interval tuned, raced on "
      "common random numbers (the worse dropped as soon as significantly worse); a ranked table with paired "
      "differences, every run a row of the database",
@@ -112,7 +114,7 @@ static const fl_cmd fl_cmds[] = {
      "copy the rows of shards (simulate --shard I/N) into one database; idempotent; says which shards are missing "
      "or incomplete (exit 1)",
      fl_cmd_merge},
-    {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--jobs J] [--quiet]",
+    {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--jobs J (every core)] [--quiet]",
      "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
     {"run",
      "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER|RANK@TIME]... [--db FILE] "
