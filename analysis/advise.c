@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* prctl */
 #include "advise.h"
 
+#include "cleanup.h"
 #include "db.h"
 #include "race.h"
 #include "sim.h"
@@ -248,9 +249,7 @@ static fl_err fl_adv_group_start(fl_adv_group *g, const fl_advise_opts *o)
   FL_CHECK(g->pid >= 0, FL_ERR_IO, "cannot fork a worker: %s", strerror(errno));
   if (g->pid == 0) {
     fl_adv_worker w = {.o = o};
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-      signal(sigs[i], SIG_DFL);
+    fl_cleanup_child();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     close(down[1]);
     close(up[0]);

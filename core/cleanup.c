@@ -79,6 +79,16 @@ void fl_cleanup_install(void)
   fl_cleanup_table.installed = 1;
 }
 
+void fl_cleanup_child(void)
+{
+  for (size_t s = 0; s < sizeof fl_cleanup_signals / sizeof fl_cleanup_signals[0]; s++) {
+    struct sigaction old;
+    if (sigaction(fl_cleanup_signals[s], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+      continue;
+    signal(fl_cleanup_signals[s], SIG_DFL);
+  }
+}
+
 fl_err fl_cleanup_add(const char *path)
 {
   if (strlen(path) >= PATH_MAX)

@@ -19,6 +19,10 @@
  * library that installs its own handlers (SimGrid's SIGINT handler prints its actors and cannot stop a load in
  * progress cleanly), so a signal ends the process the same way wherever it comes. */
 void fl_cleanup_install(void);
+/* In a child forked to work for this process (a worker): the parent's clean-up is the parent's, so the signals it
+ * handles go back to their default (a worker stopped alone must not unlink the parent's files), and those it
+ * ignores stay ignored (a background job's SIGINT: Ctrl-C in the shell stops neither). */
+void fl_cleanup_child(void);
 /* Register `path` (copied) to be unlinked on a fatal signal. FL_ERR_INTERNAL when the table is full or the path
  * is longer than PATH_MAX. Installs the signal handlers on first use. */
 fl_err fl_cleanup_add(const char *path);

@@ -8,6 +8,7 @@
  * name) are the simulation's, set up before the fork, and so the same in the parent — which is why a workload, whose
  * jobs live in the worker, runs in this process (fl_sim_forkable). */
 #define _GNU_SOURCE /* prctl, sched_getaffinity, strsignal */
+#include "cleanup.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -93,12 +94,8 @@ static fl_err fl_pool_spawn(fl_pool *p, fl_sim *sim, const long *list, long nlis
   }
   if (p->pid[w] == 0) {
     FILE *out;
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    /* the parent's clean-up is the parent's (a worker stopped alone must not unlink its files), and a worker
-     * does not outlive it */
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-      signal(sigs[i], SIG_DFL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    fl_cleanup_child();               /* the parent's clean-up is the parent's; what it ignores, its workers ignore */
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* and a worker does not outlive it */
     if (getppid() == 1)
       _exit(3);
     for (int v = 0; v < p->n; v++) /* the other workers' results are none of its business */

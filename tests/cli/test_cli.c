@@ -580,6 +580,81 @@ static void test_jobs_worker_dies(void)
   }
 }
 
+/* Start `faultline simulate` of quickstart's n replicas on two workers in a process group of its own, SIGINT as a
+ * terminal's (ignore = 0) or as a background job's (ignored); returns its pid. */
+static pid_t spawn_group(long n, int ignore, const char *db)
+{
+  char scen[600], nstr[32];
+  pid_t pid;
+  snprintf(scen, sizeof scen, "%s/quickstart.ini", fl_test_src("scenarios"));
+  snprintf(nstr, sizeof nstr, "%ld", n);
+  fflush(NULL);
+  pid = fork();
+  if (pid == 0) {
+    signal(SIGINT, ignore ? SIG_IGN : SIG_DFL);
+    setpgid(0, 0);
+    if (chdir(fl_test_tmpdir()) != 0 || !freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+      _exit(127);
+    execl(getenv("FAULTLINE"), "faultline", "simulate", scen, "--replicas", nstr, "--set", "failures.node_mtbf=60d",
+          "--set", "app.work=30d", "--events", "none", "--jobs", "2", "--db", db, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+/* Rows in db once at least `least` are there (or after 30 s). */
+static double rows_once(const char *db, double least)
+{
+  double rows = 0;
+  for (int i = 0; i < 6000 && !(rows >= least); i++) {
+    rows = fl_cli_query(db, "SELECT COUNT(*) FROM runs");
+    if (!(rows >= least))
+      usleep(5000);
+  }
+  return rows;
+}
+
+/* Ctrl-C (SIGINT to the process group) stops the command and every worker, ended by the signal, keeping the rows
+ * written; the same command again simulates the rest. As a background job (SIGINT ignored) nothing stops: the
+ * workers ignore what their parent ignores. */
+static void test_jobs_interrupted(void)
+{
+  const long n = 3000;
+  int st = 0;
+  double rows;
+  pid_t pid;
+  char cmd[1024];
+  unlink(fl_test_tmp("int.sqlite"));
+  pid = spawn_group(n, 0, "int.sqlite");
+  CU_ASSERT_FATAL(pid > 0);
+  rows_once("int.sqlite", 100);
+  kill(-pid, SIGINT);
+  while (waitpid(pid, &st, 0) < 0)
+    ;
+  CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+  usleep(300000);
+  rows = fl_cli_query("int.sqlite", "SELECT COUNT(*) FROM runs");
+  CU_ASSERT(rows >= 100 && rows < n);
+  usleep(300000); /* no worker writes on */
+  CU_ASSERT_EQUAL(fl_cli_query("int.sqlite", "SELECT COUNT(*) FROM runs"), rows);
+  snprintf(cmd, sizeof cmd,
+           "simulate '%s/quickstart.ini' --replicas %ld --set failures.node_mtbf=60d --set app.work=30d --events none "
+           "--jobs 2 --db int.sqlite",
+           fl_test_src("scenarios"), n);
+  CU_ASSERT_EQUAL(fl_cli_run_limited(cmd, 300), 0);
+  CU_ASSERT_EQUAL(fl_cli_query("int.sqlite", "SELECT COUNT(DISTINCT replica) FROM runs"), n);
+  /* a background job's SIGINT: ignored by the command and its workers alike */
+  unlink(fl_test_tmp("bg.sqlite"));
+  pid = spawn_group(n, 1, "bg.sqlite");
+  CU_ASSERT_FATAL(pid > 0);
+  rows_once("bg.sqlite", 100);
+  kill(-pid, SIGINT);
+  while (waitpid(pid, &st, 0) < 0)
+    ;
+  CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  CU_ASSERT_EQUAL(fl_cli_query("bg.sqlite", "SELECT COUNT(*) FROM runs"), n);
+}
+
 /* A key of a strategy's or a failure law's own given where nothing reads it: exit 2, one line naming where it was
  * given and who would read it, no database; in a sweep where some combination reads it, accepted. */
 static void test_unread_keys(void)
@@ -624,6 +699,7 @@ static CU_TestInfo cli_tests[] = {
     {"help and keys", test_help},
     {"simulate --jobs 2 writes what --jobs 1 writes", test_jobs_same_rows},
     {"a worker killed: its replica has no row, the others go on, a rerun fills it in", test_jobs_worker_dies},
+    {"Ctrl-C stops every worker, keeps the rows; a background job's SIGINT stops none", test_jobs_interrupted},
     {"a strategy's or a failure law's key nothing reads is refused", test_unread_keys},
     CU_TEST_INFO_NULL,
 };
