@@ -602,16 +602,23 @@ static pid_t spawn_group(long n, int ignore, const char *db)
   return pid;
 }
 
-/* Rows in db once at least `least` are there (or after 30 s). */
-static double rows_once(const char *db, double least)
+/* Spawn the run (spawn_group), once it has written 100 rows send SIGINT to its process group, and return how it
+ * ended (waitpid's status). */
+static int interrupt_run(long n, int ignore, const char *db)
 {
   double rows = 0;
-  for (int i = 0; i < 6000 && !(rows >= least); i++) {
+  int st = 0;
+  pid_t pid = spawn_group(n, ignore, db);
+  CU_ASSERT_FATAL(pid > 0);
+  for (int i = 0; i < 6000 && !(rows >= 100); i++) {
     rows = fl_cli_query(db, "SELECT COUNT(*) FROM runs");
-    if (!(rows >= least))
+    if (!(rows >= 100))
       usleep(5000);
   }
-  return rows;
+  kill(-pid, SIGINT);
+  while (waitpid(pid, &st, 0) < 0)
+    ;
+  return st;
 }
 
 /* Ctrl-C (SIGINT to the process group) stops the command and every worker, ended by the signal, keeping the rows
@@ -620,17 +627,11 @@ static double rows_once(const char *db, double least)
 static void test_jobs_interrupted(void)
 {
   const long n = 3000;
-  int st = 0;
+  int st;
   double rows;
-  pid_t pid;
   char cmd[1024];
   unlink(fl_test_tmp("int.sqlite"));
-  pid = spawn_group(n, 0, "int.sqlite");
-  CU_ASSERT_FATAL(pid > 0);
-  rows_once("int.sqlite", 100);
-  kill(-pid, SIGINT);
-  while (waitpid(pid, &st, 0) < 0)
-    ;
+  st = interrupt_run(n, 0, "int.sqlite");
   CU_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
   usleep(300000);
   rows = fl_cli_query("int.sqlite", "SELECT COUNT(*) FROM runs");
@@ -645,12 +646,7 @@ static void test_jobs_interrupted(void)
   CU_ASSERT_EQUAL(fl_cli_query("int.sqlite", "SELECT COUNT(DISTINCT replica) FROM runs"), n);
   /* a background job's SIGINT: ignored by the command and its workers alike */
   unlink(fl_test_tmp("bg.sqlite"));
-  pid = spawn_group(n, 1, "bg.sqlite");
-  CU_ASSERT_FATAL(pid > 0);
-  rows_once("bg.sqlite", 100);
-  kill(-pid, SIGINT);
-  while (waitpid(pid, &st, 0) < 0)
-    ;
+  st = interrupt_run(n, 1, "bg.sqlite");
   CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   CU_ASSERT_EQUAL(fl_cli_query("bg.sqlite", "SELECT COUNT(*) FROM runs"), n);
 }
