@@ -133,15 +133,24 @@ static fl_err fl_agree_real(const fl_agree_opts *a, const char *kind, const char
                             long spares, const char *db, int lost_ok, fl_agree_row *r)
 {
   char *argv[4 * FL_AGREE_MAX_SETS + 2 * FL_AGREE_MAX_FAILURES + 40], np[32], sp[32], strat[64];
-  char *extra[2 * FL_AGREE_MAX_FAILURES + 16];
+  char *extra[2 * FL_AGREE_MAX_FAILURES + 24];
   int e = 0, code;
+  const int nodes = a->per_node > 1; /* failures are nodes: spare nodes, node kills */
   snprintf(np, sizeof np, "%ld", a->np);
-  snprintf(sp, sizeof sp, "%ld", spares);
+  snprintf(sp, sizeof sp, "%ld", nodes ? (spares + a->per_node - 1) / a->per_node : spares);
   snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
   extra[e++] = "--np";
   extra[e++] = np;
-  extra[e++] = "--spares";
+  extra[e++] = nodes ? "--spare-nodes" : "--spares";
   extra[e++] = sp;
+  if (a->launcher) {
+    extra[e++] = "--launcher";
+    extra[e++] = (char *)a->launcher;
+  }
+  if (a->hostfile) {
+    extra[e++] = "--hostfile";
+    extra[e++] = (char *)a->hostfile;
+  }
   extra[e++] = "--db";
   extra[e++] = (char *)db;
   extra[e++] = "--quiet";
@@ -152,7 +161,7 @@ static fl_err fl_agree_real(const fl_agree_opts *a, const char *kind, const char
     extra[e++] = (char *)set;
   }
   for (long i = 0; i < nkills && i < FL_AGREE_MAX_FAILURES; i++) {
-    extra[e++] = "--kill";
+    extra[e++] = nodes ? "--kill-node" : "--kill";
     extra[e++] = kills[i];
   }
   extra[e] = NULL;
@@ -312,6 +321,11 @@ static fl_err fl_agree_scenario(const fl_agree_opts *a, fl_scenario **sc, fl_agr
   FL_TRY(fl_app_get(*sc, FL_APP_REAL, &app)); /* calibrate and agree run the real engine */
   FL_TRY(fl_exec_setup(*sc, a->np, &caps, &strat));
   *what = (fl_agree_strat){.kind = (*sc)->strategy, .levels = strat.levels, .degree = strat.degree};
+  FL_CHECK((*sc)->ranks_per_node < 2 || a->np % (*sc)->ranks_per_node == 0, FL_ERR_INPUT,
+           "mpi.ranks_per_node = %ld: --np %ld is not whole nodes", (*sc)->ranks_per_node, a->np);
+  FL_CHECK((*sc)->ranks_per_node < 2 || a->np / (*sc)->ranks_per_node >= 2, FL_ERR_INPUT,
+           "mpi.ranks_per_node = %ld: --np %ld is one node; calibrate and agree lose a node and need another",
+           (*sc)->ranks_per_node, a->np);
 done:
   return rc;
 }
@@ -334,6 +348,7 @@ fl_err fl_calibrate_run(fl_agree_opts *opts)
   fl_err rc = FL_OK;
   a.tmp[0] = '\0';
   FL_TRY(fl_agree_scenario(&a, &sc, &what));
+  a.per_node = sc->ranks_per_node;
   if (a.out) { /* where it goes is checked before the minutes of measuring */
     char dir[4096], *slash;
     snprintf(dir, sizeof dir, "%s", a.out);
@@ -370,7 +385,9 @@ static fl_err fl_agree_draw(const fl_scenario *sc, const fl_calib *c, long k, lo
   long n = c->iterations, lo = n / 10, hi = n - n / 10;
   if (degree > 1)
     hi = (long)floor((double)n * 0.95 - (double)k * lag);
-  FL_CHECK(k <= c->np, FL_ERR_INPUT, "--failures %ld: at most one per rank (--np %ld)", k, c->np);
+  const long units = sc->ranks_per_node > 1 ? c->np / sc->ranks_per_node : c->np; /* ranks, or nodes */
+  FL_CHECK(k <= units, FL_ERR_INPUT, "--failures %ld: at most one per %s (%ld)", k, units == c->np ? "rank" : "node",
+           units);
   FL_CHECK(hi - lo >= 4 * k, FL_ERR_INPUT,
            "the run is too short for %ld failures%s: %ld iterations of %.3g s, a recovery %.3g iterations (a larger "
            "app.grid, or a smaller app.tolerance)",
@@ -394,7 +411,7 @@ static fl_err fl_agree_draw(const fl_scenario *sc, const fl_calib *c, long k, lo
   for (long i = 0; i < k; i++) {
     int fresh;
     do {
-      rank[i] = (long)gsl_rng_uniform_int(r, (unsigned long)c->np);
+      rank[i] = (long)gsl_rng_uniform_int(r, (unsigned long)units);
       fresh = 1;
       for (long j = 0; j < i; j++)
         fresh &= rank[j] != rank[i];
@@ -446,8 +463,10 @@ static fl_err fl_agree_strategy(const fl_agree_opts *a, const fl_calib *c, const
   snprintf(trace, sizeof trace, "%s/failures-%ld-%s.csv", a->tmp, round, kind);
   FL_CHECK((f = fopen(trace, "w")) != NULL, FL_ERR_IO, "%s: %s", trace, strerror(errno));
   fprintf(f, "# work (s), node: the job's progress at each failure (faultline agree; failures.trace_clock = work)\n");
+  /* (by node: node n's first rank; one failure, one recovery, as the real node's) */
   for (long i = 0; i < a->failures; i++)
-    fprintf(f, "%.17g, %ld\n", (double)iter[i] * t_iter, (rank[i] % a->np) * degree + rank[i] / a->np);
+    fprintf(f, "%.17g, %ld\n", (double)iter[i] * t_iter,
+            a->per_node > 1 ? rank[i] * a->per_node : (rank[i] % a->np) * degree + rank[i] / a->np);
   FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", trace, strerror(errno));
   snprintf(platform, sizeof platform, "platform.nodes=%ld", (a->np + a->failures) * degree);
   snprintf(strat, sizeof strat, "strategy.kind=%s", kind);
@@ -536,6 +555,10 @@ fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
   a.tmp[0] = '\0';
   *within_out = 0;
   FL_TRY(fl_agree_scenario(&a, &sc, &kstrat[0]));
+  a.per_node = sc->ranks_per_node;
+  FL_CHECK(a.per_node < 2 || a.failures <= a.np / a.per_node, FL_ERR_INPUT,
+           "--failures %ld: at most one per node (--np %ld at mpi.ranks_per_node = %ld: %ld nodes)", a.failures, a.np,
+           a.per_node, a.np / a.per_node);
   snprintf(db, sizeof db, "%s", a.db ? a.db : sc->db);
   snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : FL_AGREE_DEFAULT);
   for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
@@ -553,6 +576,11 @@ fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
       fl_scenario_destroy(&probe);
       kstrat[nkinds - 1] = (fl_agree_strat){
           .kind = kind, .levels = rc == FL_OK ? strat.levels : 0, .degree = rc == FL_OK ? strat.degree : 1};
+      if (rc == FL_OK && a.per_node > 1 && strat.degree > 1)
+        rc = fl_err_set(FL_ERR_INPUT,
+                        "agree by node (mpi.ranks_per_node = %ld) compares strategies of one copy of the job; '%s' "
+                        "runs %ld: leave it out of --strategies",
+                        a.per_node, kind, (long)strat.degree);
       if (rc == FL_OK && caps.shape != FL_SHAPE_RANKS)
         rc = fl_err_set(FL_ERR_INPUT,
                         "agree compares the makespan of a job of ranks (the simulator's bsp model of the calibrated "
@@ -580,8 +608,13 @@ fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
      * restore, and the replay from its checkpoint (at most a checkpoint period) */
     lag = (c.detect + c.recovery + c.restore) / c.t_iter + (double)c.every;
     FL_TRY(fl_agree_draw(sc, &c, a.failures, round, 1, lag, iter, rank));
-    printf("faultline agree %s: %ld ranks + %ld spares (as many per replica set), %ld failures (rank@iteration):",
-           a.path, a.np, a.failures, a.failures);
+    if (a.per_node > 1)
+      printf("faultline agree %s: %ld ranks on %ld nodes + %ld spare node%s%s%s, %ld node failures (node@iteration):",
+             a.path, a.np, a.np / a.per_node, a.failures, a.failures == 1 ? "" : "s",
+             a.launcher ? ", launched by " : "", a.launcher ? a.launcher : "", a.failures);
+    else
+      printf("faultline agree %s: %ld ranks + %ld spares (as many per replica set), %ld failures (rank@iteration):",
+             a.path, a.np, a.failures, a.failures);
     for (long i = 0; i < a.failures; i++)
       printf(" %ld@%ld", rank[i], iter[i]);
     printf("\ncalibrated: %.4g s an iteration x %ld, buddy %.3g s, file %.3g s, detection %.3g s, recovery %.3g s, "

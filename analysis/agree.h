@@ -16,6 +16,8 @@ typedef struct fl_agree_opts {
   int nsets;
   long np, failures, repeat;
   const char *out, *db, *strategies;
+  const char *launcher, *hostfile; /* faultline run's --launcher and --hostfile (NULL: one machine) */
+  long per_node;                   /* mpi.ranks_per_node (read from the scenario): > 1, failures are whole nodes */
   int quiet;
   char exe[4096]; /* this faultline */
   char tmp[4096]; /* our temporary directory */

@@ -1,6 +1,7 @@
 /* agree.c — `faultline calibrate` and `faultline agree`: their command lines; the work is the library's
  * (analysis/agree.h). */
 #include "agree.h"
+
 #include "args.h"
 #include "cli.h"
 
@@ -36,6 +37,12 @@ static int fl_agree_parse(const char *cmd, int argc, char **argv, fl_agree_opts 
       a->db = argv[++i];
     } else if (strcmp(argv[i], "--strategies") == 0 && v && strcmp(cmd, "agree") == 0) {
       a->strategies = argv[++i];
+    } else if (strcmp(argv[i], "--launcher") == 0 && v) {
+      a->launcher = argv[++i];
+      if (strcmp(a->launcher, "local") != 0 && strcmp(a->launcher, "mpirun") != 0 && strcmp(a->launcher, "slurm") != 0)
+        return fl_usage_error(cmd, "--launcher '%s': local, mpirun or slurm", a->launcher);
+    } else if (strcmp(argv[i], "--hostfile") == 0 && v) {
+      a->hostfile = argv[++i];
     } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
       a->quiet = 1;
     } else if (argv[i][0] == '-') {

@@ -117,16 +117,21 @@ static const fl_cmd fl_cmds[] = {
     {"validate", "[--replicas N (1000)] [--seed S] [--only NAME] [--jobs J (every core)] [--quiet]",
      "check the simulator against Daly's expected wall time and renewal theory", fl_cmd_validate},
     {"run",
-     "SCENARIO.ini --np N [--spares S] [--set section.key=value]... [--kill RANK@ITER|RANK@TIME]... [--db FILE] "
-     "[--out DIR]",
-     "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery)", fl_cmd_run},
-    {"calibrate", "SCENARIO.ini --np N [--set section.key=value]... [--out FILE.ini] [--quiet]",
+     "SCENARIO.ini --np N [--spares S | --spare-nodes K] [--launcher local|mpirun|slurm] [--hostfile F] "
+     "[--set section.key=value]... [--kill RANK@ITER|RANK@TIME]... [--kill-node NODE@ITER|NODE@TIME]... "
+     "[--db FILE] [--out DIR]",
+     "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery; on one "
+     "machine, or on a cluster's nodes by mpirun or Slurm, mpi.ranks_per_node a node)",
+     fl_cmd_run},
+    {"calibrate",
+     "SCENARIO.ini --np N [--launcher local|mpirun|slurm] [--hostfile F] [--set section.key=value]... "
+     "[--out FILE.ini] [--quiet]",
      "measure on this machine what the simulator needs (iteration time, checkpoint costs per level, detection, "
      "recovery, restore) from real runs; write it as an INI fragment for simulate --calibration",
      fl_cmd_calibrate},
     {"agree",
-     "SCENARIO.ini --np N [--failures K (4)] [--strategies a,b,c] [--repeat R] [--set section.key=value]... "
-     "[--db FILE] [--quiet]",
+     "SCENARIO.ini --np N [--failures K (4)] [--strategies a,b,c] [--repeat R] [--launcher local|mpirun|slurm] "
+     "[--hostfile F] [--set section.key=value]... [--db FILE] [--quiet]",
      "calibrate, then run the scenario in both engines with the same failures, placed by progress; per strategy "
      "the real/simulated makespan ratio, R rounds and their spread (exit 1 when one is outside 0.85-1.15)",
      fl_cmd_agree},
@@ -963,7 +968,8 @@ static int fl_cmd_run(int argc, char **argv)
   const char *path = NULL, *out = NULL;
   char **margv = NULL, exe[4096];
   int margc = 0, np = 0, quiet = 0, code = 1;
-  long spares = -1;
+  long spares = -1, spare_nodes = -1;
+  const char *launcher = "local", *hostfile = NULL;
 
   margv = calloc((size_t)argc * 2 + 40, sizeof *margv);
   if (!margv)
@@ -983,8 +989,21 @@ static int fl_cmd_run(int argc, char **argv)
         free(margv);
         return fl_usage_error("run", "%s", fl_err_msg());
       }
+    } else if ((v = fl_args_value(argc, argv, &i, "--spare-nodes"))) {
+      if (fl_args_count("--spare-nodes", v, 0, FL_RUN_MAX_PROCS, &spare_nodes) != FL_OK) {
+        free(margv);
+        return fl_usage_error("run", "%s", fl_err_msg());
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--launcher"))) {
+      if (strcmp(v, "local") != 0 && strcmp(v, "mpirun") != 0 && strcmp(v, "slurm") != 0) {
+        free(margv);
+        return fl_usage_error("run", "--launcher '%s': local, mpirun or slurm", v);
+      }
+      launcher = v;
+    } else if ((v = fl_args_value(argc, argv, &i, "--hostfile"))) {
+      hostfile = v;
     } else if ((v = fl_args_value(argc, argv, &i, "--set")) || (v = fl_args_value(argc, argv, &i, "--kill")) ||
-               (v = fl_args_value(argc, argv, &i, "--db"))) {
+               (v = fl_args_value(argc, argv, &i, "--kill-node")) || (v = fl_args_value(argc, argv, &i, "--db"))) {
       margv[margc++] = argv[i - 1];
       margv[margc++] = argv[i];
     } else if ((v = fl_args_value(argc, argv, &i, "--out"))) {
@@ -1005,8 +1024,16 @@ static int fl_cmd_run(int argc, char **argv)
     free(margv);
     return fl_usage_error("run", "%s", "give a scenario and --np N");
   }
+  if (hostfile && strcmp(launcher, "mpirun") != 0) {
+    free(margv);
+    return fl_usage_error("run", "--hostfile %s: for --launcher mpirun (slurm takes the allocation's nodes)", hostfile);
+  }
+  if (hostfile && access(hostfile, R_OK) != 0) {
+    free(margv);
+    return fl_usage_error("run", "--hostfile %s: cannot be read", hostfile);
+  }
   if ((rc = fl_self_exe(exe, sizeof exe)) == FL_OK) {
-    fl_launch_opts lo = {path, margv, margc, np, spares, out, quiet, exe};
+    fl_launch_opts lo = {path, margv, margc, np, spares, out, quiet, exe, launcher, spare_nodes, hostfile};
     *strrchr(exe, '/') = '\0';
     rc = fl_launch_run(&lo, &code);
   }

@@ -183,6 +183,13 @@ static const fl_key fl_core_keys[] = {
     {"mpi", "kill", FL_K_STR, FL_OFF(kill), FL_K_OPTIONAL, "", NULL,
      "real mode: explicit failures, blank-separated RANK@ITER or RANK@TIME (2.5s): that process kills itself (SIGKILL) "
      "at that iteration, or once that much time has passed since the run began"},
+    {"mpi", "kill_node", FL_K_STR, FL_OFF(kill_node), FL_K_OPTIONAL, "", NULL,
+     "real mode: node failures, blank-separated NODE@ITER or NODE@TIME (NODE: the node's index in the run's placement "
+     "or its host name): every process of that node dies at once (and the node itself, where FAULTLINE_NODE_KILL "
+     "names a command that takes a node down: docs/cluster.md)"},
+    {"mpi", "ranks_per_node", FL_K_COUNT, FL_OFF(ranks_per_node), FL_K_POS, "1", NULL,
+     "real mode: processes per node; ranks are placed by node (world ranks kR .. kR+R-1 on node k, spares last, as "
+     "whole nodes), and a rank's buddy copy always goes to another node (the mirror's stride is R)"},
 };
 #undef FL_OFF
 

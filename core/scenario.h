@@ -102,6 +102,8 @@ typedef struct fl_scenario {
   long spares;           /* spare ranks beyond the active ones */
   long checkpoint_every; /* checkpoint every this many iterations; 0 = by strategy.interval through time_scale */
   char *checkpoint_dir;  /* file-level checkpoints (a directory per role), or NULL: under the run's --out */
+  long ranks_per_node;   /* real mode: processes per node (the mirror stride; node k holds ranks kR..kR+R-1) */
+  char *kill_node;       /* real mode: NODE@ITER / NODE@TIME node failures */
   int mirror_pair;       /* 0: ring (buddy = next role), 1: pairs (0-1, 2-3, ...) */
   int shrink;            /* no spare left: 0 stop, 1 go on with fewer ranks (mpi.on_no_spare) */
   int checkpoint_hdf5;   /* the real engine's file level: 0 the file store, 1 the hdf5 store (mpi.checkpoint_store) */

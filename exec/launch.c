@@ -120,6 +120,34 @@ static void fl_run_row_status(const fl_scenario *sc, const char *job_id, char *o
   fl_db_close(&db);
 }
 
+/* Check "NODE@ITER" / "NODE@TIME" terms: NODE an index below the run's node count, or a host name. */
+static fl_err fl_run_check_node_kills(const char *origin, const char *text, long nodes, long iterations)
+{
+  fl_err rc = FL_OK;
+  char buf[1024], *save = NULL, *tok;
+  snprintf(buf, sizeof buf, "%s", text ? text : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    char *at = strchr(tok, '@'), *end = NULL;
+    double it, t;
+    long node;
+    FL_CHECK(at != NULL && at != tok, FL_ERR_INPUT, "%s '%s': expected NODE@ITER or NODE@TIME", origin, tok);
+    *at = '\0';
+    FL_CHECK((fl_units_number(at + 1, 1, &it) == FL_OK && it >= 0 && it == floor(it)) ||
+                 (fl_units_duration(at + 1, 0, &t) == FL_OK && t >= 0),
+             FL_ERR_INPUT, "%s '%s@%s': '%s' is neither an iteration nor a time (e.g. 40, 2.5s)", origin, tok, at + 1,
+             at + 1);
+    FL_CHECK(!(fl_units_number(at + 1, 1, &it) == FL_OK && it >= (double)iterations), FL_ERR_INPUT,
+             "%s '%s@%s': iteration %s never comes: the run stops at app.iterations = %ld", origin, tok, at + 1, at + 1,
+             iterations);
+    node = strtol(tok, &end, 10);
+    FL_CHECK(*end || (node >= 0 && node < nodes), FL_ERR_INPUT,
+             "%s '%s@%s': no node %s (the run's nodes are 0..%ld: its processes at mpi.ranks_per_node a node)", origin,
+             tok, at + 1, tok, nodes - 1);
+  }
+done:
+  return rc;
+}
+
 /* The kills together (`text`: every RANK@ITER / RANK@TIME term of mpi.kill and --kill, already checked one by
  * one): an iteration past the run's last one never comes; a spare (rank >= `active`) iterates only once it has
  * taken over a role, which needs as many deaths before as spares before it (they take over in rank order), so a
@@ -251,9 +279,12 @@ static int fl_run_reaper(const char *shmdir, const char *tmpout)
 
 /* SIGKILL mpirun's process group and every rank whose heartbeat file names its pid (Open MPI puts each rank in a
  * process group of its own). */
+static int fl_run_via_salloc; /* the child is salloc, mpirun its child (--launcher slurm outside an allocation) */
+static double fl_run_salloc_asked_at; /* when salloc's mpirun was ended (0: not yet) */
+
 static void fl_run_kill_all(pid_t mpirun, const char *dir, long procs)
 {
-  char p[4200];
+  char p[4200], here[64] = "";
   DIR *proc = opendir("/proc");
   /* mpirun's own children first (a rank still in MPI_Init has written no heartbeat file to find it by) */
   for (struct dirent *e; proc && (e = readdir(proc));) {
@@ -273,13 +304,25 @@ static void fl_run_kill_all(pid_t mpirun, const char *dir, long procs)
   }
   if (proc)
     closedir(proc);
+  if (fl_run_via_salloc) {
+    /* salloc ends with its command (mpirun, just killed) and gives the allocation back: it is given 5 s to, since
+     * salloc killed outright leaves the allocation held until Slurm notices */
+    if (fl_run_salloc_asked_at == 0)
+      fl_run_salloc_asked_at = fl_wall_seconds();
+    if (fl_wall_seconds() - fl_run_salloc_asked_at < 5.0)
+      return;
+  }
   kill(-mpirun, SIGKILL);
+  gethostname(here, sizeof here - 1);
   for (long w = 0; w < procs; w++) {
     FILE *f;
     long rank_pid = 0;
+    char host[64] = "";
     snprintf(p, sizeof p, "%s/beat-%ld", dir, w);
     if ((f = fopen(p, "r"))) {
-      if (fscanf(f, "%ld", &rank_pid) == 1 && rank_pid > 1)
+      /* "PID HOST": a process of another machine is not ours to kill by number (it ends with its launcher) */
+      int got = fscanf(f, "%ld %63s", &rank_pid, host);
+      if (got >= 1 && rank_pid > 1 && (got == 1 || strcmp(host, here) == 0))
         kill((pid_t)rank_pid, SIGKILL);
       fclose(f);
     }
@@ -329,7 +372,8 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   int kills = 0;        /* --kill terms */
   int start_failed = 0; /* a process never got past MPI_Init */
   char init_kills[256] = "";
-  long procs = 0, spares = o->spares;
+  long procs = 0, spares = o->spares, per = 1, nodes = 1;
+  int multi = 0; /* a launcher over several machines (mpirun with a host file, slurm) */
   fl_engine_caps caps;
   fl_strategy_run strat;
   double run_wall = 0;
@@ -340,6 +384,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   pid_t pid;
 
   *exit_code = 1;
+  fl_run_via_salloc = 0;
   snprintf(job_id, sizeof job_id, "%ld.%ld", (long)time(NULL), (long)getpid());
   FL_TRY(fl_scenario_load(path, &sc));
   for (int k = 0; k < margc; k += 2) {
@@ -350,6 +395,12 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
       FL_TRY(fl_scenario_set(sc, buf));
     }
   }
+  per = sc->ranks_per_node;
+  multi = o->launcher && strcmp(o->launcher, "local") != 0;
+  FL_CHECK(!(o->spare_nodes >= 0 && spares >= 0), FL_ERR_INPUT,
+           "--spares and --spare-nodes: give one (spare nodes hold mpi.ranks_per_node = %ld spares each)", per);
+  if (o->spare_nodes >= 0)
+    spares = o->spare_nodes * per;
   if (spares < 0)
     spares = sc->spares;
   FL_TRY(fl_exec_setup(sc, np, &caps, &strat)); /* the strategy, set up for the real engine: refused here */
@@ -362,6 +413,24 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     /* pairs 0-1, 2-3, ...: an odd rank out has no partner to hold its checkpoint */
     rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (--np %d); use ring", np);
     goto done;
+  }
+  if (per > 1 && (((long)np * degree) % per || spares % per)) {
+    rc = fl_scenario_fail(sc, "mpi", "ranks_per_node",
+                          "%ld: --np %d (x %d copies) and %ld spares must fill whole nodes of %ld processes", per, np,
+                          degree, spares, per);
+    goto done;
+  }
+  nodes = (procs + per - 1) / per;
+  FL_TRY(fl_run_check_node_kills("mpi.kill_node", sc->kill_node, nodes, fl_grid_options(sc)->iterations));
+  for (int k = 0; k < margc; k += 2)
+    if (strcmp(margv[k], "--kill-node") == 0)
+      FL_TRY(fl_run_check_node_kills("--kill-node", margv[k + 1], nodes, fl_grid_options(sc)->iterations));
+  if (multi && strcmp(o->launcher, "slurm") == 0 && getenv("SLURM_JOB_ID")) {
+    const char *have = getenv("SLURM_JOB_NUM_NODES");
+    FL_CHECK(!have || atol(have) >= nodes, FL_ERR_INPUT,
+             "--launcher slurm: the run needs %ld nodes (%ld processes at mpi.ranks_per_node = %ld) and allocation %s "
+             "holds %s",
+             nodes, procs, per, getenv("SLURM_JOB_ID"), have);
   }
   FL_TRY(fl_run_check_kills("mpi.kill", sc->kill, procs));
   for (int k = 0; k < margc; k += 2)
@@ -395,7 +464,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     goto done;
   }
   for (int k = 0; k < margc; k += 2)
-    kills += strcmp(margv[k], "--kill") == 0;
+    kills += strcmp(margv[k], "--kill") == 0 || strcmp(margv[k], "--kill-node") == 0;
   FL_TRY(fl_exec_check_study(sc, kills, NULL)); /* a study's deaths and sweeps: bad input is one line, nothing runs */
   /* faultline-mpi sits next to the faultline binary */
   snprintf(mpi, sizeof mpi, "%s/faultline-mpi", o->exe_dir);
@@ -413,7 +482,8 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
       FL_CHECK(mkdir(outdir, 0777) == 0, FL_ERR_INPUT, "--out %s: cannot create it: %s", outdir, strerror(errno));
     }
   } else {
-    const char *t = getenv("TMPDIR");
+    /* several machines: in the current directory, which a cluster's nodes share (not /tmp, each node's own) */
+    const char *t = multi ? "." : getenv("TMPDIR");
     snprintf(outdir, sizeof outdir, "%s/faultline-run-XXXXXX", t && *t ? t : "/tmp");
     FL_CHECK(mkdtemp(outdir) != NULL, FL_ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
     tmpdir = 1;
@@ -442,17 +512,59 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     char *extra_copy = extra ? strdup(extra) : NULL, *save = NULL, *tok;
     snprintf(npbuf, sizeof npbuf, "%ld", procs);
     snprintf(sparebuf, sizeof sparebuf, "%ld", spares);
+    char nodebuf[32], pernode[64], pertask[64], *sb_copy = NULL;
+    snprintf(nodebuf, sizeof nodebuf, "%ld", nodes);
+    snprintf(pernode, sizeof pernode, "ppr:%ld:node", per);
+    snprintf(pertask, sizeof pertask, "--ntasks-per-node=%ld", per);
+    if (multi && strcmp(o->launcher, "slurm") == 0 && !getenv("SLURM_JOB_ID")) {
+      /* outside an allocation: ask for one, mpirun inside it (Open MPI starts its daemons with srun) */
+      const char *sb = getenv("FAULTLINE_SBATCH_ARGS");
+      char *sv = NULL, *st;
+      fl_run_via_salloc = 1;
+      fl_run_salloc_asked_at = 0;
+      cmd[c++] = "salloc";
+      cmd[c++] = "--quiet";
+      cmd[c++] = "--no-kill"; /* a node that fails does not end the allocation: the job recovers on the others */
+      cmd[c++] = "-N";
+      cmd[c++] = nodebuf;
+      cmd[c++] = pertask;
+      sb_copy = sb ? strdup(sb) : NULL;
+      for (st = sb_copy ? strtok_r(sb_copy, " ", &sv) : NULL; st && c < 40; st = strtok_r(NULL, " ", &sv))
+        cmd[c++] = st;
+    }
     cmd[c++] = "mpirun";
     if (geteuid() == 0)
       cmd[c++] = "--allow-run-as-root";
     cmd[c++] = "--oversubscribe";
-    cmd[c++] = "--enable-recovery"; /* survivors live on when a rank dies */
+    cmd[c++] = "--enable-recovery"; /* survivors live on when a rank dies (or a node: its daemon with it) */
     cmd[c++] = "--mca";
     cmd[c++] = "btl";
-    cmd[c++] = "self,vader";
-    cmd[c++] = "--mca";
-    cmd[c++] = "btl_vader_backing_directory";
-    cmd[c++] = shmdir;
+    if (multi) {
+      /* ranks by node (spares last, as whole nodes), TCP between the nodes; the job's name and the node-kill command
+       * go to every process, wherever it runs */
+      cmd[c++] = "self,vader,tcp";
+      cmd[c++] = "--map-by";
+      cmd[c++] = pernode;
+      if (strcmp(o->launcher, "mpirun") == 0 && o->hostfile) {
+        cmd[c++] = "--hostfile";
+        cmd[c++] = (char *)o->hostfile;
+      }
+      cmd[c++] = "-x";
+      cmd[c++] = "FAULTLINE_JOB_ID";
+      if (getenv("FAULTLINE_NODE_KILL")) {
+        cmd[c++] = "-x";
+        cmd[c++] = "FAULTLINE_NODE_KILL";
+      }
+      if (init_kills[0]) {
+        cmd[c++] = "-x";
+        cmd[c++] = "FAULTLINE_KILL_AT_INIT";
+      }
+    } else {
+      cmd[c++] = "self,vader";
+      cmd[c++] = "--mca";
+      cmd[c++] = "btl_vader_backing_directory";
+      cmd[c++] = shmdir;
+    }
     cmd[c++] = "--mca";
     cmd[c++] = "mpi_yield_when_idle";
     cmd[c++] = "1";
@@ -472,9 +584,14 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     if (!quiet) {
       char rule[64];
       const char *r = study ? NULL : fl_exec_interval_rule(sc, &strat, rule, sizeof rule);
-      fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s, strategy %s%s%s%s\n", sc->name, sc->app,
-              fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, np, spares, spares == 1 ? "" : "s", strat.ops->name,
-              study && strat.levels ? " (compressed, [recovery])" : "", r ? ", checkpoints " : "", r ? r : "");
+      char placed[160] = "";
+      if (multi)
+        snprintf(placed, sizeof placed, " (%ld node%s of %ld, launched by %s)", nodes, nodes == 1 ? "" : "s", per,
+                 o->launcher);
+      fprintf(stderr, "faultline: %s: %s %ldx%ld on %d ranks + %ld spare%s%s, strategy %s%s%s%s\n", sc->name, sc->app,
+              fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, np, spares, spares == 1 ? "" : "s", placed,
+              strat.ops->name, study && strat.levels ? " (compressed, [recovery])" : "", r ? ", checkpoints " : "",
+              r ? r : "");
     }
     fflush(NULL);
     {
@@ -513,12 +630,13 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
         close(fds[0]);
         dup2(fds[1], STDERR_FILENO);
         close(fds[1]);
-        execvp("mpirun", cmd);
-        fprintf(stderr, "faultline: cannot run mpirun: %s\n", strerror(errno));
+        execvp(cmd[0], cmd);
+        fprintf(stderr, "faultline: cannot run %s: %s\n", cmd[0], strerror(errno));
         _exit(127);
       }
       close(fds[1]);
       free(extra_copy);
+      free(sb_copy);
       FL_CHECK(pid > 0, FL_ERR_IO, "fork: %s", strerror(errno));
       setpgid(pid, pid); /* both sides, whichever runs first */
       {
@@ -605,10 +723,14 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
           }
           if (row_at > 0 && !leftovers && fl_wall_seconds() - row_at > grace) {
             leftovers = 1;
-            fprintf(stderr,
-                    "faultline: %s: the job has ended (its row is written); ending the processes that did not end by "
-                    "themselves (stopped or fenced)\n",
-                    sc->name);
+            if (!multi) /* (on several machines mpirun is slow to end, and waits for a lost node's daemon for ever) */
+              fprintf(stderr,
+                      "faultline: %s: the job has ended (its row is written); ending the processes that did not end "
+                      "by themselves (stopped or fenced)\n",
+                      sc->name);
+            else if (!quiet)
+              fprintf(stderr, "faultline: %s: the job has ended (its row is written); ending mpirun and its daemons\n",
+                      sc->name);
             fl_run_kill_all(pid, outdir, procs);
             killed_at = fl_wall_seconds();
           }

@@ -207,7 +207,12 @@
   X(job_nodes, "INTEGER", COUNT, "", BOTH,                                                                          \
     "nodes the job held, which `node_hours` and `energy_j` charge: its ranks × copies (`strategy.degree`) + the "    \
     "spares it holds (`app.spares`; `rest`, the default, holds every other node of the platform); real runs: its "  \
-    "processes. NULL in rows written before it (their node_hours charged `platform_nodes`)")
+    "processes, or their nodes when placed by node (`mpi.ranks_per_node` > 1). NULL in rows written before it "     \
+    "(their node_hours charged `platform_nodes`)")                                                                  \
+  X(hosts_used, "INTEGER", COUNT, "", REAL,                                                                         \
+    "real runs: the distinct machines (host names) the run's processes ran on, spares' included")                  \
+  X(hosts_lost, "TEXT", TEXT, "", REAL,                                                                             \
+    "real runs: the nodes lost (host names, comma-separated: a node any of whose processes died); NULL when none")
 /* clang-format on */
 
 typedef enum fl_col_how {

@@ -1265,6 +1265,7 @@ void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
   row->energy_j = NAN;
   row->failure_free_s = NAN;
   row->job_nodes = -1;
+  row->hosts_used = -1;
 }
 
 void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)

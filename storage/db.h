@@ -37,6 +37,8 @@ typedef struct fl_db_run {
   const char *app, *strategy, *failure_model, *interval_rule, *status;
   uint64_t seed;
   long replica, nodes, platform_nodes;
+  long hosts_used;        /* real runs: distinct host names of the processes (negative: NULL) */
+  const char *hosts_lost; /* real runs: the lost nodes' names, comma-separated, or NULL */
   long job_nodes; /* nodes the job held (ranks x copies + its spares), node_hours' count; negative: platform_nodes */
   double node_mtbf_s, repair_s, interval_s, checkpoint_cost_s, restart_cost_s, downtime_s;
   double work_s, makespan_s;

@@ -46,12 +46,38 @@ typedef struct fl_drv {
   unsigned char *fired; /* the injected losses done (cfg->lose_*) */
 } fl_drv;
 
+/* A node failure: the command that takes the node down (the test cluster's: its processes killed, its link down),
+ * or, where there is none, the node's Open MPI daemon (orted, our parent on a node of a multi-node job) and then
+ * this process: every process of the job on the node goes. */
+static void fl_driver_node_dies(const fl_rt *rt, const fl_driver_config *c)
+{
+  char comm[64] = "", path[64];
+  FILE *f;
+  fflush(NULL);
+  if (c->node_kill_cmd && *c->node_kill_cmd) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s '%s' >/dev/null 2>&1", c->node_kill_cmd, rt->hosts ? rt->hosts[rt->wrank] : "");
+    if (system(cmd) != 0)
+      fprintf(stderr, "faultline-mpi: rank %d: the node kill command failed: %s\n", rt->wrank, cmd);
+  }
+  snprintf(path, sizeof path, "/proc/%ld/comm", (long)getppid());
+  if ((f = fopen(path, "r"))) {
+    if (fgets(comm, sizeof comm, f) && strncmp(comm, "orted", 5) == 0)
+      kill(getppid(), SIGKILL);
+    fclose(f);
+  }
+  kill(getpid(), SIGKILL);
+}
+
 static void fl_driver_maybe_die(const fl_rt *rt, const fl_driver_config *c, long k, double t_start)
 {
   for (int i = 0; i < c->nkill; i++)
     if (c->kill_rank[i] == rt->wrank &&
-        (c->kill_iter[i] == k || (c->kill_iter[i] < 0 && c->kill_at_s && fl_rt_now() - t_start >= c->kill_at_s[i])))
+        (c->kill_iter[i] == k || (c->kill_iter[i] < 0 && c->kill_at_s && fl_rt_now() - t_start >= c->kill_at_s[i]))) {
+      if (c->kill_is_node && c->kill_is_node[i])
+        fl_driver_node_dies(rt, c);
       kill(getpid(), SIGKILL);
+    }
   if (c->fail_at_s >= 0 && fl_rt_now() - t_start >= c->fail_at_s)
     kill(getpid(), SIGKILL);
 }

@@ -59,6 +59,9 @@ typedef struct fl_driver_config {
   const long *kill_rank, *kill_iter; /* world rank kill_rank[i] dies (SIGKILL) before iteration kill_iter[i] */
   const double *kill_at_s;           /* or, where kill_iter[i] < 0, once kill_at_s[i] seconds have passed */
   int nkill;
+  const unsigned char *kill_is_node; /* kill i is a node failure (mpi.kill_node, or drawn by node with
+                                      * mpi.time_scale): node_kill_cmd first, if any */
+  const char *node_kill_cmd;         /* FAULTLINE_NODE_KILL: run with the host name, takes the whole node down */
   /* injected data losses (the processes live): role lose_role[i] loses its state before iteration lose_iter[i],
    * once; needs ops->repair, and a strategy that writes the buddy level or nothing */
   const long *lose_role, *lose_iter;

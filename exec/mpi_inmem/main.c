@@ -87,6 +87,53 @@ static int fl_parse_kills(const char *text, long *rank, long *iter, double *at_s
   return 0;
 }
 
+/* "NODE@ITER" / "NODE@TIME" node failures (mpi.kill_node), NODE a node's index in the placement (world rank /
+ * ranks_per_node) or its host name: the terms that take this process's node become kills of this process, marked as
+ * node failures. -1: a malformed term; -2: a node index no process has (*bad names it). */
+static int fl_parse_node_kills(const char *text, int wrank, int wsize, long per_node, long *rank, long *iter,
+                               double *at_s, unsigned char *is_node, int *n, char *bad, size_t badsize)
+{
+  char buf[1024], host[64] = "", *save = NULL, *tok;
+  long nodes = (wsize + per_node - 1) / per_node;
+  gethostname(host, sizeof host - 1);
+  snprintf(buf, sizeof buf, "%s", text ? text : "");
+  for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+    char *at = strchr(tok, '@'), *end = NULL;
+    long node, it;
+    double s = -1.0;
+    int mine;
+    if (!at || at == tok || *n >= FL_MAX_KILLS)
+      return -1;
+    *at = '\0';
+    it = strtol(at + 1, &end, 10);
+    if (*end) {
+      it = -1;
+      if (fl_units_duration(at + 1, 0, &s) != FL_OK || !(s >= 0))
+        return -1;
+    } else if (it < 0 || end == at + 1) {
+      return -1;
+    }
+    node = strtol(tok, &end, 10);
+    if (!*end) {
+      if (node < 0 || node >= nodes) {
+        snprintf(bad, badsize, "%s", tok);
+        return -2;
+      }
+      mine = wrank / per_node == node;
+    } else {
+      mine = strcmp(tok, host) == 0;
+    }
+    if (!mine)
+      continue;
+    rank[*n] = wrank;
+    iter[*n] = it;
+    at_s[*n] = s;
+    is_node[*n] = 1;
+    (*n)++;
+  }
+  return 0;
+}
+
 static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_result *res)
 {
   char path[4096], message[sizeof res->message];
@@ -209,6 +256,8 @@ int main(int argc, char **argv)
   char file_dir[4096];
   long kill_rank[FL_MAX_KILLS], kill_iter[FL_MAX_KILLS];
   double kill_at_s[FL_MAX_KILLS];
+  unsigned char kill_is_node[FL_MAX_KILLS] = {0};
+  char bad_node[64] = "", hosts_lost[1024] = "";
   const char *path = NULL, *out_dir = NULL;
   char *err = NULL;
   int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0, degree = 1, nroles = 1;
@@ -244,6 +293,10 @@ int main(int argc, char **argv)
       rc = fl_scenario_set(sc, buf);
     } else if (strcmp(argv[i], "--kill") == 0 && i + 1 < argc && sc) {
       snprintf(buf, sizeof buf, "mpi.kill=%s%s%s", sc->kill ? sc->kill : "", sc->kill ? " " : "", argv[++i]);
+      rc = fl_scenario_set(sc, buf);
+    } else if (strcmp(argv[i], "--kill-node") == 0 && i + 1 < argc && sc) {
+      snprintf(buf, sizeof buf, "mpi.kill_node=%s%s%s", sc->kill_node ? sc->kill_node : "", sc->kill_node ? " " : "",
+               argv[++i]);
       rc = fl_scenario_set(sc, buf);
     } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc && sc) {
       snprintf(buf, sizeof buf, "run.db=%s", argv[++i]);
@@ -292,6 +345,27 @@ int main(int argc, char **argv)
     rc = fl_scenario_fail(sc, "mpi", "mirror", "pair needs an even number of active ranks (%d); use ring", nroles);
   if (rc == FL_OK && fl_parse_kills(sc->kill, kill_rank, kill_iter, kill_at_s, &nkill) != 0)
     rc = fl_scenario_fail(sc, "mpi", "kill", "expected blank-separated RANK@ITER or RANK@TIME terms, e.g. 1@40 3@2.5s");
+  if (rc == FL_OK) {
+    /* placed by node: the active ranks and the spares whole nodes, a buddy copy on another node */
+    long per = sc->ranks_per_node;
+    int r = fl_parse_node_kills(sc->kill_node, wrank, wsize, per, kill_rank, kill_iter, kill_at_s, kill_is_node, &nkill,
+                                bad_node, sizeof bad_node);
+    if (r == -1)
+      rc = fl_scenario_fail(sc, "mpi", "kill_node", "expected blank-separated NODE@ITER or NODE@TIME terms, e.g. 1@40");
+    else if (r == -2)
+      rc = fl_scenario_fail(sc, "mpi", "kill_node", "no node %s: the run's %d processes at %ld a node are nodes 0..%ld",
+                            bad_node, wsize, per, (wsize + per - 1) / per - 1);
+    else if (per > 1 && ((wsize - sc->spares) % per || sc->spares % per))
+      rc = fl_scenario_fail(sc, "mpi", "ranks_per_node",
+                            "%ld: the %ld active processes and %ld spares must fill whole nodes", per,
+                            (long)wsize - sc->spares, sc->spares);
+    else if (per > 1 && degree == 1 && (strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) && nroles <= per)
+      rc = fl_scenario_fail(sc, "mpi", "ranks_per_node",
+                            "%ld: the %d ranks fit one node, and a buddy copy must go to another node", per, nroles);
+    else if (per > 1 && sc->mirror_pair && nroles % (2 * per))
+      rc = fl_scenario_fail(sc, "mpi", "mirror", "pair at %ld ranks a node needs an even number of nodes (%d ranks)",
+                            per, nroles);
+  }
   if (rc == FL_OK && study_check)
     rc = study_check(sc, nkill);
   dc.fail_at_s = -1;
@@ -300,9 +374,20 @@ int main(int argc, char **argv)
     rc = fl_fm_create(sc, &fm);
     if (rc == FL_OK && fl_fm_is_renewal(fm)) {
       gsl_rng *r = NULL;
-      rc = fl_rng_create(sc->seed, 1000000u + (uint64_t)wrank, FL_STREAM_FAILURES, &r);
+      /* placed by node, a node's time to failure, drawn once (its own stream: every process of the node draws the
+       * same), fails the whole node; else each process's own */
+      const long per = sc->ranks_per_node, unit = per > 1 ? wrank / per : wrank;
+      rc = fl_rng_create(sc->seed, 1000000u + (uint64_t)unit, FL_STREAM_FAILURES, &r);
       if (rc == FL_OK) {
-        dc.fail_at_s = fl_fm_draw_residual(fm, r) / sc->time_scale;
+        double t = fl_fm_draw_residual(fm, r) / sc->time_scale;
+        if (per > 1 && nkill < FL_MAX_KILLS) {
+          kill_rank[nkill] = wrank;
+          kill_iter[nkill] = -1;
+          kill_at_s[nkill] = t;
+          kill_is_node[nkill++] = 2; /* drawn, not asked: no note when the run ends first */
+        } else {
+          dc.fail_at_s = t;
+        }
         gsl_rng_free(r);
       }
     }
@@ -322,14 +407,18 @@ int main(int argc, char **argv)
     goto done;
   }
   have_rt = 1;
+  rt.per_node = (int)sc->ranks_per_node;
   if (out_dir) {
     /* the heartbeat `faultline run` watches (mpi.watchdog): refreshed while this rank makes progress */
     char beat[4096];
     snprintf(beat, sizeof beat, "%s/beat-%d", out_dir, wrank);
     rt.beat_fd = open(beat, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (rt.beat_fd >= 0) {
-      char pid[32];
-      int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid()); /* the watchdog kills by it */
+      char pid[128];
+      char host[64] = "";
+      int n;
+      gethostname(host, sizeof host - 1);
+      n = snprintf(pid, sizeof pid, "%ld %s\n", (long)getpid(), host); /* the watchdog kills by it, on its host */
       if (write(rt.beat_fd, pid, (size_t)n) != n) {
         close(rt.beat_fd);
         rt.beat_fd = -1;
@@ -346,6 +435,8 @@ int main(int argc, char **argv)
   dc.shrink = sc->shrink;
   dc.file_store = sc->checkpoint_hdf5 ? "hdf5" : "file";
   dc.nkill = nkill;
+  dc.kill_is_node = kill_is_node;
+  dc.node_kill_cmd = getenv("FAULTLINE_NODE_KILL");
   if (sc->checkpoint_dir || out_dir) {
     snprintf(file_dir, sizeof file_dir, "%s", sc->checkpoint_dir ? sc->checkpoint_dir : out_dir);
     if (!sc->checkpoint_dir)
@@ -415,6 +506,8 @@ int main(int argc, char **argv)
                              * under replication) */
     row.job_id = rt.job_id; /* one row per job (replica sets finishing together); `faultline run` finds it by it */
     row.platform_nodes = row.job_nodes = wsize;
+    if (rt.per_node > 1) /* placed by node: node-hours charge nodes, as the simulator's (a rank a node) do */
+      row.platform_nodes = row.job_nodes = (wsize + rt.per_node - 1) / rt.per_node;
     row.makespan_s = dr->wall_s;
     /* useful work: what is left of the makespan once checkpoints, detection, recovery, restore and replay are
      * taken out (the slowest role's figures) — the simulator's meaning (docs/results.md) */
@@ -422,6 +515,13 @@ int main(int argc, char **argv)
     row.lost_work_s = dr->replay_s;
     row.restart_time_s = dr->restore_s;
     row.failures = job_failures; /* replication: every set's */
+    row.hosts_used = fl_rt_hosts_used(&rt);
+    if (rt.degree == 1) { /* the nodes lost, by name; placed by node, a failure is a node's */
+      int lost_nodes = fl_rt_nodes_lost(&rt, hosts_lost, sizeof hosts_lost);
+      row.hosts_lost = lost_nodes ? hosts_lost : NULL;
+      if (rt.per_node > 1)
+        row.failures = lost_nodes;
+    }
     {
       /* a kill the run ended before: said, and in the row's note (the row is a run without it, not with it) */
       size_t used;
@@ -431,9 +531,15 @@ int main(int argc, char **argv)
         int iter_kill = kill_iter[i] >= 0,
             missed = iter_kill ? kill_iter[i] >= res.iterations : kill_at_s[i] > 0 && kill_at_s[i] > dr->wall_s;
         char what[160];
-        if (!missed)
+        if (!missed || kill_is_node[i] == 2)
           continue;
-        if (iter_kill)
+        if (kill_is_node[i] && iter_kill)
+          snprintf(what, sizeof what, "--kill-node %s@%ld did not happen: the solve ended at iteration %ld",
+                   rt.hosts[wrank], kill_iter[i], res.iterations);
+        else if (kill_is_node[i])
+          snprintf(what, sizeof what, "--kill-node %s@%gs did not happen: the solve ended after %.3g s",
+                   rt.hosts[wrank], kill_at_s[i], dr->wall_s);
+        else if (iter_kill)
           snprintf(what, sizeof what, "--kill %ld@%ld did not happen: the solve ended at iteration %ld", kill_rank[i],
                    kill_iter[i], res.iterations);
         else

@@ -102,6 +102,16 @@ int fl_rt_init(fl_rt *rt, int nroles, int degree, int mirror, double timeout_s)
     else
       snprintf(rt->job_id, sizeof rt->job_id, "%.0f.%.0f", id[0], id[1]);
   }
+  {
+    /* every process's host name (a node's failure takes all the processes of one name) */
+    char me[64] = "";
+    rt->hosts = calloc((size_t)rt->wsize, sizeof *rt->hosts);
+    if (!rt->hosts)
+      return -1;
+    gethostname(me, sizeof me - 1);
+    MPI_Allgather(me, 64, MPI_CHAR, rt->hosts, 64, MPI_CHAR, rt->world);
+  }
+  rt->per_node = 1;
   rt->agreed_version = -1;
   rt->agreed_file_version = -1;
   rt->my_file_version = -1;
@@ -148,24 +158,37 @@ void fl_rt_finalize(fl_rt *rt)
   free(rt->foreign);
   free(rt->announced);
   free(rt->dead_roles);
+  free(rt->hosts);
+}
+
+/* A role's mirror is on another node: the role R places further on (ring) or the same place on the partner node
+ * (pair: nodes 0-1, 2-3, ...), R = mpi.ranks_per_node (1: the next role, and pairs 0-1, 2-3, as ever). */
+static int fl_rt_stride(const fl_rt *rt)
+{
+  return rt->per_node > 1 ? rt->per_node : 1;
 }
 
 int fl_rt_mirror_holder(const fl_rt *rt, int r)
 {
-  if (rt->mirror == FL_RT_MIRROR_PAIR)
-    return (r ^ 1) < rt->nroles ? (r ^ 1) : 0;
-  return (r + 1) % rt->nroles;
+  int s = fl_rt_stride(rt);
+  if (rt->mirror == FL_RT_MIRROR_PAIR) {
+    int p = ((r / s) ^ 1) * s + r % s;
+    return p < rt->nroles ? p : 0;
+  }
+  return (r + s) % rt->nroles;
 }
 
 int fl_rt_mirror_source(const fl_rt *rt, int r)
 {
+  int s = fl_rt_stride(rt);
   if (rt->mirror == FL_RT_MIRROR_PAIR) {
-    /* with an odd count, role 0 also holds the last role's mirror; it reports that one */
-    if (r == 0 && (rt->nroles % 2) == 1)
+    int p = ((r / s) ^ 1) * s + r % s;
+    /* with an odd count (one rank a node), role 0 also holds the last role's mirror; it reports that one */
+    if (s == 1 && r == 0 && (rt->nroles % 2) == 1)
       return rt->nroles - 1;
-    return (r ^ 1) < rt->nroles ? (r ^ 1) : r;
+    return p < rt->nroles ? p : r;
   }
-  return (r + rt->nroles - 1) % rt->nroles;
+  return (r + rt->nroles - s % rt->nroles) % rt->nroles;
 }
 
 /* Answer the spares' liveness pings (an active rank does it in every poll). */
@@ -789,6 +812,41 @@ void fl_rt_leave(fl_rt *rt)
 {
   if (rt->degree > 1)
     fl_rt_tell_sets(rt, FL_TALLY_LEFT);
+}
+
+int fl_rt_nodes_lost(const fl_rt *rt, char *names, size_t size)
+{
+  int n = 0, s = fl_rt_stride(rt);
+  size_t len = 0;
+  if (names && size)
+    names[0] = '\0';
+  for (int w = 0; w < rt->wsize; w++) {
+    int seen = 0;
+    if (rt->foreign[w] || rt->alive[w])
+      continue;
+    for (int v = 0; v < w && !seen; v++) /* a node counted once, at its first dead process */
+      seen = !rt->foreign[v] && !rt->alive[v] && v / s == w / s;
+    if (seen)
+      continue;
+    n++;
+    if (names && len < size) {
+      int k = snprintf(names + len, size - len, "%s%s", len ? "," : "", rt->hosts ? rt->hosts[w] : "?");
+      len += k > 0 ? (size_t)k : 0;
+    }
+  }
+  return n;
+}
+
+int fl_rt_hosts_used(const fl_rt *rt)
+{
+  int n = 0;
+  for (int w = 0; rt->hosts && w < rt->wsize; w++) {
+    int seen = 0;
+    for (int v = 0; v < w && !seen; v++)
+      seen = strcmp(rt->hosts[v], rt->hosts[w]) == 0;
+    n += !seen;
+  }
+  return n;
 }
 
 void fl_rt_fence_dead(fl_rt *rt)

@@ -44,6 +44,8 @@ typedef struct fl_rt {
   int epoch;              /* recoveries agreed so far */
   int pending_epoch;      /* an ALIVE of a newer epoch was seen: recovery must join it */
   int mirror;             /* FL_RT_MIRROR_RING or _PAIR */
+  int per_node;           /* mpi.ranks_per_node: node k holds world ranks k*per_node ..; the mirror's stride */
+  char (*hosts)[64];      /* world rank -> its host name (gathered at start) */
   double timeout_s;
   /* what the driver says before a recovery */
   int policy_decides;   /* 0 (lossy CG): a dead role whose mirror died too, or with no checkpoint, is FL_RT_LOST;
@@ -125,6 +127,11 @@ void fl_rt_release_spares(fl_rt *rt);
 /* At the end (completed or stopped): tell every rank declared dead that it was replaced, so that one that was only
  * stopped (SIGSTOP longer than the timeout) and comes back leaves instead of recovering on its own and reporting a
  * second, contradictory outcome. A rank told so while the job still runs leaves too (fencing: rt.c). */
+/* The nodes lost: distinct nodes (world rank / per_node) of this set's processes found dead; their host names,
+ * comma-separated, in names (where not NULL). */
+int fl_rt_nodes_lost(const fl_rt *rt, char *names, size_t size);
+/* The distinct host names the job's processes ran on. */
+int fl_rt_hosts_used(const fl_rt *rt);
 void fl_rt_fence_dead(fl_rt *rt);
 
 #endif
