@@ -19,6 +19,7 @@
 #                                          (DIR stays: its logs)
 # Exit 77 when Slurm, munge or iproute2 is missing or this is not root (the tests report that as skipped).
 set -euo pipefail
+. "$(dirname "$0")/slurm-common.sh"
 cmd=${1:-}
 usage() {
   echo "usage: $0 start N DIR | stop DIR | kill-node DIR [--repair-after S] NODE | revive-node DIR NODE | exec DIR NODE CMD..." >&2
@@ -171,41 +172,15 @@ for i in $(seq 1 "$N"); do
 done
 printf '%s\n' "$hosts" >"$dir/hosts"
 
-dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$dir/munge/munge.key"
-/usr/sbin/munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
-  --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/seed" -f
+fl_start_munge "$dir"
 port=$((20000 + id * 100))
 cpus=$(nproc)
-cat >"$dir/slurm.conf" <<CONF
-ClusterName=flcluster$id
-SlurmctldHost=flhead($net.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
-CredType=cred/munge
-StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool/%n
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/run/slurmd.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd-%n.log
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
+fl_slurm_conf "$dir" "flcluster$id" "flhead($net.1)" "$port" "$dir/run/slurmd.pid" "$dir/log/slurmd-%n.log"
+cat >>"$dir/slurm.conf" <<CONF
 SrunPortRange=$((port + 2))-$((port + 99))
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
-MpiDefault=none
-ReturnToService=2
 SlurmdTimeout=10
 MessageTimeout=5
 KillWait=2
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
 CONF
 for i in $(seq 1 "$N"); do echo "NodeName=node$i NodeAddr=$net.$((i + 1)) CPUs=$cpus State=UNKNOWN" >>"$dir/slurm.conf"; done
 echo "PartitionName=local Nodes=node[1-$N] Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8" >>"$dir/slurm.conf"

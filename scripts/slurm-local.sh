@@ -5,6 +5,7 @@
 #   scripts/slurm-local.sh stop DIR     stop it (DIR stays: its logs)
 # Exit 77 when Slurm is not installed or this is not root (the tests report that as skipped).
 set -euo pipefail
+. "$(dirname "$0")/slurm-common.sh"
 cmd=${1:-}
 dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
@@ -25,35 +26,9 @@ mkdir -p "$dir"/{state,spool,log,munge}
 dir=$(cd "$dir" && pwd)
 host=$(hostname -s)
 port=$((20000 + $$ % 20000))
-dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$dir/munge/munge.key"
-/usr/sbin/munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
-  --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/seed" -f
-cat >"$dir/slurm.conf" <<CONF
-ClusterName=faultline
-SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
-CredType=cred/munge
-StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool/%n
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
-MpiDefault=none
-ReturnToService=2
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
+fl_start_munge "$dir"
+fl_slurm_conf "$dir" faultline "$host" "$port" "$dir/slurmd.pid" "$dir/log/slurmd.log"
+cat >>"$dir/slurm.conf" <<CONF
 NodeName=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF

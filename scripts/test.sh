@@ -4,7 +4,8 @@
 #   scripts/test.sh --sanitize   the same suites built with ASan + UBSan (build-asan/, leak detection on), but the
 #                                docs' commands (test_docs)
 # FL_TEST_ALL=1 runs the slow ones too, and first installs what only they need: Chromium (the HTML report's browser
-# test, about 300 MB) and Slurm with munge (the single-host Slurm of the cluster test): not part of every set-up.
+# test, about 300 MB), Slurm with munge and iproute2 (the single-host Slurm of the sweep test, the 3-node test
+# cluster of network namespaces of the real-mode cluster test): not part of every set-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--sanitize" ]; then
@@ -16,7 +17,7 @@ else
 fi
 if [ "${FL_TEST_ALL:-0}" = 1 ]; then
   slow_missing=()
-  for p in chromium slurm-wlm munge; do
+  for p in chromium slurm-wlm munge iproute2; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || slow_missing+=("$p")
   done
   if [ ${#slow_missing[@]} -gt 0 ]; then
