@@ -119,7 +119,7 @@ static const fl_cmd fl_cmds[] = {
     {"run",
      "SCENARIO.ini --np N [--spares S | --spare-nodes K] [--launcher local|mpirun|slurm] [--hostfile F] "
      "[--set section.key=value]... [--kill RANK@ITER|RANK@TIME]... [--kill-node NODE@ITER|NODE@TIME]... "
-     "[--db FILE] [--out DIR]",
+     "[--failures sim[:R]] [--db FILE] [--out DIR]",
      "run the scenario for real on N MPI ranks plus spares (faultline-mpi under mpirun --enable-recovery; on one "
      "machine, or on a cluster's nodes by mpirun or Slurm, mpi.ranks_per_node a node)",
      fl_cmd_run},
@@ -968,7 +968,7 @@ static int fl_cmd_run(int argc, char **argv)
   const char *path = NULL, *out = NULL;
   char **margv = NULL, exe[4096];
   int margc = 0, np = 0, quiet = 0, code = 1;
-  long spares = -1, spare_nodes = -1;
+  long spares = -1, spare_nodes = -1, failures_replica = -1;
   const char *launcher = "local", *hostfile = NULL;
 
   margv = calloc((size_t)argc * 2 + 40, sizeof *margv);
@@ -1002,6 +1002,16 @@ static int fl_cmd_run(int argc, char **argv)
       launcher = v;
     } else if ((v = fl_args_value(argc, argv, &i, "--hostfile"))) {
       hostfile = v;
+    } else if ((v = fl_args_value(argc, argv, &i, "--failures"))) {
+      char *end = NULL;
+      if (strcmp(v, "sim") == 0)
+        failures_replica = 0;
+      else if (strncmp(v, "sim:", 4) == 0 && v[4] && (failures_replica = strtol(v + 4, &end, 10)) >= 0 && !*end)
+        ;
+      else {
+        free(margv);
+        return fl_usage_error("run", "--failures '%s': sim or sim:REPLICA (the simulator's draws of that replica)", v);
+      }
     } else if ((v = fl_args_value(argc, argv, &i, "--set")) || (v = fl_args_value(argc, argv, &i, "--kill")) ||
                (v = fl_args_value(argc, argv, &i, "--kill-node")) || (v = fl_args_value(argc, argv, &i, "--db"))) {
       margv[margc++] = argv[i - 1];
@@ -1033,7 +1043,18 @@ static int fl_cmd_run(int argc, char **argv)
     return fl_usage_error("run", "--hostfile %s: cannot be read", hostfile);
   }
   if ((rc = fl_self_exe(exe, sizeof exe)) == FL_OK) {
-    fl_launch_opts lo = {path, margv, margc, np, spares, out, quiet, exe, launcher, spare_nodes, hostfile};
+    fl_launch_opts lo = {.path = path,
+                         .args = margv,
+                         .nargs = margc,
+                         .np = np,
+                         .spares = spares,
+                         .out = out,
+                         .quiet = quiet,
+                         .exe_dir = exe,
+                         .launcher = launcher,
+                         .spare_nodes = spare_nodes,
+                         .hostfile = hostfile,
+                         .failures_replica = failures_replica};
     *strrchr(exe, '/') = '\0';
     rc = fl_launch_run(&lo, &code);
   }

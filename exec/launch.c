@@ -8,9 +8,11 @@
 #include "cleanup.h"
 #include "db.h"
 #include "engine.h"
+#include "fm.h"
 #include "grid_keys.h"
 #include "progress.h"
 #include "scenario.h"
+#include "source.h"
 #include "units.h"
 
 #include <dirent.h>
@@ -145,6 +147,53 @@ static fl_err fl_run_check_node_kills(const char *origin, const char *text, long
              tok, at + 1, tok, nodes - 1);
   }
 done:
+  return rc;
+}
+
+/* --failures sim:R: the simulator's own failure draws (the failure source of replica R: the scenario's law, seed
+ * and start, the job's `nodes` active nodes, never repaired) replayed on the real nodes: each failure of node n at
+ * simulated time t becomes `n@Ts`, T = t / mpi.time_scale, in `terms`. At most `max` failures (the spares and one
+ * more: after that the job has stopped), none later than a day of real time. Returns how many. */
+static fl_err fl_run_drawn_failures(const fl_scenario *sc, long replica, long nodes, long max, char *terms, size_t size,
+                                    long *n)
+{
+  fl_err rc = FL_OK;
+  fl_fm *fm = NULL;
+  fl_fsrc *src = NULL;
+  fl_fsrc_config cfg;
+  size_t len = 0;
+  double t;
+  long node;
+  fl_fsrc_kind kind;
+  *n = 0;
+  terms[0] = '\0';
+  FL_CHECK(sc->time_scale > 0, FL_ERR_INPUT,
+           "--failures sim: needs mpi.time_scale > 0, the simulated seconds a real second stands for");
+  FL_TRY(fl_fm_create(sc, &fm));
+  FL_CHECK(fl_fm_is_renewal(fm), FL_ERR_INPUT,
+           "--failures sim: failures.model = %s is not drawn (a trace or a log is replayed as given)", sc->model);
+  cfg = (fl_fsrc_config){.fm = fm,
+                         .nodes = nodes,
+                         .repair_s = INFINITY,
+                         .start = sc->start,
+                         .seed = sc->seed,
+                         .replica = (uint64_t)replica};
+  FL_TRY(fl_fsrc_create(&cfg, &src));
+  while (*n < max && fl_fsrc_next(src, &t, &node, &kind)) {
+    int k;
+    if (kind != FL_FSRC_FAILURE)
+      continue;
+    if (t / sc->time_scale > 86400.0)
+      break;
+    k = snprintf(terms + len, size - len, "%s%ld@%.6fs", len ? " " : "", node, t / sc->time_scale);
+    if (k < 0 || (size_t)k >= size - len)
+      break;
+    len += (size_t)k;
+    (*n)++;
+  }
+done:
+  fl_fsrc_destroy(&src);
+  fl_fm_destroy(&fm);
   return rc;
 }
 
@@ -372,8 +421,9 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   int kills = 0;        /* --kill terms */
   int start_failed = 0; /* a process never got past MPI_Init */
   char init_kills[256] = "";
-  long procs = 0, spares = o->spares, per = 1, nodes = 1;
-  int multi = 0; /* a launcher over several machines (mpirun with a host file, slurm) */
+  long procs = 0, spares = o->spares, per = 1, nodes = 1, ndrawn = 0;
+  char drawn[4096] = ""; /* --failures sim: the node kills drawn */
+  int multi = 0;         /* a launcher over several machines (mpirun with a host file, slurm) */
   fl_engine_caps caps;
   fl_strategy_run strat;
   double run_wall = 0;
@@ -465,6 +515,15 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
   }
   for (int k = 0; k < margc; k += 2)
     kills += strcmp(margv[k], "--kill") == 0 || strcmp(margv[k], "--kill-node") == 0;
+  if (o->failures_replica >= 0) {
+    /* the simulator's draws for the job's nodes (its active ones), replayed as node kills by time */
+    FL_TRY(fl_run_drawn_failures(sc, o->failures_replica, (long)np * degree / per, spares / per + 1, drawn,
+                                 sizeof drawn, &ndrawn));
+    kills += (int)ndrawn;
+    if (!quiet)
+      fprintf(stderr, "faultline: %s: the simulator's failures of replica %ld, at mpi.time_scale = %g: %s\n", sc->name,
+              o->failures_replica, sc->time_scale, ndrawn ? drawn : "none before a day of real time");
+  }
   FL_TRY(fl_exec_check_study(sc, kills, NULL)); /* a study's deaths and sweeps: bad input is one line, nothing runs */
   /* faultline-mpi sits next to the faultline binary */
   snprintf(mpi, sizeof mpi, "%s/faultline-mpi", o->exe_dir);
@@ -578,8 +637,15 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
     cmd[c++] = sparebuf;
     cmd[c++] = "--out";
     cmd[c++] = outdir;
-    for (int k = 0; k < margc && c < 126; k++)
+    for (int k = 0; k < margc && c < 122; k++)
       cmd[c++] = margv[k];
+    if (o->failures_replica >= 0) {
+      cmd[c++] = "--failures-given"; /* no draws of the processes' own */
+      if (ndrawn) {
+        cmd[c++] = "--kill-node";
+        cmd[c++] = drawn;
+      }
+    }
     cmd[c] = NULL;
     if (!quiet) {
       char rule[64];

@@ -22,10 +22,11 @@ typedef struct fl_launch_opts {
   long spares;     /* spare processes (-1: the scenario's mpi.spares) */
   const char *out; /* the outcome directory (NULL: a temporary one, removed) */
   int quiet;
-  const char *exe_dir;  /* the directory holding faultline-mpi */
-  const char *launcher; /* local (NULL: one machine), mpirun (--hostfile), slurm (the allocation, or salloc) */
-  long spare_nodes;     /* spares as whole nodes (-1: --spares / mpi.spares processes) */
-  const char *hostfile; /* --launcher mpirun: the machines */
+  const char *exe_dir;   /* the directory holding faultline-mpi */
+  const char *launcher;  /* local (NULL: one machine), mpirun (--hostfile), slurm (the allocation, or salloc) */
+  long spare_nodes;      /* spares as whole nodes (-1: --spares / mpi.spares processes) */
+  const char *hostfile;  /* --launcher mpirun: the machines */
+  long failures_replica; /* --failures sim:R: replica R's failure draws of the simulator, replayed (-1: none) */
 } fl_launch_opts;
 
 /* Run it. FL_OK with *exit_code the run's status (above); an error (bad input: FL_ERR_INPUT) otherwise, with

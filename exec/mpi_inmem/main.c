@@ -261,6 +261,7 @@ int main(int argc, char **argv)
   const char *path = NULL, *out_dir = NULL;
   char *err = NULL;
   int wrank = 0, wsize = 1, nkill = 0, code = 0, have_rt = 0, lost_writer = 0, degree = 1, nroles = 1;
+  int failures_given = 0;
   fl_evlog events;
   fl_err rc = FL_OK;
 
@@ -298,6 +299,8 @@ int main(int argc, char **argv)
       snprintf(buf, sizeof buf, "mpi.kill_node=%s%s%s", sc->kill_node ? sc->kill_node : "", sc->kill_node ? " " : "",
                argv[++i]);
       rc = fl_scenario_set(sc, buf);
+    } else if (strcmp(argv[i], "--failures-given") == 0) {
+      failures_given = 1; /* faultline run --failures sim: the kills are given, nothing drawn here */
     } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc && sc) {
       snprintf(buf, sizeof buf, "run.db=%s", argv[++i]);
       rc = fl_scenario_set(sc, buf);
@@ -369,7 +372,7 @@ int main(int argc, char **argv)
   if (rc == FL_OK && study_check)
     rc = study_check(sc, nkill);
   dc.fail_at_s = -1;
-  if (rc == FL_OK && sc->time_scale > 0 && wrank < wsize - sc->spares) {
+  if (rc == FL_OK && sc->time_scale > 0 && !failures_given && wrank < wsize - sc->spares) {
     fl_fm *fm = NULL;
     rc = fl_fm_create(sc, &fm);
     if (rc == FL_OK && fl_fm_is_renewal(fm)) {

@@ -829,9 +829,15 @@ int fl_rt_nodes_lost(const fl_rt *rt, char *names, size_t size)
     if (seen)
       continue;
     n++;
-    if (names && len < size) {
-      int k = snprintf(names + len, size - len, "%s%s", len ? "," : "", rt->hosts ? rt->hosts[w] : "?");
-      len += k > 0 ? (size_t)k : 0;
+    if (names && len < size) { /* each name once (nodes of one machine, as with the local launcher, share it) */
+      const char *h = rt->hosts ? rt->hosts[w] : "?";
+      int listed = 0;
+      for (const char *p = names; *p && !listed; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+        listed = strncmp(p, h, strlen(h)) == 0 && (p[strlen(h)] == ',' || p[strlen(h)] == '\0');
+      if (!listed) {
+        int k = snprintf(names + len, size - len, "%s%s", len ? "," : "", h);
+        len += k > 0 ? (size_t)k : 0;
+      }
     }
   }
   return n;

@@ -841,6 +841,72 @@ static void test_model_failures(void)
   CU_ASSERT(read_outcomes(dir, NP + 2, got) <= NP); /* at least two processes died for real */
 }
 
+/* --failures sim: the simulator's own failure draws for the job's nodes, replayed on the real ranks. The draws are
+ * read back from `faultline simulate` of a bsp job with the same law, seed and nodes (its events), not from the
+ * code that replays them: the same nodes at the same times (divided by mpi.time_scale), and the real run lives
+ * through them (two spares, a third failure: no spare left, exit 3, the row's three failures). */
+static void test_failures_from_sim(void)
+{
+  char cmd[4096], sim_list[512] = "", *err;
+  const char *bin = getenv("FAULTLINE");
+  long n = 0;
+  int st, k = 0;
+  sqlite3 *h = NULL;
+  sqlite3_stmt *q = NULL;
+  FILE *f = fopen(fl_test_tmp("fs.ini"), "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("[run]\nname = fs\nseed = 7\nreplicas = 1\nevents = all\n[platform]\nnodes = 12\n[app]\nnodes = 4\n"
+        "work = 10h\nspares = 8\n[strategy]\nkind = buddy\n[failures]\nmodel = exponential\nnode_mtbf = 1h\n"
+        "repair = 1min\n",
+        f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "cd '%s' && rm -f fs.sqlite && '%s' simulate fs.ini --db fs.sqlite --quiet >/dev/null 2>&1",
+           fl_test_tmpdir(), bin);
+  CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+  /* the simulator's first failure of each of the job's nodes 0-3 (the real run's ranks 0-3), the first three (it has
+   * two spares: the third stops it). Each node's first time is its own draw, the i-th of the stream, whatever the
+   * platform's size or the repairs (repaired nodes keep the simulated job going, past node 1's first failure) */
+  CU_ASSERT_EQUAL_FATAL(sqlite3_open_v2(fl_test_tmp("fs.sqlite"), &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(h,
+                                           "SELECT node, MIN(t_s) FROM events_text WHERE kind = 'failure' AND node "
+                                           "< 4 GROUP BY node ORDER BY 2 LIMIT 3",
+                                           -1, &q, NULL),
+                        SQLITE_OK);
+  while (sqlite3_step(q) == SQLITE_ROW && k < 3) {
+    size_t len = strlen(sim_list);
+    snprintf(sim_list + len, sizeof sim_list - len, "%s%d@%.6fs", k++ ? " " : "", sqlite3_column_int(q, 0),
+             sqlite3_column_double(q, 1) / 1e6);
+  }
+  sqlite3_finalize(q);
+  sqlite3_close(h);
+  CU_ASSERT_EQUAL(k, 3);
+  snprintf(cmd, sizeof cmd,
+           "'%s' run '%s' --np %d --spares 2 --set run.seed=7 --set failures.model=exponential --set "
+           "failures.node_mtbf=1h --set mpi.time_scale=1e6 --set app.grid=64x64 --failures sim --out '%s/fs' --db "
+           "'%s/fs-real.sqlite' >/dev/null 2>'%s/fs-err.txt'",
+           bin, fl_test_src("scenarios/cg-buddy.ini"), NP, fl_test_tmpdir(), fl_test_tmpdir(), fl_test_tmpdir());
+  st = system(cmd);
+  CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+  err = fl_test_read_file(fl_test_tmp("fs-err.txt"), &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+  if (!strstr(err, sim_list))
+    fprintf(stderr, "\n  simulated: %s\n  real run said: %s", sim_list, err);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err, sim_list)); /* the same nodes, the same times */
+  free(err);
+  {
+    sqlite3 *r = NULL;
+    sqlite3_stmt *rq = NULL;
+    long failures = -1;
+    if (sqlite3_open_v2(fl_test_tmp("fs-real.sqlite"), &r, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(r, "SELECT failures FROM runs WHERE status = 'failed'", -1, &rq, NULL) == SQLITE_OK &&
+        sqlite3_step(rq) == SQLITE_ROW)
+      failures = sqlite3_column_int(rq, 0);
+    sqlite3_finalize(rq);
+    sqlite3_close(r);
+    CU_ASSERT_EQUAL(failures, 3);
+  }
+}
+
 /* The grid world's value iteration distributed by rows: a killed rank's role is replayed bit for bit too. */
 static void test_gridworld(void)
 {
@@ -999,6 +1065,7 @@ static CU_TestInfo mpi_tests[] = {
     {"every process stopped: the watchdog ends the job", test_watchdog},
     {"a rank stopped past the timeout is fenced: one outcome", test_stopped_rank_fenced},
     {"failures drawn from the model kill processes", test_model_failures},
+    {"--failures sim: the simulator's own draws replayed on the ranks", test_failures_from_sim},
     {"grid world distributed by rows recovers bit for bit", test_gridworld},
     {"grid world as tasks: re-executed, substituted, the hybrid's budget", test_gridworld_tasks},
     {"bad input", test_bad_input},
