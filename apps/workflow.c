@@ -1,6 +1,6 @@
-/* workflow.c — task graphs from WfCommons JSON (jansson), Pegasus DAX (libxml2), Pegasus 5 YAML (libyaml) and DOT
- * (libcgraph), the grid world as a graph, and the substitution relation (see workflow.h). The readers only collect
- * tasks, parent references and file uses; one builder checks and indexes them for every format. */
+/* workflow.c — task graphs: the builder that checks and indexes what a graph reader collected (tasks, parent
+ * references, file uses), the choice of reader (workflow_readers/: one file per format, registered in
+ * FL_WF_READERS), the grid world as a graph, and the substitution relation (see workflow.h). */
 #define _XOPEN_SOURCE 700 /* strdup */
 #include "workflow.h"
 
@@ -8,60 +8,28 @@
 #include "gridworld_keys.h"
 #include "inputs.h"
 #include "units.h"
+#include "workflow_impl.h"
 #include "workflow_keys.h"
 
 #include <csv.h>
 #include <ctype.h>
 #include <errno.h>
-#include <graphviz/cgraph.h>
-#include <jansson.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 /* ---- the builder ---- */
 
-typedef struct fl_wf_use {
-  char *file;
-  long task;
-  double size;
-  int out;
-} fl_wf_use;
-
-typedef struct fl_wf_ref {
-  char *parent;
-  char *child_name; /* resolved at the end when child < 0 */
-  long child;
-  int line;
-} fl_wf_ref;
-
-typedef struct fl_wfb {
-  fl_wf *wf;
-  long cap_tasks;
-  fl_wf_use *use;
-  long nuse, cap_use;
-  fl_wf_ref *ref;
-  long nref, cap_ref;
-  long *rs, *rd; /* raw edges */
-  double *rb;
-  long *rf; /* each raw edge's file (a number per distinct file name), -1: none (DOT, a control dependency) */
-  long nraw, cap_raw;
-  int yaml; /* a Pegasus 5 YAML file: its errors in its words (jobDependencies, children) */
-} fl_wfb;
-
-static char *fl_wf_strdup(const char *s)
+char *fl_wf_strdup(const char *s)
 {
   return strdup(s ? s : "");
 }
 
 /* The stage of a task without one: its name without trailing digits, underscores and dashes. */
-static char *fl_wf_stage_of(const char *name)
+char *fl_wf_stage_of(const char *name)
 {
   char *s = fl_wf_strdup(name);
   size_t n = s ? strlen(s) : 0;
@@ -74,7 +42,7 @@ static char *fl_wf_stage_of(const char *name)
  * underscore, as the WfCommons instances name their tasks <transformation>_<...>_ID<n> ("fast2bfq_fast2bfq_HEP2_
  * MSP1_Digests_s_1_sequence_1_ID0000002", "mProject_ID0000001", "individuals_ID0000001"): the transformation, the
  * category schema 1.4 gave. A name without an underscore: the rule of the other formats. malloc'd. */
-static char *fl_wf_stage_wfcommons(const char *name)
+char *fl_wf_stage_wfcommons(const char *name)
 {
   const char *us = strchr(name, '_');
   if (!us || us == name)
@@ -82,7 +50,7 @@ static char *fl_wf_stage_wfcommons(const char *name)
   return strndup(name, (size_t)(us - name));
 }
 
-static fl_err fl_wfb_task(fl_wfb *b, const char *name, const char *stage, double flops, int line, long *id)
+fl_err fl_wfb_task(fl_wfb *b, const char *name, const char *stage, double flops, int line, long *id)
 {
   fl_err rc = FL_OK;
   fl_wf *wf = b->wf;
@@ -101,7 +69,7 @@ done:
   return rc;
 }
 
-static fl_err fl_wfb_ref(fl_wfb *b, long child, const char *child_name, const char *parent, int line)
+fl_err fl_wfb_ref(fl_wfb *b, long child, const char *child_name, const char *parent, int line)
 {
   fl_err rc = FL_OK;
   FL_TRY(fl_grow((void **)&b->ref, &b->cap_ref, b->nref + 1, sizeof *b->ref));
@@ -115,7 +83,7 @@ done:
   return rc;
 }
 
-static fl_err fl_wfb_use(fl_wfb *b, long task, const char *file, double size, int out)
+fl_err fl_wfb_use(fl_wfb *b, long task, const char *file, double size, int out)
 {
   fl_err rc = FL_OK;
   FL_TRY(fl_grow((void **)&b->use, &b->cap_use, b->nuse + 1, sizeof *b->use));
@@ -126,7 +94,7 @@ done:
   return rc;
 }
 
-static fl_err fl_wfb_edge(fl_wfb *b, long src, long dst, double bytes, long file)
+fl_err fl_wfb_edge(fl_wfb *b, long src, long dst, double bytes, long file)
 {
   fl_err rc = FL_OK;
   if (b->nraw + 1 > b->cap_raw) { /* the four arrays grow together, only when full */
@@ -481,246 +449,11 @@ void fl_wf_destroy(fl_wf **pwf)
   *pwf = NULL;
 }
 
-/* ---- WfCommons JSON ---- */
-
-static double fl_json_num(const json_t *o, const char *k1, const char *k2)
-{
-  const json_t *v = json_object_get(o, k1);
-  if (!v && k2)
-    v = json_object_get(o, k2);
-  return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *fl_json_str(const json_t *o, const char *k1, const char *k2)
-{
-  const json_t *v = json_object_get(o, k1);
-  if (!v && k2)
-    v = json_object_get(o, k2);
-  return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
-/* The speed (flop/s per core) of machine `name` in a WfCommons machines array; NAN if unknown. */
-static double fl_json_machine_speed(const json_t *machines, const char *name)
-{
-  size_t i;
-  json_t *m;
-  if (!json_is_array(machines) || !name)
-    return NAN;
-  json_array_foreach(machines, i, m)
-  {
-    const char *nn = fl_json_str(m, "nodeName", NULL);
-    if (nn && strcmp(nn, name) == 0) {
-      double mhz = fl_json_num(json_object_get(m, "cpu"), "speedInMHz", "speed");
-      return mhz > 0 ? mhz * 1e6 : NAN;
-    }
-  }
-  return NAN;
-}
-
-static fl_err fl_json_task_error(const char *path, const char *name, size_t idx, const char *what)
-{
-  if (name)
-    return fl_err_set(FL_ERR_INPUT, "%s: task '%s': %s", path, name, what);
-  return fl_err_set(FL_ERR_INPUT, "%s: workflow.tasks[%zu]: %s", path, idx, what);
-}
-
-static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
-{
-  fl_err rc = FL_OK;
-  json_error_t jerr;
-  json_t *root = json_load_file(path, 0, &jerr), *wfj, *tasks, *machines, *files = NULL, *exec_tasks = NULL;
-  json_t *exec_by_id = NULL, *file_by_id = NULL; /* schema 1.5: id -> execution task, id -> file */
-  int v15;
-  size_t i;
-  json_t *t;
-
-  if (!root) {
-    rc = fl_err_set(FL_ERR_INPUT, "%s:%d: malformed JSON: %s", path, jerr.line, jerr.text);
-    goto done;
-  }
-  wfj = json_object_get(root, "workflow");
-  FL_CHECK(json_is_object(wfj), FL_ERR_INPUT, "%s: no \"workflow\" object: not a WfCommons instance", path);
-  v15 = json_is_object(json_object_get(wfj, "specification"));
-  if (v15) {
-    json_t *spec = json_object_get(wfj, "specification"), *ex = json_object_get(wfj, "execution");
-    tasks = json_object_get(spec, "tasks");
-    files = json_object_get(spec, "files");
-    machines = json_object_get(ex, "machines");
-    exec_tasks = json_object_get(ex, "tasks");
-  } else {
-    tasks = json_object_get(wfj, "tasks");
-    machines = json_object_get(wfj, "machines");
-  }
-  {
-    /* a schema this reader does not know says which it is (1.2 keeps its tasks under workflow.jobs) */
-    json_t *ver = json_object_get(root, "schemaVersion");
-    FL_CHECK(json_is_array(tasks), FL_ERR_INPUT,
-             "%s: no workflow%s.tasks array%s%s%s (faultline reads WfCommons schemas 1.3, 1.4 and 1.5)", path,
-             v15 ? ".specification" : "", json_is_string(ver) ? ": schemaVersion " : "",
-             json_is_string(ver) ? json_string_value(ver) : "",
-             json_is_array(json_object_get(wfj, "jobs")) ? ", whose tasks are workflow.jobs" : "");
-  }
-  if (v15) {
-    /* schema 1.5 keeps a task's runtime and a file's size in lists of their own: index them by id once (Jansson's
-     * objects are hash tables), not a search of the list per task and per file reference (quadratic: 100k tasks
-     * did not load in three minutes); the first entry of an id wins, as the search took it */
-    json_t *x;
-    size_t q;
-    FL_CHECK((exec_by_id = json_object()) && (file_by_id = json_object()), FL_ERR_NOMEM, "out of memory");
-    json_array_foreach(exec_tasks, q, x)
-    {
-      const char *xid = fl_json_str(x, "id", NULL);
-      if (xid && !json_object_get(exec_by_id, xid))
-        FL_CHECK(json_object_set(exec_by_id, xid, x) == 0, FL_ERR_NOMEM, "out of memory");
-    }
-    json_array_foreach(files, q, x)
-    {
-      const char *fid = fl_json_str(x, "id", "name");
-      if (fid && !json_object_get(file_by_id, fid))
-        FL_CHECK(json_object_set(file_by_id, fid, x) == 0, FL_ERR_NOMEM, "out of memory");
-    }
-  }
-
-  json_array_foreach(tasks, i, t)
-  {
-    const char *name = fl_json_str(t, v15 ? "id" : "name", v15 ? "name" : "id"), *stage, *machine = NULL;
-    double runtime = NAN, speed, flops;
-    json_t *parents, *fl, *p;
-    const json_t *et = t;
-    long id;
-    size_t k;
-    if (!json_is_object(t) || !name) {
-      rc = fl_json_task_error(path, NULL, i, "a task needs a name");
-      goto done;
-    }
-    if (v15 && json_is_array(exec_tasks)) {
-      et = json_object_get(exec_by_id, name);
-      if (!et) {
-        rc = fl_json_task_error(path, name, i, "no workflow.execution.tasks entry gives its runtime");
-        goto done;
-      }
-      {
-        json_t *ms = json_object_get(et, "machines");
-        if (json_is_array(ms) && json_array_size(ms) > 0 && json_is_string(json_array_get(ms, 0)))
-          machine = json_string_value(json_array_get(ms, 0));
-      }
-    } else {
-      machine = fl_json_str(t, "machine", NULL);
-    }
-    runtime = fl_json_num(et, "runtimeInSeconds", "runtime");
-    if (!(runtime >= 0) || !isfinite(runtime)) {
-      rc = fl_json_task_error(path, name, i, "runtimeInSeconds missing or negative");
-      goto done;
-    }
-    speed = fl_json_machine_speed(machines, machine);
-    flops = runtime * (isfinite(speed) ? speed : ref_speed);
-    stage = fl_json_str(t, "category", NULL);
-    if (stage && *stage) {
-      FL_TRY(fl_wfb_task(b, name, stage, flops, 0, &id));
-    } else {
-      /* no category (schema 1.5): the stage from the name (the specification's name; the id for older files) */
-      const char *sname = v15 ? fl_json_str(t, "name", "id") : name;
-      char *derived = fl_wf_stage_wfcommons(sname ? sname : name);
-      FL_CHECK(derived != NULL, FL_ERR_NOMEM, "out of memory");
-      rc = fl_wfb_task(b, name, derived, flops, 0, &id);
-      free(derived);
-      FL_TRY(rc);
-    }
-    {
-      double mem = fl_json_num(et, "memoryInBytes", "memoryInBytes");
-      if (isfinite(mem)) {
-        if (!(mem >= 0)) {
-          rc = fl_json_task_error(path, name, i, "memoryInBytes must be >= 0");
-          goto done;
-        }
-        b->wf->task[id].memory = mem;
-      }
-    }
-    {
-      double cores = fl_json_num(et, "coreCount", "cores");
-      if (isfinite(cores)) {
-        if (!(cores >= 1 && cores <= 1e6 && cores == floor(cores))) {
-          rc = fl_json_task_error(path, name, i, "cores must be a whole number >= 1");
-          goto done;
-        }
-        b->wf->task[id].cores = (long)cores;
-      }
-    }
-    parents = json_object_get(t, "parents");
-    if (parents && !json_is_array(parents)) {
-      rc = fl_json_task_error(path, name, i, "\"parents\" is not an array");
-      goto done;
-    }
-    json_array_foreach(parents, k, p)
-    {
-      if (!json_is_string(p)) {
-        rc = fl_json_task_error(path, name, i, "a parent is not a task name");
-        goto done;
-      }
-      FL_TRY(fl_wfb_ref(b, id, NULL, json_string_value(p), 0));
-    }
-    if (v15) {
-      const char *lists[2] = {"inputFiles", "outputFiles"};
-      for (int out = 0; out < 2; out++) {
-        json_t *lst = json_object_get(t, lists[out]);
-        json_array_foreach(lst, k, p)
-        {
-          const char *fid = json_is_string(p) ? json_string_value(p) : NULL;
-          json_t *f = fid ? json_object_get(file_by_id, fid) : NULL;
-          double size = f ? fl_json_num(f, "sizeInBytes", "size") : NAN;
-          if (!fid || !(size >= 0)) {
-            char what[512];
-            snprintf(what, sizeof what, "file '%s': no size in workflow.specification.files", fid ? fid : "?");
-            rc = fl_json_task_error(path, name, i, what);
-            goto done;
-          }
-          FL_TRY(fl_wfb_use(b, id, fid, size, out));
-        }
-      }
-    } else {
-      fl = json_object_get(t, "files");
-      json_array_foreach(fl, k, p)
-      {
-        const char *fname = fl_json_str(p, "name", "id"), *link = fl_json_str(p, "link", NULL);
-        double size = fl_json_num(p, "sizeInBytes", "size");
-        if (!fname || !link || (strcmp(link, "input") != 0 && strcmp(link, "output") != 0) || !(size >= 0)) {
-          char what[512];
-          snprintf(what, sizeof what, "files[%zu]: needs a name, link input|output and a size >= 0", k);
-          rc = fl_json_task_error(path, name, i, what);
-          goto done;
-        }
-        FL_TRY(fl_wfb_use(b, id, fname, size, strcmp(link, "output") == 0));
-      }
-    }
-  }
-done:
-  json_decref(exec_by_id);
-  json_decref(file_by_id);
-  json_decref(root);
-  return rc;
-}
-
-/* ---- Pegasus DAX ---- */
-
-static double fl_xml_num(xmlNode *n, const char *attr, int *present)
-{
-  xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
-  double x = NAN;
-  char *end = NULL;
-  *present = v != NULL;
-  if (v) {
-    errno = 0;
-    x = strtod((const char *)v, &end);
-    if (end == (char *)v || *end != '\0' || errno)
-      x = NAN;
-    xmlFree(v);
-  }
-  return x;
-}
+/* ---- app.task_runtime (the DAX and YAML readers' fallback runtimes) ---- */
 
 /* app.task_runtime: the runtime of a job of transformation `tr` whose file gives none; NAN when the spec has none
  * for it. *bad gets the offending term of a malformed spec (NULL when it is well formed). */
-static double fl_wf_runtime_for(const char *spec, const char *tr, char *bad, size_t badsize)
+double fl_wf_runtime_for(const char *spec, const char *tr, char *bad, size_t badsize)
 {
   double fallback = NAN, found = NAN;
   char *copy, *save = NULL;
@@ -765,367 +498,6 @@ fl_err fl_wf_runtime_check(const char *task_runtime)
   return FL_OK;
 }
 
-static fl_err fl_wf_read_dax(fl_wfb *b, const char *path, double ref_speed, const char *task_runtime)
-{
-  fl_err rc = FL_OK;
-  xmlDoc *doc = fl_xml_read_file(path);
-  xmlNode *root, *n;
-
-  if (!doc) {
-    const xmlError *e = xmlGetLastError();
-    rc = fl_err_set(FL_ERR_INPUT, "%s:%d: malformed DAX: %s", path, e ? e->line : 0,
-                    e && e->message ? strtok(e->message, "\n") : "cannot parse");
-    goto done;
-  }
-  root = xmlDocGetRootElement(doc);
-  FL_CHECK(root && xmlStrcmp(root->name, (const xmlChar *)"adag") == 0, FL_ERR_INPUT,
-           "%s: the root element is not <adag>: not a Pegasus DAX", path);
-  for (n = root->children; n; n = n->next) {
-    if (n->type != XML_ELEMENT_NODE)
-      continue;
-    if (xmlStrcmp(n->name, (const xmlChar *)"job") == 0) {
-      xmlChar *id = xmlGetProp(n, (const xmlChar *)"id"), *tr = xmlGetProp(n, (const xmlChar *)"name");
-      int has;
-      double runtime = fl_xml_num(n, "runtime", &has);
-      long tid = -1;
-      if (!has) /* an abstract workflow (DAX 3) records no runtime: app.task_runtime gives it */
-        runtime = fl_wf_runtime_for(task_runtime, (const char *)tr, NULL, 0);
-      if (!id || !(runtime >= 0)) {
-        if (id && !has)
-          rc = fl_err_set(FL_ERR_INPUT,
-                          "%s:%ld: <job id=%s name=%s>: no runtime in the file, and app.task_runtime gives none for "
-                          "'%s' (app.task_runtime = DURATION, or NAME:DURATION,... with * for the others)",
-                          path, xmlGetLineNo(n), (const char *)id, tr ? (const char *)tr : "?",
-                          tr ? (const char *)tr : "?");
-        else
-          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <job%s%s>: needs an id and a runtime >= 0", path, xmlGetLineNo(n),
-                          id ? " id=" : "", id ? (const char *)id : "");
-        xmlFree(id);
-        xmlFree(tr);
-        goto done;
-      }
-      rc = fl_wfb_task(b, (const char *)id, (const char *)tr, runtime * ref_speed, (int)xmlGetLineNo(n), &tid);
-      xmlFree(id);
-      xmlFree(tr);
-      FL_TRY(rc);
-      for (xmlNode *u = n->children; u; u = u->next) {
-        xmlChar *file, *link;
-        double size;
-        if (u->type != XML_ELEMENT_NODE || xmlStrcmp(u->name, (const xmlChar *)"uses") != 0)
-          continue;
-        file = xmlGetProp(u, (const xmlChar *)"file");
-        if (!file)
-          file = xmlGetProp(u, (const xmlChar *)"name");
-        link = xmlGetProp(u, (const xmlChar *)"link");
-        size = fl_xml_num(u, "size", &has);
-        if (!has)
-          size = 0.0;
-        if (!file || !link || !(size >= 0) ||
-            (xmlStrcmp(link, (const xmlChar *)"input") != 0 && xmlStrcmp(link, (const xmlChar *)"output") != 0)) {
-          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <uses> of job '%s': needs file, link input|output and a size >= 0",
-                          path, xmlGetLineNo(u), b->wf->task[tid].name);
-          xmlFree(file);
-          xmlFree(link);
-          goto done;
-        }
-        rc = fl_wfb_use(b, tid, (const char *)file, size, xmlStrcmp(link, (const xmlChar *)"output") == 0);
-        xmlFree(file);
-        xmlFree(link);
-        FL_TRY(rc);
-      }
-    } else if (xmlStrcmp(n->name, (const xmlChar *)"child") == 0) {
-      xmlChar *ref = xmlGetProp(n, (const xmlChar *)"ref");
-      if (!ref) {
-        rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <child> without ref", path, xmlGetLineNo(n));
-        goto done;
-      }
-      for (xmlNode *p = n->children; p && rc == FL_OK; p = p->next) {
-        xmlChar *pr;
-        if (p->type != XML_ELEMENT_NODE || xmlStrcmp(p->name, (const xmlChar *)"parent") != 0)
-          continue;
-        pr = xmlGetProp(p, (const xmlChar *)"ref");
-        if (!pr)
-          rc = fl_err_set(FL_ERR_INPUT, "%s:%ld: <parent> without ref", path, xmlGetLineNo(p));
-        else
-          rc = fl_wfb_ref(b, -1, (const char *)ref, (const char *)pr, (int)xmlGetLineNo(p));
-        xmlFree(pr);
-      }
-      xmlFree(ref);
-      FL_TRY(rc);
-    }
-  }
-done:
-  if (doc)
-    xmlFreeDoc(doc);
-  return rc;
-}
-
-/* ---- Pegasus 5 YAML (the abstract workflow of Pegasus 5.x, schema wf-5.0.yml) ---- */
-
-static const fl_wf_use *fl_sort_uses; /* qsort has no context argument */
-static int fl_cmp_use_file(const void *a, const void *b)
-{
-  return strcmp(fl_sort_uses[*(const long *)a].file, fl_sort_uses[*(const long *)b].file);
-}
-
-/* The value of `key` in mapping `m`, or NULL. */
-static yaml_node_t *fl_y_get(yaml_document_t *d, yaml_node_t *m, const char *key)
-{
-  if (!m || m->type != YAML_MAPPING_NODE)
-    return NULL;
-  for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-    yaml_node_t *k = yaml_document_get_node(d, p->key);
-    if (k && k->type == YAML_SCALAR_NODE && strcmp((const char *)k->data.scalar.value, key) == 0)
-      return yaml_document_get_node(d, p->value);
-  }
-  return NULL;
-}
-
-/* The scalar text of `n`, or NULL when it is no scalar. */
-static const char *fl_y_str(yaml_node_t *n)
-{
-  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
-
-static int fl_y_line(yaml_node_t *n)
-{
-  return n ? (int)n->start_mark.line + 1 : 0;
-}
-
-/* A number >= 0 written as a YAML scalar ("2048", 2048, "60.5"); NAN when it is not one. */
-static double fl_y_num(yaml_node_t *n)
-{
-  const char *s = fl_y_str(n);
-  char *end = NULL;
-  double v = s ? strtod(s, &end) : NAN;
-  return s && end != s && *end == '\0' && v >= 0 ? v : NAN;
-}
-
-/* A Pegasus 5 file may give a file's size on one of its uses only (the producer's, say): the uses from `first`
- * on without one (size < 0) take the size another use of the same file gives, else 0. */
-static fl_err fl_y_sizes(fl_wfb *b, long first)
-{
-  fl_err rc = FL_OK;
-  long n = b->nuse - first, *idx = NULL;
-  if (n <= 0)
-    return FL_OK;
-  FL_ALLOC(idx, n);
-  for (long k = 0; k < n; k++)
-    idx[k] = first + k;
-  fl_sort_uses = b->use;
-  qsort(idx, (size_t)n, sizeof *idx, fl_cmp_use_file);
-  for (long u = 0; u < n;) {
-    long v = u;
-    double size = -1.0;
-    while (v < n && strcmp(b->use[idx[v]].file, b->use[idx[u]].file) == 0)
-      size = fmax(size, b->use[idx[v++]].size);
-    for (long k = u; k < v; k++)
-      if (b->use[idx[k]].size < 0)
-        b->use[idx[k]].size = size > 0 ? size : 0.0;
-    u = v;
-  }
-done:
-  free(idx);
-  return rc;
-}
-
-static fl_err fl_wf_read_yaml(fl_wfb *b, const char *path, double ref_speed, const char *task_runtime)
-{
-  fl_err rc = FL_OK;
-  const char *why = NULL;
-  FILE *f = fl_input_fopen(path, &why);
-  yaml_parser_t parser;
-  yaml_document_t doc;
-  int parsed = 0, loaded = 0;
-  yaml_node_t *root, *jobs, *deps, *ver;
-  long first_use = b->nuse;
-
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, why);
-  FL_CHECK(yaml_parser_initialize(&parser), FL_ERR_NOMEM, "out of memory");
-  parsed = 1;
-  yaml_parser_set_input_file(&parser, f);
-  if (!yaml_parser_load(&parser, &doc)) {
-    rc = fl_err_set(FL_ERR_INPUT, "%s:%zu: malformed YAML: %s", path, parser.problem_mark.line + 1,
-                    parser.problem ? parser.problem : "cannot parse");
-    goto done;
-  }
-  loaded = 1;
-  root = yaml_document_get_root_node(&doc);
-  ver = fl_y_get(&doc, root, "pegasus");
-  FL_CHECK(fl_y_str(ver) && fl_y_str(ver)[0] == '5', FL_ERR_INPUT,
-           "%s:%d: pegasus: '%s': faultline reads Pegasus 5 workflows (pegasus: 5.x); a DAX 3 file is read as XML",
-           path, fl_y_line(ver ? ver : root), fl_y_str(ver) ? fl_y_str(ver) : "");
-  jobs = fl_y_get(&doc, root, "jobs");
-  FL_CHECK(jobs && jobs->type == YAML_SEQUENCE_NODE, FL_ERR_INPUT, "%s:%d: no jobs list: not a Pegasus 5 workflow",
-           path, fl_y_line(root));
-  for (yaml_node_item_t *it = jobs->data.sequence.items.start; it < jobs->data.sequence.items.top; it++) {
-    yaml_node_t *j = yaml_document_get_node(&doc, *it), *uses, *profiles;
-    const char *id = fl_y_str(fl_y_get(&doc, j, "id")), *tr = fl_y_str(fl_y_get(&doc, j, "name"));
-    const char *type = fl_y_str(fl_y_get(&doc, j, "type"));
-    double runtime;
-    long tid = -1;
-    FL_CHECK(!type || strcmp(type, "job") == 0, FL_ERR_INPUT,
-             "%s:%d: job %s is a sub-workflow (type %s), which faultline does not expand: give the workflow it "
-             "runs as a graph of its own",
-             path, fl_y_line(j), id ? id : "?", type);
-    FL_CHECK(id != NULL, FL_ERR_INPUT, "%s:%d: a job without an id", path, fl_y_line(j));
-    /* the expected runtime: the job's Pegasus profile `runtime` (seconds), else app.task_runtime */
-    profiles = fl_y_get(&doc, fl_y_get(&doc, j, "profiles"), "pegasus");
-    {
-      yaml_node_t *rt = fl_y_get(&doc, profiles, "runtime");
-      runtime = fl_y_num(rt);
-      /* the file's runtime wins; one it gives that is no number of seconds >= 0 is refused, as DAX's is */
-      FL_CHECK(!rt || !isnan(runtime), FL_ERR_INPUT,
-               "%s:%d: job %s (%s): profiles.pegasus.runtime '%s': not a number of seconds >= 0", path, fl_y_line(rt),
-               id, tr ? tr : "?", fl_y_str(rt) ? fl_y_str(rt) : "(not a scalar)");
-    }
-    if (isnan(runtime))
-      runtime = fl_wf_runtime_for(task_runtime, tr, NULL, 0);
-    FL_CHECK(runtime >= 0, FL_ERR_INPUT,
-             "%s:%d: job %s (%s): no runtime in the file (a Pegasus profile pegasus.runtime), and app.task_runtime "
-             "gives none for '%s' (app.task_runtime = DURATION, or NAME:DURATION,... with * for the others)",
-             path, fl_y_line(j), id, tr ? tr : "?", tr ? tr : "?");
-    FL_TRY(fl_wfb_task(b, id, tr, runtime * ref_speed, fl_y_line(j), &tid));
-    uses = fl_y_get(&doc, j, "uses");
-    if (!uses)
-      continue;
-    FL_CHECK(uses->type == YAML_SEQUENCE_NODE, FL_ERR_INPUT, "%s:%d: job %s: uses is not a list", path, fl_y_line(uses),
-             id);
-    for (yaml_node_item_t *u = uses->data.sequence.items.start; u < uses->data.sequence.items.top; u++) {
-      yaml_node_t *un = yaml_document_get_node(&doc, *u), *sz;
-      const char *lfn = fl_y_str(fl_y_get(&doc, un, "lfn")), *link = fl_y_str(fl_y_get(&doc, un, "type"));
-      double size = -1.0; /* none given: the file's size from another use of it (fl_y_sizes) */
-      FL_CHECK(lfn && link, FL_ERR_INPUT, "%s:%d: a use of job %s needs lfn and type", path, fl_y_line(un), id);
-      if (strcmp(link, "checkpoint") == 0 || strcmp(link, "none") == 0)
-        continue; /* no data dependency */
-      FL_CHECK(strcmp(link, "input") == 0 || strcmp(link, "output") == 0, FL_ERR_INPUT,
-               "%s:%d: job %s, %s: type %s: faultline models input and output files (inout is not)", path,
-               fl_y_line(un), id, lfn, link);
-      sz = fl_y_get(&doc, un, "size");
-      if (!sz)
-        sz = fl_y_get(&doc, fl_y_get(&doc, un, "metadata"), "size");
-      if (sz) {
-        size = fl_y_num(sz);
-        FL_CHECK(size >= 0, FL_ERR_INPUT, "%s:%d: job %s, %s: size '%s': expected bytes >= 0", path, fl_y_line(sz), id,
-                 lfn, fl_y_str(sz) ? fl_y_str(sz) : "");
-      }
-      FL_TRY(fl_wfb_use(b, tid, lfn, size, strcmp(link, "output") == 0));
-    }
-  }
-  FL_TRY(fl_y_sizes(b, first_use));
-  deps = fl_y_get(&doc, root, "jobDependencies");
-  if (deps) {
-    FL_CHECK(deps->type == YAML_SEQUENCE_NODE, FL_ERR_INPUT, "%s:%d: jobDependencies is not a list", path,
-             fl_y_line(deps));
-    for (yaml_node_item_t *it = deps->data.sequence.items.start; it < deps->data.sequence.items.top; it++) {
-      yaml_node_t *p = yaml_document_get_node(&doc, *it), *ch = fl_y_get(&doc, p, "children");
-      const char *parent = fl_y_str(fl_y_get(&doc, p, "id"));
-      FL_CHECK(parent && (!ch || ch->type == YAML_SEQUENCE_NODE), FL_ERR_INPUT,
-               "%s:%d: a dependency needs an id and a list of children", path, fl_y_line(p));
-      for (yaml_node_item_t *c = ch ? ch->data.sequence.items.start : NULL; ch && c < ch->data.sequence.items.top;
-           c++) {
-        yaml_node_t *cn = yaml_document_get_node(&doc, *c);
-        FL_CHECK(fl_y_str(cn), FL_ERR_INPUT, "%s:%d: a child of %s is not a job id", path, fl_y_line(cn), parent);
-        FL_TRY(fl_wfb_ref(b, -1, fl_y_str(cn), parent, fl_y_line(cn)));
-      }
-    }
-  }
-done:
-  if (loaded)
-    yaml_document_delete(&doc);
-  if (parsed)
-    yaml_parser_delete(&parser);
-  if (f)
-    fclose(f);
-  return rc;
-}
-
-/* ---- DOT (SimGrid's convention) ---- */
-
-static char fl_dot_err[512];
-static int fl_dot_errf(char *msg)
-{
-  /* cgraph reports in pieces ("Error", ": syntax error in line 1 near 'x'"): keep them on one line */
-  size_t n = strlen(fl_dot_err);
-  snprintf(fl_dot_err + n, sizeof fl_dot_err - n, "%s", msg);
-  fl_dot_err[strcspn(fl_dot_err, "\n")] = '\0';
-  return 0;
-}
-
-static fl_err fl_dot_size(const char *path, const char *what, const char *name, const char *text, double *out)
-{
-  char *end = NULL;
-  double x;
-  if (!text || !*text) {
-    *out = 0.0;
-    return FL_OK;
-  }
-  errno = 0;
-  x = strtod(text, &end);
-  if (end == text || *end != '\0' || errno || !(x >= 0) || !isfinite(x))
-    return fl_err_set(FL_ERR_INPUT, "%s: %s '%s': size '%s' is not a number >= 0", path, what, name, text);
-  *out = x;
-  return FL_OK;
-}
-
-typedef struct fl_dot_rec {
-  Agrec_t h;
-  long id;
-} fl_dot_rec;
-
-static fl_err fl_wf_read_dot(fl_wfb *b, const char *path)
-{
-  fl_err rc = FL_OK;
-  const char *why;
-  FILE *f = fl_input_fopen(path, &why);
-  Agraph_t *g = NULL;
-  Agnode_t *n;
-
-  FL_CHECK(f != NULL, FL_ERR_INPUT, "%s: %s", path, why);
-  fl_dot_err[0] = '\0';
-  agseterr(AGERR);
-  agseterrf(fl_dot_errf);
-  g = agread(f, NULL);
-  if (!g || fl_dot_err[0]) {
-    rc = fl_err_set(FL_ERR_INPUT, "%s: malformed DOT: %s", path, fl_dot_err[0] ? fl_dot_err : "no graph");
-    goto done;
-  }
-  FL_CHECK(agisdirected(g), FL_ERR_INPUT, "%s: an undirected graph: a workflow is a digraph", path);
-  for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
-    double flops;
-    long id;
-    FL_TRY(fl_dot_size(path, "task", agnameof(n), agget(n, "size"), &flops));
-    FL_TRY(fl_wfb_task(b, agnameof(n), agget(n, "category"), flops, 0, &id));
-    {
-      const char *c = agget(n, "cores");
-      double cores;
-      if (c && *c) {
-        FL_TRY(fl_dot_size(path, "task", agnameof(n), c, &cores));
-        FL_CHECK(cores >= 1 && cores <= 1e6 && cores == floor(cores), FL_ERR_INPUT,
-                 "%s: task '%s': cores '%s' must be a whole number >= 1", path, agnameof(n), c);
-        b->wf->task[id].cores = (long)cores;
-      }
-    }
-    FL_CHECK(agbindrec(n, "fl_wf", sizeof(fl_dot_rec), 0) != NULL, FL_ERR_NOMEM, "out of memory");
-    ((fl_dot_rec *)aggetrec(n, "fl_wf", 0))->id = id;
-  }
-  for (n = agfstnode(g); n; n = agnxtnode(g, n))
-    for (Agedge_t *e = agfstout(g, n); e; e = agnxtout(g, e)) {
-      double bytes;
-      char what[600];
-      snprintf(what, sizeof what, "%s -> %s", agnameof(agtail(e)), agnameof(aghead(e)));
-      FL_TRY(fl_dot_size(path, "edge", what, agget(e, "size"), &bytes));
-      FL_TRY(fl_wfb_edge(b, ((fl_dot_rec *)aggetrec(agtail(e), "fl_wf", 0))->id,
-                         ((fl_dot_rec *)aggetrec(aghead(e), "fl_wf", 0))->id, bytes, -1));
-    }
-done:
-  if (g)
-    agclose(g);
-  if (f)
-    fclose(f);
-  return rc;
-}
-
 /* ---- entry points ---- */
 
 static const char *fl_ext(const char *path)
@@ -1139,10 +511,15 @@ fl_err fl_wf_load(const char *path, double reference_speed, fl_wf **out)
   return fl_wf_load_runtimes(path, reference_speed, NULL, out);
 }
 
-/* What a graph file holds, from its first bytes: 'j' JSON, 'x' XML (a DAX if its root is <adag>), 'y' Pegasus 5
- * YAML (its top-level `pegasus:` key), 'd' DOT (a (di)graph keyword), 0 when the content does not say (comments
- * first, say): then the extension decides. */
-static int fl_wf_sniff(FILE *f)
+/* The graph readers (workflow_readers/), in the order their probes are asked. */
+#define FL_WF_READER_ENTRY(name) &fl_wf_reader_##name,
+static const fl_wf_reader *const fl_wf_readers[] = {FL_WF_READERS(FL_WF_READER_ENTRY)};
+#undef FL_WF_READER_ENTRY
+#define FL_WF_NREADERS (sizeof fl_wf_readers / sizeof fl_wf_readers[0])
+
+/* What a graph file holds, from its first bytes (each reader's probe, in order); NULL when the content does not say
+ * (comments first, say): then the extension decides. */
+static const fl_wf_reader *fl_wf_sniff(FILE *f)
 {
   char buf[4096];
   size_t n = fread(buf, 1, sizeof buf - 1, f), i = 0;
@@ -1151,16 +528,19 @@ static int fl_wf_sniff(FILE *f)
     i = 3; /* a UTF-8 byte order mark */
   while (i < n && isspace((unsigned char)buf[i]))
     i++;
-  if (buf[i] == '{')
-    return 'j';
-  if (buf[i] == '<')
-    return 'x';
-  for (const char *line = buf + i; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-    if (strncmp(line, "pegasus:", 8) == 0)
-      return 'y';
-  if (strncmp(buf + i, "digraph", 7) == 0 || strncmp(buf + i, "graph", 5) == 0 || strncmp(buf + i, "strict", 6) == 0)
-    return 'd';
-  return 0;
+  for (size_t r = 0; r < FL_WF_NREADERS; r++)
+    if (fl_wf_readers[r]->probe(buf + i))
+      return fl_wf_readers[r];
+  return NULL;
+}
+
+static const fl_wf_reader *fl_wf_by_ext(const char *ext)
+{
+  for (size_t r = 0; r < FL_WF_NREADERS; r++)
+    for (const char *const *e = fl_wf_readers[r]->exts; *e; e++)
+      if (strcmp(ext, *e) == 0)
+        return fl_wf_readers[r];
+  return NULL;
 }
 
 fl_err fl_wf_load_runtimes(const char *path, double reference_speed, const char *task_runtime, fl_wf **out)
@@ -1171,35 +551,25 @@ fl_err fl_wf_load_runtimes(const char *path, double reference_speed, const char 
   const char *ext = fl_ext(path);
   FILE *probe;
   const char *why;
-  int kind;
+  const fl_wf_reader *reader;
+  char known[256] = "";
 
   *out = NULL;
   memset(&b, 0, sizeof b);
   FL_CHECK(reference_speed > 0, FL_ERR_INPUT, "%s: reference speed %g: must be positive", path, reference_speed);
   probe = fl_input_fopen(path, &why);
   FL_CHECK(probe != NULL, FL_ERR_INPUT, "%s: %s", path, why);
-  kind = fl_wf_sniff(probe); /* the content decides; the extension only where the first bytes do not say */
+  reader = fl_wf_sniff(probe); /* the content decides; the extension only where the first bytes do not say */
   fclose(probe);
-  if (!kind)
-    kind = strcmp(ext, "json") == 0                              ? 'j'
-           : strcmp(ext, "dax") == 0 || strcmp(ext, "xml") == 0  ? 'x'
-           : strcmp(ext, "dot") == 0 || strcmp(ext, "gv") == 0   ? 'd'
-           : strcmp(ext, "yml") == 0 || strcmp(ext, "yaml") == 0 ? 'y'
-                                                                 : 0;
-  FL_CHECK(kind != 0, FL_ERR_INPUT,
-           "%s: unknown workflow format (content not JSON, XML, YAML or DOT, extension '.%s'; known: WfCommons JSON, "
-           "Pegasus DAX, Pegasus 5 YAML, DOT)",
-           path, ext);
+  if (!reader)
+    reader = fl_wf_by_ext(ext);
+  for (size_t r = 0; r < FL_WF_NREADERS; r++)
+    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", r ? ", " : "", fl_wf_readers[r]->name);
+  FL_CHECK(reader != NULL, FL_ERR_INPUT,
+           "%s: unknown workflow format (content not JSON, XML, YAML or DOT, extension '.%s'; known: %s)", path, ext,
+           known);
   FL_TRY(fl_wf_new(path, &wf, &b));
-  if (kind == 'j')
-    FL_TRY(fl_wf_read_json(&b, path, reference_speed));
-  else if (kind == 'x')
-    FL_TRY(fl_wf_read_dax(&b, path, reference_speed, task_runtime));
-  else if (kind == 'y') {
-    b.yaml = 1;
-    FL_TRY(fl_wf_read_yaml(&b, path, reference_speed, task_runtime));
-  } else
-    FL_TRY(fl_wf_read_dot(&b, path));
+  FL_TRY(reader->read(&b, path, reference_speed, task_runtime));
   FL_TRY(fl_wfb_finish(&b));
   *out = wf;
   wf = NULL;
