@@ -616,8 +616,16 @@ int fl_rt_recover(fl_rt *rt, const long my_versions[2])
       if (w < 0) {
         rc = FL_RT_LOST;
         rt->lost_kind = FL_LOST_NO_SPARE;
-        snprintf(rt->lost_msg, sizeof rt->lost_msg, "no spare left for role %d (rank %d died)", rt->dead_roles[k],
-                 rt->role_holder[rt->dead_roles[k]]);
+        {
+          /* placed by node, the node is named: it is what was lost */
+          int dead = rt->role_holder[rt->dead_roles[k]];
+          if (rt->per_node > 1 && rt->hosts)
+            snprintf(rt->lost_msg, sizeof rt->lost_msg, "no spare left for role %d (rank %d died with node %s)",
+                     rt->dead_roles[k], dead, rt->hosts[dead]);
+          else
+            snprintf(rt->lost_msg, sizeof rt->lost_msg, "no spare left for role %d (rank %d died)", rt->dead_roles[k],
+                     dead);
+        }
         goto done;
       }
       holder[rt->dead_roles[k]] = w;
