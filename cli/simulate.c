@@ -193,6 +193,147 @@ static void fl_simulate_point_done(void *ctx, const fl_study *st, long c, const 
   }
 }
 
+/* simulate's command line. */
+typedef struct fl_simulate_opts {
+  const char *path;
+  char **sets; /* --set, --calibration's keys, --sweep (marked \x01), --replicas, --seed, --db, --events, in order */
+  int nsets, quiet, print, count_only;
+  char cal_kind[64];       /* --calibration: the strategy it was measured with */
+  long shard_i, shard_n;   /* --shard I/N: this command's slice of the items */
+  long ready_fd, after_fd; /* --ready-fd, --after-fd (sweep) */
+  long pgroup;             /* --platform-group K: one process per platform */
+  long nworkers;           /* --jobs J: worker processes for a point's replicas (every core) */
+  char shard_label[64];
+} fl_simulate_opts;
+
+/* Parse simulate's arguments into o (o->sets allocated, its strings too, even on an error: the caller frees them).
+ * 0, or the exit status of a usage error (said). */
+static int fl_simulate_parse(int argc, char **argv, fl_simulate_opts *o)
+{
+  int rc = 0;
+  memset(o, 0, sizeof *o);
+  o->shard_i = o->shard_n = 1;
+  o->ready_fd = o->after_fd = o->pgroup = -1;
+  o->nworkers = fl_sim_cores();
+  o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
+  if (!o->sets)
+    return fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    char buf[512];
+    if ((v = fl_args_value(argc, argv, &i, "--set"))) {
+      o->sets[o->nsets++] = strdup(v);
+    } else if ((v = fl_args_value(argc, argv, &i, "--calibration")) ||
+               (v = fl_args_value(argc, argv, &i, "--calibrated-job"))) {
+      /* its keys are overrides, applied where it stands among the --set (stored with each row): the measured
+       * costs only (the scenario keeps its job), or with --calibrated-job the measured job too (agree) */
+      char **cal = NULL;
+      int ncal = 0, costs_only = strcmp(argv[i - 1], "--calibration") == 0;
+      char **g;
+      if ((rc = costs_only ? fl_calibration_read_costs(v, &cal, &ncal, o->cal_kind, sizeof o->cal_kind)
+                           : fl_calibration_read(v, &cal, &ncal)) != FL_OK) {
+        rc = fl_report_error(rc);
+        return rc;
+      }
+      g = realloc(o->sets, ((size_t)argc + 1 + (size_t)o->nsets + (size_t)ncal) * sizeof *o->sets);
+      if (!g) {
+        fl_calibration_free(&cal, ncal);
+        rc = fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+        return rc;
+      }
+      o->sets = g;
+      for (int k = 0; k < ncal; k++)
+        o->sets[o->nsets++] = cal[k];
+      free(cal);
+    } else if ((v = fl_args_value(argc, argv, &i, "--sweep"))) {
+      snprintf(buf, sizeof buf, "\x01%s", v); /* marked: a sweep term, not an override */
+      o->sets[o->nsets++] = strdup(buf);
+    } else if ((v = fl_args_value(argc, argv, &i, "--replicas"))) {
+      snprintf(buf, sizeof buf, "run.replicas=%s", v);
+      o->sets[o->nsets++] = strdup(buf);
+    } else if ((v = fl_args_value(argc, argv, &i, "--seed"))) {
+      snprintf(buf, sizeof buf, "run.seed=%s", v);
+      o->sets[o->nsets++] = strdup(buf);
+    } else if ((v = fl_args_value(argc, argv, &i, "--db"))) {
+      snprintf(buf, sizeof buf, "run.db=%s", v);
+      o->sets[o->nsets++] = strdup(buf);
+    } else if ((v = fl_args_value(argc, argv, &i, "--events"))) {
+      snprintf(buf, sizeof buf, "run.events=%s", v);
+      o->sets[o->nsets++] = strdup(buf);
+    } else if ((v = fl_args_value(argc, argv, &i, "--ready-fd"))) {
+      /* internal (sweep): say on this descriptor, by one byte, that every input is checked and the database open */
+      if (fl_args_count("--ready-fd", v, 3, 1023, &o->ready_fd) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        return rc;
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--platform-group"))) {
+      /* internal: only the combinations of the K-th distinct platform (SimGrid loads one per process) */
+      if (fl_args_count("--platform-group", v, 0, FL_MAX_COMBOS, &o->pgroup) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        return rc;
+      }
+    } else if (strcmp(argv[i], "--count") == 0) {
+      o->count_only = 1; /* internal, with --platform-group: set up, print this shard's rows of the group, leave */
+    } else if ((v = fl_args_value(argc, argv, &i, "--after-fd"))) {
+      /* internal (sweep): set up, then wait on this descriptor for the first shard's word before opening the
+       * database: a byte, go on; end of file, the first shard found bad input (and said so): leave, silent */
+      if (fl_args_count("--after-fd", v, 3, 1023, &o->after_fd) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        return rc;
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--jobs")) || (v = fl_args_value(argc, argv, &i, "-j"))) {
+      if (fl_args_count("--jobs", v, 1, 1024, &o->nworkers) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        return rc;
+      }
+    } else if ((v = fl_args_value(argc, argv, &i, "--shard"))) {
+      char *slash = strchr(v, '/'), ibuf[32];
+      if (!slash || (size_t)(slash - v) >= sizeof ibuf) {
+        rc = 2;
+        fl_usage_error("simulate", "--shard '%s': expected I/N (shard I of N, 1 <= I <= N)", v);
+        return rc;
+      }
+      memcpy(ibuf, v, (size_t)(slash - v));
+      ibuf[slash - v] = '\0';
+      if (fl_args_count("--shard N", slash + 1, 1, 1000000, &o->shard_n) != FL_OK ||
+          fl_args_count("--shard I", ibuf, 1, o->shard_n, &o->shard_i) != FL_OK) {
+        rc = 2;
+        fl_usage_error("simulate", "%s", fl_err_msg());
+        return rc;
+      }
+      snprintf(o->shard_label, sizeof o->shard_label, "shard %ld/%ld: ", o->shard_i, o->shard_n);
+    } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+      o->quiet = 1;
+    } else if (strcmp(argv[i], "--print") == 0) {
+      o->print = 1;
+    } else if (argv[i][0] == '-') {
+      rc = 2;
+      fl_usage_error("simulate", "unknown option or missing value '%s'", argv[i]);
+      return rc;
+    } else if (!o->path) {
+      o->path = argv[i];
+    } else {
+      rc = 2;
+      fl_usage_error("simulate", "one scenario at a time ('%s' is extra)", argv[i]);
+      return rc;
+    }
+  }
+  if (!o->path) {
+    rc = 2;
+    fl_usage_error("simulate", "%s", "no scenario file given");
+    return rc;
+  }
+  if (!o->path) {
+    fl_usage_error("simulate", "%s", "no scenario file given");
+    return 2;
+  }
+  return 0;
+}
+
 int fl_cmd_simulate(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -216,117 +357,29 @@ int fl_cmd_simulate(int argc, char **argv)
   char shard_label[64] = "";
   double wall0 = fl_wall_seconds();
 
-  sets = calloc((size_t)argc + 1, sizeof *sets);
-  if (!sets)
-    return fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
-  for (int i = 1; i < argc; i++) {
-    const char *v;
-    char buf[512];
-    if ((v = fl_args_value(argc, argv, &i, "--set"))) {
-      sets[nsets++] = strdup(v);
-    } else if ((v = fl_args_value(argc, argv, &i, "--calibration")) ||
-               (v = fl_args_value(argc, argv, &i, "--calibrated-job"))) {
-      /* its keys are overrides, applied where it stands among the --set (stored with each row): the measured
-       * costs only (the scenario keeps its job), or with --calibrated-job the measured job too (agree) */
-      char **cal = NULL;
-      int ncal = 0, costs_only = strcmp(argv[i - 1], "--calibration") == 0;
-      char **g;
-      if ((rc = costs_only ? fl_calibration_read_costs(v, &cal, &ncal, cal_kind, sizeof cal_kind)
-                           : fl_calibration_read(v, &cal, &ncal)) != FL_OK) {
-        rc = fl_report_error(rc);
-        goto out;
-      }
-      g = realloc(sets, ((size_t)argc + 1 + (size_t)nsets + (size_t)ncal) * sizeof *sets);
-      if (!g) {
-        fl_calibration_free(&cal, ncal);
-        rc = fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
-        goto out;
-      }
-      sets = g;
-      for (int k = 0; k < ncal; k++)
-        sets[nsets++] = cal[k];
-      free(cal);
-    } else if ((v = fl_args_value(argc, argv, &i, "--sweep"))) {
-      snprintf(buf, sizeof buf, "\x01%s", v); /* marked: a sweep term, not an override */
-      sets[nsets++] = strdup(buf);
-    } else if ((v = fl_args_value(argc, argv, &i, "--replicas"))) {
-      snprintf(buf, sizeof buf, "run.replicas=%s", v);
-      sets[nsets++] = strdup(buf);
-    } else if ((v = fl_args_value(argc, argv, &i, "--seed"))) {
-      snprintf(buf, sizeof buf, "run.seed=%s", v);
-      sets[nsets++] = strdup(buf);
-    } else if ((v = fl_args_value(argc, argv, &i, "--db"))) {
-      snprintf(buf, sizeof buf, "run.db=%s", v);
-      sets[nsets++] = strdup(buf);
-    } else if ((v = fl_args_value(argc, argv, &i, "--events"))) {
-      snprintf(buf, sizeof buf, "run.events=%s", v);
-      sets[nsets++] = strdup(buf);
-    } else if ((v = fl_args_value(argc, argv, &i, "--ready-fd"))) {
-      /* internal (sweep): say on this descriptor, by one byte, that every input is checked and the database open */
-      if (fl_args_count("--ready-fd", v, 3, 1023, &ready_fd) != FL_OK) {
-        rc = 2;
-        fl_usage_error("simulate", "%s", fl_err_msg());
-        goto out;
-      }
-    } else if ((v = fl_args_value(argc, argv, &i, "--platform-group"))) {
-      /* internal: only the combinations of the K-th distinct platform (SimGrid loads one per process) */
-      if (fl_args_count("--platform-group", v, 0, FL_MAX_COMBOS, &pgroup) != FL_OK) {
-        rc = 2;
-        fl_usage_error("simulate", "%s", fl_err_msg());
-        goto out;
-      }
-    } else if (strcmp(argv[i], "--count") == 0) {
-      count_only = 1; /* internal, with --platform-group: set up, print this shard's rows of the group, leave */
-    } else if ((v = fl_args_value(argc, argv, &i, "--after-fd"))) {
-      /* internal (sweep): set up, then wait on this descriptor for the first shard's word before opening the
-       * database: a byte, go on; end of file, the first shard found bad input (and said so): leave, silent */
-      if (fl_args_count("--after-fd", v, 3, 1023, &after_fd) != FL_OK) {
-        rc = 2;
-        fl_usage_error("simulate", "%s", fl_err_msg());
-        goto out;
-      }
-    } else if ((v = fl_args_value(argc, argv, &i, "--jobs")) || (v = fl_args_value(argc, argv, &i, "-j"))) {
-      if (fl_args_count("--jobs", v, 1, 1024, &nworkers) != FL_OK) {
-        rc = 2;
-        fl_usage_error("simulate", "%s", fl_err_msg());
-        goto out;
-      }
-    } else if ((v = fl_args_value(argc, argv, &i, "--shard"))) {
-      char *slash = strchr(v, '/'), ibuf[32];
-      if (!slash || (size_t)(slash - v) >= sizeof ibuf) {
-        rc = 2;
-        fl_usage_error("simulate", "--shard '%s': expected I/N (shard I of N, 1 <= I <= N)", v);
-        goto out;
-      }
-      memcpy(ibuf, v, (size_t)(slash - v));
-      ibuf[slash - v] = '\0';
-      if (fl_args_count("--shard N", slash + 1, 1, 1000000, &shard_n) != FL_OK ||
-          fl_args_count("--shard I", ibuf, 1, shard_n, &shard_i) != FL_OK) {
-        rc = 2;
-        fl_usage_error("simulate", "%s", fl_err_msg());
-        goto out;
-      }
-      snprintf(shard_label, sizeof shard_label, "shard %ld/%ld: ", shard_i, shard_n);
-    } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-      quiet = 1;
-    } else if (strcmp(argv[i], "--print") == 0) {
-      print = 1;
-    } else if (argv[i][0] == '-') {
-      rc = 2;
-      fl_usage_error("simulate", "unknown option or missing value '%s'", argv[i]);
-      goto out;
-    } else if (!path) {
-      path = argv[i];
-    } else {
-      rc = 2;
-      fl_usage_error("simulate", "one scenario at a time ('%s' is extra)", argv[i]);
+  {
+    fl_simulate_opts o;
+    int bad = fl_simulate_parse(argc, argv, &o);
+    path = o.path;
+    sets = o.sets;
+    nsets = o.nsets;
+    quiet = o.quiet;
+    print = o.print;
+    count_only = o.count_only;
+    memcpy(cal_kind, o.cal_kind, sizeof cal_kind);
+    shard_i = o.shard_i;
+    shard_n = o.shard_n;
+    ready_fd = o.ready_fd;
+    after_fd = o.after_fd;
+    pgroup = o.pgroup;
+    nworkers = o.nworkers;
+    memcpy(shard_label, o.shard_label, sizeof shard_label);
+    if (!sets)
+      return bad ? bad : fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+    if (bad) {
+      rc = bad;
       goto out;
     }
-  }
-  if (!path) {
-    rc = 2;
-    fl_usage_error("simulate", "%s", "no scenario file given");
-    goto out;
   }
   for (int i = 0; i < nsets; i++)
     FL_CHECK(sets[i] != NULL, FL_ERR_NOMEM, "out of memory");
