@@ -11,6 +11,7 @@
 #include "fl_err.h"
 #include "inputs.h"
 #include "scenario.h"
+#include "strategy.h"
 
 enum {
   FL_APP_SIM = 1u << 0,            /* `faultline simulate` runs it */
@@ -45,6 +46,11 @@ typedef struct fl_app {
   /* Another app's set of keys it reads in this scenario (a workflow of app.graph = gridworld reads the grid world's).
    * NULL: only its own. */
   int (*reads)(const fl_scenario *sc, const fl_keyset *set);
+  /* The real engine (exec/engine.c fl_exec_setup): what the kind changes in the engine's capabilities before the
+   * strategy is set up against them (NULL: nothing), and its own check of the strategy once set up (NULL: none;
+   * bad input is FL_ERR_INPUT naming the key). */
+  void (*real_caps)(const fl_scenario *sc, fl_engine_caps *caps);
+  fl_err (*real_check)(const fl_scenario *sc, const fl_strategy_run *run);
 } fl_app;
 
 int fl_app_count(void);

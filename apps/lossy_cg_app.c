@@ -171,6 +171,34 @@ static fl_err fl_lossy_check(const fl_scenario *sc)
   return fl_lossy_plan_make(sc, &pl);
 }
 
+/* The real engine: its own compressed copies in the partner's memory: buddy, or none (no checkpoint), whole ranks
+ * only. */
+static void fl_lossy_real_caps(const fl_scenario *sc, fl_engine_caps *caps)
+{
+  (void)sc;
+  caps->name = "real (lossy-cg: compressed buddy checkpoints)";
+  caps->levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY);
+  caps->max_degree = 1;
+}
+
+/* No checkpoint: a lost rank's data can only start again from zero, which is the codec `zero`. */
+static fl_err fl_lossy_real_check(const fl_scenario *sc, const fl_strategy_run *run)
+{
+  fl_lossy_plan pl;
+  fl_err rc;
+  if (run->levels)
+    return FL_OK;
+  if ((rc = fl_lossy_plan_make(sc, &pl)) != FL_OK)
+    return rc;
+  for (int a = 0; a < pl.ncodecs; a++)
+    if (strcmp(pl.codecs[a].name, "zero") != 0)
+      return fl_scenario_fail(sc, "recovery", "codec",
+                              "strategy %s writes no checkpoint, so there is nothing to compress: codec zero (the "
+                              "lost data starts again from 0), or strategy.kind = buddy",
+                              run->ops->name);
+  return FL_OK;
+}
+
 const fl_app fl_app_lossy_cg = {
     .name = "lossy-cg",
     .summary = "the seed's CG with compressed buddy checkpoints and global / local / improved recovery of a lost "
@@ -182,4 +210,6 @@ const fl_app fl_app_lossy_cg = {
                "checkpoint_every = 5\n[recovery]\nmode = local\ncodec = multigrid\nlose = 1@40\n",
     .check = fl_lossy_check,
     .options = &fl_lossy_keys,
+    .real_caps = fl_lossy_real_caps,
+    .real_check = fl_lossy_real_check,
 };

@@ -16,6 +16,7 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
   double scale = sc->time_scale > 0 ? sc->time_scale : 1.0;
   const fl_strategy_ops *ops = fl_strat_find(sc->strategy);
   int tasks = fl_app_has(sc, FL_APP_REAL_TASKS);
+  const fl_app *app = sc->app ? fl_app_find(sc->app) : NULL; /* its hooks; an unknown kind is refused elsewhere */
   *caps = (fl_engine_caps){.name = "real",
                            .shape = FL_SHAPE_RANKS, /* cg, and the grid world by rows */
                            .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
@@ -23,34 +24,23 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
                            .task_recovery = tasks};
   if ((rc = fl_scenario_check(sc)) != FL_OK) /* the run's keys across each other, and every plugin's set */
     return rc;
-  if (fl_app_has(sc, FL_APP_REAL_STUDY)) {
-    /* its own compressed copies in the partner's memory: buddy, or none (no checkpoint), whole ranks only */
-    caps->name = "real (lossy-cg: compressed buddy checkpoints)";
-    caps->levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY);
-    caps->max_degree = 1;
-  }
+  if (app && app->real_caps) /* what the app kind changes (lossy-cg: its own compressed buddy copies only) */
+    app->real_caps(sc, caps);
   /* the grid world runs as tasks (exec/mpi_inmem/gw_tasks.h) under a strategy that drives tasks only
    * (substitution, hybrid); by rows under the others, whose checkpoints and replicas are of ranks */
   if (tasks && ops && !(ops->shapes & FL_SHAPE_RANKS))
     caps->shape = FL_SHAPE_TASKS;
   if ((rc = fl_strat_setup(sc, caps, run)) != FL_OK)
     return rc;
-  if (fl_app_has(sc, FL_APP_REAL_STUDY) && !run->levels) {
-    /* no checkpoint: a lost rank's data can only start again from zero, which is the codec `zero` */
-    fl_lossy_plan pl;
-    if ((rc = fl_lossy_plan_make(sc, &pl)) != FL_OK)
-      return rc;
-    for (int a = 0; a < pl.ncodecs; a++)
-      if (strcmp(pl.codecs[a].name, "zero") != 0)
-        return fl_scenario_fail(sc, "recovery", "codec",
-                                "strategy %s writes no checkpoint, so there is nothing to compress: codec zero (the "
-                                "lost data starts again from 0), or strategy.kind = buddy",
-                                run->ops->name);
-  }
+  if (app && app->real_check && (rc = app->real_check(sc, run)) != FL_OK)
+    return rc;
   if (caps->shape == FL_SHAPE_TASKS)
     return FL_OK;
   if (sc->checkpoint_hdf5 && !FL_HAVE_HDF5 && (run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
-    return fl_scenario_fail(sc, "mpi", "checkpoint_store", "this faultline was built without HDF5: use file"); /* every role holds the whole state: nothing to write, and a shrink deals the tasks again */
+    return fl_scenario_fail(
+        sc, "mpi", "checkpoint_store",
+        "this faultline was built without HDF5: use file"); /* every role holds the whole state: nothing to write, and a
+                                                               shrink deals the tasks again */
   if (sc->shrink && run->levels && !(run->levels & FL_LEVEL_BIT(FL_LEVEL_FILE)))
     return fl_scenario_fail(sc, "mpi", "on_no_spare",
                             "shrink re-cuts a dead rank's rows over the others from the file level, which strategy "
