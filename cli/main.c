@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "app.h"
 #include "args.h"
+#include "batch.h"
 #include "calibration.h"
 #include "ckpt_cli.h"
 #include "cleanup.h"
@@ -82,7 +83,7 @@ static const fl_cmd fl_cmds[] = {
      "differences, every run a row of the database",
      fl_cmd_advise},
     {"report",
-     "DB [--scenario NAME] [--where SQL] [--format table|csv|markdown|json] [--csv] [--baseline KEY=VALUE] "
+     "DB [--scenario NAME] [--where SQL] [--format {formats}] [--csv] [--baseline KEY=VALUE] "
      "[--plot FILE.svg|png|pdf --x KEY [--y waste|makespan|COLUMN]] [--plot FILE --bars [--y FIGURE]] "
      "[--timeline RUN_ID --plot FILE] [--timeline RUN_ID --trace FILE.paje|FILE.json] [--html FILE.html "
      "[--timeline RUN_ID]]",
@@ -135,8 +136,7 @@ static const fl_cmd fl_cmds[] = {
      "between failures (right-censored at the window's end) and, per system, of a bursty (Hawkes) model: CIs, "
      "log-likelihood, AIC, KS; --scenario prints the [failures] section of the best",
      fl_cmd_fit},
-    {"workload",
-     "TRACE.swf[.gz] [--nodes N] [--cores-per-node C] [--scheduler fcfs|easy|conservative] [--jobs FILE.csv]",
+    {"workload", "TRACE.swf[.gz] [--nodes N] [--cores-per-node C] [--scheduler {schedulers}] [--jobs FILE.csv]",
      "a job trace (Standard Workload Format) replayed on its machine without failures under each batch scheduler, "
      "beside the log as it happened: utilisation, waits, bounded slowdown; --jobs writes one schedule per job",
      fl_cmd_workload},
@@ -329,12 +329,33 @@ static int fl_cmd_version(int argc, char **argv)
   return 0;
 }
 
+/* A command's arguments with the registries' names where they stand: {formats} (the report's formats),
+ * {schedulers} (the batch schedulers), each joined by '|': a plugin added is in the usage line, never stale. */
+static void fl_print_args(const char *args)
+{
+  for (const char *p = args; *p;) {
+    if (strncmp(p, "{formats}", 9) == 0) {
+      for (int k = 0; k < fl_report_format_count(); k++)
+        printf("%s%s", k ? "|" : "", fl_report_format_at(k)->name);
+      p += 9;
+    } else if (strncmp(p, "{schedulers}", 12) == 0) {
+      for (int k = 0; fl_batch_registry[k]; k++)
+        printf("%s%s", k ? "|" : "", fl_batch_registry[k]->name);
+      p += 12;
+    } else {
+      putchar(*p++);
+    }
+  }
+}
+
 static int fl_cmd_help(int argc, char **argv)
 {
   if (argc > 1) {
     for (int i = 0; i < FL_NCMDS; i++)
       if (strcmp(fl_cmds[i].name, argv[1]) == 0) {
-        printf("usage: faultline %s %s\n  %s\n", fl_cmds[i].name, fl_cmds[i].args, fl_cmds[i].summary);
+        printf("usage: faultline %s ", fl_cmds[i].name);
+        fl_print_args(fl_cmds[i].args);
+        printf("\n  %s\n", fl_cmds[i].summary);
         if (strcmp(argv[1], "simulate") == 0) {
           printf("\nfailure models:");
           for (int k = 0; k < fl_fm_registry_count(); k++)

@@ -396,6 +396,14 @@ static void test_help(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "validate"));
   CU_ASSERT_EQUAL(faultline("help simulate"), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "weibull"));
+  /* usage lines take the registries' names where they stand: every format `report --format` accepts, every batch
+   * scheduler; no placeholder left */
+  CU_ASSERT_EQUAL(faultline("help report"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "--format table|markdown|csv|json]"));
+  CU_ASSERT_PTR_NULL(strstr(out_text, "{formats}"));
+  CU_ASSERT_EQUAL(faultline("help workload"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "--scheduler fcfs|easy|conservative]"));
+  CU_ASSERT_PTR_NULL(strstr(out_text, "{schedulers}"));
   CU_ASSERT_EQUAL(faultline("keys"), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(out_text, "failures.node_mtbf"));
 }
