@@ -331,28 +331,72 @@ static int fl_run_reaper(const char *shmdir, const char *tmpout)
 static int fl_run_via_salloc; /* the child is salloc, mpirun its child (--launcher slurm outside an allocation) */
 static double fl_run_salloc_asked_at; /* when salloc's mpirun was ended (0: not yet) */
 
-static void fl_run_kill_all(pid_t mpirun, const char *dir, long procs)
+/* SIGKILL every descendant of `root` (not root itself): mpirun's ranks and daemons, and under salloc mpirun and the
+ * sruns it started, which would otherwise outlive it (in process groups of their own) waiting for a lost node. */
+static void fl_run_kill_descendants(pid_t root)
 {
-  char p[4200], here[64] = "";
+  long *pid = NULL, *ppid = NULL;
+  unsigned char *mark = NULL;
+  size_t n = 0, cap = 0;
+  int grew = 1;
+  char p[64], stat[512];
   DIR *proc = opendir("/proc");
-  /* mpirun's own children first (a rank still in MPI_Init has written no heartbeat file to find it by) */
   for (struct dirent *e; proc && (e = readdir(proc));) {
-    char stat[512];
+    long id = atol(e->d_name), pp = 0;
     FILE *f;
-    long pid = atol(e->d_name), ppid = 0;
-    if (pid <= 1)
+    if (id <= 1)
       continue;
-    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
-    if ((f = fopen(p, "r"))) {
+    snprintf(p, sizeof p, "/proc/%ld/stat", id);
+    if (!(f = fopen(p, "r")))
+      continue;
+    {
       const char *paren;
-      if (fgets(stat, sizeof stat, f) && (paren = strrchr(stat, ')')) && sscanf(paren + 1, " %*c %ld", &ppid) == 1 &&
-          ppid == (long)mpirun)
-        kill((pid_t)pid, SIGKILL);
+      int ok = fgets(stat, sizeof stat, f) && (paren = strrchr(stat, ')')) && sscanf(paren + 1, " %*c %ld", &pp) == 1;
       fclose(f);
+      if (!ok)
+        continue;
     }
+    if (n == cap) {
+      size_t nc = cap ? 2 * cap : 1024;
+      long *a = realloc(pid, nc * sizeof *a), *b = a ? realloc(ppid, nc * sizeof *b) : NULL;
+      if (a)
+        pid = a;
+      if (!a || !b)
+        break;
+      ppid = b;
+      cap = nc;
+    }
+    pid[n] = id;
+    ppid[n++] = pp;
   }
   if (proc)
     closedir(proc);
+  mark = calloc(n ? n : 1, 1);
+  while (mark && grew) { /* a process whose parent is root or marked is marked, until nothing changes */
+    grew = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (mark[i])
+        continue;
+      int in = ppid[i] == (long)root;
+      for (size_t j = 0; j < n && !in; j++)
+        in = mark[j] && pid[j] == ppid[i];
+      if (in)
+        mark[i] = grew = 1;
+    }
+  }
+  for (size_t i = 0; mark && i < n; i++)
+    if (mark[i])
+      kill((pid_t)pid[i], SIGKILL);
+  free(mark);
+  free(pid);
+  free(ppid);
+}
+
+static void fl_run_kill_all(pid_t mpirun, const char *dir, long procs)
+{
+  char p[4200], here[64] = "";
+  /* mpirun's own descendants first (a rank still in MPI_Init has written no heartbeat file to find it by) */
+  fl_run_kill_descendants(mpirun);
   if (fl_run_via_salloc) {
     /* salloc ends with its command (mpirun, just killed) and gives the allocation back: it is given 5 s to, since
      * salloc killed outright leaves the allocation held until Slurm notices */

@@ -58,6 +58,7 @@ stop_cluster() {
         ip netns del "$ns" 2>/dev/null || true
       fi
       ip link del "v$id$n" 2>/dev/null || true
+      rm -f /dev/shm/vader_segment."$n".* # Open MPI's shared memory of the node's processes that were killed
     done <"$dir/nodes"
   fi
   pkill -f "cluster-local.sh $dir " 2>/dev/null || true # repairs still to come (kill-node --repair-after)
