@@ -9,59 +9,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The figures summarised: results columns or rowset's derived ones (waste, resilience, node_hours). */
-static const char *const fl_sum_figs[] = {
-    "makespan_s",
-    "waste",
-    "node_hours",
-    "energy_j",
-    "failures",
-    "interruptions",
-    "slowdown",
-    "wasted_node_hours",
-    "checkpoints",
-    "lost_work_s",
-    "checkpoint_time_s",
-    "restart_time_s",
-    "downtime_total_s",
-    "wait_nodes_s",
-    "work_s",
-    "interval_s",
-    "checkpoint_cost_s",
-    "restart_cost_s",
-    "iterations",
-    "resilience",
-    "error_linf",
-    "error_l1",
-    "tasks_replicated",
-    "tasks_substituted",
-    "tasks_lost",
-    "error_spent",
-    "sdc_detected",
-    "sdc_silent",
-    "detect_time_s",
-    "recovery_time_s",
-    "commit_time_s",
-    "aux_iterations",
-    "compression_ratio",
-    /* workloads: the machine's figures */
-    "utilisation",
-    "useful_node_hours",
-    "lost_node_hours",
-    "checkpoint_node_hours",
-    "restart_node_hours",
-    "io_wait_node_hours",
-    "mean_wait_s",
-    "mean_bounded_slowdown",
-    "jobs_completed",
-    "overhead_node_hours",
-    "io_node_hours",
-    "replica_node_hours",
-    /* task graphs: the failure-free simulated makespan */
-    "failure_free_s",
-};
-#define FL_SUM_NFIG ((int)(sizeof fl_sum_figs / sizeof fl_sum_figs[0]))
-_Static_assert(FL_SUM_NFIG <= FL_SUMMARY_MAX_FIG, "fl_summary_group holds every figure");
+/* The figures summarised, in the report's order: the headline figures, then every column columns.h marks SUM in
+ * table order (a column added there is summarised with no change here), then the figures rowset derives from the
+ * columns (fl_rowset_figure_sql). */
+static const char *const fl_sum_head[] = {"makespan_s", "waste",         "node_hours", "energy_j",
+                                          "failures",   "interruptions", "slowdown",   "wasted_node_hours"};
+static const char *const fl_sum_derived[] = {"resilience", "overhead_node_hours", "io_node_hours"};
+#define FL_SUM_COUNT_SUM 1
+#define FL_SUM_COUNT_NOSUM 0
+#define FL_SUM_COUNT(name, decl, how, unit, engines, sum, doc) +FL_SUM_COUNT_##sum
+#define FL_SUM_NHEAD ((int)(sizeof fl_sum_head / sizeof fl_sum_head[0]))
+#define FL_SUM_NDERIVED ((int)(sizeof fl_sum_derived / sizeof fl_sum_derived[0]))
+_Static_assert(FL_SUM_NHEAD + FL_SUM_NDERIVED + (0 FL_RUN_COLUMNS(FL_SUM_COUNT)) <= FL_SUMMARY_MAX_FIG,
+               "fl_summary_group holds every figure");
+#undef FL_SUM_COUNT
+static const char *fl_sum_figs[FL_SUMMARY_MAX_FIG];
+static int fl_sum_nfig;
+
+static void fl_sum_figs_list(void)
+{
+  int n = 0;
+  if (fl_sum_nfig > 0)
+    return;
+  for (int h = 0; h < FL_SUM_NHEAD; h++)
+    fl_sum_figs[n++] = fl_sum_head[h];
+  for (int i = 0; i < fl_run_ncolumns(); i++) {
+    const fl_column *c = fl_run_column(i);
+    int head = 0;
+    for (int h = 0; h < FL_SUM_NHEAD; h++)
+      head |= strcmp(fl_sum_head[h], c->name) == 0;
+    if (c->summarised && !head)
+      fl_sum_figs[n++] = c->name;
+  }
+  for (int d = 0; d < FL_SUM_NDERIVED; d++)
+    fl_sum_figs[n++] = fl_sum_derived[d];
+  fl_sum_nfig = n;
+}
+#define FL_SUM_NFIG (fl_sum_figs_list(), fl_sum_nfig)
 
 static const char *const fl_sum_status[] = {"completed",    "failed",    "timeout",
                                             "wrong_result", "data_lost", "no_progress"};
@@ -87,8 +71,8 @@ static const char *fl_sum_unit(const char *fig)
 typedef struct fl_sgroup {
   int cfg; /* a configuration of the group */
   long runs, status[FL_SUM_NSTATUS];
-  double *v[FL_SUM_NFIG];
-  size_t n[FL_SUM_NFIG];
+  double *v[FL_SUMMARY_MAX_FIG];
+  size_t n[FL_SUMMARY_MAX_FIG];
 } fl_sgroup;
 
 int fl_summary_nfig(void)
@@ -163,7 +147,7 @@ fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *o
   fl_rowset *rs = NULL;
   fl_summary *sm = NULL;
   int ncfg = 0;
-  const char *figs[FL_SUM_NFIG];
+  const char *figs[FL_SUMMARY_MAX_FIG];
   char **sig = NULL;
   int *gof = NULL, *order = NULL, *shown = NULL, nshown = 0, ng = 0, nk = fl_scenario_key_count();
   fl_sgroup *groups = NULL;

@@ -29,7 +29,7 @@ typedef struct fl_summary_opts {
 
 /* The groups as data, for the renderers (formats/, the HTML report). */
 #define FL_SUMMARY_MAX_STATUS 8
-#define FL_SUMMARY_MAX_FIG 48
+#define FL_SUMMARY_MAX_FIG 64
 typedef struct fl_summary_stat {
   size_t n;                    /* completed runs with a value */
   double mean, ci95, min, max; /* NAN when n = 0; ci95 NAN when n = 1 */

@@ -915,10 +915,6 @@ void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, con
   row->policy_solver = res->policy_solver;
   row->policy_time_s = res->policy_time_s;
   row->policy_gap = res->policy_gap;
-  row->detect_time_s = row->recovery_time_s = row->checkpoint_bytes = row->commit_time_s = NAN;
-  row->recovery_mode = row->codec = NULL;
-  row->lost_role = row->lost_at = row->aux_iterations = -1;
-  row->compression_ratio = row->raw_checkpoint_bytes = NAN;
   row->sdc_injected = res->sdc_injected;
   row->sdc_detected = res->sdc_detected;
   row->sdc_silent = res->sdc_silent;

@@ -22,31 +22,12 @@
 #define FL_COL_OFF_MREAL(n) offsetof(fl_db_machine, n)
 #define FL_COL_OFF_MCOUNT(n) offsetof(fl_db_machine, n)
 
-#define FL_COL_ROW(name, decl, how, unit, engines, doc)                                                                \
-  {#name, decl, FL_COL_##how, FL_COL_OFF_##how(name), unit, FL_COLENG_##engines, doc},
+#define FL_COL_SUM 1
+#define FL_COL_NOSUM 0
+#define FL_COL_ROW(name, decl, how, unit, engines, sum, doc)                                                           \
+  {#name, decl, FL_COL_##how, FL_COL_OFF_##how(name), unit, FL_COLENG_##engines, FL_COL_##sum, doc},
 static const fl_column fl_run_columns[] = {FL_RUN_COLUMNS(FL_COL_ROW)};
 #undef FL_COL_ROW
-
-/* The field a column reads has the type its `how` says (a compile-time check per column). */
-#define FL_COL_TYPE_AUTO(n) 1
-#define FL_COL_TYPE_TEXT(n) _Generic(((fl_db_run *)0)->n, const char * : 1)
-#define FL_COL_TYPE_TEXT0(n) FL_COL_TYPE_TEXT(n)
-#define FL_COL_TYPE_REAL(n) _Generic(((fl_db_run *)0)->n, double : 1)
-#define FL_COL_TYPE_COUNT(n) _Generic(((fl_db_run *)0)->n, long : 1)
-#define FL_COL_TYPE_INT(n) FL_COL_TYPE_COUNT(n)
-#define FL_COL_TYPE_SEED(n) _Generic(((fl_db_run *)0)->n, uint64_t : 1)
-#define FL_COL_TYPE_VERSION(n) 1
-#define FL_COL_TYPE_EMPTY(n) 1
-#define FL_COL_TYPE_INPUTS(n) 1
-#define FL_COL_TYPE_KEY(n) 1
-#define FL_COL_TYPE_HASH(n) 1
-#define FL_COL_TYPE_NODE_HOURS(n) 1
-#define FL_COL_TYPE_MREAL(n) _Generic(((fl_db_machine *)0)->n, double : 1)
-#define FL_COL_TYPE_MCOUNT(n) _Generic(((fl_db_machine *)0)->n, long : 1)
-#define FL_COL_CHECK(name, decl, how, unit, engines, doc) +FL_COL_TYPE_##how(name)
-_Static_assert((0 FL_RUN_COLUMNS(FL_COL_CHECK)) == sizeof fl_run_columns / sizeof fl_run_columns[0],
-               "a column's field has the type its X-macro line says");
-#undef FL_COL_CHECK
 
 int fl_run_ncolumns(void)
 {
@@ -92,10 +73,10 @@ const char *fl_column_engines(const fl_column *c)
 
 void fl_run_columns_markdown(FILE *out)
 {
-  fprintf(out, "| column | type | unit | filled by | meaning |\n| --- | --- | --- | --- | --- |\n");
+  fprintf(out, "| column | type | unit | filled by | report | meaning |\n| --- | --- | --- | --- | --- | --- |\n");
   for (int i = 0; i < fl_run_ncolumns(); i++) {
     const fl_column *c = fl_run_column(i);
-    fprintf(out, "| `%s` | %s | %s | %s | %s |\n", c->name, fl_column_type(c), c->unit[0] ? c->unit : "",
-            fl_column_engines(c), c->doc);
+    fprintf(out, "| `%s` | %s | %s | %s | %s | %s |\n", c->name, fl_column_type(c), c->unit[0] ? c->unit : "",
+            fl_column_engines(c), c->summarised ? "summarised" : "", c->doc);
   }
 }

@@ -1250,22 +1250,38 @@ done:
   return rc;
 }
 
-void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
+/* A column's "not applicable" (its `how`, columns.h): NAN for a real, -1 for a count, NULL for a string. */
+#define FL_COL_NA_REAL(n) row->n = NAN;
+#define FL_COL_NA_COUNT(n) row->n = -1;
+#define FL_COL_NA_AUTO(n)
+#define FL_COL_NA_TEXT(n)
+#define FL_COL_NA_TEXT0(n)
+#define FL_COL_NA_INT(n)
+#define FL_COL_NA_SEED(n)
+#define FL_COL_NA_VERSION(n)
+#define FL_COL_NA_EMPTY(n)
+#define FL_COL_NA_INPUTS(n)
+#define FL_COL_NA_KEY(n)
+#define FL_COL_NA_HASH(n)
+#define FL_COL_NA_NODE_HOURS(n)
+#define FL_COL_NA_MREAL(n)
+#define FL_COL_NA_MCOUNT(n)
+#define FL_COL_NA(name, decl, how, unit, engines, sum, doc) FL_COL_NA_##how(name)
+
+void fl_db_run_clear(fl_db_run *row)
 {
   memset(row, 0, sizeof *row);
+  FL_RUN_COLUMNS(FL_COL_NA)
+}
+
+void fl_db_run_scenario(fl_db_run *row, const fl_scenario *sc, const char *mode)
+{
+  fl_db_run_clear(row);
   row->scenario = sc->name;
   row->scenario_path = sc->abs_path ? sc->abs_path : sc->path;
   row->scenario_text = sc->text;
   row->overrides = sc->overrides;
   row->mode = mode;
-  row->sdc_injected = row->sdc_detected = row->sdc_silent = -1;
-  row->verify_time_s = NAN;
-  row->tasks_lost = row->policy_objective = -1;
-  row->error_spent = NAN;
-  row->energy_j = NAN;
-  row->failure_free_s = NAN;
-  row->job_nodes = -1;
-  row->hosts_used = -1;
 }
 
 void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, int kills)
@@ -1277,14 +1293,4 @@ void fl_db_run_real(fl_db_run *row, const fl_scenario *sc, const char *status, i
   row->status = status;
   row->seed = sc->seed;
   row->node_mtbf_s = sc->time_scale > 0 ? sc->node_mtbf_s / sc->time_scale : NAN;
-  row->repair_s = row->interval_s = row->checkpoint_cost_s = row->restart_cost_s = row->downtime_s = NAN;
-  row->makespan_s = row->lost_work_s = row->checkpoint_time_s = row->restart_time_s = NAN;
-  row->downtime_total_s = row->wait_nodes_s = row->wall_s = row->error_budget = NAN;
-  row->error_linf = row->error_l1 = row->policy_time_s = row->policy_gap = NAN;
-  row->detect_time_s = row->recovery_time_s = row->checkpoint_bytes = row->commit_time_s = NAN;
-  row->compression_ratio = row->raw_checkpoint_bytes = NAN;
-  row->failures = row->platform_failures = row->interruptions = row->checkpoints = -1;
-  row->iterations = row->converged_at = row->complete_iterations = -1;
-  row->tasks_replicated = row->tasks_substituted = row->tasks_stale = -1;
-  row->lost_role = row->lost_at = row->aux_iterations = -1;
 }

@@ -7,6 +7,7 @@
 #ifndef FL_DB_H
 #define FL_DB_H
 
+#include "columns.h"
 #include "events.h"
 #include "fl_err.h"
 #include "inputs.h"
@@ -28,50 +29,52 @@
 
 typedef struct fl_db fl_db;
 
-/* Values of one `runs` row. Strings are borrowed for the call. NAN doubles and negative counts are NULL. */
+/* The C field a column's `how` (columns.h) gives fl_db_run, or none (computed by the insert, or fl_db_machine's). */
+#define FL_COL_FIELD_AUTO(n)
+#define FL_COL_FIELD_TEXT(n) const char *n;
+#define FL_COL_FIELD_TEXT0(n) const char *n;
+#define FL_COL_FIELD_REAL(n) double n;
+#define FL_COL_FIELD_COUNT(n) long n;
+#define FL_COL_FIELD_INT(n) long n;
+#define FL_COL_FIELD_SEED(n) uint64_t n;
+#define FL_COL_FIELD_VERSION(n)
+#define FL_COL_FIELD_EMPTY(n)
+#define FL_COL_FIELD_INPUTS(n)
+#define FL_COL_FIELD_KEY(n)
+#define FL_COL_FIELD_HASH(n)
+#define FL_COL_FIELD_NODE_HOURS(n)
+#define FL_COL_FIELD_MREAL(n)
+#define FL_COL_FIELD_MCOUNT(n)
+#define FL_COL_FIELD(name, decl, how, unit, engines, sum, doc) FL_COL_FIELD_##how(name)
+/* fl_db_machine's: the machine figures of a workload run */
+#define FL_COL_MFIELD_MREAL(n) double n;
+#define FL_COL_MFIELD_MCOUNT(n) long n;
+#define FL_COL_MFIELD(name, decl, how, unit, engines, sum, doc) FL_COL_MFIELD_##how(name)
+#define FL_COL_MFIELD_AUTO(n)
+#define FL_COL_MFIELD_TEXT(n)
+#define FL_COL_MFIELD_TEXT0(n)
+#define FL_COL_MFIELD_REAL(n)
+#define FL_COL_MFIELD_COUNT(n)
+#define FL_COL_MFIELD_INT(n)
+#define FL_COL_MFIELD_SEED(n)
+#define FL_COL_MFIELD_VERSION(n)
+#define FL_COL_MFIELD_EMPTY(n)
+#define FL_COL_MFIELD_INPUTS(n)
+#define FL_COL_MFIELD_KEY(n)
+#define FL_COL_MFIELD_HASH(n)
+#define FL_COL_MFIELD_NODE_HOURS(n)
+
+/* Values of one `runs` row: a field per column, generated from its line in columns.h (which says what each
+ * means), in table order. Strings are borrowed for the call. NAN doubles and negative counts are NULL: what
+ * fl_db_run_clear sets, a column that does not apply. */
 typedef struct fl_db_run {
-  const char *scenario, *scenario_path, *scenario_text, *overrides;
-  const char *mode;   /* "sim" | "real" */
-  const char *job_id; /* real runs: the job's identity (all its processes agree on it), so that one job writes one
-                       * row however many of its processes try (replica sets); NULL: this process's moment */
-  const char *app, *strategy, *failure_model, *interval_rule, *status;
-  uint64_t seed;
-  long replica, nodes, platform_nodes;
-  long hosts_used;        /* real runs: distinct host names of the processes (negative: NULL) */
-  const char *hosts_lost; /* real runs: the lost nodes' names, comma-separated, or NULL */
-  long job_nodes; /* nodes the job held (ranks x copies + its spares), node_hours' count; negative: platform_nodes */
-  double node_mtbf_s, repair_s, interval_s, checkpoint_cost_s, restart_cost_s, downtime_s;
-  double work_s, makespan_s;
-  double energy_j;       /* sim: the nodes' energy over the makespan (NAN: not modelled) */
-  double failure_free_s; /* task graphs: the failure-free simulated makespan (NAN: none) */
-  const char *note;      /* real runs: what the figures do not say (a damaged checkpoint version); NULL: nothing */
-  long failures, platform_failures, interruptions, checkpoints;
-  double lost_work_s, checkpoint_time_s, restart_time_s, downtime_total_s, wait_nodes_s;
-  double wall_s;
-  /* task-parallel applications; -1 / NAN / NULL where they do not apply */
-  const char *policy, *weights;
-  double error_budget;
-  long iterations, converged_at, complete_iterations;
-  double error_linf, error_l1;
-  long tasks_replicated, tasks_substituted, tasks_stale;
-  const char *policy_solver;
-  double policy_time_s, policy_gap;
-  /* real mode */
-  double detect_time_s, recovery_time_s, checkpoint_bytes, commit_time_s;
-  /* real mode, lossy CG (NULL / -1 / NAN otherwise) */
-  const char *recovery_mode, *codec; /* "global" | "local" | "improved"; "zfp-adaptive:0.1", ... */
-  long lost_role, lost_at, aux_iterations;
-  double compression_ratio, raw_checkpoint_bytes; /* uncompressed / stored bytes of x; bytes without a codec */
-  const char *controller;                         /* sim: the host that ran the simulator's actors */
-  const fl_input *inputs;                         /* input files read (fingerprints; small ones' text) */
+  FL_RUN_COLUMNS(FL_COL_FIELD)
+  /* beside the columns */
+  const char *scenario_text; /* the scenario file, verbatim (stored once in scenario_texts; its hash keys the row) */
+  const char *job_id;     /* real runs: the job's identity (all its processes agree on it), so that one job writes one
+                           * row however many of its processes try (replica sets); NULL: this process's moment */
+  const fl_input *inputs; /* input files read (fingerprints; small ones' text): the `inputs` column */
   int ninputs;
-  /* silent data corruption (sim, failures.sdc_mtbf; -1 / NAN where not modelled) */
-  long sdc_injected, sdc_detected, sdc_silent; /* struck a completed segment; caught (or outvoted); committed */
-  double verify_time_s;                        /* verifications run, including interrupted ones */
-  /* task graphs (sim, app.kind = workflow; -1 / NAN otherwise) */
-  long tasks_lost;       /* tasks killed, or whose output was lost while still needed */
-  double error_spent;    /* substitution error spent over the run */
-  long policy_objective; /* substitutions the solver chose, summed over the decisions */
   /* workloads (sim, app.kind = workload): the machine's figures and its `jobs` rows; NULL in every other row */
   const struct fl_db_machine *machine;
 } fl_db_run;
@@ -92,13 +95,7 @@ typedef struct fl_db_job {
 
 /* A workload run's machine figures (columns.h: MREAL, MCOUNT) and its jobs. */
 typedef struct fl_db_machine {
-  long jobs, jobs_completed;
-  double utilisation;       /* useful node-seconds / (span x machine nodes) */
-  double useful_node_hours; /* the completed jobs' failure-free node-hours */
-  double lost_node_hours, checkpoint_node_hours, restart_node_hours, io_wait_node_hours;
-  double replica_node_hours;    /* replication: the extra copies' failure-free node-hours (completed jobs) */
-  double mean_wait_s;           /* first start - submit */
-  double mean_bounded_slowdown; /* max(1, (end - submit) / max(run, 10 s)), completed jobs */
+  FL_RUN_COLUMNS(FL_COL_MFIELD) /* columns.h's MREAL and MCOUNT lines */
   /* its jobs' rows: nrows in memory (rows), or, rows NULL, in a file from offset rows_at (a replica's, which holds
    * them rather than memory: a year's trace is hundreds of thousands) */
   const fl_db_job *rows;
@@ -109,7 +106,9 @@ typedef struct fl_db_machine {
 /* Row k of m's jobs into *out; from a file, rows read in order cost one read each. */
 fl_err fl_db_machine_row(const fl_db_machine *m, long k, fl_db_job *out);
 
-/* A zeroed row with what identifies it: scenario name, path, text, overrides, and the mode ("sim", "real"). */
+/* Every column of a row "not applicable" (NAN, -1, NULL; INT and SEED columns 0), as a row's fields must start. */
+void fl_db_run_clear(fl_db_run *row);
+/* A cleared row with what identifies it: scenario name, path, text, overrides, and the mode ("sim", "real"). */
 struct fl_scenario;
 void fl_db_run_scenario(fl_db_run *row, const struct fl_scenario *sc, const char *mode);
 /* A row of a real run (`faultline run`, faultline-mpi) of scenario `sc` with status `status`: what the scenario

@@ -364,7 +364,7 @@ int fl_tmr_cmd(int argc, char **argv)
     fl_evlog_add_text(&log, res.time_s, FL_EV_TMR_VOTE, -1, "corrected %ld %s %ld benign %ld attempts %d",
                       res.corrected, o.cfg.replicas == 2 ? "detected" : "uncorrectable",
                       res.uncorrectable + res.detected, res.benign, res.attempts);
-    memset(&row, 0, sizeof row);
+    fl_db_run_clear(&row);
     row.scenario = name;
     row.scenario_text = text;
     row.overrides = "";

@@ -58,7 +58,7 @@ static void fl_lossy_row(fl_lossy_ctx *c, const fl_lcg_config *cfg, const fl_los
   /* checkpoint bytes of every role: a sum over the roles (every role takes part) */
   if (fl_rt_sum(c->rt, sums, 3) != FL_RT_OK || c->rt->role != 0 || !c->db)
     return;
-  memset(&row, 0, sizeof row);
+  fl_db_run_clear(&row);
   snprintf(every, sizeof every, "%ld iterations", cfg->interval);
   snprintf(label, sizeof label, "%s", sc->name);
   row.scenario = label;
