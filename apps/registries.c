@@ -5,6 +5,7 @@
 #include "app.h"
 #include "fm.h"
 #include "grid_keys.h"
+#include "rule.h"
 #include "sched_keys.h"
 #include "strategy.h"
 
@@ -25,7 +26,10 @@ fl_err fl_registries_init(void)
     FL_TRY(fl_registries_add(fl_app_at(i)->options));
   FL_TRY(fl_registries_add(&fl_sched_keys));        /* app.scheduler: the workload's and the workflow's */
   FL_TRY(fl_registries_add(&fl_strat_common_keys)); /* strategy.file_cost, flush*, verify*: every strategy's */
-  FL_TRY(fl_registries_add(&fl_grid_keys)); /* app.grid, iterations, tolerance: the grid world's, cg's, lossy-cg's */
+  FL_TRY(fl_registries_add(&fl_grid_keys));
+  fl_scenario_interval_rules(fl_interval_rule_known);
+      /* strategy.interval's words: policy/intervals' registry */ /* app.grid, iterations, tolerance: the grid world's,
+                                                                     cg's, lossy-cg's */
 done:
   return rc;
 }

@@ -29,6 +29,7 @@
 #include "registries.h"
 #include "report.h"
 #include "rerun.h"
+#include "rule.h"
 #include "scenario.h"
 #include "sched_keys.h"
 #include "shards.h"
@@ -226,6 +227,14 @@ static int fl_cmd_keys(int argc, char **argv)
              key->shapes == FL_SHAPE_TASKS
                  ? " (tasks)"
                  : (key->shapes == FL_SHAPE_RANKS && ops->shapes != FL_SHAPE_RANKS ? " (ranks)" : ""));
+  }
+  /* the interval rules, from their registry (policy/intervals) */
+  printf("\ninterval rules (strategy.interval):\n");
+  for (int i = 0; i < fl_interval_rule_count(); i++) {
+    const fl_interval_rule *r = fl_interval_rule_at(i);
+    printf("  %-13s %s%s%s\n", strcmp(r->name, "fixed") == 0 ? "(a duration)" : r->name, r->doc,
+           (r->needs & FL_IRULE_HAZARD) ? "; needs an engine that tracks the job's failure hazard" : "",
+           (r->needs & FL_IRULE_LEVELS) ? "; needs an engine that gives every level's failure rates" : "");
   }
   return 0;
 }

@@ -67,6 +67,11 @@ typedef struct fl_keyset {
 /* Register a plugin's set. Before the first scenario only (FL_ERR_INTERNAL after: the table is frozen); the
  * same set twice is one registration; a key that another set or core already declares is FL_ERR_INTERNAL. */
 fl_err fl_scenario_register(const fl_keyset *set);
+/* strategy.interval's rules are a registry above core (policy/intervals): `known` says whether `name` is one (1),
+ * or writes the names a user may give into buf (0). Given by fl_registries_init; until then the parser takes any
+ * word, for the strategies' keys' check to refuse. */
+typedef int (*fl_interval_known_fn)(const char *name, char *buf, size_t size);
+void fl_scenario_interval_rules(fl_interval_known_fn known);
 /* The block of `set`'s values in sc (borrowed, lives as long as sc). `set` must be registered: an unregistered
  * set is a bug (a main that did not call fl_registries_init) and aborts with a message. */
 const void *fl_scenario_options(const fl_scenario *sc, const fl_keyset *set);

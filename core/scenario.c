@@ -140,7 +140,8 @@ static const fl_key fl_core_keys[] = {
      "the resilience strategy: one of the strategy registry's (policy/strategies/), listed with the keys each reads "
      "by faultline keys"},
     {"strategy", "interval", FL_K_INTERVAL, FL_OFF(interval_s), FL_K_POS, "daly", NULL,
-     "young | daly | hazard | multilevel | never | a duration: compute time between checkpoints"},
+     "an interval rule (faultline keys lists them: daly, young, hazard, multilevel, never) or a duration: compute "
+     "time between checkpoints"},
     {"strategy", "checkpoint_cost", FL_K_DURATION, FL_OFF(checkpoint_cost_s), FL_K_NONNEG, "5min", NULL,
      "time to write one coordinated checkpoint (delta)"},
     {"strategy", "cost", FL_K_ENUM_INT, FL_OFF(cost), 0, "auto", fl_cost_choices,
@@ -256,6 +257,13 @@ static int fl_declared(const char *section, const char *key, const fl_keyset *sk
       if (strcmp(fl_sets[s]->keys[i].section, section) == 0 && strcmp(fl_sets[s]->keys[i].key, key) == 0)
         return 1;
   return 0;
+}
+
+static fl_interval_known_fn fl_interval_known;
+
+void fl_scenario_interval_rules(fl_interval_known_fn known)
+{
+  fl_interval_known = known;
 }
 
 fl_err fl_scenario_register(const fl_keyset *set)
@@ -448,28 +456,30 @@ static fl_err fl_scenario_assign(fl_scenario *sc, int k, const char *raw, int li
     break;
   }
   case FL_K_INTERVAL: {
+    /* a duration, or a rule's name (the registry is policy's: fl_strat_common_keys' check refuses an unknown one) */
     const char *p = raw;
+    size_t n;
     while (isspace((unsigned char)*p))
       p++;
-    if (strcmp(p, "never") == 0) {
-      sc->interval_kind = FL_INTERVAL_NEVER;
-    } else if (strcmp(p, "young") == 0) {
-      sc->interval_kind = FL_INTERVAL_YOUNG;
-    } else if (strcmp(p, "daly") == 0) {
-      sc->interval_kind = FL_INTERVAL_DALY;
-    } else if (strcmp(p, "hazard") == 0) {
-      sc->interval_kind = FL_INTERVAL_HAZARD;
-    } else if (strcmp(p, "multilevel") == 0) {
-      sc->interval_kind = FL_INTERVAL_LEVELS;
-    } else {
-      if (fl_units_duration(raw, 0, &v) != FL_OK)
-        return fl_scenario_fail(sc, key->section, key->key,
-                                "expected young, daly, hazard, multilevel, never or a duration (e.g. 600s, 11min)");
-      if (!(v > 0))
-        return fl_scenario_fail(sc, key->section, key->key, "must be positive");
-      sc->interval_kind = FL_INTERVAL_FIXED;
-      sc->interval_s = v;
+    n = strcspn(p, " \t\r\n");
+    if (isalpha((unsigned char)*p) && n < sizeof sc->interval_rule &&
+        p[strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-")] == '\0') {
+      char known[160];
+      if (strcmp(p, "fixed") == 0)
+        return fl_scenario_fail(sc, key->section, key->key, "a fixed interval is written as its duration (e.g. 600s)");
+      if (fl_interval_known && !fl_interval_known(p, known, sizeof known))
+        return fl_scenario_fail(sc, key->section, key->key, "unknown rule (expected %s)", known);
+      snprintf(sc->interval_rule, sizeof sc->interval_rule, "%s", p);
+      break;
     }
+    if (fl_units_duration(raw, 0, &v) != FL_OK)
+      return fl_scenario_fail(sc, key->section, key->key,
+                              "expected a rule (`faultline keys` lists them: daly, young, never, ...) or a duration "
+                              "(e.g. 600s, 11min)");
+    if (!(v > 0))
+      return fl_scenario_fail(sc, key->section, key->key, "must be positive");
+    snprintf(sc->interval_rule, sizeof sc->interval_rule, "fixed");
+    sc->interval_s = v;
     break;
   }
   case FL_K_WATTAGE: {
@@ -878,7 +888,7 @@ static const char *fl_ktype_name(fl_ktype t)
   case FL_K_BYTES: return "size";
   case FL_K_BANDWIDTH: return "bandwidth";
   case FL_K_REAL: return "number";
-  case FL_K_INTERVAL: return "young|daly|hazard|never|duration";
+  case FL_K_INTERVAL: return "rule|duration";
   case FL_K_GRID: return "ROWSxCOLS";
   case FL_K_POWER: return "power";
   case FL_K_WATTAGE: return "Idle:AllCores watts";
@@ -956,13 +966,12 @@ fl_value fl_scenario_key_value(const fl_scenario *sc, int i, char *buf, size_t s
     v.d = *(const double *)(const void *)base;
     break;
   case FL_K_INTERVAL: {
-    static const char *const rules[] = {"fixed", "young", "daly", "never", "hazard", "multilevel"};
     v.kind = FL_VAL_TEXT;
-    if (sc->interval_kind == FL_INTERVAL_FIXED) {
+    if (strcmp(sc->interval_rule, "fixed") == 0) {
       snprintf(buf, size, "%.17g", *(const double *)(const void *)base);
       v.s = buf;
     } else {
-      v.s = (unsigned)sc->interval_kind < sizeof rules / sizeof rules[0] ? rules[sc->interval_kind] : "?";
+      v.s = sc->interval_rule;
     }
     break;
   }
@@ -1015,7 +1024,7 @@ int fl_scenario_number(const fl_scenario *sc, const char *name, double *v)
     if (strncmp(name, fl_keys(k).section, ls) != 0 || name[ls] != '.' || strcmp(name + ls + 1, fl_keys(k).key) != 0)
       continue;
     if (fl_keys(k).type == FL_K_INTERVAL) { /* a number only when fixed (a rule has none) */
-      if (sc->interval_kind != FL_INTERVAL_FIXED)
+      if (strcmp(sc->interval_rule, "fixed") != 0)
         return 0;
       *v = sc->interval_s;
       return 1;

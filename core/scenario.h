@@ -13,15 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum fl_interval_kind {
-  FL_INTERVAL_FIXED = 0, /* interval_s as given */
-  FL_INTERVAL_YOUNG,     /* sqrt(2 delta M) */
-  FL_INTERVAL_DALY,      /* Daly 2006, higher order */
-  FL_INTERVAL_NEVER,     /* no checkpoint: an interruption restarts from scratch */
-  FL_INTERVAL_HAZARD,    /* Young with the job's current failure rate (policy/interval.h) */
-  FL_INTERVAL_LEVELS,    /* multilevel: tau and the levels' periods to first order (Benoit et al. 2017) */
-} fl_interval_kind;
-
 typedef enum fl_start {
   FL_START_STATIONARY = 0, /* every node up at t=0, first failure after its stationary residual life */
   FL_START_FRESH,          /* every node new at t=0 */
@@ -87,8 +78,9 @@ typedef struct fl_scenario {
 
   /* [strategy] */
   char *strategy; /* a name in the strategy registry (policy/strategies) */
-  fl_interval_kind interval_kind;
-  double interval_s; /* when interval_kind == FL_INTERVAL_FIXED */
+  char interval_rule[24]; /* strategy.interval: a rule of the registry (policy/intervals), checked by the strategies'
+                          * keys; "fixed" when a duration was given */
+  double interval_s;      /* that duration */
   double checkpoint_cost_s;
   int cost; /* fl_cost */
   double restart_cost_s;

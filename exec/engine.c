@@ -21,8 +21,9 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
                            .shape = FL_SHAPE_RANKS, /* cg, and the grid world by rows */
                            .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
                            .max_degree = 3, /* replica sets of whole copies (exec/mpi_inmem/rt.h) */
-                           .task_recovery = tasks};
-  if ((rc = fl_scenario_check(sc)) != FL_OK) /* the run's keys across each other, and every plugin's set */
+                           .task_recovery = tasks,
+                           .intervals = FL_IRULE_LEVELS}; /* (no hazard: it does not track its nodes' ages) */
+  if ((rc = fl_scenario_check(sc)) != FL_OK)              /* the run's keys across each other, and every plugin's set */
     return rc;
   if (app && app->real_caps) /* what the app kind changes (lossy-cg: its own compressed buddy copies only) */
     app->real_caps(sc, caps);
@@ -56,23 +57,18 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
   if (!run->levels || sc->checkpoint_every > 0)
     return FL_OK; /* nothing written, or every N iterations */
   /* the strategy's rule, in real seconds */
-  switch (sc->interval_kind) {
-  case FL_INTERVAL_NEVER: run->tau_s = INFINITY; break;
-  case FL_INTERVAL_FIXED: run->tau_s = sc->interval_s / scale; break;
-  case FL_INTERVAL_HAZARD:
-    return fl_scenario_fail(sc, "strategy", "interval",
-                            "hazard needs the ages of the job's nodes, which the real engine does not track yet: use "
-                            "young, daly or a duration");
-  default:
+  if (run->rule->by_mtbf) {
     if (!(sc->time_scale > 0) || strcmp(sc->model, "none") == 0 || !isfinite(sc->node_mtbf_s))
       return fl_scenario_fail(sc, "strategy", "interval",
                               "%s in real mode needs the MTBF in real seconds: set mpi.time_scale > 0 and a failure "
                               "model with a node_mtbf, or checkpoint every N iterations (mpi.checkpoint_every)",
-                              fl_pol_interval_name(sc->interval_kind));
+                              run->rule->name);
     run->mtbf_s = sc->node_mtbf_s / scale / (double)nroles;
     /* until the run has measured a checkpoint, the scenario's cost stands in */
     fl_strat_observe(run, (run->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE,
                      sc->checkpoint_cost_s / scale);
+  } else {
+    run->tau_s = run->rule->tau(sc->checkpoint_cost_s / scale, INFINITY, sc->interval_s / scale);
   }
   return FL_OK;
 }
@@ -85,10 +81,10 @@ const char *fl_exec_interval_rule(const fl_scenario *sc, const fl_strategy_run *
     snprintf(buf, size, "every %ld iterations", sc->checkpoint_every);
   else if (!isfinite(run->tau_s))
     return NULL;
-  else if (sc->interval_kind == FL_INTERVAL_FIXED)
-    snprintf(buf, size, "fixed");
+  else if (!run->rule->by_mtbf)
+    snprintf(buf, size, "%s", run->rule->name);
   else
-    snprintf(buf, size, "%s (measured delta)", fl_pol_interval_name(sc->interval_kind));
+    snprintf(buf, size, "%s (measured delta)", run->rule->name);
   return buf;
 }
 

@@ -151,47 +151,6 @@ double fl_pol_interval_cooperative(long n, const double *cost_s, const double *m
   return upper;
 }
 
-const char *fl_pol_interval_name(fl_interval_kind kind)
-{
-  switch (kind) {
-  case FL_INTERVAL_HAZARD: return "hazard";
-  case FL_INTERVAL_LEVELS: return "multilevel";
-  case FL_INTERVAL_YOUNG: return "young";
-  case FL_INTERVAL_DALY: return "daly";
-  case FL_INTERVAL_FIXED: return "fixed";
-  case FL_INTERVAL_NEVER: return "never";
-  }
-  return "?";
-}
-
-fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s)
-{
-  double tau;
-  if (sc->interval_kind == FL_INTERVAL_FIXED) {
-    *tau_s = sc->interval_s;
-    return FL_OK;
-  }
-  if (sc->interval_kind == FL_INTERVAL_NEVER) {
-    *tau_s = INFINITY;
-    return FL_OK;
-  }
-  if (!isfinite(job_mtbf_s) || job_mtbf_s <= 0)
-    return fl_scenario_fail(sc, "strategy", "interval",
-                            "%s needs a finite MTBF, but failures.model = '%s' gives none; give a duration",
-                            fl_pol_interval_name(sc->interval_kind), sc->model);
-  /* hazard: Young until the engine gives the current rate (fl_strat_hazard_interval); multilevel: Young is its
-   * one-level case (the strategy layer plans several levels with fl_pol_interval_levels) */
-  tau = sc->interval_kind != FL_INTERVAL_DALY ? fl_pol_interval_young(sc->checkpoint_cost_s, job_mtbf_s)
-                                              : fl_pol_interval_daly(sc->checkpoint_cost_s, job_mtbf_s);
-  if (!(tau > 0))
-    return fl_scenario_fail(sc, "strategy", "checkpoint_cost",
-                            "the %s interval is %g s for this cost and an MTBF of %g s; give a positive cost or a "
-                            "duration",
-                            fl_pol_interval_name(sc->interval_kind), tau, job_mtbf_s);
-  *tau_s = tau;
-  return FL_OK;
-}
-
 static double fl_segment_time(double len, double delta, double R, double D, double M)
 {
   return (M + D) * exp(R / M) * expm1((len + delta) / M);

@@ -56,13 +56,6 @@ double fl_pol_interval_hazard(double delta_s, fl_pol_expected_failures F, void *
 double fl_pol_interval_cooperative(long n, const double *cost_s, const double *mtbf_s, const double *load_s,
                                    const double *nodes, int daly, double *period_s);
 
-/* The interval a scenario asks for, given the job MTBF it will see (INFINITY for `never`). Errors
- * (FL_ERR_INPUT) when the rule cannot apply (Young or Daly with no failures: an infinite MTBF). */
-fl_err fl_pol_interval(const fl_scenario *sc, double job_mtbf_s, double *tau_s);
-/* Name of the rule ("young", "daly", "hazard", "fixed", "never"). */
-const char *fl_pol_interval_name(fl_interval_kind kind);
-
-
 /* Expected wall time of `work_s` of compute cut in segments of tau_s, each followed by a checkpoint of
  * delta_s, under exponential failures of mean M (Daly 2006 eq. 20, with downtime):
  *   T_w = (M + D) e^{R/M} (e^{(tau + delta)/M} - 1) per segment,

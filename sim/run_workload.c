@@ -58,14 +58,14 @@ struct fl_wlrun {
   const fl_batch_ops *sched;
   long machine; /* nodes 0 .. machine-1 of the platform run jobs */
   int requeue, io_policy, ckpt;
-  long degree;       /* copies of each rank (replication, strategy.degree) */
-  long xor_g;        /* ranks per XOR set (strategy.xor_group; 2 where the strategy has no XOR level) */
-  long fewer;        /* jobs that run with fewer copies than degree */
-  unsigned levels;   /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
-  double bytes;      /* checkpoint bytes per node */
-  int jbytes;        /* app.checkpoint_memory: each job's from the trace's memory, else `bytes` for all */
-  int interval_kind; /* strategy.interval */
-  double interval_s; /* ... when fixed */
+  long degree;     /* copies of each rank (replication, strategy.degree) */
+  long xor_g;      /* ranks per XOR set (strategy.xor_group; 2 where the strategy has no XOR level) */
+  long fewer;      /* jobs that run with fewer copies than degree */
+  unsigned levels; /* the strategy's levels: the file level (the PFS), the buddy level (partners' memory) */
+  double bytes;    /* checkpoint bytes per node */
+  int jbytes;      /* app.checkpoint_memory: each job's from the trace's memory, else `bytes` for all */
+  const fl_interval_rule *rule; /* strategy.interval's */
+  double interval_s;            /* ... when fixed */
   /* each distinct job size's isolated checkpoint cost per level (with per-job bytes, at FL_WL_REF_BYTES and twice
    * that: cost[FL_NLEVELS * (nsizes + k) + l]); a job's interval and costs are worked out from them as it arrives */
   long *sizes, nsizes;
@@ -345,11 +345,8 @@ static fl_err fl_wl_params(const fl_wlrun *w, const fl_sim *sim, const fl_swf_jo
   /* time to interruption: with copies, MNFTI failures of its nodes x degree (as the bsp engine prices it) */
   FL_TRY(fl_pol_mnfti(jb->copies, n, &mnfti));
   mtbf = mnfti * sim->node_mtbf_s / (double)(n * jb->copies);
-  if (w->interval_kind == FL_INTERVAL_FIXED)
-    jb->tau_s = w->interval_s;
-  else if (isfinite(mtbf) && !isnan(delta))
-    jb->tau_s =
-        w->interval_kind == FL_INTERVAL_DALY ? fl_pol_interval_daly(delta, mtbf) : fl_pol_interval_young(delta, mtbf);
+  if (!w->rule->by_mtbf || (isfinite(mtbf) && !isnan(delta))) /* each job's own, by its size and its cost */
+    jb->tau_s = w->rule->tau(delta, mtbf, w->interval_s);
   if (!(jb->tau_s > 0) || isnan(delta))
     jb->tau_s = INFINITY;
   if (w->coop) {
@@ -430,11 +427,9 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
     rc = fl_scenario_fail(sc, "strategy", "flush", "workloads flush synchronously (each level written on its own)");
     goto done;
   }
-  if (isfinite(sc->process_mtbf_s) || isfinite(sc->sdc_mtbf_s) || sc->interval_kind == FL_INTERVAL_HAZARD ||
-      sc->interval_kind == FL_INTERVAL_LEVELS) {
-    const char *key = isfinite(sc->process_mtbf_s) ? "process_mtbf" : isfinite(sc->sdc_mtbf_s) ? "sdc_mtbf" : NULL;
-    rc = key ? fl_scenario_fail(sc, "failures", key, "not modelled for workloads (node failures only)")
-             : fl_scenario_fail(sc, "strategy", "interval", "workloads take young, daly, a fixed duration or never");
+  if (isfinite(sc->process_mtbf_s) || isfinite(sc->sdc_mtbf_s)) {
+    rc = fl_scenario_fail(sc, "failures", isfinite(sc->process_mtbf_s) ? "process_mtbf" : "sdc_mtbf",
+                          "not modelled for workloads (node failures only)");
     goto done;
   }
   w->machine = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes;
@@ -471,7 +466,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   }
   w->bytes = sc->checkpoint_size;
   w->levels = sim->strat.levels;
-  w->ckpt = w->levels != 0 && sc->interval_kind != FL_INTERVAL_NEVER;
+  w->ckpt = w->levels != 0 && !sim->strat.rule->none;
   w->jbytes = w->ckpt && wo->checkpoint_memory;
   {
     /* once through the jobs: every line checked (as the trace's reader checks them), the first app.jobs jobs (all
@@ -523,19 +518,19 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   }
   w->requeue = wo->requeue;
   w->io_policy = wo->ckpt_io;
-  w->interval_kind = sc->interval_kind;
+  w->rule = sim->strat.rule;
   w->interval_s = sc->interval_s;
   w->xor_g = sim->strat.xor_group > 1 ? sim->strat.xor_group : 2;
   if (fl_platform_generated(sim->pf) || sc->storage_disk)
     FL_CHECK((w->disk_name = strdup(fl_platform_generated(sim->pf) ? "local" : sc->storage_disk)) != NULL, FL_ERR_NOMEM,
              "out of memory");
   w->coop = w->ckpt && wo->ckpt_period == 1;
-  w->coop_daly = sc->interval_kind == FL_INTERVAL_DALY;
-  if (w->coop && sc->interval_kind != FL_INTERVAL_YOUNG && sc->interval_kind != FL_INTERVAL_DALY) {
+  w->coop_daly = w->rule->coop == 2;
+  if (w->coop && !w->rule->coop) {
     rc = fl_scenario_fail(sc, "app", "checkpoint_period",
                           "cooperative periods are young's or daly's with the PFS shared: strategy.interval = %s "
                           "sets them itself",
-                          fl_pol_interval_name(sc->interval_kind));
+                          w->rule->name);
     goto done;
   }
   if (w->coop && fl_strat_primary(&sim->strat) != FL_LEVEL_FILE) {

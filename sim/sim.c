@@ -412,7 +412,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
                           sc->strategy);
     goto done;
   }
-  sim->hazard = sc->interval_kind == FL_INTERVAL_HAZARD && sim->strat.levels;
+  sim->hazard = (sim->strat.rule->needs & FL_IRULE_HAZARD) && sim->strat.levels;
   if (sim->hazard && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1 || !fl_fm_is_renewal(sim->fm) ||
                       (sim->strat.levels & (sim->strat.levels - 1u)))) {
     rc = fl_scenario_fail(sc, "strategy", "interval",

@@ -117,10 +117,10 @@ static fl_err fl_multilevel_setup(fl_strategy_run *run, const fl_scenario *sc)
                             t, colon + 1);
       goto done;
     }
-    if (nauto && sc->interval_kind != FL_INTERVAL_LEVELS) {
+    if (nauto && !run->rule->plans_levels) {
       rc = fl_scenario_fail(sc, "strategy", "levels",
                             "'%s:auto': periods are chosen by strategy.interval = multilevel (this one: %s)", t,
-                            fl_pol_interval_name(sc->interval_kind));
+                            run->rule->name);
       goto done;
     }
     if (prev_level && every && every % prev != 0) {

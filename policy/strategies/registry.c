@@ -36,6 +36,11 @@ static const fl_key fl_strat_common_table[] = {
 static fl_err fl_strat_common_check(const fl_scenario *sc, const void *opts)
 {
   const fl_strat_common_opts *o = opts;
+  if (!fl_interval_rule_find(sc->interval_rule)) { /* core parses the word; the rules are this layer's */
+    char known[160];
+    fl_interval_rule_names(known, sizeof known);
+    return fl_scenario_fail(sc, "strategy", "interval", "unknown rule '%s' (expected %s)", sc->interval_rule, known);
+  }
   if (!(o->flush_slowdown < 10.0))
     return fl_scenario_fail(sc, "strategy", "flush_slowdown",
                             "must be below 10 (a fraction: 0.2 = compute 20 %% slower while a flush drains)");
@@ -138,7 +143,9 @@ static void fl_strat_init(fl_strategy_run *run, const fl_strategy_ops *ops, cons
   run->caps = caps;
   run->degree = 1;
   run->file_every = 1;
-  run->rule = sc->interval_kind;
+  run->rule = fl_interval_rule_find(sc->interval_rule);
+  if (!run->rule) /* (fl_strat_common_check refused it, when the scenario was checked) */
+    run->rule = &fl_interval_rule_daly;
   run->fixed_s = sc->interval_s;
   run->mtbf_s = INFINITY;
   run->tau_s = INFINITY;
@@ -202,6 +209,8 @@ fl_err fl_strat_setup_as(const fl_strategy_ops *ops, const fl_scenario *sc, cons
                             caps->shape == FL_SHAPE_TASKS ? "tasks, re-executed or substituted when they fail"
                                                           : "ranks that own state",
                             known);
+  if (!fl_interval_rule_find(sc->interval_rule))
+    return fl_strat_common_check(sc, fl_strat_common(sc)); /* (says which rules there are) */
   fl_strat_init(run, ops, caps, sc);
   rc = ops->setup(run, sc);
   run->opts = NULL; /* the scenario's: what the strategy keeps, it copied */
@@ -223,7 +232,18 @@ fl_err fl_strat_setup_as(const fl_strategy_ops *ops, const fl_scenario *sc, cons
     return fl_scenario_fail(sc, "strategy", "kind", "the %s engine cannot re-execute or substitute tasks", caps->name);
   if (fl_level_count(run->levels) > 1 && run->file_every < 1)
     return fl_scenario_fail(sc, "strategy", "file_every", "must be at least 1");
-  if (run->rule == FL_INTERVAL_LEVELS && fl_level_count(run->levels) > 1 && ops != &fl_strategy_multilevel)
+  if (run->levels && (run->rule->needs & ~caps->intervals)) {
+    char can[160];
+    fl_interval_rule_names_for(caps->intervals, can, sizeof can);
+    return fl_scenario_fail(sc, "strategy", "interval",
+                            "the %s engine cannot honour %s, which strategy '%s' would checkpoint by: it needs %s "
+                            "(this engine takes %s)",
+                            caps->name, run->rule->name, ops->name,
+                            (run->rule->needs & FL_IRULE_HAZARD) ? "the job's failure hazard from its nodes' ages"
+                                                                 : "the failure rates every checkpoint level recovers",
+                            can);
+  }
+  if (run->rule->plans_levels && fl_level_count(run->levels) > 1 && ops != &fl_strategy_multilevel)
     return fl_scenario_fail(sc, "strategy", "interval",
                             "multilevel plans the periods of strategy.kind = multilevel, not of '%s' (whose file "
                             "level comes every strategy.file_every); use young or daly",
@@ -242,7 +262,7 @@ fl_level fl_strat_primary(const fl_strategy_run *run)
 
 double fl_strat_hazard_interval(fl_strategy_run *run, fl_pol_expected_failures F, void *ctx, double tau_max_s)
 {
-  if (run->rule == FL_INTERVAL_HAZARD && run->levels)
+  if ((run->rule->needs & FL_IRULE_HAZARD) && run->levels)
     run->tau_s = fl_pol_interval_hazard(run->delta_s[fl_strat_primary(run)], F, ctx, tau_max_s);
   return run->tau_s;
 }
@@ -322,7 +342,7 @@ void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s)
 /* Young/Daly with silent errors to catch: the first-order period of both kinds (interval.h). */
 static int fl_strat_silent_rule(fl_strategy_run *run)
 {
-  if (!run->verify || !isfinite(run->sdc_mtbf_s) || (run->rule != FL_INTERVAL_YOUNG && run->rule != FL_INTERVAL_DALY))
+  if (!run->verify || !isfinite(run->sdc_mtbf_s) || !run->rule->silent)
     return 0;
   run->tau_s = fl_pol_interval_silent(run->delta_s[fl_strat_primary(run)], run->verify_s, run->mtbf_s, run->sdc_mtbf_s);
   if (!(run->tau_s > 0))
@@ -332,7 +352,6 @@ static int fl_strat_silent_rule(fl_strategy_run *run)
 
 fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job_mtbf_s)
 {
-  fl_err rc;
   run->mtbf_s = job_mtbf_s;
   if (!run->levels) {
     run->tau_s = INFINITY;
@@ -340,7 +359,7 @@ fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job
   }
   if (fl_strat_silent_rule(run))
     return FL_OK;
-  if (run->rule == FL_INTERVAL_LEVELS && fl_level_count(run->levels) > 1) {
+  if (run->rule->plans_levels && fl_level_count(run->levels) > 1) {
     if (!fl_strat_plan_levels(run))
       return fl_scenario_fail(sc, "strategy", "interval",
                               "multilevel needs failures that some level recovers, but failures.model = '%s' gives "
@@ -348,8 +367,17 @@ fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job
                               sc->model);
     return FL_OK;
   }
-  if ((rc = fl_pol_interval(sc, job_mtbf_s, &run->tau_s)) != FL_OK)
-    return rc;
+  if (run->rule->by_mtbf && !(isfinite(job_mtbf_s) && job_mtbf_s > 0))
+    return fl_scenario_fail(sc, "strategy", "interval",
+                            "%s needs a finite MTBF, but failures.model = '%s' gives none; give a duration",
+                            run->rule->name, sc->model);
+  /* the scenario's cost until the engine measures one (fl_strat_observe) */
+  run->tau_s = run->rule->tau(sc->checkpoint_cost_s, job_mtbf_s, run->fixed_s);
+  if (!(run->tau_s > 0))
+    return fl_scenario_fail(sc, "strategy", "checkpoint_cost",
+                            "the %s interval is %g s for this cost and an MTBF of %g s; give a positive cost or a "
+                            "duration",
+                            run->rule->name, run->tau_s, job_mtbf_s);
   return FL_OK;
 }
 
@@ -362,14 +390,12 @@ void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s)
     return;
   if (level != fl_strat_primary(run) || !isfinite(run->mtbf_s) || !(run->mtbf_s > 0))
     return;
-  if (run->rule == FL_INTERVAL_LEVELS && fl_level_count(run->levels) > 1) {
+  if (run->rule->plans_levels && fl_level_count(run->levels) > 1) {
     fl_strat_plan_levels(run); /* all the levels' costs, as the engine measured them */
     return;
   }
-  if (run->rule == FL_INTERVAL_YOUNG || run->rule == FL_INTERVAL_HAZARD || run->rule == FL_INTERVAL_LEVELS)
-    run->tau_s = fl_pol_interval_young(delta_s, run->mtbf_s);
-  else if (run->rule == FL_INTERVAL_DALY)
-    run->tau_s = fl_pol_interval_daly(delta_s, run->mtbf_s);
+  if (run->rule->by_mtbf)
+    run->tau_s = run->rule->tau(delta_s, run->mtbf_s, run->fixed_s);
   if (!(run->tau_s > 0)) /* a free checkpoint: as often as the engine can */
     run->tau_s = 0.0;
 }
@@ -469,8 +495,7 @@ void fl_strat_row(const fl_strategy_run *run, const fl_scenario *sc, fl_strategy
 {
   memset(row, 0, sizeof *row);
   row->strategy = run->ops->name;
-  row->interval_rule =
-      run->levels && isfinite(run->tau_s) ? (run->pattern[0] ? run->pattern : fl_pol_interval_name(run->rule)) : NULL;
+  row->interval_rule = run->levels && isfinite(run->tau_s) ? (run->pattern[0] ? run->pattern : run->rule->name) : NULL;
   const fl_pol_opts *po = fl_scenario_options(sc, &fl_pol_keys);
   row->policy = fl_strat_reads(run, "policy.kind") ? po->kind : NULL;
   row->weights = fl_strat_reads(run, "policy.weights") ? (po->weights_empirical ? "empirical" : "bound") : NULL;

@@ -20,6 +20,7 @@
 #include "fl_err.h"
 #include "interval.h"
 #include "knapsack.h"
+#include "rule.h"
 #include "scenario.h"
 
 #include <stdint.h>
@@ -49,6 +50,8 @@ typedef struct fl_engine_caps {
   long max_degree;             /* copies of a rank it can run (1: no replication) */
   int task_recovery;           /* re-executes and substitutes failed tasks (FL_SHAPE_TASKS) */
   const char *why_no_replicas; /* the reason when max_degree is 1 (said in the refusal) */
+  unsigned intervals;          /* what it gives interval rules (FL_IRULE_*, policy/intervals/rule.h): a rule that
+                                * needs more is refused at set-up */
 } fl_engine_caps;
 
 /* What survived a failure, as the engine sees it. */
@@ -112,8 +115,8 @@ typedef struct fl_strategy_run {
   double async_file_s;    /* async flush: what a file-level checkpoint costs the job (the engine's; NAN: sync) */
   fl_strat_rates rates;   /* the engine's (fl_strat_set_rates), for strategy.interval = multilevel */
   char pattern[96];       /* strategy.interval = multilevel: the rule and the periods it chose, for the row */
-  fl_interval_kind rule;
-  double fixed_s;              /* FL_INTERVAL_FIXED: the interval */
+  const fl_interval_rule *rule; /* strategy.interval's (policy/intervals) */
+  double fixed_s;               /* strategy.interval as a duration */
   double mtbf_s;               /* the job's MTBF the rule uses (INFINITY: none) */
   double delta_s[FL_NLEVELS];  /* checkpoint cost per level: the scenario's, then the engine's measurements */
   unsigned writes[FL_NLEVELS]; /* the levels a checkpoint of each level writes at once (FL_LEVEL_BIT()s) */

@@ -146,7 +146,7 @@ static void test_defaults_and_values(void)
   CU_ASSERT(isinf(sc->repair_s));
   CU_ASSERT_EQUAL(sc->app_nodes, 64);
   CU_ASSERT_DOUBLE_EQUAL(sc->work_s, 43200.0, 0.0);
-  CU_ASSERT_EQUAL(sc->interval_kind, FL_INTERVAL_FIXED);
+  CU_ASSERT_STRING_EQUAL(sc->interval_rule, "fixed");
   CU_ASSERT_DOUBLE_EQUAL(sc->interval_s, 600.0, 0.0);
   /* defaults */
   CU_ASSERT_STRING_EQUAL(sc->db, "results.sqlite");
@@ -170,13 +170,13 @@ static void test_overrides(void)
   CU_ASSERT_EQUAL(fl_scenario_set(sc, "strategy.interval=young"), FL_OK);
   CU_ASSERT_EQUAL(fl_scenario_set(sc, "run.replicas=3"), FL_OK);
   CU_ASSERT_DOUBLE_EQUAL(sc->node_mtbf_s, FL_SECONDS_PER_YEAR, 1e-6);
-  CU_ASSERT_EQUAL(sc->interval_kind, FL_INTERVAL_YOUNG);
+  CU_ASSERT_STRING_EQUAL(sc->interval_rule, "young");
   CU_ASSERT_STRING_EQUAL(sc->overrides, "failures.node_mtbf=1y\nstrategy.interval=young\nrun.replicas=3\n");
   /* replay: stored text + overrides give the same values */
   CU_ASSERT_EQUAL_FATAL(fl_scenario_replay(sc->text, sc->overrides, sc->path, &again), FL_OK);
   CU_ASSERT_DOUBLE_EQUAL(again->node_mtbf_s, sc->node_mtbf_s, 0.0);
   CU_ASSERT_EQUAL(again->replicas, 3);
-  CU_ASSERT_EQUAL(again->interval_kind, FL_INTERVAL_YOUNG);
+  CU_ASSERT_STRING_EQUAL(again->interval_rule, "young");
   CU_ASSERT_STRING_EQUAL(again->name, sc->name);
   fl_scenario_destroy(&again);
 
@@ -191,6 +191,15 @@ static void test_overrides(void)
 }
 
 /* Every message names file, line, key and value. */
+/* Two rules, as a registry above core would answer the parser (fl_scenario_interval_rules). */
+static int two_rules(const char *name, char *buf, size_t size)
+{
+  if (strcmp(name, "daly") == 0 || strcmp(name, "young") == 0)
+    return 1;
+  snprintf(buf, size, "daly, young or a duration");
+  return 0;
+}
+
 static void test_errors_name_file_line_key_value(void)
 {
   const char *m;
@@ -217,8 +226,18 @@ static void test_errors_name_file_line_key_value(void)
   m = load_fail("events.ini", "[run]\nevents = some\n");
   CU_ASSERT_PTR_NOT_NULL(strstr(m, "events.ini:2: [run] events = 'some': unknown value (known: none, all, phases)"));
 
+  /* strategy.interval's words are a registry above core (policy/intervals, given by fl_registries_init: the CLI's
+   * tests check it there); core asks whoever registered one */
+  fl_scenario_interval_rules(two_rules);
   m = load_fail("interval.ini", "[strategy]\ninterval = dally\n");
-  CU_ASSERT_PTR_NOT_NULL(strstr(m, "interval.ini:2: [strategy] interval = 'dally'"));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(m, "interval.ini:2: [strategy] interval = 'dally': unknown rule (expected daly, young or a duration)"));
+  m = load_fail("fixed.ini", "[strategy]\ninterval = fixed\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "fixed.ini:2: [strategy] interval = 'fixed': a fixed interval is written as its "
+                                   "duration"));
+  m = load_fail("interval0.ini", "[strategy]\ninterval = 0s\n");
+  CU_ASSERT_PTR_NOT_NULL(strstr(m, "interval0.ini:2: [strategy] interval = '0s': must be positive"));
+  fl_scenario_interval_rules(NULL);
 
   m = load_fail("replicas.ini", "[run]\nreplicas = 0\n");
   CU_ASSERT_PTR_NOT_NULL(strstr(m, "replicas.ini:2: [run] replicas = '0': must be at least 1"));
