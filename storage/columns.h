@@ -215,7 +215,8 @@
   X(hosts_used, "INTEGER", COUNT, "", REAL, NOSUM,                                                                         \
     "real runs: the distinct machines (host names) the run's processes ran on, spares' included")                  \
   X(hosts_lost, "TEXT", TEXT, "", REAL, NOSUM,                                                                             \
-    "real runs: the nodes lost (host names, comma-separated: a node any of whose processes died); NULL when none")
+    "real runs: the nodes lost (host names, comma-separated: a node any of whose processes died); NULL when none") \
+  /* one line per entry, above this one */
 /* clang-format on */
 
 typedef enum fl_col_how {

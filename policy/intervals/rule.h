@@ -35,7 +35,14 @@ typedef struct fl_interval_rule {
 } fl_interval_rule;
 
 /* The registry, in the order `keys` lists it. */
-#define FL_INTERVAL_RULES(X) X(daly) X(young) X(hazard) X(multilevel) X(never) X(fixed)
+#define FL_INTERVAL_RULES(X)                                                                                           \
+  X(daly)                                                                                                              \
+  X(young)                                                                                                             \
+  X(hazard)                                                                                                            \
+  X(multilevel)                                                                                                        \
+  X(never)                                                                                                             \
+  X(fixed)                                                                                                             \
+  /* one line per entry, above this one */
 #define X(name) extern const fl_interval_rule fl_interval_rule_##name;
 FL_INTERVAL_RULES(X)
 #undef X

@@ -1,9 +1,11 @@
 #!/bin/bash
 # extend.sh SRC [FAULTLINE_BUILD_TYPE] — the registries' promise, demonstrated: a copy of the project (its git
-# files) gains one strategy (alternate.c), one failure model (uniform.c) and one report format (latex.c), each as
-# one new file plus one line in its registry's list; the copy is built and the three are run together:
-#   faultline keys lists the strategy; simulate runs it under the new law and stores rows that say so; report
-#   --format latex writes them as a LaTeX table.
+# files) gains one strategy (alternate.c), one failure model (uniform.c), one report format (latex.c) and one
+# checkpoint interval rule (cautious.c), each as one new file plus one line in its registry's list, and one result
+# column as one line of FL_RUN_COLUMNS; the copy is built and they are run together:
+#   faultline keys lists the strategy and the rule; simulate runs the strategy under the new law and stores rows
+#   that say so; report --format latex writes them as a LaTeX table; the rule gives half of Young's interval;
+#   faultline columns lists the column, and the rows have it, not applicable (NULL) where nothing fills it.
 # Exit 0 when all of it works; 77 when the copy cannot be built here (no compiler or CMake); 1 otherwise.
 # ctest runs it as extend_demo (label slow: it builds the project once more).
 set -euo pipefail
@@ -25,15 +27,20 @@ add() { # FILE DIR LIST_FILE ENTRY
 add alternate.c policy/strategies policy/strategies/registry.c alternate
 add uniform.c sim/failure_models sim/failure_models/fm.c uniform
 add latex.c analysis/formats analysis/formats/format.c latex
-# what the copy differs in: the three new files, and one added line in each list
-for list in policy/strategies/registry.c sim/failure_models/fm.c analysis/formats/format.c; do
+add cautious.c policy/intervals policy/intervals/rule.h cautious
+# a column: its line (name, SQL type, how the row holds it, unit, engines, summarised, meaning) is all of it
+sed -i 's|^  /\* one line per entry, above this one \*/|  X(extend_demo_s, "REAL", REAL, "s", SIM, SUM, "extend.sh'"'"'s column") \\\n&|' \
+  "$work/storage/columns.h"
+# what the copy differs in: the four new files, and one added line in each list
+for list in policy/strategies/registry.c sim/failure_models/fm.c analysis/formats/format.c policy/intervals/rule.h \
+  storage/columns.h; do
   d=$(diff "$src/$list" "$work/$list" || true)
   [ "$(printf '%s\n' "$d" | grep -c '^>')" = 1 ] && [ "$(printf '%s\n' "$d" | grep -c '^<')" = 0 ] ||
     { echo "extend: $list: not one added line: $d" >&2; exit 1; }
 done
 new=$(cd "$work" && find . -name '*.c' | sort | while read -r f; do [ -e "$src/$f" ] || echo "$f"; done)
-[ "$(printf '%s\n' "$new" | wc -l)" = 3 ] || { echo "extend: new files: $new" >&2; exit 1; }
-echo "extend: the copy differs in three new files and one line in each of three lists"
+[ "$(printf '%s\n' "$new" | wc -l)" = 4 ] || { echo "extend: new files: $new" >&2; exit 1; }
+echo "extend: the copy differs in four new files and one line in each of five lists"
 cmake -S "$work" -B "$work/build" -DCMAKE_BUILD_TYPE="${2:-RelWithDebInfo}" >"$work/cmake.log" 2>&1 ||
   { tail -20 "$work/cmake.log"; exit 1; }
 cmake --build "$work/build" --target faultline -j"$(nproc)" >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
@@ -84,5 +91,20 @@ q() { sqlite3 demo.sqlite "$1"; }
 "$fl" report demo.sqlite --format latex >demo.tex || fail "report --format latex failed"
 grep -q '\\begin{tabular}' demo.tex && grep -q 'alternate' demo.tex || fail "latex: $(cat demo.tex)"
 "$fl" rerun demo.sqlite 2 | grep -q identical || fail "rerun of a row of the new strategy and law differs"
-echo "extend: a strategy, a failure model and a report format, one file and one line each: built and run"
+# the interval rule: listed, and half of Young's interval (Young: sqrt(2 x 60 s x 5 d / 64) = 900 s)
+"$fl" keys | grep -q '^  cautious .*half of Young' || fail "faultline keys does not list the rule cautious"
+for rule in young cautious; do
+  "$fl" simulate demo.ini --db "rule-$rule.sqlite" --quiet --set strategy.kind=checkpoint \
+    --set strategy.interval="$rule" >/dev/null || fail "simulate with interval $rule"
+done
+[ "$(sqlite3 rule-young.sqlite 'SELECT DISTINCT interval_s FROM runs')" = 900.0 ] &&
+  [ "$(sqlite3 rule-cautious.sqlite "SELECT DISTINCT interval_rule || ' ' || interval_s FROM runs")" = "cautious 450.0" ] ||
+  fail "cautious: $(sqlite3 rule-cautious.sqlite 'SELECT interval_rule, interval_s FROM runs')"
+[ "$(sqlite3 rule-cautious.sqlite 'SELECT MIN(checkpoints) FROM runs')" -gt \
+  "$(sqlite3 rule-young.sqlite 'SELECT MAX(checkpoints) FROM runs')" ] || fail "cautious does not checkpoint more often"
+# the column: listed, in the schema, NULL where nothing fills it
+"$fl" columns | grep -q '^| `extend_demo_s` | real | s | sim | summarised |' || fail "faultline columns: no extend_demo_s"
+[ "$(q 'SELECT COUNT(*) FROM runs WHERE extend_demo_s IS NULL')" = 4 ] || fail "extend_demo_s: $(q 'SELECT extend_demo_s FROM runs')"
+echo "extend: a strategy, a failure model, a report format and an interval rule, one file and one line each, and a"
+echo "extend: column of one line: built and run"
 cat demo.tex

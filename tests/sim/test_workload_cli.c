@@ -244,6 +244,28 @@ static void test_simulate_refuses(void)
                   2);
   CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "pfs_servers"));
   CU_ASSERT_FALSE(fl_cli_exists("x.sqlite"));
+  /* interval rules that need what this engine does not give (policy/intervals: fl_engine_caps.intervals): refused,
+   * naming engine, rule and strategy, never run on another interval */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set strategy.kind=checkpoint "
+                                     "--set failures.model=exponential --set strategy.interval=hazard",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "strategy.interval=hazard: the sim (workload) engine cannot honour "
+                                            "hazard, which strategy 'checkpoint' would checkpoint by: it needs the "
+                                            "job's failure hazard"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "(this engine takes daly, young, never or a duration)"));
+  CU_ASSERT_EQUAL(fl_cli_lines(fl_cli_err), 1);
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db x.sqlite --set strategy.kind=checkpoint "
+                                     "--set failures.model=exponential --set strategy.interval=multilevel",
+                                     60),
+                  2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_cli_err, "cannot honour multilevel, which strategy 'checkpoint'"));
+  /* a strategy that writes no checkpoint asks no rule: nothing to refuse */
+  CU_ASSERT_EQUAL(fl_cli_run_limited("simulate big.ini --db y.sqlite --quiet --set strategy.interval=hazard "
+                                     "--set app.cores_per_node=2",
+                                     60),
+                  0);
+  CU_ASSERT_FALSE(fl_cli_exists("x.sqlite"));
 }
 
 /* Three jobs of 4 nodes submitted together, 3 h each, checkpoints of 1 GB a node every hour to one PFS server whose
@@ -934,7 +956,8 @@ static CU_TestInfo fl_tests[] = {
     {"the log's figures beside each scheduler's", test_summary},
     {"bad traces and options: one line, exit 2", test_bad_traces},
     {"simulate: a hand schedule, machine figures, report, rerun", test_simulate_hand_schedule},
-    {"simulate: a job too large, unknown scheduler, no PFS: exit 2, no file", test_simulate_refuses},
+    {"simulate: a job too large, unknown scheduler, no PFS, an interval rule it cannot honour: exit 2, no file",
+     test_simulate_refuses},
     {"simulate: cooperative checkpoint I/O against the isolated cost", test_cooperative_io},
     {"simulate: cooperative periods fill the PFS, by hand", test_cooperative_periods},
     {"simulate: failures on a real trace, node-hours accounted exactly", test_failures_accounting},
