@@ -88,10 +88,8 @@ int fl_cmd_rerun(int argc, char **argv)
     printf("  expected for a row written before 2026-11-27: its file-level costs come from aggregated PFS flows, "
            "which now follow the ranks' striping server by server (within 1 %% of per-rank flows; they were up to "
            "16 %% off)\n");
-  else if (diffs && fl_sim_jobs_aggregated(sim) && strcmp(written, "2026-11-29") < 0)
-    printf("  expected for a workload row written before 2026-11-29: its jobs' file-level I/O now moves per cabinet "
-           "and server (platform.io_flows = aggregated, or auto above 4,096 nodes); workloads used per-node flows "
-           "then, as simulate --set platform.io_flows=per-rank does\n");
+  else if (diffs && fl_sim_rerun_note(sim, written))
+    printf("  %s\n", fl_sim_rerun_note(sim, written));
   else if (diffs && max_rel < 1e-9 && (fl_sim_platform_costs(sim) || fl_sim_forks(sim)) &&
            strcmp(written, "2026-11-29") < 0)
     printf("  expected for a row written by a faultline before 2026-11-29, in the last digits: a sweep's later point "

@@ -86,19 +86,10 @@ static void fl_warn_cost_fallback(const fl_sim_job *job, const char **said)
 
 static void fl_print_job_header(const fl_sim_job *job)
 {
-  char a[32], b[32], c[32], trace[64], io[32];
+  char a[32], b[32], c[32], own[512];
   const fl_scenario *sc = job->sc;
-  if (fl_sim_workload_jobs(job->sim) >= 0) {
-    const char *from = fl_scenario_text(sc, "app.trace", trace, sizeof trace);
-    fprintf(stderr, "faultline: %s: workload of %ld jobs (%s) under %s on %ld nodes, %s, %s failures, node MTBF %s",
-            sc->name, fl_sim_workload_jobs(job->sim), from ? from : "generated", fl_sched_name(sc),
-            fl_sim_ranks(job->sim), sc->strategy, sc->model,
-            fl_units_format_duration(fl_sim_node_mtbf(job->sim), a, sizeof a));
-    if (fl_sim_uses_key(job->sim, "app.checkpoint_io")) /* the jobs checkpoint */
-      fprintf(stderr, ", checkpoint I/O %s", fl_scenario_text(sc, "app.checkpoint_io", io, sizeof io));
-    if (fl_sim_workload_fewer_copies(job->sim) > 0)
-      fprintf(stderr, ", %ld jobs with fewer copies (more nodes than the machine's / strategy.degree)",
-              fl_sim_workload_fewer_copies(job->sim));
+  if (fl_sim_describe(job->sim, sc, own, sizeof own)) { /* the app's own line (a workload's trace and machine) */
+    fprintf(stderr, "faultline: %s: %s", sc->name, own);
     goto rest;
   }
   fprintf(stderr, "faultline: %s: %s %s, %ld %s on %ld nodes, %s failures, node MTBF %s", sc->name, sc->app,

@@ -21,20 +21,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The grid world's own state in the simulator (sim->app_state): its model, the failure-free reference, and the
+ * per-sweep arrays every replica reuses. */
+typedef struct fl_gwrun {
+  fl_gw *gw;
+  double *v, *vnext, *ref; /* values: current, next sweep, the failure-free run's final */
+  double *own;             /* the last value each task computed itself (empirical weights) */
+  long *failed, *rerun;    /* failed tasks of a sweep; those re-executed */
+  double *weight;          /* w_i of the failed tasks */
+  unsigned char *decision; /* 1: substitute, 0: replicate, per failed task */
+  long max_sweeps;
+  double tolerance, task_time_s;
+} fl_gwrun;
+
+static fl_gwrun *fl_gwr(const fl_sim *sim)
+{
+  return sim->app_state;
+}
+
 static long fl_best_substitute(const fl_sim *sim, const double *v, long s, double *w_out)
 {
-  return fl_gw_best_substitute(sim->gw, sim->task_failed, sim->gw_own, v, s, fl_strat_weights_empirical(&sim->strat),
-                               w_out);
+  return fl_gw_best_substitute(fl_gwr(sim)->gw, sim->task_failed, fl_gwr(sim)->own, v, s,
+                               fl_strat_weights_empirical(&sim->strat), w_out);
 }
 
 static void fl_sim_run_tasks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
-  const fl_gw *gw = sim->gw;
+  fl_gwrun *g = fl_gwr(sim);
+  const fl_gw *gw = g->gw;
   const long n = gw->n;
-  double *v = sim->gw_v, *vnext = sim->gw_vnext;
-  long *failed = sim->gw_failed, *rerun = sim->gw_rerun;
+  double *v = g->v, *vnext = g->vnext;
+  long *failed = g->failed, *rerun = g->rerun;
 
   res->iterations = 0;
   res->converged_at = -1;
@@ -45,9 +64,9 @@ static void fl_sim_run_tasks(fl_replica *rep)
   if (fl_strat_reads(&sim->strat, "policy.kind"))
     res->policy_time_s = 0.0; /* a policy that never had to decide spent no time */
   memcpy(v, gw->reward, (size_t)n * sizeof *v);
-  memcpy(sim->gw_own, gw->reward, (size_t)n * sizeof *v);
+  memcpy(g->own, gw->reward, (size_t)n * sizeof *v);
 
-  for (long it = 0; it < sim->max_sweeps; it++) {
+  for (long it = 0; it < g->max_sweeps; it++) {
     long nf = 0, nrerun = 0, stale = 0;
     double change = 0.0;
 
@@ -55,9 +74,9 @@ static void fl_sim_run_tasks(fl_replica *rep)
       res->status = "timeout";
       return;
     }
-    fl_rep_progress(rep, (double)it * sim->task_time_s);
+    fl_rep_progress(rep, (double)it * g->task_time_s);
     memset(sim->task_failed, 0, (size_t)n);
-    fl_rep_wait(rep, sim->task_time_s, FL_PHASE_COMPUTE); /* failures mark tasks; they never stop the sweep */
+    fl_rep_wait(rep, g->task_time_s, FL_PHASE_COMPUTE); /* failures mark tasks; they never stop the sweep */
     (void)fl_gw_sweep(gw, v, vnext, 0, n);
     for (long s = 0; s < n; s++) {
       if (sim->slot_node[s] < 0)
@@ -68,8 +87,8 @@ static void fl_sim_run_tasks(fl_replica *rep)
 
     /* decide: the strategy says, per failed task, substitute (1) or re-execute (0) */
     for (long f = 0; f < nf; f++)
-      (void)fl_best_substitute(sim, v, failed[f], &sim->gw_weight[f]);
-    if (fl_strat_decide_tasks(&sim->strat, nf, sim->gw_weight, sim->gw_decision) != FL_OK) {
+      (void)fl_best_substitute(sim, v, failed[f], &g->weight[f]);
+    if (fl_strat_decide_tasks(&sim->strat, nf, g->weight, g->decision) != FL_OK) {
       rep->rc = FL_ERR_INTERNAL; /* fl_err holds the solver's message */
       res->status = "failed";
       return;
@@ -82,7 +101,7 @@ static void fl_sim_run_tasks(fl_replica *rep)
 
     for (long f = 0; f < nf; f++) {
       long s = failed[f];
-      if (sim->gw_decision[f]) {
+      if (g->decision[f]) {
         long j = fl_best_substitute(sim, v, s, NULL);
         if (j < 0) {
           vnext[s] = v[s];
@@ -91,7 +110,7 @@ static void fl_sim_run_tasks(fl_replica *rep)
         } else {
           vnext[s] = vnext[j];
           res->tasks_substituted++;
-          res->error_spent += sim->gw_weight[f]; /* the w_i the policy accepted */
+          res->error_spent += g->weight[f]; /* the w_i the policy accepted */
           fl_evlog_task(rep->log, fl_rep_now(rep), FL_EV_SUBSTITUTION_TASK, -1, s, j, it + 1);
         }
         continue;
@@ -113,7 +132,7 @@ static void fl_sim_run_tasks(fl_replica *rep)
       /* re-execute on the new hosts, all at once: one more task_time */
       for (long f = 0; f < nrerun; f++)
         sim->task_failed[rerun[f]] = 0;
-      fl_rep_wait(rep, sim->task_time_s, FL_PHASE_COMPUTE);
+      fl_rep_wait(rep, g->task_time_s, FL_PHASE_COMPUTE);
       for (long f = 0; f < nrerun; f++) {
         long s = rerun[f];
         if (sim->task_failed[s]) {
@@ -128,7 +147,7 @@ static void fl_sim_run_tasks(fl_replica *rep)
     }
     for (long s = 0; s < n; s++)
       if (!sim->task_failed[s])
-        sim->gw_own[s] = vnext[s]; /* computed by the task itself (in the sweep or its re-run) */
+        g->own[s] = vnext[s]; /* computed by the task itself (in the sweep or its re-run) */
     res->tasks_stale += stale;
     res->complete_iterations += stale == 0;
     for (long s = 0; s < n; s++)
@@ -139,7 +158,7 @@ static void fl_sim_run_tasks(fl_replica *rep)
       vnext = t;
     }
     res->iterations = it + 1;
-    if (change <= sim->tolerance) {
+    if (change <= g->tolerance) {
       res->converged_at = it + 1;
       break;
     }
@@ -147,7 +166,7 @@ static void fl_sim_run_tasks(fl_replica *rep)
   res->error_linf = 0.0;
   res->error_l1 = 0.0;
   for (long s = 0; s < n; s++) {
-    double e = fabs(v[s] - sim->gw_ref[s]);
+    double e = fabs(v[s] - g->ref[s]);
     res->error_linf = fmax(res->error_linf, e);
     res->error_l1 += e;
   }
@@ -173,40 +192,49 @@ static fl_err fl_sim_setup_gridworld(fl_sim *sim, const fl_scenario *sc)
   long ref_iterations = 0;
   const long n = fl_grid_options(sc)->rows * fl_grid_options(sc)->cols;
 
+  fl_gwrun *g = NULL;
+  FL_ALLOC(g, 1);
+  sim->app_state = g;
   FL_TRY(fl_gw_create(fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, fl_gridworld_options(sc)->discount,
-                      fl_gridworld_options(sc)->move_prob, sc->seed, &sim->gw));
-  FL_ALLOC(sim->gw_v, n);
-  FL_ALLOC(sim->gw_vnext, n);
-  FL_ALLOC(sim->gw_ref, n);
-  FL_ALLOC(sim->gw_own, n);
-  FL_ALLOC(sim->gw_failed, n);
-  FL_ALLOC(sim->gw_rerun, n);
-  FL_ALLOC(sim->gw_weight, n);
-  FL_ALLOC(sim->gw_decision, n);
+                      fl_gridworld_options(sc)->move_prob, sc->seed, &g->gw));
+  FL_ALLOC(g->v, n);
+  FL_ALLOC(g->vnext, n);
+  FL_ALLOC(g->ref, n);
+  FL_ALLOC(g->own, n);
+  FL_ALLOC(g->failed, n);
+  FL_ALLOC(g->rerun, n);
+  FL_ALLOC(g->weight, n);
+  FL_ALLOC(g->decision, n);
   FL_ALLOC(sim->task_failed, n);
-  FL_CHECK(fl_gw_solve(sim->gw, fl_grid_options(sc)->tolerance, fl_grid_options(sc)->iterations, sim->gw_ref,
-                       &ref_iterations) >= 0,
-           FL_ERR_NOMEM, "out of memory solving the grid world");
-  sim->max_sweeps = fl_grid_options(sc)->iterations;
-  sim->tolerance = fl_grid_options(sc)->tolerance;
-  sim->task_time_s = fl_gridworld_options(sc)->task_time_s;
-  sim->work_s = (double)ref_iterations * sim->task_time_s; /* the failure-free run's time */
+  FL_CHECK(
+      fl_gw_solve(g->gw, fl_grid_options(sc)->tolerance, fl_grid_options(sc)->iterations, g->ref, &ref_iterations) >= 0,
+      FL_ERR_NOMEM, "out of memory solving the grid world");
+  g->max_sweeps = fl_grid_options(sc)->iterations;
+  g->tolerance = fl_grid_options(sc)->tolerance;
+  g->task_time_s = fl_gridworld_options(sc)->task_time_s;
+  sim->work_s = (double)ref_iterations * g->task_time_s; /* the failure-free run's time */
 done:
   return rc;
 }
 
 static void fl_gridworld_destroy(fl_sim *sim)
 {
-  fl_gw_destroy(&sim->gw);
-  free(sim->gw_v);
-  free(sim->gw_vnext);
-  free(sim->gw_ref);
-  free(sim->gw_own);
-  free(sim->gw_failed);
-  free(sim->gw_rerun);
-  free(sim->gw_weight);
-  free(sim->gw_decision);
+  fl_gwrun *g = fl_gwr(sim);
   free(sim->task_failed);
+  sim->task_failed = NULL;
+  if (!g)
+    return;
+  fl_gw_destroy(&g->gw);
+  free(g->v);
+  free(g->vnext);
+  free(g->ref);
+  free(g->own);
+  free(g->failed);
+  free(g->rerun);
+  free(g->weight);
+  free(g->decision);
+  free(g);
+  sim->app_state = NULL;
 }
 
 /* Tasks, re-executed or substituted: no checkpoint of the job (the strategies that write them are refused). */

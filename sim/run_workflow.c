@@ -52,6 +52,7 @@ typedef struct fl_borrow { /* edges that read a task's output as a substitute's 
   long edge, next;
 } fl_borrow;
 
+typedef struct fl_wfrun fl_wfrun; /* the app's state (sim->app_state) */
 struct fl_wfrun {
   fl_wf *wf;
   const fl_dag_sched_ops *sched; /* app.scheduler (heft when not given) */
@@ -278,6 +279,8 @@ static int fl_cmp_start(const void *a, const void *b)
     return fl_sort_start[x] < fl_sort_start[y] ? -1 : 1;
   return (fl_sort_pos[x] > fl_sort_pos[y]) - (fl_sort_pos[x] < fl_sort_pos[y]);
 }
+
+static void fl_wfr_destroy(fl_wfrun **pw);
 
 static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
 {
@@ -535,7 +538,7 @@ done:
   return rc;
 }
 
-void fl_wfr_destroy(fl_wfrun **pw)
+static void fl_wfr_destroy(fl_wfrun **pw)
 {
   fl_wfrun *w = pw ? *pw : NULL;
   if (!w)
@@ -954,7 +957,7 @@ static void fl_wf_free_dropped(fl_wfrun *w)
 static fl_err fl_wfr_reset(fl_replica *rep)
 {
   fl_err rc = FL_OK;
-  fl_wfrun *w = rep->sim->wfr;
+  fl_wfrun *w = rep->sim->app_state;
   const fl_wf *wf = w->wf;
   w->rep = rep;
   fl_wf_free_dropped(w); /* the previous replica's engine has ended */
@@ -1575,7 +1578,7 @@ done:
 
 static void fl_wfr_on_failure(fl_replica *rep, long p, double t, int at_start)
 {
-  fl_wfrun *w = rep->sim->wfr;
+  fl_wfrun *w = rep->sim->app_state;
   long nl = 0, nmoved = 0, from = 0;
   fl_err rc = FL_OK;
 
@@ -1708,7 +1711,7 @@ static void fl_wf_rebalance(fl_wfrun *w, long p)
 
 static void fl_wfr_on_repair(fl_replica *rep, long p, double t)
 {
-  fl_wfrun *w = rep->sim->wfr;
+  fl_wfrun *w = rep->sim->app_state;
   long n = w->norphan;
   if (p >= w->H)
     return;
@@ -1729,7 +1732,7 @@ static void fl_wfr_on_repair(fl_replica *rep, long p, double t)
 static void fl_sim_run_workflow(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
-  fl_wfrun *w = sim->wfr;
+  fl_wfrun *w = sim->app_state;
   fl_sim_result *res = rep->res;
 
   res->tasks_replicated = res->tasks_substituted = res->tasks_lost = 0;
@@ -1822,12 +1825,17 @@ static fl_err fl_workflow_size(fl_sim *sim, const fl_scenario *sc)
 
 static fl_err fl_workflow_setup(fl_sim *sim, const fl_scenario *sc)
 {
-  return fl_wfr_create(sim, sc, &sim->wfr);
+  fl_wfrun *w = NULL;
+  fl_err rc = fl_wfr_create(sim, sc, &w);
+  sim->app_state = w; /* (fl_wfr_create frees what it made when it fails) */
+  return rc;
 }
 
 static void fl_workflow_destroy(fl_sim *sim)
 {
-  fl_wfr_destroy(&sim->wfr);
+  fl_wfrun *w = sim->app_state;
+  fl_wfr_destroy(&w);
+  sim->app_state = NULL;
 }
 
 /* Tasks as SimGrid executions on one cluster (files between any two hosts), re-executed or substituted. */

@@ -34,6 +34,7 @@
 #include "sched_keys.h"
 #include "sim_impl.h"
 #include "swf.h"
+#include "units.h"
 #include "workload_keys.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+typedef struct fl_wlrun fl_wlrun; /* the app's state (sim->app_state) */
 struct fl_wlrun {
   /* the jobs, in submit order: streamed from the trace (path) or drawn (gen) for each replica, one at a time, so that
    * a replica holds the jobs in flight, not the trace; a trace out of submit order is held whole, sorted (trace) */
@@ -186,7 +188,7 @@ typedef struct fl_wlrep {
 
 /* ---- set-up ---- */
 
-void fl_wlr_destroy(fl_wlrun **pw)
+static void fl_wlr_destroy(fl_wlrun **pw)
 {
   if (!pw || !*pw)
     return;
@@ -651,26 +653,6 @@ done:
 static double fl_wlr_work(const fl_wlrun *w)
 {
   return w->ff_span_s;
-}
-
-int fl_wlr_checkpoints(const fl_wlrun *w)
-{
-  return w->ckpt;
-}
-
-long fl_wlr_jobs(const fl_wlrun *w)
-{
-  return w->njobs;
-}
-
-int fl_wlr_aggregated(const fl_wlrun *w)
-{
-  return w->aggregated;
-}
-
-long fl_wlr_fewer_copies(const fl_wlrun *w)
-{
-  return w->fewer;
 }
 
 static long fl_wlr_machine(const fl_wlrun *w)
@@ -1539,7 +1521,7 @@ static fl_err fl_wl_replica_main(void *ctx, FILE *out)
   fl_err rc = FL_OK;
   fl_replica *rep = ((fl_wl_run_ctx *)ctx)->rep;
   fl_sim *sim = rep->sim;
-  fl_wlrun *w = sim->wlr;
+  fl_wlrun *w = sim->app_state;
   fl_wlrep wr;
   fl_db_machine fig;
   memset(&wr, 0, sizeof wr);
@@ -1685,7 +1667,7 @@ static fl_err fl_wlr_run_replica(fl_replica *rep)
 {
   fl_err rc = FL_OK;
   fl_sim *sim = rep->sim;
-  fl_wlrun *w = sim->wlr;
+  fl_wlrun *w = sim->app_state;
   FILE *res = NULL;
   fl_wl_run_ctx ctx = {.rep = rep};
   fl_sim_result got;
@@ -1727,27 +1709,71 @@ done:
  * for the job's ranks and work */
 static fl_err fl_workload_setup(fl_sim *sim, const fl_scenario *sc)
 {
-  fl_err rc = fl_wlr_create(sim, sc, &sim->wlr);
+  fl_wlrun *w = NULL;
+  fl_err rc = fl_wlr_create(sim, sc, &w);
   if (rc != FL_OK)
     return rc;
-  sim->ranks = fl_wlr_machine(sim->wlr);
-  sim->work_s = fl_wlr_work(sim->wlr);
+  sim->app_state = w;
+  sim->ranks = fl_wlr_machine(w);
+  sim->work_s = fl_wlr_work(w);
   return FL_OK;
 }
 
 static void fl_workload_destroy(fl_sim *sim)
 {
-  fl_wlr_destroy(&sim->wlr);
+  fl_wlrun *w = sim->app_state;
+  fl_wlr_destroy(&w);
+  sim->app_state = NULL;
 }
 
 static void fl_workload_row(const fl_sim *sim, const fl_sim_result *res, fl_db_run *row)
 {
+  const fl_wlrun *w = sim->app_state;
   row->machine = res->machine;
-  if (sim->wlr->coop) /* each job's period changes with the running set: the rule, not one figure */
-    row->interval_rule = sim->wlr->coop_daly ? "daly, cooperative" : "young, cooperative";
+  if (w->coop) /* each job's period changes with the running set: the rule, not one figure */
+    row->interval_rule = w->coop_daly ? "daly, cooperative" : "young, cooperative";
   row->interval_s = row->checkpoint_cost_s = row->restart_cost_s = row->downtime_s = NAN;
   row->lost_work_s = row->checkpoint_time_s = row->restart_time_s = row->downtime_total_s = NAN;
   row->wait_nodes_s = NAN; /* per job in `jobs`, and in node-hours in the machine's columns */
+}
+
+/* No checkpoint, no checkpoint I/O to order or period to choose. */
+static int fl_workload_uses_key(const fl_sim *sim, const char *key)
+{
+  const fl_wlrun *w = sim->app_state;
+  if (strcmp(key, "app.checkpoint_io") == 0 || strcmp(key, "app.checkpoint_period") == 0)
+    return w->ckpt;
+  return -1;
+}
+
+/* simulate's line for the point: the trace, the scheduler, the machine. */
+static void fl_workload_describe(const fl_sim *sim, const fl_scenario *sc, char *buf, size_t size)
+{
+  const fl_wlrun *w = sim->app_state;
+  char a[32], trace[64], io[32];
+  const char *from = fl_scenario_text(sc, "app.trace", trace, sizeof trace);
+  size_t n;
+  snprintf(buf, size, "workload of %ld jobs (%s) under %s on %ld nodes, %s, %s failures, node MTBF %s", w->njobs,
+           from ? from : "generated", fl_sched_name(sc), w->machine, sc->strategy, sc->model,
+           fl_units_format_duration(sim->node_mtbf_s, a, sizeof a));
+  n = strlen(buf);
+  if (w->ckpt && n < size)
+    n += (size_t)snprintf(buf + n, size - n, ", checkpoint I/O %s",
+                          fl_scenario_text(sc, "app.checkpoint_io", io, sizeof io));
+  if (w->fewer > 0 && n < size)
+    snprintf(buf + n, size - n, ", %ld jobs with fewer copies (more nodes than the machine's / strategy.degree)",
+             w->fewer);
+}
+
+/* Why a row written by an earlier faultline may differ. */
+static const char *fl_workload_rerun_note(const fl_sim *sim, const char *written)
+{
+  const fl_wlrun *w = sim->app_state;
+  if (w->aggregated && strcmp(written, "2026-11-29") < 0)
+    return "expected for a workload row written before 2026-11-29: its jobs' file-level I/O now moves per cabinet "
+           "and server (platform.io_flows = aggregated, or auto above 4,096 nodes); workloads used per-node flows "
+           "then, as simulate --set platform.io_flows=per-rank does";
+  return NULL;
 }
 
 /* The generated platform's form: per-node flows, or per cabinet (the file level only: platform.io_flows =
@@ -1777,4 +1803,7 @@ const fl_sim_app fl_sim_workload = {
     .destroy = fl_workload_destroy,
     .replica = fl_wlr_run_replica,
     .row = fl_workload_row,
+    .uses_key = fl_workload_uses_key,
+    .describe = fl_workload_describe,
+    .rerun_note = fl_workload_rerun_note,
 };

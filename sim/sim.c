@@ -707,8 +707,11 @@ int fl_sim_uses_key(const fl_sim *sim, const char *k)
     return fl_strat_reads(&sim->strat, k);
   if (strncmp(k, "policy.", 7) == 0)
     return fl_strat_reads(&sim->strat, k);
-  if (sim->wlr && (strcmp(k, "app.checkpoint_io") == 0 || strcmp(k, "app.checkpoint_period") == 0))
-    return fl_wlr_checkpoints(sim->wlr); /* no checkpoint, no checkpoint I/O to order */
+  if (sim->app->uses_key) { /* the app's own say (a workload that does not checkpoint orders no checkpoint I/O) */
+    int own = sim->app->uses_key(sim, k);
+    if (own >= 0)
+      return own;
+  }
   return 1;
 }
 
@@ -755,17 +758,20 @@ long fl_sim_level_every(const fl_sim *sim, int level)
 }
 int fl_sim_forks(const fl_sim *sim)
 {
-  return sim->wlr != NULL || (sim->app->flags & FL_SIM_APP_SG_DATES);
+  return (sim->app->flags & (FL_SIM_APP_JOBS | FL_SIM_APP_SG_DATES)) != 0; /* their replicas run in a child */
 }
 
-long fl_sim_workload_jobs(const fl_sim *sim)
+int fl_sim_describe(const fl_sim *sim, const fl_scenario *sc, char *buf, size_t size)
 {
-  return sim->wlr ? fl_wlr_jobs(sim->wlr) : -1;
+  if (!sim->app->describe)
+    return 0;
+  sim->app->describe(sim, sc, buf, size);
+  return 1;
 }
 
-long fl_sim_workload_fewer_copies(const fl_sim *sim)
+const char *fl_sim_rerun_note(const fl_sim *sim, const char *written)
 {
-  return sim->wlr ? fl_wlr_fewer_copies(sim->wlr) : 0;
+  return sim->app->rerun_note ? sim->app->rerun_note(sim, written) : NULL;
 }
 
 long fl_sim_platform_nodes(const fl_sim *sim)
@@ -786,11 +792,6 @@ int fl_sim_io_by_server(const fl_sim *sim)
   return sim->io_by_server;
 }
 
-int fl_sim_jobs_aggregated(const fl_sim *sim)
-{
-  return sim->wlr && fl_wlr_aggregated(sim->wlr);
-}
-
 const char *fl_sim_cost_fallback(const fl_sim *sim)
 {
   return sim->cost_fallback;
@@ -805,7 +806,8 @@ double fl_sim_failures_per_step(const fl_sim *sim, const char **step)
 {
   double mtbf = fl_sim_job_mtbf(sim), per_segment, per_restart;
   *step = NULL;
-  if (sim->gw || sim->wfr || sim->wlr || !isfinite(mtbf) || !(mtbf > 0)) /* workloads: each job its own */
+  if (sim->caps.shape == FL_SHAPE_TASKS || (sim->app->flags & FL_SIM_APP_JOBS) || !isfinite(mtbf) ||
+      !(mtbf > 0)) /* tasks: no job-wide interval; workloads: each job its own */
     return 0.0;
   per_segment = (isfinite(sim->tau_s) ? sim->tau_s + sim->delta_s : sim->work_s) / mtbf;
   per_restart = sim->restart_s / mtbf;
@@ -832,12 +834,13 @@ int fl_sim_platform_costs(const fl_sim *sim)
 int fl_sim_is_daly_model(const fl_sim *sim)
 {
   unsigned two = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
-  return sim->degree == 1 && !sim->gw && !sim->wfr && !sim->wlr && (sim->strat.levels & two) != two;
+  return sim->degree == 1 && sim->caps.shape == FL_SHAPE_RANKS && !(sim->app->flags & FL_SIM_APP_JOBS) &&
+         (sim->strat.levels & two) != two;
 }
 
 double fl_sim_expected_makespan(const fl_sim *sim)
 {
-  if (sim->gw || sim->wfr)
+  if (sim->caps.shape == FL_SHAPE_TASKS)
     return sim->work_s;
   return fl_pol_expected_walltime(sim->work_s, isfinite(sim->tau_s) ? sim->tau_s : sim->work_s, sim->delta_s,
                                   sim->restart_s, sim->downtime_s, fl_sim_job_mtbf(sim));
@@ -855,7 +858,7 @@ fl_err fl_sim_before_fork(fl_sim *sim)
 
 int fl_sim_forkable(const fl_sim *sim)
 {
-  return sim->wlr == NULL;
+  return !(sim->app->flags & FL_SIM_APP_JOBS);
 }
 
 fl_err fl_sim_run_replica(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *log)

@@ -118,10 +118,11 @@ long fl_sim_platform_nodes(const fl_sim *sim);
  * child forked while another thread holds an allocator's lock may wait forever on it): simulate starts no database
  * writer thread for such a sweep. */
 int fl_sim_forks(const fl_sim *sim);
-/* Workloads: the jobs of the trace each replica simulates (-1 for other applications). */
-long fl_sim_workload_jobs(const fl_sim *sim);
-/* A workload under replication: its jobs whose copies do not fit the machine, run with as many as fit. */
-long fl_sim_workload_fewer_copies(const fl_sim *sim);
+/* The app's own line for simulate's header of a point (a workload: its trace, scheduler and machine), into buf: 1;
+ * 0 when the app has none (the job's size, interval and MTBF describe it). */
+int fl_sim_describe(const fl_sim *sim, const fl_scenario *sc, char *buf, size_t size);
+/* Why `rerun` may find a row written on `written` (YYYY-MM-DD...) different, as the app knows it; NULL: nothing. */
+const char *fl_sim_rerun_note(const fl_sim *sim, const char *written);
 long fl_sim_ranks(const fl_sim *sim);
 /* The app kinds the simulator runs `strategy` for (its set-up against each app's capabilities with the defaults):
  * "bsp, gridworld", into buf. */
@@ -151,9 +152,6 @@ const char *fl_sim_advice(const fl_sim *sim);
 /* 1 when the file level's costs were simulated with aggregated flows split per PFS server as the ranks' striping
  * sends them (up to 200 cabinets; the split changed on 2026-11-27, so rows priced so before differ) */
 int fl_sim_io_by_server(const fl_sim *sim);
-/* 1 when a workload's jobs move their file-level I/O per cabinet and server (platform.io_flows = aggregated, or auto
- * above 4,096 nodes; before 2026-11-29 workloads always used per-node flows, so rows written then differ) */
-int fl_sim_jobs_aggregated(const fl_sim *sim);
 /* Fill the scenario-derived columns of a runs row (strings borrowed from sim and sc). */
 void fl_sim_fill_row(const fl_sim *sim, const fl_scenario *sc, long replica, const fl_sim_result *res, fl_db_run *row);
 

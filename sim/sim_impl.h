@@ -58,11 +58,22 @@ typedef struct fl_sim_app {
   void (*on_repair)(fl_replica *rep, long node, double t);
   /* Its columns over those fl_sim_fill_row sets for every app. NULL: none. */
   void (*row)(const struct fl_sim *sim, const fl_sim_result *res, fl_db_run *row);
+  /* Whether this run reads scenario key `key` (fl_sim_uses_key): 1 or 0, or -1 when it is not the app's to say.
+   * NULL: -1 for every key. */
+  int (*uses_key)(const struct fl_sim *sim, const char *key);
+  /* simulate's line for a point, in place of the job's (its size, interval, MTBF): fl_sim_describe. NULL: the
+   * job's. */
+  void (*describe)(const struct fl_sim *sim, const fl_scenario *sc, char *buf, size_t size);
+  /* Why `rerun` may find a row written on date `written` (YYYY-MM-DD...) by an earlier faultline different, or
+   * NULL. NULL: nothing of its own. */
+  const char *(*rerun_note)(const struct fl_sim *sim, const char *written);
 } fl_sim_app;
 
 enum {
   FL_SIM_APP_PLATFORM_COSTS = 1u << 0, /* its checkpoint costs may be simulated on the platform (strategy.cost) */
-  FL_SIM_APP_JOBS = 1u << 1,           /* many jobs, each its own interval and costs: no job-wide ones */
+  FL_SIM_APP_JOBS = 1u << 1,           /* many jobs, each its own interval and costs: no job-wide ones; its jobs live
+                                        * in the replica's child process, so a point's replicas run one at a time
+                                        * here (fl_sim_forkable) */
   FL_SIM_APP_BY_WORK = 1u << 2,        /* its coordinator places failures by the job's work (trace_clock = work) */
   FL_SIM_APP_DEPENDENTS = 1u << 3,     /* its tasks have dependents: full-mip's per-dependent terms */
   FL_SIM_APP_SG_DATES = 1u << 4,       /* its dates are SimGrid's clock's: the makespan rounded to 1e-9 s */
@@ -92,18 +103,6 @@ fl_err fl_replica_run(fl_sim *sim, long replica, fl_sim_result *res, fl_evlog *l
 typedef fl_err (*fl_sim_child_fn)(void *ctx, FILE *out);
 fl_err fl_sim_in_child(fl_sim_child_fn fn, void *ctx, FILE **result);
 /* (fl_sim_events_send / _receive carry a replica's events through such a file: sim.h.) */
-
-/* Task graphs (run_workflow.c): the graph, its HEFT schedule and the per-replica state. */
-typedef struct fl_wfrun fl_wfrun;
-void fl_wfr_destroy(fl_wfrun **w);
-
-/* Workloads (run_workload.c): a job trace on the machine under a batch scheduler. */
-typedef struct fl_wlrun fl_wlrun;
-void fl_wlr_destroy(fl_wlrun **w);
-long fl_wlr_jobs(const fl_wlrun *w);
-long fl_wlr_fewer_copies(const fl_wlrun *w);
-int fl_wlr_aggregated(const fl_wlrun *w);  /* 1 when its file-level I/O moves per cabinet and server */
-int fl_wlr_checkpoints(const fl_wlrun *w); /* 1 when the jobs checkpoint */
 
 /* Phases of the coordinator; the injector interrupts only the interruptible ones. */
 typedef enum fl_phase {
@@ -201,17 +200,7 @@ struct fl_sim {
   int32_t *missing;           /* slots without a node */
   int32_t *missing_pos;       /* slot -> index in missing[], -1 if it has a node */
   long nspare, nmissing;
-  fl_wfrun *wfr; /* task graph (app = workflow), else NULL */
-  fl_wlrun *wlr; /* job trace (app = workload), else NULL */
-  /* grid world (app = gridworld) */
-  fl_gw *gw;
-  double *gw_v, *gw_vnext, *gw_ref; /* values: current, next sweep, the failure-free run's final */
-  double *gw_own;                   /* the last value each task computed itself (empirical weights) */
-  long *gw_failed, *gw_rerun;       /* failed tasks of a sweep; those re-executed */
-  double *gw_weight;                /* w_i of the failed tasks */
-  unsigned char *gw_decision;       /* 1: substitute, 0: replicate, per failed task */
-  long max_sweeps;
-  double tolerance, task_time_s;
+  void *app_state;     /* the app's own (sim->app: its setup makes it, its destroy frees it; no one else reads it) */
   fl_strategy_row row; /* what the strategy adds to every row */
   char policy[32];     /* the row's policy, copied: the scenario may go before the simulator */
   fl_progress *progress;
