@@ -11,7 +11,31 @@
 static const fl_app *const fl_app_registry[] = {
     &fl_app_bsp, &fl_app_cg, &fl_app_lossy_cg, &fl_app_gridworld, &fl_app_workflow, &fl_app_workload,
 };
-#define FL_NAPPS ((int)(sizeof fl_app_registry / sizeof fl_app_registry[0]))
+#define FL_NBUILTIN ((int)(sizeof fl_app_registry / sizeof fl_app_registry[0]))
+/* Kinds an engine brings with it (fl_app_register: the simulator's sim/apps/), after the built-in ones. */
+#define FL_MAX_EXTRA 16
+static const fl_app *fl_app_extra[FL_MAX_EXTRA];
+static int fl_nextra, fl_app_frozen;
+#define FL_NAPPS (FL_NBUILTIN + fl_nextra)
+
+fl_err fl_app_register(const fl_app *app)
+{
+  if (fl_app_find(app->name) == app)
+    return FL_OK; /* (twice is once) */
+  if (fl_app_frozen)
+    return fl_err_set(FL_ERR_INTERNAL, "app kind %s registered after fl_registries_init", app->name);
+  if (fl_app_find(app->name))
+    return fl_err_set(FL_ERR_INTERNAL, "two app kinds are called %s", app->name);
+  if (fl_nextra == FL_MAX_EXTRA)
+    return fl_err_set(FL_ERR_INTERNAL, "app kind %s: at most %d registered kinds", app->name, FL_MAX_EXTRA);
+  fl_app_extra[fl_nextra++] = app;
+  return FL_OK;
+}
+
+void fl_app_freeze(void)
+{
+  fl_app_frozen = 1;
+}
 
 int fl_app_count(void)
 {
@@ -20,14 +44,16 @@ int fl_app_count(void)
 
 const fl_app *fl_app_at(int i)
 {
-  return i >= 0 && i < FL_NAPPS ? fl_app_registry[i] : NULL;
+  if (i >= 0 && i < FL_NBUILTIN)
+    return fl_app_registry[i];
+  return i >= FL_NBUILTIN && i < FL_NAPPS ? fl_app_extra[i - FL_NBUILTIN] : NULL;
 }
 
 const fl_app *fl_app_find(const char *name)
 {
   for (int i = 0; name && i < FL_NAPPS; i++)
-    if (strcmp(fl_app_registry[i]->name, name) == 0)
-      return fl_app_registry[i];
+    if (strcmp(fl_app_at(i)->name, name) == 0)
+      return fl_app_at(i);
   return NULL;
 }
 
@@ -36,13 +62,13 @@ const char *fl_app_names(unsigned engine, char *buf, size_t size)
   int n = 0, k = 0;
   buf[0] = '\0';
   for (int i = 0; i < FL_NAPPS; i++)
-    n += (fl_app_registry[i]->flags & engine) != 0;
+    n += (fl_app_at(i)->flags & engine) != 0;
   for (int i = 0; i < FL_NAPPS; i++) {
-    if (!(fl_app_registry[i]->flags & engine))
+    if (!(fl_app_at(i)->flags & engine))
       continue;
     k++;
     strncat(buf, k == 1 ? "" : k == n ? " and " : ", ", size - strlen(buf) - 1);
-    strncat(buf, fl_app_registry[i]->name, size - strlen(buf) - 1);
+    strncat(buf, fl_app_at(i)->name, size - strlen(buf) - 1);
   }
   return buf;
 }
@@ -58,10 +84,14 @@ fl_err fl_app_get(const fl_scenario *sc, unsigned engine, const fl_app **out)
   if (!(app->flags & engine)) {
     char other[256];
     if (engine == FL_APP_REAL)
-      return fl_scenario_fail(sc, "app", "kind", "real mode runs app kinds %s (%s runs in the simulator: faultline "
-                              "simulate)", fl_app_names(FL_APP_REAL, names, sizeof names), app->name);
-    return fl_scenario_fail(sc, "app", "kind", "the simulator runs app kinds %s (%s runs on MPI ranks: faultline run; "
-                            "apps %s)", fl_app_names(FL_APP_SIM, names, sizeof names), app->name,
+      return fl_scenario_fail(sc, "app", "kind",
+                              "real mode runs app kinds %s (%s runs in the simulator: faultline "
+                              "simulate)",
+                              fl_app_names(FL_APP_REAL, names, sizeof names), app->name);
+    return fl_scenario_fail(sc, "app", "kind",
+                            "the simulator runs app kinds %s (%s runs on MPI ranks: faultline run; "
+                            "apps %s)",
+                            fl_app_names(FL_APP_SIM, names, sizeof names), app->name,
                             fl_app_names(FL_APP_REAL, other, sizeof other));
   }
   *out = app;

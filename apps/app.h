@@ -3,8 +3,9 @@
  * its own table keyed by these descriptors (the simulator's fl_sim_app in sim/sim_impl.h, the real engine's in
  * exec/mpi_inmem/main.c), so no engine, core or CLI file compares app-kind names: they ask here.
  *
- * Adding an app kind: a file with its fl_app (apps/bsp.c is the smallest), one line in fl_app_registry[] (app.c)
- * and in apps/CMakeLists.txt, and an entry in the table of each engine that runs it. */
+ * Adding an app kind the simulator runs: one file in sim/apps/ with its fl_app and its fl_sim_app (sim/apps/README
+ * and docs/architecture.md), and one line X(NAME) in FL_SIM_APPS (sim/sim_impl.h); the simulator registers it here
+ * (fl_app_register). The built-in kinds, which other engines run too, are listed in fl_app_registry[] (app.c). */
 #ifndef FL_APP_H
 #define FL_APP_H
 
@@ -53,6 +54,10 @@ typedef struct fl_app {
   fl_err (*real_check)(const fl_scenario *sc, const fl_strategy_run *run);
 } fl_app;
 
+/* An app kind an engine brings with it (the simulator's sim/apps/: fl_sim_register_apps), before
+ * fl_registries_init (which registers its keys and freezes the list; FL_ERR_INTERNAL after, or for a name taken). */
+fl_err fl_app_register(const fl_app *app);
+void fl_app_freeze(void); /* (fl_registries_init) */
 int fl_app_count(void);
 const fl_app *fl_app_at(int i);
 /* The registered kind called `name`, else NULL. */

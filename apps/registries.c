@@ -22,14 +22,15 @@ fl_err fl_registries_init(void)
     FL_TRY(fl_registries_add(fl_strat_at(i)->options));
   for (int i = 0; i < fl_fm_registry_count(); i++)
     FL_TRY(fl_registries_add(fl_fm_registry_options(i)));
+  fl_app_freeze(); /* the kinds engines registered (fl_app_register) are in: their keys too */
   for (int i = 0; i < fl_app_count(); i++)
     FL_TRY(fl_registries_add(fl_app_at(i)->options));
   FL_TRY(fl_registries_add(&fl_sched_keys));        /* app.scheduler: the workload's and the workflow's */
   FL_TRY(fl_registries_add(&fl_strat_common_keys)); /* strategy.file_cost, flush*, verify*: every strategy's */
   FL_TRY(fl_registries_add(&fl_grid_keys));
   fl_scenario_interval_rules(fl_interval_rule_known);
-      /* strategy.interval's words: policy/intervals' registry */ /* app.grid, iterations, tolerance: the grid world's,
-                                                                     cg's, lossy-cg's */
+  /* strategy.interval's words: policy/intervals' registry */ /* app.grid, iterations, tolerance: the grid world's,
+                                                                 cg's, lossy-cg's */
 done:
   return rc;
 }

@@ -396,8 +396,9 @@ static int fl_cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-  fl_cleanup_install();              /* SIGINT, SIGTERM, SIGHUP, SIGQUIT end us cleanly, removing temporary files */
-  if (fl_registries_init() != FL_OK) /* the plugins' own keys join the scenario table */
+  fl_cleanup_install();                  /* SIGINT, SIGTERM, SIGHUP, SIGQUIT end us cleanly, removing temporary files */
+  if (fl_sim_register_apps() != FL_OK || /* the simulator's own app kinds (sim/apps/) join the app registry */
+      fl_registries_init() != FL_OK)     /* the plugins' own keys join the scenario table */
     return fl_report_error(FL_ERR_INTERNAL);
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
     return fl_cmd_help(1, argv);

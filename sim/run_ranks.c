@@ -276,7 +276,7 @@ static double fl_job_expected_failures(double horizon, void *p)
   return f;
 }
 
-static void fl_sim_run_ranks(fl_replica *rep)
+void fl_sim_run_ranks(fl_replica *rep)
 {
   fl_sim *sim = rep->sim;
   fl_sim_result *res = rep->res;
@@ -410,7 +410,7 @@ static void fl_sim_run_ranks(fl_replica *rep)
 /* ---- the app ---- */
 
 /* app.flops: a bulk-synchronous job advances at its slowest host's speed */
-static void fl_bsp_work(fl_sim *sim, const fl_scenario *sc)
+void fl_sim_ranks_work(fl_sim *sim, const fl_scenario *sc)
 {
   double slowest = INFINITY;
   if (!(sc->flops > 0))
@@ -433,6 +433,6 @@ const fl_sim_app fl_sim_bsp = {
              .task_recovery = 1,
              .intervals = FL_IRULE_HAZARD | FL_IRULE_LEVELS},
     .flags = FL_SIM_APP_PLATFORM_COSTS | FL_SIM_APP_BY_WORK | FL_SIM_APP_DIRECT,
-    .work = fl_bsp_work,
+    .work = fl_sim_ranks_work,
     .coordinate = fl_sim_run_ranks,
 };

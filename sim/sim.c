@@ -12,9 +12,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The applications the simulator runs: one line each (their ops are in run_*.c; see fl_sim_app). */
-static const fl_sim_app *const fl_sim_apps[] = {&fl_sim_bsp, &fl_sim_gridworld, &fl_sim_workflow, &fl_sim_workload};
+/* The applications the simulator runs (FL_SIM_APPS, sim_impl.h). */
+static const fl_sim_app *const fl_sim_apps[] = {
+#define X(name) &fl_sim_##name,
+    FL_SIM_APPS(X)
+#undef X
+};
 #define FL_NSIMAPPS ((int)(sizeof fl_sim_apps / sizeof fl_sim_apps[0]))
+
+fl_err fl_sim_register_apps(void)
+{
+  fl_err rc = FL_OK;
+  for (int i = 0; i < FL_NSIMAPPS; i++)
+    FL_TRY(fl_app_register(fl_sim_apps[i]->app)); /* (a built-in kind is there already: nothing to do) */
+done:
+  return rc;
+}
 
 const char *fl_sim_strategy_apps(const char *strategy, char *buf, size_t size)
 {
@@ -84,7 +97,7 @@ static fl_err fl_sim_pick(const fl_scenario *sc, fl_sim *sim)
   if (!sim->app)
     return fl_scenario_fail(sc, "app", "kind",
                             "the app registry lists '%s' for the simulator, which has no ops for "
-                            "it (sim/sim.c fl_sim_apps[])",
+                            "it (FL_SIM_APPS, sim/sim_impl.h)",
                             app->name);
   sim->caps = sim->app->caps;
   return fl_strat_setup(sc, &sim->caps, &sim->strat);

@@ -124,6 +124,9 @@ int fl_sim_describe(const fl_sim *sim, const fl_scenario *sc, char *buf, size_t 
 /* Why `rerun` may find a row written on `written` (YYYY-MM-DD...) different, as the app knows it; NULL: nothing. */
 const char *fl_sim_rerun_note(const fl_sim *sim, const char *written);
 long fl_sim_ranks(const fl_sim *sim);
+/* Register the simulator's own app kinds (sim/apps/, FL_SIM_APPS) with the app registry: before fl_registries_init
+ * (faultline's main calls it first). */
+fl_err fl_sim_register_apps(void);
 /* The app kinds the simulator runs `strategy` for (its set-up against each app's capabilities with the defaults):
  * "bsp, gridworld", into buf. */
 const char *fl_sim_strategy_apps(const char *strategy, char *buf, size_t size);

@@ -29,8 +29,8 @@ typedef struct fl_replica fl_replica;
 
 /* An application in the simulator (ROSS's model as a callback table): what job it gives the strategy and how a
  * replica runs it. One per kind the app registry (apps/app.h) marks FL_APP_SIM, defined in the file that runs it
- * (run_ranks.c, run_tasks.c, run_workflow.c, run_workload.c), and one line in fl_sim_apps[] (sim.c). Nothing else
- * in the simulator asks which app it runs. */
+ * (run_ranks.c, run_tasks.c, run_workflow.c, run_workload.c, or sim/apps/), and one line in FL_SIM_APPS below.
+ * Nothing else in the simulator asks which app it runs. */
 typedef struct fl_sim_app {
   const fl_app *app;   /* its registry entry: name, size key, input files */
   fl_engine_caps caps; /* what it offers the strategy (fl_strat_setup refuses what it cannot run) */
@@ -82,7 +82,23 @@ enum {
   FL_SIM_APP_DIRECT = 1u << 7,         /* its coordinator only waits (fl_rep_*): the direct engine may run it */
 };
 
-extern const fl_sim_app fl_sim_bsp, fl_sim_gridworld, fl_sim_workflow, fl_sim_workload;
+/* The applications the simulator runs, one line each: the built-in kinds' ops are in run_*.c; a kind of the
+ * simulator's own is one file in sim/apps/ defining both its fl_app (registered with the app registry by
+ * fl_sim_register_apps) and its fl_sim_app fl_sim_NAME. */
+#define FL_SIM_APPS(X)                                                                                                 \
+  X(bsp)                                                                                                               \
+  X(gridworld)                                                                                                         \
+  X(workflow)                                                                                                          \
+  X(workload)                                                                                                          \
+  /* one line per entry, above this one */
+#define X(name) extern const fl_sim_app fl_sim_##name;
+FL_SIM_APPS(X)
+#undef X
+
+/* The rank-parallel engine's parts an app kind may reuse (run_ranks.c): the coordinator of a bulk-synchronous job
+ * under the strategy, and app.flops at the slowest node's speed as the job's work (app.work when app.flops is 0). */
+void fl_sim_run_ranks(fl_replica *rep);
+void fl_sim_ranks_work(struct fl_sim *sim, const fl_scenario *sc);
 
 /* Every checkpoint level the simulator writes (an app's caps.levels when it runs them all). */
 #define FL_SIM_ALL_LEVELS                                                                                              \

@@ -1,11 +1,13 @@
 #!/bin/bash
 # extend.sh SRC [FAULTLINE_BUILD_TYPE] — the registries' promise, demonstrated: a copy of the project (its git
-# files) gains one strategy (alternate.c), one failure model (uniform.c), one report format (latex.c) and one
-# checkpoint interval rule (cautious.c), each as one new file plus one line in its registry's list, and one result
-# column as one line of FL_RUN_COLUMNS; the copy is built and they are run together:
+# files) gains one strategy (alternate.c), one failure model (uniform.c), one report format (latex.c), one
+# checkpoint interval rule (cautious.c) and one app kind (scaled.c: bsp with a key of its own), each as one new file
+# plus one line in its registry's list, and one result column as one line of FL_RUN_COLUMNS; the copy is built and
+# they are run together:
 #   faultline keys lists the strategy and the rule; simulate runs the strategy under the new law and stores rows
 #   that say so; report --format latex writes them as a LaTeX table; the rule gives half of Young's interval;
-#   faultline columns lists the column, and the rows have it, not applicable (NULL) where nothing fills it.
+#   faultline columns lists the column, and the rows have it, not applicable (NULL) where nothing fills it; keys lists
+#   the app kind and its key, and a job of it does its work times that key.
 # Exit 0 when all of it works; 77 when the copy cannot be built here (no compiler or CMake); 1 otherwise.
 # ctest runs it as extend_demo (label slow: it builds the project once more).
 set -euo pipefail
@@ -28,19 +30,20 @@ add alternate.c policy/strategies policy/strategies/registry.c alternate
 add uniform.c sim/failure_models sim/failure_models/fm.c uniform
 add latex.c analysis/formats analysis/formats/format.c latex
 add cautious.c policy/intervals policy/intervals/rule.h cautious
+add scaled.c sim/apps sim/sim_impl.h scaled
 # a column: its line (name, SQL type, how the row holds it, unit, engines, summarised, meaning) is all of it
 sed -i 's|^  /\* one line per entry, above this one \*/|  X(extend_demo_s, "REAL", REAL, "s", SIM, SUM, "extend.sh'"'"'s column") \\\n&|' \
   "$work/storage/columns.h"
 # what the copy differs in: the four new files, and one added line in each list
 for list in policy/strategies/registry.c sim/failure_models/fm.c analysis/formats/format.c policy/intervals/rule.h \
-  storage/columns.h; do
+  sim/sim_impl.h storage/columns.h; do
   d=$(diff "$src/$list" "$work/$list" || true)
   [ "$(printf '%s\n' "$d" | grep -c '^>')" = 1 ] && [ "$(printf '%s\n' "$d" | grep -c '^<')" = 0 ] ||
     { echo "extend: $list: not one added line: $d" >&2; exit 1; }
 done
 new=$(cd "$work" && find . -name '*.c' | sort | while read -r f; do [ -e "$src/$f" ] || echo "$f"; done)
-[ "$(printf '%s\n' "$new" | wc -l)" = 4 ] || { echo "extend: new files: $new" >&2; exit 1; }
-echo "extend: the copy differs in four new files and one line in each of five lists"
+[ "$(printf '%s\n' "$new" | wc -l)" = 5 ] || { echo "extend: new files: $new" >&2; exit 1; }
+echo "extend: the copy differs in five new files and one line in each of six lists"
 cmake -S "$work" -B "$work/build" -DCMAKE_BUILD_TYPE="${2:-RelWithDebInfo}" >"$work/cmake.log" 2>&1 ||
   { tail -20 "$work/cmake.log"; exit 1; }
 cmake --build "$work/build" --target faultline -j"$(nproc)" >"$work/build.log" 2>&1 || { tail -30 "$work/build.log"; exit 1; }
@@ -105,6 +108,26 @@ done
 # the column: listed, in the schema, NULL where nothing fills it
 "$fl" columns | grep -q '^| `extend_demo_s` | real | s | sim | summarised |' || fail "faultline columns: no extend_demo_s"
 [ "$(q 'SELECT COUNT(*) FROM runs WHERE extend_demo_s IS NULL')" = 4 ] || fail "extend_demo_s: $(q 'SELECT extend_demo_s FROM runs')"
-echo "extend: a strategy, a failure model, a report format and an interval rule, one file and one line each, and a"
-echo "extend: column of one line: built and run"
+# the app kind: listed with its key; its job does app.work x app.work_scale; a bad value refused; its key refused
+# where another kind runs
+"$fl" keys | grep -q '^  scaled ' || fail "faultline keys does not list the app kind scaled"
+"$fl" keys | grep -q '^app.work_scale .*(declared by app scaled)' || fail "faultline keys does not list app.work_scale"
+"$fl" simulate demo.ini --db app.sqlite --quiet --set app.kind=scaled --set app.work_scale=2 >/dev/null ||
+  fail "simulate app.kind=scaled"
+[ "$(sqlite3 app.sqlite "SELECT DISTINCT app || ' ' || work_s FROM runs")" = "scaled 172800.0" ] ||
+  fail "scaled: $(sqlite3 app.sqlite 'SELECT app, work_s FROM runs')"
+set +e
+msg=$("$fl" simulate demo.ini --db bad2.sqlite --quiet --set app.kind=scaled --set app.work_scale=0 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" = 2 ] && printf '%s\n' "$msg" | grep -q "app.work_scale=0: must be positive" && [ ! -e bad2.sqlite ] ||
+  fail "a bad app.work_scale: exit $code, '$msg'"
+set +e
+msg=$("$fl" simulate demo.ini --db bad3.sqlite --quiet --set app.work_scale=2 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" = 2 ] && printf '%s\n' "$msg" | grep -q "app.kind = scaled reads this key" ||
+  fail "app.work_scale given to bsp: exit $code, '$msg'"
+echo "extend: a strategy, a failure model, a report format, an interval rule and an app kind, one file and one line"
+echo "extend: each, and a column of one line: built and run"
 cat demo.tex
