@@ -163,7 +163,7 @@ static void fl_simulate_point_done(void *ctx, const fl_study *st, long c, const 
   fl_simulate_say *say = ctx;
   const fl_scenario *sc = st->points[c].sc;
   const fl_sim *sim = st->points[c].sim;
-  int daly = strcmp(sc->model, "exponential") == 0 && fl_sim_is_daly_model(sim);
+  int daly = fl_sim_is_daly_model(sim);
   fl_progress_done(say->prog);
   if (daly && (sc->repair_s == 0.0 || t->sum_wait == 0.0)) {
     /* the model behind Daly's formula, so the figure is the exact expectation, not an estimate: with repairs too,

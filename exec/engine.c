@@ -3,6 +3,7 @@
 
 #include "app.h"
 #include "fl_config.h"
+#include "fm.h"
 #include "interval.h"
 #include "lossy_cg_keys.h"
 
@@ -58,7 +59,7 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
     return FL_OK; /* nothing written, or every N iterations */
   /* the strategy's rule, in real seconds */
   if (run->rule->by_mtbf) {
-    if (!(sc->time_scale > 0) || strcmp(sc->model, "none") == 0 || !isfinite(sc->node_mtbf_s))
+    if (!(sc->time_scale > 0) || fl_fm_named_has(sc->model, FL_FM_NEVER) || !isfinite(sc->node_mtbf_s))
       return fl_scenario_fail(sc, "strategy", "interval",
                               "%s in real mode needs the MTBF in real seconds: set mpi.time_scale > 0 and a failure "
                               "model with a node_mtbf, or checkpoint every N iterations (mpi.checkpoint_every)",

@@ -148,7 +148,7 @@ static fl_err fl_sim_hold(fl_sim *sim, const fl_scenario *sc)
     return fl_scenario_fail(sc, "app", "spares",
                             "the spares of a bsp job; app.kind = %s runs on the platform's nodes as its own (rest)",
                             sim->app->app->name);
-  if (strcmp(fl_fm_name(sim->fm), "trace") == 0 || fl_fm_trace_count(sim->fm) > 0)
+  if (fl_fm_has(sim->fm, FL_FM_REPLAYS) || fl_fm_trace_count(sim->fm) > 0)
     return fl_scenario_fail(sc, "app", "spares",
                             "a failure log names the platform's nodes: with failures.model = trace the job holds "
                             "them all (rest)");
@@ -316,7 +316,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   for (long n = 0; n < sim->nodes; n++) /* what the job holds draws power for it (idle unless computing) */
     sim->e_base += fl_sim_power(sim, n)->idle;
 
-  if (fl_fm_trace_count(sim->fm) > 0 || strcmp(fl_fm_name(sim->fm), "trace") == 0) {
+  if (fl_fm_trace_count(sim->fm) > 0 || fl_fm_has(sim->fm, FL_FM_REPLAYS)) {
     size_t n = fl_fm_trace_count(sim->fm);
     double span = 0.0;
     FL_ALLOC(sim->trace_node, n);
@@ -846,6 +846,8 @@ int fl_sim_platform_costs(const fl_sim *sim)
 
 int fl_sim_is_daly_model(const fl_sim *sim)
 {
+  if (!fl_fm_has(sim->fm, FL_FM_MEMORYLESS))
+    return 0;
   unsigned two = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE);
   return sim->degree == 1 && sim->caps.shape == FL_SHAPE_RANKS && !(sim->app->flags & FL_SIM_APP_JOBS) &&
          (sim->strat.levels & two) != two;

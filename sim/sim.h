@@ -137,7 +137,8 @@ const char *fl_sim_unit(const fl_sim *sim);
  * the costs came from the platform: fl_sim_platform_costs. */
 double fl_sim_level_cost(const fl_sim *sim, int level, int write);
 int fl_sim_platform_costs(const fl_sim *sim);
-/* 1 when the job runs Daly's model: one bsp job, one copy of every rank, one checkpoint level (or none). */
+/* 1 when the job runs Daly's model: exponential failures, one bsp job, one copy of every rank, one checkpoint level
+ * (or none). */
 int fl_sim_is_daly_model(const fl_sim *sim);
 /* Daly's expected makespan for this job under exponential failures of the job MTBF (progress display). */
 double fl_sim_expected_makespan(const fl_sim *sim);

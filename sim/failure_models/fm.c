@@ -112,6 +112,17 @@ int fl_fm_is_renewal(const fl_fm *fm)
 {
   return fm->ops->draw != NULL;
 }
+int fl_fm_has(const fl_fm *fm, unsigned trait)
+{
+  return (fm->ops->traits & trait) != 0;
+}
+int fl_fm_named_has(const char *name, unsigned trait)
+{
+  for (int i = 0; name && i < FL_FM_NREG; i++)
+    if (strcmp(fl_fm_registry[i]->name, name) == 0)
+      return (fl_fm_registry[i]->traits & trait) != 0;
+  return 0;
+}
 double fl_fm_draw(const fl_fm *fm, gsl_rng *r)
 {
   return fm->ops->draw(fm, r);

@@ -35,6 +35,15 @@ void fl_fm_destroy(fl_fm **fm);
 const char *fl_fm_name(const fl_fm *fm);
 /* 1 for renewal models (draws), 0 for none and trace. */
 int fl_fm_is_renewal(const fl_fm *fm);
+/* What a law is, as the engines and commands ask it (never by its name): */
+enum {
+  FL_FM_REPLAYS = 1u,    /* it replays recorded failures of named nodes (trace) */
+  FL_FM_MEMORYLESS = 2u, /* exponential: Daly's model's failures, its expectations exact */
+  FL_FM_NEVER = 4u,      /* no failure at all (none) */
+};
+int fl_fm_has(const fl_fm *fm, unsigned trait);
+/* The same of the law a scenario names (failures.model), before any is built; 0 for an unknown name. */
+int fl_fm_named_has(const char *name, unsigned trait);
 /* Time to failure of a node that was just (re)started. Renewal models only. */
 double fl_fm_draw(const fl_fm *fm, gsl_rng *r);
 /* Time to first failure of a node observed at a random moment of a long life: the stationary forward

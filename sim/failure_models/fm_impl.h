@@ -25,6 +25,7 @@ typedef struct fl_fm_ops {
   /* The input files its keys name, fingerprinted into rows (at most FL_FM_MAX_INPUTS): fills refs, returns how
    * many. NULL: none. Asked of every model, chosen or not (a model's check refuses its keys given to another). */
   int (*inputs)(const fl_scenario *sc, fl_input_ref *refs);
+  unsigned traits; /* FL_FM_REPLAYS, FL_FM_MEMORYLESS, FL_FM_NEVER (fm.h) */
 } fl_fm_ops;
 
 struct fl_fm {

@@ -47,6 +47,7 @@ static double fl_fm_inf(const fl_fm *fm)
 }
 const fl_fm_ops fl_fm_none_ops = {
     .name = "none",
+    .traits = FL_FM_NEVER,
     .setup = fl_fm_none_setup,
     .mean = fl_fm_inf,
     .variance = fl_fm_inf,
@@ -95,6 +96,7 @@ const fl_fm_ops fl_fm_exponential_ops = {
     .fit = &fl_fm_exponential_fit,
     .cumhazard = fl_fm_exp_cumh,
     .name = "exponential",
+    .traits = FL_FM_MEMORYLESS,
     .setup = fl_fm_exp_setup,
     .draw = fl_fm_exp_draw,
     .draw_residual = fl_fm_exp_draw,

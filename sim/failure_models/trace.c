@@ -185,6 +185,7 @@ static double fl_fm_nan(const fl_fm *fm)
 
 const fl_fm_ops fl_fm_trace_ops = {
     .name = "trace",
+    .traits = FL_FM_REPLAYS,
     .options = &fl_trace_options,
     .inputs = fl_fm_trace_inputs,
     .setup = fl_fm_trace_setup,
