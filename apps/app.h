@@ -52,6 +52,9 @@ typedef struct fl_app {
    * bad input is FL_ERR_INPUT naming the key). */
   void (*real_caps)(const fl_scenario *sc, fl_engine_caps *caps);
   fl_err (*real_check)(const fl_scenario *sc, const fl_strategy_run *run);
+  /* Its check of the real process deaths asked for (`kills` given outside the file, --kill; or mpi.kill), before
+   * anything runs (lossy-cg: a single solve, no sweep). NULL: any. */
+  fl_err (*real_kills)(const fl_scenario *sc, int kills);
 } fl_app;
 
 /* An app kind an engine brings with it (the simulator's sim/apps/: fl_sim_register_apps), before

@@ -181,6 +181,20 @@ static void fl_lossy_real_caps(const fl_scenario *sc, fl_engine_caps *caps)
   caps->max_degree = 1;
 }
 
+/* Real deaths (`kills` given outside the file, or mpi.kill) need a single solve: no sweep of modes, codecs or
+ * losses. */
+static fl_err fl_lossy_real_kills(const fl_scenario *sc, int kills)
+{
+  fl_lossy_plan pl;
+  fl_err rc = fl_lossy_plan_make(sc, &pl);
+  if (rc != FL_OK)
+    return rc;
+  if ((kills > 0 || sc->kill) && (pl.nat > 0 || pl.nmodes * pl.ncodecs > 1))
+    return fl_scenario_fail(sc, "recovery", pl.nat ? "sweep_at" : "mode",
+                            "real process deaths (mpi.kill, --kill) need a single mode and codec, no sweep");
+  return FL_OK;
+}
+
 /* No checkpoint: a lost rank's data can only start again from zero, which is the codec `zero`. */
 static fl_err fl_lossy_real_check(const fl_scenario *sc, const fl_strategy_run *run)
 {
@@ -212,4 +226,5 @@ const fl_app fl_app_lossy_cg = {
     .options = &fl_lossy_keys,
     .real_caps = fl_lossy_real_caps,
     .real_check = fl_lossy_real_check,
+    .real_kills = fl_lossy_real_kills,
 };

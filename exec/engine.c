@@ -5,7 +5,6 @@
 #include "fl_config.h"
 #include "fm.h"
 #include "interval.h"
-#include "lossy_cg_keys.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -89,17 +88,8 @@ const char *fl_exec_interval_rule(const fl_scenario *sc, const fl_strategy_run *
   return buf;
 }
 
-fl_err fl_exec_check_study(const fl_scenario *sc, int kills, fl_lossy_plan *plan)
+fl_err fl_exec_check_kills(const fl_scenario *sc, int kills)
 {
-  fl_lossy_plan own, *pl = plan ? plan : &own;
-  fl_err rc;
-  memset(pl, 0, sizeof *pl);
-  if (!fl_app_has(sc, FL_APP_REAL_STUDY))
-    return FL_OK;
-  if ((rc = fl_lossy_plan_make(sc, pl)) != FL_OK)
-    return rc;
-  if ((kills > 0 || sc->kill) && (pl->nat > 0 || pl->nmodes * pl->ncodecs > 1))
-    return fl_scenario_fail(sc, "recovery", pl->nat ? "sweep_at" : "mode",
-                            "real process deaths (mpi.kill, --kill) need a single mode and codec, no sweep");
-  return FL_OK;
+  const fl_app *app = sc->app ? fl_app_find(sc->app) : NULL;
+  return app && app->real_kills ? app->real_kills(sc, kills) : FL_OK;
 }

@@ -12,16 +12,14 @@
 #ifndef FL_EXEC_ENGINE_H
 #define FL_EXEC_ENGINE_H
 
-#include "lossy_cg_keys.h"
 #include "strategy.h"
 
 /* Set up sc's strategy for nroles active ranks of the real engine: FL_ERR_INPUT naming the key when the strategy
  * or its interval cannot run there. caps must outlive run. */
 fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, fl_strategy_run *run);
-/* An app that runs a study of its own (FL_APP_REAL_STUDY: lossy-cg): its plan parsed into *plan (NULL: not wanted;
- * zeroed for the other apps), and real deaths (`kills` given outside the file, or mpi.kill) need a single solve,
- * no sweep of modes, codecs or losses. FL_OK for the other apps. */
-fl_err fl_exec_check_study(const fl_scenario *sc, int kills, fl_lossy_plan *plan);
+/* The app's check of the real deaths asked for (`kills` given outside the file, or mpi.kill): fl_app.real_kills
+ * (lossy-cg's study: a single solve, no sweep of modes, codecs or losses). FL_OK for an app without one. */
+fl_err fl_exec_check_kills(const fl_scenario *sc, int kills);
 
 /* What the row's interval_rule says ("every 10 iterations", "daly (measured delta)"), into buf. NULL without
  * checkpoints. */

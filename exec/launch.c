@@ -568,7 +568,7 @@ fl_err fl_launch_run(const fl_launch_opts *o, int *exit_code)
       fprintf(stderr, "faultline: %s: the simulator's failures of replica %ld, at mpi.time_scale = %g: %s\n", sc->name,
               o->failures_replica, sc->time_scale, ndrawn ? drawn : "none before a day of real time");
   }
-  FL_TRY(fl_exec_check_study(sc, kills, NULL)); /* a study's deaths and sweeps: bad input is one line, nothing runs */
+  FL_TRY(fl_exec_check_kills(sc, kills)); /* a study's deaths and sweeps: bad input is one line, nothing runs */
   /* faultline-mpi sits next to the faultline binary */
   snprintf(mpi, sizeof mpi, "%s/faultline-mpi", o->exe_dir);
   FL_CHECK(access(mpi, X_OK) == 0, FL_ERR_INPUT,

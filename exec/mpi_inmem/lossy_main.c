@@ -17,8 +17,8 @@
 fl_err fl_lossy_check(const fl_scenario *sc, int nkill)
 {
   fl_lossy_plan pl;
-  fl_err rc = fl_exec_check_study(sc, nkill, &pl); /* also what faultline run checks before it starts */
-  if (rc != FL_OK)
+  fl_err rc = fl_exec_check_kills(sc, nkill); /* also what faultline run checks before it starts */
+  if (rc != FL_OK || (rc = fl_lossy_plan_make(sc, &pl)) != FL_OK)
     return rc;
   for (int a = 0; a < pl.ncodecs; a++) /* and the codecs this build has (zero: no checkpoint at all) */
     if (strcmp(pl.codecs[a].name, "zero") != 0 && !fl_ckpt_codec_known(pl.codecs[a].name))

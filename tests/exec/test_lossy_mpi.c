@@ -322,6 +322,7 @@ static void test_bad_input(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "'sz'"));
   CU_ASSERT_EQUAL(run("--set recovery.mode=local --set recovery.lose=1at5", dir), 2);
   CU_ASSERT_EQUAL(run("--set 'recovery.mode=local global' --kill 1@5", dir), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "real process deaths (mpi.kill, --kill) need a single mode and codec"));
   /* the strategy is the registry's: buddy, or none with nothing to compress; the others are refused by name */
   CU_ASSERT_EQUAL(run("--set strategy.kind=two-level", dir), 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(err_text, "strategy.kind"));
