@@ -82,6 +82,11 @@ typedef struct fl_cmp {
   int by_strategy;     /* every baseline key is a strategy's: the strategy's other keys are compared, not paired */
   const fl_cfig *figs; /* fl_job_figs or fl_machine_figs */
   int nfig;
+  char key[128];      /* the baseline's key(s), as given */
+  char bnorm[2048];   /* its value(s), normalised, joined by / */
+  char bshown[1024];  /* the baseline as the table shows it: key=value ... */
+  int *shown, nshown; /* the keys shown: the baseline key, then those that vary between the groups */
+  int *order;         /* the groups in the order they are shown */
 } fl_cmp;
 
 static int fl_cmp_rows(const void *pa, const void *pb)
@@ -179,6 +184,8 @@ static void fl_cmp_free(fl_cmp *c)
       free(c->groups[i].d[f]);
   free(c->rows);
   free(c->groups);
+  free(c->shown);
+  free(c->order);
   fl_rowset_destroy(&c->rs);
 }
 
@@ -309,31 +316,26 @@ static fl_err fl_cmp_unpaired(const fl_cmp *c, const char *path, const char *bas
                     path, baseline, diff[0] ? diff : "their seeds or replicas");
 }
 
-fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt, FILE *out)
+/* --baseline KEY=VALUE, or K1+K2=V1/V2 (a joint sweep's value), into c: each key found, each value parsed by its key
+ * in *probe (a scenario made here for it), so `2y` finds 63115200 s. */
+static fl_err fl_cmp_baseline(fl_cmp *c, const fl_compare_opts *opt, fl_scenario **probe)
 {
   fl_err rc = FL_OK;
-  fl_cmp c;
-  fl_scenario *probe = NULL;
-  char bnorm[2048], key[128], bshown[1024] = "";
   const char *eq = opt->baseline ? strchr(opt->baseline, '=') : NULL;
-  int nk = fl_scenario_key_count(), *shown = NULL, nshown = 0;
-  int *order = NULL;
-
-  memset(&c, 0, sizeof c);
-  c.kb = -1;
-  FL_CHECK(eq && eq != opt->baseline && (size_t)(eq - opt->baseline) < sizeof key, FL_ERR_INPUT,
+  int nk = fl_scenario_key_count();
+  FL_CHECK(eq && eq != opt->baseline && (size_t)(eq - opt->baseline) < sizeof c->key, FL_ERR_INPUT,
            "--baseline '%s': expected section.key=value, e.g. strategy.kind=checkpoint (or keys joined by + and "
            "their values by /, as a joint sweep gives them)",
            opt->baseline ? opt->baseline : "");
-  memcpy(key, opt->baseline, (size_t)(eq - opt->baseline));
-  key[eq - opt->baseline] = '\0';
-  FL_TRY(fl_scenario_from_text("", "--baseline", NULL, &probe));
+  memcpy(c->key, opt->baseline, (size_t)(eq - opt->baseline));
+  c->key[eq - opt->baseline] = '\0';
+  FL_TRY(fl_scenario_from_text("", "--baseline", NULL, probe));
   {
     /* KEY=VALUE, or K1+K2=V1/V2 (a joint sweep's value): each key found, each value parsed by its key, so `2y`
      * finds 63115200 s */
     char keys[128], vals[512];
     char *ksave = NULL, *vsave = NULL, *k1, *v1;
-    snprintf(keys, sizeof keys, "%s", key);
+    snprintf(keys, sizeof keys, "%s", c->key);
     snprintf(vals, sizeof vals, "%s", eq + 1);
     int joint = strchr(keys, '+') != NULL; /* one key: its value whole (a path may hold a /) */
     for (k1 = strtok_r(keys, "+", &ksave), v1 = joint ? strtok_r(vals, "/", &vsave) : vals; k1;
@@ -352,11 +354,12 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
                opt->baseline, k1);
       FL_CHECK(!fl_rowset_key_ignored(kb), FL_ERR_INPUT,
                "--baseline '%s': %s only says where rows go; it cannot be compared", opt->baseline, k1);
-      FL_CHECK(c.nkb < FL_CMP_NKB, FL_ERR_INPUT, "--baseline '%s': at most %d keys jointly", opt->baseline, FL_CMP_NKB);
+      FL_CHECK(c->nkb < FL_CMP_NKB, FL_ERR_INPUT, "--baseline '%s': at most %d keys jointly", opt->baseline,
+               FL_CMP_NKB);
       FL_CHECK(v1 != NULL, FL_ERR_INPUT, "--baseline '%s': %s has no value (the values of joint keys are joined by /)",
                opt->baseline, k1);
       snprintf(set, sizeof set, "%s=%s", k1, v1);
-      rc = fl_scenario_set(probe, set);
+      rc = fl_scenario_set(*probe, set);
       if (rc != FL_OK) { /* the key's reason, without the "--set KEY=VALUE: " it was given as (copied first: the
                           * message is rewritten in the buffer it is read from) */
         char why[512], as[720];
@@ -366,28 +369,38 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
         rc = fl_err_set(FL_ERR_INPUT, "--baseline '%s': %s", opt->baseline, why);
         goto done;
       }
-      v = fl_scenario_key_value(probe, kb, bbuf, sizeof bbuf);
-      c.kbs[c.nkb] = kb;
-      fl_value_text(&v, c.bvals[c.nkb], sizeof c.bvals[c.nkb]);
-      c.nkb++;
+      v = fl_scenario_key_value(*probe, kb, bbuf, sizeof bbuf);
+      c->kbs[c->nkb] = kb;
+      fl_value_text(&v, c->bvals[c->nkb], sizeof c->bvals[c->nkb]);
+      c->nkb++;
     }
     FL_CHECK(!joint || v1 == NULL, FL_ERR_INPUT, "--baseline '%s': more values than keys", opt->baseline);
-    c.kb = c.kbs[0];
-    c.bval = c.bvals[0];
-    for (int i = 0; i < c.nkb; i++) {
+    c->kb = c->kbs[0];
+    c->bval = c->bvals[0];
+    for (int i = 0; i < c->nkb; i++) {
       char v[64];
-      fl_rowset_show(c.kbs[i], c.bvals[i], v, sizeof v);
-      snprintf(bshown + strlen(bshown), sizeof bshown - strlen(bshown), "%s%s.%s=%s", i ? " " : "",
-               fl_scenario_key_at(c.kbs[i])->section, fl_scenario_key_at(c.kbs[i])->key, v);
+      fl_rowset_show(c->kbs[i], c->bvals[i], v, sizeof v);
+      snprintf(c->bshown + strlen(c->bshown), sizeof c->bshown - strlen(c->bshown), "%s%s.%s=%s", i ? " " : "",
+               fl_scenario_key_at(c->kbs[i])->section, fl_scenario_key_at(c->kbs[i])->key, v);
     }
-    snprintf(bnorm, sizeof bnorm, "%s", c.bvals[0]);
-    for (int i = 1; i < c.nkb; i++)
-      snprintf(bnorm + strlen(bnorm), sizeof bnorm - strlen(bnorm), "/%s", c.bvals[i]);
-    c.by_strategy = 1;
-    for (int i = 0; i < c.nkb; i++)
-      c.by_strategy &= fl_cmp_config_key(c.kbs[i]);
+    snprintf(c->bnorm, sizeof c->bnorm, "%s", c->bvals[0]);
+    for (int i = 1; i < c->nkb; i++)
+      snprintf(c->bnorm + strlen(c->bnorm), sizeof c->bnorm - strlen(c->bnorm), "/%s", c->bvals[i]);
+    c->by_strategy = 1;
+    for (int i = 0; i < c->nkb; i++)
+      c->by_strategy &= fl_cmp_config_key(c->kbs[i]);
   }
 
+done:
+  return rc;
+}
+
+/* The rows compared: the machine's figures when every one is a workload's, else the job's; each configuration's
+ * signature (the values that pair) and the values compared. */
+static fl_err fl_cmp_load(fl_cmp *c, sqlite3 *h, const char *path, const fl_compare_opts *opt)
+{
+  fl_err rc = FL_OK;
+  int nk = fl_scenario_key_count();
   {
     /* the machine's figures when every row compared is a workload's */
     sqlite3_stmt *st = NULL;
@@ -402,154 +415,185 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     int machine = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0 &&
                   sqlite3_column_int64(st, 0) == sqlite3_column_int64(st, 1);
     sqlite3_finalize(st);
-    c.figs = machine ? fl_machine_figs : fl_job_figs;
-    c.nfig = machine ? (int)(sizeof fl_machine_figs / sizeof fl_machine_figs[0])
-                     : (int)(sizeof fl_job_figs / sizeof fl_job_figs[0]);
+    c->figs = machine ? fl_machine_figs : fl_job_figs;
+    c->nfig = machine ? (int)(sizeof fl_machine_figs / sizeof fl_machine_figs[0])
+                      : (int)(sizeof fl_job_figs / sizeof fl_job_figs[0]);
   }
   {
     const char *figs[FL_NFIG];
-    fl_rowset_query rq = {opt->scenario, opt->where, figs, c.nfig, 1, NULL, 0};
-    for (int f = 0; f < c.nfig; f++)
-      FL_CHECK((figs[f] = fl_rowset_figure_sql(h, c.figs[f].name)) != NULL, FL_ERR_INTERNAL, "figure %s: no column",
-               c.figs[f].name);
-    FL_TRY(fl_rowset_load(h, path, &rq, &c.rs));
+    fl_rowset_query rq = {opt->scenario, opt->where, figs, c->nfig, 1, NULL, 0};
+    for (int f = 0; f < c->nfig; f++)
+      FL_CHECK((figs[f] = fl_rowset_figure_sql(h, c->figs[f].name)) != NULL, FL_ERR_INTERNAL, "figure %s: no column",
+               c->figs[f].name);
+    FL_TRY(fl_rowset_load(h, path, &rq, &c->rs));
   }
-  FL_ALLOC(c.sig, c.rs->ncfg > 0 ? c.rs->ncfg : 1);
-  FL_ALLOC(c.conf, c.rs->ncfg > 0 ? c.rs->ncfg : 1);
-  for (int i = 0; i < c.rs->ncfg; i++) {
+  FL_ALLOC(c->sig, c->rs->ncfg > 0 ? c->rs->ncfg : 1);
+  FL_ALLOC(c->conf, c->rs->ncfg > 0 ? c->rs->ncfg : 1);
+  for (int i = 0; i < c->rs->ncfg; i++) {
     sqlite3_str *q, *qc;
-    if (!c.rs->cfg[i].vals)
+    if (!c->rs->cfg[i].vals)
       continue;
     q = sqlite3_str_new(NULL);
     qc = sqlite3_str_new(NULL);
-    sqlite3_str_appendf(q, "%s\x1f%s", c.rs->cfg[i].scenario, c.rs->cfg[i].mode);
+    sqlite3_str_appendf(q, "%s\x1f%s", c->rs->cfg[i].scenario, c->rs->cfg[i].mode);
     for (int k = 0; k < nk; k++)
       if (!fl_rowset_key_ignored(k))
-        sqlite3_str_appendf(fl_cmp_compared(&c, k) ? qc : q, "\x1f%s", c.rs->cfg[i].vals[k]);
-    c.sig[i] = sqlite3_str_finish(q);
-    c.conf[i] = sqlite3_str_finish(qc);
-    FL_CHECK(c.sig[i] != NULL && c.conf[i] != NULL, FL_ERR_NOMEM, "out of memory");
+        sqlite3_str_appendf(fl_cmp_compared(c, k) ? qc : q, "\x1f%s", c->rs->cfg[i].vals[k]);
+    c->sig[i] = sqlite3_str_finish(q);
+    c->conf[i] = sqlite3_str_finish(qc);
+    FL_CHECK(c->sig[i] != NULL && c->conf[i] != NULL, FL_ERR_NOMEM, "out of memory");
   }
-  FL_ALLOC(c.rows, c.rs->nrows > 0 ? c.rs->nrows : 1);
-  for (size_t i = 0; i < c.rs->nrows; i++) {
-    const fl_row *src = &c.rs->rows[i];
-    fl_crow *r = &c.rows[c.nrows++];
+  FL_ALLOC(c->rows, c->rs->nrows > 0 ? c->rs->nrows : 1);
+  for (size_t i = 0; i < c->rs->nrows; i++) {
+    const fl_row *src = &c->rs->rows[i];
+    fl_crow *r = &c->rows[c->nrows++];
     r->cfg = src->cfg;
-    r->sig = c.sig[src->cfg];
+    r->sig = c->sig[src->cfg];
     r->id = src->id;
     r->seed = src->seed;
     r->replica = src->replica;
     r->fig = src->fig;
     /* jobs: makespan, failures and interruptions known; machines: the verdict's figures */
     r->completed = strcmp(src->status, "completed") == 0 && !isnan(src->fig[0]) &&
-                   (c.figs == fl_job_figs ? !isnan(src->fig[5]) && !isnan(src->fig[6])
-                                          : !isnan(src->fig[1]) && !isnan(src->fig[2]));
+                   (c->figs == fl_job_figs ? !isnan(src->fig[5]) && !isnan(src->fig[6])
+                                           : !isnan(src->fig[1]) && !isnan(src->fig[2]));
   }
 
-  /* the baseline's value must be among the rows' */
+done:
+  return rc;
+}
+
+/* The baseline's value must be among the rows'. */
+static fl_err fl_cmp_find_baseline(fl_cmp *c, const char *path, const fl_compare_opts *opt)
+{
+  fl_err rc = FL_OK;
   {
     int found = 0;
     sqlite3_str *seen = sqlite3_str_new(NULL);
     char *list;
     int nseen = 0;
-    const fl_rowcfg *cf = c.rs->cfg;
-    for (int i = 0; i < c.rs->ncfg; i++) {
+    const fl_rowcfg *cf = c->rs->cfg;
+    for (int i = 0; i < c->rs->ncfg; i++) {
       if (!cf[i].vals)
         continue;
-      if (fl_cmp_is_baseline(&c, i))
+      if (fl_cmp_is_baseline(c, i))
         found = 1;
       else if (nseen < 8) {
         int dup = 0;
         for (int j = 0; j < i; j++)
-          dup |= cf[j].vals && strcmp(cf[j].vals[c.kb], cf[i].vals[c.kb]) == 0;
+          dup |= cf[j].vals && strcmp(cf[j].vals[c->kb], cf[i].vals[c->kb]) == 0;
         if (!dup)
-          sqlite3_str_appendf(seen, "%s%s", nseen++ ? ", " : "", cf[i].vals[c.kb]);
+          sqlite3_str_appendf(seen, "%s%s", nseen++ ? ", " : "", cf[i].vals[c->kb]);
       }
     }
     list = sqlite3_str_finish(seen);
     if (!found) {
-      rc = fl_err_set(FL_ERR_INPUT, "%s: --baseline %s: no row has %s = %s (%s: %s)", path, opt->baseline, key, bnorm,
-                      c.nrows ? "values in these rows" : "no rows match",
-                      c.nrows ? (list && *list ? list : "only that one, unparsed") : "none");
+      rc = fl_err_set(FL_ERR_INPUT, "%s: --baseline %s: no row has %s = %s (%s: %s)", path, opt->baseline, c->key,
+                      c->bnorm, c->nrows ? "values in these rows" : "no rows match",
+                      c->nrows ? (list && *list ? list : "only that one, unparsed") : "none");
       sqlite3_free(list);
       goto done;
     }
     sqlite3_free(list);
   }
 
-  qsort(c.rows, c.nrows, sizeof *c.rows, fl_cmp_rows);
-  for (size_t i = 0; i < c.nrows;) {
+done:
+  return rc;
+}
+
+/* Rows of the same failures (signature, seed, replica) paired with the baseline's, into groups by configuration. */
+static fl_err fl_cmp_pair(fl_cmp *c, const char *path, const fl_compare_opts *opt)
+{
+  fl_err rc = FL_OK;
+  qsort(c->rows, c->nrows, sizeof *c->rows, fl_cmp_rows);
+  for (size_t i = 0; i < c->nrows;) {
     size_t j = i;
     const fl_crow *base = NULL;
-    while (j < c.nrows && strcmp(c.rows[j].sig, c.rows[i].sig) == 0 && c.rows[j].seed == c.rows[i].seed &&
-           c.rows[j].replica == c.rows[i].replica)
+    while (j < c->nrows && strcmp(c->rows[j].sig, c->rows[i].sig) == 0 && c->rows[j].seed == c->rows[i].seed &&
+           c->rows[j].replica == c->rows[i].replica)
       j++;
     for (size_t k = i; k < j; k++) {
-      int cf = c.rows[k].cfg;
-      if (!fl_cmp_is_baseline(&c, cf))
+      int cf = c->rows[k].cfg;
+      if (!fl_cmp_is_baseline(c, cf))
         continue;
-      if (base && strcmp(c.conf[base->cfg], c.conf[cf]) != 0) {
+      if (base && strcmp(c->conf[base->cfg], c->conf[cf]) != 0) {
         /* two baseline configurations on the same failures: which one is the baseline? */
-        rc = fl_cmp_ambiguous(&c, path, opt->baseline, key, base->cfg, cf);
+        rc = fl_cmp_ambiguous(c, path, opt->baseline, c->key, base->cfg, cf);
         goto done;
       }
       if (!base)
-        base = &c.rows[k];
+        base = &c->rows[k];
     }
     for (size_t k = i; k < j; k++) {
-      int g = fl_cmp_group(&c, c.rows[k].cfg);
+      int g = fl_cmp_group(c, c->rows[k].cfg);
       FL_CHECK(g >= 0, FL_ERR_NOMEM, "out of memory");
-      if (base && &c.rows[k] != base && !c.groups[g].baseline && base->completed && c.rows[k].completed)
-        FL_CHECK(fl_cmp_push(&c.groups[g], &c.rows[k], base, c.nfig) == 0, FL_ERR_NOMEM, "out of memory");
+      if (base && &c->rows[k] != base && !c->groups[g].baseline && base->completed && c->rows[k].completed)
+        FL_CHECK(fl_cmp_push(&c->groups[g], &c->rows[k], base, c->nfig) == 0, FL_ERR_NOMEM, "out of memory");
     }
     i = j;
   }
 
-  /* the keys shown: the baseline key, then those whose value differs between the groups compared */
-  FL_ALLOC(shown, nk);
-  shown[nshown++] = c.kb;
+done:
+  return rc;
+}
+
+/* The keys shown: the baseline key, then those whose value differs between the groups compared; the groups in the
+ * order of the shown keys' values (numbers as numbers), the baseline key last. */
+static fl_err fl_cmp_arrange(fl_cmp *c)
+{
+  fl_err rc = FL_OK;
+  int nk = fl_scenario_key_count();
+  FL_ALLOC(c->shown, nk);
+  c->shown[c->nshown++] = c->kb;
   for (int k = 0; k < nk; k++) {
     const char *first = NULL;
     int varies = 0;
-    if (k == c.kb || fl_rowset_key_ignored(k))
+    if (k == c->kb || fl_rowset_key_ignored(k))
       continue;
-    for (int g = 0; g < c.ngroups && !varies; g++) {
-      const char *v = c.rs->cfg[c.groups[g].cfg].vals[k];
+    for (int g = 0; g < c->ngroups && !varies; g++) {
+      const char *v = c->rs->cfg[c->groups[g].cfg].vals[k];
       if (!first)
         first = v;
       else
         varies = strcmp(first, v) != 0;
     }
     if (varies)
-      shown[nshown++] = k;
+      c->shown[c->nshown++] = k;
   }
 
   /* groups in the order of the shown keys' values (numbers as numbers), the baseline key last */
-  FL_ALLOC(order, c.ngroups > 0 ? c.ngroups : 1);
-  for (int g = 0; g < c.ngroups; g++) {
+  FL_ALLOC(c->order, c->ngroups > 0 ? c->ngroups : 1);
+  for (int g = 0; g < c->ngroups; g++) {
     int at = g;
-    order[g] = g;
-    while (at > 0 && fl_cmp_before(&c, shown, nshown, order[at], order[at - 1])) {
-      int t = order[at];
-      order[at] = order[at - 1];
-      order[at - 1] = t;
+    c->order[g] = g;
+    while (at > 0 && fl_cmp_before(c, c->shown, c->nshown, c->order[at], c->order[at - 1])) {
+      int t = c->order[at];
+      c->order[at] = c->order[at - 1];
+      c->order[at - 1] = t;
       at--;
     }
   }
 
+done:
+  return rc;
+}
+
+/* What the comparison is, before its groups: CSV's header, JSON's opening, the table's sentence. */
+static void fl_cmp_print_head(const fl_cmp *c, const fl_compare_opts *opt, FILE *out)
+{
   if (opt->format == FL_COMPARE_CSV) {
     fprintf(out, "scenario,mode");
-    for (int s = 0; s < nshown; s++)
-      fprintf(out, ",%s.%s", fl_scenario_key_at(shown[s])->section, fl_scenario_key_at(shown[s])->key);
+    for (int s = 0; s < c->nshown; s++)
+      fprintf(out, ",%s.%s", fl_scenario_key_at(c->shown[s])->section, fl_scenario_key_at(c->shown[s])->key);
     fprintf(out, ",pairs");
-    for (int f = 0; f < c.nfig; f++)
-      fprintf(out, ",%s,%s_baseline,%s_diff,%s_diff_ci95,%s_ratio", c.figs[f].name, c.figs[f].name, c.figs[f].name,
-              c.figs[f].name, c.figs[f].name);
+    for (int f = 0; f < c->nfig; f++)
+      fprintf(out, ",%s,%s_baseline,%s_diff,%s_diff_ci95,%s_ratio", c->figs[f].name, c->figs[f].name, c->figs[f].name,
+              c->figs[f].name, c->figs[f].name);
     fputc('\n', out);
   } else if (opt->format == FL_COMPARE_JSON) {
-    fprintf(out, "{\"baseline\": {\"key\": \"%s\", \"value\": ", key);
+    fprintf(out, "{\"baseline\": {\"key\": \"%s\", \"value\": ", c->key);
     {
-      json_t *v = json_string(bnorm);
+      json_t *v = json_string(c->bnorm);
       json_dumpf(v ? v : json_null(), out, JSON_ENCODE_ANY);
       json_decref(v);
     }
@@ -559,32 +603,37 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     fprintf(out,
             "paired against %s: each run minus the baseline's run of the same seed and replica (the same "
             "failures)%s; mean difference ± 95%% t-interval over the pairs both completed, ratio of the means\n\n",
-            bshown,
-            c.by_strategy ? ", each strategy with its own costs and parameters (they are what is compared)" : "");
+            c->bshown,
+            c->by_strategy ? ", each strategy with its own costs and parameters (they are what is compared)" : "");
   }
+}
 
+/* Each group against the baseline: its pairs, and per figure the mean difference, its interval and the ratio. */
+static fl_err fl_cmp_print_groups(fl_cmp *c, const char *path, const fl_compare_opts *opt, FILE *out)
+{
+  fl_err rc = FL_OK;
   {
     int first = 1;
     /* widths: the table's columns, aligned */
-    for (int oi = 0; oi < c.ngroups; oi++) {
-      const fl_cgroup *gr = &c.groups[order[oi]];
-      const fl_rowcfg *cf = &c.rs->cfg[gr->cfg];
+    for (int oi = 0; oi < c->ngroups; oi++) {
+      const fl_cgroup *gr = &c->groups[c->order[oi]];
+      const fl_rowcfg *cf = &c->rs->cfg[gr->cfg];
       double mean[FL_NFIG], half[FL_NFIG];
       if (gr->baseline || gr->n == 0)
         continue;
-      for (int f = 0; f < c.nfig; f++)
+      for (int f = 0; f < c->nfig; f++)
         fl_stats_ci(gr->d[f], gr->n, 0.95, &mean[f], &half[f]);
       if (opt->format == FL_COMPARE_CSV) {
         fprintf(out, "\"%s\",%s", cf->scenario, cf->mode);
-        for (int s = 0; s < nshown; s++) {
-          const char *v = cf->vals[shown[s]];
-          if (strcmp(fl_scenario_key_at(shown[s])->vtype, "text") == 0)
+        for (int s = 0; s < c->nshown; s++) {
+          const char *v = cf->vals[c->shown[s]];
+          if (strcmp(fl_scenario_key_at(c->shown[s])->vtype, "text") == 0)
             fprintf(out, ",\"%s\"", v);
           else
             fprintf(out, ",%s", v);
         }
         fprintf(out, ",%zu", gr->n);
-        for (int f = 0; f < c.nfig; f++) {
+        for (int f = 0; f < c->nfig; f++) {
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
           fprintf(out, ",%.17g,%.17g,%.17g,", mx, mb, mean[f]);
           if (!isnan(half[f]))
@@ -599,10 +648,10 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
         FL_CHECK(o != NULL, FL_ERR_NOMEM, "out of memory");
         json_object_set_new(o, "scenario", json_string(cf->scenario));
         json_object_set_new(o, "mode", json_string(cf->mode));
-        for (int s = 0; s < nshown; s++) {
-          const fl_scenario_keyinfo *ki = fl_scenario_key_at(shown[s]);
+        for (int s = 0; s < c->nshown; s++) {
+          const fl_scenario_keyinfo *ki = fl_scenario_key_at(c->shown[s]);
           char name[128];
-          const char *v = cf->vals[shown[s]];
+          const char *v = cf->vals[c->shown[s]];
           snprintf(name, sizeof name, "%s.%s", ki->section, ki->key);
           json_object_set_new(o, name,
                               !v[0]                               ? json_null()
@@ -612,36 +661,36 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
                                                                   : json_null());
         }
         json_object_set_new(o, "pairs", json_integer((json_int_t)gr->n));
-        for (int f = 0; f < c.nfig; f++) {
+        for (int f = 0; f < c->nfig; f++) {
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
           char name[64];
-          json_object_set_new(o, c.figs[f].name, json_real(mx));
-          snprintf(name, sizeof name, "%s_baseline", c.figs[f].name);
+          json_object_set_new(o, c->figs[f].name, json_real(mx));
+          snprintf(name, sizeof name, "%s_baseline", c->figs[f].name);
           json_object_set_new(o, name, json_real(mb));
-          snprintf(name, sizeof name, "%s_diff", c.figs[f].name);
+          snprintf(name, sizeof name, "%s_diff", c->figs[f].name);
           json_object_set_new(o, name, json_real(mean[f]));
-          snprintf(name, sizeof name, "%s_diff_ci95", c.figs[f].name);
+          snprintf(name, sizeof name, "%s_diff_ci95", c->figs[f].name);
           json_object_set_new(o, name, isnan(half[f]) ? json_null() : json_real(half[f]));
-          snprintf(name, sizeof name, "%s_ratio", c.figs[f].name);
+          snprintf(name, sizeof name, "%s_ratio", c->figs[f].name);
           json_object_set_new(o, name, mb != 0 ? json_real(mx / mb) : json_null());
         }
         fputs(first ? "\n  " : ",\n  ", out);
         json_dumpf(o, out, JSON_COMPACT);
         json_decref(o);
       } else {
-        fl_cmp_label(out, cf, shown, nshown, 0, "  ");
+        fl_cmp_label(out, cf, c->shown, c->nshown, 0, "  ");
         fprintf(out, "  (%zu pairs)\n", gr->n);
-        for (int f = 0; f < c.nfig; f++) {
+        for (int f = 0; f < c->nfig; f++) {
           double mx = gr->sx[f] / (double)gr->n, mb = gr->sb[f] / (double)gr->n;
           char d[96];
           int sig = !isnan(half[f]) && fabs(mean[f]) > half[f];
           if (isnan(mean[f]))
             continue; /* a figure these runs do not have (wasted node-hours of a task graph) */
-          fl_cmp_fmt_diff(c.figs[f].kind, mean[f], half[f], d, sizeof d);
+          fl_cmp_fmt_diff(c->figs[f].kind, mean[f], half[f], d, sizeof d);
           char ratio[32] = "-";
           if (mb != 0)
             snprintf(ratio, sizeof ratio, "%.3g", mx / mb);
-          fprintf(out, "    %-*s %-30s ratio %-6s %s\n", c.figs == fl_job_figs ? 14 : 17, c.figs[f].head, d, ratio,
+          fprintf(out, "    %-*s %-30s ratio %-6s %s\n", c->figs == fl_job_figs ? 14 : 17, c->figs[f].head, d, ratio,
                   gr->n < 2 ? "(one pair: no interval)"
                   : sig     ? "significant"
                             : "not significant");
@@ -651,33 +700,39 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
     }
     if (opt->format == FL_COMPARE_JSON)
       fputs(first ? "]}\n" : "\n ]}\n", out);
-    if (first && c.ngroups > 1) {
+    if (first && c->ngroups > 1) {
       /* nothing paired: say on which keys the baseline's runs and the others' differ */
-      rc = fl_cmp_unpaired(&c, path, opt->baseline);
+      rc = fl_cmp_unpaired(c, path, opt->baseline);
       goto done;
     }
   }
 
-  /* the verdict, per setting of the other keys: which value of the key is best on makespan and waste */
+done:
+  return rc;
+}
+
+/* The verdict, per setting of the other keys: which value of the key is best on makespan and waste. */
+static void fl_cmp_print_verdict(const fl_cmp *c, const fl_compare_opts *opt, FILE *out)
+{
   if (opt->format == FL_COMPARE_TABLE) {
     int printed = 0;
-    for (int oi = 0; oi < c.ngroups; oi++) {
-      int g = order[oi];
-      const char *sig = c.sig[c.groups[g].cfg];
+    for (int oi = 0; oi < c->ngroups; oi++) {
+      int g = c->order[oi];
+      const char *sig = c->sig[c->groups[g].cfg];
       int seen_before = 0;
-      if (!c.groups[g].baseline)
+      if (!c->groups[g].baseline)
         continue;
       for (int o2 = 0; o2 < oi; o2++)
-        seen_before |= c.groups[order[o2]].baseline && strcmp(c.sig[c.groups[order[o2]].cfg], sig) == 0;
+        seen_before |= c->groups[c->order[o2]].baseline && strcmp(c->sig[c->groups[c->order[o2]].cfg], sig) == 0;
       if (seen_before)
         continue;
-      for (int f = 0; f < (c.figs == fl_job_figs ? FL_NVERDICT_JOB : FL_NVERDICT); f++) {
+      for (int f = 0; f < (c->figs == fl_job_figs ? FL_NVERDICT_JOB : FL_NVERDICT); f++) {
         int best = -1, any = 0;
         double bestd = 0, besth = NAN;
-        for (int h2 = 0; h2 < c.ngroups; h2++) {
-          const fl_cgroup *gr = &c.groups[h2];
+        for (int h2 = 0; h2 < c->ngroups; h2++) {
+          const fl_cgroup *gr = &c->groups[h2];
           double m, hh;
-          if (gr->baseline || gr->n == 0 || strcmp(c.sig[gr->cfg], sig) != 0)
+          if (gr->baseline || gr->n == 0 || strcmp(c->sig[gr->cfg], sig) != 0)
             continue;
           fl_stats_ci(gr->d[f], gr->n, 0.95, &m, &hh);
           if (!any || m < bestd) {
@@ -691,55 +746,71 @@ fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt
           continue;
         if (!printed++)
           fprintf(out, "\nverdict (lower is better):\n");
-        if (c.by_strategy || c.nkb > 1) {
+        if (c->by_strategy || c->nkb > 1) {
           /* configurations, not values of one key: each named by its compared keys, under the job's */
-          const fl_rowcfg *cf = &c.rs->cfg[c.groups[best].cfg];
+          const fl_rowcfg *cf = &c->rs->cfg[c->groups[best].cfg];
           char d[96], conf[512];
           int sig2 = !isnan(besth) && fabs(bestd) > besth;
-          fl_cmp_fmt_diff(c.figs[f].kind, bestd, besth, d, sizeof d);
-          fl_cmp_conf_label(&c, cf, shown, nshown, conf, sizeof conf);
+          fl_cmp_fmt_diff(c->figs[f].kind, bestd, besth, d, sizeof d);
+          fl_cmp_conf_label(c, cf, c->shown, c->nshown, conf, sizeof conf);
           fprintf(out, "  %s", cf->scenario);
-          for (int si = 0; si < nshown; si++)
-            if (!fl_cmp_compared(&c, shown[si])) {
+          for (int si = 0; si < c->nshown; si++)
+            if (!fl_cmp_compared(c, c->shown[si])) {
               char v[64];
-              fl_rowset_show(shown[si], cf->vals[shown[si]], v, sizeof v);
-              fprintf(out, " %s.%s=%s", fl_scenario_key_at(shown[si])->section, fl_scenario_key_at(shown[si])->key, v);
+              fl_rowset_show(c->shown[si], cf->vals[c->shown[si]], v, sizeof v);
+              fprintf(out, " %s.%s=%s", fl_scenario_key_at(c->shown[si])->section,
+                      fl_scenario_key_at(c->shown[si])->key, v);
             }
           if (bestd == 0 && besth == 0)
-            fprintf(out, ": %s: %s equals the baseline %s run for run\n", c.figs[f].head, conf, bshown);
+            fprintf(out, ": %s: %s equals the baseline %s run for run\n", c->figs[f].head, conf, c->bshown);
           else if (bestd < 0)
-            fprintf(out, ": %s: %s is best, %s against %s (%s)\n", c.figs[f].head, conf, d, bshown,
+            fprintf(out, ": %s: %s is best, %s against %s (%s)\n", c->figs[f].head, conf, d, c->bshown,
                     sig2 ? "significant" : "not significant: the interval holds 0");
           else
-            fprintf(out, ": %s: the baseline %s is best; the closest, %s, is %s (%s)\n", c.figs[f].head, bshown, conf,
-                    d, sig2 ? "significant" : "not significant: the interval holds 0");
+            fprintf(out, ": %s: the baseline %s is best; the closest, %s, is %s (%s)\n", c->figs[f].head, c->bshown,
+                    conf, d, sig2 ? "significant" : "not significant: the interval holds 0");
           continue;
         }
         {
-          const fl_rowcfg *cf = &c.rs->cfg[c.groups[best].cfg];
+          const fl_rowcfg *cf = &c->rs->cfg[c->groups[best].cfg];
           char bv[64], ov[64], d[96];
           int sig2 = !isnan(besth) && fabs(bestd) > besth;
-          fl_rowset_show(c.kb, c.bval, bv, sizeof bv);
-          fl_rowset_show(c.kb, cf->vals[c.kb], ov, sizeof ov);
-          fl_cmp_fmt_diff(c.figs[f].kind, bestd, besth, d, sizeof d);
+          fl_rowset_show(c->kb, c->bval, bv, sizeof bv);
+          fl_rowset_show(c->kb, cf->vals[c->kb], ov, sizeof ov);
+          fl_cmp_fmt_diff(c->figs[f].kind, bestd, besth, d, sizeof d);
           fputs("  ", out);
-          fl_cmp_label(out, cf, shown, nshown, 1, " ");
+          fl_cmp_label(out, cf, c->shown, c->nshown, 1, " ");
           if (bestd == 0 && besth == 0)
-            fprintf(out, ": %s: %s = %s equals the baseline %s run for run\n", c.figs[f].head, key, ov, bv);
+            fprintf(out, ": %s: %s = %s equals the baseline %s run for run\n", c->figs[f].head, c->key, ov, bv);
           else if (bestd < 0)
-            fprintf(out, ": %s: %s = %s is best, %s against %s (%s)\n", c.figs[f].head, key, ov, d, bv,
+            fprintf(out, ": %s: %s = %s is best, %s against %s (%s)\n", c->figs[f].head, c->key, ov, d, bv,
                     sig2 ? "significant" : "not significant: the interval holds 0");
           else
-            fprintf(out, ": %s: the baseline %s = %s is best; the closest, %s, is %s (%s)\n", c.figs[f].head, key, bv,
-                    ov, d, sig2 ? "significant" : "not significant: the interval holds 0");
+            fprintf(out, ": %s: the baseline %s = %s is best; the closest, %s, is %s (%s)\n", c->figs[f].head, c->key,
+                    bv, ov, d, sig2 ? "significant" : "not significant: the interval holds 0");
         }
       }
     }
   }
+}
+
+fl_err fl_compare_print(sqlite3 *h, const char *path, const fl_compare_opts *opt, FILE *out)
+{
+  fl_err rc = FL_OK;
+  fl_cmp c;
+  fl_scenario *probe = NULL;
+  memset(&c, 0, sizeof c);
+  c.kb = -1;
+  FL_TRY(fl_cmp_baseline(&c, opt, &probe));
+  FL_TRY(fl_cmp_load(&c, h, path, opt));
+  FL_TRY(fl_cmp_find_baseline(&c, path, opt));
+  FL_TRY(fl_cmp_pair(&c, path, opt));
+  FL_TRY(fl_cmp_arrange(&c));
+  fl_cmp_print_head(&c, opt, out);
+  FL_TRY(fl_cmp_print_groups(&c, path, opt, out));
+  fl_cmp_print_verdict(&c, opt, out);
 done:
   fl_scenario_destroy(&probe);
-  free(shown);
-  free(order);
   fl_cmp_free(&c);
   return rc;
 }
