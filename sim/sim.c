@@ -270,52 +270,12 @@ done:
   return rc;
 }
 
-fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
+/* The failure log's records on the platform's nodes (trace: a node named by its host or number), placed by the
+ * job's work when the log says so (failures.trace_clock = work), and the node MTBF the log shows; the law's mean
+ * otherwise. */
+static fl_err fl_sim_failure_log(fl_sim *sim, const fl_scenario *sc)
 {
   fl_err rc = FL_OK;
-  fl_sim *sim = NULL;
-
-  *out = NULL;
-  FL_ALLOC(sim, 1);
-  sim->failure_free_s = NAN;
-  FL_TRY(fl_sim_pick(sc, sim)); /* the strategy first: the copies of a rank it runs need hosts too */
-  FL_TRY(fl_scenario_check(sc));
-  FL_TRY(fl_app_check(sc, sim->strat.degree));
-  FL_TRY(fl_app_inputs(sc, &sim->inputs, &sim->ninputs));
-  FL_TRY(fl_fm_create(sc, &sim->fm));
-  /* everything about the input that needs no platform is checked: now load it, with the network and storage
-   * its checkpoint costs are simulated on when they come from the platform */
-  FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), sim->strat.degree, &sim->pf));
-  sim->nodes = sim->platform_nodes = fl_platform_nodes(sim->pf);
-  FL_TRY(fl_sim_engine_pick(sim));
-  if (!sim->direct)
-    fl_platform_realize(sim->pf); /* (the direct engine makes a generated platform in SimGrid only when it hands a
-                                   * replica over) */
-  FL_TRY(fl_platform_power(sim->pf, sc, &sim->power, &sim->power_u));
-  sim->degree = sim->strat.degree;
-  sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
-  if (sim->app->size)
-    FL_TRY(sim->app->size(sim, sc));
-  if (sim->strat.needs_dependents && !(sim->app->flags & FL_SIM_APP_DEPENDENTS)) {
-    rc = fl_scenario_fail(sc, "policy", "kind",
-                          "full-mip needs per-dependent substitutes: app.kind = workflow (this "
-                          "one: %s)",
-                          sim->app->app->name);
-    goto done;
-  }
-  sim->slots = sim->ranks * sim->degree;
-  if (sim->slots > sim->nodes || sim->ranks < 1) {
-    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks%s but platform '%s' has only %ld node%s",
-                          sim->ranks, sim->degree > 1 ? (sim->degree == 2 ? " x 2 copies" : " x 3 copies") : "",
-                          fl_platform_describe(sim->pf), sim->nodes, sim->nodes == 1 ? "" : "s");
-    goto done;
-  }
-  FL_CHECK(sim->nodes <= INT32_MAX - 1, FL_ERR_INPUT, "at most %d nodes", INT32_MAX - 1);
-  FL_TRY(fl_sim_hold(sim, sc));
-  sim->e_base = 0.0;
-  for (long n = 0; n < sim->nodes; n++) /* what the job holds draws power for it (idle unless computing) */
-    sim->e_base += fl_sim_power(sim, n)->idle;
-
   if (fl_fm_trace_count(sim->fm) > 0 || fl_fm_has(sim->fm, FL_FM_REPLAYS)) {
     size_t n = fl_fm_trace_count(sim->fm);
     double span = 0.0;
@@ -366,20 +326,16 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   } else {
     sim->node_mtbf_s = fl_fm_mean(sim->fm);
   }
+done:
+  return rc;
+}
 
-  sim->burst_ratio = sc->burst_ratio;
-  sim->burst_time_s = sc->burst_time_s;
-  /* bursts multiply the failure rate by 1 / (1 - ratio): the MTBF the rules and the rows see */
-  sim->node_mtbf_s *= 1.0 - sim->burst_ratio;
-  sim->process_mtbf_s = sc->process_mtbf_s;
-  sim->group_mtbf_s = sc->group_mtbf_s;
-  sim->group_size = sc->cabinet;
-  if (isfinite(sim->process_mtbf_s) && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1)) {
-    rc = fl_scenario_fail(sc, "failures", "process_mtbf",
-                          "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)",
-                          sim->app->app->name, sim->degree > 1 ? ", replicated" : "");
-    goto done;
-  }
+/* The platform file's profiles over the nodes the job holds: hosts that go off (state_file, and links that cut
+ * nodes off), outages every replica replays from its start; hosts that slow down (speed_file), which a bsp job
+ * follows at its slowest node's pace (run_ranks.c). */
+static fl_err fl_sim_profiles(fl_sim *sim)
+{
+  fl_err rc = FL_OK;
   {
     /* hosts the platform file says go off (state_file): outages every replica replays from its start */
     const fl_profiles *pp = fl_platform_profiles(sim->pf);
@@ -408,10 +364,15 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
       }
     }
   }
-  sim->work_s = sc->work_s;
-  if (sim->app->work)
-    sim->app->work(sim, sc);
-  FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
+done:
+  return rc;
+}
+
+/* Silent data corruption (a Poisson stream over the job's nodes, every copy of every rank), verifications, and the
+ * hazard-aware interval: where each is modelled, and their rates. */
+static fl_err fl_sim_silent_and_hazard(fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
   /* silent data corruption: a Poisson stream over the job's nodes (every copy of every rank) */
   sim->sdc = isfinite(sc->sdc_mtbf_s);
   sim->verify = fl_strat_common(sc)->verify && sim->strat.levels;
@@ -442,30 +403,33 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   fl_strat_set_sdc(&sim->strat, sim->sdc && sim->verify && sim->degree < 3 && sim->verify_recall > 0
                                     ? 1.0 / (sim->sdc_rate * sim->verify_recall)
                                     : INFINITY);
-  sim->delta_s = sim->strat.levels ? sc->checkpoint_cost_s : 0.0;
-  sim->restart_s = sc->restart_cost_s;
-  sim->downtime_s = sc->downtime_s;
-  sim->repair_s = sc->repair_s;
-  sim->max_time_s = sc->max_time_s;
-  sim->max_events = sc->max_events;
-  sim->start = sc->start;
-  sim->seed = sc->seed;
-  sim->model_name = fl_fm_name(sim->fm);
-  {
-    /* the rates strategy.interval = multilevel prices the levels with: a group failure takes a rank and its
-     * partner at once when the partner is in the same group */
-    double node = isfinite(sim->node_mtbf_s) ? (double)sim->slots / (sim->mnfti * sim->node_mtbf_s) : 0.0;
-    double group = isfinite(sim->group_mtbf_s)
-                       ? (double)((sim->slots + sim->group_size - 1) / sim->group_size) / sim->group_mtbf_s
-                       : 0.0;
-    int group_takes_partner = fl_iocost_partner_step(sim->pf, sim->ranks) < sim->group_size;
-    fl_strat_set_rates(
-        &sim->strat,
-        &(fl_strat_rates){.crash = isfinite(sim->process_mtbf_s) ? (double)sim->ranks / sim->process_mtbf_s : 0.0,
-                          .node = node + (group_takes_partner ? 0.0 : group),
-                          .node_mtbf_s = sim->node_mtbf_s,
-                          .group = group_takes_partner ? group : 0.0});
-  }
+done:
+  return rc;
+}
+
+/* The rates strategy.interval = multilevel prices the levels with: a group failure takes a rank and its partner at
+ * once when the partner is in the same group. */
+static void fl_sim_level_rates(fl_sim *sim)
+{
+  /* the rates strategy.interval = multilevel prices the levels with: a group failure takes a rank and its
+   * partner at once when the partner is in the same group */
+  double node = isfinite(sim->node_mtbf_s) ? (double)sim->slots / (sim->mnfti * sim->node_mtbf_s) : 0.0;
+  double group = isfinite(sim->group_mtbf_s)
+                     ? (double)((sim->slots + sim->group_size - 1) / sim->group_size) / sim->group_mtbf_s
+                     : 0.0;
+  int group_takes_partner = fl_iocost_partner_step(sim->pf, sim->ranks) < sim->group_size;
+  fl_strat_set_rates(
+      &sim->strat,
+      &(fl_strat_rates){.crash = isfinite(sim->process_mtbf_s) ? (double)sim->ranks / sim->process_mtbf_s : 0.0,
+                        .node = node + (group_takes_partner ? 0.0 : group),
+                        .node_mtbf_s = sim->node_mtbf_s,
+                        .group = group_takes_partner ? group : 0.0});
+}
+
+/* strategy.flush = async: a file-level checkpoint written to a level below and drained to files meanwhile. */
+static fl_err fl_sim_async_flush(fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
   if (fl_strat_common(sc)->flush_async && fl_strat_reads(&sim->strat, "strategy.flush")) {
     unsigned lv = sim->strat.levels;
     if (!(lv & FL_LEVEL_BIT(FL_LEVEL_FILE)) ||
@@ -496,6 +460,139 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
     /* what a file-level checkpoint costs the job: the level below, and compute slowed while it drains */
     sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
   }
+done:
+  return rc;
+}
+
+/* Checkpoint and restart costs simulated on the platform (iocost.h), per level, and the interval they give. */
+static fl_err fl_sim_platform_levels(fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  fl_level primary = fl_strat_primary(&sim->strat);
+  fl_iocost io;
+  FL_TRY(fl_sim_link_regimes(sim, sc));
+  FL_TRY(fl_sim_measure_io(sim, sc, &io));
+  sim->io_by_server = io.by_server;
+  for (int l = 1; l < FL_NLEVELS; l++)
+    if (sim->strat.levels & FL_LEVEL_BIT(l)) {
+      sim->strat.delta_s[l] = io.write_s[l];
+      sim->restart_level_s[l] = io.read_s[l];
+    }
+  sim->restart_level_s[FL_LEVEL_SCRATCH] = 0.0; /* nothing to read back */
+  if (sim->flush_async) {
+    sim->flush_s = io.flush_s;
+    sim->flush_slowdown = io.flush_slowdown;
+    sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
+  }
+  fl_strat_observe(&sim->strat, primary, sim->strat.delta_s[primary]); /* Young/Daly with the simulated cost */
+  sim->tau_s = fl_strat_interval(&sim->strat);
+  sim->delta_s = sim->strat.delta_s[primary];
+  sim->restart_s = sim->restart_level_s[primary];
+done:
+  return rc;
+}
+
+/* The job's placement and the levels' bookkeeping, reused by every replica. */
+static fl_err fl_sim_job_arrays(fl_sim *sim)
+{
+  fl_err rc = FL_OK;
+  sim->partner_step = fl_iocost_partner_step(sim->pf, sim->ranks);
+  if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
+    FL_ALLOC(sim->fail_epoch, sim->ranks);
+  if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_XOR)) {
+    FL_ALLOC(sim->xor_fail_epoch, sim->ranks);
+    sim->xor_group = sim->strat.xor_group;
+  }
+  FL_ALLOC(sim->slot_node, sim->slots);
+  FL_ALLOC(sim->node_slot, sim->nodes);
+  FL_ALLOC(sim->alive, sim->ranks);
+  FL_ALLOC(sim->spare, sim->nodes);
+  FL_ALLOC(sim->spare_pos, sim->nodes);
+  FL_ALLOC(sim->missing, sim->slots);
+  FL_ALLOC(sim->missing_pos, sim->slots);
+done:
+  return rc;
+}
+
+fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
+{
+  fl_err rc = FL_OK;
+  fl_sim *sim = NULL;
+
+  *out = NULL;
+  FL_ALLOC(sim, 1);
+  sim->failure_free_s = NAN;
+  FL_TRY(fl_sim_pick(sc, sim)); /* the strategy first: the copies of a rank it runs need hosts too */
+  FL_TRY(fl_scenario_check(sc));
+  FL_TRY(fl_app_check(sc, sim->strat.degree));
+  FL_TRY(fl_app_inputs(sc, &sim->inputs, &sim->ninputs));
+  FL_TRY(fl_fm_create(sc, &sim->fm));
+  /* everything about the input that needs no platform is checked: now load it, with the network and storage
+   * its checkpoint costs are simulated on when they come from the platform */
+  FL_TRY(fl_platform_get(sc, fl_sim_platform_form(sim, sc), sim->strat.degree, &sim->pf));
+  sim->nodes = sim->platform_nodes = fl_platform_nodes(sim->pf);
+  FL_TRY(fl_sim_engine_pick(sim));
+  if (!sim->direct)
+    fl_platform_realize(sim->pf); /* (the direct engine makes a generated platform in SimGrid only when it hands a
+                                   * replica over) */
+  FL_TRY(fl_platform_power(sim->pf, sc, &sim->power, &sim->power_u));
+  sim->degree = sim->strat.degree;
+  sim->ranks = sc->app_nodes > 0 ? sc->app_nodes : sim->nodes / sim->degree;
+  if (sim->app->size)
+    FL_TRY(sim->app->size(sim, sc));
+  if (sim->strat.needs_dependents && !(sim->app->flags & FL_SIM_APP_DEPENDENTS)) {
+    rc = fl_scenario_fail(sc, "policy", "kind",
+                          "full-mip needs per-dependent substitutes: app.kind = workflow (this "
+                          "one: %s)",
+                          sim->app->app->name);
+    goto done;
+  }
+  sim->slots = sim->ranks * sim->degree;
+  if (sim->slots > sim->nodes || sim->ranks < 1) {
+    rc = fl_scenario_fail(sc, "app", "nodes", "the job needs %ld ranks%s but platform '%s' has only %ld node%s",
+                          sim->ranks, sim->degree > 1 ? (sim->degree == 2 ? " x 2 copies" : " x 3 copies") : "",
+                          fl_platform_describe(sim->pf), sim->nodes, sim->nodes == 1 ? "" : "s");
+    goto done;
+  }
+  FL_CHECK(sim->nodes <= INT32_MAX - 1, FL_ERR_INPUT, "at most %d nodes", INT32_MAX - 1);
+  FL_TRY(fl_sim_hold(sim, sc));
+  sim->e_base = 0.0;
+  for (long n = 0; n < sim->nodes; n++) /* what the job holds draws power for it (idle unless computing) */
+    sim->e_base += fl_sim_power(sim, n)->idle;
+
+  FL_TRY(fl_sim_failure_log(sim, sc));
+
+  sim->burst_ratio = sc->burst_ratio;
+  sim->burst_time_s = sc->burst_time_s;
+  /* bursts multiply the failure rate by 1 / (1 - ratio): the MTBF the rules and the rows see */
+  sim->node_mtbf_s *= 1.0 - sim->burst_ratio;
+  sim->process_mtbf_s = sc->process_mtbf_s;
+  sim->group_mtbf_s = sc->group_mtbf_s;
+  sim->group_size = sc->cabinet;
+  if (isfinite(sim->process_mtbf_s) && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1)) {
+    rc = fl_scenario_fail(sc, "failures", "process_mtbf",
+                          "process crashes are modelled for unreplicated bsp jobs only (this one: %s%s)",
+                          sim->app->app->name, sim->degree > 1 ? ", replicated" : "");
+    goto done;
+  }
+  FL_TRY(fl_sim_profiles(sim));
+
+  sim->work_s = sc->work_s;
+  if (sim->app->work)
+    sim->app->work(sim, sc);
+  FL_TRY(fl_pol_mnfti(sim->degree, sim->ranks, &sim->mnfti));
+  FL_TRY(fl_sim_silent_and_hazard(sim, sc));
+  sim->delta_s = sim->strat.levels ? sc->checkpoint_cost_s : 0.0;
+  sim->restart_s = sc->restart_cost_s;
+  sim->downtime_s = sc->downtime_s;
+  sim->repair_s = sc->repair_s;
+  sim->max_time_s = sc->max_time_s;
+  sim->max_events = sc->max_events;
+  sim->start = sc->start;
+  sim->seed = sc->seed;
+  sim->model_name = fl_fm_name(sim->fm);
+  fl_sim_level_rates(sim);
+  FL_TRY(fl_sim_async_flush(sim, sc));
   if (sim->app->flags & FL_SIM_APP_JOBS) {
     /* many jobs, each with its own interval and costs (run_workload.c): nothing below is theirs */
     FL_TRY(sim->app->setup(sim, sc));
@@ -511,28 +608,8 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   sim->tau_s = fl_strat_interval(&sim->strat);
   for (int l = 0; l < FL_NLEVELS; l++)
     sim->restart_level_s[l] = sc->restart_cost_s;
-  if (sim->platform_costs) {
-    fl_level primary = fl_strat_primary(&sim->strat);
-    fl_iocost io;
-    FL_TRY(fl_sim_link_regimes(sim, sc));
-    FL_TRY(fl_sim_measure_io(sim, sc, &io));
-    sim->io_by_server = io.by_server;
-    for (int l = 1; l < FL_NLEVELS; l++)
-      if (sim->strat.levels & FL_LEVEL_BIT(l)) {
-        sim->strat.delta_s[l] = io.write_s[l];
-        sim->restart_level_s[l] = io.read_s[l];
-      }
-    sim->restart_level_s[FL_LEVEL_SCRATCH] = 0.0; /* nothing to read back */
-    if (sim->flush_async) {
-      sim->flush_s = io.flush_s;
-      sim->flush_slowdown = io.flush_slowdown;
-      sim->strat.async_file_s = sim->strat.delta_s[sim->flush_stage] + sim->flush_slowdown * sim->flush_s;
-    }
-    fl_strat_observe(&sim->strat, primary, sim->strat.delta_s[primary]); /* Young/Daly with the simulated cost */
-    sim->tau_s = fl_strat_interval(&sim->strat);
-    sim->delta_s = sim->strat.delta_s[primary];
-    sim->restart_s = sim->restart_level_s[primary];
-  }
+  if (sim->platform_costs)
+    FL_TRY(fl_sim_platform_levels(sim, sc));
   if (!isfinite(sim->tau_s))
     sim->delta_s = 0.0;
   fl_strat_row(&sim->strat, sc, &sim->row);
@@ -543,20 +620,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
 
   if (sim->app->setup)
     FL_TRY(sim->app->setup(sim, sc));
-  sim->partner_step = fl_iocost_partner_step(sim->pf, sim->ranks);
-  if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY))
-    FL_ALLOC(sim->fail_epoch, sim->ranks);
-  if (sim->strat.levels & FL_LEVEL_BIT(FL_LEVEL_XOR)) {
-    FL_ALLOC(sim->xor_fail_epoch, sim->ranks);
-    sim->xor_group = sim->strat.xor_group;
-  }
-  FL_ALLOC(sim->slot_node, sim->slots);
-  FL_ALLOC(sim->node_slot, sim->nodes);
-  FL_ALLOC(sim->alive, sim->ranks);
-  FL_ALLOC(sim->spare, sim->nodes);
-  FL_ALLOC(sim->spare_pos, sim->nodes);
-  FL_ALLOC(sim->missing, sim->slots);
-  FL_ALLOC(sim->missing_pos, sim->slots);
+  FL_TRY(fl_sim_job_arrays(sim));
   *out = sim;
   sim = NULL;
 done:
