@@ -325,106 +325,97 @@ static int fl_simulate_parse(int argc, char **argv, fl_simulate_opts *o)
   return 0;
 }
 
-int fl_cmd_simulate(int argc, char **argv)
+/* What the user should know of the plan before it runs: a calibration measured with another strategy, and the
+ * sweep terms the command line overrides. */
+static fl_err fl_simulate_warn(const fl_study *study, const fl_simulate_opts *o)
 {
   fl_err rc = FL_OK;
-  fl_study *study = NULL; /* the combinations (sim/study.h) */
-  const fl_scenario *base = NULL;
-  fl_sim_job *jobs = NULL;
-  fl_db *db = NULL;
-  fl_progress prog;
-  const char *path = NULL;
-  char **sets = NULL;
-  int nsets = 0, quiet = 0, print = 0, big = 0;
-  long ncombos = 0;
-  fl_study_tally acc = {0}; /* the rows this command wrote */
-  fl_db_writer *writer = NULL;
-  char cal_kind[64] = "";            /* --calibration: the strategy it was measured with */
-  long shard_i = 1, shard_n = 1;     /* --shard I/N: this command's slice of the items */
-  long ready_fd = -1, after_fd = -1; /* --ready-fd, --after-fd (sweep) */
-  long pgroup = -1;                  /* --platform-group K: one process per platform */
-  long nworkers = fl_sim_cores();    /* --jobs J: worker processes for a point's replicas (every core) */
-  int count_only = 0;
-  char shard_label[64] = "";
-  double wall0 = fl_wall_seconds();
-
-  {
-    fl_simulate_opts o;
-    int bad = fl_simulate_parse(argc, argv, &o);
-    path = o.path;
-    sets = o.sets;
-    nsets = o.nsets;
-    quiet = o.quiet;
-    print = o.print;
-    count_only = o.count_only;
-    memcpy(cal_kind, o.cal_kind, sizeof cal_kind);
-    shard_i = o.shard_i;
-    shard_n = o.shard_n;
-    ready_fd = o.ready_fd;
-    after_fd = o.after_fd;
-    pgroup = o.pgroup;
-    nworkers = o.nworkers;
-    memcpy(shard_label, o.shard_label, sizeof shard_label);
-    if (!sets)
-      return bad ? bad : fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
-    if (bad) {
-      rc = bad;
-      goto out;
-    }
-  }
-  for (int i = 0; i < nsets; i++)
-    FL_CHECK(sets[i] != NULL, FL_ERR_NOMEM, "out of memory");
-
-  /* Everything the user gave is checked before the database is touched: every combination of the sweep is
-   * parsed and set up first. */
-  FL_TRY(fl_study_plan(path, sets, nsets, &study));
-  FL_TRY(fl_study_check_keys(study));
-  study->jobs = (int)nworkers;
-  base = study->base;
-  ncombos = study->ncombos;
-  if (cal_kind[0] && strcmp(cal_kind, base->strategy) != 0 && !quiet)
+  const fl_scenario *base = study->base;
+  char *copy = NULL, *save = NULL;
+  if (o->quiet)
+    return FL_OK;
+  if (o->cal_kind[0] && strcmp(o->cal_kind, base->strategy) != 0)
     /* the file holds the checkpoint cost of the strategy it was calibrated with (each level costs its own) */
     fprintf(stderr,
             "faultline: warning: the calibration was measured with strategy %s, this scenario runs %s: its checkpoint "
             "cost is %s's (faultline calibrate ... --set strategy.kind=%s measures %s's)\n",
-            cal_kind, base->strategy, cal_kind, base->strategy, base->strategy);
-  if (!quiet) {
-    char *copy = strdup(study->dropped), *save = NULL;
-    FL_CHECK(copy != NULL, FL_ERR_NOMEM, "out of memory");
-    for (char *term = strtok_r(copy, " ", &save); term; term = strtok_r(NULL, " ", &save))
-      fprintf(stderr,
-              "faultline: the command line sets a key of the scenario's sweep term '%s': that term is left out\n",
-              term);
-    free(copy);
+            o->cal_kind, base->strategy, o->cal_kind, base->strategy, base->strategy);
+  copy = strdup(study->dropped);
+  FL_CHECK(copy != NULL, FL_ERR_NOMEM, "out of memory");
+  for (char *term = strtok_r(copy, " ", &save); term; term = strtok_r(NULL, " ", &save))
+    fprintf(stderr, "faultline: the command line sets a key of the scenario's sweep term '%s': that term is left out\n",
+            term);
+done:
+  free(copy);
+  return rc;
+}
+
+/* Several platforms: a process each (this command, run again with --platform-group K), first all checked and
+ * counted, nothing written, then run one after the other; their exit status into *code. */
+static fl_err fl_simulate_groups(const fl_study *study, fl_simulate_opts *o, int argc, char **argv, int *code)
+{
+  fl_err rc = FL_OK;
+  char self[4096];
+  fl_groups_opts go = {.self = self,
+                       .argc = argc,
+                       .argv = argv,
+                       .ngroups = study->ngroups,
+                       .print = o->print,
+                       .ready_fd = o->ready_fd,
+                       .after_fd = o->after_fd,
+                       .db = study->points[0].sc->db,
+                       .shard_i = o->shard_i,
+                       .shard_n = o->shard_n,
+                       .sweep_id = study->sweep_id};
+  FL_TRY(fl_self_exe(self, sizeof self));
+  rc = fl_shards_groups(&go, code);
+  o->after_fd = -1; /* read there, if at all */
+done:
+  return rc;
+}
+
+int fl_cmd_simulate(int argc, char **argv)
+{
+  fl_err rc = FL_OK;
+  fl_study *study = NULL; /* the combinations (sim/study.h) */
+  fl_sim_job *jobs = NULL;
+  fl_db *db = NULL;
+  fl_progress prog;
+  int big = 0;
+  long ncombos = 0;
+  fl_study_tally acc = {0}; /* the rows this command wrote */
+  fl_db_writer *writer = NULL;
+  double wall0 = fl_wall_seconds();
+  fl_simulate_opts o;
+  int bad = fl_simulate_parse(argc, argv, &o);
+
+  if (!o.sets)
+    return bad ? bad : fl_report_error(fl_err_set(FL_ERR_NOMEM, "out of memory"));
+  if (bad) {
+    rc = bad;
+    goto out;
   }
-  if (study->ngroups > 1 && pgroup < 0) {
-    /* several platforms: a process each (this command, re-run with --platform-group K), first all checked and
-     * counted, nothing written, then run one after the other */
-    char self[4096];
+  for (int i = 0; i < o.nsets; i++)
+    FL_CHECK(o.sets[i] != NULL, FL_ERR_NOMEM, "out of memory");
+
+  /* Everything the user gave is checked before the database is touched: every combination of the sweep is
+   * parsed and set up first. */
+  FL_TRY(fl_study_plan(o.path, o.sets, o.nsets, &study));
+  FL_TRY(fl_study_check_keys(study));
+  study->jobs = (int)o.nworkers;
+  ncombos = study->ncombos;
+  FL_TRY(fl_simulate_warn(study, &o));
+  if (study->ngroups > 1 && o.pgroup < 0) {
     int code = 0;
-    fl_groups_opts go = {.self = self,
-                         .argc = argc,
-                         .argv = argv,
-                         .ngroups = study->ngroups,
-                         .print = print,
-                         .ready_fd = ready_fd,
-                         .after_fd = after_fd,
-                         .db = study->points[0].sc->db,
-                         .shard_i = shard_i,
-                         .shard_n = shard_n,
-                         .sweep_id = study->sweep_id};
-    FL_TRY(fl_self_exe(self, sizeof self));
-    rc = fl_shards_groups(&go, &code);
-    after_fd = -1; /* read there, if at all */
-    FL_TRY(rc);
+    FL_TRY(fl_simulate_groups(study, &o, argc, argv, &code));
     rc = code;
     goto out;
   }
-  FL_TRY(fl_study_setup(study, pgroup));
+  FL_TRY(fl_study_setup(study, o.pgroup));
   jobs = study->points;
-  if (print) {
+  if (o.print) {
     for (long c = 0; c < ncombos; c++) {
-      if (pgroup >= 0 && jobs[c].group != pgroup)
+      if (o.pgroup >= 0 && jobs[c].group != o.pgroup)
         continue;
       if (ncombos > 1)
         printf("; combination %ld of %ld\n", c + 1, ncombos);
@@ -432,13 +423,13 @@ int fl_cmd_simulate(int argc, char **argv)
     }
     goto done;
   }
-  if (count_only) {
+  if (o.count_only) {
     /* this shard's rows of this process's platform: the parent adds them up for the shard's plan */
-    printf("%ld\n", fl_study_rows(study, shard_i, shard_n));
+    printf("%ld\n", fl_study_rows(study, o.shard_i, o.shard_n));
     goto done;
   }
 
-  if (after_fd >= 0 && !fl_shards_go(&after_fd)) {
+  if (o.after_fd >= 0 && !fl_shards_go(&o.after_fd)) {
     rc = 2; /* the first shard refused the input and said why: one line for the whole sweep */
     goto out;
   }
@@ -451,19 +442,20 @@ int fl_cmd_simulate(int argc, char **argv)
       forks |= jobs[c].sim && fl_sim_forks(jobs[c].sim);
     FL_TRY(fl_db_writer_start(db, !forks, &writer));
   }
-  if (ready_fd >= 0) {
-    ssize_t w = write((int)ready_fd, "1", 1);
+  if (o.ready_fd >= 0) {
+    ssize_t w = write((int)o.ready_fd, "1", 1);
     (void)w; /* the sweep reads EOF as "not ready": nothing to do if it went away */
-    close((int)ready_fd);
+    close((int)o.ready_fd);
   }
-  if (shard_n > 1 && pgroup < 0)
-    FL_TRY(fl_db_record_shard(db, study->sweep_id, shard_i, shard_n, fl_study_rows(study, shard_i, shard_n)));
-  fl_progress_init(&prog, stderr, quiet);
+  if (o.shard_n > 1 && o.pgroup < 0)
+    FL_TRY(fl_db_record_shard(db, study->sweep_id, o.shard_i, o.shard_n, fl_study_rows(study, o.shard_i, o.shard_n)));
+  fl_progress_init(&prog, stderr, o.quiet);
   {
-    fl_simulate_say say = {.prog = &prog, .quiet = quiet, .shard_n = shard_n, .label = shard_label, .wall0 = wall0};
+    fl_simulate_say say = {
+        .prog = &prog, .quiet = o.quiet, .shard_n = o.shard_n, .label = o.shard_label, .wall0 = wall0};
     fl_study_hooks hooks = {
         .ctx = &say, .point = fl_simulate_point, .row = fl_simulate_row, .point_done = fl_simulate_point_done};
-    rc = fl_study_run(study, db, writer, shard_i, shard_n, &hooks, &acc);
+    rc = fl_study_run(study, db, writer, o.shard_i, o.shard_n, &hooks, &acc);
     free(say.advice_said);
     FL_TRY(rc);
   }
@@ -471,10 +463,10 @@ int fl_cmd_simulate(int argc, char **argv)
     fl_report_opts ro = {.scenario = NULL, .ids = acc.own, .nids = acc.nown};
     FL_TRY(fl_report_print(fl_db_sqlite(db), &ro, stdout));
   }
-  if ((acc.skipped || shard_n > 1) && !quiet)
-    fprintf(stderr, "faultline: %s%ld row%s written, %ld already in %s and skipped\n", shard_label, (long)acc.nown,
+  if ((acc.skipped || o.shard_n > 1) && !o.quiet)
+    fprintf(stderr, "faultline: %s%ld row%s written, %ld already in %s and skipped\n", o.shard_label, (long)acc.nown,
             acc.nown == 1 ? "" : "s", acc.skipped, jobs[0].sc->db);
-  if (!quiet) {
+  if (!o.quiet) {
     char procs[48] = "in one process";
     if (fl_sim_workers_used() > 1)
       snprintf(procs, sizeof procs, "on %d worker processes", fl_sim_workers_used());
@@ -484,7 +476,7 @@ int fl_cmd_simulate(int argc, char **argv)
             jobs[0].sc->db);
   }
 done:
-  if (rc != FL_OK && after_fd >= 0 && !fl_shards_go(&after_fd))
+  if (rc != FL_OK && o.after_fd >= 0 && !fl_shards_go(&o.after_fd))
     rc = fl_exit_code(rc); /* the first shard met the same and said it: one line for the whole sweep */
   else if (rc != FL_OK)
     rc = fl_report_error(rc);
@@ -497,9 +489,9 @@ out:
   fl_db_close(&db);
   fl_study_destroy(&study);
   free(acc.own);
-  for (int i = 0; i < nsets; i++)
-    free(sets[i]);
-  free(sets);
+  for (int i = 0; i < o.nsets; i++)
+    free(o.sets[i]);
+  free(o.sets);
   if (big) {
     fflush(NULL);
     _exit((int)rc);
