@@ -24,6 +24,51 @@ static void fl_fit_human(double s, char *buf, size_t len)
     snprintf(buf, len, "%.3gs", s);
 }
 
+/* The log, the window and the intervals fitted, then every law with its parameters, mean, log-likelihood, AIC and KS
+ * distance, the best by AIC marked. */
+static void fl_fit_print_table(const char *path, const fl_log *log, const fl_fit_opts *opts, const fl_fit_obs *obs,
+                               const fl_fit_result *res, int best)
+{
+  char from[32], to[32];
+  fl_fit_human(obs->from_s, from, sizeof from);
+  fl_fit_human(obs->to_s, to, sizeof to);
+  printf("%s: %s log, %zu failures kept", path, fl_log_format_name(log->format), log->n);
+  if (isfinite(log->origin_epoch)) {
+    time_t t0 = (time_t)log->origin_epoch;
+    struct tm tm;
+    char date[32];
+    gmtime_r(&t0, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M", &tm);
+    printf(" (origin %s UTC)", date);
+  }
+  printf("; window %s .. %s\n", obs->from_s == 0.0 ? "0" : from, to);
+  printf("per %s: %zu intervals, %zu end in a failure, %zu censored", opts->per_system ? "system" : "node", obs->n,
+         obs->nfail, obs->n - obs->nfail);
+  if (obs->nodes >= 0)
+    printf(", %ld nodes", obs->nodes);
+  if (obs->coalesced > 0)
+    printf(", %ld simultaneous failures counted once", obs->coalesced);
+  printf("\n\n%-12s %-70s %-24s %11s %11s %7s\n", "family", "parameters (95% CI)", "mean (95% CI)", "log-lik", "AIC",
+         "KS D");
+  for (int f = 0; f < fl_fit_families(); f++) {
+    char params[160], mean[64], m0[16], m1[16], m2[16];
+    if (res[f].nparam == 0)
+      continue; /* bursty: per system only */
+    fl_fit_describe(&res[f], params, sizeof params);
+    fl_fit_human(res[f].mean_s, m0, sizeof m0);
+    fl_fit_human(res[f].mean_lo, m1, sizeof m1);
+    fl_fit_human(res[f].mean_hi, m2, sizeof m2);
+    if (isfinite(res[f].mean_lo))
+      snprintf(mean, sizeof mean, "%s [%s, %s]", m0, m1, m2);
+    else
+      snprintf(mean, sizeof mean, "%s", m0);
+    printf("%-12s %-70s %-24s %11.1f %11.1f %7.4f%s%s\n", fl_fit_family_name(res[f].family), params, mean,
+           res[f].loglik, res[f].aic, res[f].ks, f == best ? "  <- best" : "",
+           res[f].converged ? "" : "  (did not converge)");
+  }
+  printf("\nBest by AIC: %s (add --scenario for its [failures] section).\n", fl_fit_family_name(res[best].family));
+}
+
 int fl_cmd_fit(int argc, char **argv)
 {
   fl_err rc = FL_OK;
@@ -133,46 +178,7 @@ int fl_cmd_fit(int argc, char **argv)
     fl_fit_print_section(&res[best], per, stdout);
     goto done;
   }
-  {
-    char from[32], to[32];
-    fl_fit_human(obs.from_s, from, sizeof from);
-    fl_fit_human(obs.to_s, to, sizeof to);
-    printf("%s: %s log, %zu failures kept", path, fl_log_format_name(log->format), log->n);
-    if (isfinite(log->origin_epoch)) {
-      time_t t0 = (time_t)log->origin_epoch;
-      struct tm tm;
-      char date[32];
-      gmtime_r(&t0, &tm);
-      strftime(date, sizeof date, "%Y-%m-%d %H:%M", &tm);
-      printf(" (origin %s UTC)", date);
-    }
-    printf("; window %s .. %s\n", obs.from_s == 0.0 ? "0" : from, to);
-    printf("per %s: %zu intervals, %zu end in a failure, %zu censored", opts.per_system ? "system" : "node", obs.n,
-           obs.nfail, obs.n - obs.nfail);
-    if (obs.nodes >= 0)
-      printf(", %ld nodes", obs.nodes);
-    if (obs.coalesced > 0)
-      printf(", %ld simultaneous failures counted once", obs.coalesced);
-    printf("\n\n%-12s %-70s %-24s %11s %11s %7s\n", "family", "parameters (95% CI)", "mean (95% CI)", "log-lik", "AIC",
-           "KS D");
-    for (int f = 0; f < fl_fit_families(); f++) {
-      char params[160], mean[64], m0[16], m1[16], m2[16];
-      if (res[f].nparam == 0)
-        continue; /* bursty: per system only */
-      fl_fit_describe(&res[f], params, sizeof params);
-      fl_fit_human(res[f].mean_s, m0, sizeof m0);
-      fl_fit_human(res[f].mean_lo, m1, sizeof m1);
-      fl_fit_human(res[f].mean_hi, m2, sizeof m2);
-      if (isfinite(res[f].mean_lo))
-        snprintf(mean, sizeof mean, "%s [%s, %s]", m0, m1, m2);
-      else
-        snprintf(mean, sizeof mean, "%s", m0);
-      printf("%-12s %-70s %-24s %11.1f %11.1f %7.4f%s%s\n", fl_fit_family_name(res[f].family), params, mean,
-             res[f].loglik, res[f].aic, res[f].ks, f == best ? "  <- best" : "",
-             res[f].converged ? "" : "  (did not converge)");
-    }
-    printf("\nBest by AIC: %s (add --scenario for its [failures] section).\n", fl_fit_family_name(res[best].family));
-  }
+  fl_fit_print_table(path, log, &opts, &obs, res, best);
 done:
   fl_fit_obs_free(&obs);
   fl_log_map_destroy(&map);
