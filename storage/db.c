@@ -1049,35 +1049,11 @@ done:
   return rc;
 }
 
-fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, int64_t *id)
+/* Bind every column of row r to the runs insert `st`, in table order (columns.h's `how` says how each is held). */
+static fl_err fl_db_bind_run(sqlite3_stmt *st, const fl_db_run *r, const char *text_hash)
 {
   fl_err rc = FL_OK;
-  sqlite3_stmt *st = db->ins_run;
-  int i = 1, began = 0;
-  int64_t run_id;
-  const char *text = r->scenario_text ? r->scenario_text : "";
-  char text_hash[17];
-
-  FL_CHECK(st != NULL, FL_ERR_DB, "%s: opened read-only", db->path);
-  snprintf(text_hash, sizeof text_hash, "%016" PRIx64, (uint64_t)XXH64(text, strlen(text), 0));
-  FL_CHECK(!(events && events->oom), FL_ERR_NOMEM, "out of memory logging events; the replica is not written");
-  FL_TRY(fl_db_begin(db, "starting a transaction"));
-  began = 1;
-  if (r->job_id) {
-    /* one row per real job: another process of it (a replica set finishing at the same moment) may have written
-     * it; the write lock held since BEGIN IMMEDIATE makes the check and the insert one step */
-    char key[160];
-    int found = 0;
-    fl_db_row_key(r, key, sizeof key);
-    FL_TRY(fl_db_has_row(db, key, &found));
-    if (found) {
-      if (id)
-        *id = 0;
-      goto done; /* rolled back: nothing to add */
-    }
-  }
-  sqlite3_reset(st);
-  sqlite3_clear_bindings(st);
+  int i = 1;
   for (int c = 0; c < fl_run_ncolumns(); c++) {
     const fl_column *col = fl_run_column(c);
     const char *field = (const char *)r + (col->how == FL_COL_MREAL || col->how == FL_COL_MCOUNT ? 0 : col->offset);
@@ -1130,6 +1106,149 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
     }
     i++;
   }
+done:
+  return rc;
+}
+
+/* The input files a run read, content-addressed: a file used by a thousand replicas is stored once. */
+static fl_err fl_db_insert_inputs(fl_db *db, const fl_db_run *r)
+{
+  fl_err rc = FL_OK;
+  for (int k = 0; k < r->ninputs; k++) {
+    char hex[20];
+    sqlite3_stmt *in = db->ins_input;
+    snprintf(hex, sizeof hex, "%016" PRIx64, r->inputs[k].xxh64);
+    sqlite3_reset(in);
+    sqlite3_bind_text(in, 1, hex, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(in, 2, r->inputs[k].size);
+    fl_bind_text(in, 3, r->inputs[k].path);
+    fl_bind_text(in, 4, r->inputs[k].text);
+    if (sqlite3_step(in) != SQLITE_DONE) {
+      rc = fl_db_fail(db, "recording an input file");
+      goto done;
+    }
+  }
+done:
+  return rc;
+}
+
+/* A run's events, in its range of ids (run_id * 2^32 + its number): from the log's temporary file first, then from
+ * memory, FL_DB_EV_BATCH rows a statement. */
+static fl_err fl_db_insert_evlog(fl_db *db, int64_t run_id, const fl_evlog *events)
+{
+  fl_err rc = FL_OK;
+  fl_evlog_entry *chunk = NULL, batch[FL_DB_EV_BATCH];
+  size_t nchunk = 0, k = 0, from_spill = 0, seq = 0;
+  int nb = 0;
+  FL_CHECK(fl_evlog_count(events) <= 4294967295u, FL_ERR_INPUT,
+           "%zu events in one run: more than a run's range of event ids (2^32) holds", fl_evlog_count(events));
+  if (events->spill) {
+    FL_CHECK(fseek((FILE *)events->spill, 0, SEEK_SET) == 0, FL_ERR_IO, "events: cannot read back: %s",
+             strerror(errno));
+    FL_CHECK((chunk = malloc(FL_EVLOG_CHUNK * sizeof *chunk)) != NULL, FL_ERR_NOMEM, "out of memory");
+  }
+  for (;;) {
+    const fl_evlog_entry *e = NULL;
+    if (from_spill < events->nspilled) {
+      if (k == nchunk) {
+        nchunk = fread(chunk, sizeof *chunk, FL_EVLOG_CHUNK, (FILE *)events->spill);
+        k = 0;
+        if (nchunk == 0) {
+          free(chunk);
+          rc = fl_err_set(FL_ERR_IO, "events: the temporary file came back short");
+          goto done;
+        }
+      }
+      e = &chunk[k++];
+      from_spill++;
+    } else if (from_spill - events->nspilled < events->n) {
+      e = &events->v[from_spill++ - events->nspilled];
+    }
+    if (e)
+      batch[nb++] = *e;
+    /* FL_DB_EV_BATCH rows a statement (a third less than a statement a row); the last few one by one */
+    if (nb == FL_DB_EV_BATCH || (!e && nb > 0)) {
+      rc = fl_db_insert_events(db, run_id, batch, nb, &seq);
+      nb = 0;
+      if (rc != FL_OK) {
+        free(chunk);
+        goto done;
+      }
+    }
+    if (!e)
+      break;
+  }
+  free(chunk);
+  FL_CHECK(seq == 0 || sqlite3_last_insert_rowid(db->h) == run_id * 4294967296 + (int64_t)seq - 1, FL_ERR_DB,
+           "%s: events of run %" PRId64 " were not numbered in its range (an event of a newer run in the table?)",
+           db->path, run_id);
+done:
+  return rc;
+}
+
+/* A workload run's jobs: a `jobs` row each. */
+static fl_err fl_db_insert_jobs(fl_db *db, int64_t run_id, const fl_db_machine *m)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *js = db->ins_job;
+  for (long k = 0; k < m->nrows; k++) {
+    fl_db_job row;
+    const fl_db_job *j = &row;
+    FL_TRY(fl_db_machine_row(m, k, &row));
+    sqlite3_reset(js);
+    sqlite3_bind_int64(js, 1, run_id);
+    sqlite3_bind_int64(js, 2, j->job);
+    fl_bind_real(js, 3, j->submit_s);
+    fl_bind_real(js, 4, j->start_s);
+    fl_bind_real(js, 5, j->end_s);
+    fl_bind_real(js, 6, j->run_s);
+    sqlite3_bind_int64(js, 7, j->nodes);
+    sqlite3_bind_int64(js, 8, j->failures);
+    sqlite3_bind_int64(js, 9, j->checkpoints);
+    fl_bind_real(js, 10, j->lost_work_s);
+    fl_bind_real(js, 11, j->checkpoint_s);
+    fl_bind_real(js, 12, j->restart_s);
+    fl_bind_real(js, 13, j->io_wait_s);
+    sqlite3_bind_int64(js, 14, j->copies > 0 ? j->copies : 1);
+    if (sqlite3_step(js) != SQLITE_DONE) {
+      rc = fl_db_fail(db, "inserting the jobs of a workload run");
+      goto done;
+    }
+  }
+done:
+  return rc;
+}
+
+fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, int64_t *id)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *st = db->ins_run;
+  int began = 0;
+  int64_t run_id;
+  const char *text = r->scenario_text ? r->scenario_text : "";
+  char text_hash[17];
+
+  FL_CHECK(st != NULL, FL_ERR_DB, "%s: opened read-only", db->path);
+  snprintf(text_hash, sizeof text_hash, "%016" PRIx64, (uint64_t)XXH64(text, strlen(text), 0));
+  FL_CHECK(!(events && events->oom), FL_ERR_NOMEM, "out of memory logging events; the replica is not written");
+  FL_TRY(fl_db_begin(db, "starting a transaction"));
+  began = 1;
+  if (r->job_id) {
+    /* one row per real job: another process of it (a replica set finishing at the same moment) may have written
+     * it; the write lock held since BEGIN IMMEDIATE makes the check and the insert one step */
+    char key[160];
+    int found = 0;
+    fl_db_row_key(r, key, sizeof key);
+    FL_TRY(fl_db_has_row(db, key, &found));
+    if (found) {
+      if (id)
+        *id = 0;
+      goto done; /* rolled back: nothing to add */
+    }
+  }
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  FL_TRY(fl_db_bind_run(st, r, text_hash));
   if (sqlite3_step(st) != SQLITE_DONE) {
     rc = fl_db_fail(db, "inserting a run");
     goto done;
@@ -1150,95 +1269,11 @@ fl_err fl_db_insert_run(fl_db *db, const fl_db_run *r, const fl_evlog *events, i
       goto done;
     }
   }
-  for (int k = 0; k < r->ninputs; k++) {
-    /* content-addressed: a file used by a thousand replicas is stored once */
-    char hex[20];
-    sqlite3_stmt *in = db->ins_input;
-    snprintf(hex, sizeof hex, "%016" PRIx64, r->inputs[k].xxh64);
-    sqlite3_reset(in);
-    sqlite3_bind_text(in, 1, hex, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(in, 2, r->inputs[k].size);
-    fl_bind_text(in, 3, r->inputs[k].path);
-    fl_bind_text(in, 4, r->inputs[k].text);
-    if (sqlite3_step(in) != SQLITE_DONE) {
-      rc = fl_db_fail(db, "recording an input file");
-      goto done;
-    }
-  }
-  if (events && events->enabled) {
-    fl_evlog_entry *chunk = NULL, batch[FL_DB_EV_BATCH];
-    size_t nchunk = 0, k = 0, from_spill = 0, seq = 0;
-    int nb = 0;
-    FL_CHECK(fl_evlog_count(events) <= 4294967295u, FL_ERR_INPUT,
-             "%zu events in one run: more than a run's range of event ids (2^32) holds", fl_evlog_count(events));
-    if (events->spill) {
-      FL_CHECK(fseek((FILE *)events->spill, 0, SEEK_SET) == 0, FL_ERR_IO, "events: cannot read back: %s",
-               strerror(errno));
-      FL_CHECK((chunk = malloc(FL_EVLOG_CHUNK * sizeof *chunk)) != NULL, FL_ERR_NOMEM, "out of memory");
-    }
-    for (;;) {
-      const fl_evlog_entry *e = NULL;
-      if (from_spill < events->nspilled) {
-        if (k == nchunk) {
-          nchunk = fread(chunk, sizeof *chunk, FL_EVLOG_CHUNK, (FILE *)events->spill);
-          k = 0;
-          if (nchunk == 0) {
-            free(chunk);
-            rc = fl_err_set(FL_ERR_IO, "events: the temporary file came back short");
-            goto done;
-          }
-        }
-        e = &chunk[k++];
-        from_spill++;
-      } else if (from_spill - events->nspilled < events->n) {
-        e = &events->v[from_spill++ - events->nspilled];
-      }
-      if (e)
-        batch[nb++] = *e;
-      /* FL_DB_EV_BATCH rows a statement (a third less than a statement a row); the last few one by one */
-      if (nb == FL_DB_EV_BATCH || (!e && nb > 0)) {
-        rc = fl_db_insert_events(db, run_id, batch, nb, &seq);
-        nb = 0;
-        if (rc != FL_OK) {
-          free(chunk);
-          goto done;
-        }
-      }
-      if (!e)
-        break;
-    }
-    free(chunk);
-    FL_CHECK(seq == 0 || sqlite3_last_insert_rowid(db->h) == run_id * 4294967296 + (int64_t)seq - 1, FL_ERR_DB,
-             "%s: events of run %" PRId64 " were not numbered in its range (an event of a newer run in the table?)",
-             db->path, run_id);
-  }
-  if (r->machine && r->machine->nrows > 0) {
-    sqlite3_stmt *js = db->ins_job;
-    for (long k = 0; k < r->machine->nrows; k++) {
-      fl_db_job row;
-      const fl_db_job *j = &row;
-      FL_TRY(fl_db_machine_row(r->machine, k, &row));
-      sqlite3_reset(js);
-      sqlite3_bind_int64(js, 1, run_id);
-      sqlite3_bind_int64(js, 2, j->job);
-      fl_bind_real(js, 3, j->submit_s);
-      fl_bind_real(js, 4, j->start_s);
-      fl_bind_real(js, 5, j->end_s);
-      fl_bind_real(js, 6, j->run_s);
-      sqlite3_bind_int64(js, 7, j->nodes);
-      sqlite3_bind_int64(js, 8, j->failures);
-      sqlite3_bind_int64(js, 9, j->checkpoints);
-      fl_bind_real(js, 10, j->lost_work_s);
-      fl_bind_real(js, 11, j->checkpoint_s);
-      fl_bind_real(js, 12, j->restart_s);
-      fl_bind_real(js, 13, j->io_wait_s);
-      sqlite3_bind_int64(js, 14, j->copies > 0 ? j->copies : 1);
-      if (sqlite3_step(js) != SQLITE_DONE) {
-        rc = fl_db_fail(db, "inserting the jobs of a workload run");
-        goto done;
-      }
-    }
-  }
+  FL_TRY(fl_db_insert_inputs(db, r));
+  if (events && events->enabled)
+    FL_TRY(fl_db_insert_evlog(db, run_id, events));
+  if (r->machine && r->machine->nrows > 0)
+    FL_TRY(fl_db_insert_jobs(db, run_id, r->machine));
   FL_TRY(fl_db_exec(db, "COMMIT", "committing a run"));
   began = 0;
   memcpy(db->text_stored, text_hash, sizeof text_hash);
