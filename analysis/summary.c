@@ -141,6 +141,83 @@ static int fl_sum_key_index(const char *name)
   return -1;
 }
 
+/* The rows into their groups (gof: a configuration's group): runs by status, and the completed runs' figures. */
+static fl_err fl_sum_gather(const fl_rowset *rs, const int *gof, fl_sgroup *groups)
+{
+  fl_err rc = FL_OK;
+  for (size_t r = 0; r < rs->nrows; r++) {
+    const fl_row *row = &rs->rows[r];
+    fl_sgroup *g = &groups[gof[row->cfg]];
+    int completed = strcmp(row->status, "completed") == 0;
+    g->runs++;
+    for (int s = 0; s < FL_SUM_NSTATUS; s++)
+      if (strcmp(row->status, fl_sum_status[s]) == 0)
+        g->status[s]++;
+    if (!completed)
+      continue;
+    for (int f = 0; f < FL_SUM_NFIG; f++) {
+      if (isnan(row->fig[f]))
+        continue;
+      if ((g->n[f] & (g->n[f] - 1)) == 0) { /* grow at powers of two */
+        double *m = realloc(g->v[f], (g->n[f] ? 2 * g->n[f] : 1) * sizeof *m);
+        FL_CHECK(m != NULL, FL_ERR_NOMEM, "out of memory");
+        g->v[f] = m;
+      }
+      g->v[f][g->n[f]++] = row->fig[f];
+    }
+  }
+done:
+  return rc;
+}
+
+/* Groups ordered by the varying keys first (the sweep's: shown past the identity keys), then the identity keys,
+ * then the dimensions, into order[0..ng-1]. */
+static void fl_sum_order(const fl_rowset *rs, const fl_sgroup *groups, int ng, const int *shown, int nshown, int *order)
+{
+  int ks[1024], n = 0, nid = (int)(sizeof fl_sum_identity / sizeof fl_sum_identity[0]);
+  for (int s = 0; s < nshown && n < 1024; s++)
+    if (s >= nid)
+      ks[n++] = shown[s];
+  for (int s = 0; s < nshown && s < nid && n < 1024; s++)
+    ks[n++] = shown[s];
+  for (int g = 0; g < ng; g++) {
+    int at = g;
+    order[g] = g;
+    while (at > 0 && fl_sum_before(rs, groups[order[at]].cfg, groups[order[at - 1]].cfg, ks, n)) {
+      int t = order[at];
+      order[at] = order[at - 1];
+      order[at - 1] = t;
+      at--;
+    }
+  }
+}
+
+/* A group's description and each figure's n, mean, 95 % interval, min and max. */
+static void fl_sum_fill_group(const fl_sgroup *g, const fl_rowcfg *cf, fl_summary_group *o)
+{
+  o->scenario = cf->scenario;
+  o->mode = cf->mode;
+  o->vals = (const char *const *)cf->vals;
+  o->dims = (const char *const *)cf->dims;
+  o->runs = g->runs;
+  for (int st = 0; st < FL_SUM_NSTATUS; st++)
+    o->status[st] = g->status[st];
+  for (int f = 0; f < FL_SUM_NFIG; f++) {
+    fl_summary_stat *x = &o->fig[f];
+    x->n = g->n[f];
+    x->mean = x->ci95 = x->min = x->max = NAN;
+    if (!g->n[f])
+      continue;
+    fl_stats_ci(g->v[f], g->n[f], 0.95, &x->mean, &x->ci95);
+    x->min = INFINITY;
+    x->max = -INFINITY;
+    for (size_t i = 0; i < g->n[f]; i++) {
+      x->min = fmin(x->min, g->v[f][i]);
+      x->max = fmax(x->max, g->v[f][i]);
+    }
+  }
+}
+
 fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *opt, fl_summary **out)
 {
   fl_err rc = FL_OK;
@@ -190,27 +267,7 @@ fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *o
       groups[ng++].cfg = i;
     }
   }
-  for (size_t r = 0; r < rs->nrows; r++) {
-    const fl_row *row = &rs->rows[r];
-    fl_sgroup *g = &groups[gof[row->cfg]];
-    int completed = strcmp(row->status, "completed") == 0;
-    g->runs++;
-    for (int s = 0; s < FL_SUM_NSTATUS; s++)
-      if (strcmp(row->status, fl_sum_status[s]) == 0)
-        g->status[s]++;
-    if (!completed)
-      continue;
-    for (int f = 0; f < FL_SUM_NFIG; f++) {
-      if (isnan(row->fig[f]))
-        continue;
-      if ((g->n[f] & (g->n[f] - 1)) == 0) { /* grow at powers of two */
-        double *m = realloc(g->v[f], (g->n[f] ? 2 * g->n[f] : 1) * sizeof *m);
-        FL_CHECK(m != NULL, FL_ERR_NOMEM, "out of memory");
-        g->v[f] = m;
-      }
-      g->v[f][g->n[f]++] = row->fig[f];
-    }
-  }
+  FL_TRY(fl_sum_gather(rs, gof, groups));
 
   /* keys shown: the identity ones, then every other that varies between the groups */
   FL_ALLOC(shown, nk + 1);
@@ -239,24 +296,7 @@ fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *o
   }
   /* groups ordered by the varying keys first (the sweep's), then the identity keys, then the dimensions */
   FL_ALLOC(order, ng + 1);
-  {
-    int ks[1024], n = 0, nid = (int)(sizeof fl_sum_identity / sizeof fl_sum_identity[0]);
-    for (int s = 0; s < nshown && n < 1024; s++)
-      if (s >= nid)
-        ks[n++] = shown[s];
-    for (int s = 0; s < nshown && s < nid && n < 1024; s++)
-      ks[n++] = shown[s];
-    for (int g = 0; g < ng; g++) {
-      int at = g;
-      order[g] = g;
-      while (at > 0 && fl_sum_before(rs, groups[order[at]].cfg, groups[order[at - 1]].cfg, ks, n)) {
-        int t = order[at];
-        order[at] = order[at - 1];
-        order[at - 1] = t;
-        at--;
-      }
-    }
-  }
+  fl_sum_order(rs, groups, ng, shown, nshown, order);
 
   /* the groups, in order, with their figures */
   FL_ALLOC(sm, 1);
@@ -265,27 +305,7 @@ fl_err fl_summary_compute(sqlite3 *h, const char *path, const fl_summary_opts *o
     const fl_sgroup *g = &groups[order[oi]];
     fl_summary_group *o = &sm->groups[oi];
     const fl_rowcfg *cf = &rs->cfg[g->cfg];
-    o->scenario = cf->scenario;
-    o->mode = cf->mode;
-    o->vals = (const char *const *)cf->vals;
-    o->dims = (const char *const *)cf->dims;
-    o->runs = g->runs;
-    for (int st = 0; st < FL_SUM_NSTATUS; st++)
-      o->status[st] = g->status[st];
-    for (int f = 0; f < FL_SUM_NFIG; f++) {
-      fl_summary_stat *x = &o->fig[f];
-      x->n = g->n[f];
-      x->mean = x->ci95 = x->min = x->max = NAN;
-      if (!g->n[f])
-        continue;
-      fl_stats_ci(g->v[f], g->n[f], 0.95, &x->mean, &x->ci95);
-      x->min = INFINITY;
-      x->max = -INFINITY;
-      for (size_t i = 0; i < g->n[f]; i++) {
-        x->min = fmin(x->min, g->v[f][i]);
-        x->max = fmax(x->max, g->v[f][i]);
-      }
-    }
+    fl_sum_fill_group(g, cf, o);
   }
   sm->ngroups = ng;
   sm->shown = shown;
