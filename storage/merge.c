@@ -138,12 +138,57 @@ done:
 }
 
 /* Copy what `src` has that `out` lacks; counts go to *added and *present. */
+/* The event kinds of file `hi` that this version does not know become legacy kinds of the output (each event's text
+ * kept in note). */
+static fl_err fl_merge_kinds(sqlite3 *ho, sqlite3 *hi, const char *path)
+{
+  fl_err rc = FL_OK;
+  sqlite3_stmt *kinds = NULL;
+  char *q = sqlite3_mprintf("SELECT DISTINCT kind FROM %s", fl_db_events_sql(hi));
+  FL_CHECK(q && sqlite3_prepare_v2(hi, q, -1, &kinds, NULL) == SQLITE_OK, FL_ERR_INPUT, "%s: %s", path,
+           sqlite3_errmsg(hi));
+  while (rc == FL_OK && sqlite3_step(kinds) == SQLITE_ROW) {
+    sqlite3_free(q);
+    if (!(q = sqlite3_mprintf("SELECT %Q AS name", (const char *)sqlite3_column_text(kinds, 0))))
+      rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+    else
+      rc = fl_db_add_legacy_kinds(ho, q);
+  }
+done:
+  sqlite3_free(q);
+  sqlite3_finalize(kinds);
+  return rc;
+}
+
+/* The input files' content of file `hi`, content-addressed (a file the output holds already is kept once). */
+static fl_err fl_merge_inputs(fl_db *out, sqlite3 *hi)
+{
+  fl_err rc = FL_OK;
+  sqlite3 *ho = fl_db_sqlite(out);
+  sqlite3_stmt *inp = NULL, *inp_ins = NULL;
+  if (sqlite3_prepare_v2(hi, "SELECT xxh64, size, path, text FROM input_files", -1, &inp, NULL) == SQLITE_OK) {
+    FL_CHECK(sqlite3_prepare_v2(ho, "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?,?,?,?)", -1,
+                                &inp_ins, NULL) == SQLITE_OK,
+             FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
+    while (sqlite3_step(inp) == SQLITE_ROW) {
+      sqlite3_reset(inp_ins);
+      for (int k = 0; k < 4; k++)
+        sqlite3_bind_value(inp_ins, k + 1, sqlite3_column_value(inp, k));
+      FL_CHECK(sqlite3_step(inp_ins) == SQLITE_DONE, FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
+    }
+  }
+done:
+  sqlite3_finalize(inp);
+  sqlite3_finalize(inp_ins);
+  return rc;
+}
+
 static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *present)
 {
   fl_err rc = FL_OK;
   fl_db *in = NULL;
   sqlite3 *hi, *ho = fl_db_sqlite(out);
-  sqlite3_stmt *sel = NULL, *ins = NULL, *ev_sel = NULL, *ev_ins = NULL, *inp = NULL, *inp_ins = NULL;
+  sqlite3_stmt *sel = NULL, *ins = NULL, *ev_sel = NULL, *ev_ins = NULL;
   char *sql = NULL, *key = NULL;
   int ncols, id_col = -1, key_col = -1, map[128], nmap = 0;
   size_t len = 0;
@@ -194,24 +239,7 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
     }
     sqlite3_free(q);
   }
-  /* the kinds this version does not know become legacy kinds of the output (each event's text kept in note) */
-  {
-    sqlite3_stmt *kinds = NULL;
-    char *q = sqlite3_mprintf("SELECT DISTINCT kind FROM %s", fl_db_events_sql(hi));
-    FL_CHECK(q && sqlite3_prepare_v2(hi, q, -1, &kinds, NULL) == SQLITE_OK, FL_ERR_INPUT, "%s: %s", path,
-             sqlite3_errmsg(hi));
-    sqlite3_free(q);
-    q = NULL;
-    while (rc == FL_OK && sqlite3_step(kinds) == SQLITE_ROW) {
-      if (!(q = sqlite3_mprintf("SELECT %Q AS name", (const char *)sqlite3_column_text(kinds, 0))))
-        rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
-      else
-        rc = fl_db_add_legacy_kinds(ho, q);
-      sqlite3_free(q);
-    }
-    sqlite3_finalize(kinds);
-    FL_TRY(rc);
-  }
+  FL_TRY(fl_merge_kinds(ho, hi, path));
   FL_CHECK(sqlite3_prepare_v2(ho,
                               "INSERT INTO events (id, run_id, t_s, kind, node, note) VALUES (?1 * 4294967296 + ?2, ?1,"
                               " ?3, (SELECT MIN(code) FROM event_kinds WHERE name = ?4), ?5, COALESCE(?6, ''))",
@@ -276,25 +304,12 @@ static fl_err fl_merge_copy(fl_db *out, const char *path, long *added, long *pre
     }
     (*added)++;
   }
-  /* the inputs' content, content-addressed */
-  if (sqlite3_prepare_v2(hi, "SELECT xxh64, size, path, text FROM input_files", -1, &inp, NULL) == SQLITE_OK) {
-    FL_CHECK(sqlite3_prepare_v2(ho, "INSERT OR IGNORE INTO input_files (xxh64, size, path, text) VALUES (?,?,?,?)", -1,
-                                &inp_ins, NULL) == SQLITE_OK,
-             FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
-    while (sqlite3_step(inp) == SQLITE_ROW) {
-      sqlite3_reset(inp_ins);
-      for (int k = 0; k < 4; k++)
-        sqlite3_bind_value(inp_ins, k + 1, sqlite3_column_value(inp, k));
-      FL_CHECK(sqlite3_step(inp_ins) == SQLITE_DONE, FL_ERR_DB, "%s: %s", fl_db_path(out), sqlite3_errmsg(ho));
-    }
-  }
+  FL_TRY(fl_merge_inputs(out, hi));
 done:
   sqlite3_finalize(sel);
   sqlite3_finalize(ins);
   sqlite3_finalize(ev_sel);
   sqlite3_finalize(ev_ins);
-  sqlite3_finalize(inp);
-  sqlite3_finalize(inp_ins);
   sqlite3_free(key);
   free(sql);
   fl_db_close(&in);
