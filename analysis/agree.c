@@ -540,6 +540,66 @@ static int fl_agree_cmp(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
+/* Strategy `kind` set up for the real engine as agree runs it (a job of ranks, one copy of it when placed by node):
+ * what it writes and how many copies, into *out; FL_ERR_INPUT naming --strategies and why otherwise. */
+static fl_err fl_agree_kind(const fl_agree_opts *a, fl_scenario *sc, const char *kind, fl_agree_strat *out)
+{
+  fl_err rc = FL_OK;
+  char set[96];
+  fl_scenario *probe = NULL;
+  fl_engine_caps caps;
+  fl_strategy_run strat;
+  snprintf(set, sizeof set, "strategy.kind=%s", kind);
+  rc = fl_scenario_set(sc, set);
+  if (rc == FL_OK) {
+    FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a->path, &probe));
+    rc = fl_exec_setup(probe, a->np, &caps, &strat);
+    fl_scenario_destroy(&probe);
+    *out = (fl_agree_strat){
+        .kind = kind, .levels = rc == FL_OK ? strat.levels : 0, .degree = rc == FL_OK ? strat.degree : 1};
+    if (rc == FL_OK && a->per_node > 1 && strat.degree > 1)
+      rc = fl_err_set(FL_ERR_INPUT,
+                      "agree by node (mpi.ranks_per_node = %ld) compares strategies of one copy of the job; '%s' "
+                      "runs %ld: leave it out of --strategies",
+                      a->per_node, kind, (long)strat.degree);
+    if (rc == FL_OK && caps.shape != FL_SHAPE_RANKS)
+      rc = fl_err_set(FL_ERR_INPUT,
+                      "agree compares the makespan of a job of ranks (the simulator's bsp model of the calibrated "
+                      "job), and '%s' drives the grid world's tasks: run it with faultline run and faultline "
+                      "simulate, and compare the rows with faultline report",
+                      kind);
+  }
+  if (rc != FL_OK) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s", fl_err_msg());
+    rc = fl_err_set(FL_ERR_INPUT, "--strategies %s: %s", kind, msg);
+  }
+done:
+  return rc;
+}
+
+/* The ratios' spread over the rounds, each its own calibration and failures: min, median, max and how many within. */
+static void fl_agree_print_spread(const char *const *kinds, long nkinds, const double *ratios, long repeat)
+{
+  /* the spread over the rounds, each its own calibration and failures */
+  printf("\n%-11s %8s %8s %8s %s\n", "strategy", "min", "median", "max", "within 0.85-1.15 (compared)");
+  for (long k = 0; k < nkinds; k++) {
+    double v[256];
+    long n = 0, in = 0;
+    for (long r = 0; r < repeat; r++)
+      if (isfinite(ratios[k * repeat + r])) {
+        v[n++] = ratios[k * repeat + r];
+        in += v[n - 1] >= 0.85 && v[n - 1] <= 1.15;
+      }
+    qsort(v, (size_t)n, sizeof v[0], fl_agree_cmp);
+    if (n)
+      printf("%-11s %8.3f %8.3f %8.3f %ld of %ld (%ld of %ld rounds compared)\n", kinds[k], v[0],
+             n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[n - 1], in, n, n, repeat);
+    else
+      printf("%-11s %8s %8s %8s none compared\n", kinds[k], "-", "-", "-");
+  }
+}
+
 fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
 {
   fl_agree_opts a = *opts;
@@ -562,38 +622,9 @@ fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
   snprintf(db, sizeof db, "%s", a.db ? a.db : sc->db);
   snprintf(list, sizeof list, "%s", a.strategies ? a.strategies : FL_AGREE_DEFAULT);
   for (kind = strtok_r(list, ",", &save); kind; kind = strtok_r(NULL, ",", &save)) {
-    char set[96];
-    fl_scenario *probe = NULL;
-    fl_engine_caps caps;
-    fl_strategy_run strat;
     FL_CHECK(nkinds < 32, FL_ERR_INPUT, "--strategies: at most 32");
     kinds[nkinds++] = kind;
-    snprintf(set, sizeof set, "strategy.kind=%s", kind);
-    rc = fl_scenario_set(sc, set);
-    if (rc == FL_OK) {
-      FL_TRY(fl_scenario_replay(sc->text, sc->overrides, a.path, &probe));
-      rc = fl_exec_setup(probe, a.np, &caps, &strat);
-      fl_scenario_destroy(&probe);
-      kstrat[nkinds - 1] = (fl_agree_strat){
-          .kind = kind, .levels = rc == FL_OK ? strat.levels : 0, .degree = rc == FL_OK ? strat.degree : 1};
-      if (rc == FL_OK && a.per_node > 1 && strat.degree > 1)
-        rc = fl_err_set(FL_ERR_INPUT,
-                        "agree by node (mpi.ranks_per_node = %ld) compares strategies of one copy of the job; '%s' "
-                        "runs %ld: leave it out of --strategies",
-                        a.per_node, kind, (long)strat.degree);
-      if (rc == FL_OK && caps.shape != FL_SHAPE_RANKS)
-        rc = fl_err_set(FL_ERR_INPUT,
-                        "agree compares the makespan of a job of ranks (the simulator's bsp model of the calibrated "
-                        "job), and '%s' drives the grid world's tasks: run it with faultline run and faultline "
-                        "simulate, and compare the rows with faultline report",
-                        kind);
-    }
-    if (rc != FL_OK) {
-      char msg[600];
-      snprintf(msg, sizeof msg, "%s", fl_err_msg());
-      rc = fl_err_set(FL_ERR_INPUT, "--strategies %s: %s", kind, msg);
-      goto done;
-    }
+    FL_TRY(fl_agree_kind(&a, sc, kind, &kstrat[nkinds - 1]));
   }
   FL_ALLOC(ratios, (size_t)(nkinds * a.repeat));
   FL_TRY(fl_agree_tmpdir(&a));
@@ -665,25 +696,8 @@ fl_err fl_agree_run(fl_agree_opts *opts, int *within_out)
       fflush(stdout);
     }
   }
-  if (a.repeat > 1) {
-    /* the spread over the rounds, each its own calibration and failures */
-    printf("\n%-11s %8s %8s %8s %s\n", "strategy", "min", "median", "max", "within 0.85-1.15 (compared)");
-    for (long k = 0; k < nkinds; k++) {
-      double v[256];
-      long n = 0, in = 0;
-      for (long r = 0; r < a.repeat; r++)
-        if (isfinite(ratios[k * a.repeat + r])) {
-          v[n++] = ratios[k * a.repeat + r];
-          in += v[n - 1] >= 0.85 && v[n - 1] <= 1.15;
-        }
-      qsort(v, (size_t)n, sizeof v[0], fl_agree_cmp);
-      if (n)
-        printf("%-11s %8.3f %8.3f %8.3f %ld of %ld (%ld of %ld rounds compared)\n", kinds[k], v[0],
-               n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v[n - 1], in, n, n, a.repeat);
-      else
-        printf("%-11s %8s %8s %8s none compared\n", kinds[k], "-", "-", "-");
-    }
-  }
+  if (a.repeat > 1)
+    fl_agree_print_spread((const char *const *)kinds, nkinds, ratios, a.repeat);
   for (long k = 0; k < nkinds; k++)
     if (kwhy[k][0])
       printf("\n%s was not run in the last round (%s); it is left out of the exit status", kinds[k], kwhy[k] + 9);
