@@ -426,13 +426,8 @@ void fl_sim_ranks_work(fl_sim *sim, const fl_scenario *sc)
 /* The simulator runs every strategy for it: every checkpoint level, replicas, process crashes. */
 const fl_sim_app fl_sim_bsp = {
     .app = &fl_app_bsp,
-    .caps = {.name = "sim",
-             .shape = FL_SHAPE_RANKS,
-             .levels = FL_SIM_ALL_LEVELS,
-             .max_degree = 3,
-             .task_recovery = 1,
-             .intervals = FL_IRULE_HAZARD | FL_IRULE_LEVELS},
-    .flags = FL_SIM_APP_PLATFORM_COSTS | FL_SIM_APP_BY_WORK | FL_SIM_APP_DIRECT,
+    .caps = FL_SIM_RANKS_CAPS,
+    .flags = FL_SIM_RANKS_FLAGS,
     .work = fl_sim_ranks_work,
     .coordinate = fl_sim_run_ranks,
 };

@@ -95,8 +95,15 @@ enum {
 FL_SIM_APPS(X)
 #undef X
 
-/* The rank-parallel engine's parts an app kind may reuse (run_ranks.c): the coordinator of a bulk-synchronous job
- * under the strategy, and app.flops at the slowest node's speed as the job's work (app.work when app.flops is 0). */
+/* The rank-parallel engine's parts an app kind may reuse (run_ranks.c): what it offers the strategy and how it runs
+ * (bsp's caps and flags), the coordinator of a bulk-synchronous job under the strategy, and app.flops at the slowest
+ * node's speed as the job's work (app.work when app.flops is 0). */
+#define FL_SIM_RANKS_CAPS                                                                                              \
+  {                                                                                                                    \
+    .name = "sim", .shape = FL_SHAPE_RANKS, .levels = FL_SIM_ALL_LEVELS, .max_degree = 3, .task_recovery = 1,          \
+    .intervals = FL_IRULE_HAZARD | FL_IRULE_LEVELS                                                                     \
+  }
+#define FL_SIM_RANKS_FLAGS (FL_SIM_APP_PLATFORM_COSTS | FL_SIM_APP_BY_WORK | FL_SIM_APP_DIRECT)
 void fl_sim_run_ranks(fl_replica *rep);
 void fl_sim_ranks_work(struct fl_sim *sim, const fl_scenario *sc);
 

@@ -45,13 +45,8 @@ static void fl_scaled_work(fl_sim *sim, const fl_scenario *sc)
 
 const fl_sim_app fl_sim_scaled = {
     .app = &fl_app_scaled,
-    .caps = {.name = "sim",
-             .shape = FL_SHAPE_RANKS,
-             .levels = FL_SIM_ALL_LEVELS,
-             .max_degree = 3,
-             .task_recovery = 1,
-             .intervals = FL_IRULE_HAZARD | FL_IRULE_LEVELS},
-    .flags = FL_SIM_APP_PLATFORM_COSTS | FL_SIM_APP_BY_WORK | FL_SIM_APP_DIRECT,
+    .caps = FL_SIM_RANKS_CAPS, /* bsp's: every strategy, level and interval rule of the rank-parallel engine */
+    .flags = FL_SIM_RANKS_FLAGS,
     .work = fl_scaled_work,
     .coordinate = fl_sim_run_ranks,
 };
