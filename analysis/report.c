@@ -466,6 +466,105 @@ static const fl_report_section *const fl_report_sections[] = {FL_REPORT_SECTIONS
 #undef FL_REPORT_SECTION_ENTRY
 
 /* One table: job-level runs (tasks = 0), grid-world sweeps (tasks = 1) or task graphs (tasks = 2). */
+/* The table's header, from the first row: a job's columns (node-hours and energy when the rows have them, each in
+ * the unit its largest value reads best in), a grid world's or a task graph's. */
+static fl_err fl_report_head(sqlite3_stmt *st, int tasks, fl_group *g, fl_table *tab)
+{
+  fl_err rc = FL_OK;
+  if (!tasks) {
+    /* node-hours and energy when the rows have them, each in the unit its largest value reads best in */
+    double nh = fl_col(st, 33), e = fl_col(st, 34);
+    const char *head[16];
+    static char nh_head[48], e_head[48];
+    int n = 0;
+    g->have_nh = !isnan(nh);
+    g->have_e = !isnan(e);
+    g->nh_scale = nh >= 1e6 ? 1e6 : nh >= 1e3 ? 1e3 : 1.0;
+    g->nh_unit = nh >= 1e6 ? "M node-h" : nh >= 1e3 ? "k node-h" : "node-h";
+    g->e_scale = e >= 3.6e12 ? 3.6e12 : e >= 3.6e9 ? 3.6e9 : 3.6e6;
+    g->e_unit = e >= 3.6e12 ? "GWh" : e >= 3.6e9 ? "MWh" : "kWh";
+    snprintf(nh_head, sizeof nh_head, "%s (95%% CI)", g->nh_unit);
+    snprintf(e_head, sizeof e_head, "energy %s (95%% CI)", g->e_unit);
+    head[n++] = "scenario";
+    head[n++] = "mode";
+    head[n++] = "strategy";
+    head[n++] = "interval";
+    head[n++] = "ranks";
+    head[n++] = "node-MTBF";
+    head[n++] = "model";
+    head[n++] = "δ / R";
+    head[n++] = "runs";
+    head[n++] = "makespan (95% CI)";
+    head[n++] = "waste (95% CI)";
+    if (g->have_nh)
+      head[n++] = nh_head;
+    if (g->have_e)
+      head[n++] = e_head;
+    head[n++] = "failures";
+    head[n++] = "interruptions";
+    tab->ncols = n;
+    if (fl_table_add(tab, head) != 0) {
+      rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+      goto done;
+    }
+  } else {
+    static const char *const task_head[] = {"scenario", "mode",       "strategy",      "weights",    "policy (budget)",
+                                            "tasks",    "runs",       "time (95% CI)", "resilience", "error Linf",
+                                            "error L1", "replicated", "substituted"};
+    static const char *const graph_head[] = {"scenario",    "mode",       "strategy",          "policy (budget)",
+                                             "node-MTBF",   "runs",       "makespan (95% CI)", "x failure-free",
+                                             "x schedule",  "lost",       "re-executed",       "substituted",
+                                             "error spent", "error Linf", "sweeps done"};
+    if (fl_table_add(tab, tasks == 2 ? graph_head : task_head) != 0) {
+      rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+      goto done;
+    }
+  }
+done:
+  return rc;
+}
+
+/* A row into its group: a completed run's figures, else its status counted. */
+static fl_err fl_report_tally(fl_group *g, sqlite3_stmt *st, int tasks, const char *status, double makespan,
+                              double work, double iters)
+{
+  fl_err rc = FL_OK;
+  double v[FL_NMETRICS];
+  if (strcmp(status, "completed") == 0 && makespan > 0) {
+    v[FL_M_MAKESPAN] = makespan;
+    v[FL_M_WASTE] = 1.0 - work / makespan;
+    v[FL_M_FAILURES] = fl_col(st, 11);
+    v[FL_M_INTERRUPTIONS] = fl_col(st, 12);
+    v[FL_M_RESILIENCE] = iters > 0 ? fl_col(st, 17) / iters : NAN;
+    v[FL_M_ELINF] = fl_col(st, 18);
+    v[FL_M_EL1] = fl_col(st, 19);
+    v[FL_M_REPLICATED] = iters > 0 ? fl_col(st, 20) / iters : NAN;
+    v[FL_M_SUBSTITUTED] = iters > 0 ? fl_col(st, 21) / iters : NAN;
+    v[FL_M_LOST] = fl_col(st, 24);
+    v[FL_M_SPENT] = fl_col(st, 25);
+    v[FL_M_XFREE] = fl_col(st, 30) > 0 ? makespan / fl_col(st, 30) : NAN;
+    v[FL_M_NODEH] = fl_col(st, 31);
+    v[FL_M_ENERGY] = fl_col(st, 32);
+    if (tasks == 2) { /* a task graph: per run, and its makespan against the failure-free schedule */
+      v[FL_M_WASTE] = work > 0 ? makespan / work : NAN;
+      v[FL_M_REPLICATED] = fl_col(st, 20);
+      v[FL_M_SUBSTITUTED] = fl_col(st, 21);
+    }
+    if (fl_group_push(g, v) != 0) {
+      rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
+      goto done;
+    }
+  } else if (strcmp(status, "timeout") == 0) {
+    g->timeout++;
+  } else if (strcmp(status, "wrong_result") == 0) {
+    g->wrong++;
+  } else {
+    g->failed++;
+  }
+done:
+  return rc;
+}
+
 static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks, FILE *out, int *rows_out)
 {
   fl_err rc = FL_OK;
@@ -519,7 +618,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
     int step = sqlite3_step(st);
     char key[640], interval[128], mtbf[32], policy[64];
     const char *rule, *status;
-    double tau, mtbf_s, makespan, work, iters, v[FL_NMETRICS];
+    double tau, mtbf_s, makespan, work, iters;
     long nodes;
     if (step == SQLITE_DONE)
       break;
@@ -527,55 +626,8 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       rc = fl_err_set(FL_ERR_DB, "%s: report query: %s", sqlite3_db_filename(db, "main"), sqlite3_errmsg(db));
       goto done;
     }
-    if (rows++ == 0 && !tasks) {
-      /* node-hours and energy when the rows have them, each in the unit its largest value reads best in */
-      double nh = fl_col(st, 33), e = fl_col(st, 34);
-      const char *head[16];
-      static char nh_head[48], e_head[48];
-      int n = 0;
-      g.have_nh = !isnan(nh);
-      g.have_e = !isnan(e);
-      g.nh_scale = nh >= 1e6 ? 1e6 : nh >= 1e3 ? 1e3 : 1.0;
-      g.nh_unit = nh >= 1e6 ? "M node-h" : nh >= 1e3 ? "k node-h" : "node-h";
-      g.e_scale = e >= 3.6e12 ? 3.6e12 : e >= 3.6e9 ? 3.6e9 : 3.6e6;
-      g.e_unit = e >= 3.6e12 ? "GWh" : e >= 3.6e9 ? "MWh" : "kWh";
-      snprintf(nh_head, sizeof nh_head, "%s (95%% CI)", g.nh_unit);
-      snprintf(e_head, sizeof e_head, "energy %s (95%% CI)", g.e_unit);
-      head[n++] = "scenario";
-      head[n++] = "mode";
-      head[n++] = "strategy";
-      head[n++] = "interval";
-      head[n++] = "ranks";
-      head[n++] = "node-MTBF";
-      head[n++] = "model";
-      head[n++] = "δ / R";
-      head[n++] = "runs";
-      head[n++] = "makespan (95% CI)";
-      head[n++] = "waste (95% CI)";
-      if (g.have_nh)
-        head[n++] = nh_head;
-      if (g.have_e)
-        head[n++] = e_head;
-      head[n++] = "failures";
-      head[n++] = "interruptions";
-      tab.ncols = n;
-      if (fl_table_add(&tab, head) != 0) {
-        rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
-        goto done;
-      }
-    } else if (rows == 1) {
-      static const char *const task_head[] = {
-          "scenario",      "mode",       "strategy",   "weights",  "policy (budget)", "tasks",      "runs",
-          "time (95% CI)", "resilience", "error Linf", "error L1", "replicated",      "substituted"};
-      static const char *const graph_head[] = {"scenario",    "mode",       "strategy",          "policy (budget)",
-                                               "node-MTBF",   "runs",       "makespan (95% CI)", "x failure-free",
-                                               "x schedule",  "lost",       "re-executed",       "substituted",
-                                               "error spent", "error Linf", "sweeps done"};
-      if (fl_table_add(&tab, tasks == 2 ? graph_head : task_head) != 0) {
-        rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
-        goto done;
-      }
-    }
+    if (rows++ == 0)
+      FL_TRY(fl_report_head(st, tasks, &g, &tab));
     rule = (const char *)sqlite3_column_text(st, 3);
     tau = fl_col(st, 4);
     nodes = (long)sqlite3_column_int64(st, 5);
@@ -646,37 +698,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
       g.progress_sum += fl_col(st, 17) / iters; /* a grid world's sweeps done, timeouts included */
       g.progress_n++;
     }
-    if (strcmp(status, "completed") == 0 && makespan > 0) {
-      v[FL_M_MAKESPAN] = makespan;
-      v[FL_M_WASTE] = 1.0 - work / makespan;
-      v[FL_M_FAILURES] = fl_col(st, 11);
-      v[FL_M_INTERRUPTIONS] = fl_col(st, 12);
-      v[FL_M_RESILIENCE] = iters > 0 ? fl_col(st, 17) / iters : NAN;
-      v[FL_M_ELINF] = fl_col(st, 18);
-      v[FL_M_EL1] = fl_col(st, 19);
-      v[FL_M_REPLICATED] = iters > 0 ? fl_col(st, 20) / iters : NAN;
-      v[FL_M_SUBSTITUTED] = iters > 0 ? fl_col(st, 21) / iters : NAN;
-      v[FL_M_LOST] = fl_col(st, 24);
-      v[FL_M_SPENT] = fl_col(st, 25);
-      v[FL_M_XFREE] = fl_col(st, 30) > 0 ? makespan / fl_col(st, 30) : NAN;
-      v[FL_M_NODEH] = fl_col(st, 31);
-      v[FL_M_ENERGY] = fl_col(st, 32);
-      if (tasks == 2) { /* a task graph: per run, and its makespan against the failure-free schedule */
-        v[FL_M_WASTE] = work > 0 ? makespan / work : NAN;
-        v[FL_M_REPLICATED] = fl_col(st, 20);
-        v[FL_M_SUBSTITUTED] = fl_col(st, 21);
-      }
-      if (fl_group_push(&g, v) != 0) {
-        rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
-        goto done;
-      }
-    } else if (strcmp(status, "timeout") == 0) {
-      g.timeout++;
-    } else if (strcmp(status, "wrong_result") == 0) {
-      g.wrong++;
-    } else {
-      g.failed++;
-    }
+    FL_TRY(fl_report_tally(&g, st, tasks, status, makespan, work, iters));
   }
   if (have && fl_group_print(&g, tasks, &tab) != 0) {
     rc = fl_err_set(FL_ERR_NOMEM, "out of memory in report");
