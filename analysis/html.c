@@ -671,10 +671,181 @@ static const char *const fl_html_sort_js =
     "})();\n"
     "</script>\n";
 
+/* What the figures of a scenario's rows show: waste; a machine's (workloads) what resilience cost it in node-hours;
+ * a task graph's slowdown against its failure-free schedule; a grid world's resilience. */
+static void fl_html_axis(sqlite3 *db, const char *name, const char **y, const char **yhead, const char **ywhat,
+                         const char **ybar)
+{
+  /* a machine's runs (workloads) are told apart by what resilience cost it, not by waste */
+  *y = "waste";
+  *yhead = "Waste";
+  *ywhat = "waste (1 &minus; work / makespan)";
+  *ybar = "waste";
+  {
+    sqlite3_stmt *wl = NULL;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT MIN(app = 'workload'), MIN(app = 'workflow'), MIN(app = 'gridworld') FROM runs "
+                           "WHERE scenario = ?1",
+                           -1, &wl, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(wl, 1, name, -1, SQLITE_STATIC);
+      if (sqlite3_step(wl) == SQLITE_ROW && sqlite3_column_int(wl, 0) == 1) {
+        *y = "overhead_node_hours";
+        *yhead = "Overhead node-hours";
+        *ywhat = "the node-hours resilience cost the machine (lost, checkpoints, restarts, waiting for the PFS)";
+        *ybar = *ywhat;
+      } else if (sqlite3_column_int(wl, 1) == 1) {
+        /* task graphs: how much longer than their failure-free HEFT schedule */
+        *y = "slowdown";
+        *yhead = "Slowdown";
+        *ywhat = "the makespan over the failure-free schedule's";
+        *ybar = *ywhat;
+      } else if (sqlite3_column_int(wl, 2) == 1) {
+        /* grid worlds: the share of sweeps in which every task got a value */
+        *y = "resilience";
+        *yhead = "Resilience";
+        *ywhat = "the share of sweeps in which every task got a value";
+        *ybar = *ywhat;
+      }
+    }
+    sqlite3_finalize(wl);
+  }
+}
+
+/* Per scenario (keys of two scenarios are not one axis), a figure per key that varies under one strategy: the
+ * scenario's figure against it, a line per strategy; with no such key, the configurations side by side. Drawn in
+ * tmp, counted in *figures. */
+static fl_err fl_html_figures(FILE *f, sqlite3 *db, const char *scenario, const char *tmp, int *figures)
+{
+  fl_err rc = FL_OK;
+  char keys[2048], path[4200];
+  sqlite3_stmt *sc = NULL;
+  int nsc = 0, headed = 0;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT scenario, COUNT(*) OVER () FROM runs WHERE (?1 IS NULL OR scenario = ?1) AND "
+                         "status = 'completed' GROUP BY scenario ORDER BY scenario",
+                         -1, &sc, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(sc, 1, scenario, -1, SQLITE_STATIC);
+    while (rc == FL_OK && sqlite3_step(sc) == SQLITE_ROW) {
+      char name[256], *save = NULL, *key, list[2048];
+      snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(sc, 0));
+      nsc = sqlite3_column_int(sc, 1);
+      const char *y, *yhead, *ywhat, *ybar;
+      fl_html_axis(db, name, &y, &yhead, &ywhat, &ybar);
+      rc = fl_plot_varying_keys(db, name, keys, sizeof keys);
+      if (rc == FL_OK && !keys[0]) {
+        /* no numeric axis: the configurations side by side (strategies, weightings), if there are two */
+        fl_plot_opts po = {.y = y, .scenario = name};
+        sqlite3_stmt *cnt = NULL;
+        int configs = 0;
+        if (sqlite3_prepare_v2(db, "SELECT COUNT(DISTINCT strategy || '|' || overrides) FROM runs WHERE scenario = ?1",
+                               -1, &cnt, NULL) == SQLITE_OK) {
+          sqlite3_bind_text(cnt, 1, name, -1, SQLITE_STATIC);
+          if (sqlite3_step(cnt) == SQLITE_ROW)
+            configs = sqlite3_column_int(cnt, 0);
+        }
+        sqlite3_finalize(cnt);
+        if (configs < 2)
+          continue;
+        snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, *figures);
+        po.file = path;
+        if (!headed++)
+          fprintf(f, "<h2>%s by configuration</h2>\n", yhead);
+        if ((rc = fl_plot_bars(db, &po)) != FL_OK ||
+            (fputs("<figure class=\"plot\">\n", f), rc = fl_html_svg(f, path)) != FL_OK)
+          break;
+        fputs("\n<figcaption>", f);
+        fl_html_text(f, name, strlen(name));
+        fprintf(f, ": %s of each configuration, mean and 95 %% CI.</figcaption>\n</figure>\n", ybar);
+        (*figures)++;
+        continue;
+      }
+      if (rc != FL_OK)
+        continue;
+      if (!headed++)
+        fprintf(f, "<h2>%s against what varies</h2>\n", yhead);
+      if (nsc > 1) {
+        fputs("<h3>", f);
+        fl_html_text(f, name, strlen(name));
+        fputs("</h3>\n", f);
+      }
+      snprintf(list, sizeof list, "%s", keys);
+      for (key = strtok_r(list, ", ", &save); rc == FL_OK && key; key = strtok_r(NULL, ", ", &save)) {
+        fl_plot_opts po = {.x = key, .y = y, .scenario = name};
+        snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, *figures);
+        po.file = path;
+        if ((rc = fl_plot(db, &po)) != FL_OK ||
+            (fputs("<figure class=\"plot\">\n", f), rc = fl_html_svg(f, path)) != FL_OK)
+          break;
+        fputs("\n<figcaption>", f);
+        fl_html_text(f, name, strlen(name));
+        fprintf(f, ": %s against ", ywhat);
+        fl_html_text(f, key, strlen(key));
+        fputs(", one line per strategy, shaded: 95 % CI.</figcaption>\n</figure>\n", f);
+        (*figures)++;
+      }
+    }
+  }
+  sqlite3_finalize(sc);
+  FL_TRY(rc);
+done:
+  return rc;
+}
+
+/* The run asked for (timeline_run > 0), else the one with the most failures, else the first that logged events, on
+ * a time axis. */
+static fl_err fl_html_timeline(FILE *f, sqlite3 *db, const char *db_label, const char *scenario, long timeline_run,
+                               const char *tmp, int *figures)
+{
+  fl_err rc = FL_OK;
+  char path[4200];
+  sqlite3_stmt *st = NULL;
+  long long run = 0;
+  if (sqlite3_prepare_v2(db,
+                         /* a run that had failures (the most), else the first that logged events */
+                         "SELECT e.run_id FROM events e JOIN runs r ON r.id = e.run_id "
+                         "WHERE ?1 IS NULL OR r.scenario = ?1 GROUP BY e.run_id "
+                         "ORDER BY COALESCE(r.failures, 0) > 0 DESC, COALESCE(r.failures, 0) DESC, e.run_id LIMIT 1",
+                         -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+      run = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_finalize(st);
+  if (timeline_run > 0) { /* the one asked for */
+    st = NULL;
+    FL_CHECK(sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE id = ?1", -1, &st, NULL) == SQLITE_OK, FL_ERR_DB,
+             "%s: %s", db_label, sqlite3_errmsg(db));
+    sqlite3_bind_int64(st, 1, timeline_run);
+    run = sqlite3_step(st) == SQLITE_ROW ? timeline_run : 0;
+    sqlite3_finalize(st);
+    FL_CHECK(run > 0, FL_ERR_INPUT, "--timeline %ld: no such run in %s", timeline_run, db_label);
+  }
+  if (run > 0) {
+    fl_db *mem = NULL; /* the run simulated again with its phases, when it was stored without them */
+    snprintf(path, sizeof path, "%s/timeline.svg", tmp);
+    rc = fl_rerun_timeline(db, db_label, (long)run, &mem);
+    if (rc == FL_OK)
+      rc = fl_plot_timeline(mem ? fl_db_sqlite(mem) : db, run, path);
+    fl_db_close(&mem);
+    FL_TRY(rc);
+    fprintf(f, "<h2>Run %lld, on a time axis</h2>\n<figure class=\"plot\">\n", run);
+    FL_TRY(fl_html_svg(f, path));
+    fputs(timeline_run > 0 ? "\n<figcaption>The run asked for: its phases"
+                           : "\n<figcaption>The run with the most failures: its phases",
+          f);
+    fputs(" (compute, checkpoints, restarts, downtime, waiting for nodes), the work failures threw away, the "
+          "failures, and each failed node's down time (task graphs: their events).</figcaption>\n</figure>\n",
+          f);
+    (*figures)++;
+  }
+done:
+  return rc;
+}
+
 fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, long timeline_run, const char *file)
 {
   fl_err rc = FL_OK;
-  char tmp[4096] = "", out_tmp[4200], keys[2048], path[4200], when[64];
+  char tmp[4096] = "", out_tmp[4200], when[64];
   char *table = NULL;
   size_t table_len = 0;
   FILE *f = NULL, *mem = NULL;
@@ -729,152 +900,8 @@ fl_err fl_report_html(sqlite3 *db, const char *db_label, const char *scenario, l
   fputs("</pre></details>\n", f);
   FL_TRY(fl_html_paired(f, db, db_label, scenario));
 
-  /* per scenario (keys of two scenarios are not one axis), a figure per key that varies under one strategy: waste
-   * against it, a line per strategy */
-  {
-    sqlite3_stmt *sc = NULL;
-    int nsc = 0, headed = 0;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT scenario, COUNT(*) OVER () FROM runs WHERE (?1 IS NULL OR scenario = ?1) AND "
-                           "status = 'completed' GROUP BY scenario ORDER BY scenario",
-                           -1, &sc, NULL) == SQLITE_OK) {
-      sqlite3_bind_text(sc, 1, scenario, -1, SQLITE_STATIC);
-      while (rc == FL_OK && sqlite3_step(sc) == SQLITE_ROW) {
-        char name[256], *save = NULL, *key, list[2048];
-        snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(sc, 0));
-        nsc = sqlite3_column_int(sc, 1);
-        /* a machine's runs (workloads) are told apart by what resilience cost it, not by waste */
-        const char *y = "waste", *yhead = "Waste", *ywhat = "waste (1 &minus; work / makespan)", *ybar = "waste";
-        {
-          sqlite3_stmt *wl = NULL;
-          if (sqlite3_prepare_v2(
-                  db,
-                  "SELECT MIN(app = 'workload'), MIN(app = 'workflow'), MIN(app = 'gridworld') FROM runs "
-                  "WHERE scenario = ?1",
-                  -1, &wl, NULL) == SQLITE_OK) {
-            sqlite3_bind_text(wl, 1, name, -1, SQLITE_STATIC);
-            if (sqlite3_step(wl) == SQLITE_ROW && sqlite3_column_int(wl, 0) == 1) {
-              y = "overhead_node_hours";
-              yhead = "Overhead node-hours";
-              ywhat = "the node-hours resilience cost the machine (lost, checkpoints, restarts, waiting for the PFS)";
-              ybar = ywhat;
-            } else if (sqlite3_column_int(wl, 1) == 1) {
-              /* task graphs: how much longer than their failure-free HEFT schedule */
-              y = "slowdown";
-              yhead = "Slowdown";
-              ywhat = "the makespan over the failure-free schedule's";
-              ybar = ywhat;
-            } else if (sqlite3_column_int(wl, 2) == 1) {
-              /* grid worlds: the share of sweeps in which every task got a value */
-              y = "resilience";
-              yhead = "Resilience";
-              ywhat = "the share of sweeps in which every task got a value";
-              ybar = ywhat;
-            }
-          }
-          sqlite3_finalize(wl);
-        }
-        rc = fl_plot_varying_keys(db, name, keys, sizeof keys);
-        if (rc == FL_OK && !keys[0]) {
-          /* no numeric axis: the configurations side by side (strategies, weightings), if there are two */
-          fl_plot_opts po = {.y = y, .scenario = name};
-          sqlite3_stmt *cnt = NULL;
-          int configs = 0;
-          if (sqlite3_prepare_v2(db,
-                                 "SELECT COUNT(DISTINCT strategy || '|' || overrides) FROM runs WHERE scenario = ?1",
-                                 -1, &cnt, NULL) == SQLITE_OK) {
-            sqlite3_bind_text(cnt, 1, name, -1, SQLITE_STATIC);
-            if (sqlite3_step(cnt) == SQLITE_ROW)
-              configs = sqlite3_column_int(cnt, 0);
-          }
-          sqlite3_finalize(cnt);
-          if (configs < 2)
-            continue;
-          snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, figures);
-          po.file = path;
-          if (!headed++)
-            fprintf(f, "<h2>%s by configuration</h2>\n", yhead);
-          if ((rc = fl_plot_bars(db, &po)) != FL_OK ||
-              (fputs("<figure class=\"plot\">\n", f), rc = fl_html_svg(f, path)) != FL_OK)
-            break;
-          fputs("\n<figcaption>", f);
-          fl_html_text(f, name, strlen(name));
-          fprintf(f, ": %s of each configuration, mean and 95 %% CI.</figcaption>\n</figure>\n", ybar);
-          figures++;
-          continue;
-        }
-        if (rc != FL_OK)
-          continue;
-        if (!headed++)
-          fprintf(f, "<h2>%s against what varies</h2>\n", yhead);
-        if (nsc > 1) {
-          fputs("<h3>", f);
-          fl_html_text(f, name, strlen(name));
-          fputs("</h3>\n", f);
-        }
-        snprintf(list, sizeof list, "%s", keys);
-        for (key = strtok_r(list, ", ", &save); rc == FL_OK && key; key = strtok_r(NULL, ", ", &save)) {
-          fl_plot_opts po = {.x = key, .y = y, .scenario = name};
-          snprintf(path, sizeof path, "%s/plot-%d.svg", tmp, figures);
-          po.file = path;
-          if ((rc = fl_plot(db, &po)) != FL_OK ||
-              (fputs("<figure class=\"plot\">\n", f), rc = fl_html_svg(f, path)) != FL_OK)
-            break;
-          fputs("\n<figcaption>", f);
-          fl_html_text(f, name, strlen(name));
-          fprintf(f, ": %s against ", ywhat);
-          fl_html_text(f, key, strlen(key));
-          fputs(", one line per strategy, shaded: 95 % CI.</figcaption>\n</figure>\n", f);
-          figures++;
-        }
-      }
-    }
-    sqlite3_finalize(sc);
-    FL_TRY(rc);
-  }
-  /* the first run that logged its events */
-  {
-    sqlite3_stmt *st = NULL;
-    long long run = 0;
-    if (sqlite3_prepare_v2(db,
-                           /* a run that had failures (the most), else the first that logged events */
-                           "SELECT e.run_id FROM events e JOIN runs r ON r.id = e.run_id "
-                           "WHERE ?1 IS NULL OR r.scenario = ?1 GROUP BY e.run_id "
-                           "ORDER BY COALESCE(r.failures, 0) > 0 DESC, COALESCE(r.failures, 0) DESC, e.run_id LIMIT 1",
-                           -1, &st, NULL) == SQLITE_OK) {
-      sqlite3_bind_text(st, 1, scenario, -1, SQLITE_STATIC);
-      if (sqlite3_step(st) == SQLITE_ROW)
-        run = sqlite3_column_int64(st, 0);
-    }
-    sqlite3_finalize(st);
-    if (timeline_run > 0) { /* the one asked for */
-      st = NULL;
-      FL_CHECK(sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE id = ?1", -1, &st, NULL) == SQLITE_OK, FL_ERR_DB,
-               "%s: %s", db_label, sqlite3_errmsg(db));
-      sqlite3_bind_int64(st, 1, timeline_run);
-      run = sqlite3_step(st) == SQLITE_ROW ? timeline_run : 0;
-      sqlite3_finalize(st);
-      FL_CHECK(run > 0, FL_ERR_INPUT, "--timeline %ld: no such run in %s", timeline_run, db_label);
-    }
-    if (run > 0) {
-      fl_db *mem = NULL; /* the run simulated again with its phases, when it was stored without them */
-      snprintf(path, sizeof path, "%s/timeline.svg", tmp);
-      rc = fl_rerun_timeline(db, db_label, (long)run, &mem);
-      if (rc == FL_OK)
-        rc = fl_plot_timeline(mem ? fl_db_sqlite(mem) : db, run, path);
-      fl_db_close(&mem);
-      FL_TRY(rc);
-      fprintf(f, "<h2>Run %lld, on a time axis</h2>\n<figure class=\"plot\">\n", run);
-      FL_TRY(fl_html_svg(f, path));
-      fputs(timeline_run > 0 ? "\n<figcaption>The run asked for: its phases"
-                             : "\n<figcaption>The run with the most failures: its phases",
-            f);
-      fputs(" (compute, checkpoints, restarts, downtime, waiting for nodes), the work failures threw away, the "
-            "failures, and each failed node's down time (task graphs: their events).</figcaption>\n</figure>\n",
-            f);
-      figures++;
-    }
-  }
+  FL_TRY(fl_html_figures(f, db, scenario, tmp, &figures));
+  FL_TRY(fl_html_timeline(f, db, db_label, scenario, timeline_run, tmp, &figures));
   if (!figures)
     fputs("<p>No scenario key varies between these rows and no run logged its events: nothing to draw.</p>\n", f);
   fputs(fl_html_sort_js, f);
