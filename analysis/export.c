@@ -218,6 +218,74 @@ static fl_value fl_xvalue(sqlite3_stmt *st, const fl_xcol *o, fl_scenario *sc, i
   return v;
 }
 
+/* After the runs columns (cols[0..ncols-1]): waste, then every scenario key and its parts (a grid's rows and
+ * columns, ...). Returns the count. */
+static int fl_export_derived_columns(fl_xcol *cols, int ncols)
+{
+  int nkeys = fl_scenario_key_count();
+  {
+    fl_xcol *o = &cols[ncols++];
+    o->col = NULL;
+    o->key = -1;
+    o->part = 0;
+    snprintf(o->name, sizeof o->name, "waste");
+    o->type = "real";
+    o->unit = "";
+    o->from = "derived";
+  }
+  for (int k = 0; k < nkeys; k++) {
+    const fl_scenario_keyinfo *info = fl_scenario_key_at(k);
+    fl_xcol *o = &cols[ncols++];
+    o->col = NULL;
+    o->key = k;
+    o->part = 0;
+    snprintf(o->name, sizeof o->name, "%s.%s", info->section, info->key);
+    o->type = info->vtype;
+    o->unit = info->unit;
+    o->from = "scenario";
+    for (size_t t = 0; t < sizeof fl_xparts / sizeof *fl_xparts; t++)
+      for (int p = 0; strcmp(info->type, fl_xparts[t].type) == 0 && p < fl_xparts[t].n; p++) {
+        fl_xcol *q = &cols[ncols++];
+        *q = *o;
+        q->part = 1 + p;
+        snprintf(q->name, sizeof q->name, "%s.%s.%s", info->section, info->key, fl_xparts[t].part[p]);
+        q->type = fl_xparts[t].vtype;
+        q->unit = fl_xparts[t].unit;
+      }
+  }
+  return ncols;
+}
+
+/* The columns' header: CSV's line of names, or JSON's opening with each column's name, type, unit and origin. */
+static fl_err fl_export_header(FILE *out, fl_export_format format, const fl_xcol *cols, int ncols, const int *has)
+{
+  fl_err rc = FL_OK;
+  if (format == FL_EXPORT_CSV) {
+    int first = 1;
+    for (int c = 0; c < ncols; c++)
+      if (has[c]) {
+        fprintf(out, "%s%s", first ? "" : ",", cols[c].name);
+        first = 0;
+      }
+    fputc('\n', out);
+  } else {
+    json_t *arr = json_array();
+    char *s;
+    FL_CHECK(arr != NULL, FL_ERR_NOMEM, "out of memory");
+    for (int c = 0; c < ncols; c++)
+      if (has[c])
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "name", cols[c].name, "type", cols[c].type, "unit",
+                                             cols[c].unit, "from", cols[c].from));
+    s = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    FL_CHECK(s != NULL, FL_ERR_NOMEM, "out of memory");
+    fprintf(out, "{\"columns\": %s,\n \"rows\": [", s);
+    free(s);
+  }
+done:
+  return rc;
+}
+
 fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *out)
 {
   fl_err rc = FL_OK;
@@ -273,36 +341,7 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
   if (opt->where && *opt->where)
     sqlite3_str_appendf(q, " WHERE (%s)", opt->where);
   sqlite3_str_appendall(q, " ORDER BY id");
-  {
-    fl_xcol *o = &cols[ncols++];
-    o->col = NULL;
-    o->key = -1;
-    o->part = 0;
-    snprintf(o->name, sizeof o->name, "waste");
-    o->type = "real";
-    o->unit = "";
-    o->from = "derived";
-  }
-  for (int k = 0; k < nkeys; k++) {
-    const fl_scenario_keyinfo *info = fl_scenario_key_at(k);
-    fl_xcol *o = &cols[ncols++];
-    o->col = NULL;
-    o->key = k;
-    o->part = 0;
-    snprintf(o->name, sizeof o->name, "%s.%s", info->section, info->key);
-    o->type = info->vtype;
-    o->unit = info->unit;
-    o->from = "scenario";
-    for (size_t t = 0; t < sizeof fl_xparts / sizeof *fl_xparts; t++)
-      for (int p = 0; strcmp(info->type, fl_xparts[t].type) == 0 && p < fl_xparts[t].n; p++) {
-        fl_xcol *q = &cols[ncols++];
-        *q = *o;
-        q->part = 1 + p;
-        snprintf(q->name, sizeof q->name, "%s.%s.%s", info->section, info->key, fl_xparts[t].part[p]);
-        q->type = fl_xparts[t].vtype;
-        q->unit = fl_xparts[t].unit;
-      }
-  }
+  ncols = fl_export_derived_columns(cols, ncols);
   sql = sqlite3_str_finish(q);
   q = NULL;
   FL_CHECK(sql != NULL, FL_ERR_NOMEM, "out of memory");
@@ -327,28 +366,7 @@ fl_err fl_export(sqlite3 *h, const char *path, const fl_export_opts *opt, FILE *
     sqlite3_reset(st);
   }
 
-  if (opt->format == FL_EXPORT_CSV) {
-    int first = 1;
-    for (int c = 0; c < ncols; c++)
-      if (has[c]) {
-        fprintf(out, "%s%s", first ? "" : ",", cols[c].name);
-        first = 0;
-      }
-    fputc('\n', out);
-  } else {
-    json_t *arr = json_array();
-    char *s;
-    FL_CHECK(arr != NULL, FL_ERR_NOMEM, "out of memory");
-    for (int c = 0; c < ncols; c++)
-      if (has[c])
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "name", cols[c].name, "type", cols[c].type, "unit",
-                                             cols[c].unit, "from", cols[c].from));
-    s = json_dumps(arr, JSON_COMPACT);
-    json_decref(arr);
-    FL_CHECK(s != NULL, FL_ERR_NOMEM, "out of memory");
-    fprintf(out, "{\"columns\": %s,\n \"rows\": [", s);
-    free(s);
-  }
+  FL_TRY(fl_export_header(out, opt->format, cols, ncols, has));
 
   while ((x = sqlite3_step(st)) == SQLITE_ROW) {
     fl_scenario *sc = fl_xcache_get(&cache, (const char *)sqlite3_column_text(st, i_text),
