@@ -143,6 +143,68 @@ static int fl_html_one_value(const fl_summary *sm, int s)
 }
 
 /* The groups as an HTML table (summary.h): the keys that tell them apart, runs, and the figures any group has. */
+/* A figure's column head, in the unit its largest mean reads best in (durations, energy, node-hours; shares in
+ * %); returns the scale its values are divided by. */
+static double fl_html_fig_head(FILE *f, const fl_summary *sm, const char *fig, const char *head, int idx)
+{
+  const char *unit = fl_summary_fig_unit(idx);
+  double scale = 1.0;
+  if (strcmp(unit, "s") == 0) {
+    double largest = 0;
+    const char *name;
+    for (int g = 0; g < sm->ngroups; g++)
+      if (sm->groups[g].fig[idx].n)
+        largest = fmax(largest, fabs(sm->groups[g].fig[idx].mean));
+    fl_html_duration_unit(largest, &name, &scale);
+    fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", fig, head, name);
+  } else if (strcmp(unit, "J") == 0 || strcmp(unit, "node-h") == 0) {
+    double largest = 0;
+    const char *name;
+    for (int g = 0; g < sm->ngroups; g++)
+      if (sm->groups[g].fig[idx].n)
+        largest = fmax(largest, fabs(sm->groups[g].fig[idx].mean));
+    fl_html_scaled_unit(largest, unit[0] == 'J', &name, &scale);
+    fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", fig, head, name);
+  } else if (strcmp(fig, "waste") == 0 || strcmp(fig, "resilience") == 0 || strcmp(fig, "utilisation") == 0) {
+    scale = 0.01;
+    fprintf(f, "<th data-fig=\"%s\">%s (%%)</th>", fig, head);
+  } else {
+    int own = !unit[0] || strcmp(unit, "node-h") == 0; /* no unit, or the head says it */
+    fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", fig, head, own ? "" : " (", own ? "" : unit, own ? "" : ")");
+  }
+  return scale;
+}
+
+/* A group's row up to its figures: the scenario, mode and keys that are not the same in every row, its
+ * dimensions, its runs and completed runs. */
+static void fl_html_summary_row(FILE *f, const fl_summary *sm, const fl_summary_group *gr, const int *same)
+{
+  fputs("<tr>", f);
+  if (!same[0]) {
+    fputs("<td>", f);
+    fl_html_text(f, gr->scenario, strlen(gr->scenario));
+    fputs("</td>", f);
+  }
+  if (!same[1])
+    fprintf(f, "<td>%s</td>", gr->mode);
+  for (int s = 0; s < sm->nshown; s++) {
+    char v[96];
+    if (same[2 + s])
+      continue;
+    fl_rowset_show(sm->shown[s], gr->vals[sm->shown[s]], v, sizeof v);
+    fputs("<td>", f);
+    fl_html_text(f, v, strlen(v));
+    fputs("</td>", f);
+  }
+  for (int d = 0; d < sm->ndims; d++) {
+    const char *v = gr->dims[sm->dims_shown[d]];
+    fputs("<td>", f);
+    fl_html_text(f, v, strlen(v));
+    fputs("</td>", f);
+  }
+  fprintf(f, "<td class=\"num\">%ld</td><td class=\"num\">%ld</td>", gr->runs, gr->status[0]);
+}
+
 static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const char *scenario)
 {
   static const char *const figs[] = {
@@ -248,66 +310,16 @@ static fl_err fl_html_summary(FILE *f, sqlite3 *db, const char *db_label, const 
     fprintf(f, "<th>%s</th>", fl_summary_dim_name(sm->dims_shown[d]));
   fputs("<th>runs</th><th>completed</th>", f);
   for (int i = 0; i < nf; i++) {
-    const char *unit = fl_summary_fig_unit(idx[i]);
     scale[i] = 1.0;
-    if (!use[i])
-      continue;
-    if (strcmp(unit, "s") == 0) {
-      double largest = 0;
-      const char *name;
-      for (int g = 0; g < sm->ngroups; g++)
-        if (sm->groups[g].fig[idx[i]].n)
-          largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
-      fl_html_duration_unit(largest, &name, &scale[i]);
-      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", fig[i], head[i], name);
-    } else if (strcmp(unit, "J") == 0 || strcmp(unit, "node-h") == 0) {
-      double largest = 0;
-      const char *name;
-      for (int g = 0; g < sm->ngroups; g++)
-        if (sm->groups[g].fig[idx[i]].n)
-          largest = fmax(largest, fabs(sm->groups[g].fig[idx[i]].mean));
-      fl_html_scaled_unit(largest, unit[0] == 'J', &name, &scale[i]);
-      fprintf(f, "<th data-fig=\"%s\">%s (%s)</th>", fig[i], head[i], name);
-    } else if (strcmp(fig[i], "waste") == 0 || strcmp(fig[i], "resilience") == 0 ||
-               strcmp(fig[i], "utilisation") == 0) {
-      scale[i] = 0.01;
-      fprintf(f, "<th data-fig=\"%s\">%s (%%)</th>", fig[i], head[i]);
-    } else {
-      int own = !unit[0] || strcmp(unit, "node-h") == 0; /* no unit, or the head says it */
-      fprintf(f, "<th data-fig=\"%s\">%s%s%s%s</th>", fig[i], head[i], own ? "" : " (", own ? "" : unit,
-              own ? "" : ")");
-    }
+    if (use[i])
+      scale[i] = fl_html_fig_head(f, sm, fig[i], head[i], idx[i]);
   }
   fputs("</tr></thead>\n<tbody>\n", f);
   for (int g = 0; g < sm->ngroups; g++) {
-    const fl_summary_group *gr = &sm->groups[g];
-    fputs("<tr>", f);
-    if (!same[0]) {
-      fputs("<td>", f);
-      fl_html_text(f, gr->scenario, strlen(gr->scenario));
-      fputs("</td>", f);
-    }
-    if (!same[1])
-      fprintf(f, "<td>%s</td>", gr->mode);
-    for (int s = 0; s < sm->nshown; s++) {
-      char v[96];
-      if (same[2 + s])
-        continue;
-      fl_rowset_show(sm->shown[s], gr->vals[sm->shown[s]], v, sizeof v);
-      fputs("<td>", f);
-      fl_html_text(f, v, strlen(v));
-      fputs("</td>", f);
-    }
-    for (int d = 0; d < sm->ndims; d++) {
-      const char *v = gr->dims[sm->dims_shown[d]];
-      fputs("<td>", f);
-      fl_html_text(f, v, strlen(v));
-      fputs("</td>", f);
-    }
-    fprintf(f, "<td class=\"num\">%ld</td><td class=\"num\">%ld</td>", gr->runs, gr->status[0]);
+    fl_html_summary_row(f, sm, &sm->groups[g], same);
     for (int i = 0; i < nf; i++)
       if (use[i])
-        fl_html_stat(f, fig[i], &gr->fig[idx[i]], scale[i]);
+        fl_html_stat(f, fig[i], &sm->groups[g].fig[idx[i]], scale[i]);
     fputs("</tr>\n", f);
   }
   fputs("</tbody></table></div>\n", f);
