@@ -250,6 +250,96 @@ static fl_err fl_plot_tmpdir(char *tmp, size_t size)
   return FL_OK;
 }
 
+/* The points' data file: one block per series ("x mean lo hi": the mean over the runs at x and its 95 % interval),
+ * blank lines between; vals: scratch of npts. */
+static fl_err fl_plot_write_data(const char *data, const fl_pt *pts, size_t npts, double *vals)
+{
+  fl_err rc = FL_OK;
+  FILE *f = NULL;
+  FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
+  for (size_t i = 0; i < npts;) {
+    size_t j = i;
+    if (i > 0)
+      fprintf(f, "\n\n");
+    while (j < npts && strcmp(pts[j].series, pts[i].series) == 0) {
+      size_t k = j, n = 0;
+      double mean, half;
+      while (k < npts && strcmp(pts[k].series, pts[i].series) == 0 && pts[k].x == pts[j].x)
+        vals[n++] = pts[k++].y;
+      fl_stats_ci(vals, n, 0.95, &mean, &half);
+      if (!isfinite(half))
+        half = 0.0;
+      fprintf(f, "%.17g %.17g %.17g %.17g\n", pts[j].x, mean, mean - half, mean + half);
+      j = k;
+    }
+    i = j;
+  }
+  {
+    int closed = fclose(f);
+    f = NULL;
+    FL_CHECK(closed == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
+  }
+done:
+  if (f)
+    fclose(f);
+  return rc;
+}
+
+/* The script's title, axes and scales: x in the unit its largest value reads best in, on a log scale with a tic per
+ * value when it spans a decade or more; y from 0 for shares and counts. vals: scratch of npts. */
+static void fl_plot_axes(FILE *f, const fl_plot_opts *opt, const char *y, const char *yunit, const char *title,
+                         double xmin, double xmax, const fl_pt *pts, size_t npts, double *vals)
+{
+  fprintf(f, "\nset title ");
+  {
+    char t[1024];
+    snprintf(t, sizeof t, "%s: %s against %s (mean, 95%% CI)", title, y, opt->x);
+    fl_gp_quote(f, t);
+  }
+  fprintf(f, "\nset xlabel ");
+  {
+    const char *unit;
+    double scale = fl_x_unit(opt->x, xmax, &unit);
+    char xl[256];
+    snprintf(xl, sizeof xl, "%s%s%s%s", opt->x, unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
+    fl_gp_quote(f, xl);
+    fprintf(f, "\nxscale = %.17g\nset xrange [%.17g:%.17g]", scale, xmin / scale, xmax / scale);
+  }
+  fprintf(f, "\nset ylabel ");
+  {
+    char yl[160];
+    if (strcmp(y, "waste") == 0)
+      snprintf(yl, sizeof yl, "waste (%% of the makespan)");
+    else if (strcmp(y, "makespan") == 0)
+      snprintf(yl, sizeof yl, "makespan (s)");
+    else
+      snprintf(yl, sizeof yl, "%s%s%s%s", y, yunit && yunit[0] ? " (" : "", yunit ? yunit : "",
+               yunit && yunit[0] ? ")" : "");
+    fl_gp_quote(f, yl);
+  }
+  fprintf(f, "\nset grid\nset key below\nset style fill transparent solid 0.2 noborder\n");
+  if (strcmp(y, "waste") == 0 || strcmp(y, "failures") == 0 || strcmp(y, "interruptions") == 0)
+    fprintf(f, "set yrange [0:*]\n"); /* counts and shares: a CI band does not go below zero */
+  if (xmin > 0 && xmax / xmin >= 10) {
+    /* log x: a tic at each value drawn (a handful in a sweep), else gnuplot's decades */
+    size_t distinct = 0;
+    for (size_t i = 0; i < npts; i++)
+      distinct += i == 0 || pts[i].x != pts[i - 1].x || strcmp(pts[i].series, pts[i - 1].series) != 0;
+    fprintf(f, "set logscale x\n");
+    if (distinct <= 40) {
+      double *xs = vals; /* scratch: the sorted distinct x of the first series is enough for tics */
+      size_t nx = 0;
+      for (size_t i = 0; i < npts && strcmp(pts[i].series, pts[0].series) == 0; i++)
+        if (nx == 0 || pts[i].x != xs[nx - 1])
+          xs[nx++] = pts[i].x;
+      fprintf(f, "set xtics (");
+      for (size_t i = 0; i < nx; i++)
+        fprintf(f, "%s%.6g", i ? ", " : "", xs[i] / xscale_of(opt->x, xmax));
+      fprintf(f, ")\n");
+    }
+  }
+}
+
 fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
 {
   fl_err rc = FL_OK;
@@ -346,77 +436,11 @@ fl_err fl_plot(sqlite3 *db, const fl_plot_opts *opt)
   FL_TRY(fl_plot_tmpdir(tmp, sizeof tmp));
   snprintf(data, sizeof data, "%s/data", tmp);
   snprintf(script, sizeof script, "%s/plot.gp", tmp);
-  FL_CHECK((f = fopen(data, "w")), FL_ERR_IO, "%s: %s", data, strerror(errno));
   FL_ALLOC(vals, npts);
-  for (size_t i = 0; i < npts;) {
-    size_t j = i;
-    if (i > 0)
-      fprintf(f, "\n\n");
-    while (j < npts && strcmp(pts[j].series, pts[i].series) == 0) {
-      size_t k = j, n = 0;
-      double mean, half;
-      while (k < npts && strcmp(pts[k].series, pts[i].series) == 0 && pts[k].x == pts[j].x)
-        vals[n++] = pts[k++].y;
-      fl_stats_ci(vals, n, 0.95, &mean, &half);
-      if (!isfinite(half))
-        half = 0.0;
-      fprintf(f, "%.17g %.17g %.17g %.17g\n", pts[j].x, mean, mean - half, mean + half);
-      j = k;
-    }
-    i = j;
-  }
-  FL_CHECK(fclose(f) == 0, FL_ERR_IO, "%s: %s", data, strerror(errno));
-  f = NULL;
+  FL_TRY(fl_plot_write_data(data, pts, npts, vals));
 
   FL_TRY(fl_gp_script(script, term, opt->file, out_tmp, sizeof out_tmp, &f));
-  fprintf(f, "\nset title ");
-  {
-    char t[1024];
-    snprintf(t, sizeof t, "%s: %s against %s (mean, 95%% CI)", title, y, opt->x);
-    fl_gp_quote(f, t);
-  }
-  fprintf(f, "\nset xlabel ");
-  {
-    const char *unit;
-    double scale = fl_x_unit(opt->x, xmax, &unit);
-    char xl[256];
-    snprintf(xl, sizeof xl, "%s%s%s%s", opt->x, unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
-    fl_gp_quote(f, xl);
-    fprintf(f, "\nxscale = %.17g\nset xrange [%.17g:%.17g]", scale, xmin / scale, xmax / scale);
-  }
-  fprintf(f, "\nset ylabel ");
-  {
-    char yl[160];
-    if (strcmp(y, "waste") == 0)
-      snprintf(yl, sizeof yl, "waste (%% of the makespan)");
-    else if (strcmp(y, "makespan") == 0)
-      snprintf(yl, sizeof yl, "makespan (s)");
-    else
-      snprintf(yl, sizeof yl, "%s%s%s%s", y, yunit && yunit[0] ? " (" : "", yunit ? yunit : "",
-               yunit && yunit[0] ? ")" : "");
-    fl_gp_quote(f, yl);
-  }
-  fprintf(f, "\nset grid\nset key below\nset style fill transparent solid 0.2 noborder\n");
-  if (strcmp(y, "waste") == 0 || strcmp(y, "failures") == 0 || strcmp(y, "interruptions") == 0)
-    fprintf(f, "set yrange [0:*]\n"); /* counts and shares: a CI band does not go below zero */
-  if (xmin > 0 && xmax / xmin >= 10) {
-    /* log x: a tic at each value drawn (a handful in a sweep), else gnuplot's decades */
-    size_t distinct = 0;
-    for (size_t i = 0; i < npts; i++)
-      distinct += i == 0 || pts[i].x != pts[i - 1].x || strcmp(pts[i].series, pts[i - 1].series) != 0;
-    fprintf(f, "set logscale x\n");
-    if (distinct <= 40) {
-      double *xs = vals; /* scratch: the sorted distinct x of the first series is enough for tics */
-      size_t nx = 0;
-      for (size_t i = 0; i < npts && strcmp(pts[i].series, pts[0].series) == 0; i++)
-        if (nx == 0 || pts[i].x != xs[nx - 1])
-          xs[nx++] = pts[i].x;
-      fprintf(f, "set xtics (");
-      for (size_t i = 0; i < nx; i++)
-        fprintf(f, "%s%.6g", i ? ", " : "", xs[i] / xscale_of(opt->x, xmax));
-      fprintf(f, ")\n");
-    }
-  }
+  fl_plot_axes(f, opt, y, yunit, title, xmin, xmax, pts, npts, vals);
   fprintf(f, "plot ");
   for (size_t i = 0, s = 0; i < npts; i++) {
     if (i > 0 && strcmp(pts[i].series, pts[i - 1].series) == 0)
