@@ -410,13 +410,173 @@ static fl_err fl_wl_check_job(fl_wlrun *w, const fl_sim *sim, const fl_scenario 
   return FL_OK;
 }
 
+/* Once through the jobs: every line checked (as the trace's reader checks them), the first app.jobs jobs (all
+ * without it) counted, checked against the machine, and their sizes noted (w->sizes, increasing, with room for one
+ * more); nothing of them is kept, unless the trace is out of submit order (then held whole, sorted). */
+static fl_err fl_wl_scan_jobs(fl_wlrun *w, fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  const fl_workload_opts *wo = fl_workload_options(sc);
+  /* once through the jobs: every line checked (as the trace's reader checks them), the first app.jobs jobs (all
+   * without it) counted, checked against the machine, and their sizes noted; nothing of them is kept */
+  fl_swf_stream *st = NULL;
+  unsigned char *seen = NULL;
+  long limit = wo->jobs > 0 ? wo->jobs : LONG_MAX, n = 0;
+  int got = 1;
+  if (w->generated) {
+    if ((rc = fl_swf_open_generated(&w->gen, &st)) != FL_OK) {
+      rc = fl_scenario_fail(sc, "app", "job_nodes", "%s", fl_err_msg());
+      goto done;
+    }
+  } else {
+    FL_TRY(fl_swf_open(w->path, wo->cores_per_node, &st));
+  }
+  if ((seen = calloc((size_t)w->machine + 1, 1)) == NULL)
+    rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+  while (rc == FL_OK) {
+    fl_swf_job j;
+    if ((rc = fl_swf_next(st, &j, &got)) != FL_OK || !got)
+      break;
+    if (n >= limit)
+      continue; /* read on: every line is checked */
+    n++;
+    rc = fl_wl_check_job(w, sim, sc, &j, seen);
+  }
+  w->njobs = n;
+  if (rc == FL_OK && !w->generated && fl_swf_stream_info(st)->unsorted > 0)
+    /* out of submit order: the jobs are held whole, sorted (the first app.jobs in submit order) */
+    rc = fl_swf_read(w->path, wo->cores_per_node, &w->trace);
+  if (rc == FL_OK && w->trace) {
+    memset(seen, 0, (size_t)w->machine + 1);
+    w->nsizes = w->fewer = 0;
+    for (long i = 0; i < w->njobs && rc == FL_OK; i++)
+      rc = fl_wl_check_job(w, sim, sc, &w->trace->jobs[i], seen);
+  }
+  if (rc == FL_OK) {
+    long k = 0;
+    if ((w->sizes = malloc((size_t)(w->nsizes + 1) * sizeof *w->sizes)) == NULL)
+      rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
+    for (long v = 1; rc == FL_OK && v <= w->machine; v++)
+      if (seen[v])
+        w->sizes[k++] = v; /* increasing */
+  }
+  free(seen);
+  fl_swf_close(&st);
+  FL_TRY(rc);
+done:
+  return rc;
+}
+
+/* The PFS's servers and disks the jobs' file level writes to, and the cabinets' hosts when its flows are aggregated
+ * (the file level only). */
+static fl_err fl_wl_pfs(fl_wlrun *w, fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  w->npfs = fl_platform_pfs_count(sim->pf);
+  if (w->npfs == 0 && (w->levels & FL_LEVEL_BIT(FL_LEVEL_FILE))) {
+    rc = fl_platform_generated(sim->pf)
+             ? fl_scenario_fail(sc, "platform", "pfs_servers", "a workload's checkpoints need PFS servers")
+             : fl_scenario_fail(sc, "storage", "pfs", "a workload's checkpoints need the PFS's hosts");
+    goto done;
+  }
+  FL_ALLOC(w->pfs_host, w->npfs);
+  FL_ALLOC(w->pfs_disk, w->npfs);
+  for (long s = 0; s < w->npfs; s++) {
+    w->pfs_host[s] = fl_platform_pfs_host(sim->pf, s);
+    w->pfs_disk[s] = fl_iocost_host_disk(w->pfs_host[s], NULL);
+    FL_CHECK(w->pfs_disk[s], FL_ERR_INPUT, "PFS host '%s' has no disk", sg_host_get_name(w->pfs_host[s]));
+  }
+  if (fl_platform_generated(sim->pf) && fl_platform_io(sim->pf) == FL_IO_AGGREGATED) {
+    const fl_platform_gen *g = fl_platform_generated(sim->pf);
+    unsigned other = (w->levels | sim->strat.writes[FL_LEVEL_FILE]) & ~FL_LEVEL_BIT(FL_LEVEL_FILE);
+    if (other) {
+      int l = 0;
+      while (!(other & FL_LEVEL_BIT(l)))
+        l++;
+      rc = fl_scenario_fail(sc, "platform", "io_flows",
+                            "a workload aggregates its file-level I/O only, and strategy %s writes the %s level "
+                            "too: per-rank flows (or auto) for it",
+                            sim->strat.ops->name, fl_level_name((fl_level)l));
+      goto done;
+    }
+    w->aggregated = 1;
+    w->cabinet = g->cabinet;
+    w->ncab = fl_platform_gen_cabinets(g);
+    FL_ALLOC(w->cab_host, w->ncab);
+    for (long c = 0; c < w->ncab; c++) {
+      char name[32];
+      snprintf(name, sizeof name, "cab-%ld", c);
+      FL_CHECK((w->cab_host[c] = sg_host_by_name(name)) != NULL, FL_ERR_INTERNAL, "no host '%s'", name);
+    }
+  }
+done:
+  return rc;
+}
+
+/* Each job size's checkpoint alone on the machine, per level, simulated in a child: the cost its interval rule
+ * prices (with per-job bytes, each size at 1 GiB and 2 GiB a node: a latency plus bytes over the rates the flows
+ * share); cooperative periods: the PFS's bandwidth from the whole machine's checkpoint. */
+static fl_err fl_wl_probe_costs(fl_wlrun *w, fl_sim *sim, const fl_scenario *sc)
+{
+  fl_err rc = FL_OK;
+  double *cost = NULL;
+  FILE *res = NULL;
+  /* each job size's checkpoint alone on the machine: the cost its interval rule prices */
+  /* (w->sizes: the jobs' sizes, increasing, with room for one more) */
+  long *sizes = w->sizes, nsizes = w->nsizes;
+  if (w->coop && sizes[nsizes - 1] != w->machine)
+    sizes[nsizes++] = w->machine; /* the whole machine's checkpoint: the PFS's bandwidth */
+  w->nsizes = nsizes;
+  /* with per-job bytes, each size at 1 GiB and 2 GiB a node: an isolated checkpoint's time is a latency plus
+   * bytes over the rates the flows share (a line in the bytes), read off the two for each job */
+  FL_ALLOC(w->cost, 2 * FL_NLEVELS * nsizes); /* per probe, each level's */
+  cost = w->cost;
+  {
+    long np = w->jbytes ? 2 * nsizes : nsizes;
+    long *psizes = NULL;
+    double *pbytes = NULL;
+    fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = np, .levels = w->levels};
+    if (w->jbytes) {
+      FL_ALLOC(psizes, np);
+      FL_ALLOC(pbytes, np);
+      for (long k = 0; k < np; k++) {
+        psizes[k] = sizes[k % nsizes];
+        pbytes[k] = FL_WL_REF_BYTES * (double)(1 + k / nsizes);
+      }
+      p.sizes = psizes;
+      p.bytes = pbytes;
+    }
+    rc = fl_sim_in_child(fl_wl_probe_main, &p, &res);
+    free(psizes);
+    free(pbytes);
+    FL_TRY(rc);
+    FL_CHECK(fread(cost, FL_NLEVELS * sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
+             "the checkpoint costs came back short");
+  }
+  if (w->coop) {
+    /* the PFS's bandwidth: the bytes of a checkpoint of every node of the machine over its time alone (with
+     * per-job bytes, the slope between the two probes: the latency left out) */
+    long k = nsizes - 1;
+    double c1 = cost[FL_NLEVELS * k + FL_LEVEL_FILE];
+    w->pfs_bps = w->jbytes
+                     ? (double)w->machine * FL_WL_REF_BYTES / (cost[FL_NLEVELS * (nsizes + k) + FL_LEVEL_FILE] - c1)
+                     : (double)w->machine * w->bytes / c1;
+    FL_CHECK(w->pfs_bps > 0 && isfinite(w->pfs_bps), FL_ERR_INPUT,
+             "app.checkpoint_period = cooperative: the PFS's bandwidth from a checkpoint of the whole machine is "
+             "%g B/s",
+             w->pfs_bps);
+  }
+done:
+  if (res)
+    fclose(res);
+  return rc;
+}
+
 static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
 {
   fl_err rc = FL_OK;
   const fl_workload_opts *wo = fl_workload_options(sc);
   fl_wlrun *w = NULL;
-  double *cost = NULL;
-  FILE *res = NULL;
 
   *out = NULL;
   FL_ALLOC(w, 1);
@@ -470,54 +630,7 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   w->levels = sim->strat.levels;
   w->ckpt = w->levels != 0 && !sim->strat.rule->none;
   w->jbytes = w->ckpt && wo->checkpoint_memory;
-  {
-    /* once through the jobs: every line checked (as the trace's reader checks them), the first app.jobs jobs (all
-     * without it) counted, checked against the machine, and their sizes noted; nothing of them is kept */
-    fl_swf_stream *st = NULL;
-    unsigned char *seen = NULL;
-    long limit = wo->jobs > 0 ? wo->jobs : LONG_MAX, n = 0;
-    int got = 1;
-    if (w->generated) {
-      if ((rc = fl_swf_open_generated(&w->gen, &st)) != FL_OK) {
-        rc = fl_scenario_fail(sc, "app", "job_nodes", "%s", fl_err_msg());
-        goto done;
-      }
-    } else {
-      FL_TRY(fl_swf_open(w->path, wo->cores_per_node, &st));
-    }
-    if ((seen = calloc((size_t)w->machine + 1, 1)) == NULL)
-      rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
-    while (rc == FL_OK) {
-      fl_swf_job j;
-      if ((rc = fl_swf_next(st, &j, &got)) != FL_OK || !got)
-        break;
-      if (n >= limit)
-        continue; /* read on: every line is checked */
-      n++;
-      rc = fl_wl_check_job(w, sim, sc, &j, seen);
-    }
-    w->njobs = n;
-    if (rc == FL_OK && !w->generated && fl_swf_stream_info(st)->unsorted > 0)
-      /* out of submit order: the jobs are held whole, sorted (the first app.jobs in submit order) */
-      rc = fl_swf_read(w->path, wo->cores_per_node, &w->trace);
-    if (rc == FL_OK && w->trace) {
-      memset(seen, 0, (size_t)w->machine + 1);
-      w->nsizes = w->fewer = 0;
-      for (long i = 0; i < w->njobs && rc == FL_OK; i++)
-        rc = fl_wl_check_job(w, sim, sc, &w->trace->jobs[i], seen);
-    }
-    if (rc == FL_OK) {
-      long k = 0;
-      if ((w->sizes = malloc((size_t)(w->nsizes + 1) * sizeof *w->sizes)) == NULL)
-        rc = fl_err_set(FL_ERR_NOMEM, "out of memory");
-      for (long v = 1; rc == FL_OK && v <= w->machine; v++)
-        if (seen[v])
-          w->sizes[k++] = v; /* increasing */
-    }
-    free(seen);
-    fl_swf_close(&st);
-    FL_TRY(rc);
-  }
+  FL_TRY(fl_wl_scan_jobs(w, sim, sc));
   w->requeue = wo->requeue;
   w->io_policy = wo->ckpt_io;
   w->rule = sim->strat.rule;
@@ -549,88 +662,8 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
                             "each node writes (or app.checkpoint_memory = yes: the trace's memory)");
       goto done;
     }
-    w->npfs = fl_platform_pfs_count(sim->pf);
-    if (w->npfs == 0 && (w->levels & FL_LEVEL_BIT(FL_LEVEL_FILE))) {
-      rc = fl_platform_generated(sim->pf)
-               ? fl_scenario_fail(sc, "platform", "pfs_servers", "a workload's checkpoints need PFS servers")
-               : fl_scenario_fail(sc, "storage", "pfs", "a workload's checkpoints need the PFS's hosts");
-      goto done;
-    }
-    FL_ALLOC(w->pfs_host, w->npfs);
-    FL_ALLOC(w->pfs_disk, w->npfs);
-    for (long s = 0; s < w->npfs; s++) {
-      w->pfs_host[s] = fl_platform_pfs_host(sim->pf, s);
-      w->pfs_disk[s] = fl_iocost_host_disk(w->pfs_host[s], NULL);
-      FL_CHECK(w->pfs_disk[s], FL_ERR_INPUT, "PFS host '%s' has no disk", sg_host_get_name(w->pfs_host[s]));
-    }
-    if (fl_platform_generated(sim->pf) && fl_platform_io(sim->pf) == FL_IO_AGGREGATED) {
-      const fl_platform_gen *g = fl_platform_generated(sim->pf);
-      unsigned other = (w->levels | sim->strat.writes[FL_LEVEL_FILE]) & ~FL_LEVEL_BIT(FL_LEVEL_FILE);
-      if (other) {
-        int l = 0;
-        while (!(other & FL_LEVEL_BIT(l)))
-          l++;
-        rc = fl_scenario_fail(sc, "platform", "io_flows",
-                              "a workload aggregates its file-level I/O only, and strategy %s writes the %s level "
-                              "too: per-rank flows (or auto) for it",
-                              sim->strat.ops->name, fl_level_name((fl_level)l));
-        goto done;
-      }
-      w->aggregated = 1;
-      w->cabinet = g->cabinet;
-      w->ncab = fl_platform_gen_cabinets(g);
-      FL_ALLOC(w->cab_host, w->ncab);
-      for (long c = 0; c < w->ncab; c++) {
-        char name[32];
-        snprintf(name, sizeof name, "cab-%ld", c);
-        FL_CHECK((w->cab_host[c] = sg_host_by_name(name)) != NULL, FL_ERR_INTERNAL, "no host '%s'", name);
-      }
-    }
-    /* each job size's checkpoint alone on the machine: the cost its interval rule prices */
-    /* (w->sizes: the jobs' sizes, increasing, with room for one more) */
-    long *sizes = w->sizes, nsizes = w->nsizes;
-    if (w->coop && sizes[nsizes - 1] != w->machine)
-      sizes[nsizes++] = w->machine; /* the whole machine's checkpoint: the PFS's bandwidth */
-    w->nsizes = nsizes;
-    /* with per-job bytes, each size at 1 GiB and 2 GiB a node: an isolated checkpoint's time is a latency plus
-     * bytes over the rates the flows share (a line in the bytes), read off the two for each job */
-    FL_ALLOC(w->cost, 2 * FL_NLEVELS * nsizes); /* per probe, each level's */
-    cost = w->cost;
-    {
-      long np = w->jbytes ? 2 * nsizes : nsizes;
-      long *psizes = NULL;
-      double *pbytes = NULL;
-      fl_wl_probe p = {.sim = sim, .sc = sc, .sizes = sizes, .n = np, .levels = w->levels};
-      if (w->jbytes) {
-        FL_ALLOC(psizes, np);
-        FL_ALLOC(pbytes, np);
-        for (long k = 0; k < np; k++) {
-          psizes[k] = sizes[k % nsizes];
-          pbytes[k] = FL_WL_REF_BYTES * (double)(1 + k / nsizes);
-        }
-        p.sizes = psizes;
-        p.bytes = pbytes;
-      }
-      rc = fl_sim_in_child(fl_wl_probe_main, &p, &res);
-      free(psizes);
-      free(pbytes);
-      FL_TRY(rc);
-      FL_CHECK(fread(cost, FL_NLEVELS * sizeof *cost, (size_t)np, res) == (size_t)np, FL_ERR_IO,
-               "the checkpoint costs came back short");
-    }
-    if (w->coop) {
-      /* the PFS's bandwidth: the bytes of a checkpoint of every node of the machine over its time alone (with
-       * per-job bytes, the slope between the two probes: the latency left out) */
-      long k = nsizes - 1;
-      double c1 = cost[FL_NLEVELS * k + FL_LEVEL_FILE];
-      w->pfs_bps = w->jbytes
-                       ? (double)w->machine * FL_WL_REF_BYTES / (cost[FL_NLEVELS * (nsizes + k) + FL_LEVEL_FILE] - c1)
-                       : (double)w->machine * w->bytes / c1;
-      FL_CHECK(w->pfs_bps > 0 && isfinite(w->pfs_bps), FL_ERR_INPUT,
-               "app.checkpoint_period = cooperative: the PFS's bandwidth from a checkpoint of the whole machine is "
-               "%g B/s",
-               w->pfs_bps);
-    }
+    FL_TRY(fl_wl_pfs(w, sim, sc));
+    FL_TRY(fl_wl_probe_costs(w, sim, sc));
   }
   {
     /* the failure-free schedule without checkpoints: the row's work_s (the jobs streamed through the scheduler) */
@@ -644,8 +677,6 @@ static fl_err fl_wlr_create(fl_sim *sim, const fl_scenario *sc, fl_wlrun **out)
   *out = w;
   w = NULL;
 done:
-  if (res)
-    fclose(res);
   fl_wlr_destroy(&w);
   return rc;
 }
