@@ -282,23 +282,14 @@ static int fl_cmp_start(const void *a, const void *b)
 
 static void fl_wfr_destroy(fl_wfrun **pw);
 
-static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
+/* The task graph: the grid world's sweeps (app.graph = gridworld, with its failure-free reference run), or the
+ * file's tasks with their runtimes; the substitutes (a file, or the stage rule, said when it leaves most tasks
+ * none). *path: what the messages name it by. */
+static fl_err fl_wfr_graph(fl_wfrun *w, fl_sim *sim, const fl_scenario *sc, char **path)
 {
   fl_err rc = FL_OK;
-  fl_wfrun *w = NULL;
-  char *path = NULL, *subs = NULL;
-  long n, E, *tmp = NULL, *pos = NULL;
+  char *subs = NULL;
   const fl_workflow_opts *wo = fl_workflow_options(sc);
-
-  *out = NULL;
-  FL_ALLOC(w, 1);
-  w->sched = &fl_dag_heft;
-  if (fl_scenario_given(sc, "app", "scheduler") && !(w->sched = fl_dag_sched_find(fl_sched_name(sc)))) {
-    char names[128];
-    rc = fl_scenario_fail(sc, "app", "scheduler", "a workflow's static scheduler: %s",
-                          fl_dag_sched_names(names, sizeof names));
-    goto done;
-  }
   if (fl_workflow_graph_generated(sc)) {
     long it = 0;
     const fl_gridworld_opts *go = fl_gridworld_options(sc);
@@ -312,17 +303,17 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
     /* the failure-free run of the same sweeps (tolerance 0: all of them) */
     FL_CHECK(fl_gw_solve(w->gw, 0.0, fl_grid_options(sc)->iterations, w->ref, &it) >= 0, FL_ERR_NOMEM, "out of memory");
     w->empirical = fl_strat_weights_empirical(&sim->strat);
-    FL_CHECK((path = strdup("gridworld")) != NULL, FL_ERR_NOMEM, "out of memory");
+    FL_CHECK((*path = strdup("gridworld")) != NULL, FL_ERR_NOMEM, "out of memory");
   } else {
-    path = fl_scenario_resolve(sc, wo->graph);
-    FL_CHECK(path != NULL, FL_ERR_NOMEM, "out of memory");
+    *path = fl_scenario_resolve(sc, wo->graph);
+    FL_CHECK(*path != NULL, FL_ERR_NOMEM, "out of memory");
     if (wo->task_runtime && fl_wf_runtime_check(wo->task_runtime) != FL_OK) {
       char msg[400];
       snprintf(msg, sizeof msg, "%s", fl_err_msg());
       rc = fl_scenario_fail(sc, "app", "task_runtime", "%s", msg);
       goto done;
     }
-    FL_TRY(fl_wf_load_runtimes(path, wo->reference_speed, wo->task_runtime, &w->wf));
+    FL_TRY(fl_wf_load_runtimes(*path, wo->reference_speed, wo->task_runtime, &w->wf));
   }
   if (wo->substitutes) {
     subs = fl_scenario_resolve(sc, wo->substitutes);
@@ -343,138 +334,144 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
                  wo->graph, alone, N, sim->strat.ops->name);
     }
   }
-  n = w->wf->ntasks;
-  E = w->wf->nedges;
-  w->H = sim->ranks;
-  w->budget = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->error_budget;
-  FL_ALLOC(w->host, w->H + 1);
-  FL_ALLOC(w->speed, w->H);
-  FL_ALLOC(w->cores, w->H);
-  FL_ALLOC(w->tcores, n);
-  FL_ALLOC(w->mem, w->H);
-  {
-    long most = 0;
-    double most_mem = 0.0; /* the largest memory a host has; INFINITY: some host has no limit */
-    for (long p = 0; p < w->H; p++) {
-      w->host[p] = fl_platform_host(sim->pf, p);
-      w->speed[p] = sg_host_get_speed(w->host[p]);
-      w->cores[p] = sg_host_core_count(w->host[p]);
-      most = w->cores[p] > most ? w->cores[p] : most;
-      FL_TRY(fl_wf_host_memory(sc, w->host[p], &w->mem[p]));
-      most_mem = w->mem[p] > 0 ? fmax(most_mem, w->mem[p]) : INFINITY;
+done:
+  free(subs);
+  return rc;
+}
+
+/* The hosts: speed, cores and memory each, every task placeable somewhere (cores, memory), storage reachable from
+ * the controller when the outputs are shared or the inputs staged, routes between any two nodes. */
+static fl_err fl_wfr_hosts(fl_wfrun *w, fl_sim *sim, const fl_scenario *sc, const char *path)
+{
+  fl_err rc = FL_OK;
+  const fl_workflow_opts *wo = fl_workflow_options(sc);
+  long n = w->wf->ntasks;
+  long most = 0;
+  double most_mem = 0.0; /* the largest memory a host has; INFINITY: some host has no limit */
+  for (long p = 0; p < w->H; p++) {
+    w->host[p] = fl_platform_host(sim->pf, p);
+    w->speed[p] = sg_host_get_speed(w->host[p]);
+    w->cores[p] = sg_host_core_count(w->host[p]);
+    most = w->cores[p] > most ? w->cores[p] : most;
+    FL_TRY(fl_wf_host_memory(sc, w->host[p], &w->mem[p]));
+    most_mem = w->mem[p] > 0 ? fmax(most_mem, w->mem[p]) : INFINITY;
+  }
+  w->host[w->H] = fl_platform_controller(sim->pf);
+  FL_TRY(fl_wf_classes(w));
+  FL_TRY(fl_wf_serial_fractions(w, sc));
+  for (long i = 0; i < n; i++)
+    if (w->wf->task[i].memory > 0 && !w->tmem) {
+      FL_ALLOC(w->tmem, n);
+      for (long k = 0; k < n; k++)
+        w->tmem[k] = w->wf->task[k].memory;
     }
-    w->host[w->H] = fl_platform_controller(sim->pf);
-    FL_TRY(fl_wf_classes(w));
-    FL_TRY(fl_wf_serial_fractions(w, sc));
-    for (long i = 0; i < n; i++)
-      if (w->wf->task[i].memory > 0 && !w->tmem) {
-        FL_ALLOC(w->tmem, n);
+  for (long i = 0; w->tmem && i < n; i++)
+    if (w->tmem[i] > most_mem) {
+      rc = fl_err_set(FL_ERR_INPUT,
+                      "%s: task '%s' needs %.6g bytes of memory but no host of platform '%s' has more than %.6g "
+                      "(platform.node_memory, or a host's <prop id=\"memory\">): no host can run it",
+                      path, w->wf->task[i].name, w->tmem[i], fl_platform_describe(sim->pf), most_mem);
+      goto done;
+    }
+  w->shared = wo->outputs_shared;
+  if (wo->stage_inputs)
+    for (long i = 0; i < n && !w->staged; i++)
+      if (w->wf->task[i].staged_bytes > 0) {
+        FL_ALLOC(w->staged, n);
         for (long k = 0; k < n; k++)
-          w->tmem[k] = w->wf->task[k].memory;
+          w->staged[k] = w->wf->task[k].staged_bytes;
       }
-    for (long i = 0; w->tmem && i < n; i++)
-      if (w->tmem[i] > most_mem) {
-        rc = fl_err_set(FL_ERR_INPUT,
-                        "%s: task '%s' needs %.6g bytes of memory but no host of platform '%s' has more than %.6g "
-                        "(platform.node_memory, or a host's <prop id=\"memory\">): no host can run it",
-                        path, w->wf->task[i].name, w->tmem[i], fl_platform_describe(sim->pf), most_mem);
-        goto done;
-      }
-    w->shared = wo->outputs_shared;
-    if (wo->stage_inputs)
-      for (long i = 0; i < n && !w->staged; i++)
-        if (w->wf->task[i].staged_bytes > 0) {
-          FL_ALLOC(w->staged, n);
-          for (long k = 0; k < n; k++)
-            w->staged[k] = w->wf->task[k].staged_bytes;
-        }
-    for (int why = 0; why < 2; why++) { /* the controller stands for storage: it must reach the nodes */
-      const char *key = why ? "stage_inputs" : "outputs";
-      const char *what = why ? "the workflow's inputs are staged on" : "shared storage is read from";
-      if (!(why ? w->staged != NULL : w->shared))
-        continue;
-      if (strcmp(fl_sg_zone_name(w->host[w->H]), fl_sg_zone_name(w->host[0])) != 0) {
-        rc = fl_scenario_fail(sc, "app", key,
-                              "%s the controller host %s, which must be in the zone of the nodes (%s "
-                              "is in zone '%s', %s in zone '%s') in platform '%s'%s",
-                              what, sg_host_get_name(w->host[w->H]), sg_host_get_name(w->host[w->H]),
-                              fl_sg_zone_name(w->host[w->H]), sg_host_get_name(w->host[0]), fl_sg_zone_name(w->host[0]),
-                              fl_platform_describe(sim->pf),
-                              why ? "" : " (app.outputs = local keeps outputs on their hosts only)");
-        goto done;
-      }
-      if (!(sg_host_get_route_bandwidth(w->host[w->H], w->host[0]) > 0)) {
-        rc = fl_scenario_fail(
-            sc, "app", key, "%s the controller host %s, but platform '%s' has no route from it to %s%s", what,
-            sg_host_get_name(w->host[w->H]), fl_platform_describe(sim->pf), sg_host_get_name(w->host[0]),
-            why ? "" : " (app.outputs = local keeps outputs on their hosts only)");
-        goto done;
-      }
+  for (int why = 0; why < 2; why++) { /* the controller stands for storage: it must reach the nodes */
+    const char *key = why ? "stage_inputs" : "outputs";
+    const char *what = why ? "the workflow's inputs are staged on" : "shared storage is read from";
+    if (!(why ? w->staged != NULL : w->shared))
+      continue;
+    if (strcmp(fl_sg_zone_name(w->host[w->H]), fl_sg_zone_name(w->host[0])) != 0) {
+      rc = fl_scenario_fail(sc, "app", key,
+                            "%s the controller host %s, which must be in the zone of the nodes (%s "
+                            "is in zone '%s', %s in zone '%s') in platform '%s'%s",
+                            what, sg_host_get_name(w->host[w->H]), sg_host_get_name(w->host[w->H]),
+                            fl_sg_zone_name(w->host[w->H]), sg_host_get_name(w->host[0]), fl_sg_zone_name(w->host[0]),
+                            fl_platform_describe(sim->pf),
+                            why ? "" : " (app.outputs = local keeps outputs on their hosts only)");
+      goto done;
     }
-    /* tasks move their outputs between any two nodes, and HEFT prices those routes */
-    FL_TRY(fl_platform_check_routes(sim->pf, sc, w->host, w->H,
-                                    "the tasks of a workflow move data between any two "
-                                    "nodes"));
-    for (long i = 0; i < n; i++) {
-      w->tcores[i] = w->wf->task[i].cores;
-      if (w->tcores[i] > most && !w->serial) {
-        rc = fl_err_set(FL_ERR_INPUT,
-                        "%s: task '%s' needs %ld cores but no host of platform '%s' has more than %ld: no "
-                        "host can run it",
-                        path, w->wf->task[i].name, w->tcores[i], fl_platform_describe(sim->pf), most);
-        goto done;
-      }
+    if (!(sg_host_get_route_bandwidth(w->host[w->H], w->host[0]) > 0)) {
+      rc = fl_scenario_fail(sc, "app", key, "%s the controller host %s, but platform '%s' has no route from it to %s%s",
+                            what, sg_host_get_name(w->host[w->H]), fl_platform_describe(sim->pf),
+                            sg_host_get_name(w->host[0]),
+                            why ? "" : " (app.outputs = local keeps outputs on their hosts only)");
+      goto done;
     }
   }
-  FL_ALLOC(w->cache_key, 65536);
-  FL_ALLOC(w->cache_lat, 65536);
-  FL_ALLOC(w->cache_bw, 65536);
-  {
-    /* HEFT on the platform: mean latency and bandwidth over a sample of host pairs */
-    double lat[256], bws[256];
-    long pairs = 0;
-    fl_heft_graph *g = &w->dag;
-    fl_heft_hosts *h = &w->dh;
-    *g = (fl_heft_graph){.ntasks = n,
-                         .nedges = E,
-                         .edge_src = w->wf->edge_src,
-                         .edge_dst = w->wf->edge_dst,
-                         .edge_bytes = w->wf->edge_bytes,
-                         .child_start = w->wf->child_start,
-                         .parent_start = w->wf->parent_start,
-                         .parent_edge = w->wf->parent_edge,
-                         .topo = w->wf->topo,
-                         .cores = w->tcores,
-                         .staged_bytes = w->staged,
-                         .memory = w->tmem,
-                         .serial = w->serial};
-    *h = (fl_heft_hosts){.nhosts = w->H,
-                         .speed = w->speed,
-                         .cores = w->cores,
-                         .memory = w->mem,
-                         .comm = fl_wf_comm,
-                         .stage = fl_wf_stage,
-                         .ctx = w,
-                         .candidates = 16};
-    for (long k = 0; k < 256 && w->H > 1; k++) {
-      long a = (k * 7919L) % w->H, b = (k * 104729L + 1) % w->H;
-      double bw;
-      if (a == b)
-        continue;
-      bw = sg_host_get_route_bandwidth(w->host[a], w->host[b]);
-      FL_CHECK(bw > 0, FL_ERR_INPUT, "platform: no route between hosts %s and %s: a workflow moves files between hosts",
-               sg_host_get_name(w->host[a]), sg_host_get_name(w->host[b]));
-      lat[pairs] = sg_host_get_route_latency(w->host[a], w->host[b]);
-      bws[pairs++] = bw;
+  /* tasks move their outputs between any two nodes, and HEFT prices those routes */
+  FL_TRY(fl_platform_check_routes(sim->pf, sc, w->host, w->H,
+                                  "the tasks of a workflow move data between any two "
+                                  "nodes"));
+  for (long i = 0; i < n; i++) {
+    w->tcores[i] = w->wf->task[i].cores;
+    if (w->tcores[i] > most && !w->serial) {
+      rc = fl_err_set(FL_ERR_INPUT,
+                      "%s: task '%s' needs %ld cores but no host of platform '%s' has more than %ld: no "
+                      "host can run it",
+                      path, w->wf->task[i].name, w->tcores[i], fl_platform_describe(sim->pf), most);
+      goto done;
     }
-    h->mean_latency = pairs ? fl_heft_mean(lat, pairs) : 0.0;
-    h->mean_bandwidth = pairs ? fl_heft_harmonic_mean(bws, pairs) : INFINITY;
-    FL_ALLOC(w->flops, n);
-    for (long i = 0; i < n; i++)
-      w->flops[i] = w->wf->task[i].flops;
-    g->flops = w->flops;
-    FL_TRY(w->sched->schedule(g, h, &w->hs));
   }
+done:
+  return rc;
+}
+
+/* The static schedule (HEFT, or app.scheduler's) on the platform, with the mean latency and bandwidth over a sample
+ * of host pairs, and the order each host runs its tasks in: the schedule's start times (a topological order). */
+static fl_err fl_wfr_schedule(fl_wfrun *w)
+{
+  fl_err rc = FL_OK;
+  long n = w->wf->ntasks, E = w->wf->nedges, *tmp = NULL, *pos = NULL;
+  /* HEFT on the platform: mean latency and bandwidth over a sample of host pairs */
+  double lat[256], bws[256];
+  long pairs = 0;
+  fl_heft_graph *g = &w->dag;
+  fl_heft_hosts *h = &w->dh;
+  *g = (fl_heft_graph){.ntasks = n,
+                       .nedges = E,
+                       .edge_src = w->wf->edge_src,
+                       .edge_dst = w->wf->edge_dst,
+                       .edge_bytes = w->wf->edge_bytes,
+                       .child_start = w->wf->child_start,
+                       .parent_start = w->wf->parent_start,
+                       .parent_edge = w->wf->parent_edge,
+                       .topo = w->wf->topo,
+                       .cores = w->tcores,
+                       .staged_bytes = w->staged,
+                       .memory = w->tmem,
+                       .serial = w->serial};
+  *h = (fl_heft_hosts){.nhosts = w->H,
+                       .speed = w->speed,
+                       .cores = w->cores,
+                       .memory = w->mem,
+                       .comm = fl_wf_comm,
+                       .stage = fl_wf_stage,
+                       .ctx = w,
+                       .candidates = 16};
+  for (long k = 0; k < 256 && w->H > 1; k++) {
+    long a = (k * 7919L) % w->H, b = (k * 104729L + 1) % w->H;
+    double bw;
+    if (a == b)
+      continue;
+    bw = sg_host_get_route_bandwidth(w->host[a], w->host[b]);
+    FL_CHECK(bw > 0, FL_ERR_INPUT, "platform: no route between hosts %s and %s: a workflow moves files between hosts",
+             sg_host_get_name(w->host[a]), sg_host_get_name(w->host[b]));
+    lat[pairs] = sg_host_get_route_latency(w->host[a], w->host[b]);
+    bws[pairs++] = bw;
+  }
+  h->mean_latency = pairs ? fl_heft_mean(lat, pairs) : 0.0;
+  h->mean_bandwidth = pairs ? fl_heft_harmonic_mean(bws, pairs) : INFINITY;
+  FL_ALLOC(w->flops, n);
+  for (long i = 0; i < n; i++)
+    w->flops[i] = w->wf->task[i].flops;
+  g->flops = w->flops;
+  FL_TRY(w->sched->schedule(g, h, &w->hs));
   /* the order each host runs its tasks in: the schedule's start times (a topological order) */
   FL_ALLOC(w->prio, n);
   FL_ALLOC(tmp, n);
@@ -488,7 +485,17 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   qsort(tmp, (size_t)n, sizeof *tmp, fl_cmp_start);
   for (long i = 0; i < n; i++)
     w->prio[tmp[i]] = i;
+done:
+  free(tmp);
+  free(pos);
+  return rc;
+}
 
+/* The per-replica state of the tasks, edges and hosts (reset by each replica). */
+static fl_err fl_wfr_arrays(fl_wfrun *w, int stage_cache)
+{
+  fl_err rc = FL_OK;
+  long n = w->wf->ntasks, E = w->wf->nedges;
   FL_ALLOC(w->state, n);
   FL_ALLOC(w->where, n);
   FL_ALLOC(w->out_host, n);
@@ -506,7 +513,7 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->up, w->H + 1);
   FL_ALLOC(w->running, w->H);
   FL_ALLOC(w->stagec, w->H);
-  if (w->staged && wo->stage_cache && w->wf->staged_start) {
+  if (w->staged && stage_cache && w->wf->staged_start) {
     FL_ALLOC(w->cached, w->H);
     FL_ALLOC(w->ncached, w->H);
     FL_ALLOC(w->capcached, w->H);
@@ -526,14 +533,45 @@ static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
   FL_ALLOC(w->weight, n);
   FL_ALLOC(w->sub_of, n);
   FL_ALLOC(w->sub_wt, n);
+done:
+  return rc;
+}
+
+static fl_err fl_wfr_create(fl_sim *sim, const fl_scenario *sc, fl_wfrun **out)
+{
+  fl_err rc = FL_OK;
+  fl_wfrun *w = NULL;
+  char *path = NULL;
+  const fl_workflow_opts *wo = fl_workflow_options(sc);
+
+  *out = NULL;
+  FL_ALLOC(w, 1);
+  w->sched = &fl_dag_heft;
+  if (fl_scenario_given(sc, "app", "scheduler") && !(w->sched = fl_dag_sched_find(fl_sched_name(sc)))) {
+    char names[128];
+    rc = fl_scenario_fail(sc, "app", "scheduler", "a workflow's static scheduler: %s",
+                          fl_dag_sched_names(names, sizeof names));
+    goto done;
+  }
+  FL_TRY(fl_wfr_graph(w, sim, sc, &path));
+  w->H = sim->ranks;
+  w->budget = ((const fl_pol_opts *)fl_scenario_options(sc, &fl_pol_keys))->error_budget;
+  FL_ALLOC(w->host, w->H + 1);
+  FL_ALLOC(w->speed, w->H);
+  FL_ALLOC(w->cores, w->H);
+  FL_ALLOC(w->tcores, w->wf->ntasks);
+  FL_ALLOC(w->mem, w->H);
+  FL_TRY(fl_wfr_hosts(w, sim, sc, path));
+  FL_ALLOC(w->cache_key, 65536);
+  FL_ALLOC(w->cache_lat, 65536);
+  FL_ALLOC(w->cache_bw, 65536);
+  FL_TRY(fl_wfr_schedule(w));
+  FL_TRY(fl_wfr_arrays(w, wo->stage_cache));
   sim->work_s = w->hs.makespan; /* the failure-free schedule's length */
   *out = w;
   w = NULL;
 done:
   free(path);
-  free(subs);
-  free(tmp);
-  free(pos);
   fl_wfr_destroy(&w);
   return rc;
 }
