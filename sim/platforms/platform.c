@@ -1018,6 +1018,86 @@ done:
   return rc;
 }
 
+/* A platform file loaded into SimGrid (its profiles taken out for the app to play where it plays them): its hosts in
+ * the natural order of their names, the controller (app.controller, else the first host that never fails, else one
+ * faultline adds, said on stderr), the PFS's hosts, and the nodes, which are the others. */
+static fl_err fl_platform_load_file(const fl_scenario *sc, const char *file, fl_platform *pf)
+{
+  fl_err rc = FL_OK;
+  sg_host_t *all;
+  size_t count, k = 0;
+  char *load_path = NULL;
+  int pfd = -1;
+  FL_TRY(fl_platform_file_prepare(file, fl_app_has(sc, FL_APP_SPEED_PROFILES), &load_path, &pfd, &pf->profiles));
+  fl_simgrid_init(0, 0, fl_app_has(sc, FL_APP_CM02));
+  fl_sg_watch_hosts(); /* the host list comes from the load itself */
+  rc = fl_load_user_platform(sc, load_path);
+  free(load_path);
+  if (pfd >= 0)
+    close(pfd);
+  if (rc != FL_OK)
+    goto done;
+  /* SimGrid 3.32 rebuilds and sorts the whole host list on each sg_host_count(), sg_host_list() or
+   * get_all_hosts() (seconds at a million hosts): the hosts were collected as SimGrid created them */
+  all = fl_sg_all_hosts(&count);
+  FL_CHECK(all != NULL, FL_ERR_NOMEM, "out of memory listing the hosts");
+  if (count < 2) {
+    free(all);
+    rc = fl_err_set(FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node", file,
+                    count, count == 1 ? "" : "s");
+    goto done;
+  }
+  qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
+  pf->controller = sg_host_by_name(sc->controller);
+  if (pf->controller && fl_profiles_find(&pf->profiles, sc->controller)) {
+    free(all);
+    rc = fl_scenario_fail(sc, "platform", "controller",
+                          "host '%s' has a state profile in %s: the controller runs the simulator and must never fail",
+                          sc->controller, file);
+    goto done;
+  }
+  if (!pf->controller) {
+    /* no host of that name: the first host by name that never fails serves, is no node of the job, and the user
+     * is told; when every host may fail, faultline adds its own */
+    for (size_t i = 0; i < count && !pf->controller; i++)
+      if (!fl_profiles_find(&pf->profiles, sg_host_get_name(all[i])))
+        pf->controller = all[i];
+    if (!pf->controller) {
+      pf->controller = fl_sg_add_host("faultline-controller", 1e9);
+      pf->controller_added = 1;
+    }
+    pf->controller_substituted = 1;
+    fprintf(stderr,
+            "faultline: %s: no host named '%s' ([platform] controller): host '%s' runs the simulator's actors "
+            "and is not a node of the job%s\n",
+            file, sc->controller, sg_host_get_name(pf->controller),
+            pf->controller_added ? " (added: every host of the file has a state profile)" : "");
+  }
+  if (sc->storage_pfs && (rc = fl_platform_parse_pfs(sc, pf)) != FL_OK) {
+    free(all);
+    goto done;
+  }
+  /* storage hosts run no ranks and are no spares */
+  pf->nnodes = (long)count - (pf->controller_added ? 0 : 1) - pf->npfs;
+  if (pf->nnodes < 1) {
+    free(all);
+    rc = fl_scenario_fail(sc, "storage", "pfs", "no host of %s is left to run ranks", file);
+    goto done;
+  }
+  FL_ALLOC(pf->hosts, pf->nnodes);
+  FL_ALLOC(pf->names, pf->nnodes);
+  for (size_t i = 0; i < count; i++) {
+    if (all[i] == pf->controller || fl_platform_is_pfs(pf, all[i]))
+      continue;
+    pf->hosts[k] = all[i];
+    pf->names[k] = sg_host_get_name(all[i]);
+    k++;
+  }
+  free(all);
+done:
+  return rc;
+}
+
 fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform **out)
 {
   fl_err rc = FL_OK;
@@ -1117,77 +1197,7 @@ fl_err fl_platform_get(const fl_scenario *sc, int io, long copies, fl_platform *
       }
     }
   } else {
-    sg_host_t *all;
-    size_t count, k = 0;
-    char *load_path = NULL;
-    int pfd = -1;
-    FL_TRY(fl_platform_file_prepare(file, fl_app_has(sc, FL_APP_SPEED_PROFILES), &load_path, &pfd, &pf->profiles));
-    fl_simgrid_init(0, 0, fl_app_has(sc, FL_APP_CM02));
-    fl_sg_watch_hosts(); /* the host list comes from the load itself */
-    rc = fl_load_user_platform(sc, load_path);
-    free(load_path);
-    if (pfd >= 0)
-      close(pfd);
-    if (rc != FL_OK)
-      goto done;
-    /* SimGrid 3.32 rebuilds and sorts the whole host list on each sg_host_count(), sg_host_list() or
-     * get_all_hosts() (seconds at a million hosts): the hosts were collected as SimGrid created them */
-    all = fl_sg_all_hosts(&count);
-    FL_CHECK(all != NULL, FL_ERR_NOMEM, "out of memory listing the hosts");
-    if (count < 2) {
-      free(all);
-      rc = fl_err_set(FL_ERR_INPUT, "%s: the platform has %zu host%s; it needs a controller and at least one node",
-                      file, count, count == 1 ? "" : "s");
-      goto done;
-    }
-    qsort(all, count, sizeof *all, fl_cmp_host); /* natural order of names */
-    pf->controller = sg_host_by_name(sc->controller);
-    if (pf->controller && fl_profiles_find(&pf->profiles, sc->controller)) {
-      free(all);
-      rc =
-          fl_scenario_fail(sc, "platform", "controller",
-                           "host '%s' has a state profile in %s: the controller runs the simulator and must never fail",
-                           sc->controller, file);
-      goto done;
-    }
-    if (!pf->controller) {
-      /* no host of that name: the first host by name that never fails serves, is no node of the job, and the user
-       * is told; when every host may fail, faultline adds its own */
-      for (size_t i = 0; i < count && !pf->controller; i++)
-        if (!fl_profiles_find(&pf->profiles, sg_host_get_name(all[i])))
-          pf->controller = all[i];
-      if (!pf->controller) {
-        pf->controller = fl_sg_add_host("faultline-controller", 1e9);
-        pf->controller_added = 1;
-      }
-      pf->controller_substituted = 1;
-      fprintf(stderr,
-              "faultline: %s: no host named '%s' ([platform] controller): host '%s' runs the simulator's actors "
-              "and is not a node of the job%s\n",
-              file, sc->controller, sg_host_get_name(pf->controller),
-              pf->controller_added ? " (added: every host of the file has a state profile)" : "");
-    }
-    if (sc->storage_pfs && (rc = fl_platform_parse_pfs(sc, pf)) != FL_OK) {
-      free(all);
-      goto done;
-    }
-    /* storage hosts run no ranks and are no spares */
-    pf->nnodes = (long)count - (pf->controller_added ? 0 : 1) - pf->npfs;
-    if (pf->nnodes < 1) {
-      free(all);
-      rc = fl_scenario_fail(sc, "storage", "pfs", "no host of %s is left to run ranks", file);
-      goto done;
-    }
-    FL_ALLOC(pf->hosts, pf->nnodes);
-    FL_ALLOC(pf->names, pf->nnodes);
-    for (size_t i = 0; i < count; i++) {
-      if (all[i] == pf->controller || fl_platform_is_pfs(pf, all[i]))
-        continue;
-      pf->hosts[k] = all[i];
-      pf->names[k] = sg_host_get_name(all[i]);
-      k++;
-    }
-    free(all);
+    FL_TRY(fl_platform_load_file(sc, file, pf));
   }
 made:
   FL_CHECK(pf->lazy || pf->controller != NULL, FL_ERR_SIM, "the platform has no controller host");
