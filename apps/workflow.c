@@ -204,14 +204,13 @@ long fl_wf_find(const fl_wf *wf, const char *name)
 
 /* Index names, resolve parent references and files into edges, merge duplicate edges, build the adjacency and a
  * topological order. Every message names the file and the task. */
-static fl_err fl_wfb_finish(fl_wfb *b)
+/* Task names are unique (sorted into wf->by_name for lookups), and each parent named by a task (DAX's <child>, YAML's
+ * jobDependencies) is one: an edge each. */
+static fl_err fl_wfb_names_refs(fl_wfb *b)
 {
   fl_err rc = FL_OK;
   fl_wf *wf = b->wf;
-  long n = wf->ntasks, *order = NULL, *indeg = NULL, *queue = NULL, head = 0, tail = 0;
-  long *fstart = NULL, *files = NULL, *group = NULL;
-
-  FL_CHECK(n > 0, FL_ERR_INPUT, "%s: the workflow has no task", wf->path);
+  long n = wf->ntasks;
   FL_ALLOC(wf->by_name, n);
   for (long i = 0; i < n; i++)
     wf->by_name[i] = i;
@@ -250,8 +249,17 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     }
     FL_TRY(fl_wfb_edge(b, p, b->ref[r].child, 0.0, -1));
   }
-  /* files: the producer of each file (its first writer) sends it to every reader; a file nobody writes is staged
-   * (numbered in file order, each reader's uses counted in staged_start, then listed) */
+done:
+  return rc;
+}
+
+/* Files: the producer of each file (its first writer) sends it to every reader; a file nobody writes is staged
+ * (numbered in file order, each reader's uses counted in staged_start, then listed). */
+static fl_err fl_wfb_files(fl_wfb *b)
+{
+  fl_err rc = FL_OK;
+  fl_wf *wf = b->wf;
+  long n = wf->ntasks;
   if (b->nuse > 0)
     qsort(b->use, (size_t)b->nuse, sizeof *b->use, fl_cmp_use);
   FL_ALLOC(wf->staged_start, n + 1);
@@ -293,6 +301,69 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     }
     free(fill);
   }
+done:
+  return rc;
+}
+
+/* Data twins: edges from one task that carry the same files (B and C both read A's f) carry one copy of the data —
+ * a transfer to a host where a twin is, or is going, is not made again. Each edge's files (sorted, control
+ * dependencies left out), then each task's out-edges sorted by them: equal neighbours are twins, numbered by the
+ * first of them. Edges with no file (DOT graphs, control dependencies) have none. order: the raw edges sorted by
+ * (src, dst), as merged. */
+static fl_err fl_wfb_twins(fl_wfb *b, const long *order)
+{
+  fl_err rc = FL_OK;
+  fl_wf *wf = b->wf;
+  long n = wf->ntasks, *fstart = NULL, *files = NULL, *group = NULL;
+  FL_ALLOC(wf->edge_data, wf->nedges > 0 ? wf->nedges : 1);
+  FL_ALLOC(fstart, wf->nedges + 1);
+  FL_ALLOC(files, b->nraw > 0 ? b->nraw : 1);
+  FL_ALLOC(group, wf->nedges > 0 ? wf->nedges : 1);
+  for (long k = 0, m = -1, nf = 0; k < b->nraw; k++) {
+    long e = order[k];
+    if (m < 0 || b->rs[e] != wf->edge_src[m] || b->rd[e] != wf->edge_dst[m])
+      fstart[++m] = nf;
+    if (b->rf && b->rf[e] >= 0) {
+      long at = nf++;
+      files[at] = b->rf[e];
+      while (at > fstart[m] && files[at - 1] > files[at]) { /* insertion: an edge's files are few */
+        long x = files[at - 1];
+        files[at - 1] = files[at];
+        files[at--] = x;
+      }
+    }
+    fstart[m + 1] = nf;
+  }
+  fl_sort_fstart = fstart;
+  fl_sort_files = files;
+  for (long e = 0; e < wf->nedges; e++)
+    wf->edge_data[e] = e;
+  for (long i = 0; i < n; i++) {
+    long lo = wf->child_start[i], d = wf->child_start[i + 1] - lo;
+    for (long k = 0; k < d; k++)
+      group[k] = lo + k;
+    if (d > 1)
+      qsort(group, (size_t)d, sizeof *group, fl_cmp_edge_files);
+    for (long k = 1; k < d; k++)
+      if (fstart[group[k] + 1] > fstart[group[k]] && fl_same_files(group[k - 1], group[k]))
+        wf->edge_data[group[k]] = wf->edge_data[group[k - 1]];
+  }
+done:
+  free(fstart);
+  free(files);
+  free(group);
+  return rc;
+}
+
+static fl_err fl_wfb_finish(fl_wfb *b)
+{
+  fl_err rc = FL_OK;
+  fl_wf *wf = b->wf;
+  long n = wf->ntasks, *order = NULL, *indeg = NULL, *queue = NULL, head = 0, tail = 0;
+
+  FL_CHECK(n > 0, FL_ERR_INPUT, "%s: the workflow has no task", wf->path);
+  FL_TRY(fl_wfb_names_refs(b));
+  FL_TRY(fl_wfb_files(b));
   /* edges: sort by (src, dst) and merge */
   FL_ALLOC(order, b->nraw);
   for (long e = 0; e < b->nraw; e++) {
@@ -331,43 +402,7 @@ static fl_err fl_wfb_finish(fl_wfb *b)
     wf->child_start[i + 1] += wf->child_start[i];
     wf->parent_start[i + 1] += wf->parent_start[i];
   }
-  /* Data twins: edges from one task that carry the same files (B and C both read A's f) carry one copy of the
-   * data — a transfer to a host where a twin is, or is going, is not made again. Each edge's files (sorted, control
-   * dependencies left out), then each task's out-edges sorted by them: equal neighbours are twins, numbered by
-   * the first of them. Edges with no file (DOT graphs, control dependencies) have none. */
-  FL_ALLOC(wf->edge_data, wf->nedges > 0 ? wf->nedges : 1);
-  FL_ALLOC(fstart, wf->nedges + 1);
-  FL_ALLOC(files, b->nraw > 0 ? b->nraw : 1);
-  FL_ALLOC(group, wf->nedges > 0 ? wf->nedges : 1);
-  for (long k = 0, m = -1, nf = 0; k < b->nraw; k++) {
-    long e = order[k];
-    if (m < 0 || b->rs[e] != wf->edge_src[m] || b->rd[e] != wf->edge_dst[m])
-      fstart[++m] = nf;
-    if (b->rf && b->rf[e] >= 0) {
-      long at = nf++;
-      files[at] = b->rf[e];
-      while (at > fstart[m] && files[at - 1] > files[at]) { /* insertion: an edge's files are few */
-        long x = files[at - 1];
-        files[at - 1] = files[at];
-        files[at--] = x;
-      }
-    }
-    fstart[m + 1] = nf;
-  }
-  fl_sort_fstart = fstart;
-  fl_sort_files = files;
-  for (long e = 0; e < wf->nedges; e++)
-    wf->edge_data[e] = e;
-  for (long i = 0; i < n; i++) {
-    long lo = wf->child_start[i], d = wf->child_start[i + 1] - lo;
-    for (long k = 0; k < d; k++)
-      group[k] = lo + k;
-    if (d > 1)
-      qsort(group, (size_t)d, sizeof *group, fl_cmp_edge_files);
-    for (long k = 1; k < d; k++)
-      if (fstart[group[k] + 1] > fstart[group[k]] && fl_same_files(group[k - 1], group[k]))
-        wf->edge_data[group[k]] = wf->edge_data[group[k - 1]];
-  }
+  FL_TRY(fl_wfb_twins(b, order));
   FL_ALLOC(indeg, n);
   for (long e = 0; e < wf->nedges; e++) {
     long d = wf->edge_dst[e];
@@ -400,9 +435,6 @@ done:
   free(order);
   free(indeg);
   free(queue);
-  free(fstart);
-  free(files);
-  free(group);
   return rc;
 }
 
