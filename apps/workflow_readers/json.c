@@ -56,6 +56,79 @@ static fl_err fl_json_task_error(const char *path, const char *name, size_t idx,
   return fl_err_set(FL_ERR_INPUT, "%s: workflow.tasks[%zu]: %s", path, idx, what);
 }
 
+/* A task's memory and cores, where its (execution) entry gives them. */
+static fl_err fl_json_task_resources(fl_wfb *b, const char *path, const char *name, size_t i, const json_t *et, long id)
+{
+  fl_err rc = FL_OK;
+  {
+    double mem = fl_json_num(et, "memoryInBytes", "memoryInBytes");
+    if (isfinite(mem)) {
+      if (!(mem >= 0)) {
+        rc = fl_json_task_error(path, name, i, "memoryInBytes must be >= 0");
+        goto done;
+      }
+      b->wf->task[id].memory = mem;
+    }
+  }
+  {
+    double cores = fl_json_num(et, "coreCount", "cores");
+    if (isfinite(cores)) {
+      if (!(cores >= 1 && cores <= 1e6 && cores == floor(cores))) {
+        rc = fl_json_task_error(path, name, i, "cores must be a whole number >= 1");
+        goto done;
+      }
+      b->wf->task[id].cores = (long)cores;
+    }
+  }
+done:
+  return rc;
+}
+
+/* A task's files: schema 1.5's inputFiles and outputFiles, ids into workflow.specification.files (file_by_id); the
+ * older schemas' files list, each with its name, link and size. */
+static fl_err fl_json_task_files(fl_wfb *b, const char *path, const char *name, size_t i, const json_t *t, long id,
+                                 int v15, const json_t *file_by_id)
+{
+  fl_err rc = FL_OK;
+  json_t *p;
+  size_t k;
+  if (v15) {
+    const char *lists[2] = {"inputFiles", "outputFiles"};
+    for (int out = 0; out < 2; out++) {
+      json_t *lst = json_object_get(t, lists[out]);
+      json_array_foreach(lst, k, p)
+      {
+        const char *fid = json_is_string(p) ? json_string_value(p) : NULL;
+        json_t *f = fid ? json_object_get(file_by_id, fid) : NULL;
+        double size = f ? fl_json_num(f, "sizeInBytes", "size") : NAN;
+        if (!fid || !(size >= 0)) {
+          char what[512];
+          snprintf(what, sizeof what, "file '%s': no size in workflow.specification.files", fid ? fid : "?");
+          rc = fl_json_task_error(path, name, i, what);
+          goto done;
+        }
+        FL_TRY(fl_wfb_use(b, id, fid, size, out));
+      }
+    }
+  } else {
+    json_t *fl = json_object_get(t, "files");
+    json_array_foreach(fl, k, p)
+    {
+      const char *fname = fl_json_str(p, "name", "id"), *link = fl_json_str(p, "link", NULL);
+      double size = fl_json_num(p, "sizeInBytes", "size");
+      if (!fname || !link || (strcmp(link, "input") != 0 && strcmp(link, "output") != 0) || !(size >= 0)) {
+        char what[512];
+        snprintf(what, sizeof what, "files[%zu]: needs a name, link input|output and a size >= 0", k);
+        rc = fl_json_task_error(path, name, i, what);
+        goto done;
+      }
+      FL_TRY(fl_wfb_use(b, id, fname, size, strcmp(link, "output") == 0));
+    }
+  }
+done:
+  return rc;
+}
+
 static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
 {
   fl_err rc = FL_OK;
@@ -117,7 +190,7 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
   {
     const char *name = fl_json_str(t, v15 ? "id" : "name", v15 ? "name" : "id"), *stage, *machine = NULL;
     double runtime = NAN, speed, flops;
-    json_t *parents, *fl, *p;
+    json_t *parents, *p;
     const json_t *et = t;
     long id;
     size_t k;
@@ -158,26 +231,7 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
       free(derived);
       FL_TRY(rc);
     }
-    {
-      double mem = fl_json_num(et, "memoryInBytes", "memoryInBytes");
-      if (isfinite(mem)) {
-        if (!(mem >= 0)) {
-          rc = fl_json_task_error(path, name, i, "memoryInBytes must be >= 0");
-          goto done;
-        }
-        b->wf->task[id].memory = mem;
-      }
-    }
-    {
-      double cores = fl_json_num(et, "coreCount", "cores");
-      if (isfinite(cores)) {
-        if (!(cores >= 1 && cores <= 1e6 && cores == floor(cores))) {
-          rc = fl_json_task_error(path, name, i, "cores must be a whole number >= 1");
-          goto done;
-        }
-        b->wf->task[id].cores = (long)cores;
-      }
-    }
+    FL_TRY(fl_json_task_resources(b, path, name, i, et, id));
     parents = json_object_get(t, "parents");
     if (parents && !json_is_array(parents)) {
       rc = fl_json_task_error(path, name, i, "\"parents\" is not an array");
@@ -191,39 +245,7 @@ static fl_err fl_wf_read_json(fl_wfb *b, const char *path, double ref_speed)
       }
       FL_TRY(fl_wfb_ref(b, id, NULL, json_string_value(p), 0));
     }
-    if (v15) {
-      const char *lists[2] = {"inputFiles", "outputFiles"};
-      for (int out = 0; out < 2; out++) {
-        json_t *lst = json_object_get(t, lists[out]);
-        json_array_foreach(lst, k, p)
-        {
-          const char *fid = json_is_string(p) ? json_string_value(p) : NULL;
-          json_t *f = fid ? json_object_get(file_by_id, fid) : NULL;
-          double size = f ? fl_json_num(f, "sizeInBytes", "size") : NAN;
-          if (!fid || !(size >= 0)) {
-            char what[512];
-            snprintf(what, sizeof what, "file '%s': no size in workflow.specification.files", fid ? fid : "?");
-            rc = fl_json_task_error(path, name, i, what);
-            goto done;
-          }
-          FL_TRY(fl_wfb_use(b, id, fid, size, out));
-        }
-      }
-    } else {
-      fl = json_object_get(t, "files");
-      json_array_foreach(fl, k, p)
-      {
-        const char *fname = fl_json_str(p, "name", "id"), *link = fl_json_str(p, "link", NULL);
-        double size = fl_json_num(p, "sizeInBytes", "size");
-        if (!fname || !link || (strcmp(link, "input") != 0 && strcmp(link, "output") != 0) || !(size >= 0)) {
-          char what[512];
-          snprintf(what, sizeof what, "files[%zu]: needs a name, link input|output and a size >= 0", k);
-          rc = fl_json_task_error(path, name, i, what);
-          goto done;
-        }
-        FL_TRY(fl_wfb_use(b, id, fname, size, strcmp(link, "output") == 0));
-      }
-    }
+    FL_TRY(fl_json_task_files(b, path, name, i, t, id, v15, file_by_id));
   }
 done:
   json_decref(exec_by_id);
