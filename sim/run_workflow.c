@@ -1139,6 +1139,88 @@ static int fl_wf_live(const fl_wfrun *w, long p)
   return w->up[p] && sg_host_is_on(w->host[p]);
 }
 
+/* Task t's inputs on host p: 1 when every producer is done and every transfer to p is started (or a twin's copy is
+ * on its way); 0 when it must wait (a producer running, or the failure handler deciding about one). */
+static int fl_wf_inputs_start(fl_wfrun *w, long t, long p)
+{
+  const fl_wf *wf = w->wf;
+  int ready = 1;
+  for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1] && ready; k++) {
+    long e = wf->parent_edge[k], s = w->esrc[e];
+    if (!fl_wf_input_done(w, e)) {
+      ready = 0;
+      break;
+    }
+    if (!fl_wf_missing(w, e, p))
+      continue;
+    if (fl_wf_edge_to(w, e, p) || fl_wf_twin(w, e, p, 1) >= 0)
+      continue; /* on its way (or a twin's copy is) */
+    if (!fl_wf_live(w, w->out_host[s])) {
+      ready = 0; /* the failure handler is deciding about s (or is about to) */
+      break;
+    }
+    fl_wf_send_edge(w, e, w->out_host[s], p);
+  }
+  return ready;
+}
+
+/* Wait for the transfers to p of task t's inputs (a twin's copy in place of its own): *failed when one was cut,
+ * *claimed when another actor is starting one (woken when it is recorded). */
+static void fl_wf_inputs_wait(fl_wfrun *w, long t, long p, int *failed, int *claimed)
+{
+  const fl_wf *wf = w->wf;
+  for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
+    long e = wf->parent_edge[k];
+    fl_sgc *c;
+    if (!fl_wf_edge_to(w, e, p) && fl_wf_twin(w, e, p, 1) >= 0)
+      e = fl_wf_twin(w, e, p, 1); /* the copy a twin brings */
+    c = w->ecomm[e];
+    if (!c && w->eclaim[e] && w->ecomm_dst[e] == p) {
+      *claimed = 1; /* another actor is starting it: woken when it is recorded */
+      continue;
+    }
+    if (!c || w->ecomm_dst[e] != p)
+      continue;
+    fl_sgc_ref(c);
+    if (fl_sgc_wait(c) == 0) {
+      fl_wf_log_transfer(w, e, c, p);
+      if (w->ecomm[e] == c) {
+        w->edge_at[e] = p;
+        fl_sgc_unref(c);
+        w->ecomm[e] = NULL;
+      }
+    } else {
+      *failed = 1;
+      if (w->ecomm[e] == c) {
+        fl_sgc_unref(c);
+        w->ecomm[e] = NULL;
+      }
+    }
+    fl_sgc_unref(c);
+    if (w->finished)
+      break;
+  }
+}
+
+/* Task t done on host p: its output pushed to the dependents' hosts now, as HEFT assumes, and the hosts of the tasks
+ * that borrow it woken. */
+static void fl_wf_push_output(fl_wfrun *w, long t, long p)
+{
+  const fl_wf *wf = w->wf;
+  for (long e = wf->child_start[t]; e < wf->child_start[t + 1]; e++) {
+    long c = wf->edge_dst[e], q = w->where[c];
+    if (w->esrc[e] != t || w->state[c] != FL_T_PENDING || q < 0)
+      continue;
+    if (q != p && wf->edge_bytes[e] > 0 && fl_wf_live(w, q) && fl_wf_live(w, p) && !fl_wf_edge_to(w, e, q) &&
+        fl_wf_twin(w, e, q, 1) < 0)
+      fl_wf_send_edge(w, e, p, q); /* (wakes q; a twin going to q already brings this copy) */
+    else if (q != p)
+      fl_wf_wake(w, q);
+  }
+  for (long b = w->borrow_head[t]; b >= 0; b = w->borrow[b].next)
+    fl_wf_wake(w, w->where[wf->edge_dst[w->borrow[b].edge]]);
+}
+
 static void fl_wf_worker_main(int argc, char **argv)
 {
   fl_wf_worker_arg *arg = sg_actor_self_get_data();
@@ -1159,58 +1241,12 @@ static void fl_wf_worker_main(int argc, char **argv)
       sg_sem_acquire(w->sem[p]);
       continue;
     }
-    /* the inputs: all producers done, transfers to p started */
-    for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1] && ready; k++) {
-      long e = wf->parent_edge[k], s = w->esrc[e];
-      if (!fl_wf_input_done(w, e)) {
-        ready = 0;
-        break;
-      }
-      if (!fl_wf_missing(w, e, p))
-        continue;
-      if (fl_wf_edge_to(w, e, p) || fl_wf_twin(w, e, p, 1) >= 0)
-        continue; /* on its way (or a twin's copy is) */
-      if (!fl_wf_live(w, w->out_host[s])) {
-        ready = 0; /* the failure handler is deciding about s (or is about to) */
-        break;
-      }
-      fl_wf_send_edge(w, e, w->out_host[s], p);
-    }
+    ready = fl_wf_inputs_start(w, t, p);
     if (!ready) {
       sg_sem_acquire(w->sem[p]);
       continue;
     }
-    for (long k = wf->parent_start[t]; k < wf->parent_start[t + 1]; k++) {
-      long e = wf->parent_edge[k];
-      fl_sgc *c;
-      if (!fl_wf_edge_to(w, e, p) && fl_wf_twin(w, e, p, 1) >= 0)
-        e = fl_wf_twin(w, e, p, 1); /* the copy a twin brings */
-      c = w->ecomm[e];
-      if (!c && w->eclaim[e] && w->ecomm_dst[e] == p) {
-        claimed = 1; /* another actor is starting it: woken when it is recorded */
-        continue;
-      }
-      if (!c || w->ecomm_dst[e] != p)
-        continue;
-      fl_sgc_ref(c);
-      if (fl_sgc_wait(c) == 0) {
-        fl_wf_log_transfer(w, e, c, p);
-        if (w->ecomm[e] == c) {
-          w->edge_at[e] = p;
-          fl_sgc_unref(c);
-          w->ecomm[e] = NULL;
-        }
-      } else {
-        failed = 1;
-        if (w->ecomm[e] == c) {
-          fl_sgc_unref(c);
-          w->ecomm[e] = NULL;
-        }
-      }
-      fl_sgc_unref(c);
-      if (w->finished)
-        break;
-    }
+    fl_wf_inputs_wait(w, t, p, &failed, &claimed);
     if (w->finished)
       break;
     if (claimed) {
@@ -1288,19 +1324,7 @@ static void fl_wf_worker_main(int argc, char **argv)
       w->rep->rc = FL_ERR_NOMEM;
       break;
     }
-    /* push the output to the dependents' hosts now, as HEFT assumes */
-    for (long e = wf->child_start[t]; e < wf->child_start[t + 1]; e++) {
-      long c = wf->edge_dst[e], q = w->where[c];
-      if (w->esrc[e] != t || w->state[c] != FL_T_PENDING || q < 0)
-        continue;
-      if (q != p && wf->edge_bytes[e] > 0 && fl_wf_live(w, q) && fl_wf_live(w, p) && !fl_wf_edge_to(w, e, q) &&
-          fl_wf_twin(w, e, q, 1) < 0)
-        fl_wf_send_edge(w, e, p, q); /* (wakes q; a twin going to q already brings this copy) */
-      else if (q != p)
-        fl_wf_wake(w, q);
-    }
-    for (long b = w->borrow_head[t]; b >= 0; b = w->borrow[b].next)
-      fl_wf_wake(w, w->where[wf->edge_dst[w->borrow[b].edge]]);
+    fl_wf_push_output(w, t, p);
     fl_wf_count_done(w);
   }
   w->worker[p] = NULL;
