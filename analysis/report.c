@@ -565,6 +565,39 @@ done:
   return rc;
 }
 
+/* A group starts with this row: its key, and the columns every row of it shows (the scenario with the overrides the
+ * other columns do not show, the strategy, interval, model, costs, MTBF, weights, policy, ranks). */
+static void fl_report_group_start(fl_group *g, sqlite3_stmt *st, const char *key, const char *interval,
+                                  const char *mtbf, const char *policy, long nodes)
+{
+  snprintf(g->key, sizeof g->key, "%s", key);
+  /* overrides the other columns do not show tell the group apart: "quickstart [failures.shape=0.5]" */
+  if (fl_text(st, 22)[0])
+    snprintf(g->scenario, sizeof g->scenario, "%.127s [%.255s]", fl_text(st, 0), fl_text(st, 22));
+  else
+    snprintf(g->scenario, sizeof g->scenario, "%.127s", fl_text(st, 0));
+  snprintf(g->mode, sizeof g->mode, "%s", fl_text(st, 1));
+  snprintf(g->strategy, sizeof g->strategy, "%s", fl_text(st, 2));
+  snprintf(g->interval, sizeof g->interval, "%s", interval);
+  snprintf(g->model, sizeof g->model, "%s", fl_text(st, 7));
+  {
+    char d[32], r[32];
+    if (sqlite3_column_type(st, 26) == SQLITE_NULL)
+      snprintf(d, sizeof d, "-");
+    else
+      fl_units_format_duration(sqlite3_column_double(st, 26), d, sizeof d);
+    if (sqlite3_column_type(st, 27) == SQLITE_NULL)
+      snprintf(r, sizeof r, "-");
+    else
+      fl_units_format_duration(sqlite3_column_double(st, 27), r, sizeof r);
+    snprintf(g->cost, sizeof g->cost, "%s / %s", d, r);
+  }
+  snprintf(g->mtbf, sizeof g->mtbf, "%s", mtbf);
+  snprintf(g->weights, sizeof g->weights, "%s", sqlite3_column_type(st, 14) == SQLITE_NULL ? "-" : fl_text(st, 14));
+  snprintf(g->policy, sizeof g->policy, "%s", policy);
+  g->nodes = nodes;
+}
+
 static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks, FILE *out, int *rows_out)
 {
   fl_err rc = FL_OK;
@@ -666,32 +699,7 @@ static fl_err fl_report_table(sqlite3 *db, const fl_report_opts *opt, int tasks,
         fl_time_unit(largest, &g.time_scale, &g.time_unit);
       }
       have = 1;
-      snprintf(g.key, sizeof g.key, "%s", key);
-      /* overrides the other columns do not show tell the group apart: "quickstart [failures.shape=0.5]" */
-      if (fl_text(st, 22)[0])
-        snprintf(g.scenario, sizeof g.scenario, "%.127s [%.255s]", fl_text(st, 0), fl_text(st, 22));
-      else
-        snprintf(g.scenario, sizeof g.scenario, "%.127s", fl_text(st, 0));
-      snprintf(g.mode, sizeof g.mode, "%s", fl_text(st, 1));
-      snprintf(g.strategy, sizeof g.strategy, "%s", fl_text(st, 2));
-      snprintf(g.interval, sizeof g.interval, "%s", interval);
-      snprintf(g.model, sizeof g.model, "%s", fl_text(st, 7));
-      {
-        char d[32], r[32];
-        if (sqlite3_column_type(st, 26) == SQLITE_NULL)
-          snprintf(d, sizeof d, "-");
-        else
-          fl_units_format_duration(sqlite3_column_double(st, 26), d, sizeof d);
-        if (sqlite3_column_type(st, 27) == SQLITE_NULL)
-          snprintf(r, sizeof r, "-");
-        else
-          fl_units_format_duration(sqlite3_column_double(st, 27), r, sizeof r);
-        snprintf(g.cost, sizeof g.cost, "%s / %s", d, r);
-      }
-      snprintf(g.mtbf, sizeof g.mtbf, "%s", mtbf);
-      snprintf(g.weights, sizeof g.weights, "%s", sqlite3_column_type(st, 14) == SQLITE_NULL ? "-" : fl_text(st, 14));
-      snprintf(g.policy, sizeof g.policy, "%s", policy);
-      g.nodes = nodes;
+      fl_report_group_start(&g, st, key, interval, mtbf, policy, nodes);
     }
     if (tasks == 2 && iters > 0 && sqlite3_column_type(st, 17) != SQLITE_NULL &&
         (strcmp(status, "completed") == 0 || strcmp(status, "timeout") == 0)) {
