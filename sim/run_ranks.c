@@ -283,6 +283,7 @@ void fl_sim_run_ranks(fl_replica *rep)
   double committed = 0.0;             /* work at the newest commit */
   double work_at[FL_NLEVELS] = {0.0}; /* work at the newest checkpoint of each level */
   double tainted_at = INFINITY;       /* work at the checkpoint that committed a silent corruption */
+  long clean = 0;                     /* intervals committed since the newest failure (an adapting rule's) */
   int ckpt = sim->strat.levels && isfinite(sim->tau_s);
 
   for (int l = 0; l < FL_NLEVELS; l++)
@@ -301,9 +302,13 @@ void fl_sim_run_ranks(fl_replica *rep)
     fl_recovery from;
     long sdc_k = 0;
     int interrupted;
-    if (ckpt && sim->hazard) {
+    if (ckpt && sim->adapts) { /* the rule decides before every interval, from how the run went */
       fl_hz_view view = {.rep = rep, .now = fl_rep_now(rep)};
-      seg = fl_strat_hazard_interval(&sim->strat, fl_job_expected_failures, &view, sim->work_s - committed);
+      fl_irule_step step = {.left_s = sim->work_s - committed,
+                            .clean = clean,
+                            .expected = sim->hazard ? fl_job_expected_failures : NULL,
+                            .ctx = &view};
+      seg = fl_strat_next_interval(&sim->strat, &step);
       seg = seg > 0 ? fmin(seg, sim->work_s - committed) : sim->work_s - committed;
     } else {
       seg = ckpt ? fmin(sim->tau_s, sim->work_s - committed) : sim->work_s;
@@ -312,7 +317,7 @@ void fl_sim_run_ranks(fl_replica *rep)
      * level the strategy gives checkpoint k, however many were taken and lost before (a rollback replays the same
      * pattern of levels, as the models of multi-level checkpointing assume) */
     long index =
-        ckpt && sim->tau_s > 0 && !sim->hazard ? (long)floor(committed / sim->tau_s + 1e-9) + 1 : res->checkpoints + 1;
+        ckpt && sim->tau_s > 0 && !sim->adapts ? (long)floor(committed / sim->tau_s + 1e-9) + 1 : res->checkpoints + 1;
     fl_level level = fl_strat_level(&sim->strat, index);
     int flush = ckpt && sim->flush_async && level == FL_LEVEL_FILE; /* write the stage level, drain it after */
     double delta = ckpt ? sim->strat.delta_s[flush ? sim->flush_stage : level] : 0.0;
@@ -347,6 +352,7 @@ void fl_sim_run_ranks(fl_replica *rep)
             return;
           }
           fl_resume(rep, &from, &committed, work_at, &tainted_at);
+          clean = 0;
           continue;
         }
       }
@@ -363,9 +369,11 @@ void fl_sim_run_ranks(fl_replica *rep)
         return;
       }
       fl_resume(rep, &from, &committed, work_at, &tainted_at);
+      clean = 0;
       continue;
     }
     committed += seg;
+    clean++;
     res->checkpoint_time_s += wall - seg; /* compute slowed by a flush: what the flush cost the job */
     fl_flush_settle(rep, fl_rep_now(rep), work_at, 0);
     if (sdc_k > 0) { /* escaped (or no) verification: the corruption is in the state kept from now on */

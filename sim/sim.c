@@ -387,6 +387,7 @@ static fl_err fl_sim_silent_and_hazard(fl_sim *sim, const fl_scenario *sc)
     goto done;
   }
   sim->hazard = (sim->strat.rule->needs & FL_IRULE_HAZARD) && sim->strat.levels;
+  sim->adapts = sim->strat.rule->next && sim->strat.levels;
   if (sim->hazard && (sim->caps.shape != FL_SHAPE_RANKS || sim->degree > 1 || !fl_fm_is_renewal(sim->fm) ||
                       (sim->strat.levels & (sim->strat.levels - 1u)))) {
     rc = fl_scenario_fail(sc, "strategy", "interval",

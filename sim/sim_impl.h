@@ -101,7 +101,7 @@ FL_SIM_APPS(X)
 #define FL_SIM_RANKS_CAPS                                                                                              \
   {                                                                                                                    \
     .name = "sim", .shape = FL_SHAPE_RANKS, .levels = FL_SIM_ALL_LEVELS, .max_degree = 3, .task_recovery = 1,          \
-    .intervals = FL_IRULE_HAZARD | FL_IRULE_LEVELS                                                                     \
+    .intervals = FL_IRULE_HAZARD | FL_IRULE_LEVELS | FL_IRULE_EACH                                                     \
   }
 #define FL_SIM_RANKS_FLAGS (FL_SIM_APP_PLATFORM_COSTS | FL_SIM_APP_BY_WORK | FL_SIM_APP_DIRECT)
 void fl_sim_run_ranks(fl_replica *rep);
@@ -175,6 +175,7 @@ struct fl_sim {
   double group_mtbf_s;                /* failures.group_mtbf (INFINITY: no group failures) */
   int sdc, verify;                    /* silent errors modelled; a verification before each checkpoint */
   int hazard;                         /* strategy.interval = hazard: each interval from the nodes' ages */
+  int adapts;                         /* the rule decides before every interval (hazard among them) */
   double burst_ratio, burst_time_s;   /* failures.burst_ratio, burst_time */
   double sdc_rate;                    /* silent errors per second over the job's nodes */
   double verify_s, verify_recall;     /* V; probability a verification catches a corrupted state */

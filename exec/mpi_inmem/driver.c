@@ -40,6 +40,7 @@ typedef struct fl_drv {
   long it_compute;
   double delta_last;    /* my last checkpoint's cost (0: none since the last plan) */
   long high;            /* the highest iteration reached: steps below it are replay */
+  long clean;           /* checkpoint intervals completed since the newest failure (an adapting rule's) */
   int replaying;        /* an init after a restart from scratch is replay too */
   double t_start;       /* the driver's start: event times are from it */
   unsigned char *lost;  /* ops->repair: lost[role] = 1 for the roles whose data is gone */
@@ -347,12 +348,13 @@ static int fl_drv_checkpoint(fl_drv *d)
 static int fl_drv_plan(fl_drv *d)
 {
   long it = d->ops->iteration(d->app);
-  double v[3] = {d->it_compute > 0 ? d->t_compute / (double)d->it_compute : 0.0, d->delta_last,
-                 (double)d->strat->checkpoints};
-  int rc = fl_rt_max(d->rt, v, 3);
+  double v[4] = {d->it_compute > 0 ? d->t_compute / (double)d->it_compute : 0.0, d->delta_last,
+                 (double)d->strat->checkpoints, (double)d->clean};
+  int rc = fl_rt_max(d->rt, v, 4);
   if (rc != FL_RT_OK)
     return rc;
   d->strat->checkpoints = (long)v[2];
+  d->clean = (long)v[3];
   d->plan_at = -1;
   if (d->cfg->checkpoint_every > 0) {
     d->next_ckpt = (it / d->cfg->checkpoint_every + 1) * d->cfg->checkpoint_every;
@@ -362,7 +364,10 @@ static int fl_drv_plan(fl_drv *d)
       fl_level primary = (d->strat->levels & FL_LEVEL_BIT(FL_LEVEL_BUDDY)) ? FL_LEVEL_BUDDY : FL_LEVEL_FILE;
       fl_strat_observe(d->strat, primary, v[1]);
     }
-    tau = fl_strat_interval(d->strat);
+    fl_irule_step step = {.left_s = INFINITY, .clean = d->clean}; /* (a rule that adapts decides here) */
+    tau = fl_strat_next_interval(d->strat, &step);
+    if (!(tau > 0) && d->strat->rule->next)
+      tau = INFINITY; /* up to the end of the job */
     if (!isfinite(tau))
       d->next_ckpt = -1;
     else if (v[0] > 0)
@@ -412,6 +417,7 @@ static int fl_drv_repair(fl_drv *d, const unsigned char *ckpt, double t0)
   if (rc == FL_RT_OK && d->strat->levels)
     rc = fl_drv_checkpoint(d); /* the repaired state, mirrored again */
   d->res->restore_s += fl_rt_now() - t0;
+  d->clean = 0; /* a failure: an adapting rule starts over */
   if (rc == FL_RT_OK)
     rc = fl_drv_plan(d);
   return rc;
@@ -617,6 +623,7 @@ static int fl_drv_restore(fl_drv *d, int *need_init)
       rc = fl_imc_commit(d->imc);
   }
   d->res->restore_s += fl_rt_now() - t0;
+  d->clean = 0; /* a failure: an adapting rule starts over */
   if (rc == FL_RT_OK)
     rc = fl_drv_plan(d);
   return rc;
@@ -749,8 +756,10 @@ void fl_driver_run(fl_rt *rt, const fl_mpi_app_ops *ops, void *app, const fl_dri
         it = ops->iteration(app);
         if (d.strat->levels && it == d.next_ckpt) {
           rc = fl_drv_checkpoint(&d);
-          if (rc == FL_RT_OK)
+          if (rc == FL_RT_OK) {
+            d.clean++;
             rc = fl_drv_plan(&d);
+          }
         } else if (it == d.plan_at) {
           rc = fl_drv_plan(&d);
         }

@@ -34,11 +34,25 @@ static void fl_interval_rule_list(unsigned has, char *buf, size_t size)
   buf[0] = '\0';
   for (int i = 0; i < FL_NIRULES; i++) {
     const fl_interval_rule *r = fl_interval_rules[i];
-    if (strcmp(r->name, "fixed") == 0 || (r->needs & ~has))
+    if (strcmp(r->name, "fixed") == 0 || (fl_interval_rule_needs(r) & ~has))
       continue; /* (fixed is written as a duration) */
     snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? ", " : "", r->name);
   }
   snprintf(buf + strlen(buf), size - strlen(buf), "%sa duration", buf[0] ? " or " : "");
+}
+
+unsigned fl_interval_rule_needs(const fl_interval_rule *r)
+{
+  return r->needs | (r->next ? (unsigned)FL_IRULE_EACH : 0u);
+}
+
+const char *fl_interval_rule_need_words(unsigned missing)
+{
+  if (missing & FL_IRULE_HAZARD)
+    return "the job's failure hazard from its nodes' ages";
+  if (missing & FL_IRULE_LEVELS)
+    return "the failure rates every checkpoint level recovers";
+  return "to be asked before every interval how the run went";
 }
 
 void fl_interval_rule_names(char *buf, size_t size)

@@ -10,14 +10,29 @@
 #ifndef FL_INTERVAL_RULE_H
 #define FL_INTERVAL_RULE_H
 
+#include "interval.h"
+
 #include <stddef.h>
 
 /* What a rule needs from the engine (fl_engine_caps.intervals: what the engine gives). */
 enum {
-  FL_IRULE_HAZARD =
-      1u, /* the job's expected failures over a horizon, from its nodes' ages (fl_strat_hazard_interval) */
+  FL_IRULE_HAZARD = 1u, /* the job's expected failures over a horizon, from its nodes' ages (fl_irule_step.expected) */
   FL_IRULE_LEVELS = 2u, /* the failure rates each checkpoint level recovers (fl_strat_set_rates), to plan periods */
+  FL_IRULE_EACH = 4u,   /* to be asked before every interval how the run went (fl_strat_next_interval): a rule
+                         * with `next` needs it whatever its `needs` say */
 };
+
+/* What an engine tells a rule that adapts (rule->next) before each interval. */
+typedef struct fl_irule_step {
+  double tau_s;   /* the rule's own interval (tau) at the cost and MTBF the engine has measured */
+  double delta_s; /* the cost of the checkpoint the rule prices (fl_strat_primary's level) */
+  double left_s;  /* compute left in the job (INFINITY: the engine does not know) */
+  long clean;     /* intervals completed since the newest failure, or since the start */
+  /* FL_IRULE_HAZARD: the job's expected failures in the next horizon_s seconds, from its nodes' ages (NULL where
+   * the rule does not need it) */
+  fl_pol_expected_failures expected;
+  void *ctx;
+} fl_irule_step;
 
 typedef struct fl_interval_rule {
   const char *name; /* as strategy.interval says it; "fixed": the form a duration takes */
@@ -32,6 +47,9 @@ typedef struct fl_interval_rule {
   /* Compute between two checkpoints for a checkpoint of delta_s under a job MTBF of mtbf_s (fixed_s: the
    * duration strategy.interval gave). Not positive: a free checkpoint, as often as the engine can. */
   double (*tau)(double delta_s, double mtbf_s, double fixed_s);
+  /* A rule that adapts as the run goes: the compute until the next checkpoint, asked before every interval
+   * (not positive: up to the end of the job). NULL: tau's interval throughout. */
+  double (*next)(const fl_irule_step *step);
 } fl_interval_rule;
 
 /* The registry, in the order `keys` lists it. */
@@ -56,6 +74,10 @@ const fl_interval_rule *fl_interval_rule_find(const char *name);
 int fl_interval_rule_known(const char *name, char *buf, size_t size);
 /* "daly, young, ..., never or a duration": the names a user may write, for messages. */
 void fl_interval_rule_names(char *buf, size_t size);
+/* What a rule needs from an engine: its needs, and FL_IRULE_EACH when it adapts. */
+unsigned fl_interval_rule_needs(const fl_interval_rule *r);
+/* What an engine lacking `missing` (FL_IRULE_*s) lacks, in words, for refusals: the first missing need. */
+const char *fl_interval_rule_need_words(unsigned missing);
 /* A rule's names that an engine giving `has` (FL_IRULE_*s) can honour, "a, b and c"-style, for refusals. */
 void fl_interval_rule_names_for(unsigned has, char *buf, size_t size);
 

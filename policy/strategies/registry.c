@@ -232,16 +232,14 @@ fl_err fl_strat_setup_as(const fl_strategy_ops *ops, const fl_scenario *sc, cons
     return fl_scenario_fail(sc, "strategy", "kind", "the %s engine cannot re-execute or substitute tasks", caps->name);
   if (fl_level_count(run->levels) > 1 && run->file_every < 1)
     return fl_scenario_fail(sc, "strategy", "file_every", "must be at least 1");
-  if (run->levels && (run->rule->needs & ~caps->intervals)) {
+  if (run->levels && (fl_interval_rule_needs(run->rule) & ~caps->intervals)) {
     char can[160];
     fl_interval_rule_names_for(caps->intervals, can, sizeof can);
     return fl_scenario_fail(sc, "strategy", "interval",
                             "the %s engine cannot honour %s, which strategy '%s' would checkpoint by: it needs %s "
                             "(this engine takes %s)",
                             caps->name, run->rule->name, ops->name,
-                            (run->rule->needs & FL_IRULE_HAZARD) ? "the job's failure hazard from its nodes' ages"
-                                                                 : "the failure rates every checkpoint level recovers",
-                            can);
+                            fl_interval_rule_need_words(fl_interval_rule_needs(run->rule) & ~caps->intervals), can);
   }
   if (run->rule->plans_levels && fl_level_count(run->levels) > 1 && ops != &fl_strategy_multilevel)
     return fl_scenario_fail(sc, "strategy", "interval",
@@ -260,11 +258,13 @@ fl_level fl_strat_primary(const fl_strategy_run *run)
   return FL_LEVEL_FILE;
 }
 
-double fl_strat_hazard_interval(fl_strategy_run *run, fl_pol_expected_failures F, void *ctx, double tau_max_s)
+double fl_strat_next_interval(const fl_strategy_run *run, fl_irule_step *step)
 {
-  if ((run->rule->needs & FL_IRULE_HAZARD) && run->levels)
-    run->tau_s = fl_pol_interval_hazard(run->delta_s[fl_strat_primary(run)], F, ctx, tau_max_s);
-  return run->tau_s;
+  if (!run->levels || !run->rule->next)
+    return run->tau_s;
+  step->tau_s = run->tau_s;
+  step->delta_s = run->delta_s[fl_strat_primary(run)];
+  return run->rule->next(step);
 }
 
 void fl_strat_set_rates(fl_strategy_run *run, const fl_strat_rates *rates)

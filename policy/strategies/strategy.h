@@ -7,7 +7,8 @@
  *   - at set-up: what it needs (copies of every rank, checkpoint levels, task recovery) — an engine that cannot
  *     provide it is refused here, with the reason, before anything runs (fl_strat_setup);
  *   - between checkpoints: how much compute until the next one (the interval rule, re-evaluated as the engine
- *     measures the checkpoint cost: fl_strat_observe) and to which level the k-th goes (fl_strat_level);
+ *     measures the checkpoint cost: fl_strat_observe; a rule that adapts is asked before every interval:
+ *     fl_strat_next_interval) and to which level the k-th goes (fl_strat_level);
  *   - at a failure: carry on (a replica takes over), roll back to a level, or restart from scratch
  *     (fl_strat_on_failure), given what survived (fl_failure_view);
  *   - for task-parallel applications, at the end of a sweep: which failed tasks to substitute and which to
@@ -105,23 +106,23 @@ typedef struct fl_strat_decisions {
 typedef struct fl_strategy_run {
   const fl_strategy_ops *ops;
   const fl_engine_caps *caps;
-  long degree;            /* copies of every rank (1 without replication) */
-  unsigned levels;        /* FL_LEVEL_BIT()s the strategy writes (0: no checkpoint) */
-  long file_every;        /* with two levels: every file_every-th checkpoint also goes to the file level */
-  long every[FL_NLEVELS]; /* multilevel: the k-th checkpoint goes to the highest level whose every divides k;
-                           * 0 (LEVEL:auto): chosen by strategy.interval = multilevel */
-  int auto_every;         /* the periods are the rule's (LEVEL:auto) */
-  long xor_group;         /* the XOR level's set size (strategy.xor_group) */
-  double async_file_s;    /* async flush: what a file-level checkpoint costs the job (the engine's; NAN: sync) */
-  fl_strat_rates rates;   /* the engine's (fl_strat_set_rates), for strategy.interval = multilevel */
-  char pattern[96];       /* strategy.interval = multilevel: the rule and the periods it chose, for the row */
+  long degree;                  /* copies of every rank (1 without replication) */
+  unsigned levels;              /* FL_LEVEL_BIT()s the strategy writes (0: no checkpoint) */
+  long file_every;              /* with two levels: every file_every-th checkpoint also goes to the file level */
+  long every[FL_NLEVELS];       /* multilevel: the k-th checkpoint goes to the highest level whose every divides k;
+                                 * 0 (LEVEL:auto): chosen by strategy.interval = multilevel */
+  int auto_every;               /* the periods are the rule's (LEVEL:auto) */
+  long xor_group;               /* the XOR level's set size (strategy.xor_group) */
+  double async_file_s;          /* async flush: what a file-level checkpoint costs the job (the engine's; NAN: sync) */
+  fl_strat_rates rates;         /* the engine's (fl_strat_set_rates), for strategy.interval = multilevel */
+  char pattern[96];             /* strategy.interval = multilevel: the rule and the periods it chose, for the row */
   const fl_interval_rule *rule; /* strategy.interval's (policy/intervals) */
   double fixed_s;               /* strategy.interval as a duration */
-  double mtbf_s;               /* the job's MTBF the rule uses (INFINITY: none) */
-  double delta_s[FL_NLEVELS];  /* checkpoint cost per level: the scenario's, then the engine's measurements */
-  unsigned writes[FL_NLEVELS]; /* the levels a checkpoint of each level writes at once (FL_LEVEL_BIT()s) */
-  double tau_s;                /* compute between two checkpoints (INFINITY: never) */
-  long checkpoints;            /* taken so far (fl_strat_level counts them) */
+  double mtbf_s;                /* the job's MTBF the rule uses (INFINITY: none) */
+  double delta_s[FL_NLEVELS];   /* checkpoint cost per level: the scenario's, then the engine's measurements */
+  unsigned writes[FL_NLEVELS];  /* the levels a checkpoint of each level writes at once (FL_LEVEL_BIT()s) */
+  double tau_s;                 /* compute between two checkpoints (INFINITY: never) */
+  long checkpoints;             /* taken so far (fl_strat_level counts them) */
   /* silent errors: a verification of cost verify_s before each checkpoint (strategy.verify); sdc_mtbf_s the
    * job's MTBF of silent errors that cost a rollback (INFINITY: none, or triplication outvotes them), which the
    * engine sets with fl_strat_set_sdc before fl_strat_set_mtbf */
@@ -221,9 +222,11 @@ fl_err fl_strat_set_mtbf(const fl_scenario *sc, fl_strategy_run *run, double job
 /* The failure rates the engine sees, before fl_strat_set_mtbf (strategy.interval = multilevel). */
 void fl_strat_set_rates(fl_strategy_run *run, const fl_strat_rates *rates);
 void fl_strat_set_sdc(fl_strategy_run *run, double job_sdc_mtbf_s);
-/* strategy.interval = hazard: the next interval from the job's expected failures F over a horizon (the engine's
- * view of its nodes' ages), at most tau_max_s; sets and returns run->tau_s. Other rules: run->tau_s. */
-double fl_strat_hazard_interval(fl_strategy_run *run, fl_pol_expected_failures F, void *ctx, double tau_max_s);
+/* Compute until the next checkpoint, asked before every interval by an engine that gives FL_IRULE_EACH: a rule that
+ * adapts (strategy.interval = hazard, from the job's expected failures over a horizon) decides from what the engine
+ * fills in `step` (left_s, clean, and expected/ctx where the rule needs the hazard; tau_s and delta_s are filled
+ * here); other rules give run->tau_s. Not positive: up to the end of the job. */
+double fl_strat_next_interval(const fl_strategy_run *run, fl_irule_step *step);
 /* The engine measured a checkpoint of `level` costing delta_s: re-evaluate Young/Daly with it. */
 void fl_strat_observe(fl_strategy_run *run, fl_level level, double delta_s);
 /* The level the interval rule prices: the cheapest one written at every checkpoint (local, else buddy, else

@@ -1,11 +1,13 @@
 #!/bin/bash
 # extend.sh SRC [FAULTLINE_BUILD_TYPE] — the registries' promise, demonstrated: a copy of the project (its git
 # files) gains one strategy (alternate.c), one failure model (uniform.c), one report format (latex.c), one
-# checkpoint interval rule (cautious.c) and one app kind (scaled.c: bsp with a key of its own), each as one new file
+# checkpoint interval rule that adapts as the run goes (cautious.c) and one app kind (scaled.c: bsp with a key of its own), each as one new file
 # plus one line in its registry's list, and one result column as one line of FL_RUN_COLUMNS; the copy is built and
 # they are run together:
 #   faultline keys lists the strategy and the rule; simulate runs the strategy under the new law and stores rows
-#   that say so; report --format latex writes them as a LaTeX table; the rule gives half of Young's interval;
+#   that say so; report --format latex writes them as a LaTeX table; the rule gives half of Young's interval after a
+#   failure, growing back to Young's with each failure-free one, and an engine that cannot ask it before every
+#   interval refuses it;
 #   faultline columns lists the column, and the rows have it, not applicable (NULL) where nothing fills it; keys lists
 #   the app kind and its key, and a job of it does its work times that key.
 # Exit 0 when all of it works; 77 when the copy cannot be built here (no compiler or CMake); 1 otherwise.
@@ -94,17 +96,40 @@ q() { sqlite3 demo.sqlite "$1"; }
 "$fl" report demo.sqlite --format latex >demo.tex || fail "report --format latex failed"
 grep -q '\\begin{tabular}' demo.tex && grep -q 'alternate' demo.tex || fail "latex: $(cat demo.tex)"
 "$fl" rerun demo.sqlite 2 | grep -q identical || fail "rerun of a row of the new strategy and law differs"
-# the interval rule: listed, and half of Young's interval (Young: sqrt(2 x 60 s x 5 d / 64) = 900 s)
+# the interval rule: listed; half of Young's interval at the start and after each failure, growing by a quarter of
+# Young's with each failure-free one up to Young's (Young: sqrt(2 x 60 s x 5 d / 64) = 900 s): the work between
+# consecutive checkpoints (but the last, shorter one) is 450, 675 or 900 s, and 450 after every restart
 "$fl" keys | grep -q '^  cautious .*half of Young' || fail "faultline keys does not list the rule cautious"
 for rule in young cautious; do
-  "$fl" simulate demo.ini --db "rule-$rule.sqlite" --quiet --set strategy.kind=checkpoint \
+  "$fl" simulate demo.ini --db "rule-$rule.sqlite" --quiet --events all --set strategy.kind=checkpoint \
     --set strategy.interval="$rule" >/dev/null || fail "simulate with interval $rule"
 done
 [ "$(sqlite3 rule-young.sqlite 'SELECT DISTINCT interval_s FROM runs')" = 900.0 ] &&
   [ "$(sqlite3 rule-cautious.sqlite "SELECT DISTINCT interval_rule || ' ' || interval_s FROM runs")" = "cautious 450.0" ] ||
   fail "cautious: $(sqlite3 rule-cautious.sqlite 'SELECT interval_rule, interval_s FROM runs')"
-[ "$(sqlite3 rule-cautious.sqlite 'SELECT MIN(checkpoints) FROM runs')" -gt \
-  "$(sqlite3 rule-young.sqlite 'SELECT MAX(checkpoints) FROM runs')" ] || fail "cautious does not checkpoint more often"
+steps() { # DB: the distinct work between consecutive checkpoints, '+' marking those with a restart between
+  sqlite3 "$1" "WITH e AS (SELECT e.run_id, e.id, k.name, e.value, r.work_s FROM events e
+      JOIN event_kinds k ON k.code = e.kind JOIN runs r ON r.id = e.run_id WHERE k.name IN ('checkpoint', 'restart')),
+    c AS (SELECT run_id, value, work_s, name,
+      LAG(value) OVER (PARTITION BY run_id ORDER BY id) AS prev,
+      (SELECT COUNT(*) FROM e x WHERE x.run_id = e.run_id AND x.name = 'restart' AND x.id < e.id) AS restarts,
+      LAG((SELECT COUNT(*) FROM e x WHERE x.run_id = e.run_id AND x.name = 'restart' AND x.id < e.id))
+        OVER (PARTITION BY run_id ORDER BY id) AS prev_restarts
+      FROM e WHERE name = 'checkpoint')
+    SELECT DISTINCT CASE WHEN prev IS NULL THEN 'first ' ELSE '' END
+      || CASE WHEN restarts > prev_restarts THEN '+' ELSE '' END || CAST(ROUND(value - COALESCE(prev, 0)) AS INT)
+    FROM c WHERE value < work_s - 1e-6 ORDER BY 1"
+}
+[ "$(steps rule-cautious.sqlite | tr '\n' ' ')" = "+450 675 900 first 450 " ] ||
+  fail "cautious's intervals: $(steps rule-cautious.sqlite | tr '\n' ' ')"
+[ "$(sqlite3 rule-cautious.sqlite 'SELECT SUM(failures) FROM runs')" -gt 0 ] || fail "cautious: no failure"
+# an engine that does not ask before every interval refuses it, naming engine, rule and strategy
+set +e
+msg=$("$fl" simulate scenarios/workload-periods.ini --db bad4.sqlite --quiet --set strategy.interval=cautious 2>&1 >/dev/null)
+code=$?
+set -e
+[ "$code" = 2 ] && printf '%s\n' "$msg" | grep -q "strategy.interval=cautious: the sim (workload) engine cannot honour cautious, which strategy 'checkpoint' would checkpoint by: it needs to be asked before every interval how the run went" &&
+  [ ! -e bad4.sqlite ] || fail "cautious on the workload engine: exit $code, '$msg'"
 # the column: listed, in the schema, NULL where nothing fills it
 "$fl" columns | grep -q '^| `extend_demo_s` | real | s | sim | summarised |' || fail "faultline columns: no extend_demo_s"
 [ "$(q 'SELECT COUNT(*) FROM runs WHERE extend_demo_s IS NULL')" = 4 ] || fail "extend_demo_s: $(q 'SELECT extend_demo_s FROM runs')"
