@@ -9,7 +9,9 @@
 #include <string.h>
 
 static const fl_app *const fl_app_registry[] = {
-    &fl_app_bsp, &fl_app_cg, &fl_app_lossy_cg, &fl_app_gridworld, &fl_app_workflow, &fl_app_workload,
+#define X(name) &fl_app_##name,
+    FL_APPS(X)
+#undef X
 };
 #define FL_NBUILTIN ((int)(sizeof fl_app_registry / sizeof fl_app_registry[0]))
 /* Kinds an engine brings with it (fl_app_register: the simulator's sim/apps/), after the built-in ones. */
@@ -95,6 +97,78 @@ fl_err fl_app_get(const fl_scenario *sc, unsigned engine, const fl_app **out)
                             fl_app_names(FL_APP_REAL, other, sizeof other));
   }
   *out = app;
+  return FL_OK;
+}
+
+/* Is `key` a word of the space-separated `list`? */
+static int fl_app_listed(const char *list, const char *key)
+{
+  size_t n = strlen(key);
+  for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ')
+    if (strncmp(p, key, n) == 0 && (p[n] == ' ' || p[n] == '\0'))
+      return 1;
+  return 0;
+}
+
+int fl_app_reads(const fl_app *app, const fl_scenario *sc, const char *key)
+{
+  char name[64];
+  if (app->options)
+    for (int k = 0; k < app->options->nkeys; k++)
+      if (strcmp(app->options->keys[k].key, key) == 0)
+        return 1;
+  if (fl_app_listed(app->core_keys, key))
+    return 1;
+  snprintf(name, sizeof name, "app.%s", key);
+  return app->reads && app->reads(sc, name);
+}
+
+int fl_app_is_core_key(const char *key)
+{
+  for (int i = 0; i < FL_NAPPS; i++)
+    if (fl_app_listed(fl_app_at(i)->core_keys, key))
+      return 1;
+  return 0;
+}
+
+const char *fl_app_core_readers(const char *key, char *buf, size_t size)
+{
+  int n = 0, k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < FL_NAPPS; i++)
+    n += fl_app_listed(fl_app_at(i)->core_keys, key);
+  for (int i = 0; i < FL_NAPPS; i++) {
+    if (!fl_app_listed(fl_app_at(i)->core_keys, key))
+      continue;
+    k++;
+    strncat(buf, k == 1 ? "" : k == n ? " or " : ", ", size - strlen(buf) - 1);
+    strncat(buf, fl_app_at(i)->name, size - strlen(buf) - 1);
+  }
+  return buf;
+}
+
+fl_err fl_app_check_keys(const fl_scenario *sc)
+{
+  const fl_app *own = fl_app_find(sc->app);
+  char readers[160];
+  if (!own)
+    return FL_OK; /* (refused elsewhere, with the kinds there are) */
+  for (int a = 0; a < FL_NAPPS; a++) {
+    const fl_app *app = fl_app_at(a);
+    for (int k = 0; app != own && app->options && k < app->options->nkeys; k++) {
+      const fl_key *key = &app->options->keys[k];
+      if (fl_scenario_given(sc, key->section, key->key) && !fl_app_reads(own, sc, key->key))
+        return fl_scenario_fail(sc, key->section, key->key,
+                                "app.kind = %s reads this key; this scenario runs app.kind = %s", app->name, own->name);
+    }
+  }
+  for (int k = 0; k < fl_scenario_key_count(); k++) {
+    const fl_scenario_keyinfo *key = fl_scenario_key_at(k);
+    if (strcmp(key->section, "app") == 0 && fl_app_is_core_key(key->key) && fl_scenario_given(sc, "app", key->key) &&
+        !fl_app_reads(own, sc, key->key))
+      return fl_scenario_fail(sc, "app", key->key, "app.kind = %s does not read this key (app.kind = %s does)",
+                              own->name, fl_app_core_readers(key->key, readers, sizeof readers));
+  }
   return FL_OK;
 }
 

@@ -1,11 +1,12 @@
 /* app.h — the application registry: what each app kind is and what it asks of an engine, without SimGrid or MPI
  * (ROSS's model as a callback table; PETSc's one implementation per type). An engine runs the kinds it knows with
- * its own table keyed by these descriptors (the simulator's fl_sim_app in sim/sim_impl.h, the real engine's in
- * exec/mpi_inmem/main.c), so no engine, core or CLI file compares app-kind names: they ask here.
+ * its own table keyed by these descriptors (the simulator's fl_sim_app in sim/sim_impl.h, the real engine's
+ * fl_real_app in exec/mpi_inmem/apps/real_app.h), so no engine, core or CLI file compares app-kind names: they ask
+ * here.
  *
  * Adding an app kind the simulator runs: one file in sim/apps/ with its fl_app and its fl_sim_app (sim/apps/README
  * and docs/architecture.md), and one line X(NAME) in FL_SIM_APPS (sim/sim_impl.h); the simulator registers it here
- * (fl_app_register). The built-in kinds, which other engines run too, are listed in fl_app_registry[] (app.c). */
+ * (fl_app_register). The built-in kinds, which other engines run too, are listed in FL_APPS below. */
 #ifndef FL_APP_H
 #define FL_APP_H
 
@@ -44,9 +45,13 @@ typedef struct fl_app {
   /* The input files it reads, fingerprinted into every row: fills up to FL_APP_MAX_INPUTS refs, returns how many. */
   int (*inputs)(const fl_scenario *sc, fl_input_ref *refs);
   const fl_keyset *options; /* the keys it declares and owns (core/keys.h); NULL: none of its own */
-  /* Another app's set of keys it reads in this scenario (a workflow of app.graph = gridworld reads the grid world's).
-   * NULL: only its own. */
-  int (*reads)(const fl_scenario *sc, const fl_keyset *set);
+  /* The [app] keys it reads that are not its own: the run's (core/scenario.c: nodes, spares, work, flops,
+   * comm_fraction, checkpoint_size) and the grid apps' shared ones (grid, iterations, tolerance), space-separated.
+   * One given where no run's app reads it is refused, naming the kinds that would (fl_app_reads). */
+  const char *core_keys;
+  /* Another kind's key ("app.discount") it reads in this scenario (a workflow of app.graph = gridworld reads the
+   * grid world's and the grid's). NULL: only its own and its core_keys. */
+  int (*reads)(const fl_scenario *sc, const char *section_dot_key);
   /* The real engine (exec/engine.c fl_exec_setup): what the kind changes in the engine's capabilities before the
    * strategy is set up against them (NULL: nothing), and its own check of the strategy once set up (NULL: none;
    * bad input is FL_ERR_INPUT naming the key). */
@@ -71,6 +76,16 @@ fl_err fl_app_get(const fl_scenario *sc, unsigned engine, const fl_app **out);
 /* The names of the kinds an engine runs, "a, b and c", into buf. */
 const char *fl_app_names(unsigned engine, char *buf, size_t size);
 
+/* Does a run of kind `app` on sc read [app] key `key` (its own, one of its core_keys, or one it reads here)? */
+int fl_app_reads(const fl_app *app, const fl_scenario *sc, const char *key);
+/* Is [app] key `key` one some kind lists in its core_keys (the keys no plugin owns)? */
+int fl_app_is_core_key(const char *key);
+/* "bsp or workload": the kinds whose core_keys list `key`, into buf. */
+const char *fl_app_core_readers(const char *key, char *buf, size_t size);
+/* One scenario's [app] keys against its kind: another kind's own key, or a run's key the kind does not read, is
+ * FL_ERR_INPUT naming the key and the kinds that read it (the real engine's; a study checks its combinations
+ * together, sim/study.c). */
+fl_err fl_app_check_keys(const fl_scenario *sc);
 /* The platform slots the scenario's job takes (see fl_app.job_slots); an unknown kind counts as a bsp job. */
 long fl_app_job_slots(const fl_scenario *sc, long copies);
 /* The checks of the job against the platform's size and of the app's own keys, before anything is built. */
@@ -83,6 +98,20 @@ fl_err fl_app_check_input(const fl_scenario *sc, const char *key, const char *re
 /* 1 when the scenario's app kind has `flag` (FL_APP_*). */
 int fl_app_has(const fl_scenario *sc, unsigned flag);
 
-extern const fl_app fl_app_bsp, fl_app_cg, fl_app_lossy_cg, fl_app_gridworld, fl_app_workflow, fl_app_workload;
+/* The [app] keys a bulk-synchronous job reads (bsp's core_keys; a kind like it says the same). */
+#define FL_APP_RANKS_CORE_KEYS "nodes spares work flops comm_fraction checkpoint_size"
+/* The built-in kinds, which several engines run (the simulator's own kinds register themselves: FL_SIM_APPS), in the
+ * order `keys` lists them: one line each; CMake compiles every .c of apps/. */
+#define FL_APPS(X)                                                                                                     \
+  X(bsp)                                                                                                               \
+  X(cg)                                                                                                                \
+  X(lossy_cg)                                                                                                          \
+  X(gridworld)                                                                                                         \
+  X(workflow)                                                                                                          \
+  X(workload)                                                                                                          \
+  /* one line per entry, above this one */
+#define X(name) extern const fl_app fl_app_##name;
+FL_APPS(X)
+#undef X
 
 #endif

@@ -8,6 +8,7 @@ const fl_app fl_app_bsp = {
     .flags = FL_APP_SIM | FL_APP_SPEED_PROFILES,
     .size_key = "nodes",
     .unit = "ranks",
+    .core_keys = FL_APP_RANKS_CORE_KEYS,
     .example = "[platform]\nnodes = 16\n[failures]\nnode_mtbf = 1d\n[app]\nkind = bsp\nnodes = 8\nwork = 2h\n"
                "[strategy]\nkind = checkpoint\ninterval = 20min\ncheckpoint_cost = 1min\n",
 };

@@ -9,4 +9,5 @@ const fl_app fl_app_cg = {
     .size_key = "grid",
     .unit = "ranks",
     .example = "[app]\nkind = cg\ngrid = 32x32\n[strategy]\nkind = buddy\n[mpi]\ncheckpoint_every = 10\n",
+    .core_keys = "grid iterations tolerance",
 };

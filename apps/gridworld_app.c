@@ -46,6 +46,7 @@ const fl_app fl_app_gridworld = {
                "[strategy]\nkind = replication\n",
     .job_slots = fl_gridworld_slots,
     .options = &fl_gridworld_keys,
+    .core_keys = "nodes grid iterations tolerance",
 };
 
 const fl_gridworld_opts *fl_gridworld_options(const fl_scenario *sc)

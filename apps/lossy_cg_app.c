@@ -216,7 +216,7 @@ static fl_err fl_lossy_real_check(const fl_scenario *sc, const fl_strategy_run *
 const fl_app fl_app_lossy_cg = {
     .name = "lossy-cg",
     .summary = "the seed's CG with compressed buddy checkpoints and global / local / improved recovery of a lost "
-               "rank's data, a study per mpirun (exec/mpi_inmem/lossy_main.c, [recovery])",
+               "rank's data, a study per mpirun (exec/mpi_inmem/apps/lossy_cg.c, [recovery])",
     .flags = FL_APP_REAL | FL_APP_REAL_SQUARE | FL_APP_REAL_STUDY,
     .size_key = "grid",
     .unit = "ranks",
@@ -227,4 +227,5 @@ const fl_app fl_app_lossy_cg = {
     .real_caps = fl_lossy_real_caps,
     .real_check = fl_lossy_real_check,
     .real_kills = fl_lossy_real_kills,
+    .core_keys = "grid iterations tolerance",
 };

@@ -1,7 +1,7 @@
 /* lossy_cg_keys.h — the lossy-CG app (app.kind = lossy-cg): Altenbernd & Göttsche's study (seed 001) on the real
  * engine. The seed's CG solve with *compressed* buddy checkpoints of x, a rank's data lost (injected, or a real death),
  * and three recoveries: global rollback, local re-initialisation, local improved by an auxiliary solve. Its keys are
- * the [recovery] section, declared here; its solves run in exec/mpi_inmem/lossy_main.c. The strategy is the registry's:
+ * the [recovery] section, declared here; its solves run in exec/mpi_inmem/apps/lossy_cg.c. The strategy is the registry's:
  * buddy (the compressed checkpoints go to the partner's memory) or none (no checkpoint; the run's other
  * strategies are refused by the real engine's capabilities for this app, exec/engine.c). */
 #ifndef FL_LOSSY_CG_KEYS_H

@@ -972,10 +972,11 @@ static int fl_workflow_inputs(const fl_scenario *sc, fl_input_ref *refs)
   return n;
 }
 
-/* app.graph = gridworld: the grid world's own keys (discount, move probability, task time) are the graph's. */
-static int fl_workflow_reads(const fl_scenario *sc, const fl_keyset *set)
+/* app.graph = gridworld: the grid world's own keys (discount, move probability, task time) and the grid's (grid,
+ * iterations, tolerance) are the graph's. */
+static int fl_workflow_reads(const fl_scenario *sc, const char *key)
 {
-  return set == &fl_gridworld_keys && fl_workflow_graph_generated(sc);
+  return fl_workflow_graph_generated(sc) && fl_app_reads(&fl_app_gridworld, sc, key + strlen("app."));
 }
 
 const fl_app fl_app_workflow = {
@@ -992,5 +993,6 @@ const fl_app fl_app_workflow = {
     .check = fl_workflow_check,
     .inputs = fl_workflow_inputs,
     .options = &fl_workflow_keys,
+    .core_keys = "nodes",
     .reads = fl_workflow_reads,
 };

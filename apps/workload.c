@@ -1,8 +1,7 @@
 /* workload.c — a machine's job mix: a Standard Workload Format trace (swf.c) or generated jobs, run under a batch
  * scheduler with every job under the scenario's strategy (sim/run_workload.c). */
-#include "workload_keys.h"
-
 #include "app.h"
+#include "workload_keys.h"
 
 #include <stddef.h>
 
@@ -62,8 +61,9 @@ static fl_err fl_workload_check(const fl_scenario *sc)
 {
   const fl_workload_opts *o = fl_workload_options(sc);
   if (!o->trace && o->jobs == 0)
-    return fl_scenario_fail(sc, "app", "trace", "a workload needs its job trace (.swf or .swf.gz), or app.jobs to "
-                                                "generate");
+    return fl_scenario_fail(sc, "app", "trace",
+                            "a workload needs its job trace (.swf or .swf.gz), or app.jobs to "
+                            "generate");
   return o->trace ? fl_app_check_input(sc, "trace", o->trace, "job trace") : FL_OK;
 }
 
@@ -79,10 +79,12 @@ const fl_app fl_app_workload = {
     .flags = FL_APP_SIM,
     .size_key = "nodes",
     .unit = "nodes",
-    .example = "[platform]\nnodes = 32\n[failures]\nnode_mtbf = 30d\n[app]\nkind = workload\njobs = 20\njob_nodes = 1-8\n"
-               "job_time = 2h\narrival = 30min\n[strategy]\nkind = none\n",
+    .example =
+        "[platform]\nnodes = 32\n[failures]\nnode_mtbf = 30d\n[app]\nkind = workload\njobs = 20\njob_nodes = 1-8\n"
+        "job_time = 2h\narrival = 30min\n[strategy]\nkind = none\n",
     .job_slots = fl_workload_slots,
     .check = fl_workload_check,
     .inputs = fl_workload_inputs,
     .options = &fl_workload_keys,
+    .core_keys = "nodes checkpoint_size",
 };

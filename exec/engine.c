@@ -22,8 +22,11 @@ fl_err fl_exec_setup(const fl_scenario *sc, long nroles, fl_engine_caps *caps, f
                            .levels = FL_LEVEL_BIT(FL_LEVEL_BUDDY) | FL_LEVEL_BIT(FL_LEVEL_FILE),
                            .max_degree = 3, /* replica sets of whole copies (exec/mpi_inmem/rt.h) */
                            .task_recovery = tasks,
-                           .intervals = FL_IRULE_LEVELS}; /* (no hazard: it does not track its nodes' ages) */
-  if ((rc = fl_scenario_check(sc)) != FL_OK)              /* the run's keys across each other, and every plugin's set */
+                           .intervals = FL_IRULE_LEVELS | FL_IRULE_EACH}; /* (no hazard: it does not track its
+                                                                            nodes' ages) */
+  if ((rc = fl_scenario_check(sc)) != FL_OK) /* the run's keys across each other, and every plugin's set */
+    return rc;
+  if ((rc = fl_app_check_keys(sc)) != FL_OK) /* no [app] key the kind does not read */
     return rc;
   if (app && app->real_caps) /* what the app kind changes (lossy-cg: its own compressed buddy copies only) */
     app->real_caps(sc, caps);

@@ -55,31 +55,51 @@ done:
   return rc;
 }
 
-/* A key of an app's own (the set it declares, apps/) given in a study none of whose combinations runs that app is
- * refused, naming where it was given and who would read it: `app.graph` on a bsp job used to be accepted and
- * ignored, and shown in the table as if it had been the experiment. */
+/* A key of an app's own (the set it declares, apps/), or one of the run's [app] keys, given in a study none of whose
+ * combinations runs an app that reads it is refused, naming where it was given and who would read it: `app.graph`
+ * on a bsp job, or `app.work` on a workload, used to be accepted and ignored, and shown in the table as if it had
+ * been the experiment. */
+/* [app] `key` given in some combination of the study while no combination's app reads it: that combination, else -1.
+ */
+static long fl_study_unread(const fl_study *st, const char *key)
+{
+  long given = -1;
+  for (long c = 0; c < st->ncombos; c++) {
+    const fl_scenario *sc = st->points[c].sc;
+    const fl_app *own = fl_app_find(sc->app);
+    if (!own || fl_app_reads(own, sc, key))
+      return -1;
+    if (given < 0 && fl_scenario_given(sc, "app", key))
+      given = c;
+  }
+  return given;
+}
+
 static fl_err fl_study_app_keys(const fl_study *st)
 {
   for (int a = 0; a < fl_app_count(); a++) {
     const fl_app *app = fl_app_at(a);
-    int runs = 0;
     if (!app->options)
-      continue;
-    for (long c = 0; c < st->ncombos && !runs; c++) {
-      const fl_app *own = fl_app_find(st->points[c].sc->app);
-      runs = strcmp(st->points[c].sc->app, app->name) == 0 ||
-             (own && own->reads && own->reads(st->points[c].sc, app->options));
-    }
-    if (runs)
       continue;
     for (int k = 0; k < app->options->nkeys; k++) {
       const fl_key *key = &app->options->keys[k];
-      for (long c = 0; c < st->ncombos; c++)
-        if (fl_scenario_given(st->points[c].sc, key->section, key->key))
-          return fl_scenario_fail(st->points[c].sc, key->section, key->key,
-                                  "app.kind = %s reads this key; this %s runs app.kind = %s", app->name,
-                                  st->ncombos > 1 ? "sweep" : "scenario", st->points[c].sc->app);
+      long c = fl_study_unread(st, key->key);
+      if (c >= 0)
+        return fl_scenario_fail(st->points[c].sc, key->section, key->key,
+                                "app.kind = %s reads this key; this %s runs app.kind = %s", app->name,
+                                st->ncombos > 1 ? "sweep" : "scenario", st->points[c].sc->app);
     }
+  }
+  /* the run's [app] keys no plugin owns (app.work, app.checkpoint_size, ...): the kinds that read them say so */
+  for (int k = 0; k < fl_scenario_key_count(); k++) {
+    const fl_scenario_keyinfo *key = fl_scenario_key_at(k);
+    long c;
+    char readers[160];
+    if (strcmp(key->section, "app") != 0 || !fl_app_is_core_key(key->key) || (c = fl_study_unread(st, key->key)) < 0)
+      continue;
+    return fl_scenario_fail(st->points[c].sc, key->section, key->key,
+                            "app.kind = %s does not read this key (app.kind = %s does)", st->points[c].sc->app,
+                            fl_app_core_readers(key->key, readers, sizeof readers));
   }
   return FL_OK;
 }

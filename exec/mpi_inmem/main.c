@@ -19,10 +19,8 @@
 #include "fl_config.h"
 #include "fm.h"
 #include "grid_keys.h"
-#include "gridworld_keys.h"
-#include "gw_mpi.h"
 #include "gw_tasks.h"
-#include "lossy_main.h"
+#include "real_app.h"
 #include "registries.h"
 #include "rng.h"
 #include "rt.h"
@@ -162,89 +160,27 @@ static void fl_write_outcome(const char *dir, const fl_rt *rt, const fl_cgm_resu
   fclose(f);
 }
 
-/* The grid world through the generic driver, by rows (checkpoint strategies, replication) or as tasks
- * (substitution, hybrid: gw_tasks.h); its outcome in the CG result's shape, the task counts in *counts. Returns -1
- * on set-up failure. */
-static int fl_run_gridworld(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res,
-                            fl_gwt_counts *counts)
-{
-  fl_gw *gw = NULL;
-  fl_gwm *g = NULL;
-  fl_gwt *t = NULL;
-  fl_driver_result dr;
-  int tasks = dc->strat->caps->shape == FL_SHAPE_TASKS;
-  memset(res, 0, sizeof *res);
-  memset(counts, 0, sizeof *counts);
-  if (fl_gw_create(fl_grid_options(sc)->rows, fl_grid_options(sc)->cols, fl_gridworld_options(sc)->discount,
-                   fl_gridworld_options(sc)->move_prob, sc->seed, &gw) != FL_OK ||
-      (tasks ? !(t = fl_gwt_create(rt, gw, dc->strat, fl_grid_options(sc)->tolerance, fl_grid_options(sc)->iterations))
-             : !(g = fl_gwm_create(rt, gw, fl_grid_options(sc)->tolerance, fl_grid_options(sc)->iterations)))) {
-    fl_gw_destroy(&gw);
-    return -1;
-  }
-  if (tasks)
-    fl_driver_run(rt, &fl_gwt_ops, t, dc, &dr);
-  else
-    fl_driver_run(rt, &fl_gwm_ops, g, dc, &dr);
-  res->status = dr.status;
-  snprintf(res->message, sizeof res->message, "%s", dr.message);
-  if (strcmp(dr.status, "ended") == 0) {
-    int converged = 0;
-    if (tasks) {
-      fl_gwt_finish(t, &res->iterations, &converged, &res->checksum, &res->error_linf, counts);
-      res->row0 = 0; /* every role holds the whole grid */
-      res->nrows = fl_grid_options(sc)->rows;
-    } else if (fl_gwm_finish(g, &res->iterations, &converged, &res->checksum, &res->error_linf, &res->row0,
-                             &res->nrows) != FL_RT_OK) {
-      res->error_linf = NAN;
-    }
-    res->converged = converged;
-    res->status = "completed"; /* the grid world runs its sweeps, converged or not (as in the simulator) */
-  }
-  res->drv = dr;
-  fl_gwm_destroy(&g);
-  fl_gwt_destroy(&t);
-  fl_gw_destroy(&gw);
-  return 0;
-}
-
-/* CG on the whole grid through the generic driver (cg_mpi.c). */
-static int fl_run_cg(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res,
-                     fl_gwt_counts *counts)
-{
-  fl_cgm_config cfg;
-  memset(&cfg, 0, sizeof cfg);
-  memset(counts, 0, sizeof *counts);
-  cfg.n = fl_grid_options(sc)->rows;
-  cfg.tol = fl_grid_options(sc)->tolerance;
-  cfg.maxit = fl_grid_options(sc)->iterations;
-  cfg.drv = dc;
-  fl_cgm_run(rt, &cfg, res);
-  return 0;
-}
-
-/* The applications this engine runs, by their entry in the app registry (apps/app.h, the kinds marked
- * FL_APP_REAL): one line each. */
-static const struct {
-  const fl_app *app;
-  /* through the driver: the engine writes the job's row */
-  int (*run)(fl_rt *rt, const fl_scenario *sc, const fl_driver_config *dc, fl_cgm_result *res, fl_gwt_counts *counts);
-  /* or a study of its own (FL_APP_REAL_STUDY): its solves through the driver (dc: deaths, heartbeat), their rows
-   * and the outcome files; returns the exit status */
-  int (*study)(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, const fl_driver_config *dc,
-               const char *out_dir);
-  fl_err (*study_check)(const fl_scenario *sc, int nkill); /* the study's own checks, before the runtime starts */
-} fl_real_apps[] = {
-    {&fl_app_cg, fl_run_cg, NULL, NULL},
-    {&fl_app_gridworld, fl_run_gridworld, NULL, NULL},
-    {&fl_app_lossy_cg, NULL, fl_lossy_main, fl_lossy_check},
+/* The applications this engine runs: the registry of apps/real_app.h. */
+static const fl_real_app *const fl_real_apps[] = {
+#define X(name) &fl_real_##name,
+    FL_REAL_APPS(X)
+#undef X
 };
+
+const fl_real_app *fl_real_app_find(const fl_app *app)
+{
+  for (size_t i = 0; i < sizeof fl_real_apps / sizeof fl_real_apps[0]; i++)
+    if (fl_real_apps[i]->app == app)
+      return fl_real_apps[i];
+  return NULL;
+}
 
 int main(int argc, char **argv)
 {
   fl_scenario *sc = NULL;
   fl_rt rt;
   const fl_app *app = NULL;
+  const fl_real_app *real = NULL;
   int (*app_run)(fl_rt *, const fl_scenario *, const fl_driver_config *, fl_cgm_result *, fl_gwt_counts *) = NULL;
   int (*app_study)(fl_scenario *, fl_rt *, const fl_strategy_run *, const fl_driver_config *, const char *) = NULL;
   fl_err (*study_check)(const fl_scenario *, int) = NULL;
@@ -318,16 +254,15 @@ int main(int argc, char **argv)
                                   "[--db FILE] [--out DIR]");
   if (rc == FL_OK)
     rc = fl_app_get(sc, FL_APP_REAL, &app);
-  for (size_t i = 0; rc == FL_OK && i < sizeof fl_real_apps / sizeof fl_real_apps[0]; i++)
-    if (fl_real_apps[i].app == app) {
-      app_run = fl_real_apps[i].run;
-      app_study = fl_real_apps[i].study;
-      study_check = fl_real_apps[i].study_check;
-    }
+  if (rc == FL_OK && (real = fl_real_app_find(app)) != NULL) {
+    app_run = real->run;
+    app_study = real->study;
+    study_check = real->study_check;
+  }
   if (rc == FL_OK && !app_run && !app_study)
     rc = fl_scenario_fail(sc, "app", "kind",
-                          "the app registry lists '%s' for the real engine, which has no run "
-                          "function for it (exec/mpi_inmem/main.c fl_real_apps[])",
+                          "the app registry lists '%s' for the real engine, which has no entry for it "
+                          "(exec/mpi_inmem/apps/real_app.h FL_REAL_APPS)",
                           app->name);
   if (rc == FL_OK && (app->flags & FL_APP_REAL_SQUARE) && fl_grid_options(sc)->rows != fl_grid_options(sc)->cols)
     rc = fl_scenario_fail(sc, "app", "grid", "%s needs a square grid", app->name);

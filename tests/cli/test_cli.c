@@ -69,6 +69,11 @@ static void test_bad_input(void)
   expect_bad("[app]\nnodes = 4\ntrace = jobs.swf\n", "",
              "bad.ini:3: [app] trace = 'jobs.swf': app.kind = workload reads this key; this scenario runs "
              "app.kind = bsp");
+  /* one of the run's [app] keys that the chosen kind does not read: refused, naming the kinds that do */
+  expect_bad(GOOD, "--set app.grid=4x4",
+             "--set app.grid=4x4: app.kind = bsp does not read this key (app.kind = cg, lossy-cg or gridworld does)");
+  expect_bad("[platform]\nnodes = 64\n[app]\nkind = workload\njobs = 10\njob_nodes = 1-8\nwork = 2h\n", "",
+             "bad.ini:7: [app] work = '2h': app.kind = workload does not read this key (app.kind = bsp does)");
   write_file("broken.csv", "3600, 1, 5min\n7200; 2\n");
   expect_bad("[app]\nnodes = 4\n[failures]\nmodel = trace\ntrace = broken.csv\n", "",
              "broken.csv:2: expected 'time, node[, downtime]'");

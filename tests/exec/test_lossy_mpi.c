@@ -1,6 +1,6 @@
 /* test_lossy_mpi.c — the lossy-CG mode on real processes (faultline run, 4 active ranks): compressed buddy
  * checkpoints, injected data losses and a real death, global / local / improved recovery. Every check reads the
- * "solve" lines of each rank's outcome file (exec/mpi_inmem/lossy_main.c). Skipped (77) without MPI. */
+ * "solve" lines of each rank's outcome file (exec/mpi_inmem/apps/lossy_cg.c). Skipped (77) without MPI. */
 #include "cli_util.h"
 #include "fl_config.h"
 #include "fl_test.h"

@@ -35,6 +35,7 @@ static const fl_app fl_app_scaled = {
     .example = "[platform]\nnodes = 16\n[failures]\nnode_mtbf = 1d\n[app]\nkind = scaled\nnodes = 8\nwork = 1h\n"
                "work_scale = 2\n[strategy]\nkind = checkpoint\ninterval = 20min\ncheckpoint_cost = 1min\n",
     .options = &fl_scaled_keys,
+    .core_keys = FL_APP_RANKS_CORE_KEYS, /* bsp's: app.nodes, app.work, app.flops, ... */
 };
 
 static void fl_scaled_work(fl_sim *sim, const fl_scenario *sc)

@@ -209,6 +209,32 @@ static void test_real_engine_caps(void)
     }
     fl_scenario_destroy(&sc);
   }
+  /* a run's [app] key the kind does not read, and an interval rule the engine cannot honour: refused, named */
+  {
+    static const struct {
+      const char *text, *want;
+    } bad[] = {
+        {"[app]\nkind = cg\ngrid = 64x64\nwork = 2h\n", "[app] work = '2h': app.kind = cg does not read this key "
+                                                        "(app.kind = bsp does)"},
+        {"[app]\nkind = gridworld\ngraph = x.dot\n", "app.kind = workflow reads this key; this scenario runs "
+                                                     "app.kind = gridworld"},
+        {"[app]\nkind = cg\n[strategy]\nkind = checkpoint\ninterval = hazard\n[failures]\nnode_mtbf = 1h\n[mpi]\n"
+         "time_scale = 1\n",
+         "the real engine cannot honour hazard, which strategy 'checkpoint' would checkpoint by: it needs the job's "
+         "failure hazard"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      fl_scenario *sc = NULL;
+      fl_engine_caps caps;
+      fl_strategy_run run;
+      CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text(bad[i].text, "real.ini", NULL, &sc), FL_OK);
+      CU_ASSERT_EQUAL(fl_exec_setup(sc, 4, &caps, &run), FL_ERR_INPUT);
+      if (!strstr(fl_err_msg(), bad[i].want))
+        fprintf(stderr, "\n    %s", fl_err_msg());
+      CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), bad[i].want));
+      fl_scenario_destroy(&sc);
+    }
+  }
 }
 
 /* The docs list every registered strategy: architecture.md's table, scenarios.md's strategy.kind. */

@@ -1,13 +1,15 @@
-/* lossy_main.c — faultline-mpi's lossy-CG mode (see lossy_main.h). */
-#include "lossy_main.h"
+/* lossy_cg.c — the real engine's lossy-CG (app.kind = lossy-cg): a study of solves, each through the generic driver
+ * over ../lossy_cg.c's ops (see lossy_main.h). */
+#include "lossy_cg.h"
 
 #include "app.h"
 #include "ckpt_codec.h"
 #include "db.h"
 #include "engine.h"
 #include "grid_keys.h"
-#include "lossy_cg.h"
 #include "lossy_cg_keys.h"
+#include "lossy_main.h"
+#include "real_app.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -318,3 +320,5 @@ int fl_lossy_main(fl_scenario *sc, fl_rt *rt, const fl_strategy_run *strat, cons
   }
   return code;
 }
+
+const fl_real_app fl_real_lossy_cg = {.app = &fl_app_lossy_cg, .study = fl_lossy_main, .study_check = fl_lossy_check};
