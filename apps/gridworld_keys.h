@@ -1,5 +1,5 @@
 /* gridworld_keys.h — the grid world's own keys (apps/gridworld.c declares them), read where a grid world is built:
- * the simulator's tasks (sim/run_tasks.c), the workflow app's generated graph (sim/run_workflow.c) and the real
+ * the simulator's tasks (sim/run_tasks.c), the workflow app's generated graph (sim/workflow/) and the real
  * engine (exec/mpi_inmem/main.c). app.grid, app.iterations and app.tolerance are shared with the CG apps:
  * grid_keys.h. */
 #ifndef FL_GRIDWORLD_KEYS_H

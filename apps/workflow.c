@@ -982,7 +982,7 @@ static int fl_workflow_reads(const fl_scenario *sc, const char *key)
 const fl_app fl_app_workflow = {
     .name = "workflow",
     .summary = "a task graph (WfCommons JSON, Pegasus DAX, DOT) scheduled by HEFT on the platform's hosts "
-               "(sim/run_workflow.c)",
+               "(sim/workflow/)",
     .flags = FL_APP_SIM | FL_APP_CM02,
     .size_key = "nodes",
     .unit = "hosts",

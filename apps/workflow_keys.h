@@ -1,5 +1,5 @@
 /* workflow_keys.h — the workflow app's own keys (apps/workflow.c declares them), read by its simulator
- * (sim/run_workflow.c) through fl_workflow_options. */
+ * (sim/workflow/) through fl_workflow_options. */
 #ifndef FL_WORKFLOW_KEYS_H
 #define FL_WORKFLOW_KEYS_H
 

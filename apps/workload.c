@@ -1,5 +1,5 @@
 /* workload.c — a machine's job mix: a Standard Workload Format trace (swf.c) or generated jobs, run under a batch
- * scheduler with every job under the scenario's strategy (sim/run_workload.c). */
+ * scheduler with every job under the scenario's strategy (sim/workload/). */
 #include "app.h"
 #include "workload_keys.h"
 
@@ -75,7 +75,7 @@ static int fl_workload_inputs(const fl_scenario *sc, fl_input_ref *refs)
 
 const fl_app fl_app_workload = {
     .name = "workload",
-    .summary = "a job trace (SWF) or generated jobs under a batch scheduler, on one machine (sim/run_workload.c)",
+    .summary = "a job trace (SWF) or generated jobs under a batch scheduler, on one machine (sim/workload/)",
     .flags = FL_APP_SIM,
     .size_key = "nodes",
     .unit = "nodes",

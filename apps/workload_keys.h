@@ -1,5 +1,5 @@
 /* workload_keys.h — the workload app's own keys (a machine's job mix, apps/workload.c), read by its simulator
- * (sim/run_workload.c) through fl_workload_options. */
+ * (sim/workload/) through fl_workload_options. */
 #ifndef FL_WORKLOAD_KEYS_H
 #define FL_WORKLOAD_KEYS_H
 

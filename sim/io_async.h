@@ -56,7 +56,7 @@ sg_host_t fl_sg_build_plain(long n, double speed, sg_host_t *hosts);
 void fl_sg_watch_hosts(void);
 sg_host_t *fl_sg_all_hosts(size_t *n);
 
-/* Task graphs (run_workflow.c): a host-to-host transfer started now and awaited later, possibly by another
+/* Task graphs (sim/workflow/): a host-to-host transfer started now and awaited later, possibly by another
  * actor than the one that started it (the C API of 3.32 has only blocking sg_host_sendto). Reference counted:
  * fl_sgc_send returns one reference; each holder takes its own. */
 typedef struct fl_sgc fl_sgc;

@@ -165,7 +165,7 @@ void fl_rep_energy_to(fl_replica *rep, double t)
     return;
   p = sim->e_base + sim->e_doff;
   if (!(sim->app->flags & FL_SIM_APP_EXECS) && (rep->phase == FL_PHASE_COMPUTE || rep->verifying))
-    p += sim->e_dbusy; /* task graphs account each execution (run_workflow.c) */
+    p += sim->e_dbusy; /* task graphs account each execution (sim/workflow/) */
   rep->energy_j += p * (t - rep->e_t);
   rep->e_t = t;
 }

@@ -595,7 +595,7 @@ fl_err fl_sim_create(const fl_scenario *sc, fl_sim **out)
   fl_sim_level_rates(sim);
   FL_TRY(fl_sim_async_flush(sim, sc));
   if (sim->app->flags & FL_SIM_APP_JOBS) {
-    /* many jobs, each with its own interval and costs (run_workload.c): nothing below is theirs */
+    /* many jobs, each with its own interval and costs (sim/workload/): nothing below is theirs */
     FL_TRY(sim->app->setup(sim, sc));
     sim->tau_s = NAN;
     sim->delta_s = NAN;

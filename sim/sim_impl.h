@@ -29,7 +29,7 @@ typedef struct fl_replica fl_replica;
 
 /* An application in the simulator (ROSS's model as a callback table): what job it gives the strategy and how a
  * replica runs it. One per kind the app registry (apps/app.h) marks FL_APP_SIM, defined in the file that runs it
- * (run_ranks.c, run_tasks.c, run_workflow.c, run_workload.c, or sim/apps/), and one line in FL_SIM_APPS below.
+ * (run_ranks.c, run_tasks.c, workflow/, workload/, or sim/apps/), and one line in FL_SIM_APPS below.
  * Nothing else in the simulator asks which app it runs. */
 typedef struct fl_sim_app {
   const fl_app *app;   /* its registry entry: name, size key, input files */
@@ -48,7 +48,7 @@ typedef struct fl_sim_app {
   /* Its own state, once the job's interval and costs are set; under FL_SIM_APP_JOBS, instead of them. NULL: none. */
   fl_err (*setup)(struct fl_sim *sim, const fl_scenario *sc);
   void (*destroy)(struct fl_sim *sim);
-  /* A whole replica its own way (many jobs, run_workload.c); NULL: the replica's coordinator and injector. */
+  /* A whole replica its own way (many jobs, sim/workload/); NULL: the replica's coordinator and injector. */
   fl_err (*replica)(fl_replica *rep);
   fl_err (*reset)(fl_replica *rep);    /* before each replica's actors start; NULL: nothing */
   void (*coordinate)(fl_replica *rep); /* the coordinator actor's body, until the job ends */

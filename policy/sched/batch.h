@@ -3,7 +3,7 @@
  * A machine-level scenario (app.kind = workload) puts many jobs on one machine; a batch scheduler decides who runs.
  * The decision is pure code: it sees the waiting queue in order (each job's nodes and its estimated run time,
  * the trace's requested time) and the running jobs with their expected ends (start + estimate), sorted by that
- * end; it answers which waiting jobs start now. Both the SimGrid engine (sim/run_workload.c) and the plain replay
+ * end; it answers which waiting jobs start now. Both the SimGrid engine (sim/workload/) and the plain replay
  * below (fl_batch_replay, the oracle of `validate`) keep their queue in an fl_batch and ask the same ops.
  *
  *   fcfs: start jobs in queue order while the first one fits; a job that does not fit blocks all behind it.

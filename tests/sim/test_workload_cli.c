@@ -706,7 +706,7 @@ static void test_strategies_accounting(void)
  * sqrt(2 C mu) with C = 2 s and mu = 6 s, is 4.9 s, and four jobs would keep the PFS busy 4 x 2 / 4.9 = 163 % of
  * the time. The cooperative periods fill it exactly: four like jobs, 4 x 2 / P = 1, P = 8 s: 12 segments of 8 s
  * then 4 s, so 12 checkpoints each (own periods: more). */
-/* platform.io_flows = aggregated: a job's file-level I/O moves per cabinet and server (run_workload.c).
+/* platform.io_flows = aggregated: a job's file-level I/O moves per cabinet and server (sim/workload/).
  *   Where the PFS's disks bound it, it is the per-node flows' answer: a generated mix under failures (replication's
  *   copies too) gives every job the same start, end, checkpoint and restart seconds in both forms (the runs pair
  *   up: same replica, same failures), to 1e-6 relative.
