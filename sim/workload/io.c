@@ -264,34 +264,3 @@ void fl_wl_pfs_next(fl_wlrep *wr)
   wr->pfs_holder = j;
   fl_wl_io_start(wr, j, 0, FL_LEVEL_FILE, -1);
 }
-
-/* Job j's I/O completed. */
-void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
-{
-  long j = io->job;
-  fl_wlj *jb = FL_WJ(wr, j);
-  double dur = wr->now - jb->phase_t;
-  fl_wl_io_unref(io); /* the job's reference */
-  jb->io = NULL;
-  if (io->restart) {
-    jb->row.restart_s += dur;
-    fl_wl_log_level(wr, FL_EV_RESTART_JOB, j, jb->done_s, io->level);
-  } else {
-    jb->row.checkpoint_s += dur;
-    jb->done_s += jb->seg_s;
-    jb->row.checkpoints++;
-    /* the levels it wrote: its own, and those a checkpoint of it refreshes (the strategy's writes; none that needs
-     * a partner on a job of one node) */
-    unsigned wrote = (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(jb->t.nodes);
-    for (int l = 0; l < FL_NLEVELS; l++)
-      if (wrote & FL_LEVEL_BIT(l)) {
-        jb->lv_s[l] = jb->done_s;
-        jb->lv_v[l] = jb->row.checkpoints;
-      }
-    fl_wl_log_level(wr, FL_EV_CHECKPOINT_JOB, j, jb->done_s, io->level);
-    if (wr->pfs_holder == j)
-      wr->pfs_holder = -1; /* the next is chosen once this instant's requests are in */
-  }
-  fl_wl_io_unref(io); /* the list's */
-  fl_wl_compute(wr, j);
-}

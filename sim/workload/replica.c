@@ -37,7 +37,7 @@ static fl_evlog_entry *fl_wl_log_job(fl_wlrep *wr, int kind, long j, long node, 
 }
 
 /* The same with the level named, when the strategy writes more than one. */
-void fl_wl_log_level(fl_wlrep *wr, int kind, long j, double value, fl_level level)
+static void fl_wl_log_level(fl_wlrep *wr, int kind, long j, double value, fl_level level)
 {
   fl_evlog_entry *e = fl_wl_log_job(wr, kind, j, -1, value, -1);
   if (e && (wr->w->levels & (wr->w->levels - 1)))
@@ -65,7 +65,7 @@ static void fl_wl_run_remove(fl_wlrep *wr, long j)
 }
 
 /* Start job j's next compute segment (or finish it). */
-void fl_wl_compute(fl_wlrep *wr, long j)
+static void fl_wl_compute(fl_wlrep *wr, long j)
 {
   fl_wlj *jb = FL_WJ(wr, j);
   double left = jb->t.run_s - jb->done_s;
@@ -458,6 +458,37 @@ static void fl_wl_admit(fl_wlrep *wr)
 static int fl_wl_stale(const fl_wlrep *wr, fl_jobev e)
 {
   return e.job < wr->lo || e.serial != FL_WJ(wr, e.job)->serial;
+}
+
+/* Job j's I/O completed. */
+static void fl_wl_io_done(fl_wlrep *wr, fl_wlio *io)
+{
+  long j = io->job;
+  fl_wlj *jb = FL_WJ(wr, j);
+  double dur = wr->now - jb->phase_t;
+  fl_wl_io_unref(io); /* the job's reference */
+  jb->io = NULL;
+  if (io->restart) {
+    jb->row.restart_s += dur;
+    fl_wl_log_level(wr, FL_EV_RESTART_JOB, j, jb->done_s, io->level);
+  } else {
+    jb->row.checkpoint_s += dur;
+    jb->done_s += jb->seg_s;
+    jb->row.checkpoints++;
+    /* the levels it wrote: its own, and those a checkpoint of it refreshes (the strategy's writes; none that needs
+     * a partner on a job of one node) */
+    unsigned wrote = (FL_LEVEL_BIT(io->level) | wr->sim->strat.writes[io->level]) & fl_wl_level_mask(jb->t.nodes);
+    for (int l = 0; l < FL_NLEVELS; l++)
+      if (wrote & FL_LEVEL_BIT(l)) {
+        jb->lv_s[l] = jb->done_s;
+        jb->lv_v[l] = jb->row.checkpoints;
+      }
+    fl_wl_log_level(wr, FL_EV_CHECKPOINT_JOB, j, jb->done_s, io->level);
+    if (wr->pfs_holder == j)
+      wr->pfs_holder = -1; /* the next is chosen once this instant's requests are in */
+  }
+  fl_wl_io_unref(io); /* the list's */
+  fl_wl_compute(wr, j);
 }
 
 static void fl_wl_coordinator(int argc, char **argv)
