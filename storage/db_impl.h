@@ -1,6 +1,6 @@
 /* db_impl.h — the results database's connection and what its files share (db.c: open, classify, close, SQL
- * functions; db_schema.c: the schema and its migrations; db_insert.c: rows, events, jobs and input files;
- * db_writer.c: the writer thread). Not for other modules: they use db.h. */
+ * functions; db_sql.c: errors, scripts, transactions; db_schema.c: the schema and its migrations; db_insert.c: rows,
+ * events, jobs and input files; db_writer.c: the writer thread). Not for other modules: they use db.h. */
 #ifndef FL_DB_IMPL_H
 #define FL_DB_IMPL_H
 
@@ -19,7 +19,7 @@ struct fl_db {
 /* events inserted FL_DB_EV_BATCH rows a statement (fl_db_insert_events) */
 #define FL_DB_EV_BATCH 64
 
-/* db.c: errors, statements, transactions */
+/* db_sql.c: errors, statements, transactions */
 fl_err fl_db_fail(fl_db *db, const char *what);
 fl_err fl_db_exec_h(sqlite3 *h, const char *path, const char *sql, const char *what);
 fl_err fl_db_exec(fl_db *db, const char *sql, const char *what);
