@@ -343,6 +343,12 @@ static int fl_cmd_help(int argc, char **argv)
             char apps[256];
             printf(" %s (%s)", fl_strat_at(k)->name, fl_sim_strategy_apps(fl_strat_at(k)->name, apps, sizeof apps));
           }
+          {
+            char names[512];
+            printf("\napp kinds: %s", fl_app_names(FL_APP_SIM, names, sizeof names));
+            fl_interval_rule_names(names, sizeof names);
+            printf("\ninterval rules (strategy.interval): %s", names);
+          }
           printf("\nscenario keys: faultline keys; docs/scenarios.md\n");
         }
         if (strcmp(argv[1], "report") == 0) {

@@ -9,7 +9,8 @@
 #   failure, growing back to Young's with each failure-free one, and an engine that cannot ask it before every
 #   interval refuses it;
 #   faultline columns lists the column, and the rows have it, not applicable (NULL) where nothing fills it; keys lists
-#   the app kind and its key, and a job of it does its work times that key.
+#   the app kind and its key, and a job of it does its work times that key; help lists the strategy, the law, the
+#   app kind, the rule and the format.
 # Exit 0 when all of it works; 77 when the copy cannot be built here (no compiler or CMake); 1 otherwise.
 # ctest runs it as extend_demo (label slow: it builds the project once more).
 set -euo pipefail
@@ -153,6 +154,12 @@ code=$?
 set -e
 [ "$code" = 2 ] && printf '%s\n' "$msg" | grep -q "app.kind = scaled reads this key" ||
   fail "app.work_scale given to bsp: exit $code, '$msg'"
+# help names them too: the strategy, the law, the app kind and the rule (help simulate), the format (help report)
+h=$("$fl" help simulate)
+printf '%s\n' "$h" | grep -q '^strategies:.* alternate (bsp' && printf '%s\n' "$h" | grep -q '^failure models:.* uniform' &&
+  printf '%s\n' "$h" | grep -q '^app kinds:.*scaled' && printf '%s\n' "$h" | grep -q '^interval rules .*cautious' ||
+  fail "faultline help simulate: $h"
+"$fl" help report | grep -q '^  latex ' || fail "faultline help report does not list latex"
 echo "extend: a strategy, a failure model, a report format, an interval rule and an app kind, one file and one line"
 echo "extend: each, and a column of one line: built and run"
 cat demo.tex
