@@ -110,16 +110,16 @@ static int fl_app_listed(const char *list, const char *key)
   return 0;
 }
 
-int fl_app_reads(const fl_app *app, const fl_scenario *sc, const char *key)
+int fl_app_reads(const fl_app *app, const fl_scenario *sc, const char *section, const char *key)
 {
-  char name[64];
+  char name[96];
   if (app->options)
     for (int k = 0; k < app->options->nkeys; k++)
-      if (strcmp(app->options->keys[k].key, key) == 0)
+      if (strcmp(app->options->keys[k].section, section) == 0 && strcmp(app->options->keys[k].key, key) == 0)
         return 1;
-  if (fl_app_listed(app->core_keys, key))
+  if (strcmp(section, "app") == 0 && fl_app_listed(app->core_keys, key))
     return 1;
-  snprintf(name, sizeof name, "app.%s", key);
+  snprintf(name, sizeof name, "%s.%s", section, key);
   return app->reads && app->reads(sc, name);
 }
 
@@ -147,6 +147,18 @@ const char *fl_app_core_readers(const char *key, char *buf, size_t size)
   return buf;
 }
 
+int fl_app_unread_by_choice(const fl_scenario *sc, const char *section, const char *key)
+{
+  if (fl_scenario_override_at(sc, section, key) >= fl_scenario_override_at(sc, "app", "kind"))
+    return 0;
+  fprintf(stderr,
+          "faultline: warning: %s.%s is not read by app.kind = %s, chosen after it (on the command line or by a "
+          "calibration): "
+          "the key is ignored\n",
+          section, key, sc->app);
+  return 1;
+}
+
 fl_err fl_app_check_keys(const fl_scenario *sc)
 {
   const fl_app *own = fl_app_find(sc->app);
@@ -157,7 +169,7 @@ fl_err fl_app_check_keys(const fl_scenario *sc)
     const fl_app *app = fl_app_at(a);
     for (int k = 0; app != own && app->options && k < app->options->nkeys; k++) {
       const fl_key *key = &app->options->keys[k];
-      if (fl_scenario_given(sc, key->section, key->key) && !fl_app_reads(own, sc, key->key))
+      if (fl_scenario_given(sc, key->section, key->key) && !fl_app_reads(own, sc, key->section, key->key))
         return fl_scenario_fail(sc, key->section, key->key,
                                 "app.kind = %s reads this key; this scenario runs app.kind = %s", app->name, own->name);
     }
@@ -165,7 +177,7 @@ fl_err fl_app_check_keys(const fl_scenario *sc)
   for (int k = 0; k < fl_scenario_key_count(); k++) {
     const fl_scenario_keyinfo *key = fl_scenario_key_at(k);
     if (strcmp(key->section, "app") == 0 && fl_app_is_core_key(key->key) && fl_scenario_given(sc, "app", key->key) &&
-        !fl_app_reads(own, sc, key->key))
+        !fl_app_reads(own, sc, "app", key->key) && !fl_app_unread_by_choice(sc, "app", key->key))
       return fl_scenario_fail(sc, "app", key->key, "app.kind = %s does not read this key (app.kind = %s does)",
                               own->name, fl_app_core_readers(key->key, readers, sizeof readers));
   }

@@ -76,16 +76,21 @@ fl_err fl_app_get(const fl_scenario *sc, unsigned engine, const fl_app **out);
 /* The names of the kinds an engine runs, "a, b and c", into buf. */
 const char *fl_app_names(unsigned engine, char *buf, size_t size);
 
-/* Does a run of kind `app` on sc read [app] key `key` (its own, one of its core_keys, or one it reads here)? */
-int fl_app_reads(const fl_app *app, const fl_scenario *sc, const char *key);
+/* Does a run of kind `app` on sc read `section.key` (its own, one of its [app] core_keys, or one it reads here)? */
+int fl_app_reads(const fl_app *app, const fl_scenario *sc, const char *section, const char *key);
 /* Is [app] key `key` one some kind lists in its core_keys (the keys no plugin owns)? */
 int fl_app_is_core_key(const char *key);
 /* "bsp or workload": the kinds whose core_keys list `key`, into buf. */
 const char *fl_app_core_readers(const char *key, char *buf, size_t size);
 /* One scenario's [app] keys against its kind: another kind's own key, or a run's key the kind does not read, is
  * FL_ERR_INPUT naming the key and the kinds that read it (the real engine's; a study checks its combinations
- * together, sim/study.c). */
+ * together, sim/study.c); a run's key given before app.kind chose another kind: a warning (fl_app_unread_by_choice). */
 fl_err fl_app_check_keys(const fl_scenario *sc);
+/* Is one of the run's [app] keys given for another kind than the one that runs: app.kind chosen later, on the
+ * command line or by a calibration (agree runs a cg scenario as a bsp job), than the key was given (in the file, or
+ * by an earlier --set)? Then it is said as a warning and passed over (1). Another kind's own key is always
+ * refused. */
+int fl_app_unread_by_choice(const fl_scenario *sc, const char *section, const char *key);
 /* The platform slots the scenario's job takes (see fl_app.job_slots); an unknown kind counts as a bsp job. */
 long fl_app_job_slots(const fl_scenario *sc, long copies);
 /* The checks of the job against the platform's size and of the app's own keys, before anything is built. */

@@ -976,7 +976,12 @@ static int fl_workflow_inputs(const fl_scenario *sc, fl_input_ref *refs)
  * iterations, tolerance) are the graph's. */
 static int fl_workflow_reads(const fl_scenario *sc, const char *key)
 {
-  return fl_workflow_graph_generated(sc) && fl_app_reads(&fl_app_gridworld, sc, key + strlen("app."));
+  const char *dot = strchr(key, '.');
+  char section[32];
+  if (!dot || (size_t)(dot - key) >= sizeof section || !fl_workflow_graph_generated(sc))
+    return 0;
+  snprintf(section, sizeof section, "%.*s", (int)(dot - key), key);
+  return fl_app_reads(&fl_app_gridworld, sc, section, dot + 1);
 }
 
 const fl_app fl_app_workflow = {

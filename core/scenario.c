@@ -791,6 +791,22 @@ char *fl_scenario_resolve(const fl_scenario *sc, const char *rel)
   return out;
 }
 
+long fl_scenario_override_at(const fl_scenario *sc, const char *section, const char *key)
+{
+  char name[96];
+  long at = -1, i = 0;
+  size_t n = (size_t)snprintf(name, sizeof name, "%s.%s=", section, key);
+  for (const char *p = sc->overrides; p && *p; p += strcspn(p, "\n"), p += *p == '\n', i++)
+    if (strncmp(p, name, n) == 0)
+      at = i;
+  return at;
+}
+
+int fl_scenario_overridden(const fl_scenario *sc, const char *section, const char *key)
+{
+  return fl_scenario_override_at(sc, section, key) >= 0;
+}
+
 int fl_scenario_given(const fl_scenario *sc, const char *section, const char *key)
 {
   int k = fl_key_find(section, key);

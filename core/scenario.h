@@ -77,9 +77,9 @@ typedef struct fl_scenario {
   double node_memory;     /* platform: bytes of memory of a node (0: no limit); a host's <prop id="memory"> wins */
 
   /* [strategy] */
-  char *strategy; /* a name in the strategy registry (policy/strategies) */
+  char *strategy;         /* a name in the strategy registry (policy/strategies) */
   char interval_rule[24]; /* strategy.interval: a rule of the registry (policy/intervals), checked by the strategies'
-                          * keys; "fixed" when a duration was given */
+                           * keys; "fixed" when a duration was given */
   double interval_s;      /* that duration */
   double checkpoint_cost_s;
   int cost; /* fl_cost */
@@ -129,6 +129,10 @@ fl_err fl_scenario_check(const fl_scenario *sc);
 long fl_scenario_spares(const fl_scenario *sc);
 /* 1 when `section.key` got its value from the scenario's file or an override, 0 when it holds its default. */
 int fl_scenario_given(const fl_scenario *sc, const char *section, const char *key);
+/* Does sc's "section.key" come from the command line (an override, a sweep, a calibration), not from its file? */
+int fl_scenario_overridden(const fl_scenario *sc, const char *section, const char *key);
+/* The place of the last override of "section.key" among sc's overrides (0 the first), -1 when none. */
+long fl_scenario_override_at(const fl_scenario *sc, const char *section, const char *key);
 /* Re-parse a stored scenario (text + overrides) to the same values, for re-running a database row. */
 fl_err fl_scenario_replay(const char *text, const char *overrides, const char *path, fl_scenario **out);
 void fl_scenario_destroy(fl_scenario **sc);

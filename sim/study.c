@@ -59,20 +59,21 @@ done:
  * combinations runs an app that reads it is refused, naming where it was given and who would read it: `app.graph`
  * on a bsp job, or `app.work` on a workload, used to be accepted and ignored, and shown in the table as if it had
  * been the experiment. */
-/* [app] `key` given in some combination of the study while no combination's app reads it: that combination, else -1.
- */
-static long fl_study_unread(const fl_study *st, const char *key)
+/* `section.key` (an app kind's key) given in some combination of the study while no combination's app reads it:
+ * that combination, else -1. One of the run's [app] keys (core) given for another kind than the one chosen later
+ * (fl_app_unread_by_choice) is said once, as a warning, and passed over; another kind's own key never is. */
+static long fl_study_unread(const fl_study *st, const char *section, const char *key, int core)
 {
   long given = -1;
   for (long c = 0; c < st->ncombos; c++) {
     const fl_scenario *sc = st->points[c].sc;
     const fl_app *own = fl_app_find(sc->app);
-    if (!own || fl_app_reads(own, sc, key))
+    if (!own || fl_app_reads(own, sc, section, key))
       return -1;
-    if (given < 0 && fl_scenario_given(sc, "app", key))
+    if (given < 0 && fl_scenario_given(sc, section, key))
       given = c;
   }
-  return given;
+  return given >= 0 && core && fl_app_unread_by_choice(st->points[given].sc, section, key) ? -1 : given;
 }
 
 static fl_err fl_study_app_keys(const fl_study *st)
@@ -83,7 +84,7 @@ static fl_err fl_study_app_keys(const fl_study *st)
       continue;
     for (int k = 0; k < app->options->nkeys; k++) {
       const fl_key *key = &app->options->keys[k];
-      long c = fl_study_unread(st, key->key);
+      long c = fl_study_unread(st, key->section, key->key, 0);
       if (c >= 0)
         return fl_scenario_fail(st->points[c].sc, key->section, key->key,
                                 "app.kind = %s reads this key; this %s runs app.kind = %s", app->name,
@@ -95,24 +96,14 @@ static fl_err fl_study_app_keys(const fl_study *st)
     const fl_scenario_keyinfo *key = fl_scenario_key_at(k);
     long c;
     char readers[160];
-    if (strcmp(key->section, "app") != 0 || !fl_app_is_core_key(key->key) || (c = fl_study_unread(st, key->key)) < 0)
+    if (strcmp(key->section, "app") != 0 || !fl_app_is_core_key(key->key) ||
+        (c = fl_study_unread(st, "app", key->key, 1)) < 0)
       continue;
     return fl_scenario_fail(st->points[c].sc, key->section, key->key,
                             "app.kind = %s does not read this key (app.kind = %s does)", st->points[c].sc->app,
                             fl_app_core_readers(key->key, readers, sizeof readers));
   }
   return FL_OK;
-}
-
-/* Does sc's "section.key" come from the command line (or a sweep), not from its file? */
-static int fl_study_from_command(const fl_scenario *sc, const char *section, const char *key)
-{
-  char name[96];
-  size_t n = (size_t)snprintf(name, sizeof name, "%s.%s=", section, key);
-  for (const char *p = sc->overrides; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
-    if (strncmp(p, name, n) == 0)
-      return 1;
-  return 0;
 }
 
 /* Is one of set's keys given in some combination? Returns the first (combination, key) or -1. A key of the file
@@ -126,7 +117,7 @@ static long fl_study_given(const fl_study *st, const fl_keyset *set, const char 
       const fl_key *y = &set->keys[k];
       if (!fl_scenario_given(sc, y->section, y->key))
         continue;
-      if (!fl_study_from_command(sc, y->section, y->key) && fl_study_from_command(sc, kind, chosen)) {
+      if (!fl_scenario_overridden(sc, y->section, y->key) && fl_scenario_overridden(sc, kind, chosen)) {
         fprintf(stderr,
                 "faultline: warning: %s.%s of the scenario file is read by %s; the command line chose another %s.%s: "
                 "the key is ignored\n",

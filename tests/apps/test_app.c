@@ -90,6 +90,47 @@ static void test_refusals(void)
   }
 }
 
+/* The run's [app] keys against the kind: every key a kind lists is one of the table's [app] keys; every example
+ * gives only keys its kind reads; a key the kind does not read is refused naming who reads it, unless app.kind was
+ * chosen after it (agree runs a cg scenario as a bsp job): then it is passed over. */
+static void test_core_keys(void)
+{
+  fl_scenario *sc = NULL;
+  for (int i = 0; i < fl_app_count(); i++) {
+    const fl_app *app = fl_app_at(i);
+    char list[256], *save = NULL;
+    snprintf(list, sizeof list, "%s", app->core_keys ? app->core_keys : "");
+    for (char *k = strtok_r(list, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+      int found = 0;
+      for (int j = 0; j < fl_scenario_key_count(); j++)
+        found |= strcmp(fl_scenario_key_at(j)->section, "app") == 0 && strcmp(fl_scenario_key_at(j)->key, k) == 0;
+      if (!found)
+        fprintf(stderr, "\n    %s lists app.%s, which is no key", app->name, k);
+      CU_ASSERT(found);
+      CU_ASSERT(fl_app_is_core_key(k));
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc = example(app, NULL));
+    CU_ASSERT_EQUAL(fl_app_check_keys(sc), FL_OK);
+    fl_scenario_destroy(&sc);
+  }
+  CU_ASSERT_FALSE(fl_app_is_core_key("kind"));
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text("[app]\nkind = bsp\nwork = 2h\n", "job.ini", NULL, &sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_app_check_keys(sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "app.kind=cg"), FL_OK); /* chosen after the file's app.work: passed over */
+  CU_ASSERT_EQUAL(fl_app_check_keys(sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "app.work=3h"), FL_OK); /* given for cg: refused */
+  CU_ASSERT_EQUAL(fl_app_check_keys(sc), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(fl_err_msg(), "--set app.work=3h: app.kind = cg does not read this key (app.kind = bsp"));
+  fl_scenario_destroy(&sc);
+  /* another kind's own key is refused whatever chose the kind */
+  CU_ASSERT_EQUAL_FATAL(fl_scenario_from_text("[app]\nkind = workflow\ngraph = x.dot\n", "wf.ini", NULL, &sc), FL_OK);
+  CU_ASSERT_EQUAL(fl_scenario_set(sc, "app.kind=bsp"), FL_OK);
+  CU_ASSERT_EQUAL(fl_app_check_keys(sc), FL_ERR_INPUT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(fl_err_msg(), "app.kind = workflow reads this key"));
+  fl_scenario_destroy(&sc);
+}
+
 /* the job against a platform too small for it: the message names the key that sized the job */
 static void test_sized(void)
 {
@@ -246,6 +287,7 @@ static void test_strategy_apps(void)
 }
 
 static CU_TestInfo app_tests[] = {
+    {"the run's [app] keys against the kind", test_core_keys},
     {"every kind described and found", test_described},
     {"refusals name the kinds an engine runs", test_refusals},
     {"the job against the platform, by the app's own key", test_sized},
